@@ -1,0 +1,51 @@
+import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+
+const titles: Record<number, string> = {
+  400: "That request could not be understood",
+  403: "You do not have access to this page",
+  404: "We could not find that page",
+  405: "That action is not allowed here",
+  429: "Too many attempts",
+};
+
+/** One error page for every route: the status, a plain explanation and ways forward. */
+export function GeneralErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const title = titles[status] ?? "Something went wrong on our side";
+  const detail =
+    isRouteErrorResponse(error) && typeof error.data === "string" && error.data.length < 200
+      ? error.data
+      : status === 404
+        ? "The part or page may have been removed, or the address has a typo."
+        : status >= 500
+          ? "Please try again in a moment. If it keeps happening, contact us."
+          : null;
+  if (status >= 500 && typeof document !== "undefined") console.error(error);
+  return <ErrorPage status={status} title={title} detail={detail} />;
+}
+
+export function ErrorPage({ status, title, detail }: { status: number; title: string; detail?: string | null }) {
+  return (
+    <section className="mx-auto flex max-w-2xl flex-col items-center px-4 py-12 text-center" data-status={status}>
+      <img
+        src="/images/error.svg"
+        alt={`Error ${status}: a broken gear`}
+        width={320}
+        height={240}
+        className="h-auto w-64"
+      />
+      <h1 className="mt-6 text-3xl font-bold">{title}</h1>
+      <p className="mt-2 text-lg text-slate-600">Error {status}</p>
+      {detail ? <p className="mt-4 text-slate-700">{detail}</p> : null}
+      <div className="mt-8 flex gap-4">
+        <Link to="/" className="rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800">
+          Go to the home page
+        </Link>
+        <Link to="/parts" className="rounded border border-brand-700 px-4 py-2 font-medium text-brand-700 hover:bg-brand-50">
+          Browse parts
+        </Link>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,141 @@
+import {
+  getInputProps,
+  getTextareaProps,
+  type FieldMetadata,
+} from "@conform-to/react";
+import { useFormAction, useNavigation } from "@remix-run/react";
+import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+
+/** Errors next to a field (or a whole form), in red. The slot keeps its height so clicks never miss. */
+export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
+  const list = errors?.filter(Boolean) ?? [];
+  return (
+    <div id={id} className="min-h-[1.5rem] pt-1 text-sm text-red-700" aria-live="polite">
+      {list.length ? (
+        <ul>
+          {list.map((error) => (
+            <li key={error}>{error}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+const inputClass =
+  "block w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 placeholder:text-slate-500 read-only:bg-slate-100 aria-[invalid=true]:border-red-700";
+
+type InputType = "text" | "email" | "password" | "number" | "url" | "tel" | "hidden";
+
+/** Label, input and error list, wired by Conform (id, name, aria-invalid, aria-describedby, constraints). */
+export function Field({
+  meta,
+  label,
+  type = "text",
+  inputProps,
+  help,
+  className,
+}: {
+  meta: FieldMetadata<string | number | undefined | null>;
+  label: ReactNode;
+  type?: InputType;
+  inputProps?: InputHTMLAttributes<HTMLInputElement>;
+  help?: ReactNode;
+  className?: string;
+}) {
+  const { key, ...props } = getInputProps(meta, { type });
+  return (
+    <div className={className}>
+      <label htmlFor={meta.id} className="mb-1 block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input key={key} {...props} {...inputProps} className={inputClass} />
+      {help ? <p className="mt-1 text-xs text-slate-600">{help}</p> : null}
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+export function TextareaField({
+  meta,
+  label,
+  textareaProps,
+  className,
+}: {
+  meta: FieldMetadata<string | undefined | null>;
+  label: ReactNode;
+  textareaProps?: TextareaHTMLAttributes<HTMLTextAreaElement>;
+  className?: string;
+}) {
+  const { key, ...props } = getTextareaProps(meta);
+  return (
+    <div className={className}>
+      <label htmlFor={meta.id} className="mb-1 block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <textarea key={key} rows={4} {...props} {...textareaProps} className={inputClass} />
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+/** True while this page's form (or the given action) is being submitted. */
+export function useIsPending({
+  formAction,
+  formMethod = "POST",
+}: { formAction?: string; formMethod?: "POST" | "GET" | "PUT" | "PATCH" | "DELETE" } = {}) {
+  const contextual = useFormAction();
+  const navigation = useNavigation();
+  return (
+    navigation.state !== "idle" &&
+    navigation.formAction === (formAction ?? contextual) &&
+    navigation.formMethod === formMethod
+  );
+}
+
+const buttonVariants = {
+  primary: "bg-brand-700 text-white hover:bg-brand-800 disabled:bg-slate-400",
+  danger: "bg-red-700 text-white hover:bg-red-800 disabled:bg-slate-400",
+  secondary: "border border-brand-700 text-brand-700 hover:bg-brand-50 disabled:opacity-50",
+};
+
+export function Button({
+  variant = "primary",
+  className = "",
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: keyof typeof buttonVariants }) {
+  return (
+    <button
+      {...props}
+      className={`inline-flex items-center justify-center gap-2 rounded px-4 py-2 font-medium disabled:cursor-not-allowed ${buttonVariants[variant]} ${className}`}
+    />
+  );
+}
+
+/** A submit button that says it is working while its form is pending. */
+export function SubmitButton({
+  pending,
+  pendingText,
+  children,
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & {
+  pending: boolean;
+  pendingText?: string;
+  variant?: keyof typeof buttonVariants;
+}) {
+  return (
+    <Button type="submit" aria-disabled={pending || undefined} {...props} disabled={props.disabled}>
+      {pending ? (
+        <>
+          <span
+            aria-hidden="true"
+            className="h-4 w-4 animate-spin rounded-full border-2 border-current border-t-transparent"
+          />
+          {pendingText ?? "Working…"}
+        </>
+      ) : (
+        children
+      )}
+    </Button>
+  );
+}

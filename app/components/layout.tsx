@@ -1,0 +1,94 @@
+import { Form, Link, NavLink } from "@remix-run/react";
+
+type NavUser = { name: string; role: string } | null;
+
+const links = [
+  { to: "/", label: "Home" },
+  { to: "/parts", label: "Parts" },
+  { to: "/blogs", label: "Blogs" },
+  { to: "/portfolio", label: "Portfolio" },
+];
+
+function NavItems({ user }: { user: NavUser }) {
+  const item = ({ isActive }: { isActive: boolean }) =>
+    `block rounded px-3 py-2 text-sm font-medium hover:bg-brand-800 ${isActive ? "bg-brand-800 text-white" : "text-slate-100"}`;
+  return (
+    <>
+      {links.map((link) => (
+        <li key={link.to}>
+          <NavLink to={link.to} end={link.to === "/"} className={item} prefetch="intent">
+            {link.label}
+          </NavLink>
+        </li>
+      ))}
+      {user ? (
+        <>
+          <li>
+            <NavLink to="/dashboard" className={item}>
+              Dashboard
+            </NavLink>
+          </li>
+          <li className="px-3 py-2 text-sm text-slate-200" data-testid="nav-user-name">
+            {user.name}
+          </li>
+          <li>
+            <Form method="post" action="/logout">
+              <button
+                type="submit"
+                className="block w-full rounded px-3 py-2 text-left text-sm font-medium text-slate-100 hover:bg-brand-800"
+              >
+                Sign Out
+              </button>
+            </Form>
+          </li>
+        </>
+      ) : (
+        <li>
+          <NavLink to="/login" className={item}>
+            Login
+          </NavLink>
+        </li>
+      )}
+    </>
+  );
+}
+
+export function Navbar({ user }: { user: NavUser }) {
+  return (
+    <header className="bg-brand-900 text-white">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-brand-900"
+      >
+        Skip to content
+      </a>
+      <nav aria-label="Main" className="mx-auto flex max-w-7xl items-center justify-between px-4 py-3">
+        <Link to="/" className="text-lg font-bold tracking-tight">
+          PartsWorks
+        </Link>
+        <ul className="hidden items-center gap-1 md:flex">
+          <NavItems user={user} />
+        </ul>
+        {/* The mobile menu is a <details>: it opens and closes without JavaScript. */}
+        <details className="relative md:hidden">
+          <summary className="cursor-pointer list-none rounded px-3 py-2 text-sm font-medium hover:bg-brand-800">
+            Menu
+          </summary>
+          <ul className="absolute right-0 z-40 mt-2 w-48 rounded bg-brand-900 p-2 shadow-lg">
+            <NavItems user={user} />
+          </ul>
+        </details>
+      </nav>
+    </header>
+  );
+}
+
+export function Footer() {
+  return (
+    <footer className="border-t border-slate-200 bg-slate-50">
+      <div className="mx-auto max-w-7xl px-4 py-6 text-center text-sm text-slate-600">
+        Copyright © {new Date().getFullYear()} PartsWorks Manufacturing. All rights reserved.
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,103 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { getToast } from "remix-toast";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Footer, Navbar } from "~/components/layout";
+import { Toaster } from "~/components/toaster";
+import { getUser } from "~/utils/auth.server";
+import { getPublicEnv } from "~/utils/env.server";
+import { useNonce } from "~/utils/nonce";
+import stylesheet from "~/styles/tailwind.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [user, { toast, headers }] = await Promise.all([getUser(request), getToast(request)]);
+  return json(
+    {
+      user: user ? { id: user.id, name: user.name, role: user.role, photoUrl: user.photoUrl } : null,
+      toast: toast ?? null,
+      env: getPublicEnv(),
+    },
+    { headers },
+  );
+}
+
+export type RootLoader = typeof loader;
+
+export const meta: MetaFunction = () => [
+  { title: "PartsWorks — car parts direct from the manufacturer" },
+  {
+    name: "description",
+    content: "Order car parts in bulk direct from the manufacturer, pay by card, pick up in 30 minutes.",
+  },
+];
+
+function Document({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en" className="h-full">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#1e3a8a" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-full flex-col">
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export function useOptionalUser() {
+  return useRouteLoaderData<RootLoader>("root")?.user ?? null;
+}
+
+export default function App() {
+  const { user, toast, env } = useLoaderData<typeof loader>();
+  const nonce = useNonce();
+  return (
+    <Document>
+      <Navbar user={user} />
+      <Toaster toast={toast} />
+      <main id="main" className="flex-1">
+        <Outlet />
+      </main>
+      <Footer />
+      <script
+        nonce={nonce}
+        dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(env)}` }}
+      />
+    </Document>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <Document>
+      <Navbar user={null} />
+      <main id="main" className="flex-1">
+        <GeneralErrorBoundary />
+      </main>
+      <Footer />
+    </Document>
+  );
+}

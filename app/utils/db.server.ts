@@ -1,0 +1,34 @@
+import mongoose from "mongoose";
+
+mongoose.set("strictQuery", true);
+// Filters are built from zod-parsed strings and numbers only, so user input never carries
+// query operators ({"$gt": ""} is refused by the schemas before it reaches a query).
+
+export async function connectDb(uri: string) {
+  if (mongoose.connection.readyState === 1) return mongoose.connection;
+  await mongoose.connect(uri, {
+    serverSelectionTimeoutMS: 10_000,
+    maxPoolSize: 20,
+  });
+  return mongoose.connection;
+}
+
+/** Builds every model's indexes (idempotent). */
+export async function syncIndexes() {
+  await Promise.all(Object.values(mongoose.models).map((model) => model.init()));
+}
+
+export async function isDbHealthy() {
+  try {
+    const db = mongoose.connection.db;
+    if (mongoose.connection.readyState !== 1 || !db) return false;
+    await db.admin().ping();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function disconnectDb() {
+  await mongoose.disconnect();
+}

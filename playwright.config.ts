@@ -1,0 +1,35 @@
+import { defineConfig, devices } from "@playwright/test";
+
+/** Run through `npm test e2e`, which starts the database and the shop and sets SHOP_URL. */
+const baseURL = process.env.SHOP_URL ?? "http://localhost:3000";
+
+export default defineConfig({
+  testDir: "./tests/e2e",
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  retries: process.env.CI ? 1 : 0,
+  workers: 2,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: [["list"]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  projects: [
+    { name: "js-on", use: { ...devices["Desktop Chrome"], javaScriptEnabled: true } },
+    { name: "js-off", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false } },
+  ],
+});

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what the shop and its tests need and a fresh machine lacks. Idempotent and quick when
+# everything is there. Used by `npm run demo`, `npm test` and .ci/run.
+#   --browser   also install Debian's chromium (for the browser tests)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_browser=0
+for arg in "$@"; do [[ "$arg" == "--browser" ]] && want_browser=1; done
+
+as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
+apt_updated=0
+apt_install() {
+  if [[ $apt_updated -eq 0 ]]; then as_root apt-get update -qq; apt_updated=1; fi
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# Java and Maven run the local database server (mongo-java-server).
+command -v java >/dev/null && command -v javac >/dev/null || apt_install openjdk-17-jdk-headless
+command -v mvn >/dev/null || apt_install maven
+if [[ $want_browser -eq 1 ]] && [[ ! -x /usr/bin/chromium ]]; then
+  echo "Installing Debian's chromium for the browser tests…"
+  apt_install chromium fonts-liberation
+fi
+
+# npm packages, when missing or older than the lockfile.
+if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  npm ci --no-audit --no-fund
+fi
+
+bash scripts/local-db/install.sh

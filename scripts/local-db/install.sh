@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the local MongoDB-compatible server (mongo-java-server + H2) into .data/local-db.
+# Idempotent: does nothing when the compiled launcher is newer than its sources.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+out="${LOCAL_DB_HOME:-$root/.data/local-db}"
+stamp="$out/classes/LocalMongo.class"
+if [[ -f "$stamp" && "$stamp" -nt "$here/LocalMongo.java" && "$stamp" -nt "$here/pom.xml" ]]; then
+  exit 0
+fi
+command -v java >/dev/null || { echo "local-db: java 17+ is required (apt-get install openjdk-17-jre-headless)" >&2; exit 1; }
+command -v mvn >/dev/null || { echo "local-db: maven is required (apt-get install maven)" >&2; exit 1; }
+mkdir -p "$out/lib" "$out/classes"
+echo "local-db: fetching mongo-java-server from Maven Central…"
+mvn -q -B -f "$here/pom.xml" dependency:copy-dependencies -DoutputDirectory="$out/lib" -DincludeScope=runtime
+javac -d "$out/classes" -cp "$out/lib/*" "$here/LocalMongo.java"
+echo "local-db: installed in $out"

@@ -1,0 +1,170 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, watch } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { connectDb, disconnectDb, isDbHealthy, syncIndexes } from "./app/utils/db.server";
+import { ensureDemoData } from "./app/utils/demo-data.server";
+import { EnvError, getEnv } from "./app/utils/env.server";
+import { startLocalDb, type LocalDb } from "./app/utils/local-db.server";
+
+if (existsSync(".env") && typeof process.loadEnvFile === "function") process.loadEnvFile(".env");
+
+let env: ReturnType<typeof getEnv>;
+try {
+  env = getEnv();
+} catch (error) {
+  if (error instanceof EnvError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const isDev = env.NODE_ENV === "development";
+const buildDir = path.resolve(process.env.BUILD_DIR || "build");
+const buildPath = path.join(buildDir, "index.js");
+
+// --- Database ---------------------------------------------------------------------------------
+let localDb: LocalDb | undefined;
+let mongoUri = env.MONGODB_URI;
+if (!mongoUri) {
+  const dataFile = path.resolve(env.DATA_DIR, "db", "shop.mv");
+  localDb = await startLocalDb({ dataFile });
+  mongoUri = localDb.uri;
+  console.log(`Local database (mongo-java-server) on ${mongoUri}, data in ${dataFile}`);
+}
+await connectDb(mongoUri);
+await syncIndexes();
+if (localDb) {
+  // The local database is for development and demos: make sure it has the demo data.
+  const logins = await ensureDemoData();
+  console.log("Demo logins:");
+  for (const login of logins) console.log(`  ${login.role.padEnd(8)} ${login.email} / ${login.password}`);
+}
+
+// --- Remix build ------------------------------------------------------------------------------
+async function importBuild(): Promise<ServerBuild> {
+  const url = pathToFileURL(buildPath).href;
+  return import(isDev ? `${url}?t=${Date.now()}` : url);
+}
+function remixHandler(build: ServerBuild) {
+  return createRequestHandler({
+    build,
+    mode: env.NODE_ENV,
+    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+  });
+}
+const firstBuild = await importBuild();
+let handleRemix = remixHandler(firstBuild);
+if (isDev) {
+  // `remix dev --manual` rebuilds; load the new build and tell the dev server it is live.
+  broadcastDevReady(firstBuild);
+  let timer: NodeJS.Timeout | undefined;
+  watch(buildDir, () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const next = await importBuild();
+      handleRemix = remixHandler(next);
+      broadcastDevReady(next);
+    }, 100);
+  });
+}
+
+// --- HTTP -------------------------------------------------------------------------------------
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", process.env.TRUST_PROXY === "1" ? 1 : false);
+app.use(compression());
+
+/** Security headers. The CSP admits Stripe's script and frames (card payments) and nothing else. */
+app.use((_req: Request, res: Response, next: NextFunction) => {
+  const nonce = randomBytes(16).toString("base64");
+  res.locals.cspNonce = nonce;
+  const devSources = isDev ? " ws://localhost:* http://localhost:*" : "";
+  res.setHeader(
+    "Content-Security-Policy",
+    [
+      "default-src 'self'",
+      `script-src 'self' 'nonce-${nonce}' https://js.stripe.com${isDev ? " 'unsafe-inline'" : ""}`,
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: https:",
+      "font-src 'self'",
+      `connect-src 'self' https://api.stripe.com${devSources}`,
+      "frame-src https://js.stripe.com https://hooks.stripe.com https://www.openstreetmap.org",
+      "frame-ancestors 'none'",
+      "form-action 'self' https://checkout.stripe.com",
+      "base-uri 'self'",
+      "object-src 'none'",
+    ].join("; "),
+  );
+  res.setHeader("X-Frame-Options", "DENY");
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+  if (env.PUBLIC_URL.startsWith("https:")) {
+    res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  }
+  next();
+});
+
+/**
+ * Refuses state-changing requests from other origins (CSRF). Stripe's webhook is signed instead.
+ * Browsers send Origin on every cross-site POST; a request without Origin or Sec-Fetch-Site
+ * (a non-browser client) is let through to the route's own checks.
+ */
+app.use((req: Request, res: Response, next: NextFunction) => {
+  if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
+  if (req.path === "/webhooks/stripe") return next();
+  const origin = req.get("origin");
+  const site = req.get("sec-fetch-site");
+  const host = req.get("host");
+  const sameOrigin = origin
+    ? origin !== "null" && (origin === env.PUBLIC_URL || new URL(origin).host === host)
+    : site === undefined || site === "same-origin" || site === "none";
+  if (!sameOrigin) {
+    res.status(403).type("text/plain").send("Cross-origin requests are not allowed.");
+    return;
+  }
+  next();
+});
+
+app.get("/healthz", async (_req, res) => {
+  const healthy = await isDbHealthy();
+  res.setHeader("Cache-Control", "no-store");
+  res.status(healthy ? 200 : 503).json({ status: healthy ? "ok" : "database unavailable" });
+});
+
+// Fingerprinted build assets never change; everything else in public/ is cached briefly.
+app.use(
+  "/build",
+  express.static(path.join(buildDir, "client", "build"), { immutable: true, maxAge: "1y", index: false }),
+);
+app.use(express.static("public", { maxAge: "1h", index: false }));
+
+app.all("*", (req, res, next) => handleRemix(req, res, next));
+
+const server = app.listen(env.PORT, () => {
+  console.log(`Shop ready on http://localhost:${env.PORT}`);
+});
+
+// --- Graceful shutdown --------------------------------------------------------------------------
+let shuttingDown = false;
+async function shutdown(signal: string) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  console.log(`${signal}: finishing requests and closing`);
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  server.close(async () => {
+    await disconnectDb().catch(() => {});
+    await localDb?.stop();
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -1,0 +1,47 @@
+import { test as base, expect } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { connectDb } from "~/utils/db.server";
+import { createPart, createUser, sessionCookieValue } from "../setup/factories";
+import type { Role } from "~/models/user.server";
+
+type TestUser = Awaited<ReturnType<typeof createUser>>;
+
+export const test = base.extend<
+  {
+    /** Creates a user and signs this browser context in as them (writes the session directly). */
+    login: (options?: { role?: Role; name?: string }) => Promise<TestUser>;
+    createPart: typeof createPart;
+    /** Fails the test on any axe-core violation of the current page. */
+    checkA11y: () => Promise<void>;
+  },
+  { db: void }
+>({
+  db: [
+    async ({}, use) => {
+      const uri = process.env.MONGODB_URI;
+      if (!uri) throw new Error("MONGODB_URI is not set: run the tests with `npm test e2e`");
+      await connectDb(uri);
+      await use();
+    },
+    { scope: "worker" },
+  ],
+  login: async ({ context, baseURL, db: _db }, use) => {
+    await use(async (options = {}) => {
+      const user = await createUser(options);
+      const { value } = await sessionCookieValue(user.id);
+      await context.addCookies([{ name: "__session", value, url: baseURL! }]);
+      return user;
+    });
+  },
+  createPart: async ({ db: _db }, use) => {
+    await use(createPart);
+  },
+  checkA11y: async ({ page }, use) => {
+    await use(async () => {
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
+    });
+  },
+});
+
+export { expect };

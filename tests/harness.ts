@@ -1,0 +1,108 @@
+/**
+ * The test harness behind `npm test`. It starts everything the suites need on free local ports:
+ * a throwaway local database, a production build of the shop, and the local stand-ins of the
+ * third-party providers; then runs Vitest (unit and integration) and Playwright (end to end, with
+ * JavaScript on and off), and prints one summary line: `N passed, N failed, N skipped`.
+ *
+ *   npm test                 everything
+ *   npm test unit [files]    Vitest only (arguments go to vitest)
+ *   npm test e2e [args]      Playwright only (arguments go to playwright)
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startServices, type Services } from "./setup/services";
+
+const [mode = "all", ...passThrough] = process.argv.slice(2).filter((arg) => arg !== "--");
+if (!["all", "unit", "e2e"].includes(mode)) {
+  console.error(`Unknown mode "${mode}": use all, unit or e2e`);
+  process.exit(2);
+}
+
+const work = mkdtempSync(path.join(tmpdir(), "shop-test-"));
+let services: Services | undefined;
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv) {
+  return new Promise<number>((resolve) => {
+    const child = spawn(command, args, { stdio: "inherit", env });
+    child.on("exit", (code) => resolve(code ?? 1));
+  });
+}
+
+type Counts = { passed: number; failed: number; skipped: number; flaky: number };
+
+function vitestCounts(file: string): Counts {
+  if (!existsSync(file)) return { passed: 0, failed: 1, skipped: 0, flaky: 0 };
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  return {
+    passed: report.numPassedTests ?? 0,
+    failed: (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0),
+    skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
+    flaky: 0,
+  };
+}
+
+function playwrightCounts(file: string): Counts {
+  if (!existsSync(file)) return { passed: 0, failed: 1, skipped: 0, flaky: 0 };
+  const { stats, errors } = JSON.parse(readFileSync(file, "utf8"));
+  return {
+    passed: (stats?.expected ?? 0) + (stats?.flaky ?? 0),
+    failed: (stats?.unexpected ?? 0) + (errors?.length ?? 0),
+    skipped: stats?.skipped ?? 0,
+    flaky: stats?.flaky ?? 0,
+  };
+}
+
+async function main() {
+  const started = Date.now();
+  services = await startServices(work);
+  const env = { ...process.env, ...services.env };
+  const totals: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0 };
+  const add = (label: string, counts: Counts) => {
+    totals.passed += counts.passed;
+    totals.failed += counts.failed;
+    totals.skipped += counts.skipped;
+    totals.flaky += counts.flaky;
+    console.log(`${label}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  };
+
+  const results: [string, Counts][] = [];
+  if (mode === "all" || mode === "unit") {
+    const out = path.join(work, "vitest.json");
+    await run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...passThrough], env);
+    results.push(["Vitest", vitestCounts(out)]);
+  }
+  if (mode === "all" || mode === "e2e") {
+    const out = path.join(work, "playwright.json");
+    await run("npx", ["playwright", "test", "--reporter=list,json", ...passThrough], {
+      ...env,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+    });
+    results.push(["Playwright", playwrightCounts(out)]);
+  }
+
+  console.log("");
+  for (const [label, counts] of results) add(label, counts);
+  const seconds = Math.round((Date.now() - started) / 1000);
+  if (totals.flaky) console.log(`(${totals.flaky} passed only on retry)`);
+  console.log(`Finished in ${seconds} s`);
+  console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+  return totals.failed === 0 && totals.passed > 0 ? 0 : 1;
+}
+
+async function cleanup() {
+  await services?.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (error) {
+  console.error(error);
+  console.log("0 passed, 1 failed, 0 skipped");
+} finally {
+  await cleanup();
+}
+process.exit(code);

@@ -1,0 +1,162 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import mongoose from "mongoose";
+import { afterAll, describe, expect, test } from "vitest";
+import { Order } from "~/models/order.server";
+import { Part, reserveStock } from "~/models/part.server";
+import { User } from "~/models/user.server";
+import { freePort, startLocalDb } from "~/utils/local-db.server";
+import { createPart, createUser } from "../setup/factories";
+
+const buildDir = process.env.BUILD_DIR ?? "build";
+const temp: string[] = [];
+afterAll(() => temp.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function tempDir() {
+  const dir = mkdtempSync(path.join(tmpdir(), "shop-db-test-"));
+  temp.push(dir);
+  return dir;
+}
+
+describe("the local database", () => {
+  test("50 concurrent orders for a part with stock for 20 yield exactly 20 orders and stock 0", async () => {
+    const part = await createPart({ availableQuantity: 20, minOrderQuantity: 1 });
+    const customer = await createUser();
+    const attempts = await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        const reserved = await reserveStock(part.id, 1);
+        if (!reserved) return false;
+        await Order.create({
+          partId: part.id,
+          productName: part.name,
+          unitPriceCents: part.priceCents,
+          priceCents: part.priceCents,
+          orderQuantity: 1,
+          phone: "555-0100",
+          address: "1 Test Street",
+          userId: customer.id,
+          userEmail: customer.email,
+          userName: customer.name,
+        });
+        return true;
+      }),
+    );
+    expect(attempts.filter(Boolean)).toHaveLength(20);
+    expect(await Order.countDocuments({ partId: part.id })).toBe(20);
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(0);
+  });
+
+  test("Mongoose builds the indexes, and the unique email index refuses a duplicate", async () => {
+    const indexes = await User.collection.indexes();
+    expect(indexes.find((index) => index.key.email === 1)?.unique).toBe(true);
+    const user = await createUser();
+    await expect(User.create({ email: user.email, name: "Copy" })).rejects.toMatchObject({ code: 11000 });
+    await expect(User.create({ email: user.email.toUpperCase(), name: "Copy" })).rejects.toMatchObject({
+      code: 11000,
+    });
+    expect(await User.countDocuments({ email: user.email })).toBe(1);
+  });
+
+  test("data survives a restart of the database server", async () => {
+    const dataFile = path.join(tempDir(), "db.mv");
+    const first = await startLocalDb({ dataFile, database: "restart" });
+    const connection = await mongoose.createConnection(first.uri).asPromise();
+    await connection.collection("things").insertOne({ name: "kept" });
+    await connection.close();
+    await first.stop();
+
+    const second = await startLocalDb({ dataFile, database: "restart" });
+    const again = await mongoose.createConnection(second.uri).asPromise();
+    expect(await again.collection("things").findOne({ name: "kept" })).toMatchObject({ name: "kept" });
+    await again.close();
+    await second.stop();
+  });
+});
+
+describe("the shop server", () => {
+  function startShop(env: Record<string, string>) {
+    const child = spawn("node", [path.join(buildDir, "server.js")], {
+      env: { ...process.env, NODE_ENV: "production", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout!.on("data", (chunk) => (output += chunk));
+    child.stderr!.on("data", (chunk) => (output += chunk));
+    const ready = new Promise<void>((resolve, reject) => {
+      const timer = setInterval(() => {
+        if (output.includes("Shop ready")) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 100);
+      child.once("exit", (code) => {
+        clearInterval(timer);
+        reject(new Error(`shop exited ${code}: ${output}`));
+      });
+    });
+    return { child, ready, output: () => output };
+  }
+
+  function stop(child: ChildProcess) {
+    return new Promise<number | null>((resolve) => {
+      child.once("exit", (code) => resolve(code));
+      child.kill("SIGTERM");
+    });
+  }
+
+  test("without MONGODB_URI it starts its own database, seeds it, and keeps data across restarts", async () => {
+    const dataDir = tempDir();
+    const port = await freePort();
+    const env = { PORT: String(port), DATA_DIR: dataDir, MONGODB_URI: "", SESSION_SECRET: "" };
+
+    const first = startShop(env);
+    await first.ready;
+    const uri = first.output().match(/mongodb:\/\/127\.0\.0\.1:\d+\/shop/)?.[0];
+    expect(uri).toBeTruthy();
+    const connection = await mongoose.createConnection(uri!).asPromise();
+    expect(await connection.collection("parts").countDocuments()).toBeGreaterThanOrEqual(12);
+    await connection.collection("parts").insertOne({
+      name: "Restart-Proof Gasket",
+      partNumber: "RPG-1",
+      description: "Written before a restart.",
+      img: "/images/parts/pw-1001.svg",
+      priceCents: 100,
+      minOrderQuantity: 100,
+      availableQuantity: 500,
+      createdAt: new Date(Date.now() + 60_000),
+      updatedAt: new Date(),
+    });
+    await connection.close();
+    // A graceful stop: finishes requests, closes the database, exits 0.
+    expect(await stop(first.child)).toBe(0);
+
+    const second = startShop(env);
+    await second.ready;
+    const home = await fetch(`http://localhost:${port}/`);
+    expect(await home.text()).toContain("Restart-Proof Gasket");
+    expect(second.output()).toContain("admin@partsworks.test");
+    expect(await stop(second.child)).toBe(0);
+  }, 90_000);
+
+  test("GET /healthz is 200 while the database answers and 503 when it does not", async () => {
+    const db = await startLocalDb({ dataFile: path.join(tempDir(), "db.mv") });
+    const port = await freePort();
+    const shop = startShop({ PORT: String(port), MONGODB_URI: db.uri, DATA_DIR: tempDir() });
+    await shop.ready;
+    const healthy = await fetch(`http://localhost:${port}/healthz`);
+    expect(healthy.status).toBe(200);
+    await db.stop();
+    const down = await fetch(`http://localhost:${port}/healthz`);
+    expect(down.status).toBe(503);
+    await stop(shop.child);
+  }, 90_000);
+
+  test("answers with security headers and no x-powered-by", async () => {
+    const response = await fetch(`${process.env.SHOP_URL}/`);
+    expect(response.headers.get("x-powered-by")).toBeNull();
+    expect(response.headers.get("content-security-policy")).toContain("default-src 'self'");
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+  });
+});

@@ -1,0 +1,57 @@
+/** Test data written straight to the database, and sessions for it (shared by both suites). */
+import { randomUUID } from "node:crypto";
+import { Part, toPartView } from "~/models/part.server";
+import { createSession } from "~/models/session.server";
+import { User, toUserView, type Role } from "~/models/user.server";
+import { hashPassword } from "~/utils/password.server";
+import { authSessionStorage } from "~/utils/session.server";
+
+export const TEST_PASSWORD = "correct-horse-42";
+
+let passwordHash: Promise<string> | undefined;
+
+export async function createUser({
+  role = "customer",
+  name = role === "admin" ? "Ada Admin" : "Carl Customer",
+  email = `${role}-${randomUUID().slice(0, 8)}@example.com`,
+}: { role?: Role; name?: string; email?: string } = {}) {
+  passwordHash ??= hashPassword(TEST_PASSWORD);
+  const doc = await User.create({ email, name, role, passwordHash: await passwordHash });
+  return { ...toUserView(doc.toObject()), password: TEST_PASSWORD };
+}
+
+export async function createPart(fields: Partial<{
+  name: string;
+  priceCents: number;
+  minOrderQuantity: number;
+  availableQuantity: number;
+  description: string;
+}> = {}) {
+  const unique = randomUUID().slice(0, 8).toUpperCase();
+  const doc = await Part.create({
+    name: fields.name ?? `Test Part ${unique}`,
+    partNumber: `T-${unique}`,
+    description: fields.description ?? "A part made for a test.",
+    img: "/images/parts/pw-1001.svg",
+    priceCents: fields.priceCents ?? 500,
+    minOrderQuantity: fields.minOrderQuantity ?? 100,
+    availableQuantity: fields.availableQuantity ?? 1000,
+  });
+  return toPartView(doc.toObject());
+}
+
+/** The value of the signed `__session` cookie for a new session of this user. */
+export async function sessionCookieValue(userId: string) {
+  const sessionId = await createSession(userId);
+  const session = await authSessionStorage.getSession();
+  session.set("sessionId", sessionId);
+  const header = await authSessionStorage.commitSession(session);
+  const pair = header.split(";")[0];
+  return { sessionId, value: pair.slice(pair.indexOf("=") + 1) };
+}
+
+/** A `Cookie` header that signs in as this user. */
+export async function sessionCookieHeader(userId: string) {
+  const { value } = await sessionCookieValue(userId);
+  return `__session=${value}`;
+}

@@ -1,0 +1,48 @@
+/** Builds real Requests for calling loaders and actions directly in integration tests. */
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+
+const BASE = process.env.SHOP_URL ?? "http://localhost:3000";
+
+export function getRequest(pathname: string, { cookie }: { cookie?: string } = {}) {
+  return new Request(new URL(pathname, BASE), { headers: cookie ? { Cookie: cookie } : {} });
+}
+
+export function postRequest(
+  pathname: string,
+  fields: Record<string, string | string[]>,
+  { cookie, headers = {} }: { cookie?: string; headers?: Record<string, string> } = {},
+) {
+  const body = new URLSearchParams();
+  for (const [key, value] of Object.entries(fields)) {
+    for (const item of Array.isArray(value) ? value : [value]) body.append(key, item);
+  }
+  return new Request(new URL(pathname, BASE), {
+    method: "POST",
+    body,
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      ...(cookie ? { Cookie: cookie } : {}),
+      ...headers,
+    },
+  });
+}
+
+export function loaderArgs(request: Request, params: Record<string, string> = {}): LoaderFunctionArgs {
+  return { request, params, context: { cspNonce: "" } };
+}
+
+export function actionArgs(request: Request, params: Record<string, string> = {}): ActionFunctionArgs {
+  return { request, params, context: { cspNonce: "" } };
+}
+
+/** Runs a loader or action and returns its Response, whether it was returned or thrown. */
+export async function settle(result: Promise<unknown>): Promise<Response> {
+  try {
+    const value = await result;
+    if (value instanceof Response) return value;
+    return new Response(JSON.stringify(value), { status: 200 });
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
