@@ -10,6 +10,7 @@ import { connectDb, disconnectDb, isDbHealthy, syncIndexes } from "./app/utils/d
 import { ensureDemoData } from "./app/utils/demo-data.server";
 import { EnvError, getEnv } from "./app/utils/env.server";
 import { startLocalDb, type LocalDb } from "./app/utils/local-db.server";
+import { serverTiming } from "./app/utils/timing.server";
 
 if (existsSync(".env") && typeof process.loadEnvFile === "function") process.loadEnvFile(".env");
 
@@ -55,7 +56,7 @@ function remixHandler(build: ServerBuild) {
   return createRequestHandler({
     build,
     mode: env.NODE_ENV,
-    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+    getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce as string, clientIp: req.ip }),
   });
 }
 const firstBuild = await importBuild();
@@ -77,26 +78,43 @@ if (isDev) {
 // --- HTTP -------------------------------------------------------------------------------------
 const app = express();
 app.disable("x-powered-by");
+app.use(serverTiming);
 app.set("trust proxy", process.env.TRUST_PROXY === "1" ? 1 : false);
 app.use(compression());
 
-/** Security headers. The CSP admits Stripe's script and frames (card payments) and nothing else. */
-app.use((_req: Request, res: Response, next: NextFunction) => {
+/**
+ * The pay screen (app/routes/dashboard.payment.$id.tsx) is the only page that talks to Stripe: its
+ * Payment Element needs Stripe.js, its frames (card fields, 3-D Secure) and API, and its no-JS form
+ * goes on to Stripe Checkout. Client-side navigations to it become full page loads, so it always
+ * gets this policy.
+ */
+const PAY_SCREEN = /^\/dashboard\/payment\/[^/]+\/?$/;
+const STRIPE_CSP = {
+  script: " https://js.stripe.com https://*.js.stripe.com",
+  frame: " https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com",
+  connect: " https://api.stripe.com",
+  formAction: " https://checkout.stripe.com",
+};
+const NO_STRIPE_CSP = { script: "", frame: "", connect: "", formAction: "" };
+
+/** Security headers. The CSP admits Stripe's script and frames on the pay screen only, and nothing else. */
+app.use((req: Request, res: Response, next: NextFunction) => {
   const nonce = randomBytes(16).toString("base64");
   res.locals.cspNonce = nonce;
   const devSources = isDev ? " ws://localhost:* http://localhost:*" : "";
+  const stripe = PAY_SCREEN.test(req.path) ? STRIPE_CSP : NO_STRIPE_CSP;
   res.setHeader(
     "Content-Security-Policy",
     [
       "default-src 'self'",
-      `script-src 'self' 'nonce-${nonce}' https://js.stripe.com${isDev ? " 'unsafe-inline'" : ""}`,
+      `script-src 'self' 'nonce-${nonce}'${stripe.script}${isDev ? " 'unsafe-inline'" : ""}`,
       "style-src 'self' 'unsafe-inline'",
       "img-src 'self' data: https:",
       "font-src 'self'",
-      `connect-src 'self' https://api.stripe.com${devSources}`,
-      "frame-src https://js.stripe.com https://hooks.stripe.com https://www.openstreetmap.org",
+      `connect-src 'self'${stripe.connect}${devSources}`,
+      `frame-src${stripe.frame} https://www.openstreetmap.org`,
       "frame-ancestors 'none'",
-      "form-action 'self' https://checkout.stripe.com",
+      `form-action 'self'${stripe.formAction}`,
       "base-uri 'self'",
       "object-src 'none'",
     ].join("; "),
@@ -123,7 +141,7 @@ app.use((req: Request, res: Response, next: NextFunction) => {
   const site = req.get("sec-fetch-site");
   const host = req.get("host");
   const sameOrigin = origin
-    ? origin !== "null" && (origin === env.PUBLIC_URL || new URL(origin).host === host)
+    ? origin !== "null" && (origin === new URL(env.PUBLIC_URL).origin || originHost(origin) === host)
     : site === undefined || site === "same-origin" || site === "none";
   if (!sameOrigin) {
     res.status(403).type("text/plain").send("Cross-origin requests are not allowed.");
@@ -131,6 +149,15 @@ app.use((req: Request, res: Response, next: NextFunction) => {
   }
   next();
 });
+
+/** The host of an Origin header, or null when it is not a URL. */
+function originHost(origin: string) {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
 
 app.get("/healthz", async (_req, res) => {
   const healthy = await isDbHealthy();
@@ -144,6 +171,12 @@ app.use(
   express.static(path.join(buildDir, "client", "build"), { immutable: true, maxAge: "1y", index: false }),
 );
 app.use(express.static("public", { maxAge: "1h", index: false }));
+
+// `npm run bench` only: saved copies of rendered pages, served by this same server as the ceiling
+// that server-side rendering is measured against.
+if (process.env.BENCH_STATIC_DIR) {
+  app.use("/__static", express.static(path.resolve(process.env.BENCH_STATIC_DIR), { index: false }));
+}
 
 app.all("*", (req, res, next) => handleRemix(req, res, next));
 

@@ -7,7 +7,7 @@ import path from "node:path";
  * The local MongoDB-compatible database (mongo-java-server with its H2 file backend), used when no
  * MONGODB_URI is configured: in development, in the demo and in the tests. See README "Database".
  */
-export type LocalDb = { uri: string; port: number; stop: () => Promise<void> };
+export type LocalDb = { uri: string; port: number; pid: number; stop: () => Promise<void> };
 
 const root = process.cwd();
 const home = process.env.LOCAL_DB_HOME ?? path.join(root, ".data", "local-db");
@@ -54,6 +54,7 @@ export async function startLocalDb({
   let stopped: Promise<void> | undefined;
   return {
     port,
+    pid: child.pid ?? 0,
     uri: `mongodb://127.0.0.1:${port}/${database}`,
     stop() {
       stopped ??= new Promise<void>((resolve) => {
