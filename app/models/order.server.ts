@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { isObjectId, releaseStock, reserveStock } from "./part.server";
 
 /**
  * unpaid -> paid -> shipped; an unpaid order can also end as cancelled (by its customer) or
@@ -105,4 +106,115 @@ export async function getOrderById(orderId: string) {
   if (!/^[a-f0-9]{24}$/i.test(orderId)) return null;
   const doc = await Order.findById(orderId).lean();
   return doc ? toOrderView(doc) : null;
+}
+
+// --- Ordering and the order life cycle ----------------------------------------------------------
+// Every change of status is one conditional update on the current status, so a double submit or a
+// race between two admins can never apply a change twice (nor give stock back twice).
+
+export type PlaceOrderInput = {
+  partId: string;
+  quantity: number;
+  phone: string;
+  address: string;
+  user: { id: string; email: string; name: string };
+};
+
+/**
+ * Reserves the stock in one conditional atomic update, then records the order with a snapshot of
+ * the part's name and unit price; the price is unit price x quantity, computed here. If the order
+ * cannot be stored, the stock goes back. Returns null when there is not enough stock left.
+ */
+export async function placeOrder({ partId, quantity, phone, address, user }: PlaceOrderInput) {
+  const part = await reserveStock(partId, quantity);
+  if (!part) return null;
+  try {
+    const doc = await Order.create({
+      partId: part.id,
+      productName: part.name,
+      unitPriceCents: part.priceCents,
+      priceCents: part.priceCents * quantity,
+      orderQuantity: quantity,
+      phone,
+      address,
+      userId: user.id,
+      userEmail: user.email,
+      userName: user.name,
+      status: "unpaid",
+    });
+    return toOrderView(doc.toObject());
+  } catch (error) {
+    await releaseStock(part.id, quantity);
+    throw error;
+  }
+}
+
+/** Ends an unpaid order (cancelled by its customer, or removed by an admin) and gives the stock back. */
+async function endUnpaidOrder(filter: Record<string, unknown>, status: "cancelled" | "removed") {
+  const at = status === "cancelled" ? "cancelledAt" : "removedAt";
+  const doc = await Order.findOneAndUpdate(
+    { ...filter, status: "unpaid" },
+    { $set: { status, [at]: new Date() } },
+    { returnDocument: "after" },
+  ).lean();
+  if (!doc) return null;
+  await releaseStock(doc.partId.toString(), doc.orderQuantity);
+  return toOrderView(doc);
+}
+
+/** The customer's own unpaid order becomes cancelled; null if it is not theirs or not unpaid. */
+export function cancelOrder(orderId: string, userId: string) {
+  if (!isObjectId(orderId) || !isObjectId(userId)) return Promise.resolve(null);
+  return endUnpaidOrder({ _id: orderId, userId }, "cancelled");
+}
+
+/** An admin removes an unpaid order; null if it is not unpaid (any more). */
+export function removeOrder(orderId: string) {
+  if (!isObjectId(orderId)) return Promise.resolve(null);
+  return endUnpaidOrder({ _id: orderId }, "removed");
+}
+
+/** A paid order becomes shipped (stock stays out); null if it is not paid (any more). */
+export async function markShipped(orderId: string) {
+  if (!isObjectId(orderId)) return null;
+  const doc = await Order.findOneAndUpdate(
+    { _id: orderId, status: "paid" },
+    { $set: { status: "shipped", shippedAt: new Date() } },
+    { returnDocument: "after" },
+  ).lean();
+  return doc ? toOrderView(doc) : null;
+}
+
+export type OrderPage = { orders: OrderView[]; page: number; pageCount: number; total: number };
+
+async function pageOf(filter: Record<string, unknown>, page: number, perPage: number): Promise<OrderPage> {
+  const total = await Order.countDocuments(filter);
+  const pageCount = Math.max(1, Math.ceil(total / perPage));
+  const current = Math.min(Math.max(1, page), pageCount);
+  const docs = await Order.find(filter)
+    .sort({ createdAt: -1, _id: -1 })
+    .skip((current - 1) * perPage)
+    .limit(perPage)
+    .lean();
+  return { orders: docs.map(toOrderView), page: current, pageCount, total };
+}
+
+/** One customer's orders, newest first. */
+export function listOrdersOfUser(userId: string, { page = 1, perPage = 20 } = {}) {
+  return pageOf({ userId }, page, perPage);
+}
+
+/** All orders for the admin, newest first, optionally of one status. */
+export function listAllOrders({
+  status,
+  page = 1,
+  perPage = 20,
+}: { status?: OrderStatus | null; page?: number; perPage?: number } = {}) {
+  return pageOf(status ? { status } : {}, page, perPage);
+}
+
+/** True when the user has an order that was paid (paid or already shipped). */
+export async function hasPaidOrder(userId: string) {
+  if (!isObjectId(userId)) return false;
+  return Boolean(await Order.exists({ userId, status: { $in: ["paid", "shipped"] } }));
 }

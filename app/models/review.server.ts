@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { hasPaidOrder } from "./order.server";
 
 export const DEFAULT_AVATAR = "/images/default-avatar.svg";
 
@@ -54,4 +55,30 @@ export async function getNewestReviews(limit: number) {
     .limit(limit)
     .lean();
   return docs.map(toReviewView);
+}
+
+/**
+ * Posts a review as this user: name, email and avatar come from the account (the default picture
+ * when there is none); reviewers with a paid order of ours are marked as verified buyers.
+ */
+export async function createReview({
+  user,
+  rating,
+  description,
+}: {
+  user: { id: string; name: string; email: string; photoUrl: string | null };
+  rating: number;
+  description: string;
+}) {
+  const verifiedBuyer = await hasPaidOrder(user.id);
+  const doc = await Review.create({
+    userId: user.id,
+    userName: user.name,
+    email: user.email,
+    img: user.photoUrl || DEFAULT_AVATAR,
+    rating,
+    description,
+    verifiedBuyer,
+  });
+  return toReviewView(doc.toObject());
 }

@@ -1,0 +1,110 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, useActionData } from "@remix-run/react";
+import { redirectWithSuccess } from "remix-toast";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
+import { addPart, DEFAULT_MIN_ORDER_QUANTITY } from "~/models/part.server";
+import { requireAdmin } from "~/utils/auth.server";
+import { addPartSchema, readForm } from "~/utils/shop-forms";
+
+const FAILED_TO_ADD = "Failed to add the part";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return json(null, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAdmin(request);
+  const submission = parseWithZod(await readForm(request), { schema: addPartSchema });
+  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  const { name, description, img, quantity, price, minOrderQuantity, partNumber } = submission.value;
+  try {
+    const result = await addPart({
+      name,
+      description,
+      img,
+      availableQuantity: quantity,
+      priceCents: price * 100,
+      minOrderQuantity,
+      partNumber,
+    });
+    if (!result.ok) {
+      return json(
+        submission.reply({
+          formErrors: [FAILED_TO_ADD],
+          fieldErrors: { partNumber: ["That part number is already in use"] },
+        }),
+        { status: 409 },
+      );
+    }
+  } catch (error) {
+    console.error(error);
+    return json(submission.reply({ formErrors: [FAILED_TO_ADD] }), { status: 500 });
+  }
+  return redirectWithSuccess("/dashboard/manageProducts", "Part added successfully");
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+export default function AddProduct() {
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: "add-product",
+    lastResult,
+    constraint: getZodConstraint(addPartSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    defaultValue: { minOrderQuantity: String(DEFAULT_MIN_ORDER_QUANTITY) },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: addPartSchema }),
+  });
+  const isPending = useIsPending();
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-8">
+      <h1 className="text-2xl font-bold">Add Product</h1>
+      <Form method="post" className="mt-6 grid gap-x-4 sm:grid-cols-2" {...getFormProps(form)}>
+        <Field className="sm:col-span-2" meta={fields.name} label="Name" />
+        <TextareaField className="sm:col-span-2" meta={fields.description} label="Description" />
+        <Field
+          className="sm:col-span-2"
+          meta={fields.img}
+          label="Image URL"
+          inputProps={{ inputMode: "url", placeholder: "https://… or /images/…" }}
+        />
+        <Field meta={fields.quantity} label="Quantity in stock" type="number" inputProps={{ step: 1 }} />
+        <Field
+          meta={fields.price}
+          label="Price per unit (whole dollars)"
+          type="number"
+          inputProps={{ step: 1 }}
+        />
+        <Field
+          meta={fields.minOrderQuantity}
+          label="Minimum order quantity"
+          type="number"
+          inputProps={{ step: 1 }}
+        />
+        <Field
+          meta={fields.partNumber}
+          label="Part number (optional)"
+          help="Leave empty to get one such as PW-7K3QXM."
+        />
+        <div className="sm:col-span-2">
+          <ErrorList id={form.errorId} errors={form.errors} />
+          <SubmitButton pending={isPending} pendingText="Adding…">
+            Add part
+          </SubmitButton>
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Add Product — PartsWorks" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

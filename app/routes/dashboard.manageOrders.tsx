@@ -1,0 +1,248 @@
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import type { SubmissionResult } from "@conform-to/react";
+import { redirectWithSuccess } from "remix-toast";
+import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from "~/components/confirm-dialog";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Button, ErrorList } from "~/components/forms";
+import { Pagination } from "~/components/pagination";
+import { getOrderById, listAllOrders, markShipped, removeOrder } from "~/models/order.server";
+import { requireAdmin } from "~/utils/auth.server";
+import { formatCents } from "~/utils/misc";
+import {
+  formatDateTime,
+  manageOrdersSchema,
+  ORDER_STATUS_FILTERS,
+  ORDER_STATUS_LABELS,
+  parsePage,
+  parseStatusFilter,
+  readForm,
+} from "~/utils/shop-forms";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const params = new URL(request.url).searchParams;
+  const status = parseStatusFilter(params.get("status"));
+  const page = parsePage(params.get("page"));
+  const result = await listAllOrders({ status, page });
+  return json({ ...result, status }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+/** Two forms post here: Shipped on a paid order, and the Remove confirmation of an unpaid one. */
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAdmin(request);
+  const formData = await readForm(request);
+  const submission = parseWithZod(formData, { schema: manageOrdersSchema });
+  const posted = { orderId: String(formData.get("orderId") ?? ""), intent: String(formData.get("intent") ?? "") };
+  if (submission.status !== "success") return json({ ...posted, result: submission.reply() }, { status: 400 });
+
+  const { intent, orderId } = submission.value;
+  const changed = intent === "ship" ? await markShipped(orderId) : await removeOrder(orderId);
+  if (!changed) {
+    const order = await getOrderById(orderId);
+    const message = !order
+      ? "That order does not exist."
+      : intent === "ship"
+        ? `Only paid orders waiting to ship can be marked shipped; this one is ${ORDER_STATUS_LABELS[order.status]}.`
+        : `Only unpaid orders can be removed; this one is ${ORDER_STATUS_LABELS[order.status]}.`;
+    return json({ ...posted, result: submission.reply({ formErrors: [message] }) }, { status: order ? 409 : 404 });
+  }
+  const { search } = new URL(request.url);
+  const message =
+    intent === "ship"
+      ? `The order of ${changed.productName} for ${changed.userName} is shipped`
+      : `The order of ${changed.productName} for ${changed.userName} is removed and its stock is back`;
+  return redirectWithSuccess(`/dashboard/manageOrders${search}`, message);
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+type ActionData = { orderId: string; intent: string; result: SubmissionResult<string[]> };
+
+const FILTER_LABELS: Record<string, string> = {
+  unpaid: "Unpaid",
+  paid: "Pending (paid)",
+  shipped: "Shipped",
+  cancelled: "Cancelled by the customer",
+  removed: "Removed",
+};
+
+export default function ManageOrders() {
+  const { orders, page, pageCount, total, status } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  const navigation = useNavigation();
+  const rowIds = new Set(orders.map((order) => order.id));
+  const orphanErrors = actionData && !rowIds.has(actionData.orderId) ? replyErrors(actionData.result) : [];
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8">
+      <h1 className="text-2xl font-bold">Manage Orders</h1>
+      <Form method="get" className="mt-4 flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor="status-filter" className="mb-1 block text-sm font-medium text-slate-800">
+            Status
+          </label>
+          <select
+            id="status-filter"
+            name="status"
+            defaultValue={status ?? ""}
+            className="rounded border border-slate-400 bg-white px-3 py-2"
+          >
+            <option value="">All orders</option>
+            {ORDER_STATUS_FILTERS.map((value) => (
+              <option key={value} value={value}>
+                {FILTER_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Button type="submit" variant="secondary">
+          Filter
+        </Button>
+      </Form>
+      <p className="mt-3 text-sm text-slate-600">
+        {total.toLocaleString("en-US")} {total === 1 ? "order" : "orders"}
+        {status ? ` with status ${FILTER_LABELS[status]}` : ""}, newest first.
+      </p>
+      <ErrorList errors={orphanErrors} />
+      {orders.length === 0 ? (
+        <p className="mt-2 text-slate-700">No orders to show.</p>
+      ) : (
+        <div className="mt-2 overflow-x-auto">
+          <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
+            <caption className="sr-only">Orders, newest first</caption>
+            <thead className="bg-slate-100 text-slate-800">
+              <tr>
+                <th scope="col" className="px-3 py-2">
+                  Product
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Customer
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Quantity
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Price
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Status
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Action
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {orders.map((order) => {
+                const rowErrors = actionData?.orderId === order.id ? replyErrors(actionData.result) : [];
+                const shipping =
+                  navigation.state === "submitting" &&
+                  navigation.formData?.get("orderId") === order.id &&
+                  navigation.formData?.get("intent") === "ship";
+                return (
+                  <tr key={order.id} data-testid={`order-${order.id}`}>
+                    <th scope="row" className="px-3 py-2 font-medium">
+                      {order.productName}
+                      <span className="block text-xs font-normal text-slate-600">
+                        Placed {formatDateTime(order.createdAt)}
+                      </span>
+                    </th>
+                    <td className="px-3 py-2">
+                      {order.userName}
+                      <span className="block text-xs text-slate-600">{order.userEmail}</span>
+                      <span className="block text-xs text-slate-600">{order.phone}</span>
+                    </td>
+                    <td className="px-3 py-2 text-right">{order.orderQuantity.toLocaleString("en-US")}</td>
+                    <td className="px-3 py-2 text-right">{formatCents(order.priceCents)}</td>
+                    <td className="px-3 py-2">
+                      <span className="font-medium" data-testid="status">
+                        {ORDER_STATUS_LABELS[order.status]}
+                      </span>
+                      <StatusTimes order={order} />
+                    </td>
+                    <td className="px-3 py-2">
+                      {order.status === "unpaid" ? (
+                        <ConfirmDialog
+                          label="Remove"
+                          accessibleLabel={`Remove the order of ${order.productName} for ${order.userName}`}
+                          href={`/dashboard/manageOrders/${order.id}/remove`}
+                          title="Remove this unpaid order?"
+                          className={confirmLinkClass}
+                        >
+                          {(close) => (
+                            <ConfirmFetcherForm
+                              action="/dashboard/manageOrders"
+                              hidden={{ intent: "remove", orderId: order.id }}
+                              message={
+                                <p>
+                                  The order of {order.orderQuantity.toLocaleString("en-US")} × {order.productName} for{" "}
+                                  {order.userName} will be removed and the units go back into stock.
+                                </p>
+                              }
+                              confirmLabel="Remove"
+                              pendingLabel="Removing…"
+                              onKeep={close}
+                            />
+                          )}
+                        </ConfirmDialog>
+                      ) : order.status === "paid" ? (
+                        <Form method="post">
+                          <input type="hidden" name="intent" value="ship" />
+                          <input type="hidden" name="orderId" value={order.id} />
+                          <Button
+                            type="submit"
+                            aria-label={`Shipped: the order of ${order.productName} for ${order.userName}`}
+                            className="px-3 py-1.5 text-sm"
+                            disabled={shipping}
+                          >
+                            Shipped
+                          </Button>
+                        </Form>
+                      ) : null}
+                      <ErrorList errors={rowErrors} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={page} pageCount={pageCount} label="Manage Orders pages" />
+    </div>
+  );
+}
+
+type OrderRow = ReturnType<typeof useLoaderData<typeof loader>>["orders"][number];
+
+/** When each change happened: paid (with the transaction id), shipped, cancelled, removed. */
+function StatusTimes({ order }: { order: OrderRow }) {
+  const lines: string[] = [];
+  if (order.paidAt) lines.push(`Paid ${formatDateTime(order.paidAt)}`);
+  if (order.shippedAt) lines.push(`Shipped ${formatDateTime(order.shippedAt)}`);
+  if (order.cancelledAt) lines.push(`Cancelled ${formatDateTime(order.cancelledAt)}`);
+  if (order.removedAt) lines.push(`Removed ${formatDateTime(order.removedAt)}`);
+  return (
+    <>
+      {lines.map((line) => (
+        <span key={line} className="block text-xs text-slate-600">
+          {line}
+        </span>
+      ))}
+      {order.transactionId ? (
+        <span className="block text-xs text-slate-600">
+          Transaction id: <span className="font-mono">{order.transactionId}</span>
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Manage Orders — PartsWorks" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,72 @@
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { ConfirmPageForm } from "~/components/confirm-dialog";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { getOrderById } from "~/models/order.server";
+import { requireAdmin } from "~/utils/auth.server";
+import { formatCents } from "~/utils/misc";
+import { ORDER_STATUS_LABELS } from "~/utils/shop-forms";
+
+/**
+ * The Remove confirmation as a page (the modal of Manage Orders, without JavaScript). Its form
+ * posts to the Manage Orders action, like the modal's.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const order = await getOrderById(params.id ?? "");
+  if (!order) throw new Response("That order does not exist.", { status: 404 });
+  return json(
+    {
+      order: {
+        id: order.id,
+        productName: order.productName,
+        orderQuantity: order.orderQuantity,
+        priceCents: order.priceCents,
+        userName: order.userName,
+        status: order.status,
+      },
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+export default function RemoveOrderPage() {
+  const { order } = useLoaderData<typeof loader>();
+  return (
+    <div className="mx-auto max-w-lg px-4 py-10">
+      <h1 className="text-2xl font-bold">Remove this unpaid order?</h1>
+      <p className="mt-2 text-slate-700">
+        {order.orderQuantity.toLocaleString("en-US")} × {order.productName} for {order.userName},{" "}
+        {formatCents(order.priceCents)}
+      </p>
+      <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+        {order.status === "unpaid" ? (
+          <ConfirmPageForm
+            action="/dashboard/manageOrders"
+            hidden={{ intent: "remove", orderId: order.id }}
+            message={<p>The order will be removed and its units go back into stock.</p>}
+            confirmLabel="Remove"
+            pendingLabel="Removing…"
+            backTo="/dashboard/manageOrders"
+          />
+        ) : (
+          <>
+            <p>Only unpaid orders can be removed; this one is {ORDER_STATUS_LABELS[order.status]}.</p>
+            <Link to="/dashboard/manageOrders" className="mt-4 inline-block font-medium text-brand-700 underline">
+              Back to Manage Orders
+            </Link>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Remove order — PartsWorks" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,235 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { redirectWithSuccess } from "remix-toast";
+import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from "~/components/confirm-dialog";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ErrorList, Field, SubmitButton } from "~/components/forms";
+import { Pagination } from "~/components/pagination";
+import { deletePart, listPartsForAdmin, updatePartPriceAndStock } from "~/models/part.server";
+import { requireAdmin } from "~/utils/auth.server";
+import { formatCents } from "~/utils/misc";
+import { manageProductsSchema, parsePage, readForm, updatePartSchema } from "~/utils/shop-forms";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const page = parsePage(new URL(request.url).searchParams.get("page"));
+  const result = await listPartsForAdmin({ page });
+  return json(result, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+/** Two forms post here: a row's price-and-stock edit (intent=update) and a delete confirmation. */
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAdmin(request);
+  const formData = await readForm(request);
+  const submission = parseWithZod(formData, { schema: manageProductsSchema });
+  const posted = { partId: String(formData.get("partId") ?? ""), intent: String(formData.get("intent") ?? "") };
+  if (submission.status !== "success") return json({ ...posted, result: submission.reply() }, { status: 400 });
+
+  const { value } = submission;
+  if (value.intent === "delete") {
+    const deleted = await deletePart(value.partId);
+    if (!deleted) {
+      return json({ ...posted, result: submission.reply({ formErrors: ["That part no longer exists."] }) }, { status: 404 });
+    }
+    return redirectWithSuccess("/dashboard/manageProducts", `${deleted.name} is deleted`);
+  }
+
+  const updated = await updatePartPriceAndStock({
+    partId: value.partId,
+    priceCents: value.price * 100,
+    availableQuantity: value.stock,
+    expectedStock: value.expectedStock,
+  });
+  if (!updated.ok && updated.reason === "missing") {
+    return json({ ...posted, result: submission.reply({ formErrors: ["That part no longer exists."] }) }, { status: 404 });
+  }
+  if (!updated.ok) {
+    const now = updated.part?.availableQuantity ?? 0;
+    const message = `Orders changed the stock to ${now.toLocaleString("en-US")} while you were editing: check it and save again`;
+    return json({ ...posted, result: submission.reply({ fieldErrors: { stock: [message] } }) }, { status: 409 });
+  }
+  const { search } = new URL(request.url);
+  return redirectWithSuccess(
+    `/dashboard/manageProducts${search}`,
+    `${updated.part.name}: price and stock saved`,
+  );
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+type Row = ReturnType<typeof useLoaderData<typeof loader>>["parts"][number];
+type ActionData = { partId: string; intent: string; result: SubmissionResult<string[]> };
+
+export default function ManageProducts() {
+  const { parts, page, pageCount, total } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  const rowIds = new Set(parts.map((part) => part.id));
+  // A reply that belongs to no row on this page (a forged id, a deleted part) is shown on top.
+  const orphanErrors = actionData && !rowIds.has(actionData.partId) ? replyErrors(actionData.result) : [];
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-2xl font-bold">Manage Products</h1>
+        <Link
+          to="/dashboard/addProduct"
+          className="rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
+        >
+          Add Product
+        </Link>
+      </div>
+      <p className="mt-1 text-sm text-slate-600">{total.toLocaleString("en-US")} parts, newest first.</p>
+      <ErrorList errors={orphanErrors} />
+      <div className="mt-2 overflow-x-auto">
+        <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
+          <caption className="sr-only">Parts, newest first</caption>
+          <thead className="bg-slate-100 text-slate-800">
+            <tr>
+              <th scope="col" className="px-3 py-2">
+                Image
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Name
+              </th>
+              <th scope="col" className="px-3 py-2 text-right">
+                Price
+              </th>
+              <th scope="col" className="px-3 py-2 text-right">
+                Stock
+              </th>
+              <th scope="col" className="px-3 py-2 text-right">
+                Minimum
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Edit price and stock
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Delete
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200">
+            {parts.map((part) => (
+              <ProductRow
+                key={part.id}
+                part={part}
+                lastResult={actionData?.partId === part.id && actionData.intent === "update" ? actionData.result : undefined}
+                deleteErrors={actionData?.partId === part.id && actionData.intent === "delete" ? replyErrors(actionData.result) : []}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pagination page={page} pageCount={pageCount} label="Manage Products pages" />
+    </div>
+  );
+}
+
+function ProductRow({
+  part,
+  lastResult,
+  deleteErrors,
+}: {
+  part: Row;
+  lastResult: SubmissionResult<string[]> | undefined;
+  deleteErrors: string[];
+}) {
+  const [form, fields] = useForm({
+    id: `edit-${part.id}`,
+    lastResult,
+    constraint: getZodConstraint(updatePartSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    defaultValue: { price: String(part.priceCents / 100), stock: String(part.availableQuantity) },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: updatePartSchema }),
+  });
+  const navigation = useNavigation();
+  const isPending =
+    navigation.state === "submitting" && navigation.formData?.get("partId") === part.id && navigation.formData?.get("intent") === "update";
+
+  return (
+    <tr data-testid={`part-row-${part.id}`}>
+      <td className="px-3 py-2">
+        <img src={part.img} alt="" width={56} height={42} className="h-10 w-14 rounded border border-slate-200 object-contain" />
+      </td>
+      <th scope="row" className="px-3 py-2 font-medium">
+        {part.name}
+        <span className="block text-xs font-normal text-slate-600">{part.partNumber}</span>
+      </th>
+      <td className="px-3 py-2 text-right" data-testid="price">
+        {formatCents(part.priceCents)}
+      </td>
+      <td className="px-3 py-2 text-right" data-testid="stock">
+        {part.availableQuantity.toLocaleString("en-US")}
+      </td>
+      <td className="px-3 py-2 text-right">{part.minOrderQuantity.toLocaleString("en-US")}</td>
+      <td className="px-3 py-2">
+        <Form method="post" className="flex flex-wrap items-start gap-2" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="update" />
+          <input type="hidden" name="partId" value={part.id} />
+          <input type="hidden" name="expectedStock" value={part.availableQuantity} />
+          <Field
+            className="w-28"
+            meta={fields.price}
+            label={<>Price ($)<span className="sr-only"> of {part.name}</span></>}
+            type="number"
+            inputProps={{ step: 1 }}
+          />
+          <Field
+            className="w-32"
+            meta={fields.stock}
+            label={<>Stock<span className="sr-only"> of {part.name}</span></>}
+            type="number"
+            inputProps={{ step: 1 }}
+          />
+          <div className="pt-6">
+            <SubmitButton pending={isPending} pendingText="Saving…" aria-label={`Save price and stock of ${part.name}`}>
+              Save
+            </SubmitButton>
+          </div>
+          <div className="basis-full">
+            <ErrorList id={form.errorId} errors={form.errors} />
+          </div>
+        </Form>
+      </td>
+      <td className="px-3 py-2">
+        <ConfirmDialog
+          label="Delete"
+          accessibleLabel={`Delete ${part.name}`}
+          href={`/dashboard/manageProducts/${part.id}/delete`}
+          title={`Delete ${part.name}?`}
+          className={confirmLinkClass}
+        >
+          {(close) => (
+            <ConfirmFetcherForm
+              action="/dashboard/manageProducts"
+              hidden={{ intent: "delete", partId: part.id }}
+              message={<DeleteMessage name={part.name} />}
+              confirmLabel="Delete"
+              pendingLabel="Deleting…"
+              onKeep={close}
+            />
+          )}
+        </ConfirmDialog>
+        <ErrorList errors={deleteErrors} />
+      </td>
+    </tr>
+  );
+}
+
+function DeleteMessage({ name }: { name: string }) {
+  return (
+    <p>
+      {name} will disappear from the shop. Orders already placed keep their copy of its name and price.
+    </p>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Manage Products — PartsWorks" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

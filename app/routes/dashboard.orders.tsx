@@ -1,0 +1,136 @@
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { CancelOrderDialogForm, cancelOrderPath } from "~/components/cancel-order-form";
+import { ConfirmDialog, confirmLinkClass } from "~/components/confirm-dialog";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Pagination } from "~/components/pagination";
+import { listOrdersOfUser } from "~/models/order.server";
+import { requireCustomer } from "~/utils/auth.server";
+import { formatCents } from "~/utils/misc";
+import { formatDateTime, ORDER_STATUS_LABELS, parsePage } from "~/utils/shop-forms";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireCustomer(request);
+  const page = parsePage(new URL(request.url).searchParams.get("page"));
+  const result = await listOrdersOfUser(user.id, { page });
+  const orders = result.orders.map((order) => ({
+    id: order.id,
+    productName: order.productName,
+    orderQuantity: order.orderQuantity,
+    priceCents: order.priceCents,
+    status: order.status,
+    transactionId: order.transactionId,
+    createdAt: order.createdAt,
+    endedAt: order.cancelledAt ?? order.removedAt,
+  }));
+  return json(
+    { orders, page: result.page, pageCount: result.pageCount, total: result.total },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+export default function MyOrders() {
+  const { orders, page, pageCount, total } = useLoaderData<typeof loader>();
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-8">
+      <h1 className="text-2xl font-bold">My Orders</h1>
+      {total === 0 ? (
+        <p className="mt-4 text-slate-700">
+          You have no orders yet.{" "}
+          <Link to="/parts" className="font-medium text-brand-700 underline">
+            Browse parts
+          </Link>
+        </p>
+      ) : (
+        <div className="mt-4 overflow-x-auto">
+          <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
+            <caption className="sr-only">Your orders, newest first</caption>
+            <thead className="bg-slate-100 text-slate-800">
+              <tr>
+                <th scope="col" className="px-3 py-2">
+                  Name
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Quantity
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Price
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Status
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Cancel
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Pay
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {orders.map((order) => (
+                <tr key={order.id} data-testid={`order-${order.id}`}>
+                  <th scope="row" className="px-3 py-2 font-medium">
+                    {order.productName}
+                    <span className="block text-xs font-normal text-slate-600">
+                      Placed {formatDateTime(order.createdAt)}
+                    </span>
+                  </th>
+                  <td className="px-3 py-2 text-right">{order.orderQuantity.toLocaleString("en-US")}</td>
+                  <td className="px-3 py-2 text-right">{formatCents(order.priceCents)}</td>
+                  <td className="px-3 py-2">
+                    <span className="font-medium">{ORDER_STATUS_LABELS[order.status]}</span>
+                    {order.transactionId ? (
+                      <span className="block text-xs text-slate-600">
+                        Transaction id: <span className="font-mono">{order.transactionId}</span>
+                      </span>
+                    ) : null}
+                    {order.endedAt ? (
+                      <span className="block text-xs text-slate-600">{formatDateTime(order.endedAt)}</span>
+                    ) : null}
+                  </td>
+                  <td className="px-3 py-2">
+                    {order.status === "unpaid" ? (
+                      <ConfirmDialog
+                        label="Cancel"
+                        accessibleLabel={`Cancel the order of ${order.productName}`}
+                        href={cancelOrderPath(order.id)}
+                        title="Cancel this order?"
+                        className={confirmLinkClass}
+                      >
+                        {(close) => <CancelOrderDialogForm order={order} onKeep={close} />}
+                      </ConfirmDialog>
+                    ) : null}
+                  </td>
+                  <td className="px-3 py-2">
+                    {order.status === "unpaid" && order.priceCents > 0 ? (
+                      <Link
+                        to={`/dashboard/payment/${order.id}`}
+                        aria-label={`Pay for the order of ${order.productName}`}
+                        className="inline-flex items-center rounded bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-800"
+                      >
+                        Pay
+                      </Link>
+                    ) : order.status === "paid" || order.status === "shipped" ? (
+                      <span className="font-medium text-green-800">Paid</span>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={page} pageCount={pageCount} label="My Orders pages" />
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "My Orders — PartsWorks" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,81 @@
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { redirectWithSuccess } from "remix-toast";
+import { CancelOrderPageForm } from "~/components/cancel-order-form";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { useIsPending } from "~/components/forms";
+import { cancelOrder, getOwnOrder } from "~/models/order.server";
+import { requireCustomer } from "~/utils/auth.server";
+import { formatCents } from "~/utils/misc";
+import { cancelOrderSchema, ORDER_STATUS_LABELS, readForm } from "~/utils/shop-forms";
+
+const NOT_FOUND = "We could not find that order in your account.";
+const NOT_UNPAID = "Only unpaid orders can be cancelled.";
+
+/** The cancel confirmation as a page: what the modal of My Orders shows, for browsers without JavaScript. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireCustomer(request);
+  const order = await getOwnOrder(params.id ?? "", user.id);
+  if (!order) throw new Response(NOT_FOUND, { status: 404 });
+  return json(
+    {
+      order: {
+        id: order.id,
+        productName: order.productName,
+        orderQuantity: order.orderQuantity,
+        priceCents: order.priceCents,
+        status: order.status,
+      },
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireCustomer(request);
+  const order = await getOwnOrder(params.id ?? "", user.id);
+  if (!order) throw new Response(NOT_FOUND, { status: 404 });
+  const submission = parseWithZod(await readForm(request), { schema: cancelOrderSchema });
+  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  const cancelled = order.status === "unpaid" ? await cancelOrder(order.id, user.id) : null;
+  if (!cancelled) return json(submission.reply({ formErrors: [NOT_UNPAID] }), { status: 409 });
+  return redirectWithSuccess("/dashboard/orders", `Your order of ${cancelled.productName} is cancelled`);
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+export default function CancelOrderPage() {
+  const { order } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const isPending = useIsPending();
+  return (
+    <div className="mx-auto max-w-lg px-4 py-10">
+      <h1 className="text-2xl font-bold">Cancel this order?</h1>
+      <p className="mt-2 text-slate-700">
+        {order.orderQuantity.toLocaleString("en-US")} × {order.productName}, {formatCents(order.priceCents)}
+      </p>
+      <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+        {order.status === "unpaid" ? (
+          <CancelOrderPageForm order={order} lastResult={lastResult} pending={isPending} />
+        ) : (
+          <>
+            <p>
+              {NOT_UNPAID} This one is {ORDER_STATUS_LABELS[order.status]}.
+            </p>
+            <Link to="/dashboard/orders" className="mt-4 inline-block font-medium text-brand-700 underline">
+              Back to My Orders
+            </Link>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Cancel order — PartsWorks" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,221 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import { redirectWithSuccess } from "remix-toast";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
+import { placeOrder } from "~/models/order.server";
+import { getPart } from "~/models/part.server";
+import { requireUser } from "~/utils/auth.server";
+import { useHydrated } from "~/utils/hydrated";
+import { formatCents } from "~/utils/misc";
+import { orderFormSchema, readForm } from "~/utils/shop-forms";
+
+const NOT_FOUND = "That part is not in our catalogue (any more).";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const part = await getPart(params.id ?? "");
+  if (!part) throw new Response(NOT_FOUND, { status: 404 });
+  return json(
+    {
+      part,
+      buyer: { name: user.name, email: user.email, phone: user.number, address: user.address },
+      isAdmin: user.role === "admin",
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const part = await getPart(params.id ?? "");
+  if (!part) throw new Response(NOT_FOUND, { status: 404 });
+  const submission = parseWithZod(await readForm(request), { schema: orderFormSchema(part) });
+  if (user.role === "admin") {
+    return json(submission.reply({ formErrors: ["Orders are placed from customer accounts, not by admins."] }), {
+      status: 403,
+    });
+  }
+  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+
+  const { quantity, phone, address } = submission.value;
+  const order = await placeOrder({
+    partId: part.id,
+    quantity,
+    phone,
+    address,
+    user: { id: user.id, email: user.email, name: user.name },
+  });
+  if (!order) {
+    // Someone else's order took the stock between the page load and this one.
+    const now = await getPart(part.id);
+    const message = now
+      ? `Only ${now.availableQuantity.toLocaleString("en-US")} units are available`
+      : "This part is no longer available";
+    return json(submission.reply({ fieldErrors: { quantity: [message] } }), { status: 409 });
+  }
+  return redirectWithSuccess("/dashboard/orders", {
+    message: "Your Order is Placed",
+    description: "Order Placed Successfully!",
+  });
+}
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => ({
+  "Cache-Control": loaderHeaders.get("Cache-Control") ?? "private, no-store",
+});
+
+export default function PartDetails() {
+  const { part, buyer, isAdmin } = useLoaderData<typeof loader>();
+  const canMeetMinimum = part.availableQuantity >= part.minOrderQuantity;
+  return (
+    <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 md:grid-cols-2">
+      <article>
+        <img
+          src={part.img}
+          alt={part.name}
+          width={480}
+          height={360}
+          className="aspect-[4/3] w-full rounded-lg border border-slate-200 bg-white object-contain"
+        />
+        <h1 className="mt-6 text-3xl font-bold text-slate-900">{part.name}</h1>
+        <p className="mt-1 text-sm text-slate-600">Part number {part.partNumber}</p>
+        <p className="mt-4 text-slate-800">{part.description}</p>
+        <dl className="mt-6 grid grid-cols-1 gap-3 sm:grid-cols-3">
+          <div className="rounded border border-slate-200 p-3">
+            <dt className="text-sm text-slate-600">Minimum order quantity</dt>
+            <dd className="text-lg font-semibold" data-testid="min-order">
+              {part.minOrderQuantity.toLocaleString("en-US")}
+            </dd>
+          </div>
+          <div className="rounded border border-slate-200 p-3">
+            <dt className="text-sm text-slate-600">Available quantity</dt>
+            <dd className="text-lg font-semibold" data-testid="available">
+              {part.availableQuantity.toLocaleString("en-US")}
+            </dd>
+          </div>
+          <div className="rounded border border-slate-200 p-3">
+            <dt className="text-sm text-slate-600">Price per unit</dt>
+            <dd className="text-lg font-semibold" data-testid="unit-price">
+              {formatCents(part.priceCents)}
+            </dd>
+          </div>
+        </dl>
+      </article>
+
+      <section aria-labelledby="order-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+        <h2 id="order-heading" className="text-2xl font-semibold">
+          Place an order
+        </h2>
+        {isAdmin ? (
+          <p className="mt-4 text-slate-700">Orders are placed from customer accounts, not by admins.</p>
+        ) : !canMeetMinimum ? (
+          <p className="mt-4 text-slate-700">
+            We do not have enough stock for the minimum order of {part.minOrderQuantity.toLocaleString("en-US")} units
+            right now. Please check back after our next restock.
+          </p>
+        ) : (
+          <OrderForm part={part} buyer={buyer} />
+        )}
+      </section>
+    </div>
+  );
+}
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+function OrderForm({ part, buyer }: { part: LoaderData["part"]; buyer: LoaderData["buyer"] }) {
+  const lastResult = useActionData<typeof action>();
+  const schema = orderFormSchema(part);
+  const [form, fields] = useForm({
+    id: `order-${part.id}`,
+    lastResult,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    defaultValue: { quantity: String(part.minOrderQuantity), phone: buyer.phone, address: buyer.address },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const initialQuantity = fields.quantity.initialValue;
+  const [quantity, setQuantity] = useState(
+    typeof initialQuantity === "string" ? initialQuantity : String(part.minOrderQuantity),
+  );
+  const hydrated = useHydrated();
+  const isPending = useIsPending();
+
+  const text = quantity.trim();
+  const number = Number(text);
+  const tooMany = text !== "" && number > part.availableQuantity;
+  const total = text !== "" && Number.isInteger(number) && number > 0 ? formatCents(part.priceCents * number) : "—";
+
+  return (
+    <Form method="post" className="mt-4 space-y-1" {...getFormProps(form)}>
+      <div>
+        <label htmlFor="buyer-name" className="mb-1 block text-sm font-medium text-slate-800">
+          Name
+        </label>
+        <input
+          id="buyer-name"
+          value={buyer.name}
+          readOnly
+          className="block w-full rounded border border-slate-400 bg-slate-100 px-3 py-2 text-slate-900"
+        />
+      </div>
+      <div className="pt-5">
+        <label htmlFor="buyer-email" className="mb-1 block text-sm font-medium text-slate-800">
+          Email
+        </label>
+        <input
+          id="buyer-email"
+          type="email"
+          value={buyer.email}
+          readOnly
+          className="block w-full rounded border border-slate-400 bg-slate-100 px-3 py-2 text-slate-900"
+        />
+      </div>
+      <Field
+        className="pt-5"
+        meta={fields.phone}
+        label="Phone"
+        type="tel"
+        inputProps={{ autoComplete: "tel" }}
+      />
+      <TextareaField meta={fields.address} label="Address" textareaProps={{ rows: 3, autoComplete: "street-address" }} />
+      <Field
+        meta={fields.quantity}
+        label={`Quantity (${part.minOrderQuantity.toLocaleString("en-US")} to ${part.availableQuantity.toLocaleString("en-US")})`}
+        type="number"
+        inputProps={{
+          step: 1,
+          inputMode: "numeric",
+          onChange: (event) => setQuantity(event.currentTarget.value),
+        }}
+      />
+      <p className="text-lg" aria-live="polite">
+        Total: <strong data-testid="order-total">{total}</strong>
+        <span className="text-sm text-slate-600"> ({formatCents(part.priceCents)} per unit)</span>
+      </p>
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <SubmitButton
+        pending={isPending}
+        pendingText="Placing the order…"
+        disabled={hydrated && (text === "" || tooMany)}
+        className="w-full"
+      >
+        Buy
+      </SubmitButton>
+    </Form>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.part.name} — PartsWorks` : "Part not found — PartsWorks" },
+  { name: "description", content: data?.part.description ?? "" },
+];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

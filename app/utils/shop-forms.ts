@@ -1,0 +1,181 @@
+/**
+ * The zod schemas of the ordering, review and back-office forms, shared by the server (actions)
+ * and the browser (instant validation). Numbers arrive as text and are coerced by Conform; the
+ * schemas accept only plain strings and numbers, so an object such as `quantity.$gt=` (a query
+ * operator) is refused with a field error before anything reaches the database.
+ */
+import { z } from "zod";
+
+export const CANCEL_WORD = "cancel";
+export const DEFAULT_RATING = 2;
+export const REVIEW_MAX_LENGTH = 1000;
+export const MAX_STOCK = 10_000_000;
+export const MAX_PRICE_DOLLARS = 1_000_000;
+export const MAX_MIN_ORDER = 1_000_000;
+
+const objectIdPattern = /^[a-f0-9]{24}$/i;
+
+/** A required whole number within [min, max], with messages that name the field. */
+function wholeNumber(
+  label: string,
+  { min, max, minMessage, maxMessage }: { min: number; max: number; minMessage?: string; maxMessage?: string },
+) {
+  return z
+    .number({ required_error: `${label} is Required`, invalid_type_error: `${label} must be a whole number` })
+    .int(`${label} must be a whole number`)
+    .min(min, minMessage ?? `${label} must be at least ${min.toLocaleString("en-US")}`)
+    .max(max, maxMessage ?? `${label} must be at most ${max.toLocaleString("en-US")}`);
+}
+
+/** A required line of text, trimmed, at most `max` characters. */
+function requiredText(label: string, max: number) {
+  return z
+    .string({ required_error: `${label} is Required`, invalid_type_error: `${label} must be text` })
+    .trim()
+    .min(1, `${label} is Required`)
+    .max(max, `${label} must be ${max} characters or fewer`);
+}
+
+function objectId(label: string) {
+  return z
+    .string({ required_error: `${label} is Required`, invalid_type_error: `${label} is not valid` })
+    .regex(objectIdPattern, `${label} is not valid`);
+}
+
+// --- Part details: the order form ---------------------------------------------------------------
+
+/**
+ * The order form of one part: quantity between the part's minimum order and its available stock.
+ * Name and email are not fields: they come from the account on the server.
+ */
+export function orderFormSchema(part: { minOrderQuantity: number; availableQuantity: number }) {
+  return z.object({
+    phone: requiredText("Phone", 40).regex(/^\+?[\d\s().-]{6,40}$/, "Provide a valid phone number"),
+    address: requiredText("Address", 300),
+    quantity: wholeNumber("Quantity", {
+      min: part.minOrderQuantity,
+      max: Math.max(part.availableQuantity, 0),
+      minMessage: `The minimum order is ${part.minOrderQuantity.toLocaleString("en-US")} units`,
+      maxMessage: `Only ${part.availableQuantity.toLocaleString("en-US")} units are available`,
+    }),
+  });
+}
+
+// --- My Orders: cancel --------------------------------------------------------------------------
+
+export const cancelOrderSchema = z.object({
+  confirm: z
+    .string({ required_error: `Type ${CANCEL_WORD} to confirm`, invalid_type_error: `Type ${CANCEL_WORD} to confirm` })
+    .refine((value) => value === CANCEL_WORD, `Type exactly ${CANCEL_WORD} to drop the order`),
+});
+
+// --- Add A Review -------------------------------------------------------------------------------
+
+export const reviewSchema = z.object({
+  rating: z
+    .number({ required_error: "Rating is Required", invalid_type_error: "Rating must be a whole number from 1 to 5" })
+    .int("Rating must be a whole number from 1 to 5")
+    .min(1, "Rating must be a whole number from 1 to 5")
+    .max(5, "Rating must be a whole number from 1 to 5"),
+  description: requiredText("Description", REVIEW_MAX_LENGTH),
+});
+
+// --- Add Product ----------------------------------------------------------------------------------
+
+/** An http(s) address or a path on this site ("/images/..."); nothing else goes into <img src>. */
+function imageUrl() {
+  return requiredText("Image URL", 2048).refine((value) => {
+    if (value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\")) return true;
+    try {
+      const url = new URL(value);
+      return url.protocol === "https:" || url.protocol === "http:";
+    } catch {
+      return false;
+    }
+  }, "Provide a valid image URL (https://… or /images/…)");
+}
+
+export const addPartSchema = z.object({
+  name: requiredText("Name", 120),
+  description: requiredText("Description", 2000),
+  img: imageUrl(),
+  quantity: wholeNumber("Quantity", { min: 0, max: MAX_STOCK }),
+  price: wholeNumber("Price", { min: 1, max: MAX_PRICE_DOLLARS }),
+  minOrderQuantity: wholeNumber("Minimum order quantity", { min: 1, max: MAX_MIN_ORDER }),
+  partNumber: z
+    .string({ invalid_type_error: "Part number must be text" })
+    .trim()
+    .regex(/^[A-Za-z0-9-]{2,32}$/, "Use 2 to 32 letters, digits or dashes")
+    .optional(),
+});
+
+// --- Manage Products: edit price and stock, delete ----------------------------------------------
+
+export const updatePartSchema = z.object({
+  intent: z.literal("update"),
+  partId: objectId("Part"),
+  price: wholeNumber("Price", { min: 1, max: MAX_PRICE_DOLLARS }),
+  stock: wholeNumber("Stock", { min: 0, max: MAX_STOCK }),
+  /** The stock the admin saw: the update applies only while it is still the stock. */
+  expectedStock: wholeNumber("Stock", { min: 0, max: Number.MAX_SAFE_INTEGER }),
+});
+
+export const manageProductsSchema = z.discriminatedUnion(
+  "intent",
+  [updatePartSchema, z.object({ intent: z.literal("delete"), partId: objectId("Part") })],
+  { errorMap: () => ({ message: "Choose update or delete" }) },
+);
+
+// --- Manage Orders: ship, remove ----------------------------------------------------------------
+
+export const manageOrdersSchema = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.literal("ship"), orderId: objectId("Order") }),
+    z.object({ intent: z.literal("remove"), orderId: objectId("Order") }),
+  ],
+  { errorMap: () => ({ message: "Choose ship or remove" }) },
+);
+
+// --- Lists ----------------------------------------------------------------------------------------
+
+export const ORDER_STATUS_FILTERS = ["unpaid", "paid", "shipped", "cancelled", "removed"] as const;
+export type OrderStatusFilter = (typeof ORDER_STATUS_FILTERS)[number];
+
+/** What customers and admins read for each status (spec 4: Unpaid, Pending, Shipped). */
+export const ORDER_STATUS_LABELS: Record<OrderStatusFilter, string> = {
+  unpaid: "Unpaid",
+  paid: "Pending",
+  shipped: "Shipped",
+  cancelled: "Cancelled",
+  removed: "Removed",
+};
+
+export function parseStatusFilter(value: string | null): OrderStatusFilter | null {
+  return ORDER_STATUS_FILTERS.find((status) => status === value) ?? null;
+}
+
+/** `?page=` as a positive whole number; anything else is page 1. */
+export function parsePage(value: string | null) {
+  if (!value || !/^\d{1,6}$/.test(value)) return 1;
+  return Math.max(1, Number(value));
+}
+
+/** A fixed locale and time zone, so the server and the browser render the same text. */
+export function formatDateTime(iso: string | null) {
+  if (!iso) return "";
+  return new Intl.DateTimeFormat("en-US", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "UTC",
+  }).format(new Date(iso)) + " UTC";
+}
+
+/** The posted form; a body that is not a form (JSON, garbage) is a 400, never a crash. */
+export async function readForm(request: Request) {
+  try {
+    return await request.formData();
+  } catch {
+    throw new Response("The form could not be read.", { status: 400 });
+  }
+}
