@@ -1,0 +1,399 @@
+/**
+ * npm run bench: throughput, latency, page weight and Lighthouse of a production build on a
+ * synthetic catalogue, side by side with the static ceiling of the same server.
+ *
+ *   npm run bench                                   100,000 parts, 10 s per target, Lighthouse
+ *   npm run bench -- --parts 2000 --duration 3 --no-lighthouse     a quick run (CI)
+ *
+ * Options: --parts N (100000), --duration S (10), --warmup S (2), --connections C (50),
+ *   --order-customers K (50), --order-duration S (= duration), --no-orders, --no-lighthouse,
+ *   --build-dir DIR (run an existing build instead of building), --out FILE (JSON; by default
+ *   bench-results/bench-<time>.json, and bench-results/latest.json), --server-cpu (0),
+ *   --load-cpu (1).
+ *
+ * The shop and its database run pinned to one CPU, every load generator (autocannon, the order
+ * clients, chromium) in its own process pinned to the other, so they never take turns on a core.
+ * Everything runs on a throwaway local database in a temp directory; nothing touches .data/.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import mongoose from "mongoose";
+import { Order } from "../app/models/order.server";
+import { Part } from "../app/models/part.server";
+import { User } from "../app/models/user.server";
+import { connectDb, disconnectDb, syncIndexes } from "../app/utils/db.server";
+import { ensureDemoData } from "../app/utils/demo-data.server";
+import { seedCatalogue, type SeedReport } from "./bench/catalogue";
+import type { LoadOptions, LoadResult } from "./bench/load";
+import type { OrderLoadOptions, OrderLoadResult } from "./bench/orders";
+import { buildShop, hasTaskset, pinned, startDb, startShop, type Shop } from "./bench/shop";
+import { round } from "./bench/stats";
+import { formatPageWeights, homeBudgetProblem, measurePages, type PageWeight } from "./page-weight";
+
+const { values: args } = parseArgs({
+  options: {
+    parts: { type: "string", default: "100000" },
+    duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "2" },
+    connections: { type: "string", default: "50" },
+    "order-customers": { type: "string", default: "50" },
+    "order-duration": { type: "string" },
+    "no-orders": { type: "boolean", default: false },
+    "no-lighthouse": { type: "boolean", default: false },
+    "build-dir": { type: "string" },
+    out: { type: "string" },
+    "server-cpu": { type: "string", default: "0" },
+    "load-cpu": { type: "string", default: "1" },
+  },
+});
+
+function positive(name: string, value: string | undefined) {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) {
+    console.error(`--${name} must be a positive number`);
+    process.exit(2);
+  }
+  return number;
+}
+
+const options = {
+  parts: Math.floor(positive("parts", args.parts)),
+  duration: positive("duration", args.duration),
+  warmup: Number(args.warmup) || 0,
+  connections: Math.floor(positive("connections", args.connections)),
+  orderCustomers: Math.floor(positive("order-customers", args["order-customers"])),
+  orderDuration: positive("order-duration", args["order-duration"] ?? args.duration),
+  orders: !args["no-orders"],
+  lighthouse: !args["no-lighthouse"],
+  serverCpu: args["server-cpu"],
+  loadCpu: args["load-cpu"],
+};
+
+const log = (line: string) => console.log(line);
+const here = path.dirname(new URL(import.meta.url).pathname);
+
+/** Runs a TypeScript module of scripts/bench in its own process pinned to the load CPU. */
+function runPinned<T>(module: string, input: unknown): Promise<T> {
+  const [command, commandArgs] = pinned(options.loadCpu, process.execPath, [
+    "--import",
+    "tsx",
+    path.join(here, "bench", module),
+    JSON.stringify(input),
+  ]);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "inherit"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("exit", (code) => {
+      if (code !== 0) return reject(new Error(`${module} exited with ${code}`));
+      try {
+        resolve(JSON.parse(output.trim().split("\n").pop() ?? "") as T);
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+type Target = { name: string; path: string; ceiling?: string; cookie?: string; note: string };
+
+async function fetchText(url: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, { headers });
+  const body = await response.text();
+  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
+  return body;
+}
+
+/** The deepest page the /parts HTML links to (its "last page"), or a page computed from the count. */
+function deepestPage(html: string, parts: number) {
+  const pages = [...html.matchAll(/[?&;]page=(\d+)/g)].map((match) => Number(match[1]));
+  const linked = pages.length ? Math.max(...pages) : 0;
+  return linked > 1 ? linked : Math.max(2, Math.floor(parts / 12));
+}
+
+function machine() {
+  const cpus = os.cpus();
+  const ps = spawnSync("ps", ["-eo", "comm="], { encoding: "utf8" });
+  const processes = (ps.stdout ?? "").split("\n");
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? "unknown",
+    memoryGiB: round(os.totalmem() / 1024 ** 3),
+    node: process.version,
+    loadAverage: os.loadavg().map((value) => round(value, 2)),
+    /** Other work on the machine while the bench ran (shared machines are noisy). */
+    chromiumProcesses: processes.filter((name) => name.includes("chrom")).length,
+    nodeProcesses: processes.filter((name) => name === "node").length,
+    taskset: hasTaskset(),
+  };
+}
+
+async function signedInCookies(userIds: string[], secret: string) {
+  // The shop's own session storage, signed with the shop's secret.
+  process.env.SESSION_SECRET = secret;
+  const { createSession } = await import("../app/models/session.server");
+  const { authSessionStorage } = await import("../app/utils/session.server");
+  const cookies: string[] = [];
+  for (const userId of userIds) {
+    const session = await authSessionStorage.getSession();
+    session.set("sessionId", await createSession(userId));
+    cookies.push((await authSessionStorage.commitSession(session)).split(";")[0]);
+  }
+  return cookies;
+}
+
+async function orderBenchmark(shop: Shop, cookies: string[]) {
+  // Five fresh parts, each with stock for 400 orders of 100 units: enough that a fast run sells
+  // out, so the stock check sees both placed and refused orders.
+  const stock = 40_000;
+  const created = await Part.insertMany(
+    Array.from({ length: 5 }, (_, index) => ({
+      name: `Benchmark Hot Part ${index + 1}`,
+      partNumber: `HOT-${index + 1}-${randomBytes(3).toString("hex").toUpperCase()}`,
+      description: "Ordered by many customers at once during the benchmark.",
+      img: "/images/parts/pw-1001.svg",
+      priceCents: 1500,
+      minOrderQuantity: 100,
+      availableQuantity: stock,
+    })),
+  );
+  const partIds = created.map((part) => part._id.toString());
+  const input: OrderLoadOptions = {
+    baseUrl: shop.url,
+    cookies,
+    partIds,
+    quantity: 100,
+    duration: options.orderDuration,
+  };
+  const result = await runPinned<OrderLoadResult>("orders.ts", input);
+
+  const parts = [];
+  for (const id of partIds) {
+    const part = await Part.findById(id).lean();
+    const ordered = await Order.aggregate<{ units: number; orders: number }>([
+      { $match: { partId: new mongoose.Types.ObjectId(id) } },
+      { $group: { _id: null, units: { $sum: "$orderQuantity" }, orders: { $sum: 1 } } },
+    ]);
+    const unitsInDb = ordered[0]?.units ?? 0;
+    const end = part?.availableQuantity ?? Number.NaN;
+    parts.push({
+      partId: id,
+      startStock: stock,
+      endStock: end,
+      ordersInDb: ordered[0]?.orders ?? 0,
+      unitsOrderedInDb: unitsInDb,
+      unitsPlacedPerAnswers: result.placedUnits[id] ?? 0,
+      neverBelowZero: end >= 0,
+      stockMatches: end === stock - unitsInDb,
+      answersMatch: unitsInDb === (result.placedUnits[id] ?? 0),
+    });
+  }
+  const invariantHolds = parts.every((part) => part.neverBelowZero && part.stockMatches && part.answersMatch);
+  return { ...result, parts, invariantHolds };
+}
+
+async function main() {
+  const started = Date.now();
+  const stamp = new Date(started).toISOString().replace(/[:.]/g, "-");
+  const out = path.resolve(args.out ?? path.join("bench-results", `bench-${stamp}.json`));
+  const work = mkdtempSync(path.join(os.tmpdir(), "shop-bench-"));
+  const ownBuild = !args["build-dir"];
+  const buildDir = path.resolve(args["build-dir"] ?? path.join(".cache", `bench-build-${path.basename(work)}`));
+  const cleanups: (() => Promise<void> | void)[] = [() => rmSync(work, { recursive: true, force: true })];
+  if (ownBuild) cleanups.push(() => rmSync(buildDir, { recursive: true, force: true }));
+  const before = machine();
+  if (!before.taskset) log("taskset (util-linux) is missing: the server and the load generator will share CPUs.");
+
+  try {
+    if (ownBuild) {
+      log(`Building into ${path.relative(process.cwd(), buildDir)}…`);
+      buildShop(buildDir);
+    }
+
+    log("Starting a throwaway local database…");
+    const db = await startDb(work);
+    cleanups.push(() => db.stop());
+    await connectDb(db.uri);
+    cleanups.push(() => disconnectDb());
+    await syncIndexes();
+    await ensureDemoData();
+
+    const size = {
+      parts: options.parts,
+      customers: Math.max(options.orderCustomers + 1, 200),
+      orders: Math.round(options.parts / 5),
+      reviews: Math.min(5000, Math.max(100, Math.round(options.parts / 20))),
+    };
+    log(`Seeding ${size.parts} parts, ${size.customers} customers, ${size.orders} orders, ${size.reviews} reviews…`);
+    const seed: SeedReport = await seedCatalogue(size, { log });
+    log(`  seeded in ${seed.seconds.total.toFixed(1)} s (parts: ${seed.partsPerSecond}/s)`);
+
+    const secret = randomBytes(32).toString("hex");
+    const customerIds = (
+      await User.find({ email: /^bench-customer-/ }).select({ _id: 1 }).limit(options.orderCustomers + 1).lean()
+    ).map((user) => user._id.toString());
+    const cookies = await signedInCookies(customerIds, secret);
+
+    const staticDir = path.join(work, "static");
+    mkdirSync(staticDir, { recursive: true });
+    log(`Starting the shop${before.taskset ? ` on CPU ${options.serverCpu}, load on CPU ${options.loadCpu}` : ""}…`);
+    const shop = await startShop({
+      work,
+      db,
+      buildDir,
+      staticDir,
+      cpus: options.serverCpu,
+      extraEnv: { SESSION_SECRET: secret },
+    });
+    cleanups.push(() => shop.stop());
+    shop.pinDb(options.serverCpu);
+
+    // The static ceiling: the exact HTML of / and /parts, served by the same server.
+    const homeHtml = await fetchText(`${shop.url}/`);
+    const partsHtml = await fetchText(`${shop.url}/parts`);
+    writeFileSync(path.join(staticDir, "home.html"), homeHtml);
+    writeFileSync(path.join(staticDir, "parts.html"), partsHtml);
+    const deepPage = deepestPage(partsHtml, options.parts);
+    const partId = seed.samplePartIds[Math.floor(seed.samplePartIds.length / 2)];
+
+    const targets: Target[] = [
+      { name: "static /", path: "/__static/home.html", note: "ceiling: the HTML of / as a file" },
+      { name: "/", path: "/", ceiling: "static /", note: "home" },
+      { name: "static /parts", path: "/__static/parts.html", note: "ceiling: the HTML of /parts as a file" },
+      { name: "/parts", path: "/parts", ceiling: "static /parts", note: "first page" },
+      { name: "/parts deep", path: `/parts?page=${deepPage}`, ceiling: "static /parts", note: `page ${deepPage}, the last` },
+      { name: "/parts search", path: `/parts?q=${seed.searchWord}`, ceiling: "static /parts", note: `q=${seed.searchWord}` },
+      { name: "/parts/{id}", path: `/parts/${partId}`, ceiling: "static /parts", cookie: cookies[cookies.length - 1], note: "part page, signed in" },
+    ];
+
+    const results: (LoadResult & { name: string; path: string; note: string; ratioToCeiling: number | null })[] = [];
+    for (const target of targets) {
+      log(`Load: ${target.name} (${target.path}), ${options.connections} connections, ${options.duration} s…`);
+      const input: LoadOptions = {
+        url: `${shop.url}${target.path}`,
+        connections: options.connections,
+        duration: options.duration,
+        warmup: options.warmup,
+        headers: target.cookie ? { Cookie: target.cookie } : undefined,
+      };
+      const result = await runPinned<LoadResult>("load.ts", input);
+      const ceiling = target.ceiling ? results.find((done) => done.name === target.ceiling) : undefined;
+      results.push({
+        ...result,
+        url: target.path,
+        name: target.name,
+        path: target.path,
+        note: target.note,
+        ratioToCeiling: ceiling && ceiling.rps > 0 ? round(result.rps / ceiling.rps, 3) : null,
+      });
+    }
+
+    let orders: Awaited<ReturnType<typeof orderBenchmark>> | null = null;
+    if (options.orders) {
+      log(`Orders: ${options.orderCustomers} signed-in customers ordering at once for ${options.orderDuration} s…`);
+      orders = await orderBenchmark(shop, cookies.slice(0, options.orderCustomers));
+    }
+
+    log("Page weight…");
+    const weights: PageWeight[] = await measurePages(shop.url, buildDir);
+
+    let lighthouse = null;
+    if (options.lighthouse) {
+      log("Lighthouse (mobile preset), 4 pages…");
+      const { runLighthouse } = await import("./lighthouse");
+      lighthouse = await runLighthouse(shop.url, { cpus: options.loadCpu });
+    }
+
+    const report = {
+      date: new Date(started).toISOString(),
+      seconds: Math.round((Date.now() - started) / 1000),
+      machine: { ...before, loadAverageAfter: os.loadavg().map((value) => round(value, 2)) },
+      options,
+      seed,
+      load: results,
+      orders,
+      pageWeight: weights,
+      lighthouse,
+    };
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+    if (!args.out) writeFileSync(path.join(path.dirname(out), "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
+
+    log("");
+    log(formatReport(report));
+    log(`\nWritten to ${path.relative(process.cwd(), out)}`);
+    const problem = homeBudgetProblem(weights);
+    if (problem) log(`Over budget: ${problem}`);
+    if (orders && !orders.invariantHolds) {
+      console.error("The stock invariant does not hold: see orders.parts in the JSON.");
+      process.exitCode = 1;
+    }
+  } finally {
+    for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch((error) => console.error(error));
+  }
+}
+
+type Report = {
+  machine: ReturnType<typeof machine> & { loadAverageAfter: number[] };
+  options: typeof options;
+  seed: SeedReport;
+  load: (LoadResult & { name: string; note: string; ratioToCeiling: number | null })[];
+  orders: Awaited<ReturnType<typeof orderBenchmark>> | null;
+  pageWeight: PageWeight[];
+  lighthouse: Awaited<ReturnType<typeof import("./lighthouse").runLighthouse>> | null;
+};
+
+function formatReport(report: Report) {
+  const { machine: m } = report;
+  const lines = [
+    `Machine: ${m.cpus} cores (${m.cpuModel}), ${m.memoryGiB} GiB, Node ${m.node}; load average ${m.loadAverage.join(" ")} before, ${m.loadAverageAfter.join(" ")} after; ${m.chromiumProcesses} chromium processes running at the start.`,
+    `Catalogue: ${report.seed.parts} parts, ${report.seed.orders} orders, ${report.seed.reviews} reviews (parts seeded at ${report.seed.partsPerSecond}/s).`,
+    `Load: ${report.options.connections} connections, ${report.options.duration} s per target after ${report.options.warmup} s of warm-up.`,
+    "",
+    "target           req/s   p50 ms   p95 ms   p99 ms   ratio   db p95   app p95   db share   non-2xx",
+  ];
+  for (const result of report.load) {
+    const timing = result.serverTiming;
+    const dbShare = timing && timing.total.mean > 0 ? `${Math.round((timing.db.mean / timing.total.mean) * 100)}%` : "-";
+    const non2xx = Object.entries(result.status)
+      .filter(([code]) => !code.startsWith("2"))
+      .reduce((sum, [, count]) => sum + count, 0) + result.errors + result.timeouts;
+    lines.push(
+      [
+        result.name.padEnd(15),
+        String(result.rps).padStart(7),
+        String(result.latency.p50).padStart(8),
+        String(result.latency.p95).padStart(8),
+        String(result.latency.p99).padStart(8),
+        (result.ratioToCeiling === null ? "-" : `${Math.round(result.ratioToCeiling * 100)}%`).padStart(7),
+        (timing ? String(timing.db.p95) : "-").padStart(8),
+        (timing ? String(timing.render.p95) : "-").padStart(9),
+        dbShare.padStart(10),
+        String(non2xx).padStart(9),
+      ].join(" "),
+    );
+  }
+  if (report.orders) {
+    const o = report.orders;
+    lines.push(
+      "",
+      `Orders: ${o.customers} customers, ${o.placed} placed of ${o.attempts} attempts in ${o.seconds} s = ${o.ordersPerSecond} orders/s; p50 ${o.latency.p50} ms, p95 ${o.latency.p95} ms, p99 ${o.latency.p99} ms; answers ${JSON.stringify(o.status)}${o.errors ? `, ${o.errors} errors` : ""}.`,
+      `Stock: ${o.invariantHolds ? "never below zero, and equal to the start minus what was ordered, on every part" : "INVARIANT BROKEN"} (${o.parts.map((part) => `${part.startStock} - ${part.unitsOrderedInDb} = ${part.endStock}`).join("; ")}).`,
+    );
+  }
+  lines.push("", "Page weight:", formatPageWeights(report.pageWeight));
+  if (report.lighthouse) {
+    lines.push("", "Lighthouse (mobile):");
+    for (const page of report.lighthouse) {
+      const s = page.scores;
+      lines.push(`  ${page.path.padEnd(12)} performance ${s.performance}, accessibility ${s.accessibility}, best practices ${s["best-practices"]}, SEO ${s.seo}`);
+    }
+  }
+  return lines.join("\n");
+}
+
+await main();

@@ -1,0 +1,197 @@
+/**
+ * A synthetic, reproducible catalogue for the benchmark: parts with realistic field sizes, the
+ * customers who ordered them, an order book and reviews. Written with the driver's insertMany in
+ * batches (no per-document Mongoose work), into whatever database Mongoose is connected to.
+ */
+import { Types } from "mongoose";
+import { Order } from "../../app/models/order.server";
+import { Part } from "../../app/models/part.server";
+import { Review } from "../../app/models/review.server";
+import { User } from "../../app/models/user.server";
+
+/** A small deterministic PRNG, so that two runs seed the same catalogue. */
+export function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const MATERIALS = ["Ceramic", "Semi-Metallic", "Forged", "Cast Iron", "Aluminium", "Stainless", "Carbon", "Heavy-Duty", "Low-Dust", "Performance", "OE-Grade", "Reinforced"];
+const COMPONENTS = [
+  "Brake Pad Set", "Brake Disc", "Brake Caliper", "Oil Filter", "Air Filter", "Cabin Filter", "Fuel Pump",
+  "Spark Plug", "Ignition Coil", "Shock Absorber", "Coil Spring", "Control Arm", "Tie Rod End",
+  "Wheel Bearing", "Timing Belt Kit", "Water Pump", "Thermostat", "Radiator", "Alternator",
+  "Starter Motor", "Clutch Kit", "Drive Shaft", "CV Joint", "Exhaust Manifold", "Catalytic Converter",
+  "Oxygen Sensor", "Wiper Blade", "Headlight Bulb", "Tail Lamp", "Door Mirror", "Engine Mount",
+  "Serpentine Belt", "Fuel Injector", "Glow Plug", "Turbo Hose", "Intercooler", "Brake Hose", "Hub Assembly",
+];
+const SPECS = ["300 mm", "320 mm", "H7", "H4", "12 V", "24 V", "150 A", "M14", "Front Left", "Front Right", "Rear", "Front Axle", "Rear Axle", "Kit of 4", "Pair", "Single"];
+const SENTENCES = [
+  "Made to the original equipment specification and tested on our own line before it ships.",
+  "Precision machined surfaces keep noise and vibration down over the whole service life.",
+  "A corrosion-resistant coating protects it in storage and through salted winter roads.",
+  "Supplied with the fitting hardware, seals and a printed installation sheet.",
+  "Suits workshops that service mixed fleets of passenger cars and light vans.",
+  "Every batch carries a traceable lot number printed on the box and the part.",
+  "Rated for continuous operation from minus 40 to plus 120 degrees Celsius.",
+  "Bulk packed in recyclable cartons of ten to save space on the workshop shelf.",
+  "Drop-in replacement: no cutting, drilling or reprogramming needed.",
+  "Backed by a two-year warranty when fitted by a professional workshop.",
+];
+
+const DAY = 24 * 60 * 60 * 1000;
+
+export type CatalogueSize = { parts: number; customers: number; orders: number; reviews: number };
+
+export type SeedReport = CatalogueSize & {
+  seconds: { parts: number; customers: number; orders: number; reviews: number; total: number };
+  partsPerSecond: number;
+  /** Some of the seeded parts, to aim at (ids), and a word that search finds. */
+  samplePartIds: string[];
+  searchWord: string;
+};
+
+function pick<T>(rand: () => number, list: readonly T[]) {
+  return list[Math.floor(rand() * list.length)];
+}
+
+export function syntheticPart(index: number, rand: () => number, now: number) {
+  const component = pick(rand, COMPONENTS);
+  const name = `${pick(rand, MATERIALS)} ${component} ${pick(rand, SPECS)}`;
+  const sentences = 2 + Math.floor(rand() * 4);
+  const description = Array.from({ length: sentences }, () => pick(rand, SENTENCES)).join(" ");
+  // Spread over the last two years, one part every few minutes, newest last.
+  const createdAt = new Date(now - 2 * 365 * DAY + index * 600_000 + Math.floor(rand() * 60_000));
+  return {
+    _id: new Types.ObjectId(),
+    name,
+    partNumber: `BN-${String(index + 1).padStart(6, "0")}`,
+    description,
+    img: `/images/parts/pw-${1001 + (index % 12)}.svg`,
+    priceCents: 100 * (2 + Math.floor(rand() * 400)),
+    minOrderQuantity: 100,
+    availableQuantity: Math.floor(rand() * 50_000),
+    createdAt,
+    updatedAt: createdAt,
+  };
+}
+
+async function inBatches<T>(total: number, size: number, make: (index: number) => T, write: (docs: T[]) => Promise<unknown>) {
+  for (let start = 0; start < total; start += size) {
+    const docs: T[] = [];
+    for (let index = start; index < Math.min(total, start + size); index++) docs.push(make(index));
+    await write(docs);
+  }
+}
+
+export async function seedCatalogue(
+  size: CatalogueSize,
+  { log = () => {} }: { log?: (line: string) => void } = {},
+): Promise<SeedReport> {
+  const rand = random(20240611);
+  const now = Date.now() - 60_000;
+  const started = performance.now();
+  const seconds = { parts: 0, customers: 0, orders: 0, reviews: 0, total: 0 };
+  const mark = (key: keyof typeof seconds, since: number) => (seconds[key] = (performance.now() - since) / 1000);
+
+  const parts: { _id: Types.ObjectId; name: string; priceCents: number }[] = [];
+  let since = performance.now();
+  let lastLog = since;
+  let inserted = 0;
+  await inBatches(size.parts, 1000, (index) => syntheticPart(index, rand, now), async (docs) => {
+    await Part.collection.insertMany(docs, { ordered: false });
+    inserted += docs.length;
+    // Orders and reviews refer to a sample of the parts, spread over the whole catalogue.
+    for (const doc of docs) if (parts.length < 2000 || rand() < 0.005) parts.push(doc);
+    if (performance.now() - lastLog > 10_000) {
+      lastLog = performance.now();
+      log(`  ${inserted} parts after ${Math.round((lastLog - since) / 1000)} s`);
+    }
+  });
+  mark("parts", since);
+  log(`  ${size.parts} parts in ${seconds.parts.toFixed(1)} s`);
+
+  since = performance.now();
+  const customers: { _id: Types.ObjectId; email: string; name: string }[] = [];
+  await inBatches(size.customers, 500, (index) => {
+    const createdAt = new Date(now - 365 * DAY + index * 60_000);
+    return {
+      _id: new Types.ObjectId(),
+      email: `bench-customer-${index + 1}@example.com`,
+      name: `Bench Customer ${index + 1}`,
+      role: "customer",
+      address: `${index + 1} Workshop Lane, Springfield`,
+      number: `555-${String(index).padStart(4, "0")}`,
+      createdAt,
+      updatedAt: createdAt,
+    };
+  }, async (docs) => {
+    await User.collection.insertMany(docs, { ordered: false });
+    customers.push(...docs);
+  });
+  mark("customers", since);
+
+  since = performance.now();
+  const statuses = ["unpaid", "paid", "shipped", "cancelled"] as const;
+  await inBatches(size.orders, 1000, (index) => {
+    const part = pick(rand, parts);
+    const customer = customers[index % Math.max(1, customers.length)];
+    const quantity = 100 + Math.floor(rand() * 900);
+    const status = pick(rand, statuses);
+    const createdAt = new Date(now - 180 * DAY + index * 30_000);
+    return {
+      _id: new Types.ObjectId(),
+      partId: part._id,
+      productName: part.name,
+      unitPriceCents: part.priceCents,
+      priceCents: part.priceCents * quantity,
+      orderQuantity: quantity,
+      phone: "555-0100",
+      address: `${index + 1} Depot Road, Springfield`,
+      userId: customer._id,
+      userEmail: customer.email,
+      userName: customer.name,
+      status,
+      ...(status === "paid" || status === "shipped"
+        ? { transactionId: `pi_bench_${index}`, paidAt: createdAt }
+        : {}),
+      ...(status === "shipped" ? { shippedAt: createdAt } : {}),
+      ...(status === "cancelled" ? { cancelledAt: createdAt } : {}),
+      createdAt,
+      updatedAt: createdAt,
+    };
+  }, (docs) => (customers.length ? Order.collection.insertMany(docs, { ordered: false }) : Promise.resolve()));
+  mark("orders", since);
+
+  since = performance.now();
+  await inBatches(size.reviews, 1000, (index) => {
+    const customer = customers[index % Math.max(1, customers.length)];
+    const createdAt = new Date(now - 180 * DAY + index * 90_000);
+    return {
+      _id: new Types.ObjectId(),
+      userId: customer?._id,
+      userName: customer?.name ?? `Reviewer ${index + 1}`,
+      email: customer?.email ?? `reviewer-${index + 1}@example.com`,
+      rating: 1 + Math.floor(rand() * 5),
+      description: Array.from({ length: 1 + Math.floor(rand() * 3) }, () => pick(rand, SENTENCES)).join(" "),
+      verifiedBuyer: rand() < 0.5,
+      createdAt,
+      updatedAt: createdAt,
+    };
+  }, (docs) => Review.collection.insertMany(docs, { ordered: false }));
+  mark("reviews", since);
+  mark("total", started);
+
+  return {
+    ...size,
+    seconds,
+    partsPerSecond: Math.round(size.parts / Math.max(seconds.parts, 0.001)),
+    samplePartIds: parts.slice(0, 200).map((part) => part._id.toString()),
+    searchWord: "brake",
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * One load test with autocannon, meant to run in its own process (pinned to another CPU than the
+ * server): `tsx scripts/bench/load.ts '<json options>'`. Prints one JSON object: requests/s,
+ * latency percentiles (p95 included, which autocannon's own summary lacks), status codes, and the
+ * Server-Timing split (db / render / total) of every answer.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon, { type Client } from "autocannon";
+import { parseServerTiming, round, summary } from "./stats";
+
+export type LoadOptions = {
+  url: string;
+  connections: number;
+  /** Seconds measured, after `warmup` seconds that are thrown away. */
+  duration: number;
+  warmup: number;
+  headers?: Record<string, string>;
+  /** Seconds before autocannon gives up on one request. */
+  timeout?: number;
+};
+
+export type LoadResult = {
+  url: string;
+  connections: number;
+  seconds: number;
+  requests: number;
+  rps: number;
+  latency: ReturnType<typeof summary>;
+  status: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  bytesPerResponse: number;
+  serverTiming: { db: ReturnType<typeof summary>; render: ReturnType<typeof summary>; total: ReturnType<typeof summary> } | null;
+};
+
+function run(options: LoadOptions, seconds: number, record: boolean) {
+  const latencies: number[] = [];
+  const timings = { db: [] as number[], render: [] as number[], total: [] as number[] };
+  const status: Record<string, number> = {};
+  let bytes = 0;
+  return new Promise<LoadResult>((resolve, reject) => {
+    const started = performance.now();
+    const instance = autocannon(
+      {
+        url: options.url,
+        connections: options.connections,
+        duration: seconds,
+        timeout: options.timeout ?? 30,
+        headers: options.headers,
+        setupClient(client: Client) {
+          if (!record) return;
+          client.on("headers", ({ headers }: { headers: string[] }) => {
+            for (let i = 0; i < headers.length; i += 2) {
+              if (headers[i].toLowerCase() !== "server-timing") continue;
+              const timing = parseServerTiming(headers[i + 1]);
+              if (timing.total !== undefined) {
+                timings.total.push(timing.total);
+                timings.db.push(timing.db ?? 0);
+                timings.render.push(timing.render ?? timing.total - (timing.db ?? 0));
+              }
+            }
+          });
+        },
+      },
+      (error, result) => {
+        if (error) return reject(error);
+        const elapsed = Math.min(seconds, (performance.now() - started) / 1000);
+        resolve({
+          url: options.url,
+          connections: options.connections,
+          seconds: round(elapsed, 2),
+          requests: latencies.length,
+          rps: round(latencies.length / Math.max(elapsed, 0.001)),
+          latency: summary(latencies),
+          status,
+          errors: result.errors,
+          timeouts: result.timeouts,
+          bytesPerResponse: latencies.length ? Math.round(bytes / latencies.length) : 0,
+          serverTiming: timings.total.length
+            ? { db: summary(timings.db), render: summary(timings.render), total: summary(timings.total) }
+            : null,
+        });
+      },
+    );
+    instance.on("response", (_client: Client, statusCode: number, resBytes: number, responseTime: number) => {
+      if (!record) return;
+      latencies.push(responseTime);
+      bytes += resBytes;
+      status[statusCode] = (status[statusCode] ?? 0) + 1;
+    });
+  });
+}
+
+export async function load(options: LoadOptions) {
+  if (options.warmup > 0) await run(options, options.warmup, false);
+  return run(options, options.duration, true);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const options = JSON.parse(process.argv[2] ?? "{}") as LoadOptions;
+  const result = await load(options);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}

@@ -1,0 +1,128 @@
+/**
+ * The shop as the benchmarks see it: a production build, started on a throwaway local database
+ * (never .data/db), on a free port, optionally pinned to one CPU with taskset.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { freePort, startLocalDb, type LocalDb } from "../../app/utils/local-db.server";
+
+export type Shop = {
+  url: string;
+  port: number;
+  env: Record<string, string>;
+  buildDir: string;
+  db: LocalDb;
+  /** Moves the database server onto these CPUs (taskset syntax, e.g. "0"). */
+  pinDb: (cpus: string) => void;
+  stop: () => Promise<void>;
+};
+
+export function hasTaskset() {
+  return spawnSync("taskset", ["--version"], { stdio: "ignore" }).status === 0;
+}
+
+/** `command args` pinned to `cpus` when taskset is there and cpus is set. */
+export function pinned(cpus: string | undefined, command: string, args: string[]): [string, string[]] {
+  return cpus && hasTaskset() ? ["taskset", ["-c", cpus, command, ...args]] : [command, args];
+}
+
+export function buildShop(buildDir: string) {
+  const result = spawnSync("npm", ["run", "build"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, BUILD_DIR: buildDir },
+  });
+  if (result.status !== 0) throw new Error("npm run build failed");
+}
+
+export async function startDb(work: string) {
+  mkdirSync(path.join(work, "db"), { recursive: true });
+  return startLocalDb({ dataFile: path.join(work, "db", "bench.mv"), database: "shop-bench" });
+}
+
+/**
+ * Starts the production server of `buildDir` on `db`. `staticDir` turns on the /__static route
+ * (the static ceiling); `cpus` pins the server.
+ */
+export async function startShop({
+  work,
+  db,
+  buildDir,
+  staticDir,
+  cpus,
+  extraEnv = {},
+}: {
+  work: string;
+  db: LocalDb;
+  buildDir: string;
+  staticDir?: string;
+  cpus?: string;
+  extraEnv?: Record<string, string>;
+}): Promise<Shop> {
+  if (!existsSync(path.join(buildDir, "server.js"))) throw new Error(`no build in ${buildDir}`);
+  const port = await freePort();
+  const env: Record<string, string> = {
+    NODE_ENV: "production",
+    MONGODB_URI: db.uri,
+    SESSION_SECRET: randomBytes(32).toString("hex"),
+    PORT: String(port),
+    PUBLIC_URL: `http://localhost:${port}`,
+    DATA_DIR: path.join(work, "data"),
+    BUILD_DIR: buildDir,
+    ...(staticDir ? { BENCH_STATIC_DIR: staticDir } : {}),
+    ...extraEnv,
+  };
+  const [command, args] = pinned(cpus, "node", [path.join(buildDir, "server.js")]);
+  const app = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  app.stdout?.on("data", () => {});
+  let errors = "";
+  app.stderr?.on("data", (chunk: Buffer) => {
+    errors = (errors + chunk.toString()).slice(-4000);
+  });
+  const url = `http://localhost:${port}`;
+  try {
+    await waitForHealth(`${url}/healthz`, app, () => errors);
+  } catch (error) {
+    await stopProcess(app);
+    throw error;
+  }
+  return {
+    url,
+    port,
+    env,
+    buildDir,
+    db,
+    pinDb(cpus: string) {
+      if (hasTaskset() && db.pid) spawnSync("taskset", ["-a", "-p", "-c", cpus, String(db.pid)], { stdio: "ignore" });
+    },
+    stop: () => stopProcess(app),
+  };
+}
+
+async function waitForHealth(url: string, app: ChildProcess, errors: () => string) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (app.exitCode !== null) throw new Error(`the shop exited with ${app.exitCode}:\n${errors()}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the shop did not become healthy at ${url}:\n${errors()}`);
+}
+
+export function stopProcess(child: ChildProcess) {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
