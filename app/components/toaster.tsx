@@ -2,7 +2,13 @@ import { useEffect, useState } from "react";
 
 export const TOAST_DURATION_MS = 5000;
 
-type Toast = { message: string; type: "info" | "success" | "error" | "warning"; description?: string };
+type Toast = {
+  message: string;
+  type: "info" | "success" | "error" | "warning";
+  description?: string;
+  /** How long it stays, in ms (remix-toast's `duration`); TOAST_DURATION_MS by default. */
+  duration?: number;
+};
 
 const styles: Record<Toast["type"], string> = {
   success: "border-green-700 bg-green-50 text-green-900",
@@ -13,7 +19,7 @@ const styles: Record<Toast["type"], string> = {
 
 /**
  * Shows the toast a redirect left behind. It is in the server-rendered HTML (so it is seen without
- * JavaScript) and closes itself after 5000 ms once JavaScript runs.
+ * JavaScript) and closes itself after 5000 ms (or the toast's own duration) once JavaScript runs.
  */
 export function Toaster({ toast }: { toast: Toast | null }) {
   const [visible, setVisible] = useState<Toast | null>(toast);
@@ -21,7 +27,7 @@ export function Toaster({ toast }: { toast: Toast | null }) {
   useEffect(() => {
     setVisible(toast);
     if (!toast) return;
-    const timer = setTimeout(() => setVisible(null), TOAST_DURATION_MS);
+    const timer = setTimeout(() => setVisible(null), toast.duration ?? TOAST_DURATION_MS);
     return () => clearTimeout(timer);
   }, [toast]);
 

@@ -22,6 +22,7 @@ const userSchema = new Schema(
 );
 
 userSchema.index({ email: 1 }, { unique: true });
+userSchema.index({ googleId: 1 }, { sparse: true });
 userSchema.index({ createdAt: -1, _id: -1 });
 
 export type UserDoc = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId };
@@ -68,4 +69,114 @@ export async function getUserByEmail(email: string) {
 
 export function isDuplicateKeyError(error: unknown) {
   return typeof error === "object" && error !== null && (error as { code?: number }).code === 11000;
+}
+
+/** The fields a user edits on My Profile; an absent optional field is cleared. */
+export type ProfileUpdate = {
+  name: string;
+  photoUrl?: string;
+  number?: string;
+  address?: string;
+  education?: string;
+  linkedin?: string;
+};
+
+export async function createPasswordUser({
+  name,
+  email,
+  passwordHash,
+}: {
+  name: string;
+  email: string;
+  passwordHash: string;
+}) {
+  const doc = await User.create({ name, email, passwordHash, role: "customer" });
+  return toUserView(doc.toObject());
+}
+
+/** The user and their password hash (null for an unknown email or a Google-only account). */
+export async function getUserWithPasswordHash(email: string) {
+  const doc = await User.findOne({ email: email.trim().toLowerCase() }).select("+passwordHash").lean();
+  if (!doc) return null;
+  return { user: toUserView(doc), passwordHash: doc.passwordHash || null };
+}
+
+export async function updateProfile(userId: string, update: ProfileUpdate) {
+  const set: Record<string, string> = { name: update.name };
+  const unset: Record<string, ""> = {};
+  for (const key of ["photoUrl", "number", "address", "education", "linkedin"] as const) {
+    const value = update[key];
+    if (value) set[key] = value;
+    else unset[key] = "";
+  }
+  const result = await User.updateOne(
+    { _id: userId },
+    Object.keys(unset).length ? { $set: set, $unset: unset } : { $set: set },
+  );
+  return result.matchedCount === 1;
+}
+
+/** Newest first, one page at a time. */
+export async function listUsers({ page, perPage }: { page: number; perPage: number }) {
+  const [docs, total] = await Promise.all([
+    User.find()
+      .sort({ createdAt: -1, _id: -1 })
+      .skip((page - 1) * perPage)
+      .limit(perPage)
+      .lean(),
+    User.countDocuments(),
+  ]);
+  return { users: docs.map(toUserView), total };
+}
+
+/** Promotes a user; false when there is no such user or they are already an admin. */
+export async function makeAdmin(userId: string) {
+  if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
+  const result = await User.updateOne({ _id: userId, role: { $ne: "admin" } }, { $set: { role: "admin" } });
+  return result.modifiedCount === 1;
+}
+
+export class GoogleAccountConflictError extends Error {}
+
+/**
+ * Signs in with a Google identity whose email Google has verified: the account linked to this
+ * Google id, else the account with this email (now linked), else a new customer account.
+ * Google's name and picture fill a new account; the picture also fills an existing account that
+ * has no photo yet.
+ */
+export async function findOrCreateGoogleUser({
+  googleId,
+  email,
+  name,
+  photoUrl,
+}: {
+  googleId: string;
+  email: string;
+  name: string;
+  photoUrl?: string;
+}): Promise<UserView> {
+  const normalized = email.trim().toLowerCase();
+  const linked = await User.findOne({ googleId }).lean();
+  if (linked) {
+    if (!linked.photoUrl && photoUrl) await User.updateOne({ _id: linked._id }, { $set: { photoUrl } });
+    return toUserView({ ...linked, photoUrl: linked.photoUrl || photoUrl });
+  }
+  const existing = await User.findOne({ email: normalized }).lean();
+  if (existing) {
+    if (existing.googleId && existing.googleId !== googleId) {
+      throw new GoogleAccountConflictError("This email address is linked to a different Google account.");
+    }
+    const set: Record<string, string> = { googleId };
+    if (!existing.photoUrl && photoUrl) set.photoUrl = photoUrl;
+    await User.updateOne({ _id: existing._id }, { $set: set });
+    return toUserView({ ...existing, ...set });
+  }
+  try {
+    const doc = await User.create({ email: normalized, name, googleId, photoUrl, role: "customer" });
+    return toUserView(doc.toObject());
+  } catch (error) {
+    // Two callbacks for the same new account at once: the other one created it.
+    if (isDuplicateKeyError(error)) return findOrCreateGoogleUser({ googleId, email, name, photoUrl });
+    throw error;
+  }
 }

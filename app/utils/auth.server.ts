@@ -1,7 +1,19 @@
-import { redirect } from "@remix-run/node";
+import { createCookie, createCookieSessionStorage, redirect, type AppLoadContext } from "@remix-run/node";
+import { Authenticator, AuthorizationError, type StrategyVerifyCallback } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { GoogleStrategy, type GoogleProfile, type GoogleStrategyOptions } from "remix-auth-google";
+import type { OAuth2StrategyVerifyParams } from "remix-auth-oauth2";
 import { redirectWithError } from "remix-toast";
 import { createSession, deleteSession, getSessionUserId } from "~/models/session.server";
-import { getUserById, type UserView } from "~/models/user.server";
+import {
+  findOrCreateGoogleUser,
+  getUserById,
+  getUserWithPasswordHash,
+  GoogleAccountConflictError,
+  type UserView,
+} from "~/models/user.server";
+import { getEnv, isGoogleConfigured } from "./env.server";
+import { hashPassword, verifyPassword } from "./password.server";
 import { authSessionStorage } from "./session.server";
 
 export async function getSessionId(request: Request) {
@@ -31,6 +43,22 @@ export async function requireUser(request: Request, { redirectTo }: { redirectTo
     const back = redirectTo ?? currentPath(request);
     const params = new URLSearchParams({ redirectTo: back });
     throw redirect(`/login?${params}`, { headers: await clearSessionHeaders(request) });
+  }
+  return user;
+}
+
+/**
+ * My Orders (spec 4): a cookie that names an expired or revoked session signs the user out (the
+ * record and the cookie go) and sends them to the home page. Without any session cookie the
+ * visitor is sent to /login like on every other dashboard screen.
+ */
+export async function requireUserOrSignOutHome(request: Request) {
+  const sessionId = await getSessionId(request);
+  if (!sessionId) return requireUser(request);
+  const user = await getUser(request);
+  if (!user) {
+    await deleteSession(sessionId);
+    throw redirect("/", { headers: await clearSessionHeaders(request) });
   }
   return user;
 }
@@ -77,4 +105,216 @@ export async function endSession(request: Request) {
 async function clearSessionHeaders(request: Request) {
   const session = await authSessionStorage.getSession(request.headers.get("Cookie"));
   return { "Set-Cookie": await authSessionStorage.destroySession(session) };
+}
+
+// --- Sign-in with remix-auth ------------------------------------------------------------------
+
+/** The one message for every failed password sign-in: it never tells whether the email exists. */
+export const INVALID_LOGIN = "Invalid email or password";
+
+const env = getEnv();
+const secure = env.NODE_ENV === "production" && env.PUBLIC_URL.startsWith("https:");
+const OAUTH_COOKIE_MAX_AGE = 10 * 60;
+
+/**
+ * remix-auth keeps the OAuth `state` here: a short-lived signed cookie sent only to /auth/google*,
+ * separate from the sign-in session (which holds nothing but the opaque session id).
+ */
+const oauthStateStorage = createCookieSessionStorage({
+  cookie: {
+    name: "__google_oauth",
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/auth/google",
+    secure,
+    secrets: [env.SESSION_SECRET],
+    maxAge: OAUTH_COOKIE_MAX_AGE,
+  },
+});
+
+/** Where to go after Google sign-in; waits here while the user is at Google. */
+const googleRedirectCookie = createCookie("__google_redirect", {
+  httpOnly: true,
+  sameSite: "lax",
+  path: "/auth/google",
+  secure,
+  secrets: [env.SESSION_SECRET],
+  maxAge: OAUTH_COOKIE_MAX_AGE,
+});
+
+/**
+ * remix-auth-google with its three Google endpoints taken from configuration when set
+ * (GOOGLE_AUTHORIZATION_URL, GOOGLE_TOKEN_URL, GOOGLE_USERINFO_URL): the tests point it at a
+ * local OAuth2 server; in production they are unset and Google's own endpoints are used.
+ */
+class ConfigurableGoogleStrategy<User> extends GoogleStrategy<User> {
+  constructor(
+    options: GoogleStrategyOptions & { authorizationURL?: string; tokenURL?: string; userInfoURL?: string },
+    verify: StrategyVerifyCallback<User, OAuth2StrategyVerifyParams<GoogleProfile, Record<string, string | number>>>,
+  ) {
+    super(options, verify);
+    if (options.authorizationURL) this.authorizationURL = options.authorizationURL;
+    if (options.tokenURL) this.tokenURL = options.tokenURL;
+    // remix-auth-google declares it private, but reads it on every profile request.
+    if (options.userInfoURL) (this as unknown as { userInfoURL: string }).userInfoURL = options.userInfoURL;
+  }
+}
+
+/** Why a Google sign-in did not complete; the login page explains each one. */
+export type GoogleFailure = "cancelled" | "failed" | "unverified" | "conflict" | "unavailable";
+
+class GoogleSignInError extends Error {
+  constructor(readonly reason: GoogleFailure) {
+    super(`Google sign-in ${reason}`);
+  }
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/** The user for this email and password, or null. Takes about as long either way. */
+export async function verifyLogin(email: string, password: string) {
+  const found = await getUserWithPasswordHash(email);
+  if (!found?.passwordHash) {
+    // Unknown email or a Google-only account: spend the same hashing time, then fail the same way.
+    dummyHash ??= hashPassword("not-a-real-password-0000");
+    await verifyPassword(await dummyHash, password);
+    return null;
+  }
+  return (await verifyPassword(found.passwordHash, password)) ? found.user : null;
+}
+
+function httpsUrl(value: unknown) {
+  if (typeof value !== "string" || value.length > 2048) return undefined;
+  try {
+    return new URL(value).protocol === "https:" ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function verifyGoogleProfile({ profile }: { profile: GoogleProfile }) {
+  const raw: Record<string, unknown> = profile._json ?? {};
+  const email = typeof raw.email === "string" ? raw.email.trim().toLowerCase() : "";
+  if (typeof raw.sub !== "string" || !raw.sub || !email || email.length > 254) {
+    throw new GoogleSignInError("failed");
+  }
+  if (raw.email_verified !== true && raw.email_verified !== "true") throw new GoogleSignInError("unverified");
+  const displayName = typeof raw.name === "string" ? raw.name.trim().slice(0, 100) : "";
+  try {
+    return await findOrCreateGoogleUser({
+      googleId: raw.sub,
+      email,
+      name: displayName || email.split("@")[0].slice(0, 100),
+      photoUrl: httpsUrl(raw.picture),
+    });
+  } catch (error) {
+    if (error instanceof GoogleAccountConflictError) throw new GoogleSignInError("conflict");
+    throw error;
+  }
+}
+
+let authenticator: Authenticator<UserView> | undefined;
+
+function getAuthenticator() {
+  if (authenticator) return authenticator;
+  authenticator = new Authenticator<UserView>(oauthStateStorage);
+  authenticator.use(
+    new FormStrategy(async ({ form }) => {
+      const user = await verifyLogin(String(form.get("email") ?? ""), String(form.get("password") ?? ""));
+      if (!user) throw new Error(INVALID_LOGIN);
+      return user;
+    }),
+    "form",
+  );
+  if (isGoogleConfigured(env)) {
+    authenticator.use(
+      new ConfigurableGoogleStrategy(
+        {
+          clientID: env.GOOGLE_CLIENT_ID!,
+          clientSecret: env.GOOGLE_CLIENT_SECRET!,
+          callbackURL: new URL("/auth/google/callback", env.PUBLIC_URL).toString(),
+          authorizationURL: env.GOOGLE_AUTHORIZATION_URL,
+          tokenURL: env.GOOGLE_TOKEN_URL,
+          userInfoURL: env.GOOGLE_USERINFO_URL,
+          prompt: "select_account",
+        },
+        verifyGoogleProfile,
+      ),
+      "google",
+    );
+  }
+  return authenticator;
+}
+
+/** The Cookie header only: the strategies read the URL and cookies, never the (consumed) body. */
+function bodylessCopy(request: Request, method: "GET" | "POST") {
+  return new Request(request.url, { method, headers: { Cookie: request.headers.get("Cookie") ?? "" } });
+}
+
+/**
+ * Email and password sign-in through remix-auth's FormStrategy. `formData` is the already parsed
+ * form (its email and password passed the schema). Returns the user, or null for a wrong password,
+ * an unknown email or a Google-only account alike.
+ */
+export async function authenticateWithPassword(request: Request, formData: FormData, context?: AppLoadContext) {
+  try {
+    return await getAuthenticator().authenticate("form", bodylessCopy(request, "POST"), {
+      throwOnError: true,
+      context: { cspNonce: "", ...context, formData },
+    });
+  } catch (error) {
+    if (error instanceof AuthorizationError) return null;
+    throw error;
+  }
+}
+
+export const isGoogleSignInAvailable = () => isGoogleConfigured(env);
+
+/**
+ * Starts Google sign-in: the redirect to Google (remix-auth sets the `state` cookie) with the
+ * page to return to kept in a short-lived cookie.
+ */
+export async function startGoogleSignIn(request: Request, redirectTo: string) {
+  try {
+    await getAuthenticator().authenticate("google", bodylessCopy(request, "GET"));
+  } catch (thrown) {
+    if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) {
+      thrown.headers.append("Set-Cookie", await googleRedirectCookie.serialize(redirectTo));
+      return thrown;
+    }
+    throw thrown;
+  }
+  throw new Error("Google sign-in did not redirect to Google");
+}
+
+/**
+ * Completes Google sign-in on the callback. Returns the user or the reason it failed, the page
+ * to go back to, and the Set-Cookie headers that clear the short-lived OAuth cookies.
+ */
+export async function finishGoogleSignIn(request: Request): Promise<{
+  result: { user: UserView } | { failure: GoogleFailure };
+  redirectTo: unknown;
+  clearCookies: string[];
+}> {
+  const cookieHeader = request.headers.get("Cookie");
+  const redirectTo = await googleRedirectCookie.parse(cookieHeader);
+  const clearCookies = [
+    await oauthStateStorage.destroySession(await oauthStateStorage.getSession(cookieHeader)),
+    await googleRedirectCookie.serialize("", { maxAge: 0 }),
+  ];
+  if (!isGoogleSignInAvailable()) return { result: { failure: "unavailable" }, redirectTo, clearCookies };
+  try {
+    const user = await getAuthenticator().authenticate("google", bodylessCopy(request, "GET"), {
+      throwOnError: true,
+    });
+    return { result: { user }, redirectTo, clearCookies };
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    const cause = error instanceof AuthorizationError ? error.cause : error;
+    let failure: GoogleFailure = "failed";
+    if (cause instanceof GoogleSignInError) failure = cause.reason;
+    else if (new URL(request.url).searchParams.get("error") === "access_denied") failure = "cancelled";
+    else console.error("Google sign-in failed:", error instanceof Error ? error.message : error);
+    return { result: { failure }, redirectTo, clearCookies };
+  }
 }

@@ -1,0 +1,22 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { finishGoogleSignIn, startSession } from "~/utils/auth.server";
+import { safeRedirect } from "~/utils/misc";
+
+/**
+ * Google sends the user back here. Success: a new session and the page they started from.
+ * Cancelled or failed: back to the login page, which says what happened; never an error page.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { result, redirectTo, clearCookies } = await finishGoogleSignIn(request);
+  const back = safeRedirect(typeof redirectTo === "string" ? redirectTo : null);
+  const headers = new Headers();
+  for (const cookie of clearCookies) headers.append("Set-Cookie", cookie);
+  if ("failure" in result) {
+    const params = new URLSearchParams({ googleError: result.failure });
+    if (back !== "/") params.set("redirectTo", back);
+    return redirect(`/login?${params}`, { headers });
+  }
+  headers.append("Set-Cookie", (await startSession(request, result.user.id))["Set-Cookie"]);
+  return redirect(back, { headers });
+}

@@ -1,0 +1,135 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
+import { GoogleButton } from "~/components/google-button";
+import { LoginSchema } from "~/utils/account-schemas";
+import {
+  authenticateWithPassword,
+  getUser,
+  INVALID_LOGIN,
+  isGoogleSignInAvailable,
+  startSession,
+  type GoogleFailure,
+} from "~/utils/auth.server";
+import { safeRedirect } from "~/utils/misc";
+import { clientIp, hitAuthRateLimit, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit.server";
+
+const googleMessages: Record<GoogleFailure, string> = {
+  cancelled: "Google sign-in was cancelled. You can try again, or log in with your email and password.",
+  failed: "Google sign-in did not work. Please try again, or log in with your email and password.",
+  unverified: "Your Google account's email address is not verified, so it cannot be used to sign in here.",
+  conflict: "This email address already belongs to an account linked to a different Google account.",
+  unavailable: "Google sign-in is not available on this shop. Please log in with your email and password.",
+};
+
+/** Pages that make no sense to return to after signing in. */
+const NOT_A_DESTINATION = /^\/(login|signup|logout|auth)(\/|\?|$)/;
+
+/** The page the visitor came from (same origin only), when the link to /login did not name one. */
+function refererPath(request: Request) {
+  const referer = request.headers.get("Referer");
+  if (!referer) return null;
+  try {
+    const from = new URL(referer);
+    if (from.origin !== new URL(request.url).origin) return null;
+    const path = `${from.pathname}${from.search}`;
+    return NOT_A_DESTINATION.test(path) ? null : path;
+  } catch {
+    return null;
+  }
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const redirectTo = safeRedirect(url.searchParams.get("redirectTo") ?? refererPath(request), "");
+  if (await getUser(request)) throw redirect(redirectTo || "/");
+  const googleError = url.searchParams.get("googleError");
+  return json({
+    redirectTo,
+    googleAvailable: isGoogleSignInAvailable(),
+    googleMessage: googleError && googleError in googleMessages ? googleMessages[googleError as GoogleFailure] : null,
+  });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: LoginSchema });
+  if (submission.status !== "success") {
+    return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  }
+  const limit = await hitAuthRateLimit("login", { ip: clientIp(context), email: submission.value.email });
+  if (!limit.allowed) {
+    return json(submission.reply({ formErrors: [TOO_MANY_ATTEMPTS], hideFields: ["password"] }), {
+      status: 429,
+      headers: { "Retry-After": String(limit.retryAfterSeconds) },
+    });
+  }
+  const user = await authenticateWithPassword(request, formData, context);
+  if (!user) {
+    return json(submission.reply({ formErrors: [INVALID_LOGIN], hideFields: ["password"] }), { status: 401 });
+  }
+  const headers = await startSession(request, user.id);
+  return redirect(safeRedirect(submission.value.redirectTo), { headers });
+}
+
+export default function LoginPage() {
+  const { redirectTo, googleAvailable, googleMessage } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const isPending = useIsPending();
+  const [form, fields] = useForm({
+    id: "login",
+    lastResult,
+    defaultValue: { redirectTo },
+    constraint: getZodConstraint(LoginSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+  });
+
+  return (
+    <div className="mx-auto max-w-md px-4 py-10">
+      <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+        <h1 className="text-2xl font-bold text-slate-900">Login</h1>
+        {googleMessage ? (
+          <p role="alert" className="mt-4 rounded border border-red-700 bg-red-50 p-3 text-sm text-red-800" data-testid="google-error">
+            {googleMessage}
+          </p>
+        ) : null}
+        {/* Always noValidate: the server (and Conform, once hydrated) show the shop's own messages. */}
+        <Form method="post" {...getFormProps(form)} noValidate className="mt-4 space-y-1">
+          <input {...getInputProps(fields.redirectTo, { type: "hidden" })} key={fields.redirectTo.key} />
+          <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email", autoFocus: true }} />
+          <Field meta={fields.password} label="Password" type="password" inputProps={{ autoComplete: "current-password" }} />
+          <ErrorList id={form.errorId} errors={form.errors} />
+          <SubmitButton pending={isPending} pendingText="Logging in…" className="w-full">
+            Login
+          </SubmitButton>
+        </Form>
+        <p className="mt-4 text-sm text-slate-700">
+          New to PartsWorks?{" "}
+          <Link to="/signup" className="font-medium text-brand-700 underline hover:text-brand-800">
+            Create a new account
+          </Link>
+        </p>
+        <div className="my-6 flex items-center gap-3 text-sm text-slate-600" aria-hidden="true">
+          <span className="h-px flex-1 bg-slate-300" />
+          or
+          <span className="h-px flex-1 bg-slate-300" />
+        </div>
+        <GoogleButton available={googleAvailable} redirectTo={redirectTo || "/"} label="Continue with Google" />
+      </div>
+    </div>
+  );
+}
+
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
+
+export const meta: MetaFunction = () => [{ title: "Login | PartsWorks" }];

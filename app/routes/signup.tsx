@@ -1,0 +1,106 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { redirectWithSuccess } from "remix-toast";
+import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
+import { GoogleButton } from "~/components/google-button";
+import { createPasswordUser, getUserByEmail, isDuplicateKeyError } from "~/models/user.server";
+import { EMAIL_TAKEN, SignupSchema } from "~/utils/account-schemas";
+import { getUser, isGoogleSignInAvailable, startSession } from "~/utils/auth.server";
+import { hashPassword } from "~/utils/password.server";
+import { clientIp, hitAuthRateLimit, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (await getUser(request)) throw redirect("/dashboard");
+  return json({ googleAvailable: isGoogleSignInAvailable() });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: SignupSchema });
+  if (submission.status !== "success") {
+    return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  }
+  const { name, email, password } = submission.value;
+  const limit = await hitAuthRateLimit("signup", { ip: clientIp(context), email });
+  if (!limit.allowed) {
+    return json(submission.reply({ formErrors: [TOO_MANY_ATTEMPTS], hideFields: ["password"] }), {
+      status: 429,
+      headers: { "Retry-After": String(limit.retryAfterSeconds) },
+    });
+  }
+  const taken = () =>
+    json(submission.reply({ fieldErrors: { email: [EMAIL_TAKEN] }, hideFields: ["password"] }), { status: 409 });
+  if (await getUserByEmail(email)) return taken();
+  let userId: string;
+  try {
+    userId = (await createPasswordUser({ name, email, passwordHash: await hashPassword(password) })).id;
+  } catch (error) {
+    // The same email signed up a moment ago: the unique index refused the second one.
+    if (isDuplicateKeyError(error)) return taken();
+    throw error;
+  }
+  const headers = await startSession(request, userId);
+  return redirectWithSuccess("/dashboard", `Welcome to PartsWorks, ${name}!`, { headers });
+}
+
+export default function SignupPage() {
+  const { googleAvailable } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const isPending = useIsPending();
+  const [form, fields] = useForm({
+    id: "signup",
+    lastResult,
+    constraint: getZodConstraint(SignupSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignupSchema }),
+  });
+
+  return (
+    <div className="mx-auto max-w-md px-4 py-10">
+      <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+        <h1 className="text-2xl font-bold text-slate-900">Sign Up</h1>
+        {/* Always noValidate: the server (and Conform, once hydrated) show the shop's own messages. */}
+        <Form method="post" {...getFormProps(form)} noValidate className="mt-4 space-y-1">
+          <Field meta={fields.name} label="Name" inputProps={{ autoComplete: "name", autoFocus: true }} />
+          <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email" }} />
+          <Field
+            meta={fields.password}
+            label="Password"
+            type="password"
+            inputProps={{ autoComplete: "new-password" }}
+            help="At least 6 characters."
+          />
+          <ErrorList id={form.errorId} errors={form.errors} />
+          <SubmitButton pending={isPending} pendingText="Creating your account…" className="w-full">
+            Sign Up
+          </SubmitButton>
+        </Form>
+        <p className="mt-4 text-sm text-slate-700">
+          Already have an account?{" "}
+          <Link to="/login" className="font-medium text-brand-700 underline hover:text-brand-800">
+            Please login
+          </Link>
+        </p>
+        <div className="my-6 flex items-center gap-3 text-sm text-slate-600" aria-hidden="true">
+          <span className="h-px flex-1 bg-slate-300" />
+          or
+          <span className="h-px flex-1 bg-slate-300" />
+        </div>
+        <GoogleButton available={googleAvailable} redirectTo="/dashboard" label="Sign up with Google" />
+      </div>
+    </div>
+  );
+}
+
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
+
+export const meta: MetaFunction = () => [{ title: "Sign Up | PartsWorks" }];

@@ -1,0 +1,83 @@
+/** The zod schemas of the account forms (sign-up, login, My Profile), shared by server and browser. */
+import { z } from "zod";
+
+/** Sign-up with an email that already has an account (shown next to the email field). */
+export const EMAIL_TAKEN = "An account with this email already exists";
+
+/** A simple email pattern: something@something.something, no spaces. */
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const EmailSchema = z
+  .string({ required_error: "Email is Required", invalid_type_error: "Email is Required" })
+  .trim()
+  .min(1, "Email is Required")
+  .max(254, "Email must be 254 characters or fewer")
+  .regex(EMAIL_PATTERN, "Provide a valid Email")
+  .toLowerCase();
+
+export const PasswordSchema = z
+  .string({ required_error: "Password is Required", invalid_type_error: "Password is Required" })
+  .min(6, "Must be 6 characters or longer")
+  .max(128, "Must be 128 characters or fewer");
+
+export const NameSchema = z
+  .string({ required_error: "Name is Required", invalid_type_error: "Name is Required" })
+  .trim()
+  .min(1, "Name is Required")
+  .max(100, "Name must be 100 characters or fewer");
+
+const RedirectToSchema = z.string().max(2048).optional();
+
+export const LoginSchema = z.object({
+  email: EmailSchema,
+  password: PasswordSchema,
+  redirectTo: RedirectToSchema,
+});
+
+export const SignupSchema = z.object({
+  name: NameSchema,
+  email: EmailSchema,
+  password: PasswordSchema,
+});
+
+function webAddress(label: string, { httpsOnly }: { httpsOnly: boolean }) {
+  return z
+    .string({ invalid_type_error: `${label} must be a web address` })
+    .trim()
+    .max(2048, `${label} must be 2048 characters or fewer`)
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return httpsOnly ? url.protocol === "https:" : url.protocol === "https:" || url.protocol === "http:";
+      } catch {
+        return false;
+      }
+    }, httpsOnly ? `${label} must be a web address starting with https://` : `${label} must be a web address starting with https:// or http://`)
+    .optional();
+}
+
+const optionalText = (label: string, max: number) =>
+  z
+    .string({ invalid_type_error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be ${max} characters or fewer`)
+    .optional();
+
+export const ProfileSchema = z.object({
+  name: NameSchema,
+  // Shown as an image on the profile and on reviews; the page only loads images over https.
+  photoUrl: webAddress("Photo URL", { httpsOnly: true }),
+  number: z
+    .string({ invalid_type_error: "Phone number must be text" })
+    .trim()
+    .max(40, "Phone number must be 40 characters or fewer")
+    .regex(/^\+?[0-9][0-9 ()./-]{2,}$/, "Enter a phone number: digits, spaces and + ( ) - . /")
+    .optional(),
+  address: optionalText("Address", 300),
+  education: optionalText("Education", 200),
+  linkedin: webAddress("LinkedIn", { httpsOnly: false }),
+});
+
+export const MakeAdminSchema = z.object({
+  userId: z.string({ required_error: "Choose a user" }).regex(/^[a-f0-9]{24}$/i, "Choose a user"),
+});

@@ -1,0 +1,174 @@
+/**
+ * Google sign-in end to end over HTTP: the running shop (remix-auth-google, unchanged but for its
+ * endpoint URLs) against the local OAuth2 server that the harness started (tests/setup/oauth-server.ts).
+ */
+import { randomUUID } from "node:crypto";
+import { describe, expect, test } from "vitest";
+import { Session } from "~/models/session.server";
+import { User } from "~/models/user.server";
+import { createUser } from "../setup/factories";
+import { encodeMockUser, MOCK_USER_PARAM, type MockGoogleUser } from "../setup/oauth-server";
+
+const SHOP = process.env.SHOP_URL!;
+const AUTHORIZE = process.env.GOOGLE_AUTHORIZATION_URL!;
+
+/** Just enough of a browser's cookie jar: name=value pairs, removed when expired. */
+class CookieJar {
+  private cookies = new Map<string, string>();
+  take(response: Response) {
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(";");
+      const name = pair.slice(0, pair.indexOf("="));
+      const expired = /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(cookie) || pair.endsWith("=");
+      if (expired) this.cookies.delete(name);
+      else this.cookies.set(name, pair.slice(name.length + 1));
+    }
+  }
+  has(name: string) {
+    return this.cookies.has(name);
+  }
+  get header() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+}
+
+function googleUser(overrides: MockGoogleUser = {}): MockGoogleUser {
+  const id = randomUUID().slice(0, 8);
+  return {
+    sub: `google-${id}`,
+    email: `g-${id}@example.com`,
+    email_verified: true,
+    name: `Greta Google ${id}`,
+    picture: `https://lh3.googleusercontent.com/a/${id}`,
+    ...overrides,
+  };
+}
+
+/** Presses the Google button, "signs in at Google" as `user`, and follows Google back to the shop. */
+async function signInWithGoogle(user: MockGoogleUser, { redirectTo = "/", jar = new CookieJar() } = {}) {
+  const start = await fetch(`${SHOP}/auth/google`, {
+    method: "POST",
+    body: new URLSearchParams({ redirectTo }),
+    headers: { Origin: SHOP, Cookie: jar.header },
+    redirect: "manual",
+  });
+  expect(start.status).toBe(302);
+  jar.take(start);
+  const authorize = new URL(start.headers.get("Location")!);
+  authorize.searchParams.set(MOCK_USER_PARAM, encodeMockUser(user));
+  const atGoogle = await fetch(authorize, { redirect: "manual" });
+  expect(atGoogle.status).toBe(302);
+  const callback = atGoogle.headers.get("Location")!;
+  const back = await fetch(callback, { headers: { Cookie: jar.header }, redirect: "manual" });
+  jar.take(back);
+  return { start, authorize, callback, back, jar };
+}
+
+describe("Google sign-in through the local OAuth2 server", () => {
+  test("the button starts a code flow at the configured endpoint with state, scopes and our callback", async () => {
+    const { authorize, start } = await signInWithGoogle(googleUser());
+    expect(authorize.href.startsWith(AUTHORIZE)).toBe(true);
+    expect(authorize.searchParams.get("response_type")).toBe("code");
+    expect(authorize.searchParams.get("client_id")).toBe(process.env.GOOGLE_CLIENT_ID);
+    expect(authorize.searchParams.get("redirect_uri")).toBe(`${SHOP}/auth/google/callback`);
+    expect(authorize.searchParams.get("scope")).toContain("openid");
+    expect(authorize.searchParams.get("state")).toMatch(/.{16,}/);
+    const cookies = start.headers.getSetCookie();
+    for (const name of ["__google_oauth", "__google_redirect"]) {
+      const cookie = cookies.find((value) => value.startsWith(`${name}=`));
+      expect(cookie).toMatch(/HttpOnly/i);
+      expect(cookie).toMatch(/SameSite=Lax/i);
+      expect(cookie).toMatch(/Path=\/auth\/google/);
+      expect(cookie).toMatch(/Max-Age=600/);
+    }
+  });
+
+  test("a new Google user gets an account with Google's name and picture and lands where they started", async () => {
+    const user = googleUser();
+    const { back, jar } = await signInWithGoogle(user, { redirectTo: "/dashboard" });
+    expect(back.status).toBe(302);
+    expect(back.headers.get("Location")).toBe("/dashboard");
+    expect(jar.has("__session")).toBe(true);
+    // The short-lived OAuth cookies are cleared.
+    expect(jar.has("__google_oauth")).toBe(false);
+    expect(jar.has("__google_redirect")).toBe(false);
+
+    const stored = await User.findOne({ email: user.email }).select("+passwordHash").lean();
+    expect(stored).toMatchObject({ name: user.name, googleId: user.sub, photoUrl: user.picture, role: "customer" });
+    expect(stored?.passwordHash).toBeUndefined();
+
+    const dashboard = await fetch(`${SHOP}/dashboard`, { headers: { Cookie: jar.header }, redirect: "manual" });
+    expect(dashboard.status).toBe(200);
+    expect(await dashboard.text()).toContain(user.name);
+  });
+
+  test("an existing account with the same verified email is linked, not duplicated; its photo is kept", async () => {
+    const existing = await createUser({ name: "Pat Password" });
+    await User.updateOne({ _id: existing.id }, { $set: { photoUrl: "https://images.example.com/pat.png" } });
+    const user = googleUser({ email: existing.email.toUpperCase() });
+    const first = await signInWithGoogle(user);
+    expect(first.back.headers.get("Location")).toBe("/");
+    expect(await User.countDocuments({ email: existing.email })).toBe(1);
+    expect(await User.findById(existing.id).lean()).toMatchObject({
+      name: "Pat Password",
+      googleId: user.sub,
+      photoUrl: "https://images.example.com/pat.png",
+    });
+
+    // Signing in again with the same Google account: the same user, a new session.
+    const second = await signInWithGoogle(user);
+    expect(await User.countDocuments({ email: existing.email })).toBe(1);
+    expect(await Session.countDocuments({ userId: existing.id })).toBe(2);
+    expect(second.jar.header).not.toBe(first.jar.header);
+  });
+
+  test("an account without a photo takes Google's picture by default", async () => {
+    const existing = await createUser();
+    const user = googleUser({ email: existing.email });
+    await signInWithGoogle(user);
+    expect((await User.findById(existing.id).lean())?.photoUrl).toBe(user.picture);
+  });
+
+  test.each([
+    ["cancelled", { error: "access_denied" }, "Google sign-in was cancelled."],
+    ["unverified", { email_verified: false }, "email address is not verified"],
+    ["failed", { tokenError: true }, "Google sign-in did not work."],
+  ] as const)("%s: back to the login page with a clear message in red, no account, no session", async (reason, override, text) => {
+    const user = googleUser(override);
+    const { back, jar } = await signInWithGoogle(user, { redirectTo: "/dashboard" });
+    expect(back.status).toBe(302);
+    const location = new URL(back.headers.get("Location")!, SHOP);
+    expect(location.pathname).toBe("/login");
+    expect(location.searchParams.get("googleError")).toBe(reason);
+    expect(location.searchParams.get("redirectTo")).toBe("/dashboard");
+    expect(jar.has("__session")).toBe(false);
+    expect(await User.exists({ email: user.email })).toBeNull();
+
+    const page = await fetch(location, { headers: { Cookie: jar.header } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toMatch(new RegExp(`role="alert"[^>]*class="[^"]*text-red-[^>]*>[^<]*${text.replace(/\./g, "\\.")}`));
+  });
+
+  test("a forged callback (no state cookie) goes back to login with a message, never an error page", async () => {
+    const response = await fetch(`${SHOP}/auth/google/callback?code=forged&state=forged`, { redirect: "manual" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/login?googleError=failed");
+  });
+
+  test("a redirectTo that leaves the site is replaced by /", async () => {
+    const { back } = await signInWithGoogle(googleUser(), { redirectTo: "//evil.example/phish" });
+    expect(back.headers.get("Location")).toBe("/");
+  });
+
+  test("a GET to /auth/google does not start sign-in", async () => {
+    const response = await fetch(`${SHOP}/auth/google`, { redirect: "manual" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/login");
+  });
+
+  test("the login and sign-up pages offer Google because it is configured", async () => {
+    expect(await (await fetch(`${SHOP}/login`)).text()).toContain("Continue with Google");
+    expect(await (await fetch(`${SHOP}/signup`)).text()).toContain("Sign up with Google");
+  });
+});

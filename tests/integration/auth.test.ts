@@ -1,0 +1,390 @@
+import { randomUUID } from "node:crypto";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { afterEach, describe, expect, test } from "vitest";
+import { Session } from "~/models/session.server";
+import { User } from "~/models/user.server";
+import { action as allUsersAction, loader as allUsersLoader } from "~/routes/dashboard.allUsers";
+import { action as profileAction, loader as profileLoader } from "~/routes/dashboard._index";
+import { loader as dashboardLoader } from "~/routes/dashboard";
+import { action as loginAction } from "~/routes/login";
+import { action as logoutAction } from "~/routes/logout";
+import { action as signupAction } from "~/routes/signup";
+import { getSessionId, getUser, requireCustomer, requireUserOrSignOutHome } from "~/utils/auth.server";
+import { createUser, sessionCookieValue, TEST_PASSWORD } from "../setup/factories";
+import { getRequest, postRequest, settle } from "../setup/requests";
+
+const uniqueEmail = (label = "user") => `${label}-${randomUUID().slice(0, 8)}@example.com`;
+const testIp = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${randomUUID().slice(0, 6)}`;
+
+function args(request: Request, clientIp = testIp()): ActionFunctionArgs & LoaderFunctionArgs {
+  return { request, params: {}, context: { cspNonce: "", clientIp } };
+}
+
+/** The `name=value` pairs a response sets, ready to send back as a Cookie header. */
+function cookiesFrom(response: Response) {
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
+function sessionCookieCleared(response: Response) {
+  return response.headers
+    .getSetCookie()
+    .some((cookie) => cookie.startsWith("__session=;") && /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(cookie));
+}
+
+/** The message of the remix-toast cookie a response sets (its value is base64 JSON). */
+function toastMessage(response: Response) {
+  const cookie = response.headers.getSetCookie().find((value) => value.startsWith("toast="));
+  if (!cookie) return null;
+  const value = decodeURIComponent(cookie.split(";")[0].slice("toast=".length)).replace(/\.$/, "");
+  const data = JSON.parse(Buffer.from(value, "base64").toString("utf8"));
+  // A Remix session flash value is stored under __flash_<key>__; remix-toast's key is "flash".
+  return data?.__flash_flash__?.toast?.message ?? null;
+}
+
+async function body(response: Response) {
+  return (await response.json()) as { status?: string; error?: Record<string, string[] | null> };
+}
+
+describe("sign-up", () => {
+  test("creates a customer with an argon2id hash, signs them in and lands on /dashboard", async () => {
+    const email = uniqueEmail("new");
+    const response = await settle(
+      signupAction(args(postRequest("/signup", { name: "Nina New", email: email.toUpperCase(), password: "secret-pass" }))),
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/dashboard");
+    const stored = await User.findOne({ email }).select("+passwordHash").lean();
+    expect(stored).toMatchObject({ name: "Nina New", role: "customer" });
+    expect(stored?.passwordHash).toMatch(/^\$argon2id\$/);
+    const user = await getUser(getRequest("/dashboard", { cookie: cookiesFrom(response) }));
+    expect(user?.email).toBe(email);
+  });
+
+  test("refuses an email that already has an account, next to the email field, and writes nothing", async () => {
+    const existing = await createUser();
+    const response = await settle(
+      signupAction(args(postRequest("/signup", { name: "Copy Cat", email: existing.email.toUpperCase(), password: "secret-pass" }))),
+    );
+    expect(response.status).toBe(409);
+    expect((await body(response)).error?.email).toEqual(["An account with this email already exists"]);
+    expect(await User.countDocuments({ email: existing.email })).toBe(1);
+  });
+
+  test.each([
+    [{}, { name: ["Name is Required"], email: ["Email is Required"], password: ["Password is Required"] }],
+    [{ name: "A", email: "not-an-email", password: "12345" }, { email: ["Provide a valid Email"], password: ["Must be 6 characters or longer"] }],
+    [{ name: "   ", email: "a@b.co", password: "123456" }, { name: ["Name is Required"] }],
+    [{ name: "x".repeat(101), email: "a@b.co", password: "123456" }, { name: ["Name must be 100 characters or fewer"] }],
+    [{ name: "Op", email: '{"$gt": ""}', password: "123456" }, { email: ["Provide a valid Email"] }],
+    [{ name: "Long", email: "a@b.co", password: "p".repeat(129) }, { password: ["Must be 128 characters or fewer"] }],
+  ])("bad input %j gets 400 with the messages next to the fields and writes nothing", async (fields, expected) => {
+    const before = await User.countDocuments();
+    const response = await settle(signupAction(args(postRequest("/signup", fields as Record<string, string>))));
+    expect(response.status).toBe(400);
+    const { error } = await body(response);
+    for (const [field, messages] of Object.entries(expected)) expect(error?.[field]).toEqual(messages);
+    expect(await User.countDocuments()).toBe(before);
+  });
+});
+
+describe("login", () => {
+  test.each([
+    [{}, { email: ["Email is Required"], password: ["Password is Required"] }],
+    [{ email: "nobody", password: "123" }, { email: ["Provide a valid Email"], password: ["Must be 6 characters or longer"] }],
+  ])("bad input %j gets 400 with the spec's messages", async (fields, expected) => {
+    const response = await settle(loginAction(args(postRequest("/login", fields as Record<string, string>))));
+    expect(response.status).toBe(400);
+    const { error } = await body(response);
+    for (const [field, messages] of Object.entries(expected)) expect(error?.[field]).toEqual(messages);
+    expect(response.headers.getSetCookie().join()).not.toContain("__session=");
+  });
+
+  test("returns to a safe redirectTo with a new session", async () => {
+    const user = await createUser();
+    const response = await settle(
+      loginAction(args(postRequest("/login", { email: user.email, password: TEST_PASSWORD, redirectTo: "/parts?page=2" }))),
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/parts?page=2");
+    expect((await getUser(getRequest("/", { cookie: cookiesFrom(response) })))?.id).toBe(user.id);
+  });
+
+  test.each(["//evil.example/steal", "https://evil.example/", "/\\evil.example"])(
+    "never redirects off the site (redirectTo=%s goes to /)",
+    async (redirectTo) => {
+      const user = await createUser();
+      const response = await settle(
+        loginAction(args(postRequest("/login", { email: user.email, password: TEST_PASSWORD, redirectTo }))),
+      );
+      expect(response.headers.get("Location")).toBe("/");
+    },
+  );
+
+  test("a wrong password, an unknown email and a Google-only account fail with the same message", async () => {
+    const user = await createUser();
+    const googleOnly = await User.create({ email: uniqueEmail("google"), name: "Gus Google", googleId: "g-123" });
+    const attempts = [
+      { email: user.email, password: "wrong-password" },
+      { email: uniqueEmail("nobody"), password: TEST_PASSWORD },
+      { email: googleOnly.email, password: TEST_PASSWORD },
+    ];
+    for (const fields of attempts) {
+      const response = await settle(loginAction(args(postRequest("/login", fields))));
+      expect(response.status).toBe(401);
+      const result = await body(response);
+      expect(result.error?.[""]).toEqual(["Invalid email or password"]);
+      expect(response.headers.getSetCookie().join()).not.toContain("__session=");
+    }
+  });
+
+  test("every login gets a new session id and the old session is deleted", async () => {
+    const user = await createUser();
+    const { sessionId: oldId, value } = await sessionCookieValue(user.id);
+    const response = await settle(
+      loginAction(args(postRequest("/login", { email: user.email, password: TEST_PASSWORD }, { cookie: `__session=${value}` }))),
+    );
+    const newId = await getSessionId(getRequest("/", { cookie: cookiesFrom(response) }));
+    expect(newId).toBeTruthy();
+    expect(newId).not.toBe(oldId);
+    expect(await Session.exists({ _id: oldId })).toBeNull();
+    expect(await Session.exists({ _id: newId })).toBeTruthy();
+  });
+
+  test("the session cookie is httpOnly, SameSite=Lax and signed", async () => {
+    const user = await createUser();
+    const response = await settle(loginAction(args(postRequest("/login", { email: user.email, password: TEST_PASSWORD }))));
+    const cookie = response.headers.getSetCookie().find((value) => value.startsWith("__session="))!;
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    // A tampered value is not accepted.
+    const tampered = cookiesFrom(response).replace("__session=", "__session=A");
+    expect(await getUser(getRequest("/", { cookie: tampered }))).toBeNull();
+  });
+});
+
+describe("rate limits on sign-in and sign-up", () => {
+  const original = process.env.AUTH_RATE_LIMIT;
+  afterEach(() => {
+    process.env.AUTH_RATE_LIMIT = original;
+  });
+
+  test("per IP: the attempt after the limit gets 429 with a clear message, even with the right password", async () => {
+    process.env.AUTH_RATE_LIMIT = "3";
+    const ip = testIp();
+    const user = await createUser();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const response = await settle(
+        loginAction(args(postRequest("/login", { email: uniqueEmail("guess"), password: "wrong-password" }), ip)),
+      );
+      expect(response.status).toBe(401);
+    }
+    const blocked = await settle(loginAction(args(postRequest("/login", { email: user.email, password: TEST_PASSWORD }), ip)));
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect((await body(blocked)).error?.[""]).toEqual([
+      "Too many attempts from this address or for this email. Please wait 15 minutes and try again.",
+    ]);
+    expect(blocked.headers.getSetCookie().join()).not.toContain("__session=");
+    // Another address is not affected.
+    const elsewhere = await settle(loginAction(args(postRequest("/login", { email: user.email, password: TEST_PASSWORD }))));
+    expect(elsewhere.status).toBe(302);
+  });
+
+  test("per email: guessing one account's password from many addresses is stopped too", async () => {
+    process.env.AUTH_RATE_LIMIT = "3";
+    const user = await createUser();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const response = await settle(loginAction(args(postRequest("/login", { email: user.email, password: "wrong-password" }))));
+      expect(response.status).toBe(401);
+    }
+    const blocked = await settle(loginAction(args(postRequest("/login", { email: user.email, password: TEST_PASSWORD }))));
+    expect(blocked.status).toBe(429);
+  });
+
+  test("sign-up per IP: no account is created once the limit is reached", async () => {
+    process.env.AUTH_RATE_LIMIT = "2";
+    const ip = testIp();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const response = await settle(
+        signupAction(args(postRequest("/signup", { name: "Bulk", email: uniqueEmail("bulk"), password: "secret-pass" }), ip)),
+      );
+      expect(response.status).toBe(302);
+    }
+    const email = uniqueEmail("blocked");
+    const blocked = await settle(signupAction(args(postRequest("/signup", { name: "Bulk", email, password: "secret-pass" }), ip)));
+    expect(blocked.status).toBe(429);
+    expect(await User.exists({ email })).toBeNull();
+  });
+});
+
+describe("sessions", () => {
+  test("after logout the old cookie no longer signs anyone in", async () => {
+    const user = await createUser();
+    const { sessionId, value } = await sessionCookieValue(user.id);
+    const cookie = `__session=${value}`;
+    const response = await settle(logoutAction(args(postRequest("/logout", {}, { cookie }))));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/");
+    expect(sessionCookieCleared(response)).toBe(true);
+    expect(await Session.exists({ _id: sessionId })).toBeNull();
+
+    const again = await settle(dashboardLoader(args(getRequest("/dashboard", { cookie }))));
+    expect(again.status).toBe(302);
+    expect(again.headers.get("Location")).toBe("/login?redirectTo=%2Fdashboard");
+  });
+
+  test("My Orders' guard: an expired session signs out and goes to /", async () => {
+    const user = await createUser();
+    const { sessionId, value } = await sessionCookieValue(user.id);
+    await Session.updateOne({ _id: sessionId }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    const response = await settle(requireUserOrSignOutHome(getRequest("/dashboard/orders", { cookie: `__session=${value}` })));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/");
+    expect(sessionCookieCleared(response)).toBe(true);
+    expect(await Session.exists({ _id: sessionId })).toBeNull();
+  });
+
+  test("My Orders' guard: a revoked session signs out and goes to /; no cookie goes to login; a live one passes", async () => {
+    const user = await createUser();
+    const { sessionId, value } = await sessionCookieValue(user.id);
+    const cookie = `__session=${value}`;
+    expect((await requireUserOrSignOutHome(getRequest("/dashboard/orders", { cookie }))).id).toBe(user.id);
+
+    await Session.deleteOne({ _id: sessionId });
+    const revoked = await settle(requireUserOrSignOutHome(getRequest("/dashboard/orders", { cookie })));
+    expect(revoked.headers.get("Location")).toBe("/");
+    expect(sessionCookieCleared(revoked)).toBe(true);
+
+    const anonymous = await settle(requireUserOrSignOutHome(getRequest("/dashboard/orders")));
+    expect(anonymous.headers.get("Location")).toBe("/login?redirectTo=%2Fdashboard%2Forders");
+  });
+
+  test("an admin reaching a customer screen goes to /dashboard", async () => {
+    const admin = await createUser({ role: "admin" });
+    const cookie = `__session=${(await sessionCookieValue(admin.id)).value}`;
+    const response = await settle(requireCustomer(getRequest("/dashboard/orders", { cookie })));
+    expect(response.headers.get("Location")).toBe("/dashboard");
+  });
+});
+
+describe("My Profile", () => {
+  const fields = {
+    name: "Paula Profile",
+    photoUrl: "https://images.example.com/paula.png",
+    number: "+1 (555) 010-2030",
+    address: "12 Gear Street, Detroit",
+    education: "BSc Mechanical Engineering",
+    linkedin: "https://www.linkedin.com/in/paula",
+  };
+
+  test("saves the profile and says so for 1500 ms", async () => {
+    const user = await createUser();
+    const cookie = `__session=${(await sessionCookieValue(user.id)).value}`;
+    const response = await settle(profileAction(args(postRequest("/dashboard?index", fields, { cookie }))));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/dashboard");
+    expect(toastMessage(response)).toBe("Update profile successfully");
+    expect(await User.findById(user.id).lean()).toMatchObject(fields);
+
+    // Emptied optional fields are cleared.
+    await settle(profileAction(args(postRequest("/dashboard?index", { name: "Paula P" }, { cookie }))));
+    const cleared = await User.findById(user.id).lean();
+    expect(cleared?.name).toBe("Paula P");
+    expect(cleared?.photoUrl).toBeUndefined();
+    expect(cleared?.linkedin).toBeUndefined();
+  });
+
+  test("without a live session it changes nothing and says 'No user is logged in'", async () => {
+    const user = await createUser({ name: "Unchanged Name" });
+    const { sessionId, value } = await sessionCookieValue(user.id);
+    await Session.deleteOne({ _id: sessionId });
+    for (const cookie of [`__session=${value}`, undefined]) {
+      const response = await settle(profileAction(args(postRequest("/dashboard?index", fields, { cookie }))));
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe("/login?redirectTo=%2Fdashboard");
+      expect(toastMessage(response)).toBe("No user is logged in");
+    }
+    expect((await User.findById(user.id).lean())?.name).toBe("Unchanged Name");
+  });
+
+  test.each([
+    [{ ...fields, name: "" }, "name", "Name is Required"],
+    [{ ...fields, photoUrl: "javascript:alert(1)" }, "photoUrl", "Photo URL must be a web address starting with https://"],
+    [{ ...fields, photoUrl: "http://images.example.com/a.png" }, "photoUrl", "Photo URL must be a web address starting with https://"],
+    [{ ...fields, linkedin: "linkedin/paula" }, "linkedin", "LinkedIn must be a web address starting with https:// or http://"],
+    [{ ...fields, number: "call me" }, "number", "Enter a phone number: digits, spaces and + ( ) - . /"],
+    [{ ...fields, address: "a".repeat(301) }, "address", "Address must be 300 characters or fewer"],
+  ])("bad input gets 400 with the message next to the field and writes nothing (%#)", async (input, field, message) => {
+    const user = await createUser({ name: "Before Edit" });
+    const cookie = `__session=${(await sessionCookieValue(user.id)).value}`;
+    const response = await settle(profileAction(args(postRequest("/dashboard?index", input, { cookie }))));
+    expect(response.status).toBe(400);
+    expect((await body(response)).error?.[field]).toEqual([message]);
+    expect((await User.findById(user.id).lean())?.name).toBe("Before Edit");
+  });
+
+  test("the profile loader sends a visitor without a session to login, coming back afterwards", async () => {
+    const response = await settle(profileLoader(args(getRequest("/dashboard"))));
+    expect(response.headers.get("Location")).toBe("/login?redirectTo=%2Fdashboard");
+  });
+});
+
+describe("All Users and Make Admin", () => {
+  test("a customer opening All Users is signed out and sent to /login with the reason", async () => {
+    const customer = await createUser();
+    const { sessionId, value } = await sessionCookieValue(customer.id);
+    const response = await settle(allUsersLoader(args(getRequest("/dashboard/allUsers", { cookie: `__session=${value}` }))));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/login");
+    expect(toastMessage(response)).toBe("That page is for admins only, so you have been signed out.");
+    expect(sessionCookieCleared(response)).toBe(true);
+    expect(await Session.exists({ _id: sessionId })).toBeNull();
+  });
+
+  test("a request from anyone who is not an admin gets 403 'Failed to Make an admin' and changes nothing", async () => {
+    const customer = await createUser();
+    const target = await createUser();
+    const cookie = `__session=${(await sessionCookieValue(customer.id)).value}`;
+    for (const request of [
+      postRequest("/dashboard/allUsers", { userId: target.id }, { cookie }),
+      postRequest("/dashboard/allUsers", { userId: target.id }),
+      postRequest("/dashboard/allUsers", { userId: customer.id }, { cookie }),
+    ]) {
+      const response = await settle(allUsersAction(args(request)));
+      expect(response.status).toBe(403);
+      expect(await response.text()).toBe("Failed to Make an admin");
+    }
+    expect((await User.findById(target.id).lean())?.role).toBe("customer");
+    expect((await User.findById(customer.id).lean())?.role).toBe("customer");
+  });
+
+  test("an admin makes a customer an admin: 'Successfully made an admin'", async () => {
+    const admin = await createUser({ role: "admin" });
+    const target = await createUser();
+    const cookie = `__session=${(await sessionCookieValue(admin.id)).value}`;
+    const response = await settle(allUsersAction(args(postRequest("/dashboard/allUsers", { userId: target.id }, { cookie }))));
+    expect(response.status).toBe(302);
+    expect(toastMessage(response)).toBe("Successfully made an admin");
+    expect((await User.findById(target.id).lean())?.role).toBe("admin");
+
+    // Listed as admin now (the page hides Make Admin for admins).
+    const page = await settle(allUsersLoader(args(getRequest("/dashboard/allUsers", { cookie }))));
+    const data = (await page.json()) as { users: { id: string; role: string }[] };
+    expect(data.users.find((user) => user.id === target.id)?.role).toBe("admin");
+  });
+
+  test("an admin cannot change their own role, and bad ids are refused", async () => {
+    const admin = await createUser({ role: "admin" });
+    const cookie = `__session=${(await sessionCookieValue(admin.id)).value}`;
+    const self = await settle(allUsersAction(args(postRequest("/dashboard/allUsers", { userId: admin.id }, { cookie }))));
+    expect(self.status).toBe(400);
+    for (const userId of ['{"$gt": ""}', "", "not-an-id"]) {
+      const response = await settle(allUsersAction(args(postRequest("/dashboard/allUsers", { userId }, { cookie }))));
+      expect(response.status).toBe(400);
+    }
+    expect((await User.findById(admin.id).lean())?.role).toBe("admin");
+  });
+});
