@@ -29,3 +29,13 @@ if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json
 fi
 
 bash scripts/local-db/install.sh
+
+# stripe-mock (Stripe's API stand-in for the tests), built from source with Go into .data/bin.
+STRIPE_MOCK_MODULE="github.com/stripe/stripe-mock@v0.203.0"
+if [[ ! -x .data/bin/stripe-mock ]] && ! command -v stripe-mock >/dev/null; then
+  command -v go >/dev/null || export PATH="$PATH:/usr/local/go/bin"
+  command -v go >/dev/null || apt_install golang-go
+  echo "Installing $STRIPE_MOCK_MODULE…"
+  mkdir -p .data/bin
+  GOBIN="$PWD/.data/bin" go install "$STRIPE_MOCK_MODULE"
+fi

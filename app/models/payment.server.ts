@@ -1,4 +1,6 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { Order } from "./order.server";
+import { isDuplicateKeyError } from "./user.server";
 
 /** The payment record of the spec: myOrder, transactionId, for, status. */
 const paymentSchema = new Schema(
@@ -35,3 +37,127 @@ const stripeEventSchema = new Schema(
 export const StripeEvent =
   (mongoose.models.StripeEvent as mongoose.Model<{ _id: string; type: string }>) ??
   mongoose.model("StripeEvent", stripeEventSchema);
+
+// --- Marking orders paid --------------------------------------------------------------------------
+
+/** What Stripe confirmed: a payment of `amountCents` in `currency` for `orderId`, under `transactionId`. */
+export type PaymentEvidence = {
+  orderId: string;
+  /** The PaymentIntent id. */
+  transactionId: string;
+  amountCents: number;
+  currency: string;
+};
+
+/**
+ * - paid: this call marked the order paid.
+ * - already_paid: the order was paid by this same transaction before (a repeat, changes nothing).
+ * - paid_by_other: the order was already paid by another transaction.
+ * - mismatch: the amount or currency is not the order's; the order stays unpaid.
+ * - not_payable: the order was cancelled or removed.
+ * - not_found: no such order.
+ */
+export type MarkPaidOutcome = "paid" | "already_paid" | "paid_by_other" | "mismatch" | "not_payable" | "not_found";
+
+const ORDER_CURRENCY = "usd";
+
+/** Stores the payment record once per order; a repeat (or a race between two confirmations) is a no-op. */
+async function recordPayment(
+  order: { _id: Types.ObjectId; userEmail: string },
+  { transactionId, amountCents, currency }: PaymentEvidence,
+) {
+  try {
+    await Payment.updateOne(
+      { myOrder: order._id },
+      {
+        $setOnInsert: {
+          myOrder: order._id,
+          transactionId,
+          for: order.userEmail,
+          status: "paid",
+          amountCents,
+          currency,
+        },
+      },
+      { upsert: true },
+    );
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+  }
+}
+
+/**
+ * Marks an order paid on evidence from Stripe. The order changes in ONE conditional update that
+ * matches only an unpaid order of exactly this amount, so a payment of the wrong amount, a second
+ * payment, or a payment for a cancelled order never changes it. Idempotent: the webhook and the
+ * customer's return from Stripe may both confirm the same payment.
+ */
+export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaidOutcome> {
+  const { orderId, transactionId, amountCents, currency } = evidence;
+  if (!/^[a-f0-9]{24}$/i.test(orderId)) return "not_found";
+  if (currency.toLowerCase() !== ORDER_CURRENCY || !Number.isSafeInteger(amountCents)) {
+    return (await Order.exists({ _id: orderId })) ? "mismatch" : "not_found";
+  }
+  const updated = await Order.findOneAndUpdate(
+    { _id: orderId, status: "unpaid", priceCents: amountCents },
+    { $set: { status: "paid", transactionId, paidAt: new Date() } },
+    { returnDocument: "after" },
+  ).lean();
+  if (updated) {
+    await recordPayment(updated, evidence);
+    return "paid";
+  }
+  const order = await Order.findById(orderId).lean();
+  if (!order) return "not_found";
+  if (order.status === "paid" || order.status === "shipped") {
+    if (order.transactionId !== transactionId) return "paid_by_other";
+    await recordPayment(order, evidence);
+    return "already_paid";
+  }
+  if (order.status === "unpaid") return "mismatch";
+  return "not_payable";
+}
+
+export type PaymentView = {
+  orderId: string;
+  transactionId: string;
+  for: string;
+  status: "paid";
+  amountCents: number;
+  currency: string;
+  createdAt: string;
+};
+
+export async function getPaymentForOrder(orderId: string): Promise<PaymentView | null> {
+  if (!/^[a-f0-9]{24}$/i.test(orderId)) return null;
+  const doc = await Payment.findOne({ myOrder: orderId }).lean();
+  if (!doc) return null;
+  return {
+    orderId: doc.myOrder.toString(),
+    transactionId: doc.transactionId,
+    for: doc.for,
+    status: "paid",
+    amountCents: doc.amountCents,
+    currency: doc.currency,
+    createdAt: (doc.createdAt ?? new Date(0)).toISOString(),
+  };
+}
+
+/**
+ * Claims a Stripe event id. True the first time; false when the event was already applied (its id
+ * is the unique _id, so two deliveries racing each other cannot both claim it).
+ */
+export async function claimStripeEvent(id: string, type: string) {
+  try {
+    await StripeEvent.create({ _id: id, type });
+    return true;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+}
+
+/** Gives an event id back when applying it failed, so that Stripe's retry is applied. */
+export async function releaseStripeEvent(id: string) {
+  await StripeEvent.deleteOne({ _id: id });
+}

@@ -1,0 +1,327 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect, redirectDocument } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
+import type { Stripe as StripeJs } from "@stripe/stripe-js";
+import { useEffect, useState, type FormEvent } from "react";
+import { redirectWithError, redirectWithInfo } from "remix-toast";
+import { z } from "zod";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ErrorList, SubmitButton } from "~/components/forms";
+import { getOwnOrder } from "~/models/order.server";
+import { requireUser } from "~/utils/auth.server";
+import { getEnv } from "~/utils/env.server";
+import { formatCents } from "~/utils/misc";
+import {
+  canTakeCardPayments,
+  createOrderCheckoutSession,
+  createOrderPaymentIntent,
+  missingStripeVariables,
+} from "~/utils/stripe.server";
+
+const NOT_FOUND = "We could not find that order among yours.";
+const SERVICE_DOWN = "We could not reach the card payment service. Please try again in a moment.";
+const NOT_CONFIGURED = "Card payments are not configured on this shop yet.";
+
+/** The pay screen has one form: "Pay with card" on Stripe's hosted Checkout page. */
+const CheckoutSchema = z.object({ intent: z.literal("checkout") });
+
+/** The signed-in customer's own unpaid order; anyone else's (or none) is a 404. */
+async function requireUnpaidOrder(request: Request, orderId: string | undefined) {
+  const user = await requireUser(request);
+  const order = await getOwnOrder(orderId ?? "", user.id);
+  if (!order) throw new Response(NOT_FOUND, { status: 404 });
+  if (order.paid) throw await redirectWithInfo("/dashboard/orders", "This order is already paid.");
+  if (order.status !== "unpaid") {
+    throw await redirectWithError("/dashboard/orders", `This order was ${order.status}, so it cannot be paid.`);
+  }
+  return { user, order };
+}
+
+/**
+ * A fetch by the Remix router (client-side navigation or prefetch) rather than a page load. Stripe's
+ * script and frames are admitted only by this page's own document (see the CSP in server.ts), so
+ * such a navigation is turned into a full page load.
+ */
+function isClientSideNavigation(request: Request) {
+  return request.headers.get("Sec-Fetch-Dest") === "empty";
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, order } = await requireUnpaidOrder(request, params.id);
+  const data = {
+    order: {
+      id: order.id,
+      productName: order.productName,
+      orderQuantity: order.orderQuantity,
+      unitPriceCents: order.unitPriceCents,
+      priceCents: order.priceCents,
+    },
+    billing: { name: user.name, email: user.email },
+  };
+  const headers = { "Cache-Control": "private, no-store" };
+  const env = getEnv();
+  if (!canTakeCardPayments(env)) {
+    return json({ ...data, payment: { state: "unconfigured" as const, missing: missingStripeVariables(env) } }, { headers });
+  }
+  if (isClientSideNavigation(request)) throw redirectDocument(`/dashboard/payment/${order.id}`);
+  try {
+    const intent = await createOrderPaymentIntent(order);
+    return json(
+      {
+        ...data,
+        payment: {
+          state: "ready" as const,
+          clientSecret: intent.clientSecret,
+          publishableKey: env.STRIPE_PUBLISHABLE_KEY ?? "",
+        },
+      },
+      { headers },
+    );
+  } catch (error) {
+    console.error(`Creating the PaymentIntent for order ${order.id} failed`, error);
+    return json({ ...data, payment: { state: "unavailable" as const } }, { headers });
+  }
+}
+
+/** Without JavaScript: a Stripe Checkout Session for the order, and off to Stripe's hosted page. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { order } = await requireUnpaidOrder(request, params.id);
+  const submission = parseWithZod(await request.formData(), { schema: CheckoutSchema });
+  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (!canTakeCardPayments()) {
+    return json(submission.reply({ formErrors: [NOT_CONFIGURED] }), { status: 503 });
+  }
+  let url: string;
+  try {
+    ({ url } = await createOrderCheckoutSession(order));
+  } catch (error) {
+    console.error(`Creating the Checkout Session for order ${order.id} failed`, error);
+    return json(submission.reply({ formErrors: [SERVICE_DOWN] }), { status: 502 });
+  }
+  return redirect(url, 303);
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+export default function PayOrder() {
+  const { order, billing, payment } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-10">
+      <h1 className="text-3xl font-bold text-slate-900">Pay for your order</h1>
+      <section aria-labelledby="summary-heading" className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+        <h2 id="summary-heading" className="text-xl font-semibold">
+          Order summary
+        </h2>
+        <dl className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-3">
+          <div>
+            <dt className="text-sm text-slate-600">Part</dt>
+            <dd className="font-semibold" data-testid="pay-part">
+              {order.productName}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-sm text-slate-600">Quantity</dt>
+            <dd className="font-semibold" data-testid="pay-quantity">
+              {order.orderQuantity.toLocaleString("en-US")}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-sm text-slate-600">Price</dt>
+            <dd className="font-semibold" data-testid="pay-price">
+              {formatCents(order.priceCents)}
+            </dd>
+          </div>
+        </dl>
+        <p className="mt-2 text-sm text-slate-600">{formatCents(order.unitPriceCents)} per unit, in US dollars.</p>
+      </section>
+
+      <section aria-labelledby="pay-heading" className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+        <h2 id="pay-heading" className="text-xl font-semibold">
+          Card payment
+        </h2>
+        {payment.state === "unconfigured" ? (
+          <NotConfigured missing={payment.missing} />
+        ) : payment.state === "unavailable" ? (
+          <>
+            <p className="mt-3 text-slate-700">{SERVICE_DOWN}</p>
+            <CheckoutForm lastResult={lastResult} />
+          </>
+        ) : (
+          <CardPayment
+            clientSecret={payment.clientSecret}
+            publishableKey={payment.publishableKey}
+            billing={billing}
+            order={order}
+            lastResult={lastResult}
+          />
+        )}
+      </section>
+      <p className="mt-6">
+        <Link to="/dashboard/orders" className="text-brand-700 underline hover:text-brand-800">
+          Back to My Orders
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+function NotConfigured({ missing }: { missing: string[] }) {
+  return (
+    <div className="mt-3 space-y-3 text-slate-800" data-testid="payments-not-configured">
+      <p className="font-medium">Card payments are not configured on this shop yet, so this order cannot be paid now.</p>
+      <p>
+        To turn them on, set{" "}
+        {missing.map((name, index) => (
+          <span key={name}>
+            {index > 0 ? (index === missing.length - 1 ? " and " : ", ") : null}
+            <code className="rounded bg-slate-100 px-1">{name}</code>
+          </span>
+        ))}{" "}
+        to your Stripe test-mode keys (see the README) and restart the shop. Your order stays unpaid until then.
+      </p>
+    </div>
+  );
+}
+
+/** Stripe's hosted Checkout: the way to pay without JavaScript, and the fallback when Stripe.js cannot load. */
+function CheckoutForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form] = useForm({ id: "checkout", lastResult });
+  const [pending, setPending] = useState(false);
+  useEffect(() => {
+    // Coming back with the browser's Back button shows this page from its cache: not pending any more.
+    const reset = () => setPending(false);
+    window.addEventListener("pageshow", reset);
+    return () => window.removeEventListener("pageshow", reset);
+  }, []);
+  return (
+    // A full page submission: the answer is a redirect to Stripe's own site.
+    <Form method="post" reloadDocument {...getFormProps(form)} onSubmit={() => setPending(true)} className="mt-3">
+      <input type="hidden" name="intent" value="checkout" />
+      <p className="text-slate-700">You enter your card on Stripe&apos;s secure page and come back here afterwards.</p>
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <SubmitButton pending={pending} pendingText="Opening Stripe…">
+        Pay with card
+      </SubmitButton>
+    </Form>
+  );
+}
+
+/**
+ * Stripe.js is loaded only here, only in the browser, once this page has rendered: its loader
+ * (`@stripe/stripe-js/pure`, which adds the script only when asked) is a separate chunk.
+ */
+function useStripeJs(publishableKey: string) {
+  const [stripe, setStripe] = useState<Promise<StripeJs | null> | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let settled = false;
+    const promise = import("@stripe/stripe-js/pure")
+      .then(({ loadStripe }) => loadStripe(publishableKey))
+      .catch(() => null)
+      .then((loaded) => {
+        settled = true;
+        if (!loaded) setFailed(true);
+        return loaded;
+      });
+    setStripe(promise);
+    // A script that never arrives (a blocked or very slow network) must not leave the page stuck.
+    const timer = setTimeout(() => {
+      if (!settled) setFailed(true);
+    }, 20_000);
+    return () => clearTimeout(timer);
+  }, [publishableKey]);
+  return { stripe, failed };
+}
+
+function CardPayment({
+  clientSecret,
+  publishableKey,
+  billing,
+  order,
+  lastResult,
+}: {
+  clientSecret: string;
+  publishableKey: string;
+  billing: LoaderData["billing"];
+  order: LoaderData["order"];
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
+  const { stripe, failed } = useStripeJs(publishableKey);
+  // Server-rendered (and without JavaScript): the Checkout button. Once Stripe.js runs: the Payment Element.
+  if (!stripe || failed || lastResult) {
+    return (
+      <>
+        {failed ? (
+          <p className="mt-3 text-slate-700" role="alert">
+            The card form could not load. You can still pay on Stripe&apos;s secure page.
+          </p>
+        ) : null}
+        <CheckoutForm lastResult={lastResult} />
+      </>
+    );
+  }
+  return (
+    <Elements stripe={stripe} options={{ clientSecret, appearance: { theme: "stripe" } }}>
+      <PaymentForm billing={billing} order={order} />
+    </Elements>
+  );
+}
+
+function PaymentForm({ billing, order }: { billing: LoaderData["billing"]; order: LoaderData["order"] }) {
+  const stripe = useStripe();
+  const elements = useElements();
+  const [ready, setReady] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function pay(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!stripe || !elements || pending) return;
+    setPending(true);
+    setError(null);
+    const result = await stripe.confirmPayment({
+      elements,
+      confirmParams: {
+        return_url: new URL(`/dashboard/payment/${order.id}/success`, window.location.origin).href,
+        payment_method_data: { billing_details: { name: billing.name, email: billing.email } },
+      },
+    });
+    // Only a payment that could not be confirmed comes back here; success goes to return_url.
+    const { error: failure } = result;
+    setError(
+      failure.type === "card_error" || failure.type === "validation_error"
+        ? (failure.message ?? "Your card was declined.")
+        : "The payment could not be completed. Please try again.",
+    );
+    setPending(false);
+  }
+
+  return (
+    <form onSubmit={pay} className="mt-3" aria-describedby="payment-error" data-testid="payment-element-form">
+      <p className="mb-3 text-sm text-slate-700">
+        Paying as <strong>{billing.name}</strong> ({billing.email})
+      </p>
+      {ready ? null : <p className="text-slate-600">Loading the card form…</p>}
+      <PaymentElement
+        options={{ fields: { billingDetails: { name: "never", email: "never" } } }}
+        onReady={() => setReady(true)}
+      />
+      <ErrorList id="payment-error" errors={error ? [error] : null} />
+      <SubmitButton pending={pending} pendingText="Paying…" disabled={!stripe || !elements || !ready}>
+        Pay {formatCents(order.priceCents)}
+      </SubmitButton>
+    </form>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Pay for your order — PartsWorks" }, { name: "robots", content: "noindex" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

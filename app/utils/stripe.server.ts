@@ -1,0 +1,244 @@
+import Stripe from "stripe";
+import type { OrderView } from "~/models/order.server";
+import {
+  claimStripeEvent,
+  markOrderPaid,
+  releaseStripeEvent,
+  type MarkPaidOutcome,
+  type PaymentEvidence,
+} from "~/models/payment.server";
+import { getEnv } from "./env.server";
+import { formatCents } from "./misc";
+
+/** Card payments need the first two; webhooks (the confirmation that does not rely on the browser) the third. */
+export const STRIPE_VARIABLES = ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const;
+export type StripeVariable = (typeof STRIPE_VARIABLES)[number];
+
+/** The Stripe variables that are not set (empty when everything is). */
+export function missingStripeVariables(env = getEnv()): StripeVariable[] {
+  return STRIPE_VARIABLES.filter((name) => !env[name]);
+}
+
+/** Card payments can be taken: the secret and the publishable key are both set. */
+export function canTakeCardPayments(env = getEnv()) {
+  return Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY);
+}
+
+/** host/port/protocol for the Stripe library when STRIPE_API_URL points it elsewhere (stripe-mock). */
+function apiTarget(apiUrl: string | undefined) {
+  if (!apiUrl) return {};
+  const url = new URL(apiUrl);
+  const protocol = url.protocol === "http:" ? ("http" as const) : ("https" as const);
+  return { host: url.hostname, port: url.port || (protocol === "http" ? "80" : "443"), protocol };
+}
+
+let client: { key: string; stripe: Stripe } | undefined;
+
+/** The Stripe client for the configured secret key, or null when there is none. */
+export function getStripe(env = getEnv()): Stripe | null {
+  const key = env.STRIPE_SECRET_KEY;
+  if (!key) return null;
+  if (client?.key !== key) {
+    client = {
+      key,
+      stripe: new Stripe(key, {
+        ...apiTarget(env.STRIPE_API_URL),
+        maxNetworkRetries: 2,
+        timeout: 20_000,
+        appInfo: { name: "PartsWorks shop" },
+      }),
+    };
+  }
+  return client.stripe;
+}
+
+function requireStripe() {
+  const stripe = getStripe();
+  if (!stripe) throw new Error("Stripe is not configured (STRIPE_SECRET_KEY is not set)");
+  return stripe;
+}
+
+function describe(order: OrderView) {
+  return `PartsWorks order ${order.id}: ${order.orderQuantity} x ${order.productName}`;
+}
+
+/**
+ * The PaymentIntent for an order, for the Payment Element. The amount comes from the order in the
+ * database. One idempotency key per order and amount: reloading the pay screen returns the same
+ * intent instead of creating another.
+ */
+export async function createOrderPaymentIntent(order: OrderView) {
+  const intent = await requireStripe().paymentIntents.create(
+    {
+      amount: order.priceCents,
+      currency: "usd",
+      allowed_payment_method_types: ["card"],
+      description: describe(order),
+      metadata: { orderId: order.id },
+    },
+    { idempotencyKey: `pi-${order.id}-${order.priceCents}` },
+  );
+  if (!intent.client_secret) throw new Error(`PaymentIntent ${intent.id} has no client secret`);
+  return { id: intent.id, clientSecret: intent.client_secret };
+}
+
+const CHECKOUT_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * A Stripe Checkout Session for an order (the pay screen without JavaScript). Within a 10-minute
+ * window the same request (a double click, a reload) returns the same session; the session expires
+ * 35 to 45 minutes after it was made, so a stale payment page cannot be paid much later.
+ */
+export async function createOrderCheckoutSession(order: OrderView) {
+  const env = getEnv();
+  const windowStart = Math.floor(Date.now() / CHECKOUT_WINDOW_MS) * CHECKOUT_WINDOW_MS;
+  const base = env.PUBLIC_URL.replace(/\/$/, "");
+  const payUrl = `${base}/dashboard/payment/${order.id}`;
+  const session = await requireStripe().checkout.sessions.create(
+    {
+      // Checkout offers the payment methods enabled in the Stripe dashboard (cards by default); a
+      // method that settles later is confirmed by checkout.session.async_payment_succeeded.
+      mode: "payment",
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: "usd",
+            unit_amount: order.priceCents,
+            product_data: {
+              name: order.productName,
+              description: `${order.orderQuantity} units at ${formatCents(order.unitPriceCents)} each`,
+            },
+          },
+        },
+      ],
+      customer_email: order.userEmail,
+      client_reference_id: order.id,
+      metadata: { orderId: order.id },
+      payment_intent_data: { description: describe(order), metadata: { orderId: order.id } },
+      success_url: `${payUrl}/success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: payUrl,
+      expires_at: Math.floor((windowStart + 45 * 60 * 1000) / 1000),
+    },
+    { idempotencyKey: `cs-${order.id}-${order.priceCents}-${windowStart}` },
+  );
+  if (!session.url) throw new Error(`Checkout Session ${session.id} has no URL`);
+  return { id: session.id, url: session.url };
+}
+
+// --- Evidence from Stripe -------------------------------------------------------------------------
+
+function idOf(value: string | { id: string } | null | undefined) {
+  return typeof value === "string" ? value : (value?.id ?? null);
+}
+
+/** A succeeded PaymentIntent that names one of our orders, as evidence; anything else is null. */
+export function evidenceFromPaymentIntent(intent: Stripe.PaymentIntent): PaymentEvidence | null {
+  const orderId = intent.metadata?.orderId;
+  if (intent.status !== "succeeded" || !orderId) return null;
+  return { orderId, transactionId: intent.id, amountCents: intent.amount_received, currency: intent.currency };
+}
+
+/** A paid Checkout Session that names one of our orders, as evidence; anything else is null. */
+export function evidenceFromCheckoutSession(session: Stripe.Checkout.Session): PaymentEvidence | null {
+  const orderId = session.metadata?.orderId;
+  if (session.payment_status !== "paid" || !orderId) return null;
+  if (session.client_reference_id && session.client_reference_id !== orderId) return null;
+  const transactionId = idOf(session.payment_intent);
+  if (!transactionId || session.amount_total === null || !session.currency) return null;
+  return { orderId, transactionId, amountCents: session.amount_total, currency: session.currency };
+}
+
+const PAYMENT_EVENTS = new Set([
+  "payment_intent.succeeded",
+  "checkout.session.completed",
+  "checkout.session.async_payment_succeeded",
+]);
+
+function evidenceFromEvent(event: Stripe.Event): PaymentEvidence | null {
+  if (!PAYMENT_EVENTS.has(event.type)) return null;
+  const object = event.data.object as { object?: string };
+  if (object.object === "payment_intent") return evidenceFromPaymentIntent(object as Stripe.PaymentIntent);
+  if (object.object === "checkout.session") return evidenceFromCheckoutSession(object as Stripe.Checkout.Session);
+  return null;
+}
+
+/**
+ * Applies Stripe's evidence to the order. Money that cannot go to an unpaid order of the same amount
+ * (a second payment, a cancelled order, a wrong amount) is refunded instead of kept.
+ */
+export async function applyPaymentEvidence(evidence: PaymentEvidence): Promise<MarkPaidOutcome> {
+  const outcome = await markOrderPaid(evidence);
+  if (outcome === "paid_by_other" || outcome === "not_payable" || outcome === "mismatch") {
+    console.warn(`Stripe payment ${evidence.transactionId} for order ${evidence.orderId}: ${outcome}; refunding it`);
+    await refundPayment(evidence, outcome === "paid_by_other");
+  }
+  return outcome;
+}
+
+async function refundPayment({ transactionId, orderId }: PaymentEvidence, duplicate: boolean) {
+  const stripe = getStripe();
+  if (!stripe || !transactionId.startsWith("pi_")) return;
+  await stripe.refunds.create(
+    { payment_intent: transactionId, ...(duplicate ? { reason: "duplicate" as const } : {}), metadata: { orderId } },
+    { idempotencyKey: `refund-${transactionId}` },
+  );
+}
+
+export type WebhookResult = MarkPaidOutcome | "ignored" | "already_processed";
+
+/**
+ * Applies a verified webhook event at most once: its id is claimed first, so a repeated delivery
+ * changes nothing. If applying fails, the claim is released and the error goes up (Stripe retries).
+ */
+export async function handleStripeEvent(event: Stripe.Event): Promise<WebhookResult> {
+  const evidence = evidenceFromEvent(event);
+  if (!evidence) return "ignored";
+  if (!(await claimStripeEvent(event.id, event.type))) return "already_processed";
+  try {
+    return await applyPaymentEvidence(evidence);
+  } catch (error) {
+    await releaseStripeEvent(event.id).catch(() => {});
+    throw error;
+  }
+}
+
+export class WebhookSignatureError extends Error {}
+
+/** Verifies Stripe's signature over the raw body and returns the event. */
+export function verifyWebhook(body: string, signature: string | null, secret: string): Stripe.Event {
+  if (!signature) throw new WebhookSignatureError("Missing Stripe-Signature header");
+  try {
+    return Stripe.webhooks.constructEvent(body, signature, secret);
+  } catch (error) {
+    throw new WebhookSignatureError(error instanceof Error ? error.message : "Invalid signature");
+  }
+}
+
+export type ReturnCheck = { outcome: MarkPaidOutcome | "processing" | "not_paid" | "other_order" };
+
+/**
+ * The customer came back from Stripe: asks Stripe itself (never the query string) whether the
+ * PaymentIntent or Checkout Session for this order succeeded, and if so marks the order paid.
+ */
+export async function confirmReturnFromStripe(
+  orderId: string,
+  { paymentIntentId, sessionId }: { paymentIntentId?: string; sessionId?: string },
+): Promise<ReturnCheck> {
+  const stripe = requireStripe();
+  if (paymentIntentId) {
+    const intent = await stripe.paymentIntents.retrieve(paymentIntentId);
+    if (intent.metadata?.orderId !== orderId) return { outcome: "other_order" };
+    if (intent.status === "processing") return { outcome: "processing" };
+    const evidence = evidenceFromPaymentIntent(intent);
+    return { outcome: evidence ? await applyPaymentEvidence(evidence) : "not_paid" };
+  }
+  if (sessionId) {
+    const session = await stripe.checkout.sessions.retrieve(sessionId);
+    if (session.metadata?.orderId !== orderId) return { outcome: "other_order" };
+    const evidence = evidenceFromCheckoutSession(session);
+    if (!evidence) return { outcome: session.status === "complete" ? "processing" : "not_paid" };
+    return { outcome: await applyPaymentEvidence(evidence) };
+  }
+  return { outcome: "not_paid" };
+}

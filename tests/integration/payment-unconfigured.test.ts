@@ -1,0 +1,64 @@
+/** A shop started without Stripe keys: the pay screen says so and what to set; nothing is faked. */
+import { describe, expect, test, vi } from "vitest";
+import { Order } from "~/models/order.server";
+import { Payment } from "~/models/payment.server";
+import { action, loader } from "~/routes/dashboard.payment.$id";
+import { action as webhook } from "~/routes/webhooks.stripe";
+import { createUser, sessionCookieHeader } from "../setup/factories";
+import { createOrder } from "../setup/order-factories";
+import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+
+vi.mock("~/utils/env.server", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("~/utils/env.server")>();
+  return {
+    ...actual,
+    getEnv: () => ({
+      ...actual.getEnv(),
+      STRIPE_SECRET_KEY: undefined,
+      STRIPE_PUBLISHABLE_KEY: undefined,
+      STRIPE_WEBHOOK_SECRET: undefined,
+    }),
+  };
+});
+
+describe("without Stripe keys", () => {
+  test("the pay screen says card payments are not configured and names the variables to set", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieHeader(user.id);
+    const order = await createOrder({ user });
+
+    const request = getRequest(`/dashboard/payment/${order.id}`, { cookie });
+    const response = await settle(loader(loaderArgs(request, { id: order.id })));
+    expect(response.status).toBe(200);
+    const data = await response.json();
+    expect(data.payment).toEqual({
+      state: "unconfigured",
+      missing: ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"],
+    });
+    expect(JSON.stringify(data)).not.toMatch(/secret_|pk_/);
+
+    const post = postRequest(`/dashboard/payment/${order.id}`, { intent: "checkout" }, { cookie });
+    const paid = await settle(action(actionArgs(post, { id: order.id })));
+    expect(paid.status).toBe(503);
+    expect(JSON.stringify(await paid.json())).toContain("Card payments are not configured on this shop yet.");
+    expect((await Order.findById(order.id).lean())?.status).toBe("unpaid");
+    expect(await Payment.countDocuments({ myOrder: order.id })).toBe(0);
+  });
+
+  test("the webhook answers 503 and changes nothing", async () => {
+    const order = await createOrder({ user: await createUser() });
+    const body = JSON.stringify({
+      id: "evt_unconfigured",
+      type: "payment_intent.succeeded",
+      data: { object: { object: "payment_intent", id: "pi_x", status: "succeeded", amount_received: order.priceCents, currency: "usd", metadata: { orderId: order.id } } },
+    });
+    const request = new Request("http://localhost/webhooks/stripe", {
+      method: "POST",
+      body,
+      headers: { "Stripe-Signature": "t=1,v1=00" },
+    });
+    const response = await settle(webhook(actionArgs(request)));
+    expect(response.status).toBe(503);
+    expect((await Order.findById(order.id).lean())?.status).toBe("unpaid");
+  });
+});
