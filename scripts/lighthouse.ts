@@ -47,6 +47,7 @@ export type LighthousePage = {
   metrics: Record<string, number>;
   /** Audits that cost points in a category below its budget. */
   failing: { category: Category; id: string; title: string }[];
+  error?: string;
 };
 
 async function launchChromium(cpus: string | undefined) {
@@ -95,9 +96,13 @@ export async function runLighthouse(baseUrl: string, { pages = LIGHTHOUSE_PAGES,
         logLevel: "error",
         onlyCategories: [...CATEGORIES],
       });
-      if (!result) throw new Error(`Lighthouse returned nothing for ${page}`);
-      const { lhr } = result;
-      if (lhr.runtimeError) throw new Error(`Lighthouse on ${page}: ${lhr.runtimeError.message}`);
+      const lhr = result?.lhr;
+      if (!lhr || lhr.runtimeError) {
+        // A page Lighthouse could not load scores zero and says why.
+        const error = lhr?.runtimeError?.message ?? "Lighthouse returned no result";
+        results.push({ path: page, scores: { performance: 0, accessibility: 0, "best-practices": 0, seo: 0 }, metrics: {}, failing: [], error });
+        continue;
+      }
       const scores = Object.fromEntries(
         CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]),
       ) as Record<Category, number>;
@@ -135,6 +140,7 @@ export function formatLighthouse(results: LighthousePage[]) {
     lines.push(
       `${result.path.padEnd(12)} ${String(scores.performance).padStart(4)}  ${String(scores.accessibility).padStart(4)}  ${String(scores["best-practices"]).padStart(4)}  ${String(scores.seo).padStart(3)}  ${`${metrics.fcpMs} ms`.padStart(7)} ${`${metrics.lcpMs} ms`.padStart(7)} ${`${metrics.tbtMs} ms`.padStart(6)} ${String(metrics.cls).padStart(5)}`,
     );
+    if (result.error) lines.push(`    could not audit: ${result.error}`);
     for (const failing of result.failing) lines.push(`    ${failing.category}: ${failing.title} (${failing.id})`);
   }
   return lines.join("\n");
