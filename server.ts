@@ -8,7 +8,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { connectDb, disconnectDb, isDbHealthy, syncIndexes } from "./app/utils/db.server";
 import { ensureDemoData } from "./app/utils/demo-data.server";
-import { EnvError, getEnv } from "./app/utils/env.server";
+import { EnvError, getEnv, isGoogleConfigured } from "./app/utils/env.server";
 import { startLocalDb, type LocalDb } from "./app/utils/local-db.server";
 import { serverTiming } from "./app/utils/timing.server";
 
@@ -97,6 +97,14 @@ const STRIPE_CSP = {
 };
 const NO_STRIPE_CSP = { script: "", frame: "", connect: "", formAction: "" };
 
+/**
+ * The Google button (login and sign-up, reachable by client-side navigation from any page) posts
+ * to /auth/google, which redirects to Google's sign-in page; form-action covers that redirect.
+ */
+const GOOGLE_FORM_ACTION = isGoogleConfigured(env)
+  ? ` ${new URL(env.GOOGLE_AUTHORIZATION_URL ?? "https://accounts.google.com/o/oauth2/v2/auth").origin}`
+  : "";
+
 /** Security headers. The CSP admits Stripe's script and frames on the pay screen only, and nothing else. */
 app.use((req: Request, res: Response, next: NextFunction) => {
   const nonce = randomBytes(16).toString("base64");
@@ -114,7 +122,7 @@ app.use((req: Request, res: Response, next: NextFunction) => {
       `connect-src 'self'${stripe.connect}${devSources}`,
       `frame-src${stripe.frame} https://www.openstreetmap.org`,
       "frame-ancestors 'none'",
-      `form-action 'self'${stripe.formAction}`,
+      `form-action 'self'${stripe.formAction}${GOOGLE_FORM_ACTION}`,
       "base-uri 'self'",
       "object-src 'none'",
     ].join("; "),
