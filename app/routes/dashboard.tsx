@@ -4,7 +4,7 @@ import { NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { Role } from "~/models/user.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser, requireUserOrSignOutHome } from "~/utils/auth.server";
 
 const DEFAULT_AVATAR = "/images/default-avatar.svg";
 
@@ -20,7 +20,10 @@ const items: { to: string; label: string; roles: Role[] }[] = [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  // Loaders run in parallel and the first redirect wins, so the layout applies My Orders' own rule
+  // too: there an expired or revoked session signs out and goes home (spec 4).
+  const onMyOrders = /^\/dashboard\/orders(\/|$)/.test(new URL(request.url).pathname);
+  const user = onMyOrders ? await requireUserOrSignOutHome(request) : await requireUser(request);
   return json({ user: { name: user.name, role: user.role, photoUrl: user.photoUrl } });
 }
 
@@ -45,7 +48,7 @@ export default function DashboardLayout() {
         The drawer is a CSS-only toggle: a checkbox opens the menu on small screens, without
         JavaScript. On large screens the menu is a sidebar that is always shown.
       */}
-      <input ref={drawer} type="checkbox" id="dashboard-drawer" className="peer sr-only" aria-controls="dashboard-menu" />
+      <input ref={drawer} type="checkbox" id="dashboard-drawer" className="peer sr-only lg:hidden" aria-controls="dashboard-menu" />
       <label
         htmlFor="dashboard-drawer"
         className="mb-4 inline-flex cursor-pointer items-center gap-2 rounded border border-slate-400 bg-white px-3 py-2 text-sm font-medium text-slate-800 peer-focus-visible:ring-2 peer-focus-visible:ring-brand-700 lg:hidden"

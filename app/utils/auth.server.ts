@@ -63,6 +63,13 @@ export async function requireUserOrSignOutHome(request: Request) {
   return user;
 }
 
+/** My Orders: requireUserOrSignOutHome, and an admin goes to the dashboard (spec 6). */
+export async function requireCustomerOrSignOutHome(request: Request) {
+  const user = await requireUserOrSignOutHome(request);
+  if (user.role === "admin") throw redirect("/dashboard");
+  return user;
+}
+
 /** Admin screens: anyone else is signed out and sent to /login with a toast saying why (spec 4). */
 export async function requireAdmin(request: Request) {
   const user = await requireUser(request);

@@ -9,7 +9,13 @@ import { loader as dashboardLoader } from "~/routes/dashboard";
 import { action as loginAction } from "~/routes/login";
 import { action as logoutAction } from "~/routes/logout";
 import { action as signupAction } from "~/routes/signup";
-import { getSessionId, getUser, requireCustomer, requireUserOrSignOutHome } from "~/utils/auth.server";
+import {
+  getSessionId,
+  getUser,
+  requireCustomer,
+  requireCustomerOrSignOutHome,
+  requireUserOrSignOutHome,
+} from "~/utils/auth.server";
 import { createUser, sessionCookieValue, TEST_PASSWORD } from "../setup/factories";
 import { getRequest, postRequest, settle } from "../setup/requests";
 
@@ -262,11 +268,25 @@ describe("sessions", () => {
     expect(anonymous.headers.get("Location")).toBe("/login?redirectTo=%2Fdashboard%2Forders");
   });
 
+  test("the dashboard layout applies the rule on My Orders, and sends to login elsewhere", async () => {
+    const user = await createUser();
+    const { sessionId, value } = await sessionCookieValue(user.id);
+    const cookie = `__session=${value}`;
+    await Session.updateOne({ _id: sessionId }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    const elsewhere = await settle(dashboardLoader(args(getRequest("/dashboard/review", { cookie }))));
+    expect(elsewhere.headers.get("Location")).toBe("/login?redirectTo=%2Fdashboard%2Freview");
+    const orders = await settle(dashboardLoader(args(getRequest("/dashboard/orders", { cookie }))));
+    expect(orders.headers.get("Location")).toBe("/");
+    expect(sessionCookieCleared(orders)).toBe(true);
+  });
+
   test("an admin reaching a customer screen goes to /dashboard", async () => {
     const admin = await createUser({ role: "admin" });
     const cookie = `__session=${(await sessionCookieValue(admin.id)).value}`;
-    const response = await settle(requireCustomer(getRequest("/dashboard/orders", { cookie })));
-    expect(response.headers.get("Location")).toBe("/dashboard");
+    for (const guard of [requireCustomer, requireCustomerOrSignOutHome]) {
+      const response = await settle(guard(getRequest("/dashboard/orders", { cookie })));
+      expect(response.headers.get("Location")).toBe("/dashboard");
+    }
   });
 });
 
