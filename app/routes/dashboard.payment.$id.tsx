@@ -221,9 +221,12 @@ function useStripeJs(publishableKey: string) {
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     let settled = false;
-    const promise = import("@stripe/stripe-js/pure")
+    const promise = import("@stripe/stripe-js/pure/index.mjs")
       .then(({ loadStripe }) => loadStripe(publishableKey))
-      .catch(() => null)
+      .catch((error: unknown) => {
+        console.error("Stripe.js could not load", error);
+        return null;
+      })
       .then((loaded) => {
         settled = true;
         if (!loaded) setFailed(true);
