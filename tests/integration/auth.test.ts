@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { RateLimit } from "~/models/rate-limit.server";
 import { Session } from "~/models/session.server";
 import { User } from "~/models/user.server";
 import { action as allUsersAction, loader as allUsersLoader } from "~/routes/dashboard.allUsers";
@@ -16,6 +17,7 @@ import {
   requireCustomerOrSignOutHome,
   requireUserOrSignOutHome,
 } from "~/utils/auth.server";
+import { hitAuthRateLimit, hitRateLimit } from "~/utils/rate-limit.server";
 import { createUser, sessionCookieValue, TEST_PASSWORD } from "../setup/factories";
 import { getRequest, postRequest, settle } from "../setup/requests";
 
@@ -173,7 +175,13 @@ describe("login", () => {
 
 describe("rate limits on sign-in and sign-up", () => {
   const original = process.env.AUTH_RATE_LIMIT;
+  beforeEach(() => {
+    // Each test's attempts fall in one 15-minute window, however long the test takes.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.UTC(2031, 0, 1, 9, 5));
+  });
   afterEach(() => {
+    vi.useRealTimers();
     process.env.AUTH_RATE_LIMIT = original;
   });
 
@@ -223,6 +231,33 @@ describe("rate limits on sign-in and sign-up", () => {
     const blocked = await settle(signupAction(args(postRequest("/signup", { name: "Bulk", email, password: "secret-pass" }), ip)));
     expect(blocked.status).toBe(429);
     expect(await User.exists({ email })).toBeNull();
+  });
+});
+
+describe("the database-backed rate limiter", () => {
+  test("counts per fixed window and starts again in the next window", async () => {
+    const key = `unit:${randomUUID()}`;
+    const start = Date.UTC(2030, 0, 1, 12, 0, 0);
+    const options = { limit: 2, windowMs: 60_000 };
+    expect(await hitRateLimit([key], { ...options, now: start })).toEqual({ allowed: true });
+    expect(await hitRateLimit([key], { ...options, now: start + 1_000 })).toEqual({ allowed: true });
+    expect(await hitRateLimit([key], { ...options, now: start + 2_000 })).toEqual({ allowed: false, retryAfterSeconds: 58 });
+    expect(await hitRateLimit([key], { ...options, now: start + 60_000 })).toEqual({ allowed: true });
+  });
+
+  test("concurrent hits are all counted", async () => {
+    const key = `unit:${randomUUID()}`;
+    const now = Date.now();
+    await Promise.all(Array.from({ length: 20 }, () => hitRateLimit([key], { limit: 100, windowMs: 60_000, now })));
+    expect(await hitRateLimit([key], { limit: 20, windowMs: 60_000, now })).toMatchObject({ allowed: false });
+  });
+
+  test("stores no email addresses, and finished windows expire (TTL index)", async () => {
+    const email = uniqueEmail("private");
+    await hitAuthRateLimit("login", { ip: testIp(), email });
+    expect(await RateLimit.exists({ _id: { $regex: email.split("@")[0] } })).toBeNull();
+    const indexes = await RateLimit.collection.indexes();
+    expect(indexes.find((index) => index.key.expiresAt === 1)?.expireAfterSeconds).toBe(0);
   });
 });
 
