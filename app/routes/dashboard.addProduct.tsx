@@ -6,9 +6,9 @@ import { Form, useActionData } from "@remix-run/react";
 import { redirectWithSuccess } from "remix-toast";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
-import { addPart, DEFAULT_MIN_ORDER_QUANTITY } from "~/models/part.server";
+import { addPart } from "~/models/part.server";
 import { requireAdmin } from "~/utils/auth.server";
-import { addPartSchema, readForm } from "~/utils/shop-forms";
+import { addPartSchema, DEFAULT_MIN_ORDER, readForm } from "~/utils/shop-forms";
 
 const FAILED_TO_ADD = "Failed to add the part";
 
@@ -58,7 +58,7 @@ export default function AddProduct() {
     constraint: getZodConstraint(addPartSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    defaultValue: { minOrderQuantity: String(DEFAULT_MIN_ORDER_QUANTITY) },
+    defaultValue: { minOrderQuantity: String(DEFAULT_MIN_ORDER) },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: addPartSchema }),
   });
   const isPending = useIsPending();

@@ -12,6 +12,8 @@ export const REVIEW_MAX_LENGTH = 1000;
 export const MAX_STOCK = 10_000_000;
 export const MAX_PRICE_DOLLARS = 1_000_000;
 export const MAX_MIN_ORDER = 1_000_000;
+/** The minimum order of a new part (the Part model has the same default). */
+export const DEFAULT_MIN_ORDER = 100;
 
 const objectIdPattern = /^[a-f0-9]{24}$/i;
 

@@ -1,0 +1,140 @@
+import { randomUUID } from "node:crypto";
+import { Order } from "~/models/order.server";
+import { Part } from "~/models/part.server";
+import { createUser } from "../setup/factories";
+import { expect, test } from "./fixtures";
+
+// axe runs inside the page, so the accessibility checks run in the js-on project (same HTML).
+
+test("an admin adds a part, finds it newest on the home page, restocks it and deletes it", async ({
+  page,
+  login,
+  checkA11y,
+  javaScriptEnabled,
+}) => {
+  test.slow(); // a long journey on a small shared machine
+  await login({ role: "admin" });
+  const name = `Clutch Kit ${randomUUID().slice(0, 6)}`;
+
+  await page.goto("/dashboard/addProduct");
+  await expect(page.getByRole("heading", { name: "Add Product" })).toBeVisible();
+  await expect(page.getByLabel("Minimum order quantity")).toHaveValue("100");
+  if (javaScriptEnabled) await checkA11y();
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Description").fill("Clutch disc, pressure plate and release bearing in one box.");
+  await page.getByLabel("Image URL").fill("/images/parts/pw-1007.svg");
+  await page.getByLabel("Quantity in stock").fill("500");
+  await page.getByLabel(/^Price per unit/).fill("19");
+  await page.getByRole("button", { name: "Add part" }).click();
+
+  await expect(page).toHaveURL(/\/dashboard\/manageProducts$/);
+  await expect(page.getByTestId("toast")).toContainText("Part added successfully");
+
+  await page.goto("/");
+  await expect(page.getByText(name).first()).toBeVisible();
+
+  await page.goto("/dashboard/manageProducts");
+  const row = page.getByRole("row").filter({ hasText: name });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId("price")).toHaveText("$19");
+  await expect(row.getByTestId("stock")).toHaveText("500");
+  if (javaScriptEnabled) await checkA11y();
+  await row.getByLabel(/^Stock/).fill("750");
+  await row.getByLabel(/^Price/).fill("21");
+  await row.getByRole("button", { name: `Save price and stock of ${name}` }).click();
+  await expect(page.getByTestId("toast")).toContainText(`${name}: price and stock saved`);
+  await expect(row.getByTestId("stock")).toHaveText("750");
+  await expect(row.getByTestId("price")).toHaveText("$21");
+
+  // A bad stock figure is refused by the field and changes nothing.
+  await row.getByLabel(/^Stock/).fill("-4");
+  if (javaScriptEnabled) {
+    await row.getByRole("button", { name: `Save price and stock of ${name}` }).click();
+    await expect(row.getByText("Stock must be at least 0")).toBeVisible();
+  }
+  expect((await Part.findOne({ name }).lean())?.availableQuantity).toBe(750);
+
+  await row.getByRole("link", { name: `Delete ${name}` }).click();
+  if (javaScriptEnabled) {
+    const dialog = page.getByRole("dialog", { name: `Delete ${name}?` });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: "Delete" }).click();
+  } else {
+    await expect(page).toHaveURL(/\/dashboard\/manageProducts\/[a-f0-9]{24}\/delete$/);
+    await expect(page.getByRole("heading", { name: `Delete ${name}?` })).toBeVisible();
+    await page.getByRole("button", { name: "Delete" }).click();
+  }
+  await expect(page).toHaveURL(/\/dashboard\/manageProducts$/);
+  await expect(page.getByTestId("toast")).toContainText(`${name} is deleted`);
+  await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(0);
+  expect(await Part.exists({ name })).toBeNull();
+});
+
+test("Manage Orders moves a paid order from Pending to Shipped, and removes an unpaid one", async ({
+  page,
+  login,
+  createPart,
+  checkA11y,
+  javaScriptEnabled,
+}) => {
+  test.slow(); // a long journey on a small shared machine
+  await login({ role: "admin" });
+  const part = await createPart({ availableQuantity: 400 });
+  const customer = await createUser({ name: `Sam Shipper ${randomUUID().slice(0, 4)}` });
+  const base = {
+    partId: part.id,
+    productName: part.name,
+    unitPriceCents: part.priceCents,
+    priceCents: part.priceCents * 100,
+    orderQuantity: 100,
+    phone: "555-0100",
+    address: "1 Dock Road",
+    userId: customer.id,
+    userEmail: customer.email,
+    userName: customer.name,
+  };
+  await Order.create({ ...base, status: "paid", transactionId: `pi_${randomUUID().slice(0, 12)}`, paidAt: new Date() });
+  await Order.create({ ...base, orderQuantity: 200, priceCents: part.priceCents * 200, status: "unpaid" });
+
+  await page.goto("/dashboard/manageOrders");
+  await page.getByLabel("Status").selectOption("paid");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/status=paid/);
+  const paidRow = page.getByRole("row").filter({ hasText: part.name });
+  await expect(paidRow).toHaveCount(1);
+  await expect(paidRow.getByTestId("status")).toHaveText("Pending");
+  if (javaScriptEnabled) await checkA11y();
+  await paidRow.getByRole("button", { name: /^Shipped/ }).click();
+  await expect(page.getByTestId("toast")).toContainText(`The order of ${part.name} for ${customer.name} is shipped`);
+  await expect(paidRow).toHaveCount(0);
+
+  await page.goto("/dashboard/manageOrders?status=shipped");
+  const shippedRow = page.getByRole("row").filter({ hasText: part.name });
+  await expect(shippedRow.getByTestId("status")).toHaveText("Shipped");
+  await expect(shippedRow).toContainText(/Shipped \w{3} \d{1,2}, \d{4}/);
+  await expect(shippedRow.getByRole("button")).toHaveCount(0);
+
+  await page.goto("/dashboard/manageOrders?status=unpaid");
+  const unpaidRow = page.getByRole("row").filter({ hasText: part.name });
+  await expect(unpaidRow.getByTestId("status")).toHaveText("Unpaid");
+  await unpaidRow.getByRole("link", { name: /^Remove the order/ }).click();
+  if (javaScriptEnabled) {
+    await page.getByRole("dialog", { name: "Remove this unpaid order?" }).getByRole("button", { name: "Remove" }).click();
+  } else {
+    await expect(page).toHaveURL(/\/dashboard\/manageOrders\/[a-f0-9]{24}\/remove$/);
+    await page.getByRole("button", { name: "Remove" }).click();
+  }
+  await expect(page.getByTestId("toast")).toContainText("is removed and its stock is back");
+  await page.goto("/dashboard/manageOrders?status=removed");
+  await expect(page.getByRole("row").filter({ hasText: part.name }).getByTestId("status")).toHaveText("Removed");
+  expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(600);
+});
+
+test("a customer who opens an admin screen is signed out and sent to login", async ({ page, login }) => {
+  await login();
+  await page.goto("/dashboard/manageOrders");
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByTestId("toast")).toContainText("signed out");
+  await page.goto("/dashboard/orders");
+  await expect(page).toHaveURL(/\/login/);
+});

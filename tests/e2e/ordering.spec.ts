@@ -1,0 +1,141 @@
+import { Part } from "~/models/part.server";
+import { expect, test } from "./fixtures";
+
+// axe runs inside the page, so the accessibility checks run in the js-on project (same HTML).
+
+test("a customer orders a part, sees it in My Orders, and cancels it only with the word cancel", async ({
+  page,
+  login,
+  createPart,
+  checkA11y,
+  javaScriptEnabled,
+}) => {
+  test.slow(); // a long journey on a small shared machine
+  await login({ name: "Olive Order" });
+  const part = await createPart({ priceCents: 1250, minOrderQuantity: 100, availableQuantity: 1000 });
+
+  await page.goto(`/parts/${part.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: part.name })).toBeVisible();
+  await expect(page.getByTestId("min-order")).toHaveText("100");
+  await expect(page.getByTestId("available")).toHaveText("1,000");
+  await expect(page.getByTestId("unit-price")).toHaveText("$12.50");
+  await expect(page.getByLabel("Name")).toHaveValue("Olive Order");
+  await expect(page.getByLabel("Name")).toHaveAttribute("readonly", "");
+  await expect(page.getByLabel("Email")).toHaveAttribute("readonly", "");
+  const quantity = page.getByLabel(/^Quantity/);
+  await expect(quantity).toHaveValue("100");
+  await expect(page.getByTestId("order-total")).toHaveText("$1,250");
+  if (javaScriptEnabled) await checkA11y();
+
+  const buy = page.getByRole("button", { name: "Buy" });
+  if (javaScriptEnabled) {
+    // The Buy button is disabled while the quantity is empty or above the stock; the total follows.
+    await quantity.fill("");
+    await expect(buy).toBeDisabled();
+    await quantity.fill("1001");
+    await expect(buy).toBeDisabled();
+    await quantity.fill("200");
+    await expect(buy).toBeEnabled();
+    await expect(page.getByTestId("order-total")).toHaveText("$2,500");
+  } else {
+    await quantity.fill("200");
+  }
+  await page.getByLabel("Phone").fill("+1 555 0142");
+  await page.getByLabel("Address").fill("7 Piston Road, Springfield");
+  await buy.click();
+
+  await expect(page).toHaveURL(/\/dashboard\/orders$/);
+  const toast = page.getByTestId("toast");
+  await expect(toast).toContainText("Your Order is Placed");
+  await expect(toast).toContainText("Order Placed Successfully!");
+
+  const row = page.getByRole("row").filter({ hasText: part.name });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByRole("cell").nth(0)).toHaveText("200");
+  await expect(row.getByRole("cell").nth(1)).toHaveText("$2,500");
+  await expect(row).toContainText("Unpaid");
+  await expect(row.getByRole("link", { name: /^Pay/ })).toHaveAttribute("href", /^\/dashboard\/payment\/[a-f0-9]{24}$/);
+  if (javaScriptEnabled) await checkA11y();
+  expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(800);
+
+  await row.getByRole("link", { name: `Cancel the order of ${part.name}` }).click();
+  const confirmWord = page.getByLabel("Type cancel to confirm");
+  const drop = page.getByRole("button", { name: "Drop" });
+  if (javaScriptEnabled) {
+    // A modal; Drop stays disabled until the text is exactly "cancel".
+    const dialog = page.getByRole("dialog", { name: "Cancel this order?" });
+    await expect(dialog).toBeVisible();
+    await confirmWord.fill("drop");
+    await expect(drop).toBeDisabled();
+    await confirmWord.fill("Cancel");
+    await expect(drop).toBeDisabled();
+    if (javaScriptEnabled) await checkA11y();
+  } else {
+    // A page; the server refuses the wrong word with a message by the field.
+    await expect(page).toHaveURL(/\/dashboard\/orders\/[a-f0-9]{24}\/cancel$/);
+    await confirmWord.fill("drop");
+    await drop.click();
+    await expect(page.getByText("Type exactly cancel to drop the order")).toBeVisible();
+    await expect(confirmWord).toHaveAttribute("aria-invalid", "true");
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(800);
+  }
+  await confirmWord.fill("cancel");
+  await expect(drop).toBeEnabled();
+  await drop.click();
+
+  await expect(page).toHaveURL(/\/dashboard\/orders$/);
+  await expect(page.getByTestId("toast")).toContainText(`Your order of ${part.name} is cancelled`);
+  await expect(row).toContainText("Cancelled");
+  await expect(row.getByRole("link", { name: /Cancel the order/ })).toHaveCount(0);
+  await expect(row.getByRole("link", { name: /^Pay/ })).toHaveCount(0);
+
+  // The stock is back.
+  await page.goto(`/parts/${part.id}`);
+  await expect(page.getByTestId("available")).toHaveText("1,000");
+});
+
+test("signed out, part details sends the visitor to log in and back", async ({ page, createPart }) => {
+  const part = await createPart();
+  await page.goto(`/parts/${part.id}`);
+  await expect(page).toHaveURL(new RegExp(`/login\\?redirectTo=%2Fparts%2F${part.id}`));
+});
+
+test("a missing part id is the 404 page", async ({ page, login }) => {
+  await login();
+  const response = await page.goto("/parts/0123456789abcdef01234567");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("img", { name: /Error 404/ })).toBeVisible();
+});
+
+test("a review with its star rating appears on the home page as the newest", async ({ page, login, checkA11y, javaScriptEnabled }) => {
+  await login({ name: "Rosa Review" });
+  await page.goto("/dashboard/review");
+  await expect(page.getByRole("heading", { name: "Add A Review" })).toBeVisible();
+  await expect(page.getByRole("radio", { name: "2 stars" })).toBeChecked();
+  if (javaScriptEnabled) await checkA11y();
+  await page.locator("label").filter({ hasText: "4 stars" }).click();
+  await expect(page.getByRole("radio", { name: "4 stars" })).toBeChecked();
+  const text = `The timing belt kits fit perfectly (${Date.now()}).`;
+  await page.getByLabel("Description").fill(text);
+  await page.getByRole("button", { name: "Add review" }).click();
+
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId("toast")).toContainText("Your review is on the home page");
+  const review = page.getByRole("region", { name: "Customer Reviews" }).getByRole("listitem").filter({ hasText: text });
+  await expect(review).toBeVisible();
+  await expect(review).toContainText("Rosa Review");
+  await expect(review.getByRole("img", { name: "4 out of 5 stars" })).toBeVisible();
+});
+
+test("an empty review description is refused with a message by the field", async ({ page, login, javaScriptEnabled }) => {
+  await login();
+  await page.goto("/dashboard/review");
+  const description = page.getByLabel("Description");
+  if (!javaScriptEnabled) {
+    // Without JavaScript the browser's own check stops an empty field; a blank one reaches the server.
+    await description.fill("   ");
+  }
+  await page.getByRole("button", { name: "Add review" }).click();
+  await expect(page.getByText("Description is Required")).toBeVisible();
+  await expect(description).toHaveAttribute("aria-invalid", "true");
+});
