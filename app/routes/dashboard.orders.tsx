@@ -6,12 +6,12 @@ import { ConfirmDialog, confirmLinkClass } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Pagination } from "~/components/pagination";
 import { listOrdersOfUser } from "~/models/order.server";
-import { requireCustomer } from "~/utils/auth.server";
+import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
 import { formatDateTime, ORDER_STATUS_LABELS, parsePage } from "~/utils/shop-forms";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireCustomer(request);
+  const user = await requireCustomerOrSignOutHome(request);
   const page = parsePage(new URL(request.url).searchParams.get("page"));
   const result = await listOrdersOfUser(user.id, { page });
   const orders = result.orders.map((order) => ({

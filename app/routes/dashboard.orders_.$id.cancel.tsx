@@ -7,7 +7,7 @@ import { CancelOrderPageForm } from "~/components/cancel-order-form";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useIsPending } from "~/components/forms";
 import { cancelOrder, getOwnOrder } from "~/models/order.server";
-import { requireCustomer } from "~/utils/auth.server";
+import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
 import { cancelOrderSchema, ORDER_STATUS_LABELS, readForm } from "~/utils/shop-forms";
 
@@ -16,7 +16,7 @@ const NOT_UNPAID = "Only unpaid orders can be cancelled.";
 
 /** The cancel confirmation as a page: what the modal of My Orders shows, for browsers without JavaScript. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireCustomer(request);
+  const user = await requireCustomerOrSignOutHome(request);
   const order = await getOwnOrder(params.id ?? "", user.id);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
   return json(
@@ -34,7 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireCustomer(request);
+  const user = await requireCustomerOrSignOutHome(request);
   const order = await getOwnOrder(params.id ?? "", user.id);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
   const submission = parseWithZod(await readForm(request), { schema: cancelOrderSchema });

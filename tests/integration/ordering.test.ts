@@ -205,6 +205,24 @@ describe("My Orders and cancelling", () => {
     expect(admin.headers.get("Location")).toBe("/dashboard");
   });
 
+  test("an expired or revoked session on My Orders signs out and goes to the home page", async () => {
+    const part = await createPart({ availableQuantity: 500 });
+    const { user, cookie } = await signedIn();
+    const order = await insertOrder({ user, part });
+    await Session.updateMany({ userId: user.id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    const before = await snapshot({ partIds: [part.id], orderIds: [order.id] });
+    for (const response of [
+      await settle(myOrdersLoader(loaderArgs(getRequest("/dashboard/orders", { cookie })))),
+      await postCancel(order.id, { confirm: "cancel" }, cookie),
+    ]) {
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe("/");
+      expect(response.headers.getSetCookie().join("\n")).toMatch(/__session=;/);
+    }
+    expect(await Session.countDocuments({ userId: user.id })).toBe(0);
+    expect(await snapshot({ partIds: [part.id], orderIds: [order.id] })).toEqual(before);
+  });
+
   test("another customer's order is a 404, on the confirmation page and on the action", async () => {
     const part = await createPart({ availableQuantity: 900 });
     const owner = await signedIn();
