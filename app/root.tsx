@@ -33,7 +33,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       toast: toast ?? null,
       env: getPublicEnv(),
     },
-    { headers },
+    // getToast always re-commits its cookie; only send it when a toast was consumed, so pages
+    // without one carry no Set-Cookie and public pages stay cacheable (app/utils/cache.server.ts).
+    { headers: toast ? headers : undefined },
   );
 }
 

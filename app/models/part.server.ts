@@ -1,4 +1,6 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { truncate } from "~/utils/misc";
+import { escapeRegExp, normalizeSearch, type PartSort } from "~/utils/search";
 
 export const DEFAULT_MIN_ORDER_QUANTITY = 100;
 
@@ -92,6 +94,81 @@ export async function reserveStock(partId: string, quantity: number) {
 /** Gives stock back (an unpaid order cancelled or removed). A deleted part gets nothing back. */
 export async function releaseStock(partId: string, quantity: number) {
   await Part.updateOne({ _id: partId }, { $inc: { availableQuantity: quantity } });
+}
+
+// --- Storefront listing -------------------------------------------------------------------------
+
+/**
+ * Each sort follows an index exactly ({createdAt: -1, _id: -1} and {priceCents: 1, _id: 1}, the
+ * latter read backwards for price-desc), with _id breaking ties so pages never overlap.
+ */
+const PART_SORT_SPECS: Record<PartSort, Record<string, 1 | -1>> = {
+  newest: { createdAt: -1, _id: -1 },
+  "price-asc": { priceCents: 1, _id: 1 },
+  "price-desc": { priceCents: -1, _id: -1 },
+};
+
+/** What a part card shows, and nothing else. */
+const CARD_FIELDS = {
+  name: 1,
+  partNumber: 1,
+  description: 1,
+  img: 1,
+  priceCents: 1,
+  minOrderQuantity: 1,
+  availableQuantity: 1,
+} as const;
+
+export const CARD_DESCRIPTION_LENGTH = 110;
+
+export type PartCardView = Omit<PartView, "createdAt">;
+
+/**
+ * The filter for a storefront search: the name contains the text (any case), or the part number
+ * starts with it. Input is escaped, so it always matches literally; the part-number match is
+ * anchored and in the stored (upper) case, so the partNumber index can serve it.
+ */
+export function partSearchFilter(query: string | null | undefined) {
+  const text = normalizeSearch(query);
+  if (!text) return {};
+  return {
+    $or: [
+      { name: { $regex: escapeRegExp(text), $options: "i" } },
+      { partNumber: { $regex: `^${escapeRegExp(text.toUpperCase())}` } },
+    ],
+  };
+}
+
+/**
+ * One page of the catalogue as cards: the one query behind / and /parts, so it can be tuned in one
+ * place. Fetches only the card's fields, sorts along an index and pages with skip/limit.
+ * `total` is counted only when asked for (the home page does not need it).
+ */
+export async function listPartCards({
+  query,
+  sort = "newest",
+  page = 1,
+  perPage = 12,
+  withTotal = true,
+}: {
+  query?: string | null;
+  sort?: PartSort;
+  page?: number;
+  perPage?: number;
+  withTotal?: boolean;
+}) {
+  const filter = partSearchFilter(query);
+  const filtered = Object.keys(filter).length > 0;
+  const skip = (Math.max(1, Math.floor(page)) - 1) * perPage;
+  const [docs, total] = await Promise.all([
+    Part.find(filter).select(CARD_FIELDS).sort(PART_SORT_SPECS[sort]).skip(skip).limit(perPage).lean(),
+    withTotal ? (filtered ? Part.countDocuments(filter) : Part.estimatedDocumentCount()) : Promise.resolve(null),
+  ]);
+  const parts: PartCardView[] = docs.map((doc) => {
+    const { createdAt: _createdAt, ...view } = toPartView(doc);
+    return { ...view, description: truncate(view.description, CARD_DESCRIPTION_LENGTH) };
+  });
+  return { parts, total };
 }
 
 // --- Back office: add, edit, delete ---------------------------------------------------------------

@@ -1,29 +1,253 @@
-import type { MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
-import { getNewestParts } from "~/models/part.server";
-import { formatCents } from "~/utils/misc";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { defer } from "@remix-run/node";
+import { Await, Link, useLoaderData } from "@remix-run/react";
+import { Suspense } from "react";
+import { PartGrid } from "~/components/part-card";
+import { Section, SocialLink, Spinner, StarRating } from "~/components/storefront";
+import { company } from "~/content/company";
+import { listPartCards } from "~/models/part.server";
+import { getNewestReviews } from "~/models/review.server";
+import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
+import { truncate } from "~/utils/misc";
 
-export async function loader() {
-  return json({ parts: await getNewestParts(6) });
+const HOME_PART_COUNT = 6;
+const HOME_REVIEW_COUNT = 3;
+const REVIEW_TEXT_LENGTH = 150;
+
+/**
+ * How long the page waits for the reviews before streaming them. They usually arrive with the
+ * parts and are then rendered inline (readable without JavaScript); only when the database is
+ * slow does the page go out first, with a spinner where the reviews will stream in.
+ */
+const REVIEWS_WAIT_MS = 150;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const reviews = getNewestReviews(HOME_REVIEW_COUNT).then((list) =>
+    list.map(({ id, userName, img, rating, description, verifiedBuyer }) => ({
+      id,
+      userName,
+      img,
+      rating,
+      verifiedBuyer,
+      description: truncate(description, REVIEW_TEXT_LENGTH),
+    })),
+  );
+  const { parts } = await listPartCards({ perPage: HOME_PART_COUNT, withTotal: false });
+  await waitAtMost(reviews, REVIEWS_WAIT_MS);
+  return defer({ parts, reviews }, { headers: publicPageHeaders(request) });
+}
+
+export const headers = publicPageHeadersFunction;
+
+async function waitAtMost(promise: Promise<unknown>, ms: number) {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    promise.catch(() => undefined),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 export default function Home() {
-  const { parts } = useLoaderData<typeof loader>();
+  const { parts, reviews } = useLoaderData<typeof loader>();
   return (
-    <div className="mx-auto max-w-7xl px-4 py-8">
-      <h1 className="text-3xl font-bold">Buy car parts online, pick them up in store in 30 minutes</h1>
-      <ul className="mt-6 grid gap-4 lg:grid-cols-3">
-        {parts.map((part) => (
-          <li key={part.id} className="rounded border p-4">
-            <h2 className="font-semibold">{part.name}</h2>
-            <p>{formatCents(part.priceCents)} per unit</p>
-            <Link to={`/parts/${part.id}`}>Purchase</Link>
-          </li>
-        ))}
-      </ul>
-    </div>
+    <>
+      <section
+        aria-labelledby="hero-heading"
+        className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 text-white"
+        data-section="hero"
+      >
+        <div className="mx-auto max-w-7xl px-4 py-16 sm:py-24">
+          <p className="text-sm font-semibold uppercase tracking-widest text-amber-300">
+            Direct from the manufacturer
+          </p>
+          <h1 id="hero-heading" className="mt-3 max-w-3xl text-4xl font-extrabold tracking-tight sm:text-5xl">
+            Buy car parts online and pick them up in store in 30 minutes
+          </h1>
+          <p className="mt-5 max-w-2xl text-lg text-slate-100">
+            Free standard shipping on orders over $35. Bulk prices on brakes, filters, ignition,
+            cooling and lighting parts for workshops and fleets.
+          </p>
+          <Link
+            to="/parts"
+            className="mt-8 inline-flex items-center rounded bg-amber-400 px-6 py-3 text-lg font-semibold text-slate-900 hover:bg-amber-300"
+          >
+            Shop Now
+          </Link>
+        </div>
+      </section>
+
+      <Section id="parts" title="Available Car Parts" intro="The newest parts in our catalogue, in stock and ready to order in bulk.">
+        {parts.length ? (
+          <PartGrid parts={parts} label="Newest parts" />
+        ) : (
+          <p className="text-center text-slate-700">No parts are listed yet. Please check back soon.</p>
+        )}
+        <p className="mt-8 text-center">
+          <Link to="/parts" className="font-medium text-brand-700 underline hover:text-brand-900">
+            See all parts
+          </Link>
+        </p>
+      </Section>
+
+      <Section id="summary" title="Business Summary" intro="Trusted by workshops and fleets across the country." className="bg-slate-50">
+        <dl className="grid grid-cols-2 gap-6 lg:grid-cols-4">
+          {[
+            ["300+", "Customers"],
+            ["31K+", "Annual revenue"],
+            ["31M+", "Reviews"],
+            ["10,000+", "Parts"],
+          ].map(([figure, label]) => (
+            <div key={label} className="flex flex-col-reverse rounded-lg bg-white p-6 text-center shadow-sm">
+              <dt className="mt-1 text-slate-700">{label}</dt>
+              <dd className="text-4xl font-extrabold text-brand-800">{figure}</dd>
+            </div>
+          ))}
+        </dl>
+      </Section>
+
+      <Section id="reviews" title="Customer Reviews" intro="What our customers say about us.">
+        <Suspense fallback={<ReviewsLoading />}>
+          <Await
+            resolve={reviews}
+            errorElement={<p className="text-center text-slate-700">Reviews could not be loaded right now.</p>}
+          >
+            {(list) =>
+              list.length ? (
+                <ul aria-label="Newest reviews" className="grid gap-6 md:grid-cols-3">
+                  {list.map((review) => (
+                    <li key={review.id}>
+                      <article className="flex h-full flex-col rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+                        <div className="flex items-center gap-4">
+                          <img
+                            src={review.img}
+                            alt=""
+                            width={48}
+                            height={48}
+                            loading="lazy"
+                            decoding="async"
+                            className="h-12 w-12 rounded-full bg-slate-200 object-cover"
+                          />
+                          <div>
+                            <h3 className="font-semibold text-slate-900">{review.userName}</h3>
+                            {review.verifiedBuyer ? <p className="text-xs text-green-800">Verified buyer</p> : null}
+                          </div>
+                        </div>
+                        <div className="mt-3">
+                          <StarRating rating={review.rating} />
+                        </div>
+                        <p className="mt-3 text-slate-700" data-testid="review-text">
+                          {review.description}
+                        </p>
+                      </article>
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="text-center text-slate-700">No reviews yet.</p>
+              )
+            }
+          </Await>
+        </Suspense>
+      </Section>
+
+      <Section id="contact" title="Contact Us" intro="Visit the warehouse, write to us or give us a call." className="bg-slate-50">
+        <div className="grid gap-8 lg:grid-cols-2">
+          <div className="relative overflow-hidden rounded-lg border border-slate-200 bg-slate-100">
+            {/* Shows through until the map has loaded, and stays if it never does (offline, blocked). */}
+            <p className="absolute inset-0 flex items-center justify-center p-6 text-center text-slate-700">
+              Map: {company.address.street}, {company.address.city}, {company.address.region}
+            </p>
+            <iframe
+              title={`Map showing ${company.name} at ${company.address.street}, ${company.address.city}`}
+              src={company.map.embed}
+              loading="lazy"
+              width={600}
+              height={360}
+              referrerPolicy="no-referrer"
+              sandbox="allow-scripts allow-same-origin allow-popups"
+              className="relative block h-80 w-full"
+            />
+          </div>
+          <div className="space-y-6">
+            <div>
+              <h3 className="text-lg font-semibold">Location</h3>
+              <address className="mt-1 not-italic text-slate-700">
+                {company.name}
+                <br />
+                {company.address.street}
+                <br />
+                {company.address.city}, {company.address.region} {company.address.postalCode}, {company.address.country}
+              </address>
+              <a
+                href={company.map.link}
+                rel="noopener noreferrer"
+                target="_blank"
+                className="mt-1 inline-block text-brand-700 underline hover:text-brand-900"
+              >
+                Open the map on OpenStreetMap<span className="sr-only"> (opens in a new tab)</span>
+              </a>
+              <p className="mt-1 text-sm text-slate-700">Open {company.hours}.</p>
+            </div>
+            <div>
+              <h3 className="text-lg font-semibold">Email</h3>
+              <a href={`mailto:${company.email}`} className="text-brand-700 underline hover:text-brand-900">
+                {company.email}
+              </a>
+            </div>
+            <div>
+              <h3 className="text-lg font-semibold">Phone</h3>
+              <a href={company.phone.href} className="text-brand-700 underline hover:text-brand-900">
+                {company.phone.display}
+              </a>
+            </div>
+            <div>
+              <h3 className="text-lg font-semibold">Follow us</h3>
+              <ul className="mt-2 flex flex-wrap gap-3" aria-label="Social media">
+                {company.social.map((item) => (
+                  <li key={item.network}>
+                    <SocialLink network={item.network} url={item.url} company="PartsWorks" />
+                  </li>
+                ))}
+              </ul>
+            </div>
+          </div>
+        </div>
+      </Section>
+
+      <Section id="brands" title="Available Brands" intro="We make and stock parts for these brands.">
+        <ul aria-label="Brands" className="flex flex-wrap items-center justify-center gap-6">
+          {company.brands.map((brand) => (
+            <li key={brand.name}>
+              <img src={brand.logo} alt={`${brand.name} logo`} width={200} height={80} loading="lazy" decoding="async" />
+            </li>
+          ))}
+        </ul>
+      </Section>
+    </>
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "PartsWorks — car parts direct from the manufacturer" }];
+function ReviewsLoading() {
+  return (
+    <>
+      <Spinner label="Loading reviews" />
+      <noscript>
+        <p className="text-center text-slate-700">
+          The reviews are taking a moment. <a href="/" className="underline">Reload the page</a> to see them.
+        </p>
+      </noscript>
+    </>
+  );
+}
+
+export const meta: MetaFunction = () => [
+  { title: "PartsWorks — car parts direct from the manufacturer" },
+  {
+    name: "description",
+    content:
+      "Buy car parts online in bulk, direct from the manufacturer, and pick them up in store in 30 minutes. Free standard shipping on orders over $35.",
+  },
+];

@@ -1,0 +1,90 @@
+import { Link } from "@remix-run/react";
+import { formatCents } from "~/utils/misc";
+
+export type PartCardData = {
+  id: string;
+  name: string;
+  partNumber: string;
+  description: string;
+  img: string;
+  priceCents: number;
+  minOrderQuantity: number;
+  availableQuantity: number;
+};
+
+const quantity = new Intl.NumberFormat("en-US");
+
+/** A part in the catalogue: image, name, short description, quantities, price and Purchase. */
+export function PartCard({
+  part,
+  headingLevel = 3,
+  eager = false,
+}: {
+  part: PartCardData;
+  headingLevel?: 2 | 3;
+  /** Above the fold: load the image at once instead of lazily. */
+  eager?: boolean;
+}) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <article className="flex h-full flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
+      <img
+        src={part.img}
+        alt={part.name}
+        width={400}
+        height={250}
+        loading={eager ? "eager" : "lazy"}
+        decoding="async"
+        className="aspect-[8/5] w-full bg-slate-100 object-cover"
+      />
+      <div className="flex flex-1 flex-col p-5">
+        <Heading className="text-lg font-semibold text-slate-900">{part.name}</Heading>
+        <p className="text-xs font-medium uppercase tracking-wide text-slate-600">{part.partNumber}</p>
+        <p className="mt-2 flex-1 text-sm text-slate-700">{part.description}</p>
+        <dl className="mt-4 grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
+          <dt className="text-slate-600">Minimum order</dt>
+          <dd className="text-right font-medium" data-testid="min-order">
+            {quantity.format(part.minOrderQuantity)} units
+          </dd>
+          <dt className="text-slate-600">Available</dt>
+          <dd className="text-right font-medium" data-testid="available">
+            {quantity.format(part.availableQuantity)} units
+          </dd>
+          <dt className="text-slate-600">Price per unit</dt>
+          <dd className="text-right text-base font-bold text-brand-800" data-testid="price">
+            {formatCents(part.priceCents)}
+          </dd>
+        </dl>
+        <Link
+          to={`/parts/${part.id}`}
+          className="mt-5 inline-flex items-center justify-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
+        >
+          Purchase<span className="sr-only"> {part.name}</span>
+        </Link>
+      </div>
+    </article>
+  );
+}
+
+/** Cards in a grid: one column on phones, two on tablets, three on large screens. */
+export function PartGrid({
+  parts,
+  headingLevel,
+  eagerCount = 0,
+  label,
+}: {
+  parts: PartCardData[];
+  headingLevel?: 2 | 3;
+  eagerCount?: number;
+  label: string;
+}) {
+  return (
+    <ul aria-label={label} className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+      {parts.map((part, index) => (
+        <li key={part.id}>
+          <PartCard part={part} headingLevel={headingLevel} eager={index < eagerCount} />
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,35 @@
+/** The company's public contact details, shown in Contact Us on the home page. */
+export const company = {
+  name: "PartsWorks Manufacturing",
+  address: {
+    street: "1200 Woodward Avenue",
+    city: "Detroit",
+    region: "MI",
+    postalCode: "48226",
+    country: "USA",
+  },
+  email: "sales@partsworks.com",
+  phone: { display: "+1 (313) 555-0142", href: "tel:+13135550142" },
+  hours: "Monday to Saturday, 7:00 to 19:00",
+  map: {
+    embed:
+      "https://www.openstreetmap.org/export/embed.html?bbox=-83.0565%2C42.3290%2C-83.0425%2C42.3370&layer=mapnik&marker=42.3330%2C-83.0495",
+    link: "https://www.openstreetmap.org/?mlat=42.3330&mlon=-83.0495#map=17/42.3330/-83.0495",
+  },
+  social: [
+    { network: "Facebook", url: "https://www.facebook.com/partsworks" },
+    { network: "X", url: "https://x.com/partsworks" },
+    { network: "LinkedIn", url: "https://www.linkedin.com/company/partsworks" },
+    { network: "YouTube", url: "https://www.youtube.com/@partsworks" },
+    { network: "Instagram", url: "https://www.instagram.com/partsworks" },
+  ],
+  brands: [
+    { name: "Apex Motors", logo: "/images/brands/apex-motors.svg" },
+    { name: "Ironhorse", logo: "/images/brands/ironhorse.svg" },
+    { name: "Nordwerk", logo: "/images/brands/nordwerk.svg" },
+    { name: "Rallye", logo: "/images/brands/rallye.svg" },
+    { name: "Sakura Auto", logo: "/images/brands/sakura-auto.svg" },
+  ],
+} as const;
+
+export type SocialNetwork = (typeof company.social)[number]["network"];

@@ -1,0 +1,229 @@
+import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { ErrorList, Field, SubmitButton } from "~/components/forms";
+import { PartGrid } from "~/components/part-card";
+import { listPartCards, type PartCardView } from "~/models/part.server";
+import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
+import { PART_SORT_LABELS, PART_SORTS, SEARCH_MAX_LENGTH, type PartSort } from "~/utils/search";
+
+const PER_PAGE = 12;
+/** Far beyond any real catalogue; keeps skip() within sane bounds. */
+const MAX_PAGE = 100_000;
+
+/**
+ * The search form (q and sort) plus the page. A bad sort or page falls back to the default, as a
+ * hand-edited link should still show something; an over-long search is an error next to the field.
+ */
+const searchSchema = z.object({
+  q: z
+    .string()
+    .max(SEARCH_MAX_LENGTH, `Search for ${SEARCH_MAX_LENGTH} characters at most`)
+    .optional(),
+  sort: z.enum(PART_SORTS).catch("newest"),
+  page: z.number().int().min(1).max(MAX_PAGE).catch(1),
+});
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const submission = parseWithZod(url.searchParams, { schema: searchSchema });
+  if (submission.status !== "success") {
+    const sort = searchSchema.shape.sort.parse(url.searchParams.get("sort"));
+    return json(
+      { result: submission.reply(), q: url.searchParams.get("q") ?? "", sort, page: 1, parts: [] as PartCardView[], total: 0, pageCount: 0 },
+      { status: 400, headers: publicPageHeaders(request, { status: 400 }) },
+    );
+  }
+  const { q = "", sort, page } = submission.value;
+  const { parts, total } = await listPartCards({ query: q, sort, page, perPage: PER_PAGE });
+  const count = total ?? 0;
+  const pageCount = Math.ceil(count / PER_PAGE);
+  // A page past the end exists for nobody: say so with a 404 (and a link back), not an empty 200.
+  const status = page > Math.max(pageCount, 1) ? 404 : 200;
+  return json(
+    { result: null, q, sort, page, parts, total: count, pageCount },
+    { status, headers: publicPageHeaders(request, { status }) },
+  );
+}
+
+export const headers = publicPageHeadersFunction;
+
+function pageHref({ q, sort, page }: { q: string; sort: PartSort; page: number }) {
+  const params = new URLSearchParams();
+  if (q) params.set("q", q);
+  if (sort !== "newest") params.set("sort", sort);
+  if (page > 1) params.set("page", String(page));
+  const search = params.toString();
+  return search ? `/parts?${search}` : "/parts";
+}
+
+export default function PartsList() {
+  const data = useLoaderData<typeof loader>();
+  const { q, sort, page, parts, total, pageCount } = data;
+  const first = (page - 1) * PER_PAGE + 1;
+  const last = first + parts.length - 1;
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-10">
+      <h1 className="text-3xl font-bold tracking-tight text-slate-900">All Car Parts</h1>
+      <p className="mt-2 text-slate-700">
+        Every part we make, direct from the factory. Orders are in bulk: each part shows its minimum order.
+      </p>
+
+      {/* Remounts on every new search, so the fields show what the address says. */}
+      <SearchForm key={`${q}\n${sort}`} result={data.result} q={q} sort={sort} />
+
+      <p className="mt-6 text-slate-700" aria-live="polite" data-testid="results-summary">
+        {data.result
+          ? "Please correct the search."
+          : parts.length
+            ? `Showing ${first}–${last} of ${total} ${total === 1 ? "part" : "parts"}${q ? ` matching “${q}”` : ""}.`
+            : null}
+      </p>
+
+      {parts.length ? (
+        <div className="mt-4">
+          <PartGrid parts={parts} headingLevel={2} eagerCount={3} label="Parts" />
+        </div>
+      ) : data.result ? null : total > 0 ? (
+        <div className="mt-8 rounded-lg border border-dashed border-slate-300 p-10 text-center">
+          <h2 className="text-xl font-semibold">There is no page {page}</h2>
+          <p className="mt-2 text-slate-700">
+            The list has {pageCount} {pageCount === 1 ? "page" : "pages"}.{" "}
+            <Link to={pageHref({ q, sort, page: pageCount })} className="text-brand-700 underline">
+              Go to the last page
+            </Link>
+          </p>
+        </div>
+      ) : (
+        <div className="mt-8 rounded-lg border border-dashed border-slate-300 p-10 text-center" data-testid="empty-state">
+          <h2 className="text-xl font-semibold">{q ? `No parts match “${q}”` : "No parts are listed yet"}</h2>
+          <p className="mt-2 text-slate-700">
+            {q ? (
+              <>
+                Check the spelling, search by part number (such as PW-1001), or{" "}
+                <Link to="/parts" className="text-brand-700 underline">
+                  see all parts
+                </Link>
+                .
+              </>
+            ) : (
+              "Please check back soon."
+            )}
+          </p>
+        </div>
+      )}
+
+      {pageCount > 1 && parts.length ? <Pagination q={q} sort={sort} page={page} pageCount={pageCount} /> : null}
+    </div>
+  );
+}
+
+function SearchForm({
+  result,
+  q,
+  sort,
+}: {
+  result: ReturnType<typeof useLoaderData<typeof loader>>["result"];
+  q: string;
+  sort: PartSort;
+}) {
+  const navigation = useNavigation();
+  const pending = navigation.state === "loading" && navigation.location?.pathname === "/parts";
+  const [form, fields] = useForm({
+    id: "parts-search",
+    lastResult: result,
+    defaultValue: { q, sort },
+    constraint: getZodConstraint(searchSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: searchSchema }),
+  });
+  return (
+    <Form
+      method="get"
+      action="/parts"
+      {...getFormProps(form)}
+      role="search"
+      aria-label="Search parts"
+      className="mt-6 grid gap-4 rounded-lg border border-slate-200 bg-slate-50 p-4 sm:grid-cols-[1fr_auto_auto] sm:items-start"
+    >
+      <Field
+        meta={fields.q}
+        label="Search by name or part number"
+        inputProps={{ type: "search", placeholder: "e.g. brake pad or PW-1001", autoComplete: "off" }}
+      />
+      <div>
+        <label htmlFor={fields.sort.id} className="mb-1 block text-sm font-medium text-slate-800">
+          Sort by
+        </label>
+        <select
+          {...getSelectProps(fields.sort)}
+          key={fields.sort.key}
+          className="block w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900"
+        >
+          {PART_SORTS.map((value) => (
+            <option key={value} value={value}>
+              {PART_SORT_LABELS[value]}
+            </option>
+          ))}
+        </select>
+        <ErrorList id={fields.sort.errorId} errors={fields.sort.errors} />
+      </div>
+      <SubmitButton pending={pending} pendingText="Searching…" className="sm:mt-6">
+        Search
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function Pagination({ q, sort, page, pageCount }: { q: string; sort: PartSort; page: number; pageCount: number }) {
+  const pages = [...new Set([1, page - 1, page, page + 1, pageCount])]
+    .filter((n) => n >= 1 && n <= pageCount)
+    .sort((a, b) => a - b);
+  const linkClass = "inline-flex min-w-[2.75rem] items-center justify-center rounded border px-3 py-2 text-sm font-medium";
+  return (
+    <nav aria-label="Pagination" className="mt-10 flex flex-wrap items-center justify-center gap-2">
+      {page > 1 ? (
+        <Link to={pageHref({ q, sort, page: page - 1 })} rel="prev" className={`${linkClass} border-slate-300 hover:bg-slate-100`}>
+          Previous<span className="sr-only"> page</span>
+        </Link>
+      ) : null}
+      <ul className="flex flex-wrap items-center gap-2">
+        {pages.map((n, index) => (
+          <li key={n} className="flex items-center gap-2">
+            {index > 0 && n - pages[index - 1] > 1 ? <span aria-hidden="true">…</span> : null}
+            <Link
+              to={pageHref({ q, sort, page: n })}
+              aria-current={n === page ? "page" : undefined}
+              aria-label={`Page ${n}`}
+              className={`${linkClass} ${n === page ? "border-brand-700 bg-brand-700 text-white" : "border-slate-300 hover:bg-slate-100"}`}
+            >
+              {n}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {page < pageCount ? (
+        <Link to={pageHref({ q, sort, page: page + 1 })} rel="next" className={`${linkClass} border-slate-300 hover:bg-slate-100`}>
+          Next<span className="sr-only"> page</span>
+        </Link>
+      ) : null}
+    </nav>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  const page = data && data.page > 1 ? ` — page ${data.page}` : "";
+  const search = data?.q ? `Parts matching “${data.q}”` : "All car parts";
+  return [
+    { title: `${search}${page} — PartsWorks` },
+    {
+      name: "description",
+      content:
+        "Browse every car part PartsWorks makes: brakes, filters, ignition, cooling and lighting. Search by name or part number, sort by price, and order in bulk.",
+    },
+  ];
+};

@@ -1,0 +1,38 @@
+import type { HeadersFunction } from "@remix-run/node";
+
+/**
+ * Caching of public pages (home, parts, blogs, portfolio).
+ *
+ * A page is shared-cacheable only when it is the same for everyone: no session cookie came in
+ * (the navbar would show the user's name) and no cookie goes out (a toast being consumed).
+ * Otherwise it is `private, no-store`. `Vary: Cookie` keeps a shared cache from handing the
+ * anonymous copy to a signed-in browser.
+ */
+export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
+export const PRIVATE_CACHE_CONTROL = "private, no-store";
+
+function hasSessionCookie(request: Request) {
+  return /(?:^|;\s*)__session=/.test(request.headers.get("Cookie") ?? "");
+}
+
+/** Headers for a public page's loader answer (also used as-is for its `?_data` requests). */
+export function publicPageHeaders(request: Request, { status = 200 }: { status?: number } = {}) {
+  const shareable = status === 200 && !hasSessionCookie(request);
+  return {
+    "Cache-Control": shareable ? PUBLIC_CACHE_CONTROL : PRIVATE_CACHE_CONTROL,
+    Vary: "Cookie",
+  };
+}
+
+/** The `headers` export of a public page: the loader's decision, made private by any Set-Cookie. */
+export const publicPageHeadersFunction: HeadersFunction = ({ loaderHeaders, parentHeaders, errorHeaders }) => {
+  const shareable =
+    !errorHeaders &&
+    loaderHeaders.get("Cache-Control") === PUBLIC_CACHE_CONTROL &&
+    !parentHeaders.has("Set-Cookie") &&
+    !loaderHeaders.has("Set-Cookie");
+  return {
+    "Cache-Control": shareable ? PUBLIC_CACHE_CONTROL : PRIVATE_CACHE_CONTROL,
+    Vary: "Cookie",
+  };
+};

@@ -1,0 +1,160 @@
+import { randomUUID } from "node:crypto";
+import type { TypedDeferredData } from "@remix-run/node";
+import { describe, expect, test } from "vitest";
+import { listPartCards, Part } from "~/models/part.server";
+import { loader as homeLoader } from "~/routes/_index";
+import { loader as partsLoader } from "~/routes/parts._index";
+import { loader as robotsLoader } from "~/routes/[robots.txt]";
+import { loader as sitemapLoader } from "~/routes/[sitemap.xml]";
+import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL, publicPageHeadersFunction } from "~/utils/cache.server";
+import { createUser, sessionCookieHeader } from "../setup/factories";
+import { getRequest, loaderArgs, settle } from "../setup/requests";
+
+const word = () => `Itg${randomUUID().replace(/-/g, "").slice(0, 10)}`;
+
+async function addParts(prefix: string, prices: number[]) {
+  const parts = [];
+  for (const [index, priceCents] of prices.entries()) {
+    const doc = await Part.create({
+      name: `${prefix} Hose ${index}`,
+      partNumber: `IT-${randomUUID().slice(0, 8).toUpperCase()}`,
+      description: `${"A long description of a coolant hose. ".repeat(10)}`,
+      img: "/images/parts/pw-1010.svg",
+      priceCents,
+      availableQuantity: 500,
+    });
+    parts.push({ id: doc._id.toString(), name: doc.name, priceCents, partNumber: doc.partNumber });
+  }
+  return parts;
+}
+
+describe("listPartCards", () => {
+  test("searches names in any case and part numbers by their start, literally", async () => {
+    const prefix = word();
+    const [first] = await addParts(prefix, [300, 100, 200]);
+    expect((await listPartCards({ query: prefix.toUpperCase() })).total).toBe(3);
+    expect((await listPartCards({ query: `  ${prefix.toLowerCase()}   hose 0 ` })).parts.map((p) => p.id)).toEqual([
+      first.id,
+    ]);
+    const byNumber = await listPartCards({ query: first.partNumber.toLowerCase() });
+    expect(byNumber.parts.map((p) => p.id)).toEqual([first.id]);
+    // The middle of a part number is not its start.
+    expect((await listPartCards({ query: first.partNumber.slice(3) })).parts.map((p) => p.id)).not.toContain(first.id);
+    // Regular-expression syntax is text: these match nothing, and none of them throws.
+    for (const query of [`${prefix}.*`, `${prefix}|.`, "(", "[", "\\", "a{1,}", "(a+)+$"]) {
+      const result = await listPartCards({ query });
+      expect(result.parts.map((p) => p.name).filter((name) => name.startsWith(prefix)), query).toEqual([]);
+    }
+  });
+
+  test("sorts along price and age, and pages without overlap", async () => {
+    const prefix = word();
+    const parts = await addParts(prefix, [500, 100, 400, 200, 300]);
+    const names = async (sort: "newest" | "price-asc" | "price-desc", page: number) =>
+      (await listPartCards({ query: prefix, sort, page, perPage: 2 })).parts.map((p) => p.name);
+    const ascending = [...parts].sort((a, b) => a.priceCents - b.priceCents).map((p) => p.name);
+    expect([...(await names("price-asc", 1)), ...(await names("price-asc", 2)), ...(await names("price-asc", 3))]).toEqual(
+      ascending,
+    );
+    expect([...(await names("price-desc", 1)), ...(await names("price-desc", 2)), ...(await names("price-desc", 3))]).toEqual(
+      [...ascending].reverse(),
+    );
+    expect([...(await names("newest", 1)), ...(await names("newest", 2)), ...(await names("newest", 3))]).toEqual(
+      parts.map((p) => p.name).reverse(),
+    );
+    expect(await names("newest", 4)).toEqual([]);
+  });
+
+  test("returns only what a card shows, with a short description", async () => {
+    const prefix = word();
+    await addParts(prefix, [100]);
+    const { parts, total } = await listPartCards({ query: prefix });
+    expect(total).toBe(1);
+    expect(Object.keys(parts[0]).sort()).toEqual(
+      ["availableQuantity", "description", "id", "img", "minOrderQuantity", "name", "partNumber", "priceCents"].sort(),
+    );
+    expect(parts[0].description.length).toBeLessThanOrEqual(111);
+    expect(parts[0].description.endsWith("…")).toBe(true);
+  });
+});
+
+describe("the parts loader", () => {
+  test("answers an over-long search with 400 and a field error, searching nothing", async () => {
+    const response = await settle(partsLoader(loaderArgs(getRequest(`/parts?q=${"x".repeat(101)}`))));
+    expect(response.status).toBe(400);
+    expect(response.headers.get("Cache-Control")).toBe(PRIVATE_CACHE_CONTROL);
+    const body = await response.json();
+    expect(body.parts).toEqual([]);
+    expect(body.result.error.q).toEqual(["Search for 100 characters at most"]);
+  });
+
+  test("falls back to defaults for a made-up sort and page", async () => {
+    const response = await settle(partsLoader(loaderArgs(getRequest("/parts?sort=%24where&page=1e9x"))));
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.sort).toBe("newest");
+    expect(body.page).toBe(1);
+  });
+
+  test("is public for visitors and private with a session cookie", async () => {
+    const anonymous = await settle(partsLoader(loaderArgs(getRequest("/parts"))));
+    expect(anonymous.headers.get("Cache-Control")).toBe(PUBLIC_CACHE_CONTROL);
+    expect(anonymous.headers.get("Vary")).toBe("Cookie");
+    const user = await createUser();
+    const cookie = await sessionCookieHeader(user.id);
+    const signedIn = await settle(partsLoader(loaderArgs(getRequest("/parts", { cookie }))));
+    expect(signedIn.headers.get("Cache-Control")).toBe(PRIVATE_CACHE_CONTROL);
+  });
+});
+
+describe("the public page headers", () => {
+  const args = (loader: HeadersInit, parent: HeadersInit = {}) => ({
+    loaderHeaders: new Headers(loader),
+    parentHeaders: new Headers(parent),
+    actionHeaders: new Headers(),
+    errorHeaders: undefined,
+  });
+
+  test("keep the loader's public decision", () => {
+    const headers = new Headers(publicPageHeadersFunction(args({ "Cache-Control": PUBLIC_CACHE_CONTROL })));
+    expect(headers.get("Cache-Control")).toBe(PUBLIC_CACHE_CONTROL);
+  });
+
+  test("turn private when a cookie is being set (a toast consumed) or the loader said so", () => {
+    const toast = new Headers(
+      publicPageHeadersFunction(args({ "Cache-Control": PUBLIC_CACHE_CONTROL }, { "Set-Cookie": "toast=; Path=/" })),
+    );
+    expect(toast.get("Cache-Control")).toBe(PRIVATE_CACHE_CONTROL);
+    const personal = new Headers(publicPageHeadersFunction(args({ "Cache-Control": PRIVATE_CACHE_CONTROL })));
+    expect(personal.get("Cache-Control")).toBe(PRIVATE_CACHE_CONTROL);
+    expect(new Headers(publicPageHeadersFunction(args({}))).get("Cache-Control")).toBe(PRIVATE_CACHE_CONTROL);
+  });
+});
+
+describe("the home loader", () => {
+  test("sends six parts at once and the reviews as deferred data, cut at 150 characters", async () => {
+    const result = (await homeLoader(loaderArgs(getRequest("/")))) as unknown as TypedDeferredData<{
+      parts: unknown[];
+      reviews: Promise<{ description: string }[]>;
+    }>;
+    expect(result.data.parts.length).toBeLessThanOrEqual(6);
+    expect(result.data.reviews).toBeInstanceOf(Promise);
+    const reviews = await result.data.reviews;
+    expect(reviews.length).toBeLessThanOrEqual(3);
+    for (const review of reviews) expect(review.description.length).toBeLessThanOrEqual(151);
+    expect(new Headers(result.init?.headers).get("Cache-Control")).toBe(PUBLIC_CACHE_CONTROL);
+  });
+});
+
+describe("robots.txt and sitemap.xml", () => {
+  test("list the public pages at the public URL", async () => {
+    const sitemap = await sitemapLoader();
+    expect(sitemap.headers.get("Content-Type")).toContain("application/xml");
+    const xml = await sitemap.text();
+    expect(xml.match(/<loc>/g)).toHaveLength(4);
+    expect(xml).toMatch(/<loc>https?:\/\/[^<]+\/parts<\/loc>/);
+    const robots = await (await robotsLoader()).text();
+    expect(robots).toMatch(/^Sitemap: https?:\/\/\S+\/sitemap\.xml$/m);
+    expect(robots).toContain("Disallow: /dashboard");
+  });
+});
