@@ -3,7 +3,7 @@
  * order (also 50 at once), the bad-input matrix, cancelling, ownership, and reviews.
  */
 import { describe, expect, test } from "vitest";
-import { Order } from "~/models/order.server";
+import { Order, placeOrder } from "~/models/order.server";
 import { Part } from "~/models/part.server";
 import { Review } from "~/models/review.server";
 import { Session } from "~/models/session.server";
@@ -118,6 +118,17 @@ describe("placing an order", () => {
     }
     expect(await Order.countDocuments({ partId: part.id })).toBe(20);
     expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(0);
+  });
+
+  test("if the order cannot be stored after the stock was reserved, the stock goes back", async () => {
+    const part = await createPart({ availableQuantity: 500 });
+    const { user } = await signedIn();
+    // The Order model refuses a phone over 40 characters: the insert fails after the reservation.
+    await expect(
+      placeOrder({ partId: part.id, quantity: 100, phone: "5".repeat(41), address: "x", user }),
+    ).rejects.toThrow();
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(500);
+    expect(await Order.countDocuments({ partId: part.id })).toBe(0);
   });
 
   test("an order above the available stock or below the minimum is refused by the quantity", async () => {
