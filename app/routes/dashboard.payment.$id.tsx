@@ -5,7 +5,7 @@ import { json, redirect, redirectDocument } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
 import type { Stripe as StripeJs } from "@stripe/stripe-js";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { redirectWithError, redirectWithInfo } from "remix-toast";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -214,7 +214,8 @@ function CheckoutForm({ lastResult }: { lastResult: SubmissionResult<string[]> |
 
 /**
  * Stripe.js is loaded only here, only in the browser, once this page has rendered: its loader
- * (`@stripe/stripe-js/pure`, which adds the script only when asked) is a separate chunk.
+ * (the ESM build of `@stripe/stripe-js/pure`, which adds the script only when asked) is a
+ * separate chunk that other pages never fetch.
  */
 function useStripeJs(publishableKey: string) {
   const [stripe, setStripe] = useState<Promise<StripeJs | null> | null>(null);
@@ -255,7 +256,10 @@ function CardPayment({
   order: LoaderData["order"];
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
-  const { stripe, failed } = useStripeJs(publishableKey);
+  const { stripe, failed: scriptFailed } = useStripeJs(publishableKey);
+  const [elementFailed, setElementFailed] = useState(false);
+  const options = useMemo(() => ({ clientSecret, appearance: { theme: "stripe" as const } }), [clientSecret]);
+  const failed = scriptFailed || elementFailed;
   // Server-rendered (and without JavaScript): the Checkout button. Once Stripe.js runs: the Payment Element.
   if (!stripe || failed || lastResult) {
     return (
@@ -270,13 +274,21 @@ function CardPayment({
     );
   }
   return (
-    <Elements stripe={stripe} options={{ clientSecret, appearance: { theme: "stripe" } }}>
-      <PaymentForm billing={billing} order={order} />
+    <Elements stripe={stripe} options={options}>
+      <PaymentForm billing={billing} order={order} onLoadError={() => setElementFailed(true)} />
     </Elements>
   );
 }
 
-function PaymentForm({ billing, order }: { billing: LoaderData["billing"]; order: LoaderData["order"] }) {
+function PaymentForm({
+  billing,
+  order,
+  onLoadError,
+}: {
+  billing: LoaderData["billing"];
+  order: LoaderData["order"];
+  onLoadError: () => void;
+}) {
   const stripe = useStripe();
   const elements = useElements();
   const [ready, setReady] = useState(false);
@@ -314,6 +326,7 @@ function PaymentForm({ billing, order }: { billing: LoaderData["billing"]; order
       <PaymentElement
         options={{ fields: { billingDetails: { name: "never", email: "never" } } }}
         onReady={() => setReady(true)}
+        onLoadError={onLoadError}
       />
       <ErrorList id="payment-error" errors={error ? [error] : null} />
       <SubmitButton pending={pending} pendingText="Paying…" disabled={!stripe || !elements || !ready}>
