@@ -271,6 +271,7 @@ async function main() {
     ];
 
     const results: (LoadResult & { name: string; path: string; note: string; ratioToCeiling: number | null })[] = [];
+    log(`  ${LOAD_HEADER}`);
     for (const target of targets) {
       log(`Load: ${target.name} (${target.path}), ${options.connections} connections, ${options.duration} s…`);
       const input: LoadOptions = {
@@ -290,12 +291,15 @@ async function main() {
         note: target.note,
         ratioToCeiling: ceiling && ceiling.rps > 0 ? round(result.rps / ceiling.rps, 3) : null,
       });
+      log(`  ${loadLine(results[results.length - 1])}`);
+      if (!shop.alive()) throw new Error("the shop stopped during the load test");
     }
 
     let orders: Awaited<ReturnType<typeof orderBenchmark>> | null = null;
     if (options.orders) {
       log(`Orders: ${options.orderCustomers} signed-in customers ordering at once for ${options.orderDuration} s…`);
       orders = await orderBenchmark(shop, cookies.slice(0, options.orderCustomers));
+      if (!shop.alive()) throw new Error("the shop stopped during the order benchmark");
     }
 
     log("Page weight…");
@@ -347,6 +351,31 @@ type Report = {
   lighthouse: Awaited<ReturnType<typeof import("./lighthouse").runLighthouse>> | null;
 };
 
+const LOAD_HEADER = "target           req/s   p50 ms   p95 ms   p99 ms   ratio   db p95   app p95   db share   non-2xx";
+
+function loadLine(result: Report["load"][number]) {
+  const timing = result.serverTiming;
+  const dbShare = timing && timing.total.mean > 0 ? `${Math.round((timing.db.mean / timing.total.mean) * 100)}%` : "-";
+  const non2xx =
+    Object.entries(result.status)
+      .filter(([code]) => !code.startsWith("2"))
+      .reduce((sum, [, count]) => sum + count, 0) +
+    result.errors +
+    result.timeouts;
+  return [
+    result.name.padEnd(15),
+    String(result.rps).padStart(7),
+    String(result.latency.p50).padStart(8),
+    String(result.latency.p95).padStart(8),
+    String(result.latency.p99).padStart(8),
+    (result.ratioToCeiling === null ? "-" : `${Math.round(result.ratioToCeiling * 100)}%`).padStart(7),
+    (timing ? String(timing.db.p95) : "-").padStart(8),
+    (timing ? String(timing.render.p95) : "-").padStart(9),
+    dbShare.padStart(10),
+    String(non2xx).padStart(9),
+  ].join(" ");
+}
+
 function formatReport(report: Report) {
   const { machine: m } = report;
   const lines = [
@@ -354,29 +383,9 @@ function formatReport(report: Report) {
     `Catalogue: ${report.seed.parts} parts, ${report.seed.orders} orders, ${report.seed.reviews} reviews (parts seeded at ${report.seed.partsPerSecond}/s).`,
     `Load: ${report.options.connections} connections, ${report.options.duration} s per target after ${report.options.warmup} s of warm-up.`,
     "",
-    "target           req/s   p50 ms   p95 ms   p99 ms   ratio   db p95   app p95   db share   non-2xx",
+    LOAD_HEADER,
   ];
-  for (const result of report.load) {
-    const timing = result.serverTiming;
-    const dbShare = timing && timing.total.mean > 0 ? `${Math.round((timing.db.mean / timing.total.mean) * 100)}%` : "-";
-    const non2xx = Object.entries(result.status)
-      .filter(([code]) => !code.startsWith("2"))
-      .reduce((sum, [, count]) => sum + count, 0) + result.errors + result.timeouts;
-    lines.push(
-      [
-        result.name.padEnd(15),
-        String(result.rps).padStart(7),
-        String(result.latency.p50).padStart(8),
-        String(result.latency.p95).padStart(8),
-        String(result.latency.p99).padStart(8),
-        (result.ratioToCeiling === null ? "-" : `${Math.round(result.ratioToCeiling * 100)}%`).padStart(7),
-        (timing ? String(timing.db.p95) : "-").padStart(8),
-        (timing ? String(timing.render.p95) : "-").padStart(9),
-        dbShare.padStart(10),
-        String(non2xx).padStart(9),
-      ].join(" "),
-    );
-  }
+  for (const result of report.load) lines.push(loadLine(result));
   if (report.orders) {
     const o = report.orders;
     lines.push(

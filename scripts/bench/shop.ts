@@ -16,6 +16,7 @@ export type Shop = {
   db: LocalDb;
   /** Moves the database server onto these CPUs (taskset syntax, e.g. "0"). */
   pinDb: (cpus: string) => void;
+  alive: () => boolean;
   stop: () => Promise<void>;
 };
 
@@ -77,8 +78,13 @@ export async function startShop({
   const app = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   app.stdout?.on("data", () => {});
   let errors = "";
+  let stopping = false;
   app.stderr?.on("data", (chunk: Buffer) => {
     errors = (errors + chunk.toString()).slice(-4000);
+    process.stderr.write(`[shop] ${chunk}`);
+  });
+  app.once("exit", (code, signal) => {
+    if (!stopping) process.stderr.write(`[shop] exited unexpectedly (${signal ?? code})\n`);
   });
   const url = `http://localhost:${port}`;
   try {
@@ -96,7 +102,11 @@ export async function startShop({
     pinDb(cpus: string) {
       if (hasTaskset() && db.pid) spawnSync("taskset", ["-a", "-p", "-c", cpus, String(db.pid)], { stdio: "ignore" });
     },
-    stop: () => stopProcess(app),
+    alive: () => app.exitCode === null && app.signalCode === null,
+    stop: () => {
+      stopping = true;
+      return stopProcess(app);
+    },
   };
 }
 
