@@ -10,12 +10,12 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { getToast } from "remix-toast";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Footer, Navbar } from "~/components/layout";
 import { Toaster } from "~/components/toaster";
 import { getUser } from "~/utils/auth.server";
 import { getPublicEnv } from "~/utils/env.server";
+import { getToast } from "~/utils/toast.server";
 import { useNonce } from "~/utils/nonce";
 import stylesheet from "~/styles/tailwind.css";
 
