@@ -7,12 +7,13 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useMatches,
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Footer, Navbar } from "~/components/layout";
-import { Toaster } from "~/components/toaster";
+import { TOAST_DURATION_MS, Toaster } from "~/components/toaster";
 import { getUser } from "~/utils/auth.server";
 import { getPublicEnv } from "~/utils/env.server";
 import { getToast } from "~/utils/toast.server";
@@ -49,8 +50,24 @@ export const meta: MetaFunction = () => [
   },
 ];
 
+/**
+ * A route whose `handle` has `hydrate: false` is sent as HTML only, without the framework's
+ * JavaScript (about 85 KB gzipped). The home page does this: static content plus reviews streamed
+ * by the server, so it gives up only client-side navigation, and its toast closes with the
+ * few lines of script below.
+ */
+function useHydrate() {
+  return useMatches().every((match) => (match.handle as { hydrate?: boolean } | undefined)?.hydrate !== false);
+}
+
+/** Closes the toast of a page sent without the framework (what Toaster does once hydrated). */
+function staticToastScript(duration: number) {
+  return `(function(){var t=document.querySelector('[data-testid="toast"]');if(!t)return;var c=function(){t.remove()};var b=t.querySelector("button");if(b)b.addEventListener("click",c);setTimeout(c,${duration})})()`;
+}
+
 function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const hydrate = useHydrate();
   return (
     <html lang="en" className="h-full">
       <head>
@@ -62,8 +79,12 @@ function Document({ children }: { children: ReactNode }) {
       </head>
       <body className="flex min-h-full flex-col">
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrate ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
       </body>
     </html>
   );
@@ -76,6 +97,7 @@ export function useOptionalUser() {
 export default function App() {
   const { user, toast, env } = useLoaderData<typeof loader>();
   const nonce = useNonce();
+  const hydrate = useHydrate();
   return (
     <Document>
       <Navbar user={user} />
@@ -88,6 +110,12 @@ export default function App() {
         nonce={nonce}
         dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(env)}` }}
       />
+      {toast && !hydrate ? (
+        <script
+          nonce={nonce}
+          dangerouslySetInnerHTML={{ __html: staticToastScript(toast.duration ?? TOAST_DURATION_MS) }}
+        />
+      ) : null}
     </Document>
   );
 }

@@ -39,6 +39,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const headers = publicPageHeadersFunction;
 
+/** Sent without the framework's JavaScript: see useHydrate in root.tsx (the 90 KB budget). */
+export const handle = { hydrate: false };
+
 async function waitAtMost(promise: Promise<unknown>, ms: number) {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
