@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { coalesce } from "~/utils/coalesce.server";
 import { truncate } from "~/utils/misc";
 import { escapeRegExp, normalizeSearch, type PartSort } from "~/utils/search";
 
@@ -139,36 +140,117 @@ export function partSearchFilter(query: string | null | undefined) {
   };
 }
 
+/** A position in a sorted list: the sort key and the id of a card, as "<key>_<id>". */
+export const PART_CURSOR_PATTERN = /^(\d{1,15})_([a-f0-9]{24})$/;
+
+type SortKey = { field: "createdAt" | "priceCents"; direction: 1 | -1 };
+const SORT_KEYS: Record<PartSort, SortKey> = {
+  newest: { field: "createdAt", direction: -1 },
+  "price-asc": { field: "priceCents", direction: 1 },
+  "price-desc": { field: "priceCents", direction: -1 },
+};
+
+function cursorOf(doc: { _id: Types.ObjectId; createdAt?: Date | null; priceCents?: number | null }, sort: PartSort) {
+  const key = SORT_KEYS[sort].field === "createdAt" ? (doc.createdAt?.getTime() ?? 0) : (doc.priceCents ?? 0);
+  return `${key}_${doc._id.toString()}`;
+}
+
 /**
- * One page of the catalogue as cards: the one query behind / and /parts, so it can be tuned in one
- * place. Fetches only the card's fields, sorts along an index and pages with skip/limit.
- * `total` is counted only when asked for (the home page does not need it).
+ * The cards after (or before) a cursor, in sort order: a range on the sort index, so a page deep
+ * in the list costs the same as the first. The $or is the usual keyset form, which MongoDB serves
+ * with one bounded index scan per branch, merged in sort order.
  */
-export async function listPartCards({
-  query,
-  sort = "newest",
-  page = 1,
-  perPage = 12,
-  withTotal = true,
-}: {
+function keysetFilter(cursor: string, sort: PartSort, side: "after" | "before") {
+  const match = PART_CURSOR_PATTERN.exec(cursor);
+  if (!match) return null;
+  const { field, direction } = SORT_KEYS[sort];
+  const value = field === "createdAt" ? new Date(Number(match[1])) : Number(match[1]);
+  const id = new mongoose.Types.ObjectId(match[2]);
+  const forward = (side === "after") === (direction === 1);
+  const op = forward ? "$gt" : "$lt";
+  return { $or: [{ [field]: { [op]: value } }, { [field]: value, _id: { [op]: id } }] };
+}
+
+const reversed = (spec: Record<string, 1 | -1>) =>
+  Object.fromEntries(Object.entries(spec).map(([key, value]) => [key, -value as 1 | -1]));
+
+type ListOptions = {
   query?: string | null;
   sort?: PartSort;
   page?: number;
   perPage?: number;
   withTotal?: boolean;
-}) {
+  /** Cursors from a neighbouring page (its last or first card): the page after or before it. */
+  after?: string | null;
+  before?: string | null;
+};
+
+/**
+ * One page of the catalogue as cards: the one query behind / and /parts, so it can be tuned in one
+ * place. Fetches only the card's fields (and the sort key, for the cursors), along an index.
+ * `total` is counted only when asked for (the home page does not need it).
+ *
+ * Paging: with a cursor (the links next to a deep page carry one), a range on the index; without
+ * one, a skip from whichever end of the list is nearer, so the last pages are as cheap as the
+ * first and a page typed in by hand skips at most half the list. Identical reads in flight at
+ * the same time share one query (coalesce.server.ts).
+ */
+export async function listPartCards(options: ListOptions) {
+  return coalesce(`part-cards:${JSON.stringify(options)}`, () => readPartCards(options));
+}
+
+async function readPartCards({ query, sort = "newest", page = 1, perPage = 12, withTotal = true, after, before }: ListOptions) {
   const filter = partSearchFilter(query);
   const filtered = Object.keys(filter).length > 0;
+  const spec = PART_SORT_SPECS[sort];
+  const fields = { ...CARD_FIELDS, createdAt: 1 };
+  const count = () =>
+    withTotal ? (filtered ? Part.countDocuments(filter) : Part.estimatedDocumentCount()) : Promise.resolve(null);
+  const and = (range: object) => (filtered ? { $and: [filter, range] } : range);
+
+  let docs: PartDoc[];
+  let total: number | null;
+  const range = after ? keysetFilter(after, sort, "after") : before ? keysetFilter(before, sort, "before") : null;
   const skip = (Math.max(1, Math.floor(page)) - 1) * perPage;
-  const [docs, total] = await Promise.all([
-    Part.find(filter).select(CARD_FIELDS).sort(PART_SORT_SPECS[sort]).skip(skip).limit(perPage).lean(),
-    withTotal ? (filtered ? Part.countDocuments(filter) : Part.estimatedDocumentCount()) : Promise.resolve(null),
-  ]);
+  if (range && after) {
+    [docs, total] = await Promise.all([Part.find(and(range)).select(fields).sort(spec).limit(perPage).lean(), count()]);
+  } else if (range) {
+    const [back, counted] = await Promise.all([
+      Part.find(and(range)).select(fields).sort(reversed(spec)).limit(perPage).lean(),
+      count(),
+    ]);
+    [docs, total] = [back.reverse(), counted];
+  } else if (skip > 0 && withTotal) {
+    // Deep pages: count first, then skip from the nearer end.
+    total = await count();
+    const fromEnd = (total ?? 0) - skip - perPage;
+    if (total !== null && skip >= total / 2 && skip < total) {
+      const back = await Part.find(filter)
+        .select(fields)
+        .sort(reversed(spec))
+        .skip(Math.max(0, fromEnd))
+        .limit(Math.min(perPage, total - skip))
+        .lean();
+      docs = back.reverse();
+    } else {
+      docs = await Part.find(filter).select(fields).sort(spec).skip(skip).limit(perPage).lean();
+    }
+  } else {
+    [docs, total] = await Promise.all([
+      Part.find(filter).select(fields).sort(spec).skip(skip).limit(perPage).lean(),
+      count(),
+    ]);
+  }
+
   const parts: PartCardView[] = docs.map((doc) => {
     const { createdAt: _createdAt, ...view } = toPartView(doc);
     return { ...view, description: truncate(view.description, CARD_DESCRIPTION_LENGTH) };
   });
-  return { parts, total };
+  const cursors = {
+    first: docs.length ? cursorOf(docs[0], sort) : null,
+    last: docs.length ? cursorOf(docs[docs.length - 1], sort) : null,
+  };
+  return { parts, total, cursors };
 }
 
 // --- Back office: add, edit, delete ---------------------------------------------------------------

@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { coalesce } from "~/utils/coalesce.server";
 import { hasPaidOrder } from "./order.server";
 
 export const DEFAULT_AVATAR = "/images/default-avatar.svg";
@@ -49,12 +50,15 @@ export function toReviewView(doc: Partial<ReviewDoc> & { _id: Types.ObjectId }):
 }
 
 export async function getNewestReviews(limit: number) {
-  const docs = await Review.find()
-    .select({ userName: 1, img: 1, rating: 1, description: 1, verifiedBuyer: 1, createdAt: 1 })
-    .sort({ createdAt: -1, _id: -1 })
-    .limit(limit)
-    .lean();
-  return docs.map(toReviewView);
+  // The home page's reviews: concurrent visitors share one read (coalesce.server.ts).
+  return coalesce(`newest-reviews:${limit}`, async () => {
+    const docs = await Review.find()
+      .select({ userName: 1, img: 1, rating: 1, description: 1, verifiedBuyer: 1, createdAt: 1 })
+      .sort({ createdAt: -1, _id: -1 })
+      .limit(limit)
+      .lean();
+    return docs.map(toReviewView);
+  });
 }
 
 /**

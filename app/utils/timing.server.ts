@@ -55,6 +55,17 @@ export function dbTime(timing: RequestTiming, now = performance.now()) {
   return timing.db + (timing.inFlight > 0 ? now - timing.busySince : 0);
 }
 
+/**
+ * Counts the wait for a database read that another request started (see coalesce.server.ts) as
+ * this request's database time too.
+ */
+export function trackDbWait<T>(promise: Promise<T>): Promise<T> {
+  const timing = storage.getStore();
+  if (!timing) return promise;
+  begin(timing);
+  return promise.finally(() => end(timing));
+}
+
 /** Runs `fn` with database time counted against `timing` (used by tests and the server). */
 export function withTiming<T>(timing: RequestTiming, fn: () => T): T {
   return storage.run(timing, fn);
