@@ -1,37 +1,21 @@
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { PartGrid } from "~/components/part-card";
 import { listPartCards, type PartCardView } from "~/models/part.server";
 import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
+import { parsePartsSearch, partsSearchSchema } from "~/utils/parts-search.server";
 import { PART_SORT_LABELS, PART_SORTS, SEARCH_MAX_LENGTH, type PartSort } from "~/utils/search";
 
 const PER_PAGE = 12;
-/** Far beyond any real catalogue; keeps skip() within sane bounds. */
-const MAX_PAGE = 100_000;
-
-/**
- * The search form (q and sort) plus the page. A bad sort or page falls back to the default, as a
- * hand-edited link should still show something; an over-long search is an error next to the field.
- */
-const searchSchema = z.object({
-  q: z
-    .string()
-    .max(SEARCH_MAX_LENGTH, `Search for ${SEARCH_MAX_LENGTH} characters at most`)
-    .optional(),
-  sort: z.enum(PART_SORTS).catch("newest"),
-  page: z.number().int().min(1).max(MAX_PAGE).catch(1),
-});
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const submission = parseWithZod(url.searchParams, { schema: searchSchema });
+  const submission = parsePartsSearch(url.searchParams);
   if (submission.status !== "success") {
-    const sort = searchSchema.shape.sort.parse(url.searchParams.get("sort"));
+    const sort = partsSearchSchema.shape.sort.parse(url.searchParams.get("sort"));
     return json(
       { result: submission.reply(), q: url.searchParams.get("q") ?? "", sort, page: 1, parts: [] as PartCardView[], total: 0, pageCount: 0 },
       { status: 400, headers: publicPageHeaders(request, { status: 400 }) },
@@ -136,10 +120,8 @@ function SearchForm({
     id: "parts-search",
     lastResult: result,
     defaultValue: { q, sort },
-    constraint: getZodConstraint(searchSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: searchSchema }),
+    // The server validates (parts-search.server.ts); the browser only enforces the length.
+    constraint: { q: { maxLength: SEARCH_MAX_LENGTH } },
   });
   return (
     <Form

@@ -1,0 +1,25 @@
+import { parseWithZod } from "@conform-to/zod";
+import { z } from "zod";
+import { PART_SORTS, SEARCH_MAX_LENGTH } from "./search";
+
+/** Far beyond any real catalogue; keeps skip() within sane bounds. */
+export const MAX_PAGE = 100_000;
+
+/**
+ * The /parts search form (q and sort) plus the page. A bad sort or page falls back to the default,
+ * as a hand-edited link should still show something; an over-long search is an error next to the
+ * field. Server-side only: in the browser the field's native maxLength (the same constant) is the
+ * whole check, which keeps zod out of the page's JavaScript.
+ */
+export const partsSearchSchema = z.object({
+  q: z
+    .string()
+    .max(SEARCH_MAX_LENGTH, `Search for ${SEARCH_MAX_LENGTH} characters at most`)
+    .optional(),
+  sort: z.enum(PART_SORTS).catch("newest"),
+  page: z.number().int().min(1).max(MAX_PAGE).catch(1),
+});
+
+export function parsePartsSearch(searchParams: URLSearchParams) {
+  return parseWithZod(searchParams, { schema: partsSearchSchema });
+}
