@@ -17,36 +17,63 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (submission.status !== "success") {
     const sort = partsSearchSchema.shape.sort.parse(url.searchParams.get("sort"));
     return json(
-      { result: submission.reply(), q: url.searchParams.get("q") ?? "", sort, page: 1, parts: [] as PartCardView[], total: 0, pageCount: 0 },
+      {
+        result: submission.reply(),
+        q: url.searchParams.get("q") ?? "",
+        sort,
+        page: 1,
+        parts: [] as PartCardView[],
+        total: 0,
+        pageCount: 0,
+        cursors: { first: null, last: null },
+      },
       { status: 400, headers: publicPageHeaders(request, { status: 400 }) },
     );
   }
-  const { q = "", sort, page } = submission.value;
-  const { parts, total } = await listPartCards({ query: q, sort, page, perPage: PER_PAGE });
+  const { q = "", sort, page, after, before } = submission.value;
+  // The Previous/Next links carry a cursor, so a page deep in the list is a range on the index.
+  const { parts, total, cursors } = await listPartCards({ query: q, sort, page, perPage: PER_PAGE, after, before });
   const count = total ?? 0;
   const pageCount = Math.ceil(count / PER_PAGE);
   // A page past the end exists for nobody: say so with a 404 (and a link back), not an empty 200.
   const status = page > Math.max(pageCount, 1) ? 404 : 200;
   return json(
-    { result: null, q, sort, page, parts, total: count, pageCount },
+    { result: null, q, sort, page, parts, total: count, pageCount, cursors },
     { status, headers: publicPageHeaders(request, { status }) },
   );
 }
 
 export const headers = publicPageHeadersFunction;
 
-function pageHref({ q, sort, page }: { q: string; sort: PartSort; page: number }) {
+type Cursors = { first: string | null; last: string | null };
+
+function pageHref({
+  q,
+  sort,
+  page,
+  after,
+  before,
+}: {
+  q: string;
+  sort: PartSort;
+  page: number;
+  after?: string | null;
+  before?: string | null;
+}) {
   const params = new URLSearchParams();
   if (q) params.set("q", q);
   if (sort !== "newest") params.set("sort", sort);
   if (page > 1) params.set("page", String(page));
+  // Page 1 needs no cursor: it is the start of the index.
+  if (page > 1 && after) params.set("after", after);
+  else if (page > 1 && before) params.set("before", before);
   const search = params.toString();
   return search ? `/parts?${search}` : "/parts";
 }
 
 export default function PartsList() {
   const data = useLoaderData<typeof loader>();
-  const { q, sort, page, parts, total, pageCount } = data;
+  const { q, sort, page, parts, total, pageCount, cursors } = data;
   const first = (page - 1) * PER_PAGE + 1;
   const last = first + parts.length - 1;
   return (
@@ -100,7 +127,7 @@ export default function PartsList() {
         </div>
       )}
 
-      {pageCount > 1 && parts.length ? <Pagination q={q} sort={sort} page={page} pageCount={pageCount} /> : null}
+      {pageCount > 1 && parts.length ? <Pagination q={q} sort={sort} page={page} pageCount={pageCount} cursors={cursors} /> : null}
     </div>
   );
 }
@@ -161,7 +188,29 @@ function SearchForm({
   );
 }
 
-function Pagination({ q, sort, page, pageCount }: { q: string; sort: PartSort; page: number; pageCount: number }) {
+function Pagination({
+  q,
+  sort,
+  page,
+  pageCount,
+  cursors,
+}: {
+  q: string;
+  sort: PartSort;
+  page: number;
+  pageCount: number;
+  cursors: Cursors;
+}) {
+  // The neighbours are reached through this page's first and last card; page 1 and the last
+  // page are cheap without a cursor (the last is read from the end of the index).
+  const href = (n: number) =>
+    pageHref({
+      q,
+      sort,
+      page: n,
+      after: n === page + 1 && n !== pageCount ? cursors.last : null,
+      before: n === page - 1 ? cursors.first : null,
+    });
   const pages = [...new Set([1, page - 1, page, page + 1, pageCount])]
     .filter((n) => n >= 1 && n <= pageCount)
     .sort((a, b) => a - b);
@@ -169,7 +218,7 @@ function Pagination({ q, sort, page, pageCount }: { q: string; sort: PartSort; p
   return (
     <nav aria-label="Pagination" className="mt-10 flex flex-wrap items-center justify-center gap-2">
       {page > 1 ? (
-        <Link to={pageHref({ q, sort, page: page - 1 })} rel="prev" className={`${linkClass} border-slate-300 hover:bg-slate-100`}>
+        <Link to={href(page - 1)} rel="prev" className={`${linkClass} border-slate-300 hover:bg-slate-100`}>
           Previous<span className="sr-only"> page</span>
         </Link>
       ) : null}
@@ -178,7 +227,7 @@ function Pagination({ q, sort, page, pageCount }: { q: string; sort: PartSort; p
           <li key={n} className="flex items-center gap-2">
             {index > 0 && n - pages[index - 1] > 1 ? <span aria-hidden="true">…</span> : null}
             <Link
-              to={pageHref({ q, sort, page: n })}
+              to={href(n)}
               aria-current={n === page ? "page" : undefined}
               aria-label={`Page ${n}`}
               className={`${linkClass} ${n === page ? "border-brand-700 bg-brand-700 text-white" : "border-slate-300 hover:bg-slate-100"}`}
@@ -189,7 +238,7 @@ function Pagination({ q, sort, page, pageCount }: { q: string; sort: PartSort; p
         ))}
       </ul>
       {page < pageCount ? (
-        <Link to={pageHref({ q, sort, page: page + 1 })} rel="next" className={`${linkClass} border-slate-300 hover:bg-slate-100`}>
+        <Link to={href(page + 1)} rel="next" className={`${linkClass} border-slate-300 hover:bg-slate-100`}>
           Next<span className="sr-only"> page</span>
         </Link>
       ) : null}

@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import { z } from "zod";
+import { PART_CURSOR_PATTERN } from "~/models/part.server";
 import { PART_SORTS, SEARCH_MAX_LENGTH } from "./search";
 
 /** Far beyond any real catalogue; keeps skip() within sane bounds. */
@@ -18,6 +19,9 @@ export const partsSearchSchema = z.object({
     .optional(),
   sort: z.enum(PART_SORTS).catch("newest"),
   page: z.number().int().min(1).max(MAX_PAGE).catch(1),
+  /** Cursors carried by the Previous/Next links (see listPartCards); anything else is ignored. */
+  after: z.string().regex(PART_CURSOR_PATTERN).optional().catch(undefined),
+  before: z.string().regex(PART_CURSOR_PATTERN).optional().catch(undefined),
 });
 
 export function parsePartsSearch(searchParams: URLSearchParams) {

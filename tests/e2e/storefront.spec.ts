@@ -202,44 +202,58 @@ test.describe("parts", () => {
     db: _db,
   }) => {
     const word = `Zq${token()}`;
-    // 14 parts: more than one page of 12. Prices shuffled so that no order is accidental.
-    const prices = [700, 1500, 300, 1200, 900, 100, 1400, 500, 1100, 200, 1300, 600, 1000, 800];
+    // 26 parts: three pages of 12. Prices shuffled so that no order is accidental.
+    const prices = [
+      700, 1500, 300, 1200, 900, 100, 1400, 500, 1100, 200, 1300, 600, 1000, 800, 2600, 1700, 2300, 1900, 2100, 1600,
+      2500, 1800, 2200, 2000, 2400, 400,
+    ];
     const created = [];
     for (const [index, priceCents] of prices.entries()) {
       created.push(await addPart({ name: `${word} Gasket ${String(index).padStart(2, "0")}`, priceCents }));
     }
     const byPriceAsc = [...created].sort((a, b) => a.priceCents - b.priceCents).map((p) => p.name);
+    const q = word.toLowerCase();
 
     await page.goto("/parts");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("All Car Parts");
     const search = page.getByRole("search", { name: "Search parts" });
     // Different case from the stored name: the search ignores case.
-    await search.getByLabel("Search by name or part number").fill(word.toLowerCase());
+    await search.getByLabel("Search by name or part number").fill(q);
     await search.getByLabel("Sort by").selectOption({ label: "Price: low to high" });
     await search.getByRole("button", { name: "Search" }).click();
 
-    await expect(page).toHaveURL(new RegExp(`/parts\\?q=${word.toLowerCase()}&sort=price-asc$`));
-    await expect(page.getByTestId("results-summary")).toHaveText(
-      `Showing 1–12 of 14 parts matching “${word.toLowerCase()}”.`,
-    );
+    await expect(page).toHaveURL(new RegExp(`/parts\\?q=${q}&sort=price-asc$`));
+    await expect(page.getByTestId("results-summary")).toHaveText(`Showing 1–12 of 26 parts matching “${q}”.`);
     const names = page.getByRole("list", { name: "Parts" }).getByRole("heading", { level: 2 });
     await expect(names).toHaveText(byPriceAsc.slice(0, 12));
     // The form shows what was searched for.
-    await expect(search.getByLabel("Search by name or part number")).toHaveValue(word.toLowerCase());
+    await expect(search.getByLabel("Search by name or part number")).toHaveValue(q);
     await expect(search.getByLabel("Sort by")).toHaveValue("price-asc");
 
+    // Next: page 2, reached through a cursor on the sort index (the last card of page 1).
     const pagination = page.getByRole("navigation", { name: "Pagination" });
     await expect(pagination.getByRole("link", { name: "Page 1" })).toHaveAttribute("aria-current", "page");
     await pagination.getByRole("link", { name: "Next page" }).click();
-    await expect(page).toHaveURL(new RegExp(`/parts\\?q=${word.toLowerCase()}&sort=price-asc&page=2$`));
-    await expect(names).toHaveText(byPriceAsc.slice(12));
-    await expect(page.getByTestId("results-summary")).toHaveText(
-      `Showing 13–14 of 14 parts matching “${word.toLowerCase()}”.`,
-    );
+    await expect(page).toHaveURL(new RegExp(`/parts\\?q=${q}&sort=price-asc&page=2&after=\\d+_[a-f0-9]{24}$`));
+    await expect(names).toHaveText(byPriceAsc.slice(12, 24));
+    await expect(page.getByTestId("results-summary")).toHaveText(`Showing 13–24 of 26 parts matching “${q}”.`);
+    await expect(pagination.getByRole("link", { name: "Page 2" })).toHaveAttribute("aria-current", "page");
+
+    // The last page needs no cursor.
+    await pagination.getByRole("link", { name: "Next page" }).click();
+    await expect(page).toHaveURL(new RegExp(`/parts\\?q=${q}&sort=price-asc&page=3$`));
+    await expect(names).toHaveText(byPriceAsc.slice(24));
+    await expect(page.getByTestId("results-summary")).toHaveText(`Showing 25–26 of 26 parts matching “${q}”.`);
     await expect(pagination.getByRole("link", { name: "Next page" })).toHaveCount(0);
     await checkA11y();
+
+    // Back to page 2 through the first card of page 3, then to page 1.
     await pagination.getByRole("link", { name: "Previous page" }).click();
-    await expect(page).toHaveURL(new RegExp(`/parts\\?q=${word.toLowerCase()}&sort=price-asc$`));
+    await expect(page).toHaveURL(new RegExp(`/parts\\?q=${q}&sort=price-asc&page=2&before=\\d+_[a-f0-9]{24}$`));
+    await expect(names).toHaveText(byPriceAsc.slice(12, 24));
+    await pagination.getByRole("link", { name: "Previous page" }).click();
+    await expect(page).toHaveURL(new RegExp(`/parts\\?q=${q}&sort=price-asc$`));
+    await expect(names).toHaveText(byPriceAsc.slice(0, 12));
 
     // Highest price first.
     await search.getByLabel("Sort by").selectOption("price-desc");

@@ -107,6 +107,29 @@ describe("the parts loader", () => {
   });
 });
 
+describe("the parts loader's paging", () => {
+  test("a cursor from the page before gives the same page as counting, and a forged one is ignored", async () => {
+    const prefix = word();
+    await addParts(prefix, Array.from({ length: 30 }, (_, index) => 100 + ((index * 7) % 30) * 10));
+    const load = async (search: string) => {
+      const response = await settle(partsLoader(loaderArgs(getRequest(`/parts?q=${prefix}&${search}`))));
+      expect(response.status, search).toBe(200);
+      return (await response.json()) as { parts: { id: string }[]; cursors: { first: string; last: string } };
+    };
+    for (const sort of ["newest", "price-asc", "price-desc"]) {
+      const first = await load(`sort=${sort}`);
+      const counted = await load(`sort=${sort}&page=2`);
+      const viaCursor = await load(`sort=${sort}&page=2&after=${first.cursors.last}`);
+      expect(viaCursor.parts.map((p) => p.id), sort).toEqual(counted.parts.map((p) => p.id));
+      expect(counted.parts).toHaveLength(12);
+      const back = await load(`sort=${sort}&page=1&before=${counted.cursors.first}`);
+      expect(back.parts.map((p) => p.id), sort).toEqual(first.parts.map((p) => p.id));
+      const forged = await load(`sort=${sort}&page=2&after=${encodeURIComponent('{"$gt":""}')}`);
+      expect(forged.parts.map((p) => p.id), sort).toEqual(counted.parts.map((p) => p.id));
+    }
+  });
+});
+
 describe("the public page headers", () => {
   const args = (loader: HeadersInit, parent: HeadersInit = {}) => ({
     loaderHeaders: new Headers(loader),
