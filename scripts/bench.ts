@@ -9,7 +9,7 @@
  *   --order-customers K (50), --order-duration S (= duration), --no-orders, --no-lighthouse,
  *   --build-dir DIR (run an existing build instead of building), --out FILE (JSON; by default
  *   bench-results/bench-<time>.json, and bench-results/latest.json), --server-cpu (0),
- *   --load-cpu (1).
+ *   --load-cpu (1), --db-cpu (the local database; unpinned by default).
  *
  * The shop and its database run pinned to one CPU, every load generator (autocannon, the order
  * clients, chromium) in its own process pinned to the other, so they never take turns on a core.
@@ -31,7 +31,7 @@ import { seedCatalogue, type SeedReport } from "./bench/catalogue";
 import type { LoadOptions, LoadResult } from "./bench/load";
 import type { OrderLoadOptions, OrderLoadResult } from "./bench/orders";
 import { buildShop, hasTaskset, pinned, startDb, startShop, type Shop } from "./bench/shop";
-import { round } from "./bench/stats";
+import { parseServerTiming, round, summary } from "./bench/stats";
 import { formatPageWeights, homeBudgetProblem, measurePages, type PageWeight } from "./page-weight";
 
 const { values: args } = parseArgs({
@@ -48,6 +48,7 @@ const { values: args } = parseArgs({
     out: { type: "string" },
     "server-cpu": { type: "string", default: "0" },
     "load-cpu": { type: "string", default: "1" },
+    "db-cpu": { type: "string" },
   },
 });
 
@@ -71,6 +72,7 @@ const options = {
   lighthouse: !args["no-lighthouse"],
   serverCpu: args["server-cpu"],
   loadCpu: args["load-cpu"],
+  dbCpu: args["db-cpu"] ?? null,
 };
 
 const log = (line: string) => console.log(line);
@@ -97,6 +99,23 @@ function runPinned<T>(module: string, input: unknown): Promise<T> {
       }
     });
   });
+}
+
+/** Five requests one after the other: median latency and Server-Timing split, no queueing. */
+async function sequential(url: string, cookie?: string) {
+  const latencies: number[] = [];
+  const db: number[] = [];
+  const render: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const sent = performance.now();
+    const response = await fetch(url, { headers: cookie ? { Cookie: cookie } : {} });
+    await response.arrayBuffer();
+    latencies.push(performance.now() - sent);
+    const timing = parseServerTiming(response.headers.get("server-timing"));
+    db.push(timing.db ?? 0);
+    render.push(timing.render ?? 0);
+  }
+  return { latencyP50: summary(latencies).p50, dbP50: summary(db).p50, renderP50: summary(render).p50 };
 }
 
 type Target = { name: string; path: string; ceiling?: string; cookie?: string; note: string };
@@ -250,7 +269,7 @@ async function main() {
       extraEnv: { SESSION_SECRET: secret },
     });
     cleanups.push(() => shop.stop());
-    shop.pinDb(options.serverCpu);
+    if (options.dbCpu) shop.pinDb(options.dbCpu);
 
     // The static ceiling: the exact HTML of / and /parts, served by the same server.
     const homeHtml = await fetchText(`${shop.url}/`);
@@ -270,9 +289,18 @@ async function main() {
       { name: "/parts/{id}", path: `/parts/${partId}`, ceiling: "static /parts", cookie: cookies[cookies.length - 1], note: "part page, signed in" },
     ];
 
-    const results: (LoadResult & { name: string; path: string; note: string; ratioToCeiling: number | null })[] = [];
+    const results: (LoadResult & {
+      name: string;
+      path: string;
+      note: string;
+      ratioToCeiling: number | null;
+      single: Awaited<ReturnType<typeof sequential>>;
+    })[] = [];
     log(`  ${LOAD_HEADER}`);
     for (const target of targets) {
+      // One request at a time first: the cost of a page without queueing (and the queue of the
+      // previous target drained, since the database answers in order).
+      const single = await sequential(`${shop.url}${target.path}`, target.cookie);
       log(`Load: ${target.name} (${target.path}), ${options.connections} connections, ${options.duration} s…`);
       const input: LoadOptions = {
         url: `${shop.url}${target.path}`,
@@ -290,6 +318,7 @@ async function main() {
         path: target.path,
         note: target.note,
         ratioToCeiling: ceiling && ceiling.rps > 0 ? round(result.rps / ceiling.rps, 3) : null,
+        single,
       });
       log(`  ${loadLine(results[results.length - 1])}`);
       if (!shop.alive()) throw new Error("the shop stopped during the load test");
@@ -345,13 +374,19 @@ type Report = {
   machine: ReturnType<typeof machine> & { loadAverageAfter: number[] };
   options: typeof options;
   seed: SeedReport;
-  load: (LoadResult & { name: string; note: string; ratioToCeiling: number | null })[];
+  load: (LoadResult & {
+    name: string;
+    note: string;
+    ratioToCeiling: number | null;
+    single?: { latencyP50: number; dbP50: number; renderP50: number };
+  })[];
   orders: Awaited<ReturnType<typeof orderBenchmark>> | null;
   pageWeight: PageWeight[];
   lighthouse: Awaited<ReturnType<typeof import("./lighthouse").runLighthouse>> | null;
 };
 
-const LOAD_HEADER = "target           req/s   p50 ms   p95 ms   p99 ms   ratio   db p95   app p95   db share   non-2xx";
+const LOAD_HEADER =
+  "target           req/s   p50 ms   p95 ms   p99 ms   ratio   db p95   app p95   db share   non-2xx   alone: ms (db/app)";
 
 function loadLine(result: Report["load"][number]) {
   const timing = result.serverTiming;
@@ -373,6 +408,7 @@ function loadLine(result: Report["load"][number]) {
     (timing ? String(timing.render.p95) : "-").padStart(9),
     dbShare.padStart(10),
     String(non2xx).padStart(9),
+    result.single ? `   ${result.single.latencyP50} (${result.single.dbP50}/${result.single.renderP50})` : "",
   ].join(" ");
 }
 
