@@ -1,4 +1,4 @@
-import { Form, Link, NavLink } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 
 type NavUser = { name: string; role: string } | null;
 
@@ -54,6 +54,7 @@ function NavItems({ user }: { user: NavUser }) {
 }
 
 export function Navbar({ user }: { user: NavUser }) {
+  const location = useLocation();
   return (
     <header className="bg-brand-900 text-white">
       <a
@@ -69,8 +70,9 @@ export function Navbar({ user }: { user: NavUser }) {
         <ul className="hidden items-center gap-1 md:flex">
           <NavItems user={user} />
         </ul>
-        {/* The mobile menu is a <details>: it opens and closes without JavaScript. */}
-        <details className="relative md:hidden">
+        {/* The mobile menu is a <details>: it opens and closes without JavaScript. Keyed on the
+            path so that it closes after a client-side navigation too. */}
+        <details key={location.pathname} className="relative md:hidden">
           <summary className="cursor-pointer list-none rounded px-3 py-2 text-sm font-medium hover:bg-brand-800">
             Menu
           </summary>

@@ -390,6 +390,12 @@ test.describe("on a phone", () => {
     await blogs.click();
     await expect(page).toHaveURL(/\/blogs$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Some Question Answers...");
+    // The menu is closed again on the new page.
+    await expect(nav.getByRole("link", { name: "Portfolio" })).toBeHidden();
+    await nav.getByText("Menu").click();
+    await nav.getByRole("link", { name: "Portfolio" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(portfolio.name);
+    await expect(nav.getByRole("link", { name: "Blogs" })).toBeHidden();
   });
 });
 
