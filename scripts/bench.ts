@@ -127,11 +127,26 @@ async function fetchText(url: string, headers: Record<string, string> = {}) {
   return body;
 }
 
-/** The deepest page the /parts HTML links to (its "last page"), or a page computed from the count. */
-function deepestPage(html: string, parts: number) {
-  const pages = [...html.matchAll(/[?&;]page=(\d+)/g)].map((match) => Number(match[1]));
-  const linked = pages.length ? Math.max(...pages) : 0;
-  return linked > 1 ? linked : Math.max(2, Math.floor(parts / 12));
+/** The hrefs of the /parts links in a page of HTML (entities decoded). */
+function partsLinks(html: string) {
+  return [...html.matchAll(/<a\b[^>]*\bhref="(\/parts\?[^"]*)"[^>]*>/g)].map((match) => ({
+    href: match[1].replace(/&amp;/g, "&"),
+    tag: match[0],
+  }));
+}
+
+/**
+ * Two pages deep in the list, reached the way a visitor reaches them: the last page (linked from
+ * the first) and the one before it (the last page's Previous link, which carries a cursor).
+ */
+async function deepPages(baseUrl: string, firstPageHtml: string, parts: number) {
+  const pageOf = (href: string) => Number(new URLSearchParams(href.split("?")[1]).get("page") ?? 1);
+  const links = partsLinks(firstPageHtml).filter((link) => pageOf(link.href) > 1);
+  const last = links.sort((a, b) => pageOf(b.href) - pageOf(a.href))[0]?.href ?? `/parts?page=${Math.ceil(parts / 12)}`;
+  const lastHtml = await fetchText(`${baseUrl}${last}`);
+  const previous =
+    partsLinks(lastHtml).find((link) => /\brel="prev"/.test(link.tag))?.href ?? `/parts?page=${pageOf(last) - 1}`;
+  return { last, previous };
 }
 
 function machine() {
@@ -276,7 +291,7 @@ async function main() {
     const partsHtml = await fetchText(`${shop.url}/parts`);
     writeFileSync(path.join(staticDir, "home.html"), homeHtml);
     writeFileSync(path.join(staticDir, "parts.html"), partsHtml);
-    const deepPage = deepestPage(partsHtml, options.parts);
+    const deep = await deepPages(shop.url, partsHtml, options.parts);
     const partId = seed.samplePartIds[Math.floor(seed.samplePartIds.length / 2)];
 
     const targets: Target[] = [
@@ -284,7 +299,8 @@ async function main() {
       { name: "/", path: "/", ceiling: "static /", note: "home" },
       { name: "static /parts", path: "/__static/parts.html", note: "ceiling: the HTML of /parts as a file" },
       { name: "/parts", path: "/parts", ceiling: "static /parts", note: "first page" },
-      { name: "/parts deep", path: `/parts?page=${deepPage}`, ceiling: "static /parts", note: `page ${deepPage}, the last` },
+      { name: "/parts last", path: deep.last, ceiling: "static /parts", note: "the last page, linked from the first" },
+      { name: "/parts deep", path: deep.previous, ceiling: "static /parts", note: "the page before the last, by its cursor link" },
       { name: "/parts search", path: `/parts?q=${seed.searchWord}`, ceiling: "static /parts", note: `q=${seed.searchWord}` },
       { name: "/parts/{id}", path: `/parts/${partId}`, ceiling: "static /parts", cookie: cookies[cookies.length - 1], note: "part page, signed in" },
     ];

@@ -1,0 +1,97 @@
+/**
+ * A small, fast run of `npm run bench` (2,000 parts, 2 s per target), so the benchmark cannot rot.
+ * It asserts that the run finished and wrote a sane report, never how fast anything was.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+
+const buildDir = process.env.BUILD_DIR;
+const haveDeps =
+  Boolean(buildDir && existsSync(path.join(buildDir, "server.js"))) &&
+  existsSync("node_modules/autocannon") &&
+  spawnSync("taskset", ["--version"], { stdio: "ignore" }).status === 0;
+
+const work = mkdtempSync(path.join(tmpdir(), "shop-bench-smoke-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function runBench(args: string[]) {
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    // The bench starts its own database and shop: it must not inherit the test run's.
+    const env = { ...process.env };
+    for (const key of ["MONGODB_URI", "SHOP_URL", "PUBLIC_URL", "PORT", "SESSION_SECRET"]) delete env[key];
+    const child = spawn("npx", ["tsx", "scripts/bench.ts", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("exit", (code) => resolve({ code, output }));
+  });
+}
+
+type Timing = { p50: number; p95: number; p99: number; count: number };
+
+describe.skipIf(!haveDeps)("npm run bench (small)", () => {
+  test("runs every target, the order benchmark and page weight, and writes a sane JSON report", async () => {
+    const out = path.join(work, "bench.json");
+    const { code, output } = await runBench([
+      "--parts", "2000",
+      "--duration", "2",
+      "--warmup", "0",
+      "--connections", "10",
+      "--order-customers", "5",
+      "--order-duration", "2",
+      "--no-lighthouse",
+      "--build-dir", buildDir!,
+      "--out", out,
+    ]);
+    expect(code, output).toBe(0);
+    expect(output).toContain("req/s");
+    const report = JSON.parse(readFileSync(out, "utf8"));
+
+    expect(report.seed.parts).toBe(2000);
+    expect(report.machine.cpus).toBeGreaterThan(0);
+
+    const names = report.load.map((result: { name: string }) => result.name);
+    // The deep page is the one a visitor reaches: the last page's Previous link, with its cursor.
+    expect(report.load.find((result: { name: string }) => result.name === "/parts deep").path).toMatch(/[?&]before=/);
+    expect(names).toEqual(["static /", "/", "static /parts", "/parts", "/parts last", "/parts deep", "/parts search", "/parts/{id}"]);
+    for (const result of report.load) {
+      expect(result.requests, result.name).toBeGreaterThan(0);
+      expect(result.rps, result.name).toBeGreaterThan(0);
+      // Every answer was a page, not an error or a redirect to the login.
+      expect(Object.keys(result.status), result.name).toEqual(["200"]);
+      expect(result.errors + result.timeouts, result.name).toBe(0);
+      expect(result.latency.p50).toBeLessThanOrEqual(result.latency.p95);
+      expect(result.latency.p95).toBeLessThanOrEqual(result.latency.p99);
+      const timing = result.serverTiming as { db: Timing; render: Timing; total: Timing } | null;
+      expect(timing, result.name).not.toBeNull();
+      expect(timing!.total.count).toBe(result.requests);
+      if (!result.name.startsWith("static")) {
+        expect(result.ratioToCeiling, result.name).toBeGreaterThan(0);
+        expect(timing!.db.p95, `${result.name}: its queries are seen`).toBeGreaterThan(0);
+      }
+    }
+
+    const orders = report.orders;
+    expect(orders.placed).toBeGreaterThan(0);
+    expect(orders.invariantHolds).toBe(true);
+    for (const part of orders.parts) {
+      expect(part.endStock).toBeGreaterThanOrEqual(0);
+      expect(part.endStock).toBe(part.startStock - part.unitsOrderedInDb);
+      expect(part.unitsOrderedInDb).toBe(part.unitsPlacedPerAnswers);
+    }
+
+    expect(report.pageWeight.map((page: { path: string }) => page.path)).toEqual(["/", "/parts", "/blogs", "/portfolio"]);
+    for (const page of report.pageWeight) {
+      expect(page.status, page.path).toBe(200);
+      expect(page.html.bytes).toBeGreaterThan(0);
+      expect(page.css.gzipBytes).toBeGreaterThan(0);
+      // The home page ships no framework JavaScript (budget: 90 KB gzipped); the others hydrate.
+      if (page.path === "/") expect(page.js.gzipBytes).toBeLessThanOrEqual(90 * 1024);
+      else expect(page.js.gzipBytes).toBeGreaterThan(0);
+    }
+    expect(report.lighthouse).toBeNull();
+  }, 240_000);
+});
