@@ -11,6 +11,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const headers = publicPageHeadersFunction;
 
+/** Static content: sent without the framework's JavaScript (see useHydrate in root.tsx). */
+export const handle = { hydrate: false };
+
 export default function Blogs() {
   const { items } = useLoaderData<typeof loader>();
   return (
