@@ -34,9 +34,11 @@ const orderSchema = new Schema(
   { timestamps: true },
 );
 
-orderSchema.index({ userId: 1, createdAt: -1 });
+// Each list's filter, then its whole sort (_id included), so the index returns the rows in order
+// and no page sorts in memory: My Orders, Manage Orders, Manage Orders by status.
+orderSchema.index({ userId: 1, createdAt: -1, _id: -1 });
 orderSchema.index({ createdAt: -1, _id: -1 });
-orderSchema.index({ status: 1, createdAt: -1 });
+orderSchema.index({ status: 1, createdAt: -1, _id: -1 });
 
 export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.ObjectId };
 
