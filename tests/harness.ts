@@ -35,9 +35,14 @@ type Counts = { passed: number; failed: number; skipped: number; flaky: number }
 function vitestCounts(file: string): Counts {
   if (!existsSync(file)) return { passed: 0, failed: 1, skipped: 0, flaky: 0 };
   const report = JSON.parse(readFileSync(file, "utf8"));
+  // A file that failed without a failing test (it did not load, or a hook threw) counts once.
+  const brokenFiles = (report.testResults ?? []).filter(
+    (result: { status: string; assertionResults?: { status: string }[] }) =>
+      result.status === "failed" && !(result.assertionResults ?? []).some((test) => test.status === "failed"),
+  ).length;
   return {
     passed: report.numPassedTests ?? 0,
-    failed: (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0),
+    failed: (report.numFailedTests ?? 0) + brokenFiles,
     skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
     flaky: 0,
   };
@@ -78,6 +83,8 @@ async function main() {
     await run("npx", ["playwright", "test", "--reporter=list,json", ...passThrough], {
       ...env,
       PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+      // Each run keeps its traces apart, so overlapping runs never delete each other's.
+      PLAYWRIGHT_OUTPUT_DIR: path.join("test-results", path.basename(work)),
     });
     results.push(["Playwright", playwrightCounts(out)]);
   }
