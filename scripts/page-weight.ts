@@ -24,6 +24,8 @@ export type PageWeight = {
   status: number;
   html: { bytes: number; gzipBytes: number };
   js: AssetWeight;
+  /** Script written into the HTML itself (counted in the HTML bytes too). */
+  inlineJsBytes: number;
   css: AssetWeight;
 };
 
@@ -58,6 +60,10 @@ export async function measurePages(baseUrl: string, buildDir: string, pages = PA
       status: response.status,
       html: { bytes: Buffer.byteLength(html), gzipBytes: gzipSize(html) },
       js: weigh(assets.filter((file) => file.endsWith(".js")), buildDir),
+      inlineJsBytes: [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].reduce(
+        (sum, match) => sum + Buffer.byteLength(match[1]),
+        0,
+      ),
       css: weigh(assets.filter((file) => file.endsWith(".css")), buildDir),
     });
   }
@@ -68,10 +74,10 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 export function formatPageWeights(weights: PageWeight[]) {
   const lines = [
-    "page         status   HTML (gzip)         JS gzip (files)   CSS gzip",
+    "page         status   HTML (gzip)         JS gzip (files)   inline JS   CSS gzip",
     ...weights.map(
       (weight) =>
-        `${weight.path.padEnd(12)} ${String(weight.status).padEnd(8)} ${`${kb(weight.html.bytes)} (${kb(weight.html.gzipBytes)})`.padEnd(19)} ${`${kb(weight.js.gzipBytes)} (${weight.js.files})`.padEnd(17)} ${kb(weight.css.gzipBytes)}`,
+        `${weight.path.padEnd(12)} ${String(weight.status).padEnd(8)} ${`${kb(weight.html.bytes)} (${kb(weight.html.gzipBytes)})`.padEnd(19)} ${`${kb(weight.js.gzipBytes)} (${weight.js.files})`.padEnd(17)} ${kb(weight.inlineJsBytes).padEnd(11)} ${kb(weight.css.gzipBytes)}`,
     ),
   ];
   return lines.join("\n");
