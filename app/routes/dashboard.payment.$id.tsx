@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
 import type { Stripe as StripeJs } from "@stripe/stripe-js";
 import { useEffect, useMemo, useState, type FormEvent } from "react";
-import { redirectWithError, redirectWithInfo } from "remix-toast";
+import { redirectWithError, redirectWithInfo } from "~/utils/toast.server";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, SubmitButton } from "~/components/forms";

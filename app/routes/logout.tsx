@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { redirectWithSuccess } from "remix-toast";
+import { redirectWithSuccess } from "~/utils/toast.server";
 import { endSession } from "~/utils/auth.server";
 
 /** Signing out is a POST (the navbar's Sign Out form): the session record is deleted, the cookie cleared. */

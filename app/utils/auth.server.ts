@@ -3,7 +3,7 @@ import { Authenticator, AuthorizationError, type StrategyVerifyCallback } from "
 import { FormStrategy } from "remix-auth-form";
 import { GoogleStrategy, type GoogleProfile, type GoogleStrategyOptions } from "remix-auth-google";
 import type { OAuth2StrategyVerifyParams } from "remix-auth-oauth2";
-import { redirectWithError } from "remix-toast";
+import { redirectWithError } from "~/utils/toast.server";
 import { createSession, deleteSession, getSessionUserId } from "~/models/session.server";
 import {
   findOrCreateGoogleUser,

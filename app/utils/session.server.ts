@@ -1,5 +1,4 @@
 import { createCookieSessionStorage } from "@remix-run/node";
-import { setToastCookieOptions } from "remix-toast";
 import { getEnv } from "./env.server";
 
 const env = getEnv();
@@ -16,13 +15,4 @@ export const authSessionStorage = createCookieSessionStorage<{ sessionId: string
     secrets: [env.SESSION_SECRET],
     maxAge: 30 * 24 * 60 * 60,
   },
-});
-
-setToastCookieOptions({
-  name: "toast",
-  httpOnly: true,
-  sameSite: "lax",
-  path: "/",
-  secure,
-  secrets: [env.SESSION_SECRET],
 });

@@ -1,7 +1,37 @@
 /**
- * remix-toast for server code. The package declares no `sideEffects: false`, so importing it from
- * a route module keeps it (with zod and a cookie library) in that route's browser bundle even when
- * only the loader uses it; imported through this `.server` module it never reaches the browser.
- * The root route imports from here, which keeps about 19 KB of gzipped JavaScript off every page.
+ * Toasts after redirects (remix-toast), kept in our own signed cookie.
+ *
+ * remix-toast 1.2's default cookie is not signed at all (its signing function appends a dot), so
+ * anyone could plant a toast of their own making. Its utilities bound to a session storage of ours
+ * sign the cookie with SESSION_SECRET like the session cookie.
+ *
+ * Server code only: imported through this `.server` module, remix-toast (with zod and its cookie
+ * code) never reaches the browser bundle.
  */
-export { getToast, redirectWithError, redirectWithInfo, redirectWithSuccess, redirectWithWarning } from "remix-toast";
+import { createCookieSessionStorage } from "@remix-run/node";
+import { createToastUtilsWithCustomSession } from "remix-toast";
+import { getEnv } from "./env.server";
+
+const env = getEnv();
+
+export const toastSessionStorage = createCookieSessionStorage({
+  cookie: {
+    name: "toast",
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: env.NODE_ENV === "production" && env.PUBLIC_URL.startsWith("https:"),
+    secrets: [env.SESSION_SECRET],
+  },
+});
+
+export const {
+  getToast,
+  redirectWithToast,
+  redirectWithError,
+  redirectWithInfo,
+  redirectWithSuccess,
+  redirectWithWarning,
+  jsonWithError,
+  jsonWithSuccess,
+} = createToastUtilsWithCustomSession(toastSessionStorage);

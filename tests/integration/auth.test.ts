@@ -18,6 +18,7 @@ import {
   requireUserOrSignOutHome,
 } from "~/utils/auth.server";
 import { hitAuthRateLimit, hitRateLimit } from "~/utils/rate-limit.server";
+import { getToast } from "~/utils/toast.server";
 import { createUser, sessionCookieValue, TEST_PASSWORD } from "../setup/factories";
 import { getRequest, postRequest, settle } from "../setup/requests";
 
@@ -42,14 +43,12 @@ function sessionCookieCleared(response: Response) {
     .some((cookie) => cookie.startsWith("__session=;") && /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(cookie));
 }
 
-/** The message of the remix-toast cookie a response sets (its value is base64 JSON). */
-function toastMessage(response: Response) {
+/** The message of the signed toast cookie a response sets, read back as the next page would. */
+async function toastMessage(response: Response) {
   const cookie = response.headers.getSetCookie().find((value) => value.startsWith("toast="));
   if (!cookie) return null;
-  const value = decodeURIComponent(cookie.split(";")[0].slice("toast=".length)).replace(/\.$/, "");
-  const data = JSON.parse(Buffer.from(value, "base64").toString("utf8"));
-  // A Remix session flash value is stored under __flash_<key>__; remix-toast's key is "flash".
-  return data?.__flash_flash__?.toast?.message ?? null;
+  const { toast } = await getToast(getRequest("/", { cookie: cookie.split(";")[0] }));
+  return toast?.message ?? null;
 }
 
 async function body(response: Response) {
@@ -341,7 +340,7 @@ describe("My Profile", () => {
     const response = await settle(profileAction(args(postRequest("/dashboard?index", fields, { cookie }))));
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/dashboard");
-    expect(toastMessage(response)).toBe("Update profile successfully");
+    expect(await toastMessage(response)).toBe("Update profile successfully");
     expect(await User.findById(user.id).lean()).toMatchObject(fields);
 
     // Emptied optional fields are cleared.
@@ -360,7 +359,7 @@ describe("My Profile", () => {
       const response = await settle(profileAction(args(postRequest("/dashboard?index", fields, { cookie }))));
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toBe("/login?redirectTo=%2Fdashboard");
-      expect(toastMessage(response)).toBe("No user is logged in");
+      expect(await toastMessage(response)).toBe("No user is logged in");
     }
     expect((await User.findById(user.id).lean())?.name).toBe("Unchanged Name");
   });
@@ -394,7 +393,7 @@ describe("All Users and Make Admin", () => {
     const response = await settle(allUsersLoader(args(getRequest("/dashboard/allUsers", { cookie: `__session=${value}` }))));
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/login");
-    expect(toastMessage(response)).toBe("That page is for admins only, so you have been signed out.");
+    expect(await toastMessage(response)).toBe("That page is for admins only, so you have been signed out.");
     expect(sessionCookieCleared(response)).toBe(true);
     expect(await Session.exists({ _id: sessionId })).toBeNull();
   });
@@ -422,7 +421,7 @@ describe("All Users and Make Admin", () => {
     const cookie = `__session=${(await sessionCookieValue(admin.id)).value}`;
     const response = await settle(allUsersAction(args(postRequest("/dashboard/allUsers", { userId: target.id }, { cookie }))));
     expect(response.status).toBe(302);
-    expect(toastMessage(response)).toBe("Successfully made an admin");
+    expect(await toastMessage(response)).toBe("Successfully made an admin");
     expect((await User.findById(target.id).lean())?.role).toBe("admin");
 
     // Listed as admin now (the page hides Make Admin for admins).

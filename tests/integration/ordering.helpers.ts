@@ -1,6 +1,6 @@
 /** Shared by the ordering and admin integration tests: sessions, orders, database snapshots. */
 import { randomUUID } from "node:crypto";
-import { getToast } from "remix-toast";
+import { getToast } from "~/utils/toast.server";
 import { expect } from "vitest";
 import { Order, toOrderView, type OrderStatus } from "~/models/order.server";
 import { Part } from "~/models/part.server";
