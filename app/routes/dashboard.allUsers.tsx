@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList, SubmitButton } from "~/components/forms";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { DataTable, type Column } from "~/components/ui/data-table";
 import { listUsers, makeAdmin } from "~/models/user.server";
 import { MakeAdminSchema } from "~/utils/account-schemas";
 import { getUser, requireAdmin } from "~/utils/auth.server";
@@ -52,6 +53,14 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirectWithSuccess(`/dashboard/allUsers${page > 1 ? `?page=${page}` : ""}`, "Successfully made an admin");
 }
 
+const COLUMNS: Column[] = [
+  { label: "#" },
+  { label: "Name" },
+  { label: "Email" },
+  { label: "Role" },
+  { label: "Action" },
+];
+
 export default function AllUsers() {
   const { users, adminId, page, pageCount, total } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
@@ -68,47 +77,34 @@ export default function AllUsers() {
         {total} {total === 1 ? "user" : "users"}, newest first.
       </p>
       <ErrorList errors={formErrors} />
-      <div className="mt-2 overflow-x-auto rounded-lg border border-slate-200 bg-white">
-        <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-          <thead className="bg-slate-50">
-            <tr>
-              <th scope="col" className="px-4 py-3 font-semibold text-slate-700">#</th>
-              <th scope="col" className="px-4 py-3 font-semibold text-slate-700">Name</th>
-              <th scope="col" className="px-4 py-3 font-semibold text-slate-700">Email</th>
-              <th scope="col" className="px-4 py-3 font-semibold text-slate-700">Role</th>
-              <th scope="col" className="px-4 py-3 font-semibold text-slate-700">Action</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200">
-            {users.map((user, index) => (
-              <tr key={user.id} data-testid="user-row" data-email={user.email}>
-                <td className="px-4 py-3 text-slate-600">{(page - 1) * PER_PAGE + index + 1}</td>
-                <td className="px-4 py-3 text-slate-900">{user.name}</td>
-                <td className="break-all px-4 py-3 text-slate-900">{user.email}</td>
-                <td className="px-4 py-3 text-slate-900">
-                  {user.role === "admin" ? "Admin" : "Customer"}
-                  {user.id === adminId ? <span className="text-slate-600"> (you)</span> : null}
-                </td>
-                <td className="px-4 py-3">
-                  {/* Make Admin is hidden for users who are already admins (spec 4). */}
-                  {user.role !== "admin" ? (
-                    <Form method="post">
-                      <input type="hidden" name="userId" value={user.id} />
-                      <SubmitButton
-                        pending={pendingUserId === user.id}
-                        pendingText="Making admin…"
-                        className="px-3 py-1 text-sm"
-                      >
-                        Make Admin<span className="sr-only"> ({user.name})</span>
-                      </SubmitButton>
-                    </Form>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable caption="Users, newest first" className="mt-2" columns={COLUMNS}>
+        {users.map((user, index) => (
+          <tr key={user.id} data-testid="user-row" data-email={user.email}>
+            <td className="px-4 py-3 text-slate-600">{(page - 1) * PER_PAGE + index + 1}</td>
+            <td className="px-4 py-3 text-slate-900">{user.name}</td>
+            <td className="break-all px-4 py-3 text-slate-900">{user.email}</td>
+            <td className="px-4 py-3 text-slate-900">
+              {user.role === "admin" ? "Admin" : "Customer"}
+              {user.id === adminId ? <span className="text-slate-600"> (you)</span> : null}
+            </td>
+            <td className="px-4 py-3">
+              {/* Make Admin is hidden for users who are already admins (spec 4). */}
+              {user.role !== "admin" ? (
+                <Form method="post">
+                  <input type="hidden" name="userId" value={user.id} />
+                  <SubmitButton
+                    pending={pendingUserId === user.id}
+                    pendingText="Making admin…"
+                    className="px-3 py-1 text-sm"
+                  >
+                    Make Admin<span className="sr-only"> ({user.name})</span>
+                  </SubmitButton>
+                </Form>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {pageCount > 1 ? (
         <nav aria-label="Pages of users" className="mt-4 flex items-center gap-4 text-sm">
           {page > 1 ? (

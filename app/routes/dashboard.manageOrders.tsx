@@ -8,6 +8,7 @@ import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Button, ErrorList } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
+import { DataTable, type Column } from "~/components/ui/data-table";
 import { getOrderById, listAllOrders, markShipped, removeOrder } from "~/models/order.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
@@ -69,6 +70,15 @@ const FILTER_LABELS: Record<string, string> = {
   removed: "Removed",
 };
 
+const COLUMNS: Column[] = [
+  { label: "Product" },
+  { label: "Customer" },
+  { label: "Quantity", align: "right" },
+  { label: "Price", align: "right" },
+  { label: "Status" },
+  { label: "Action" },
+];
+
 export default function ManageOrders() {
   const { orders, page, pageCount, total, status } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
@@ -110,106 +120,79 @@ export default function ManageOrders() {
       {orders.length === 0 ? (
         <p className="mt-2 text-slate-700">No orders to show.</p>
       ) : (
-        <div className="mt-2 overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-            <caption className="sr-only">Orders, newest first</caption>
-            <thead className="bg-slate-100 text-slate-800">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Product
+        <DataTable caption="Orders, newest first" className="mt-2" columns={COLUMNS}>
+          {orders.map((order) => {
+            const rowErrors = actionData?.orderId === order.id ? replyErrors(actionData.result) : [];
+            const shipping =
+              navigation.state === "submitting" &&
+              navigation.formData?.get("orderId") === order.id &&
+              navigation.formData?.get("intent") === "ship";
+            return (
+              <tr key={order.id} data-testid={`order-${order.id}`}>
+                <th scope="row" className="px-3 py-2 font-medium">
+                  {order.productName}
+                  <span className="block text-xs font-normal text-slate-600">
+                    Placed {formatDateTime(order.createdAt)}
+                  </span>
                 </th>
-                <th scope="col" className="px-3 py-2">
-                  Customer
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Quantity
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Price
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Status
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Action
-                </th>
+                <td className="px-3 py-2">
+                  {order.userName}
+                  <span className="block text-xs text-slate-600">{order.userEmail}</span>
+                  <span className="block text-xs text-slate-600">{order.phone}</span>
+                </td>
+                <td className="px-3 py-2 text-right">{order.orderQuantity.toLocaleString("en-US")}</td>
+                <td className="px-3 py-2 text-right">{formatCents(order.priceCents)}</td>
+                <td className="px-3 py-2">
+                  <span className="font-medium" data-testid="status">
+                    {ORDER_STATUS_LABELS[order.status]}
+                  </span>
+                  <StatusTimes order={order} />
+                </td>
+                <td className="px-3 py-2">
+                  {order.status === "unpaid" ? (
+                    <ConfirmDialog
+                      label="Remove"
+                      accessibleLabel={`Remove the order of ${order.productName} for ${order.userName}`}
+                      href={`/dashboard/manageOrders/${order.id}/remove`}
+                      title="Remove this unpaid order?"
+                      className={confirmLinkClass}
+                    >
+                      {(close) => (
+                        <ConfirmFetcherForm
+                          action="/dashboard/manageOrders"
+                          hidden={{ intent: "remove", orderId: order.id }}
+                          message={
+                            <p>
+                              The order of {order.orderQuantity.toLocaleString("en-US")} × {order.productName} for{" "}
+                              {order.userName} will be removed and the units go back into stock.
+                            </p>
+                          }
+                          confirmLabel="Remove"
+                          pendingLabel="Removing…"
+                          onKeep={close}
+                        />
+                      )}
+                    </ConfirmDialog>
+                  ) : order.status === "paid" ? (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="ship" />
+                      <input type="hidden" name="orderId" value={order.id} />
+                      <Button
+                        type="submit"
+                        aria-label={`Shipped: the order of ${order.productName} for ${order.userName}`}
+                        className="px-3 py-1.5 text-sm"
+                        disabled={shipping}
+                      >
+                        Shipped
+                      </Button>
+                    </Form>
+                  ) : null}
+                  <ErrorList errors={rowErrors} />
+                </td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {orders.map((order) => {
-                const rowErrors = actionData?.orderId === order.id ? replyErrors(actionData.result) : [];
-                const shipping =
-                  navigation.state === "submitting" &&
-                  navigation.formData?.get("orderId") === order.id &&
-                  navigation.formData?.get("intent") === "ship";
-                return (
-                  <tr key={order.id} data-testid={`order-${order.id}`}>
-                    <th scope="row" className="px-3 py-2 font-medium">
-                      {order.productName}
-                      <span className="block text-xs font-normal text-slate-600">
-                        Placed {formatDateTime(order.createdAt)}
-                      </span>
-                    </th>
-                    <td className="px-3 py-2">
-                      {order.userName}
-                      <span className="block text-xs text-slate-600">{order.userEmail}</span>
-                      <span className="block text-xs text-slate-600">{order.phone}</span>
-                    </td>
-                    <td className="px-3 py-2 text-right">{order.orderQuantity.toLocaleString("en-US")}</td>
-                    <td className="px-3 py-2 text-right">{formatCents(order.priceCents)}</td>
-                    <td className="px-3 py-2">
-                      <span className="font-medium" data-testid="status">
-                        {ORDER_STATUS_LABELS[order.status]}
-                      </span>
-                      <StatusTimes order={order} />
-                    </td>
-                    <td className="px-3 py-2">
-                      {order.status === "unpaid" ? (
-                        <ConfirmDialog
-                          label="Remove"
-                          accessibleLabel={`Remove the order of ${order.productName} for ${order.userName}`}
-                          href={`/dashboard/manageOrders/${order.id}/remove`}
-                          title="Remove this unpaid order?"
-                          className={confirmLinkClass}
-                        >
-                          {(close) => (
-                            <ConfirmFetcherForm
-                              action="/dashboard/manageOrders"
-                              hidden={{ intent: "remove", orderId: order.id }}
-                              message={
-                                <p>
-                                  The order of {order.orderQuantity.toLocaleString("en-US")} × {order.productName} for{" "}
-                                  {order.userName} will be removed and the units go back into stock.
-                                </p>
-                              }
-                              confirmLabel="Remove"
-                              pendingLabel="Removing…"
-                              onKeep={close}
-                            />
-                          )}
-                        </ConfirmDialog>
-                      ) : order.status === "paid" ? (
-                        <Form method="post">
-                          <input type="hidden" name="intent" value="ship" />
-                          <input type="hidden" name="orderId" value={order.id} />
-                          <Button
-                            type="submit"
-                            aria-label={`Shipped: the order of ${order.productName} for ${order.userName}`}
-                            className="px-3 py-1.5 text-sm"
-                            disabled={shipping}
-                          >
-                            Shipped
-                          </Button>
-                        </Form>
-                      ) : null}
-                      <ErrorList errors={rowErrors} />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
       )}
       <Pagination page={page} pageCount={pageCount} label="Manage Orders pages" />
     </div>

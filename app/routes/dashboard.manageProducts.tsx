@@ -8,6 +8,7 @@ import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
+import { DataTable, type Column } from "~/components/ui/data-table";
 import { deletePart, listPartsForAdmin, updatePartPriceAndStock } from "~/models/part.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
@@ -63,6 +64,16 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["parts"][number];
 type ActionData = { partId: string; intent: string; result: SubmissionResult<string[]> };
 
+const COLUMNS: Column[] = [
+  { label: "Image" },
+  { label: "Name" },
+  { label: "Price", align: "right" },
+  { label: "Stock", align: "right" },
+  { label: "Minimum", align: "right" },
+  { label: "Edit price and stock" },
+  { label: "Delete" },
+];
+
 export default function ManageProducts() {
   const { parts, page, pageCount, total } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
@@ -83,46 +94,16 @@ export default function ManageProducts() {
       </div>
       <p className="mt-1 text-sm text-slate-600">{total.toLocaleString("en-US")} parts, newest first.</p>
       <ErrorList errors={orphanErrors} />
-      <div className="mt-2 overflow-x-auto">
-        <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-          <caption className="sr-only">Parts, newest first</caption>
-          <thead className="bg-slate-100 text-slate-800">
-            <tr>
-              <th scope="col" className="px-3 py-2">
-                Image
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Name
-              </th>
-              <th scope="col" className="px-3 py-2 text-right">
-                Price
-              </th>
-              <th scope="col" className="px-3 py-2 text-right">
-                Stock
-              </th>
-              <th scope="col" className="px-3 py-2 text-right">
-                Minimum
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Edit price and stock
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Delete
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200">
-            {parts.map((part) => (
-              <ProductRow
-                key={part.id}
-                part={part}
-                lastResult={actionData?.partId === part.id && actionData.intent === "update" ? actionData.result : undefined}
-                deleteErrors={actionData?.partId === part.id && actionData.intent === "delete" ? replyErrors(actionData.result) : []}
-              />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable caption="Parts, newest first" className="mt-2" columns={COLUMNS}>
+        {parts.map((part) => (
+          <ProductRow
+            key={part.id}
+            part={part}
+            lastResult={actionData?.partId === part.id && actionData.intent === "update" ? actionData.result : undefined}
+            deleteErrors={actionData?.partId === part.id && actionData.intent === "delete" ? replyErrors(actionData.result) : []}
+          />
+        ))}
+      </DataTable>
       <Pagination page={page} pageCount={pageCount} label="Manage Products pages" />
     </div>
   );

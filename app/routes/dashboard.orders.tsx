@@ -5,6 +5,7 @@ import { CancelOrderDialogForm, cancelOrderPath } from "~/components/cancel-orde
 import { ConfirmDialog, confirmLinkClass } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Pagination } from "~/components/pagination";
+import { DataTable, type Column } from "~/components/ui/data-table";
 import { listOrdersOfUser } from "~/models/order.server";
 import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
@@ -32,6 +33,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
+const COLUMNS: Column[] = [
+  { label: "Name" },
+  { label: "Quantity", align: "right" },
+  { label: "Price", align: "right" },
+  { label: "Status" },
+  { label: "Cancel" },
+  { label: "Pay" },
+];
+
 export default function MyOrders() {
   const { orders, page, pageCount, total } = useLoaderData<typeof loader>();
   return (
@@ -45,84 +55,57 @@ export default function MyOrders() {
           </Link>
         </p>
       ) : (
-        <div className="mt-4 overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-            <caption className="sr-only">Your orders, newest first</caption>
-            <thead className="bg-slate-100 text-slate-800">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Name
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Quantity
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Price
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Status
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Cancel
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Pay
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {orders.map((order) => (
-                <tr key={order.id} data-testid={`order-${order.id}`}>
-                  <th scope="row" className="px-3 py-2 font-medium">
-                    {order.productName}
-                    <span className="block text-xs font-normal text-slate-600">
-                      Placed {formatDateTime(order.createdAt)}
-                    </span>
-                  </th>
-                  <td className="px-3 py-2 text-right">{order.orderQuantity.toLocaleString("en-US")}</td>
-                  <td className="px-3 py-2 text-right">{formatCents(order.priceCents)}</td>
-                  <td className="px-3 py-2">
-                    <span className="font-medium">{ORDER_STATUS_LABELS[order.status]}</span>
-                    {order.transactionId ? (
-                      <span className="block text-xs text-slate-600">
-                        Transaction id: <span className="font-mono">{order.transactionId}</span>
-                      </span>
-                    ) : null}
-                    {order.endedAt ? (
-                      <span className="block text-xs text-slate-600">{formatDateTime(order.endedAt)}</span>
-                    ) : null}
-                  </td>
-                  <td className="px-3 py-2">
-                    {order.status === "unpaid" ? (
-                      <ConfirmDialog
-                        label="Cancel"
-                        accessibleLabel={`Cancel the order of ${order.productName}`}
-                        href={cancelOrderPath(order.id)}
-                        title="Cancel this order?"
-                        className={confirmLinkClass}
-                      >
-                        {(close) => <CancelOrderDialogForm order={order} onKeep={close} />}
-                      </ConfirmDialog>
-                    ) : null}
-                  </td>
-                  <td className="px-3 py-2">
-                    {order.status === "unpaid" && order.priceCents > 0 ? (
-                      <Link
-                        to={`/dashboard/payment/${order.id}`}
-                        aria-label={`Pay for the order of ${order.productName}`}
-                        className="inline-flex items-center rounded bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-800"
-                      >
-                        Pay
-                      </Link>
-                    ) : order.status === "paid" || order.status === "shipped" ? (
-                      <span className="font-medium text-green-800">Paid</span>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption="Your orders, newest first" className="mt-4" columns={COLUMNS}>
+          {orders.map((order) => (
+            <tr key={order.id} data-testid={`order-${order.id}`}>
+              <th scope="row" className="px-3 py-2 font-medium">
+                {order.productName}
+                <span className="block text-xs font-normal text-slate-600">
+                  Placed {formatDateTime(order.createdAt)}
+                </span>
+              </th>
+              <td className="px-3 py-2 text-right">{order.orderQuantity.toLocaleString("en-US")}</td>
+              <td className="px-3 py-2 text-right">{formatCents(order.priceCents)}</td>
+              <td className="px-3 py-2">
+                <span className="font-medium">{ORDER_STATUS_LABELS[order.status]}</span>
+                {order.transactionId ? (
+                  <span className="block text-xs text-slate-600">
+                    Transaction id: <span className="font-mono">{order.transactionId}</span>
+                  </span>
+                ) : null}
+                {order.endedAt ? (
+                  <span className="block text-xs text-slate-600">{formatDateTime(order.endedAt)}</span>
+                ) : null}
+              </td>
+              <td className="px-3 py-2">
+                {order.status === "unpaid" ? (
+                  <ConfirmDialog
+                    label="Cancel"
+                    accessibleLabel={`Cancel the order of ${order.productName}`}
+                    href={cancelOrderPath(order.id)}
+                    title="Cancel this order?"
+                    className={confirmLinkClass}
+                  >
+                    {(close) => <CancelOrderDialogForm order={order} onKeep={close} />}
+                  </ConfirmDialog>
+                ) : null}
+              </td>
+              <td className="px-3 py-2">
+                {order.status === "unpaid" && order.priceCents > 0 ? (
+                  <Link
+                    to={`/dashboard/payment/${order.id}`}
+                    aria-label={`Pay for the order of ${order.productName}`}
+                    className="inline-flex items-center rounded bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-800"
+                  >
+                    Pay
+                  </Link>
+                ) : order.status === "paid" || order.status === "shipped" ? (
+                  <span className="font-medium text-green-800">Paid</span>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <Pagination page={page} pageCount={pageCount} label="My Orders pages" />
     </div>
