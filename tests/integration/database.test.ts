@@ -153,6 +153,19 @@ describe("the shop server", () => {
     await stop(shop.child);
   }, 90_000);
 
+  test("refuses to start on bad environment variables, with one line naming each", async () => {
+    const shop = startShop({
+      PORT: "not-a-port",
+      STRIPE_SECRET_KEY: "pk_wrong_kind",
+      MONGODB_URI: "postgres://nope",
+    });
+    await expect(shop.ready).rejects.toThrow(/exited 1/);
+    const lines = shop.output().split("\n");
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}PORT: /));
+    expect(lines).toContainEqual("  STRIPE_SECRET_KEY: must start with sk_");
+    expect(lines).toContainEqual("  MONGODB_URI: must start with mongodb:// or mongodb+srv://");
+  });
+
   test("answers with security headers and no x-powered-by", async () => {
     const response = await fetch(`${process.env.SHOP_URL}/`);
     expect(response.headers.get("x-powered-by")).toBeNull();
