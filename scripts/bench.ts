@@ -354,7 +354,12 @@ async function main() {
     if (options.lighthouse) {
       log("Lighthouse (mobile preset), 4 pages…");
       const { runLighthouse } = await import("./lighthouse");
-      lighthouse = await runLighthouse(shop.url, { cpus: options.loadCpu });
+      try {
+        lighthouse = await runLighthouse(shop.url, { cpus: options.loadCpu });
+      } catch (error) {
+        // The rest of the report is still worth writing.
+        console.error(`Lighthouse failed: ${(error as Error).message}`);
+      }
     }
 
     const report = {

@@ -80,7 +80,12 @@ async function launchChromium(cpus: string | undefined) {
     port,
     async stop() {
       await stopProcess(child as ChildProcess);
-      rmSync(profile, { recursive: true, force: true });
+      // Chromium's helper processes may still be writing to the profile for a moment.
+      try {
+        rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      } catch (error) {
+        console.error(`Could not remove ${profile}: ${(error as Error).message}`);
+      }
     },
   };
 }
