@@ -180,6 +180,17 @@ async function signedInCookies(userIds: string[], secret: string) {
   return cookies;
 }
 
+async function patiently<T>(read: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
+
 async function orderBenchmark(shop: Shop, cookies: string[]) {
   // Five fresh parts, each with stock for 400 orders of 100 units: enough that a fast run sells
   // out, so the stock check sees both placed and refused orders.
@@ -207,11 +218,14 @@ async function orderBenchmark(shop: Shop, cookies: string[]) {
 
   const parts = [];
   for (const id of partIds) {
-    const part = await Part.findById(id).lean();
-    const ordered = await Order.aggregate<{ units: number; orders: number }>([
-      { $match: { partId: new mongoose.Types.ObjectId(id) } },
-      { $group: { _id: null, units: { $sum: "$orderQuantity" }, orders: { $sum: 1 } } },
-    ]);
+    // The database may still be working through the load: be patient with it.
+    const part = await patiently(() => Part.findById(id).lean());
+    const ordered = await patiently(() =>
+      Order.aggregate<{ units: number; orders: number }>([
+        { $match: { partId: new mongoose.Types.ObjectId(id) } },
+        { $group: { _id: null, units: { $sum: "$orderQuantity" }, orders: { $sum: 1 } } },
+      ]),
+    );
     const unitsInDb = ordered[0]?.units ?? 0;
     const end = part?.availableQuantity ?? Number.NaN;
     parts.push({
