@@ -191,6 +191,10 @@ app.all("*", (req, res, next) => handleRemix(req, res, next));
 const server = app.listen(env.PORT, () => {
   console.log(`Shop ready on http://localhost:${env.PORT}`);
 });
+// Idle keep-alive connections outlive those of clients and load balancers (60 s is common), so a
+// client never sends a request on a socket the server is closing at that moment (ECONNRESET).
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
 
 // --- Graceful shutdown --------------------------------------------------------------------------
 let shuttingDown = false;

@@ -50,16 +50,22 @@ function run(options: LoadOptions, seconds: number, record: boolean) {
         headers: options.headers,
         setupClient(client: Client) {
           if (!record) return;
+          // Headers arrive before the body: a timing is kept only once its response completes, so
+          // answers cut off when the run stops are counted in neither the latencies nor the timings.
+          let pending: ReturnType<typeof parseServerTiming> | undefined;
           client.on("headers", ({ headers }: { headers: string[] }) => {
+            pending = undefined;
             for (let i = 0; i < headers.length; i += 2) {
-              if (headers[i].toLowerCase() !== "server-timing") continue;
-              const timing = parseServerTiming(headers[i + 1]);
-              if (timing.total !== undefined) {
-                timings.total.push(timing.total);
-                timings.db.push(timing.db ?? 0);
-                timings.render.push(timing.render ?? timing.total - (timing.db ?? 0));
-              }
+              if (headers[i].toLowerCase() === "server-timing") pending = parseServerTiming(headers[i + 1]);
             }
+          });
+          client.on("response", () => {
+            const timing = pending;
+            pending = undefined;
+            if (timing?.total === undefined) return;
+            timings.total.push(timing.total);
+            timings.db.push(timing.db ?? 0);
+            timings.render.push(timing.render ?? timing.total - (timing.db ?? 0));
           });
         },
       },
