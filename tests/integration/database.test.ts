@@ -12,7 +12,12 @@ import { createPart, createUser } from "../setup/factories";
 
 const buildDir = process.env.BUILD_DIR ?? "build";
 const temp: string[] = [];
-afterAll(() => temp.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const shops: ChildProcess[] = [];
+afterAll(() => {
+  // A failed assertion must not leave a shop (and its database) running.
+  for (const shop of shops) if (shop.exitCode === null) shop.kill("SIGKILL");
+  temp.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+});
 
 function tempDir() {
   const dir = mkdtempSync(path.join(tmpdir(), "shop-db-test-"));
@@ -81,6 +86,7 @@ describe("the shop server", () => {
       env: { ...process.env, NODE_ENV: "production", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
+    shops.push(child);
     let output = "";
     child.stdout!.on("data", (chunk) => (output += chunk));
     child.stderr!.on("data", (chunk) => (output += chunk));
