@@ -1,5 +1,10 @@
+import { Agent, setGlobalDispatcher } from "undici";
 import { afterAll, beforeAll } from "vitest";
 import { connectDb, disconnectDb, syncIndexes } from "~/utils/db.server";
+
+// A connection per request for the tests' fetch calls: many tests read only a response's status and
+// headers, and a pooled socket behind an unread body can stall a later request.
+setGlobalDispatcher(new Agent({ pipelining: 0 }));
 
 // Integration tests talk to the real (local) database that `npm test` started.
 beforeAll(async () => {
