@@ -1,3 +1,4 @@
+import type { HeadersFunction } from "@remix-run/node";
 import { Form } from "@remix-run/react";
 
 /**
@@ -39,3 +40,22 @@ export function GoogleButton({
     </Form>
   );
 }
+
+/** The "or" between the password form and the Google button. */
+export function OrDivider() {
+  return (
+    <div className="my-6 flex items-center gap-3 text-sm text-slate-600" aria-hidden="true">
+      <span className="h-px flex-1 bg-slate-300" />
+      or
+      <span className="h-px flex-1 bg-slate-300" />
+    </div>
+  );
+}
+
+/** Login and sign-up pages: never cached, and a rate-limited answer keeps its Retry-After. */
+export const authPageHeaders: HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};

@@ -1,10 +1,10 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
-import { GoogleButton } from "~/components/google-button";
+import { authPageHeaders, GoogleButton, OrDivider } from "~/components/google-button";
 import { LoginSchema } from "~/utils/account-schemas";
 import {
   authenticateWithPassword,
@@ -114,22 +114,13 @@ export default function LoginPage() {
             Create a new account
           </Link>
         </p>
-        <div className="my-6 flex items-center gap-3 text-sm text-slate-600" aria-hidden="true">
-          <span className="h-px flex-1 bg-slate-300" />
-          or
-          <span className="h-px flex-1 bg-slate-300" />
-        </div>
+        <OrDivider />
         <GoogleButton available={googleAvailable} redirectTo={redirectTo || "/"} label="Continue with Google" />
       </div>
     </div>
   );
 }
 
-export const headers: HeadersFunction = ({ actionHeaders }) => {
-  const headers = new Headers({ "Cache-Control": "no-store" });
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) headers.set("Retry-After", retryAfter);
-  return headers;
-};
+export const headers = authPageHeaders;
 
 export const meta: MetaFunction = () => [{ title: "Login | PartsWorks" }];

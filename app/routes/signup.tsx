@@ -1,11 +1,11 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
-import { GoogleButton } from "~/components/google-button";
+import { authPageHeaders, GoogleButton, OrDivider } from "~/components/google-button";
 import { createPasswordUser, getUserByEmail, isDuplicateKeyError } from "~/models/user.server";
 import { EMAIL_TAKEN, SignupSchema } from "~/utils/account-schemas";
 import { getUser, isGoogleSignInAvailable, startSession } from "~/utils/auth.server";
@@ -85,22 +85,13 @@ export default function SignupPage() {
             Please login
           </Link>
         </p>
-        <div className="my-6 flex items-center gap-3 text-sm text-slate-600" aria-hidden="true">
-          <span className="h-px flex-1 bg-slate-300" />
-          or
-          <span className="h-px flex-1 bg-slate-300" />
-        </div>
+        <OrDivider />
         <GoogleButton available={googleAvailable} redirectTo="/dashboard" label="Sign up with Google" />
       </div>
     </div>
   );
 }
 
-export const headers: HeadersFunction = ({ actionHeaders }) => {
-  const headers = new Headers({ "Cache-Control": "no-store" });
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) headers.set("Retry-After", retryAfter);
-  return headers;
-};
+export const headers = authPageHeaders;
 
 export const meta: MetaFunction = () => [{ title: "Sign Up | PartsWorks" }];
