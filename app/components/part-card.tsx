@@ -1,16 +1,9 @@
 import { Link } from "@remix-run/react";
+import type { PartView } from "~/models/part.server";
 import { formatCents } from "~/utils/misc";
 
-export type PartCardData = {
-  id: string;
-  name: string;
-  partNumber: string;
-  description: string;
-  img: string;
-  priceCents: number;
-  minOrderQuantity: number;
-  availableQuantity: number;
-};
+/** What a card shows of a part. */
+export type PartCardData = Omit<PartView, "createdAt">;
 
 const quantity = new Intl.NumberFormat("en-US");
 
