@@ -2,14 +2,15 @@ import { randomBytes } from "node:crypto";
 import { existsSync, watch } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createRequestHandler } from "@remix-run/express";
-import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
+import { broadcastDevReady, createRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { connectDb, disconnectDb, isDbHealthy, syncIndexes } from "./app/utils/db.server";
 import { ensureDemoData } from "./app/utils/demo-data.server";
 import { EnvError, getEnv, isGoogleConfigured } from "./app/utils/env.server";
 import { startLocalDb, type LocalDb } from "./app/utils/local-db.server";
+import { PageCache } from "./app/utils/page-cache.server";
+import { createPageHandler } from "./app/utils/remix-express.server";
 import { serverTiming } from "./app/utils/timing.server";
 
 if (existsSync(".env") && typeof process.loadEnvFile === "function") process.loadEnvFile(".env");
@@ -53,11 +54,7 @@ async function importBuild(): Promise<ServerBuild> {
   return import(isDev ? `${url}?t=${Date.now()}` : url);
 }
 function remixHandler(build: ServerBuild) {
-  return createRequestHandler({
-    build,
-    mode: env.NODE_ENV,
-    getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce as string, clientIp: req.ip }),
-  });
+  return createRequestHandler(build, env.NODE_ENV);
 }
 const firstBuild = await importBuild();
 let handleRemix = remixHandler(firstBuild);
@@ -178,7 +175,11 @@ app.use(
   "/build",
   express.static(path.join(buildDir, "client", "build"), { immutable: true, maxAge: "1y", index: false }),
 );
-app.use(express.static("public", { maxAge: "1h", index: false }));
+// Every file in public/ has an extension; pages never do, so they skip the file-system lookup.
+const publicFiles = express.static("public", { maxAge: "1h", index: false });
+app.use((req: Request, res: Response, next: NextFunction) =>
+  path.extname(req.path) ? publicFiles(req, res, next) : next(),
+);
 
 // `npm run bench` only: saved copies of rendered pages, served by this same server as the ceiling
 // that server-side rendering is measured against.
@@ -186,7 +187,8 @@ if (process.env.BENCH_STATIC_DIR) {
   app.use("/__static", express.static(path.resolve(process.env.BENCH_STATIC_DIR), { index: false }));
 }
 
-app.all("*", (req, res, next) => handleRemix(req, res, next));
+const pageCache = new PageCache({ maxSeconds: isDev ? 0 : env.PAGE_CACHE_SECONDS });
+app.all("*", createPageHandler({ getHandler: () => handleRemix, cache: pageCache }));
 
 const server = app.listen(env.PORT, () => {
   console.log(`Shop ready on http://localhost:${env.PORT}`);

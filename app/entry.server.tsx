@@ -39,6 +39,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
+          loadContext.renderFailed = true;
           if (shellRendered) console.error(error);
         },
       },

@@ -9,7 +9,8 @@
  *   --order-customers K (50), --order-duration S (= duration), --no-orders, --no-lighthouse,
  *   --build-dir DIR (run an existing build instead of building), --out FILE (JSON; by default
  *   bench-results/bench-<time>.json, and bench-results/latest.json), --server-cpu (0),
- *   --load-cpu (1), --db-cpu (the local database; unpinned by default).
+ *   --load-cpu (1), --db-cpu (the local database; unpinned by default), --cpu-prof DIR (write a
+ *   V8 CPU profile of the server into DIR when it stops).
  *
  * The shop and its database run pinned to one CPU, every load generator (autocannon, the order
  * clients, chromium) in its own process pinned to the other, so they never take turns on a core.
@@ -49,6 +50,7 @@ const { values: args } = parseArgs({
     "server-cpu": { type: "string", default: "0" },
     "load-cpu": { type: "string", default: "1" },
     "db-cpu": { type: "string" },
+    "cpu-prof": { type: "string" },
   },
 });
 
@@ -73,6 +75,7 @@ const options = {
   serverCpu: args["server-cpu"],
   loadCpu: args["load-cpu"],
   dbCpu: args["db-cpu"] ?? null,
+  cpuProfileDir: args["cpu-prof"] ? path.resolve(args["cpu-prof"]) : null,
 };
 
 const log = (line: string) => console.log(line);
@@ -102,13 +105,13 @@ function runPinned<T>(module: string, input: unknown): Promise<T> {
 }
 
 /** Five requests one after the other: median latency and Server-Timing split, no queueing. */
-async function sequential(url: string, cookie?: string) {
+async function sequential(url: string, headers: Record<string, string> = {}) {
   const latencies: number[] = [];
   const db: number[] = [];
   const render: number[] = [];
   for (let i = 0; i < 5; i++) {
     const sent = performance.now();
-    const response = await fetch(url, { headers: cookie ? { Cookie: cookie } : {} });
+    const response = await fetch(url, { headers });
     await response.arrayBuffer();
     latencies.push(performance.now() - sent);
     const timing = parseServerTiming(response.headers.get("server-timing"));
@@ -118,7 +121,13 @@ async function sequential(url: string, cookie?: string) {
   return { latencyP50: summary(latencies).p50, dbP50: summary(db).p50, renderP50: summary(render).p50 };
 }
 
-type Target = { name: string; path: string; ceiling?: string; cookie?: string; note: string };
+type Target = { name: string; path: string; ceiling?: string; headers?: Record<string, string>; note: string };
+
+/**
+ * Anonymous public pages are answered from the server's shared page cache (app/utils/page-cache.server.ts)
+ * as deployed; with this request header (a browser's hard reload) they are rendered every time.
+ */
+const RENDERED = { "Cache-Control": "no-cache" };
 
 async function fetchText(url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { headers });
@@ -296,6 +305,7 @@ async function main() {
       staticDir,
       cpus: options.serverCpu,
       extraEnv: { SESSION_SECRET: secret },
+      nodeArgs: options.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] : [],
     });
     cleanups.push(() => shop.stop());
     if (options.dbCpu) shop.pinDb(options.dbCpu);
@@ -316,6 +326,7 @@ async function main() {
         connections: 10,
         duration: Math.min(20, options.duration * 2),
         warmup: 0,
+        headers: RENDERED,
       } satisfies LoadOptions);
     }
     log(`  database warmed up under load for ${((performance.now() - warmStarted) / 1000).toFixed(0)} s`);
@@ -323,13 +334,15 @@ async function main() {
 
     const targets: Target[] = [
       { name: "static /", path: "/__static/home.html", note: "ceiling: the HTML of / as a file" },
-      { name: "/", path: "/", ceiling: "static /", note: "home" },
+      { name: "/", path: "/", ceiling: "static /", note: "home, anonymous (page cache)" },
+      { name: "/ rendered", path: "/", ceiling: "static /", headers: RENDERED, note: "home, rendered every time" },
       { name: "static /parts", path: "/__static/parts.html", note: "ceiling: the HTML of /parts as a file" },
-      { name: "/parts", path: "/parts", ceiling: "static /parts", note: "first page" },
-      { name: "/parts last", path: deep.last, ceiling: "static /parts", note: "the last page, linked from the first" },
-      { name: "/parts deep", path: deep.previous, ceiling: "static /parts", note: "the page before the last, by its cursor link" },
-      { name: "/parts search", path: `/parts?q=${seed.searchWord}`, ceiling: "static /parts", note: `q=${seed.searchWord}` },
-      { name: "/parts/{id}", path: `/parts/${partId}`, ceiling: "static /parts", cookie: cookies[cookies.length - 1], note: "part page, signed in" },
+      { name: "/parts", path: "/parts", ceiling: "static /parts", note: "first page, anonymous (page cache)" },
+      { name: "/parts rendered", path: "/parts", ceiling: "static /parts", headers: RENDERED, note: "first page, rendered every time" },
+      { name: "/parts last", path: deep.last, ceiling: "static /parts", headers: RENDERED, note: "the last page, linked from the first; rendered every time" },
+      { name: "/parts deep", path: deep.previous, ceiling: "static /parts", headers: RENDERED, note: "the page before the last, by its cursor link; rendered every time" },
+      { name: "/parts search", path: `/parts?q=${seed.searchWord}`, ceiling: "static /parts", headers: RENDERED, note: `q=${seed.searchWord}; rendered every time` },
+      { name: "/parts/{id}", path: `/parts/${partId}`, ceiling: "static /parts", headers: { Cookie: cookies[cookies.length - 1] }, note: "part page, signed in" },
     ];
 
     const results: (LoadResult & {
@@ -343,14 +356,14 @@ async function main() {
     for (const target of targets) {
       // One request at a time first: the cost of a page without queueing (and the queue of the
       // previous target drained, since the database answers in order).
-      const single = await sequential(`${shop.url}${target.path}`, target.cookie);
+      const single = await sequential(`${shop.url}${target.path}`, target.headers);
       log(`Load: ${target.name} (${target.path}), ${options.connections} connections, ${options.duration} s…`);
       const input: LoadOptions = {
         url: `${shop.url}${target.path}`,
         connections: options.connections,
         duration: options.duration,
         warmup: options.warmup,
-        headers: target.cookie ? { Cookie: target.cookie } : undefined,
+        headers: target.headers,
       };
       const result = await runPinned<LoadResult>("load.ts", input);
       const ceiling = target.ceiling ? results.find((done) => done.name === target.ceiling) : undefined;
@@ -434,7 +447,7 @@ type Report = {
 };
 
 const LOAD_HEADER =
-  "target           req/s   p50 ms   p95 ms   p99 ms   ratio   db p95   app p95   db share   non-2xx   alone: ms (db/app)";
+  "target             req/s   p50 ms   p95 ms   p99 ms   ratio   db p95   app p95   db share   non-2xx   alone: ms (db/app)";
 
 function loadLine(result: Report["load"][number]) {
   const timing = result.serverTiming;
@@ -446,7 +459,7 @@ function loadLine(result: Report["load"][number]) {
     result.errors +
     result.timeouts;
   return [
-    result.name.padEnd(15),
+    result.name.padEnd(17),
     String(result.rps).padStart(7),
     String(result.latency.p50).padStart(8),
     String(result.latency.p95).padStart(8),

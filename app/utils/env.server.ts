@@ -28,6 +28,11 @@ const schema = z.object({
   GOOGLE_USERINFO_URL: optional(z.string().url()),
   /** Sign-in/sign-up attempts allowed per IP and per email in 15 minutes. */
   AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  /**
+   * Seconds a public page (home, parts, blogs, portfolio) is served from the server's own shared
+   * cache to visitors without cookies; 0 turns it off. See app/utils/page-cache.server.ts.
+   */
+  PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   /** Where local data lives (the local database, the development session secret). */
   DATA_DIR: z.string().default(".data"),
 });

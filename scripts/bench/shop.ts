@@ -53,6 +53,7 @@ export async function startShop({
   staticDir,
   cpus,
   extraEnv = {},
+  nodeArgs = [],
 }: {
   work: string;
   db: LocalDb;
@@ -60,6 +61,8 @@ export async function startShop({
   staticDir?: string;
   cpus?: string;
   extraEnv?: Record<string, string>;
+  /** Extra arguments for node, e.g. --cpu-prof. */
+  nodeArgs?: string[];
 }): Promise<Shop> {
   if (!existsSync(path.join(buildDir, "server.js"))) throw new Error(`no build in ${buildDir}`);
   const port = await freePort();
@@ -74,7 +77,7 @@ export async function startShop({
     ...(staticDir ? { BENCH_STATIC_DIR: staticDir } : {}),
     ...extraEnv,
   };
-  const [command, args] = pinned(cpus, "node", [path.join(buildDir, "server.js")]);
+  const [command, args] = pinned(cpus, "node", [...nodeArgs, path.join(buildDir, "server.js")]);
   const app = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   app.stdout?.on("data", () => {});
   let errors = "";

@@ -1,0 +1,37 @@
+import { randomUUID } from "node:crypto";
+import { expect, test } from "./fixtures";
+
+/**
+ * Anonymous visitors are answered from the shop's page cache (app/utils/page-cache.server.ts). The
+ * other tests keep it out of the way; here it answers, and the stored page must work like a
+ * rendered one: with JavaScript, its scripts run under the answer's own CSP nonce and it hydrates.
+ */
+test.use({ extraHTTPHeaders: {} });
+
+test("a parts page served from the page cache shows the parts and, with JavaScript, hydrates", async ({
+  page,
+  createPart,
+  javaScriptEnabled,
+}) => {
+  const word = `Cached${randomUUID().replace(/-/g, "").slice(0, 8)}`;
+  const part = await createPart({ name: `${word} Fan Belt` });
+  const blocked: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+  });
+
+  const first = await page.goto(`/parts?q=${word}`);
+  expect(first?.headers()["x-cache"]).toBeUndefined();
+  const second = await page.goto(`/parts?q=${word}`);
+  expect(second?.headers()["x-cache"]).toBe("HIT");
+  await expect(page.getByRole("heading", { name: part.name })).toBeVisible();
+
+  if (javaScriptEnabled) {
+    await expect.poll(() => page.evaluate(() => "__remixRouter" in window)).toBe(true);
+    // A client-side navigation from the stored page: the search form, without a page load.
+    await page.getByRole("searchbox").fill(`${word} nothing`);
+    await page.getByRole("searchbox").press("Enter");
+    await expect(page).toHaveURL(new RegExp(`q=${word}`));
+  }
+  expect(blocked).toEqual([]);
+});
