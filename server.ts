@@ -11,6 +11,7 @@ import { EnvError, getEnv, isGoogleConfigured } from "./app/utils/env.server";
 import { startLocalDb, type LocalDb } from "./app/utils/local-db.server";
 import { PageCache } from "./app/utils/page-cache.server";
 import { createPageHandler } from "./app/utils/remix-express.server";
+import { requestMemo } from "./app/utils/request-memo.server";
 import { serverTiming } from "./app/utils/timing.server";
 
 if (existsSync(".env") && typeof process.loadEnvFile === "function") process.loadEnvFile(".env");
@@ -76,6 +77,7 @@ if (isDev) {
 const app = express();
 app.disable("x-powered-by");
 app.use(serverTiming);
+app.use(requestMemo);
 app.set("trust proxy", process.env.TRUST_PROXY === "1" ? 1 : false);
 app.use(compression());
 

@@ -14,6 +14,7 @@ import {
 } from "~/models/user.server";
 import { getEnv, isGoogleConfigured } from "./env.server";
 import { hashPassword, verifyPassword } from "./password.server";
+import { memoizedForRequest } from "./request-memo.server";
 import { authSessionStorage } from "./session.server";
 
 export async function getSessionId(request: Request) {
@@ -22,13 +23,18 @@ export async function getSessionId(request: Request) {
   return typeof id === "string" ? id : null;
 }
 
-/** The signed-in user, read from the database on every request (role included), or null. */
+/**
+ * The signed-in user, read from the database on every request (role included), or null. The
+ * loaders of one GET share one read (request-memo.server.ts).
+ */
 export async function getUser(request: Request): Promise<UserView | null> {
   const sessionId = await getSessionId(request);
   if (!sessionId) return null;
-  const userId = await getSessionUserId(sessionId);
-  if (!userId) return null;
-  return getUserById(userId);
+  return memoizedForRequest(`user:${sessionId}`, async () => {
+    const userId = await getSessionUserId(sessionId);
+    if (!userId) return null;
+    return getUserById(userId);
+  });
 }
 
 function currentPath(request: Request) {

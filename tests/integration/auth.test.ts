@@ -387,6 +387,23 @@ describe("My Profile", () => {
 });
 
 describe("All Users and Make Admin", () => {
+  test("over HTTP, where the layout's loader runs beside the page's, the customer always gets the reason", async () => {
+    // The layout asks who is signed in while the page's loader signs the customer out: both must
+    // see the same user, or the layout's "please sign in" redirect (without the reason) wins.
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const customer = await createUser();
+      const { sessionId, value } = await sessionCookieValue(customer.id);
+      const response = await fetch(`${process.env.SHOP_URL}/dashboard/allUsers`, {
+        headers: { Cookie: `__session=${value}` },
+        redirect: "manual",
+      });
+      expect(response.status, `attempt ${attempt}`).toBe(302);
+      expect(response.headers.get("Location"), `attempt ${attempt}`).toBe("/login");
+      expect(await toastMessage(response)).toBe("That page is for admins only, so you have been signed out.");
+      expect(await Session.exists({ _id: sessionId })).toBeNull();
+    }
+  });
+
   test("a customer opening All Users is signed out and sent to /login with the reason", async () => {
     const customer = await createUser();
     const { sessionId, value } = await sessionCookieValue(customer.id);
