@@ -7,6 +7,7 @@
  *   npm run lighthouse -- --parts 100000    ... plus a synthetic catalogue of that size
  *   npm run lighthouse -- --url URL         audits a shop that is already running
  *   --out FILE                              also writes the results as JSON
+ *   --reports DIR                           also writes Lighthouse's full report of each page there
  *
  * The shop is pinned to CPU 0 and chromium to CPU 1 (taskset), so the two don't take turns.
  */
@@ -90,7 +91,10 @@ async function launchChromium(cpus: string | undefined) {
   };
 }
 
-export async function runLighthouse(baseUrl: string, { pages = LIGHTHOUSE_PAGES, cpus = "1" } = {}) {
+export async function runLighthouse(
+  baseUrl: string,
+  { pages = LIGHTHOUSE_PAGES, cpus = "1", reportDir }: { pages?: string[]; cpus?: string; reportDir?: string } = {},
+) {
   const chromium = await launchChromium(cpus);
   const results: LighthousePage[] = [];
   try {
@@ -102,6 +106,11 @@ export async function runLighthouse(baseUrl: string, { pages = LIGHTHOUSE_PAGES,
         onlyCategories: [...CATEGORIES],
       });
       const lhr = result?.lhr;
+      if (lhr && reportDir) {
+        mkdirSync(reportDir, { recursive: true });
+        const name = page === "/" ? "home" : page.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "");
+        writeFileSync(path.join(reportDir, `${name}.json`), JSON.stringify(lhr));
+      }
       if (!lhr || lhr.runtimeError) {
         // A page Lighthouse could not load scores zero and says why.
         const error = lhr?.runtimeError?.message ?? "Lighthouse returned no result";
@@ -165,6 +174,7 @@ async function main() {
       url: { type: "string" },
       parts: { type: "string", default: "0" },
       out: { type: "string" },
+      reports: { type: "string" },
     },
   });
   let baseUrl = values.url;
@@ -182,7 +192,7 @@ async function main() {
   }
   try {
     console.log(`Lighthouse ${LIGHTHOUSE_PAGES.length} pages on ${baseUrl} (mobile preset)…`);
-    const results = await runLighthouse(baseUrl);
+    const results = await runLighthouse(baseUrl, { reportDir: values.reports && path.resolve(values.reports) });
     console.log(formatLighthouse(results));
     if (values.out) {
       mkdirSync(path.dirname(path.resolve(values.out)), { recursive: true });
