@@ -135,6 +135,21 @@ async function get(path: string, headers: Record<string, string> = {}) {
   return { response, html: await response.text() };
 }
 
+/** Manage Products' price-and-stock form, posted by a new admin. */
+async function saveAsAdmin(fields: { partId: string; price: string; stock: string; expectedStock: string }) {
+  const admin = await createUser({ role: "admin" });
+  return fetch(`${SHOP}/dashboard/manageProducts`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      Cookie: await sessionCookieHeader(admin.id),
+      "Content-Type": "application/x-www-form-urlencoded",
+      Origin: SHOP,
+    },
+    body: new URLSearchParams({ intent: "update", ...fields }),
+  });
+}
+
 describe("the page cache in the shop", () => {
   test("a second anonymous visitor gets the stored page, with a nonce of its own that its scripts carry", async () => {
     const word = unique();
@@ -182,17 +197,7 @@ describe("the page cache in the shop", () => {
     expect(cached.response.headers.get("x-cache")).toBe("HIT");
     expect(cached.html).toContain("$12");
 
-    const admin = await createUser({ role: "admin" });
-    const saved = await fetch(`${SHOP}/dashboard/manageProducts`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        Cookie: await sessionCookieHeader(admin.id),
-        "Content-Type": "application/x-www-form-urlencoded",
-        Origin: SHOP,
-      },
-      body: new URLSearchParams({ intent: "update", partId: part.id, price: "34", stock: "40", expectedStock: "40" }),
-    });
+    const saved = await saveAsAdmin({ partId: part.id, price: "34", stock: "40", expectedStock: "40" });
     expect(saved.status).toBe(302);
     expect((await Part.findById(part.id).lean())?.priceCents).toBe(3400);
 
@@ -205,18 +210,8 @@ describe("the page cache in the shop", () => {
   test("a refused write leaves it as it was", async () => {
     const word = unique();
     await get(`/parts?q=${word}`);
-    const admin = await createUser({ role: "admin" });
     const part = await createPart();
-    const refused = await fetch(`${SHOP}/dashboard/manageProducts`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        Cookie: await sessionCookieHeader(admin.id),
-        "Content-Type": "application/x-www-form-urlencoded",
-        Origin: SHOP,
-      },
-      body: new URLSearchParams({ intent: "update", partId: part.id, price: "free", stock: "1", expectedStock: "1000" }),
-    });
+    const refused = await saveAsAdmin({ partId: part.id, price: "free", stock: "1", expectedStock: "1000" });
     expect(refused.status).toBe(400);
     expect((await get(`/parts?q=${word}`)).response.headers.get("x-cache")).toBe("HIT");
   });
