@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { parseWithZod, unstable_coerceFormValue as coerceFormValue } from "@conform-to/zod";
 import { z } from "zod";
 import { PART_CURSOR_PATTERN } from "~/models/part.server";
 import { PART_SORTS, SEARCH_MAX_LENGTH } from "./search";
@@ -24,6 +24,12 @@ export const partsSearchSchema = z.object({
   before: z.string().regex(PART_CURSOR_PATTERN).optional().catch(undefined),
 });
 
+/**
+ * Conform turns form strings into numbers and empty strings into undefined by wrapping the schema,
+ * on every parse by default; /parts parses on every request, so it is wrapped once here.
+ */
+const coercedPartsSearchSchema = coerceFormValue(partsSearchSchema);
+
 export function parsePartsSearch(searchParams: URLSearchParams) {
-  return parseWithZod(searchParams, { schema: partsSearchSchema });
+  return parseWithZod(searchParams, { schema: coercedPartsSearchSchema, disableAutoCoercion: true });
 }

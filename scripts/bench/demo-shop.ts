@@ -14,12 +14,15 @@ export async function startDemoShop({
   parts = 0,
   cpus,
   buildDir,
+  nodeArgs,
 }: {
   work: string;
   parts?: number;
   cpus?: string;
   /** An existing build to run; by default the shop is built into .cache/ for this run. */
   buildDir?: string;
+  /** Extra arguments for the server's node, e.g. --cpu-prof. */
+  nodeArgs?: string[];
 }) {
   const ownBuild = !buildDir;
   const dir = buildDir ?? path.resolve(".cache", `bench-build-${path.basename(work)}`);
@@ -42,7 +45,7 @@ export async function startDemoShop({
     } finally {
       await disconnectDb();
     }
-    const shop = await startShop({ work, db, buildDir: dir, cpus });
+    const shop = await startShop({ work, db, buildDir: dir, cpus, nodeArgs });
     stops.push(shop.stop);
     return { url: shop.url, buildDir: dir, shop, stop };
   } catch (error) {
