@@ -1,6 +1,7 @@
 /**
- * The shop as the benchmarks see it: a production build, started on a throwaway local database
- * (never .data/db), on a free port, optionally pinned to one CPU with taskset.
+ * The shop as the benchmarks and the test harness see it: a production build, started on a
+ * throwaway local database (never .data/db), on a free port, optionally pinned to one CPU with
+ * taskset.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
