@@ -207,6 +207,27 @@ describe("the page cache in the shop", () => {
     expect(after.html).not.toContain("$12");
   });
 
+  test("a change made behind the shop's back shows once the copy is stale: one answer stale, then fresh", async () => {
+    const word = unique();
+    const part = await createPart({ name: `${word} Gasket`, priceCents: 70_123 });
+    await get(`/parts?q=${word}`);
+    expect((await get(`/parts?q=${word}`)).html).toContain("$701.23");
+    await Part.updateOne({ _id: part.id }, { $set: { priceCents: 90_456 } });
+    expect((await get(`/parts?q=${word}`)).html).toContain("$701.23");
+
+    await new Promise((resolve) => setTimeout(resolve, 5_100)); // PAGE_CACHE_SECONDS, 5 by default
+    const stale = await get(`/parts?q=${word}`);
+    expect(stale.response.headers.get("x-cache")).toBe("STALE");
+    expect(stale.html).toContain("$701.23");
+    // That answer started one render in the background; the next visitors get its result.
+    await expect
+      .poll(async () => {
+        const next = await get(`/parts?q=${word}`);
+        return `${next.response.headers.get("x-cache")} ${next.html.includes("$904.56") ? "new" : "old"} price`;
+      })
+      .toBe("HIT new price");
+  });
+
   test("a refused write leaves it as it was", async () => {
     const word = unique();
     await get(`/parts?q=${word}`);
