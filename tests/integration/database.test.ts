@@ -164,10 +164,12 @@ describe("the shop server", () => {
       PORT: "not-a-port",
       STRIPE_SECRET_KEY: "pk_wrong_kind",
       MONGODB_URI: "postgres://nope",
+      PAGE_CACHE_SECONDS: "a while",
     });
     await expect(shop.ready).rejects.toThrow(/exited 1/);
     const lines = shop.output().split("\n");
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}PORT: /));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}PAGE_CACHE_SECONDS: /));
     expect(lines).toContainEqual("  STRIPE_SECRET_KEY: must start with sk_");
     expect(lines).toContainEqual("  MONGODB_URI: must start with mongodb:// or mongodb+srv://");
   });
