@@ -1,4 +1,4 @@
-import { createCookie, createCookieSessionStorage, redirect, type AppLoadContext } from "@remix-run/node";
+import { createCookie, createCookieSessionStorage, redirect, type AppLoadContext, type CookieOptions } from "@remix-run/node";
 import { Authenticator, AuthorizationError, type StrategyVerifyCallback } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { GoogleStrategy, type GoogleProfile, type GoogleStrategyOptions } from "remix-auth-google";
@@ -129,31 +129,24 @@ const env = getEnv();
 const secure = env.NODE_ENV === "production" && env.PUBLIC_URL.startsWith("https:");
 const OAUTH_COOKIE_MAX_AGE = 10 * 60;
 
-/**
- * remix-auth keeps the OAuth `state` here: a short-lived signed cookie sent only to /auth/google*,
- * separate from the sign-in session (which holds nothing but the opaque session id).
- */
-const oauthStateStorage = createCookieSessionStorage({
-  cookie: {
-    name: "__google_oauth",
-    httpOnly: true,
-    sameSite: "lax",
-    path: "/auth/google",
-    secure,
-    secrets: [env.SESSION_SECRET],
-    maxAge: OAUTH_COOKIE_MAX_AGE,
-  },
-});
-
-/** Where to go after Google sign-in; waits here while the user is at Google. */
-const googleRedirectCookie = createCookie("__google_redirect", {
+/** The Google sign-in cookies: short-lived, signed, and sent only to /auth/google*. */
+const OAUTH_COOKIE: CookieOptions = {
   httpOnly: true,
   sameSite: "lax",
   path: "/auth/google",
   secure,
   secrets: [env.SESSION_SECRET],
   maxAge: OAUTH_COOKIE_MAX_AGE,
-});
+};
+
+/**
+ * remix-auth keeps the OAuth `state` here, separate from the sign-in session (which holds nothing
+ * but the opaque session id).
+ */
+const oauthStateStorage = createCookieSessionStorage({ cookie: { name: "__google_oauth", ...OAUTH_COOKIE } });
+
+/** Where to go after Google sign-in; waits here while the user is at Google. */
+const googleRedirectCookie = createCookie("__google_redirect", OAUTH_COOKIE);
 
 /**
  * remix-auth-google with its three Google endpoints taken from configuration when set

@@ -129,10 +129,11 @@ async function waitForHealth(url: string, app: ChildProcess, errors: () => strin
   throw new Error(`the shop did not become healthy at ${url}:\n${errors()}`);
 }
 
-export function stopProcess(child: ChildProcess) {
+/** SIGTERM, and SIGKILL if the process is still there after `graceMs`. */
+export function stopProcess(child: ChildProcess, graceMs = 10_000) {
   return new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
     child.once("exit", () => {
       clearTimeout(timer);
       resolve();

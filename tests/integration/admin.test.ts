@@ -14,12 +14,12 @@ import { action as productsAction, loader as productsLoader } from "~/routes/das
 import { loader as deleteLoader } from "~/routes/dashboard.manageProducts_.$id.delete";
 import { loader as myOrdersLoader } from "~/routes/dashboard.orders";
 import { createPart } from "../setup/factories";
+import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import {
   BAD_NUMBERS,
   badTexts,
   expectFieldError,
-  insertOrder,
   signedIn,
   snapshot,
   toastOf,
@@ -55,8 +55,8 @@ describe("customers cannot reach the admin actions", () => {
   ] as const)("posting to %s signs the customer out, sends them to /login and changes nothing", async (_name, fn, path) => {
     const part = await createPart({ availableQuantity: 500 });
     const { user, cookie } = await signedIn();
-    const order = await insertOrder({ user, part, status: "paid" });
-    const unpaid = await insertOrder({ user, part });
+    const order = await createOrder({ user, part, status: "paid" });
+    const unpaid = await createOrder({ user, part });
     const before = await snapshot({ partIds: [part.id], orderIds: [order.id, unpaid.id] });
     const attempts: Record<string, string>[] = [
       goodPart(),
@@ -83,7 +83,7 @@ describe("customers cannot reach the admin actions", () => {
   test("the admin screens and confirmation pages turn customers away", async () => {
     const part = await createPart();
     const { user } = await signedIn();
-    const order = await insertOrder({ user, part });
+    const order = await createOrder({ user, part });
     let cookie = "";
     const loaders = [
       () => addLoader(loaderArgs(getRequest("/dashboard/addProduct", { cookie }))),
@@ -232,7 +232,7 @@ describe("Manage Products", () => {
     const part = await createPart({ priceCents: 700, availableQuantity: 500 });
     const { cookie } = await signedIn("admin");
     const customer = await signedIn();
-    const order = await insertOrder({ user: customer.user, part, quantity: 100 });
+    const order = await createOrder({ user: customer.user, part, quantity: 100 });
 
     const page = await settle(deleteLoader(loaderArgs(getRequest(`/dashboard/manageProducts/${part.id}/delete`, { cookie }), { id: part.id })));
     expect(page.status).toBe(200);
@@ -280,9 +280,9 @@ describe("Manage Orders", () => {
   test("lists all orders newest first, filters by status and pages", async () => {
     const { part, customer, cookie } = await setup();
     const other = await signedIn();
-    const a = await insertOrder({ user: customer, part, status: "paid" });
-    const b = await insertOrder({ user: other.user, part, status: "paid" });
-    await insertOrder({ user: customer, part, status: "unpaid" });
+    const a = await createOrder({ user: customer, part, status: "paid" });
+    const b = await createOrder({ user: other.user, part, status: "paid" });
+    await createOrder({ user: customer, part, status: "unpaid" });
     const load = async (query: string) =>
       (await settle(ordersLoader(loaderArgs(getRequest(`/dashboard/manageOrders${query}`, { cookie }))))).json();
 
@@ -297,7 +297,7 @@ describe("Manage Orders", () => {
     expect(all.orders.length).toBeLessThanOrEqual(20);
 
     // Enough orders for a second page: the pages do not overlap.
-    for (let i = 0; i < 21; i++) await insertOrder({ user: customer, part, status: "shipped" });
+    for (let i = 0; i < 21; i++) await createOrder({ user: customer, part, status: "shipped" });
     const first = await load("?status=shipped");
     const second = await load("?status=shipped&page=2");
     expect(first.pageCount).toBeGreaterThanOrEqual(2);
@@ -313,7 +313,7 @@ describe("Manage Orders", () => {
 
   test("Shipped moves a paid order to shipped and records when; twice changes nothing more", async () => {
     const { part, customer, cookie } = await setup();
-    const order = await insertOrder({ user: customer, part, status: "paid" });
+    const order = await createOrder({ user: customer, part, status: "paid" });
     const responses = await Promise.all([
       post(ordersAction, "/dashboard/manageOrders?status=paid", { intent: "ship", orderId: order.id }, cookie),
       post(ordersAction, "/dashboard/manageOrders?status=paid", { intent: "ship", orderId: order.id }, cookie),
@@ -331,8 +331,8 @@ describe("Manage Orders", () => {
 
   test("an unpaid order cannot be shipped, nor a paid one removed", async () => {
     const { part, customer, cookie } = await setup();
-    const unpaid = await insertOrder({ user: customer, part });
-    const paid = await insertOrder({ user: customer, part, status: "paid" });
+    const unpaid = await createOrder({ user: customer, part });
+    const paid = await createOrder({ user: customer, part, status: "paid" });
     const before = await snapshot({ partIds: [part.id], orderIds: [unpaid.id, paid.id] });
     await expectFieldError(
       await post(ordersAction, "/dashboard/manageOrders", { intent: "ship", orderId: unpaid.id }, cookie),
@@ -351,7 +351,7 @@ describe("Manage Orders", () => {
 
   test("Remove ends an unpaid order and gives its stock back exactly once, even when posted twice at once", async () => {
     const { part, customer, cookie } = await setup();
-    const order = await insertOrder({ user: customer, part, quantity: 250 });
+    const order = await createOrder({ user: customer, part, quantity: 250 });
     const page = await settle(removeLoader(loaderArgs(getRequest(`/dashboard/manageOrders/${order.id}/remove`, { cookie }), { id: order.id })));
     expect(page.status).toBe(200);
     const responses = await Promise.all(
@@ -387,7 +387,7 @@ describe("Manage Orders", () => {
     ];
     test.each(cases)("%s: %s", async (field, _label, value, message) => {
       const { part, customer, cookie } = await setup();
-      const order = await insertOrder({ user: customer, part, status: "paid" });
+      const order = await createOrder({ user: customer, part, status: "paid" });
       const before = await snapshot({ orderIds: [order.id], partIds: [part.id] });
       const response = await post(
         ordersAction,

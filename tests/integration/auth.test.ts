@@ -18,9 +18,9 @@ import {
   requireUserOrSignOutHome,
 } from "~/utils/auth.server";
 import { hitAuthRateLimit, hitRateLimit } from "~/utils/rate-limit.server";
-import { getToast } from "~/utils/toast.server";
 import { createUser, sessionCookieValue, TEST_PASSWORD } from "../setup/factories";
 import { getRequest, postRequest, settle } from "../setup/requests";
+import { toastOf } from "./ordering.helpers";
 
 const uniqueEmail = (label = "user") => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 const testIp = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${randomUUID().slice(0, 6)}`;
@@ -45,10 +45,7 @@ function sessionCookieCleared(response: Response) {
 
 /** The message of the signed toast cookie a response sets, read back as the next page would. */
 async function toastMessage(response: Response) {
-  const cookie = response.headers.getSetCookie().find((value) => value.startsWith("toast="));
-  if (!cookie) return null;
-  const { toast } = await getToast(getRequest("/", { cookie: cookie.split(";")[0] }));
-  return toast?.message ?? null;
+  return (await toastOf(response))?.message ?? null;
 }
 
 async function body(response: Response) {

@@ -1,8 +1,7 @@
-/** Shared by the ordering and admin integration tests: sessions, orders, database snapshots. */
-import { randomUUID } from "node:crypto";
+/** Shared by the integration tests: sessions, database snapshots, toasts, form helpers. */
 import { getToast } from "~/utils/toast.server";
 import { expect } from "vitest";
-import { Order, toOrderView, type OrderStatus } from "~/models/order.server";
+import { Order } from "~/models/order.server";
 import { Part } from "~/models/part.server";
 import { Review } from "~/models/review.server";
 import type { Role } from "~/models/user.server";
@@ -11,37 +10,6 @@ import { createUser, sessionCookieHeader } from "../setup/factories";
 export async function signedIn(role: Role = "customer", name?: string) {
   const user = await createUser({ role, name });
   return { user, cookie: await sessionCookieHeader(user.id) };
-}
-
-/** An order written straight to the database (no stock reserved), in any status. */
-export async function insertOrder({
-  user,
-  part,
-  quantity = 100,
-  status = "unpaid",
-}: {
-  user: { id: string; email: string; name: string };
-  part: { id: string; name: string; priceCents: number };
-  quantity?: number;
-  status?: OrderStatus;
-}) {
-  const paid = status === "paid" || status === "shipped";
-  const doc = await Order.create({
-    partId: part.id,
-    productName: part.name,
-    unitPriceCents: part.priceCents,
-    priceCents: part.priceCents * quantity,
-    orderQuantity: quantity,
-    phone: "555-0100",
-    address: "1 Test Street",
-    userId: user.id,
-    userEmail: user.email,
-    userName: user.name,
-    status,
-    ...(paid ? { transactionId: `pi_${randomUUID().replace(/-/g, "").slice(0, 20)}`, paidAt: new Date() } : {}),
-    ...(status === "shipped" ? { shippedAt: new Date() } : {}),
-  });
-  return toOrderView(doc.toObject());
 }
 
 /** Everything an action could have written: counts, and the documents a test watches. */

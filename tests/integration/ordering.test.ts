@@ -12,12 +12,12 @@ import { loader as myOrdersLoader } from "~/routes/dashboard.orders";
 import { action as reviewAction, loader as reviewLoader } from "~/routes/dashboard.review";
 import { action as orderAction, loader as partLoader } from "~/routes/parts.$id";
 import { createPart } from "../setup/factories";
+import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import {
   BAD_NUMBERS,
   badTexts,
   expectFieldError,
-  insertOrder,
   signedIn,
   snapshot,
   toastOf,
@@ -196,9 +196,9 @@ describe("My Orders and cancelling", () => {
     const part = await createPart();
     const { user, cookie } = await signedIn();
     const other = await signedIn();
-    const first = await insertOrder({ user, part });
-    const second = await insertOrder({ user, part, status: "paid" });
-    await insertOrder({ user: other.user, part });
+    const first = await createOrder({ user, part });
+    const second = await createOrder({ user, part, status: "paid" });
+    await createOrder({ user: other.user, part });
     const response = await settle(myOrdersLoader(loaderArgs(getRequest("/dashboard/orders", { cookie }))));
     expect(response.status).toBe(200);
     const data = await response.json();
@@ -219,7 +219,7 @@ describe("My Orders and cancelling", () => {
   test("an expired or revoked session on My Orders signs out and goes to the home page", async () => {
     const part = await createPart({ availableQuantity: 500 });
     const { user, cookie } = await signedIn();
-    const order = await insertOrder({ user, part });
+    const order = await createOrder({ user, part });
     await Session.updateMany({ userId: user.id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
     const before = await snapshot({ partIds: [part.id], orderIds: [order.id] });
     for (const response of [
@@ -238,7 +238,7 @@ describe("My Orders and cancelling", () => {
     const part = await createPart({ availableQuantity: 900 });
     const owner = await signedIn();
     const intruder = await signedIn();
-    const order = await insertOrder({ user: owner.user, part });
+    const order = await createOrder({ user: owner.user, part });
     const before = await snapshot({ partIds: [part.id], orderIds: [order.id] });
 
     const page = await settle(
@@ -266,7 +266,7 @@ describe("My Orders and cancelling", () => {
     ] as const)("%s", async (_label, value, message) => {
       const part = await createPart({ availableQuantity: 900 });
       const { user, cookie } = await signedIn();
-      const order = await insertOrder({ user, part });
+      const order = await createOrder({ user, part });
       const before = await snapshot({ partIds: [part.id], orderIds: [order.id] });
       const response = await postCancel(order.id, withField({}, "confirm", value), cookie);
       await expectFieldError(response, "confirm", message);
@@ -302,7 +302,7 @@ describe("My Orders and cancelling", () => {
   test("concurrent cancels of one order give its stock back exactly once", async () => {
     const part = await createPart({ availableQuantity: 500 });
     const { user, cookie } = await signedIn();
-    const order = await insertOrder({ user, part, quantity: 100 });
+    const order = await createOrder({ user, part, quantity: 100 });
     const responses = await Promise.all(Array.from({ length: 5 }, () => postCancel(order.id, { confirm: "cancel" }, cookie)));
     expect(responses.filter((r) => r.status === 302)).toHaveLength(1);
     expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(600);
@@ -311,7 +311,7 @@ describe("My Orders and cancelling", () => {
   test("a paid order cannot be cancelled", async () => {
     const part = await createPart({ availableQuantity: 500 });
     const { user, cookie } = await signedIn();
-    const order = await insertOrder({ user, part, status: "paid" });
+    const order = await createOrder({ user, part, status: "paid" });
     const before = await snapshot({ partIds: [part.id], orderIds: [order.id] });
     const response = await postCancel(order.id, { confirm: "cancel" }, cookie);
     expect(response.status).toBe(409);
@@ -347,7 +347,7 @@ describe("Add A Review", () => {
   test("a reviewer with a paid order is a verified buyer", async () => {
     const part = await createPart();
     const { user, cookie } = await signedIn();
-    await insertOrder({ user, part, status: "shipped" });
+    await createOrder({ user, part, status: "shipped" });
     expect((await postReview(goodReview, cookie)).status).toBe(302);
     expect((await Review.findOne({ userId: user.id }).lean())?.verifiedBuyer).toBe(true);
   });

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "../../app/utils/local-db.server";
+import { stopProcess } from "../../scripts/bench/shop";
 import type { Provider } from "./providers";
 
 /** The stripe-mock release the tests are written against (scripts/ensure-deps.sh installs it). */
@@ -81,15 +82,6 @@ export async function startStripeMock(): Promise<Provider> {
       STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString("hex")}`,
       STRIPE_API_URL: `http://127.0.0.1:${httpPort}`,
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-        child.once("exit", () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        child.kill("SIGTERM");
-      }),
+    stop: () => stopProcess(child, 5_000),
   };
 }
