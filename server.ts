@@ -7,12 +7,12 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { connectDb, disconnectDb, isDbHealthy, syncIndexes } from "./app/utils/db.server";
 import { ensureDemoData } from "./app/utils/demo-data.server";
-import { EnvError, getEnv, isGoogleConfigured } from "./app/utils/env.server";
-import { startLocalDb, type LocalDb } from "./app/utils/local-db.server";
-import { PageCache } from "./app/utils/page-cache.server";
-import { createPageHandler } from "./app/utils/remix-express.server";
-import { requestMemo } from "./app/utils/request-memo.server";
-import { serverTiming } from "./app/utils/timing.server";
+import { EnvError, getEnv, isGoogleConfigured } from "./server/env";
+import { startLocalDb, type LocalDb } from "./server/local-db";
+import { PageCache } from "./server/page-cache";
+import { createPageHandler } from "./server/remix-express";
+import { requestMemo } from "./server/request-memo";
+import { serverTiming } from "./server/timing";
 
 if (existsSync(".env") && typeof process.loadEnvFile === "function") process.loadEnvFile(".env");
 

@@ -18,7 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import lighthouse from "lighthouse";
-import { freePort } from "../app/utils/local-db.server";
+import { freePort } from "../server/local-db";
 import { pinned, stopProcess } from "./bench/shop";
 
 export const LIGHTHOUSE_PAGES = ["/", "/parts", "/blogs", "/portfolio"];

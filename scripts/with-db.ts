@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { connectDb, disconnectDb, syncIndexes } from "../app/utils/db.server";
-import { startLocalDb } from "../app/utils/local-db.server";
+import { startLocalDb } from "../server/local-db";
 
 /**
  * Runs `fn` connected to MONGODB_URI, or to the local database under .data/ when it is unset

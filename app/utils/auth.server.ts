@@ -14,7 +14,7 @@ import {
 } from "~/models/user.server";
 import { getEnv, isGoogleConfigured } from "./env.server";
 import { hashPassword, verifyPassword } from "./password.server";
-import { memoizedForRequest } from "./request-memo.server";
+import { memoizedForRequest } from "../../server/request-memo";
 import { authSessionStorage } from "./session.server";
 
 export async function getSessionId(request: Request) {
@@ -25,7 +25,7 @@ export async function getSessionId(request: Request) {
 
 /**
  * The signed-in user, read from the database on every request (role included), or null. The
- * loaders of one GET share one read (request-memo.server.ts).
+ * loaders of one GET share one read (server/request-memo.ts).
  */
 export async function getUser(request: Request): Promise<UserView | null> {
   const sessionId = await getSessionId(request);

@@ -1,4 +1,4 @@
-import { trackDbWait } from "./timing.server";
+import { trackDbWait } from "../../server/timing";
 
 /**
  * Identical reads that are in flight at the same moment share one database round trip: a burst

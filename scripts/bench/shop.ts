@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { freePort, startLocalDb, type LocalDb } from "../../app/utils/local-db.server";
+import { freePort, startLocalDb, type LocalDb } from "../../server/local-db";
 
 export type Shop = {
   url: string;

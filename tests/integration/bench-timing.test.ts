@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { Part } from "~/models/part.server";
-import { dbTime, newTiming, serverTimingHeader, withTiming } from "~/utils/timing.server";
+import { dbTime, newTiming, serverTimingHeader, withTiming } from "../../server/timing";
 import { parseServerTiming } from "../../scripts/bench/stats";
 import { createPart } from "../setup/factories";
 

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { Order } from "~/models/order.server";
 import { Part, reserveStock } from "~/models/part.server";
 import { User } from "~/models/user.server";
-import { freePort, startLocalDb } from "~/utils/local-db.server";
+import { freePort, startLocalDb } from "../../server/local-db";
 import { createPart, createUser } from "../setup/factories";
 
 const buildDir = process.env.BUILD_DIR ?? "build";

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { request } from "node:http";
 import { describe, expect, test } from "vitest";
 import { Part } from "~/models/part.server";
-import { bodyWithNonce, cacheDirective, PageCache } from "~/utils/page-cache.server";
+import { bodyWithNonce, cacheDirective, PageCache } from "../../server/page-cache";
 import { PUBLIC_CACHE_CONTROL } from "~/utils/cache.server";
 import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
 

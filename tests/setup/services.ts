@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { startLocalDb } from "../../app/utils/local-db.server";
+import { startLocalDb } from "../../server/local-db";
 import { buildShop, startShop } from "../../scripts/bench/shop";
 import { startOAuthServer, startStripeMock } from "./providers";
 

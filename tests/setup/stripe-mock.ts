@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { freePort } from "../../app/utils/local-db.server";
+import { freePort } from "../../server/local-db";
 import { stopProcess } from "../../scripts/bench/shop";
 import type { Provider } from "./providers";
 

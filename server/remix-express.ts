@@ -3,8 +3,8 @@ import type { AppLoadContext, RequestHandler as RemixHandler } from "@remix-run/
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { isbot } from "isbot";
-import { bodyWithNonce, PageCache, type Lookup } from "./page-cache.server";
-import { newTiming, withTiming } from "./timing.server";
+import { bodyWithNonce, PageCache, type Lookup } from "./page-cache";
+import { newTiming, withTiming } from "./timing";
 
 /**
  * Express → Remix, with the shared page cache in between (see page-cache.server.ts). It does what

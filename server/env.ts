@@ -1,0 +1,101 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/** Empty strings (as copied from .env.example) count as unset. */
+const optional = <T extends z.ZodTypeAny>(schema: T) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  MONGODB_URI: optional(
+    z.string().regex(/^mongodb(\+srv)?:\/\/.+/, "must start with mongodb:// or mongodb+srv://"),
+  ),
+  SESSION_SECRET: optional(z.string().min(32, "must be at least 32 characters")),
+  PUBLIC_URL: optional(z.string().url("must be a URL such as https://shop.example.com")),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  STRIPE_SECRET_KEY: optional(z.string().startsWith("sk_", "must start with sk_")),
+  STRIPE_PUBLISHABLE_KEY: optional(z.string().startsWith("pk_", "must start with pk_")),
+  STRIPE_WEBHOOK_SECRET: optional(z.string().startsWith("whsec_", "must start with whsec_")),
+  /** Points the Stripe library at another API host (stripe-mock in tests). */
+  STRIPE_API_URL: optional(z.string().url()),
+  GOOGLE_CLIENT_ID: optional(z.string().min(1)),
+  GOOGLE_CLIENT_SECRET: optional(z.string().min(1)),
+  /** Point Google sign-in at another OAuth2 server (a local one in tests). */
+  GOOGLE_AUTHORIZATION_URL: optional(z.string().url()),
+  GOOGLE_TOKEN_URL: optional(z.string().url()),
+  GOOGLE_USERINFO_URL: optional(z.string().url()),
+  /** Sign-in/sign-up attempts allowed per IP and per email in 15 minutes. */
+  AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  /**
+   * Seconds a public page (home, parts, blogs, portfolio) is served from the server's own shared
+   * cache to visitors without cookies; 0 turns it off. See app/utils/page-cache.server.ts.
+   */
+  PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
+  /** Where local data lives (the local database, the development session secret). */
+  DATA_DIR: z.string().default(".data"),
+});
+
+export type Env = z.infer<typeof schema> & { SESSION_SECRET: string; PUBLIC_URL: string };
+
+export class EnvError extends Error {}
+
+function readEnv(source: NodeJS.ProcessEnv): Env {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`,
+    );
+    throw new EnvError(`Invalid environment variables:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  let sessionSecret = env.SESSION_SECRET;
+  if (!sessionSecret) {
+    if (env.NODE_ENV === "production" && env.MONGODB_URI) {
+      throw new EnvError(
+        "Invalid environment variables:\n  SESSION_SECRET: required in production (at least 32 random characters)",
+      );
+    }
+    sessionSecret = localSessionSecret(env.DATA_DIR);
+  }
+  return {
+    ...env,
+    SESSION_SECRET: sessionSecret,
+    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+  };
+}
+
+/** Generated once and kept under .data/ so that sessions survive restarts in development. */
+function localSessionSecret(dataDir: string) {
+  const file = path.resolve(dataDir, "session-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  cached ??= readEnv(process.env);
+  return cached;
+}
+
+export function isStripeConfigured(env = getEnv()) {
+  return Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY);
+}
+
+export function isGoogleConfigured(env = getEnv()) {
+  return Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET);
+}
+
+/** The only values that reach the browser. */
+export function getPublicEnv() {
+  const env = getEnv();
+  return {
+    STRIPE_PUBLISHABLE_KEY: env.STRIPE_PUBLISHABLE_KEY ?? null,
+  };
+}
+export type PublicEnv = ReturnType<typeof getPublicEnv>;
