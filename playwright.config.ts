@@ -16,10 +16,6 @@ export default defineConfig({
   use: {
     baseURL,
     trace: "retain-on-failure",
-    // The tests write to the database behind the shop's back, then look at public pages: like a
-    // reload, this header keeps the shop's page cache from answering (tests/e2e/page-cache.spec.ts
-    // turns it off to test the cache itself).
-    extraHTTPHeaders: { "Cache-Control": "no-cache" },
     launchOptions: {
       executablePath: "/usr/bin/chromium",
       args: [

@@ -1,10 +1,11 @@
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./utils/nonce";
+import { RequestIdProvider } from "./utils/request-id";
 
 const ABORT_DELAY = 5_000;
 
@@ -22,7 +23,9 @@ export default function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <RequestIdProvider value={loadContext.requestId ?? null}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </RequestIdProvider>
       </NonceProvider>,
       {
         nonce,
@@ -39,8 +42,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          loadContext.renderFailed = true;
-          if (shellRendered) console.error(error);
+          if (shellRendered) loadContext.logger?.error({ err: error }, "rendering failed after the shell was sent");
         },
       },
     );
@@ -48,7 +50,9 @@ export default function handleRequest(
   });
 }
 
-export function handleError(error: unknown, { request }: { request: Request }) {
+/** Errors of loaders, actions and rendering, with their stack, in the request's log (never to the visitor). */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  console.error(error);
-}
+  if (context?.logger) context.logger.error({ err: error }, "request failed");
+  else console.error(error);
+};

@@ -1,11 +1,14 @@
 import "@remix-run/node";
+import type { Logger } from "pino";
 
 declare module "@remix-run/node" {
   interface AppLoadContext {
     cspNonce: string;
-    /** The client's IP address (Express's req.ip; set TRUST_PROXY=1 behind one proxy). */
-    clientIp?: string;
-    /** Set by entry.server when rendering failed after the shell was sent (the page is not cached). */
-    renderFailed?: boolean;
+    /** The client's IP address (Express's req.ip: from X-Forwarded-For only with TRUST_PROXY). */
+    clientIp: string;
+    /** This request's id (X-Request-Id), shown on the error page so a customer can quote it. */
+    requestId: string;
+    /** The request's logger: every line it writes carries the request id. */
+    logger: Logger;
   }
 }

@@ -18,9 +18,14 @@ apt_install() {
 # Java and Maven run the local database server (mongo-java-server).
 command -v java >/dev/null && command -v javac >/dev/null || apt_install openjdk-17-jdk-headless
 command -v mvn >/dev/null || apt_install maven
-if [[ $want_browser -eq 1 ]] && [[ ! -x /usr/bin/chromium ]]; then
-  echo "Installing Debian's chromium for the browser tests…"
-  apt_install chromium fonts-liberation
+if [[ $want_browser -eq 1 ]]; then
+  if [[ ! -x /usr/bin/chromium ]]; then
+    echo "Installing Debian's chromium for the browser tests…"
+    apt_install chromium fonts-liberation
+  fi
+  # nginx and openssl put the shop behind a real reverse proxy over https in the tests.
+  command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || apt_install nginx-light
+  command -v openssl >/dev/null || apt_install openssl
 fi
 
 # npm packages, when missing or older than the lockfile.

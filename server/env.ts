@@ -28,13 +28,20 @@ const schema = z.object({
   GOOGLE_USERINFO_URL: optional(z.string().url()),
   /** Sign-in/sign-up attempts allowed per IP and per email in 15 minutes. */
   AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
-  /**
-   * Seconds a public page (home, parts, blogs, portfolio) is served from the server's own shared
-   * cache to visitors without cookies; 0 turns it off. See app/utils/page-cache.server.ts.
-   */
-  PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   /** Where local data lives (the local database, the development session secret). */
   DATA_DIR: z.string().default(".data"),
+  /** The Remix build the server runs (`npm run build` writes it; tests build into their own). */
+  BUILD_DIR: z.string().min(1).default("build"),
+  /**
+   * How many reverse proxies stand in front of the shop: with 1 or more, the client address comes
+   * from X-Forwarded-For and the request id from X-Request-Id. 0 (the default) trusts neither.
+   */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Largest request body accepted, in bytes (larger ones get 413). */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+  /** `npm run bench` only: a folder of saved pages served at /__static (the static ceiling). */
+  BENCH_STATIC_DIR: optional(z.string().min(1)),
 });
 
 export type Env = z.infer<typeof schema> & { SESSION_SECRET: string; PUBLIC_URL: string };

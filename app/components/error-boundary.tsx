@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { REQUEST_ID_ATTRIBUTE, useRequestId } from "~/utils/request-id";
 
 const titles: Record<number, string> = {
   400: "That request could not be understood",
@@ -21,11 +22,23 @@ export function GeneralErrorBoundary() {
         : status >= 500
           ? "Please try again in a moment. If it keeps happening, contact us."
           : null;
+  const requestId = useRequestId();
   if (status >= 500 && typeof document !== "undefined") console.error(error);
-  return <ErrorPage status={status} title={title} detail={detail} />;
+  return <ErrorPage status={status} title={title} detail={detail} reference={status >= 500 ? requestId : null} />;
 }
 
-export function ErrorPage({ status, title, detail }: { status: number; title: string; detail?: string | null }) {
+export function ErrorPage({
+  status,
+  title,
+  detail,
+  reference,
+}: {
+  status: number;
+  title: string;
+  detail?: string | null;
+  /** The request id to quote when contacting the shop. */
+  reference?: string | null;
+}) {
   return (
     <section className="mx-auto flex max-w-2xl flex-col items-center px-4 py-12 text-center" data-status={status}>
       <img
@@ -38,6 +51,11 @@ export function ErrorPage({ status, title, detail }: { status: number; title: st
       <h1 className="mt-6 text-3xl font-bold">{title}</h1>
       <p className="mt-2 text-lg text-slate-600">Error {status}</p>
       {detail ? <p className="mt-4 text-slate-700">{detail}</p> : null}
+      {reference ? (
+        <p className="mt-4 text-sm text-slate-600" {...{ [REQUEST_ID_ATTRIBUTE]: reference }}>
+          If you contact us about this, please quote the reference <code className="break-all font-mono">{reference}</code>.
+        </p>
+      ) : null}
       <div className="mt-8 flex gap-4">
         <Link to="/" className="rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800">
           Go to the home page

@@ -2,10 +2,11 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { isGoogleSignInAvailable, startGoogleSignIn } from "~/utils/auth.server";
 import { safeRedirect } from "~/utils/misc";
+import { readForm } from "~/utils/form.server";
 
 /** The Google button's POST: off to Google, with the page to come back to kept in a cookie. */
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const redirectTo = safeRedirect(formData.get("redirectTo"));
   if (!isGoogleSignInAvailable()) {
     return redirect(`/login?${new URLSearchParams({ googleError: "unavailable", redirectTo })}`);

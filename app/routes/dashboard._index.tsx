@@ -9,6 +9,7 @@ import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/c
 import { updateProfile } from "~/models/user.server";
 import { ProfileSchema } from "~/utils/account-schemas";
 import { endSession, getUser, requireUser } from "~/utils/auth.server";
+import { readForm } from "~/utils/form.server";
 
 const DEFAULT_AVATAR = "/images/default-avatar.svg";
 /** Spec 9: the profile success message lasts 1500 ms. */
@@ -27,7 +28,7 @@ export async function action({ request }: ActionFunctionArgs) {
       headers: await endSession(request),
     });
   }
-  const submission = parseWithZod(await request.formData(), { schema: ProfileSchema });
+  const submission = parseWithZod(await readForm(request), { schema: ProfileSchema });
   if (submission.status !== "success") {
     return json(submission.reply(), { status: 400 });
   }

@@ -8,7 +8,8 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import { addPart } from "~/models/part.server";
 import { requireAdmin } from "~/utils/auth.server";
-import { addPartSchema, DEFAULT_MIN_ORDER, readForm } from "~/utils/shop-forms";
+import { addPartSchema, DEFAULT_MIN_ORDER } from "~/utils/shop-forms";
+import { readForm } from "~/utils/form.server";
 
 const FAILED_TO_ADD = "Failed to add the part";
 

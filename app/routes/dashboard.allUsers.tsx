@@ -9,6 +9,7 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { listUsers, makeAdmin } from "~/models/user.server";
 import { MakeAdminSchema } from "~/utils/account-schemas";
 import { getUser, requireAdmin } from "~/utils/auth.server";
+import { readForm } from "~/utils/form.server";
 
 const PER_PAGE = 20;
 /** Spec 8: what the page shows when the server refuses a promotion (403). */
@@ -38,7 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await getUser(request);
   if (!user || user.role !== "admin") throw new Response(MAKE_ADMIN_FAILED, { status: 403 });
 
-  const submission = parseWithZod(await request.formData(), { schema: MakeAdminSchema });
+  const submission = parseWithZod(await readForm(request), { schema: MakeAdminSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const { userId } = submission.value;
   if (userId === user.id) {

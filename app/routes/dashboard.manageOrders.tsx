@@ -12,6 +12,7 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { getOrderById, listAllOrders, markShipped, removeOrder } from "~/models/order.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
+import { readForm } from "~/utils/form.server";
 import {
   formatDateTime,
   manageOrdersSchema,
@@ -19,7 +20,6 @@ import {
   ORDER_STATUS_LABELS,
   parsePage,
   parseStatusFilter,
-  readForm,
 } from "~/utils/shop-forms";
 
 export async function loader({ request }: LoaderFunctionArgs) {

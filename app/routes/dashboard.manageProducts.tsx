@@ -12,7 +12,8 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { deletePart, listPartsForAdmin, updatePartPriceAndStock } from "~/models/part.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
-import { manageProductsSchema, parsePage, readForm, updatePartSchema } from "~/utils/shop-forms";
+import { manageProductsSchema, parsePage, updatePartSchema } from "~/utils/shop-forms";
+import { readForm } from "~/utils/form.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -9,7 +9,8 @@ import { useIsPending } from "~/components/forms";
 import { cancelOrder, getOwnOrder } from "~/models/order.server";
 import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
-import { cancelOrderSchema, ORDER_STATUS_LABELS, readForm } from "~/utils/shop-forms";
+import { cancelOrderSchema, ORDER_STATUS_LABELS } from "~/utils/shop-forms";
+import { readForm } from "~/utils/form.server";
 
 const NOT_FOUND = "We could not find that order in your account.";
 const NOT_UNPAID = "Only unpaid orders can be cancelled.";

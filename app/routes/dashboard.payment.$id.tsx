@@ -20,6 +20,7 @@ import {
   createOrderPaymentIntent,
   missingStripeVariables,
 } from "~/utils/stripe.server";
+import { readForm } from "~/utils/form.server";
 
 const NOT_FOUND = "We could not find that order among yours.";
 const SERVICE_DOWN = "We could not reach the card payment service. Please try again in a moment.";
@@ -89,7 +90,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** Without JavaScript: a Stripe Checkout Session for the order, and off to Stripe's hosted page. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { order } = await requireUnpaidOrder(request, params.id);
-  const submission = parseWithZod(await request.formData(), { schema: CheckoutSchema });
+  const submission = parseWithZod(await readForm(request), { schema: CheckoutSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   if (!canTakeCardPayments()) {
     return json(submission.reply({ formErrors: [NOT_CONFIGURED] }), { status: 503 });

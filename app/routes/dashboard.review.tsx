@@ -8,7 +8,8 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import { createReview, DEFAULT_AVATAR } from "~/models/review.server";
 import { requireCustomer } from "~/utils/auth.server";
-import { DEFAULT_RATING, readForm, REVIEW_MAX_LENGTH, reviewSchema } from "~/utils/shop-forms";
+import { DEFAULT_RATING, REVIEW_MAX_LENGTH, reviewSchema } from "~/utils/shop-forms";
+import { readForm } from "~/utils/form.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);

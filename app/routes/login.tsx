@@ -16,6 +16,7 @@ import {
 } from "~/utils/auth.server";
 import { safeRedirect } from "~/utils/misc";
 import { clientIp, hitAuthRateLimit, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit.server";
+import { readForm } from "~/utils/form.server";
 
 const googleMessages: Record<GoogleFailure, string> = {
   cancelled: "Google sign-in was cancelled. You can try again, or log in with your email and password.",
@@ -55,7 +56,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: LoginSchema });
   if (submission.status !== "success") {
     return json(submission.reply({ hideFields: ["password"] }), { status: 400 });

@@ -12,7 +12,8 @@ import { getPart } from "~/models/part.server";
 import { requireUser } from "~/utils/auth.server";
 import { useHydrated } from "~/utils/hydrated";
 import { formatCents } from "~/utils/misc";
-import { orderFormSchema, readForm } from "~/utils/shop-forms";
+import { orderFormSchema } from "~/utils/shop-forms";
+import { readForm } from "~/utils/form.server";
 
 const NOT_FOUND = "That part is not in our catalogue (any more).";
 

@@ -11,6 +11,7 @@ import { EMAIL_TAKEN, SignupSchema } from "~/utils/account-schemas";
 import { getUser, isGoogleSignInAvailable, startSession } from "~/utils/auth.server";
 import { hashPassword } from "~/utils/password.server";
 import { clientIp, hitAuthRateLimit, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit.server";
+import { readForm } from "~/utils/form.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getUser(request)) throw redirect("/dashboard");
@@ -18,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: SignupSchema });
   if (submission.status !== "success") {
     return json(submission.reply({ hideFields: ["password"] }), { status: 400 });

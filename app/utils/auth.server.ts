@@ -14,7 +14,7 @@ import {
 } from "~/models/user.server";
 import { getEnv, isGoogleConfigured } from "./env.server";
 import { hashPassword, verifyPassword } from "./password.server";
-import { memoizedForRequest } from "../../server/request-memo";
+import { memoizedForRequest, noteRequestUser } from "../../server/request-context";
 import { authSessionStorage } from "./session.server";
 
 export async function getSessionId(request: Request) {
@@ -25,7 +25,7 @@ export async function getSessionId(request: Request) {
 
 /**
  * The signed-in user, read from the database on every request (role included), or null. The
- * loaders of one GET share one read (server/request-memo.ts).
+ * loaders of one GET share one read (server/request-context.ts).
  */
 export async function getUser(request: Request): Promise<UserView | null> {
   const sessionId = await getSessionId(request);
@@ -33,7 +33,9 @@ export async function getUser(request: Request): Promise<UserView | null> {
   return memoizedForRequest(`user:${sessionId}`, async () => {
     const userId = await getSessionUserId(sessionId);
     if (!userId) return null;
-    return getUserById(userId);
+    const user = await getUserById(userId);
+    if (user) noteRequestUser(user.id);
+    return user;
   });
 }
 
@@ -262,11 +264,11 @@ function bodylessCopy(request: Request, method: "GET" | "POST") {
  * form (its email and password passed the schema). Returns the user, or null for a wrong password,
  * an unknown email or a Google-only account alike.
  */
-export async function authenticateWithPassword(request: Request, formData: FormData, context?: AppLoadContext) {
+export async function authenticateWithPassword(request: Request, formData: FormData, context: AppLoadContext) {
   try {
     return await getAuthenticator().authenticate("form", bodylessCopy(request, "POST"), {
       throwOnError: true,
-      context: { cspNonce: "", ...context, formData },
+      context: { ...context, formData },
     });
   } catch (error) {
     if (error instanceof AuthorizationError) return null;

@@ -172,12 +172,3 @@ export function formatDateTime(iso: string | null) {
     timeZone: "UTC",
   }).format(new Date(iso)) + " UTC";
 }
-
-/** The posted form; a body that is not a form (JSON, garbage) is a 400, never a crash. */
-export async function readForm(request: Request) {
-  try {
-    return await request.formData();
-  } catch {
-    throw new Response("The form could not be read.", { status: 400 });
-  }
-}

@@ -55,6 +55,7 @@ export async function startShop({
   cpus,
   extraEnv = {},
   nodeArgs = [],
+  onLog,
 }: {
   work: string;
   db: LocalDb;
@@ -64,6 +65,8 @@ export async function startShop({
   extraEnv?: Record<string, string>;
   /** Extra arguments for node, e.g. --cpu-prof. */
   nodeArgs?: string[];
+  /** Receives the server's standard output (its JSON request log). */
+  onLog?: (chunk: string) => void;
 }): Promise<Shop> {
   if (!existsSync(path.join(buildDir, "server.js"))) throw new Error(`no build in ${buildDir}`);
   const port = await freePort();
@@ -80,7 +83,7 @@ export async function startShop({
   };
   const [command, args] = pinned(cpus, "node", [...nodeArgs, path.join(buildDir, "server.js")]);
   const app = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  app.stdout?.on("data", () => {});
+  app.stdout?.on("data", (chunk: Buffer) => onLog?.(chunk.toString()));
   let errors = "";
   let stopping = false;
   app.stderr?.on("data", (chunk: Buffer) => {

@@ -19,14 +19,14 @@ import {
 } from "~/utils/auth.server";
 import { hitAuthRateLimit, hitRateLimit } from "~/utils/rate-limit.server";
 import { createUser, sessionCookieValue, TEST_PASSWORD } from "../setup/factories";
-import { getRequest, postRequest, settle } from "../setup/requests";
+import { getRequest, postRequest, settle, testContext } from "../setup/requests";
 import { toastOf } from "./ordering.helpers";
 
 const uniqueEmail = (label = "user") => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 const testIp = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${randomUUID().slice(0, 6)}`;
 
 function args(request: Request, clientIp = testIp()): ActionFunctionArgs & LoaderFunctionArgs {
-  return { request, params: {}, context: { cspNonce: "", clientIp } };
+  return { request, params: {}, context: testContext({ clientIp }) };
 }
 
 /** The `name=value` pairs a response sets, ready to send back as a Cookie header. */

@@ -156,6 +156,23 @@ describe("the shop server", () => {
     await db.stop();
     const down = await fetch(`http://localhost:${port}/healthz`);
     expect(down.status).toBe(503);
+
+    // A page that needs the database fails with the error page, which names the request so a
+    // customer can quote it; the server's log has the error with its stack under the same id.
+    const page = await fetch(`http://localhost:${port}/parts`);
+    expect(page.status).toBe(500);
+    const requestId = page.headers.get("x-request-id")!;
+    const html = await page.text();
+    expect(html).toContain("Something went wrong on our side");
+    expect(html).toContain(requestId);
+    expect(html).not.toMatch(/at \S+ \(.*:\d+:\d+\)/); // no stack trace for the visitor
+    const logged = shop
+      .output()
+      .split("\n")
+      .filter((line) => line.includes(requestId))
+      .map((line) => JSON.parse(line));
+    expect(logged.some((line) => line.err?.stack)).toBe(true);
+    expect(logged.some((line) => line.res?.status === 500)).toBe(true);
     await stop(shop.child);
   }, 90_000);
 
@@ -164,12 +181,12 @@ describe("the shop server", () => {
       PORT: "not-a-port",
       STRIPE_SECRET_KEY: "pk_wrong_kind",
       MONGODB_URI: "postgres://nope",
-      PAGE_CACHE_SECONDS: "a while",
+      LOG_LEVEL: "chatty",
     });
     await expect(shop.ready).rejects.toThrow(/exited 1/);
     const lines = shop.output().split("\n");
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}PORT: /));
-    expect(lines).toContainEqual(expect.stringMatching(/^ {2}PAGE_CACHE_SECONDS: /));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}LOG_LEVEL: /));
     expect(lines).toContainEqual("  STRIPE_SECRET_KEY: must start with sk_");
     expect(lines).toContainEqual("  MONGODB_URI: must start with mongodb:// or mongodb+srv://");
   });

@@ -1,5 +1,6 @@
 /** Builds real Requests for calling loaders and actions directly in integration tests. */
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
+import { pino } from "pino";
 
 const BASE = process.env.SHOP_URL ?? "http://localhost:3000";
 
@@ -27,12 +28,17 @@ export function postRequest(
   });
 }
 
+/** The load context the server gives every loader and action (server.ts), for a test request. */
+export function testContext(overrides: Partial<AppLoadContext> = {}): AppLoadContext {
+  return { cspNonce: "", clientIp: "192.0.2.1", requestId: "test", logger: pino({ level: "silent" }), ...overrides };
+}
+
 export function loaderArgs(request: Request, params: Record<string, string> = {}): LoaderFunctionArgs {
-  return { request, params, context: { cspNonce: "" } };
+  return { request, params, context: testContext() };
 }
 
 export function actionArgs(request: Request, params: Record<string, string> = {}): ActionFunctionArgs {
-  return { request, params, context: { cspNonce: "" } };
+  return { request, params, context: testContext() };
 }
 
 /** Runs a loader or action and returns its Response, whether it was returned or thrown. */

@@ -1,0 +1,50 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { pino, type LevelWithSilent, type Logger } from "pino";
+import { pinoHttp } from "pino-http";
+import { requestContextOf } from "./request-context";
+
+/**
+ * Structured logs: one JSON line per request (method, path, status, duration, request id, the
+ * signed-in user's id) and errors with their stack, on the server only. Query strings, headers,
+ * cookies and bodies are never logged: they carry passwords, reset and unsubscribe tokens.
+ */
+export function createLogger(level: string) {
+  return pino({ level, base: { service: "partsworks-shop" } });
+}
+
+/** A request id a proxy may hand on: letters, digits and a few separators, at most 128 characters. */
+const REQUEST_ID = /^[\w.:@-]{1,128}$/;
+
+export function requestLogger(logger: Logger, { trustProxy }: { trustProxy: boolean }) {
+  return pinoHttp({
+    logger,
+    genReqId(req: IncomingMessage, res: ServerResponse) {
+      const fromProxy = trustProxy ? req.headers["x-request-id"] : undefined;
+      const id = typeof fromProxy === "string" && REQUEST_ID.test(fromProxy) ? fromProxy : randomUUID();
+      res.setHeader("X-Request-Id", id);
+      return id;
+    },
+    serializers: {
+      req: (req: IncomingMessage & { id?: string; originalUrl?: string; ip?: string }) => ({
+        id: req.id,
+        method: req.method,
+        path: (req.originalUrl ?? req.url ?? "").split("?")[0],
+        // The client's address (from X-Forwarded-For only when TRUST_PROXY says so).
+        ip: req.ip,
+      }),
+      res: (res: ServerResponse) => ({ status: res.statusCode }),
+    },
+    wrapSerializers: false,
+    customProps: (_req, res) => {
+      const userId = requestContextOf(res)?.userId;
+      return userId ? { userId } : {};
+    },
+    customLogLevel(_req, res, error): LevelWithSilent {
+      if (error || res.statusCode >= 500) return "error";
+      return "info";
+    },
+    customSuccessMessage: (req, res, ms) => `${req.method} ${(req.url ?? "").split("?")[0]} ${res.statusCode} ${ms}ms`,
+    customErrorMessage: (req, res) => `${req.method} ${(req.url ?? "").split("?")[0]} ${res.statusCode}`,
+  });
+}

@@ -1,0 +1,53 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/**
+ * What the app learns about a request while handling it, reachable from any code that runs for
+ * it (AsyncLocalStorage) and from the response (for the request log):
+ *
+ * - `memo`: values computed once per GET, shared by all its loaders. A page's loaders run in
+ *   parallel, and the layout and the page each ask who is signed in: with this they ask the
+ *   database once, and see the same answer even when one of them signs the user out while the
+ *   other is still reading (see requireAdmin in auth.server.ts). A POST gets none: its action runs
+ *   first and may change what its loaders must see.
+ * - `userId`: the signed-in user, for the request log.
+ *
+ * The storage lives once per process on globalThis because this module is bundled twice (into
+ * server.js and into the Remix build).
+ */
+export type RequestContext = { memo: Map<string, Promise<unknown>> | null; userId?: string };
+
+const STORAGE_KEY = Symbol.for("partsworks.request-context");
+const RESPONSE_KEY = Symbol.for("partsworks.request-context.response");
+type Globals = typeof globalThis & { [STORAGE_KEY]?: AsyncLocalStorage<RequestContext> };
+const globals = globalThis as Globals;
+const storage = (globals[STORAGE_KEY] ??= new AsyncLocalStorage<RequestContext>());
+
+/** Express middleware: a fresh context for each request. */
+export function requestContext(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) {
+  const context: RequestContext = { memo: req.method === "GET" || req.method === "HEAD" ? new Map() : null };
+  (res as ServerResponse & { [RESPONSE_KEY]?: RequestContext })[RESPONSE_KEY] = context;
+  storage.run(context, next);
+}
+
+export function requestContextOf(res: ServerResponse) {
+  return (res as ServerResponse & { [RESPONSE_KEY]?: RequestContext })[RESPONSE_KEY];
+}
+
+/** `compute()` once per request for `key` (every time outside a GET request). */
+export function memoizedForRequest<T>(key: string, compute: () => Promise<T>): Promise<T> {
+  const memo = storage.getStore()?.memo;
+  if (!memo) return compute();
+  let value = memo.get(key) as Promise<T> | undefined;
+  if (!value) {
+    value = compute();
+    memo.set(key, value);
+  }
+  return value;
+}
+
+/** Names the signed-in user of the current request in its log line. */
+export function noteRequestUser(userId: string) {
+  const context = storage.getStore();
+  if (context) context.userId = userId;
+}

@@ -1,0 +1,52 @@
+import type { NextFunction, Request, Response } from "express";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Refuses state-changing requests from other origins (CSRF). Stripe's webhook is signed instead.
+ * Browsers send Origin on every cross-site POST; a request without Origin or Sec-Fetch-Site
+ * (a non-browser client) is let through to the route's own checks.
+ *
+ * The shop's public origin (PUBLIC_URL) is the reference, so a reverse proxy that rewrites Host
+ * changes nothing. Remix runs a second check of its own on document POSTs that compares Origin
+ * with Host (or X-Forwarded-Host); this one is stricter and knows the public origin, so once it
+ * has passed, the Origin header is not handed on and a rewritten Host cannot fail the form.
+ */
+export function sameOriginWrites({ publicOrigin }: { publicOrigin: string }) {
+  return function sameOriginWrites(req: Request, res: Response, next: NextFunction) {
+    if (SAFE_METHODS.has(req.method) || req.path === "/webhooks/stripe") return next();
+    const origin = req.get("origin");
+    const site = req.get("sec-fetch-site");
+    const sameOrigin = origin
+      ? origin !== "null" && (origin === publicOrigin || hostOf(origin) === req.get("host"))
+      : site === undefined || site === "same-origin" || site === "none";
+    if (!sameOrigin) {
+      res.status(403).type("text/plain").send("Cross-origin requests are not allowed.");
+      return;
+    }
+    delete req.headers.origin;
+    next();
+  };
+}
+
+function hostOf(origin: string) {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Bodies larger than `limitBytes` are refused with 413 before anything reads them, on every route.
+ * A body sent without Content-Length (chunked) is counted as it is read (app/utils/form.server.ts).
+ */
+export function bodyLimit({ limitBytes }: { limitBytes: number }) {
+  return function bodyLimit(req: Request, res: Response, next: NextFunction) {
+    const length = Number(req.get("content-length") ?? 0);
+    if (Number.isFinite(length) && length <= limitBytes) return next();
+    // The body is read and dropped, so the client gets this answer instead of a reset connection.
+    req.resume();
+    res.status(413).type("text/plain").send("That request is too large.");
+  };
+}

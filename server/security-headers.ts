@@ -1,0 +1,71 @@
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { NextFunction, Request, Response } from "express";
+import helmet from "helmet";
+
+/**
+ * The pay screens (app/routes/dashboard.payment.*) are the only pages that talk to Stripe: the
+ * Payment Element needs Stripe.js, its frames (card fields, 3-D Secure) and API, and the no-JS
+ * form goes on to Stripe Checkout. Client-side navigations to them become full page loads, so
+ * they always get this policy.
+ */
+const PAY_SCREEN = /^\/dashboard\/payment\/[^/]+(\/|$)/;
+const STRIPE = {
+  script: ["https://js.stripe.com", "https://*.js.stripe.com"],
+  frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"],
+  connect: ["https://api.stripe.com"],
+  formAction: ["https://checkout.stripe.com"],
+};
+
+type Res = ServerResponse & { locals: Record<string, unknown> };
+const nonceOf = (res: ServerResponse) => `'nonce-${(res as Res).locals.cspNonce}'`;
+const onPayScreen = (req: IncomingMessage) => PAY_SCREEN.test((req as Request).path ?? req.url ?? "");
+/** Helmet's function directives answer one source list per request; Stripe's only on the pay screens. */
+const stripeSources = (list: string[]) => (req: IncomingMessage) => (onPayScreen(req) ? list.join(" ") : "");
+
+/** A fresh nonce for each response: the page's scripts carry it, and the CSP admits only them. */
+export function cspNonce(_req: Request, res: Response, next: NextFunction) {
+  res.locals.cspNonce = randomBytes(16).toString("base64");
+  next();
+}
+
+export function securityHeaders({
+  https,
+  dev,
+  googleAuthorizationOrigin,
+}: {
+  https: boolean;
+  dev: boolean;
+  /** Where the Google button's form ends up (a redirect from /auth/google), when configured. */
+  googleAuthorizationOrigin: string | null;
+}) {
+  const devSources = dev ? ["ws://localhost:*", "http://localhost:*"] : [];
+  const policy = helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", (_req, res) => nonceOf(res), stripeSources(STRIPE.script), ...(dev ? ["'unsafe-inline'"] : [])],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "https:"],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'", stripeSources(STRIPE.connect), ...devSources],
+        frameSrc: ["https://www.openstreetmap.org", stripeSources(STRIPE.frame)],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'", stripeSources(STRIPE.formAction), ...(googleAuthorizationOrigin ? [googleAuthorizationOrigin] : [])],
+        baseUri: ["'self'"],
+        objectSrc: ["'none'"],
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    // Stripe's and OpenStreetMap's frames are not served with CORP headers: requiring them would break both.
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    xFrameOptions: { action: "deny" },
+  });
+  return function securityHeaders(req: Request, res: Response, next: NextFunction) {
+    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+    policy(req, res, next);
+  };
+}

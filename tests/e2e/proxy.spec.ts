@@ -1,0 +1,117 @@
+/**
+ * The shop behind Debian's nginx over https, with the configuration the deployment guide gives
+ * (tests/setup/nginx.ts): nginx rewrites Host to the upstream's address, and the shop knows its
+ * public origin from PUBLIC_URL and trusts one proxy (TRUST_PROXY=1).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { request } from "node:https";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { LocalDb } from "../../server/local-db";
+import { freePort } from "../../server/local-db";
+import { startShop, type Shop } from "../../scripts/bench/shop";
+import { createUser } from "../setup/factories";
+import { startNginx } from "../setup/nginx";
+import { expect, test } from "./fixtures";
+
+let work: string;
+let shop: Shop;
+let proxy: Awaited<ReturnType<typeof startNginx>>;
+let log = "";
+
+test.use({ ignoreHTTPSErrors: true });
+
+test.beforeAll(async () => {
+  work = mkdtempSync(path.join(tmpdir(), "shop-proxy-"));
+  const port = await freePort();
+  shop = await startShop({
+    work,
+    db: { uri: process.env.MONGODB_URI! } as LocalDb,
+    buildDir: process.env.BUILD_DIR!,
+    extraEnv: { PUBLIC_URL: `https://localhost:${port}`, TRUST_PROXY: "1", SESSION_SECRET: process.env.SESSION_SECRET! },
+    onLog: (chunk) => (log += chunk),
+  });
+  proxy = await startNginx({ dir: path.join(work, "nginx"), upstream: `http://127.0.0.1:${shop.port}`, port });
+});
+
+test.afterAll(async () => {
+  await proxy?.stop();
+  await shop?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const uniqueEmail = () => `proxy-${Math.random().toString(36).slice(2, 10)}@example.com`;
+
+test("sign-up, sign-out and login forms work through the proxy, with Secure cookies and HSTS", async ({ page, context }) => {
+  const email = uniqueEmail();
+  const signup = await page.goto(`${proxy.url}/signup`);
+  expect(signup?.headers()["strict-transport-security"]).toContain("max-age=31536000");
+  await page.getByLabel("Name").fill("Paula Proxy");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("proxy-pass-42");
+  await page.getByRole("button", { name: "Sign Up" }).click();
+  await expect(page).toHaveURL(`${proxy.url}/dashboard`);
+  await expect(page.getByTestId("profile-details")).toContainText(email);
+
+  const session = (await context.cookies(proxy.url)).find((cookie) => cookie.name === "__session");
+  expect(session?.secure).toBe(true);
+  expect(session?.httpOnly).toBe(true);
+
+  await page.getByRole("button", { name: "Sign Out" }).click();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Login" }).first()).toBeVisible();
+
+  await page.goto(`${proxy.url}/login`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("proxy-pass-42");
+  await page.getByRole("button", { name: "Login", exact: true }).click();
+  await expect(page).toHaveURL(`${proxy.url}/`);
+  await page.goto(`${proxy.url}/dashboard`);
+  await expect(page.getByTestId("profile-details")).toContainText(email);
+});
+
+test("a customer's order form posts through the proxy", async ({ page, createPart }) => {
+  const user = await createUser({ name: "Olga Order" });
+  const part = await createPart({ minOrderQuantity: 100, availableQuantity: 1000 });
+  await page.goto(`${proxy.url}/login`);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Login", exact: true }).click();
+  await expect(page).toHaveURL(`${proxy.url}/`);
+  await page.goto(`${proxy.url}/parts/${part.id}`);
+  await page.getByLabel("Phone").fill("555-0100");
+  await page.getByLabel("Address").fill("1 Proxy Road");
+  await page.getByRole("button", { name: "Buy", exact: true }).click();
+  await expect(page).toHaveURL(`${proxy.url}/dashboard/orders`);
+  await expect(page.getByText(part.name).first()).toBeVisible();
+});
+
+test("the client address and request id come from the proxy; a client's own X-Forwarded-For is not believed", async ({
+  javaScriptEnabled,
+}) => {
+  test.skip(!javaScriptEnabled, "an HTTP client's headers, not a browser's: once is enough");
+  // From another loopback address than nginx's own connection to the shop (127.0.0.1).
+  const answer = await new Promise<{ status: number; requestId: string }>((resolve, reject) => {
+    const req = request(
+      `${proxy.url}/blogs?token=secret-in-query`,
+      { localAddress: "127.0.0.7", rejectUnauthorized: false, headers: { "X-Forwarded-For": "203.0.113.9" } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, requestId: String(res.headers["x-request-id"]) }));
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+  expect(answer.status).toBe(200);
+  // nginx's $request_id (32 hex digits), handed on because the proxy is trusted.
+  expect(answer.requestId).toMatch(/^[0-9a-f]{32}$/);
+  await expect
+    .poll(() => log.split("\n").find((line) => line.includes(answer.requestId)) ?? "")
+    .toContain('"path":"/blogs"');
+  const line = JSON.parse(log.split("\n").find((entry) => entry.includes(answer.requestId))!);
+  expect(line.req.ip).toBe("127.0.0.7");
+  expect(line.res.status).toBe(200);
+  expect(typeof line.responseTime).toBe("number");
+  expect(JSON.stringify(line)).not.toContain("secret-in-query");
+  expect(JSON.stringify(line)).not.toContain("203.0.113.9");
+});

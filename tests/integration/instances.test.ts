@@ -1,0 +1,112 @@
+/**
+ * Several app instances on one database, as behind a load balancer: nothing that matters lives in a
+ * process's memory. Two production servers of this build share the suite's database and secret.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Order } from "~/models/order.server";
+import { Part } from "~/models/part.server";
+import { Session } from "~/models/session.server";
+import type { LocalDb } from "../../server/local-db";
+import { startShop, type Shop } from "../../scripts/bench/shop";
+import { createPart, createUser, sessionCookieHeader, TEST_PASSWORD } from "../setup/factories";
+
+const work = mkdtempSync(path.join(tmpdir(), "shop-instances-"));
+let shops: Shop[] = [];
+
+beforeAll(async () => {
+  // The suite's database, shared: only its address is needed to start a shop on it.
+  const db = { uri: process.env.MONGODB_URI! } as LocalDb;
+  const extraEnv = { SESSION_SECRET: process.env.SESSION_SECRET! };
+  const buildDir = process.env.BUILD_DIR!;
+  shops = await Promise.all([1, 2].map(() => startShop({ work, db, buildDir, extraEnv })));
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(shops.map((shop) => shop.stop()));
+  rmSync(work, { recursive: true, force: true });
+});
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields);
+
+function post(shop: Shop, path: string, fields: Record<string, string>, cookie = "") {
+  return fetch(`${shop.url}${path}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Origin: shop.url,
+      ...(cookie ? { Cookie: cookie } : {}),
+    },
+    body: form(fields),
+  });
+}
+
+describe("two instances on one database", () => {
+  test("a session made on one works on the other, and signing out on the other ends it on both", async () => {
+    const [a, b] = shops;
+    const user = await createUser({ name: "Ines Instance" });
+    const login = await post(a, "/login", { email: user.email, password: TEST_PASSWORD, redirectTo: "/dashboard" });
+    expect(login.status).toBe(302);
+    const cookie = login.headers.getSetCookie().find((line) => line.startsWith("__session="))!.split(";")[0];
+
+    for (const shop of [a, b]) {
+      const page = await fetch(`${shop.url}/dashboard`, { headers: { Cookie: cookie }, redirect: "manual" });
+      expect(page.status, shop.url).toBe(200);
+      expect(await page.text()).toContain("Ines Instance");
+    }
+
+    expect((await post(b, "/logout", {}, cookie)).status).toBe(302);
+    for (const shop of [a, b]) {
+      const page = await fetch(`${shop.url}/dashboard`, { headers: { Cookie: cookie }, redirect: "manual" });
+      expect(page.status, shop.url).toBe(302);
+      expect(page.headers.get("location")).toMatch(/^\/login/);
+    }
+  });
+
+  test("200 concurrent orders spread over both never oversell", async () => {
+    const [a, b] = shops;
+    const STOCK = 150;
+    const part = await createPart({ availableQuantity: STOCK, minOrderQuantity: 1 });
+    const customers = await Promise.all(
+      Array.from({ length: 20 }, async () => sessionCookieHeader((await createUser()).id)),
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        post(i % 2 ? a : b, `/parts/${part.id}`, { quantity: "1", phone: "555-0100", address: "1 Load Street" }, customers[i % 20]),
+      ),
+    );
+    const placed = answers.filter((answer) => answer.status === 302).length;
+    const refused = answers.filter((answer) => answer.status === 409 || answer.status === 400).length;
+    expect(placed + refused).toBe(200);
+    const stock = (await Part.findById(part.id).lean())!.availableQuantity;
+    const orders = await Order.find({ $or: [{ partId: part.id }, { "lines.partId": part.id }] }).lean();
+    expect(stock).toBeGreaterThanOrEqual(0);
+    expect(orders).toHaveLength(placed);
+    expect(stock).toBe(STOCK - placed);
+    expect(placed).toBe(STOCK);
+  }, 180_000);
+
+  test("a change made through one is visible on the other at once", async () => {
+    const [a, b] = shops;
+    const admin = await createUser({ role: "admin" });
+    const cookie = await sessionCookieHeader(admin.id);
+    const part = await createPart({ priceCents: 1_200 });
+    const before = await (await fetch(`${b.url}/parts?q=${encodeURIComponent(part.name)}`)).text();
+    expect(before).toContain("$12");
+
+    const stock = String(part.availableQuantity);
+    const edit = await post(
+      a,
+      "/dashboard/manageProducts",
+      { intent: "update", partId: part.id, price: "37", stock, expectedStock: stock },
+      cookie,
+    );
+    expect(edit.status).toBeLessThan(400);
+    const after = await (await fetch(`${b.url}/parts?q=${encodeURIComponent(part.name)}`)).text();
+    expect(after).toContain("$37");
+    expect(await Session.countDocuments({ userId: admin.id })).toBe(1);
+  });
+});

@@ -1,0 +1,196 @@
+/**
+ * The HTTP platform, over HTTP against the running shop: security headers (helmet), request ids,
+ * malformed and oversized bodies, and redirects after sign-in that stay on the shop.
+ */
+import { randomUUID } from "node:crypto";
+import { request as httpRequest } from "node:http";
+import { describe, expect, test } from "vitest";
+import { User } from "~/models/user.server";
+import { createOrder } from "../setup/order-factories";
+import { createUser, TEST_PASSWORD } from "../setup/factories";
+import { signedIn, snapshot } from "./ordering.helpers";
+
+const SHOP = process.env.SHOP_URL!;
+
+describe("security headers", () => {
+  test("every page gets helmet's defaults and a CSP whose nonce is the one on the page's scripts", async () => {
+    const response = await fetch(`${SHOP}/parts`);
+    const csp = response.headers.get("content-security-policy") ?? "";
+    const html = await response.text();
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(html).toContain(`nonce="${nonce}"`);
+    expect(html).not.toMatch(new RegExp(`<script(?![^>]*nonce="${nonce!.replace(/[+/=]/g, "\\$&")}")[^>]*>`));
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).not.toContain("stripe.com");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(response.headers.get("cross-origin-opener-policy")).toBe("same-origin");
+    expect(response.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+    expect(response.headers.get("x-powered-by")).toBeNull();
+    // Served over plain http here: no HSTS (tests/e2e/proxy.spec.ts checks it over https).
+    expect(response.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  test("each answer has its own nonce", async () => {
+    const nonces = await Promise.all(
+      [1, 2, 3].map(async () => /'nonce-([^']+)'/.exec((await fetch(`${SHOP}/blogs`)).headers.get("content-security-policy")!)?.[1]),
+    );
+    expect(new Set(nonces).size).toBe(3);
+  });
+
+  test("only the pay screens admit Stripe", async () => {
+    const { user, cookie } = await signedIn();
+    const order = await createOrder({ user });
+    for (const path of [`/dashboard/payment/${order.id}`, `/dashboard/payment/${order.id}/success`]) {
+      const csp = (await fetch(`${SHOP}${path}`, { headers: { Cookie: cookie }, redirect: "manual" })).headers.get(
+        "content-security-policy",
+      );
+      expect(csp, path).toContain("https://js.stripe.com");
+      expect(csp, path).toContain("form-action 'self' https://checkout.stripe.com");
+    }
+    for (const path of ["/", "/dashboard/orders", "/dashboard/paymentx"]) {
+      const csp = (await fetch(`${SHOP}${path}`, { headers: { Cookie: cookie }, redirect: "manual" })).headers.get(
+        "content-security-policy",
+      );
+      expect(csp, path).not.toContain("stripe.com");
+    }
+  });
+});
+
+describe("request ids", () => {
+  test("every answer carries a generated X-Request-Id; one sent by a client is not trusted without TRUST_PROXY", async () => {
+    const first = await fetch(`${SHOP}/blogs`);
+    const second = await fetch(`${SHOP}/blogs`, { headers: { "X-Request-Id": "chosen-by-the-client" } });
+    expect(first.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+  });
+});
+
+/** A raw POST, so that any body and headers can be sent (fetch would fix some of them). */
+function rawPost(path: string, body: string | Buffer, headers: Record<string, string>) {
+  return new Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }>(
+    (resolve, reject) => {
+      const url = new URL(path, SHOP);
+      const req = httpRequest(
+        url,
+        { method: "POST", headers: { Origin: url.origin, Connection: "close", ...headers } },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk) => (text += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
+        },
+      );
+      // A server may answer before it has read the whole body; the answer is what counts.
+      req.on("error", reject);
+      req.end(body);
+    },
+  );
+}
+
+describe("malformed bodies answer 400 with a message, never 500, and write nothing", () => {
+  const BROKEN_MULTIPART = {
+    body: "--XYZ\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\nnot closed",
+    type: "multipart/form-data; boundary=XYZ",
+  };
+  const JSON_BODY = { body: JSON.stringify({ email: "a@b.c", password: "x" }), type: "application/json" };
+  const NO_TYPE = { body: "email=a%40b.c&password=x", type: "" };
+  const EMPTY = { body: "", type: "" };
+  const cases = Object.entries({ BROKEN_MULTIPART, JSON_BODY, NO_TYPE, EMPTY });
+
+  async function routes() {
+    const customer = await signedIn();
+    const admin = await signedIn("admin");
+    const order = await createOrder({ user: customer.user });
+    return [
+      { path: "/login", cookie: "" },
+      { path: "/signup", cookie: "" },
+      { path: "/dashboard?index", cookie: customer.cookie },
+      { path: "/dashboard/allUsers", cookie: admin.cookie },
+      { path: `/dashboard/payment/${order.id}`, cookie: customer.cookie },
+      { path: "/dashboard/review", cookie: customer.cookie },
+      { path: `/parts/${order.partId}`, cookie: customer.cookie },
+      { path: "/dashboard/manageOrders", cookie: admin.cookie },
+    ];
+  }
+
+  test.each(cases)("%s", async (_label, { body, type }) => {
+    const before = await snapshot();
+    const users = await User.countDocuments();
+    for (const { path, cookie } of await routes()) {
+      const headers: Record<string, string> = { ...(type ? { "Content-Type": type } : {}), ...(cookie ? { Cookie: cookie } : {}) };
+      const response = await rawPost(path, body, headers);
+      expect(response.status, `${path}: ${response.body.slice(0, 200)}`).toBe(400);
+      expect(response.body, path).toMatch(/web form|could not be read/);
+    }
+    expect(await snapshot()).toEqual(before);
+    // routes() made its own users (3 a case); the bodies made none.
+    expect(await User.countDocuments()).toBe(users + 3);
+  });
+
+  test("a body over the limit is refused with 413, whether it declares its length or not", async () => {
+    const big = "email=" + "a".repeat(1024 * 1024 + 10);
+    const declared = await rawPost("/login", big, { "Content-Type": "application/x-www-form-urlencoded" });
+    expect(declared.status).toBe(413);
+    const chunked = await rawPost("/signup", big, {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "Transfer-Encoding": "chunked",
+    });
+    expect(chunked.status).toBe(413);
+  });
+});
+
+describe("redirects after sign-in stay on the shop", () => {
+  const tricks = [
+    "/\t/evil.example",
+    "/%09/evil.example",
+    "//evil.example",
+    "/\\evil.example",
+    "/%5Cevil.example",
+    "https://evil.example/",
+    "/.//evil.example",
+  ];
+
+  test.each(tricks)("the login form's redirectTo %j lands on the shop", async (redirectTo) => {
+    const user = await createUser();
+    const response = await fetch(`${SHOP}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: SHOP },
+      body: new URLSearchParams({ email: user.email, password: TEST_PASSWORD, redirectTo }),
+    });
+    expect(response.status).toBe(302);
+    const location = response.headers.get("location")!;
+    expect(new URL(location, "https://shop.example.com").origin).toBe("https://shop.example.com");
+  });
+
+  test.each(tricks)("the login page's ?redirectTo=%j carries only a path on the shop into its form", async (redirectTo) => {
+    const html = await (await fetch(`${SHOP}/login?${new URLSearchParams({ redirectTo })}`)).text();
+    const carried = /name="redirectTo"[^>]*value="([^"]*)"|value="([^"]*)"[^>]*name="redirectTo"/.exec(html);
+    const value = (carried?.[1] ?? carried?.[2] ?? "").replace(/&amp;/g, "&");
+    expect(new URL(value || "/", "https://shop.example.com").origin).toBe("https://shop.example.com");
+  });
+
+  test("a local page is kept", async () => {
+    const user = await createUser();
+    const response = await fetch(`${SHOP}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: SHOP },
+      body: new URLSearchParams({ email: user.email, password: TEST_PASSWORD, redirectTo: "/parts?q=brake" }),
+    });
+    expect(response.headers.get("location")).toBe("/parts?q=brake");
+  });
+});
+
+describe("the error page", () => {
+  test("a missing page is a 404 that names no request id; the id is in the header", async () => {
+    const response = await fetch(`${SHOP}/no-such-page-${randomUUID()}`);
+    expect(response.status).toBe(404);
+    expect(response.headers.get("x-request-id")).toBeTruthy();
+  });
+});
