@@ -219,8 +219,8 @@ export function addressKey(ip: string) {
   if (!ipaddr.isValid(ip)) return ip || "unknown";
   const address = ipaddr.process(ip);
   if (address.kind() === "ipv4") return address.toString();
-  const parts = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
-  return `${parts.join(":")}::/64`;
+  const network = new ipaddr.IPv6([...(address as ipaddr.IPv6).parts.slice(0, 4), 0, 0, 0, 0]);
+  return `${network.toString()}/64`;
 }
 
 /** Emails are not stored: the pair is kept as a hash. */

@@ -103,6 +103,7 @@ test.describe("login", () => {
   });
 
   test("a guesser waits after 10 wrong passwords: the form keeps the email and says when; a colleague still gets in", async ({ page, createUser, javaScriptEnabled }) => {
+    test.slow(); // twelve sign-ins through the form
     const user = await createUser();
     const colleague = await createUser({ name: "Cora Colleague" });
     const submit = async (email: string, password: string) => {

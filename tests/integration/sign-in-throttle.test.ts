@@ -243,6 +243,7 @@ describe("the throttle itself (settings passed in)", () => {
     ["::ffff:203.0.113.7", "203.0.113.7"],
     ["2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"],
     ["2001:db8:1:2:bbbb:cccc:dddd:eeee", "2001:db8:1:2::/64"],
+    ["::1", "::/64"],
     ["", "unknown"],
   ])("counts %j as the address %j", (ip, expected) => {
     expect(addressKey(ip)).toBe(expected);
