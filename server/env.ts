@@ -26,8 +26,16 @@ const schema = z.object({
   GOOGLE_AUTHORIZATION_URL: optional(z.string().url()),
   GOOGLE_TOKEN_URL: optional(z.string().url()),
   GOOGLE_USERINFO_URL: optional(z.string().url()),
-  /** Sign-in/sign-up attempts allowed per IP and per email in 15 minutes. */
-  AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  /**
+   * Sign-in throttling (app/utils/rate-limit.server.ts; README "Configuration"). Failures are
+   * counted, never successes: failed sign-ins in a row for one email from one address before that
+   * pair waits LOGIN_BLOCK_MINUTES; failed sign-ins from one address in a day, all emails together;
+   * sign-ups from one address in an hour.
+   */
+  LOGIN_FAILS_PER_EMAIL_AND_IP: z.coerce.number().int().min(1).max(1000).default(10),
+  LOGIN_BLOCK_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+  LOGIN_FAILS_PER_IP_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(100),
+  SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(50),
   /** Where local data lives (the local database, the development session secret). */
   DATA_DIR: z.string().default(".data"),
   /** The Remix build the server runs (`npm run build` writes it; tests build into their own). */

@@ -15,7 +15,7 @@ import {
   type GoogleFailure,
 } from "~/utils/auth.server";
 import { safeRedirect } from "~/utils/misc";
-import { clientIp, hitAuthRateLimit, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit.server";
+import { clientIp, signInThrottle, type Refusal } from "~/utils/rate-limit.server";
 import { readForm } from "~/utils/form.server";
 
 const googleMessages: Record<GoogleFailure, string> = {
@@ -61,17 +61,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
-  const limit = await hitAuthRateLimit("login", { ip: clientIp(context), email: submission.value.email });
-  if (!limit.allowed) {
-    return json(submission.reply({ formErrors: [TOO_MANY_ATTEMPTS], hideFields: ["password"] }), {
+  // Refused attempts keep the email in the form and say when to try again.
+  const tooMany = (refusal: Refusal) =>
+    json(submission.reply({ formErrors: [refusal.message], hideFields: ["password"] }), {
       status: 429,
-      headers: { "Retry-After": String(limit.retryAfterSeconds) },
+      headers: { "Retry-After": String(refusal.retryAfterSeconds) },
     });
-  }
+  const attempt = await signInThrottle().beginLogin({ ip: clientIp(context), email: submission.value.email });
+  if (attempt.refused) return tooMany(attempt.refused);
   const user = await authenticateWithPassword(request, formData, context);
   if (!user) {
+    const refusal = await attempt.failed();
+    if (refusal) return tooMany(refusal);
     return json(submission.reply({ formErrors: [INVALID_LOGIN], hideFields: ["password"] }), { status: 401 });
   }
+  await attempt.succeeded();
   const headers = await startSession(request, user.id);
   return redirect(safeRedirect(submission.value.redirectTo), { headers });
 }

@@ -10,7 +10,7 @@ import { createPasswordUser, getUserByEmail, isDuplicateKeyError } from "~/model
 import { EMAIL_TAKEN, SignupSchema } from "~/utils/account-schemas";
 import { getUser, isGoogleSignInAvailable, startSession } from "~/utils/auth.server";
 import { hashPassword } from "~/utils/password.server";
-import { clientIp, hitAuthRateLimit, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit.server";
+import { clientIp, signInThrottle } from "~/utils/rate-limit.server";
 import { readForm } from "~/utils/form.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -25,11 +25,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
   const { name, email, password } = submission.value;
-  const limit = await hitAuthRateLimit("signup", { ip: clientIp(context), email });
-  if (!limit.allowed) {
-    return json(submission.reply({ formErrors: [TOO_MANY_ATTEMPTS], hideFields: ["password"] }), {
+  const refusal = await signInThrottle().signupAttempt({ ip: clientIp(context) });
+  if (refusal) {
+    return json(submission.reply({ formErrors: [refusal.message], hideFields: ["password"] }), {
       status: 429,
-      headers: { "Retry-After": String(limit.retryAfterSeconds) },
+      headers: { "Retry-After": String(refusal.retryAfterSeconds) },
     });
   }
   const taken = () =>

@@ -102,6 +102,37 @@ test.describe("login", () => {
     }
   });
 
+  test("a guesser waits after 10 wrong passwords: the form keeps the email and says when; a colleague still gets in", async ({ page, createUser, javaScriptEnabled }) => {
+    test.slow(); // twelve sign-ins through the form
+    const user = await createUser();
+    const colleague = await createUser({ name: "Cora Colleague" });
+    const submit = async (email: string, password: string) => {
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill(password);
+      const answer = page.waitForResponse((response) => response.request().method() === "POST");
+      await page.getByRole("button", { name: "Login", exact: true }).click();
+      return (await answer).status();
+    };
+    await page.goto("/login");
+    for (let guess = 1; guess <= 9; guess++) {
+      expect(await submit(user.email, `wrong-guess-${guess}`)).toBe(401);
+      await expect(page.getByText("Invalid email or password")).toBeVisible();
+    }
+    const wait = page.getByText("Too many failed sign-ins for this email from your network. Please try again in 15 minutes.");
+    expect(await submit(user.email, "wrong-guess-10")).toBe(429);
+    await expect(wait).toBeVisible();
+    await expect(wait).toHaveCSS("color", RED);
+    await expect(page.getByLabel("Email")).toHaveValue(user.email);
+    if (!javaScriptEnabled) await expect(page.getByLabel("Password")).toHaveValue("");
+    // Even the right password waits now, for this email at this address.
+    expect(await submit(user.email, user.password)).toBe(429);
+    await expect(wait).toBeVisible();
+    // A colleague at the same address signs in as usual.
+    await submit(colleague.email, colleague.password);
+    await expect(page).toHaveURL(/\/$/);
+    await expect(mainNav(page).getByTestId("nav-user-name").first()).toHaveText("Cora Colleague");
+  });
+
   test("returns to the protected page that sent the visitor to login", async ({ page, createUser }) => {
     const user = await createUser({ name: "Rita Return" });
     await page.goto("/dashboard");

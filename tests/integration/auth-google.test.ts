@@ -122,6 +122,28 @@ describe("Google sign-in through the local OAuth2 server", () => {
     expect(second.jar.header).not.toBe(first.jar.header);
   });
 
+  test("an email that must wait for password sign-ins at this address still signs in with Google", async () => {
+    const existing = await createUser({ name: "Wanda Waiting" });
+    const tryPassword = async (password: string) => {
+      const response = await fetch(`${SHOP}/login`, {
+        method: "POST",
+        body: new URLSearchParams({ email: existing.email, password }),
+        headers: { Origin: SHOP },
+        redirect: "manual",
+      });
+      await response.body?.cancel();
+      return response.status;
+    };
+    for (let guess = 1; guess <= 10; guess++) await tryPassword(`wrong-guess-${guess}`);
+    expect(await tryPassword(existing.password)).toBe(429);
+
+    const { back, jar } = await signInWithGoogle(googleUser({ email: existing.email }), { redirectTo: "/dashboard" });
+    expect(back.headers.get("Location")).toBe("/dashboard");
+    const dashboard = await fetch(`${SHOP}/dashboard`, { headers: { Cookie: jar.header }, redirect: "manual" });
+    expect(dashboard.status).toBe(200);
+    expect(await dashboard.text()).toContain("Wanda Waiting");
+  });
+
   test("an account without a photo takes Google's picture by default", async () => {
     const existing = await createUser();
     const user = googleUser({ email: existing.email });

@@ -182,11 +182,15 @@ describe("the shop server", () => {
       STRIPE_SECRET_KEY: "pk_wrong_kind",
       MONGODB_URI: "postgres://nope",
       LOG_LEVEL: "chatty",
+      LOGIN_FAILS_PER_EMAIL_AND_IP: "0",
+      SIGNUPS_PER_IP_PER_HOUR: "lots",
     });
     await expect(shop.ready).rejects.toThrow(/exited 1/);
     const lines = shop.output().split("\n");
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}PORT: /));
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}LOG_LEVEL: /));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}LOGIN_FAILS_PER_EMAIL_AND_IP: /));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}SIGNUPS_PER_IP_PER_HOUR: /));
     expect(lines).toContainEqual("  STRIPE_SECRET_KEY: must start with sk_");
     expect(lines).toContainEqual("  MONGODB_URI: must start with mongodb:// or mongodb+srv://");
   });
