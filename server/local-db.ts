@@ -10,7 +10,7 @@ import path from "node:path";
 export type LocalDb = { uri: string; port: number; pid: number; stop: () => Promise<void> };
 
 const root = process.cwd();
-const home = process.env.LOCAL_DB_HOME ?? path.join(root, ".data", "local-db");
+const home = path.join(root, ".data", "local-db");
 
 export function installLocalDb() {
   if (existsSync(path.join(home, "classes", "LocalMongo.class"))) return;
