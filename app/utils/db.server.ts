@@ -13,9 +13,13 @@ export async function connectDb(uri: string) {
   return mongoose.connection;
 }
 
-/** Builds every model's indexes (idempotent). */
+/**
+ * Makes every collection's indexes what its model declares: builds the missing ones, and rebuilds
+ * one whose options changed (e.g. an index that became a TTL index). Indexes a model no longer
+ * declares are dropped, so the models are the one list of indexes.
+ */
 export async function syncIndexes() {
-  await Promise.all(Object.values(mongoose.models).map((model) => model.init()));
+  await Promise.all(Object.values(mongoose.models).map((model) => model.syncIndexes()));
 }
 
 export async function isDbHealthy() {
