@@ -4,12 +4,12 @@ import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
 
 /**
- * The pay screens (app/routes/dashboard.payment.*) are the only pages that talk to Stripe: the
+ * The pay screen (app/routes/dashboard.payment.$id.tsx) is the only page that talks to Stripe: the
  * Payment Element needs Stripe.js, its frames (card fields, 3-D Secure) and API, and the no-JS
- * form goes on to Stripe Checkout. Client-side navigations to them become full page loads, so
- * they always get this policy.
+ * form goes on to Stripe Checkout. Client-side navigations to it become full page loads, so it
+ * always gets this policy. The return page after paying asks Stripe from the server only.
  */
-const PAY_SCREEN = /^\/dashboard\/payment\/[^/]+(\/|$)/;
+const PAY_SCREEN = /^\/dashboard\/payment\/[^/]+\/?$/;
 const STRIPE = {
   script: ["https://js.stripe.com", "https://*.js.stripe.com"],
   frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"],
