@@ -20,8 +20,9 @@ const STRIPE = {
 type Res = ServerResponse & { locals: Record<string, unknown> };
 const nonceOf = (res: ServerResponse) => `'nonce-${(res as Res).locals.cspNonce}'`;
 const onPayScreen = (req: IncomingMessage) => PAY_SCREEN.test((req as Request).path ?? req.url ?? "");
-/** Helmet's function directives answer one source list per request; Stripe's only on the pay screens. */
-const stripeSources = (list: string[]) => (req: IncomingMessage) => (onPayScreen(req) ? list.join(" ") : "");
+/** A helmet function directive: `base`, and Stripe's `extra` sources on the pay screen only. */
+const plusStripeOnPayScreen = (base: string[], extra: string[]) => (req: IncomingMessage) =>
+  (onPayScreen(req) ? [...base, ...extra] : base).join(" ");
 
 /** A fresh nonce for each response: the page's scripts carry it, and the CSP admits only them. */
 export function cspNonce(_req: Request, res: Response, next: NextFunction) {
@@ -45,14 +46,17 @@ export function securityHeaders({
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", (_req, res) => nonceOf(res), stripeSources(STRIPE.script), ...(dev ? ["'unsafe-inline'"] : [])],
+        scriptSrc: [plusStripeOnPayScreen(["'self'"], STRIPE.script), (_req, res) => nonceOf(res), ...(dev ? ["'unsafe-inline'"] : [])],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "https:"],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'", stripeSources(STRIPE.connect), ...devSources],
-        frameSrc: ["https://www.openstreetmap.org", stripeSources(STRIPE.frame)],
+        connectSrc: [plusStripeOnPayScreen(["'self'"], STRIPE.connect), ...devSources],
+        frameSrc: [plusStripeOnPayScreen(["https://www.openstreetmap.org"], STRIPE.frame)],
         frameAncestors: ["'none'"],
-        formAction: ["'self'", stripeSources(STRIPE.formAction), ...(googleAuthorizationOrigin ? [googleAuthorizationOrigin] : [])],
+        formAction: [
+          plusStripeOnPayScreen(["'self'"], STRIPE.formAction),
+          ...(googleAuthorizationOrigin ? [googleAuthorizationOrigin] : []),
+        ],
         baseUri: ["'self'"],
         objectSrc: ["'none'"],
         ...(https ? { upgradeInsecureRequests: [] } : {}),
