@@ -43,20 +43,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
 
   const { quantity, phone, address } = submission.value;
-  const order = await placeOrder({
-    partId: part.id,
-    quantity,
+  const placed = await placeOrder({
+    lines: [{ partId: part.id, quantity }],
     phone,
     address,
     user: { id: user.id, email: user.email, name: user.name },
   });
-  if (!order) {
-    // Someone else's order took the stock between the page load and this one.
-    const now = await getPart(part.id);
-    const message = now
-      ? `Only ${now.availableQuantity.toLocaleString("en-US")} units are available`
-      : "This part is no longer available";
-    return json(submission.reply({ fieldErrors: { quantity: [message] } }), { status: 409 });
+  if (!placed.ok) {
+    // Someone else's order took the stock between the page load and this one (or the part went).
+    return json(submission.reply({ fieldErrors: { quantity: [placed.failures[0].message] } }), { status: 409 });
   }
   return redirectWithSuccess("/dashboard/orders", {
     message: "Your Order is Placed",
