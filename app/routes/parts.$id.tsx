@@ -2,9 +2,10 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { redirectWithSuccess } from "~/utils/toast.server";
+import { AddToCartForm } from "~/components/add-to-cart";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import { placeOrder } from "~/models/order.server";
@@ -115,6 +116,19 @@ export default function PartDetails() {
         ) : (
           <OrderForm part={part} buyer={buyer} />
         )}
+        {!isAdmin && canMeetMinimum ? (
+          <div className="mt-6 border-t border-slate-200 pt-4">
+            <h3 className="font-semibold">Ordering several parts?</h3>
+            <p className="text-sm text-slate-600">
+              Put this one in your{" "}
+              <Link to="/dashboard/cart" className="text-brand-700 underline">
+                cart
+              </Link>{" "}
+              and check out once for all of them.
+            </p>
+            <AddToCartForm part={part} />
+          </div>
+        ) : null}
       </section>
     </div>
   );
