@@ -1,6 +1,6 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { CancelOrderDialogForm, cancelOrderPath } from "~/components/cancel-order-form";
 import { ConfirmDialog, confirmLinkClass } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -80,6 +80,7 @@ export default function MyOrders() {
                 {order.endedAt ? (
                   <span className="block text-xs text-slate-600">{formatDateTime(order.endedAt)}</span>
                 ) : null}
+                {order.status !== "unpaid" ? <ReorderForm orderId={order.id} summary={order.summary} /> : null}
               </td>
               <td className="px-3 py-2">
                 {order.status === "unpaid" ? (
@@ -113,6 +114,25 @@ export default function MyOrders() {
       )}
       <Pagination page={page} pageCount={pageCount} label="My Orders pages" />
     </div>
+  );
+}
+
+/** Order again: the order's lines go back into the cart at today's prices (see the cart's action). */
+function ReorderForm({ orderId, summary }: { orderId: string; summary: string }) {
+  const fetcher = useFetcher();
+  return (
+    <fetcher.Form method="post" action="/dashboard/cart" className="mt-1">
+      <input type="hidden" name="intent" value="reorder" />
+      <input type="hidden" name="orderId" value={orderId} />
+      <button
+        type="submit"
+        disabled={fetcher.state !== "idle"}
+        aria-label={`Order again: ${summary}`}
+        className="text-xs font-medium text-brand-700 underline hover:text-brand-800 disabled:text-slate-500"
+      >
+        {fetcher.state !== "idle" ? "Adding to the cart…" : "Order again"}
+      </button>
+    </fetcher.Form>
   );
 }
 
