@@ -32,7 +32,7 @@ export function AddToCartForm({ part, compact = false }: { part: Part; compact?:
         <Field
           className={compact ? "w-28" : "w-40"}
           meta={fields.quantity}
-          label={compact ? <span className="sr-only">Quantity of {part.name}</span> : "Quantity for the cart"}
+          label={compact ? <span className="sr-only">Quantity of {part.name}</span> : "Units for the cart"}
           type="number"
           inputProps={{ step: 1, inputMode: "numeric" }}
         />
