@@ -226,8 +226,10 @@ async function orderBenchmark(shop: Shop, cookies: string[]) {
     const part = await patiently(() => Part.findById(id).lean());
     const ordered = await patiently(() =>
       Order.aggregate<{ units: number; orders: number }>([
-        { $match: { partId: new mongoose.Types.ObjectId(id) } },
-        { $group: { _id: null, units: { $sum: "$orderQuantity" }, orders: { $sum: 1 } } },
+        { $match: { "lines.partId": new mongoose.Types.ObjectId(id) } },
+        { $unwind: "$lines" },
+        { $match: { "lines.partId": new mongoose.Types.ObjectId(id) } },
+        { $group: { _id: null, units: { $sum: "$lines.quantity" }, orders: { $sum: 1 } } },
       ]),
     );
     const unitsInDb = ordered[0]?.units ?? 0;

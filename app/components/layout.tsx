@@ -28,6 +28,13 @@ function NavItems({ user }: { user: NavUser }) {
               Dashboard
             </NavLink>
           </li>
+          {user.role !== "admin" ? (
+            <li>
+              <NavLink to="/dashboard/cart" className={item}>
+                Cart
+              </NavLink>
+            </li>
+          ) : null}
           <li className="px-3 py-2 text-sm text-slate-200" data-testid="nav-user-name">
             {user.name}
           </li>

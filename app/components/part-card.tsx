@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { AddToCartForm } from "~/components/add-to-cart";
 import type { PartView } from "~/models/part.server";
 import { formatCents } from "~/utils/misc";
 
@@ -12,11 +13,14 @@ export function PartCard({
   part,
   headingLevel = 3,
   eager = false,
+  addToCart = false,
 }: {
   part: PartCardData;
   headingLevel?: 2 | 3;
   /** Above the fold: load the image at once instead of lazily. */
   eager?: boolean;
+  /** Show an Add to cart form (on /parts, not for admins). */
+  addToCart?: boolean;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
@@ -54,6 +58,7 @@ export function PartCard({
         >
           Purchase<span className="sr-only"> {part.name}</span>
         </Link>
+        {addToCart && part.availableQuantity >= part.minOrderQuantity ? <AddToCartForm part={part} compact /> : null}
       </div>
     </article>
   );
@@ -65,17 +70,19 @@ export function PartGrid({
   headingLevel,
   eagerCount = 0,
   label,
+  addToCart = false,
 }: {
   parts: PartCardData[];
   headingLevel?: 2 | 3;
   eagerCount?: number;
   label: string;
+  addToCart?: boolean;
 }) {
   return (
     <ul aria-label={label} className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
       {parts.map((part, index) => (
         <li key={part.id}>
-          <PartCard part={part} headingLevel={headingLevel} eager={index < eagerCount} />
+          <PartCard part={part} headingLevel={headingLevel} eager={index < eagerCount} addToCart={addToCart} />
         </li>
       ))}
     </ul>

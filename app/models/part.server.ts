@@ -80,12 +80,14 @@ export async function getNewestParts(limit: number) {
 
 /**
  * Takes `quantity` units out of stock in one conditional atomic update: it succeeds only while
- * enough stock is left, so concurrent orders can never push stock below zero.
- * Returns the part as it was after the update, or null when there was not enough stock.
+ * enough stock is left and the quantity still meets the part's minimum, so concurrent orders can
+ * never push stock below zero. Returns the part as it was after the update (its price is the one
+ * the order pays), or null when the update did not apply.
  */
 export async function reserveStock(partId: string, quantity: number) {
+  if (!isObjectId(partId)) return null;
   const doc = await Part.findOneAndUpdate(
-    { _id: partId, availableQuantity: { $gte: quantity } },
+    { _id: partId, availableQuantity: { $gte: quantity }, minOrderQuantity: { $lte: quantity } },
     { $inc: { availableQuantity: -quantity } },
     { returnDocument: "after" },
   ).lean();
@@ -95,6 +97,31 @@ export async function reserveStock(partId: string, quantity: number) {
 /** Gives stock back (an unpaid order cancelled or removed). A deleted part gets nothing back. */
 export async function releaseStock(partId: string, quantity: number) {
   await Part.updateOne({ _id: partId }, { $inc: { availableQuantity: quantity } });
+}
+
+/** Gives the stock of several lines back: one atomic $inc per part, sent together. */
+export async function releaseStockOfLines(lines: { partId: string; quantity: number }[]) {
+  if (lines.length === 0) return;
+  await Part.bulkWrite(
+    lines.map((line) => ({
+      updateOne: { filter: { _id: line.partId }, update: { $inc: { availableQuantity: line.quantity } } },
+    })),
+    { ordered: false },
+  );
+}
+
+/** The parts with these ids that still exist, by id (malformed ids are skipped). */
+export async function getPartsByIds(ids: string[]) {
+  const valid = [...new Set(ids.filter(isObjectId))];
+  const docs = valid.length ? await Part.find({ _id: { $in: valid } }).lean() : [];
+  return new Map(docs.map((doc) => [doc._id.toString(), toPartView(doc)]));
+}
+
+/** The parts with these part numbers (any case), by their stored (upper-case) number. */
+export async function getPartsByNumbers(numbers: string[]) {
+  const wanted = [...new Set(numbers.map((n) => n.trim().toUpperCase()).filter(Boolean))];
+  const docs = wanted.length ? await Part.find({ partNumber: { $in: wanted } }).lean() : [];
+  return new Map(docs.map((doc) => [doc.partNumber, toPartView(doc)]));
 }
 
 // --- Storefront listing -------------------------------------------------------------------------

@@ -12,6 +12,8 @@ const DEFAULT_AVATAR = "/images/default-avatar.svg";
 const items: { to: string; label: string; roles: Role[] }[] = [
   { to: "/dashboard", label: "My Profile", roles: ["customer", "admin"] },
   { to: "/dashboard/orders", label: "My Orders", roles: ["customer"] },
+  { to: "/dashboard/cart", label: "My Cart", roles: ["customer"] },
+  { to: "/dashboard/quick-order", label: "Quick Order", roles: ["customer"] },
   { to: "/dashboard/review", label: "Add A Review", roles: ["customer"] },
   { to: "/dashboard/allUsers", label: "All Users", roles: ["admin"] },
   { to: "/dashboard/addProduct", label: "Add Product", roles: ["admin"] },

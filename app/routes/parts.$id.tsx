@@ -2,9 +2,10 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { redirectWithSuccess } from "~/utils/toast.server";
+import { AddToCartForm } from "~/components/add-to-cart";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import { placeOrder } from "~/models/order.server";
@@ -44,20 +45,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
 
   const { quantity, phone, address } = submission.value;
-  const order = await placeOrder({
-    partId: part.id,
-    quantity,
+  const placed = await placeOrder({
+    lines: [{ partId: part.id, quantity }],
     phone,
     address,
     user: { id: user.id, email: user.email, name: user.name },
   });
-  if (!order) {
-    // Someone else's order took the stock between the page load and this one.
-    const now = await getPart(part.id);
-    const message = now
-      ? `Only ${now.availableQuantity.toLocaleString("en-US")} units are available`
-      : "This part is no longer available";
-    return json(submission.reply({ fieldErrors: { quantity: [message] } }), { status: 409 });
+  if (!placed.ok) {
+    // Someone else's order took the stock between the page load and this one (or the part went).
+    return json(submission.reply({ fieldErrors: { quantity: [placed.failures[0].message] } }), { status: 409 });
   }
   return redirectWithSuccess("/dashboard/orders", {
     message: "Your Order is Placed",
@@ -121,6 +117,19 @@ export default function PartDetails() {
         ) : (
           <OrderForm part={part} buyer={buyer} />
         )}
+        {!isAdmin && canMeetMinimum ? (
+          <div className="mt-6 border-t border-slate-200 pt-4">
+            <h3 className="font-semibold">Ordering several parts?</h3>
+            <p className="text-sm text-slate-600">
+              Put this one in your{" "}
+              <Link to="/dashboard/cart" className="text-brand-700 underline">
+                cart
+              </Link>{" "}
+              and check out once for all of them.
+            </p>
+            <AddToCartForm part={part} />
+          </div>
+        ) : null}
       </section>
     </div>
   );

@@ -4,6 +4,7 @@ import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { PartGrid } from "~/components/part-card";
+import { useOptionalUser } from "~/root";
 import { listPartCards, type PartCardView } from "~/models/part.server";
 import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
 import { parsePartsSearch, partsSearchSchema } from "~/utils/parts-search.server";
@@ -74,6 +75,7 @@ function pageHref({
 export default function PartsList() {
   const data = useLoaderData<typeof loader>();
   const { q, sort, page, parts, total, pageCount, cursors } = data;
+  const user = useOptionalUser();
   const first = (page - 1) * PER_PAGE + 1;
   const last = first + parts.length - 1;
   return (
@@ -96,7 +98,7 @@ export default function PartsList() {
 
       {parts.length ? (
         <div className="mt-4">
-          <PartGrid parts={parts} headingLevel={2} eagerCount={3} label="Parts" />
+          <PartGrid parts={parts} headingLevel={2} eagerCount={3} label="Parts" addToCart={user?.role !== "admin"} />
         </div>
       ) : data.result ? null : total > 0 ? (
         <div className="mt-8 rounded-lg border border-dashed border-slate-300 p-10 text-center">

@@ -99,7 +99,7 @@ export async function seedCatalogue(
   const seconds = { parts: 0, customers: 0, orders: 0, reviews: 0, total: 0 };
   const mark = (key: keyof typeof seconds, since: number) => (seconds[key] = (performance.now() - since) / 1000);
 
-  const parts: { _id: Types.ObjectId; name: string; priceCents: number }[] = [];
+  const parts: { _id: Types.ObjectId; name: string; partNumber: string; priceCents: number }[] = [];
   let since = performance.now();
   let lastLog = since;
   let inserted = 0;
@@ -139,18 +139,30 @@ export async function seedCatalogue(
   since = performance.now();
   const statuses = ["unpaid", "paid", "shipped", "cancelled"] as const;
   await inBatches(size.orders, 1000, (index) => {
-    const part = pick(rand, parts);
+    // Most orders have one line; every fourth restocks three parts at once.
+    const ordered = new Map<string, (typeof parts)[number]>();
+    for (let n = index % 4 === 0 ? 3 : 1; ordered.size < Math.min(n, parts.length); ) {
+      const part = pick(rand, parts);
+      ordered.set(part._id.toString(), part);
+    }
+    const lines = [...ordered.values()].map((part) => {
+      const quantity = 100 + Math.floor(rand() * 900);
+      return {
+        partId: part._id,
+        partNumber: part.partNumber,
+        productName: part.name,
+        unitPriceCents: part.priceCents,
+        quantity,
+        lineTotalCents: part.priceCents * quantity,
+      };
+    });
     const customer = customers[index % Math.max(1, customers.length)];
-    const quantity = 100 + Math.floor(rand() * 900);
     const status = pick(rand, statuses);
     const createdAt = new Date(now - 180 * DAY + index * 30_000);
     return {
       _id: new Types.ObjectId(),
-      partId: part._id,
-      productName: part.name,
-      unitPriceCents: part.priceCents,
-      priceCents: part.priceCents * quantity,
-      orderQuantity: quantity,
+      lines,
+      totalCents: lines.reduce((sum, line) => sum + line.lineTotalCents, 0),
       phone: "555-0100",
       address: `${index + 1} Depot Road, Springfield`,
       userId: customer._id,

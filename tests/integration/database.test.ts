@@ -35,11 +35,17 @@ describe("the local database", () => {
         const reserved = await reserveStock(part.id, 1);
         if (!reserved) return false;
         await Order.create({
-          partId: part.id,
-          productName: part.name,
-          unitPriceCents: part.priceCents,
-          priceCents: part.priceCents,
-          orderQuantity: 1,
+          lines: [
+            {
+              partId: part.id,
+              partNumber: part.partNumber,
+              productName: part.name,
+              unitPriceCents: part.priceCents,
+              quantity: 1,
+              lineTotalCents: part.priceCents,
+            },
+          ],
+          totalCents: part.priceCents,
           phone: "555-0100",
           address: "1 Test Street",
           userId: customer.id,
@@ -50,7 +56,7 @@ describe("the local database", () => {
       }),
     );
     expect(attempts.filter(Boolean)).toHaveLength(20);
-    expect(await Order.countDocuments({ partId: part.id })).toBe(20);
+    expect(await Order.countDocuments({ "lines.partId": part.id })).toBe(20);
     expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(0);
   });
 

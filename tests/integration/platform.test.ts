@@ -113,7 +113,7 @@ describe("malformed bodies answer 400 with a message, never 500, and write nothi
       { path: "/dashboard/allUsers", cookie: admin.cookie },
       { path: `/dashboard/payment/${order.id}`, cookie: customer.cookie },
       { path: "/dashboard/review", cookie: customer.cookie },
-      { path: `/parts/${order.partId}`, cookie: customer.cookie },
+      { path: `/parts/${order.lines[0].partId}`, cookie: customer.cookie },
       { path: "/dashboard/manageOrders", cookie: admin.cookie },
     ];
   }
