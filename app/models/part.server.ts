@@ -94,12 +94,10 @@ export async function reserveStock(partId: string, quantity: number) {
   return doc ? toPartView(doc) : null;
 }
 
-/** Gives stock back (an unpaid order cancelled or removed). A deleted part gets nothing back. */
-export async function releaseStock(partId: string, quantity: number) {
-  await Part.updateOne({ _id: partId }, { $inc: { availableQuantity: quantity } });
-}
-
-/** Gives the stock of several lines back: one atomic $inc per part, sent together. */
+/**
+ * Gives the stock of lines back (an unpaid order cancelled or removed, or a failed order's
+ * reservations): one atomic $inc per part, sent together. A deleted part gets nothing back.
+ */
 export async function releaseStockOfLines(lines: { partId: string; quantity: number }[]) {
   if (lines.length === 0) return;
   await Part.bulkWrite(
