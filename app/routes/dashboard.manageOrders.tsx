@@ -135,14 +135,18 @@ export default function ManageOrders() {
                     Placed {formatDateTime(order.createdAt)}
                   </span>
                 </th>
-                <td className="px-3 py-2">
+                <td className="px-3 py-2 max-md:col-span-2" data-label="Customer">
                   {order.userName}
-                  <span className="block text-xs text-slate-600">{order.userEmail}</span>
+                  <span className="block break-all text-xs text-slate-600">{order.userEmail}</span>
                   <span className="block text-xs text-slate-600">{order.phone}</span>
                 </td>
-                <td className="px-3 py-2 text-right">{order.orderQuantity.toLocaleString("en-US")}</td>
-                <td className="px-3 py-2 text-right">{formatCents(order.priceCents)}</td>
-                <td className="px-3 py-2">
+                <td className="px-3 py-2 text-right" data-label="Quantity">
+                  {order.orderQuantity.toLocaleString("en-US")}
+                </td>
+                <td className="px-3 py-2 text-right" data-label="Price">
+                  {formatCents(order.priceCents)}
+                </td>
+                <td className="px-3 py-2" data-label="Status">
                   <span className="font-medium" data-testid="status">
                     {ORDER_STATUS_LABELS[order.status]}
                   </span>
@@ -217,7 +221,7 @@ function StatusTimes({ order }: { order: OrderRow }) {
       ))}
       {order.transactionId ? (
         <span className="block text-xs text-slate-600">
-          Transaction id: <span className="font-mono">{order.transactionId}</span>
+          Transaction id: <span className="break-all font-mono">{order.transactionId}</span>
         </span>
       ) : null}
     </>

@@ -140,14 +140,15 @@ function ProductRow({
         {part.name}
         <span className="block text-xs font-normal text-slate-600">{part.partNumber}</span>
       </th>
-      <td className="px-3 py-2 text-right" data-testid="price">
+      <td className="px-3 py-2 text-right" data-testid="price" data-label="Price">
         {formatCents(part.priceCents)}
       </td>
-      <td className="px-3 py-2 text-right" data-testid="stock">
+      <td className="px-3 py-2 text-right" data-testid="stock" data-label="Stock">
         {part.availableQuantity.toLocaleString("en-US")}
       </td>
-      <td className="px-3 py-2 text-right">{part.minOrderQuantity.toLocaleString("en-US")}</td>
-      <td className="px-3 py-2">
+      <td className="px-3 py-2 text-right" data-label="Minimum">
+        {part.minOrderQuantity.toLocaleString("en-US")}</td>
+      <td className="px-3 py-2 max-md:col-span-2">
         <Form method="post" className="flex flex-wrap items-start gap-2" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="update" />
           <input type="hidden" name="partId" value={part.id} />
