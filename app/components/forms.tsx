@@ -124,7 +124,13 @@ export function SubmitButton({
   variant?: keyof typeof buttonVariants;
 }) {
   return (
-    <Button type="submit" aria-disabled={pending || undefined} {...props} disabled={props.disabled}>
+    <Button
+      type="submit"
+      aria-disabled={pending || undefined}
+      data-pending-text={pendingText ?? "Working…"}
+      {...props}
+      disabled={props.disabled}
+    >
       {pending ? (
         <>
           <span

@@ -112,7 +112,7 @@ export default function AllUsers() {
       {pageCount > 1 ? (
         <nav aria-label="Pages of users" className="mt-4 flex items-center gap-4 text-sm">
           {page > 1 ? (
-            <Link to={`?page=${page - 1}`} className="text-brand-700 underline">
+            <Link to={`?page=${page - 1}`} className="inline-flex min-h-11 items-center text-brand-700 underline">
               Previous page
             </Link>
           ) : null}
@@ -120,7 +120,7 @@ export default function AllUsers() {
             Page {page} of {pageCount}
           </span>
           {page < pageCount ? (
-            <Link to={`?page=${page + 1}`} className="text-brand-700 underline">
+            <Link to={`?page=${page + 1}`} className="inline-flex min-h-11 items-center text-brand-700 underline">
               Next page
             </Link>
           ) : null}

@@ -98,7 +98,7 @@ export default function ManageOrders() {
             id="status-filter"
             name="status"
             defaultValue={status ?? ""}
-            className="rounded border border-slate-400 bg-white px-3 py-2"
+            className="min-h-11 rounded border border-slate-400 bg-white px-3 py-2"
           >
             <option value="">All orders</option>
             {ORDER_STATUS_FILTERS.map((value) => (

@@ -87,7 +87,7 @@ export default function ManageProducts() {
         <h1 className="text-2xl font-bold">Manage Products</h1>
         <Link
           to="/dashboard/addProduct"
-          className="rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
+          className="inline-flex min-h-11 items-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
         >
           Add Product
         </Link>
