@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { Types } from "mongoose";
 import { Order } from "~/models/order.server";
 import { Part, toPartView } from "~/models/part.server";
 import { User, toUserView } from "~/models/user.server";
@@ -56,12 +57,12 @@ async function fixedShop() {
   await Order.deleteMany({ userId: customer.id });
   const unpaid = await createOrder({ user: customer, part: parts[0], quantity: 150 });
   const paid = await createOrder({ user: customer, part: parts[1], quantity: 300, status: "paid", transactionId: "pi_shotwell0000000001" });
-  await Order.updateMany(
-    { _id: { $in: [unpaid.id, paid.id] } },
+  // Straight to the collection: the model keeps createdAt from ever changing.
+  await Order.collection.updateMany(
+    { _id: { $in: [new Types.ObjectId(unpaid.id), new Types.ObjectId(paid.id)] } },
     { $set: { createdAt: FROZEN, updatedAt: FROZEN } },
-    { timestamps: false },
   );
-  await Order.updateOne({ _id: paid.id }, { $set: { paidAt: FROZEN } }, { timestamps: false });
+  await Order.collection.updateOne({ _id: new Types.ObjectId(paid.id) }, { $set: { paidAt: FROZEN } });
   return { parts, customer, unpaid };
 }
 
