@@ -164,7 +164,7 @@ describe("the page cache in the shop", () => {
     expect(firstNonce).toBeTruthy();
     expect(secondNonce).toBeTruthy();
     expect(secondNonce).not.toBe(firstNonce);
-    // /parts is hydrated: its scripts must run under the answer's own policy, and no old nonce is left.
+    // /parts' inline scripts must run under the answer's own policy, and no old nonce is left.
     const scriptNonces = [...second.html.matchAll(/<script[^>]* nonce="([^"]+)"/g)].map((match) => match[1]);
     expect(scriptNonces.length).toBeGreaterThan(0);
     expect(new Set(scriptNonces)).toEqual(new Set([secondNonce]));
