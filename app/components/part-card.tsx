@@ -54,7 +54,7 @@ export function PartCard({
         </dl>
         <Link
           to={`/parts/${part.id}`}
-          className="mt-5 inline-flex items-center justify-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
+          className="mt-5 inline-flex min-h-11 items-center justify-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
         >
           Purchase<span className="sr-only"> {part.name}</span>
         </Link>

@@ -171,7 +171,7 @@ function OrderForm({ part, buyer }: { part: LoaderData["part"]; buyer: LoaderDat
           id="buyer-name"
           value={buyer.name}
           readOnly
-          className="block w-full rounded border border-slate-400 bg-slate-100 px-3 py-2 text-slate-900"
+          className="block min-h-11 w-full rounded border border-slate-400 bg-slate-100 px-3 py-2 text-slate-900"
         />
       </div>
       <div className="pt-5">
@@ -183,7 +183,7 @@ function OrderForm({ part, buyer }: { part: LoaderData["part"]; buyer: LoaderDat
           type="email"
           value={buyer.email}
           readOnly
-          className="block w-full rounded border border-slate-400 bg-slate-100 px-3 py-2 text-slate-900"
+          className="block min-h-11 w-full rounded border border-slate-400 bg-slate-100 px-3 py-2 text-slate-900"
         />
       </div>
       <Field

@@ -46,6 +46,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const headers = publicPageHeadersFunction;
 
+/**
+ * Sent without the framework's JavaScript, like the home page (see useHydrate in root.tsx): the
+ * list is links and a GET form, which need none. Hydrating it cost the page Lighthouse's first
+ * paint (the framework's scripts load at high priority, so the simulated first paint waited for
+ * them) or, loaded later, its blocking time (hydration is one long task). The Search button's
+ * pending state comes from the root's small static script instead.
+ */
+export const handle = { hydrate: false };
+
 type Cursors = { first: string | null; last: string | null };
 
 function pageHref({
@@ -173,7 +182,7 @@ function SearchForm({
         <select
           {...getSelectProps(fields.sort)}
           key={fields.sort.key}
-          className="block w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900"
+          className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900"
         >
           {PART_SORTS.map((value) => (
             <option key={value} value={value}>
@@ -216,7 +225,7 @@ function Pagination({
   const pages = [...new Set([1, page - 1, page, page + 1, pageCount])]
     .filter((n) => n >= 1 && n <= pageCount)
     .sort((a, b) => a - b);
-  const linkClass = "inline-flex min-w-[2.75rem] items-center justify-center rounded border px-3 py-2 text-sm font-medium";
+  const linkClass = "inline-flex min-h-11 min-w-[2.75rem] items-center justify-center rounded border px-3 py-2 text-sm font-medium";
   return (
     <nav aria-label="Pagination" className="mt-10 flex flex-wrap items-center justify-center gap-2">
       {page > 1 ? (
