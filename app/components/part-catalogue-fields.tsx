@@ -40,7 +40,7 @@ export function PartCatalogueFields({
       </div>
       <Field
         meta={fields.brand}
-        label="Brand"
+        label="Brand (PartsWorks when empty)"
         inputProps={{ list: "brand-suggestions", autoComplete: "off" }}
         help={
           <>

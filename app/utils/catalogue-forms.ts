@@ -8,6 +8,7 @@ import { z } from "zod";
 import {
   BRAND_MAX_LENGTH,
   CATEGORIES,
+  DEFAULT_BRAND,
   formatFitmentRow,
   MAX_FITMENT_ROWS,
   MAX_OE_NUMBERS,
@@ -56,11 +57,13 @@ const fitment = z
 
 const catalogueFields = {
   category: z.enum(CATEGORIES, { errorMap: () => ({ message: "Choose a category" }) }),
+  /** Our own line (PartsWorks) when left empty. */
   brand: z
-    .string({ required_error: "Brand is Required", invalid_type_error: "Brand must be text" })
+    .string({ invalid_type_error: "Brand must be text" })
     .trim()
-    .min(1, "Brand is Required")
-    .max(BRAND_MAX_LENGTH, `Brand must be ${BRAND_MAX_LENGTH} characters or fewer`),
+    .max(BRAND_MAX_LENGTH, `Brand must be ${BRAND_MAX_LENGTH} characters or fewer`)
+    .optional()
+    .transform((value) => value || DEFAULT_BRAND),
   oeNumbers,
   fitment,
 };
