@@ -342,6 +342,7 @@ async function main() {
       { name: "/parts last", path: deep.last, ceiling: "static /parts", headers: RENDERED, note: "the last page, linked from the first; rendered every time" },
       { name: "/parts deep", path: deep.previous, ceiling: "static /parts", headers: RENDERED, note: "the page before the last, by its cursor link; rendered every time" },
       { name: "/parts search", path: `/parts?q=${seed.searchWord}`, ceiling: "static /parts", headers: RENDERED, note: `q=${seed.searchWord}; rendered every time` },
+      { name: "/parts filtered", path: "/parts?category=brakes&make=Volkswagen&model=Golf&year=2016", ceiling: "static /parts", headers: RENDERED, note: "brakes for a 2016 Volkswagen Golf, with counts per filter; rendered every time" },
       { name: "/parts/{id}", path: `/parts/${partId}`, ceiling: "static /parts", headers: { Cookie: cookies[cookies.length - 1] }, note: "part page, signed in" },
     ];
 

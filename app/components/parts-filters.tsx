@@ -40,6 +40,11 @@ export function VehiclePicker({ state }: { state: PartsState }) {
 
   return (
     <Form method="get" action="/parts" aria-label="Shop by vehicle" className="mt-6 rounded-lg border border-brand-200 bg-brand-50 p-4">
+      {/* In the order of the page's own links (parts-url.ts), so the address reads the same. */}
+      {state.q ? <input type="hidden" name="q" value={state.q} /> : null}
+      {state.category ? <input type="hidden" name="category" value={state.category} /> : null}
+      {state.brand ? <input type="hidden" name="brand" value={state.brand} /> : null}
+      {state.inStock ? <input type="hidden" name="stock" value="in" /> : null}
       <fieldset>
         <legend className="text-lg font-semibold text-slate-900">Shop by vehicle</legend>
         <p className="text-sm text-slate-700">Pick your make, model and year to see only the parts that fit.</p>
@@ -102,10 +107,6 @@ export function VehiclePicker({ state }: { state: PartsState }) {
           <Button type="submit">Find parts</Button>
         </div>
       </fieldset>
-      {state.q ? <input type="hidden" name="q" value={state.q} /> : null}
-      {state.category ? <input type="hidden" name="category" value={state.category} /> : null}
-      {state.brand ? <input type="hidden" name="brand" value={state.brand} /> : null}
-      {state.inStock ? <input type="hidden" name="stock" value="in" /> : null}
       {state.sort !== "newest" ? <input type="hidden" name="sort" value={state.sort} /> : null}
     </Form>
   );
@@ -173,7 +174,7 @@ export function FacetLists({ state, facets }: { state: PartsState; facets: Facet
           {categories.map((facet) => (
             <li key={facet.value}>
               <FacetLink to={partsHref(state, { category: facet.value })} current={facet.value === state.category}>
-                <span>{categoryLabel(facet.value)}</span>
+                <span>{categoryLabel(facet.value)}</span>{" "}
                 <span className="text-slate-600">({count(facet.count)})</span>
               </FacetLink>
             </li>
@@ -193,7 +194,7 @@ export function FacetLists({ state, facets }: { state: PartsState; facets: Facet
           {brands.map((facet) => (
             <li key={facet.value}>
               <FacetLink to={partsHref(state, { brand: facet.value })} current={facet.value === state.brand}>
-                <span>{facet.value}</span>
+                <span>{facet.value}</span>{" "}
                 <span className="text-slate-600">({count(facet.count)})</span>
               </FacetLink>
             </li>
@@ -212,7 +213,7 @@ export function FacetLists({ state, facets }: { state: PartsState; facets: Facet
           </li>
           <li>
             <FacetLink to={partsHref(state, { inStock: true })} current={state.inStock}>
-              <span>In stock only</span>
+              <span>In stock only</span>{" "}
               <span className="text-slate-600">({count(facets.inStock)})</span>
             </FacetLink>
           </li>
