@@ -198,14 +198,22 @@ export async function listSitemapParts(file: number) {
 
 /**
  * Parts stored before the catalogue fields existed get their search keys (and the default
- * category and brand): run at start with the demo data, and by `npm run seed` on any database.
+ * category and brand): run with the demo data at start, and by `npm run catalogue:backfill` on any
+ * database. A part whose number is another's written differently ("PW 1012" beside "PW-1012") is
+ * left without keys and reported, for an admin to renumber.
  */
 export async function backfillCatalogueKeys() {
   const missing = Part.find({ partNumberKey: { $exists: false } }).cursor();
-  let count = 0;
+  let updated = 0;
+  const conflicts: string[] = [];
   for await (const part of missing) {
-    await part.save();
-    count++;
+    try {
+      await part.save();
+      updated++;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      conflicts.push(part.partNumber);
+    }
   }
-  return count;
+  return { updated, conflicts };
 }

@@ -424,3 +424,23 @@ describe("the admin's catalogue fields", () => {
     expect(refused.headers.get("Location")).toBe("/login");
   });
 });
+
+describe("parts stored before the catalogue fields", () => {
+  test("get their search keys and defaults from the backfill; a number that clashes as a key is reported", async () => {
+    const { backfillCatalogueKeys } = await import("~/models/part-catalogue.server");
+    const number = `OLD-${token().toUpperCase()}`;
+    const old = { description: "Old.", img: "/images/parts/pw-1001.svg", priceCents: 100, minOrderQuantity: 100, availableQuantity: 5 };
+    const { insertedId } = await Part.collection.insertOne({ ...old, name: `Legacy Hose ${token()}`, partNumber: number });
+    const { insertedId: clash } = await Part.collection.insertOne({ ...old, name: "Legacy Twin", partNumber: number.replace("-", " ") });
+    const result = await backfillCatalogueKeys();
+    expect(result.updated).toBeGreaterThanOrEqual(1);
+    expect(result.conflicts).toEqual([number.replace("-", " ")]);
+    expect(await Part.findById(insertedId).lean()).toMatchObject({
+      partNumberKey: partNumberKey(number),
+      category: "other",
+      brand: "PartsWorks",
+    });
+    expect((await listPartCards({ query: number.replace("-", "") })).parts.map((p) => p.id)).toEqual([insertedId.toString()]);
+    await Part.collection.deleteOne({ _id: clash });
+  });
+});
