@@ -140,6 +140,9 @@ function ProductRow({
       <th scope="row" className="px-3 py-2 font-medium">
         {part.name}
         <span className="block text-xs font-normal text-slate-600">{part.partNumber}</span>
+        <Link to={`/dashboard/manageProducts/${part.id}/edit`} className="text-sm font-normal text-brand-700 underline">
+          Edit details<span className="sr-only"> of {part.name}</span>
+        </Link>
       </th>
       <td className="px-3 py-2 text-right" data-testid="price" data-label="Price">
         {formatCents(part.priceCents)}

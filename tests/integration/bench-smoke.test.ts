@@ -64,6 +64,7 @@ describe.skipIf(!haveDeps)("npm run bench (small)", () => {
       "/parts last",
       "/parts deep",
       "/parts search",
+      "/parts filtered",
       "/parts/{id}",
     ]);
     for (const result of report.load) {
