@@ -82,11 +82,11 @@ export default function OrderPage() {
           <>
             <Link
               to={`/dashboard/payment/${order.id}`}
-              className="inline-flex items-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
+              className="inline-flex min-h-11 items-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
             >
               Pay
             </Link>
-            <Link to={cancelOrderPath(order.id)} className={linkClass}>
+            <Link to={cancelOrderPath(order.id)} className={`${linkClass} inline-flex min-h-11 items-center`}>
               Cancel
             </Link>
           </>
