@@ -10,6 +10,8 @@ import { updateProfile } from "~/models/user.server";
 import { ProfileSchema } from "~/utils/account-schemas";
 import { endSession, getUser, requireUser } from "~/utils/auth.server";
 import { readForm } from "~/utils/form.server";
+import { IntegrationsPanel } from "~/components/integrations-panel";
+import { integrationStatus } from "~/utils/integrations.server";
 
 const DEFAULT_AVATAR = "/images/default-avatar.svg";
 /** Spec 9: the profile success message lasts 1500 ms. */
@@ -17,7 +19,7 @@ const PROFILE_TOAST_MS = 1500;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ profile: user });
+  return json({ profile: user, integrations: user.role === "admin" ? integrationStatus() : null });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -51,7 +53,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 const notAdded = <span className="text-slate-600">Not added yet</span>;
 
 export default function MyProfile() {
-  const { profile } = useLoaderData<typeof loader>();
+  const { profile, integrations } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const isPending = useIsPending();
   const [form, fields] = useForm({
@@ -111,7 +113,7 @@ export default function MyProfile() {
 
       <section aria-labelledby="edit-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         <h2 id="edit-heading" className="text-xl font-semibold text-slate-900">
-          Edit your profile
+          Update profile
         </h2>
         {/* Always noValidate: the server (and Conform, once hydrated) show the shop's own messages. */}
         <Form method="post" {...getFormProps(form)} noValidate className="mt-4 grid gap-x-6 gap-y-1 md:grid-cols-2">
@@ -140,6 +142,7 @@ export default function MyProfile() {
           </div>
         </Form>
       </section>
+      {integrations ? <IntegrationsPanel integrations={integrations} /> : null}
     </div>
   );
 }
