@@ -6,7 +6,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
+import { Button, ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import { placeOrder } from "~/models/order.server";
 import { getPart } from "~/models/part.server";
 import { requireUser } from "~/utils/auth.server";
@@ -41,7 +41,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       status: 403,
     });
   }
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  // "Update total" (the page without JavaScript) re-renders the form with the typed quantity: no order.
+  if (submission.status !== "success") {
+    return json(submission.reply(), { status: submission.status === "error" ? 400 : 200 });
+  }
 
   const { quantity, phone, address } = submission.value;
   const order = await placeOrder({
@@ -59,9 +62,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       : "This part is no longer available";
     return json(submission.reply({ fieldErrors: { quantity: [message] } }), { status: 409 });
   }
+  // One toast: the spec's two messages, and the total the order will charge.
   return redirectWithSuccess("/dashboard/orders", {
     message: "Your Order is Placed",
-    description: "Order Placed Successfully!",
+    description: `Order Placed Successfully! Total: ${formatCents(order.priceCents)} for ${quantity.toLocaleString("en-US")} × ${part.name}.`,
   });
 }
 
@@ -195,10 +199,18 @@ function OrderForm({ part, buyer }: { part: LoaderData["part"]; buyer: LoaderDat
           onChange: (event) => setQuantity(event.currentTarget.value),
         }}
       />
-      <p className="text-lg" aria-live="polite">
-        Total: <strong data-testid="order-total">{total}</strong>
-        <span className="text-sm text-slate-600"> ({formatCents(part.priceCents)} per unit)</span>
-      </p>
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <p className="text-lg" aria-live="polite">
+          Total: <strong data-testid="order-total">{total}</strong>
+          <span className="text-sm text-slate-600"> ({formatCents(part.priceCents)} per unit)</span>
+        </p>
+        {hydrated ? null : (
+          // Without JavaScript the total cannot follow the typing: this re-renders it for the typed quantity.
+          <Button variant="secondary" {...form.validate.getButtonProps({ name: fields.quantity.name })}>
+            Update total
+          </Button>
+        )}
+      </div>
       <ErrorList id={form.errorId} errors={form.errors} />
       <SubmitButton
         pending={isPending}
