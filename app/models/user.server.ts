@@ -17,6 +17,16 @@ const userSchema = new Schema(
     address: { type: String, trim: true, maxlength: 300 },
     education: { type: String, trim: true, maxlength: 200 },
     linkedin: { type: String, trim: true, maxlength: 2048 },
+    /** Trade account (My Profile): company details and an address book of at most 20 delivery addresses. */
+    companyName: { type: String, trim: true, maxlength: 120 },
+    taxId: { type: String, trim: true, maxlength: 30 },
+    country: { type: String, trim: true, maxlength: 8 },
+    billingAddress: { type: String, trim: true, maxlength: 300 },
+    addresses: {
+      type: [{ label: { type: String, trim: true, maxlength: 60 }, address: { type: String, required: true, maxlength: 300 } }],
+      default: undefined,
+    },
+    defaultAddressId: { type: Schema.Types.ObjectId },
   },
   { timestamps: true },
 );
@@ -40,6 +50,8 @@ export type UserView = {
   address: string;
   education: string;
   linkedin: string;
+  company: { companyName: string; taxId: string; country: string; billingAddress: string };
+  addresses: { id: string; label: string; address: string; isDefault: boolean }[];
 };
 
 export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): UserView {
@@ -53,6 +65,18 @@ export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): Use
     address: doc.address ?? "",
     education: doc.education ?? "",
     linkedin: doc.linkedin ?? "",
+    company: {
+      companyName: doc.companyName ?? "",
+      taxId: doc.taxId ?? "",
+      country: doc.country ?? "",
+      billingAddress: doc.billingAddress ?? "",
+    },
+    addresses: (doc.addresses ?? []).map((entry) => ({
+      id: String(entry._id),
+      label: entry.label ?? "",
+      address: entry.address,
+      isDefault: Boolean(doc.defaultAddressId && String(doc.defaultAddressId) === String(entry._id)),
+    })),
   };
 }
 
