@@ -7,6 +7,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { connectDb, disconnectDb, isDbHealthy, syncIndexes } from "./app/utils/db.server";
 import { ensureDemoData } from "./app/utils/demo-data.server";
+import { migrateDb } from "./app/utils/migrate.server";
 import { EnvError, getEnv, isGoogleConfigured, isStripeConfigured } from "./server/env";
 import { startLocalDb, type LocalDb } from "./server/local-db";
 import { createLogger, requestLogger } from "./server/logger";
@@ -44,6 +45,7 @@ if (!mongoUri) {
 }
 await connectDb(mongoUri);
 await syncIndexes();
+await migrateDb(); // versioned data migrations (scripts/migrations, migrate-mongo)
 if (localDb) {
   // The local database is for development and demos: make sure it has the demo data.
   const logins = await ensureDemoData();
