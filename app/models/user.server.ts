@@ -23,7 +23,14 @@ const userSchema = new Schema(
     country: { type: String, trim: true, maxlength: 8 },
     billingAddress: { type: String, trim: true, maxlength: 300 },
     addresses: {
-      type: [{ label: { type: String, trim: true, maxlength: 60 }, address: { type: String, required: true, maxlength: 300 } }],
+      type: [
+        {
+          label: { type: String, trim: true, maxlength: 60 },
+          address: { type: String, required: true, maxlength: 300 },
+          /** The address folded (case, spacing) so one conditional update can refuse a duplicate. */
+          key: { type: String, maxlength: 300 },
+        },
+      ],
       default: undefined,
     },
     defaultAddressId: { type: Schema.Types.ObjectId },
@@ -54,6 +61,19 @@ export type UserView = {
   addresses: { id: string; label: string; address: string; isDefault: boolean }[];
 };
 
+/** The address book; the chosen default, or the first address when none (or a deleted one) is chosen. */
+function addressBookOf(doc: Partial<UserDoc>) {
+  const entries = doc.addresses ?? [];
+  const chosen = doc.defaultAddressId ? String(doc.defaultAddressId) : null;
+  const defaultId = entries.some((entry) => String(entry._id) === chosen) ? chosen : entries[0] ? String(entries[0]._id) : null;
+  return entries.map((entry) => ({
+    id: String(entry._id),
+    label: entry.label ?? "",
+    address: entry.address,
+    isDefault: String(entry._id) === defaultId,
+  }));
+}
+
 export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): UserView {
   return {
     id: doc._id.toString(),
@@ -71,12 +91,7 @@ export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): Use
       country: doc.country ?? "",
       billingAddress: doc.billingAddress ?? "",
     },
-    addresses: (doc.addresses ?? []).map((entry) => ({
-      id: String(entry._id),
-      label: entry.label ?? "",
-      address: entry.address,
-      isDefault: Boolean(doc.defaultAddressId && String(doc.defaultAddressId) === String(entry._id)),
-    })),
+    addresses: addressBookOf(doc),
   };
 }
 

@@ -26,6 +26,14 @@ export function addressText(label: string) {
     .refine((value) => value.split(/\r?\n/).length <= ADDRESS_MAX_LINES, `${label} must be ${ADDRESS_MAX_LINES} lines or fewer`);
 }
 
+/** A required postal address (an order's delivery address, an entry of the address book). */
+export function requiredAddressText(label: string) {
+  return z
+    .string({ required_error: `${label} is Required`, invalid_type_error: `${label} must be text` })
+    .pipe(addressText(label))
+    .refine((value) => value.length > 0, `${label} is Required`);
+}
+
 /** The optional purchase-order number of an order (printed on its paperwork). */
 export const poNumber = plainText("PO number", PO_NUMBER_MAX)
   .refine((value) => /^[\p{L}\p{N} ./#_-]*$/u.test(value), "Use letters, digits, spaces and . / # _ -")
@@ -53,7 +61,7 @@ export const AddressSchema = z.object({
   /** Absent: a new address. */
   addressId: objectId.optional(),
   label: plainText("Name of the address", 60).optional(),
-  address: z.string({ required_error: "Address is Required" }).pipe(addressText("Address")).refine((v) => v.length > 0, "Address is Required"),
+  address: requiredAddressText("Address"),
   makeDefault: z.boolean().optional(),
 });
 

@@ -36,6 +36,8 @@ test("a buyer enters company details and delivery addresses on My Profile", asyn
   await page.getByRole("button", { name: "Make Depot the default" }).click();
   await expect(book.getByRole("listitem").filter({ hasText: "Depot" })).toContainText("Default");
   await page.getByRole("link", { name: "Edit Depot" }).click();
+  // The form is the address's own once it holds it (with JavaScript the link re-renders it in place).
+  await expect(section.getByLabel("Address", { exact: true })).toHaveValue("2 Depot Lane");
   await section.getByLabel("Address", { exact: true }).fill("3 Depot Lane");
   await page.getByRole("button", { name: "Save address" }).click();
   await expect(book).toContainText("3 Depot Lane");
