@@ -49,7 +49,7 @@ test("a customer orders a part, sees it in My Orders, and cancels it only with t
     await quantity.fill("200");
   }
   await page.getByLabel("Phone").fill("+1 555 0142");
-  await page.getByLabel("Address").fill("7 Piston Road, Springfield");
+  await page.getByLabel("Address", { exact: true }).fill("7 Piston Road, Springfield");
   await buy.click();
 
   await expect(page).toHaveURL(/\/dashboard\/orders$/);

@@ -1,3 +1,4 @@
+import { Order } from "~/models/order.server";
 import { User } from "~/models/user.server";
 import { expect, test } from "./fixtures";
 
@@ -48,4 +49,71 @@ test("a buyer enters company details and delivery addresses on My Profile", asyn
   const stored = await User.findById(user.id).lean();
   expect(stored?.addresses?.map((entry) => entry.address)).toEqual(["3 Depot Lane"]);
   expect(String(stored?.defaultAddressId)).toBe(String(stored?.addresses?.[0]._id));
+});
+
+test("orders start from the profile's phone and default address, save a new address and carry a PO number", async ({
+  page,
+  login,
+  createPart,
+  checkA11y,
+}) => {
+  test.slow();
+  const user = await login({ name: "Pia Purchase" });
+  await User.updateOne({ _id: user.id }, { $set: { number: "+49 30 123456", address: "Old Street 1" } });
+  const part = await createPart({ priceCents: 500, minOrderQuantity: 100, availableQuantity: 1000 });
+
+  // The part page: phone and address from the profile, the address book box ticked.
+  await page.goto(`/parts/${part.id}`);
+  const phone = page.getByLabel("Phone");
+  const address = page.getByLabel("Address", { exact: true });
+  const save = page.getByLabel("Save to my address book");
+  const po = page.getByLabel("PO number (optional)");
+  await expect(phone).toHaveValue("+49 30 123456");
+  await expect(address).toHaveValue("Old Street 1");
+  await expect(save).toBeChecked();
+  await checkA11y();
+
+  // A PO number with HTML is refused by its field; nothing is ordered.
+  await address.fill("Gearhaus Plant 2\nIndustriestrasse 5\n10115 Berlin");
+  await po.fill("<b>PO</b>");
+  await page.getByRole("button", { name: "Buy", exact: true }).click();
+  await expect(po).toHaveAccessibleDescription(/Use plain text/);
+  expect(await Order.countDocuments({ userId: user.id })).toBe(0);
+
+  await po.fill("PO-4500/17");
+  await page.getByRole("button", { name: "Buy", exact: true }).click();
+  await expect(page.getByTestId("toast")).toContainText("Your Order is Placed");
+  const row = page.getByRole("row").filter({ hasText: part.name });
+  await expect(row).toContainText("PO PO-4500/17");
+  await row.getByRole("link", { name: part.name }).click();
+  await expect(page.getByTestId("po-number")).toHaveText("Your PO number: PO-4500/17");
+
+  // The new address joined the address book as its first (so default) entry; the next order starts from it.
+  await page.goto("/dashboard");
+  await expect(page.getByTestId("address-book")).toContainText("Industriestrasse 5");
+  await page.goto(`/parts/${part.id}`);
+  await expect(address).toHaveValue("Gearhaus Plant 2\nIndustriestrasse 5\n10115 Berlin");
+
+  // Checkout from the cart: pre-filled the same way; unticked, the typed address is not kept.
+  await page.getByLabel("Units for the cart").fill("100");
+  await page.getByRole("button", { name: `Add to cart ${part.name}` }).click();
+  await expect(page.getByTestId("toast")).toContainText("added to your cart");
+  await page.goto("/dashboard/cart");
+  await expect(phone).toHaveValue("+49 30 123456");
+  await expect(address).toHaveValue("Gearhaus Plant 2\nIndustriestrasse 5\n10115 Berlin");
+  await address.fill("Site office, Gate 4");
+  await save.uncheck();
+  await po.fill("CART-7");
+  await page.getByRole("button", { name: /^Place the order/ }).click();
+  await expect(page).toHaveURL(/\/dashboard\/payment\//);
+  await expect(page.getByTestId("toast")).toContainText("Your Order is Placed");
+
+  const orders = await Order.find({ userId: user.id }).sort({ createdAt: 1, _id: 1 }).lean();
+  expect(orders.map((order) => [order.poNumber, order.address])).toEqual([
+    ["PO-4500/17", "Gearhaus Plant 2\nIndustriestrasse 5\n10115 Berlin"],
+    ["CART-7", "Site office, Gate 4"],
+  ]);
+  const stored = await User.findById(user.id).lean();
+  expect(stored?.addresses?.map((entry) => entry.address)).toEqual(["Gearhaus Plant 2\nIndustriestrasse 5\n10115 Berlin"]);
+  expect(stored?.number).toBe("+49 30 123456");
 });
