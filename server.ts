@@ -8,7 +8,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { connectDb, disconnectDb, isDbHealthy, syncIndexes } from "./app/utils/db.server";
 import { ensureDemoData } from "./app/utils/demo-data.server";
 import { migrateDb } from "./app/utils/migrate.server";
-import { EnvError, getEnv, isGoogleConfigured } from "./server/env";
+import { EnvError, getEnv, isGoogleConfigured, isStripeConfigured } from "./server/env";
 import { startLocalDb, type LocalDb } from "./server/local-db";
 import { createLogger, requestLogger } from "./server/logger";
 import { requestContext } from "./server/request-context";
@@ -110,7 +110,9 @@ app.use(bodyLimit({ limitBytes: env.BODY_LIMIT_BYTES }));
 app.get("/healthz", async (_req, res) => {
   const healthy = await isDbHealthy();
   res.setHeader("Cache-Control", "no-store");
-  res.status(healthy ? 200 : 503).json({ status: healthy ? "ok" : "database unavailable" });
+  // Which integrations have keys (booleans only, never a value).
+  const integrations = { stripe: isStripeConfigured(env), google: isGoogleConfigured(env) };
+  res.status(healthy ? 200 : 503).json({ status: healthy ? "ok" : "database unavailable", integrations });
 });
 
 // Fingerprinted build assets never change; everything else in public/ is cached briefly.

@@ -52,6 +52,9 @@ const schema = z.object({
   BENCH_STATIC_DIR: optional(z.string().min(1)),
 });
 
+/** Every setting's name (tests check that no customer page shows one). */
+export const ENV_NAMES = Object.keys(schema.shape);
+
 export type Env = z.infer<typeof schema> & { SESSION_SECRET: string; PUBLIC_URL: string };
 
 export class EnvError extends Error {}
@@ -110,7 +113,8 @@ export function isGoogleConfigured(env = getEnv()) {
 export function getPublicEnv() {
   const env = getEnv();
   return {
-    STRIPE_PUBLISHABLE_KEY: env.STRIPE_PUBLISHABLE_KEY ?? null,
+    // Named for what it is, not after the setting: no page a customer reads names a setting.
+    stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY ?? null,
   };
 }
 export type PublicEnv = ReturnType<typeof getPublicEnv>;

@@ -6,11 +6,14 @@ import {
 import { useFormAction, useNavigation } from "@remix-run/react";
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 
-/** Errors next to a field (or a whole form), in red. The slot keeps its height so clicks never miss. */
+/**
+ * Errors next to a field (or a whole form), in red. The slot keeps its height so clicks never miss,
+ * and a margin below it so a message never touches the next field's label.
+ */
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   const list = errors?.filter(Boolean) ?? [];
   return (
-    <div id={id} className="min-h-[1.5rem] pt-1 text-sm text-red-700" aria-live="polite">
+    <div id={id} className="mb-2 min-h-[1.5rem] pt-1 text-sm text-red-700" aria-live="polite">
       {list.length ? (
         <ul>
           {list.map((error) => (

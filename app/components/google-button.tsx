@@ -3,25 +3,20 @@ import { Form } from "@remix-run/react";
 
 /**
  * Starts Google sign-in with a plain POST (a full page navigation, with or without JavaScript).
- * When the shop has no Google keys it says so instead of showing a button that cannot work.
+ * When the shop has no Google keys there is no button (and no "or" before it): what to configure is
+ * shown to admins on their dashboard, never to visitors.
  */
-export function GoogleButton({
-  available,
-  redirectTo,
-  label,
-}: {
-  available: boolean;
-  redirectTo: string;
-  label: string;
-}) {
-  if (!available) {
-    return (
-      <p className="rounded border border-slate-300 bg-slate-50 p-3 text-sm text-slate-700" data-testid="google-unavailable">
-        Google sign-in is not set up on this shop yet (the operator needs to set GOOGLE_CLIENT_ID and
-        GOOGLE_CLIENT_SECRET). Please use your email and password.
-      </p>
-    );
-  }
+export function GoogleSignIn({ available, redirectTo, label }: { available: boolean; redirectTo: string; label: string }) {
+  if (!available) return null;
+  return (
+    <>
+      <OrDivider />
+      <GoogleButton redirectTo={redirectTo} label={label} />
+    </>
+  );
+}
+
+function GoogleButton({ redirectTo, label }: { redirectTo: string; label: string }) {
   return (
     <Form method="post" action="/auth/google" reloadDocument>
       <input type="hidden" name="redirectTo" value={redirectTo} />
@@ -42,7 +37,7 @@ export function GoogleButton({
 }
 
 /** The "or" between the password form and the Google button. */
-export function OrDivider() {
+function OrDivider() {
   return (
     <div className="my-6 flex items-center gap-3 text-sm text-slate-600" aria-hidden="true">
       <span className="h-px flex-1 bg-slate-300" />

@@ -79,3 +79,13 @@ export function OrderLinesDetails({ lines }: { lines: Line[] }) {
     </details>
   );
 }
+
+/** In a list row: the buyer's purchase-order number, when the order has one. */
+export function PoNumber({ poNumber }: { poNumber: string | null }) {
+  if (!poNumber) return null;
+  return (
+    <span className="block text-xs font-normal text-slate-700" data-testid="po-number">
+      PO {poNumber}
+    </span>
+  );
+}

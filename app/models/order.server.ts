@@ -37,6 +37,8 @@ const orderSchema = new Schema(
     totalCents: { type: Number, required: true, min: 1 },
     phone: { type: String, required: true, maxlength: 40 },
     address: { type: String, required: true, maxlength: 300 },
+    /** The buyer's purchase-order number (optional), for their paperwork: invoices, packing slips, emails, CSV. */
+    poNumber: { type: String, trim: true, maxlength: 35 },
     userId: { type: Schema.Types.ObjectId, required: true },
     /** The customer's email (the spec's user) and display name. */
     userEmail: { type: String, required: true },
@@ -83,6 +85,8 @@ export type OrderView = {
   totalCents: number;
   phone: string;
   address: string;
+  /** The buyer's purchase-order number, or null. */
+  poNumber: string | null;
   userId: string;
   userEmail: string;
   userName: string;
@@ -119,6 +123,7 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     totalCents: doc.totalCents ?? 0,
     phone: doc.phone ?? "",
     address: doc.address ?? "",
+    poNumber: doc.poNumber || null,
     userId: doc.userId?.toString() ?? "",
     userEmail: doc.userEmail ?? "",
     userName: doc.userName ?? "",
@@ -157,6 +162,8 @@ export type PlaceOrderInput = {
   lines: OrderLineRequest[];
   phone: string;
   address: string;
+  /** The buyer's purchase-order number (optional). */
+  poNumber?: string;
   user: { id: string; email: string; name: string };
 };
 
@@ -200,7 +207,7 @@ function failureOf(line: { index: number; partId: string }, part: PartView | und
  * unit price as reserved; every total is computed here. No multi-document transaction: the local
  * database has none, and the compensation gives the same result on any MongoDB.
  */
-export async function placeOrder({ lines, phone, address, user }: PlaceOrderInput): Promise<PlaceOrderResult> {
+export async function placeOrder({ lines, phone, address, poNumber, user }: PlaceOrderInput): Promise<PlaceOrderResult> {
   if (lines.length < 1 || lines.length > MAX_ORDER_LINES) {
     throw new Error(`An order has 1 to ${MAX_ORDER_LINES} lines`);
   }
@@ -249,6 +256,7 @@ export async function placeOrder({ lines, phone, address, user }: PlaceOrderInpu
       totalCents: orderLines.reduce((sum, line) => sum + line.lineTotalCents, 0),
       phone,
       address,
+      ...(poNumber ? { poNumber } : {}),
       userId: user.id,
       userEmail: user.email,
       userName: user.name,

@@ -17,6 +17,23 @@ const userSchema = new Schema(
     address: { type: String, trim: true, maxlength: 300 },
     education: { type: String, trim: true, maxlength: 200 },
     linkedin: { type: String, trim: true, maxlength: 2048 },
+    /** Trade account (My Profile): company details and an address book of at most 20 delivery addresses. */
+    companyName: { type: String, trim: true, maxlength: 120 },
+    taxId: { type: String, trim: true, maxlength: 30 },
+    country: { type: String, trim: true, maxlength: 8 },
+    billingAddress: { type: String, trim: true, maxlength: 300 },
+    addresses: {
+      type: [
+        {
+          label: { type: String, trim: true, maxlength: 60 },
+          address: { type: String, required: true, maxlength: 300 },
+          /** The address folded (case, spacing) so one conditional update can refuse a duplicate. */
+          key: { type: String, maxlength: 300 },
+        },
+      ],
+      default: undefined,
+    },
+    defaultAddressId: { type: Schema.Types.ObjectId },
   },
   { timestamps: true },
 );
@@ -40,7 +57,22 @@ export type UserView = {
   address: string;
   education: string;
   linkedin: string;
+  company: { companyName: string; taxId: string; country: string; billingAddress: string };
+  addresses: { id: string; label: string; address: string; isDefault: boolean }[];
 };
+
+/** The address book; the chosen default, or the first address when none (or a deleted one) is chosen. */
+function addressBookOf(doc: Partial<UserDoc>) {
+  const entries = doc.addresses ?? [];
+  const chosen = doc.defaultAddressId ? String(doc.defaultAddressId) : null;
+  const defaultId = entries.some((entry) => String(entry._id) === chosen) ? chosen : entries[0] ? String(entries[0]._id) : null;
+  return entries.map((entry) => ({
+    id: String(entry._id),
+    label: entry.label ?? "",
+    address: entry.address,
+    isDefault: String(entry._id) === defaultId,
+  }));
+}
 
 export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): UserView {
   return {
@@ -53,6 +85,13 @@ export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): Use
     address: doc.address ?? "",
     education: doc.education ?? "",
     linkedin: doc.linkedin ?? "",
+    company: {
+      companyName: doc.companyName ?? "",
+      taxId: doc.taxId ?? "",
+      country: doc.country ?? "",
+      billingAddress: doc.billingAddress ?? "",
+    },
+    addresses: addressBookOf(doc),
   };
 }
 

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
@@ -10,6 +10,13 @@ import { updateProfile } from "~/models/user.server";
 import { ProfileSchema } from "~/utils/account-schemas";
 import { endSession, getUser, requireUser } from "~/utils/auth.server";
 import { readForm } from "~/utils/form.server";
+import { IntegrationsPanel } from "~/components/integrations-panel";
+import { integrationStatus } from "~/utils/integrations.server";
+import { AddressBook } from "~/components/profile/address-book";
+import { CompanyForm } from "~/components/profile/company-form";
+import { addAddress, deleteAddress, editAddress, setDefaultAddress, updateCompany } from "~/models/address-book.server";
+import { AddressActionSchema, AddressSchema, CompanySchema, MAX_ADDRESSES } from "~/utils/trade-schemas";
+import { countryName } from "~/utils/tax-id";
 
 const DEFAULT_AVATAR = "/images/default-avatar.svg";
 /** Spec 9: the profile success message lasts 1500 ms. */
@@ -17,7 +24,12 @@ const PROFILE_TOAST_MS = 1500;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return json({ profile: user });
+  const editId = new URL(request.url).searchParams.get("edit");
+  const editing = user.addresses.find((entry) => entry.id === editId) ?? null;
+  return json(
+    { profile: user, editing, integrations: user.role === "admin" ? integrationStatus() : null },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -28,15 +40,48 @@ export async function action({ request }: ActionFunctionArgs) {
       headers: await endSession(request),
     });
   }
-  const submission = parseWithZod(await readForm(request), { schema: ProfileSchema });
+  const formData = await readForm(request);
+  const intent = String(formData.get("intent") ?? "profile");
+  const saved = (message: string) => redirectWithSuccess("/dashboard", { message, duration: PROFILE_TOAST_MS });
+  const gone = async () =>
+    redirectWithError("/login", "No user is logged in", { headers: await endSession(request) });
+
+  if (intent === "company") {
+    const submission = parseWithZod(formData, { schema: CompanySchema });
+    if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
+    if (!(await updateCompany(user.id, submission.value))) throw await gone();
+    return saved("Company details saved");
+  }
+  if (intent === "address-save") {
+    const submission = parseWithZod(formData, { schema: AddressSchema });
+    if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
+    const { addressId, ...entry } = submission.value;
+    if (addressId) {
+      if (!(await editAddress(user.id, addressId, entry))) throw new Response("That address is not in your address book.", { status: 404 });
+      return saved("Address saved");
+    }
+    const outcome = await addAddress(user.id, entry);
+    if (outcome === "added") return saved("Address added");
+    const message =
+      outcome === "duplicate" ? "This address is already in your address book" : `Your address book is full (${MAX_ADDRESSES} addresses)`;
+    return json({ ...submission.reply({ fieldErrors: { address: [message] } }), formName: intent }, { status: 409 });
+  }
+  if (intent === "address-delete" || intent === "address-default") {
+    const submission = parseWithZod(formData, { schema: AddressActionSchema });
+    if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
+    const { addressId } = submission.value;
+    const done = intent === "address-delete" ? await deleteAddress(user.id, addressId) : await setDefaultAddress(user.id, addressId);
+    if (!done) throw new Response("That address is not in your address book.", { status: 404 });
+    return saved(intent === "address-delete" ? "Address deleted" : "Default address changed");
+  }
+
+  const submission = parseWithZod(formData, { schema: ProfileSchema });
   if (submission.status !== "success") {
-    return json(submission.reply(), { status: 400 });
+    return json({ ...submission.reply(), formName: "profile" }, { status: 400 });
   }
   const updated = await updateProfile(user.id, submission.value);
-  if (!updated) {
-    throw await redirectWithError("/login", "No user is logged in", { headers: await endSession(request) });
-  }
-  return redirectWithSuccess("/dashboard", { message: "Update profile successfully", duration: PROFILE_TOAST_MS });
+  if (!updated) throw await gone();
+  return saved("Update profile successfully");
 }
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
@@ -51,8 +96,15 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 const notAdded = <span className="text-slate-600">Not added yet</span>;
 
 export default function MyProfile() {
-  const { profile } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const { profile, editing, integrations } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  // Several forms on one page: each gets back only its own result.
+  const resultFor = (name: string) => {
+    if (!actionData || actionData.formName !== name) return undefined;
+    const { formName: _formName, ...result } = actionData;
+    return result as SubmissionResult<string[]>;
+  };
+  const lastResult = resultFor("profile");
   const isPending = useIsPending();
   const [form, fields] = useForm({
     id: "profile",
@@ -94,6 +146,13 @@ export default function MyProfile() {
           <Detail label="Name">{profile.name}</Detail>
           <Detail label="Email">{profile.email}</Detail>
           <Detail label="Role">{profile.role === "admin" ? "Admin" : "Customer"}</Detail>
+          <Detail label="Company">{profile.company.companyName || notAdded}</Detail>
+          <Detail label="VAT or tax number">
+            {profile.company.taxId ? `${profile.company.taxId} (${countryName(profile.company.country)})` : notAdded}
+          </Detail>
+          <Detail label="Billing address">
+            <span className="whitespace-pre-line">{profile.company.billingAddress || notAdded}</span>
+          </Detail>
           <Detail label="Phone number">{profile.number || notAdded}</Detail>
           <Detail label="Address">{profile.address || notAdded}</Detail>
           <Detail label="Education">{profile.education || notAdded}</Detail>
@@ -109,12 +168,16 @@ export default function MyProfile() {
         </dl>
       </section>
 
+      <CompanyForm company={profile.company} lastResult={resultFor("company")} />
+      <AddressBook addresses={profile.addresses} editing={editing} lastResult={resultFor("address-save")} />
+      {/* Further sections of My Profile (e.g. email settings) go here, each its own component. */}
       <section aria-labelledby="edit-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         <h2 id="edit-heading" className="text-xl font-semibold text-slate-900">
-          Edit your profile
+          Update profile
         </h2>
         {/* Always noValidate: the server (and Conform, once hydrated) show the shop's own messages. */}
         <Form method="post" {...getFormProps(form)} noValidate className="mt-4 grid gap-x-6 gap-y-1 md:grid-cols-2">
+          <input type="hidden" name="intent" value="profile" />
           <Field meta={fields.name} label="Name" inputProps={{ autoComplete: "name" }} />
           <Field
             meta={fields.photoUrl}
@@ -140,6 +203,7 @@ export default function MyProfile() {
           </div>
         </Form>
       </section>
+      {integrations ? <IntegrationsPanel integrations={integrations} /> : null}
     </div>
   );
 }

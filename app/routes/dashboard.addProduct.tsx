@@ -105,7 +105,7 @@ export default function AddProduct() {
         <div className="sm:col-span-2">
           <ErrorList id={form.errorId} errors={form.errors} />
           <SubmitButton pending={isPending} pendingText="Adding…">
-            Add part
+            Add Product
           </SubmitButton>
         </div>
       </Form>

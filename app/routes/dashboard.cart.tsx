@@ -3,8 +3,11 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
+import type { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Button, ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
+import { DeliveryFields, deliveryDefaultValues } from "~/components/delivery-fields";
+import { Button, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
+import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
 import { addToCart, getCart, removeFromCart, restoreCart, setCartQuantity, takeCartForCheckout } from "~/models/cart.server";
 import { reorderIntoCart } from "~/models/cart-lines.server";
 import { getOwnOrder, placeOrder } from "~/models/order.server";
@@ -19,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
   const cart = await getCart(user.id);
   return json(
-    { cart, buyer: { phone: user.number, address: user.address } },
+    { cart, buyer: deliveryDefaults(user) },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -80,7 +83,7 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!(await takeCartForCheckout(user.id, lines))) return refuse("Your cart changed just now; check it and try again", 409);
       let placed;
       try {
-        placed = await placeOrder({ lines, phone: value.phone, address: value.address, user });
+        placed = await placeOrder({ lines, phone: value.phone, address: value.address, poNumber: value.poNumber, user });
       } catch (error) {
         await restoreCart(user.id, lines);
         throw error;
@@ -98,6 +101,7 @@ export async function action({ request }: ActionFunctionArgs) {
           { status: 409 },
         );
       }
+      if (value.saveAddress) await saveDeliveryToProfile(user.id, value);
       return redirectToPay(placed.order.id);
     }
   }
@@ -292,13 +296,13 @@ function CheckoutForm({
   buyer: { phone: string | null; address: string | null };
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.output<typeof checkoutSchema>>({
     id: "checkout",
     lastResult,
     constraint: getZodConstraint(checkoutSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    defaultValue: { phone: buyer.phone ?? "", address: buyer.address ?? "" },
+    defaultValue: deliveryDefaultValues(buyer),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: checkoutSchema }),
   });
   const isPending = useIsPending({ formAction: CART_PATH });
@@ -312,8 +316,7 @@ function CheckoutForm({
       </p>
       <Form method="post" action={CART_PATH} className="mt-4" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="checkout" />
-        <Field meta={fields.phone} label="Phone" type="tel" inputProps={{ autoComplete: "tel" }} />
-        <TextareaField meta={fields.address} label="Address" textareaProps={{ rows: 3, autoComplete: "street-address" }} />
+        <DeliveryFields fields={fields} />
         <ErrorList id={form.errorId} errors={form.errors} />
         {!cart.ok ? <p className="mb-2 text-sm text-red-700">Fix the lines marked in red before you check out.</p> : null}
         <SubmitButton pending={isPending} pendingText="Placing the order…" className="w-full">

@@ -7,7 +7,7 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Button, ErrorList } from "~/components/forms";
-import { OrderLinesDetails } from "~/components/order-lines";
+import { OrderLinesDetails, PoNumber } from "~/components/order-lines";
 import { describeOrder } from "~/utils/order-lines";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
@@ -136,6 +136,7 @@ export default function ManageOrders() {
                   <span className="block text-xs font-normal text-slate-600">
                     Placed {formatDateTime(order.createdAt)}
                   </span>
+                  <PoNumber poNumber={order.poNumber} />
                   <OrderLinesDetails lines={order.lines} />
                 </th>
                 <td className="px-3 py-2 max-md:col-span-2" data-label="Customer">

@@ -4,6 +4,7 @@ import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { CancelOrderDialogForm, cancelOrderPath } from "~/components/cancel-order-form";
 import { ConfirmDialog, confirmLinkClass } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { PoNumber } from "~/components/order-lines";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { listOrdersOfUser } from "~/models/order.server";
@@ -19,6 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const orders = result.orders.map((order) => ({
     id: order.id,
     summary: order.summary,
+    poNumber: order.poNumber,
     lineCount: order.lines.length,
     totalQuantity: order.totalQuantity,
     totalCents: order.totalCents,
@@ -67,6 +69,7 @@ export default function MyOrders() {
                 <span className="block text-xs font-normal text-slate-600">
                   Placed {formatDateTime(order.createdAt)}
                 </span>
+                <PoNumber poNumber={order.poNumber} />
               </th>
               <td className="px-3 py-2 text-right" data-label="Quantity">
                 {order.totalQuantity.toLocaleString("en-US")}

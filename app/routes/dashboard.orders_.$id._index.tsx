@@ -44,6 +44,11 @@ export default function OrderPage() {
       <p className="mt-1 text-sm text-slate-600">
         Order number <span className="font-mono">{order.id}</span>
       </p>
+      {order.poNumber ? (
+        <p className="mt-1 text-slate-800" data-testid="po-number">
+          Your PO number: <strong>{order.poNumber}</strong>
+        </p>
+      ) : null}
       <p className="mt-3">
         Status: <strong data-testid="order-status">{ORDER_STATUS_LABELS[order.status]}</strong>
         {order.transactionId ? (

@@ -19,13 +19,14 @@ import {
   canTakeCardPayments,
   createOrderCheckoutSession,
   createOrderPaymentIntent,
-  missingStripeVariables,
 } from "~/utils/stripe.server";
+import { company } from "~/content/company";
 import { readForm } from "~/utils/form.server";
 
 const NOT_FOUND = "We could not find that order among yours.";
 const SERVICE_DOWN = "We could not reach the card payment service. Please try again in a moment.";
-const NOT_CONFIGURED = "Card payments are not configured on this shop yet.";
+/** Said to the customer when the shop has no Stripe keys; what to set is on the admin dashboard only. */
+const NOT_CONFIGURED = "Card payment is not available yet.";
 
 /** The pay screen has one form: "Pay with card" on Stripe's hosted Checkout page. */
 const CheckoutSchema = z.object({ intent: z.literal("checkout") });
@@ -66,7 +67,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const headers = { "Cache-Control": "private, no-store" };
   const env = getEnv();
   if (!canTakeCardPayments(env)) {
-    return json({ ...data, payment: { state: "unconfigured" as const, missing: missingStripeVariables(env) } }, { headers });
+    return json({ ...data, payment: { state: "unconfigured" as const } }, { headers });
   }
   if (isClientSideNavigation(request)) throw redirectDocument(`/dashboard/payment/${order.id}`);
   try {
@@ -155,7 +156,7 @@ export default function PayOrder() {
           Card payment
         </h2>
         {payment.state === "unconfigured" ? (
-          <NotConfigured missing={payment.missing} />
+          <NotConfigured />
         ) : payment.state === "unavailable" ? (
           <>
             <p className="mt-3 text-slate-700">{SERVICE_DOWN}</p>
@@ -180,19 +181,20 @@ export default function PayOrder() {
   );
 }
 
-function NotConfigured({ missing }: { missing: string[] }) {
+function NotConfigured() {
   return (
     <div className="mt-3 space-y-3 text-slate-800" data-testid="payments-not-configured">
-      <p className="font-medium">Card payments are not configured on this shop yet, so this order cannot be paid now.</p>
+      <p className="font-medium">{NOT_CONFIGURED} Your order is kept, unpaid, until you can pay it.</p>
       <p>
-        To turn them on, set{" "}
-        {missing.map((name, index) => (
-          <span key={name}>
-            {index > 0 ? (index === missing.length - 1 ? " and " : ", ") : null}
-            <code className="rounded bg-slate-100 px-1">{name}</code>
-          </span>
-        ))}{" "}
-        to your Stripe test-mode keys (see the README) and restart the shop. Your order stays unpaid until then.
+        To arrange payment another way, email{" "}
+        <a href={`mailto:${company.email}`} className="text-brand-700 underline hover:text-brand-800">
+          {company.email}
+        </a>{" "}
+        or call{" "}
+        <a href={company.phone.href} className="text-brand-700 underline hover:text-brand-800">
+          {company.phone.display}
+        </a>{" "}
+        ({company.hours}).
       </p>
     </div>
   );

@@ -4,7 +4,9 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList, Field, SubmitButton, TextareaField } from "~/components/forms";
+import { DeliveryFields, deliveryDefaultValues } from "~/components/delivery-fields";
+import { ErrorList, SubmitButton, TextareaField } from "~/components/forms";
+import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
 import { checkPadLines, padLinesIntoCart, type PadLineCheck } from "~/models/cart-lines.server";
 import { placeOrder } from "~/models/order.server";
 import { requireCustomer } from "~/utils/auth.server";
@@ -18,7 +20,7 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
-  return json({ buyer: { phone: user.number, address: user.address } }, { headers: { "Cache-Control": "private, no-store" } });
+  return json({ buyer: deliveryDefaults(user) }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 type ActionData = {
@@ -75,6 +77,7 @@ export async function action({ request }: ActionFunctionArgs) {
     lines: checks.map((check) => ({ partId: check.part!.id, quantity: check.quantity! })),
     phone: value.phone,
     address: value.address,
+    poNumber: value.poNumber,
     user,
   });
   if (!placed.ok) {
@@ -82,6 +85,7 @@ export async function action({ request }: ActionFunctionArgs) {
     for (const failure of placed.failures) checks[failure.index].problem = failure;
     return json<ActionData>({ result: submission.reply({ formErrors: ["Nothing was ordered: fix the lines marked below"] }), checks, stamp }, { status: 409 });
   }
+  if (value.saveAddress) await saveDeliveryToProfile(user.id, value);
   return redirectToPay(placed.order.id);
 }
 
@@ -100,7 +104,7 @@ export default function QuickOrder() {
     constraint: getZodConstraint(quickOrderSchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    defaultValue: { lines: data?.remaining ?? "", phone: buyer.phone ?? "", address: buyer.address ?? "" },
+    defaultValue: { lines: data?.remaining ?? "", ...deliveryDefaultValues(buyer) },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: quickOrderSchema }),
   });
   const checks = data?.checks ?? [];
@@ -141,8 +145,9 @@ export default function QuickOrder() {
             Or order them at once
           </h2>
           <p className="mt-1 text-sm text-slate-600">Every line must be valid. One order, paid with one payment.</p>
-          <Field className="mt-4" meta={fields.phone} label="Phone" type="tel" inputProps={{ autoComplete: "tel" }} />
-          <TextareaField meta={fields.address} label="Address" textareaProps={{ rows: 3, autoComplete: "street-address" }} />
+          <div className="mt-4">
+            <DeliveryFields fields={fields} />
+          </div>
           <SubmitButton name="intent" value="order" pending={pendingIntent === "order"} pendingText="Placing the order…" className="w-full">
             Order now
           </SubmitButton>

@@ -95,7 +95,7 @@ export default function AddReview() {
         />
         <ErrorList id={form.errorId} errors={form.errors} />
         <SubmitButton pending={isPending} pendingText="Posting…">
-          Add review
+          Add A Review
         </SubmitButton>
       </Form>
     </div>

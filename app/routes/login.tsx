@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
-import { authPageHeaders, GoogleButton, OrDivider } from "~/components/google-button";
+import { authPageHeaders, GoogleSignIn } from "~/components/google-button";
 import { LoginSchema } from "~/utils/account-schemas";
 import {
   authenticateWithPassword,
@@ -119,8 +119,7 @@ export default function LoginPage() {
             Create a new account
           </Link>
         </p>
-        <OrDivider />
-        <GoogleButton available={googleAvailable} redirectTo={redirectTo || "/"} label="Continue with Google" />
+        <GoogleSignIn available={googleAvailable} redirectTo={redirectTo || "/"} label="Continue with Google" />
       </div>
     </div>
   );

@@ -7,7 +7,9 @@ import { useState } from "react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { AddToCartForm } from "~/components/add-to-cart";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
+import { DeliveryFields, deliveryDefaultValues } from "~/components/delivery-fields";
+import { Button, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
+import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
 import { placeOrder } from "~/models/order.server";
 import { PartCatalogueDetails, partJsonLd } from "~/components/part-catalogue-details";
 import { vehicleLabel } from "~/content/vehicles";
@@ -39,7 +41,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       /** The visitor's remembered vehicle and whether this part fits it. */
       vehicle: vehicle ? { label: vehicleLabel(vehicle), fits: fitsVehicle(catalogue.fitment, vehicle) } : null,
       origin: getEnv().PUBLIC_URL.replace(/\/+$/, ""),
-      buyer: { name: user.name, email: user.email, phone: user.number, address: user.address },
+      buyer: { name: user.name, email: user.email, ...deliveryDefaults(user) },
       isAdmin: user.role === "admin",
     },
     { headers: { "Cache-Control": "private, no-store" } },
@@ -56,22 +58,28 @@ export async function action({ request, params }: ActionFunctionArgs) {
       status: 403,
     });
   }
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  // "Update total" (the page without JavaScript) re-renders the form with the typed quantity: no order.
+  if (submission.status !== "success") {
+    return json(submission.reply(), { status: submission.status === "error" ? 400 : 200 });
+  }
 
-  const { quantity, phone, address } = submission.value;
+  const { quantity, phone, address, poNumber, saveAddress } = submission.value;
   const placed = await placeOrder({
     lines: [{ partId: part.id, quantity }],
     phone,
     address,
+    poNumber,
     user: { id: user.id, email: user.email, name: user.name },
   });
   if (!placed.ok) {
     // Someone else's order took the stock between the page load and this one (or the part went).
     return json(submission.reply({ fieldErrors: { quantity: [placed.failures[0].message] } }), { status: 409 });
   }
+  if (saveAddress) await saveDeliveryToProfile(user.id, { phone, address });
+  // One toast: the spec's two messages, and the total the order will charge.
   return redirectWithSuccess("/dashboard/orders", {
     message: "Your Order is Placed",
-    description: "Order Placed Successfully!",
+    description: `Order Placed Successfully! Total: ${formatCents(placed.order.totalCents)} for ${quantity.toLocaleString("en-US")} × ${part.name}.`,
   });
 }
 
@@ -177,7 +185,7 @@ function OrderForm({ part, buyer }: { part: LoaderData["part"]; buyer: LoaderDat
     constraint: getZodConstraint(schema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    defaultValue: { quantity: String(part.minOrderQuantity), phone: buyer.phone, address: buyer.address },
+    defaultValue: { quantity: String(part.minOrderQuantity), ...deliveryDefaultValues(buyer) },
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const initialQuantity = fields.quantity.initialValue;
@@ -217,14 +225,9 @@ function OrderForm({ part, buyer }: { part: LoaderData["part"]; buyer: LoaderDat
           className="block min-h-11 w-full rounded border border-slate-400 bg-slate-100 px-3 py-2 text-slate-900"
         />
       </div>
-      <Field
-        className="pt-5"
-        meta={fields.phone}
-        label="Phone"
-        type="tel"
-        inputProps={{ autoComplete: "tel" }}
-      />
-      <TextareaField meta={fields.address} label="Address" textareaProps={{ rows: 3, autoComplete: "street-address" }} />
+      <div className="pt-5">
+        <DeliveryFields fields={fields} />
+      </div>
       <Field
         meta={fields.quantity}
         label={`Quantity (${part.minOrderQuantity.toLocaleString("en-US")} to ${part.availableQuantity.toLocaleString("en-US")})`}
@@ -235,10 +238,18 @@ function OrderForm({ part, buyer }: { part: LoaderData["part"]; buyer: LoaderDat
           onChange: (event) => setQuantity(event.currentTarget.value),
         }}
       />
-      <p className="text-lg" aria-live="polite">
-        Total: <strong data-testid="order-total">{total}</strong>
-        <span className="text-sm text-slate-600"> ({formatCents(part.priceCents)} per unit)</span>
-      </p>
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <p className="text-lg" aria-live="polite">
+          Total: <strong data-testid="order-total">{total}</strong>
+          <span className="text-sm text-slate-600"> ({formatCents(part.priceCents)} per unit)</span>
+        </p>
+        {hydrated ? null : (
+          // Without JavaScript the total cannot follow the typing: this re-renders it for the typed quantity.
+          <Button variant="secondary" {...form.validate.getButtonProps({ name: fields.quantity.name })}>
+            Update total
+          </Button>
+        )}
+      </div>
       <ErrorList id={form.errorId} errors={form.errors} />
       <SubmitButton
         pending={isPending}

@@ -5,7 +5,7 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
-import { authPageHeaders, GoogleButton, OrDivider } from "~/components/google-button";
+import { authPageHeaders, GoogleSignIn } from "~/components/google-button";
 import { createPasswordUser, getUserByEmail, isDuplicateKeyError } from "~/models/user.server";
 import { EMAIL_TAKEN, SignupSchema } from "~/utils/account-schemas";
 import { getUser, isGoogleSignInAvailable, startSession } from "~/utils/auth.server";
@@ -86,8 +86,7 @@ export default function SignupPage() {
             Please login
           </Link>
         </p>
-        <OrDivider />
-        <GoogleButton available={googleAvailable} redirectTo="/dashboard" label="Sign up with Google" />
+        <GoogleSignIn available={googleAvailable} redirectTo="/dashboard" label="Sign up with Google" />
       </div>
     </div>
   );

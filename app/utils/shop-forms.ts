@@ -5,6 +5,7 @@
  * operator) is refused with a field error before anything reaches the database.
  */
 import { z } from "zod";
+import { poNumber, requiredAddressText } from "./trade-schemas";
 
 export const CANCEL_WORD = "cancel";
 export const DEFAULT_RATING = 2;
@@ -46,10 +47,16 @@ function objectId(label: string) {
 
 // --- Part details: the order form ---------------------------------------------------------------
 
-/** Where an order goes: the part page's order form, checkout and the quick-order pad ask for both. */
+/**
+ * What every order asks besides its lines (the part page's order form, checkout, the quick-order pad):
+ * where it goes, the buyer's optional PO number, and whether to keep the address and phone on the profile.
+ */
 export const deliveryFields = {
   phone: requiredText("Phone", 40).regex(/^\+?[\d\s().-]{6,40}$/, "Provide a valid phone number"),
-  address: requiredText("Address", 300),
+  address: requiredAddressText("Address"),
+  poNumber,
+  /** "Save to my address book" (a checkbox, ticked by default). */
+  saveAddress: z.boolean().optional(),
 };
 
 /** A quantity typed into the cart (the part's own minimum and stock are checked against the database). */

@@ -221,18 +221,20 @@ test.describe("dashboard", () => {
     await expect(page.getByRole("img", { name: "Edda Edit's profile picture" })).toHaveAttribute("src", "/images/default-avatar.svg");
     if (javaScriptEnabled) await checkA11y(); // axe runs inside the page
 
-    await page.getByLabel("Photo URL").fill("not a url");
+    // The profile form (the company form and the address book above it have their own name and address fields).
+    const form = page.getByRole("region", { name: "Update profile" });
+    await form.getByLabel("Photo URL").fill("not a url");
     await page.getByRole("button", { name: "Update profile" }).click();
-    await expect(page.getByLabel("Photo URL")).toHaveAccessibleDescription(
+    await expect(form.getByLabel("Photo URL")).toHaveAccessibleDescription(
       /^Photo URL must be a web address starting with https:\/\//,
     );
 
-    await page.getByLabel("Name").fill("Edda Edited");
-    await page.getByLabel("Photo URL").fill("https://localhost:9/edda.png");
-    await page.getByLabel("Phone number").fill("+1 555 0100");
-    await page.getByLabel("Address").fill("7 Piston Road, Springfield");
-    await page.getByLabel("Education").fill("Automotive Technology Diploma");
-    await page.getByLabel("LinkedIn").fill("https://www.linkedin.com/in/edda");
+    await form.getByLabel("Name", { exact: true }).fill("Edda Edited");
+    await form.getByLabel("Photo URL").fill("https://localhost:9/edda.png");
+    await form.getByLabel("Phone number").fill("+1 555 0100");
+    await form.getByLabel("Address", { exact: true }).fill("7 Piston Road, Springfield");
+    await form.getByLabel("Education").fill("Automotive Technology Diploma");
+    await form.getByLabel("LinkedIn").fill("https://www.linkedin.com/in/edda");
     await page.getByRole("button", { name: "Update profile" }).click();
 
     const toast = page.getByTestId("toast");

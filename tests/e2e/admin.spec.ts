@@ -24,7 +24,7 @@ test("an admin adds a part, finds it newest on the home page, restocks it and de
   await page.getByLabel("Quantity in stock").fill("500");
   await page.getByLabel(/^Price per unit/).fill("19");
   await page.getByLabel("Category").selectOption({ label: "Transmission" });
-  await page.getByRole("button", { name: "Add part" }).click();
+  await page.getByRole("button", { name: "Add Product" }).click();
 
   await expect(page).toHaveURL(/\/dashboard\/manageProducts$/);
   await expect(page.getByTestId("toast")).toContainText("Part added successfully");

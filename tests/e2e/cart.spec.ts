@@ -56,7 +56,7 @@ test("a customer fills a cart from the parts list and a part page, fixes a quant
   await expect(page.getByTestId("cart-total")).toHaveText("$1,500");
 
   await page.getByLabel("Phone").fill("+1 555 0199");
-  await page.getByLabel("Address").fill("3 Axle Street, Springfield");
+  await page.getByLabel("Address", { exact: true }).fill("3 Axle Street, Springfield");
   await page.getByRole("button", { name: "Place the order ($1,500)" }).click();
   await expect(page).toHaveURL(/\/dashboard\/payment\/[a-f0-9]{24}$/);
   await expect(page.getByTestId("toast")).toContainText("Your Order is Placed");
@@ -103,7 +103,7 @@ test("the quick-order pad checks pasted lines, then orders them at once; a past 
 
   await page.getByLabel("Part numbers and quantities").fill(`${a.partNumber}\t150\n${b.partNumber};60`);
   await page.getByLabel("Phone").fill("+1 555 0123");
-  await page.getByLabel("Address").fill("9 Gasket Way");
+  await page.getByLabel("Address", { exact: true }).fill("9 Gasket Way");
   await page.getByRole("button", { name: "Order now" }).click();
   await expect(page).toHaveURL(/\/dashboard\/payment\/[a-f0-9]{24}$/);
   await expect(page.getByTestId("pay-price")).toHaveText("$990");

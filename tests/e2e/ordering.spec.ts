@@ -35,17 +35,29 @@ test("a customer orders a part, sees it in My Orders, and cancels it only with t
     await quantity.fill("200");
     await expect(buy).toBeEnabled();
     await expect(page.getByTestId("order-total")).toHaveText("$2,500");
+    await expect(page.getByRole("button", { name: "Update total" })).toHaveCount(0);
   } else {
+    // Without JavaScript "Update total" re-renders the form with the typed quantity; nothing is ordered.
+    await quantity.fill("200");
+    await page.getByRole("button", { name: "Update total" }).click();
+    await expect(page.getByTestId("order-total")).toHaveText("$2,500");
+    await expect(quantity).toHaveValue("200");
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(1000);
+    await quantity.fill("50");
+    await page.getByRole("button", { name: "Update total" }).click();
+    await expect(page.getByText("The minimum order is 100 units")).toBeVisible();
     await quantity.fill("200");
   }
   await page.getByLabel("Phone").fill("+1 555 0142");
-  await page.getByLabel("Address").fill("7 Piston Road, Springfield");
+  await page.getByLabel("Address", { exact: true }).fill("7 Piston Road, Springfield");
   await buy.click();
 
   await expect(page).toHaveURL(/\/dashboard\/orders$/);
   const toast = page.getByTestId("toast");
   await expect(toast).toContainText("Your Order is Placed");
   await expect(toast).toContainText("Order Placed Successfully!");
+  await expect(toast).toContainText("Total: $2,500");
+  await expect(page.getByTestId("toast")).toHaveCount(1);
 
   const row = page.getByRole("row").filter({ hasText: part.name });
   await expect(row).toHaveCount(1);
@@ -116,7 +128,7 @@ test("a review with its star rating appears on the home page as the newest", asy
   await expect(page.getByRole("radio", { name: "4 stars" })).toBeChecked();
   const text = `The timing belt kits fit perfectly (${Date.now()}).`;
   await page.getByLabel("Description").fill(text);
-  await page.getByRole("button", { name: "Add review" }).click();
+  await page.getByRole("button", { name: "Add A Review" }).click();
 
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId("toast")).toContainText("Your review is on the home page");
@@ -134,7 +146,7 @@ test("an empty review description is refused with a message by the field", async
     // Without JavaScript the browser's own check stops an empty field; a blank one reaches the server.
     await description.fill("   ");
   }
-  await page.getByRole("button", { name: "Add review" }).click();
+  await page.getByRole("button", { name: "Add A Review" }).click();
   await expect(page.getByText("Description is Required")).toBeVisible();
   await expect(description).toHaveAttribute("aria-invalid", "true");
 });

@@ -79,7 +79,7 @@ test("a customer's order form posts through the proxy", async ({ page, createPar
   await expect(page).toHaveURL(`${proxy.url}/`);
   await page.goto(`${proxy.url}/parts/${part.id}`);
   await page.getByLabel("Phone").fill("555-0100");
-  await page.getByLabel("Address").fill("1 Proxy Road");
+  await page.getByLabel("Address", { exact: true }).fill("1 Proxy Road");
   await page.getByRole("button", { name: "Buy", exact: true }).click();
   await expect(page).toHaveURL(`${proxy.url}/dashboard/orders`);
   await expect(page.getByText(part.name).first()).toBeVisible();

@@ -82,7 +82,7 @@ describe("placing an order", () => {
     expect(await toastOf(response)).toMatchObject({
       type: "success",
       message: "Your Order is Placed",
-      description: "Order Placed Successfully!",
+      description: `Order Placed Successfully! Total: $1,875 for 150 × ${part.name}.`,
     });
 
     const orders = await Order.find({ "lines.partId": part.id }).lean();

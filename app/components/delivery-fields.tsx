@@ -1,0 +1,46 @@
+import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { ErrorList, Field, TextareaField } from "~/components/forms";
+import { PO_NUMBER_MAX } from "~/utils/trade-schemas";
+
+type Text = FieldMetadata<string | undefined>;
+
+/** The form's starting values: the profile's phone and default delivery address, the address book box ticked. */
+export function deliveryDefaultValues(buyer: { phone: string | null; address: string | null }) {
+  return { phone: buyer.phone ?? "", address: buyer.address ?? "", saveAddress: "on", poNumber: "" };
+}
+
+/**
+ * What every order form asks besides its lines (the part page, checkout, the quick-order pad): phone
+ * and delivery address (pre-filled from the profile, changeable), "Save to my address book", and the
+ * buyer's optional purchase-order number. The names match `deliveryFields` in shop-forms.
+ */
+export function DeliveryFields({
+  fields,
+}: {
+  fields: { phone: Text; address: Text; saveAddress: FieldMetadata<boolean | undefined>; poNumber: Text };
+}) {
+  const { key: saveKey, ...saveProps } = getInputProps(fields.saveAddress, { type: "checkbox" });
+  return (
+    <>
+      <Field meta={fields.phone} label="Phone" type="tel" inputProps={{ autoComplete: "tel" }} />
+      <TextareaField
+        meta={fields.address}
+        label="Address"
+        textareaProps={{ rows: 3, autoComplete: "shipping street-address" }}
+      />
+      <div className="-mt-3 mb-2">
+        <label className="flex min-h-11 items-center gap-2 text-slate-800">
+          <input key={saveKey} {...saveProps} className="h-5 w-5" />
+          Save to my address book
+        </label>
+        <ErrorList id={fields.saveAddress.errorId} errors={fields.saveAddress.errors} />
+      </div>
+      <Field
+        meta={fields.poNumber}
+        label="PO number (optional)"
+        inputProps={{ maxLength: PO_NUMBER_MAX, autoComplete: "off" }}
+        help={`Your purchase-order number, up to ${PO_NUMBER_MAX} characters. It appears on the order and its paperwork.`}
+      />
+    </>
+  );
+}

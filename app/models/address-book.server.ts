@@ -1,0 +1,110 @@
+/**
+ * A trade buyer's company details and address book, kept on the user document. Every change is one
+ * atomic update of that document: the size guard ("addresses.19" must not exist), the duplicate guard
+ * (each entry's key) and the default (one field, defaultAddressId) travel in the same update as the change.
+ */
+import { Types } from "mongoose";
+import { User, type UserView } from "./user.server";
+
+export const ADDRESS_BOOK_LIMIT = 20;
+
+export async function updateCompany(
+  userId: string,
+  company: { companyName?: string; taxId?: string; country?: string; billingAddress?: string },
+) {
+  const set: Record<string, string> = {};
+  const unset: Record<string, ""> = {};
+  for (const key of ["companyName", "taxId", "country", "billingAddress"] as const) {
+    if (company[key]) set[key] = company[key]!;
+    else unset[key] = "";
+  }
+  const result = await User.updateOne({ _id: userId }, { ...(Object.keys(set).length ? { $set: set } : {}), $unset: unset });
+  return result.matchedCount === 1;
+}
+
+/** The same address typed with other capitals, spaces or line breaks has the same key. */
+export const addressKey = (address: string) => address.replace(/\s+/g, " ").trim().toLowerCase();
+
+/**
+ * Adds an address in one conditional update: refused as "duplicate" when the same address is already
+ * in the book, as "full" when the book holds ADDRESS_BOOK_LIMIT. With no default chosen, the first
+ * address of the book is the default (see toUserView).
+ */
+export async function addAddress(
+  userId: string,
+  { label, address, makeDefault }: { label?: string; address: string; makeDefault?: boolean },
+): Promise<"added" | "full" | "duplicate" | "missing"> {
+  const key = addressKey(address);
+  const id = new Types.ObjectId();
+  const pushed = await User.updateOne(
+    { _id: userId, "addresses.key": { $ne: key }, [`addresses.${ADDRESS_BOOK_LIMIT - 1}`]: { $exists: false } },
+    {
+      $push: { addresses: { _id: id, label: label || undefined, address, key } },
+      ...(makeDefault ? { $set: { defaultAddressId: id } } : {}),
+    },
+  );
+  if (pushed.modifiedCount !== 1) {
+    const user = await User.findById(userId, { addresses: 1 }).lean();
+    if (!user) return "missing";
+    return (user.addresses ?? []).some((entry) => addressKey(entry.address) === key) ? "duplicate" : "full";
+  }
+  return "added";
+}
+
+/**
+ * After an order with "Save to my address book" ticked: the delivery address joins the book if it is
+ * new (one conditional update, see addAddress), and the phone becomes the profile's phone if it has none.
+ */
+export async function saveDeliveryToProfile(userId: string, { phone, address }: { phone: string; address: string }) {
+  try {
+    await addAddress(userId, { address });
+    await User.updateOne({ _id: userId, $or: [{ number: { $exists: false } }, { number: "" }, { number: null }] }, { $set: { number: phone } });
+  } catch (error) {
+    // The order is placed already: a failure here must not make it look failed to the buyer.
+    console.error(`Saving the delivery address of user ${userId} to the address book failed`, error);
+  }
+}
+
+/** What an order form starts with: the default delivery address (else the profile's address) and the profile's phone. */
+export function deliveryDefaults(user: UserView) {
+  return {
+    phone: user.number,
+    address: user.addresses.find((entry) => entry.isDefault)?.address ?? user.address,
+  };
+}
+
+export async function editAddress(
+  userId: string,
+  addressId: string,
+  { label, address, makeDefault }: { label?: string; address: string; makeDefault?: boolean },
+) {
+  const result = await User.updateOne(
+    { _id: userId, "addresses._id": addressId },
+    {
+      $set: {
+        "addresses.$.address": address,
+        "addresses.$.key": addressKey(address),
+        "addresses.$.label": label ?? "",
+        ...(makeDefault ? { defaultAddressId: new Types.ObjectId(addressId) } : {}),
+      },
+    },
+  );
+  return result.matchedCount === 1;
+}
+
+export async function deleteAddress(userId: string, addressId: string) {
+  // A deleted default leaves defaultAddressId pointing at nothing: the first address is then the default.
+  const result = await User.updateOne(
+    { _id: userId, "addresses._id": addressId },
+    { $pull: { addresses: { _id: new Types.ObjectId(addressId) } } },
+  );
+  return result.matchedCount === 1;
+}
+
+export async function setDefaultAddress(userId: string, addressId: string) {
+  const result = await User.updateOne(
+    { _id: userId, "addresses._id": addressId },
+    { $set: { defaultAddressId: new Types.ObjectId(addressId) } },
+  );
+  return result.matchedCount === 1;
+}

@@ -1,0 +1,101 @@
+/** My Profile's trade account: company details (tax number by country format) and the address book. */
+import { describe, expect, test } from "vitest";
+import { User } from "~/models/user.server";
+import { action, loader } from "~/routes/dashboard._index";
+import { createUser, sessionCookieHeader } from "../setup/factories";
+import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+
+async function signedIn() {
+  const user = await createUser();
+  return { user, cookie: await sessionCookieHeader(user.id) };
+}
+const post = (cookie: string, fields: Record<string, string>) =>
+  settle(action(actionArgs(postRequest("/dashboard?index", fields, { cookie }))));
+const errors = async (response: Response) => ((await response.json()) as { error?: Record<string, string[] | null> }).error ?? {};
+const stored = (id: string) => User.findById(id).lean();
+
+describe("company details", () => {
+  test("are saved with the tax number in its country's format, normalised", async () => {
+    const { user, cookie } = await signedIn();
+    const response = await post(cookie, {
+      intent: "company",
+      companyName: "Gearhaus GmbH",
+      country: "DE",
+      taxId: "de 123 456 789",
+      billingAddress: "Hauptstrasse 1\n10115 Berlin",
+    });
+    expect(response.status).toBe(302);
+    expect(await stored(user.id)).toMatchObject({ companyName: "Gearhaus GmbH", country: "DE", taxId: "DE123456789" });
+    const page = await (await settle(loader(loaderArgs(getRequest("/dashboard", { cookie }))))).json();
+    expect(page.profile.company).toMatchObject({ companyName: "Gearhaus GmbH", taxId: "DE123456789" });
+  });
+
+  test.each([
+    [{ country: "DE", taxId: "DE12345" }, "taxId", /not a valid Germany VAT or tax number/],
+    [{ country: "US", taxId: "12-345" }, "taxId", /not a valid United States/],
+    [{ country: "GB", taxId: "<b>GB123456789</b>" }, "taxId", /plain text/],
+    [{ billingAddress: Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n") }, "billingAddress", /6 lines or fewer/],
+  ])("refuses %o with a message and changes nothing", async (input, field, message) => {
+    const { user, cookie } = await signedIn();
+    const response = await post(cookie, { intent: "company", companyName: "Before", ...input });
+    expect(response.status).toBe(400);
+    expect((await errors(response))[field]?.join(" ")).toMatch(message);
+    expect((await stored(user.id))?.companyName).toBeUndefined();
+  });
+
+  test("a US EIN with its dash is accepted", async () => {
+    const { user, cookie } = await signedIn();
+    expect((await post(cookie, { intent: "company", country: "US", taxId: "12-3456789" })).status).toBe(302);
+    expect((await stored(user.id))?.taxId).toBe("123456789");
+  });
+});
+
+describe("address book", () => {
+  test("add, edit, make default and delete; the first address is the default", async () => {
+    const { user, cookie } = await signedIn();
+    expect((await post(cookie, { intent: "address-save", label: "Plant", address: "1 Plant Road\nFlint" })).status).toBe(302);
+    expect((await post(cookie, { intent: "address-save", label: "Depot", address: "2 Depot Lane" })).status).toBe(302);
+    let page = await (await settle(loader(loaderArgs(getRequest("/dashboard", { cookie }))))).json();
+    expect(page.profile.addresses).toMatchObject([
+      { label: "Plant", address: "1 Plant Road\nFlint", isDefault: true },
+      { label: "Depot", address: "2 Depot Lane", isDefault: false },
+    ]);
+    const [plant, depot] = page.profile.addresses;
+
+    expect((await post(cookie, { intent: "address-save", addressId: depot.id, label: "Depot", address: "3 Depot Lane" })).status).toBe(302);
+    expect((await post(cookie, { intent: "address-default", addressId: depot.id })).status).toBe(302);
+    expect((await post(cookie, { intent: "address-delete", addressId: plant.id })).status).toBe(302);
+    page = await (await settle(loader(loaderArgs(getRequest(`/dashboard?edit=${depot.id}`, { cookie }))))).json();
+    expect(page.profile.addresses).toEqual([{ id: depot.id, label: "Depot", address: "3 Depot Lane", isDefault: true }]);
+    expect(page.editing).toMatchObject({ id: depot.id });
+    expect((await stored(user.id))?.addresses).toHaveLength(1);
+  });
+
+  test("bad input answers a message and changes nothing; the book holds at most 20", async () => {
+    const { user, cookie } = await signedIn();
+    const fifty = Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n");
+    for (const [input, message] of [
+      [{ address: fifty }, /6 lines or fewer/],
+      [{ address: "<script>alert(1)</script>" }, /plain text/],
+      [{ address: "" }, /Address is Required/],
+      [{ address: "x".repeat(2000) }, /300 characters or fewer/],
+    ] as const) {
+      const response = await post(cookie, { intent: "address-save", ...input });
+      expect(response.status).toBe(400);
+      expect((await errors(response)).address?.join(" ")).toMatch(message);
+    }
+    expect((await stored(user.id))?.addresses ?? []).toHaveLength(0);
+
+    for (let i = 0; i < 20; i++) expect((await post(cookie, { intent: "address-save", address: `${i} Full Street` })).status).toBe(302);
+    const full = await post(cookie, { intent: "address-save", address: "21 Full Street" });
+    expect(full.status).toBe(409);
+    expect((await errors(full)).address).toEqual(["Your address book is full (20 addresses)"]);
+    expect((await stored(user.id))?.addresses).toHaveLength(20);
+
+    // Someone else's address id is not found and changes nothing.
+    const other = await signedIn();
+    const id = String((await stored(user.id))!.addresses![0]._id);
+    expect((await post(other.cookie, { intent: "address-delete", addressId: id })).status).toBe(404);
+    expect((await stored(user.id))?.addresses).toHaveLength(20);
+  });
+});
