@@ -8,6 +8,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import { addPart } from "~/models/part.server";
 import { requireAdmin } from "~/utils/auth.server";
+import { audit, partTarget, partValues } from "~/utils/audit.server";
 import { addPartSchema, DEFAULT_MIN_ORDER } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
 
@@ -18,8 +19,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(null, { headers: { "Cache-Control": "private, no-store" } });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireAdmin(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
   const submission = parseWithZod(await readForm(request), { schema: addPartSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const { name, description, img, quantity, price, minOrderQuantity, partNumber } = submission.value;
@@ -42,6 +43,7 @@ export async function action({ request }: ActionFunctionArgs) {
         { status: 409 },
       );
     }
+    await audit({ context, actor: admin, action: "part.add", target: partTarget(result.part), after: partValues(result.part) });
   } catch (error) {
     console.error(error);
     return json(submission.reply({ formErrors: [FAILED_TO_ADD] }), { status: 500 });

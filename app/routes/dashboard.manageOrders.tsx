@@ -15,6 +15,7 @@ import { getOrderById, listAllOrders, markShipped, removeOrder } from "~/models/
 import { requireAdmin } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
 import { readForm } from "~/utils/form.server";
+import { audit, orderStatusChange } from "~/utils/audit.server";
 import {
   formatDateTime,
   manageOrdersSchema,
@@ -34,8 +35,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** Two forms post here: Shipped on a paid order, and the Remove confirmation of an unpaid one. */
-export async function action({ request }: ActionFunctionArgs) {
-  await requireAdmin(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: manageOrdersSchema });
   const posted = { orderId: String(formData.get("orderId") ?? ""), intent: String(formData.get("intent") ?? "") };
@@ -52,6 +53,7 @@ export async function action({ request }: ActionFunctionArgs) {
         : `Only unpaid orders can be removed; this one is ${ORDER_STATUS_LABELS[order.status]}.`;
     return json({ ...posted, result: submission.reply({ formErrors: [message] }) }, { status: order ? 409 : 404 });
   }
+  await audit({ context, actor: admin, ...orderStatusChange(intent, changed) });
   const { search } = new URL(request.url);
   const message =
     intent === "ship"

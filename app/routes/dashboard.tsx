@@ -19,6 +19,7 @@ const items: { to: string; label: string; roles: Role[] }[] = [
   { to: "/dashboard/addProduct", label: "Add Product", roles: ["admin"] },
   { to: "/dashboard/manageProducts", label: "Manage Products", roles: ["admin"] },
   { to: "/dashboard/manageOrders", label: "Manage Orders", roles: ["admin"] },
+  { to: "/dashboard/audit", label: "Audit Log", roles: ["admin"] },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
