@@ -290,18 +290,12 @@ describe("the Audit Log screen", () => {
     ["actor", "?actor=not-an-email", /email address/],
     ["from", "?from=2026-13-45", /Enter a date/],
     ["to", "?from=2026-02-01&to=2026-01-01", /must not be before/],
-    ["actor", "?actor[$ne]=x", /./],
   ])(
     "a bad filter (%s) answers 400 with its message next to the field and no entries",
     async (field, query, message) => {
       const { cookie } = await signedIn("admin");
       const response = await open(query, cookie);
       const body = (await response.json()) as Page;
-      if (query.includes("[$ne]")) {
-        // An operator in a field name is no field: the filter is simply not applied to anything.
-        expect([200, 400]).toContain(response.status);
-        return;
-      }
       expect(response.status).toBe(400);
       expect(body.entries).toEqual([]);
       expect(body.result.error?.[field]?.join(" ")).toMatch(message);
