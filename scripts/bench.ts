@@ -336,6 +336,7 @@ async function main() {
       { name: "/parts last", path: deep.last, ceiling: "static /parts", note: "the last page, linked from the first" },
       { name: "/parts deep", path: deep.previous, ceiling: "static /parts", note: "the page before the last, by its cursor link" },
       { name: "/parts search", path: `/parts?q=${seed.searchWord}`, ceiling: "static /parts", note: `q=${seed.searchWord}` },
+      { name: "/parts filtered", path: "/parts?category=brakes&make=Volkswagen&model=Golf&year=2016", ceiling: "static /parts", note: "brakes for a 2016 Volkswagen Golf, with counts per filter" },
       { name: "/parts/{id}", path: `/parts/${partId}`, ceiling: "static /parts", headers: { Cookie: cookies[cookies.length - 1] }, note: "part page, signed in" },
     ];
 

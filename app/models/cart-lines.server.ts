@@ -141,7 +141,11 @@ export async function checkPadLines(entries: PadEntry[]): Promise<PadLineCheck[]
     else if (check.quantity === null) {
       check.problem = {
         reason: "unreadable",
-        message: check.quantityText ? `"${check.quantityText}" is not a whole number of units` : "Add a quantity after the part number",
+        message: !check.quantityText
+          ? "Add a quantity after the part number"
+          : /^\d+$/.test(check.quantityText)
+            ? `${check.quantityText} units is more than one line can take`
+            : `"${check.quantityText}" is not a whole number of units`,
       };
     } else {
       check.problem = lineProblem(check.part, check.quantity);

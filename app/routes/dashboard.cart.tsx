@@ -9,6 +9,7 @@ import { addToCart, getCart, removeFromCart, restoreCart, setCartQuantity, takeC
 import { reorderIntoCart } from "~/models/cart-lines.server";
 import { getOwnOrder, placeOrder } from "~/models/order.server";
 import { requireCustomer } from "~/utils/auth.server";
+import { redirectToPay } from "~/utils/checkout.server";
 import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/utils/cart-forms";
 import { formatCents, safeRedirect } from "~/utils/misc";
 import { readForm } from "~/utils/form.server";
@@ -97,10 +98,7 @@ export async function action({ request }: ActionFunctionArgs) {
           { status: 409 },
         );
       }
-      return redirectWithSuccess(`/dashboard/payment/${placed.order.id}`, {
-        message: "Your Order is Placed",
-        description: "Order Placed Successfully!",
-      });
+      return redirectToPay(placed.order.id);
     }
   }
 }

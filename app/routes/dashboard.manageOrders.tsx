@@ -102,7 +102,7 @@ export default function ManageOrders() {
             id="status-filter"
             name="status"
             defaultValue={status ?? ""}
-            className="rounded border border-slate-400 bg-white px-3 py-2"
+            className="min-h-11 rounded border border-slate-400 bg-white px-3 py-2"
           >
             <option value="">All orders</option>
             {ORDER_STATUS_FILTERS.map((value) => (
@@ -140,14 +140,18 @@ export default function ManageOrders() {
                   </span>
                   <OrderLinesDetails lines={order.lines} />
                 </th>
-                <td className="px-3 py-2">
+                <td className="px-3 py-2 max-md:col-span-2" data-label="Customer">
                   {order.userName}
-                  <span className="block text-xs text-slate-600">{order.userEmail}</span>
+                  <span className="block break-all text-xs text-slate-600">{order.userEmail}</span>
                   <span className="block text-xs text-slate-600">{order.phone}</span>
                 </td>
-                <td className="px-3 py-2 text-right">{order.totalQuantity.toLocaleString("en-US")}</td>
-                <td className="px-3 py-2 text-right">{formatCents(order.totalCents)}</td>
-                <td className="px-3 py-2">
+                <td className="px-3 py-2 text-right" data-label="Quantity">
+                  {order.totalQuantity.toLocaleString("en-US")}
+                </td>
+                <td className="px-3 py-2 text-right" data-label="Price">
+                  {formatCents(order.totalCents)}
+                </td>
+                <td className="px-3 py-2" data-label="Status">
                   <span className="font-medium" data-testid="status">
                     {ORDER_STATUS_LABELS[order.status]}
                   </span>
@@ -222,7 +226,7 @@ function StatusTimes({ order }: { order: OrderRow }) {
       ))}
       {order.transactionId ? (
         <span className="block text-xs text-slate-600">
-          Transaction id: <span className="font-mono">{order.transactionId}</span>
+          Transaction id: <span className="break-all font-mono">{order.transactionId}</span>
         </span>
       ) : null}
     </>

@@ -68,13 +68,17 @@ export default function MyOrders() {
                   Placed {formatDateTime(order.createdAt)}
                 </span>
               </th>
-              <td className="px-3 py-2 text-right">{order.totalQuantity.toLocaleString("en-US")}</td>
-              <td className="px-3 py-2 text-right">{formatCents(order.totalCents)}</td>
-              <td className="px-3 py-2">
+              <td className="px-3 py-2 text-right" data-label="Quantity">
+                {order.totalQuantity.toLocaleString("en-US")}
+              </td>
+              <td className="px-3 py-2 text-right" data-label="Price">
+                {formatCents(order.totalCents)}
+              </td>
+              <td className="px-3 py-2 max-md:col-span-2" data-label="Status">
                 <span className="font-medium">{ORDER_STATUS_LABELS[order.status]}</span>
                 {order.transactionId ? (
                   <span className="block text-xs text-slate-600">
-                    Transaction id: <span className="font-mono">{order.transactionId}</span>
+                    Transaction id: <span className="break-all font-mono">{order.transactionId}</span>
                   </span>
                 ) : null}
                 {order.endedAt ? (
@@ -100,7 +104,7 @@ export default function MyOrders() {
                   <Link
                     to={`/dashboard/payment/${order.id}`}
                     aria-label={`Pay for the order of ${order.summary}`}
-                    className="inline-flex items-center rounded bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-800"
+                    className="inline-flex min-h-11 items-center rounded bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-800"
                   >
                     Pay
                   </Link>

@@ -8,6 +8,7 @@ import { ErrorList, Field, SubmitButton, TextareaField } from "~/components/form
 import { checkPadLines, padLinesIntoCart, type PadLineCheck } from "~/models/cart-lines.server";
 import { placeOrder } from "~/models/order.server";
 import { requireCustomer } from "~/utils/auth.server";
+import { redirectToPay } from "~/utils/checkout.server";
 import { CART_PATH } from "~/utils/cart-forms";
 import { formatCents } from "~/utils/misc";
 import { MAX_ORDER_LINES } from "~/utils/order-lines";
@@ -81,10 +82,7 @@ export async function action({ request }: ActionFunctionArgs) {
     for (const failure of placed.failures) checks[failure.index].problem = failure;
     return json<ActionData>({ result: submission.reply({ formErrors: ["Nothing was ordered: fix the lines marked below"] }), checks, stamp }, { status: 409 });
   }
-  return redirectWithSuccess(`/dashboard/payment/${placed.order.id}`, {
-    message: "Your Order is Placed",
-    description: "Order Placed Successfully!",
-  });
+  return redirectToPay(placed.order.id);
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });

@@ -9,8 +9,14 @@ import { AddToCartForm } from "~/components/add-to-cart";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import { placeOrder } from "~/models/order.server";
+import { PartCatalogueDetails, partJsonLd } from "~/components/part-catalogue-details";
+import { vehicleLabel } from "~/content/vehicles";
+import { getPartCatalogue } from "~/models/part-catalogue.server";
 import { getPart } from "~/models/part.server";
 import { requireUser } from "~/utils/auth.server";
+import { fitsVehicle } from "~/utils/catalogue";
+import { getEnv } from "~/utils/env.server";
+import { getRememberedVehicle } from "~/utils/vehicle.server";
 import { useHydrated } from "~/utils/hydrated";
 import { formatCents } from "~/utils/misc";
 import { orderFormSchema } from "~/utils/shop-forms";
@@ -20,11 +26,19 @@ const NOT_FOUND = "That part is not in our catalogue (any more).";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const part = await getPart(params.id ?? "");
-  if (!part) throw new Response(NOT_FOUND, { status: 404 });
+  const [part, catalogue, vehicle] = await Promise.all([
+    getPart(params.id ?? ""),
+    getPartCatalogue(params.id ?? ""),
+    getRememberedVehicle(request),
+  ]);
+  if (!part || !catalogue) throw new Response(NOT_FOUND, { status: 404 });
   return json(
     {
       part,
+      catalogue,
+      /** The visitor's remembered vehicle and whether this part fits it. */
+      vehicle: vehicle ? { label: vehicleLabel(vehicle), fits: fitsVehicle(catalogue.fitment, vehicle) } : null,
+      origin: getEnv().PUBLIC_URL.replace(/\/+$/, ""),
       buyer: { name: user.name, email: user.email, phone: user.number, address: user.address },
       isAdmin: user.role === "admin",
     },
@@ -66,7 +80,7 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => ({
 });
 
 export default function PartDetails() {
-  const { part, buyer, isAdmin } = useLoaderData<typeof loader>();
+  const { part, buyer, isAdmin, catalogue, vehicle, origin } = useLoaderData<typeof loader>();
   const canMeetMinimum = part.availableQuantity >= part.minOrderQuantity;
   return (
     <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 md:grid-cols-2">
@@ -80,6 +94,17 @@ export default function PartDetails() {
         />
         <h1 className="mt-6 text-3xl font-bold text-slate-900">{part.name}</h1>
         <p className="mt-1 text-sm text-slate-600">Part number {part.partNumber}</p>
+        {vehicle ? (
+          vehicle.fits ? (
+            <p className="mt-2 font-medium text-green-800" data-testid="fits">
+              <span aria-hidden="true">✓ </span>Fits your {vehicle.label}
+            </p>
+          ) : (
+            <p className="mt-2 text-slate-700" data-testid="fits">
+              Not listed for your {vehicle.label}: check the vehicles below.
+            </p>
+          )
+        ) : null}
         <p className="mt-4 text-slate-800">{part.description}</p>
         <dl className="mt-6 grid grid-cols-1 gap-3 sm:grid-cols-3">
           <div className="rounded border border-slate-200 p-3">
@@ -101,6 +126,12 @@ export default function PartDetails() {
             </dd>
           </div>
         </dl>
+        <PartCatalogueDetails catalogue={catalogue} />
+        <script
+          type="application/ld+json"
+          // JSON with "<" escaped, so no text of the part can close the script element.
+          dangerouslySetInnerHTML={{ __html: partJsonLd({ part, catalogue, origin }) }}
+        />
       </article>
 
       <section aria-labelledby="order-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
@@ -171,7 +202,7 @@ function OrderForm({ part, buyer }: { part: LoaderData["part"]; buyer: LoaderDat
           id="buyer-name"
           value={buyer.name}
           readOnly
-          className="block w-full rounded border border-slate-400 bg-slate-100 px-3 py-2 text-slate-900"
+          className="block min-h-11 w-full rounded border border-slate-400 bg-slate-100 px-3 py-2 text-slate-900"
         />
       </div>
       <div className="pt-5">
@@ -183,7 +214,7 @@ function OrderForm({ part, buyer }: { part: LoaderData["part"]; buyer: LoaderDat
           type="email"
           value={buyer.email}
           readOnly
-          className="block w-full rounded border border-slate-400 bg-slate-100 px-3 py-2 text-slate-900"
+          className="block min-h-11 w-full rounded border border-slate-400 bg-slate-100 px-3 py-2 text-slate-900"
         />
       </div>
       <Field

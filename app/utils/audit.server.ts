@@ -77,3 +77,44 @@ export function orderStatusChange(
     after: { status: after },
   };
 }
+
+type EditablePart = {
+  name: string;
+  description: string;
+  img: string;
+  priceCents: number;
+  minOrderQuantity: number;
+  partNumber: string;
+  category: string;
+  brand: string;
+  oeNumbers: readonly string[];
+  fitment: readonly { make: string; model: string; yearFrom: number; yearTo: number; engine?: string | null }[];
+};
+
+function editValues(part: EditablePart): AuditValues {
+  return {
+    name: part.name,
+    description: part.description,
+    img: part.img,
+    priceCents: part.priceCents,
+    minOrderQuantity: part.minOrderQuantity,
+    partNumber: part.partNumber,
+    category: part.category,
+    brand: part.brand,
+    oeNumbers: part.oeNumbers.join(", "),
+    fitment: part.fitment
+      .map((row) => `${row.make} ${row.model} ${row.yearFrom}-${row.yearTo}${row.engine ? ` ${row.engine}` : ""}`)
+      .join("; "),
+  };
+}
+
+/** An Edit Product save as the log keeps it: only the fields that changed, before and after. */
+export function partEditChanges(before: EditablePart, after: EditablePart) {
+  const was = editValues(before);
+  const now = editValues(after);
+  const changed = Object.keys(now).filter((key) => was[key] !== now[key]);
+  return {
+    before: Object.fromEntries(changed.map((key) => [key, was[key]])) as AuditValues,
+    after: Object.fromEntries(changed.map((key) => [key, now[key]])) as AuditValues,
+  };
+}

@@ -19,7 +19,14 @@ export async function connectDb(uri: string) {
  * declares are dropped, so the models are the one list of indexes.
  */
 export async function syncIndexes() {
-  await Promise.all(Object.values(mongoose.models).map((model) => model.syncIndexes()));
+  await Promise.all(
+    Object.values(mongoose.models).map(async (model) => {
+      // init() is the model's own start (collection and indexes), already under way since the
+      // connection opened; creating the collection a second time beside it races on the local database.
+      await model.init();
+      await model.syncIndexes({ autoCreate: false } as Parameters<typeof model.syncIndexes>[0]);
+    }),
+  );
 }
 
 export async function isDbHealthy() {

@@ -21,8 +21,9 @@ export const PART_GONE_MESSAGE = "This part is no longer available";
 /** What is wrong with ordering `quantity` of `part` (null or undefined: the part is gone); null when nothing is. */
 export function lineProblem(part: PartRules | null | undefined, quantity: number): LineProblem | null {
   if (!part) return { reason: "missing", message: PART_GONE_MESSAGE };
-  if (!Number.isSafeInteger(quantity) || quantity < 1 || quantity > MAX_LINE_QUANTITY) {
-    return { reason: "invalid-quantity", message: "Quantity must be a whole number" };
+  if (!Number.isSafeInteger(quantity)) return { reason: "invalid-quantity", message: "Quantity must be a whole number" };
+  if (quantity > MAX_LINE_QUANTITY) {
+    return { reason: "invalid-quantity", message: `Quantity must be at most ${units(MAX_LINE_QUANTITY)}` };
   }
   if (quantity < part.minOrderQuantity) {
     return { reason: "below-minimum", message: `The minimum order is ${units(part.minOrderQuantity)} units` };

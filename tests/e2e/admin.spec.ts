@@ -23,6 +23,7 @@ test("an admin adds a part, finds it newest on the home page, restocks it and de
   await page.getByLabel("Image URL").fill("/images/parts/pw-1007.svg");
   await page.getByLabel("Quantity in stock").fill("500");
   await page.getByLabel(/^Price per unit/).fill("19");
+  await page.getByLabel("Category").selectOption({ label: "Transmission" });
   await page.getByRole("button", { name: "Add part" }).click();
 
   await expect(page).toHaveURL(/\/dashboard\/manageProducts$/);

@@ -44,6 +44,7 @@ function goodPart() {
     quantity: "800",
     price: "37",
     minOrderQuantity: "100",
+    category: "brakes",
   };
 }
 

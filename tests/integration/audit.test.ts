@@ -16,6 +16,7 @@ import { action as usersAction } from "~/routes/dashboard.allUsers";
 import { loader as auditLoader } from "~/routes/dashboard.audit";
 import { action as ordersAction } from "~/routes/dashboard.manageOrders";
 import { action as productsAction } from "~/routes/dashboard.manageProducts";
+import { action as editAction } from "~/routes/dashboard.manageProducts_.$id.edit";
 import { audit } from "~/utils/audit.server";
 import { SignInThrottle } from "~/utils/rate-limit.server";
 import { createPart, createUser } from "../setup/factories";
@@ -60,7 +61,7 @@ describe("every admin action writes one entry: who, when, from where, what, befo
     expect(entry.at.getTime()).toBeLessThanOrEqual(Date.now());
   });
 
-  test("add, change price and stock, delete a product", async () => {
+  test("add, edit, change price and stock, delete a product", async () => {
     const { user: admin, cookie } = await signedIn("admin");
     const ip = newAddress();
     const name = `Audit Caliper ${randomUUID().slice(0, 6)}`;
@@ -74,6 +75,7 @@ describe("every admin action writes one entry: who, when, from where, what, befo
         quantity: "800",
         price: "37",
         minOrderQuantity: "100",
+        category: "suspension",
       },
       cookie,
       ip,
@@ -81,6 +83,30 @@ describe("every admin action writes one entry: who, when, from where, what, befo
     expect(added.status).toBe(302);
     const part = (await Part.findOne({ name }).lean())!;
     const id = part._id.toString();
+
+    const edited = await settle(
+      editAction({
+        request: postRequest(
+          `/dashboard/manageProducts/${id}/edit`,
+          {
+            name,
+            description: "Two-piston caliper, zinc plated.",
+            img: "https://images.example.com/c.png",
+            price: "39",
+            minOrderQuantity: "100",
+            partNumber: part.partNumber,
+            category: "brakes",
+            brand: part.brand ?? "PartsWorks",
+            oeNumbers: "",
+            fitment: "",
+          },
+          { cookie },
+        ),
+        params: { id },
+        context: testContext({ clientIp: ip }),
+      }),
+    );
+    expect(edited.status).toBe(302);
 
     const updated = await post(
       productsAction,
@@ -100,16 +126,19 @@ describe("every admin action writes one entry: who, when, from where, what, befo
     expect(deleted.status).toBe(302);
 
     const entries = await entriesFor(id);
-    expect(entries.map((entry) => entry.action)).toEqual(["part.add", "part.update", "part.delete"]);
+    expect(entries.map((entry) => entry.action)).toEqual(["part.add", "part.edit", "part.update", "part.delete"]);
     for (const entry of entries)
       expect(entry).toMatchObject({ actorEmail: admin.email, ip, targetType: "part", targetLabel: name });
     const values = { partNumber: part.partNumber, minOrderQuantity: 100 };
     expect(entries[0]).toMatchObject({ before: null, after: { ...values, priceCents: 3700, availableQuantity: 800 } });
-    expect(entries[1]).toMatchObject({
-      before: { ...values, priceCents: 3700, availableQuantity: 800 },
+    // The edit keeps only what changed.
+    expect(entries[1].before).toEqual({ description: "Two-piston caliper.", priceCents: 3700, category: "suspension" });
+    expect(entries[1].after).toEqual({ description: "Two-piston caliper, zinc plated.", priceCents: 3900, category: "brakes" });
+    expect(entries[2]).toMatchObject({
+      before: { ...values, priceCents: 3900, availableQuantity: 800 },
       after: { ...values, priceCents: 4100, availableQuantity: 650 },
     });
-    expect(entries[2]).toMatchObject({ before: { ...values, priceCents: 4100, availableQuantity: 650 }, after: null });
+    expect(entries[3]).toMatchObject({ before: { ...values, priceCents: 4100, availableQuantity: 650 }, after: null });
   });
 
   test("ship a paid order and remove an unpaid one", async () => {

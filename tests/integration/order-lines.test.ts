@@ -8,8 +8,13 @@ import { describe, expect, test } from "vitest";
 import { cancelOrder, Order, placeOrder, removeOrder, type PlaceOrderResult } from "~/models/order.server";
 import { Part } from "~/models/part.server";
 import { markOrderPaid } from "~/models/payment.server";
+import { loader as manageOrdersLoader } from "~/routes/dashboard.manageOrders";
+import { loader as myOrdersLoader } from "~/routes/dashboard.orders";
+import { loader as orderPageLoader } from "~/routes/dashboard.orders_.$id._index";
 import { migrateDb } from "~/utils/migrate.server";
 import { createPart } from "../setup/factories";
+import { createOrder } from "../setup/order-factories";
+import { getRequest, loaderArgs, settle } from "../setup/requests";
 import { signedIn } from "./ordering.helpers";
 
 const delivery = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield" };
@@ -158,6 +163,38 @@ describe("an order of several lines", () => {
     expect(await markOrderPaid({ ...evidence, amountCents: 50_000 })).toBe("mismatch");
     expect(await markOrderPaid({ ...evidence, amountCents: 120_000 })).toBe("paid");
     expect((await Order.findById(placed.order.id).lean())?.status).toBe("paid");
+  });
+});
+
+describe("the screens of an order of several lines", () => {
+  test("My Orders and Manage Orders name it by its first part and '+ N more'; its page lists every line, to its owner only", async () => {
+    const a = await createPart({ priceCents: 100 });
+    const b = await createPart({ priceCents: 200 });
+    const c = await createPart({ priceCents: 300 });
+    const owner = await signedIn();
+    const order = await createOrder({ user: owner.user, lines: [{ part: a, quantity: 100 }, { part: b, quantity: 100 }, { part: c, quantity: 100 }] });
+
+    const mine = await (await settle(myOrdersLoader(loaderArgs(getRequest("/dashboard/orders", { cookie: owner.cookie }))))).json();
+    expect(mine.orders[0]).toMatchObject({ id: order.id, summary: `${a.name} + 2 more`, lineCount: 3, totalQuantity: 300, totalCents: 60_000 });
+
+    const page = await settle(orderPageLoader(loaderArgs(getRequest(`/dashboard/orders/${order.id}`, { cookie: owner.cookie }), { id: order.id })));
+    expect(page.status).toBe(200);
+    const { order: shown } = await page.json();
+    expect(shown.lines.map((line: { partNumber: string; lineTotalCents: number }) => [line.partNumber, line.lineTotalCents])).toEqual([
+      [a.partNumber, 10_000],
+      [b.partNumber, 20_000],
+      [c.partNumber, 30_000],
+    ]);
+
+    const stranger = await signedIn();
+    const hidden = await settle(orderPageLoader(loaderArgs(getRequest(`/dashboard/orders/${order.id}`, { cookie: stranger.cookie }), { id: order.id })));
+    expect(hidden.status).toBe(404);
+    const malformed = await settle(orderPageLoader(loaderArgs(getRequest("/dashboard/orders/nope", { cookie: owner.cookie }), { id: "nope" })));
+    expect(malformed.status).toBe(404);
+
+    const admin = await signedIn("admin");
+    const all = await (await settle(manageOrdersLoader(loaderArgs(getRequest("/dashboard/manageOrders", { cookie: admin.cookie }))))).json();
+    expect(all.orders.find((row: { id: string }) => row.id === order.id)).toMatchObject({ summary: `${a.name} + 2 more`, totalCents: 60_000 });
   });
 });
 

@@ -49,7 +49,7 @@ describe("the quick-order pad", () => {
   });
 
   test("10,000 pasted lines, 201 lines, an empty pad or a forged intent are refused with a message and change nothing", async () => {
-    const part = await createPart();
+    const [part, x, y, z] = await Promise.all([createPart(), createPart(), createPart(), createPart()]);
     const { user, cookie } = await signedIn();
     const before = await snapshot({ partIds: [part.id] });
     const many = (n: number) => Array.from({ length: n }, () => `${part.partNumber} 100`).join("\n");
@@ -58,6 +58,14 @@ describe("the quick-order pad", () => {
     await expectFieldError(await post({ intent: "cart", lines: " \n\t\n" }, cookie), "lines", "Type or paste at least one line");
     expect((await post({ intent: "delete-everything", lines: many(1) }, cookie)).status).toBe(400);
     await expectFieldError(await post({ intent: "order", lines: many(1), phone: "", address: "x" }, cookie), "phone", "Phone is Required");
+    // Huge, zero and negative quantities: a message on the line, nothing written.
+    const checked = await post({ intent: "cart", lines: `${x.partNumber} 99999999999\n${y.partNumber} 0\n${z.partNumber} -5` }, cookie);
+    expect(checked.status).toBe(400);
+    expect(((await checked.json()).checks as Check[]).map((check) => check.problem?.message)).toEqual([
+      "99999999999 units is more than one line can take",
+      "The minimum order is 100 units",
+      '"-5" is not a whole number of units',
+    ]);
     expect(await snapshot({ partIds: [part.id] })).toEqual(before);
     expect(await cartLines(user.id)).toEqual([]);
   });
