@@ -58,6 +58,8 @@ const orderSchema = new Schema(
 orderSchema.index({ userId: 1, createdAt: -1, _id: -1 });
 orderSchema.index({ createdAt: -1, _id: -1 });
 orderSchema.index({ status: 1, createdAt: -1, _id: -1 });
+// The admin home's sales of the last 30 days (paid orders by the day they were paid).
+orderSchema.index({ paidAt: 1 }, { sparse: true });
 
 export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.ObjectId };
 

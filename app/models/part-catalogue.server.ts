@@ -127,7 +127,11 @@ export async function getPartForEdit(id: string) {
   if (!isObjectId(id)) return null;
   const doc = await Part.findById(id).lean();
   if (!doc) return null;
-  return { ...toPartView(doc), ...toCatalogue(doc as Parameters<typeof toCatalogue>[0]) };
+  return {
+    ...toPartView(doc),
+    ...toCatalogue(doc as Parameters<typeof toCatalogue>[0]),
+    lowStockThreshold: doc.lowStockThreshold ?? null,
+  };
 }
 
 export type PartEdit = {
@@ -141,6 +145,8 @@ export type PartEdit = {
   brand: string;
   oeNumbers: string[];
   fitment: FitmentRow[];
+  /** Stock below this shows on the admin home; null: below the minimum order. */
+  lowStockThreshold: number | null;
 };
 
 function isDuplicateKey(error: unknown) {
@@ -174,6 +180,7 @@ export async function updatePartCatalogue(
       minOrderQuantity: view.minOrderQuantity,
       partNumber: view.partNumber,
       ...toCatalogue(previous as Parameters<typeof toCatalogue>[0]),
+      lowStockThreshold: previous.lowStockThreshold ?? null,
     };
     return { ok: true, before, after: { ...fields, partNumber } };
   } catch (error) {

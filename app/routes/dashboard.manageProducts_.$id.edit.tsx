@@ -34,7 +34,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     }),
   });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-  const { name, description, img, price, minOrderQuantity, partNumber, category, brand, oeNumbers, fitment } = submission.value;
+  const { name, description, img, price, minOrderQuantity, partNumber, category, brand, oeNumbers, fitment, lowStockThreshold } =
+    submission.value;
   const result = await updatePartCatalogue(id, {
     name,
     description,
@@ -46,6 +47,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     brand,
     oeNumbers,
     fitment,
+    lowStockThreshold: lowStockThreshold ?? null,
   });
   if (!result.ok && result.reason === "missing") throw new Response(MISSING, { status: 404 });
   if (!result.ok) return json(submission.reply({ fieldErrors: { partNumber: [TAKEN] } }), { status: 409 });
@@ -79,6 +81,7 @@ export default function EditProduct() {
       partNumber: part.partNumber,
       category: part.category,
       brand: part.brand,
+      lowStockThreshold: part.lowStockThreshold === null ? "" : String(part.lowStockThreshold),
       ...catalogueFormDefaults(part),
     },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: editPartSchema }),
@@ -107,6 +110,13 @@ export default function EditProduct() {
         <Field meta={fields.price} label="Price per unit (whole dollars)" type="number" inputProps={{ step: 1 }} />
         <Field meta={fields.minOrderQuantity} label="Minimum order quantity" type="number" inputProps={{ step: 1 }} />
         <Field meta={fields.partNumber} label="Part number" />
+        <Field
+          meta={fields.lowStockThreshold}
+          label="Low-stock threshold"
+          type="number"
+          inputProps={{ step: 1, min: 0 }}
+          help="Shop Today lists the part when its stock falls below this. Empty: below its minimum order."
+        />
         <PartCatalogueFields fields={fields} />
         <div className="sm:col-span-2">
           <ErrorList id={form.errorId} errors={form.errors} />

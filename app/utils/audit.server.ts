@@ -89,6 +89,7 @@ type EditablePart = {
   brand: string;
   oeNumbers: readonly string[];
   fitment: readonly { make: string; model: string; yearFrom: number; yearTo: number; engine?: string | null }[];
+  lowStockThreshold: number | null;
 };
 
 function editValues(part: EditablePart): AuditValues {
@@ -105,6 +106,7 @@ function editValues(part: EditablePart): AuditValues {
     fitment: part.fitment
       .map((row) => `${row.make} ${row.model} ${row.yearFrom}-${row.yearTo}${row.engine ? ` ${row.engine}` : ""}`)
       .join("; "),
+    lowStockThreshold: part.lowStockThreshold,
   };
 }
 
