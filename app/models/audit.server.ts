@@ -32,6 +32,8 @@ const auditSchema = new Schema(
 auditSchema.index({ at: -1, _id: -1 });
 auditSchema.index({ action: 1, at: -1, _id: -1 });
 auditSchema.index({ actorEmail: 1, at: -1, _id: -1 });
+// One target's history: who shipped or removed an order (its page), who changed a part.
+auditSchema.index({ targetId: 1, at: -1 });
 // Retention: MongoDB deletes an entry once its expiry has passed.
 auditSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
@@ -122,4 +124,21 @@ export async function listAuditEntries(filter: AuditFilter, { page = 1, perPage 
     after: (doc.after as AuditValues | null) ?? null,
   }));
   return { entries, page: current, pageCount, total };
+}
+
+/** Who shipped and who removed an order, from the log (the latest entry of each; absent when none). */
+export async function orderShopActors(orderId: string) {
+  const docs = await Audit.find(
+    { targetId: orderId, action: { $in: ["order.ship", "order.remove"] } },
+    { action: 1, actorEmail: 1 },
+  )
+    .sort({ at: -1 })
+    .limit(10)
+    .lean();
+  const actors: Partial<Record<"shipped" | "removed", string>> = {};
+  for (const doc of docs) {
+    const event = doc.action === "order.ship" ? "shipped" : "removed";
+    if (doc.actorEmail && !actors[event]) actors[event] = doc.actorEmail;
+  }
+  return actors;
 }

@@ -120,8 +120,10 @@ function OrdersToHandle({
         <ol className="mt-2 divide-y divide-slate-200 rounded border border-slate-200 bg-white">
           {list.orders.map((order) => (
             <li key={order.id} className="px-3 py-2 text-sm" data-testid="todo-order">
-              <span className="font-medium">{order.summary}</span> for {order.userName} ({order.userEmail}),{" "}
-              {formatCents(order.totalCents)}
+              <Link to={`/dashboard/manageOrders/${order.id}`} className="font-medium text-brand-700 underline">
+                {order.summary}
+              </Link>{" "}
+              for {order.userName} ({order.userEmail}), {formatCents(order.totalCents)}
               <span className="block text-xs text-slate-600">{when(order)}</span>
             </li>
           ))}
