@@ -36,6 +36,8 @@ const schema = z.object({
   LOGIN_BLOCK_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
   LOGIN_FAILS_PER_IP_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(100),
   SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** How long audit entries are kept, in days (a TTL index deletes them after). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   /** Where local data lives (the local database, the development session secret). */
   DATA_DIR: z.string().default(".data"),
   /** The Remix build the server runs (`npm run build` writes it; tests build into their own). */

@@ -15,10 +15,12 @@ const items: { to: string; label: string; roles: Role[] }[] = [
   { to: "/dashboard/cart", label: "My Cart", roles: ["customer"] },
   { to: "/dashboard/quick-order", label: "Quick Order", roles: ["customer"] },
   { to: "/dashboard/review", label: "Add A Review", roles: ["customer"] },
+  { to: "/dashboard/admin", label: "Shop Today", roles: ["admin"] },
   { to: "/dashboard/allUsers", label: "All Users", roles: ["admin"] },
   { to: "/dashboard/addProduct", label: "Add Product", roles: ["admin"] },
   { to: "/dashboard/manageProducts", label: "Manage Products", roles: ["admin"] },
   { to: "/dashboard/manageOrders", label: "Manage Orders", roles: ["admin"] },
+  { to: "/dashboard/audit", label: "Audit Log", roles: ["admin"] },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
