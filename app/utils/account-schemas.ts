@@ -81,3 +81,10 @@ export const ProfileSchema = z.object({
 export const MakeAdminSchema = z.object({
   userId: z.string({ required_error: "Choose a user" }).regex(/^[a-f0-9]{24}$/i, "Choose a user"),
 });
+
+export const ForgotPasswordSchema = z.object({ email: EmailSchema });
+
+export const ResetPasswordSchema = z.object({
+  token: z.string({ required_error: "This password reset link is not valid." }).max(100),
+  password: PasswordSchema,
+});
