@@ -11,6 +11,8 @@ const userSchema = new Schema(
     /** argon2id hash; absent for accounts that only sign in with Google. */
     passwordHash: { type: String, select: false },
     googleId: { type: String },
+    /** When the owner proved the email is theirs (a link we mailed, or Google saying so). */
+    emailVerifiedAt: { type: Date },
     /** Avatar shown on the profile and on reviews. */
     photoUrl: { type: String, trim: true, maxlength: 2048 },
     number: { type: String, trim: true, maxlength: 40 },
@@ -40,6 +42,7 @@ export type UserView = {
   address: string;
   education: string;
   linkedin: string;
+  emailVerified: boolean;
 };
 
 export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): UserView {
@@ -53,6 +56,7 @@ export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): Use
     address: doc.address ?? "",
     education: doc.education ?? "",
     linkedin: doc.linkedin ?? "",
+    emailVerified: Boolean(doc.emailVerifiedAt),
   };
 }
 
@@ -137,6 +141,8 @@ export async function makeAdmin(userId: string) {
 }
 
 export class GoogleAccountConflictError extends Error {}
+/** The email belongs to an account whose owner never proved it: linking would hand it to Google's user. */
+export class GoogleAccountUnverifiedError extends Error {}
 
 /**
  * Signs in with a Google identity whose email Google has verified: the account linked to this
@@ -166,17 +172,45 @@ export async function findOrCreateGoogleUser({
     if (existing.googleId && existing.googleId !== googleId) {
       throw new GoogleAccountConflictError("This email address is linked to a different Google account.");
     }
+    // Anyone can sign up with someone else's address and a password of their own: link only an
+    // account whose owner has proved the address, or the stranger's password would keep opening it.
+    if (!existing.emailVerifiedAt) {
+      throw new GoogleAccountUnverifiedError("This email address belongs to an account that is not verified.");
+    }
     const set: Record<string, string> = { googleId };
     if (!existing.photoUrl && photoUrl) set.photoUrl = photoUrl;
     await User.updateOne({ _id: existing._id }, { $set: set });
     return toUserView({ ...existing, ...set });
   }
   try {
-    const doc = await User.create({ email: normalized, name, googleId, photoUrl, role: "customer" });
+    const doc = await User.create({
+      email: normalized,
+      name,
+      googleId,
+      photoUrl,
+      role: "customer",
+      // Google has verified the address (verifyGoogleProfile refuses it otherwise).
+      emailVerifiedAt: new Date(),
+    });
     return toUserView(doc.toObject());
   } catch (error) {
     // Two callbacks for the same new account at once: the other one created it.
     if (isDuplicateKeyError(error)) return findOrCreateGoogleUser({ googleId, email, name, photoUrl });
     throw error;
   }
+}
+
+/** Sets a new password (a reset; also gives a Google-only account a password). */
+export async function setPasswordHash(userId: string, passwordHash: string) {
+  const result = await User.updateOne({ _id: userId }, { $set: { passwordHash } });
+  return result.matchedCount === 1;
+}
+
+/** The address is proved to be the owner's (only while it is still the account's address). */
+export async function markEmailVerified(userId: string, email: string) {
+  const result = await User.updateOne(
+    { _id: userId, email, emailVerifiedAt: { $exists: false } },
+    { $set: { emailVerifiedAt: new Date() } },
+  );
+  return result.modifiedCount === 1;
 }

@@ -4,10 +4,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
-import { ForgotPasswordSchema } from "~/utils/account-schemas";
+import { ForgotPasswordSchema, RESET_LINK_SENT } from "~/utils/account-schemas";
 import { readForm } from "~/utils/form.server";
 import { mailRequestAttempt } from "~/utils/mail-throttle.server";
-import { RESET_LINK_SENT, sendPasswordResetLink } from "~/utils/password-reset.server";
+import { sendPasswordResetLink } from "~/utils/password-reset.server";
 import { clientIp } from "~/utils/rate-limit.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

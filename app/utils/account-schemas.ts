@@ -82,6 +82,10 @@ export const MakeAdminSchema = z.object({
   userId: z.string({ required_error: "Choose a user" }).regex(/^[a-f0-9]{24}$/i, "Choose a user"),
 });
 
+/** The one answer of the forgot-password form, whether or not the account exists. */
+export const RESET_LINK_SENT =
+  "If an account exists for that email, we have sent a link to reset your password. It works for one hour.";
+
 export const ForgotPasswordSchema = z.object({ email: EmailSchema });
 
 export const ResetPasswordSchema = z.object({

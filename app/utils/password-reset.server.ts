@@ -10,14 +10,11 @@ import {
   type TokenState,
 } from "~/models/account-token.server";
 import { deleteUserSessions } from "~/models/session.server";
-import { getUserByEmail, getUserById, setPasswordHash } from "~/models/user.server";
+import { getUserByEmail, getUserById, markEmailVerified, setPasswordHash } from "~/models/user.server";
 import { queueEmail, shopUrl } from "./email.server";
 import { hashPassword } from "./password.server";
 
 export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
-
-/** The one answer of the forgot-password form, whether or not the account exists. */
-export const RESET_LINK_SENT = "If an account exists for that email, we have sent a link to reset your password. It works for one hour.";
 
 export const RESET_LINK_PROBLEMS: Record<Exclude<TokenState["state"], "valid">, string> = {
   expired: "This password reset link has expired: links work for one hour. Ask for a new one below.",
@@ -58,6 +55,8 @@ export async function resetPassword(token: string, password: string): Promise<Ex
     await releaseAccountToken("reset-password", token);
     return "unknown";
   }
+  // The link reached this address, which proves it too.
+  await markEmailVerified(user.id, used.email);
   await deleteUserSessions(user.id);
   await retireAccountTokens(user.id, "reset-password");
   await queueEmail({
