@@ -74,7 +74,7 @@ export async function checkAccountToken(kind: TokenKind, token: string): Promise
 }
 
 /** Uses the token: only one use ever succeeds, and only before it expires. */
-export async function useAccountToken(kind: TokenKind, token: string): Promise<TokenState> {
+export async function spendAccountToken(kind: TokenKind, token: string): Promise<TokenState> {
   if (!TOKEN_PATTERN.test(token)) return { state: "unknown" };
   const doc = await AccountToken.findOneAndUpdate(
     { _id: hashToken(token), kind, usedAt: { $exists: false }, expiresAt: { $gt: new Date() } },

@@ -1,6 +1,6 @@
 import { createElement } from "react";
 import { VerifyEmail, WelcomeEmail } from "~/emails/account";
-import { createAccountToken, hashToken, useAccountToken } from "~/models/account-token.server";
+import { createAccountToken, hashToken, spendAccountToken } from "~/models/account-token.server";
 import { markEmailVerified } from "~/models/user.server";
 import { queueEmail, shopUrl } from "./email.server";
 
@@ -35,7 +35,7 @@ export async function sendVerificationEmail(user: { id: string; email: string; n
 
 /** Uses a verification link; the problem with it, or null when the address is now verified. */
 export async function verifyEmailWithToken(token: string) {
-  const used = await useAccountToken("verify-email", token);
+  const used = await spendAccountToken("verify-email", token);
   if (used.state !== "valid") return used.state;
   await markEmailVerified(used.userId, used.email);
   return null;

@@ -6,7 +6,7 @@ import {
   hashToken,
   releaseAccountToken,
   retireAccountTokens,
-  useAccountToken,
+  spendAccountToken,
   type TokenState,
 } from "~/models/account-token.server";
 import { deleteUserSessions } from "~/models/session.server";
@@ -48,7 +48,7 @@ export const checkResetToken = (token: string) => checkAccountToken("reset-passw
  */
 export async function resetPassword(token: string, password: string): Promise<Exclude<TokenState["state"], "valid"> | null> {
   const passwordHash = await hashPassword(password);
-  const used = await useAccountToken("reset-password", token);
+  const used = await spendAccountToken("reset-password", token);
   if (used.state !== "valid") return used.state;
   const user = await getUserById(used.userId);
   if (!user || !(await setPasswordHash(user.id, passwordHash))) {
