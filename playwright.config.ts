@@ -11,7 +11,16 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   workers: 2,
   timeout: 30_000,
-  expect: { timeout: 7_000 },
+  expect: {
+    timeout: 7_000,
+    // Visual regression (tests/e2e/screenshots.spec.ts): a little anti-aliasing noise passes.
+    toHaveScreenshot: { maxDiffPixelRatio: 0.01, animations: "disabled", caret: "hide" },
+  },
+  // One baseline per screen, whatever the machine: no platform or project in the path.
+  snapshotPathTemplate: "{testDir}/__screenshots__/{testFilePath}/{arg}{ext}",
+  // Baselines are written only on request (--update-snapshots) or, locally, when missing; on CI a
+  // missing baseline fails the test instead of being created.
+  updateSnapshots: process.env.CI ? "none" : "missing",
   reporter: [["list"]],
   use: {
     baseURL,

@@ -8,6 +8,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { connectDb, disconnectDb, isDbHealthy, syncIndexes } from "./app/utils/db.server";
 import { ensureDemoData } from "./app/utils/demo-data.server";
 import { startMailWorker } from "./app/utils/mail-worker.server";
+import { migrateDb } from "./app/utils/migrate.server";
 import { EnvError, getEnv, isGoogleConfigured } from "./server/env";
 import { startLocalDb, type LocalDb } from "./server/local-db";
 import { mailInbox, startMailCatcher, type MailCatcher } from "./server/mail-catcher";
@@ -46,6 +47,7 @@ if (!mongoUri) {
 }
 await connectDb(mongoUri);
 await syncIndexes();
+await migrateDb(); // versioned data migrations (scripts/migrations, migrate-mongo)
 if (localDb) {
   // The local database is for development and demos: make sure it has the demo data.
   const logins = await ensureDemoData();

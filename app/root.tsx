@@ -60,6 +60,14 @@ function useHydrate() {
   return useMatches().every((match) => (match.handle as { hydrate?: boolean } | undefined)?.hydrate !== false);
 }
 
+/**
+ * What a hydrated page does, for a page sent without the framework: while its form is being
+ * submitted a button shows its `data-pending-text` and is aria-disabled (restored when the page
+ * comes back from the back-forward cache); a select marked `data-refine` loads its form's results
+ * on change, leaving out the fields it names (a new make clears the model and year).
+ */
+const STATIC_PAGE_SCRIPT = `(function(){var k="data-idle-html";document.addEventListener("submit",function(e){var b=e.submitter;if(e.defaultPrevented||!b||!b.hasAttribute("data-pending-text"))return;b.setAttribute(k,b.innerHTML);b.setAttribute("aria-disabled","true");b.textContent=b.getAttribute("data-pending-text")});document.addEventListener("change",function(e){var s=e.target,f=s.form;if(!s.hasAttribute||!s.hasAttribute("data-refine")||!f)return;var c=s.getAttribute("data-refine").split(" "),p=new URLSearchParams;new FormData(f).forEach(function(v,n){if(v&&c.indexOf(n)<0)p.append(n,v)});location.assign(f.action.split("?")[0]+(p.toString()?"?"+p:""))});addEventListener("pageshow",function(){document.querySelectorAll("["+k+"]").forEach(function(b){b.innerHTML=b.getAttribute(k);b.removeAttribute(k);b.removeAttribute("aria-disabled")})})})()`;
+
 /** Closes the toast of a page sent without the framework (what Toaster does once hydrated). */
 function staticToastScript(duration: number) {
   return `(function(){var t=document.querySelector('[data-testid="toast"]');if(!t)return;var c=function(){t.remove()};var b=t.querySelector("button");if(b)b.addEventListener("click",c);setTimeout(c,${duration})})()`;
@@ -110,6 +118,7 @@ export default function App() {
         nonce={nonce}
         dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(env)}` }}
       />
+      {hydrate ? null : <script nonce={nonce} dangerouslySetInnerHTML={{ __html: STATIC_PAGE_SCRIPT }} />}
       {toast && !hydrate ? (
         <script
           nonce={nonce}

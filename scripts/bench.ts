@@ -226,8 +226,10 @@ async function orderBenchmark(shop: Shop, cookies: string[]) {
     const part = await patiently(() => Part.findById(id).lean());
     const ordered = await patiently(() =>
       Order.aggregate<{ units: number; orders: number }>([
-        { $match: { partId: new mongoose.Types.ObjectId(id) } },
-        { $group: { _id: null, units: { $sum: "$orderQuantity" }, orders: { $sum: 1 } } },
+        { $match: { "lines.partId": new mongoose.Types.ObjectId(id) } },
+        { $unwind: "$lines" },
+        { $match: { "lines.partId": new mongoose.Types.ObjectId(id) } },
+        { $group: { _id: null, units: { $sum: "$lines.quantity" }, orders: { $sum: 1 } } },
       ]),
     );
     const unitsInDb = ordered[0]?.units ?? 0;
@@ -334,6 +336,7 @@ async function main() {
       { name: "/parts last", path: deep.last, ceiling: "static /parts", note: "the last page, linked from the first" },
       { name: "/parts deep", path: deep.previous, ceiling: "static /parts", note: "the page before the last, by its cursor link" },
       { name: "/parts search", path: `/parts?q=${seed.searchWord}`, ceiling: "static /parts", note: `q=${seed.searchWord}` },
+      { name: "/parts filtered", path: "/parts?category=brakes&make=Volkswagen&model=Golf&year=2016", ceiling: "static /parts", note: "brakes for a 2016 Volkswagen Golf, with counts per filter" },
       { name: "/parts/{id}", path: `/parts/${partId}`, ceiling: "static /parts", headers: { Cookie: cookies[cookies.length - 1] }, note: "part page, signed in" },
     ];
 

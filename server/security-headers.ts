@@ -4,12 +4,12 @@ import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
 
 /**
- * The pay screens (app/routes/dashboard.payment.*) are the only pages that talk to Stripe: the
+ * The pay screen (app/routes/dashboard.payment.$id.tsx) is the only page that talks to Stripe: the
  * Payment Element needs Stripe.js, its frames (card fields, 3-D Secure) and API, and the no-JS
- * form goes on to Stripe Checkout. Client-side navigations to them become full page loads, so
- * they always get this policy.
+ * form goes on to Stripe Checkout. Client-side navigations to it become full page loads, so it
+ * always gets this policy. The return page after paying asks Stripe from the server only.
  */
-const PAY_SCREEN = /^\/dashboard\/payment\/[^/]+(\/|$)/;
+const PAY_SCREEN = /^\/dashboard\/payment\/[^/]+\/?$/;
 const STRIPE = {
   script: ["https://js.stripe.com", "https://*.js.stripe.com"],
   frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"],
@@ -20,8 +20,9 @@ const STRIPE = {
 type Res = ServerResponse & { locals: Record<string, unknown> };
 const nonceOf = (res: ServerResponse) => `'nonce-${(res as Res).locals.cspNonce}'`;
 const onPayScreen = (req: IncomingMessage) => PAY_SCREEN.test((req as Request).path ?? req.url ?? "");
-/** Helmet's function directives answer one source list per request; Stripe's only on the pay screens. */
-const stripeSources = (list: string[]) => (req: IncomingMessage) => (onPayScreen(req) ? list.join(" ") : "");
+/** A helmet function directive: `base`, and Stripe's `extra` sources on the pay screen only. */
+const plusStripeOnPayScreen = (base: string[], extra: string[]) => (req: IncomingMessage) =>
+  (onPayScreen(req) ? [...base, ...extra] : base).join(" ");
 
 /** A fresh nonce for each response: the page's scripts carry it, and the CSP admits only them. */
 export function cspNonce(_req: Request, res: Response, next: NextFunction) {
@@ -45,14 +46,17 @@ export function securityHeaders({
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", (_req, res) => nonceOf(res), stripeSources(STRIPE.script), ...(dev ? ["'unsafe-inline'"] : [])],
+        scriptSrc: [plusStripeOnPayScreen(["'self'"], STRIPE.script), (_req, res) => nonceOf(res), ...(dev ? ["'unsafe-inline'"] : [])],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "https:"],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'", stripeSources(STRIPE.connect), ...devSources],
-        frameSrc: ["https://www.openstreetmap.org", stripeSources(STRIPE.frame)],
+        connectSrc: [plusStripeOnPayScreen(["'self'"], STRIPE.connect), ...devSources],
+        frameSrc: [plusStripeOnPayScreen(["https://www.openstreetmap.org"], STRIPE.frame)],
         frameAncestors: ["'none'"],
-        formAction: ["'self'", stripeSources(STRIPE.formAction), ...(googleAuthorizationOrigin ? [googleAuthorizationOrigin] : [])],
+        formAction: [
+          plusStripeOnPayScreen(["'self'"], STRIPE.formAction),
+          ...(googleAuthorizationOrigin ? [googleAuthorizationOrigin] : []),
+        ],
         baseUri: ["'self'"],
         objectSrc: ["'none'"],
         ...(https ? { upgradeInsecureRequests: [] } : {}),

@@ -4,9 +4,10 @@ import { Form, Link, useFetcher } from "@remix-run/react";
 import { useState, type ComponentProps, type ReactNode } from "react";
 import { Button, ErrorList, Field, SubmitButton } from "~/components/forms";
 import { useHydrated } from "~/utils/hydrated";
+import { describeOrder } from "~/utils/order-lines";
 import { CANCEL_WORD, cancelOrderSchema } from "~/utils/shop-forms";
 
-type CancelTarget = { id: string; productName: string; orderQuantity: number };
+type CancelTarget = { id: string; summary: string; lineCount: number; totalQuantity: number };
 
 export function cancelOrderPath(orderId: string) {
   return `/dashboard/orders/${orderId}/cancel`;
@@ -47,8 +48,7 @@ function CancelOrderFields({
   return (
     <FormComponent {...formProps}>
       <p className="text-slate-800">
-        Drop your unpaid order of {order.orderQuantity.toLocaleString("en-US")} × {order.productName}? The units go
-        back into stock.
+        Drop your unpaid order of {describeOrder(order)}? The units go back into stock.
       </p>
       <Field
         className="mt-4"

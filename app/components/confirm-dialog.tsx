@@ -76,7 +76,7 @@ export function ConfirmDialog({
 
 /** The link style of the triggers in tables. */
 export const confirmLinkClass =
-  "inline-flex items-center rounded px-3 py-1.5 text-sm font-medium text-white bg-red-700 hover:bg-red-800";
+  "inline-flex min-h-11 items-center rounded px-3 py-1.5 text-sm font-medium text-white bg-red-700 hover:bg-red-800";
 
 type FormComponentType = typeof Form | ReturnType<typeof useFetcher>["Form"];
 

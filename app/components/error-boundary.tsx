@@ -57,10 +57,10 @@ export function ErrorPage({
         </p>
       ) : null}
       <div className="mt-8 flex gap-4">
-        <Link to="/" className="rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800">
+        <Link to="/" className="inline-flex min-h-11 items-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800">
           Go to the home page
         </Link>
-        <Link to="/parts" className="rounded border border-brand-700 px-4 py-2 font-medium text-brand-700 hover:bg-brand-50">
+        <Link to="/parts" className="inline-flex min-h-11 items-center rounded border border-brand-700 px-4 py-2 font-medium text-brand-700 hover:bg-brand-50">
           Browse parts
         </Link>
       </div>

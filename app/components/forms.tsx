@@ -23,7 +23,7 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] | nul
 }
 
 const inputClass =
-  "block w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 placeholder:text-slate-500 read-only:bg-slate-100 aria-[invalid=true]:border-red-700";
+  "block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 placeholder:text-slate-500 read-only:bg-slate-100 aria-[invalid=true]:border-red-700";
 
 type InputType = "text" | "email" | "password" | "number" | "url" | "tel" | "hidden";
 
@@ -107,7 +107,7 @@ export function Button({
   return (
     <button
       {...props}
-      className={`inline-flex items-center justify-center gap-2 rounded px-4 py-2 font-medium disabled:cursor-not-allowed ${buttonVariants[variant]} ${className}`}
+      className={`inline-flex min-h-11 items-center justify-center gap-2 rounded px-4 py-2 font-medium disabled:cursor-not-allowed ${buttonVariants[variant]} ${className}`}
     />
   );
 }
@@ -124,7 +124,13 @@ export function SubmitButton({
   variant?: keyof typeof buttonVariants;
 }) {
   return (
-    <Button type="submit" aria-disabled={pending || undefined} {...props} disabled={props.disabled}>
+    <Button
+      type="submit"
+      aria-disabled={pending || undefined}
+      data-pending-text={pendingText ?? "Working…"}
+      {...props}
+      disabled={props.disabled}
+    >
       {pending ? (
         <>
           <span

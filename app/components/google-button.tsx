@@ -27,7 +27,7 @@ export function GoogleButton({
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <button
         type="submit"
-        className="flex w-full items-center justify-center gap-3 rounded border border-slate-400 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-50"
+        className="flex min-h-11 w-full items-center justify-center gap-3 rounded border border-slate-400 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-50"
       >
         <svg aria-hidden="true" width="18" height="18" viewBox="0 0 48 48">
           <path fill="#EA4335" d="M24 9.5c3.5 0 6.6 1.2 9.1 3.6l6.8-6.8C35.8 2.4 30.3 0 24 0 14.6 0 6.6 5.4 2.7 13.3l7.9 6.1C12.5 13.6 17.8 9.5 24 9.5z" />

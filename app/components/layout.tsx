@@ -11,7 +11,7 @@ const links = [
 
 function NavItems({ user }: { user: NavUser }) {
   const item = ({ isActive }: { isActive: boolean }) =>
-    `block rounded px-3 py-2 text-sm font-medium hover:bg-brand-800 ${isActive ? "bg-brand-800 text-white" : "text-slate-100"}`;
+    `flex min-h-11 items-center rounded px-3 py-2 text-sm font-medium hover:bg-brand-800 ${isActive ? "bg-brand-800 text-white" : "text-slate-100"}`;
   return (
     <>
       {links.map((link) => (
@@ -28,6 +28,13 @@ function NavItems({ user }: { user: NavUser }) {
               Dashboard
             </NavLink>
           </li>
+          {user.role !== "admin" ? (
+            <li>
+              <NavLink to="/dashboard/cart" className={item}>
+                Cart
+              </NavLink>
+            </li>
+          ) : null}
           <li className="px-3 py-2 text-sm text-slate-200" data-testid="nav-user-name">
             {user.name}
           </li>
@@ -35,7 +42,7 @@ function NavItems({ user }: { user: NavUser }) {
             <Form method="post" action="/logout">
               <button
                 type="submit"
-                className="block w-full rounded px-3 py-2 text-left text-sm font-medium text-slate-100 hover:bg-brand-800"
+                className="flex min-h-11 w-full items-center rounded px-3 py-2 text-left text-sm font-medium text-slate-100 hover:bg-brand-800"
               >
                 Sign Out
               </button>
@@ -64,7 +71,7 @@ export function Navbar({ user }: { user: NavUser }) {
         Skip to content
       </a>
       <nav aria-label="Main" className="mx-auto flex max-w-7xl items-center justify-between px-4 py-3">
-        <Link to="/" className="text-lg font-bold tracking-tight">
+        <Link to="/" className="flex min-h-11 items-center text-lg font-bold tracking-tight">
           PartsWorks
         </Link>
         <ul className="hidden items-center gap-1 md:flex">
@@ -73,7 +80,7 @@ export function Navbar({ user }: { user: NavUser }) {
         {/* The mobile menu is a <details>: it opens and closes without JavaScript. Keyed on the
             path so that it closes after a client-side navigation too. */}
         <details key={location.pathname} className="relative md:hidden">
-          <summary className="cursor-pointer list-none rounded px-3 py-2 text-sm font-medium hover:bg-brand-800">
+          <summary className="flex min-h-11 cursor-pointer list-none items-center rounded px-3 py-2 text-sm font-medium hover:bg-brand-800">
             Menu
           </summary>
           <ul className="absolute right-0 z-40 mt-2 w-48 rounded bg-brand-900 p-2 shadow-lg">

@@ -1,9 +1,10 @@
 import { Link } from "@remix-run/react";
+import { AddToCartForm } from "~/components/add-to-cart";
 import type { PartView } from "~/models/part.server";
 import { formatCents } from "~/utils/misc";
 
-/** What a card shows of a part. */
-export type PartCardData = Omit<PartView, "createdAt">;
+/** What a card shows of a part; `fits`: it fits the visitor's vehicle (named by `fitsLabel`). */
+export type PartCardData = Omit<PartView, "createdAt"> & { brand?: string; fits?: boolean };
 
 const quantity = new Intl.NumberFormat("en-US");
 
@@ -12,11 +13,17 @@ export function PartCard({
   part,
   headingLevel = 3,
   eager = false,
+  addToCart = false,
+  fitsLabel = null,
 }: {
   part: PartCardData;
   headingLevel?: 2 | 3;
+  /** The visitor's vehicle ("2016 Volkswagen Golf"), for the line on the cards that fit it. */
+  fitsLabel?: string | null;
   /** Above the fold: load the image at once instead of lazily. */
   eager?: boolean;
+  /** Show an Add to cart form (on /parts, not for admins). */
+  addToCart?: boolean;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
@@ -32,7 +39,15 @@ export function PartCard({
       />
       <div className="flex flex-1 flex-col p-5">
         <Heading className="text-lg font-semibold text-slate-900">{part.name}</Heading>
-        <p className="text-xs font-medium uppercase tracking-wide text-slate-600">{part.partNumber}</p>
+        <p className="text-xs font-medium uppercase tracking-wide text-slate-600">
+          {part.partNumber}
+          {part.brand ? <span className="normal-case"> · {part.brand}</span> : null}
+        </p>
+        {fitsLabel && part.fits ? (
+          <p className="mt-1 text-sm font-medium text-green-800" data-testid="fits">
+            <span aria-hidden="true">✓ </span>Fits your {fitsLabel}
+          </p>
+        ) : null}
         <p className="mt-2 flex-1 text-sm text-slate-700">{part.description}</p>
         <dl className="mt-4 grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
           <dt className="text-slate-600">Minimum order</dt>
@@ -50,10 +65,11 @@ export function PartCard({
         </dl>
         <Link
           to={`/parts/${part.id}`}
-          className="mt-5 inline-flex items-center justify-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
+          className="mt-5 inline-flex min-h-11 items-center justify-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
         >
           Purchase<span className="sr-only"> {part.name}</span>
         </Link>
+        {addToCart && part.availableQuantity >= part.minOrderQuantity ? <AddToCartForm part={part} compact /> : null}
       </div>
     </article>
   );
@@ -65,17 +81,27 @@ export function PartGrid({
   headingLevel,
   eagerCount = 0,
   label,
+  addToCart = false,
+  fitsLabel = null,
 }: {
   parts: PartCardData[];
   headingLevel?: 2 | 3;
   eagerCount?: number;
   label: string;
+  addToCart?: boolean;
+  fitsLabel?: string | null;
 }) {
   return (
     <ul aria-label={label} className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
       {parts.map((part, index) => (
         <li key={part.id}>
-          <PartCard part={part} headingLevel={headingLevel} eager={index < eagerCount} />
+          <PartCard
+            part={part}
+            headingLevel={headingLevel}
+            eager={index < eagerCount}
+            addToCart={addToCart}
+            fitsLabel={fitsLabel}
+          />
         </li>
       ))}
     </ul>

@@ -1,5 +1,6 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
-import { isObjectId, releaseStock, reserveStock } from "./part.server";
+import { lineProblem, MAX_ORDER_LINES, orderSummary, type LineProblem } from "~/utils/order-lines";
+import { getPartsByIds, isObjectId, releaseStockOfLines, reserveStock, type PartView } from "./part.server";
 
 /**
  * unpaid -> paid -> shipped; an unpaid order can also end as cancelled (by its customer) or
@@ -8,15 +9,32 @@ import { isObjectId, releaseStock, reserveStock } from "./part.server";
 export const ORDER_STATUSES = ["unpaid", "paid", "shipped", "cancelled", "removed"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-const orderSchema = new Schema(
+/** One part of an order, with a snapshot of the part as it was ordered. */
+const orderLineSchema = new Schema(
   {
-    /** The part ordered (the spec's orderId). The name and unit price are a snapshot. */
     partId: { type: Schema.Types.ObjectId, required: true },
+    partNumber: { type: String, default: "", maxlength: 32 },
     productName: { type: String, required: true, maxlength: 120 },
     unitPriceCents: { type: Number, required: true, min: 1 },
+    quantity: { type: Number, required: true, min: 1 },
     /** unit price x quantity, computed on the server. */
-    priceCents: { type: Number, required: true, min: 1 },
-    orderQuantity: { type: Number, required: true, min: 1 },
+    lineTotalCents: { type: Number, required: true, min: 1 },
+  },
+  { _id: false },
+);
+
+const orderSchema = new Schema(
+  {
+    lines: {
+      type: [orderLineSchema],
+      required: true,
+      validate: {
+        validator: (lines: unknown[]) => lines.length >= 1 && lines.length <= MAX_ORDER_LINES,
+        message: `An order has 1 to ${MAX_ORDER_LINES} lines`,
+      },
+    },
+    /** The sum of the lines' totals: what the customer pays. */
+    totalCents: { type: Number, required: true, min: 1 },
     phone: { type: String, required: true, maxlength: 40 },
     address: { type: String, required: true, maxlength: 300 },
     userId: { type: Schema.Types.ObjectId, required: true },
@@ -26,6 +44,7 @@ const orderSchema = new Schema(
     status: { type: String, enum: ORDER_STATUSES, required: true, default: "unpaid" },
     /** Stripe PaymentIntent id, once paid. */
     transactionId: { type: String },
+    // The order's timeline: placed (createdAt), then each change of status.
     paidAt: { type: Date },
     shippedAt: { type: Date },
     cancelledAt: { type: Date },
@@ -46,13 +65,22 @@ export const Order: mongoose.Model<OrderDoc> =
   (mongoose.models.Order as mongoose.Model<OrderDoc>) ??
   mongoose.model<OrderDoc>("Order", orderSchema);
 
-export type OrderView = {
-  id: string;
+export type OrderLineView = {
   partId: string;
+  partNumber: string;
   productName: string;
   unitPriceCents: number;
-  priceCents: number;
-  orderQuantity: number;
+  quantity: number;
+  lineTotalCents: number;
+};
+
+export type OrderView = {
+  id: string;
+  lines: OrderLineView[];
+  /** The first line's part name, with "+ N more" when there are more lines. */
+  summary: string;
+  totalQuantity: number;
+  totalCents: number;
   phone: string;
   address: string;
   userId: string;
@@ -71,15 +99,24 @@ export type OrderView = {
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
+type LineDoc = Partial<Omit<OrderLineView, "partId">> & { partId?: Types.ObjectId | string | null };
+
 export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): OrderView {
   const status = (doc.status as OrderStatus) ?? "unpaid";
+  const lines = ((doc.lines ?? []) as LineDoc[]).map((line) => ({
+    partId: line.partId?.toString() ?? "",
+    partNumber: line.partNumber ?? "",
+    productName: line.productName ?? "",
+    unitPriceCents: line.unitPriceCents ?? 0,
+    quantity: line.quantity ?? 0,
+    lineTotalCents: line.lineTotalCents ?? 0,
+  }));
   return {
     id: doc._id.toString(),
-    partId: doc.partId?.toString() ?? "",
-    productName: doc.productName ?? "",
-    unitPriceCents: doc.unitPriceCents ?? 0,
-    priceCents: doc.priceCents ?? 0,
-    orderQuantity: doc.orderQuantity ?? 0,
+    lines,
+    summary: orderSummary(lines[0]?.productName ?? "", lines.length),
+    totalQuantity: lines.reduce((sum, line) => sum + line.quantity, 0),
+    totalCents: doc.totalCents ?? 0,
     phone: doc.phone ?? "",
     address: doc.address ?? "",
     userId: doc.userId?.toString() ?? "",
@@ -99,13 +136,13 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
 
 /** One customer's order; another customer's id (or a malformed one) gives null. */
 export async function getOwnOrder(orderId: string, userId: string) {
-  if (!/^[a-f0-9]{24}$/i.test(orderId)) return null;
+  if (!isObjectId(orderId) || !isObjectId(userId)) return null;
   const doc = await Order.findOne({ _id: orderId, userId }).lean();
   return doc ? toOrderView(doc) : null;
 }
 
 export async function getOrderById(orderId: string) {
-  if (!/^[a-f0-9]{24}$/i.test(orderId)) return null;
+  if (!isObjectId(orderId)) return null;
   const doc = await Order.findById(orderId).lean();
   return doc ? toOrderView(doc) : null;
 }
@@ -114,29 +151,102 @@ export async function getOrderById(orderId: string) {
 // Every change of status is one conditional update on the current status, so a double submit or a
 // race between two admins can never apply a change twice (nor give stock back twice).
 
+export type OrderLineRequest = { partId: string; quantity: number };
+
 export type PlaceOrderInput = {
-  partId: string;
-  quantity: number;
+  lines: OrderLineRequest[];
   phone: string;
   address: string;
   user: { id: string; email: string; name: string };
 };
 
+/** A line that could not be ordered: which one (its place in the request) and why. */
+export type LineFailure = LineProblem & {
+  index: number;
+  partId: string;
+  partNumber: string | null;
+  productName: string | null;
+};
+
+export type PlaceOrderResult = { ok: true; order: OrderView } | { ok: false; failures: LineFailure[] };
+
+/** The same part twice becomes one line with both quantities; the first place is kept. */
+function mergeLines(lines: OrderLineRequest[]) {
+  const merged = new Map<string, OrderLineRequest & { index: number }>();
+  lines.forEach((line, index) => {
+    const seen = merged.get(line.partId);
+    if (seen) seen.quantity += line.quantity;
+    else merged.set(line.partId, { ...line, index });
+  });
+  return [...merged.values()];
+}
+
+function failureOf(line: { index: number; partId: string }, part: PartView | undefined, problem: LineProblem): LineFailure {
+  return {
+    ...problem,
+    index: line.index,
+    partId: line.partId,
+    partNumber: part?.partNumber ?? null,
+    productName: part?.name ?? null,
+  };
+}
+
 /**
- * Reserves the stock in one conditional atomic update, then records the order with a snapshot of
- * the part's name and unit price; the price is unit price x quantity, computed here. If the order
- * cannot be stored, the stock goes back. Returns null when there is not enough stock left.
+ * Places an order of one or more lines, all or nothing. Every line is checked against the part as
+ * it is now (a line that fails the check stops the order before anything is written); then each
+ * line's stock is reserved with one conditional atomic update (never below zero, never below the
+ * part's minimum). If any reservation fails, the ones that succeeded are released again, and the
+ * failures say which lines and why. The order keeps a snapshot of each part's number, name and
+ * unit price as reserved; every total is computed here. No multi-document transaction: the local
+ * database has none, and the compensation gives the same result on any MongoDB.
  */
-export async function placeOrder({ partId, quantity, phone, address, user }: PlaceOrderInput) {
-  const part = await reserveStock(partId, quantity);
-  if (!part) return null;
-  try {
-    const doc = await Order.create({
+export async function placeOrder({ lines, phone, address, user }: PlaceOrderInput): Promise<PlaceOrderResult> {
+  if (lines.length < 1 || lines.length > MAX_ORDER_LINES) {
+    throw new Error(`An order has 1 to ${MAX_ORDER_LINES} lines`);
+  }
+  const merged = mergeLines(lines);
+  const parts = await getPartsByIds(merged.map((line) => line.partId));
+  const failures = merged.flatMap((line) => {
+    const problem = lineProblem(parts.get(line.partId), line.quantity);
+    return problem ? [failureOf(line, parts.get(line.partId), problem)] : [];
+  });
+  if (failures.length) return { ok: false, failures };
+
+  const reserved = await Promise.all(merged.map((line) => reserveStock(line.partId, line.quantity)));
+  const taken = merged.filter((_, i) => reserved[i]);
+  if (taken.length < merged.length) {
+    await releaseStockOfLines(taken);
+    const missed = merged.filter((_, i) => !reserved[i]);
+    const now = await getPartsByIds(missed.map((line) => line.partId));
+    return {
+      ok: false,
+      failures: missed.map((line) => {
+        const part = now.get(line.partId);
+        // Between the check and the reservation another order took the stock (or an admin changed the part).
+        const problem = lineProblem(part, line.quantity) ?? {
+          reason: "above-stock" as const,
+          message: "Other orders took this stock just now; please try again",
+        };
+        return failureOf(line, part ?? parts.get(line.partId), problem);
+      }),
+    };
+  }
+
+  const orderLines = merged.map((line, i) => {
+    const part = reserved[i]!;
+    return {
       partId: part.id,
+      partNumber: part.partNumber,
       productName: part.name,
       unitPriceCents: part.priceCents,
-      priceCents: part.priceCents * quantity,
-      orderQuantity: quantity,
+      quantity: line.quantity,
+      lineTotalCents: part.priceCents * line.quantity,
+    };
+  });
+  try {
+    const doc = await Order.create({
+      lines: orderLines,
+      totalCents: orderLines.reduce((sum, line) => sum + line.lineTotalCents, 0),
       phone,
       address,
       userId: user.id,
@@ -144,14 +254,14 @@ export async function placeOrder({ partId, quantity, phone, address, user }: Pla
       userName: user.name,
       status: "unpaid",
     });
-    return toOrderView(doc.toObject());
+    return { ok: true, order: toOrderView(doc.toObject()) };
   } catch (error) {
-    await releaseStock(part.id, quantity);
+    await releaseStockOfLines(merged);
     throw error;
   }
 }
 
-/** Ends an unpaid order (cancelled by its customer, or removed by an admin) and gives the stock back. */
+/** Ends an unpaid order (cancelled by its customer, or removed by an admin) and gives every line's stock back. */
 async function endUnpaidOrder(filter: Record<string, unknown>, status: "cancelled" | "removed") {
   const at = status === "cancelled" ? "cancelledAt" : "removedAt";
   const doc = await Order.findOneAndUpdate(
@@ -160,8 +270,9 @@ async function endUnpaidOrder(filter: Record<string, unknown>, status: "cancelle
     { returnDocument: "after" },
   ).lean();
   if (!doc) return null;
-  await releaseStock(doc.partId.toString(), doc.orderQuantity);
-  return toOrderView(doc);
+  const view = toOrderView(doc);
+  await releaseStockOfLines(view.lines);
+  return view;
 }
 
 /** The customer's own unpaid order becomes cancelled; null if it is not theirs or not unpaid. */

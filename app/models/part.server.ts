@@ -1,9 +1,32 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 import { coalesce } from "~/utils/coalesce.server";
+import {
+  CATEGORIES,
+  CATEGORY_LABELS,
+  DEFAULT_BRAND,
+  fitmentKeys,
+  partNumberKey,
+  searchWords,
+  vehicleKey,
+  type Category,
+  type FitmentRow,
+} from "~/utils/catalogue";
 import { truncate } from "~/utils/misc";
 import { escapeRegExp, normalizeSearch, type PartSort } from "~/utils/search";
 
 export const DEFAULT_MIN_ORDER_QUANTITY = 100;
+
+/** A vehicle the part fits: make and model as in app/content/vehicles.ts, a year range, maybe an engine. */
+const fitmentSchema = new Schema(
+  {
+    make: { type: String, required: true, trim: true, maxlength: 40 },
+    model: { type: String, required: true, trim: true, maxlength: 40 },
+    yearFrom: { type: Number, required: true, min: 1900, max: 2100, validate: Number.isInteger },
+    yearTo: { type: Number, required: true, min: 1900, max: 2100, validate: Number.isInteger },
+    engine: { type: String, trim: true, maxlength: 40, default: null },
+  },
+  { _id: false },
+);
 
 const partSchema = new Schema(
   {
@@ -22,14 +45,70 @@ const partSchema = new Schema(
       validate: Number.isInteger,
     },
     availableQuantity: { type: Number, required: true, min: 0, validate: Number.isInteger },
+    // --- Catalogue data (edited by admins) ---
+    category: { type: String, required: true, enum: CATEGORIES, default: "other" },
+    brand: { type: String, required: true, trim: true, maxlength: 40, default: DEFAULT_BRAND },
+    /** Original-equipment numbers this part replaces, as printed (cross-references). */
+    oeNumbers: { type: [{ type: String, trim: true, maxlength: 40 }], default: [] },
+    fitment: { type: [fitmentSchema], default: [] },
+    // --- Search keys, derived from the fields above on every save (catalogueKeys) ---
+    /** The part number upper case, letters and digits only: "pw 1012" finds PW-1012. */
+    partNumberKey: { type: String },
+    oeKeys: { type: [String], default: undefined },
+    /** "make", "make|model" and "make|model|year" for every vehicle in the fitment list. */
+    vehicleKeys: { type: [String], default: undefined },
+    /** The words of the name, brand and category, for word-prefix search. */
+    words: { type: [String], default: undefined },
   },
   { timestamps: true },
 );
 
+/** The search keys of a part, from its catalogue fields: stored with it, never edited by hand. */
+export function catalogueKeys(fields: {
+  partNumber: string;
+  name: string;
+  brand?: string | null;
+  category?: string | null;
+  oeNumbers?: readonly string[] | null;
+  fitment?: readonly FitmentRow[] | null;
+}) {
+  const category = (fields.category ?? "other") as Category;
+  return {
+    partNumberKey: partNumberKey(fields.partNumber),
+    oeKeys: [...new Set((fields.oeNumbers ?? []).map(partNumberKey).filter(Boolean))],
+    vehicleKeys: fitmentKeys(fields.fitment ?? []),
+    words: searchWords(`${fields.name} ${fields.brand ?? DEFAULT_BRAND} ${CATEGORY_LABELS[category] ?? ""}`),
+  };
+}
+
+partSchema.pre("validate", function () {
+  Object.assign(
+    this,
+    catalogueKeys({
+      partNumber: this.partNumber,
+      name: this.name,
+      brand: this.brand,
+      category: this.category,
+      oeNumbers: this.oeNumbers,
+      fitment: this.fitment as unknown as FitmentRow[],
+    }),
+  );
+});
+
 partSchema.index({ createdAt: -1, _id: -1 });
 partSchema.index({ priceCents: 1, _id: 1 });
 partSchema.index({ partNumber: 1 }, { unique: true });
-partSchema.index({ name: 1 });
+// Catalogue search (see the README's index table for the query behind each).
+partSchema.index({ partNumberKey: 1 }, { unique: true, sparse: true });
+partSchema.index({ oeKeys: 1 });
+partSchema.index({ words: 1 });
+partSchema.index({ category: 1, createdAt: -1, _id: -1 });
+partSchema.index({ category: 1, priceCents: 1, _id: 1 });
+partSchema.index({ brand: 1, createdAt: -1, _id: -1 });
+partSchema.index({ brand: 1, priceCents: 1, _id: 1 });
+partSchema.index({ vehicleKeys: 1, createdAt: -1, _id: -1 });
+partSchema.index({ vehicleKeys: 1, priceCents: 1, _id: 1 });
+partSchema.index({ vehicleKeys: 1, category: 1, createdAt: -1, _id: -1 });
 
 export type PartDoc = InferSchemaType<typeof partSchema> & { _id: Types.ObjectId };
 
@@ -80,21 +159,46 @@ export async function getNewestParts(limit: number) {
 
 /**
  * Takes `quantity` units out of stock in one conditional atomic update: it succeeds only while
- * enough stock is left, so concurrent orders can never push stock below zero.
- * Returns the part as it was after the update, or null when there was not enough stock.
+ * enough stock is left and the quantity still meets the part's minimum, so concurrent orders can
+ * never push stock below zero. Returns the part as it was after the update (its price is the one
+ * the order pays), or null when the update did not apply.
  */
 export async function reserveStock(partId: string, quantity: number) {
+  if (!isObjectId(partId)) return null;
   const doc = await Part.findOneAndUpdate(
-    { _id: partId, availableQuantity: { $gte: quantity } },
+    { _id: partId, availableQuantity: { $gte: quantity }, minOrderQuantity: { $lte: quantity } },
     { $inc: { availableQuantity: -quantity } },
     { returnDocument: "after" },
   ).lean();
   return doc ? toPartView(doc) : null;
 }
 
-/** Gives stock back (an unpaid order cancelled or removed). A deleted part gets nothing back. */
-export async function releaseStock(partId: string, quantity: number) {
-  await Part.updateOne({ _id: partId }, { $inc: { availableQuantity: quantity } });
+/**
+ * Gives the stock of lines back (an unpaid order cancelled or removed, or a failed order's
+ * reservations): one atomic $inc per part, sent together. A deleted part gets nothing back.
+ */
+export async function releaseStockOfLines(lines: { partId: string; quantity: number }[]) {
+  if (lines.length === 0) return;
+  await Part.bulkWrite(
+    lines.map((line) => ({
+      updateOne: { filter: { _id: line.partId }, update: { $inc: { availableQuantity: line.quantity } } },
+    })),
+    { ordered: false },
+  );
+}
+
+/** The parts with these ids that still exist, by id (malformed ids are skipped). */
+export async function getPartsByIds(ids: string[]) {
+  const valid = [...new Set(ids.filter(isObjectId))];
+  const docs = valid.length ? await Part.find({ _id: { $in: valid } }).lean() : [];
+  return new Map(docs.map((doc) => [doc._id.toString(), toPartView(doc)]));
+}
+
+/** The parts with these part numbers (any case), by their stored (upper-case) number. */
+export async function getPartsByNumbers(numbers: string[]) {
+  const wanted = [...new Set(numbers.map((n) => n.trim().toUpperCase()).filter(Boolean))];
+  const docs = wanted.length ? await Part.find({ partNumber: { $in: wanted } }).lean() : [];
+  return new Map(docs.map((doc) => [doc.partNumber, toPartView(doc)]));
 }
 
 // --- Storefront listing -------------------------------------------------------------------------
@@ -113,6 +217,8 @@ const PART_SORT_SPECS: Record<PartSort, Record<string, 1 | -1>> = {
 const CARD_FIELDS = {
   name: 1,
   partNumber: 1,
+  brand: 1,
+  category: 1,
   description: 1,
   img: 1,
   priceCents: 1,
@@ -122,22 +228,51 @@ const CARD_FIELDS = {
 
 export const CARD_DESCRIPTION_LENGTH = 110;
 
-export type PartCardView = Omit<PartView, "createdAt">;
+export type PartCardView = Omit<PartView, "createdAt"> & { brand: string; category: Category };
+
+/** The narrowing filters of /parts besides the search text; each is optional. */
+export type CatalogueFilters = {
+  category?: Category | null;
+  brand?: string | null;
+  /** Only parts with stock left. */
+  inStock?: boolean;
+  /** A make, a make and model, or a whole vehicle with its year. */
+  vehicle?: { make: string; model?: string | null; year?: number | null } | null;
+};
 
 /**
- * The filter for a storefront search: the name contains the text (any case), or the part number
- * starts with it. Input is escaped, so it always matches literally; the part-number match is
- * anchored and in the stored (upper) case, so the partNumber index can serve it.
+ * The search text as a filter: the part number or an OE cross-reference starts with what was
+ * typed (compared as keys, so dashes and spaces do not matter), or every word typed starts a word
+ * of the name, brand or category. Each branch is a prefix range on its own index; input is
+ * reduced to letters and digits first, so nothing typed has a meaning to the database.
  */
-export function partSearchFilter(query: string | null | undefined) {
+function textFilter(text: string) {
+  const key = partNumberKey(text);
+  const words = searchWords(text);
+  const branches: object[] = [];
+  if (key.length >= 2) {
+    const prefix = `^${escapeRegExp(key)}`;
+    branches.push({ partNumberKey: { $regex: prefix } }, { oeKeys: { $regex: prefix } });
+  }
+  const wordClauses = words.map((word) => ({ words: { $regex: `^${escapeRegExp(word)}` } }));
+  if (wordClauses.length === 1) branches.push(wordClauses[0]);
+  else if (wordClauses.length > 1) branches.push({ $and: wordClauses });
+  // Only punctuation was typed: it matches nothing (rather than everything).
+  if (branches.length === 0) return { _id: { $exists: false } };
+  return branches.length === 1 ? branches[0] : { $or: branches };
+}
+
+/** The filter for a storefront search: the text and every chosen filter, all of them at once. */
+export function partSearchFilter(query: string | null | undefined, filters: CatalogueFilters = {}) {
+  const clauses: object[] = [];
   const text = normalizeSearch(query);
-  if (!text) return {};
-  return {
-    $or: [
-      { name: { $regex: escapeRegExp(text), $options: "i" } },
-      { partNumber: { $regex: `^${escapeRegExp(text.toUpperCase())}` } },
-    ],
-  };
+  if (text) clauses.push(textFilter(text));
+  if (filters.vehicle) clauses.push({ vehicleKeys: vehicleKey(filters.vehicle) });
+  if (filters.category) clauses.push({ category: filters.category });
+  if (filters.brand) clauses.push({ brand: filters.brand });
+  if (filters.inStock) clauses.push({ availableQuantity: { $gt: 0 } });
+  if (clauses.length === 0) return {};
+  return clauses.length === 1 ? clauses[0] : { $and: clauses };
 }
 
 /** A position in a sorted list: the sort key and the id of a card, as "<key>_<id>". */
@@ -176,6 +311,7 @@ const reversed = (spec: Record<string, 1 | -1>) =>
 
 type ListOptions = {
   query?: string | null;
+  filters?: CatalogueFilters;
   sort?: PartSort;
   page?: number;
   perPage?: number;
@@ -199,8 +335,17 @@ export async function listPartCards(options: ListOptions) {
   return coalesce(`part-cards:${JSON.stringify(options)}`, () => readPartCards(options));
 }
 
-async function readPartCards({ query, sort = "newest", page = 1, perPage = 12, withTotal = true, after, before }: ListOptions) {
-  const filter = partSearchFilter(query);
+async function readPartCards({
+  query,
+  filters,
+  sort = "newest",
+  page = 1,
+  perPage = 12,
+  withTotal = true,
+  after,
+  before,
+}: ListOptions) {
+  const filter = partSearchFilter(query, filters);
   const filtered = Object.keys(filter).length > 0;
   const spec = PART_SORT_SPECS[sort];
   const fields = { ...CARD_FIELDS, createdAt: 1 };
@@ -244,7 +389,12 @@ async function readPartCards({ query, sort = "newest", page = 1, perPage = 12, w
 
   const parts: PartCardView[] = docs.map((doc) => {
     const { createdAt: _createdAt, ...view } = toPartView(doc);
-    return { ...view, description: truncate(view.description, CARD_DESCRIPTION_LENGTH) };
+    return {
+      ...view,
+      brand: doc.brand ?? DEFAULT_BRAND,
+      category: (doc.category ?? "other") as Category,
+      description: truncate(view.description, CARD_DESCRIPTION_LENGTH),
+    };
   });
   const cursors = {
     first: docs.length ? cursorOf(docs[0], sort) : null,
@@ -264,6 +414,11 @@ export type NewPart = {
   availableQuantity: number;
   /** Generated ("PW-" and six characters) when not given. */
   partNumber?: string;
+  /** Catalogue data; the model's defaults (category "other", brand PartsWorks, no lists) otherwise. */
+  category?: Category;
+  brand?: string;
+  oeNumbers?: string[];
+  fitment?: FitmentRow[];
 };
 
 function generatePartNumber() {

@@ -99,7 +99,7 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
     return (await Order.exists({ _id: orderId })) ? "mismatch" : "not_found";
   }
   const updated = await Order.findOneAndUpdate(
-    { _id: orderId, status: "unpaid", priceCents: amountCents },
+    { _id: orderId, status: "unpaid", totalCents: amountCents },
     { $set: { status: "paid", transactionId, paidAt: new Date() } },
     { returnDocument: "after" },
   ).lean();

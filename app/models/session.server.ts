@@ -14,7 +14,9 @@ const sessionSchema = new Schema(
 );
 
 sessionSchema.index({ userId: 1 });
-sessionSchema.index({ expiresAt: 1 });
+// MongoDB removes a session once its expiry has passed (reads also check it, since the TTL monitor
+// runs about once a minute).
+sessionSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
 type SessionDoc = { _id: string; userId: Types.ObjectId; expiresAt: Date };
 

@@ -188,7 +188,7 @@ export default function Home() {
                 href={company.map.link}
                 rel="noopener noreferrer"
                 target="_blank"
-                className="mt-1 inline-block text-brand-700 underline hover:text-brand-900"
+                className="inline-flex min-h-11 items-center text-brand-700 underline hover:text-brand-900"
               >
                 Open the map on OpenStreetMap<span className="sr-only"> (opens in a new tab)</span>
               </a>

@@ -6,10 +6,13 @@ import { Form, useActionData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
+import { PartCatalogueFields } from "~/components/part-catalogue-fields";
 import { addPart } from "~/models/part.server";
 import { requireAdmin } from "~/utils/auth.server";
-import { addPartSchema, DEFAULT_MIN_ORDER } from "~/utils/shop-forms";
+import { DEFAULT_BRAND } from "~/utils/catalogue";
+import { newPartSchema } from "~/utils/catalogue-forms";
 import { readForm } from "~/utils/form.server";
+import { DEFAULT_MIN_ORDER } from "~/utils/shop-forms";
 
 const FAILED_TO_ADD = "Failed to add the part";
 
@@ -20,9 +23,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdmin(request);
-  const submission = parseWithZod(await readForm(request), { schema: addPartSchema });
+  const submission = parseWithZod(await readForm(request), { schema: newPartSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-  const { name, description, img, quantity, price, minOrderQuantity, partNumber } = submission.value;
+  const { name, description, img, quantity, price, minOrderQuantity, partNumber, category, brand, oeNumbers, fitment } =
+    submission.value;
   try {
     const result = await addPart({
       name,
@@ -32,6 +36,10 @@ export async function action({ request }: ActionFunctionArgs) {
       priceCents: price * 100,
       minOrderQuantity,
       partNumber,
+      category,
+      brand,
+      oeNumbers,
+      fitment,
     });
     if (!result.ok) {
       return json(
@@ -56,11 +64,11 @@ export default function AddProduct() {
   const [form, fields] = useForm({
     id: "add-product",
     lastResult,
-    constraint: getZodConstraint(addPartSchema),
+    constraint: getZodConstraint(newPartSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    defaultValue: { minOrderQuantity: String(DEFAULT_MIN_ORDER) },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: addPartSchema }),
+    defaultValue: { minOrderQuantity: String(DEFAULT_MIN_ORDER), brand: DEFAULT_BRAND },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: newPartSchema }),
   });
   const isPending = useIsPending();
   return (
@@ -93,6 +101,7 @@ export default function AddProduct() {
           label="Part number (optional)"
           help="Leave empty to get one such as PW-7K3QXM."
         />
+        <PartCatalogueFields fields={fields} />
         <div className="sm:col-span-2">
           <ErrorList id={form.errorId} errors={form.errors} />
           <SubmitButton pending={isPending} pendingText="Adding…">

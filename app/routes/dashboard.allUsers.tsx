@@ -81,10 +81,14 @@ export default function AllUsers() {
       <DataTable caption="Users, newest first" className="mt-2" columns={COLUMNS}>
         {users.map((user, index) => (
           <tr key={user.id} data-testid="user-row" data-email={user.email}>
-            <td className="px-4 py-3 text-slate-600">{(page - 1) * PER_PAGE + index + 1}</td>
-            <td className="px-4 py-3 text-slate-900">{user.name}</td>
-            <td className="break-all px-4 py-3 text-slate-900">{user.email}</td>
-            <td className="px-4 py-3 text-slate-900">
+            <td className="px-4 py-3 text-slate-600" data-label="#">{(page - 1) * PER_PAGE + index + 1}</td>
+            <td className="px-4 py-3 text-slate-900" data-label="Name">
+              {user.name}
+            </td>
+            <td className="break-all px-4 py-3 text-slate-900 max-md:col-span-2" data-label="Email">
+              {user.email}
+            </td>
+            <td className="px-4 py-3 text-slate-900" data-label="Role">
               {user.role === "admin" ? "Admin" : "Customer"}
               {user.id === adminId ? <span className="text-slate-600"> (you)</span> : null}
             </td>
@@ -109,7 +113,7 @@ export default function AllUsers() {
       {pageCount > 1 ? (
         <nav aria-label="Pages of users" className="mt-4 flex items-center gap-4 text-sm">
           {page > 1 ? (
-            <Link to={`?page=${page - 1}`} className="text-brand-700 underline">
+            <Link to={`?page=${page - 1}`} className="inline-flex min-h-11 items-center text-brand-700 underline">
               Previous page
             </Link>
           ) : null}
@@ -117,7 +121,7 @@ export default function AllUsers() {
             Page {page} of {pageCount}
           </span>
           {page < pageCount ? (
-            <Link to={`?page=${page + 1}`} className="text-brand-700 underline">
+            <Link to={`?page=${page + 1}`} className="inline-flex min-h-11 items-center text-brand-700 underline">
               Next page
             </Link>
           ) : null}

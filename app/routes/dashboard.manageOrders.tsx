@@ -7,6 +7,8 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Button, ErrorList } from "~/components/forms";
+import { OrderLinesDetails } from "~/components/order-lines";
+import { describeOrder } from "~/utils/order-lines";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { getOrderById, listAllOrders, markShipped, removeOrder } from "~/models/order.server";
@@ -53,8 +55,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const { search } = new URL(request.url);
   const message =
     intent === "ship"
-      ? `The order of ${changed.productName} for ${changed.userName} is shipped`
-      : `The order of ${changed.productName} for ${changed.userName} is removed and its stock is back`;
+      ? `The order of ${changed.summary} for ${changed.userName} is shipped`
+      : `The order of ${changed.summary} for ${changed.userName} is removed and its stock is back`;
   return redirectWithSuccess(`/dashboard/manageOrders${search}`, message);
 }
 
@@ -98,7 +100,7 @@ export default function ManageOrders() {
             id="status-filter"
             name="status"
             defaultValue={status ?? ""}
-            className="rounded border border-slate-400 bg-white px-3 py-2"
+            className="min-h-11 rounded border border-slate-400 bg-white px-3 py-2"
           >
             <option value="">All orders</option>
             {ORDER_STATUS_FILTERS.map((value) => (
@@ -130,19 +132,24 @@ export default function ManageOrders() {
             return (
               <tr key={order.id} data-testid={`order-${order.id}`}>
                 <th scope="row" className="px-3 py-2 font-medium">
-                  {order.productName}
+                  {order.summary}
                   <span className="block text-xs font-normal text-slate-600">
                     Placed {formatDateTime(order.createdAt)}
                   </span>
+                  <OrderLinesDetails lines={order.lines} />
                 </th>
-                <td className="px-3 py-2">
+                <td className="px-3 py-2 max-md:col-span-2" data-label="Customer">
                   {order.userName}
-                  <span className="block text-xs text-slate-600">{order.userEmail}</span>
+                  <span className="block break-all text-xs text-slate-600">{order.userEmail}</span>
                   <span className="block text-xs text-slate-600">{order.phone}</span>
                 </td>
-                <td className="px-3 py-2 text-right">{order.orderQuantity.toLocaleString("en-US")}</td>
-                <td className="px-3 py-2 text-right">{formatCents(order.priceCents)}</td>
-                <td className="px-3 py-2">
+                <td className="px-3 py-2 text-right" data-label="Quantity">
+                  {order.totalQuantity.toLocaleString("en-US")}
+                </td>
+                <td className="px-3 py-2 text-right" data-label="Price">
+                  {formatCents(order.totalCents)}
+                </td>
+                <td className="px-3 py-2" data-label="Status">
                   <span className="font-medium" data-testid="status">
                     {ORDER_STATUS_LABELS[order.status]}
                   </span>
@@ -152,7 +159,7 @@ export default function ManageOrders() {
                   {order.status === "unpaid" ? (
                     <ConfirmDialog
                       label="Remove"
-                      accessibleLabel={`Remove the order of ${order.productName} for ${order.userName}`}
+                      accessibleLabel={`Remove the order of ${order.summary} for ${order.userName}`}
                       href={`/dashboard/manageOrders/${order.id}/remove`}
                       title="Remove this unpaid order?"
                       className={confirmLinkClass}
@@ -163,7 +170,7 @@ export default function ManageOrders() {
                           hidden={{ intent: "remove", orderId: order.id }}
                           message={
                             <p>
-                              The order of {order.orderQuantity.toLocaleString("en-US")} × {order.productName} for{" "}
+                              The order of {describeOrder({ ...order, lineCount: order.lines.length })} for{" "}
                               {order.userName} will be removed and the units go back into stock.
                             </p>
                           }
@@ -179,7 +186,7 @@ export default function ManageOrders() {
                       <input type="hidden" name="orderId" value={order.id} />
                       <Button
                         type="submit"
-                        aria-label={`Shipped: the order of ${order.productName} for ${order.userName}`}
+                        aria-label={`Shipped: the order of ${order.summary} for ${order.userName}`}
                         className="px-3 py-1.5 text-sm"
                         disabled={shipping}
                       >
@@ -217,7 +224,7 @@ function StatusTimes({ order }: { order: OrderRow }) {
       ))}
       {order.transactionId ? (
         <span className="block text-xs text-slate-600">
-          Transaction id: <span className="font-mono">{order.transactionId}</span>
+          Transaction id: <span className="break-all font-mono">{order.transactionId}</span>
         </span>
       ) : null}
     </>

@@ -6,6 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getOrderById } from "~/models/order.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
+import { describeOrder } from "~/utils/order-lines";
 import { ORDER_STATUS_LABELS } from "~/utils/shop-forms";
 
 /**
@@ -20,9 +21,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     {
       order: {
         id: order.id,
-        productName: order.productName,
-        orderQuantity: order.orderQuantity,
-        priceCents: order.priceCents,
+        summary: order.summary,
+        lineCount: order.lines.length,
+        totalQuantity: order.totalQuantity,
+        totalCents: order.totalCents,
         userName: order.userName,
         status: order.status,
       },
@@ -39,8 +41,7 @@ export default function RemoveOrderPage() {
     <div className="mx-auto max-w-lg px-4 py-10">
       <h1 className="text-2xl font-bold">Remove this unpaid order?</h1>
       <p className="mt-2 text-slate-700">
-        {order.orderQuantity.toLocaleString("en-US")} × {order.productName} for {order.userName},{" "}
-        {formatCents(order.priceCents)}
+        {describeOrder(order)} for {order.userName}, {formatCents(order.totalCents)}
       </p>
       <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         {order.status === "unpaid" ? (

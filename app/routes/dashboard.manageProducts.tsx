@@ -88,7 +88,7 @@ export default function ManageProducts() {
         <h1 className="text-2xl font-bold">Manage Products</h1>
         <Link
           to="/dashboard/addProduct"
-          className="rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
+          className="inline-flex min-h-11 items-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
         >
           Add Product
         </Link>
@@ -140,15 +140,19 @@ function ProductRow({
       <th scope="row" className="px-3 py-2 font-medium">
         {part.name}
         <span className="block text-xs font-normal text-slate-600">{part.partNumber}</span>
+        <Link to={`/dashboard/manageProducts/${part.id}/edit`} className="text-sm font-normal text-brand-700 underline">
+          Edit details<span className="sr-only"> of {part.name}</span>
+        </Link>
       </th>
-      <td className="px-3 py-2 text-right" data-testid="price">
+      <td className="px-3 py-2 text-right" data-testid="price" data-label="Price">
         {formatCents(part.priceCents)}
       </td>
-      <td className="px-3 py-2 text-right" data-testid="stock">
+      <td className="px-3 py-2 text-right" data-testid="stock" data-label="Stock">
         {part.availableQuantity.toLocaleString("en-US")}
       </td>
-      <td className="px-3 py-2 text-right">{part.minOrderQuantity.toLocaleString("en-US")}</td>
-      <td className="px-3 py-2">
+      <td className="px-3 py-2 text-right" data-label="Minimum">
+        {part.minOrderQuantity.toLocaleString("en-US")}</td>
+      <td className="px-3 py-2 max-md:col-span-2">
         <Form method="post" className="flex flex-wrap items-start gap-2" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="update" />
           <input type="hidden" name="partId" value={part.id} />

@@ -1,6 +1,6 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { CancelOrderDialogForm, cancelOrderPath } from "~/components/cancel-order-form";
 import { ConfirmDialog, confirmLinkClass } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -9,6 +9,7 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { listOrdersOfUser } from "~/models/order.server";
 import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
+import { orderPath } from "~/utils/order-lines";
 import { formatDateTime, ORDER_STATUS_LABELS, parsePage } from "~/utils/shop-forms";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -17,9 +18,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const result = await listOrdersOfUser(user.id, { page });
   const orders = result.orders.map((order) => ({
     id: order.id,
-    productName: order.productName,
-    orderQuantity: order.orderQuantity,
-    priceCents: order.priceCents,
+    summary: order.summary,
+    lineCount: order.lines.length,
+    totalQuantity: order.totalQuantity,
+    totalCents: order.totalCents,
     status: order.status,
     transactionId: order.transactionId,
     createdAt: order.createdAt,
@@ -59,29 +61,36 @@ export default function MyOrders() {
           {orders.map((order) => (
             <tr key={order.id} data-testid={`order-${order.id}`}>
               <th scope="row" className="px-3 py-2 font-medium">
-                {order.productName}
+                <Link to={orderPath(order.id)} className="text-brand-700 underline hover:text-brand-800">
+                  {order.summary}
+                </Link>
                 <span className="block text-xs font-normal text-slate-600">
                   Placed {formatDateTime(order.createdAt)}
                 </span>
               </th>
-              <td className="px-3 py-2 text-right">{order.orderQuantity.toLocaleString("en-US")}</td>
-              <td className="px-3 py-2 text-right">{formatCents(order.priceCents)}</td>
-              <td className="px-3 py-2">
+              <td className="px-3 py-2 text-right" data-label="Quantity">
+                {order.totalQuantity.toLocaleString("en-US")}
+              </td>
+              <td className="px-3 py-2 text-right" data-label="Price">
+                {formatCents(order.totalCents)}
+              </td>
+              <td className="px-3 py-2 max-md:col-span-2" data-label="Status">
                 <span className="font-medium">{ORDER_STATUS_LABELS[order.status]}</span>
                 {order.transactionId ? (
                   <span className="block text-xs text-slate-600">
-                    Transaction id: <span className="font-mono">{order.transactionId}</span>
+                    Transaction id: <span className="break-all font-mono">{order.transactionId}</span>
                   </span>
                 ) : null}
                 {order.endedAt ? (
                   <span className="block text-xs text-slate-600">{formatDateTime(order.endedAt)}</span>
                 ) : null}
+                {order.status !== "unpaid" ? <ReorderForm orderId={order.id} summary={order.summary} /> : null}
               </td>
               <td className="px-3 py-2">
                 {order.status === "unpaid" ? (
                   <ConfirmDialog
                     label="Cancel"
-                    accessibleLabel={`Cancel the order of ${order.productName}`}
+                    accessibleLabel={`Cancel the order of ${order.summary}`}
                     href={cancelOrderPath(order.id)}
                     title="Cancel this order?"
                     className={confirmLinkClass}
@@ -91,11 +100,11 @@ export default function MyOrders() {
                 ) : null}
               </td>
               <td className="px-3 py-2">
-                {order.status === "unpaid" && order.priceCents > 0 ? (
+                {order.status === "unpaid" && order.totalCents > 0 ? (
                   <Link
                     to={`/dashboard/payment/${order.id}`}
-                    aria-label={`Pay for the order of ${order.productName}`}
-                    className="inline-flex items-center rounded bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-800"
+                    aria-label={`Pay for the order of ${order.summary}`}
+                    className="inline-flex min-h-11 items-center rounded bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-800"
                   >
                     Pay
                   </Link>
@@ -109,6 +118,25 @@ export default function MyOrders() {
       )}
       <Pagination page={page} pageCount={pageCount} label="My Orders pages" />
     </div>
+  );
+}
+
+/** Order again: the order's lines go back into the cart at today's prices (see the cart's action). */
+function ReorderForm({ orderId, summary }: { orderId: string; summary: string }) {
+  const fetcher = useFetcher();
+  return (
+    <fetcher.Form method="post" action="/dashboard/cart" className="mt-1">
+      <input type="hidden" name="intent" value="reorder" />
+      <input type="hidden" name="orderId" value={orderId} />
+      <button
+        type="submit"
+        disabled={fetcher.state !== "idle"}
+        aria-label={`Order again: ${summary}`}
+        className="text-xs font-medium text-brand-700 underline hover:text-brand-800 disabled:text-slate-500"
+      >
+        {fetcher.state !== "idle" ? "Adding to the cart…" : "Order again"}
+      </button>
+    </fetcher.Form>
   );
 }
 

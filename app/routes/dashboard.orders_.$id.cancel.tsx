@@ -9,6 +9,7 @@ import { useIsPending } from "~/components/forms";
 import { cancelOrder, getOwnOrder } from "~/models/order.server";
 import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
+import { describeOrder } from "~/utils/order-lines";
 import { cancelOrderSchema, ORDER_STATUS_LABELS } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
 
@@ -24,9 +25,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     {
       order: {
         id: order.id,
-        productName: order.productName,
-        orderQuantity: order.orderQuantity,
-        priceCents: order.priceCents,
+        summary: order.summary,
+        lineCount: order.lines.length,
+        totalQuantity: order.totalQuantity,
+        totalCents: order.totalCents,
         status: order.status,
       },
     },
@@ -42,7 +44,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const cancelled = order.status === "unpaid" ? await cancelOrder(order.id, user.id) : null;
   if (!cancelled) return json(submission.reply({ formErrors: [NOT_UNPAID] }), { status: 409 });
-  return redirectWithSuccess("/dashboard/orders", `Your order of ${cancelled.productName} is cancelled`);
+  return redirectWithSuccess("/dashboard/orders", `Your order of ${cancelled.summary} is cancelled`);
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
@@ -55,7 +57,7 @@ export default function CancelOrderPage() {
     <div className="mx-auto max-w-lg px-4 py-10">
       <h1 className="text-2xl font-bold">Cancel this order?</h1>
       <p className="mt-2 text-slate-700">
-        {order.orderQuantity.toLocaleString("en-US")} × {order.productName}, {formatCents(order.priceCents)}
+        {describeOrder(order)}, {formatCents(order.totalCents)}
       </p>
       <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         {order.status === "unpaid" ? (

@@ -9,6 +9,7 @@ import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { redirectWithError, redirectWithInfo } from "~/utils/toast.server";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { OrderLinesTable } from "~/components/order-lines";
 import { ErrorList, SubmitButton } from "~/components/forms";
 import { getOwnOrder } from "~/models/order.server";
 import { requireUser } from "~/utils/auth.server";
@@ -55,10 +56,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const data = {
     order: {
       id: order.id,
-      productName: order.productName,
-      orderQuantity: order.orderQuantity,
-      unitPriceCents: order.unitPriceCents,
-      priceCents: order.priceCents,
+      summary: order.summary,
+      lines: order.lines,
+      totalQuantity: order.totalQuantity,
+      totalCents: order.totalCents,
     },
     billing: { name: user.name, email: user.email },
   };
@@ -123,23 +124,30 @@ export default function PayOrder() {
           <div>
             <dt className="text-sm text-slate-600">Part</dt>
             <dd className="font-semibold" data-testid="pay-part">
-              {order.productName}
+              {order.summary}
             </dd>
           </div>
           <div>
             <dt className="text-sm text-slate-600">Quantity</dt>
             <dd className="font-semibold" data-testid="pay-quantity">
-              {order.orderQuantity.toLocaleString("en-US")}
+              {order.totalQuantity.toLocaleString("en-US")}
             </dd>
           </div>
           <div>
             <dt className="text-sm text-slate-600">Price</dt>
             <dd className="font-semibold" data-testid="pay-price">
-              {formatCents(order.priceCents)}
+              {formatCents(order.totalCents)}
             </dd>
           </div>
         </dl>
-        <p className="mt-2 text-sm text-slate-600">{formatCents(order.unitPriceCents)} per unit, in US dollars.</p>
+        {order.lines.length === 1 ? (
+          <p className="mt-2 text-sm text-slate-600">{formatCents(order.lines[0].unitPriceCents)} per unit, in US dollars.</p>
+        ) : (
+          <div className="mt-4">
+            <OrderLinesTable lines={order.lines} totalCents={order.totalCents} caption="The lines of this order" />
+            <p className="mt-2 text-sm text-slate-600">In US dollars.</p>
+          </div>
+        )}
       </section>
 
       <section aria-labelledby="pay-heading" className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
@@ -331,7 +339,7 @@ function PaymentForm({
       />
       <ErrorList id="payment-error" errors={error ? [error] : null} />
       <SubmitButton pending={pending} pendingText="Paying…" disabled={!stripe || !elements || !ready}>
-        Pay {formatCents(order.priceCents)}
+        Pay {formatCents(order.totalCents)}
       </SubmitButton>
     </form>
   );

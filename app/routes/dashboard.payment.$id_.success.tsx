@@ -6,6 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getOwnOrder } from "~/models/order.server";
 import { requireUser } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
+import { describeOrder } from "~/utils/order-lines";
 import { confirmReturnFromStripe, getStripe, type ReturnCheck } from "~/utils/stripe.server";
 
 const PAYMENT_COMPLETED = "Congrats! Your payment is completed.";
@@ -60,9 +61,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       state,
       order: {
         id: order.id,
-        productName: order.productName,
-        orderQuantity: order.orderQuantity,
-        priceCents: order.priceCents,
+        summary: order.summary,
+        lineCount: order.lines.length,
+        totalQuantity: order.totalQuantity,
+        totalCents: order.totalCents,
         status: order.status,
         transactionId: order.paid ? order.transactionId : null,
       },
@@ -77,7 +79,7 @@ const linkClass = "text-brand-700 underline hover:text-brand-800";
 
 export default function PaymentResult() {
   const { state, order } = useLoaderData<typeof loader>();
-  const summary = `${order.orderQuantity.toLocaleString("en-US")} x ${order.productName}, ${formatCents(order.priceCents)}`;
+  const summary = `${describeOrder(order)}, ${formatCents(order.totalCents)}`;
   return (
     <div className="mx-auto max-w-2xl px-4 py-10" data-state={state}>
       {state === "paid" ? (

@@ -12,6 +12,8 @@ const DEFAULT_AVATAR = "/images/default-avatar.svg";
 const items: { to: string; label: string; roles: Role[] }[] = [
   { to: "/dashboard", label: "My Profile", roles: ["customer", "admin"] },
   { to: "/dashboard/orders", label: "My Orders", roles: ["customer"] },
+  { to: "/dashboard/cart", label: "My Cart", roles: ["customer"] },
+  { to: "/dashboard/quick-order", label: "Quick Order", roles: ["customer"] },
   { to: "/dashboard/review", label: "Add A Review", roles: ["customer"] },
   { to: "/dashboard/allUsers", label: "All Users", roles: ["admin"] },
   { to: "/dashboard/addProduct", label: "Add Product", roles: ["admin"] },
@@ -38,7 +40,7 @@ export default function DashboardLayout() {
   }, [location.pathname]);
 
   const itemClass = ({ isActive }: { isActive: boolean }) =>
-    `block rounded px-3 py-2 text-sm font-medium ${
+    `flex min-h-11 items-center rounded px-3 py-2 text-sm font-medium ${
       isActive ? "bg-brand-700 text-white" : "text-slate-800 hover:bg-slate-200"
     }`;
 
@@ -51,7 +53,7 @@ export default function DashboardLayout() {
       <input ref={drawer} type="checkbox" id="dashboard-drawer" className="peer sr-only lg:hidden" aria-controls="dashboard-menu" />
       <label
         htmlFor="dashboard-drawer"
-        className="mb-4 inline-flex cursor-pointer items-center gap-2 rounded border border-slate-400 bg-white px-3 py-2 text-sm font-medium text-slate-800 peer-focus-visible:ring-2 peer-focus-visible:ring-brand-700 lg:hidden"
+        className="mb-4 inline-flex min-h-11 cursor-pointer items-center gap-2 rounded border border-slate-400 bg-white px-3 py-2 text-sm font-medium text-slate-800 peer-focus-visible:ring-2 peer-focus-visible:ring-brand-700 lg:hidden"
       >
         <svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16" fill="currentColor">
           <rect y="2" width="16" height="2" rx="1" />

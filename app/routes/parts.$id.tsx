@@ -2,14 +2,21 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { redirectWithSuccess } from "~/utils/toast.server";
+import { AddToCartForm } from "~/components/add-to-cart";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import { placeOrder } from "~/models/order.server";
+import { PartCatalogueDetails, partJsonLd } from "~/components/part-catalogue-details";
+import { vehicleLabel } from "~/content/vehicles";
+import { getPartCatalogue } from "~/models/part-catalogue.server";
 import { getPart } from "~/models/part.server";
 import { requireUser } from "~/utils/auth.server";
+import { fitsVehicle } from "~/utils/catalogue";
+import { getEnv } from "~/utils/env.server";
+import { getRememberedVehicle } from "~/utils/vehicle.server";
 import { useHydrated } from "~/utils/hydrated";
 import { formatCents } from "~/utils/misc";
 import { orderFormSchema } from "~/utils/shop-forms";
@@ -19,11 +26,19 @@ const NOT_FOUND = "That part is not in our catalogue (any more).";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const part = await getPart(params.id ?? "");
-  if (!part) throw new Response(NOT_FOUND, { status: 404 });
+  const [part, catalogue, vehicle] = await Promise.all([
+    getPart(params.id ?? ""),
+    getPartCatalogue(params.id ?? ""),
+    getRememberedVehicle(request),
+  ]);
+  if (!part || !catalogue) throw new Response(NOT_FOUND, { status: 404 });
   return json(
     {
       part,
+      catalogue,
+      /** The visitor's remembered vehicle and whether this part fits it. */
+      vehicle: vehicle ? { label: vehicleLabel(vehicle), fits: fitsVehicle(catalogue.fitment, vehicle) } : null,
+      origin: getEnv().PUBLIC_URL.replace(/\/+$/, ""),
       buyer: { name: user.name, email: user.email, phone: user.number, address: user.address },
       isAdmin: user.role === "admin",
     },
@@ -44,20 +59,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
 
   const { quantity, phone, address } = submission.value;
-  const order = await placeOrder({
-    partId: part.id,
-    quantity,
+  const placed = await placeOrder({
+    lines: [{ partId: part.id, quantity }],
     phone,
     address,
     user: { id: user.id, email: user.email, name: user.name },
   });
-  if (!order) {
-    // Someone else's order took the stock between the page load and this one.
-    const now = await getPart(part.id);
-    const message = now
-      ? `Only ${now.availableQuantity.toLocaleString("en-US")} units are available`
-      : "This part is no longer available";
-    return json(submission.reply({ fieldErrors: { quantity: [message] } }), { status: 409 });
+  if (!placed.ok) {
+    // Someone else's order took the stock between the page load and this one (or the part went).
+    return json(submission.reply({ fieldErrors: { quantity: [placed.failures[0].message] } }), { status: 409 });
   }
   return redirectWithSuccess("/dashboard/orders", {
     message: "Your Order is Placed",
@@ -70,7 +80,7 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => ({
 });
 
 export default function PartDetails() {
-  const { part, buyer, isAdmin } = useLoaderData<typeof loader>();
+  const { part, buyer, isAdmin, catalogue, vehicle, origin } = useLoaderData<typeof loader>();
   const canMeetMinimum = part.availableQuantity >= part.minOrderQuantity;
   return (
     <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 md:grid-cols-2">
@@ -84,6 +94,17 @@ export default function PartDetails() {
         />
         <h1 className="mt-6 text-3xl font-bold text-slate-900">{part.name}</h1>
         <p className="mt-1 text-sm text-slate-600">Part number {part.partNumber}</p>
+        {vehicle ? (
+          vehicle.fits ? (
+            <p className="mt-2 font-medium text-green-800" data-testid="fits">
+              <span aria-hidden="true">✓ </span>Fits your {vehicle.label}
+            </p>
+          ) : (
+            <p className="mt-2 text-slate-700" data-testid="fits">
+              Not listed for your {vehicle.label}: check the vehicles below.
+            </p>
+          )
+        ) : null}
         <p className="mt-4 text-slate-800">{part.description}</p>
         <dl className="mt-6 grid grid-cols-1 gap-3 sm:grid-cols-3">
           <div className="rounded border border-slate-200 p-3">
@@ -105,6 +126,12 @@ export default function PartDetails() {
             </dd>
           </div>
         </dl>
+        <PartCatalogueDetails catalogue={catalogue} />
+        <script
+          type="application/ld+json"
+          // JSON with "<" escaped, so no text of the part can close the script element.
+          dangerouslySetInnerHTML={{ __html: partJsonLd({ part, catalogue, origin }) }}
+        />
       </article>
 
       <section aria-labelledby="order-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
@@ -121,6 +148,19 @@ export default function PartDetails() {
         ) : (
           <OrderForm part={part} buyer={buyer} />
         )}
+        {!isAdmin && canMeetMinimum ? (
+          <div className="mt-6 border-t border-slate-200 pt-4">
+            <h3 className="font-semibold">Ordering several parts?</h3>
+            <p className="text-sm text-slate-600">
+              Put this one in your{" "}
+              <Link to="/dashboard/cart" className="text-brand-700 underline">
+                cart
+              </Link>{" "}
+              and check out once for all of them.
+            </p>
+            <AddToCartForm part={part} />
+          </div>
+        ) : null}
       </section>
     </div>
   );
@@ -162,7 +202,7 @@ function OrderForm({ part, buyer }: { part: LoaderData["part"]; buyer: LoaderDat
           id="buyer-name"
           value={buyer.name}
           readOnly
-          className="block w-full rounded border border-slate-400 bg-slate-100 px-3 py-2 text-slate-900"
+          className="block min-h-11 w-full rounded border border-slate-400 bg-slate-100 px-3 py-2 text-slate-900"
         />
       </div>
       <div className="pt-5">
@@ -174,7 +214,7 @@ function OrderForm({ part, buyer }: { part: LoaderData["part"]; buyer: LoaderDat
           type="email"
           value={buyer.email}
           readOnly
-          className="block w-full rounded border border-slate-400 bg-slate-100 px-3 py-2 text-slate-900"
+          className="block min-h-11 w-full rounded border border-slate-400 bg-slate-100 px-3 py-2 text-slate-900"
         />
       </div>
       <Field

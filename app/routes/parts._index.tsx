@@ -1,81 +1,151 @@
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { PartGrid } from "~/components/part-card";
+import { useOptionalUser } from "~/root";
+import { ActiveFilters, FacetLists, RememberedVehicle, VehiclePicker } from "~/components/parts-filters";
+import { vehicleLabel, type Vehicle } from "~/content/vehicles";
+import { catalogueFacets, findPartIdByNumber, idsFittingVehicle, type CatalogueFacets } from "~/models/part-catalogue.server";
 import { listPartCards, type PartCardView } from "~/models/part.server";
 import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
-import { parsePartsSearch, partsSearchSchema } from "~/utils/parts-search.server";
-import { PART_SORT_LABELS, PART_SORTS, SEARCH_MAX_LENGTH, type PartSort } from "~/utils/search";
+import { getEnv } from "~/utils/env.server";
+import { parsePartsSearch, partsSearchSchema, pickedVehicle, searchFilters } from "~/utils/parts-search.server";
+import { EMPTY_PARTS_STATE, isNarrowed, partsHref, partsParams, type PartsState } from "~/utils/parts-url";
+import { PART_SORT_LABELS, PART_SORTS, SEARCH_MAX_LENGTH } from "~/utils/search";
+import { readForm } from "~/utils/form.server";
+import { forgetVehicle, getRememberedVehicle, rememberVehicle } from "~/utils/vehicle.server";
 
 const PER_PAGE = 12;
+const NO_FACETS: CatalogueFacets = { categories: [], brands: [], inStock: 0 };
+
+type Card = PartCardView & { fits: boolean };
+
+function canonicalUrl(state: PartsState) {
+  const search = partsParams(state, { forCanonical: true }).toString();
+  return `${getEnv().PUBLIC_URL.replace(/\/+$/, "")}/parts${search ? `?${search}` : ""}`;
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
+  const remembered = await getRememberedVehicle(request);
   const submission = parsePartsSearch(url.searchParams);
   if (submission.status !== "success") {
-    const sort = partsSearchSchema.shape.sort.parse(url.searchParams.get("sort"));
+    // What can be shown of the request: the text and sort as typed, the rest dropped.
+    const state: PartsState = {
+      ...EMPTY_PARTS_STATE,
+      q: (url.searchParams.get("q") ?? "").slice(0, SEARCH_MAX_LENGTH * 2),
+      sort: partsSearchSchema.shape.sort.parse(url.searchParams.get("sort")),
+    };
     return json(
       {
         result: submission.reply(),
-        q: url.searchParams.get("q") ?? "",
-        sort,
-        page: 1,
-        parts: [] as PartCardView[],
+        state,
+        parts: [] as Card[],
         total: 0,
         pageCount: 0,
-        cursors: { first: null, last: null },
+        cursors: { first: null, last: null } as { first: string | null; last: string | null },
+        facets: NO_FACETS,
+        fitsLabel: remembered ? vehicleLabel(remembered) : null,
+        remembered,
+        canonical: canonicalUrl(EMPTY_PARTS_STATE),
       },
       { status: 400, headers: publicPageHeaders(request, { status: 400 }) },
     );
   }
-  const { q = "", sort, page, after, before } = submission.value;
+
+  const search = submission.value;
+  const { q = "", sort, page, after, before } = search;
+  // A part number (or an OE number) typed exactly: straight to that part, when only one has it.
+  if (q && page === 1 && !after && !before) {
+    const id = await findPartIdByNumber(q);
+    if (id) return redirect(`/parts/${id}`, { headers: { "Cache-Control": "private, no-store" } });
+  }
+
+  const filters = searchFilters(search);
+  const picked = pickedVehicle(search);
+  const state: PartsState = {
+    q,
+    sort,
+    page,
+    after,
+    before,
+    category: filters.category ?? null,
+    brand: filters.brand ?? null,
+    inStock: Boolean(filters.inStock),
+    make: picked?.make ?? null,
+    model: picked?.model ?? null,
+    year: picked?.year ?? null,
+  };
+  // A whole vehicle picked is remembered for the session; the cards say which parts fit it.
+  const chosen: Vehicle | null = picked?.model && picked.year ? { make: picked.make, model: picked.model, year: picked.year } : null;
+  const fitsVehicle = chosen ?? remembered;
+  const setCookie =
+    chosen && (!remembered || vehicleLabel(remembered) !== vehicleLabel(chosen)) ? await rememberVehicle(chosen) : null;
+
   // The Previous/Next links carry a cursor, so a page deep in the list is a range on the index.
-  const { parts, total, cursors } = await listPartCards({ query: q, sort, page, perPage: PER_PAGE, after, before });
+  const [{ parts, total, cursors }, facets] = await Promise.all([
+    listPartCards({ query: q, filters, sort, page, perPage: PER_PAGE, after, before }),
+    catalogueFacets(q, filters),
+  ]);
+  const fitting = new Set(
+    chosen ? parts.map((part) => part.id) : fitsVehicle ? await idsFittingVehicle(parts.map((part) => part.id), fitsVehicle) : [],
+  );
   const count = total ?? 0;
   const pageCount = Math.ceil(count / PER_PAGE);
   // A page past the end exists for nobody: say so with a 404 (and a link back), not an empty 200.
   const status = page > Math.max(pageCount, 1) ? 404 : 200;
+  const headers = new Headers(publicPageHeaders(request, { status, setsCookie: Boolean(setCookie) }));
+  if (setCookie) headers.append("Set-Cookie", setCookie);
   return json(
-    { result: null, q, sort, page, parts, total: count, pageCount, cursors },
-    { status, headers: publicPageHeaders(request, { status }) },
+    {
+      result: null,
+      state,
+      parts: parts.map((part): Card => ({ ...part, fits: fitting.has(part.id) })),
+      total: count,
+      pageCount,
+      cursors,
+      facets,
+      fitsLabel: fitsVehicle ? vehicleLabel(fitsVehicle) : null,
+      remembered: chosen ?? remembered,
+      canonical: canonicalUrl(state),
+    },
+    { status, headers },
   );
 }
 
-export const headers = publicPageHeadersFunction;
+const forgetSchema = z.object({ intent: z.literal("forget-vehicle") });
 
-type Cursors = { first: string | null; last: string | null };
-
-function pageHref({
-  q,
-  sort,
-  page,
-  after,
-  before,
-}: {
-  q: string;
-  sort: PartSort;
-  page: number;
-  after?: string | null;
-  before?: string | null;
-}) {
-  const params = new URLSearchParams();
-  if (q) params.set("q", q);
-  if (sort !== "newest") params.set("sort", sort);
-  if (page > 1) params.set("page", String(page));
-  // Page 1 needs no cursor: it is the start of the index.
-  if (page > 1 && after) params.set("after", after);
-  else if (page > 1 && before) params.set("before", before);
-  const search = params.toString();
-  return search ? `/parts?${search}` : "/parts";
+/** "Forget this vehicle": the remembered vehicle is dropped and the list shown without it. */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  if (!forgetSchema.safeParse({ intent: form.get("intent") }).success) {
+    throw new Response("Unknown action", { status: 400 });
+  }
+  return redirect("/parts", { headers: { "Set-Cookie": await forgetVehicle() } });
 }
+
+export const headers: HeadersFunction = publicPageHeadersFunction;
+
+/**
+ * Sent without the framework's JavaScript, like the home page (see useHydrate in root.tsx): the
+ * list is links and GET forms, which need none. Hydrating it cost the page Lighthouse's first
+ * paint (the framework's scripts load at high priority, so the simulated first paint waited for
+ * them) or, loaded later, its blocking time (hydration is one long task). The Search button's
+ * pending state and the vehicle picker's refine-on-choice come from the root's small static script.
+ */
+export const handle = { hydrate: false };
 
 export default function PartsList() {
   const data = useLoaderData<typeof loader>();
-  const { q, sort, page, parts, total, pageCount, cursors } = data;
-  const first = (page - 1) * PER_PAGE + 1;
+  const { state, parts, total, pageCount, cursors, facets, fitsLabel, remembered } = data;
+  const user = useOptionalUser();
+  const first = (state.page - 1) * PER_PAGE + 1;
   const last = first + parts.length - 1;
+  const narrowed = isNarrowed(state);
+  const errors = data.result?.error ? Object.values(data.result.error).flat().filter(Boolean) : [];
   return (
     <div className="mx-auto max-w-7xl px-4 py-10">
       <h1 className="text-3xl font-bold tracking-tight text-slate-900">All Car Parts</h1>
@@ -83,70 +153,112 @@ export default function PartsList() {
         Every part we make, direct from the factory. Orders are in bulk: each part shows its minimum order.
       </p>
 
-      {/* Remounts on every new search, so the fields show what the address says. */}
-      <SearchForm key={`${q}\n${sort}`} result={data.result} q={q} sort={sort} />
+      <RememberedVehicle state={state} remembered={remembered} />
+      {/* Remount on every new address, so the fields show what the address says. */}
+      <VehiclePicker key={`vehicle\n${state.make}\n${state.model}\n${state.year}`} state={state} />
+      <SearchForm key={`${state.q}\n${state.sort}`} result={data.result} state={state} />
 
-      <p className="mt-6 text-slate-700" aria-live="polite" data-testid="results-summary">
-        {data.result
-          ? "Please correct the search."
-          : parts.length
-            ? `Showing ${first}–${last} of ${total} ${total === 1 ? "part" : "parts"}${q ? ` matching “${q}”` : ""}.`
-            : null}
-      </p>
-
-      {parts.length ? (
-        <div className="mt-4">
-          <PartGrid parts={parts} headingLevel={2} eagerCount={3} label="Parts" />
-        </div>
-      ) : data.result ? null : total > 0 ? (
-        <div className="mt-8 rounded-lg border border-dashed border-slate-300 p-10 text-center">
-          <h2 className="text-xl font-semibold">There is no page {page}</h2>
-          <p className="mt-2 text-slate-700">
-            The list has {pageCount} {pageCount === 1 ? "page" : "pages"}.{" "}
-            <Link to={pageHref({ q, sort, page: pageCount })} className="text-brand-700 underline">
-              Go to the last page
-            </Link>
+      <div className="mt-6 grid gap-8 lg:grid-cols-[16rem_1fr]">
+        <FacetLists state={state} facets={facets} />
+        <div>
+          <p className="text-slate-700" aria-live="polite" data-testid="results-summary">
+            {data.result
+              ? "Please correct the search."
+              : parts.length
+                ? `Showing ${first}–${last} of ${total} ${total === 1 ? "part" : "parts"}${state.q ? ` matching “${state.q}”` : ""}.`
+                : null}
           </p>
-        </div>
-      ) : (
-        <div className="mt-8 rounded-lg border border-dashed border-slate-300 p-10 text-center" data-testid="empty-state">
-          <h2 className="text-xl font-semibold">{q ? `No parts match “${q}”` : "No parts are listed yet"}</h2>
-          <p className="mt-2 text-slate-700">
-            {q ? (
-              <>
-                Check the spelling, search by part number (such as PW-1001), or{" "}
+          <ActiveFilters state={state} />
+
+          {errors.length ? (
+            <div className="mt-4 rounded-lg border border-red-300 bg-red-50 p-6" data-testid="search-errors">
+              <h2 className="text-xl font-semibold text-red-900">This search cannot be shown</h2>
+              <ul className="mt-2 list-disc pl-5 text-red-900">
+                {errors.map((error) => (
+                  <li key={error}>{error}</li>
+                ))}
+              </ul>
+              <p className="mt-3">
                 <Link to="/parts" className="text-brand-700 underline">
-                  see all parts
+                  Clear all filters
                 </Link>
-                .
-              </>
-            ) : (
-              "Please check back soon."
-            )}
-          </p>
-        </div>
-      )}
+              </p>
+            </div>
+          ) : parts.length ? (
+            <div className="mt-4">
+              <PartGrid
+                parts={parts}
+                headingLevel={2}
+                eagerCount={3}
+                label="Parts"
+                fitsLabel={fitsLabel}
+                addToCart={user?.role !== "admin"}
+              />
+            </div>
+          ) : total > 0 ? (
+            <div className="mt-8 rounded-lg border border-dashed border-slate-300 p-10 text-center">
+              <h2 className="text-xl font-semibold">There is no page {state.page}</h2>
+              <p className="mt-2 text-slate-700">
+                The list has {pageCount} {pageCount === 1 ? "page" : "pages"}.{" "}
+                <Link to={partsHref(state, { page: pageCount })} className="text-brand-700 underline">
+                  Go to the last page
+                </Link>
+              </p>
+            </div>
+          ) : (
+            <EmptyState state={state} narrowed={narrowed} />
+          )}
 
-      {pageCount > 1 && parts.length ? <Pagination q={q} sort={sort} page={page} pageCount={pageCount} cursors={cursors} /> : null}
+          {pageCount > 1 && parts.length ? <Pagination state={state} pageCount={pageCount} cursors={cursors} /> : null}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function EmptyState({ state, narrowed }: { state: PartsState; narrowed: boolean }) {
+  const filtered = Boolean(state.category || state.brand || state.inStock || state.make);
+  return (
+    <div className="mt-8 rounded-lg border border-dashed border-slate-300 p-10 text-center" data-testid="empty-state">
+      <h2 className="text-xl font-semibold">
+        {state.q ? `No parts match “${state.q}”` : narrowed ? "No parts match these filters" : "No parts are listed yet"}
+      </h2>
+      {narrowed ? (
+        <p className="mt-2 text-slate-700">
+          Check the spelling, search by part number (such as PW-1001){filtered ? ", remove a filter" : ""}, or{" "}
+          {filtered && state.q ? (
+            <>
+              <Link to={partsHref(EMPTY_PARTS_STATE, { q: state.q })} className="text-brand-700 underline">
+                search all parts for “{state.q}”
+              </Link>{" "}
+              or{" "}
+            </>
+          ) : null}
+          <Link to="/parts" className="text-brand-700 underline">
+            clear all filters and see all parts
+          </Link>
+          .
+        </p>
+      ) : (
+        <p className="mt-2 text-slate-700">Please check back soon.</p>
+      )}
     </div>
   );
 }
 
 function SearchForm({
   result,
-  q,
-  sort,
+  state,
 }: {
   result: ReturnType<typeof useLoaderData<typeof loader>>["result"];
-  q: string;
-  sort: PartSort;
+  state: PartsState;
 }) {
   const navigation = useNavigation();
   const pending = navigation.state === "loading" && navigation.location?.pathname === "/parts";
   const [form, fields] = useForm({
     id: "parts-search",
     lastResult: result,
-    defaultValue: { q, sort },
+    defaultValue: { q: state.q, sort: state.sort },
     // The server validates (parts-search.server.ts); the browser only enforces the length.
     constraint: { q: { maxLength: SEARCH_MAX_LENGTH } },
   });
@@ -157,12 +269,12 @@ function SearchForm({
       {...getFormProps(form)}
       role="search"
       aria-label="Search parts"
-      className="mt-6 grid gap-4 rounded-lg border border-slate-200 bg-slate-50 p-4 sm:grid-cols-[1fr_auto_auto] sm:items-start"
+      className="mt-4 grid gap-4 rounded-lg border border-slate-200 bg-slate-50 p-4 sm:grid-cols-[1fr_auto_auto] sm:items-start"
     >
       <Field
         meta={fields.q}
         label="Search by name or part number"
-        inputProps={{ type: "search", placeholder: "e.g. brake pad or PW-1001", autoComplete: "off" }}
+        inputProps={{ type: "search", placeholder: "e.g. brake pad, PW-1001 or an OE number", autoComplete: "off" }}
       />
       <div>
         <label htmlFor={fields.sort.id} className="mb-1 block text-sm font-medium text-slate-800">
@@ -171,7 +283,7 @@ function SearchForm({
         <select
           {...getSelectProps(fields.sort)}
           key={fields.sort.key}
-          className="block w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900"
+          className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900"
         >
           {PART_SORTS.map((value) => (
             <option key={value} value={value}>
@@ -181,6 +293,13 @@ function SearchForm({
         </select>
         <ErrorList id={fields.sort.errorId} errors={fields.sort.errors} />
       </div>
+      {/* The filters chosen so far stay chosen when the text changes. */}
+      {state.category ? <input type="hidden" name="category" value={state.category} /> : null}
+      {state.brand ? <input type="hidden" name="brand" value={state.brand} /> : null}
+      {state.inStock ? <input type="hidden" name="stock" value="in" /> : null}
+      {state.make ? <input type="hidden" name="make" value={state.make} /> : null}
+      {state.make && state.model ? <input type="hidden" name="model" value={state.model} /> : null}
+      {state.make && state.model && state.year ? <input type="hidden" name="year" value={state.year} /> : null}
       <SubmitButton pending={pending} pendingText="Searching…" className="sm:mt-6">
         Search
       </SubmitButton>
@@ -189,24 +308,19 @@ function SearchForm({
 }
 
 function Pagination({
-  q,
-  sort,
-  page,
+  state,
   pageCount,
   cursors,
 }: {
-  q: string;
-  sort: PartSort;
-  page: number;
+  state: PartsState;
   pageCount: number;
-  cursors: Cursors;
+  cursors: { first: string | null; last: string | null };
 }) {
+  const { page } = state;
   // The neighbours are reached through this page's first and last card; page 1 and the last
   // page are cheap without a cursor (the last is read from the end of the index).
   const href = (n: number) =>
-    pageHref({
-      q,
-      sort,
+    partsHref(state, {
       page: n,
       after: n === page + 1 && n !== pageCount ? cursors.last : null,
       before: n === page - 1 ? cursors.first : null,
@@ -214,7 +328,7 @@ function Pagination({
   const pages = [...new Set([1, page - 1, page, page + 1, pageCount])]
     .filter((n) => n >= 1 && n <= pageCount)
     .sort((a, b) => a - b);
-  const linkClass = "inline-flex min-w-[2.75rem] items-center justify-center rounded border px-3 py-2 text-sm font-medium";
+  const linkClass = "inline-flex min-h-11 min-w-[2.75rem] items-center justify-center rounded border px-3 py-2 text-sm font-medium";
   return (
     <nav aria-label="Pagination" className="mt-10 flex flex-wrap items-center justify-center gap-2">
       {page > 1 ? (
@@ -247,14 +361,15 @@ function Pagination({
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
-  const page = data && data.page > 1 ? ` — page ${data.page}` : "";
-  const search = data?.q ? `Parts matching “${data.q}”` : "All car parts";
+  const page = data && data.state.page > 1 ? ` — page ${data.state.page}` : "";
+  const search = data?.state.q ? `Parts matching “${data.state.q}”` : "All car parts";
   return [
     { title: `${search}${page} — PartsWorks` },
     {
       name: "description",
       content:
-        "Browse every car part PartsWorks makes: brakes, filters, ignition, cooling and lighting. Search by name or part number, sort by price, and order in bulk.",
+        "Browse every car part PartsWorks makes: brakes, filters, ignition, cooling and lighting. Search by name, part number or OE number, pick your vehicle, and order in bulk.",
     },
+    ...(data ? [{ tagName: "link", rel: "canonical", href: data.canonical }] : []),
   ];
 };

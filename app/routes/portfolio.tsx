@@ -15,6 +15,8 @@ export const headers = publicPageHeadersFunction;
 export const handle = { hydrate: false };
 
 const linkClass = "text-brand-700 underline hover:text-brand-900";
+/** The links under each project: boxes in a row, as tall as a thumb needs. */
+const projectLinkClass = `inline-flex min-h-11 items-center ${linkClass}`;
 
 export default function PortfolioPage() {
   const { portfolio } = useLoaderData<typeof loader>();
@@ -105,11 +107,11 @@ export default function PortfolioPage() {
                   <h3 className="font-semibold text-slate-900">{project.name}</h3>
                   <p className="mt-1 text-slate-700">{project.description}</p>
                   <p className="mt-2 flex flex-wrap gap-4 text-sm">
-                    <a href={project.url} className={linkClass} rel="noopener noreferrer">
+                    <a href={project.url} className={projectLinkClass} rel="noopener noreferrer">
                       Visit {project.name}
                     </a>
                     {project.source ? (
-                      <a href={project.source} className={linkClass} rel="noopener noreferrer">
+                      <a href={project.source} className={projectLinkClass} rel="noopener noreferrer">
                         Source code of {project.name}
                       </a>
                     ) : null}

@@ -1,31 +1,12 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { getEnv } from "~/utils/env.server";
+import { readLimitedBody } from "~/utils/form.server";
 import { handleStripeEvent, verifyWebhook, WebhookSignatureError } from "~/utils/stripe.server";
 
 /** Stripe's events are a few kilobytes; anything far larger is not from Stripe. */
 const MAX_BODY_BYTES = 256 * 1024;
 
 const noStore = { "Cache-Control": "no-store" };
-
-/** The raw body as text (the signature is over the exact bytes), or null when it is too large. */
-async function readRawBody(request: Request) {
-  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) return null;
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 /**
  * POST /webhooks/stripe: Stripe's events, verified with STRIPE_WEBHOOK_SECRET over the raw body.
@@ -43,8 +24,9 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 503, headers: noStore },
     );
   }
-  const body = await readRawBody(request);
-  if (body === null) return json({ error: "Payload too large" }, { status: 413, headers: noStore });
+  const raw = await readLimitedBody(request, MAX_BODY_BYTES);
+  if (raw === null) return json({ error: "Payload too large" }, { status: 413, headers: noStore });
+  const body = raw.toString("utf8");
 
   let event;
   try {

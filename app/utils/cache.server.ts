@@ -3,8 +3,9 @@ import type { HeadersFunction } from "@remix-run/node";
 /**
  * Caching of public pages (home, parts, blogs, portfolio).
  *
- * A page is shared-cacheable only when it is the same for everyone: no session cookie came in
- * (the navbar would show the user's name) and no cookie goes out (a toast being consumed).
+ * A page is shared-cacheable only when it is the same for everyone: no session or vehicle cookie
+ * came in (the navbar would show the user's name, the parts their vehicle) and no cookie goes out
+ * (a toast being consumed, a vehicle being remembered).
  * Otherwise it is `private, no-store`. `Vary: Cookie` keeps a shared cache from handing the
  * anonymous copy to a signed-in browser.
  */
@@ -12,12 +13,15 @@ export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while
 export const PRIVATE_CACHE_CONTROL = "private, no-store";
 
 function hasSessionCookie(request: Request) {
-  return /(?:^|;\s*)__session=/.test(request.headers.get("Cookie") ?? "");
+  return /(?:^|;\s*)(?:__session|__vehicle)=/.test(request.headers.get("Cookie") ?? "");
 }
 
 /** Headers for a public page's loader answer (also used as-is for its `?_data` requests). */
-export function publicPageHeaders(request: Request, { status = 200 }: { status?: number } = {}) {
-  const shareable = status === 200 && !hasSessionCookie(request);
+export function publicPageHeaders(
+  request: Request,
+  { status = 200, setsCookie = false }: { status?: number; setsCookie?: boolean } = {},
+) {
+  const shareable = status === 200 && !setsCookie && !hasSessionCookie(request);
   return {
     "Cache-Control": shareable ? PUBLIC_CACHE_CONTROL : PRIVATE_CACHE_CONTROL,
     Vary: "Cookie",

@@ -13,9 +13,20 @@ export async function connectDb(uri: string) {
   return mongoose.connection;
 }
 
-/** Builds every model's indexes (idempotent). */
+/**
+ * Makes every collection's indexes what its model declares: builds the missing ones, and rebuilds
+ * one whose options changed (e.g. an index that became a TTL index). Indexes a model no longer
+ * declares are dropped, so the models are the one list of indexes.
+ */
 export async function syncIndexes() {
-  await Promise.all(Object.values(mongoose.models).map((model) => model.init()));
+  await Promise.all(
+    Object.values(mongoose.models).map(async (model) => {
+      // init() is the model's own start (collection and indexes), already under way since the
+      // connection opened; creating the collection a second time beside it races on the local database.
+      await model.init();
+      await model.syncIndexes({ autoCreate: false } as Parameters<typeof model.syncIndexes>[0]);
+    }),
+  );
 }
 
 export async function isDbHealthy() {

@@ -1,4 +1,6 @@
-import { Part } from "~/models/part.server";
+import { backfillCatalogueKeys } from "~/models/part-catalogue.server";
+import { catalogueKeys, Part } from "~/models/part.server";
+import { parseFitmentLine, type Category, type FitmentRow } from "./catalogue";
 import { Review } from "~/models/review.server";
 import { User, type Role } from "~/models/user.server";
 import { hashPassword } from "./password.server";
@@ -23,6 +25,33 @@ const DEMO_PARTS = [
   ["PW-1011", "Wiper Blade 600 mm", "Beam-type blade with a graphite-coated rubber edge for a streak-free sweep in all weather.", 12, 9000],
   ["PW-1012", "LED Headlight Bulb H7", "Plug-and-play H7 LED with a fanless heat sink, 6000 K white light and a sharp cut-off.", 19, 5000],
 ] as const;
+
+/** Category, brand, OE cross-references and fitment of each demo part, by part number. */
+const DEMO_CATALOGUE: Record<string, { category: Category; brand: string; oe: string[]; fits: string[] }> = {
+  "PW-1001": { category: "brakes", brand: "Nordwerk", oe: ["1K0 698 151 A", "5Q0-698-151-B"], fits: ["Volkswagen Golf 2013-2020 1.4 TSI", "Volkswagen Golf 2013-2020 2.0 TDI", "Audi A3 2013-2020", "Škoda Octavia 2013-2019", "Volkswagen Passat 2015-2022"] },
+  "PW-1002": { category: "brakes", brand: "Nordwerk", oe: ["5Q0 615 301 F"], fits: ["Volkswagen Golf 2013-2020", "Volkswagen Tiguan 2016-2023", "Audi A3 2013-2020", "Škoda Octavia 2013-2019"] },
+  "PW-1003": { category: "filters", brand: "PartsWorks", oe: ["04152-YZZA1", "04152-37010"], fits: ["Toyota Corolla 2007-2022", "Toyota RAV4 2006-2018", "Toyota Camry 2012-2022", "Toyota Hilux 2016-2025"] },
+  "PW-1004": { category: "filters", brand: "PartsWorks", oe: ["6447.XF", "1609427080"], fits: ["Peugeot 208 2012-2019", "Peugeot 308 2013-2021", "Citroën C3 2010-2016", "Citroën C4 2010-2018"] },
+  "PW-1005": { category: "ignition", brand: "Sakura Auto", oe: ["22401-ED815"], fits: ["Nissan Qashqai 2007-2013", "Nissan Micra 2010-2017", "Renault Clio 2012-2019", "Dacia Duster 2010-2017"] },
+  "PW-1006": { category: "suspension", brand: "Ironhorse", oe: ["31316786000"], fits: ["BMW 3 Series 2012-2019 320d", "BMW 1 Series 2011-2019"] },
+  "PW-1007": { category: "engine", brand: "Apex Motors", oe: ["1S7G-6K288-AE"], fits: ["Ford Focus 2004-2011 1.6 TDCi", "Ford Fiesta 2008-2017", "Mazda Mazda3 2004-2009"] },
+  "PW-1008": { category: "cooling", brand: "Apex Motors", oe: ["21010-1KA0A"], fits: ["Nissan Qashqai 2014-2021", "Renault Mégane 2016-2023", "Dacia Duster 2018-2025"] },
+  "PW-1009": { category: "electrical", brand: "Ironhorse", oe: ["06F 903 023 F", "028 903 031"], fits: ["Volkswagen Golf 2004-2012", "Volkswagen Passat 2005-2014", "Audi A4 2008-2015", "Škoda Octavia 2004-2012"] },
+  "PW-1010": { category: "cooling", brand: "Apex Motors", oe: ["16400-0T040"], fits: ["Toyota Corolla 2013-2019", "Toyota Camry 2012-2017", "Honda Civic 2012-2017"] },
+  "PW-1011": { category: "wipers", brand: "Rallye", oe: ["5G1 955 425 A"], fits: ["Volkswagen Golf 2013-2020", "Ford Focus 2011-2018", "Hyundai i30 2012-2020", "Kia Ceed 2012-2018"] },
+  "PW-1012": { category: "lighting", brand: "Rallye", oe: ["N 104 605 02"], fits: ["Volkswagen Golf 2009-2020", "Opel Astra 2010-2021", "Renault Clio 2012-2019", "Hyundai Tucson 2015-2020", "Kia Sportage 2010-2021", "Mercedes-Benz C-Class 2007-2014"] },
+};
+
+/** The demo catalogue data of one part, parsed through the admin's own fitment rules. */
+function demoCatalogue(partNumber: string) {
+  const demo = DEMO_CATALOGUE[partNumber];
+  const fitment: FitmentRow[] = demo.fits.map((line) => {
+    const parsed = parseFitmentLine(line);
+    if (!parsed.ok) throw new Error(`Demo fitment of ${partNumber}: ${parsed.message}`);
+    return parsed.row;
+  });
+  return { category: demo.category, brand: demo.brand, oeNumbers: demo.oe, fitment };
+}
 
 const DEMO_REVIEWS = [
   ["Jordan Mechanic", 5, "We switched our whole fleet to the ceramic pads. Dust is down, the pedal feels consistent and the bulk price beats our old distributor by a mile."],
@@ -52,8 +81,18 @@ export async function ensureDemoData() {
 
   const now = Date.now();
   for (const [index, [partNumber, name, description, dollars, stock]] of DEMO_PARTS.entries()) {
-    const exists = await Part.exists({ partNumber });
-    if (exists) continue;
+    const catalogue = demoCatalogue(partNumber);
+    const existing = await Part.findOne({ partNumber }).select({ partNumberKey: 1 }).lean();
+    if (existing) {
+      // Demo parts stored before the catalogue fields existed get theirs.
+      if (!existing.partNumberKey) {
+        await Part.updateOne(
+          { _id: existing._id },
+          { $set: { ...catalogue, ...catalogueKeys({ ...catalogue, partNumber, name }) } },
+        );
+      }
+      continue;
+    }
     // Older parts first, so the catalogue has a stable "newest" order.
     const createdAt = new Date(now - (DEMO_PARTS.length - index) * 60_000);
     await Part.create({
@@ -64,10 +103,13 @@ export async function ensureDemoData() {
       priceCents: dollars * 100,
       minOrderQuantity: 100,
       availableQuantity: stock,
+      ...catalogue,
       createdAt,
       updatedAt: createdAt,
     });
   }
+
+  await backfillCatalogueKeys();
 
   if ((await Review.estimatedDocumentCount()) === 0) {
     for (const [index, [userName, rating, description]] of DEMO_REVIEWS.entries()) {

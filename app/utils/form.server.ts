@@ -16,16 +16,22 @@ export async function readForm(request: Request): Promise<FormData> {
   if (!FORM_TYPES.test(contentType)) {
     refuse(400, "This address takes a web form (application/x-www-form-urlencoded or multipart/form-data).");
   }
-  const body = await readBody(request, getEnv().BODY_LIMIT_BYTES);
+  const body = await readLimitedBody(request, getEnv().BODY_LIMIT_BYTES);
+  if (body === null) refuse(413, "That request is too large.");
   try {
-    return await new Response(body, { headers: { "Content-Type": contentType } }).formData();
+    return await new Response(new Uint8Array(body), { headers: { "Content-Type": contentType } }).formData();
   } catch {
     refuse(400, "The form could not be read. Please reload the page and send it again.");
   }
 }
 
-async function readBody(request: Request, limit: number) {
-  if (!request.body) return new Uint8Array();
+/**
+ * The body's bytes, or null once it passes `limit` (counted as it arrives; the rest is left unread,
+ * since cancelling would drop the connection before the answer goes out).
+ */
+export async function readLimitedBody(request: Request, limit: number): Promise<Buffer | null> {
+  if (Number(request.headers.get("Content-Length") ?? 0) > limit) return null;
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -33,8 +39,7 @@ async function readBody(request: Request, limit: number) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    // The rest is left unread (cancelling would drop the connection before the answer goes out).
-    if (size > limit) refuse(413, "That request is too large.");
+    if (size > limit) return null;
     chunks.push(value);
   }
   return Buffer.concat(chunks);

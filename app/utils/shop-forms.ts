@@ -46,14 +46,29 @@ function objectId(label: string) {
 
 // --- Part details: the order form ---------------------------------------------------------------
 
+/** Where an order goes: the part page's order form, checkout and the quick-order pad ask for both. */
+export const deliveryFields = {
+  phone: requiredText("Phone", 40).regex(/^\+?[\d\s().-]{6,40}$/, "Provide a valid phone number"),
+  address: requiredText("Address", 300),
+};
+
+/** A quantity typed into the cart (the part's own minimum and stock are checked against the database). */
+export function lineQuantity(max: number) {
+  return wholeNumber("Quantity", { min: 1, max });
+}
+
+/** A record id posted by a form. */
+export function recordId(label: string) {
+  return objectId(label);
+}
+
 /**
  * The order form of one part: quantity between the part's minimum order and its available stock.
  * Name and email are not fields: they come from the account on the server.
  */
 export function orderFormSchema(part: { minOrderQuantity: number; availableQuantity: number }) {
   return z.object({
-    phone: requiredText("Phone", 40).regex(/^\+?[\d\s().-]{6,40}$/, "Provide a valid phone number"),
-    address: requiredText("Address", 300),
+    ...deliveryFields,
     quantity: wholeNumber("Quantity", {
       min: part.minOrderQuantity,
       max: Math.max(part.availableQuantity, 0),

@@ -59,7 +59,17 @@ function requireStripe() {
 }
 
 function describe(order: OrderView) {
-  return `PartsWorks order ${order.id}: ${order.orderQuantity} x ${order.productName}`;
+  const lines = order.lines.map((line) => `${line.quantity} x ${line.productName}`).join(", ");
+  // Stripe keeps descriptions under 1000 characters.
+  return `PartsWorks order ${order.id}: ${lines}`.slice(0, 1000);
+}
+
+function describeUnits(order: OrderView) {
+  if (order.lines.length === 1) {
+    const [line] = order.lines;
+    return `${line.quantity} units at ${formatCents(line.unitPriceCents)} each`;
+  }
+  return `${order.lines.length} lines, ${order.totalQuantity.toLocaleString("en-US")} units`;
 }
 
 /**
@@ -70,13 +80,13 @@ function describe(order: OrderView) {
 export async function createOrderPaymentIntent(order: OrderView) {
   const intent = await requireStripe().paymentIntents.create(
     {
-      amount: order.priceCents,
+      amount: order.totalCents,
       currency: "usd",
       allowed_payment_method_types: ["card"],
       description: describe(order),
       metadata: { orderId: order.id },
     },
-    { idempotencyKey: `pi-${order.id}-${order.priceCents}` },
+    { idempotencyKey: `pi-${order.id}-${order.totalCents}` },
   );
   if (!intent.client_secret) throw new Error(`PaymentIntent ${intent.id} has no client secret`);
   return { id: intent.id, clientSecret: intent.client_secret };
@@ -104,10 +114,10 @@ export async function createOrderCheckoutSession(order: OrderView) {
           quantity: 1,
           price_data: {
             currency: "usd",
-            unit_amount: order.priceCents,
+            unit_amount: order.totalCents,
             product_data: {
-              name: order.productName,
-              description: `${order.orderQuantity} units at ${formatCents(order.unitPriceCents)} each`,
+              name: order.summary,
+              description: describeUnits(order),
             },
           },
         },
@@ -120,7 +130,7 @@ export async function createOrderCheckoutSession(order: OrderView) {
       cancel_url: payUrl,
       expires_at: Math.floor((windowStart + 45 * 60 * 1000) / 1000),
     },
-    { idempotencyKey: `cs-${order.id}-${order.priceCents}-${windowStart}` },
+    { idempotencyKey: `cs-${order.id}-${order.totalCents}-${windowStart}` },
   );
   if (!session.url) throw new Error(`Checkout Session ${session.id} has no URL`);
   return { id: session.id, url: session.url };

@@ -5,7 +5,10 @@
  */
 import { Types } from "mongoose";
 import { Order } from "../../app/models/order.server";
-import { Part } from "../../app/models/part.server";
+import { catalogueKeys, Part } from "../../app/models/part.server";
+import { VEHICLE_MAKES } from "../../app/content/vehicles";
+import { company } from "../../app/content/company";
+import { DEFAULT_BRAND, type Category, type FitmentRow } from "../../app/utils/catalogue";
 import { Review } from "../../app/models/review.server";
 import { User } from "../../app/models/user.server";
 
@@ -30,6 +33,52 @@ const COMPONENTS = [
   "Oxygen Sensor", "Wiper Blade", "Headlight Bulb", "Tail Lamp", "Door Mirror", "Engine Mount",
   "Serpentine Belt", "Fuel Injector", "Glow Plug", "Turbo Hose", "Intercooler", "Brake Hose", "Hub Assembly",
 ];
+/** The category of each component above. */
+const COMPONENT_CATEGORIES: Record<string, Category> = {
+  "Brake Pad Set": "brakes", "Brake Disc": "brakes", "Brake Caliper": "brakes", "Brake Hose": "brakes",
+  "Oil Filter": "filters", "Air Filter": "filters", "Cabin Filter": "filters",
+  "Fuel Pump": "engine", "Fuel Injector": "engine", "Engine Mount": "engine", "Timing Belt Kit": "engine",
+  "Serpentine Belt": "engine", "Turbo Hose": "engine", "Intercooler": "engine",
+  "Spark Plug": "ignition", "Ignition Coil": "ignition", "Glow Plug": "ignition",
+  "Shock Absorber": "suspension", "Coil Spring": "suspension", "Control Arm": "suspension",
+  "Wheel Bearing": "suspension", "Hub Assembly": "suspension",
+  "Tie Rod End": "steering",
+  "Water Pump": "cooling", "Thermostat": "cooling", "Radiator": "cooling",
+  "Alternator": "electrical", "Starter Motor": "electrical", "Oxygen Sensor": "electrical",
+  "Clutch Kit": "transmission", "Drive Shaft": "transmission", "CV Joint": "transmission",
+  "Exhaust Manifold": "exhaust", "Catalytic Converter": "exhaust",
+  "Wiper Blade": "wipers", "Headlight Bulb": "lighting", "Tail Lamp": "lighting",
+  "Door Mirror": "other",
+};
+const BRANDS = [DEFAULT_BRAND, ...company.brands.map((brand) => brand.name)];
+const MODELS = VEHICLE_MAKES.flatMap((make) => make.models.map((model) => ({ make: make.name, model })));
+
+/** One to four vehicles, each a realistic stretch (3 to 10 years) of the model's production years. */
+function syntheticFitment(rand: () => number): FitmentRow[] {
+  const rows: FitmentRow[] = [];
+  const count = 1 + Math.floor(rand() * 4);
+  for (let i = 0; i < count; i++) {
+    const { make, model } = pick(rand, MODELS);
+    if (rows.some((row) => row.make === make && row.model === model.name)) continue;
+    const span = Math.min(model.to - model.from, 3 + Math.floor(rand() * 8));
+    const yearFrom = model.from + Math.floor(rand() * (model.to - model.from - span + 1));
+    const engine = model.engines.length && rand() < 0.5 ? pick(rand, model.engines) : null;
+    rows.push({ make, model: model.name, yearFrom, yearTo: yearFrom + span, engine });
+  }
+  return rows;
+}
+
+/** One or two OE numbers in a carmaker's style, such as "5Q0 615 301 F" or "04152-YZZA1". */
+function syntheticOeNumbers(rand: () => number, index: number) {
+  const digits = (n: number) => Array.from({ length: n }, () => Math.floor(rand() * 10)).join("");
+  const styles = [
+    () => `${digits(1)}K${digits(1)} ${digits(3)} ${digits(3)} ${"ABCDEF"[index % 6]}`,
+    () => `${digits(5)}-${digits(5)}`,
+    () => `${digits(11)}`,
+  ];
+  return Array.from({ length: 1 + Math.floor(rand() * 2) }, () => pick(rand, styles)());
+}
+
 const SPECS = ["300 mm", "320 mm", "H7", "H4", "12 V", "24 V", "150 A", "M14", "Front Left", "Front Right", "Rear", "Front Axle", "Rear Axle", "Kit of 4", "Pair", "Single"];
 const SENTENCES = [
   "Made to the original equipment specification and tested on our own line before it ships.",
@@ -67,15 +116,26 @@ export function syntheticPart(index: number, rand: () => number, now: number) {
   const description = Array.from({ length: sentences }, () => pick(rand, SENTENCES)).join(" ");
   // Spread over the last two years, one part every few minutes, newest last.
   const createdAt = new Date(now - 2 * 365 * DAY + index * 600_000 + Math.floor(rand() * 60_000));
+  const partNumber = `BN-${String(index + 1).padStart(6, "0")}`;
+  const catalogue = {
+    category: COMPONENT_CATEGORIES[component] ?? "other",
+    brand: pick(rand, BRANDS),
+    oeNumbers: syntheticOeNumbers(rand, index),
+    fitment: syntheticFitment(rand),
+  };
   return {
     _id: new Types.ObjectId(),
     name,
-    partNumber: `BN-${String(index + 1).padStart(6, "0")}`,
+    partNumber,
+    ...catalogue,
+    // Written with the driver, so the search keys the model derives on save are set here.
+    ...catalogueKeys({ ...catalogue, partNumber, name }),
     description,
     img: `/images/parts/pw-${1001 + (index % 12)}.svg`,
     priceCents: 100 * (2 + Math.floor(rand() * 400)),
     minOrderQuantity: 100,
-    availableQuantity: Math.floor(rand() * 50_000),
+    // About one part in ten is out of stock, so "in stock only" has something to hide.
+    availableQuantity: rand() < 0.1 ? 0 : Math.floor(rand() * 50_000),
     createdAt,
     updatedAt: createdAt,
   };
@@ -99,7 +159,7 @@ export async function seedCatalogue(
   const seconds = { parts: 0, customers: 0, orders: 0, reviews: 0, total: 0 };
   const mark = (key: keyof typeof seconds, since: number) => (seconds[key] = (performance.now() - since) / 1000);
 
-  const parts: { _id: Types.ObjectId; name: string; priceCents: number }[] = [];
+  const parts: { _id: Types.ObjectId; name: string; partNumber: string; priceCents: number }[] = [];
   let since = performance.now();
   let lastLog = since;
   let inserted = 0;
@@ -139,18 +199,30 @@ export async function seedCatalogue(
   since = performance.now();
   const statuses = ["unpaid", "paid", "shipped", "cancelled"] as const;
   await inBatches(size.orders, 1000, (index) => {
-    const part = pick(rand, parts);
+    // Most orders have one line; every fourth restocks three parts at once.
+    const ordered = new Map<string, (typeof parts)[number]>();
+    for (let n = index % 4 === 0 ? 3 : 1; ordered.size < Math.min(n, parts.length); ) {
+      const part = pick(rand, parts);
+      ordered.set(part._id.toString(), part);
+    }
+    const lines = [...ordered.values()].map((part) => {
+      const quantity = 100 + Math.floor(rand() * 900);
+      return {
+        partId: part._id,
+        partNumber: part.partNumber,
+        productName: part.name,
+        unitPriceCents: part.priceCents,
+        quantity,
+        lineTotalCents: part.priceCents * quantity,
+      };
+    });
     const customer = customers[index % Math.max(1, customers.length)];
-    const quantity = 100 + Math.floor(rand() * 900);
     const status = pick(rand, statuses);
     const createdAt = new Date(now - 180 * DAY + index * 30_000);
     return {
       _id: new Types.ObjectId(),
-      partId: part._id,
-      productName: part.name,
-      unitPriceCents: part.priceCents,
-      priceCents: part.priceCents * quantity,
-      orderQuantity: quantity,
+      lines,
+      totalCents: lines.reduce((sum, line) => sum + line.lineTotalCents, 0),
       phone: "555-0100",
       address: `${index + 1} Depot Road, Springfield`,
       userId: customer._id,

@@ -23,6 +23,7 @@ test("an admin adds a part, finds it newest on the home page, restocks it and de
   await page.getByLabel("Image URL").fill("/images/parts/pw-1007.svg");
   await page.getByLabel("Quantity in stock").fill("500");
   await page.getByLabel(/^Price per unit/).fill("19");
+  await page.getByLabel("Category").selectOption({ label: "Transmission" });
   await page.getByRole("button", { name: "Add part" }).click();
 
   await expect(page).toHaveURL(/\/dashboard\/manageProducts$/);
@@ -80,12 +81,21 @@ test("Manage Orders moves a paid order from Pending to Shipped, and removes an u
   await login({ role: "admin" });
   const part = await createPart({ availableQuantity: 400 });
   const customer = await createUser({ name: `Sam Shipper ${randomUUID().slice(0, 4)}` });
+  const line = (quantity: number) => ({
+    lines: [
+      {
+        partId: part.id,
+        partNumber: part.partNumber,
+        productName: part.name,
+        unitPriceCents: part.priceCents,
+        quantity,
+        lineTotalCents: part.priceCents * quantity,
+      },
+    ],
+    totalCents: part.priceCents * quantity,
+  });
   const base = {
-    partId: part.id,
-    productName: part.name,
-    unitPriceCents: part.priceCents,
-    priceCents: part.priceCents * 100,
-    orderQuantity: 100,
+    ...line(100),
     phone: "555-0100",
     address: "1 Dock Road",
     userId: customer.id,
@@ -93,7 +103,7 @@ test("Manage Orders moves a paid order from Pending to Shipped, and removes an u
     userName: customer.name,
   };
   await Order.create({ ...base, status: "paid", transactionId: `pi_${randomUUID().slice(0, 12)}`, paidAt: new Date() });
-  await Order.create({ ...base, orderQuantity: 200, priceCents: part.priceCents * 200, status: "unpaid" });
+  await Order.create({ ...base, ...line(200), status: "unpaid" });
 
   await page.goto("/dashboard/manageOrders");
   await page.getByLabel("Status").selectOption("paid");

@@ -84,7 +84,7 @@ async function stubCheckout(page: Page) {
   );
 }
 
-function signedWebhook(order: { id: string; priceCents: number }, transactionId: string) {
+function signedWebhook(order: { id: string; totalCents: number }, transactionId: string) {
   const payload = JSON.stringify({
     id: `evt_${transactionId}`,
     object: "event",
@@ -96,8 +96,8 @@ function signedWebhook(order: { id: string; priceCents: number }, transactionId:
         id: transactionId,
         object: "payment_intent",
         status: "succeeded",
-        amount: order.priceCents,
-        amount_received: order.priceCents,
+        amount: order.totalCents,
+        amount_received: order.totalCents,
         currency: "usd",
         metadata: { orderId: order.id },
       },
@@ -192,7 +192,7 @@ test("with JavaScript, the Payment Element confirms with the billing name and em
 
   await expect(page.getByTestId("fake-payment-element")).toBeVisible();
   await expect(page.getByRole("button", { name: "Pay with card" })).toHaveCount(0);
-  const pay = page.getByRole("button", { name: `Pay $${(order.priceCents / 100).toLocaleString("en-US")}` });
+  const pay = page.getByRole("button", { name: `Pay $${(order.totalCents / 100).toLocaleString("en-US")}` });
   await expect(pay).toBeEnabled();
   await pay.click();
 

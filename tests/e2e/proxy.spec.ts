@@ -49,7 +49,7 @@ test("sign-up, sign-out and login forms work through the proxy, with Secure cook
   await page.getByLabel("Name").fill("Paula Proxy");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("proxy-pass-42");
-  await page.getByRole("button", { name: "Sign Up" }).click();
+  await page.getByRole("button", { name: "Sign Up", exact: true }).click();
   await expect(page).toHaveURL(`${proxy.url}/dashboard`);
   await expect(page.getByTestId("profile-details")).toContainText(email);
 

@@ -281,10 +281,13 @@ test.describe("parts", () => {
     await page.goto(`/parts?q=${encodeURIComponent(`${word} Bolt (M8) [zinc]`)}`);
     await expect(page.getByRole("list", { name: "Parts" }).getByRole("heading", { level: 2 })).toHaveText([part.name]);
 
-    // As a regular expression ".*" would match everything; as text it matches nothing.
-    const response = await page.goto(`/parts?q=${encodeURIComponent(`${word}.*`)}`);
+    // As a regular expression ".*" would match everything; search ignores it as punctuation.
+    const response = await page.goto(`/parts?q=${encodeURIComponent(".*")}`);
     expect(response?.status()).toBe(200);
-    await expect(page.getByTestId("empty-state")).toContainText(`No parts match “${word}.*”`);
+    await expect(page.getByTestId("empty-state")).toContainText("No parts match “.*”");
+    // A word that starts no word of any part finds nothing either.
+    await page.goto(`/parts?q=${encodeURIComponent(`${word}zz`)}`);
+    await expect(page.getByTestId("empty-state")).toContainText(`No parts match “${word}zz”`);
     await expect(page.getByRole("list", { name: "Parts" })).toHaveCount(0);
     await checkA11y();
     await page.getByRole("link", { name: "see all parts" }).click();
@@ -399,13 +402,19 @@ test.describe("on a phone", () => {
   });
 });
 
-test("sitemap.xml lists the public pages and robots.txt points at it", async ({ request, baseURL }) => {
+test("sitemap.xml indexes the public pages and every part, and robots.txt points at it", async ({ request, baseURL }) => {
   const sitemap = await request.get("/sitemap.xml");
   expect(sitemap.status()).toBe(200);
   expect(sitemap.headers()["content-type"]).toContain("application/xml");
-  const xml = await sitemap.text();
+  const index = await sitemap.text();
+  expect(index).toContain(`<loc>${baseURL}/sitemaps/pages</loc>`);
+  expect(index).toContain(`<loc>${baseURL}/sitemaps/parts-1</loc>`);
+  const xml = await (await request.get("/sitemaps/pages")).text();
   for (const path of ["/", "/parts", "/blogs", "/portfolio"]) expect(xml).toContain(`<loc>${baseURL}${path}</loc>`);
   expect(xml).not.toContain("/dashboard");
+  const parts = await request.get("/sitemaps/parts-1");
+  expect(parts.headers()["content-type"]).toContain("application/xml");
+  expect(await parts.text()).toMatch(new RegExp(`<loc>${baseURL}/parts/[a-f0-9]{24}</loc>`));
 
   const robots = await request.get("/robots.txt");
   expect(robots.status()).toBe(200);

@@ -44,6 +44,7 @@ function goodPart() {
     quantity: "800",
     price: "37",
     minOrderQuantity: "100",
+    category: "brakes",
   };
 }
 
@@ -244,7 +245,7 @@ describe("Manage Products", () => {
 
     const mine = await settle(myOrdersLoader(loaderArgs(getRequest("/dashboard/orders", { cookie: customer.cookie }))));
     const { orders } = await mine.json();
-    expect(orders.find((o: { id: string }) => o.id === order.id)).toMatchObject({ productName: part.name, priceCents: 70000 });
+    expect(orders.find((o: { id: string }) => o.id === order.id)).toMatchObject({ summary: part.name, totalCents: 70000 });
 
     // Deleting again, or a part that never existed: 404 with a message, nothing changes.
     const before = await snapshot();

@@ -197,10 +197,13 @@ describe("Google sign-in through the local OAuth2 server", () => {
     expect(response.headers.get("Location")).toBe("/login?googleError=failed");
   });
 
-  test("a redirectTo that leaves the site is replaced by /", async () => {
-    const { back } = await signInWithGoogle(googleUser(), { redirectTo: "//evil.example/phish" });
-    expect(back.headers.get("Location")).toBe("/");
-  });
+  test.each(["//evil.example/phish", "/\t/evil.example", "/%09/evil.example", "/%5Cevil.example", "https://evil.example/"])(
+    "a redirectTo that leaves the site (%j) is replaced by /",
+    async (redirectTo) => {
+      const { back } = await signInWithGoogle(googleUser(), { redirectTo });
+      expect(back.headers.get("Location")).toBe("/");
+    },
+  );
 
   test("a GET to /auth/google does not start sign-in", async () => {
     const response = await fetch(`${SHOP}/auth/google`, { redirect: "manual" });

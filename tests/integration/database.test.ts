@@ -6,6 +6,7 @@ import mongoose from "mongoose";
 import { afterAll, describe, expect, test } from "vitest";
 import { Order } from "~/models/order.server";
 import { Part, reserveStock } from "~/models/part.server";
+import { Session } from "~/models/session.server";
 import { User } from "~/models/user.server";
 import { freePort, startLocalDb } from "../../server/local-db";
 import { createPart, createUser } from "../setup/factories";
@@ -34,11 +35,17 @@ describe("the local database", () => {
         const reserved = await reserveStock(part.id, 1);
         if (!reserved) return false;
         await Order.create({
-          partId: part.id,
-          productName: part.name,
-          unitPriceCents: part.priceCents,
-          priceCents: part.priceCents,
-          orderQuantity: 1,
+          lines: [
+            {
+              partId: part.id,
+              partNumber: part.partNumber,
+              productName: part.name,
+              unitPriceCents: part.priceCents,
+              quantity: 1,
+              lineTotalCents: part.priceCents,
+            },
+          ],
+          totalCents: part.priceCents,
           phone: "555-0100",
           address: "1 Test Street",
           userId: customer.id,
@@ -49,8 +56,21 @@ describe("the local database", () => {
       }),
     );
     expect(attempts.filter(Boolean)).toHaveLength(20);
-    expect(await Order.countDocuments({ partId: part.id })).toBe(20);
+    expect(await Order.countDocuments({ "lines.partId": part.id })).toBe(20);
     expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(0);
+  });
+
+  test("expired sessions are removed by a TTL index, also where an older index on expiresAt had none", async () => {
+    const connection = await mongoose.createConnection(process.env.MONGODB_URI!.replace(/\/[^/]*$/, "/ttl-upgrade")).asPromise();
+    const sessions = connection.collection("sessions");
+    await sessions.createIndex({ expiresAt: 1 });
+    const model = connection.model("Session", Session.schema);
+    await model.syncIndexes();
+    const ttl = (await sessions.indexes()).find((index) => index.key.expiresAt === 1);
+    expect(ttl?.expireAfterSeconds).toBe(0);
+    await connection.dropDatabase();
+    await connection.close();
+    expect((await Session.collection.indexes()).find((index) => index.key.expiresAt === 1)?.expireAfterSeconds).toBe(0);
   });
 
   test("Mongoose builds the indexes, and the unique email index refuses a duplicate", async () => {

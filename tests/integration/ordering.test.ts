@@ -85,13 +85,18 @@ describe("placing an order", () => {
       description: "Order Placed Successfully!",
     });
 
-    const orders = await Order.find({ partId: part.id }).lean();
+    const orders = await Order.find({ "lines.partId": part.id }).lean();
     expect(orders).toHaveLength(1);
-    expect(orders[0]).toMatchObject({
+    expect(orders[0].lines).toHaveLength(1);
+    expect(orders[0].lines[0]).toMatchObject({
+      partNumber: part.partNumber,
       productName: part.name,
       unitPriceCents: 1250,
-      priceCents: 1250 * 150,
-      orderQuantity: 150,
+      quantity: 150,
+      lineTotalCents: 1250 * 150,
+    });
+    expect(orders[0]).toMatchObject({
+      totalCents: 1250 * 150,
       phone: "+1 555 0100",
       address: "12 Gear Lane, Springfield",
       userEmail: user.email,
@@ -116,7 +121,7 @@ describe("placing an order", () => {
       expect([400, 409]).toContain(response.status);
       expect((await response.json()).error.quantity[0]).toMatch(/Only 0 units are available/);
     }
-    expect(await Order.countDocuments({ partId: part.id })).toBe(20);
+    expect(await Order.countDocuments({ "lines.partId": part.id })).toBe(20);
     expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(0);
   });
 
@@ -125,10 +130,10 @@ describe("placing an order", () => {
     const { user } = await signedIn();
     // The Order model refuses a phone over 40 characters: the insert fails after the reservation.
     await expect(
-      placeOrder({ partId: part.id, quantity: 100, phone: "5".repeat(41), address: "x", user }),
+      placeOrder({ lines: [{ partId: part.id, quantity: 100 }], phone: "5".repeat(41), address: "x", user }),
     ).rejects.toThrow();
     expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(500);
-    expect(await Order.countDocuments({ partId: part.id })).toBe(0);
+    expect(await Order.countDocuments({ "lines.partId": part.id })).toBe(0);
   });
 
   test("an order above the available stock or below the minimum is refused by the quantity", async () => {
@@ -278,7 +283,7 @@ describe("My Orders and cancelling", () => {
     const part = await createPart({ minOrderQuantity: 100, availableQuantity: 1000 });
     const { user, cookie } = await signedIn();
     expect((await postOrder(part.id, { ...goodOrder, quantity: "400" }, cookie)).status).toBe(302);
-    const order = await Order.findOne({ partId: part.id, userId: user.id }).lean();
+    const order = await Order.findOne({ "lines.partId": part.id, userId: user.id }).lean();
     expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(600);
 
     const response = await postCancel(order!._id.toString(), { confirm: "cancel" }, cookie);

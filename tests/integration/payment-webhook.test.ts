@@ -20,7 +20,7 @@ afterEach(() => {
 
 const id = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
 
-type OrderLike = { id: string; priceCents: number };
+type OrderLike = { id: string; totalCents: number };
 
 function event(type: string, object: Record<string, unknown>) {
   return {
@@ -40,8 +40,8 @@ function paymentIntentSucceeded(order: OrderLike, overrides: Record<string, unkn
   return event("payment_intent.succeeded", {
     id: id("pi"),
     object: "payment_intent",
-    amount: order.priceCents,
-    amount_received: order.priceCents,
+    amount: order.totalCents,
+    amount_received: order.totalCents,
     currency: "usd",
     status: "succeeded",
     metadata: { orderId: order.id },
@@ -56,7 +56,7 @@ function checkoutSessionCompleted(order: OrderLike, overrides: Record<string, un
     mode: "payment",
     status: "complete",
     payment_status: "paid",
-    amount_total: order.priceCents,
+    amount_total: order.totalCents,
     currency: "usd",
     client_reference_id: order.id,
     metadata: { orderId: order.id },
@@ -101,7 +101,7 @@ describe("POST /webhooks/stripe", () => {
       transactionId: body.data.object.id,
       for: customer.email,
       status: "paid",
-      amountCents: order.priceCents,
+      amountCents: order.totalCents,
       currency: "usd",
     });
     expect(await StripeEvent.exists({ _id: body.id })).toBeTruthy();
@@ -167,7 +167,7 @@ describe("POST /webhooks/stripe", () => {
     expect(await (await postEvent(short)).json()).toMatchObject({ result: "mismatch" });
     const euros = paymentIntentSucceeded(order, { currency: "eur" });
     expect(await (await postEvent(euros)).json()).toMatchObject({ result: "mismatch" });
-    const session = checkoutSessionCompleted(order, { amount_total: order.priceCents + 1 });
+    const session = checkoutSessionCompleted(order, { amount_total: order.totalCents + 1 });
     expect(await (await postEvent(session)).json()).toMatchObject({ result: "mismatch" });
 
     expect((await orderDoc(order.id))?.status).toBe("unpaid");
@@ -189,7 +189,7 @@ describe("POST /webhooks/stripe", () => {
       expect(response.status).toBe(200);
       expect(await response.json()).toMatchObject({ result: "ignored" });
     }
-    const missing = paymentIntentSucceeded({ id: "0123456789abcdef01234567", priceCents: 500 });
+    const missing = paymentIntentSucceeded({ id: "0123456789abcdef01234567", totalCents: 500 });
     expect(await (await postEvent(missing)).json()).toMatchObject({ result: "not_found" });
     expect((await orderDoc(order.id))?.status).toBe("unpaid");
   });

@@ -53,10 +53,10 @@ describe("the pay screen /dashboard/payment/{id}", () => {
     const data = await response.json();
     expect(data.order).toEqual({
       id: order.id,
-      productName: order.productName,
-      orderQuantity: 150,
-      unitPriceCents: order.unitPriceCents,
-      priceCents: order.unitPriceCents * 150,
+      summary: order.summary,
+      lines: order.lines,
+      totalQuantity: 150,
+      totalCents: order.lines[0].unitPriceCents * 150,
     });
     expect(data.billing).toEqual({ name: user.name, email: user.email });
     expect(data.payment.state).toBe("ready");
@@ -64,8 +64,8 @@ describe("the pay screen /dashboard/payment/{id}", () => {
     expect(data.payment.publishableKey).toBe(process.env.STRIPE_PUBLISHABLE_KEY);
 
     expect(create).toHaveBeenCalledWith(
-      expect.objectContaining({ amount: order.priceCents, currency: "usd", metadata: { orderId: order.id } }),
-      { idempotencyKey: `pi-${order.id}-${order.priceCents}` },
+      expect.objectContaining({ amount: order.totalCents, currency: "usd", metadata: { orderId: order.id } }),
+      { idempotencyKey: `pi-${order.id}-${order.totalCents}` },
     );
     // A reload asks Stripe with the same idempotency key, so Stripe hands back the same intent.
     await payPage(order.id, cookie);
@@ -139,9 +139,9 @@ describe("the pay screen /dashboard/payment/{id}", () => {
       cancel_url: `${shop}/dashboard/payment/${order.id}`,
     });
     expect(params?.line_items).toEqual([
-      expect.objectContaining({ quantity: 1, price_data: expect.objectContaining({ currency: "usd", unit_amount: order.priceCents }) }),
+      expect.objectContaining({ quantity: 1, price_data: expect.objectContaining({ currency: "usd", unit_amount: order.totalCents }) }),
     ]);
-    expect(options?.idempotencyKey).toMatch(new RegExp(`^cs-${order.id}-${order.priceCents}-\\d+$`));
+    expect(options?.idempotencyKey).toMatch(new RegExp(`^cs-${order.id}-${order.totalCents}-\\d+$`));
     expect((await Order.findById(order.id).lean())?.status).toBe("unpaid");
   });
 
@@ -177,13 +177,13 @@ describe("the pay screen /dashboard/payment/{id}", () => {
 
 describe("the return from Stripe /dashboard/payment/{id}/success", () => {
   /** The canned PaymentIntent stripe-mock returns, as Stripe returns it once this order is paid. */
-  async function succeededIntent(order: { id: string; priceCents: number }, overrides: Partial<Stripe.PaymentIntent> = {}) {
+  async function succeededIntent(order: { id: string; totalCents: number }, overrides: Partial<Stripe.PaymentIntent> = {}) {
     const canned = await stripe().paymentIntents.retrieve("pi_canned");
     return {
       ...canned,
       status: "succeeded",
-      amount: order.priceCents,
-      amount_received: order.priceCents,
+      amount: order.totalCents,
+      amount_received: order.totalCents,
       currency: "usd",
       metadata: { orderId: order.id },
       ...overrides,
@@ -248,7 +248,7 @@ describe("the return from Stripe /dashboard/payment/{id}/success", () => {
       ...canned,
       status: "complete",
       payment_status: "paid",
-      amount_total: order.priceCents,
+      amount_total: order.totalCents,
       currency: "usd",
       client_reference_id: order.id,
       metadata: { orderId: order.id },

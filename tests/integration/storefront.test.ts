@@ -6,6 +6,7 @@ import { loader as homeLoader } from "~/routes/_index";
 import { loader as partsLoader } from "~/routes/parts._index";
 import { loader as robotsLoader } from "~/routes/[robots.txt]";
 import { loader as sitemapLoader } from "~/routes/[sitemap.xml]";
+import { loader as sitemapFileLoader } from "~/routes/sitemaps.$file";
 import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL, publicPageHeadersFunction } from "~/utils/cache.server";
 import { createUser, sessionCookieHeader } from "../setup/factories";
 import { getRequest, loaderArgs, settle } from "../setup/requests";
@@ -29,22 +30,28 @@ async function addParts(prefix: string, prices: number[]) {
 }
 
 describe("listPartCards", () => {
-  test("searches names in any case and part numbers by their start, literally", async () => {
+  test("searches word starts of names in any case and part numbers by their start, as plain text", async () => {
     const prefix = word();
     const [first] = await addParts(prefix, [300, 100, 200]);
     expect((await listPartCards({ query: prefix.toUpperCase() })).total).toBe(3);
     expect((await listPartCards({ query: `  ${prefix.toLowerCase()}   hose 0 ` })).parts.map((p) => p.id)).toEqual([
       first.id,
     ]);
+    // The start of a word, not its middle.
+    expect((await listPartCards({ query: `${prefix} hos` })).total).toBe(3);
+    expect((await listPartCards({ query: `${prefix} ose` })).total).toBe(0);
     const byNumber = await listPartCards({ query: first.partNumber.toLowerCase() });
     expect(byNumber.parts.map((p) => p.id)).toEqual([first.id]);
     // The middle of a part number is not its start.
     expect((await listPartCards({ query: first.partNumber.slice(3) })).parts.map((p) => p.id)).not.toContain(first.id);
-    // Regular-expression syntax is text: these match nothing, and none of them throws.
-    for (const query of [`${prefix}.*`, `${prefix}|.`, "(", "[", "\\", "a{1,}", "(a+)+$"]) {
+    // Regular-expression syntax is punctuation, which search ignores: none of these throws, and
+    // punctuation alone matches nothing rather than everything.
+    for (const query of [`${prefix}.*`, `${prefix}|.`, "(", "[", "\\", "a{1,}", "(a+)+$", ".*", '{"$gt": ""}']) {
       const result = await listPartCards({ query });
-      expect(result.parts.map((p) => p.name).filter((name) => name.startsWith(prefix)), query).toEqual([]);
+      if (query.startsWith(prefix)) expect(result.total, query).toBe(3);
+      else expect(result.parts.map((p) => p.name).filter((name) => name.startsWith(prefix)), query).toEqual([]);
     }
+    expect((await listPartCards({ query: ".*" })).total).toBe(0);
   });
 
   test("sorts along price and age, and pages without overlap", async () => {
@@ -71,7 +78,7 @@ describe("listPartCards", () => {
     const { parts, total } = await listPartCards({ query: prefix });
     expect(total).toBe(1);
     expect(Object.keys(parts[0]).sort()).toEqual(
-      ["availableQuantity", "description", "id", "img", "minOrderQuantity", "name", "partNumber", "priceCents"].sort(),
+      ["availableQuantity", "brand", "category", "description", "id", "img", "minOrderQuantity", "name", "partNumber", "priceCents"].sort(),
     );
     expect(parts[0].description.length).toBeLessThanOrEqual(111);
     expect(parts[0].description.endsWith("…")).toBe(true);
@@ -92,8 +99,8 @@ describe("the parts loader", () => {
     const response = await settle(partsLoader(loaderArgs(getRequest("/parts?sort=%24where&page=1e9x"))));
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body.sort).toBe("newest");
-    expect(body.page).toBe(1);
+    expect(body.state.sort).toBe("newest");
+    expect(body.state.page).toBe(1);
   });
 
   test("is public for visitors and private with a session cookie", async () => {
@@ -170,12 +177,33 @@ describe("the home loader", () => {
 });
 
 describe("robots.txt and sitemap.xml", () => {
-  test("list the public pages at the public URL", async () => {
-    const sitemap = await sitemapLoader();
-    expect(sitemap.headers.get("Content-Type")).toContain("application/xml");
-    const xml = await sitemap.text();
-    expect(xml.match(/<loc>/g)).toHaveLength(4);
-    expect(xml).toMatch(/<loc>https?:\/\/[^<]+\/parts<\/loc>/);
+  test("the sitemap index lists the public pages' file and parts files that list every part", async () => {
+    const part = (await addParts(word(), [100]))[0];
+    const index = await sitemapLoader();
+    expect(index.headers.get("Content-Type")).toContain("application/xml");
+    const xml = await index.text();
+    expect(xml).toContain("<sitemapindex");
+    const files = [...xml.matchAll(/<loc>(https?:\/\/[^<]+)<\/loc>/g)].map((match) => new URL(match[1]).pathname);
+    expect(files[0]).toBe("/sitemaps/pages");
+    const partFiles = files.slice(1);
+    expect(partFiles.length).toBe(Math.ceil((await Part.estimatedDocumentCount()) / 10_000));
+    expect(partFiles.every((file) => /^\/sitemaps\/parts-\d+$/.test(file))).toBe(true);
+
+    const pages = await (await sitemapFileLoader(loaderArgs(getRequest("/sitemaps/pages"), { file: "pages" }))).text();
+    expect(pages.match(/<loc>/g)).toHaveLength(4);
+    expect(pages).toMatch(/<loc>https?:\/\/[^<]+\/parts<\/loc>/);
+    let listed = "";
+    for (const file of partFiles) {
+      const name = file.split("/").pop()!;
+      listed += await (await sitemapFileLoader(loaderArgs(getRequest(file), { file: name }))).text();
+    }
+    expect(listed.match(/<loc>/g)?.length).toBeGreaterThanOrEqual(await Part.countDocuments());
+    expect(listed).toMatch(new RegExp(`<loc>https?://[^<]+/parts/${part.id}</loc>\\s*<lastmod>\\d{4}-`));
+    for (const bad of ["parts-0", "parts-99999", "users", "parts-1x"]) {
+      const response = await settle(sitemapFileLoader(loaderArgs(getRequest(`/sitemaps/${bad}`), { file: bad })));
+      expect(response.status, bad).toBe(404);
+    }
+
     const robots = await (await robotsLoader()).text();
     expect(robots).toMatch(/^Sitemap: https?:\/\/\S+\/sitemap\.xml$/m);
     expect(robots).toContain("Disallow: /dashboard");

@@ -3,8 +3,17 @@ import type { ReactNode } from "react";
 export type Column = { label: ReactNode; align?: "left" | "right" };
 
 /**
- * The dashboard's tables: a scrolling frame, a caption for screen readers, a header row from
+ * The shop's tables (orders, products, users): a caption for screen readers, a header row from
  * `columns`, and the rows (each a <tr>) as children.
+ *
+ * Responsive pattern (the `data-table` rules in app/styles/tailwind.css): from `md` up it is a
+ * plain table; below `md` every row becomes a stacked card, so a 360 px phone reaches every column
+ * and every action without scrolling sideways:
+ * - the row header (`<th scope="row">`) is the card's title, across the card;
+ * - every other cell names itself with `data-label` (usually its column's label), shown above
+ *   its value; cells sit two to a line, and a cell that needs the card's width (a form, a long
+ *   email) adds `max-md:col-span-2`;
+ * - long words (emails, ids) wrap instead of widening the page.
  */
 export function DataTable({
   caption,
@@ -18,8 +27,8 @@ export function DataTable({
   className?: string;
 }) {
   return (
-    <div className={`${className} overflow-x-auto`}>
-      <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
+    <div className={`${className} data-table md:overflow-x-auto`}>
+      <table className="min-w-full text-left text-sm md:divide-y md:divide-slate-200">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-100 text-slate-800">
           <tr>
@@ -34,7 +43,7 @@ export function DataTable({
             ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-200">{children}</tbody>
+        <tbody className="md:divide-y md:divide-slate-200">{children}</tbody>
       </table>
     </div>
   );

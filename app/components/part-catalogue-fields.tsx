@@ -1,0 +1,73 @@
+import { getSelectProps, type FieldMetadata } from "@conform-to/react";
+import { company } from "~/content/company";
+import { CATEGORIES, CATEGORY_LABELS, DEFAULT_BRAND } from "~/utils/catalogue";
+import { FITMENT_HELP } from "~/utils/catalogue-forms";
+import { ErrorList, Field, TextareaField } from "./forms";
+
+const BRANDS = [DEFAULT_BRAND, ...company.brands.map((brand) => brand.name)];
+
+/** Category, brand, OE cross-references and fitment: the catalogue part of Add and Edit Product. */
+export function PartCatalogueFields({
+  fields,
+}: {
+  fields: {
+    category: FieldMetadata<string | undefined | null>;
+    brand: FieldMetadata<string | undefined | null>;
+    oeNumbers: FieldMetadata<string | undefined | null>;
+    fitment: FieldMetadata<string | undefined | null>;
+  };
+}) {
+  const { key, ...selectProps } = getSelectProps(fields.category);
+  return (
+    <>
+      <div>
+        <label htmlFor={fields.category.id} className="mb-1 block text-sm font-medium text-slate-800">
+          Category
+        </label>
+        <select
+          key={key}
+          {...selectProps}
+          className="block w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-[invalid=true]:border-red-700"
+        >
+          <option value="">Choose a category</option>
+          {CATEGORIES.map((category) => (
+            <option key={category} value={category}>
+              {CATEGORY_LABELS[category]}
+            </option>
+          ))}
+        </select>
+        <ErrorList id={fields.category.errorId} errors={fields.category.errors} />
+      </div>
+      <Field
+        meta={fields.brand}
+        label="Brand (PartsWorks when empty)"
+        inputProps={{ list: "brand-suggestions", autoComplete: "off" }}
+        help={
+          <>
+            <datalist id="brand-suggestions">
+              {BRANDS.map((brand) => (
+                <option key={brand} value={brand} />
+              ))}
+            </datalist>
+            Our lines: {BRANDS.join(", ")}.
+          </>
+        }
+      />
+      <TextareaField
+        className="sm:col-span-2"
+        meta={fields.oeNumbers}
+        label="OE cross-reference numbers (optional, one a line)"
+        textareaProps={{ rows: 3, placeholder: "1K0 698 151 A\n5Q0698151" }}
+      />
+      <TextareaField
+        className="sm:col-span-2"
+        meta={fields.fitment}
+        label="Fits these vehicles (optional, one a line)"
+        textareaProps={{ rows: 5, placeholder: "Volkswagen Golf 2013-2020 1.4 TSI\nŠkoda Octavia 2013-2019", "aria-describedby": `${fields.fitment.errorId} fitment-help` }}
+      />
+      <p id="fitment-help" className="-mt-5 mb-5 text-xs text-slate-600 sm:col-span-2">
+        {FITMENT_HELP}
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,246 @@
+import { Form, Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { findMake, findModel, modelYears, VEHICLE_MAKES, vehicleLabel, type Vehicle } from "~/content/vehicles";
+import { CATEGORY_LABELS, isCategory } from "~/utils/catalogue";
+import { partsHref, type PartsState } from "~/utils/parts-url";
+import { Button } from "./forms";
+
+const selectClass =
+  "block w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 disabled:bg-slate-100 disabled:text-slate-500";
+const labelClass = "mb-1 block text-sm font-medium text-slate-800";
+const linkClass = "text-brand-700 underline hover:text-brand-900";
+
+const categoryLabel = (value: string) => (isCategory(value) ? CATEGORY_LABELS[value] : value);
+const count = (n: number) => n.toLocaleString("en-US");
+
+/**
+ * Make, then model, then year. Without JavaScript these are plain selects in a GET form: each
+ * "Find parts" press brings the next select's choices. With JavaScript each choice loads the list at
+ * once, the selects after it cleared (`data-refine` names them; the page's static script acts on it).
+ * The text, sort and other filters ride along as hidden fields.
+ */
+export function VehiclePicker({ state }: { state: PartsState }) {
+  const make = findMake(state.make);
+  const model = findModel(make, state.model);
+
+  return (
+    <Form method="get" action="/parts" aria-label="Shop by vehicle" className="mt-6 rounded-lg border border-brand-200 bg-brand-50 p-4">
+      {/* In the order of the page's own links (parts-url.ts), so the address reads the same. */}
+      {state.q ? <input type="hidden" name="q" value={state.q} /> : null}
+      {state.category ? <input type="hidden" name="category" value={state.category} /> : null}
+      {state.brand ? <input type="hidden" name="brand" value={state.brand} /> : null}
+      {state.inStock ? <input type="hidden" name="stock" value="in" /> : null}
+      <fieldset>
+        <legend className="text-lg font-semibold text-slate-900">Shop by vehicle</legend>
+        <p className="text-sm text-slate-700">Pick your make, model and year to see only the parts that fit.</p>
+        <div className="mt-3 grid gap-4 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end">
+          <div>
+            <label htmlFor="vehicle-make" className={labelClass}>
+              Make
+            </label>
+            <select id="vehicle-make" name="make" defaultValue={make?.name ?? ""} data-refine="model year" className={selectClass}>
+              <option value="">Any make</option>
+              {VEHICLE_MAKES.map((option) => (
+                <option key={option.name} value={option.name}>
+                  {option.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="vehicle-model" className={labelClass}>
+              Model
+            </label>
+            <select
+              id="vehicle-model"
+              name="model"
+              defaultValue={model?.name ?? ""}
+              data-refine="year"
+              disabled={!make}
+              className={selectClass}
+            >
+              <option value="">{make ? "Any model" : "Choose a make first"}</option>
+              {make?.models.map((option) => (
+                <option key={option.name} value={option.name}>
+                  {option.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="vehicle-year" className={labelClass}>
+              Year
+            </label>
+            <select
+              id="vehicle-year"
+              name="year"
+              defaultValue={state.year ?? ""}
+              data-refine=""
+              disabled={!model}
+              className={selectClass}
+            >
+              <option value="">{model ? "Any year" : "Choose a model first"}</option>
+              {model
+                ? modelYears(model).map((year) => (
+                    <option key={year} value={year}>
+                      {year}
+                    </option>
+                  ))
+                : null}
+            </select>
+          </div>
+          <Button type="submit">Find parts</Button>
+        </div>
+      </fieldset>
+      {state.sort !== "newest" ? <input type="hidden" name="sort" value={state.sort} /> : null}
+    </Form>
+  );
+}
+
+/** The visitor's remembered vehicle: a link to its parts, and a way to forget it. */
+export function RememberedVehicle({ state, remembered }: { state: PartsState; remembered: Vehicle | null }) {
+  if (!remembered) return null;
+  const label = vehicleLabel(remembered);
+  const showing = state.make === remembered.make && state.model === remembered.model && state.year === remembered.year;
+  return (
+    <div className="mt-6 flex flex-wrap items-center gap-x-4 gap-y-2 text-slate-800" data-testid="remembered-vehicle">
+      <p>
+        Your vehicle: <strong>{label}</strong>
+      </p>
+      {showing ? null : (
+        <Link
+          to={partsHref(state, { make: remembered.make, model: remembered.model, year: remembered.year })}
+          className={linkClass}
+        >
+          Show parts that fit your {label}
+        </Link>
+      )}
+      <Form method="post" action="/parts?index">
+        <input type="hidden" name="intent" value="forget-vehicle" />
+        <button type="submit" className={`${linkClass} bg-transparent`}>
+          Forget this vehicle
+        </button>
+      </Form>
+    </div>
+  );
+}
+
+type Facets = { categories: { value: string; count: number }[]; brands: { value: string; count: number }[]; inStock: number };
+
+function FacetLink({ to, current, children }: { to: string; current: boolean; children: ReactNode }) {
+  return (
+    <Link
+      to={to}
+      aria-current={current ? "true" : undefined}
+      preventScrollReset
+      className={`flex justify-between gap-2 rounded px-2 py-1 hover:bg-slate-100 ${current ? "bg-brand-50 font-semibold text-brand-900" : "text-slate-800"}`}
+    >
+      {children}
+    </Link>
+  );
+}
+
+/** Category, brand and stock filters as links, each with how many parts it would show. */
+export function FacetLists({ state, facets }: { state: PartsState; facets: Facets }) {
+  const categories = facets.categories.filter((facet) => facet.count > 0 || facet.value === state.category);
+  const brands = facets.brands.filter((facet) => facet.count > 0 || facet.value === state.brand);
+  return (
+    <aside aria-label="Filters" className="space-y-6 text-sm">
+      <nav aria-labelledby="facet-category">
+        <h2 id="facet-category" className="mb-2 text-base font-semibold text-slate-900">
+          Category
+        </h2>
+        <ul className="space-y-0.5">
+          <li>
+            <FacetLink to={partsHref(state, { category: null })} current={!state.category}>
+              All categories
+            </FacetLink>
+          </li>
+          {categories.map((facet) => (
+            <li key={facet.value}>
+              <FacetLink to={partsHref(state, { category: facet.value })} current={facet.value === state.category}>
+                <span>{categoryLabel(facet.value)}</span>{" "}
+                <span className="text-slate-600">({count(facet.count)})</span>
+              </FacetLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <nav aria-labelledby="facet-brand">
+        <h2 id="facet-brand" className="mb-2 text-base font-semibold text-slate-900">
+          Brand
+        </h2>
+        <ul className="space-y-0.5">
+          <li>
+            <FacetLink to={partsHref(state, { brand: null })} current={!state.brand}>
+              All brands
+            </FacetLink>
+          </li>
+          {brands.map((facet) => (
+            <li key={facet.value}>
+              <FacetLink to={partsHref(state, { brand: facet.value })} current={facet.value === state.brand}>
+                <span>{facet.value}</span>{" "}
+                <span className="text-slate-600">({count(facet.count)})</span>
+              </FacetLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <nav aria-labelledby="facet-stock">
+        <h2 id="facet-stock" className="mb-2 text-base font-semibold text-slate-900">
+          Availability
+        </h2>
+        <ul className="space-y-0.5">
+          <li>
+            <FacetLink to={partsHref(state, { inStock: false })} current={!state.inStock}>
+              Include out of stock
+            </FacetLink>
+          </li>
+          <li>
+            <FacetLink to={partsHref(state, { inStock: true })} current={state.inStock}>
+              <span>In stock only</span>{" "}
+              <span className="text-slate-600">({count(facets.inStock)})</span>
+            </FacetLink>
+          </li>
+        </ul>
+      </nav>
+    </aside>
+  );
+}
+
+/** The filters in force, each with a link that removes it, and one that removes them all. */
+export function ActiveFilters({ state }: { state: PartsState }) {
+  const vehicle = state.make
+    ? [state.year, state.make, state.model].filter(Boolean).join(" ")
+    : null;
+  const active = [
+    state.category ? { label: categoryLabel(state.category), href: partsHref(state, { category: null }) } : null,
+    state.brand ? { label: state.brand, href: partsHref(state, { brand: null }) } : null,
+    state.inStock ? { label: "In stock only", href: partsHref(state, { inStock: false }) } : null,
+    vehicle ? { label: `Fits ${vehicle}`, href: partsHref(state, { make: null, model: null, year: null }) } : null,
+  ].filter((item): item is { label: string; href: string } => item !== null);
+  if (active.length === 0) return null;
+  return (
+    <div className="mt-3 flex flex-wrap items-center gap-2 text-sm" data-testid="active-filters">
+      <span className="text-slate-700">Filters:</span>
+      <ul className="flex flex-wrap gap-2">
+        {active.map((item) => (
+          <li key={item.label}>
+            <Link
+              to={item.href}
+              preventScrollReset
+              className="inline-flex items-center gap-1 rounded-full border border-slate-300 bg-white px-3 py-1 text-slate-800 hover:bg-slate-100"
+            >
+              {item.label}
+              <span aria-hidden="true">×</span>
+              <span className="sr-only"> (remove this filter)</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <Link to={partsHref(state, { category: null, brand: null, inStock: false, make: null, model: null, year: null })} className={linkClass}>
+        Clear all filters
+      </Link>
+    </div>
+  );
+}

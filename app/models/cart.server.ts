@@ -1,0 +1,201 @@
+import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { lineProblem, MAX_ORDER_LINES, type LineProblem } from "~/utils/order-lines";
+import { isDuplicateKeyError } from "./user.server";
+import { getPartsByIds, isObjectId, type PartView } from "./part.server";
+
+/**
+ * A signed-in customer's cart: one document per customer with its lines (part and quantity; the
+ * price is always today's, read from the part). Every change is a read, then one write that
+ * applies only while the cart is still at the version read (optimistic concurrency), so two tabs
+ * changing the cart at once never lose a change; the loser reads again and retries.
+ */
+const cartLineSchema = new Schema(
+  {
+    partId: { type: Schema.Types.ObjectId, required: true },
+    quantity: { type: Number, required: true, min: 1 },
+  },
+  { _id: false },
+);
+
+const cartSchema = new Schema(
+  {
+    userId: { type: Schema.Types.ObjectId, required: true },
+    lines: { type: [cartLineSchema], default: [] },
+    /** What the last bulk change (a reorder, the quick-order pad) could not do as asked, said plainly. */
+    notices: { type: [String], default: [] },
+    version: { type: Number, required: true, default: 0 },
+  },
+  { timestamps: true },
+);
+
+cartSchema.index({ userId: 1 }, { unique: true });
+
+export type CartDoc = InferSchemaType<typeof cartSchema> & { _id: Types.ObjectId };
+
+export const Cart: mongoose.Model<CartDoc> =
+  (mongoose.models.Cart as mongoose.Model<CartDoc>) ?? mongoose.model<CartDoc>("Cart", cartSchema);
+
+export type CartLine = { partId: string; quantity: number };
+
+async function readCart(userId: string) {
+  const doc = await Cart.findOne({ userId }).lean();
+  return {
+    exists: Boolean(doc),
+    version: doc?.version ?? 0,
+    lines: (doc?.lines ?? []).map((line) => ({ partId: line.partId.toString(), quantity: line.quantity })),
+    notices: doc?.notices ?? [],
+  };
+}
+
+export type CartChange<T> = { lines: CartLine[]; notices?: string[]; result: T } | { error: T };
+
+/**
+ * Applies `change` to the cart's current lines and stores the outcome, unless the cart changed in
+ * between (then it reads again and retries). `change` may refuse ({ error }) and nothing is written.
+ * A change without notices clears the previous ones.
+ */
+export async function changeCart<T>(
+  userId: string,
+  change: (lines: CartLine[]) => Promise<CartChange<T>> | CartChange<T>,
+): Promise<{ ok: true; result: T } | { ok: false; error: T }> {
+  if (!isObjectId(userId)) throw new Error("Not a user id");
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const cart = await readCart(userId);
+    const outcome = await change(cart.lines);
+    if ("error" in outcome) return { ok: false, error: outcome.error };
+    const update = { $set: { lines: outcome.lines, notices: outcome.notices ?? [], version: cart.version + 1 } };
+    try {
+      const written = cart.exists
+        ? await Cart.updateOne({ userId, version: cart.version }, update)
+        : await Cart.updateOne({ userId, version: cart.version }, update, { upsert: true });
+      if (written.modifiedCount + written.upsertedCount === 1) return { ok: true, result: outcome.result };
+    } catch (error) {
+      // Two first changes at once: both upserted, the unique userId kept one. Read again.
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+  }
+  throw new Error("The cart kept changing; try again");
+}
+
+export type CartLineView = {
+  partId: string;
+  quantity: number;
+  part: Pick<PartView, "name" | "partNumber" | "img" | "priceCents" | "minOrderQuantity" | "availableQuantity"> | null;
+  /** Today's price x quantity (0 when the part is gone). */
+  lineTotalCents: number;
+  problem: LineProblem | null;
+};
+
+export type CartView = { lines: CartLineView[]; totalCents: number; totalQuantity: number; notices: string[]; ok: boolean };
+
+/** The cart as the screen shows it: each line with today's part, price and problem, and the total. */
+export async function getCart(userId: string): Promise<CartView> {
+  if (!isObjectId(userId)) return { lines: [], totalCents: 0, totalQuantity: 0, notices: [], ok: false };
+  const cart = await readCart(userId);
+  const parts = await getPartsByIds(cart.lines.map((line) => line.partId));
+  const lines = cart.lines.map((line) => {
+    const part = parts.get(line.partId) ?? null;
+    return {
+      partId: line.partId,
+      quantity: line.quantity,
+      part: part && {
+        name: part.name,
+        partNumber: part.partNumber,
+        img: part.img,
+        priceCents: part.priceCents,
+        minOrderQuantity: part.minOrderQuantity,
+        availableQuantity: part.availableQuantity,
+      },
+      lineTotalCents: part ? part.priceCents * line.quantity : 0,
+      problem: lineProblem(part, line.quantity),
+    };
+  });
+  return {
+    lines,
+    totalCents: lines.reduce((sum, line) => sum + line.lineTotalCents, 0),
+    totalQuantity: lines.reduce((sum, line) => sum + line.quantity, 0),
+    notices: cart.notices,
+    ok: lines.length > 0 && lines.every((line) => !line.problem),
+  };
+}
+
+/** How many lines the customer's cart has (for the navigation). */
+export async function countCartLines(userId: string) {
+  if (!isObjectId(userId)) return 0;
+  const doc = await Cart.findOne({ userId }, { lines: 1 }).lean();
+  return doc?.lines.length ?? 0;
+}
+
+/** Adds `quantity` of a part (to the line already there, if any), checked against the part now. */
+export function addToCart(userId: string, partId: string, quantity: number) {
+  return changeCart<string>(userId, async (lines) => {
+    const part = (await getPartsByIds([partId])).get(partId);
+    const existing = lines.find((line) => line.partId === partId);
+    const total = (existing?.quantity ?? 0) + quantity;
+    const problem = lineProblem(part, total);
+    if (problem) {
+      const already = existing ? ` (${existing.quantity.toLocaleString("en-US")} already in your cart)` : "";
+      return { error: `${problem.message}${already}` };
+    }
+    if (!existing && lines.length >= MAX_ORDER_LINES) return { error: `A cart holds at most ${MAX_ORDER_LINES} lines` };
+    const next = existing
+      ? lines.map((line) => (line.partId === partId ? { ...line, quantity: total } : line))
+      : [...lines, { partId, quantity }];
+    return { lines: next, result: part!.name };
+  });
+}
+
+/** Sets a line's quantity, checked against the part now. */
+export function setCartQuantity(userId: string, partId: string, quantity: number) {
+  return changeCart<string>(userId, async (lines) => {
+    if (!lines.some((line) => line.partId === partId)) return { error: "That part is not in your cart (any more)" };
+    const part = (await getPartsByIds([partId])).get(partId);
+    const problem = lineProblem(part, quantity);
+    if (problem) return { error: problem.message };
+    return { lines: lines.map((line) => (line.partId === partId ? { ...line, quantity } : line)), result: part!.name };
+  });
+}
+
+/** Takes a line out of the cart. */
+export function removeFromCart(userId: string, partId: string) {
+  return changeCart<string>(userId, (lines) => {
+    if (!lines.some((line) => line.partId === partId)) return { error: "That part is not in your cart (any more)" };
+    return { lines: lines.filter((line) => line.partId !== partId), result: partId };
+  });
+}
+
+/**
+ * Adds several lines at once (the quick-order pad, a reorder): each merges into the line already
+ * there. Lines are checked by the caller; `notices` say what was changed on the way.
+ */
+export function addLinesToCart(userId: string, added: CartLine[], notices: string[]) {
+  return changeCart<number>(userId, (lines) => {
+    const next = lines.map((line) => ({ ...line }));
+    for (const line of added) {
+      const existing = next.find((item) => item.partId === line.partId);
+      if (existing) existing.quantity += line.quantity;
+      else next.push({ ...line });
+    }
+    if (next.length > MAX_ORDER_LINES) return { error: 0 };
+    return { lines: next, notices, result: added.length };
+  });
+}
+
+/**
+ * Empties the cart for checkout, only while it is still exactly `expected` (what was checked):
+ * two checkouts at once cannot both take the same cart. Returns false when the cart changed.
+ */
+export async function takeCartForCheckout(userId: string, expected: CartLine[]) {
+  const outcome = await changeCart<boolean>(userId, (lines) => {
+    const same =
+      lines.length === expected.length &&
+      lines.every((line, i) => line.partId === expected[i].partId && line.quantity === expected[i].quantity);
+    return same ? { lines: [], result: true } : { error: false };
+  });
+  return outcome.ok;
+}
+
+/** Puts lines back into the cart after a checkout that did not go through. */
+export function restoreCart(userId: string, lines: CartLine[]) {
+  return addLinesToCart(userId, lines, []);
+}

@@ -1,0 +1,219 @@
+/**
+ * The catalogue side of parts: filter counts for /parts, exact part-number lookup, which cards
+ * fit the visitor's vehicle, the part page's catalogue data, the admin's catalogue edits and the
+ * sitemap. The Part schema itself and the card listing are in part.server.ts.
+ */
+import mongoose from "mongoose";
+import { coalesce } from "~/utils/coalesce.server";
+import {
+  CATEGORIES,
+  DEFAULT_BRAND,
+  partNumberKey,
+  vehicleKey,
+  type Category,
+  type FitmentRow,
+} from "~/utils/catalogue";
+import type { Vehicle } from "~/content/vehicles";
+import { catalogueKeys, isObjectId, Part, partSearchFilter, toPartView, type CatalogueFilters } from "./part.server";
+
+export type FacetCount = { value: string; count: number };
+export type CatalogueFacets = { categories: FacetCount[]; brands: FacetCount[]; inStock: number };
+
+/**
+ * How many parts each filter value would show, given everything else chosen: the category counts
+ * ignore the chosen category (so the other categories stay reachable), the brand counts ignore
+ * the brand, and "in stock" counts with both. One aggregation: the text and the vehicle narrow
+ * the set once (on their indexes), then $facet counts each dimension over it.
+ */
+export async function catalogueFacets(query: string | null | undefined, filters: CatalogueFilters): Promise<CatalogueFacets> {
+  return coalesce(`part-facets:${JSON.stringify([query, filters])}`, async () => {
+    const common = partSearchFilter(query, { vehicle: filters.vehicle });
+    const only = (picked: CatalogueFilters) => partSearchFilter(null, picked);
+    const [result] = await Part.aggregate<{
+      categories: { _id: string; count: number }[];
+      brands: { _id: string; count: number }[];
+      inStock: { _id: null; count: number }[];
+    }>([
+      { $match: common },
+      {
+        $facet: {
+          categories: [
+            { $match: only({ brand: filters.brand, inStock: filters.inStock }) },
+            { $group: { _id: "$category", count: { $sum: 1 } } },
+          ],
+          brands: [
+            { $match: only({ category: filters.category, inStock: filters.inStock }) },
+            { $group: { _id: "$brand", count: { $sum: 1 } } },
+          ],
+          inStock: [
+            { $match: only({ category: filters.category, brand: filters.brand, inStock: true }) },
+            { $group: { _id: null, count: { $sum: 1 } } },
+          ],
+        },
+      },
+    ]);
+    const order = (value: string) => CATEGORIES.indexOf(value as Category);
+    return {
+      categories: (result?.categories ?? [])
+        .map(({ _id, count }) => ({ value: _id ?? "other", count }))
+        .sort((a, b) => order(a.value) - order(b.value)),
+      brands: (result?.brands ?? [])
+        .map(({ _id, count }) => ({ value: _id ?? DEFAULT_BRAND, count }))
+        .sort((a, b) => a.value.localeCompare(b.value)),
+      inStock: result?.inStock[0]?.count ?? 0,
+    };
+  });
+}
+
+/**
+ * The one part whose number, or one of whose OE cross-references, is exactly what was typed
+ * (dashes and spaces aside); null when none or several match.
+ */
+export async function findPartIdByNumber(text: string) {
+  const key = partNumberKey(text);
+  if (key.length < 3) return null;
+  const docs = await Part.find({ $or: [{ partNumberKey: key }, { oeKeys: key }] })
+    .select({ _id: 1 })
+    .limit(2)
+    .lean();
+  return docs.length === 1 ? docs[0]._id.toString() : null;
+}
+
+/** Which of these parts fit the vehicle: one read on _id, for the "Fits your …" line of the cards. */
+export async function idsFittingVehicle(ids: string[], vehicle: Vehicle) {
+  if (ids.length === 0) return [];
+  const docs = await Part.find({ _id: { $in: ids.filter(isObjectId) }, vehicleKeys: vehicleKey(vehicle) })
+    .select({ _id: 1 })
+    .lean();
+  return docs.map((doc) => doc._id.toString());
+}
+
+export type PartCatalogue = {
+  category: Category;
+  brand: string;
+  oeNumbers: string[];
+  fitment: FitmentRow[];
+};
+
+function toCatalogue(doc: {
+  category?: string | null;
+  brand?: string | null;
+  oeNumbers?: string[] | null;
+  fitment?: FitmentRow[] | null;
+}): PartCatalogue {
+  return {
+    category: (doc.category ?? "other") as Category,
+    brand: doc.brand ?? DEFAULT_BRAND,
+    oeNumbers: [...(doc.oeNumbers ?? [])],
+    fitment: (doc.fitment ?? []).map(({ make, model, yearFrom, yearTo, engine }) => ({
+      make,
+      model,
+      yearFrom,
+      yearTo,
+      engine: engine ?? null,
+    })),
+  };
+}
+
+/** A part's catalogue data (category, brand, cross-references, fitment), or null if missing. */
+export async function getPartCatalogue(id: string) {
+  if (!isObjectId(id)) return null;
+  const doc = await Part.findById(id).select({ category: 1, brand: 1, oeNumbers: 1, fitment: 1 }).lean();
+  return doc ? toCatalogue(doc as Parameters<typeof toCatalogue>[0]) : null;
+}
+
+/** A part with everything the admin's edit screen shows. */
+export async function getPartForEdit(id: string) {
+  if (!isObjectId(id)) return null;
+  const doc = await Part.findById(id).lean();
+  if (!doc) return null;
+  return { ...toPartView(doc), ...toCatalogue(doc as Parameters<typeof toCatalogue>[0]) };
+}
+
+export type PartEdit = {
+  name: string;
+  description: string;
+  img: string;
+  priceCents: number;
+  minOrderQuantity: number;
+  partNumber: string;
+  category: Category;
+  brand: string;
+  oeNumbers: string[];
+  fitment: FitmentRow[];
+};
+
+function isDuplicateKey(error: unknown) {
+  return typeof error === "object" && error !== null && (error as { code?: number }).code === 11000;
+}
+
+/**
+ * Saves the admin's edit of a part (everything but the stock, which Manage Products sets with its
+ * own guard against concurrent orders) in one update, with the search keys that go with it.
+ */
+export async function updatePartCatalogue(
+  id: string,
+  fields: PartEdit,
+): Promise<{ ok: true } | { ok: false; reason: "missing" | "duplicate" }> {
+  if (!isObjectId(id)) return { ok: false, reason: "missing" };
+  const partNumber = fields.partNumber.trim().toUpperCase();
+  try {
+    const result = await Part.updateOne(
+      { _id: id },
+      { $set: { ...fields, partNumber, ...catalogueKeys({ ...fields, partNumber }) } },
+      { runValidators: true },
+    );
+    return result.matchedCount === 1 ? { ok: true } : { ok: false, reason: "missing" };
+  } catch (error) {
+    if (isDuplicateKey(error)) return { ok: false, reason: "duplicate" };
+    throw error;
+  }
+}
+
+/** Whether another part already has this part number (as a key: "PW 1012" is PW-1012). */
+export async function partNumberTaken(partNumber: string, exceptId?: string) {
+  const key = partNumberKey(partNumber);
+  const filter: Record<string, unknown> = { partNumberKey: key };
+  if (exceptId && isObjectId(exceptId)) filter._id = { $ne: new mongoose.Types.ObjectId(exceptId) };
+  return Boolean(await Part.exists(filter));
+}
+
+/** Sitemap files list this many parts each (the protocol allows 50,000). */
+export const SITEMAP_PARTS_PER_FILE = 10_000;
+
+export async function countSitemapPartFiles() {
+  return Math.ceil((await Part.estimatedDocumentCount()) / SITEMAP_PARTS_PER_FILE);
+}
+
+/** One sitemap file's parts, in _id order: ids and last changes only. */
+export async function listSitemapParts(file: number) {
+  const docs = await Part.find()
+    .select({ _id: 1, updatedAt: 1 })
+    .sort({ _id: 1 })
+    .skip((file - 1) * SITEMAP_PARTS_PER_FILE)
+    .limit(SITEMAP_PARTS_PER_FILE)
+    .lean();
+  return docs.map((doc) => ({ id: doc._id.toString(), updatedAt: (doc.updatedAt ?? null)?.toISOString() ?? null }));
+}
+
+/**
+ * Parts stored before the catalogue fields existed get their search keys (and the default
+ * category and brand): run with the demo data at start, and by `npm run catalogue:backfill` on any
+ * database. A part whose number is another's written differently ("PW 1012" beside "PW-1012") is
+ * left without keys and reported, for an admin to renumber.
+ */
+export async function backfillCatalogueKeys() {
+  const missing = Part.find({ partNumberKey: { $exists: false } }).cursor();
+  let updated = 0;
+  const conflicts: string[] = [];
+  for await (const part of missing) {
+    try {
+      await part.save();
+      updated++;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      conflicts.push(part.partNumber);
+    }
+  }
+  return { updated, conflicts };
+}

@@ -1,0 +1,331 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Button, ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
+import { addToCart, getCart, removeFromCart, restoreCart, setCartQuantity, takeCartForCheckout } from "~/models/cart.server";
+import { reorderIntoCart } from "~/models/cart-lines.server";
+import { getOwnOrder, placeOrder } from "~/models/order.server";
+import { requireCustomer } from "~/utils/auth.server";
+import { redirectToPay } from "~/utils/checkout.server";
+import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/utils/cart-forms";
+import { formatCents, safeRedirect } from "~/utils/misc";
+import { readForm } from "~/utils/form.server";
+import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireCustomer(request);
+  const cart = await getCart(user.id);
+  return json(
+    { cart, buyer: { phone: user.number, address: user.address } },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+type ActionData = { intent: string; partId: string; result: SubmissionResult<string[]> };
+
+/**
+ * Every form of the cart posts here: add (from the parts list and the part page), update and remove
+ * a line, checkout, and reorder (from My Orders). Each change checks the part's rules now; success
+ * goes back with a toast (post/redirect/get), a refusal answers 4xx with the message by the form.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireCustomer(request);
+  const formData = await readForm(request);
+  const submission = parseWithZod(formData, { schema: cartSchema });
+  const posted = { intent: String(formData.get("intent") ?? ""), partId: String(formData.get("partId") ?? "") };
+  const refuse = (message: string, status: number, field?: string) =>
+    json<ActionData>(
+      { ...posted, result: submission.reply(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }) },
+      { status },
+    );
+  if (submission.status !== "success") return json<ActionData>({ ...posted, result: submission.reply() }, { status: 400 });
+  const value = submission.value;
+
+  switch (value.intent) {
+    case "add": {
+      const added = await addToCart(user.id, value.partId, value.quantity);
+      if (!added.ok) return refuse(added.error, 409, "quantity");
+      const back = safeRedirect(value.redirectTo, CART_PATH);
+      return redirectWithSuccess(back, `${value.quantity.toLocaleString("en-US")} × ${added.result} added to your cart`);
+    }
+    case "update": {
+      const updated = await setCartQuantity(user.id, value.partId, value.quantity);
+      if (!updated.ok) return refuse(updated.error, 409, "quantity");
+      return redirectWithSuccess(CART_PATH, `${updated.result}: ${value.quantity.toLocaleString("en-US")} units`);
+    }
+    case "remove": {
+      const removed = await removeFromCart(user.id, value.partId);
+      if (!removed.ok) return refuse(removed.error, 409);
+      return redirectWithSuccess(CART_PATH, "Removed from your cart");
+    }
+    case "reorder": {
+      const order = await getOwnOrder(value.orderId, user.id);
+      if (!order) throw new Response("We could not find that order in your account.", { status: 404 });
+      const { added } = await reorderIntoCart(user.id, order);
+      if (added === 0) return redirectWithError(CART_PATH, "Nothing from that order could go into your cart");
+      return redirectWithSuccess(CART_PATH, `${added} ${added === 1 ? "line" : "lines"} of your order added to your cart`);
+    }
+    case "checkout": {
+      const cart = await getCart(user.id);
+      if (cart.lines.length === 0) return refuse("Your cart is empty", 409);
+      const broken = cart.lines.filter((line) => line.problem);
+      if (broken.length) {
+        return refuse(`Fix the ${broken.length === 1 ? "line" : `${broken.length} lines`} marked in your cart first`, 409);
+      }
+      const lines = cart.lines.map((line) => ({ partId: line.partId, quantity: line.quantity }));
+      // The cart is emptied first, only while it is what was checked: a double submit cannot order it twice.
+      if (!(await takeCartForCheckout(user.id, lines))) return refuse("Your cart changed just now; check it and try again", 409);
+      let placed;
+      try {
+        placed = await placeOrder({ lines, phone: value.phone, address: value.address, user });
+      } catch (error) {
+        await restoreCart(user.id, lines);
+        throw error;
+      }
+      if (!placed.ok) {
+        await restoreCart(user.id, lines);
+        const names = new Map(cart.lines.map((line) => [line.partId, line.part?.name ?? "A removed part"]));
+        return json<ActionData>(
+          {
+            ...posted,
+            result: submission.reply({
+              formErrors: placed.failures.map((failure) => `${names.get(failure.partId)}: ${failure.message}`),
+            }),
+          },
+          { status: 409 },
+        );
+      }
+      return redirectToPay(placed.order.id);
+    }
+  }
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+type CartData = ReturnType<typeof useLoaderData<typeof loader>>["cart"];
+
+export default function CartPage() {
+  const { cart, buyer } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-8">
+      <h1 className="text-2xl font-bold">Your cart</h1>
+      {actionData && (actionData.intent === "add" || actionData.intent === "reorder" || !actionData.partId) && actionData.intent !== "checkout" ? (
+        <ErrorList
+          errors={Object.values(actionData.result.error ?? {})
+            .flat()
+            .flatMap((error) => (error ? [`${actionData.intent === "add" ? "Not added to the cart: " : ""}${error}`] : []))}
+        />
+      ) : null}
+      {cart.notices.length ? (
+        <section aria-labelledby="notices-heading" role="status" className="mt-4 rounded border-l-4 border-amber-600 bg-amber-50 p-4 text-amber-900">
+          <h2 id="notices-heading" className="font-semibold">
+            What changed since that order
+          </h2>
+          <ul className="mt-1 list-disc pl-5" data-testid="cart-notices">
+            {cart.notices.map((notice) => (
+              <li key={notice}>{notice}</li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {cart.lines.length === 0 ? (
+        <p className="mt-4 text-slate-700">
+          Your cart is empty.{" "}
+          <Link to="/parts" className="font-medium text-brand-700 underline">
+            Browse parts
+          </Link>{" "}
+          or use the{" "}
+          <Link to="/dashboard/quick-order" className="font-medium text-brand-700 underline">
+            quick-order pad
+          </Link>
+          .
+        </p>
+      ) : (
+        <>
+          <CartTable cart={cart} actionData={actionData} />
+          <CheckoutForm cart={cart} buyer={buyer} lastResult={actionData?.intent === "checkout" ? actionData.result : undefined} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function CartTable({ cart, actionData }: { cart: CartData; actionData: ActionData | undefined }) {
+  return (
+    <div className="mt-4 overflow-x-auto">
+      <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
+        <caption className="sr-only">The lines of your cart</caption>
+        <thead className="bg-slate-100 text-slate-800">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Part
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-semibold">
+              Unit price
+            </th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Quantity
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-semibold">
+              Line total
+            </th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              <span className="sr-only">Remove</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-200">
+          {cart.lines.map((line) => (
+            <CartRow key={line.partId} line={line} actionData={actionData?.partId === line.partId ? actionData : undefined} />
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={3} className="px-3 py-2 text-right font-semibold">
+              Total ({cart.totalQuantity.toLocaleString("en-US")} units)
+            </th>
+            <td className="px-3 py-2 text-right text-base font-bold" data-testid="cart-total">
+              {formatCents(cart.totalCents)}
+            </td>
+            <td />
+          </tr>
+        </tfoot>
+      </table>
+    </div>
+  );
+}
+
+function CartRow({ line, actionData }: { line: CartData["lines"][number]; actionData: ActionData | undefined }) {
+  const updater = useFetcher<ActionData>();
+  const remover = useFetcher<ActionData>();
+  const name = line.part?.name ?? "A part that is no longer sold";
+  const lastResult = updater.data?.result ?? (actionData?.intent === "update" ? actionData.result : undefined);
+  const [form, fields] = useForm({
+    id: `cart-line-${line.partId}`,
+    lastResult,
+    constraint: getZodConstraint(cartLineSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    defaultValue: { partId: line.partId, quantity: String(line.quantity) },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: cartLineSchema }),
+  });
+  const removeErrors = remover.data?.result.error?.[""] ?? (actionData?.intent === "remove" ? actionData.result.error?.[""] : null);
+  return (
+    <tr data-testid={`cart-line-${line.part?.partNumber ?? line.partId}`}>
+      <th scope="row" className="px-3 py-2 align-top font-medium">
+        {line.part ? (
+          <Link to={`/parts/${line.partId}`} className="text-brand-700 underline hover:text-brand-800">
+            {name}
+          </Link>
+        ) : (
+          name
+        )}
+        {line.part ? <span className="block font-mono text-xs font-normal text-slate-600">{line.part.partNumber}</span> : null}
+        {line.part ? (
+          <span className="block text-xs font-normal text-slate-600">
+            {line.part.minOrderQuantity.toLocaleString("en-US")} to {line.part.availableQuantity.toLocaleString("en-US")} units
+          </span>
+        ) : null}
+        {line.problem ? (
+          <span className="block text-sm font-normal text-red-700" data-testid="line-problem">
+            {line.problem.message}
+          </span>
+        ) : null}
+      </th>
+      <td className="px-3 py-2 text-right align-top">{line.part ? formatCents(line.part.priceCents) : "—"}</td>
+      <td className="px-3 py-2 align-top">
+        <updater.Form method="post" action={CART_PATH} className="flex items-start gap-2" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="update" />
+          <input type="hidden" name="partId" value={line.partId} />
+          <Field
+            className="w-32"
+            meta={fields.quantity}
+            label={<span className="sr-only">Quantity of {name}</span>}
+            type="number"
+            inputProps={{ step: 1, inputMode: "numeric" }}
+          />
+          <SubmitButton
+            variant="secondary"
+            className="px-3 py-2 text-sm"
+            pending={updater.state !== "idle"}
+            pendingText="Saving…"
+            aria-label={`Update the quantity of ${name}`}
+          >
+            Update
+          </SubmitButton>
+        </updater.Form>
+        <ErrorList id={form.errorId} errors={form.errors} />
+      </td>
+      <td className="px-3 py-2 text-right align-top" data-testid="line-total">
+        {formatCents(line.lineTotalCents)}
+      </td>
+      <td className="px-3 py-2 align-top">
+        <remover.Form method="post" action={CART_PATH}>
+          <input type="hidden" name="intent" value="remove" />
+          <input type="hidden" name="partId" value={line.partId} />
+          <Button
+            type="submit"
+            variant="secondary"
+            className="px-3 py-2 text-sm"
+            disabled={remover.state !== "idle"}
+            aria-label={`Remove ${name} from the cart`}
+          >
+            {remover.state !== "idle" ? "Removing…" : "Remove"}
+          </Button>
+        </remover.Form>
+        <ErrorList errors={removeErrors} />
+      </td>
+    </tr>
+  );
+}
+
+function CheckoutForm({
+  cart,
+  buyer,
+  lastResult,
+}: {
+  cart: CartData;
+  buyer: { phone: string | null; address: string | null };
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
+  const [form, fields] = useForm({
+    id: "checkout",
+    lastResult,
+    constraint: getZodConstraint(checkoutSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    defaultValue: { phone: buyer.phone ?? "", address: buyer.address ?? "" },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: checkoutSchema }),
+  });
+  const isPending = useIsPending({ formAction: CART_PATH });
+  return (
+    <section aria-labelledby="checkout-heading" className="mt-8 max-w-xl rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+      <h2 id="checkout-heading" className="text-xl font-semibold">
+        Checkout
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        One order for every line, paid with one payment. Prices and stock are checked again when you place it.
+      </p>
+      <Form method="post" action={CART_PATH} className="mt-4" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="checkout" />
+        <Field meta={fields.phone} label="Phone" type="tel" inputProps={{ autoComplete: "tel" }} />
+        <TextareaField meta={fields.address} label="Address" textareaProps={{ rows: 3, autoComplete: "street-address" }} />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        {!cart.ok ? <p className="mb-2 text-sm text-red-700">Fix the lines marked in red before you check out.</p> : null}
+        <SubmitButton pending={isPending} pendingText="Placing the order…" className="w-full">
+          Place the order ({formatCents(cart.totalCents)})
+        </SubmitButton>
+      </Form>
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Your cart — PartsWorks" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,120 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
+import { PartCatalogueFields } from "~/components/part-catalogue-fields";
+import { getPartForEdit, partNumberTaken, updatePartCatalogue } from "~/models/part-catalogue.server";
+import { requireAdmin } from "~/utils/auth.server";
+import { catalogueFormDefaults, editPartSchema } from "~/utils/catalogue-forms";
+import { readForm } from "~/utils/form.server";
+import { redirectWithSuccess } from "~/utils/toast.server";
+
+const MISSING = "That part no longer exists.";
+const TAKEN = "That part number is already in use";
+
+/** Edit Product: every field of a part but its stock (set on Manage Products, guarded against orders). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const part = await getPartForEdit(params.id ?? "");
+  if (!part) throw new Response(MISSING, { status: 404 });
+  return json({ part }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireAdmin(request);
+  const id = params.id ?? "";
+  const submission = await parseWithZod(await readForm(request), {
+    async: true,
+    schema: editPartSchema.superRefine(async ({ partNumber }, ctx) => {
+      if (await partNumberTaken(partNumber, id)) ctx.addIssue({ path: ["partNumber"], code: "custom", message: TAKEN });
+    }),
+  });
+  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  const { name, description, img, price, minOrderQuantity, partNumber, category, brand, oeNumbers, fitment } = submission.value;
+  const result = await updatePartCatalogue(id, {
+    name,
+    description,
+    img,
+    priceCents: price * 100,
+    minOrderQuantity,
+    partNumber,
+    category,
+    brand,
+    oeNumbers,
+    fitment,
+  });
+  if (!result.ok && result.reason === "missing") throw new Response(MISSING, { status: 404 });
+  if (!result.ok) return json(submission.reply({ fieldErrors: { partNumber: [TAKEN] } }), { status: 409 });
+  return redirectWithSuccess("/dashboard/manageProducts", `${name} is saved`);
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+export default function EditProduct() {
+  const { part } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: `edit-product-${part.id}`,
+    lastResult,
+    constraint: getZodConstraint(editPartSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    defaultValue: {
+      name: part.name,
+      description: part.description,
+      img: part.img,
+      price: String(part.priceCents / 100),
+      minOrderQuantity: String(part.minOrderQuantity),
+      partNumber: part.partNumber,
+      category: part.category,
+      brand: part.brand,
+      ...catalogueFormDefaults(part),
+    },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: editPartSchema }),
+  });
+  const isPending = useIsPending();
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-8">
+      <p>
+        <Link to="/dashboard/manageProducts" className="text-sm text-brand-700 underline">
+          Back to Manage Products
+        </Link>
+      </p>
+      <h1 className="mt-2 text-2xl font-bold">Edit {part.name}</h1>
+      <p className="mt-1 text-sm text-slate-600">
+        Stock ({part.availableQuantity.toLocaleString("en-US")} units) is set on Manage Products.
+      </p>
+      <Form method="post" className="mt-6 grid gap-x-4 sm:grid-cols-2" {...getFormProps(form)}>
+        <Field className="sm:col-span-2" meta={fields.name} label="Name" />
+        <TextareaField className="sm:col-span-2" meta={fields.description} label="Description" />
+        <Field
+          className="sm:col-span-2"
+          meta={fields.img}
+          label="Image URL"
+          inputProps={{ inputMode: "url", placeholder: "https://… or /images/…" }}
+        />
+        <Field meta={fields.price} label="Price per unit (whole dollars)" type="number" inputProps={{ step: 1 }} />
+        <Field meta={fields.minOrderQuantity} label="Minimum order quantity" type="number" inputProps={{ step: 1 }} />
+        <Field meta={fields.partNumber} label="Part number" />
+        <PartCatalogueFields fields={fields} />
+        <div className="sm:col-span-2">
+          <ErrorList id={form.errorId} errors={form.errors} />
+          <SubmitButton pending={isPending} pendingText="Saving…">
+            Save part
+          </SubmitButton>
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Edit ${data.part.name} — PartsWorks` : "Edit Product — PartsWorks" },
+];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

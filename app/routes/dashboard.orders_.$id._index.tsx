@@ -1,0 +1,110 @@
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { cancelOrderPath } from "~/components/cancel-order-form";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { SubmitButton, useIsPending } from "~/components/forms";
+import { OrderLinesTable } from "~/components/order-lines";
+import { getOwnOrder } from "~/models/order.server";
+import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
+import { formatDateTime, ORDER_STATUS_LABELS } from "~/utils/shop-forms";
+
+const NOT_FOUND = "We could not find that order in your account.";
+
+/** One of the customer's orders with every line, its status and its timeline. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireCustomerOrSignOutHome(request);
+  const order = await getOwnOrder(params.id ?? "", user.id);
+  if (!order) throw new Response(NOT_FOUND, { status: 404 });
+  return json({ order }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+const linkClass = "font-medium text-brand-700 underline hover:text-brand-800";
+
+export default function OrderPage() {
+  const { order } = useLoaderData<typeof loader>();
+  const isPending = useIsPending({ formAction: "/dashboard/cart" });
+  const timeline = [
+    { label: "Placed", at: order.createdAt },
+    { label: "Paid", at: order.paidAt },
+    { label: "Shipped", at: order.shippedAt },
+    { label: "Cancelled", at: order.cancelledAt },
+    { label: "Removed", at: order.removedAt },
+  ].filter((event) => event.at);
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-8">
+      <p>
+        <Link to="/dashboard/orders" className={linkClass}>
+          My Orders
+        </Link>
+      </p>
+      <h1 className="mt-2 text-2xl font-bold">Order {order.summary}</h1>
+      <p className="mt-1 text-sm text-slate-600">
+        Order number <span className="font-mono">{order.id}</span>
+      </p>
+      <p className="mt-3">
+        Status: <strong data-testid="order-status">{ORDER_STATUS_LABELS[order.status]}</strong>
+        {order.transactionId ? (
+          <span className="block text-sm text-slate-600">
+            Transaction id: <span className="font-mono">{order.transactionId}</span>
+          </span>
+        ) : null}
+      </p>
+      <div className="mt-4">
+        <OrderLinesTable lines={order.lines} totalCents={order.totalCents} caption="Every line of this order" />
+      </div>
+      <div className="mt-6 grid gap-4 sm:grid-cols-2">
+        <section aria-labelledby="delivery-heading">
+          <h2 id="delivery-heading" className="font-semibold">
+            Delivery
+          </h2>
+          <p className="text-slate-800">{order.userName}</p>
+          <p className="text-slate-800">{order.phone}</p>
+          <p className="whitespace-pre-line text-slate-800">{order.address}</p>
+        </section>
+        <section aria-labelledby="timeline-heading">
+          <h2 id="timeline-heading" className="font-semibold">
+            Timeline
+          </h2>
+          <ol className="text-slate-800">
+            {timeline.map((event) => (
+              <li key={event.label}>
+                {event.label} {formatDateTime(event.at)}
+              </li>
+            ))}
+          </ol>
+        </section>
+      </div>
+      <div className="mt-6 flex flex-wrap items-center gap-3">
+        {order.status === "unpaid" ? (
+          <>
+            <Link
+              to={`/dashboard/payment/${order.id}`}
+              className="inline-flex items-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
+            >
+              Pay
+            </Link>
+            <Link to={cancelOrderPath(order.id)} className={linkClass}>
+              Cancel
+            </Link>
+          </>
+        ) : null}
+        <Form method="post" action="/dashboard/cart">
+          <input type="hidden" name="intent" value="reorder" />
+          <input type="hidden" name="orderId" value={order.id} />
+          <SubmitButton variant="secondary" pending={isPending} pendingText="Adding to the cart…">
+            Order again
+          </SubmitButton>
+        </Form>
+      </div>
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Order — PartsWorks" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

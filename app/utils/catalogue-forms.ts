@@ -1,0 +1,88 @@
+/**
+ * The catalogue fields of the Add Product and Edit Product forms (category, brand, OE
+ * cross-references, fitment), one zod schema for both screens, used by the server and the browser.
+ * Cross-references and fitment are text areas, one entry a line, so a list of any length can be
+ * typed or pasted without JavaScript; each line is checked and a bad one is named in the error.
+ */
+import { z } from "zod";
+import {
+  BRAND_MAX_LENGTH,
+  CATEGORIES,
+  DEFAULT_BRAND,
+  formatFitmentRow,
+  MAX_FITMENT_ROWS,
+  MAX_OE_NUMBERS,
+  parseFitmentLine,
+  type FitmentRow,
+} from "./catalogue";
+import { addPartSchema } from "./shop-forms";
+
+const lines = (text: string | undefined) =>
+  (text ?? "")
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+const OE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ./-]{1,39}$/;
+
+const oeNumbers = z
+  .string({ invalid_type_error: "OE numbers must be text" })
+  .max(4000, "Keep the OE numbers under 4,000 characters")
+  .optional()
+  .transform((text, ctx) => {
+    const numbers = [...new Set(lines(text).flatMap((line) => line.split(",")).map((n) => n.trim()).filter(Boolean))];
+    const bad = numbers.find((number) => !OE_PATTERN.test(number));
+    if (bad) {
+      ctx.addIssue({ code: "custom", message: `“${bad.slice(0, 40)}” is not an OE number: use 2 to 40 letters, digits, dashes, dots or spaces` });
+    }
+    if (numbers.length > MAX_OE_NUMBERS) ctx.addIssue({ code: "custom", message: `List ${MAX_OE_NUMBERS} OE numbers at most` });
+    return numbers;
+  });
+
+const fitment = z
+  .string({ invalid_type_error: "Fitment must be text" })
+  .max(8000, "Keep the fitment list under 8,000 characters")
+  .optional()
+  .transform((text, ctx) => {
+    const rows: FitmentRow[] = [];
+    const all = lines(text);
+    if (all.length > MAX_FITMENT_ROWS) ctx.addIssue({ code: "custom", message: `List ${MAX_FITMENT_ROWS} vehicles at most` });
+    for (const [index, line] of all.slice(0, MAX_FITMENT_ROWS).entries()) {
+      const parsed = parseFitmentLine(line);
+      if (parsed.ok) rows.push(parsed.row);
+      else ctx.addIssue({ code: "custom", message: `Line ${index + 1}: ${parsed.message}` });
+    }
+    return rows;
+  });
+
+const catalogueFields = {
+  category: z.enum(CATEGORIES, { errorMap: () => ({ message: "Choose a category" }) }),
+  /** Our own line (PartsWorks) when left empty. */
+  brand: z
+    .string({ invalid_type_error: "Brand must be text" })
+    .trim()
+    .max(BRAND_MAX_LENGTH, `Brand must be ${BRAND_MAX_LENGTH} characters or fewer`)
+    .optional()
+    .transform((value) => value || DEFAULT_BRAND),
+  oeNumbers,
+  fitment,
+};
+
+/** Add Product: the shop's fields (part number optional, generated when empty) and the catalogue's. */
+export const newPartSchema = addPartSchema.extend(catalogueFields);
+
+/** Edit Product: everything but the stock (Manage Products sets it, guarded against orders). */
+export const editPartSchema = addPartSchema.omit({ quantity: true }).extend({
+  ...catalogueFields,
+  partNumber: z
+    .string({ required_error: "Part number is Required", invalid_type_error: "Part number must be text" })
+    .trim()
+    .regex(/^[A-Za-z0-9-]{2,32}$/, "Use 2 to 32 letters, digits or dashes"),
+});
+
+/** The text-area forms of a part's lists, for an edit form's default values. */
+export function catalogueFormDefaults(part: { oeNumbers: string[]; fitment: FitmentRow[] }) {
+  return { oeNumbers: part.oeNumbers.join("\n"), fitment: part.fitment.map(formatFitmentRow).join("\n") };
+}
+
+export const FITMENT_HELP = "One vehicle a line: make, model, a year or years, and an optional engine, e.g. “Volkswagen Golf 2013-2020 1.4 TSI”.";

@@ -1,0 +1,15 @@
+import { redirectWithSuccess } from "./toast.server";
+
+/**
+ * After checkout (the cart, the quick-order pad): "Your Order is Placed", and on to pay the order.
+ * The pay screen is always a full page load (its own Content Security Policy admits Stripe), so the
+ * redirect asks Remix for a document navigation: a client navigation would read the toast's cookie
+ * first and the pay screen's own reload would arrive without it.
+ */
+export function redirectToPay(orderId: string) {
+  return redirectWithSuccess(
+    `/dashboard/payment/${orderId}`,
+    { message: "Your Order is Placed", description: "Order Placed Successfully!" },
+    { headers: { "X-Remix-Reload-Document": "true" } },
+  );
+}

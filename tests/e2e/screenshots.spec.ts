@@ -1,0 +1,120 @@
+import type { Page } from "@playwright/test";
+import { Types } from "mongoose";
+import { Order } from "~/models/order.server";
+import { Part, toPartView } from "~/models/part.server";
+import { User, toUserView } from "~/models/user.server";
+import { createUser, sessionCookieValue } from "../setup/factories";
+import { createOrder } from "../setup/order-factories";
+import { expect, test } from "./fixtures";
+
+/**
+ * Visual regression: the main screens at desktop and phone width, compared with the baselines in
+ * tests/e2e/__screenshots__ (`npm test e2e -- screenshots --update-snapshots` rewrites them after
+ * an intended change; review the new PNGs like code). On CI a missing baseline fails the test.
+ *
+ * Deterministic on purpose: fixed parts and a fixed customer whose orders are recreated with frozen
+ * dates; what other tests add at the same time (the newest parts on the home page, the footer's
+ * year) is masked or kept out of the picture. Pages look alike with and without JavaScript, so
+ * the screenshots are taken once, in the js-on project.
+ */
+const SIZES = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 360, height: 740 },
+} as const;
+type Size = keyof typeof SIZES;
+
+// In the future, so that these orders stay first in newest-first lists that other tests add to.
+const FROZEN = new Date("2030-01-15T09:30:00Z");
+const PARTS = [
+  { partNumber: "SHOT-1001", name: "Shotwell Ceramic Brake Pads", img: "/images/parts/pw-1001.svg", priceCents: 1200 },
+  { partNumber: "SHOT-1002", name: "Shotwell Oil Filter", img: "/images/parts/pw-1002.svg", priceCents: 400 },
+  { partNumber: "SHOT-1003", name: "Shotwell Spark Plug Set", img: "/images/parts/pw-1003.svg", priceCents: 900 },
+];
+
+test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "one baseline per screen: taken with JavaScript on");
+
+/** The fixed parts (created once per database) and the fixed customer with two fresh orders. */
+async function fixedShop() {
+  const parts = [];
+  for (const fields of PARTS) {
+    const doc = await Part.findOneAndUpdate(
+      { partNumber: fields.partNumber },
+      {
+        $setOnInsert: {
+          ...fields,
+          description: "Made for the screenshots: a part whose every detail stays the same from run to run.",
+          minOrderQuantity: 100,
+          availableQuantity: 5000,
+        },
+      },
+      { upsert: true, new: true },
+    ).lean();
+    parts.push(toPartView(doc!));
+  }
+  const email = "sam.shotwell@example.com";
+  const existing = await User.findOne({ email }).lean();
+  const customer = existing ? toUserView(existing) : await createUser({ name: "Sam Shotwell", email });
+  await Order.deleteMany({ userId: customer.id });
+  const unpaid = await createOrder({ user: customer, part: parts[0], quantity: 150 });
+  const paid = await createOrder({ user: customer, part: parts[1], quantity: 300, status: "paid", transactionId: "pi_shotwell0000000001" });
+  // Straight to the collection: the model keeps createdAt from ever changing.
+  await Order.collection.updateMany(
+    { _id: { $in: [new Types.ObjectId(unpaid.id), new Types.ObjectId(paid.id)] } },
+    { $set: { createdAt: FROZEN, updatedAt: FROZEN } },
+  );
+  await Order.collection.updateOne({ _id: new Types.ObjectId(paid.id) }, { $set: { paidAt: FROZEN } });
+  return { parts, customer, unpaid };
+}
+
+async function signIn(page: Page, userId: string, baseURL: string) {
+  const { value } = await sessionCookieValue(userId);
+  await page.context().addCookies([{ name: "__session", value, url: baseURL }]);
+}
+
+for (const size of Object.keys(SIZES) as Size[]) {
+  test.describe(`${size}`, () => {
+    test.use({ viewport: SIZES[size] });
+
+    test(`home (${size})`, async ({ page, db: _db }) => {
+      await page.goto("/");
+      await expect(page).toHaveScreenshot(`home-${size}.png`, {
+        mask: [page.getByRole("list", { name: "Newest parts" })],
+      });
+    });
+
+    test(`parts search (${size})`, async ({ page, db: _db }) => {
+      await fixedShop();
+      await page.goto("/parts?q=Shotwell");
+      await expect(page.getByTestId("results-summary")).toHaveText(/of 3 parts/);
+      await expect(page).toHaveScreenshot(`parts-${size}.png`);
+    });
+
+    test(`part page, signed in (${size})`, async ({ page, baseURL, db: _db }) => {
+      const { parts, customer } = await fixedShop();
+      await signIn(page, customer.id, baseURL!);
+      await page.goto(`/parts/${parts[2].id}`);
+      await expect(page).toHaveScreenshot(`part-page-${size}.png`);
+    });
+
+    test(`My Orders (${size})`, async ({ page, baseURL, db: _db }) => {
+      const { customer } = await fixedShop();
+      await signIn(page, customer.id, baseURL!);
+      await page.goto("/dashboard/orders");
+      await expect(page).toHaveScreenshot(`my-orders-${size}.png`, {
+        fullPage: true,
+        mask: [page.locator("footer")],
+      });
+    });
+  });
+}
+
+test.describe("phone", () => {
+  test.use({ viewport: SIZES.phone });
+
+  test("an order's card on Manage Orders (phone)", async ({ page, login, db: _db }) => {
+    const { unpaid } = await fixedShop();
+    await login({ role: "admin" });
+    await page.goto("/dashboard/manageOrders?status=unpaid");
+    await expect(page.getByTestId(`order-${unpaid.id}`)).toHaveScreenshot("manage-orders-card-phone.png");
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * The quick-order pad through its real action: pasted lines checked against the catalogue, valid
+ * lines into the cart or ordered at once, and oversized or malformed pastes refused untouched.
+ */
+import { describe, expect, test } from "vitest";
+import { Cart } from "~/models/cart.server";
+import { Order } from "~/models/order.server";
+import { Part } from "~/models/part.server";
+import { action as padAction } from "~/routes/dashboard.quick-order";
+import { createPart } from "../setup/factories";
+import { actionArgs, postRequest, settle } from "../setup/requests";
+import { expectFieldError, signedIn, snapshot, toastOf } from "./ordering.helpers";
+
+const post = (fields: Record<string, string>, cookie?: string) =>
+  settle(padAction(actionArgs(postRequest("/dashboard/quick-order", fields, { cookie }))));
+const delivery = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield" };
+const cartLines = async (userId: string) =>
+  ((await Cart.findOne({ userId }).lean())?.lines ?? []).map((line) => ({ partId: line.partId.toString(), quantity: line.quantity }));
+
+type Check = { lineNumbers: number[]; partNumber: string; quantity: number | null; lineTotalCents: number | null; problem: { message: string } | null };
+
+describe("the quick-order pad", () => {
+  test("checks every line: separators, unknown numbers, minimum, stock, unreadable quantities, duplicates merged", async () => {
+    const a = await createPart({ priceCents: 200, minOrderQuantity: 100, availableQuantity: 1000 });
+    const b = await createPart({ priceCents: 300, minOrderQuantity: 50, availableQuantity: 80 });
+    const { user, cookie } = await signedIn();
+    const before = await snapshot({ partIds: [a.id, b.id] });
+    const text = [
+      `${a.partNumber.toLowerCase()}\t150`,
+      "",
+      `${b.partNumber}; 90`,
+      "NO-SUCH-PART, 100",
+      `${a.partNumber} 50`,
+      `${b.partNumber},10.5`,
+      `${a.partNumber}`,
+    ].join("\r\n");
+    const response = await post({ intent: "check", lines: text }, cookie);
+    expect(response.status).toBe(200);
+    const { checks } = (await response.json()) as { checks: Check[] };
+    expect(checks.map((check) => [check.lineNumbers, check.partNumber, check.quantity, check.lineTotalCents, check.problem?.message ?? "OK"])).toEqual([
+      [[1, 5], a.partNumber, 200, 40_000, "OK"],
+      [[3], b.partNumber, 90, 27_000, "Only 80 units are available"],
+      [[4], "NO-SUCH-PART", 100, null, "Unknown part number NO-SUCH-PART"],
+      [[6], b.partNumber, null, null, '"10.5" is not a whole number of units'],
+      [[7], a.partNumber, null, null, "Add a quantity after the part number"],
+    ]);
+    expect(await snapshot({ partIds: [a.id, b.id] })).toEqual(before);
+    expect(await cartLines(user.id)).toEqual([]);
+  });
+
+  test("10,000 pasted lines, 201 lines, an empty pad or a forged intent are refused with a message and change nothing", async () => {
+    const [part, x, y, z] = await Promise.all([createPart(), createPart(), createPart(), createPart()]);
+    const { user, cookie } = await signedIn();
+    const before = await snapshot({ partIds: [part.id] });
+    const many = (n: number) => Array.from({ length: n }, () => `${part.partNumber} 100`).join("\n");
+    await expectFieldError(await post({ intent: "cart", lines: many(10_000) }, cookie), "lines", "Paste at most 200 lines (20,000 characters)");
+    await expectFieldError(await post({ intent: "order", lines: many(201), ...delivery }, cookie), "lines", "At most 200 lines at a time; this has 201");
+    await expectFieldError(await post({ intent: "cart", lines: " \n\t\n" }, cookie), "lines", "Type or paste at least one line");
+    expect((await post({ intent: "delete-everything", lines: many(1) }, cookie)).status).toBe(400);
+    await expectFieldError(await post({ intent: "order", lines: many(1), phone: "", address: "x" }, cookie), "phone", "Phone is Required");
+    // Huge, zero and negative quantities: a message on the line, nothing written.
+    const checked = await post({ intent: "cart", lines: `${x.partNumber} 99999999999\n${y.partNumber} 0\n${z.partNumber} -5` }, cookie);
+    expect(checked.status).toBe(400);
+    expect(((await checked.json()).checks as Check[]).map((check) => check.problem?.message)).toEqual([
+      "99999999999 units is more than one line can take",
+      "The minimum order is 100 units",
+      '"-5" is not a whole number of units',
+    ]);
+    expect(await snapshot({ partIds: [part.id] })).toEqual(before);
+    expect(await cartLines(user.id)).toEqual([]);
+  });
+
+  test("the valid lines go into the cart; the pad keeps the lines that need fixing", async () => {
+    const a = await createPart({ availableQuantity: 1000 });
+    const b = await createPart({ availableQuantity: 1000 });
+    const { user, cookie } = await signedIn();
+    const partial = await post({ intent: "cart", lines: `${a.partNumber} 100\nBAD-1 5\n${b.partNumber} 20` }, cookie);
+    expect(partial.status).toBe(200);
+    const body = await partial.json();
+    expect(body.message).toMatch(/^1 line added to your cart\. Fix the lines below/);
+    expect(body.remaining).toBe(`BAD-1 5\n${b.partNumber} 20`);
+    expect(await cartLines(user.id)).toEqual([{ partId: a.id, quantity: 100 }]);
+
+    const all = await post({ intent: "cart", lines: `${b.partNumber} 200` }, cookie);
+    expect(all.status).toBe(302);
+    expect(all.headers.get("Location")).toBe("/dashboard/cart");
+    expect((await toastOf(all))?.message).toBe("1 line added to your cart");
+    expect(await cartLines(user.id)).toEqual([
+      { partId: a.id, quantity: 100 },
+      { partId: b.id, quantity: 200 },
+    ]);
+  });
+
+  test("order now places one order of every line when all are valid, and nothing when one is not", async () => {
+    const parts = await Promise.all(Array.from({ length: 20 }, () => createPart({ priceCents: 150, availableQuantity: 500 })));
+    const { user, cookie } = await signedIn();
+    const lines = parts.map((part) => `${part.partNumber}\t120`).join("\n");
+
+    const refused = await post({ intent: "order", lines: `${lines}\n${parts[0].partNumber} 1000`, ...delivery }, cookie);
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).result.error[""]).toEqual(["Fix the line marked below before ordering"]);
+    expect(await Order.countDocuments({ userId: user.id })).toBe(0);
+
+    const placed = await post({ intent: "order", lines, ...delivery }, cookie);
+    expect(placed.status).toBe(302);
+    const orders = await Order.find({ userId: user.id }).lean();
+    expect(orders).toHaveLength(1);
+    expect(placed.headers.get("Location")).toBe(`/dashboard/payment/${orders[0]._id}`);
+    expect(orders[0].lines).toHaveLength(20);
+    expect(orders[0].totalCents).toBe(20 * 150 * 120);
+    for (const part of parts) expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(380);
+  });
+});
