@@ -103,7 +103,7 @@ describe("Google sign-in through the local OAuth2 server", () => {
   });
 
   test("an existing account with the same verified email is linked, not duplicated; its photo is kept", async () => {
-    const existing = await createUser({ name: "Pat Password" });
+    const existing = await createUser({ name: "Pat Password", verified: false });
     await User.updateOne(
       { _id: existing.id },
       { $set: { photoUrl: "https://images.example.com/pat.png", emailVerifiedAt: new Date() } },
@@ -126,7 +126,7 @@ describe("Google sign-in through the local OAuth2 server", () => {
   });
 
   test("an email that must wait for password sign-ins at this address still signs in with Google", async () => {
-    const existing = await createUser({ name: "Wanda Waiting" });
+    const existing = await createUser({ name: "Wanda Waiting", verified: false });
     await User.updateOne({ _id: existing.id }, { $set: { emailVerifiedAt: new Date() } });
     const tryPassword = async (password: string) => {
       const response = await fetch(`${SHOP}/login`, {
@@ -150,7 +150,7 @@ describe("Google sign-in through the local OAuth2 server", () => {
 
   test("Google never takes over an unverified account: no link, no session, the password owner is told what to do", async () => {
     // A stranger signed up first with the victim's address and a password of their own.
-    const squatted = await createUser({ name: "Sly Stranger" });
+    const squatted = await createUser({ name: "Sly Stranger", verified: false });
     const victim = googleUser({ email: squatted.email });
     const { back, jar } = await signInWithGoogle(victim, { redirectTo: "/dashboard" });
     const location = new URL(back.headers.get("Location")!, SHOP);
@@ -163,7 +163,7 @@ describe("Google sign-in through the local OAuth2 server", () => {
   });
 
   test("an account without a photo takes Google's picture by default", async () => {
-    const existing = await createUser();
+    const existing = await createUser({ verified: false });
     await User.updateOne({ _id: existing.id }, { $set: { emailVerifiedAt: new Date() } });
     const user = googleUser({ email: existing.email });
     await signInWithGoogle(user);

@@ -4,6 +4,9 @@ import { describe, expect, test } from "vitest";
 import { User } from "~/models/user.server";
 import { action as signupAction } from "~/routes/signup";
 import { loader as verifyLoader } from "~/routes/verify-email";
+import { action as emailAction } from "~/routes/dashboard.email";
+import { loader as allUsersLoader } from "~/routes/dashboard.allUsers";
+import { createUser, sessionCookieHeader } from "../setup/factories";
 import { linkIn, waitForMail } from "../setup/mail";
 import { getRequest, postRequest, settle, testContext } from "../setup/requests";
 
@@ -30,5 +33,34 @@ describe("welcome and verification", () => {
     const again = await visit();
     expect(again.status).toBe(400);
     expect(JSON.stringify(await again.json())).toContain("already been used");
+  });
+});
+
+describe("until the address is verified", () => {
+  test("the dashboard shows a banner whose button mails a new link; admins see who is verified", async () => {
+    const user = await createUser({ name: "Una Unverified", verified: false });
+    const cookie = await sessionCookieHeader(user.id);
+    const dashboard = await fetch(`${shopUrl}/dashboard`, { headers: { Cookie: cookie } });
+    expect(await dashboard.text()).toContain("Please confirm your email address");
+
+    const resend = await settle(
+      emailAction({ request: postRequest("/dashboard/email", { intent: "resend-verification" }, { cookie }), params: {}, context: testContext({ clientIp: `192.0.2.${randomUUID()}` }) }),
+    );
+    expect(resend.status).toBe(302);
+    const [mail] = await waitForMail(user.email, { subject: "Confirm your email address for PartsWorks" });
+    const link = new URL(linkIn(mail, `${shopUrl}/verify-email?token=`));
+    await verifyLoader({ request: getRequest(`${link.pathname}${link.search}`), params: {}, context: testContext() });
+    const after = await fetch(`${shopUrl}/dashboard`, { headers: { Cookie: cookie } });
+    expect(await after.text()).not.toContain("Please confirm your email address");
+
+    const admin = await createUser({ role: "admin" });
+    const other = await createUser({ name: "Otto Other", verified: false });
+    const page = await settle(
+      allUsersLoader({ request: getRequest("/dashboard/allUsers", { cookie: await sessionCookieHeader(admin.id) }), params: {}, context: testContext() }),
+    );
+    const { users } = (await page.json()) as { users: { id: string; emailVerified: boolean }[] };
+    expect(users.find((row) => row.id === user.id)?.emailVerified).toBe(true);
+    expect(users.find((row) => row.id === admin.id)?.emailVerified).toBe(true);
+    expect(users.find((row) => row.id === other.id)?.emailVerified).toBe(false);
   });
 });
