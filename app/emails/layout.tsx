@@ -34,7 +34,7 @@ export function EmailLayout({
           </Text>
           {unsubscribeUrl ? (
             <Text style={{ fontSize: "12px", color: "#475569" }}>
-              Don&apos;t want these emails? <Link href={unsubscribeUrl}>Unsubscribe</Link>.
+              Don&apos;t want these emails? Turn them off: <Link href={unsubscribeUrl}>Unsubscribe</Link>
             </Text>
           ) : null}
         </Container>

@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { mailOrderEnded, mailOrderPlaced, mailOrderShipped } from "~/utils/order-mail.server";
 import { lineProblem, MAX_ORDER_LINES, orderSummary, type LineProblem } from "~/utils/order-lines";
 import { getPartsByIds, isObjectId, releaseStockOfLines, reserveStock, type PartView } from "./part.server";
 
@@ -254,7 +255,10 @@ export async function placeOrder({ lines, phone, address, user }: PlaceOrderInpu
       userName: user.name,
       status: "unpaid",
     });
-    return { ok: true, order: toOrderView(doc.toObject()) };
+    const order = toOrderView(doc.toObject());
+    // Written right after the order; never throws (an order never fails because mail failed).
+    await mailOrderPlaced(order, reserved.filter((part) => part !== null));
+    return { ok: true, order };
   } catch (error) {
     await releaseStockOfLines(merged);
     throw error;
@@ -272,6 +276,7 @@ async function endUnpaidOrder(filter: Record<string, unknown>, status: "cancelle
   if (!doc) return null;
   const view = toOrderView(doc);
   await releaseStockOfLines(view.lines);
+  await mailOrderEnded(view, status === "cancelled" ? "customer" : "shop");
   return view;
 }
 
@@ -295,7 +300,10 @@ export async function markShipped(orderId: string) {
     { $set: { status: "shipped", shippedAt: new Date() } },
     { returnDocument: "after" },
   ).lean();
-  return doc ? toOrderView(doc) : null;
+  if (!doc) return null;
+  const view = toOrderView(doc);
+  await mailOrderShipped(view);
+  return view;
 }
 
 export type OrderPage = { orders: OrderView[]; page: number; pageCount: number; total: number };

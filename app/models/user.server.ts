@@ -19,6 +19,8 @@ const userSchema = new Schema(
     address: { type: String, trim: true, maxlength: 300 },
     education: { type: String, trim: true, maxlength: 200 },
     linkedin: { type: String, trim: true, maxlength: 2048 },
+    /** false: the customer turned off the non-essential order emails (placed, receipt, cancelled). */
+    orderUpdateEmails: { type: Boolean },
   },
   { timestamps: true },
 );
@@ -26,6 +28,8 @@ const userSchema = new Schema(
 userSchema.index({ email: 1 }, { unique: true });
 userSchema.index({ googleId: 1 }, { sparse: true });
 userSchema.index({ createdAt: -1, _id: -1 });
+// The admins who get the shop's notices (paid orders to ship, low stock).
+userSchema.index({ role: 1 });
 
 export type UserDoc = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId };
 
@@ -43,6 +47,8 @@ export type UserView = {
   education: string;
   linkedin: string;
   emailVerified: boolean;
+  /** Order updates by email (on unless turned off; shipping notices are always sent). */
+  orderUpdateEmails: boolean;
 };
 
 export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): UserView {
@@ -57,6 +63,7 @@ export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): Use
     education: doc.education ?? "",
     linkedin: doc.linkedin ?? "",
     emailVerified: Boolean(doc.emailVerifiedAt),
+    orderUpdateEmails: doc.orderUpdateEmails !== false,
   };
 }
 
@@ -213,4 +220,28 @@ export async function markEmailVerified(userId: string, email: string) {
     { $set: { emailVerifiedAt: new Date() } },
   );
   return result.modifiedCount === 1;
+}
+
+/** Turns the non-essential order emails on or off; false when there is no such user. */
+export async function setOrderUpdateEmails(userId: string, on: boolean) {
+  if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
+  const result = await User.updateOne({ _id: userId }, { $set: { orderUpdateEmails: on } });
+  return result.matchedCount === 1;
+}
+
+/** The admins' addresses (for the shop's own notices). */
+export async function listAdminRecipients() {
+  const docs = await User.find({ role: "admin" }).select({ email: 1, name: 1 }).lean();
+  return docs.map((doc) => ({ id: doc._id.toString(), email: doc.email, name: doc.name }));
+}
+
+/** A proved new address (a change-of-email link): the account takes it, verified. */
+export async function changeEmail(userId: string, email: string): Promise<"changed" | "taken" | "missing"> {
+  try {
+    const result = await User.updateOne({ _id: userId }, { $set: { email, emailVerifiedAt: new Date() } });
+    return result.matchedCount === 1 ? "changed" : "missing";
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return "taken";
+    throw error;
+  }
 }

@@ -1,6 +1,6 @@
 import { render } from "@react-email/components";
 import type { ReactElement } from "react";
-import { addToOutbox } from "~/models/outbox.server";
+import { addToOutbox, Outbox } from "~/models/outbox.server";
 import { getEnv } from "./env.server";
 import { queueDelivery } from "./jobs.server";
 
@@ -27,6 +27,7 @@ export async function queueEmail({
   body: ReactElement;
   headers?: Record<string, string>;
 }) {
+  if (await Outbox.exists({ _id: key })) return false; // this event already has its message
   const [html, text] = await Promise.all([render(body), render(body, { plainText: true })]);
   const isNew = await addToOutbox({ _id: key, to, subject, html, text, headers });
   if (isNew) await queueDelivery(key);
