@@ -51,3 +51,29 @@ export function VerifyEmail({ name, verifyUrl, shopUrl }: { name: string; verify
     </EmailLayout>
   );
 }
+
+export function ChangeEmailEmail({ name, confirmUrl, newEmail, shopUrl }: { name: string; confirmUrl: string; newEmail: string; shopUrl: string }) {
+  return (
+    <EmailLayout preview={`Confirm your new email address for ${SHOP_NAME}`} shopUrl={shopUrl}>
+      <Paragraph>Hello {name},</Paragraph>
+      <Paragraph>
+        You asked to use {newEmail} for your {SHOP_NAME} account. Open this link to confirm it; until then your account keeps
+        its old address. The link works once, for one day.
+      </Paragraph>
+      <ActionLink href={confirmUrl}>Use this email address</ActionLink>
+      <Paragraph>If you did not ask for this, ignore this email: nothing changes.</Paragraph>
+    </EmailLayout>
+  );
+}
+
+export function EmailChangedEmail({ name, newEmail, shopUrl }: { name: string; newEmail: string; shopUrl: string }) {
+  return (
+    <EmailLayout preview={`Your ${SHOP_NAME} email address was changed`} shopUrl={shopUrl}>
+      <Paragraph>Hello {name},</Paragraph>
+      <Paragraph>
+        Your {SHOP_NAME} account now uses {newEmail}; this address gets no more mail from us. If this was not you, reply to
+        this email at once.
+      </Paragraph>
+    </EmailLayout>
+  );
+}

@@ -2,10 +2,10 @@ import { createHash, randomBytes } from "node:crypto";
 import mongoose, { Schema, type Types } from "mongoose";
 
 /**
- * Single-use links sent by email (password reset, email verification). The link carries a random
+ * Single-use links sent by email (password reset, email verification, change of email). The link carries a random
  * token; only its SHA-256 hash is stored, so a copy of the database opens no account.
  */
-export const TOKEN_KINDS = ["reset-password", "verify-email"] as const;
+export const TOKEN_KINDS = ["reset-password", "verify-email", "change-email"] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 
 const tokenSchema = new Schema(

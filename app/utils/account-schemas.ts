@@ -92,3 +92,16 @@ export const ResetPasswordSchema = z.object({
   token: z.string({ required_error: "This password reset link is not valid." }).max(100),
   password: PasswordSchema,
 });
+
+/** My Profile: a new email address, used once the link mailed to it is opened. */
+export const ChangeEmailSchema = z.object({
+  intent: z.literal("change-email"),
+  newEmail: EmailSchema,
+});
+export const SAME_EMAIL = "This is already your email address";
+
+/** My Profile: the non-essential order emails on or off (a checkbox: absent means off). */
+export const EmailPreferencesSchema = z.object({
+  intent: z.literal("email-preferences"),
+  orderUpdateEmails: z.boolean().optional(),
+});

@@ -29,7 +29,7 @@ function getLimiters() {
 }
 
 /** Counts one request to mail `email`; returns the refusal (answer 429) when over a limit. */
-export async function mailRequestAttempt({ ip, email, action }: { ip: string; email: string; action: "password-reset" | "verify-email" }) {
+export async function mailRequestAttempt({ ip, email, action }: { ip: string; email: string; action: "password-reset" | "verify-email" | "change-email" }) {
   const { byEmail, byIp, ready } = getLimiters();
   await ready;
   const address = addressKey(ip);
