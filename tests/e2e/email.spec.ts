@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { sessionCookieValue } from "../setup/factories";
 import { linkIn, waitForMail } from "../setup/mail";
+import { createOrder } from "../setup/order-factories";
 import { expect, test } from "./fixtures";
 
 const uniqueEmail = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
@@ -37,4 +39,30 @@ test("a new email address takes effect once its link is opened", async ({ page, 
   await page.goto(linkIn(mail, `${baseURL}/change-email?token=`));
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByTestId("profile-details")).toContainText(newEmail);
+});
+
+test("the unsubscribe link in an order update works signed out; My Profile shows the setting", async ({ page, login, baseURL, context }) => {
+  const user = await login({ name: "Ursula Unsubscribe" });
+  const order = await createOrder({ user });
+  await page.goto(`/dashboard/orders/${order.id}/cancel`);
+  await page.getByLabel("Type cancel to confirm").fill("cancel");
+  await page.getByRole("button", { name: "Drop" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/orders$/);
+  const [mail] = await waitForMail(user.email, { subject: /^You cancelled your PartsWorks order/ });
+  const link = linkIn(mail, `${baseURL}/unsubscribe?token=`);
+
+  await context.clearCookies();
+  await page.goto(link);
+  await page.getByRole("button", { name: "Unsubscribe" }).click();
+  await expect(page.getByTestId("unsubscribed")).toContainText("you will no longer get order update emails");
+
+  const { value } = await sessionCookieValue(user.id);
+  await context.addCookies([{ name: "__session", value, url: baseURL! }]);
+  await page.goto("/dashboard");
+  const checkbox = page.getByRole("checkbox", { name: /Order update emails/ });
+  await expect(checkbox).not.toBeChecked();
+  await checkbox.check();
+  await page.getByRole("button", { name: "Save email settings" }).click();
+  await expect(page.getByRole("status").first()).toContainText("Order update emails are on");
+  await expect(page.getByRole("checkbox", { name: /Order update emails/ })).toBeChecked();
 });
