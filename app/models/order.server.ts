@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { mailOrderEnded, mailOrderPlaced, mailOrderShipped } from "~/utils/order-mail.server";
 import { lineProblem, MAX_ORDER_LINES, orderSummary, type LineProblem } from "~/utils/order-lines";
 import { getPartsByIds, isObjectId, releaseStockOfLines, reserveStock, type PartView } from "./part.server";
 
@@ -266,7 +267,10 @@ export async function placeOrder({ lines, phone, address, poNumber, user }: Plac
       userName: user.name,
       status: "unpaid",
     });
-    return { ok: true, order: toOrderView(doc.toObject()) };
+    const order = toOrderView(doc.toObject());
+    // Written right after the order; never throws (an order never fails because mail failed).
+    await mailOrderPlaced(order, reserved.filter((part) => part !== null));
+    return { ok: true, order };
   } catch (error) {
     await releaseStockOfLines(merged);
     throw error;
@@ -284,6 +288,7 @@ async function endUnpaidOrder(filter: Record<string, unknown>, status: "cancelle
   if (!doc) return null;
   const view = toOrderView(doc);
   await releaseStockOfLines(view.lines);
+  await mailOrderEnded(view, status === "cancelled" ? "customer" : "shop");
   return view;
 }
 
@@ -307,7 +312,10 @@ export async function markShipped(orderId: string) {
     { $set: { status: "shipped", shippedAt: new Date() } },
     { returnDocument: "after" },
   ).lean();
-  return doc ? toOrderView(doc) : null;
+  if (!doc) return null;
+  const view = toOrderView(doc);
+  await mailOrderShipped(view);
+  return view;
 }
 
 export type OrderPage = { orders: OrderView[]; page: number; pageCount: number; total: number };

@@ -28,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { users, total } = await listUsers({ page, perPage: PER_PAGE });
   return json({
     adminId: admin.id,
-    users: users.map(({ id, name, email, role }) => ({ id, name, email, role })),
+    users: users.map(({ id, name, email, role, emailVerified }) => ({ id, name, email, role, emailVerified })),
     page,
     pageCount: Math.max(1, Math.ceil(total / PER_PAGE)),
     total,
@@ -89,6 +89,9 @@ export default function AllUsers() {
             </td>
             <td className="break-all px-4 py-3 text-slate-900 max-md:col-span-2" data-label="Email">
               {user.email}
+              <span className="block text-xs text-slate-600" data-testid="email-verified">
+                {user.emailVerified ? "verified" : "not verified"}
+              </span>
             </td>
             <td className="px-4 py-3 text-slate-900" data-label="Role">
               {user.role === "admin" ? "Admin" : "Customer"}

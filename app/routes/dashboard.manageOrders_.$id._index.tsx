@@ -54,7 +54,7 @@ export default function AdminOrderPage() {
         </dd>
         {order.poNumber ? (
           <>
-            <dt className="font-medium text-slate-700">Customer's PO number</dt>
+            <dt className="font-medium text-slate-700">Customer’s PO number</dt>
             <dd data-testid="po-number">{order.poNumber}</dd>
           </>
         ) : null}
