@@ -14,6 +14,8 @@ export type EmailOrder = {
   userEmail: string;
   transactionId: string | null;
   paidAt: string | null;
+  /** The customer's purchase-order number, when they gave one. */
+  poNumber?: string | null;
 };
 
 const units = (n: number) => n.toLocaleString("en-US");
@@ -42,7 +44,7 @@ function OrderLines({ order }: { order: EmailOrder }) {
 function DeliverTo({ order }: { order: EmailOrder }) {
   return (
     <Paragraph>
-      Deliver to: {order.address}. Phone: {order.phone}.
+      Deliver to: {order.address}. Phone: {order.phone}.{order.poNumber ? ` Your PO number: ${order.poNumber}.` : ""}
     </Paragraph>
   );
 }

@@ -20,7 +20,7 @@ import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 
 const shopUrl = process.env.SHOP_URL!;
-const goodOrder = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield" };
+const goodOrder = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield", poNumber: "PO-77/A" };
 const shortId = (id: string) => id.slice(-8).toUpperCase();
 
 async function customer(name = "Olga Orderer") {
@@ -88,6 +88,7 @@ describe("order emails", () => {
     const [mail] = await waitForMail(user.email, { subject: `Your PartsWorks order ${shortId(orderId)} is placed` });
     expect(mail.text).toContain(`200 × Mail Brake Pad (${part.partNumber}) at $2.50 each: $500`);
     expect(mail.text).toContain("Total: $500 for 200 units");
+    expect(mail.text).toContain("Your PO number: PO-77/A.");
     expect(mail.html).toContain("Mail Brake Pad");
     expect(mail.html).not.toMatch(/<img/i);
     const payLink = linkIn(mail, `${shopUrl}/dashboard/payment/`);
