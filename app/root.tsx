@@ -7,7 +7,6 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
-  useMatches,
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
@@ -16,7 +15,8 @@ import { Footer, Navbar } from "~/components/layout";
 import { TOAST_DURATION_MS, Toaster } from "~/components/toaster";
 import { getUser } from "~/utils/auth.server";
 import { getPublicEnv } from "~/utils/env.server";
-import { getToast } from "~/utils/toast.server";
+import { getToast, hasToastCookie } from "~/utils/toast.server";
+import { usePageHydrates } from "~/utils/hydrated";
 import { useNonce } from "~/utils/nonce";
 import stylesheet from "~/styles/tailwind.css";
 
@@ -27,7 +27,11 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [user, { toast, headers }] = await Promise.all([getUser(request), getToast(request)]);
+  // A request without a toast cookie has no toast: no cookie to parse, verify and re-sign.
+  const [user, { toast, headers }] = await Promise.all([
+    getUser(request),
+    hasToastCookie(request) ? getToast(request) : { toast: undefined, headers: undefined },
+  ]);
   return json(
     {
       user: user ? { id: user.id, name: user.name, role: user.role, photoUrl: user.photoUrl } : null,
@@ -56,9 +60,7 @@ export const meta: MetaFunction = () => [
  * by the server, so it gives up only client-side navigation, and its toast closes with the
  * few lines of script below.
  */
-function useHydrate() {
-  return useMatches().every((match) => (match.handle as { hydrate?: boolean } | undefined)?.hydrate !== false);
-}
+const useHydrate = usePageHydrates;
 
 /**
  * What a hydrated page does, for a page sent without the framework: while its form is being
