@@ -33,6 +33,15 @@ class FlushBatches extends Transform {
     this.flush();
     callback();
   }
+
+  /**
+   * React ends its destination again when the destination closes; on a finished stream that
+   * only builds an ERR_STREAM_ALREADY_FINISHED error (with its stack) that nobody reads.
+   */
+  end(...args: unknown[]): this {
+    if (this.writableEnded) return this;
+    return (super.end as (...rest: unknown[]) => this).apply(this, args);
+  }
 }
 
 export default function handleRequest(
@@ -47,6 +56,17 @@ export default function handleRequest(
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   return new Promise((resolve, reject) => {
     let shellRendered = false;
+    // Cleared once the page is complete: a pending timer would keep each finished render (and
+    // its request) in memory for ABORT_DELAY, and then abort a render that is already over.
+    let abortTimer: NodeJS.Timeout | undefined;
+    const send = () => {
+      shellRendered = true;
+      const body = new FlushBatches();
+      const stream = createReadableStreamFromReadable(body);
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+      pipe(body);
+    };
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <RequestIdProvider value={loadContext.requestId ?? null}>
@@ -55,15 +75,15 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        [waitForAll ? "onAllReady" : "onShellReady"]() {
-          shellRendered = true;
-          const body = new FlushBatches();
-          const stream = createReadableStreamFromReadable(body);
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
+        onShellReady() {
+          if (!waitForAll) send();
+        },
+        onAllReady() {
+          clearTimeout(abortTimer);
+          if (waitForAll) send();
         },
         onShellError(error: unknown) {
+          clearTimeout(abortTimer);
           reject(error);
         },
         onError(error: unknown) {
@@ -72,7 +92,7 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
+    abortTimer = setTimeout(abort, ABORT_DELAY);
   });
 }
 

@@ -32,16 +32,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getUser(request),
     hasToastCookie(request) ? getToast(request) : { toast: undefined, headers: undefined },
   ]);
-  return json(
-    {
-      user: user ? { id: user.id, name: user.name, role: user.role, photoUrl: user.photoUrl } : null,
-      toast: toast ?? null,
-      env: getPublicEnv(),
-    },
-    // getToast always re-commits its cookie; only send it when a toast was consumed, so pages
-    // without one carry no Set-Cookie and public pages stay cacheable (app/utils/cache.server.ts).
-    { headers: toast ? headers : undefined },
-  );
+  const data = {
+    user: user ? { id: user.id, name: user.name, role: user.role, photoUrl: user.photoUrl } : null,
+    toast: toast ?? null,
+    env: getPublicEnv(),
+  };
+  // getToast always re-commits its cookie; only send it when a toast was consumed, so pages
+  // without one carry no Set-Cookie and public pages stay cacheable (app/utils/cache.server.ts).
+  // Without headers to send, the data goes to the page as it is: a json() Response would be
+  // serialised and parsed again on every request.
+  return toast ? json(data, { headers }) : data;
 }
 
 export type RootLoader = typeof loader;
