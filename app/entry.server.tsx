@@ -56,9 +56,6 @@ export default function handleRequest(
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   return new Promise((resolve, reject) => {
     let shellRendered = false;
-    // Cleared once the page is complete: a pending timer would keep each finished render (and
-    // its request) in memory for ABORT_DELAY, and then abort a render that is already over.
-    let abortTimer: NodeJS.Timeout | undefined;
     const send = () => {
       shellRendered = true;
       const body = new FlushBatches();
@@ -92,7 +89,10 @@ export default function handleRequest(
         },
       },
     );
-    abortTimer = setTimeout(abort, ABORT_DELAY);
+    // Cleared once the page is complete (React calls back only after this line, from its own
+    // scheduling): a pending timer would keep each finished render (and its request) in memory
+    // for ABORT_DELAY, and then abort a render that is already over.
+    const abortTimer = setTimeout(abort, ABORT_DELAY);
   });
 }
 
