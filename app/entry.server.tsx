@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import { Transform, type TransformCallback } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
@@ -8,6 +8,41 @@ import { NonceProvider } from "./utils/nonce";
 import { RequestIdProvider } from "./utils/request-id";
 
 const ABORT_DELAY = 5_000;
+
+/**
+ * React writes a page in pieces of 2 KB and calls `flush()` once it has written all it has. Each
+ * piece handed on alone costs a turn through the web stream, the compression middleware (one zlib
+ * job each) and the socket: two dozen for a 48 KB page. This passes on what was written between
+ * two flushes as one chunk, so the shell goes out at once and each streamed part after it too.
+ */
+class FlushBatches extends Transform {
+  private pending: Buffer[] = [];
+
+  _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    this.pending.push(chunk);
+    callback();
+  }
+
+  flush() {
+    if (this.pending.length === 0) return;
+    this.push(this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending));
+    this.pending = [];
+  }
+
+  _flush(callback: TransformCallback) {
+    this.flush();
+    callback();
+  }
+
+  /**
+   * React ends its destination again when the destination closes; on a finished stream that
+   * only builds an ERR_STREAM_ALREADY_FINISHED error (with its stack) that nobody reads.
+   */
+  end(...args: unknown[]): this {
+    if (this.writableEnded) return this;
+    return (super.end as (...rest: unknown[]) => this).apply(this, args);
+  }
+}
 
 export default function handleRequest(
   request: Request,
@@ -21,6 +56,14 @@ export default function handleRequest(
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   return new Promise((resolve, reject) => {
     let shellRendered = false;
+    const send = () => {
+      shellRendered = true;
+      const body = new FlushBatches();
+      const stream = createReadableStreamFromReadable(body);
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+      pipe(body);
+    };
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <RequestIdProvider value={loadContext.requestId ?? null}>
@@ -29,15 +72,15 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        [waitForAll ? "onAllReady" : "onShellReady"]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          const stream = createReadableStreamFromReadable(body);
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
+        onShellReady() {
+          if (!waitForAll) send();
+        },
+        onAllReady() {
+          clearTimeout(abortTimer);
+          if (waitForAll) send();
         },
         onShellError(error: unknown) {
+          clearTimeout(abortTimer);
           reject(error);
         },
         onError(error: unknown) {
@@ -46,7 +89,10 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
+    // Cleared once the page is complete (React calls back only after this line, from its own
+    // scheduling): a pending timer would keep each finished render (and its request) in memory
+    // for ABORT_DELAY, and then abort a render that is already over.
+    const abortTimer = setTimeout(abort, ABORT_DELAY);
   });
 }
 

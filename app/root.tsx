@@ -7,7 +7,6 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
-  useMatches,
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
@@ -16,7 +15,8 @@ import { Footer, Navbar } from "~/components/layout";
 import { TOAST_DURATION_MS, Toaster } from "~/components/toaster";
 import { getUser } from "~/utils/auth.server";
 import { getPublicEnv } from "~/utils/env.server";
-import { getToast } from "~/utils/toast.server";
+import { getToast, hasToastCookie } from "~/utils/toast.server";
+import { usePageHydrates } from "~/utils/hydrated";
 import { useNonce } from "~/utils/nonce";
 import stylesheet from "~/styles/tailwind.css";
 
@@ -27,17 +27,21 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [user, { toast, headers }] = await Promise.all([getUser(request), getToast(request)]);
-  return json(
-    {
-      user: user ? { id: user.id, name: user.name, role: user.role, photoUrl: user.photoUrl } : null,
-      toast: toast ?? null,
-      env: getPublicEnv(),
-    },
-    // getToast always re-commits its cookie; only send it when a toast was consumed, so pages
-    // without one carry no Set-Cookie and public pages stay cacheable (app/utils/cache.server.ts).
-    { headers: toast ? headers : undefined },
-  );
+  // A request without a toast cookie has no toast: no cookie to parse, verify and re-sign.
+  const [user, { toast, headers }] = await Promise.all([
+    getUser(request),
+    hasToastCookie(request) ? getToast(request) : { toast: undefined, headers: undefined },
+  ]);
+  const data = {
+    user: user ? { id: user.id, name: user.name, role: user.role, photoUrl: user.photoUrl } : null,
+    toast: toast ?? null,
+    env: getPublicEnv(),
+  };
+  // getToast always re-commits its cookie; only send it when a toast was consumed, so pages
+  // without one carry no Set-Cookie and public pages stay cacheable (app/utils/cache.server.ts).
+  // Without headers to send, the data goes to the page as it is: a json() Response would be
+  // serialised and parsed again on every request.
+  return toast ? json(data, { headers }) : data;
 }
 
 export type RootLoader = typeof loader;
@@ -56,9 +60,7 @@ export const meta: MetaFunction = () => [
  * by the server, so it gives up only client-side navigation, and its toast closes with the
  * few lines of script below.
  */
-function useHydrate() {
-  return useMatches().every((match) => (match.handle as { hydrate?: boolean } | undefined)?.hydrate !== false);
-}
+const useHydrate = usePageHydrates;
 
 /**
  * What a hydrated page does, for a page sent without the framework: while its form is being

@@ -32,7 +32,8 @@ import { seedCatalogue, type SeedReport } from "./bench/catalogue";
 import type { LoadOptions, LoadResult } from "./bench/load";
 import type { OrderLoadOptions, OrderLoadResult } from "./bench/orders";
 import { buildShop, hasTaskset, pinned, startDb, startShop, type Shop } from "./bench/shop";
-import { parseServerTiming, round, summary } from "./bench/stats";
+import { FRESH_BUDGETS_MS, measureAlone } from "./bench/fresh";
+import { round } from "./bench/stats";
 import { formatPageWeights, homeBudgetProblem, measurePages, type PageWeight } from "./page-weight";
 
 const { values: args } = parseArgs({
@@ -104,24 +105,30 @@ function runPinned<T>(module: string, input: unknown): Promise<T> {
   });
 }
 
-/** Five requests one after the other: median latency and Server-Timing split, no queueing. */
-async function sequential(url: string, headers: Record<string, string> = {}) {
-  const latencies: number[] = [];
-  const db: number[] = [];
-  const render: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const sent = performance.now();
-    const response = await fetch(url, { headers });
-    await response.arrayBuffer();
-    latencies.push(performance.now() - sent);
-    const timing = parseServerTiming(response.headers.get("server-timing"));
-    db.push(timing.db ?? 0);
-    render.push(timing.render ?? 0);
-  }
-  return { latencyP50: summary(latencies).p50, dbP50: summary(db).p50, renderP50: summary(render).p50 };
+/**
+ * One request at a time, 50 times: the cost of a page without queueing, as the median of its
+ * Server-Timing split (app = total minus database, up to the headers) and the server's CPU time.
+ */
+async function alone(url: string, headers: Record<string, string> = {}, pid?: number) {
+  const measured = await measureAlone(url, { headers, requests: 50, warmup: 5, pid });
+  return {
+    latencyP50: measured.latencyP50,
+    dbP50: measured.dbP50,
+    appP50: measured.appP50,
+    cpuPerRequest: measured.cpuPerRequest,
+    htmlBytes: measured.htmlBytes,
+  };
 }
 
-type Target = { name: string; path: string; ceiling?: string; headers?: Record<string, string>; note: string };
+type Target = {
+  name: string;
+  path: string;
+  ceiling?: string;
+  headers?: Record<string, string>;
+  note: string;
+  /** The most the app's own time may take for one request alone (median of 50), in ms. */
+  budgetMs?: number;
+};
 
 
 async function fetchText(url: string, headers: Record<string, string> = {}) {
@@ -330,14 +337,16 @@ async function main() {
 
     const targets: Target[] = [
       { name: "static /", path: "/__static/home.html", note: "ceiling: the HTML of / as a file" },
-      { name: "/", path: "/", ceiling: "static /", note: "home, anonymous" },
+      { name: "/", path: "/", ceiling: "static /", note: "home, anonymous", budgetMs: FRESH_BUDGETS_MS.home },
       { name: "static /parts", path: "/__static/parts.html", note: "ceiling: the HTML of /parts as a file" },
-      { name: "/parts", path: "/parts", ceiling: "static /parts", note: "first page, anonymous" },
+      { name: "/parts", path: "/parts", ceiling: "static /parts", note: "first page, anonymous", budgetMs: FRESH_BUDGETS_MS.parts },
       { name: "/parts last", path: deep.last, ceiling: "static /parts", note: "the last page, linked from the first" },
       { name: "/parts deep", path: deep.previous, ceiling: "static /parts", note: "the page before the last, by its cursor link" },
       { name: "/parts search", path: `/parts?q=${seed.searchWord}`, ceiling: "static /parts", note: `q=${seed.searchWord}` },
       { name: "/parts filtered", path: "/parts?category=brakes&make=Volkswagen&model=Golf&year=2016", ceiling: "static /parts", note: "brakes for a 2016 Volkswagen Golf, with counts per filter" },
-      { name: "/parts/{id}", path: `/parts/${partId}`, ceiling: "static /parts", headers: { Cookie: cookies[cookies.length - 1] }, note: "part page, signed in" },
+      { name: "/parts/{id}", path: `/parts/${partId}`, ceiling: "static /parts", headers: { Cookie: cookies[cookies.length - 1] }, note: "part page, signed in, rendered fresh", budgetMs: FRESH_BUDGETS_MS.partPage },
+      { name: "/dashboard/orders", path: "/dashboard/orders", ceiling: "static /parts", headers: { Cookie: cookies[cookies.length - 1] }, note: "My Orders, signed in, rendered fresh" },
+      { name: "/blogs", path: "/blogs", ceiling: "static /", note: "static content, no database", budgetMs: FRESH_BUDGETS_MS.blogs },
     ];
 
     const results: (LoadResult & {
@@ -345,13 +354,15 @@ async function main() {
       path: string;
       note: string;
       ratioToCeiling: number | null;
-      single: Awaited<ReturnType<typeof sequential>>;
+      single: Awaited<ReturnType<typeof alone>>;
+      budgetMs: number | null;
+      budgetMet: boolean | null;
     })[] = [];
     log(`  ${LOAD_HEADER}`);
     for (const target of targets) {
       // One request at a time first: the cost of a page without queueing (and the queue of the
       // previous target drained, since the database answers in order).
-      const single = await sequential(`${shop.url}${target.path}`, target.headers);
+      const single = await alone(`${shop.url}${target.path}`, target.headers, shop.pid);
       log(`Load: ${target.name} (${target.path}), ${options.connections} connections, ${options.duration} s…`);
       const input: LoadOptions = {
         url: `${shop.url}${target.path}`,
@@ -370,6 +381,8 @@ async function main() {
         note: target.note,
         ratioToCeiling: ceiling && ceiling.rps > 0 ? round(result.rps / ceiling.rps, 3) : null,
         single,
+        budgetMs: target.budgetMs ?? null,
+        budgetMet: target.budgetMs === undefined ? null : single.appP50 <= target.budgetMs,
       });
       log(`  ${loadLine(results[results.length - 1])}`);
       if (!shop.alive()) throw new Error("the shop stopped during the load test");
@@ -437,7 +450,9 @@ type Report = {
     name: string;
     note: string;
     ratioToCeiling: number | null;
-    single?: { latencyP50: number; dbP50: number; renderP50: number };
+    single?: { latencyP50: number; dbP50: number; appP50: number; cpuPerRequest: number | null };
+    budgetMs?: number | null;
+    budgetMet?: boolean | null;
   })[];
   orders: Awaited<ReturnType<typeof orderBenchmark>> | null;
   pageWeight: PageWeight[];
@@ -445,7 +460,7 @@ type Report = {
 };
 
 const LOAD_HEADER =
-  "target             req/s   p50 ms   p95 ms   p99 ms   ratio   db p95   app p95   db share   non-2xx   alone: ms (db/app)";
+  "target             req/s   p50 ms   p95 ms   p99 ms   ratio   db p95   app p95   db share   non-2xx   alone, median of 50: ms (db/app), CPU/req";
 
 function loadLine(result: Report["load"][number]) {
   const timing = result.serverTiming;
@@ -467,8 +482,20 @@ function loadLine(result: Report["load"][number]) {
     (timing ? String(timing.render.p95) : "-").padStart(9),
     dbShare.padStart(10),
     String(non2xx).padStart(9),
-    result.single ? `   ${result.single.latencyP50} (${result.single.dbP50}/${result.single.renderP50})` : "",
+    result.single
+      ? `   ${result.single.latencyP50} (${result.single.dbP50}/${result.single.appP50}), ${result.single.cpuPerRequest ?? "-"}`
+      : "",
   ].join(" ");
+}
+
+/** Whether each page's app share alone (median of 50) is within its budget (docs/performance.md). */
+function budgetLines(load: Report["load"]) {
+  return load
+    .filter((result) => result.budgetMs != null && result.single)
+    .map(
+      (result) =>
+        `  ${result.name.padEnd(17)} app ${result.single!.appP50} ms alone, budget ${result.budgetMs} ms: ${result.budgetMet ? "met" : "NOT MET"}`,
+    );
 }
 
 function formatReport(report: Report) {
@@ -481,6 +508,7 @@ function formatReport(report: Report) {
     LOAD_HEADER,
   ];
   for (const result of report.load) lines.push(loadLine(result));
+  lines.push("", "Budgets, rendered fresh (app share of one request alone, median of 50):", ...budgetLines(report.load));
   if (report.orders) {
     const o = report.orders;
     lines.push(

@@ -18,8 +18,13 @@ import { hashPassword, verifyPassword } from "./password.server";
 import { memoizedForRequest, noteRequestUser } from "../../server/request-context";
 import { authSessionStorage } from "./session.server";
 
+const SESSION_COOKIE = /(?:^|;\s*)__session=/;
+
 export async function getSessionId(request: Request) {
-  const session = await authSessionStorage.getSession(request.headers.get("Cookie"));
+  const cookie = request.headers.get("Cookie");
+  // Most visitors carry no session: nothing to parse or verify.
+  if (!cookie || !SESSION_COOKIE.test(cookie)) return null;
+  const session = await authSessionStorage.getSession(cookie);
   const id = session.get("sessionId");
   return typeof id === "string" ? id : null;
 }

@@ -25,6 +25,13 @@ export const toastSessionStorage = createCookieSessionStorage({
   },
 });
 
+const TOAST_COOKIE = /(?:^|;\s*)toast=/;
+
+/** Whether the request carries a toast cookie at all (most requests do not). */
+export function hasToastCookie(request: Request) {
+  return TOAST_COOKIE.test(request.headers.get("Cookie") ?? "");
+}
+
 export const {
   getToast,
   redirectWithToast,

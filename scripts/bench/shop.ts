@@ -15,6 +15,8 @@ export type Shop = {
   env: Record<string, string>;
   buildDir: string;
   db: LocalDb;
+  /** The server's process id (taskset execs node, so it is node's). */
+  pid: number | undefined;
   /** Moves the database server onto these CPUs (taskset syntax, e.g. "0"). */
   pinDb: (cpus: string) => void;
   alive: () => boolean;
@@ -106,6 +108,7 @@ export async function startShop({
     env,
     buildDir,
     db,
+    pid: app.pid,
     pinDb(cpus: string) {
       if (hasTaskset() && db.pid) spawnSync("taskset", ["-a", "-p", "-c", cpus, String(db.pid)], { stdio: "ignore" });
     },

@@ -66,6 +66,8 @@ describe.skipIf(!haveDeps)("npm run bench (small)", () => {
       "/parts search",
       "/parts filtered",
       "/parts/{id}",
+      "/dashboard/orders",
+      "/blogs",
     ]);
     for (const result of report.load) {
       expect(result.requests, result.name).toBeGreaterThan(0);
@@ -81,10 +83,17 @@ describe.skipIf(!haveDeps)("npm run bench (small)", () => {
       if (!result.name.startsWith("static")) {
         expect(result.ratioToCeiling, result.name).toBeGreaterThan(0);
       }
-      if (!result.name.startsWith("static")) {
+      if (!result.name.startsWith("static") && result.name !== "/blogs") {
         expect(timing!.db.p95, `${result.name}: its queries are seen`).toBeGreaterThan(0);
       }
+      // Rendered fresh: one request alone, its app share and the server's CPU time per request.
+      if (!result.name.startsWith("static")) expect(result.single.appP50, result.name).toBeGreaterThan(0);
     }
+    // The pages with a budget say whether it is met.
+    const budgeted = report.load.filter((result: { budgetMs: number | null }) => result.budgetMs !== null);
+    expect(budgeted.map((result: { name: string }) => result.name)).toEqual(["/", "/parts", "/parts/{id}", "/blogs"]);
+    for (const result of budgeted) expect(typeof result.budgetMet, result.name).toBe("boolean");
+    expect(output).toContain("Budgets, rendered fresh");
 
     const orders = report.orders;
     expect(orders.placed).toBeGreaterThan(0);

@@ -12,8 +12,17 @@ describe("toasts", () => {
   test("a redirect's toast is read back once by the next page and shown in its HTML data", async () => {
     const redirect = await redirectWithSuccess("/", "Part added successfully");
     const response = await rootLoader(loaderArgs(getRequest("/", { cookie: toastCookie(redirect) })));
+    // The consumed toast's cookie goes back with the answer.
+    if (!(response instanceof Response)) throw new Error("expected a Response that clears the toast cookie");
+    expect(response.headers.getSetCookie().some((cookie) => cookie.startsWith("toast="))).toBe(true);
     const data = await response.json();
     expect(data.toast).toMatchObject({ message: "Part added successfully", type: "success" });
+  });
+
+  test("a page without a toast cookie shows no toast and sets no cookie", async () => {
+    const answer = await rootLoader(loaderArgs(getRequest("/", { cookie: "other=1" })));
+    expect(answer).not.toBeInstanceOf(Response);
+    expect(answer).toMatchObject({ toast: null, user: null });
   });
 
   test("a toast cookie that was not signed by the shop is ignored", async () => {
