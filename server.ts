@@ -7,9 +7,11 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { connectDb, disconnectDb, isDbHealthy, syncIndexes } from "./app/utils/db.server";
 import { ensureDemoData } from "./app/utils/demo-data.server";
+import { startMailWorker } from "./app/utils/mail-worker.server";
 import { migrateDb } from "./app/utils/migrate.server";
 import { EnvError, getEnv, isGoogleConfigured, isStripeConfigured } from "./server/env";
 import { startLocalDb, type LocalDb } from "./server/local-db";
+import { mailInbox, startMailCatcher, type MailCatcher } from "./server/mail-catcher";
 import { createLogger, requestLogger } from "./server/logger";
 import { requestContext } from "./server/request-context";
 import { bodyLimit, sameOriginWrites } from "./server/request-guards";
@@ -52,6 +54,20 @@ if (localDb) {
   console.log("Demo logins:");
   for (const login of logins) console.log(`  ${login.role.padEnd(8)} ${login.email} / ${login.password}`);
 }
+
+// --- Mail ---------------------------------------------------------------------------------------
+// Without SMTP_URL the shop catches its own mail, as it runs its own database without MONGODB_URI.
+let mailCatcher: MailCatcher | undefined;
+let smtpUrl = env.SMTP_URL;
+if (!smtpUrl) {
+  mailCatcher = await startMailCatcher();
+  smtpUrl = mailCatcher.smtpUrl;
+}
+// The caught mail (reset links included) is shown only where the data is local too.
+const showCaughtMail = Boolean(mailCatcher) && (!env.MONGODB_URI || env.NODE_ENV !== "production");
+if (showCaughtMail) logger.info(`SMTP_URL is unset: mail is caught locally, read it at ${env.PUBLIC_URL}/dev/mail`);
+else if (mailCatcher) logger.warn("SMTP_URL is unset: mail is caught locally and not delivered");
+const mailWorker = await startMailWorker({ smtpUrl, from: env.MAIL_FROM, logger });
 
 // --- Remix build ------------------------------------------------------------------------------
 async function importBuild(): Promise<ServerBuild> {
@@ -132,6 +148,8 @@ if (env.BENCH_STATIC_DIR) {
   app.use("/__static", express.static(path.resolve(env.BENCH_STATIC_DIR), { index: false }));
 }
 
+if (showCaughtMail && mailCatcher) app.use(mailInbox(mailCatcher));
+
 app.all("*", (req, res, next) => handleRemix(req, res, next));
 
 // Errors outside Remix (a static file that cannot be read, a middleware that threw): logged with
@@ -159,6 +177,8 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   server.close(async () => {
+    await mailWorker.stop().catch(() => {});
+    await mailCatcher?.stop();
     await disconnectDb().catch(() => {});
     await localDb?.stop();
     process.exit(0);

@@ -27,7 +27,7 @@ export function PartCatalogueFields({
         <select
           key={key}
           {...selectProps}
-          className="block w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-[invalid=true]:border-red-700"
+          className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-[invalid=true]:border-red-700"
         >
           <option value="">Choose a category</option>
           {CATEGORIES.map((category) => (

@@ -6,7 +6,7 @@ import { partsHref, type PartsState } from "~/utils/parts-url";
 import { Button } from "./forms";
 
 const selectClass =
-  "block w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 disabled:bg-slate-100 disabled:text-slate-500";
+  "block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 disabled:bg-slate-100 disabled:text-slate-500";
 const labelClass = "mb-1 block text-sm font-medium text-slate-800";
 const linkClass = "text-brand-700 underline hover:text-brand-900";
 
@@ -127,13 +127,16 @@ export function RememberedVehicle({ state, remembered }: { state: PartsState; re
 
 type Facets = { categories: { value: string; count: number }[]; brands: { value: string; count: number }[]; inStock: number };
 
+// Below lg the lists wrap as chips, so a phone reaches the results without scrolling past every filter.
+const facetListClass = "flex flex-wrap gap-2 lg:block lg:space-y-0.5";
+
 function FacetLink({ to, current, children }: { to: string; current: boolean; children: ReactNode }) {
   return (
     <Link
       to={to}
       aria-current={current ? "true" : undefined}
       preventScrollReset
-      className={`flex justify-between gap-2 rounded px-2 py-1 hover:bg-slate-100 ${current ? "bg-brand-50 font-semibold text-brand-900" : "text-slate-800"}`}
+      className={`flex min-h-11 items-center justify-between gap-2 rounded border border-slate-300 px-3 py-1 hover:bg-slate-100 lg:border-0 lg:px-2 ${current ? "bg-brand-50 font-semibold text-brand-900" : "text-slate-800"}`}
     >
       {children}
     </Link>
@@ -150,7 +153,7 @@ export function FacetLists({ state, facets }: { state: PartsState; facets: Facet
         <h2 id="facet-category" className="mb-2 text-base font-semibold text-slate-900">
           Category
         </h2>
-        <ul className="space-y-0.5">
+        <ul className={facetListClass}>
           <li>
             <FacetLink to={partsHref(state, { category: null })} current={!state.category}>
               All categories
@@ -170,7 +173,7 @@ export function FacetLists({ state, facets }: { state: PartsState; facets: Facet
         <h2 id="facet-brand" className="mb-2 text-base font-semibold text-slate-900">
           Brand
         </h2>
-        <ul className="space-y-0.5">
+        <ul className={facetListClass}>
           <li>
             <FacetLink to={partsHref(state, { brand: null })} current={!state.brand}>
               All brands
@@ -190,7 +193,7 @@ export function FacetLists({ state, facets }: { state: PartsState; facets: Facet
         <h2 id="facet-stock" className="mb-2 text-base font-semibold text-slate-900">
           Availability
         </h2>
-        <ul className="space-y-0.5">
+        <ul className={facetListClass}>
           <li>
             <FacetLink to={partsHref(state, { inStock: false })} current={!state.inStock}>
               Include out of stock

@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { mailOrderEnded, mailOrderPlaced, mailOrderShipped } from "~/utils/order-mail.server";
 import { lineProblem, MAX_ORDER_LINES, orderSummary, type LineProblem } from "~/utils/order-lines";
 import { getPartsByIds, isObjectId, releaseStockOfLines, reserveStock, type PartView } from "./part.server";
 
@@ -60,6 +61,10 @@ const orderSchema = new Schema(
 orderSchema.index({ userId: 1, createdAt: -1, _id: -1 });
 orderSchema.index({ createdAt: -1, _id: -1 });
 orderSchema.index({ status: 1, createdAt: -1, _id: -1 });
+// Manage Orders' search by the customer's email (a prefix), newest first.
+orderSchema.index({ userEmail: 1, createdAt: -1, _id: -1 });
+// The admin home's sales of the last 30 days (paid orders by the day they were paid).
+orderSchema.index({ paidAt: 1 }, { sparse: true });
 
 export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.ObjectId };
 
@@ -262,7 +267,10 @@ export async function placeOrder({ lines, phone, address, poNumber, user }: Plac
       userName: user.name,
       status: "unpaid",
     });
-    return { ok: true, order: toOrderView(doc.toObject()) };
+    const order = toOrderView(doc.toObject());
+    // Written right after the order; never throws (an order never fails because mail failed).
+    await mailOrderPlaced(order, reserved.filter((part) => part !== null));
+    return { ok: true, order };
   } catch (error) {
     await releaseStockOfLines(merged);
     throw error;
@@ -280,6 +288,7 @@ async function endUnpaidOrder(filter: Record<string, unknown>, status: "cancelle
   if (!doc) return null;
   const view = toOrderView(doc);
   await releaseStockOfLines(view.lines);
+  await mailOrderEnded(view, status === "cancelled" ? "customer" : "shop");
   return view;
 }
 
@@ -303,7 +312,10 @@ export async function markShipped(orderId: string) {
     { $set: { status: "shipped", shippedAt: new Date() } },
     { returnDocument: "after" },
   ).lean();
-  return doc ? toOrderView(doc) : null;
+  if (!doc) return null;
+  const view = toOrderView(doc);
+  await mailOrderShipped(view);
+  return view;
 }
 
 export type OrderPage = { orders: OrderView[]; page: number; pageCount: number; total: number };
@@ -325,13 +337,37 @@ export function listOrdersOfUser(userId: string, { page = 1, perPage = 20 } = {}
   return pageOf({ userId }, page, perPage);
 }
 
-/** All orders for the admin, newest first, optionally of one status. */
+export type AdminOrderFilter = {
+  status?: OrderStatus | null;
+  /** An exact order number. */
+  orderId?: string | null;
+  /** The start of the customer's email, lower case. */
+  emailPrefix?: string | null;
+  /** Placed at or after `from` and before `to`. */
+  from?: Date | null;
+  to?: Date | null;
+};
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Manage Orders' (and its CSV export's) query: every filter given, as one MongoDB filter. */
+export function adminOrderQuery({ status, orderId, emailPrefix, from, to }: AdminOrderFilter = {}) {
+  const query: Record<string, unknown> = {};
+  if (status) query.status = status;
+  if (orderId) query._id = isObjectId(orderId) ? new mongoose.Types.ObjectId(orderId) : null;
+  // An anchored, case-sensitive prefix of a lower-case field: a range on the userEmail index.
+  if (emailPrefix) query.userEmail = { $regex: `^${escapeRegExp(emailPrefix.toLowerCase())}` };
+  if (from || to) query.createdAt = { ...(from ? { $gte: from } : {}), ...(to ? { $lt: to } : {}) };
+  return query;
+}
+
+/** All orders for the admin, newest first, filtered by status, order number, email and dates. */
 export function listAllOrders({
-  status,
   page = 1,
   perPage = 20,
-}: { status?: OrderStatus | null; page?: number; perPage?: number } = {}) {
-  return pageOf(status ? { status } : {}, page, perPage);
+  ...filter
+}: AdminOrderFilter & { page?: number; perPage?: number } = {}) {
+  return pageOf(adminOrderQuery(filter), page, perPage);
 }
 
 /** True when the user has an order that was paid (paid or already shipped). */

@@ -127,7 +127,11 @@ export async function getPartForEdit(id: string) {
   if (!isObjectId(id)) return null;
   const doc = await Part.findById(id).lean();
   if (!doc) return null;
-  return { ...toPartView(doc), ...toCatalogue(doc as Parameters<typeof toCatalogue>[0]) };
+  return {
+    ...toPartView(doc),
+    ...toCatalogue(doc as Parameters<typeof toCatalogue>[0]),
+    lowStockThreshold: doc.lowStockThreshold ?? null,
+  };
 }
 
 export type PartEdit = {
@@ -141,6 +145,8 @@ export type PartEdit = {
   brand: string;
   oeNumbers: string[];
   fitment: FitmentRow[];
+  /** Stock below this shows on the admin home; null: below the minimum order. */
+  lowStockThreshold: number | null;
 };
 
 function isDuplicateKey(error: unknown) {
@@ -154,16 +160,29 @@ function isDuplicateKey(error: unknown) {
 export async function updatePartCatalogue(
   id: string,
   fields: PartEdit,
-): Promise<{ ok: true } | { ok: false; reason: "missing" | "duplicate" }> {
+): Promise<{ ok: true; before: PartEdit; after: PartEdit } | { ok: false; reason: "missing" | "duplicate" }> {
   if (!isObjectId(id)) return { ok: false, reason: "missing" };
   const partNumber = fields.partNumber.trim().toUpperCase();
   try {
-    const result = await Part.updateOne(
+    // The part as it was comes back from the same single update (the audit log's "before").
+    const previous = await Part.findOneAndUpdate(
       { _id: id },
       { $set: { ...fields, partNumber, ...catalogueKeys({ ...fields, partNumber }) } },
-      { runValidators: true },
-    );
-    return result.matchedCount === 1 ? { ok: true } : { ok: false, reason: "missing" };
+      { runValidators: true, returnDocument: "before" },
+    ).lean();
+    if (!previous) return { ok: false, reason: "missing" };
+    const view = toPartView(previous);
+    const before: PartEdit = {
+      name: view.name,
+      description: view.description,
+      img: view.img,
+      priceCents: view.priceCents,
+      minOrderQuantity: view.minOrderQuantity,
+      partNumber: view.partNumber,
+      ...toCatalogue(previous as Parameters<typeof toCatalogue>[0]),
+      lowStockThreshold: previous.lowStockThreshold ?? null,
+    };
+    return { ok: true, before, after: { ...fields, partNumber } };
   } catch (error) {
     if (isDuplicateKey(error)) return { ok: false, reason: "duplicate" };
     throw error;

@@ -59,6 +59,8 @@ const partSchema = new Schema(
     vehicleKeys: { type: [String], default: undefined },
     /** The words of the name, brand and category, for word-prefix search. */
     words: { type: [String], default: undefined },
+    /** Stock below this shows on the admin home (unset: the part's minimum order). */
+    lowStockThreshold: { type: Number, min: 0, default: null, validate: (value: number | null) => value === null || Number.isInteger(value) },
   },
   { timestamps: true },
 );

@@ -1,5 +1,6 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
-import { Order } from "./order.server";
+import { mailOrderPaid } from "~/utils/order-mail.server";
+import { Order, toOrderView } from "./order.server";
 import { isDuplicateKeyError } from "./user.server";
 
 /** The payment record of the spec: myOrder, transactionId, for, status. */
@@ -105,6 +106,7 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
   ).lean();
   if (updated) {
     await recordPayment(updated, evidence);
+    await mailOrderPaid(toOrderView(updated));
     return "paid";
   }
   const order = await Order.findById(orderId).lean();
@@ -112,6 +114,9 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
   if (order.status === "paid" || order.status === "shipped") {
     if (order.transactionId !== transactionId) return "paid_by_other";
     await recordPayment(order, evidence);
+    // A repeat (the webhook and the return page, or a retry after a crash): the mail's key makes
+    // this write nothing when the first confirmation already wrote it.
+    if (order.status === "paid") await mailOrderPaid(toOrderView(order));
     return "already_paid";
   }
   if (order.status === "unpaid") return "mismatch";

@@ -11,6 +11,8 @@ const userSchema = new Schema(
     /** argon2id hash; absent for accounts that only sign in with Google. */
     passwordHash: { type: String, select: false },
     googleId: { type: String },
+    /** When the owner proved the email is theirs (a link we mailed, or Google saying so). */
+    emailVerifiedAt: { type: Date },
     /** Avatar shown on the profile and on reviews. */
     photoUrl: { type: String, trim: true, maxlength: 2048 },
     number: { type: String, trim: true, maxlength: 40 },
@@ -34,6 +36,8 @@ const userSchema = new Schema(
       default: undefined,
     },
     defaultAddressId: { type: Schema.Types.ObjectId },
+    /** false: the customer turned off the non-essential order emails (placed, receipt, cancelled). */
+    orderUpdateEmails: { type: Boolean },
   },
   { timestamps: true },
 );
@@ -41,6 +45,8 @@ const userSchema = new Schema(
 userSchema.index({ email: 1 }, { unique: true });
 userSchema.index({ googleId: 1 }, { sparse: true });
 userSchema.index({ createdAt: -1, _id: -1 });
+// The admins who get the shop's notices (paid orders to ship, low stock).
+userSchema.index({ role: 1 });
 
 export type UserDoc = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId };
 
@@ -59,6 +65,9 @@ export type UserView = {
   linkedin: string;
   company: { companyName: string; taxId: string; country: string; billingAddress: string };
   addresses: { id: string; label: string; address: string; isDefault: boolean }[];
+  emailVerified: boolean;
+  /** Order updates by email (on unless turned off; shipping notices are always sent). */
+  orderUpdateEmails: boolean;
 };
 
 /** The address book; the chosen default, or the first address when none (or a deleted one) is chosen. */
@@ -92,6 +101,8 @@ export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): Use
       billingAddress: doc.billingAddress ?? "",
     },
     addresses: addressBookOf(doc),
+    emailVerified: Boolean(doc.emailVerifiedAt),
+    orderUpdateEmails: doc.orderUpdateEmails !== false,
   };
 }
 
@@ -176,6 +187,8 @@ export async function makeAdmin(userId: string) {
 }
 
 export class GoogleAccountConflictError extends Error {}
+/** The email belongs to an account whose owner never proved it: linking would hand it to Google's user. */
+export class GoogleAccountUnverifiedError extends Error {}
 
 /**
  * Signs in with a Google identity whose email Google has verified: the account linked to this
@@ -205,17 +218,69 @@ export async function findOrCreateGoogleUser({
     if (existing.googleId && existing.googleId !== googleId) {
       throw new GoogleAccountConflictError("This email address is linked to a different Google account.");
     }
+    // Anyone can sign up with someone else's address and a password of their own: link only an
+    // account whose owner has proved the address, or the stranger's password would keep opening it.
+    if (!existing.emailVerifiedAt) {
+      throw new GoogleAccountUnverifiedError("This email address belongs to an account that is not verified.");
+    }
     const set: Record<string, string> = { googleId };
     if (!existing.photoUrl && photoUrl) set.photoUrl = photoUrl;
     await User.updateOne({ _id: existing._id }, { $set: set });
     return toUserView({ ...existing, ...set });
   }
   try {
-    const doc = await User.create({ email: normalized, name, googleId, photoUrl, role: "customer" });
+    const doc = await User.create({
+      email: normalized,
+      name,
+      googleId,
+      photoUrl,
+      role: "customer",
+      // Google has verified the address (verifyGoogleProfile refuses it otherwise).
+      emailVerifiedAt: new Date(),
+    });
     return toUserView(doc.toObject());
   } catch (error) {
     // Two callbacks for the same new account at once: the other one created it.
     if (isDuplicateKeyError(error)) return findOrCreateGoogleUser({ googleId, email, name, photoUrl });
+    throw error;
+  }
+}
+
+/** Sets a new password (a reset; also gives a Google-only account a password). */
+export async function setPasswordHash(userId: string, passwordHash: string) {
+  const result = await User.updateOne({ _id: userId }, { $set: { passwordHash } });
+  return result.matchedCount === 1;
+}
+
+/** The address is proved to be the owner's (only while it is still the account's address). */
+export async function markEmailVerified(userId: string, email: string) {
+  const result = await User.updateOne(
+    { _id: userId, email, emailVerifiedAt: { $exists: false } },
+    { $set: { emailVerifiedAt: new Date() } },
+  );
+  return result.modifiedCount === 1;
+}
+
+/** Turns the non-essential order emails on or off; false when there is no such user. */
+export async function setOrderUpdateEmails(userId: string, on: boolean) {
+  if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
+  const result = await User.updateOne({ _id: userId }, { $set: { orderUpdateEmails: on } });
+  return result.matchedCount === 1;
+}
+
+/** The admins' addresses (for the shop's own notices). */
+export async function listAdminRecipients() {
+  const docs = await User.find({ role: "admin" }).select({ email: 1, name: 1 }).lean();
+  return docs.map((doc) => ({ id: doc._id.toString(), email: doc.email, name: doc.name }));
+}
+
+/** A proved new address (a change-of-email link): the account takes it, verified. */
+export async function changeEmail(userId: string, email: string): Promise<"changed" | "taken" | "missing"> {
+  try {
+    const result = await User.updateOne({ _id: userId }, { $set: { email, emailVerifiedAt: new Date() } });
+    return result.matchedCount === 1 ? "changed" : "missing";
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return "taken";
     throw error;
   }
 }

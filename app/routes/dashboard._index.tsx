@@ -1,15 +1,24 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
-import { updateProfile } from "~/models/user.server";
-import { ProfileSchema } from "~/utils/account-schemas";
+import { getUserByEmail, setOrderUpdateEmails, updateProfile, type UserView } from "~/models/user.server";
+import {
+  ChangeEmailSchema,
+  EMAIL_TAKEN,
+  EmailPreferencesSchema,
+  ProfileSchema,
+  SAME_EMAIL,
+} from "~/utils/account-schemas";
 import { endSession, getUser, requireUser } from "~/utils/auth.server";
+import { requestEmailChange } from "~/utils/email-change.server";
 import { readForm } from "~/utils/form.server";
+import { mailRequestAttempt } from "~/utils/mail-throttle.server";
+import { clientIp } from "~/utils/rate-limit.server";
 import { IntegrationsPanel } from "~/components/integrations-panel";
 import { integrationStatus } from "~/utils/integrations.server";
 import { AddressBook } from "~/components/profile/address-book";
@@ -32,7 +41,35 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+/** Change of email: nothing changes until the link mailed to the new address is opened. */
+async function changeEmailAction(user: UserView, formData: FormData, context: ActionFunctionArgs["context"]) {
+  const submission = parseWithZod(formData, { schema: ChangeEmailSchema });
+  const reply = (status: number, result = submission.reply()) => json({ ...result, formName: "change-email" }, { status });
+  if (submission.status !== "success") return reply(400);
+  const { newEmail } = submission.value;
+  if (newEmail === user.email) return reply(400, submission.reply({ fieldErrors: { newEmail: [SAME_EMAIL] } }));
+  if (await getUserByEmail(newEmail)) return reply(400, submission.reply({ fieldErrors: { newEmail: [EMAIL_TAKEN] } }));
+  const refusal = await mailRequestAttempt({ ip: clientIp(context), email: newEmail, action: "change-email" });
+  if (refusal) return reply(429, submission.reply({ formErrors: [refusal.message] }));
+  await requestEmailChange(user, newEmail);
+  return redirectWithSuccess("/dashboard", {
+    message: `We have sent a link to ${newEmail}`,
+    description: `Open it to use that address; until then your account keeps ${user.email}.`,
+  });
+}
+
+async function emailPreferencesAction(user: UserView, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: EmailPreferencesSchema });
+  if (submission.status !== "success") return json({ ...submission.reply(), formName: "email-preferences" }, { status: 400 });
+  const on = submission.value.orderUpdateEmails === true;
+  await setOrderUpdateEmails(user.id, on);
+  return redirectWithSuccess(
+    "/dashboard",
+    on ? "Order update emails are on" : "Order update emails are off; shipping notices still come",
+  );
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
   const user = await getUser(request);
   if (!user) {
     // Spec 4 and 8: without a signed-in user the update fails with this message and changes nothing.
@@ -75,6 +112,9 @@ export async function action({ request }: ActionFunctionArgs) {
     return saved(intent === "address-delete" ? "Address deleted" : "Default address changed");
   }
 
+  if (intent === "change-email") return changeEmailAction(user, formData, context);
+  if (intent === "email-preferences") return emailPreferencesAction(user, formData);
+
   const submission = parseWithZod(formData, { schema: ProfileSchema });
   if (submission.status !== "success") {
     return json({ ...submission.reply(), formName: "profile" }, { status: 400 });
@@ -105,7 +145,9 @@ export default function MyProfile() {
     return result as SubmissionResult<string[]>;
   };
   const lastResult = resultFor("profile");
-  const isPending = useIsPending();
+  const navigation = useNavigation();
+  const pendingIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : undefined;
+  const isPending = useIsPending() && (pendingIntent === undefined || pendingIntent === "profile");
   const [form, fields] = useForm({
     id: "profile",
     lastResult,
@@ -170,7 +212,6 @@ export default function MyProfile() {
 
       <CompanyForm company={profile.company} lastResult={resultFor("company")} />
       <AddressBook addresses={profile.addresses} editing={editing} lastResult={resultFor("address-save")} />
-      {/* Further sections of My Profile (e.g. email settings) go here, each its own component. */}
       <section aria-labelledby="edit-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         <h2 id="edit-heading" className="text-xl font-semibold text-slate-900">
           Update profile
@@ -203,9 +244,72 @@ export default function MyProfile() {
           </div>
         </Form>
       </section>
+      <EmailSettings
+        email={profile.email}
+        orderUpdateEmails={profile.orderUpdateEmails}
+        changeResult={resultFor("change-email")}
+        pendingIntent={typeof pendingIntent === "string" ? pendingIntent : undefined}
+      />
       {integrations ? <IntegrationsPanel integrations={integrations} /> : null}
     </div>
   );
 }
 
 export const meta: MetaFunction = () => [{ title: "My Profile | PartsWorks" }];
+
+function EmailSettings({
+  email,
+  orderUpdateEmails,
+  changeResult,
+  pendingIntent,
+}: {
+  email: string;
+  orderUpdateEmails: boolean;
+  changeResult: SubmissionResult<string[]> | undefined;
+  pendingIntent: string | undefined;
+}) {
+  const [changeForm, changeFields] = useForm({
+    id: "change-email",
+    lastResult: changeResult,
+    constraint: getZodConstraint(ChangeEmailSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangeEmailSchema }),
+  });
+  const [prefsForm, prefsFields] = useForm({
+    id: "email-preferences",
+    defaultValue: { orderUpdateEmails: orderUpdateEmails ? "on" : undefined },
+  });
+  const { key: prefsKey, ...checkboxProps } = getInputProps(prefsFields.orderUpdateEmails, { type: "checkbox" });
+  return (
+    <section aria-labelledby="email-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+      <h2 id="email-heading" className="text-xl font-semibold text-slate-900">
+        Email
+      </h2>
+      <Form method="post" {...getFormProps(changeForm)} noValidate className="mt-4 max-w-md">
+        <input type="hidden" name="intent" value="change-email" />
+        <Field
+          meta={changeFields.newEmail}
+          label="New email"
+          type="email"
+          inputProps={{ autoComplete: "email" }}
+          help={`We mail a link to the new address; until you open it, your account keeps ${email}.`}
+        />
+        <ErrorList id={changeForm.errorId} errors={changeForm.errors} />
+        <SubmitButton pending={pendingIntent === "change-email"} pendingText="Sending…">
+          Change email
+        </SubmitButton>
+      </Form>
+      <Form method="post" {...getFormProps(prefsForm)} className="mt-6 max-w-md" data-testid="email-preferences">
+        <input type="hidden" name="intent" value="email-preferences" />
+        <label className="flex items-start gap-2 text-slate-800">
+          <input key={prefsKey} {...checkboxProps} className="mt-1 h-5 w-5" />
+          <span>Order update emails: order placed, receipts, cancellations. Shipping notices and account emails always come.</span>
+        </label>
+        <SubmitButton className="mt-3" variant="secondary" pending={pendingIntent === "email-preferences"} pendingText="Saving…">
+          Save email settings
+        </SubmitButton>
+      </Form>
+    </section>
+  );
+}

@@ -9,6 +9,7 @@ import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/c
 import { PartCatalogueFields } from "~/components/part-catalogue-fields";
 import { addPart } from "~/models/part.server";
 import { requireAdmin } from "~/utils/auth.server";
+import { audit, partTarget, partValues } from "~/utils/audit.server";
 import { DEFAULT_BRAND } from "~/utils/catalogue";
 import { newPartSchema } from "~/utils/catalogue-forms";
 import { readForm } from "~/utils/form.server";
@@ -21,8 +22,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(null, { headers: { "Cache-Control": "private, no-store" } });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireAdmin(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
   const submission = parseWithZod(await readForm(request), { schema: newPartSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const { name, description, img, quantity, price, minOrderQuantity, partNumber, category, brand, oeNumbers, fitment } =
@@ -50,6 +51,7 @@ export async function action({ request }: ActionFunctionArgs) {
         { status: 409 },
       );
     }
+    await audit({ context, actor: admin, action: "part.add", target: partTarget(result.part), after: partValues(result.part) });
   } catch (error) {
     console.error(error);
     return json(submission.reply({ formErrors: [FAILED_TO_ADD] }), { status: 500 });

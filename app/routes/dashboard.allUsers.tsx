@@ -10,6 +10,7 @@ import { listUsers, makeAdmin } from "~/models/user.server";
 import { MakeAdminSchema } from "~/utils/account-schemas";
 import { getUser, requireAdmin } from "~/utils/auth.server";
 import { readForm } from "~/utils/form.server";
+import { audit } from "~/utils/audit.server";
 
 const PER_PAGE = 20;
 /** Spec 8: what the page shows when the server refuses a promotion (403). */
@@ -27,14 +28,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { users, total } = await listUsers({ page, perPage: PER_PAGE });
   return json({
     adminId: admin.id,
-    users: users.map(({ id, name, email, role }) => ({ id, name, email, role })),
+    users: users.map(({ id, name, email, role, emailVerified }) => ({ id, name, email, role, emailVerified })),
     page,
     pageCount: Math.max(1, Math.ceil(total / PER_PAGE)),
     total,
   });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   // Spec 6: the server answers 403 when someone without rights tries to make a user admin.
   const user = await getUser(request);
   if (!user || user.role !== "admin") throw new Response(MAKE_ADMIN_FAILED, { status: 403 });
@@ -50,6 +51,7 @@ export async function action({ request }: ActionFunctionArgs) {
       status: 409,
     });
   }
+  await audit({ context, actor: user, action: "user.make-admin", target: { type: "user", id: userId }, before: { role: "customer" }, after: { role: "admin" } });
   const page = pageFrom(request);
   return redirectWithSuccess(`/dashboard/allUsers${page > 1 ? `?page=${page}` : ""}`, "Successfully made an admin");
 }
@@ -87,6 +89,9 @@ export default function AllUsers() {
             </td>
             <td className="break-all px-4 py-3 text-slate-900 max-md:col-span-2" data-label="Email">
               {user.email}
+              <span className="block text-xs text-slate-600" data-testid="email-verified">
+                {user.emailVerified ? "verified" : "not verified"}
+              </span>
             </td>
             <td className="px-4 py-3 text-slate-900" data-label="Role">
               {user.role === "admin" ? "Admin" : "Customer"}

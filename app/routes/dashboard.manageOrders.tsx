@@ -1,12 +1,13 @@
-import { parseWithZod } from "@conform-to/zod";
+import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Button, ErrorList } from "~/components/forms";
+import { Button, ErrorList, Field, SubmitButton } from "~/components/forms";
 import { OrderLinesDetails, PoNumber } from "~/components/order-lines";
 import { describeOrder } from "~/utils/order-lines";
 import { Pagination } from "~/components/pagination";
@@ -15,27 +16,33 @@ import { getOrderById, listAllOrders, markShipped, removeOrder } from "~/models/
 import { requireAdmin } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
 import { readForm } from "~/utils/form.server";
-import {
-  formatDateTime,
-  manageOrdersSchema,
-  ORDER_STATUS_FILTERS,
-  ORDER_STATUS_LABELS,
-  parsePage,
-  parseStatusFilter,
-} from "~/utils/shop-forms";
+import { audit, orderStatusChange } from "~/utils/audit.server";
+import { orderFilterSchema, toOrderFilter } from "~/utils/order-filters";
+import { formatDateTime, manageOrdersSchema, ORDER_STATUS_FILTERS, ORDER_STATUS_LABELS, parsePage } from "~/utils/shop-forms";
 
+/** Newest first, 20 a page; search (order number or email), status and dates, all in the URL. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const params = new URL(request.url).searchParams;
-  const status = parseStatusFilter(params.get("status"));
-  const page = parsePage(params.get("page"));
-  const result = await listAllOrders({ status, page });
-  return json({ ...result, status }, { headers: { "Cache-Control": "private, no-store" } });
+  const submission = parseWithZod(params, { schema: orderFilterSchema });
+  const headers = { "Cache-Control": "private, no-store" };
+  if (submission.status !== "success") {
+    // A bad filter shows its message next to the field and no orders (nothing is guessed).
+    return json(
+      { result: submission.reply(), orders: [], page: 1, pageCount: 1, total: 0, status: null, filtered: true },
+      { status: 400, headers },
+    );
+  }
+  const filter = toOrderFilter(submission.value);
+  const result = await listAllOrders({ ...filter, page: parsePage(params.get("page")) });
+  const { q, from, to } = submission.value;
+  const filtered = Boolean(q || filter.status || from || to);
+  return json({ result: submission.reply(), ...result, status: filter.status, filtered }, { headers });
 }
 
 /** Two forms post here: Shipped on a paid order, and the Remove confirmation of an unpaid one. */
-export async function action({ request }: ActionFunctionArgs) {
-  await requireAdmin(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: manageOrdersSchema });
   const posted = { orderId: String(formData.get("orderId") ?? ""), intent: String(formData.get("intent") ?? "") };
@@ -52,6 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
         : `Only unpaid orders can be removed; this one is ${ORDER_STATUS_LABELS[order.status]}.`;
     return json({ ...posted, result: submission.reply({ formErrors: [message] }) }, { status: order ? 409 : 404 });
   }
+  await audit({ context, actor: admin, ...orderStatusChange(intent, changed) });
   const { search } = new URL(request.url);
   const message =
     intent === "ship"
@@ -82,25 +90,41 @@ const COLUMNS: Column[] = [
 ];
 
 export default function ManageOrders() {
-  const { orders, page, pageCount, total, status } = useLoaderData<typeof loader>();
+  const { orders, page, pageCount, total, status, filtered, result } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "order-filters",
+    lastResult: navigation.state === "idle" ? result : null,
+    constraint: getZodConstraint(orderFilterSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: orderFilterSchema }),
+  });
   const rowIds = new Set(orders.map((order) => order.id));
   const orphanErrors = actionData && !rowIds.has(actionData.orderId) ? replyErrors(actionData.result) : [];
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <h1 className="text-2xl font-bold">Manage Orders</h1>
-      <Form method="get" className="mt-4 flex flex-wrap items-end gap-3">
+      <Form
+        method="get"
+        {...getFormProps(form)}
+        className="mt-4 grid gap-x-4 sm:grid-cols-2 lg:grid-cols-5 lg:items-start"
+      >
+        <Field
+          meta={fields.q}
+          label="Order number or email"
+          inputProps={{ type: "search", placeholder: "name@… or the order number" }}
+        />
         <div>
-          <label htmlFor="status-filter" className="mb-1 block text-sm font-medium text-slate-800">
+          <label htmlFor={fields.status.id} className="mb-1 block text-sm font-medium text-slate-800">
             Status
           </label>
           <select
-            id="status-filter"
-            name="status"
-            defaultValue={status ?? ""}
-            className="min-h-11 rounded border border-slate-400 bg-white px-3 py-2"
+            {...getSelectProps(fields.status)}
+            key={fields.status.key}
+            className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2"
           >
             <option value="">All orders</option>
             {ORDER_STATUS_FILTERS.map((value) => (
@@ -109,12 +133,25 @@ export default function ManageOrders() {
               </option>
             ))}
           </select>
+          <ErrorList id={fields.status.errorId} errors={fields.status.errors} />
         </div>
-        <Button type="submit" variant="secondary">
-          Filter
-        </Button>
+        <Field meta={fields.from} label="Placed from (UTC day)" inputProps={{ type: "date" }} />
+        <Field meta={fields.to} label="Placed to (UTC day, included)" inputProps={{ type: "date" }} />
+        <div className="flex items-center gap-3 pt-6">
+          <SubmitButton
+            pending={navigation.state === "loading" && navigation.location?.pathname === "/dashboard/manageOrders"}
+            pendingText="Filtering…"
+          >
+            Filter
+          </SubmitButton>
+          {filtered ? (
+            <Link to="/dashboard/manageOrders" className="text-sm font-medium text-brand-700 underline">
+              Clear
+            </Link>
+          ) : null}
+        </div>
       </Form>
-      <p className="mt-3 text-sm text-slate-600">
+      <p className="mt-3 text-sm text-slate-600" data-testid="orders-total">
         {total.toLocaleString("en-US")} {total === 1 ? "order" : "orders"}
         {status ? ` with status ${FILTER_LABELS[status]}` : ""}, newest first.
       </p>
@@ -132,7 +169,9 @@ export default function ManageOrders() {
             return (
               <tr key={order.id} data-testid={`order-${order.id}`}>
                 <th scope="row" className="px-3 py-2 font-medium">
-                  {order.summary}
+                  <Link to={`/dashboard/manageOrders/${order.id}`} className="text-brand-700 underline">
+                    {order.summary}
+                  </Link>
                   <span className="block text-xs font-normal text-slate-600">
                     Placed {formatDateTime(order.createdAt)}
                   </span>

@@ -9,11 +9,12 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { deletePart, listPartsForAdmin, updatePartPriceAndStock } from "~/models/part.server";
+import { deletePart, getPart, listPartsForAdmin, updatePartPriceAndStock } from "~/models/part.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
 import { manageProductsSchema, parsePage, updatePartSchema } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
+import { audit, partTarget, partValues } from "~/utils/audit.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -23,8 +24,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** Two forms post here: a row's price-and-stock edit (intent=update) and a delete confirmation. */
-export async function action({ request }: ActionFunctionArgs) {
-  await requireAdmin(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: manageProductsSchema });
   const posted = { partId: String(formData.get("partId") ?? ""), intent: String(formData.get("intent") ?? "") };
@@ -36,9 +37,11 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!deleted) {
       return json({ ...posted, result: submission.reply({ formErrors: ["That part no longer exists."] }) }, { status: 404 });
     }
+    await audit({ context, actor: admin, action: "part.delete", target: partTarget(deleted), before: partValues(deleted) });
     return redirectWithSuccess("/dashboard/manageProducts", `${deleted.name} is deleted`);
   }
 
+  const previous = await getPart(value.partId);
   const updated = await updatePartPriceAndStock({
     partId: value.partId,
     priceCents: value.price * 100,
@@ -53,6 +56,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const message = `Orders changed the stock to ${now.toLocaleString("en-US")} while you were editing: check it and save again`;
     return json({ ...posted, result: submission.reply({ fieldErrors: { stock: [message] } }) }, { status: 409 });
   }
+  await audit({ context, actor: admin, action: "part.update", target: partTarget(updated.part), before: previous && { ...partValues(previous), availableQuantity: value.expectedStock }, after: partValues(updated.part) });
   const { search } = new URL(request.url);
   return redirectWithSuccess(
     `/dashboard/manageProducts${search}`,

@@ -7,6 +7,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import { PartCatalogueFields } from "~/components/part-catalogue-fields";
 import { getPartForEdit, partNumberTaken, updatePartCatalogue } from "~/models/part-catalogue.server";
+import { audit, partEditChanges, partTarget } from "~/utils/audit.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { catalogueFormDefaults, editPartSchema } from "~/utils/catalogue-forms";
 import { readForm } from "~/utils/form.server";
@@ -23,8 +24,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ part }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireAdmin(request);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
   const id = params.id ?? "";
   const submission = await parseWithZod(await readForm(request), {
     async: true,
@@ -33,7 +34,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     }),
   });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-  const { name, description, img, price, minOrderQuantity, partNumber, category, brand, oeNumbers, fitment } = submission.value;
+  const { name, description, img, price, minOrderQuantity, partNumber, category, brand, oeNumbers, fitment, lowStockThreshold } =
+    submission.value;
   const result = await updatePartCatalogue(id, {
     name,
     description,
@@ -45,9 +47,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
     brand,
     oeNumbers,
     fitment,
+    lowStockThreshold: lowStockThreshold ?? null,
   });
   if (!result.ok && result.reason === "missing") throw new Response(MISSING, { status: 404 });
   if (!result.ok) return json(submission.reply({ fieldErrors: { partNumber: [TAKEN] } }), { status: 409 });
+  await audit({
+    context,
+    actor: admin,
+    action: "part.edit",
+    target: partTarget({ id, name }),
+    ...partEditChanges(result.before, result.after),
+  });
   return redirectWithSuccess("/dashboard/manageProducts", `${name} is saved`);
 }
 
@@ -71,6 +81,7 @@ export default function EditProduct() {
       partNumber: part.partNumber,
       category: part.category,
       brand: part.brand,
+      lowStockThreshold: part.lowStockThreshold === null ? "" : String(part.lowStockThreshold),
       ...catalogueFormDefaults(part),
     },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: editPartSchema }),
@@ -99,6 +110,13 @@ export default function EditProduct() {
         <Field meta={fields.price} label="Price per unit (whole dollars)" type="number" inputProps={{ step: 1 }} />
         <Field meta={fields.minOrderQuantity} label="Minimum order quantity" type="number" inputProps={{ step: 1 }} />
         <Field meta={fields.partNumber} label="Part number" />
+        <Field
+          meta={fields.lowStockThreshold}
+          label="Low-stock threshold"
+          type="number"
+          inputProps={{ step: 1, min: 0 }}
+          help="Shop Today lists the part when its stock falls below this. Empty: below its minimum order."
+        />
         <PartCatalogueFields fields={fields} />
         <div className="sm:col-span-2">
           <ErrorList id={form.errorId} errors={form.errors} />

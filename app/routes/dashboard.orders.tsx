@@ -135,7 +135,7 @@ function ReorderForm({ orderId, summary }: { orderId: string; summary: string })
         type="submit"
         disabled={fetcher.state !== "idle"}
         aria-label={`Order again: ${summary}`}
-        className="text-xs font-medium text-brand-700 underline hover:text-brand-800 disabled:text-slate-500"
+        className="min-h-11 text-xs font-medium text-brand-700 underline hover:text-brand-800 disabled:text-slate-500"
       >
         {fetcher.state !== "idle" ? "Adding to the cart…" : "Order again"}
       </button>

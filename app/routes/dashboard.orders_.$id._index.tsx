@@ -7,7 +7,9 @@ import { SubmitButton, useIsPending } from "~/components/forms";
 import { OrderLinesTable } from "~/components/order-lines";
 import { getOwnOrder } from "~/models/order.server";
 import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
-import { formatDateTime, ORDER_STATUS_LABELS } from "~/utils/shop-forms";
+import { OrderTimeline } from "~/components/order-timeline";
+import { orderTimeline } from "~/utils/order-timeline";
+import { ORDER_STATUS_LABELS } from "~/utils/shop-forms";
 
 const NOT_FOUND = "We could not find that order in your account.";
 
@@ -16,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireCustomerOrSignOutHome(request);
   const order = await getOwnOrder(params.id ?? "", user.id);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
-  return json({ order }, { headers: { "Cache-Control": "private, no-store" } });
+  return json({ order, timeline: orderTimeline(order, "customer") }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
@@ -24,15 +26,8 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const linkClass = "font-medium text-brand-700 underline hover:text-brand-800";
 
 export default function OrderPage() {
-  const { order } = useLoaderData<typeof loader>();
+  const { order, timeline } = useLoaderData<typeof loader>();
   const isPending = useIsPending({ formAction: "/dashboard/cart" });
-  const timeline = [
-    { label: "Placed", at: order.createdAt },
-    { label: "Paid", at: order.paidAt },
-    { label: "Shipped", at: order.shippedAt },
-    { label: "Cancelled", at: order.cancelledAt },
-    { label: "Removed", at: order.removedAt },
-  ].filter((event) => event.at);
   return (
     <div className="mx-auto max-w-4xl px-4 py-8">
       <p>
@@ -73,13 +68,7 @@ export default function OrderPage() {
           <h2 id="timeline-heading" className="font-semibold">
             Timeline
           </h2>
-          <ol className="text-slate-800">
-            {timeline.map((event) => (
-              <li key={event.label}>
-                {event.label} {formatDateTime(event.at)}
-              </li>
-            ))}
-          </ol>
+          <OrderTimeline events={timeline} />
         </section>
       </div>
       <div className="mt-6 flex flex-wrap items-center gap-3">
@@ -87,11 +76,11 @@ export default function OrderPage() {
           <>
             <Link
               to={`/dashboard/payment/${order.id}`}
-              className="inline-flex items-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
+              className="inline-flex min-h-11 items-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
             >
               Pay
             </Link>
-            <Link to={cancelOrderPath(order.id)} className={linkClass}>
+            <Link to={cancelOrderPath(order.id)} className={`${linkClass} inline-flex min-h-11 items-center`}>
               Cancel
             </Link>
           </>

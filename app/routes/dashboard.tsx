@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { VerifyEmailBanner } from "~/components/verify-email-banner";
 import type { Role } from "~/models/user.server";
 import { requireUser, requireUserOrSignOutHome } from "~/utils/auth.server";
 
@@ -15,10 +16,12 @@ const items: { to: string; label: string; roles: Role[] }[] = [
   { to: "/dashboard/cart", label: "My Cart", roles: ["customer"] },
   { to: "/dashboard/quick-order", label: "Quick Order", roles: ["customer"] },
   { to: "/dashboard/review", label: "Add A Review", roles: ["customer"] },
+  { to: "/dashboard/admin", label: "Shop Today", roles: ["admin"] },
   { to: "/dashboard/allUsers", label: "All Users", roles: ["admin"] },
   { to: "/dashboard/addProduct", label: "Add Product", roles: ["admin"] },
   { to: "/dashboard/manageProducts", label: "Manage Products", roles: ["admin"] },
   { to: "/dashboard/manageOrders", label: "Manage Orders", roles: ["admin"] },
+  { to: "/dashboard/audit", label: "Audit Log", roles: ["admin"] },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -26,7 +29,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // too: there an expired or revoked session signs out and goes home (spec 4).
   const onMyOrders = /^\/dashboard\/orders(\/|$)/.test(new URL(request.url).pathname);
   const user = onMyOrders ? await requireUserOrSignOutHome(request) : await requireUser(request);
-  return json({ user: { name: user.name, role: user.role, photoUrl: user.photoUrl } });
+  return json({
+    user: { name: user.name, role: user.role, photoUrl: user.photoUrl, email: user.email, emailVerified: user.emailVerified },
+  });
 }
 
 export default function DashboardLayout() {
@@ -95,6 +100,7 @@ export default function DashboardLayout() {
         </nav>
       </aside>
       <div className="min-w-0 flex-1">
+        {user.emailVerified ? null : <VerifyEmailBanner email={user.email} />}
         <Outlet />
       </div>
     </div>

@@ -24,6 +24,8 @@ const googleMessages: Record<GoogleFailure, string> = {
   unverified: "Your Google account's email address is not verified, so it cannot be used to sign in here.",
   conflict: "This email address already belongs to an account linked to a different Google account.",
   unavailable: "Google sign-in is not available on this shop. Please log in with your email and password.",
+  "unverified-account":
+    "An account with this email already exists and its address is not verified yet. Log in with its password (or reset it with Forgot password?), confirm the address from the email we send, then Continue with Google.",
 };
 
 /** Pages that make no sense to return to after signing in. */
@@ -108,6 +110,11 @@ export default function LoginPage() {
           <input {...getInputProps(fields.redirectTo, { type: "hidden" })} key={fields.redirectTo.key} />
           <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email", autoFocus: true }} />
           <Field meta={fields.password} label="Password" type="password" inputProps={{ autoComplete: "current-password" }} />
+          <p className="-mt-1 text-right text-sm">
+            <Link to="/forgot-password" className="text-brand-700 underline hover:text-brand-800">
+              Forgot password?
+            </Link>
+          </p>
           <ErrorList id={form.errorId} errors={form.errors} />
           <SubmitButton pending={isPending} pendingText="Logging in…" className="w-full">
             Login

@@ -12,6 +12,7 @@ import { getUser, isGoogleSignInAvailable, startSession } from "~/utils/auth.ser
 import { hashPassword } from "~/utils/password.server";
 import { clientIp, signInThrottle } from "~/utils/rate-limit.server";
 import { readForm } from "~/utils/form.server";
+import { sendWelcomeEmail } from "~/utils/email-verification.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getUser(request)) throw redirect("/dashboard");
@@ -35,15 +36,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const taken = () =>
     json(submission.reply({ fieldErrors: { email: [EMAIL_TAKEN] }, hideFields: ["password"] }), { status: 409 });
   if (await getUserByEmail(email)) return taken();
-  let userId: string;
+  let user: Awaited<ReturnType<typeof createPasswordUser>>;
   try {
-    userId = (await createPasswordUser({ name, email, passwordHash: await hashPassword(password) })).id;
+    user = await createPasswordUser({ name, email, passwordHash: await hashPassword(password) });
   } catch (error) {
     // The same email signed up a moment ago: the unique index refused the second one.
     if (isDuplicateKeyError(error)) return taken();
     throw error;
   }
-  const headers = await startSession(request, userId);
+  await sendWelcomeEmail(user);
+  const headers = await startSession(request, user.id);
   return redirectWithSuccess("/dashboard", `Welcome to PartsWorks, ${name}!`, { headers });
 }
 

@@ -81,3 +81,27 @@ export const ProfileSchema = z.object({
 export const MakeAdminSchema = z.object({
   userId: z.string({ required_error: "Choose a user" }).regex(/^[a-f0-9]{24}$/i, "Choose a user"),
 });
+
+/** The one answer of the forgot-password form, whether or not the account exists. */
+export const RESET_LINK_SENT =
+  "If an account exists for that email, we have sent a link to reset your password. It works for one hour.";
+
+export const ForgotPasswordSchema = z.object({ email: EmailSchema });
+
+export const ResetPasswordSchema = z.object({
+  token: z.string({ required_error: "This password reset link is not valid." }).max(100),
+  password: PasswordSchema,
+});
+
+/** My Profile: a new email address, used once the link mailed to it is opened. */
+export const ChangeEmailSchema = z.object({
+  intent: z.literal("change-email"),
+  newEmail: EmailSchema,
+});
+export const SAME_EMAIL = "This is already your email address";
+
+/** My Profile: the non-essential order emails on or off (a checkbox: absent means off). */
+export const EmailPreferencesSchema = z.object({
+  intent: z.literal("email-preferences"),
+  orderUpdateEmails: z.boolean().optional(),
+});

@@ -10,6 +10,7 @@ import {
   getUserById,
   getUserWithPasswordHash,
   GoogleAccountConflictError,
+  GoogleAccountUnverifiedError,
   type UserView,
 } from "~/models/user.server";
 import { getEnv, isGoogleConfigured } from "./env.server";
@@ -169,7 +170,7 @@ class ConfigurableGoogleStrategy<User> extends GoogleStrategy<User> {
 }
 
 /** Why a Google sign-in did not complete; the login page explains each one. */
-export type GoogleFailure = "cancelled" | "failed" | "unverified" | "conflict" | "unavailable";
+export type GoogleFailure = "cancelled" | "failed" | "unverified" | "conflict" | "unavailable" | "unverified-account";
 
 class GoogleSignInError extends Error {
   constructor(readonly reason: GoogleFailure) {
@@ -217,6 +218,7 @@ async function verifyGoogleProfile({ profile }: { profile: GoogleProfile }) {
     });
   } catch (error) {
     if (error instanceof GoogleAccountConflictError) throw new GoogleSignInError("conflict");
+    if (error instanceof GoogleAccountUnverifiedError) throw new GoogleSignInError("unverified-account");
     throw error;
   }
 }

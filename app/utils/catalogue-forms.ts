@@ -78,6 +78,13 @@ export const editPartSchema = addPartSchema.omit({ quantity: true }).extend({
     .string({ required_error: "Part number is Required", invalid_type_error: "Part number must be text" })
     .trim()
     .regex(/^[A-Za-z0-9-]{2,32}$/, "Use 2 to 32 letters, digits or dashes"),
+  /** The admin home lists the part when its stock falls below this; empty: below its minimum order. */
+  lowStockThreshold: z
+    .number({ invalid_type_error: "Low-stock threshold must be a whole number" })
+    .int("Low-stock threshold must be a whole number")
+    .min(0, "Low-stock threshold must be 0 or more")
+    .max(1_000_000_000, "Low-stock threshold must be at most 1,000,000,000")
+    .optional(),
 });
 
 /** The text-area forms of a part's lists, for an edit form's default values. */

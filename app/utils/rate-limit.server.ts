@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import ipaddr from "ipaddr.js";
 import mongoose from "mongoose";
 import { RateLimiterMongo, RateLimiterRes } from "rate-limiter-flexible";
+import { audit } from "./audit.server";
 import { getEnv } from "./env.server";
 
 /**
@@ -52,6 +53,12 @@ export function throttled(event: ThrottleEvent) {
   console.warn(
     `Throttled ${event.action} (${event.limit}) from ${event.ip}: try again in ${event.retryAfterSeconds} s`,
   );
+  void audit({
+    action: event.action === "login" ? "signin.throttled" : "signup.throttled",
+    ip: event.ip,
+    actor: event.email ? { email: event.email } : null,
+    after: { limit: event.limit, retryAfterSeconds: event.retryAfterSeconds },
+  });
 }
 
 export function settingsFromEnv(): ThrottleSettings {

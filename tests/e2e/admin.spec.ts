@@ -107,7 +107,7 @@ test("Manage Orders moves a paid order from Pending to Shipped, and removes an u
 
   await page.goto("/dashboard/manageOrders");
   await page.getByLabel("Status").selectOption("paid");
-  await page.getByRole("button", { name: "Filter" }).click();
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
   await expect(page).toHaveURL(/status=paid/);
   const paidRow = page.getByRole("row").filter({ hasText: part.name });
   await expect(paidRow).toHaveCount(1);

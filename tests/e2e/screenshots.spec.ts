@@ -37,18 +37,18 @@ test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "one baseline per scree
 async function fixedShop() {
   const parts = [];
   for (const fields of PARTS) {
-    const doc = await Part.findOneAndUpdate(
-      { partNumber: fields.partNumber },
-      {
-        $setOnInsert: {
-          ...fields,
-          description: "Made for the screenshots: a part whose every detail stays the same from run to run.",
-          minOrderQuantity: 100,
-          availableQuantity: 5000,
-        },
-      },
-      { upsert: true, new: true },
-    ).lean();
+    // Created through the model, which derives the search keys; a parallel test may have made it first.
+    const doc =
+      (await Part.findOne({ partNumber: fields.partNumber }).lean()) ??
+      (await Part.create({
+        ...fields,
+        description: "Made for the screenshots: a part whose every detail stays the same from run to run.",
+        minOrderQuantity: 100,
+        availableQuantity: 5000,
+      }).then(
+        (created) => created.toObject(),
+        () => Part.findOne({ partNumber: fields.partNumber }).lean(),
+      ));
     parts.push(toPartView(doc!));
   }
   const email = "sam.shotwell@example.com";

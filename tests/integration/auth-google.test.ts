@@ -103,8 +103,11 @@ describe("Google sign-in through the local OAuth2 server", () => {
   });
 
   test("an existing account with the same verified email is linked, not duplicated; its photo is kept", async () => {
-    const existing = await createUser({ name: "Pat Password" });
-    await User.updateOne({ _id: existing.id }, { $set: { photoUrl: "https://images.example.com/pat.png" } });
+    const existing = await createUser({ name: "Pat Password", verified: false });
+    await User.updateOne(
+      { _id: existing.id },
+      { $set: { photoUrl: "https://images.example.com/pat.png", emailVerifiedAt: new Date() } },
+    );
     const user = googleUser({ email: existing.email.toUpperCase() });
     const first = await signInWithGoogle(user);
     expect(first.back.headers.get("Location")).toBe("/");
@@ -123,7 +126,8 @@ describe("Google sign-in through the local OAuth2 server", () => {
   });
 
   test("an email that must wait for password sign-ins at this address still signs in with Google", async () => {
-    const existing = await createUser({ name: "Wanda Waiting" });
+    const existing = await createUser({ name: "Wanda Waiting", verified: false });
+    await User.updateOne({ _id: existing.id }, { $set: { emailVerifiedAt: new Date() } });
     const tryPassword = async (password: string) => {
       const response = await fetch(`${SHOP}/login`, {
         method: "POST",
@@ -144,8 +148,23 @@ describe("Google sign-in through the local OAuth2 server", () => {
     expect(await dashboard.text()).toContain("Wanda Waiting");
   });
 
+  test("Google never takes over an unverified account: no link, no session, the password owner is told what to do", async () => {
+    // A stranger signed up first with the victim's address and a password of their own.
+    const squatted = await createUser({ name: "Sly Stranger", verified: false });
+    const victim = googleUser({ email: squatted.email });
+    const { back, jar } = await signInWithGoogle(victim, { redirectTo: "/dashboard" });
+    const location = new URL(back.headers.get("Location")!, SHOP);
+    expect(location.pathname).toBe("/login");
+    expect(location.searchParams.get("googleError")).toBe("unverified-account");
+    expect(jar.has("__session")).toBe(false);
+    expect((await User.findById(squatted.id).lean())?.googleId).toBeUndefined();
+    const page = await fetch(location, { headers: { Cookie: jar.header } });
+    expect(await page.text()).toContain("its address is not verified yet");
+  });
+
   test("an account without a photo takes Google's picture by default", async () => {
-    const existing = await createUser();
+    const existing = await createUser({ verified: false });
+    await User.updateOne({ _id: existing.id }, { $set: { emailVerifiedAt: new Date() } });
     const user = googleUser({ email: existing.email });
     await signInWithGoogle(user);
     expect((await User.findById(existing.id).lean())?.photoUrl).toBe(user.picture);

@@ -186,13 +186,15 @@ describe("the shop server", () => {
     expect(html).toContain("Something went wrong on our side");
     expect(html).toContain(requestId);
     expect(html).not.toMatch(/at \S+ \(.*:\d+:\d+\)/); // no stack trace for the visitor
-    const logged = shop
-      .output()
-      .split("\n")
-      .filter((line) => line.includes(requestId))
-      .map((line) => JSON.parse(line));
-    expect(logged.some((line) => line.err?.stack)).toBe(true);
-    expect(logged.some((line) => line.res?.status === 500)).toBe(true);
+    // The request's own line is written when the response ends, a moment after the body arrives.
+    const logged = () =>
+      shop
+        .output()
+        .split("\n")
+        .filter((line) => line.includes(requestId))
+        .map((line) => JSON.parse(line));
+    await expect.poll(() => logged().some((line) => line.res?.status === 500)).toBe(true);
+    expect(logged().some((line) => line.err?.stack)).toBe(true);
     await stop(shop.child);
   }, 90_000);
 

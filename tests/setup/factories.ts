@@ -14,9 +14,16 @@ export async function createUser({
   role = "customer",
   name = role === "admin" ? "Ada Admin" : "Carl Customer",
   email = `${role}-${randomUUID().slice(0, 8)}@example.com`,
-}: { role?: Role; name?: string; email?: string } = {}) {
+  verified = true,
+}: { role?: Role; name?: string; email?: string; /** false: the address was never proved (a fresh sign-up). */ verified?: boolean } = {}) {
   passwordHash ??= hashPassword(TEST_PASSWORD);
-  const doc = await User.create({ email, name, role, passwordHash: await passwordHash });
+  const doc = await User.create({
+    email,
+    name,
+    role,
+    passwordHash: await passwordHash,
+    ...(verified ? { emailVerifiedAt: new Date() } : {}),
+  });
   return { ...toUserView(doc.toObject()), password: TEST_PASSWORD };
 }
 

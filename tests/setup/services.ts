@@ -9,6 +9,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { startLocalDb } from "../../server/local-db";
 import { buildShop, startShop } from "../../scripts/bench/shop";
+import { startMailProvider } from "./mail";
 import { startOAuthServer, startStripeMock } from "./providers";
 
 export type Services = { env: Record<string, string>; stop: () => Promise<void> };
@@ -32,12 +33,16 @@ export async function startServices(work: string, { build = true } = {}): Promis
       stops.push(provider.stop);
       Object.assign(extraEnv, provider.env);
     }
+    // The shop sends to the suite's mail catcher; the tests read it at MAIL_CATCHER_URL.
+    const mail = await startMailProvider();
+    stops.push(mail.stop);
+    extraEnv.SMTP_URL = mail.env.SMTP_URL;
 
     if (build) buildShop(buildDir);
     seed({ NODE_ENV: "production", MONGODB_URI: db.uri, DATA_DIR: path.join(work, "data"), ...extraEnv });
     const shop = await startShop({ work, db, buildDir, extraEnv });
     stops.push(shop.stop);
-    return { env: { ...shop.env, SHOP_URL: shop.url }, stop };
+    return { env: { ...shop.env, SHOP_URL: shop.url, MAIL_CATCHER_URL: mail.env.MAIL_CATCHER_URL }, stop };
   } catch (error) {
     await stop();
     throw error;

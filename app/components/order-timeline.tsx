@@ -1,0 +1,16 @@
+import type { TimelineEvent } from "~/utils/order-timeline";
+import { formatDateTime } from "~/utils/shop-forms";
+
+/** The order's events, oldest first, each with its time and who did it. */
+export function OrderTimeline({ events }: { events: TimelineEvent[] }) {
+  return (
+    <ol className="text-slate-800" data-testid="order-timeline">
+      {events.map((event) => (
+        <li key={event.event} data-event={event.event}>
+          <span className="font-medium">{event.label}</span> {formatDateTime(event.at)}
+          <span className="block text-sm text-slate-600">by {event.actor}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,79 @@
+import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./layout";
+
+export function PasswordResetEmail({ name, resetUrl, shopUrl }: { name: string; resetUrl: string; shopUrl: string }) {
+  return (
+    <EmailLayout preview={`Reset your ${SHOP_NAME} password`} shopUrl={shopUrl}>
+      <Paragraph>Hello {name},</Paragraph>
+      <Paragraph>
+        Someone asked to reset the password of your {SHOP_NAME} account. If it was you, choose a new password here. The
+        link works once, for one hour.
+      </Paragraph>
+      <ActionLink href={resetUrl}>Choose a new password</ActionLink>
+      <Paragraph>If you did not ask for this, ignore this email: your password stays as it is.</Paragraph>
+    </EmailLayout>
+  );
+}
+
+export function PasswordChangedEmail({ name, shopUrl, forgotUrl }: { name: string; shopUrl: string; forgotUrl: string }) {
+  return (
+    <EmailLayout preview={`Your ${SHOP_NAME} password was changed`} shopUrl={shopUrl}>
+      <Paragraph>Hello {name},</Paragraph>
+      <Paragraph>
+        The password of your {SHOP_NAME} account was just changed, and every device signed in to it was signed out.
+      </Paragraph>
+      <Paragraph>
+        If this was not you, reset your password now at {forgotUrl} and tell us by replying to this email.
+      </Paragraph>
+    </EmailLayout>
+  );
+}
+
+export function WelcomeEmail({ name, verifyUrl, shopUrl }: { name: string; verifyUrl: string; shopUrl: string }) {
+  return (
+    <EmailLayout preview={`Welcome to ${SHOP_NAME}: please confirm your email address`} shopUrl={shopUrl}>
+      <Paragraph>Hello {name},</Paragraph>
+      <Paragraph>
+        Welcome to {SHOP_NAME}. Your account is ready: browse the parts and order in bulk whenever you like.
+      </Paragraph>
+      <Paragraph>Please confirm that this email address is yours, so that we can reach you about your orders:</Paragraph>
+      <ActionLink href={verifyUrl}>Confirm my email address</ActionLink>
+    </EmailLayout>
+  );
+}
+
+export function VerifyEmail({ name, verifyUrl, shopUrl }: { name: string; verifyUrl: string; shopUrl: string }) {
+  return (
+    <EmailLayout preview={`Confirm your email address for ${SHOP_NAME}`} shopUrl={shopUrl}>
+      <Paragraph>Hello {name},</Paragraph>
+      <Paragraph>Please confirm that this email address is yours. The link works for one day.</Paragraph>
+      <ActionLink href={verifyUrl}>Confirm my email address</ActionLink>
+      <Paragraph>If you did not ask for this, ignore this email.</Paragraph>
+    </EmailLayout>
+  );
+}
+
+export function ChangeEmailEmail({ name, confirmUrl, newEmail, shopUrl }: { name: string; confirmUrl: string; newEmail: string; shopUrl: string }) {
+  return (
+    <EmailLayout preview={`Confirm your new email address for ${SHOP_NAME}`} shopUrl={shopUrl}>
+      <Paragraph>Hello {name},</Paragraph>
+      <Paragraph>
+        You asked to use {newEmail} for your {SHOP_NAME} account. Open this link to confirm it; until then your account keeps
+        its old address. The link works once, for one day.
+      </Paragraph>
+      <ActionLink href={confirmUrl}>Use this email address</ActionLink>
+      <Paragraph>If you did not ask for this, ignore this email: nothing changes.</Paragraph>
+    </EmailLayout>
+  );
+}
+
+export function EmailChangedEmail({ name, newEmail, shopUrl }: { name: string; newEmail: string; shopUrl: string }) {
+  return (
+    <EmailLayout preview={`Your ${SHOP_NAME} email address was changed`} shopUrl={shopUrl}>
+      <Paragraph>Hello {name},</Paragraph>
+      <Paragraph>
+        Your {SHOP_NAME} account now uses {newEmail}; this address gets no more mail from us. If this was not you, reply to
+        this email at once.
+      </Paragraph>
+    </EmailLayout>
+  );
+}

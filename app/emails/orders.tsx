@@ -1,0 +1,137 @@
+import { Text } from "@react-email/components";
+import { formatCents } from "~/utils/misc";
+import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./layout";
+
+/** What an order email shows of the order (a subset of OrderView). */
+export type EmailOrder = {
+  id: string;
+  lines: { partNumber: string; productName: string; unitPriceCents: number; quantity: number; lineTotalCents: number }[];
+  totalCents: number;
+  totalQuantity: number;
+  phone: string;
+  address: string;
+  userName: string;
+  userEmail: string;
+  transactionId: string | null;
+  paidAt: string | null;
+};
+
+const units = (n: number) => n.toLocaleString("en-US");
+const shortId = (id: string) => id.slice(-8).toUpperCase();
+/** "Order 1A2B3C4D": how the emails name an order (the end of its id, as the order page shows it). */
+export const orderName = (order: { id: string }) => `order ${shortId(order.id)}`;
+
+/** The lines, one per paragraph (readable as plain text too), then the total. */
+function OrderLines({ order }: { order: EmailOrder }) {
+  return (
+    <>
+      {order.lines.map((line, index) => (
+        <Text key={index} style={{ fontSize: "14px", margin: "4px 0" }}>
+          {units(line.quantity)} × {line.productName}
+          {line.partNumber ? ` (${line.partNumber})` : ""} at {formatCents(line.unitPriceCents)} each:{" "}
+          {formatCents(line.lineTotalCents)}
+        </Text>
+      ))}
+      <Text style={{ fontSize: "15px", fontWeight: "bold", margin: "8px 0" }}>
+        Total: {formatCents(order.totalCents)} for {units(order.totalQuantity)} units
+      </Text>
+    </>
+  );
+}
+
+function DeliverTo({ order }: { order: EmailOrder }) {
+  return (
+    <Paragraph>
+      Deliver to: {order.address}. Phone: {order.phone}.
+    </Paragraph>
+  );
+}
+
+type Links = { shopUrl: string; orderUrl: string; unsubscribeUrl?: string };
+
+export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: EmailOrder; payUrl: string }) {
+  return (
+    <EmailLayout preview={`Your ${SHOP_NAME} ${orderName(order)} is placed`} shopUrl={links.shopUrl} unsubscribeUrl={links.unsubscribeUrl}>
+      <Paragraph>Hello {order.userName},</Paragraph>
+      <Paragraph>Thank you for your {orderName(order)}. We keep the stock for it until you pay or cancel it.</Paragraph>
+      <OrderLines order={order} />
+      <DeliverTo order={order} />
+      <Paragraph>Pay for it here, and we start preparing it:</Paragraph>
+      <ActionLink href={payUrl}>Pay {formatCents(order.totalCents)}</ActionLink>
+      <Paragraph>See the order at any time: {links.orderUrl}</Paragraph>
+    </EmailLayout>
+  );
+}
+
+export function PaymentReceivedEmail({ order, ...links }: Links & { order: EmailOrder }) {
+  return (
+    <EmailLayout preview={`Receipt for your ${SHOP_NAME} ${orderName(order)}`} shopUrl={links.shopUrl} unsubscribeUrl={links.unsubscribeUrl}>
+      <Paragraph>Hello {order.userName},</Paragraph>
+      <Paragraph>We have received your payment for {orderName(order)}. This is your receipt.</Paragraph>
+      <OrderLines order={order} />
+      <Paragraph>
+        Paid: {formatCents(order.totalCents)}
+        {order.paidAt ? ` on ${order.paidAt.slice(0, 10)}` : ""}. Transaction id: {order.transactionId ?? "unknown"}.
+      </Paragraph>
+      <DeliverTo order={order} />
+      <Paragraph>We will write again when it ships. The order: {links.orderUrl}</Paragraph>
+    </EmailLayout>
+  );
+}
+
+/** Essential: always sent, whatever the customer's email settings. */
+export function OrderShippedEmail({ order, ...links }: Links & { order: EmailOrder }) {
+  return (
+    <EmailLayout preview={`Your ${SHOP_NAME} ${orderName(order)} has shipped`} shopUrl={links.shopUrl}>
+      <Paragraph>Hello {order.userName},</Paragraph>
+      <Paragraph>Your {orderName(order)} has shipped to {order.address}.</Paragraph>
+      <OrderLines order={order} />
+      <Paragraph>The order: {links.orderUrl}</Paragraph>
+    </EmailLayout>
+  );
+}
+
+export function OrderEndedEmail({ order, by, ...links }: Links & { order: EmailOrder; by: "customer" | "shop" }) {
+  return (
+    <EmailLayout preview={`Your ${SHOP_NAME} ${orderName(order)} is cancelled`} shopUrl={links.shopUrl} unsubscribeUrl={links.unsubscribeUrl}>
+      <Paragraph>Hello {order.userName},</Paragraph>
+      <Paragraph>
+        {by === "customer"
+          ? `You cancelled your ${orderName(order)}. Nothing was charged.`
+          : `We removed your unpaid ${orderName(order)}. Nothing was charged; reply to this email if you have a question.`}
+      </Paragraph>
+      <OrderLines order={order} />
+      <Paragraph>The order: {links.orderUrl}</Paragraph>
+    </EmailLayout>
+  );
+}
+
+// --- To the shop's admins ------------------------------------------------------------------------
+
+export function PaidOrderToShipEmail({ order, manageUrl, shopUrl }: { order: EmailOrder; manageUrl: string; shopUrl: string }) {
+  return (
+    <EmailLayout preview={`Paid ${orderName(order)} to ship`} shopUrl={shopUrl}>
+      <Paragraph>
+        {order.userName} ({order.userEmail}) paid {orderName(order)}: {formatCents(order.totalCents)}, transaction id{" "}
+        {order.transactionId ?? "unknown"}. It is ready to ship.
+      </Paragraph>
+      <OrderLines order={order} />
+      <DeliverTo order={order} />
+      <ActionLink href={manageUrl}>Open the paid orders</ActionLink>
+    </EmailLayout>
+  );
+}
+
+export type EmailPart = { id: string; name: string; partNumber: string; availableQuantity: number; minOrderQuantity: number };
+
+export function LowStockEmail({ part, editUrl, shopUrl }: { part: EmailPart; editUrl: string; shopUrl: string }) {
+  return (
+    <EmailLayout preview={`Low stock: ${part.name}`} shopUrl={shopUrl}>
+      <Paragraph>
+        The stock of {part.name} ({part.partNumber}) fell to {units(part.availableQuantity)} units, below its minimum order of{" "}
+        {units(part.minOrderQuantity)}: customers cannot order it until it is restocked.
+      </Paragraph>
+      <ActionLink href={editUrl}>Restock {part.partNumber}</ActionLink>
+    </EmailLayout>
+  );
+}

@@ -1,0 +1,48 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { getUser } from "~/utils/auth.server";
+import { confirmEmailChange } from "~/utils/email-change.server";
+import { redirectWithSuccess } from "~/utils/toast.server";
+
+const PROBLEMS = {
+  expired: "This link has expired: links work for one day. Ask again for the change on My Profile.",
+  used: "This link has already been used.",
+  unknown: "This link is not valid. Check that you copied all of it.",
+  taken: "Another account uses this email address now, so your address stays as it was.",
+} as const;
+
+/** The link mailed to a new address: one use, then the account has that address. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const outcome = await confirmEmailChange(token);
+  if (!outcome.problem) {
+    const user = await getUser(request);
+    return redirectWithSuccess(user ? "/dashboard" : "/login", `Your email address is now ${outcome.email}.`);
+  }
+  return json(
+    { problem: PROBLEMS[outcome.problem] },
+    { status: outcome.problem === "taken" ? 409 : 400, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } },
+  );
+}
+
+export default function ChangeEmailPage() {
+  const { problem } = useLoaderData<typeof loader>();
+  return (
+    <div className="mx-auto max-w-md px-4 py-10">
+      <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+        <h1 className="text-2xl font-bold text-slate-900">Change your email address</h1>
+        <p role="alert" className="mt-4 rounded border border-red-700 bg-red-50 p-3 text-sm text-red-800" data-testid="change-email-problem">
+          {problem}
+        </p>
+        <p className="mt-4 text-sm">
+          <Link to="/dashboard" className="font-medium text-brand-700 underline hover:text-brand-800">
+            Go to My Profile
+          </Link>
+        </p>
+      </div>
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Change your email | PartsWorks" }, { name: "robots", content: "noindex" }];

@@ -1,0 +1,235 @@
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { DataTable, type Column } from "~/components/ui/data-table";
+import { lowStockParts, oldestOrders, salesByDay, type DaySales } from "~/models/admin-home.server";
+import { requireAdmin } from "~/utils/auth.server";
+import { formatCents } from "~/utils/misc";
+import { formatDateTime } from "~/utils/shop-forms";
+
+/** The admin home: what needs doing now, parts running low, and the last 30 days of sales. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const [awaitingPayment, awaitingShipment, lowStock, sales] = await Promise.all([
+    oldestOrders("unpaid"),
+    oldestOrders("paid"),
+    lowStockParts(),
+    salesByDay(30),
+  ]);
+  const slim = ({ orders, total }: Awaited<ReturnType<typeof oldestOrders>>) => ({
+    total,
+    orders: orders.map(({ id, summary, userName, userEmail, totalCents, createdAt, paidAt }) => ({
+      id,
+      summary,
+      userName,
+      userEmail,
+      totalCents,
+      createdAt,
+      paidAt,
+    })),
+  });
+  return json(
+    { awaitingPayment: slim(awaitingPayment), awaitingShipment: slim(awaitingShipment), lowStock, sales },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+type OrderList = ReturnType<typeof useLoaderData<typeof loader>>["awaitingPayment"];
+
+export default function AdminHome() {
+  const { awaitingPayment, awaitingShipment, lowStock, sales } = useLoaderData<typeof loader>();
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8">
+      <h1 className="text-2xl font-bold">Shop Today</h1>
+      <div className="mt-6 grid gap-8 lg:grid-cols-2">
+        <OrdersToHandle
+          id="awaiting-shipment"
+          title="Paid, waiting to ship"
+          list={awaitingShipment}
+          when={(order) => `Paid ${formatDateTime(order.paidAt ?? order.createdAt)}`}
+          moreHref="/dashboard/manageOrders?status=paid"
+        />
+        <OrdersToHandle
+          id="awaiting-payment"
+          title="Waiting for payment"
+          list={awaitingPayment}
+          when={(order) => `Placed ${formatDateTime(order.createdAt)}`}
+          moreHref="/dashboard/manageOrders?status=unpaid"
+        />
+      </div>
+      <section aria-labelledby="low-stock" className="mt-8">
+        <h2 id="low-stock" className="text-xl font-semibold">
+          Low stock ({lowStock.total.toLocaleString("en-US")})
+        </h2>
+        <p className="text-sm text-slate-600">
+          Parts below their own low-stock threshold (their minimum order unless set).
+        </p>
+        {lowStock.parts.length === 0 ? (
+          <p className="mt-2 text-slate-700">No part is running low.</p>
+        ) : (
+          <DataTable caption="Parts below their low-stock threshold, lowest stock first" columns={LOW_STOCK_COLUMNS}>
+            {lowStock.parts.map((part) => (
+              <tr key={part.id} data-testid="low-stock-row">
+                <th scope="row" className="px-3 py-2 font-medium">
+                  {part.name}
+                  <span className="block text-xs font-normal text-slate-600">{part.partNumber}</span>
+                </th>
+                <td className="px-3 py-2 text-right">{part.availableQuantity.toLocaleString("en-US")}</td>
+                <td className="px-3 py-2 text-right">{part.threshold.toLocaleString("en-US")}</td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </section>
+      <SalesChart sales={sales} />
+    </div>
+  );
+}
+
+const LOW_STOCK_COLUMNS: Column[] = [
+  { label: "Part" },
+  { label: "In stock", align: "right" },
+  { label: "Threshold", align: "right" },
+];
+
+function OrdersToHandle({
+  id,
+  title,
+  list,
+  when,
+  moreHref,
+}: {
+  id: string;
+  title: string;
+  list: OrderList;
+  when: (order: OrderList["orders"][number]) => string;
+  moreHref: string;
+}) {
+  return (
+    <section aria-labelledby={id} data-testid={id}>
+      <h2 id={id} className="text-xl font-semibold">
+        {title} ({list.total.toLocaleString("en-US")})
+      </h2>
+      <p className="text-sm text-slate-600">Oldest first.</p>
+      {list.orders.length === 0 ? (
+        <p className="mt-2 text-slate-700">Nothing waiting.</p>
+      ) : (
+        <ol className="mt-2 divide-y divide-slate-200 rounded border border-slate-200 bg-white">
+          {list.orders.map((order) => (
+            <li key={order.id} className="px-3 py-2 text-sm" data-testid="todo-order">
+              <Link to={`/dashboard/manageOrders/${order.id}`} className="font-medium text-brand-700 underline">
+                {order.summary}
+              </Link>{" "}
+              for {order.userName} ({order.userEmail}), {formatCents(order.totalCents)}
+              <span className="block text-xs text-slate-600">{when(order)}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+      {list.total > list.orders.length ? (
+        <Link to={moreHref} className="mt-2 inline-block text-sm font-medium text-brand-700 underline">
+          All {list.total.toLocaleString("en-US")} in Manage Orders
+        </Link>
+      ) : null}
+    </section>
+  );
+}
+
+const WIDTH = 720;
+const HEIGHT = 220;
+const PAD = { top: 16, right: 8, bottom: 28, left: 64 };
+
+/** Drawn on the server as SVG (no script needed), with the same figures as a table. */
+function SalesChart({ sales }: { sales: DaySales[] }) {
+  const total = sales.reduce((sum, day) => sum + day.totalCents, 0);
+  const orders = sales.reduce((sum, day) => sum + day.orders, 0);
+  const max = Math.max(1, ...sales.map((day) => day.totalCents));
+  const plotWidth = WIDTH - PAD.left - PAD.right;
+  const plotHeight = HEIGHT - PAD.top - PAD.bottom;
+  const slot = plotWidth / sales.length;
+  const summary = `Sales of the last 30 days: ${formatCents(total)} from ${orders} paid ${orders === 1 ? "order" : "orders"}; the best day ${formatCents(max === 1 && total === 0 ? 0 : max)}.`;
+  return (
+    <section aria-labelledby="sales" className="mt-8">
+      <h2 id="sales" className="text-xl font-semibold">
+        Sales, last 30 days
+      </h2>
+      <p className="text-sm text-slate-600" data-testid="sales-summary">
+        {formatCents(total)} from {orders.toLocaleString("en-US")} paid {orders === 1 ? "order" : "orders"} (by the UTC
+        day they were paid).
+      </p>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        className="mt-2 h-auto w-full max-w-3xl rounded border border-slate-200 bg-white"
+        role="img"
+        aria-label={summary}
+        data-testid="sales-chart"
+      >
+        <line
+          x1={PAD.left}
+          x2={WIDTH - PAD.right}
+          y1={PAD.top + plotHeight}
+          y2={PAD.top + plotHeight}
+          stroke="#475569"
+        />
+        <text x={PAD.left - 6} y={PAD.top + 4} textAnchor="end" fontSize="11" fill="#334155">
+          {formatCents(total === 0 ? 0 : max)}
+        </text>
+        <text x={PAD.left - 6} y={PAD.top + plotHeight} textAnchor="end" fontSize="11" fill="#334155">
+          $0
+        </text>
+        {sales.map((day, index) => {
+          const height = (day.totalCents / max) * plotHeight;
+          const x = PAD.left + index * slot;
+          return (
+            <g key={day.day}>
+              <rect
+                x={x + slot * 0.15}
+                y={PAD.top + plotHeight - height}
+                width={slot * 0.7}
+                height={height}
+                fill="#1d4ed8"
+                data-day={day.day}
+              >
+                <title>{`${day.day}: ${formatCents(day.totalCents)}`}</title>
+              </rect>
+              {index % 5 === 0 || index === sales.length - 1 ? (
+                <text x={x + slot / 2} y={HEIGHT - 10} textAnchor="middle" fontSize="10" fill="#334155">
+                  {day.day.slice(5)}
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+      </svg>
+      <details className="mt-2">
+        <summary className="cursor-pointer text-sm font-medium text-brand-700">Sales by day as a table</summary>
+        <DataTable caption="Sales by day, last 30 days" columns={SALES_COLUMNS}>
+          {sales.map((day) => (
+            <tr key={day.day} data-testid="sales-row">
+              <th scope="row" className="px-3 py-2 font-medium">
+                {day.day}
+              </th>
+              <td className="px-3 py-2 text-right">{day.orders}</td>
+              <td className="px-3 py-2 text-right">{formatCents(day.totalCents)}</td>
+            </tr>
+          ))}
+        </DataTable>
+      </details>
+    </section>
+  );
+}
+
+const SALES_COLUMNS: Column[] = [
+  { label: "Day (UTC)" },
+  { label: "Paid orders", align: "right" },
+  { label: "Sales", align: "right" },
+];
+
+export const meta: MetaFunction = () => [{ title: "Shop Today | PartsWorks" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,93 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
+import { ResetPasswordSchema } from "~/utils/account-schemas";
+import { endSession } from "~/utils/auth.server";
+import { readForm } from "~/utils/form.server";
+import { checkResetToken, RESET_LINK_PROBLEMS, resetPassword } from "~/utils/password-reset.server";
+import { redirectWithSuccess } from "~/utils/toast.server";
+
+export const PASSWORD_CHANGED = "Your password has been changed and every device was signed out. Log in with your new password.";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const check = await checkResetToken(token);
+  return json(
+    { token, problem: check.state === "valid" ? null : RESET_LINK_PROBLEMS[check.state] },
+    { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } },
+  );
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await readForm(request);
+  const submission = parseWithZod(formData, { schema: ResetPasswordSchema });
+  if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  const problem = await resetPassword(submission.value.token, submission.value.password);
+  if (problem) {
+    return json(submission.reply({ formErrors: [RESET_LINK_PROBLEMS[problem]], hideFields: ["password"] }), { status: 400 });
+  }
+  // Signed out here too: the new password opens the account from now on.
+  return redirectWithSuccess("/login", PASSWORD_CHANGED, { headers: await endSession(request) });
+}
+
+export default function ResetPasswordPage() {
+  const { token, problem } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const isPending = useIsPending();
+  const [form, fields] = useForm({
+    id: "reset-password",
+    lastResult,
+    defaultValue: { token },
+    constraint: getZodConstraint(ResetPasswordSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
+  });
+
+  return (
+    <div className="mx-auto max-w-md px-4 py-10">
+      <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+        <h1 className="text-2xl font-bold text-slate-900">Choose a new password</h1>
+        {problem ? (
+          <>
+            <p role="alert" className="mt-4 rounded border border-red-700 bg-red-50 p-3 text-sm text-red-800" data-testid="reset-problem">
+              {problem}
+            </p>
+            <p className="mt-4 text-sm">
+              <Link to="/forgot-password" className="font-medium text-brand-700 underline hover:text-brand-800">
+                Ask for a new link
+              </Link>
+            </p>
+          </>
+        ) : (
+          <Form method="post" {...getFormProps(form)} noValidate className="mt-4 space-y-1">
+            <input {...getInputProps(fields.token, { type: "hidden" })} key={fields.token.key} />
+            <Field
+              meta={fields.password}
+              label="New password"
+              type="password"
+              inputProps={{ autoComplete: "new-password", autoFocus: true }}
+              help="At least 6 characters."
+            />
+            <ErrorList id={form.errorId} errors={form.errors} />
+            {form.errors?.length ? (
+              <p className="text-sm">
+                <Link to="/forgot-password" className="font-medium text-brand-700 underline hover:text-brand-800">
+                  Ask for a new link
+                </Link>
+              </p>
+            ) : null}
+            <SubmitButton pending={isPending} pendingText="Saving…" className="w-full">
+              Save new password
+            </SubmitButton>
+          </Form>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Reset password | PartsWorks" }, { name: "robots", content: "noindex" }];

@@ -1,0 +1,53 @@
+import { z } from "zod";
+
+/** What the audit log records (shared by the model, the audit screen and its filter form). */
+export const AUDIT_ACTIONS = [
+  "user.make-admin",
+  "part.add",
+  "part.edit",
+  "part.update",
+  "part.delete",
+  "order.ship",
+  "order.remove",
+  "signin.throttled",
+  "signup.throttled",
+  "password.reset",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+  "user.make-admin": "Made an admin",
+  "part.add": "Added a product",
+  "part.edit": "Edited a product",
+  "part.update": "Changed price or stock",
+  "part.delete": "Deleted a product",
+  "order.ship": "Shipped an order",
+  "order.remove": "Removed an order",
+  "signin.throttled": "Sign-in refused by the throttle",
+  "signup.throttled": "Sign-up refused by the throttle",
+  "password.reset": "Password reset",
+};
+
+const day = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date such as 2026-01-31")
+  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), "Enter a date such as 2026-01-31");
+
+/** The audit screen's filters (a GET form): every field optional, dates are whole UTC days. */
+export const auditFilterSchema = z
+  .object({
+    action: z.enum(AUDIT_ACTIONS, { errorMap: () => ({ message: "Choose an action from the list" }) }).optional(),
+    actor: z
+      .string()
+      .trim()
+      .max(254, "Email is too long")
+      .email("Enter an email address such as name@example.com")
+      .optional(),
+    from: day.optional(),
+    to: day.optional(),
+  })
+  .refine((value) => !value.from || !value.to || value.from <= value.to, {
+    path: ["to"],
+    message: "The end date must not be before the start date",
+  });

@@ -1,0 +1,42 @@
+import { createElement } from "react";
+import { VerifyEmail, WelcomeEmail } from "~/emails/account";
+import { createAccountToken, hashToken, spendAccountToken } from "~/models/account-token.server";
+import { markEmailVerified } from "~/models/user.server";
+import { queueEmail, shopUrl } from "./email.server";
+
+export const VERIFY_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+
+async function verifyLink(user: { id: string; email: string }) {
+  const token = await createAccountToken({ kind: "verify-email", userId: user.id, email: user.email, ttlMs: VERIFY_LINK_TTL_MS });
+  return { token, url: shopUrl(`/verify-email?token=${token}`) };
+}
+
+/** After sign-up: welcome, with a link that proves the address. */
+export async function sendWelcomeEmail(user: { id: string; email: string; name: string }) {
+  const { url } = await verifyLink(user);
+  await queueEmail({
+    key: `welcome:${user.id}`,
+    to: user.email,
+    subject: "Welcome to PartsWorks: please confirm your email address",
+    body: createElement(WelcomeEmail, { name: user.name, verifyUrl: url, shopUrl: shopUrl() }),
+  });
+}
+
+/** Another verification link (asked for from the dashboard banner). */
+export async function sendVerificationEmail(user: { id: string; email: string; name: string }) {
+  const { token, url } = await verifyLink(user);
+  await queueEmail({
+    key: `verify-email:${hashToken(token)}`,
+    to: user.email,
+    subject: "Confirm your email address for PartsWorks",
+    body: createElement(VerifyEmail, { name: user.name, verifyUrl: url, shopUrl: shopUrl() }),
+  });
+}
+
+/** Uses a verification link; the problem with it, or null when the address is now verified. */
+export async function verifyEmailWithToken(token: string) {
+  const used = await spendAccountToken("verify-email", token);
+  if (used.state !== "valid") return used.state;
+  await markEmailVerified(used.userId, used.email);
+  return null;
+}

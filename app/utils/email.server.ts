@@ -1,0 +1,35 @@
+import { render } from "@react-email/components";
+import type { ReactElement } from "react";
+import { addToOutbox, Outbox } from "~/models/outbox.server";
+import { getEnv } from "./env.server";
+import { queueDelivery } from "./jobs.server";
+
+/** An absolute link into the shop (PUBLIC_URL). */
+export function shopUrl(pathname = "/") {
+  return new URL(pathname, getEnv().PUBLIC_URL).toString();
+}
+
+/**
+ * Writes a message to the outbox and queues its delivery. `key` names the event that causes it
+ * (e.g. `order:<id>:placed`): a second call with the same key writes and sends nothing. The HTML
+ * and plain-text parts are rendered now, from the facts as they are at the change.
+ */
+export async function queueEmail({
+  key,
+  to,
+  subject,
+  body,
+  headers,
+}: {
+  key: string;
+  to: string;
+  subject: string;
+  body: ReactElement;
+  headers?: Record<string, string>;
+}) {
+  if (await Outbox.exists({ _id: key })) return false; // this event already has its message
+  const [html, text] = await Promise.all([render(body), render(body, { plainText: true })]);
+  const isNew = await addToOutbox({ _id: key, to, subject, html, text, headers });
+  if (isNew) await queueDelivery(key);
+  return isNew;
+}

@@ -1,0 +1,42 @@
+import { MongoBackend } from "@agendajs/mongo-backend";
+import { Agenda } from "agenda";
+import mongoose from "mongoose";
+import { markQueued } from "~/models/outbox.server";
+
+/** The job that sends one outbox message (defined in mail-worker.server.ts). */
+export const SEND_EMAIL_JOB = "send-email";
+/** The recurring job that gives a job to any outbox message written without one. */
+export const OUTBOX_SWEEP_JOB = "outbox-sweep";
+export const JOBS_COLLECTION = "jobs";
+
+let agenda: Agenda | undefined;
+
+/**
+ * agenda on the shop's own MongoDB connection (its jobs in the `jobs` collection). Every process
+ * that queues jobs has one; only the server's worker (`startMailWorker`) also processes them.
+ */
+export function getAgenda() {
+  if (agenda) return agenda;
+  const db = mongoose.connection.db;
+  if (!db) throw new Error("the database is not connected");
+  agenda = new Agenda({
+    backend: new MongoBackend({ mongo: db, collection: JOBS_COLLECTION }),
+    processEvery: "2 seconds",
+    defaultLockLifetime: 60_000,
+  });
+  return agenda;
+}
+
+/**
+ * Creates the delivery job of an outbox message. If this fails (or the process stops first), the
+ * message stays in the outbox unqueued and the sweep queues it within a minute: mail is delayed,
+ * never lost, and the step that caused it does not fail.
+ */
+export async function queueDelivery(outboxId: string) {
+  try {
+    await getAgenda().now(SEND_EMAIL_JOB, { outboxId });
+    await markQueued(outboxId);
+  } catch (error) {
+    console.error(`Queueing mail ${outboxId} failed; the outbox sweep will queue it:`, error);
+  }
+}

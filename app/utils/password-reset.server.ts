@@ -1,0 +1,73 @@
+import { createElement } from "react";
+import { PasswordChangedEmail, PasswordResetEmail } from "~/emails/account";
+import {
+  checkAccountToken,
+  createAccountToken,
+  hashToken,
+  releaseAccountToken,
+  retireAccountTokens,
+  spendAccountToken,
+  type TokenState,
+} from "~/models/account-token.server";
+import { deleteUserSessions } from "~/models/session.server";
+import { getUserByEmail, getUserById, markEmailVerified, setPasswordHash } from "~/models/user.server";
+import { queueEmail, shopUrl } from "./email.server";
+import { hashPassword } from "./password.server";
+
+export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
+
+export const RESET_LINK_PROBLEMS: Record<Exclude<TokenState["state"], "valid">, string> = {
+  expired: "This password reset link has expired: links work for one hour. Ask for a new one below.",
+  used: "This password reset link has already been used. If you still need to reset your password, ask for a new link below.",
+  unknown: "This password reset link is not valid. Check that you copied all of it, or ask for a new one below.",
+};
+
+/** Mails a reset link when the account exists; does nothing visible otherwise. */
+export async function sendPasswordResetLink(email: string) {
+  const user = await getUserByEmail(email);
+  if (!user) return;
+  const token = await createAccountToken({ kind: "reset-password", userId: user.id, email: user.email, ttlMs: RESET_LINK_TTL_MS });
+  await queueEmail({
+    key: `reset-password:${hashToken(token)}`,
+    to: user.email,
+    subject: "Reset your PartsWorks password",
+    body: createElement(PasswordResetEmail, {
+      name: user.name,
+      resetUrl: shopUrl(`/reset-password?token=${token}`),
+      shopUrl: shopUrl(),
+    }),
+  });
+}
+
+export const checkResetToken = (token: string) => checkAccountToken("reset-password", token);
+
+/**
+ * Sets the new password with a reset link: the link is used up (once, within the hour), every
+ * session of the account ends, other reset links stop working, and a notice goes to the account's
+ * address. Returns the problem with the link, or null when the password was changed.
+ */
+export async function resetPassword(token: string, password: string): Promise<Exclude<TokenState["state"], "valid"> | null> {
+  const passwordHash = await hashPassword(password);
+  const used = await spendAccountToken("reset-password", token);
+  if (used.state !== "valid") return used.state;
+  const user = await getUserById(used.userId);
+  if (!user || !(await setPasswordHash(user.id, passwordHash))) {
+    await releaseAccountToken("reset-password", token);
+    return "unknown";
+  }
+  // The link reached this address, which proves it too.
+  await markEmailVerified(user.id, used.email);
+  await deleteUserSessions(user.id);
+  await retireAccountTokens(user.id, "reset-password");
+  await queueEmail({
+    key: `password-changed:${hashToken(token)}`,
+    to: user.email,
+    subject: "Your PartsWorks password was changed",
+    body: createElement(PasswordChangedEmail, {
+      name: user.name,
+      shopUrl: shopUrl(),
+      forgotUrl: shopUrl("/forgot-password"),
+    }),
+  });
+  return null;
+}

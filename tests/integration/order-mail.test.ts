@@ -1,0 +1,224 @@
+/**
+ * The order emails, read from the suite's mail catcher: each step of an order writes its message
+ * once (a double submit or a repeated confirmation mails nothing more), the links work, customers
+ * can turn the non-essential ones off (shipping notices stay), and an order placed while the mail
+ * server is down succeeds and its mail arrives once the server is back.
+ */
+import { randomUUID } from "node:crypto";
+import Stripe from "stripe";
+import { describe, expect, test } from "vitest";
+import { Order } from "~/models/order.server";
+import { Outbox } from "~/models/outbox.server";
+import { User } from "~/models/user.server";
+import { action as manageOrdersAction } from "~/routes/dashboard.manageOrders";
+import { action as cancelAction } from "~/routes/dashboard.orders_.$id.cancel";
+import { action as orderAction } from "~/routes/parts.$id";
+import { action as unsubscribeAction, loader as unsubscribeLoader } from "~/routes/unsubscribe";
+import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
+import { caughtMail, linkIn, setMailServer, waitForMail, type CaughtMail } from "../setup/mail";
+import { createOrder } from "../setup/order-factories";
+import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+
+const shopUrl = process.env.SHOP_URL!;
+const goodOrder = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield" };
+const shortId = (id: string) => id.slice(-8).toUpperCase();
+
+async function customer(name = "Olga Orderer") {
+  const user = await createUser({ name, email: `order-mail-${randomUUID().slice(0, 8)}@example.com` });
+  return { user, cookie: await sessionCookieHeader(user.id) };
+}
+
+function postOrder(partId: string, quantity: number, cookie: string) {
+  return settle(
+    orderAction(actionArgs(postRequest(`/parts/${partId}`, { ...goodOrder, quantity: String(quantity) }, { cookie }), { id: partId })),
+  );
+}
+
+async function newestOrderOf(userId: string) {
+  const doc = await Order.findOne({ userId }).sort({ createdAt: -1, _id: -1 }).lean();
+  return doc!._id.toString();
+}
+
+/** Every message to `to` so far, after a pause long enough for a duplicate to arrive. */
+async function allMailTo(to: string) {
+  await new Promise((resolve) => setTimeout(resolve, 4000));
+  return (await caughtMail()).filter((mail) => mail.to.includes(to));
+}
+
+function postWebhook(order: { id: string; totalCents: number }, paymentIntent: string) {
+  const payload = JSON.stringify({
+    id: `evt_${randomUUID().replace(/-/g, "").slice(0, 20)}`,
+    object: "event",
+    api_version: "2026-10-28.endive",
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type: "payment_intent.succeeded",
+    data: {
+      object: {
+        id: paymentIntent,
+        object: "payment_intent",
+        amount: order.totalCents,
+        amount_received: order.totalCents,
+        currency: "usd",
+        status: "succeeded",
+        metadata: { orderId: order.id },
+      },
+    },
+  });
+  const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: process.env.STRIPE_WEBHOOK_SECRET! });
+  return fetch(`${shopUrl}/webhooks/stripe`, {
+    method: "POST",
+    body: payload,
+    headers: { "Content-Type": "application/json", "Stripe-Signature": header },
+  });
+}
+
+describe("order emails", () => {
+  test("order placed: the lines, the total and a payment link that works; the admins hear of stock below the minimum", async () => {
+    const { user, cookie } = await customer();
+    const admin = await createUser({ role: "admin", email: `admin-mail-${randomUUID().slice(0, 8)}@example.com` });
+    const part = await createPart({ name: "Mail Brake Pad", priceCents: 250, minOrderQuantity: 100, availableQuantity: 250 });
+
+    const response = await postOrder(part.id, 200, cookie);
+    expect(response.status).toBe(302);
+    const orderId = await newestOrderOf(user.id);
+
+    const [mail] = await waitForMail(user.email, { subject: `Your PartsWorks order ${shortId(orderId)} is placed` });
+    expect(mail.text).toContain(`200 × Mail Brake Pad (${part.partNumber}) at $2.50 each: $500`);
+    expect(mail.text).toContain("Total: $500 for 200 units");
+    expect(mail.html).toContain("Mail Brake Pad");
+    expect(mail.html).not.toMatch(/<img/i);
+    const payLink = linkIn(mail, `${shopUrl}/dashboard/payment/`);
+    expect(payLink).toBe(`${shopUrl}/dashboard/payment/${orderId}`);
+    const payPage = await fetch(payLink, { headers: { Cookie: cookie }, redirect: "manual" });
+    expect(payPage.status).toBe(200);
+    expect(await payPage.text()).toContain("Mail Brake Pad");
+    expect(mail.text).toContain(`${shopUrl}/unsubscribe?token=`);
+
+    // 50 left of a minimum order of 100: nobody can order it until it is restocked.
+    const [low] = await waitForMail(admin.email, { subject: /^Low stock: Mail Brake Pad/ });
+    expect(low.text).toContain("fell to 50 units, below its minimum order of 100");
+    expect(linkIn(low, `${shopUrl}/dashboard/manageProducts/`)).toBe(`${shopUrl}/dashboard/manageProducts/${part.id}/edit`);
+    expect(await allMailTo(admin.email)).toHaveLength(1);
+  }, 30_000);
+
+  test("payment received: one receipt with Stripe's transaction id and one notice to the admins, however often Stripe confirms", async () => {
+    const { user } = await customer("Paula Payer");
+    const admin = await createUser({ role: "admin", email: `admin-paid-${randomUUID().slice(0, 8)}@example.com` });
+    const order = await createOrder({ user });
+    const paymentIntent = `pi_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
+    for (let i = 0; i < 3; i++) expect((await postWebhook(order, paymentIntent)).status).toBe(200);
+
+    const [receipt] = await waitForMail(user.email, { subject: `Receipt for your PartsWorks order ${shortId(order.id)}` });
+    expect(receipt.text).toContain(`Transaction id: ${paymentIntent}`);
+    expect(receipt.text).toContain(`100 × ${order.lines[0].productName}`);
+    const [toShip] = await waitForMail(admin.email, { subject: `Paid order ${shortId(order.id)} to ship: Paula Payer` });
+    expect(toShip.text).toContain(paymentIntent);
+    expect(linkIn(toShip, `${shopUrl}/dashboard/manageOrders`)).toBe(`${shopUrl}/dashboard/manageOrders?status=paid`);
+    expect(await allMailTo(user.email)).toHaveLength(1);
+    expect((await caughtMail()).filter((mail) => mail.to.includes(admin.email))).toHaveLength(1);
+  }, 30_000);
+
+  test("shipped, cancelled by the customer, removed by the shop: each mailed once, saying who", async () => {
+    const { user, cookie } = await customer("Sven Status");
+    const admin = await createUser({ role: "admin" });
+    const adminCookie = await sessionCookieHeader(admin.id);
+    const paid = await createOrder({ user, status: "paid" });
+    const toCancel = await createOrder({ user });
+    const toRemove = await createOrder({ user });
+    const manage = (fields: Record<string, string>) =>
+      settle(manageOrdersAction(actionArgs(postRequest("/dashboard/manageOrders", fields, { cookie: adminCookie }))));
+
+    // Submitted twice: the second changes nothing and mails nothing.
+    for (let i = 0; i < 2; i++) await manage({ intent: "ship", orderId: paid.id });
+    for (let i = 0; i < 2; i++) {
+      await settle(
+        cancelAction(
+          actionArgs(postRequest(`/dashboard/orders/${toCancel.id}/cancel`, { confirm: "cancel" }, { cookie }), { id: toCancel.id }),
+        ),
+      );
+    }
+    await manage({ intent: "remove", orderId: toRemove.id });
+
+    const [shipped] = await waitForMail(user.email, { subject: `Your PartsWorks order ${shortId(paid.id)} has shipped` });
+    expect(shipped.text).toContain("has shipped to 1 Test Street, Springfield");
+    expect(linkIn(shipped, `${shopUrl}/dashboard/orders/`)).toBe(`${shopUrl}/dashboard/orders/${paid.id}`);
+    const [cancelled] = await waitForMail(user.email, { subject: `You cancelled your PartsWorks order ${shortId(toCancel.id)}` });
+    expect(cancelled.text).toContain("You cancelled your order");
+    const [removed] = await waitForMail(user.email, { subject: `PartsWorks removed your unpaid order ${shortId(toRemove.id)}` });
+    expect(removed.text).toContain("We removed your unpaid order");
+    expect(await allMailTo(user.email)).toHaveLength(3);
+  }, 30_000);
+});
+
+describe("turning order updates off", () => {
+  test("the unsubscribe link works signed out; later updates are not sent, shipping notices still are", async () => {
+    const { user } = await customer("Ulla Unsub");
+    const first = await createOrder({ user });
+    const [cancelMail] = await (async () => {
+      await settle(
+        cancelAction(
+          actionArgs(
+            postRequest(`/dashboard/orders/${first.id}/cancel`, { confirm: "cancel" }, { cookie: await sessionCookieHeader(user.id) }),
+            { id: first.id },
+          ),
+        ),
+      );
+      return waitForMail(user.email);
+    })();
+    const link = new URL(linkIn(cancelMail, `${shopUrl}/unsubscribe?token=`));
+    expect(cancelMail.headers["list-unsubscribe"]).toBe(`<${link.href}>`);
+
+    // A forged token changes nothing.
+    const forged = `${user.id}.${"A".repeat(43)}`;
+    const refused = await settle(unsubscribeAction(actionArgs(postRequest("/unsubscribe", { token: forged }))));
+    expect(refused.status).toBe(400);
+    expect((await User.findById(user.id).lean())?.orderUpdateEmails).toBeUndefined();
+
+    // Signed out: the page asks, the button turns them off.
+    const page = await settle(unsubscribeLoader(loaderArgs(getRequest(`${link.pathname}${link.search}`))));
+    expect(page.status).toBe(200);
+    expect(await page.json()).toMatchObject({ email: user.email, on: true });
+    const done = await settle(
+      unsubscribeAction(actionArgs(postRequest(`${link.pathname}${link.search}`, { token: link.searchParams.get("token")! }))),
+    );
+    expect(done.status).toBe(200);
+    expect((await User.findById(user.id).lean())?.orderUpdateEmails).toBe(false);
+
+    const admin = await createUser({ role: "admin" });
+    const next = await createOrder({ user });
+    const toShip = await createOrder({ user, status: "paid" });
+    const adminCookie = await sessionCookieHeader(admin.id);
+    await settle(manageOrdersAction(actionArgs(postRequest("/dashboard/manageOrders", { intent: "remove", orderId: next.id }, { cookie: adminCookie }))));
+    await settle(manageOrdersAction(actionArgs(postRequest("/dashboard/manageOrders", { intent: "ship", orderId: toShip.id }, { cookie: adminCookie }))));
+    await waitForMail(user.email, { subject: `Your PartsWorks order ${shortId(toShip.id)} has shipped` });
+    const mails: CaughtMail[] = await allMailTo(user.email);
+    expect(mails.map((mail) => mail.subject).sort()).toEqual(
+      [`You cancelled your PartsWorks order ${shortId(first.id)}`, `Your PartsWorks order ${shortId(toShip.id)} has shipped`].sort(),
+    );
+    expect(await Outbox.exists({ _id: `order:${next.id}:removed` })).toBeNull();
+  }, 40_000);
+});
+
+describe("the mail server down during an order", () => {
+  test("the order succeeds, and its mail arrives once the server is back", async () => {
+    const { user, cookie } = await customer("Dora Downtime");
+    const part = await createPart({ name: "Outage Gasket" });
+    await setMailServer("down");
+    let orderId: string;
+    try {
+      const response = await postOrder(part.id, 150, cookie);
+      expect(response.status).toBe(302);
+      orderId = await newestOrderOf(user.id);
+      const key = `order:${orderId}:placed`;
+      await expect.poll(async () => (await Outbox.findById(key).lean())?.lastError ?? null, { timeout: 20_000 }).not.toBeNull();
+    } finally {
+      await setMailServer("up");
+    }
+    const [mail] = await waitForMail(user.email, { timeoutMs: 40_000 });
+    expect(mail.subject).toBe(`Your PartsWorks order ${shortId(orderId)} is placed`);
+    expect(mail.text).toContain("150 × Outage Gasket");
+  }, 90_000);
+});
