@@ -14,6 +14,8 @@ export type EmailOrder = {
   userEmail: string;
   transactionId: string | null;
   paidAt: string | null;
+  /** The buyer's purchase-order number, when the order has one. */
+  poNumber?: string | null;
 };
 
 const units = (n: number) => n.toLocaleString("en-US");
@@ -35,6 +37,7 @@ function OrderLines({ order }: { order: EmailOrder }) {
       <Text style={{ fontSize: "15px", fontWeight: "bold", margin: "8px 0" }}>
         Total: {formatCents(order.totalCents)} for {units(order.totalQuantity)} units
       </Text>
+      {order.poNumber ? <Paragraph>Your PO number: {order.poNumber}</Paragraph> : null}
     </>
   );
 }
