@@ -1,4 +1,5 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { Link } from "@remix-run/react";
 import { ErrorList, Field, TextareaField } from "~/components/forms";
 import { PO_NUMBER_MAX } from "~/utils/trade-schemas";
 
@@ -42,5 +43,33 @@ export function DeliveryFields({
         help={`Your purchase-order number, up to ${PO_NUMBER_MAX} characters. It appears on the order and its paperwork.`}
       />
     </>
+  );
+}
+
+type Saved = { id: string; label: string; address: string };
+
+/**
+ * The other addresses of the address book, as links that re-render the order form with one of them
+ * (`?deliverTo=id`): the same with and without JavaScript. Nothing when the book has one address or none.
+ */
+export function SavedAddressPicker({ saved, chosenId }: { saved: Saved[]; chosenId: string | null }) {
+  const others = saved.filter((entry) => entry.id !== chosenId);
+  if (saved.length < 2 || others.length === 0) return null;
+  return (
+    <details className="mb-3 text-sm">
+      <summary className="flex min-h-11 cursor-pointer items-center font-medium text-brand-700">
+        Deliver to another saved address
+      </summary>
+      <ul className="space-y-1 pl-4">
+        {others.map((entry) => (
+          <li key={entry.id}>
+            <Link to={`?deliverTo=${entry.id}`} replace preventScrollReset className="text-brand-700 underline">
+              {entry.label ? `${entry.label}: ` : ""}
+              {entry.address.replace(/\n/g, ", ")}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }

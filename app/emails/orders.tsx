@@ -37,6 +37,7 @@ function OrderLines({ order }: { order: EmailOrder }) {
       <Text style={{ fontSize: "15px", fontWeight: "bold", margin: "8px 0" }}>
         Total: {formatCents(order.totalCents)} for {units(order.totalQuantity)} units
       </Text>
+      {order.poNumber ? <Paragraph>Your PO number: {order.poNumber}</Paragraph> : null}
     </>
   );
 }

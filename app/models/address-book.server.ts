@@ -65,11 +65,17 @@ export async function saveDeliveryToProfile(userId: string, { phone, address }: 
   }
 }
 
-/** What an order form starts with: the default delivery address (else the profile's address) and the profile's phone. */
-export function deliveryDefaults(user: UserView) {
+/**
+ * What an order form starts with: the chosen saved address (`?deliverTo=id`), else the default one,
+ * else the profile's address; the profile's phone; and the other saved addresses to choose from.
+ */
+export function deliveryDefaults(user: UserView, chosenId?: string | null) {
+  const chosen = user.addresses.find((entry) => entry.id === chosenId) ?? user.addresses.find((entry) => entry.isDefault);
   return {
     phone: user.number,
-    address: user.addresses.find((entry) => entry.isDefault)?.address ?? user.address,
+    address: chosen?.address ?? user.address,
+    addressId: chosen?.id ?? null,
+    saved: user.addresses.map(({ id, label, address }) => ({ id, label, address })),
   };
 }
 

@@ -5,7 +5,7 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import type { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { DeliveryFields, deliveryDefaultValues } from "~/components/delivery-fields";
+import { DeliveryFields, deliveryDefaultValues, SavedAddressPicker } from "~/components/delivery-fields";
 import { Button, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
 import { addToCart, getCart, removeFromCart, restoreCart, setCartQuantity, takeCartForCheckout } from "~/models/cart.server";
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
   const cart = await getCart(user.id);
   return json(
-    { cart, buyer: deliveryDefaults(user) },
+    { cart, buyer: deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo")) },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -151,7 +151,7 @@ export default function CartPage() {
       ) : (
         <>
           <CartTable cart={cart} actionData={actionData} />
-          <CheckoutForm cart={cart} buyer={buyer} lastResult={actionData?.intent === "checkout" ? actionData.result : undefined} />
+          <CheckoutForm key={buyer.addressId ?? "profile"} cart={cart} buyer={buyer} lastResult={actionData?.intent === "checkout" ? actionData.result : undefined} />
         </>
       )}
     </div>
@@ -293,7 +293,7 @@ function CheckoutForm({
   lastResult,
 }: {
   cart: CartData;
-  buyer: { phone: string | null; address: string | null };
+  buyer: ReturnType<typeof useLoaderData<typeof loader>>["buyer"];
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
   const [form, fields] = useForm<z.output<typeof checkoutSchema>>({
@@ -316,6 +316,7 @@ function CheckoutForm({
       </p>
       <Form method="post" action={CART_PATH} className="mt-4" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="checkout" />
+        <SavedAddressPicker saved={buyer.saved} chosenId={buyer.addressId} />
         <DeliveryFields fields={fields} />
         <ErrorList id={form.errorId} errors={form.errors} />
         {!cart.ok ? <p className="mb-2 text-sm text-red-700">Fix the lines marked in red before you check out.</p> : null}

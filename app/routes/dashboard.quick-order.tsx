@@ -20,7 +20,8 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
-  return json({ buyer: deliveryDefaults(user) }, { headers: { "Cache-Control": "private, no-store" } });
+  const { phone, address } = deliveryDefaults(user);
+  return json({ buyer: { phone, address } }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 type ActionData = {

@@ -7,7 +7,7 @@ import { useState } from "react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { AddToCartForm } from "~/components/add-to-cart";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { DeliveryFields, deliveryDefaultValues } from "~/components/delivery-fields";
+import { DeliveryFields, deliveryDefaultValues, SavedAddressPicker } from "~/components/delivery-fields";
 import { Button, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
 import { placeOrder } from "~/models/order.server";
@@ -41,7 +41,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       /** The visitor's remembered vehicle and whether this part fits it. */
       vehicle: vehicle ? { label: vehicleLabel(vehicle), fits: fitsVehicle(catalogue.fitment, vehicle) } : null,
       origin: getEnv().PUBLIC_URL.replace(/\/+$/, ""),
-      buyer: { name: user.name, email: user.email, ...deliveryDefaults(user) },
+      buyer: { name: user.name, email: user.email, ...deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo")) },
       isAdmin: user.role === "admin",
     },
     { headers: { "Cache-Control": "private, no-store" } },
@@ -154,7 +154,8 @@ export default function PartDetails() {
             right now. Please check back after our next restock.
           </p>
         ) : (
-          <OrderForm part={part} buyer={buyer} />
+          // A saved address chosen from the picker starts the form again with it.
+          <OrderForm key={buyer.addressId ?? "profile"} part={part} buyer={buyer} />
         )}
         {!isAdmin && canMeetMinimum ? (
           <div className="mt-6 border-t border-slate-200 pt-4">
@@ -226,6 +227,7 @@ function OrderForm({ part, buyer }: { part: LoaderData["part"]; buyer: LoaderDat
         />
       </div>
       <div className="pt-5">
+        <SavedAddressPicker saved={buyer.saved} chosenId={buyer.addressId} />
         <DeliveryFields fields={fields} />
       </div>
       <Field

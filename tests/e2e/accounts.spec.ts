@@ -213,6 +213,7 @@ test.describe("dashboard", () => {
   });
 
   test("My Profile shows the details and saves an edit: 'Update profile successfully'", async ({ page, login, checkA11y, javaScriptEnabled }) => {
+    test.slow(); // axe over the whole profile (company form and address book included) on a shared machine
     const user = await login({ name: "Edda Edit" });
     await page.goto("/dashboard");
     const details = page.getByTestId("profile-details");

@@ -34,10 +34,13 @@ test("a buyer enters company details and delivery addresses on My Profile", asyn
   await section.getByLabel("Address", { exact: true }).fill("2 Depot Lane");
   await page.getByRole("button", { name: "Add address" }).click();
   await expect(book.getByRole("listitem")).toHaveCount(2);
+  // After an address is added the form starts empty again.
+  await expect(section.getByLabel("Address", { exact: true })).toHaveValue("");
   await page.getByRole("button", { name: "Make Depot the default" }).click();
   await expect(book.getByRole("listitem").filter({ hasText: "Depot" })).toContainText("Default");
   await page.getByRole("link", { name: "Edit Depot" }).click();
-  // The form is the address's own once it holds it (with JavaScript the link re-renders it in place).
+  // The form is the address's own once it says so and holds it (with JavaScript the link re-renders it in place).
+  await expect(page.getByRole("button", { name: "Save address" })).toBeVisible();
   await expect(section.getByLabel("Address", { exact: true })).toHaveValue("2 Depot Lane");
   await section.getByLabel("Address", { exact: true }).fill("3 Depot Lane");
   await page.getByRole("button", { name: "Save address" }).click();
@@ -85,7 +88,7 @@ test("orders start from the profile's phone and default address, save a new addr
   await expect(page.getByTestId("toast")).toContainText("Your Order is Placed");
   const row = page.getByRole("row").filter({ hasText: part.name });
   await expect(row).toContainText("PO PO-4500/17");
-  await row.getByRole("link", { name: part.name }).click();
+  await row.getByRole("link", { name: part.name, exact: true }).click();
   await expect(page.getByTestId("po-number")).toHaveText("Your PO number: PO-4500/17");
 
   // The new address joined the address book as its first (so default) entry; the next order starts from it.
@@ -98,10 +101,15 @@ test("orders start from the profile's phone and default address, save a new addr
   await page.getByLabel("Units for the cart").fill("100");
   await page.getByRole("button", { name: `Add to cart ${part.name}` }).click();
   await expect(page.getByTestId("toast")).toContainText("added to your cart");
+  await User.updateOne({ _id: user.id }, { $push: { addresses: { label: "Site", address: "Site office, Gate 4", key: "site office, gate 4" } } });
   await page.goto("/dashboard/cart");
   await expect(phone).toHaveValue("+49 30 123456");
   await expect(address).toHaveValue("Gearhaus Plant 2\nIndustriestrasse 5\n10115 Berlin");
-  await address.fill("Site office, Gate 4");
+  // Another saved address, chosen from the book (a link: the same without JavaScript).
+  await page.getByText("Deliver to another saved address").click();
+  await page.getByRole("link", { name: "Site: Site office, Gate 4" }).click();
+  await expect(address).toHaveValue("Site office, Gate 4");
+  await address.fill("Site office, Gate 5");
   await save.uncheck();
   await po.fill("CART-7");
   await page.getByRole("button", { name: /^Place the order/ }).click();
@@ -111,9 +119,12 @@ test("orders start from the profile's phone and default address, save a new addr
   const orders = await Order.find({ userId: user.id }).sort({ createdAt: 1, _id: 1 }).lean();
   expect(orders.map((order) => [order.poNumber, order.address])).toEqual([
     ["PO-4500/17", "Gearhaus Plant 2\nIndustriestrasse 5\n10115 Berlin"],
-    ["CART-7", "Site office, Gate 4"],
+    ["CART-7", "Site office, Gate 5"],
   ]);
   const stored = await User.findById(user.id).lean();
-  expect(stored?.addresses?.map((entry) => entry.address)).toEqual(["Gearhaus Plant 2\nIndustriestrasse 5\n10115 Berlin"]);
+  expect(stored?.addresses?.map((entry) => entry.address)).toEqual([
+    "Gearhaus Plant 2\nIndustriestrasse 5\n10115 Berlin",
+    "Site office, Gate 4",
+  ]);
   expect(stored?.number).toBe("+49 30 123456");
 });

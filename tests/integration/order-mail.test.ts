@@ -28,9 +28,11 @@ async function customer(name = "Olga Orderer") {
   return { user, cookie: await sessionCookieHeader(user.id) };
 }
 
-function postOrder(partId: string, quantity: number, cookie: string) {
+function postOrder(partId: string, quantity: number, cookie: string, extra: Record<string, string> = {}) {
   return settle(
-    orderAction(actionArgs(postRequest(`/parts/${partId}`, { ...goodOrder, quantity: String(quantity) }, { cookie }), { id: partId })),
+    orderAction(
+      actionArgs(postRequest(`/parts/${partId}`, { ...goodOrder, quantity: String(quantity), ...extra }, { cookie }), { id: partId }),
+    ),
   );
 }
 
@@ -81,12 +83,13 @@ describe("order emails", () => {
     const admin = await createUser({ role: "admin", email: `admin-mail-${randomUUID().slice(0, 8)}@example.com` });
     const part = await createPart({ name: "Mail Brake Pad", priceCents: 250, minOrderQuantity: 100, availableQuantity: 250 });
 
-    const response = await postOrder(part.id, 200, cookie);
+    const response = await postOrder(part.id, 200, cookie, { poNumber: "PO-77/B" });
     expect(response.status).toBe(302);
     const orderId = await newestOrderOf(user.id);
 
     const [mail] = await waitForMail(user.email, { subject: `Your PartsWorks order ${shortId(orderId)} is placed` });
     expect(mail.text).toContain(`200 × Mail Brake Pad (${part.partNumber}) at $2.50 each: $500`);
+    expect(mail.text).toContain("Your PO number: PO-77/B");
     expect(mail.text).toContain("Total: $500 for 200 units");
     expect(mail.text).toContain("Your PO number: PO-77/A.");
     expect(mail.html).toContain("Mail Brake Pad");

@@ -47,12 +47,25 @@ describe("the order forms start from the profile", () => {
     await postProfile({ intent: "address-save", label: "Depot", address: "2 Depot Lane", makeDefault: "on" }, cookie);
     const buyer = { phone: "+49 30 123456", address: "2 Depot Lane" };
     expect((await partPage()).buyer).toMatchObject(buyer);
-    expect((await json(settle(cartLoader(loaderArgs(getRequest("/dashboard/cart", { cookie })))))).buyer).toEqual(
+    expect((await json(settle(cartLoader(loaderArgs(getRequest("/dashboard/cart", { cookie })))))).buyer).toMatchObject(
       buyer,
     );
     expect((await json(settle(padLoader(loaderArgs(getRequest("/dashboard/quick-order", { cookie })))))).buyer).toEqual(
       buyer,
     );
+
+    // Another saved address is offered too; choosing it (?deliverTo=id) starts the form with it.
+    const { buyer: offered } = await partPage();
+    expect(offered.saved.map((entry: { label: string }) => entry.label)).toEqual(["Plant", "Depot"]);
+    const plant = offered.saved[0].id;
+    const chosen = await json(
+      settle(partLoader(loaderArgs(getRequest(`/parts/${part.id}?deliverTo=${plant}`, { cookie }), { id: part.id }))),
+    );
+    expect(chosen.buyer).toMatchObject({ address: "1 Plant Road\nFlint", addressId: plant });
+    // An id that is not in this buyer's book falls back to the default.
+    const stranger = `/parts/${part.id}?deliverTo=0123456789abcdef01234567`;
+    const other = await json(settle(partLoader(loaderArgs(getRequest(stranger, { cookie }), { id: part.id }))));
+    expect(other.buyer.address).toBe("2 Depot Lane");
   });
 });
 

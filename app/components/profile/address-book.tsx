@@ -36,7 +36,7 @@ export function AddressBook({
                 <p className="whitespace-pre-line text-slate-700">{entry.address}</p>
               </div>
               <div className="flex flex-wrap gap-2">
-                <Link to={`?edit=${entry.id}`} className="rounded border border-brand-700 px-3 py-1 text-brand-700" aria-label={`Edit ${entry.label || entry.address}`}>
+                <Link to={`?edit=${entry.id}`} className="inline-flex min-h-11 items-center rounded border border-brand-700 px-3 py-1 text-brand-700" aria-label={`Edit ${entry.label || entry.address}`}>
                   Edit
                 </Link>
                 {entry.isDefault ? null : (
@@ -61,7 +61,8 @@ export function AddressBook({
         <p className="mt-2 text-slate-700">No saved addresses yet. Addresses you order to can be saved here too.</p>
       )}
       {editing || addresses.length < MAX_ADDRESSES ? (
-        <AddressForm key={editing?.id ?? "new"} editing={editing} lastResult={lastResult} />
+        // Keyed by the book's size too: once an address is added, the form starts empty again (with JavaScript).
+        <AddressForm key={editing?.id ?? `new-${addresses.length}`} editing={editing} lastResult={lastResult} />
       ) : (
         <p className="mt-4 text-slate-700">The address book is full ({MAX_ADDRESSES} addresses). Delete one to add another.</p>
       )}

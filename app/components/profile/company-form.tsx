@@ -32,7 +32,7 @@ export function CompanyForm({ company, lastResult }: { company: Company; lastRes
           <label htmlFor={fields.country.id} className="mb-1 block text-sm font-medium text-slate-800">
             Country
           </label>
-          <select key={countryKey} {...countryProps} className="block w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900">
+          <select key={countryKey} {...countryProps} className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900">
             <option value="">Choose a country</option>
             {COUNTRY_OPTIONS.map((option) => (
               <option key={option.code} value={option.code}>
