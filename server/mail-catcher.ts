@@ -68,6 +68,8 @@ export async function startMailCatcher({ port = 0, host = "127.0.0.1" } = {}): P
             .catch((error: Error) => callback(error));
         },
       });
+      // A client that drops its connection (a shop stopped mid-send) must not bring the catcher down.
+      smtp.on("error", () => {});
       smtp.server.once("error", reject);
       smtp.listen(boundPort, host, () => {
         boundPort = (smtp.server.address() as AddressInfo).port;
