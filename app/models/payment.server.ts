@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { assignInvoiceNumber } from "./invoice.server";
 import { Order } from "./order.server";
 import { isDuplicateKeyError } from "./user.server";
 
@@ -105,6 +106,13 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
   ).lean();
   if (updated) {
     await recordPayment(updated, evidence);
+    // The invoice number, on the same path that made the order paid (only the winner gets here).
+    // A failure never undoes the payment: the invoice screen numbers a paid order that has none.
+    try {
+      await assignInvoiceNumber(updated._id.toString());
+    } catch (error) {
+      console.error(`Invoice number not assigned to order ${orderId}:`, error);
+    }
     return "paid";
   }
   const order = await Order.findById(orderId).lean();
