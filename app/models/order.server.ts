@@ -52,6 +52,9 @@ const orderSchema = new Schema(
     shippedAt: { type: Date },
     cancelledAt: { type: Date },
     removedAt: { type: Date },
+    /** Given once, when the order is paid (invoice.server.ts); never on an unpaid order. */
+    invoiceNumber: { type: Number },
+    invoicedAt: { type: Date },
   },
   { timestamps: true },
 );
@@ -104,6 +107,8 @@ export type OrderView = {
   shippedAt: string | null;
   cancelledAt: string | null;
   removedAt: string | null;
+  invoiceNumber: number | null;
+  invoicedAt: string | null;
 };
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
@@ -141,6 +146,8 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     shippedAt: iso(doc.shippedAt),
     cancelledAt: iso(doc.cancelledAt),
     removedAt: iso(doc.removedAt),
+    invoiceNumber: doc.invoiceNumber ?? null,
+    invoicedAt: iso(doc.invoicedAt),
   };
 }
 

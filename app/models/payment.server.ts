@@ -1,5 +1,6 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 import { mailOrderPaid } from "~/utils/order-mail.server";
+import { assignInvoiceNumber } from "./invoice.server";
 import { Order, toOrderView } from "./order.server";
 import { isDuplicateKeyError } from "./user.server";
 
@@ -106,6 +107,9 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
   ).lean();
   if (updated) {
     await recordPayment(updated, evidence);
+    // The invoice number, on the same path that made the order paid (only the winner gets here).
+    // A failure never undoes the payment: Stripe's next confirmation of it numbers the order.
+    await numberInvoice(orderId);
     await mailOrderPaid(toOrderView(updated));
     return "paid";
   }
@@ -114,6 +118,7 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
   if (order.status === "paid" || order.status === "shipped") {
     if (order.transactionId !== transactionId) return "paid_by_other";
     await recordPayment(order, evidence);
+    if (!order.invoiceNumber) await numberInvoice(orderId);
     // A repeat (the webhook and the return page, or a retry after a crash): the mail's key makes
     // this write nothing when the first confirmation already wrote it.
     if (order.status === "paid") await mailOrderPaid(toOrderView(order));
@@ -121,6 +126,14 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
   }
   if (order.status === "unpaid") return "mismatch";
   return "not_payable";
+}
+
+async function numberInvoice(orderId: string) {
+  try {
+    await assignInvoiceNumber(orderId);
+  } catch (error) {
+    console.error(`Invoice number not assigned to order ${orderId}:`, error);
+  }
 }
 
 export type PaymentView = {
