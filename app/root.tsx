@@ -1,14 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import {
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useLoaderData,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Footer, Navbar } from "~/components/layout";
@@ -116,10 +108,7 @@ export default function App() {
         <Outlet />
       </main>
       <Footer />
-      <script
-        nonce={nonce}
-        dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(env)}` }}
-      />
+      <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(env)}` }} />
       {hydrate ? null : <script nonce={nonce} dangerouslySetInnerHTML={{ __html: STATIC_PAGE_SCRIPT }} />}
       {toast && !hydrate ? (
         <script

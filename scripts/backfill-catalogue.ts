@@ -8,6 +8,8 @@ import { withDb } from "./with-db";
 const { updated, conflicts } = await withDb(backfillCatalogueKeys);
 console.log(`${updated} parts got their catalogue search keys.`);
 if (conflicts.length) {
-  console.log(`These part numbers clash with another part's once dashes and spaces are ignored; renumber them: ${conflicts.join(", ")}`);
+  console.log(
+    `These part numbers clash with another part's once dashes and spaces are ignored; renumber them: ${conflicts.join(", ")}`,
+  );
   process.exitCode = 1;
 }

@@ -130,7 +130,6 @@ type Target = {
   budgetMs?: number;
 };
 
-
 async function fetchText(url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { headers });
   const body = await response.text();
@@ -295,7 +294,10 @@ async function main() {
 
     const secret = randomBytes(32).toString("hex");
     const customerIds = (
-      await User.find({ email: /^bench-customer-/ }).select({ _id: 1 }).limit(options.orderCustomers + 1).lean()
+      await User.find({ email: /^bench-customer-/ })
+        .select({ _id: 1 })
+        .limit(options.orderCustomers + 1)
+        .lean()
     ).map((user) => user._id.toString());
     const cookies = await signedInCookies(customerIds, secret);
 
@@ -339,14 +341,54 @@ async function main() {
       { name: "static /", path: "/__static/home.html", note: "ceiling: the HTML of / as a file" },
       { name: "/", path: "/", ceiling: "static /", note: "home, anonymous", budgetMs: FRESH_BUDGETS_MS.home },
       { name: "static /parts", path: "/__static/parts.html", note: "ceiling: the HTML of /parts as a file" },
-      { name: "/parts", path: "/parts", ceiling: "static /parts", note: "first page, anonymous", budgetMs: FRESH_BUDGETS_MS.parts },
+      {
+        name: "/parts",
+        path: "/parts",
+        ceiling: "static /parts",
+        note: "first page, anonymous",
+        budgetMs: FRESH_BUDGETS_MS.parts,
+      },
       { name: "/parts last", path: deep.last, ceiling: "static /parts", note: "the last page, linked from the first" },
-      { name: "/parts deep", path: deep.previous, ceiling: "static /parts", note: "the page before the last, by its cursor link" },
-      { name: "/parts search", path: `/parts?q=${seed.searchWord}`, ceiling: "static /parts", note: `q=${seed.searchWord}` },
-      { name: "/parts filtered", path: "/parts?category=brakes&make=Volkswagen&model=Golf&year=2016", ceiling: "static /parts", note: "brakes for a 2016 Volkswagen Golf, with counts per filter" },
-      { name: "/parts/{id}", path: `/parts/${partId}`, ceiling: "static /parts", headers: { Cookie: cookies[cookies.length - 1] }, note: "part page, signed in, rendered fresh", budgetMs: FRESH_BUDGETS_MS.partPage },
-      { name: "/dashboard/orders", path: "/dashboard/orders", ceiling: "static /parts", headers: { Cookie: cookies[cookies.length - 1] }, note: "My Orders, signed in, rendered fresh" },
-      { name: "/blogs", path: "/blogs", ceiling: "static /", note: "static content, no database", budgetMs: FRESH_BUDGETS_MS.blogs },
+      {
+        name: "/parts deep",
+        path: deep.previous,
+        ceiling: "static /parts",
+        note: "the page before the last, by its cursor link",
+      },
+      {
+        name: "/parts search",
+        path: `/parts?q=${seed.searchWord}`,
+        ceiling: "static /parts",
+        note: `q=${seed.searchWord}`,
+      },
+      {
+        name: "/parts filtered",
+        path: "/parts?category=brakes&make=Volkswagen&model=Golf&year=2016",
+        ceiling: "static /parts",
+        note: "brakes for a 2016 Volkswagen Golf, with counts per filter",
+      },
+      {
+        name: "/parts/{id}",
+        path: `/parts/${partId}`,
+        ceiling: "static /parts",
+        headers: { Cookie: cookies[cookies.length - 1] },
+        note: "part page, signed in, rendered fresh",
+        budgetMs: FRESH_BUDGETS_MS.partPage,
+      },
+      {
+        name: "/dashboard/orders",
+        path: "/dashboard/orders",
+        ceiling: "static /parts",
+        headers: { Cookie: cookies[cookies.length - 1] },
+        note: "My Orders, signed in, rendered fresh",
+      },
+      {
+        name: "/blogs",
+        path: "/blogs",
+        ceiling: "static /",
+        note: "static content, no database",
+        budgetMs: FRESH_BUDGETS_MS.blogs,
+      },
     ];
 
     const results: (LoadResult & {
@@ -508,7 +550,11 @@ function formatReport(report: Report) {
     LOAD_HEADER,
   ];
   for (const result of report.load) lines.push(loadLine(result));
-  lines.push("", "Budgets, rendered fresh (app share of one request alone, median of 50):", ...budgetLines(report.load));
+  lines.push(
+    "",
+    "Budgets, rendered fresh (app share of one request alone, median of 50):",
+    ...budgetLines(report.load),
+  );
   if (report.orders) {
     const o = report.orders;
     lines.push(
@@ -522,7 +568,9 @@ function formatReport(report: Report) {
     lines.push("", "Lighthouse (mobile):");
     for (const page of report.lighthouse) {
       const s = page.scores;
-      lines.push(`  ${page.path.padEnd(12)} performance ${s.performance}, accessibility ${s.accessibility}, best practices ${s["best-practices"]}, SEO ${s.seo}`);
+      lines.push(
+        `  ${page.path.padEnd(12)} performance ${s.performance}, accessibility ${s.accessibility}, best practices ${s["best-practices"]}, SEO ${s.seo}`,
+      );
     }
   }
   return lines.join("\n");

@@ -14,7 +14,9 @@ const { values } = parseArgs({
 const parsed = z
   .object({
     email: z.string({ required_error: "--email is required" }).email("--email must be an email address"),
-    password: z.string({ required_error: "--password is required" }).min(6, "--password must be 6 characters or longer"),
+    password: z
+      .string({ required_error: "--password is required" })
+      .min(6, "--password must be 6 characters or longer"),
     name: z.string().min(1).max(100).optional(),
   })
   .safeParse(values);

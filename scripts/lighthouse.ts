@@ -111,7 +111,12 @@ export function publicTargets(pages = LIGHTHOUSE_PAGES): LighthouseTarget[] {
   return pages.map((page) => ({ label: page, path: page, budget: BUDGET }));
 }
 
-async function auditOnce(port: number, baseUrl: string, target: LighthouseTarget, reportDir?: string): Promise<LighthousePage> {
+async function auditOnce(
+  port: number,
+  baseUrl: string,
+  target: LighthouseTarget,
+  reportDir?: string,
+): Promise<LighthousePage> {
   const result = await lighthouse(new URL(target.path, baseUrl).href, {
     port,
     output: "json",
@@ -129,7 +134,13 @@ async function auditOnce(port: number, baseUrl: string, target: LighthouseTarget
   if (!lhr || lhr.runtimeError) {
     // A page Lighthouse could not load scores zero and says why.
     const error = lhr?.runtimeError?.message ?? "Lighthouse returned no result";
-    return { ...base, scores: { performance: 0, accessibility: 0, "best-practices": 0, seo: 0 }, metrics: {}, failing: [], error };
+    return {
+      ...base,
+      scores: { performance: 0, accessibility: 0, "best-practices": 0, seo: 0 },
+      metrics: {},
+      failing: [],
+      error,
+    };
   }
   const scores = Object.fromEntries(
     CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]),
@@ -167,7 +178,10 @@ function medianOf(runs: LighthousePage[]): LighthousePage {
   if (runs.length === 1) return runs[0];
   const ok = runs.filter((run) => !run.error);
   if (!ok.length) return runs[0];
-  const scores = Object.fromEntries(CATEGORIES.map((id) => [id, median(ok.map((run) => run.scores[id]))])) as Record<Category, number>;
+  const scores = Object.fromEntries(CATEGORIES.map((id) => [id, median(ok.map((run) => run.scores[id]))])) as Record<
+    Category,
+    number
+  >;
   const metrics = Object.fromEntries(
     Object.keys(ok[0].metrics).map((key) => [key, median(ok.map((run) => run.metrics[key]))]),
   );
@@ -259,11 +273,20 @@ async function signedInTargets(baseUrl: string, { customer, cartPath }: { custom
   const targets: LighthouseTarget[] = [];
   const skipped: LighthousePage[] = [];
   const skip = (label: string, target: string, reason: string) =>
-    skipped.push({ label, path: target, budget: SIGNED_IN_BUDGET, scores: { ...BUDGET }, metrics: {}, failing: [], skipped: reason });
+    skipped.push({
+      label,
+      path: target,
+      budget: SIGNED_IN_BUDGET,
+      scores: { ...BUDGET },
+      metrics: {},
+      failing: [],
+      skipped: reason,
+    });
   if (partPath) targets.push({ label: "part page (signed in)", path: partPath, budget: SIGNED_IN_BUDGET, cookie });
   else skip("part page (signed in)", "/parts/…", "the catalogue has no parts to open");
   const cart = await fetch(new URL(cartPath, baseUrl), { headers: { Cookie: cookie }, redirect: "manual" });
-  if (cart.status === 404) skip("cart (signed in)", cartPath, `GET ${cartPath} answers 404: this build has no cart yet`);
+  if (cart.status === 404)
+    skip("cart (signed in)", cartPath, `GET ${cartPath} answers 404: this build has no cart yet`);
   else targets.push({ label: "cart (signed in)", path: cartPath, budget: SIGNED_IN_BUDGET, cookie });
   return { targets, skipped };
 }
@@ -298,11 +321,19 @@ async function main() {
     const targets = [...publicTargets(), ...signedIn.targets];
     // Lighthouse sees the shop as a visitor of a live shop would, not a first render on a cold database.
     for (const target of targets) {
-      await fetch(new URL(target.path, baseUrl), { headers: target.cookie ? { Cookie: target.cookie } : {} }).then((r) => r.text());
+      await fetch(new URL(target.path, baseUrl), { headers: target.cookie ? { Cookie: target.cookie } : {} }).then(
+        (r) => r.text(),
+      );
     }
     const runs = Math.max(1, Number(values.runs) || 1);
-    console.log(`Lighthouse ${targets.length} pages on ${baseUrl} (mobile preset), median of ${runs} ${runs === 1 ? "run" : "runs"}…`);
-    const audited = await runLighthouse(baseUrl, { targets, runs, reportDir: values.reports && path.resolve(values.reports) });
+    console.log(
+      `Lighthouse ${targets.length} pages on ${baseUrl} (mobile preset), median of ${runs} ${runs === 1 ? "run" : "runs"}…`,
+    );
+    const audited = await runLighthouse(baseUrl, {
+      targets,
+      runs,
+      reportDir: values.reports && path.resolve(values.reports),
+    });
     const results = [...audited, ...signedIn.skipped];
     console.log(formatLighthouse(results));
     if (values.out) {

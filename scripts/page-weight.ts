@@ -59,12 +59,18 @@ export async function measurePages(baseUrl: string, buildDir: string, pages = PA
       path: page,
       status: response.status,
       html: { bytes: Buffer.byteLength(html), gzipBytes: gzipSize(html) },
-      js: weigh(assets.filter((file) => file.endsWith(".js")), buildDir),
+      js: weigh(
+        assets.filter((file) => file.endsWith(".js")),
+        buildDir,
+      ),
       inlineJsBytes: [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].reduce(
         (sum, match) => sum + Buffer.byteLength(match[1]),
         0,
       ),
-      css: weigh(assets.filter((file) => file.endsWith(".css")), buildDir),
+      css: weigh(
+        assets.filter((file) => file.endsWith(".css")),
+        buildDir,
+      ),
     });
   }
   return results;

@@ -9,9 +9,7 @@ const optional = <T extends z.ZodTypeAny>(schema: T) =>
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  MONGODB_URI: optional(
-    z.string().regex(/^mongodb(\+srv)?:\/\/.+/, "must start with mongodb:// or mongodb+srv://"),
-  ),
+  MONGODB_URI: optional(z.string().regex(/^mongodb(\+srv)?:\/\/.+/, "must start with mongodb:// or mongodb+srv://")),
   SESSION_SECRET: optional(z.string().min(32, "must be at least 32 characters")),
   PUBLIC_URL: optional(z.string().url("must be a URL such as https://shop.example.com")),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -33,7 +31,12 @@ const schema = z.object({
    * sign-ups from one address in an hour.
    */
   LOGIN_FAILS_PER_EMAIL_AND_IP: z.coerce.number().int().min(1).max(1000).default(10),
-  LOGIN_BLOCK_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+  LOGIN_BLOCK_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(15),
   LOGIN_FAILS_PER_IP_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(100),
   SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(50),
   /** How long audit entries are kept, in days (a TTL index deletes them after). */
@@ -57,7 +60,12 @@ const schema = z.object({
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Largest request body accepted, in bytes (larger ones get 413). */
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(50 * 1024 * 1024)
+    .default(1024 * 1024),
   /** `npm run bench` only: a folder of saved pages served at /__static (the static ceiling). */
   BENCH_STATIC_DIR: optional(z.string().min(1)),
 });
@@ -72,9 +80,7 @@ export class EnvError extends Error {}
 function readEnv(source: NodeJS.ProcessEnv): Env {
   const parsed = schema.safeParse(source);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`,
-    );
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`);
     throw new EnvError(`Invalid environment variables:\n${lines.join("\n")}`);
   }
   const env = parsed.data;

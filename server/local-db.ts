@@ -47,7 +47,14 @@ export async function startLocalDb({
   const port = await freePort();
   const child = spawn(
     "java",
-    ["-Xss4m", "-cp", `${path.join(home, "classes")}:${path.join(home, "lib", "*")}`, "LocalMongo", String(port), dataFile],
+    [
+      "-Xss4m",
+      "-cp",
+      `${path.join(home, "classes")}:${path.join(home, "lib", "*")}`,
+      "LocalMongo",
+      String(port),
+      dataFile,
+    ],
     { stdio: ["pipe", "pipe", "pipe"] },
   );
   await waitForReady(child);

@@ -97,8 +97,7 @@ export async function startMailCatcher({ port = 0, host = "127.0.0.1" } = {}): P
   };
 }
 
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escape = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
  * The caught mail over HTTP: `/dev/mail` (a page, newest first, each message's HTML in a sandboxed
@@ -117,7 +116,10 @@ export function mailInbox(catcher: Pick<MailCatcher, "messages" | "clear">): Req
       const message = catcher.messages().find((mail) => mail.id === one[1]);
       if (!message) return void res.status(404).type("text/plain").send("No such message");
       // The message's own HTML, with no scripts and no requests of its own beyond images.
-      res.setHeader("Content-Security-Policy", "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; sandbox");
+      res.setHeader(
+        "Content-Security-Policy",
+        "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; sandbox",
+      );
       return void res.type("html").send(message.html);
     }
     if (req.method === "GET" && req.path === "/dev/mail") {

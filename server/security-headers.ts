@@ -46,7 +46,11 @@ export function securityHeaders({
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: [plusStripeOnPayScreen(["'self'"], STRIPE.script), (_req, res) => nonceOf(res), ...(dev ? ["'unsafe-inline'"] : [])],
+        scriptSrc: [
+          plusStripeOnPayScreen(["'self'"], STRIPE.script),
+          (_req, res) => nonceOf(res),
+          ...(dev ? ["'unsafe-inline'"] : []),
+        ],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "https:"],
         fontSrc: ["'self'"],

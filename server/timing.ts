@@ -129,11 +129,7 @@ if (!globals[SUBSCRIBED_KEY]) {
  * Express middleware: starts the clock, and sets the Server-Timing header just before the
  * headers are written (whoever writes them: Remix, an error page, a redirect).
  */
-export function serverTiming(
-  _req: IncomingMessage,
-  res: ServerResponse,
-  next: (error?: unknown) => void,
-) {
+export function serverTiming(_req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) {
   const timing = newTiming();
   const writeHead = res.writeHead;
   res.writeHead = function (this: ServerResponse, ...args: Parameters<typeof writeHead>) {

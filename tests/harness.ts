@@ -75,7 +75,11 @@ async function main() {
   const results: [string, Counts][] = [];
   if (mode === "all" || mode === "unit") {
     const out = path.join(work, "vitest.json");
-    await run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...passThrough], env);
+    await run(
+      "npx",
+      ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...passThrough],
+      env,
+    );
     results.push(["Vitest", vitestCounts(out)]);
   }
   if (mode === "all" || mode === "e2e") {

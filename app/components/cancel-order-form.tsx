@@ -47,9 +47,7 @@ function CancelOrderFields({
   };
   return (
     <FormComponent {...formProps}>
-      <p className="text-slate-800">
-        Drop your unpaid order of {describeOrder(order)}? The units go back into stock.
-      </p>
+      <p className="text-slate-800">Drop your unpaid order of {describeOrder(order)}? The units go back into stock.</p>
       <Field
         className="mt-4"
         meta={fields.confirm}

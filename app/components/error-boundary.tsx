@@ -53,14 +53,21 @@ export function ErrorPage({
       {detail ? <p className="mt-4 text-slate-700">{detail}</p> : null}
       {reference ? (
         <p className="mt-4 text-sm text-slate-600" {...{ [REQUEST_ID_ATTRIBUTE]: reference }}>
-          If you contact us about this, please quote the reference <code className="break-all font-mono">{reference}</code>.
+          If you contact us about this, please quote the reference{" "}
+          <code className="break-all font-mono">{reference}</code>.
         </p>
       ) : null}
       <div className="mt-8 flex gap-4">
-        <Link to="/" className="inline-flex min-h-11 items-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800">
+        <Link
+          to="/"
+          className="inline-flex min-h-11 items-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
+        >
           Go to the home page
         </Link>
-        <Link to="/parts" className="inline-flex min-h-11 items-center rounded border border-brand-700 px-4 py-2 font-medium text-brand-700 hover:bg-brand-50">
+        <Link
+          to="/parts"
+          className="inline-flex min-h-11 items-center rounded border border-brand-700 px-4 py-2 font-medium text-brand-700 hover:bg-brand-50"
+        >
           Browse parts
         </Link>
       </div>

@@ -1,8 +1,4 @@
-import {
-  getInputProps,
-  getTextareaProps,
-  type FieldMetadata,
-} from "@conform-to/react";
+import { getInputProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import { useFormAction, useNavigation } from "@remix-run/react";
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 

@@ -11,12 +11,19 @@ export function IntegrationsPanel({ integrations }: { integrations: IntegrationR
       <h2 id="integrations-heading" className="text-xl font-semibold text-slate-900">
         Integrations
       </h2>
-      <p className="mt-1 text-sm text-slate-600">Only admins see this. Settings are environment variables; restart the shop after changing them.</p>
+      <p className="mt-1 text-sm text-slate-600">
+        Only admins see this. Settings are environment variables; restart the shop after changing them.
+      </p>
       <ul className="mt-4 divide-y divide-slate-200">
         {integrations.map((item) => (
           <li key={item.key} className="py-3" data-testid={`integration-${item.key}`}>
             <p className="font-medium text-slate-900">
-              {item.name}: {item.configured ? <span className="text-green-800">configured</span> : <span className="text-red-700">not configured</span>}
+              {item.name}:{" "}
+              {item.configured ? (
+                <span className="text-green-800">configured</span>
+              ) : (
+                <span className="text-red-700">not configured</span>
+              )}
             </p>
             {item.missing.length ? (
               <p className="mt-1 text-sm text-slate-700">

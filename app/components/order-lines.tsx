@@ -10,7 +10,15 @@ type Line = {
 };
 
 /** Every line of an order: part number, part, unit price, quantity, line total, and the order's total. */
-export function OrderLinesTable({ lines, totalCents, caption }: { lines: Line[]; totalCents: number; caption: string }) {
+export function OrderLinesTable({
+  lines,
+  totalCents,
+  caption,
+}: {
+  lines: Line[];
+  totalCents: number;
+  caption: string;
+}) {
   return (
     <div className="overflow-x-auto">
       <table className="min-w-full divide-y divide-slate-200 text-left text-sm" data-testid="order-lines">
@@ -71,8 +79,9 @@ export function OrderLinesDetails({ lines }: { lines: Line[] }) {
       <ul className="mt-1 space-y-0.5 text-slate-700">
         {lines.map((line) => (
           <li key={line.partId}>
-            <span className="font-mono">{line.partNumber}</span> {line.productName}: {line.quantity.toLocaleString("en-US")} ×{" "}
-            {formatCents(line.unitPriceCents)} = {formatCents(line.lineTotalCents)}
+            <span className="font-mono">{line.partNumber}</span> {line.productName}:{" "}
+            {line.quantity.toLocaleString("en-US")} × {formatCents(line.unitPriceCents)} ={" "}
+            {formatCents(line.lineTotalCents)}
           </li>
         ))}
       </ul>

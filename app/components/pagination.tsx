@@ -12,7 +12,8 @@ export function Pagination({ page, pageCount, label }: { page: number; pageCount
     const query = params.toString();
     return query ? `${pathname}?${query}` : pathname;
   };
-  const linkClass = "inline-flex min-h-11 items-center rounded border border-brand-700 px-3 py-1.5 text-sm font-medium text-brand-700 hover:bg-brand-50";
+  const linkClass =
+    "inline-flex min-h-11 items-center rounded border border-brand-700 px-3 py-1.5 text-sm font-medium text-brand-700 hover:bg-brand-50";
   return (
     <nav aria-label={label} className="mt-4 flex items-center justify-between gap-4">
       {page > 1 ? (

@@ -40,7 +40,16 @@ export function partJsonLd({
   catalogue,
   origin,
 }: {
-  part: { id: string; name: string; partNumber: string; description: string; img: string; priceCents: number; minOrderQuantity: number; availableQuantity: number };
+  part: {
+    id: string;
+    name: string;
+    partNumber: string;
+    description: string;
+    img: string;
+    priceCents: number;
+    minOrderQuantity: number;
+    availableQuantity: number;
+  };
   catalogue: Catalogue;
   origin: string;
 }) {
@@ -62,7 +71,9 @@ export function partJsonLd({
       price: (part.priceCents / 100).toFixed(2),
       priceCurrency: "USD",
       availability:
-        part.availableQuantity >= part.minOrderQuantity ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+        part.availableQuantity >= part.minOrderQuantity
+          ? "https://schema.org/InStock"
+          : "https://schema.org/OutOfStock",
       eligibleQuantity: { "@type": "QuantitativeValue", minValue: part.minOrderQuantity },
     },
   };

@@ -63,7 +63,11 @@ export function PartCatalogueFields({
         className="sm:col-span-2"
         meta={fields.fitment}
         label="Fits these vehicles (optional, one a line)"
-        textareaProps={{ rows: 5, placeholder: "Volkswagen Golf 2013-2020 1.4 TSI\nŠkoda Octavia 2013-2019", "aria-describedby": `${fields.fitment.errorId} fitment-help` }}
+        textareaProps={{
+          rows: 5,
+          placeholder: "Volkswagen Golf 2013-2020 1.4 TSI\nŠkoda Octavia 2013-2019",
+          "aria-describedby": `${fields.fitment.errorId} fitment-help`,
+        }}
       />
       <p id="fitment-help" className="-mt-5 mb-5 text-xs text-slate-600 sm:col-span-2">
         {FITMENT_HELP}

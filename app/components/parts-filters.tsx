@@ -24,7 +24,12 @@ export function VehiclePicker({ state }: { state: PartsState }) {
   const model = findModel(make, state.model);
 
   return (
-    <Form method="get" action="/parts" aria-label="Shop by vehicle" className="mt-6 rounded-lg border border-brand-200 bg-brand-50 p-4">
+    <Form
+      method="get"
+      action="/parts"
+      aria-label="Shop by vehicle"
+      className="mt-6 rounded-lg border border-brand-200 bg-brand-50 p-4"
+    >
       {/* In the order of the page's own links (parts-url.ts), so the address reads the same. */}
       {state.q ? <input type="hidden" name="q" value={state.q} /> : null}
       {state.category ? <input type="hidden" name="category" value={state.category} /> : null}
@@ -38,7 +43,13 @@ export function VehiclePicker({ state }: { state: PartsState }) {
             <label htmlFor="vehicle-make" className={labelClass}>
               Make
             </label>
-            <select id="vehicle-make" name="make" defaultValue={make?.name ?? ""} data-refine="model year" className={selectClass}>
+            <select
+              id="vehicle-make"
+              name="make"
+              defaultValue={make?.name ?? ""}
+              data-refine="model year"
+              className={selectClass}
+            >
               <option value="">Any make</option>
               {VEHICLE_MAKES.map((option) => (
                 <option key={option.name} value={option.name}>
@@ -125,7 +136,11 @@ export function RememberedVehicle({ state, remembered }: { state: PartsState; re
   );
 }
 
-type Facets = { categories: { value: string; count: number }[]; brands: { value: string; count: number }[]; inStock: number };
+type Facets = {
+  categories: { value: string; count: number }[];
+  brands: { value: string; count: number }[];
+  inStock: number;
+};
 
 // Below lg the lists wrap as chips, so a phone reaches the results without scrolling past every filter.
 const facetListClass = "flex flex-wrap gap-2 lg:block lg:space-y-0.5";
@@ -162,8 +177,7 @@ export function FacetLists({ state, facets }: { state: PartsState; facets: Facet
           {categories.map((facet) => (
             <li key={facet.value}>
               <FacetLink to={partsHref(state, { category: facet.value })} current={facet.value === state.category}>
-                <span>{categoryLabel(facet.value)}</span>{" "}
-                <span className="text-slate-600">({count(facet.count)})</span>
+                <span>{categoryLabel(facet.value)}</span> <span className="text-slate-600">({count(facet.count)})</span>
               </FacetLink>
             </li>
           ))}
@@ -182,8 +196,7 @@ export function FacetLists({ state, facets }: { state: PartsState; facets: Facet
           {brands.map((facet) => (
             <li key={facet.value}>
               <FacetLink to={partsHref(state, { brand: facet.value })} current={facet.value === state.brand}>
-                <span>{facet.value}</span>{" "}
-                <span className="text-slate-600">({count(facet.count)})</span>
+                <span>{facet.value}</span> <span className="text-slate-600">({count(facet.count)})</span>
               </FacetLink>
             </li>
           ))}
@@ -201,8 +214,7 @@ export function FacetLists({ state, facets }: { state: PartsState; facets: Facet
           </li>
           <li>
             <FacetLink to={partsHref(state, { inStock: true })} current={state.inStock}>
-              <span>In stock only</span>{" "}
-              <span className="text-slate-600">({count(facets.inStock)})</span>
+              <span>In stock only</span> <span className="text-slate-600">({count(facets.inStock)})</span>
             </FacetLink>
           </li>
         </ul>
@@ -213,9 +225,7 @@ export function FacetLists({ state, facets }: { state: PartsState; facets: Facet
 
 /** The filters in force, each with a link that removes it, and one that removes them all. */
 export function ActiveFilters({ state }: { state: PartsState }) {
-  const vehicle = state.make
-    ? [state.year, state.make, state.model].filter(Boolean).join(" ")
-    : null;
+  const vehicle = state.make ? [state.year, state.make, state.model].filter(Boolean).join(" ") : null;
   const active = [
     state.category ? { label: categoryLabel(state.category), href: partsHref(state, { category: null }) } : null,
     state.brand ? { label: state.brand, href: partsHref(state, { brand: null }) } : null,
@@ -241,7 +251,10 @@ export function ActiveFilters({ state }: { state: PartsState }) {
           </li>
         ))}
       </ul>
-      <Link to={partsHref(state, { category: null, brand: null, inStock: false, make: null, model: null, year: null })} className={linkClass}>
+      <Link
+        to={partsHref(state, { category: null, brand: null, inStock: false, make: null, model: null, year: null })}
+        className={linkClass}
+      >
         Clear all filters
       </Link>
     </div>

@@ -32,7 +32,11 @@ export function Toaster({ toast }: { toast: Toast | null }) {
   }, [toast]);
 
   return (
-    <div role="status" aria-live="polite" className="pointer-events-none fixed inset-x-0 top-16 z-50 flex justify-center px-4">
+    <div
+      role="status"
+      aria-live="polite"
+      className="pointer-events-none fixed inset-x-0 top-16 z-50 flex justify-center px-4"
+    >
       {visible ? (
         <div
           className={`pointer-events-auto flex max-w-md items-start gap-3 rounded border-l-4 px-4 py-3 shadow-lg ${styles[visible.type]}`}

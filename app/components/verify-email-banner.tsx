@@ -5,7 +5,11 @@ import { useIsPending } from "./forms";
 export function VerifyEmailBanner({ email }: { email: string }) {
   const isPending = useIsPending({ formAction: "/dashboard/email" });
   return (
-    <div role="note" data-testid="verify-email-banner" className="mb-4 rounded border border-amber-600 bg-amber-50 p-3 text-sm text-amber-900">
+    <div
+      role="note"
+      data-testid="verify-email-banner"
+      className="mb-4 rounded border border-amber-600 bg-amber-50 p-3 text-sm text-amber-900"
+    >
       Please confirm your email address, {email}: open the link we emailed you.{" "}
       <Form method="post" action="/dashboard/email" className="inline">
         <input type="hidden" name="intent" value="resend-verification" />

@@ -14,7 +14,15 @@ export function PasswordResetEmail({ name, resetUrl, shopUrl }: { name: string; 
   );
 }
 
-export function PasswordChangedEmail({ name, shopUrl, forgotUrl }: { name: string; shopUrl: string; forgotUrl: string }) {
+export function PasswordChangedEmail({
+  name,
+  shopUrl,
+  forgotUrl,
+}: {
+  name: string;
+  shopUrl: string;
+  forgotUrl: string;
+}) {
   return (
     <EmailLayout preview={`Your ${SHOP_NAME} password was changed`} shopUrl={shopUrl}>
       <Paragraph>Hello {name},</Paragraph>
@@ -35,7 +43,9 @@ export function WelcomeEmail({ name, verifyUrl, shopUrl }: { name: string; verif
       <Paragraph>
         Welcome to {SHOP_NAME}. Your account is ready: browse the parts and order in bulk whenever you like.
       </Paragraph>
-      <Paragraph>Please confirm that this email address is yours, so that we can reach you about your orders:</Paragraph>
+      <Paragraph>
+        Please confirm that this email address is yours, so that we can reach you about your orders:
+      </Paragraph>
       <ActionLink href={verifyUrl}>Confirm my email address</ActionLink>
     </EmailLayout>
   );
@@ -52,13 +62,23 @@ export function VerifyEmail({ name, verifyUrl, shopUrl }: { name: string; verify
   );
 }
 
-export function ChangeEmailEmail({ name, confirmUrl, newEmail, shopUrl }: { name: string; confirmUrl: string; newEmail: string; shopUrl: string }) {
+export function ChangeEmailEmail({
+  name,
+  confirmUrl,
+  newEmail,
+  shopUrl,
+}: {
+  name: string;
+  confirmUrl: string;
+  newEmail: string;
+  shopUrl: string;
+}) {
   return (
     <EmailLayout preview={`Confirm your new email address for ${SHOP_NAME}`} shopUrl={shopUrl}>
       <Paragraph>Hello {name},</Paragraph>
       <Paragraph>
-        You asked to use {newEmail} for your {SHOP_NAME} account. Open this link to confirm it; until then your account keeps
-        its old address. The link works once, for one day.
+        You asked to use {newEmail} for your {SHOP_NAME} account. Open this link to confirm it; until then your account
+        keeps its old address. The link works once, for one day.
       </Paragraph>
       <ActionLink href={confirmUrl}>Use this email address</ActionLink>
       <Paragraph>If you did not ask for this, ignore this email: nothing changes.</Paragraph>
@@ -71,8 +91,8 @@ export function EmailChangedEmail({ name, newEmail, shopUrl }: { name: string; n
     <EmailLayout preview={`Your ${SHOP_NAME} email address was changed`} shopUrl={shopUrl}>
       <Paragraph>Hello {name},</Paragraph>
       <Paragraph>
-        Your {SHOP_NAME} account now uses {newEmail}; this address gets no more mail from us. If this was not you, reply to
-        this email at once.
+        Your {SHOP_NAME} account now uses {newEmail}; this address gets no more mail from us. If this was not you, reply
+        to this email at once.
       </Paragraph>
     </EmailLayout>
   );

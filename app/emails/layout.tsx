@@ -53,7 +53,13 @@ export function ActionLink({ href, children }: { href: string; children: ReactNo
     <Section style={{ margin: "16px 0" }}>
       <Link
         href={href}
-        style={{ backgroundColor: "#1d4ed8", color: "#ffffff", padding: "10px 16px", borderRadius: "6px", display: "inline-block" }}
+        style={{
+          backgroundColor: "#1d4ed8",
+          color: "#ffffff",
+          padding: "10px 16px",
+          borderRadius: "6px",
+          display: "inline-block",
+        }}
       >
         {children}
       </Link>

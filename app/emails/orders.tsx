@@ -5,7 +5,13 @@ import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./layout";
 /** What an order email shows of the order (a subset of OrderView). */
 export type EmailOrder = {
   id: string;
-  lines: { partNumber: string; productName: string; unitPriceCents: number; quantity: number; lineTotalCents: number }[];
+  lines: {
+    partNumber: string;
+    productName: string;
+    unitPriceCents: number;
+    quantity: number;
+    lineTotalCents: number;
+  }[];
   totalCents: number;
   totalQuantity: number;
   phone: string;
@@ -54,7 +60,11 @@ type Links = { shopUrl: string; orderUrl: string; unsubscribeUrl?: string };
 
 export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: EmailOrder; payUrl: string }) {
   return (
-    <EmailLayout preview={`Your ${SHOP_NAME} ${orderName(order)} is placed`} shopUrl={links.shopUrl} unsubscribeUrl={links.unsubscribeUrl}>
+    <EmailLayout
+      preview={`Your ${SHOP_NAME} ${orderName(order)} is placed`}
+      shopUrl={links.shopUrl}
+      unsubscribeUrl={links.unsubscribeUrl}
+    >
       <Paragraph>Hello {order.userName},</Paragraph>
       <Paragraph>Thank you for your {orderName(order)}. We keep the stock for it until you pay or cancel it.</Paragraph>
       <OrderLines order={order} />
@@ -68,7 +78,11 @@ export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: E
 
 export function PaymentReceivedEmail({ order, ...links }: Links & { order: EmailOrder }) {
   return (
-    <EmailLayout preview={`Receipt for your ${SHOP_NAME} ${orderName(order)}`} shopUrl={links.shopUrl} unsubscribeUrl={links.unsubscribeUrl}>
+    <EmailLayout
+      preview={`Receipt for your ${SHOP_NAME} ${orderName(order)}`}
+      shopUrl={links.shopUrl}
+      unsubscribeUrl={links.unsubscribeUrl}
+    >
       <Paragraph>Hello {order.userName},</Paragraph>
       <Paragraph>We have received your payment for {orderName(order)}. This is your receipt.</Paragraph>
       <OrderLines order={order} />
@@ -87,7 +101,9 @@ export function OrderShippedEmail({ order, ...links }: Links & { order: EmailOrd
   return (
     <EmailLayout preview={`Your ${SHOP_NAME} ${orderName(order)} has shipped`} shopUrl={links.shopUrl}>
       <Paragraph>Hello {order.userName},</Paragraph>
-      <Paragraph>Your {orderName(order)} has shipped to {order.address}.</Paragraph>
+      <Paragraph>
+        Your {orderName(order)} has shipped to {order.address}.
+      </Paragraph>
       <OrderLines order={order} />
       <Paragraph>The order: {links.orderUrl}</Paragraph>
     </EmailLayout>
@@ -96,7 +112,11 @@ export function OrderShippedEmail({ order, ...links }: Links & { order: EmailOrd
 
 export function OrderEndedEmail({ order, by, ...links }: Links & { order: EmailOrder; by: "customer" | "shop" }) {
   return (
-    <EmailLayout preview={`Your ${SHOP_NAME} ${orderName(order)} is cancelled`} shopUrl={links.shopUrl} unsubscribeUrl={links.unsubscribeUrl}>
+    <EmailLayout
+      preview={`Your ${SHOP_NAME} ${orderName(order)} is cancelled`}
+      shopUrl={links.shopUrl}
+      unsubscribeUrl={links.unsubscribeUrl}
+    >
       <Paragraph>Hello {order.userName},</Paragraph>
       <Paragraph>
         {by === "customer"
@@ -111,7 +131,15 @@ export function OrderEndedEmail({ order, by, ...links }: Links & { order: EmailO
 
 // --- To the shop's admins ------------------------------------------------------------------------
 
-export function PaidOrderToShipEmail({ order, manageUrl, shopUrl }: { order: EmailOrder; manageUrl: string; shopUrl: string }) {
+export function PaidOrderToShipEmail({
+  order,
+  manageUrl,
+  shopUrl,
+}: {
+  order: EmailOrder;
+  manageUrl: string;
+  shopUrl: string;
+}) {
   return (
     <EmailLayout preview={`Paid ${orderName(order)} to ship`} shopUrl={shopUrl}>
       <Paragraph>
@@ -125,14 +153,20 @@ export function PaidOrderToShipEmail({ order, manageUrl, shopUrl }: { order: Ema
   );
 }
 
-export type EmailPart = { id: string; name: string; partNumber: string; availableQuantity: number; minOrderQuantity: number };
+export type EmailPart = {
+  id: string;
+  name: string;
+  partNumber: string;
+  availableQuantity: number;
+  minOrderQuantity: number;
+};
 
 export function LowStockEmail({ part, editUrl, shopUrl }: { part: EmailPart; editUrl: string; shopUrl: string }) {
   return (
     <EmailLayout preview={`Low stock: ${part.name}`} shopUrl={shopUrl}>
       <Paragraph>
-        The stock of {part.name} ({part.partNumber}) fell to {units(part.availableQuantity)} units, below its minimum order of{" "}
-        {units(part.minOrderQuantity)}: customers cannot order it until it is restocked.
+        The stock of {part.name} ({part.partNumber}) fell to {units(part.availableQuantity)} units, below its minimum
+        order of {units(part.minOrderQuantity)}: customers cannot order it until it is restocked.
       </Paragraph>
       <ActionLink href={editUrl}>Restock {part.partNumber}</ActionLink>
     </EmailLayout>

@@ -57,9 +57,7 @@ export async function createAccountToken({
   return token;
 }
 
-export type TokenState =
-  | { state: "valid"; userId: string; email: string }
-  | { state: "expired" | "used" | "unknown" };
+export type TokenState = { state: "valid"; userId: string; email: string } | { state: "expired" | "used" | "unknown" };
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 

@@ -18,7 +18,10 @@ export async function updateCompany(
     if (company[key]) set[key] = company[key]!;
     else unset[key] = "";
   }
-  const result = await User.updateOne({ _id: userId }, { ...(Object.keys(set).length ? { $set: set } : {}), $unset: unset });
+  const result = await User.updateOne(
+    { _id: userId },
+    { ...(Object.keys(set).length ? { $set: set } : {}), $unset: unset },
+  );
   return result.matchedCount === 1;
 }
 
@@ -58,7 +61,10 @@ export async function addAddress(
 export async function saveDeliveryToProfile(userId: string, { phone, address }: { phone: string; address: string }) {
   try {
     await addAddress(userId, { address });
-    await User.updateOne({ _id: userId, $or: [{ number: { $exists: false } }, { number: "" }, { number: null }] }, { $set: { number: phone } });
+    await User.updateOne(
+      { _id: userId, $or: [{ number: { $exists: false } }, { number: "" }, { number: null }] },
+      { $set: { number: phone } },
+    );
   } catch (error) {
     // The order is placed already: a failure here must not make it look failed to the buyer.
     console.error(`Saving the delivery address of user ${userId} to the address book failed`, error);
@@ -70,7 +76,8 @@ export async function saveDeliveryToProfile(userId: string, { phone, address }: 
  * else the profile's address; the profile's phone; and the other saved addresses to choose from.
  */
 export function deliveryDefaults(user: UserView, chosenId?: string | null) {
-  const chosen = user.addresses.find((entry) => entry.id === chosenId) ?? user.addresses.find((entry) => entry.isDefault);
+  const chosen =
+    user.addresses.find((entry) => entry.id === chosenId) ?? user.addresses.find((entry) => entry.isDefault);
   return {
     phone: user.number,
     address: chosen?.address ?? user.address,

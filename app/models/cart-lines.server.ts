@@ -43,7 +43,8 @@ async function fitIntoCart(userId: string, wanted: Wanted[], notices: string[]) 
   }
   if (added.length === 0) return { added: 0, notices };
   const stored = await addLinesToCart(userId, added, notices);
-  if (!stored.ok) return { added: 0, notices: [`Your cart would hold more than ${MAX_ORDER_LINES} lines: make room first.`] };
+  if (!stored.ok)
+    return { added: 0, notices: [`Your cart would hold more than ${MAX_ORDER_LINES} lines: make room first.`] };
   return { added: added.length, notices };
 }
 
@@ -70,7 +71,9 @@ export async function reorderIntoCart(userId: string, order: OrderView) {
       );
     }
     if (quantity < part.minOrderQuantity) {
-      notices.push(`${name}: raised from ${units(quantity)} to the minimum order of ${units(part.minOrderQuantity)} units.`);
+      notices.push(
+        `${name}: raised from ${units(quantity)} to the minimum order of ${units(part.minOrderQuantity)} units.`,
+      );
       quantity = part.minOrderQuantity;
     }
     wanted.push({ part, quantity, name });
@@ -84,7 +87,9 @@ export async function padLinesIntoCart(userId: string, checks: PadLineCheck[]) {
   const parts = await getPartsByIds(ids);
   const wanted = checks.flatMap((check) => {
     const part = check.part && !check.problem ? parts.get(check.part.id) : undefined;
-    return part && check.quantity ? [{ part, quantity: check.quantity, name: `${part.name} (${part.partNumber})` }] : [];
+    return part && check.quantity
+      ? [{ part, quantity: check.quantity, name: `${part.name} (${part.partNumber})` }]
+      : [];
   });
   return fitIntoCart(userId, wanted, []);
 }
@@ -128,7 +133,13 @@ export async function checkPadLines(entries: PadEntry[]): Promise<PadLineCheck[]
       quantityText: entry.quantityText,
       quantity,
       part: part
-        ? { id: part.id, name: part.name, priceCents: part.priceCents, minOrderQuantity: part.minOrderQuantity, availableQuantity: part.availableQuantity }
+        ? {
+            id: part.id,
+            name: part.name,
+            priceCents: part.priceCents,
+            minOrderQuantity: part.minOrderQuantity,
+            availableQuantity: part.availableQuantity,
+          }
         : null,
       lineTotalCents: null,
       problem: null,

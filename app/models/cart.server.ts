@@ -86,7 +86,13 @@ export type CartLineView = {
   problem: LineProblem | null;
 };
 
-export type CartView = { lines: CartLineView[]; totalCents: number; totalQuantity: number; notices: string[]; ok: boolean };
+export type CartView = {
+  lines: CartLineView[];
+  totalCents: number;
+  totalQuantity: number;
+  notices: string[];
+  ok: boolean;
+};
 
 /** The cart as the screen shows it: each line with today's part, price and problem, and the total. */
 export async function getCart(userId: string): Promise<CartView> {

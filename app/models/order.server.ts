@@ -72,8 +72,7 @@ orderSchema.index({ paidAt: 1 }, { sparse: true });
 export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.ObjectId };
 
 export const Order: mongoose.Model<OrderDoc> =
-  (mongoose.models.Order as mongoose.Model<OrderDoc>) ??
-  mongoose.model<OrderDoc>("Order", orderSchema);
+  (mongoose.models.Order as mongoose.Model<OrderDoc>) ?? mongoose.model<OrderDoc>("Order", orderSchema);
 
 export type OrderLineView = {
   partId: string;
@@ -200,7 +199,11 @@ function mergeLines(lines: OrderLineRequest[]) {
   return [...merged.values()];
 }
 
-function failureOf(line: { index: number; partId: string }, part: PartView | undefined, problem: LineProblem): LineFailure {
+function failureOf(
+  line: { index: number; partId: string },
+  part: PartView | undefined,
+  problem: LineProblem,
+): LineFailure {
   return {
     ...problem,
     index: line.index,
@@ -219,7 +222,13 @@ function failureOf(line: { index: number; partId: string }, part: PartView | und
  * unit price as reserved; every total is computed here. No multi-document transaction: the local
  * database has none, and the compensation gives the same result on any MongoDB.
  */
-export async function placeOrder({ lines, phone, address, poNumber, user }: PlaceOrderInput): Promise<PlaceOrderResult> {
+export async function placeOrder({
+  lines,
+  phone,
+  address,
+  poNumber,
+  user,
+}: PlaceOrderInput): Promise<PlaceOrderResult> {
   if (lines.length < 1 || lines.length > MAX_ORDER_LINES) {
     throw new Error(`An order has 1 to ${MAX_ORDER_LINES} lines`);
   }
@@ -276,7 +285,10 @@ export async function placeOrder({ lines, phone, address, poNumber, user }: Plac
     });
     const order = toOrderView(doc.toObject());
     // Written right after the order; never throws (an order never fails because mail failed).
-    await mailOrderPlaced(order, reserved.filter((part) => part !== null));
+    await mailOrderPlaced(
+      order,
+      reserved.filter((part) => part !== null),
+    );
     return { ok: true, order };
   } catch (error) {
     await releaseStockOfLines(merged);

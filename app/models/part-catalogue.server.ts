@@ -25,7 +25,10 @@ export type CatalogueFacets = { categories: FacetCount[]; brands: FacetCount[]; 
  * the brand, and "in stock" counts with both. One aggregation: the text and the vehicle narrow
  * the set once (on their indexes), then $facet counts each dimension over it.
  */
-export async function catalogueFacets(query: string | null | undefined, filters: CatalogueFilters): Promise<CatalogueFacets> {
+export async function catalogueFacets(
+  query: string | null | undefined,
+  filters: CatalogueFilters,
+): Promise<CatalogueFacets> {
   return coalesce(`part-facets:${JSON.stringify([query, filters])}`, async () => {
     const common = partSearchFilter(query, { vehicle: filters.vehicle });
     const only = (picked: CatalogueFilters) => partSearchFilter(null, picked);

@@ -60,7 +60,12 @@ const partSchema = new Schema(
     /** The words of the name, brand and category, for word-prefix search. */
     words: { type: [String], default: undefined },
     /** Stock below this shows on the admin home (unset: the part's minimum order). */
-    lowStockThreshold: { type: Number, min: 0, default: null, validate: (value: number | null) => value === null || Number.isInteger(value) },
+    lowStockThreshold: {
+      type: Number,
+      min: 0,
+      default: null,
+      validate: (value: number | null) => value === null || Number.isInteger(value),
+    },
   },
   { timestamps: true },
 );
@@ -438,7 +443,9 @@ function isDuplicateKey(error: unknown) {
  * Stores a new part. A part number chosen by the admin that is already taken gives
  * { ok: false, reason: "duplicate" }; a generated one is simply drawn again.
  */
-export async function addPart(fields: NewPart): Promise<{ ok: true; part: PartView } | { ok: false; reason: "duplicate" }> {
+export async function addPart(
+  fields: NewPart,
+): Promise<{ ok: true; part: PartView } | { ok: false; reason: "duplicate" }> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const partNumber = fields.partNumber?.toUpperCase() ?? generatePartNumber();
     try {

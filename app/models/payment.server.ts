@@ -24,8 +24,7 @@ paymentSchema.index({ myOrder: 1 }, { unique: true });
 export type PaymentDoc = InferSchemaType<typeof paymentSchema> & { _id: Types.ObjectId };
 
 export const Payment: mongoose.Model<PaymentDoc> =
-  (mongoose.models.Payment as mongoose.Model<PaymentDoc>) ??
-  mongoose.model<PaymentDoc>("Payment", paymentSchema);
+  (mongoose.models.Payment as mongoose.Model<PaymentDoc>) ?? mongoose.model<PaymentDoc>("Payment", paymentSchema);
 
 /** Stripe event ids already applied: each event changes the shop at most once. */
 const stripeEventSchema = new Schema(

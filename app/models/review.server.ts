@@ -24,8 +24,7 @@ reviewSchema.index({ createdAt: -1, _id: -1 });
 export type ReviewDoc = InferSchemaType<typeof reviewSchema> & { _id: Types.ObjectId };
 
 export const Review: mongoose.Model<ReviewDoc> =
-  (mongoose.models.Review as mongoose.Model<ReviewDoc>) ??
-  mongoose.model<ReviewDoc>("Review", reviewSchema);
+  (mongoose.models.Review as mongoose.Model<ReviewDoc>) ?? mongoose.model<ReviewDoc>("Review", reviewSchema);
 
 export type ReviewView = {
   id: string;

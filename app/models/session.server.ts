@@ -21,8 +21,7 @@ sessionSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 type SessionDoc = { _id: string; userId: Types.ObjectId; expiresAt: Date };
 
 export const Session: mongoose.Model<SessionDoc> =
-  (mongoose.models.Session as mongoose.Model<SessionDoc>) ??
-  mongoose.model<SessionDoc>("Session", sessionSchema);
+  (mongoose.models.Session as mongoose.Model<SessionDoc>) ?? mongoose.model<SessionDoc>("Session", sessionSchema);
 
 export async function createSession(userId: string) {
   const id = randomBytes(32).toString("base64url");

@@ -74,7 +74,11 @@ export type UserView = {
 function addressBookOf(doc: Partial<UserDoc>) {
   const entries = doc.addresses ?? [];
   const chosen = doc.defaultAddressId ? String(doc.defaultAddressId) : null;
-  const defaultId = entries.some((entry) => String(entry._id) === chosen) ? chosen : entries[0] ? String(entries[0]._id) : null;
+  const defaultId = entries.some((entry) => String(entry._id) === chosen)
+    ? chosen
+    : entries[0]
+      ? String(entries[0]._id)
+      : null;
   return entries.map((entry) => ({
     id: String(entry._id),
     label: entry.label ?? "",

@@ -8,7 +8,9 @@ import { getEnv } from "~/utils/env.server";
 export async function loader() {
   const origin = getEnv().PUBLIC_URL.replace(/\/+$/, "");
   const files = ["pages", ...Array.from({ length: await countSitemapPartFiles() }, (_, index) => `parts-${index + 1}`)];
-  const entries = files.map((file) => `  <sitemap>\n    <loc>${origin}/sitemaps/${file}</loc>\n  </sitemap>`).join("\n");
+  const entries = files
+    .map((file) => `  <sitemap>\n    <loc>${origin}/sitemaps/${file}</loc>\n  </sitemap>`)
+    .join("\n");
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}\n</sitemapindex>\n`;
   return new Response(xml, {
     headers: {

@@ -63,15 +63,13 @@ export default function Home() {
         data-section="hero"
       >
         <div className="mx-auto max-w-7xl px-4 py-16 sm:py-24">
-          <p className="text-sm font-semibold uppercase tracking-widest text-amber-300">
-            Direct from the manufacturer
-          </p>
+          <p className="text-sm font-semibold uppercase tracking-widest text-amber-300">Direct from the manufacturer</p>
           <h1 id="hero-heading" className="mt-3 max-w-3xl text-4xl font-extrabold tracking-tight sm:text-5xl">
             Buy car parts online and pick them up in store in 30 minutes
           </h1>
           <p className="mt-5 max-w-2xl text-lg text-slate-100">
-            Free standard shipping on orders over $35. Bulk prices on brakes, filters, ignition,
-            cooling and lighting parts for workshops and fleets.
+            Free standard shipping on orders over $35. Bulk prices on brakes, filters, ignition, cooling and lighting
+            parts for workshops and fleets.
           </p>
           <Link
             to="/parts"
@@ -82,7 +80,11 @@ export default function Home() {
         </div>
       </section>
 
-      <Section id="parts" title="Available Car Parts" intro="The newest parts in our catalogue, in stock and ready to order in bulk.">
+      <Section
+        id="parts"
+        title="Available Car Parts"
+        intro="The newest parts in our catalogue, in stock and ready to order in bulk."
+      >
         {parts.length ? (
           <PartGrid parts={parts} label="Newest parts" />
         ) : (
@@ -95,7 +97,12 @@ export default function Home() {
         </p>
       </Section>
 
-      <Section id="summary" title="Business Summary" intro="Trusted by workshops and fleets across the country." className="bg-slate-50">
+      <Section
+        id="summary"
+        title="Business Summary"
+        intro="Trusted by workshops and fleets across the country."
+        className="bg-slate-50"
+      >
         <dl className="grid grid-cols-2 gap-6 lg:grid-cols-4">
           {[
             ["300+", "Customers"],
@@ -156,7 +163,12 @@ export default function Home() {
         </Suspense>
       </Section>
 
-      <Section id="contact" title="Contact Us" intro="Visit the warehouse, write to us or give us a call." className="bg-slate-50">
+      <Section
+        id="contact"
+        title="Contact Us"
+        intro="Visit the warehouse, write to us or give us a call."
+        className="bg-slate-50"
+      >
         <div className="grid gap-8 lg:grid-cols-2">
           <div className="relative overflow-hidden rounded-lg border border-slate-200 bg-slate-100">
             {/* Shows through until the map has loaded, and stays if it never does (offline, blocked). */}
@@ -224,7 +236,14 @@ export default function Home() {
         <ul aria-label="Brands" className="flex flex-wrap items-center justify-center gap-6">
           {company.brands.map((brand) => (
             <li key={brand.name}>
-              <img src={brand.logo} alt={`${brand.name} logo`} width={200} height={80} loading="lazy" decoding="async" />
+              <img
+                src={brand.logo}
+                alt={`${brand.name} logo`}
+                width={200}
+                height={80}
+                loading="lazy"
+                decoding="async"
+              />
             </li>
           ))}
         </ul>
@@ -239,7 +258,11 @@ function ReviewsLoading() {
       <Spinner label="Loading reviews" />
       <noscript>
         <p className="text-center text-slate-700">
-          The reviews are taking a moment. <a href="/" className="underline">Reload the page</a> to see them.
+          The reviews are taking a moment.{" "}
+          <a href="/" className="underline">
+            Reload the page
+          </a>{" "}
+          to see them.
         </p>
       </noscript>
     </>

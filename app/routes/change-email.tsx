@@ -22,7 +22,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   return json(
     { problem: PROBLEMS[outcome.problem] },
-    { status: outcome.problem === "taken" ? 409 : 400, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } },
+    {
+      status: outcome.problem === "taken" ? 409 : 400,
+      headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" },
+    },
   );
 }
 
@@ -32,7 +35,11 @@ export default function ChangeEmailPage() {
     <div className="mx-auto max-w-md px-4 py-10">
       <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         <h1 className="text-2xl font-bold text-slate-900">Change your email address</h1>
-        <p role="alert" className="mt-4 rounded border border-red-700 bg-red-50 p-3 text-sm text-red-800" data-testid="change-email-problem">
+        <p
+          role="alert"
+          className="mt-4 rounded border border-red-700 bg-red-50 p-3 text-sm text-red-800"
+          data-testid="change-email-problem"
+        >
           {problem}
         </p>
         <p className="mt-4 text-sm">
@@ -45,4 +52,7 @@ export default function ChangeEmailPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Change your email | PartsWorks" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Change your email | PartsWorks" },
+  { name: "robots", content: "noindex" },
+];

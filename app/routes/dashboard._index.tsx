@@ -44,7 +44,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** Change of email: nothing changes until the link mailed to the new address is opened. */
 async function changeEmailAction(user: UserView, formData: FormData, context: ActionFunctionArgs["context"]) {
   const submission = parseWithZod(formData, { schema: ChangeEmailSchema });
-  const reply = (status: number, result = submission.reply()) => json({ ...result, formName: "change-email" }, { status });
+  const reply = (status: number, result = submission.reply()) =>
+    json({ ...result, formName: "change-email" }, { status });
   if (submission.status !== "success") return reply(400);
   const { newEmail } = submission.value;
   if (newEmail === user.email) return reply(400, submission.reply({ fieldErrors: { newEmail: [SAME_EMAIL] } }));
@@ -60,7 +61,8 @@ async function changeEmailAction(user: UserView, formData: FormData, context: Ac
 
 async function emailPreferencesAction(user: UserView, formData: FormData) {
   const submission = parseWithZod(formData, { schema: EmailPreferencesSchema });
-  if (submission.status !== "success") return json({ ...submission.reply(), formName: "email-preferences" }, { status: 400 });
+  if (submission.status !== "success")
+    return json({ ...submission.reply(), formName: "email-preferences" }, { status: 400 });
   const on = submission.value.orderUpdateEmails === true;
   await setOrderUpdateEmails(user.id, on);
   return redirectWithSuccess(
@@ -73,15 +75,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await getUser(request);
   if (!user) {
     // Spec 4 and 8: without a signed-in user the update fails with this message and changes nothing.
-    throw await redirectWithError(`/login?${new URLSearchParams({ redirectTo: "/dashboard" })}`, "No user is logged in", {
-      headers: await endSession(request),
-    });
+    throw await redirectWithError(
+      `/login?${new URLSearchParams({ redirectTo: "/dashboard" })}`,
+      "No user is logged in",
+      {
+        headers: await endSession(request),
+      },
+    );
   }
   const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "profile");
   const saved = (message: string) => redirectWithSuccess("/dashboard", { message, duration: PROFILE_TOAST_MS });
-  const gone = async () =>
-    redirectWithError("/login", "No user is logged in", { headers: await endSession(request) });
+  const gone = async () => redirectWithError("/login", "No user is logged in", { headers: await endSession(request) });
 
   if (intent === "company") {
     const submission = parseWithZod(formData, { schema: CompanySchema });
@@ -94,20 +99,26 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
     const { addressId, ...entry } = submission.value;
     if (addressId) {
-      if (!(await editAddress(user.id, addressId, entry))) throw new Response("That address is not in your address book.", { status: 404 });
+      if (!(await editAddress(user.id, addressId, entry)))
+        throw new Response("That address is not in your address book.", { status: 404 });
       return saved("Address saved");
     }
     const outcome = await addAddress(user.id, entry);
     if (outcome === "added") return saved("Address added");
     const message =
-      outcome === "duplicate" ? "This address is already in your address book" : `Your address book is full (${MAX_ADDRESSES} addresses)`;
+      outcome === "duplicate"
+        ? "This address is already in your address book"
+        : `Your address book is full (${MAX_ADDRESSES} addresses)`;
     return json({ ...submission.reply({ fieldErrors: { address: [message] } }), formName: intent }, { status: 409 });
   }
   if (intent === "address-delete" || intent === "address-default") {
     const submission = parseWithZod(formData, { schema: AddressActionSchema });
     if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
     const { addressId } = submission.value;
-    const done = intent === "address-delete" ? await deleteAddress(user.id, addressId) : await setDefaultAddress(user.id, addressId);
+    const done =
+      intent === "address-delete"
+        ? await deleteAddress(user.id, addressId)
+        : await setDefaultAddress(user.id, addressId);
     if (!done) throw new Response("That address is not in your address book.", { status: 404 });
     return saved(intent === "address-delete" ? "Address deleted" : "Default address changed");
   }
@@ -200,7 +211,12 @@ export default function MyProfile() {
           <Detail label="Education">{profile.education || notAdded}</Detail>
           <Detail label="LinkedIn">
             {profile.linkedin ? (
-              <a href={profile.linkedin} rel="noopener noreferrer nofollow" target="_blank" className="text-brand-700 underline">
+              <a
+                href={profile.linkedin}
+                rel="noopener noreferrer nofollow"
+                target="_blank"
+                className="text-brand-700 underline"
+              >
                 {profile.linkedin}
               </a>
             ) : (
@@ -229,7 +245,11 @@ export default function MyProfile() {
           />
           <Field meta={fields.number} label="Phone number" type="tel" inputProps={{ autoComplete: "tel" }} />
           <Field meta={fields.education} label="Education" />
-          <TextareaField meta={fields.address} label="Address" textareaProps={{ rows: 2, autoComplete: "street-address" }} />
+          <TextareaField
+            meta={fields.address}
+            label="Address"
+            textareaProps={{ rows: 2, autoComplete: "street-address" }}
+          />
           <Field
             meta={fields.linkedin}
             label="LinkedIn"
@@ -304,9 +324,16 @@ function EmailSettings({
         <input type="hidden" name="intent" value="email-preferences" />
         <label className="flex items-start gap-2 text-slate-800">
           <input key={prefsKey} {...checkboxProps} className="mt-1 h-5 w-5" />
-          <span>Order update emails: order placed, receipts, cancellations. Shipping notices and account emails always come.</span>
+          <span>
+            Order update emails: order placed, receipts, cancellations. Shipping notices and account emails always come.
+          </span>
         </label>
-        <SubmitButton className="mt-3" variant="secondary" pending={pendingIntent === "email-preferences"} pendingText="Saving…">
+        <SubmitButton
+          className="mt-3"
+          variant="secondary"
+          pending={pendingIntent === "email-preferences"}
+          pendingText="Saving…"
+        >
           Save email settings
         </SubmitButton>
       </Form>

@@ -51,7 +51,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
         { status: 409 },
       );
     }
-    await audit({ context, actor: admin, action: "part.add", target: partTarget(result.part), after: partValues(result.part) });
+    await audit({
+      context,
+      actor: admin,
+      action: "part.add",
+      target: partTarget(result.part),
+      after: partValues(result.part),
+    });
   } catch (error) {
     console.error(error);
     return json(submission.reply({ formErrors: [FAILED_TO_ADD] }), { status: 500 });
@@ -86,18 +92,8 @@ export default function AddProduct() {
           inputProps={{ inputMode: "url", placeholder: "https://… or /images/…" }}
         />
         <Field meta={fields.quantity} label="Quantity in stock" type="number" inputProps={{ step: 1 }} />
-        <Field
-          meta={fields.price}
-          label="Price per unit (whole dollars)"
-          type="number"
-          inputProps={{ step: 1 }}
-        />
-        <Field
-          meta={fields.minOrderQuantity}
-          label="Minimum order quantity"
-          type="number"
-          inputProps={{ step: 1 }}
-        />
+        <Field meta={fields.price} label="Price per unit (whole dollars)" type="number" inputProps={{ step: 1 }} />
+        <Field meta={fields.minOrderQuantity} label="Minimum order quantity" type="number" inputProps={{ step: 1 }} />
         <Field
           meta={fields.partNumber}
           label="Part number (optional)"

@@ -47,11 +47,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json(submission.reply({ formErrors: ["You cannot change your own role."] }), { status: 400 });
   }
   if (!(await makeAdmin(userId))) {
-    return json(submission.reply({ formErrors: [`${MAKE_ADMIN_FAILED}: that user does not exist or is already an admin.`] }), {
-      status: 409,
-    });
+    return json(
+      submission.reply({ formErrors: [`${MAKE_ADMIN_FAILED}: that user does not exist or is already an admin.`] }),
+      {
+        status: 409,
+      },
+    );
   }
-  await audit({ context, actor: user, action: "user.make-admin", target: { type: "user", id: userId }, before: { role: "customer" }, after: { role: "admin" } });
+  await audit({
+    context,
+    actor: user,
+    action: "user.make-admin",
+    target: { type: "user", id: userId },
+    before: { role: "customer" },
+    after: { role: "admin" },
+  });
   const page = pageFrom(request);
   return redirectWithSuccess(`/dashboard/allUsers${page > 1 ? `?page=${page}` : ""}`, "Successfully made an admin");
 }
@@ -83,7 +93,9 @@ export default function AllUsers() {
       <DataTable caption="Users, newest first" className="mt-2" columns={COLUMNS}>
         {users.map((user, index) => (
           <tr key={user.id} data-testid="user-row" data-email={user.email}>
-            <td className="px-4 py-3 text-slate-600" data-label="#">{(page - 1) * PER_PAGE + index + 1}</td>
+            <td className="px-4 py-3 text-slate-600" data-label="#">
+              {(page - 1) * PER_PAGE + index + 1}
+            </td>
             <td className="px-4 py-3 text-slate-900" data-label="Name">
               {user.name}
             </td>

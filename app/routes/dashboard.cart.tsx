@@ -8,7 +8,14 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DeliveryFields, deliveryDefaultValues, SavedAddressPicker } from "~/components/delivery-fields";
 import { Button, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
-import { addToCart, getCart, removeFromCart, restoreCart, setCartQuantity, takeCartForCheckout } from "~/models/cart.server";
+import {
+  addToCart,
+  getCart,
+  removeFromCart,
+  restoreCart,
+  setCartQuantity,
+  takeCartForCheckout,
+} from "~/models/cart.server";
 import { reorderIntoCart } from "~/models/cart-lines.server";
 import { getOwnOrder, placeOrder } from "~/models/order.server";
 import { requireCustomer } from "~/utils/auth.server";
@@ -41,10 +48,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const posted = { intent: String(formData.get("intent") ?? ""), partId: String(formData.get("partId") ?? "") };
   const refuse = (message: string, status: number, field?: string) =>
     json<ActionData>(
-      { ...posted, result: submission.reply(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }) },
+      {
+        ...posted,
+        result: submission.reply(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }),
+      },
       { status },
     );
-  if (submission.status !== "success") return json<ActionData>({ ...posted, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success")
+    return json<ActionData>({ ...posted, result: submission.reply() }, { status: 400 });
   const value = submission.value;
 
   switch (value.intent) {
@@ -52,7 +63,10 @@ export async function action({ request }: ActionFunctionArgs) {
       const added = await addToCart(user.id, value.partId, value.quantity);
       if (!added.ok) return refuse(added.error, 409, "quantity");
       const back = safeRedirect(value.redirectTo, CART_PATH);
-      return redirectWithSuccess(back, `${value.quantity.toLocaleString("en-US")} × ${added.result} added to your cart`);
+      return redirectWithSuccess(
+        back,
+        `${value.quantity.toLocaleString("en-US")} × ${added.result} added to your cart`,
+      );
     }
     case "update": {
       const updated = await setCartQuantity(user.id, value.partId, value.quantity);
@@ -69,21 +83,34 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!order) throw new Response("We could not find that order in your account.", { status: 404 });
       const { added } = await reorderIntoCart(user.id, order);
       if (added === 0) return redirectWithError(CART_PATH, "Nothing from that order could go into your cart");
-      return redirectWithSuccess(CART_PATH, `${added} ${added === 1 ? "line" : "lines"} of your order added to your cart`);
+      return redirectWithSuccess(
+        CART_PATH,
+        `${added} ${added === 1 ? "line" : "lines"} of your order added to your cart`,
+      );
     }
     case "checkout": {
       const cart = await getCart(user.id);
       if (cart.lines.length === 0) return refuse("Your cart is empty", 409);
       const broken = cart.lines.filter((line) => line.problem);
       if (broken.length) {
-        return refuse(`Fix the ${broken.length === 1 ? "line" : `${broken.length} lines`} marked in your cart first`, 409);
+        return refuse(
+          `Fix the ${broken.length === 1 ? "line" : `${broken.length} lines`} marked in your cart first`,
+          409,
+        );
       }
       const lines = cart.lines.map((line) => ({ partId: line.partId, quantity: line.quantity }));
       // The cart is emptied first, only while it is what was checked: a double submit cannot order it twice.
-      if (!(await takeCartForCheckout(user.id, lines))) return refuse("Your cart changed just now; check it and try again", 409);
+      if (!(await takeCartForCheckout(user.id, lines)))
+        return refuse("Your cart changed just now; check it and try again", 409);
       let placed;
       try {
-        placed = await placeOrder({ lines, phone: value.phone, address: value.address, poNumber: value.poNumber, user });
+        placed = await placeOrder({
+          lines,
+          phone: value.phone,
+          address: value.address,
+          poNumber: value.poNumber,
+          user,
+        });
       } catch (error) {
         await restoreCart(user.id, lines);
         throw error;
@@ -117,15 +144,23 @@ export default function CartPage() {
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="text-2xl font-bold">Your cart</h1>
-      {actionData && (actionData.intent === "add" || actionData.intent === "reorder" || !actionData.partId) && actionData.intent !== "checkout" ? (
+      {actionData &&
+      (actionData.intent === "add" || actionData.intent === "reorder" || !actionData.partId) &&
+      actionData.intent !== "checkout" ? (
         <ErrorList
           errors={Object.values(actionData.result.error ?? {})
             .flat()
-            .flatMap((error) => (error ? [`${actionData.intent === "add" ? "Not added to the cart: " : ""}${error}`] : []))}
+            .flatMap((error) =>
+              error ? [`${actionData.intent === "add" ? "Not added to the cart: " : ""}${error}`] : [],
+            )}
         />
       ) : null}
       {cart.notices.length ? (
-        <section aria-labelledby="notices-heading" role="status" className="mt-4 rounded border-l-4 border-amber-600 bg-amber-50 p-4 text-amber-900">
+        <section
+          aria-labelledby="notices-heading"
+          role="status"
+          className="mt-4 rounded border-l-4 border-amber-600 bg-amber-50 p-4 text-amber-900"
+        >
           <h2 id="notices-heading" className="font-semibold">
             What changed since that order
           </h2>
@@ -151,7 +186,12 @@ export default function CartPage() {
       ) : (
         <>
           <CartTable cart={cart} actionData={actionData} />
-          <CheckoutForm key={buyer.addressId ?? "profile"} cart={cart} buyer={buyer} lastResult={actionData?.intent === "checkout" ? actionData.result : undefined} />
+          <CheckoutForm
+            key={buyer.addressId ?? "profile"}
+            cart={cart}
+            buyer={buyer}
+            lastResult={actionData?.intent === "checkout" ? actionData.result : undefined}
+          />
         </>
       )}
     </div>
@@ -184,7 +224,11 @@ function CartTable({ cart, actionData }: { cart: CartData; actionData: ActionDat
         </thead>
         <tbody className="divide-y divide-slate-200">
           {cart.lines.map((line) => (
-            <CartRow key={line.partId} line={line} actionData={actionData?.partId === line.partId ? actionData : undefined} />
+            <CartRow
+              key={line.partId}
+              line={line}
+              actionData={actionData?.partId === line.partId ? actionData : undefined}
+            />
           ))}
         </tbody>
         <tfoot>
@@ -217,7 +261,8 @@ function CartRow({ line, actionData }: { line: CartData["lines"][number]; action
     defaultValue: { partId: line.partId, quantity: String(line.quantity) },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: cartLineSchema }),
   });
-  const removeErrors = remover.data?.result.error?.[""] ?? (actionData?.intent === "remove" ? actionData.result.error?.[""] : null);
+  const removeErrors =
+    remover.data?.result.error?.[""] ?? (actionData?.intent === "remove" ? actionData.result.error?.[""] : null);
   return (
     <tr data-testid={`cart-line-${line.part?.partNumber ?? line.partId}`}>
       <th scope="row" className="px-3 py-2 align-top font-medium">
@@ -228,10 +273,13 @@ function CartRow({ line, actionData }: { line: CartData["lines"][number]; action
         ) : (
           name
         )}
-        {line.part ? <span className="block font-mono text-xs font-normal text-slate-600">{line.part.partNumber}</span> : null}
+        {line.part ? (
+          <span className="block font-mono text-xs font-normal text-slate-600">{line.part.partNumber}</span>
+        ) : null}
         {line.part ? (
           <span className="block text-xs font-normal text-slate-600">
-            {line.part.minOrderQuantity.toLocaleString("en-US")} to {line.part.availableQuantity.toLocaleString("en-US")} units
+            {line.part.minOrderQuantity.toLocaleString("en-US")} to{" "}
+            {line.part.availableQuantity.toLocaleString("en-US")} units
           </span>
         ) : null}
         {line.problem ? (
@@ -307,7 +355,10 @@ function CheckoutForm({
   });
   const isPending = useIsPending({ formAction: CART_PATH });
   return (
-    <section aria-labelledby="checkout-heading" className="mt-8 max-w-xl rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+    <section
+      aria-labelledby="checkout-heading"
+      className="mt-8 max-w-xl rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
+    >
       <h2 id="checkout-heading" className="text-xl font-semibold">
         Checkout
       </h2>
@@ -319,7 +370,9 @@ function CheckoutForm({
         <SavedAddressPicker saved={buyer.saved} chosenId={buyer.addressId} />
         <DeliveryFields fields={fields} />
         <ErrorList id={form.errorId} errors={form.errors} />
-        {!cart.ok ? <p className="mb-2 text-sm text-red-700">Fix the lines marked in red before you check out.</p> : null}
+        {!cart.ok ? (
+          <p className="mb-2 text-sm text-red-700">Fix the lines marked in red before you check out.</p>
+        ) : null}
         <SubmitButton pending={isPending} pendingText="Placing the order…" className="w-full">
           Place the order ({formatCents(cart.totalCents)})
         </SubmitButton>

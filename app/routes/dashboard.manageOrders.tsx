@@ -18,7 +18,13 @@ import { formatCents } from "~/utils/misc";
 import { readForm } from "~/utils/form.server";
 import { audit, orderStatusChange } from "~/utils/audit.server";
 import { orderFilterSchema, toOrderFilter } from "~/utils/order-filters";
-import { formatDateTime, manageOrdersSchema, ORDER_STATUS_FILTERS, ORDER_STATUS_LABELS, parsePage } from "~/utils/shop-forms";
+import {
+  formatDateTime,
+  manageOrdersSchema,
+  ORDER_STATUS_FILTERS,
+  ORDER_STATUS_LABELS,
+  parsePage,
+} from "~/utils/shop-forms";
 
 /** Newest first, 20 a page; search (order number or email), status and dates, all in the URL. */
 export async function loader({ request }: LoaderFunctionArgs) {

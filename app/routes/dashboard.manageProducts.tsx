@@ -35,9 +35,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (value.intent === "delete") {
     const deleted = await deletePart(value.partId);
     if (!deleted) {
-      return json({ ...posted, result: submission.reply({ formErrors: ["That part no longer exists."] }) }, { status: 404 });
+      return json(
+        { ...posted, result: submission.reply({ formErrors: ["That part no longer exists."] }) },
+        { status: 404 },
+      );
     }
-    await audit({ context, actor: admin, action: "part.delete", target: partTarget(deleted), before: partValues(deleted) });
+    await audit({
+      context,
+      actor: admin,
+      action: "part.delete",
+      target: partTarget(deleted),
+      before: partValues(deleted),
+    });
     return redirectWithSuccess("/dashboard/manageProducts", `${deleted.name} is deleted`);
   }
 
@@ -49,19 +58,26 @@ export async function action({ request, context }: ActionFunctionArgs) {
     expectedStock: value.expectedStock,
   });
   if (!updated.ok && updated.reason === "missing") {
-    return json({ ...posted, result: submission.reply({ formErrors: ["That part no longer exists."] }) }, { status: 404 });
+    return json(
+      { ...posted, result: submission.reply({ formErrors: ["That part no longer exists."] }) },
+      { status: 404 },
+    );
   }
   if (!updated.ok) {
     const now = updated.part?.availableQuantity ?? 0;
     const message = `Orders changed the stock to ${now.toLocaleString("en-US")} while you were editing: check it and save again`;
     return json({ ...posted, result: submission.reply({ fieldErrors: { stock: [message] } }) }, { status: 409 });
   }
-  await audit({ context, actor: admin, action: "part.update", target: partTarget(updated.part), before: previous && { ...partValues(previous), availableQuantity: value.expectedStock }, after: partValues(updated.part) });
+  await audit({
+    context,
+    actor: admin,
+    action: "part.update",
+    target: partTarget(updated.part),
+    before: previous && { ...partValues(previous), availableQuantity: value.expectedStock },
+    after: partValues(updated.part),
+  });
   const { search } = new URL(request.url);
-  return redirectWithSuccess(
-    `/dashboard/manageProducts${search}`,
-    `${updated.part.name}: price and stock saved`,
-  );
+  return redirectWithSuccess(`/dashboard/manageProducts${search}`, `${updated.part.name}: price and stock saved`);
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
@@ -104,8 +120,12 @@ export default function ManageProducts() {
           <ProductRow
             key={part.id}
             part={part}
-            lastResult={actionData?.partId === part.id && actionData.intent === "update" ? actionData.result : undefined}
-            deleteErrors={actionData?.partId === part.id && actionData.intent === "delete" ? replyErrors(actionData.result) : []}
+            lastResult={
+              actionData?.partId === part.id && actionData.intent === "update" ? actionData.result : undefined
+            }
+            deleteErrors={
+              actionData?.partId === part.id && actionData.intent === "delete" ? replyErrors(actionData.result) : []
+            }
           />
         ))}
       </DataTable>
@@ -134,12 +154,20 @@ function ProductRow({
   });
   const navigation = useNavigation();
   const isPending =
-    navigation.state === "submitting" && navigation.formData?.get("partId") === part.id && navigation.formData?.get("intent") === "update";
+    navigation.state === "submitting" &&
+    navigation.formData?.get("partId") === part.id &&
+    navigation.formData?.get("intent") === "update";
 
   return (
     <tr data-testid={`part-row-${part.id}`}>
       <td className="px-3 py-2">
-        <img src={part.img} alt="" width={56} height={42} className="h-10 w-14 rounded border border-slate-200 object-contain" />
+        <img
+          src={part.img}
+          alt=""
+          width={56}
+          height={42}
+          className="h-10 w-14 rounded border border-slate-200 object-contain"
+        />
       </td>
       <th scope="row" className="px-3 py-2 font-medium">
         {part.name}
@@ -155,7 +183,8 @@ function ProductRow({
         {part.availableQuantity.toLocaleString("en-US")}
       </td>
       <td className="px-3 py-2 text-right" data-label="Minimum">
-        {part.minOrderQuantity.toLocaleString("en-US")}</td>
+        {part.minOrderQuantity.toLocaleString("en-US")}
+      </td>
       <td className="px-3 py-2 max-md:col-span-2">
         <Form method="post" className="flex flex-wrap items-start gap-2" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="update" />
@@ -164,14 +193,22 @@ function ProductRow({
           <Field
             className="w-28"
             meta={fields.price}
-            label={<>Price ($)<span className="sr-only"> of {part.name}</span></>}
+            label={
+              <>
+                Price ($)<span className="sr-only"> of {part.name}</span>
+              </>
+            }
             type="number"
             inputProps={{ step: 1 }}
           />
           <Field
             className="w-32"
             meta={fields.stock}
-            label={<>Stock<span className="sr-only"> of {part.name}</span></>}
+            label={
+              <>
+                Stock<span className="sr-only"> of {part.name}</span>
+              </>
+            }
             type="number"
             inputProps={{ step: 1 }}
           />
@@ -211,11 +248,7 @@ function ProductRow({
 }
 
 function DeleteMessage({ name }: { name: string }) {
-  return (
-    <p>
-      {name} will disappear from the shop. Orders already placed keep their copy of its name and price.
-    </p>
-  );
+  return <p>{name} will disappear from the shop. Orders already placed keep their copy of its name and price.</p>;
 }
 
 export const meta: MetaFunction = () => [{ title: "Manage Products — PartsWorks" }];

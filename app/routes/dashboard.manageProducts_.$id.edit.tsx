@@ -34,8 +34,19 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     }),
   });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-  const { name, description, img, price, minOrderQuantity, partNumber, category, brand, oeNumbers, fitment, lowStockThreshold } =
-    submission.value;
+  const {
+    name,
+    description,
+    img,
+    price,
+    minOrderQuantity,
+    partNumber,
+    category,
+    brand,
+    oeNumbers,
+    fitment,
+    lowStockThreshold,
+  } = submission.value;
   const result = await updatePartCatalogue(id, {
     name,
     description,

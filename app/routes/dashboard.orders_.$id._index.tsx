@@ -18,7 +18,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireCustomerOrSignOutHome(request);
   const order = await getOwnOrder(params.id ?? "", user.id);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
-  return json({ order, timeline: orderTimeline(order, "customer") }, { headers: { "Cache-Control": "private, no-store" } });
+  return json(
+    { order, timeline: orderTimeline(order, "customer") },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });

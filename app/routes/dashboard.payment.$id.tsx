@@ -15,11 +15,7 @@ import { getOwnOrder } from "~/models/order.server";
 import { requireUser } from "~/utils/auth.server";
 import { getEnv } from "~/utils/env.server";
 import { formatCents } from "~/utils/misc";
-import {
-  canTakeCardPayments,
-  createOrderCheckoutSession,
-  createOrderPaymentIntent,
-} from "~/utils/stripe.server";
+import { canTakeCardPayments, createOrderCheckoutSession, createOrderPaymentIntent } from "~/utils/stripe.server";
 import { company } from "~/content/company";
 import { readForm } from "~/utils/form.server";
 
@@ -117,7 +113,10 @@ export default function PayOrder() {
   return (
     <div className="mx-auto max-w-2xl px-4 py-10">
       <h1 className="text-3xl font-bold text-slate-900">Pay for your order</h1>
-      <section aria-labelledby="summary-heading" className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+      <section
+        aria-labelledby="summary-heading"
+        className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
+      >
         <h2 id="summary-heading" className="text-xl font-semibold">
           Order summary
         </h2>
@@ -142,7 +141,9 @@ export default function PayOrder() {
           </div>
         </dl>
         {order.lines.length === 1 ? (
-          <p className="mt-2 text-sm text-slate-600">{formatCents(order.lines[0].unitPriceCents)} per unit, in US dollars.</p>
+          <p className="mt-2 text-sm text-slate-600">
+            {formatCents(order.lines[0].unitPriceCents)} per unit, in US dollars.
+          </p>
         ) : (
           <div className="mt-4">
             <OrderLinesTable lines={order.lines} totalCents={order.totalCents} caption="The lines of this order" />
@@ -347,7 +348,10 @@ function PaymentForm({
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Pay for your order — PartsWorks" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Pay for your order — PartsWorks" },
+  { name: "robots", content: "noindex" },
+];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

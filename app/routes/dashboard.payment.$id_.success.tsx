@@ -13,8 +13,14 @@ const PAYMENT_COMPLETED = "Congrats! Your payment is completed.";
 
 /** What Stripe appends to the return URL: the PaymentIntent (Payment Element) or the Checkout Session. */
 const ReturnSchema = z.object({
-  payment_intent: z.string().regex(/^pi_[A-Za-z0-9_]{1,200}$/).optional(),
-  session_id: z.string().regex(/^cs_[A-Za-z0-9_]{1,200}$/).optional(),
+  payment_intent: z
+    .string()
+    .regex(/^pi_[A-Za-z0-9_]{1,200}$/)
+    .optional(),
+  session_id: z
+    .string()
+    .regex(/^cs_[A-Za-z0-9_]{1,200}$/)
+    .optional(),
 });
 
 type State = "paid" | "processing" | "not_paid" | "unknown" | "closed";
@@ -87,7 +93,10 @@ export default function PaymentResult() {
           <h1 className="text-2xl font-bold">{PAYMENT_COMPLETED}</h1>
           <p className="mt-3">{summary}</p>
           <p className="mt-2">
-            Transaction id: <code className="break-all font-mono" data-testid="transaction-id">{order.transactionId}</code>
+            Transaction id:{" "}
+            <code className="break-all font-mono" data-testid="transaction-id">
+              {order.transactionId}
+            </code>
           </p>
         </section>
       ) : state === "processing" ? (

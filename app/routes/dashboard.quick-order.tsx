@@ -33,7 +33,8 @@ type ActionData = {
   stamp: number;
 };
 
-const padTextOf = (checks: PadLineCheck[]) => checks.map((check) => `${check.partNumber} ${check.quantityText}`.trim()).join("\n");
+const padTextOf = (checks: PadLineCheck[]) =>
+  checks.map((check) => `${check.partNumber} ${check.quantityText}`.trim()).join("\n");
 
 /**
  * Check the pad's lines, put the valid ones into the cart, or order them at once. Nothing is
@@ -54,7 +55,14 @@ export async function action({ request }: ActionFunctionArgs) {
 
   if (value.intent === "cart") {
     if (broken.length === checks.length) {
-      return json<ActionData>({ result: submission.reply({ formErrors: ["No line can go into the cart yet: fix the lines marked below"] }), checks, stamp }, { status: 400 });
+      return json<ActionData>(
+        {
+          result: submission.reply({ formErrors: ["No line can go into the cart yet: fix the lines marked below"] }),
+          checks,
+          stamp,
+        },
+        { status: 400 },
+      );
     }
     const { added, notices } = await padLinesIntoCart(user.id, checks);
     const message = `${added} ${added === 1 ? "line" : "lines"} added to your cart`;
@@ -72,7 +80,10 @@ export async function action({ request }: ActionFunctionArgs) {
 
   if (broken.length) {
     const count = broken.length === 1 ? "the line" : `the ${broken.length} lines`;
-    return json<ActionData>({ result: submission.reply({ formErrors: [`Fix ${count} marked below before ordering`] }), checks, stamp }, { status: 400 });
+    return json<ActionData>(
+      { result: submission.reply({ formErrors: [`Fix ${count} marked below before ordering`] }), checks, stamp },
+      { status: 400 },
+    );
   }
   const placed = await placeOrder({
     lines: checks.map((check) => ({ partId: check.part!.id, quantity: check.quantity! })),
@@ -84,7 +95,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!placed.ok) {
     // Stock or a part changed between the check and the order: say so on each line.
     for (const failure of placed.failures) checks[failure.index].problem = failure;
-    return json<ActionData>({ result: submission.reply({ formErrors: ["Nothing was ordered: fix the lines marked below"] }), checks, stamp }, { status: 409 });
+    return json<ActionData>(
+      { result: submission.reply({ formErrors: ["Nothing was ordered: fix the lines marked below"] }), checks, stamp },
+      { status: 409 },
+    );
   }
   if (value.saveAddress) await saveDeliveryToProfile(user.id, value);
   return redirectToPay(placed.order.id);
@@ -114,8 +128,9 @@ export default function QuickOrder() {
     <div className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="text-2xl font-bold">Quick order</h1>
       <p className="mt-1 text-slate-700">
-        One line per part: the part number, then the quantity, separated by a space, a tab, a comma or a semicolon. Paste two
-        columns from a spreadsheet as they are. Up to {MAX_ORDER_LINES} lines; the same part number twice is added up.
+        One line per part: the part number, then the quantity, separated by a space, a tab, a comma or a semicolon.
+        Paste two columns from a spreadsheet as they are. Up to {MAX_ORDER_LINES} lines; the same part number twice is
+        added up.
       </p>
       {data?.message ? (
         <p role="status" className="mt-4 rounded border-l-4 border-green-700 bg-green-50 p-3 text-green-900">
@@ -133,7 +148,13 @@ export default function QuickOrder() {
             textareaProps={{ rows: 12, placeholder: EXAMPLE, spellCheck: false }}
           />
           <div className="flex flex-wrap gap-3">
-            <SubmitButton name="intent" value="check" variant="secondary" pending={pendingIntent === "check"} pendingText="Checking…">
+            <SubmitButton
+              name="intent"
+              value="check"
+              variant="secondary"
+              pending={pendingIntent === "check"}
+              pendingText="Checking…"
+            >
               Check the lines
             </SubmitButton>
             <SubmitButton name="intent" value="cart" pending={pendingIntent === "cart"} pendingText="Adding…">
@@ -141,7 +162,10 @@ export default function QuickOrder() {
             </SubmitButton>
           </div>
         </div>
-        <section aria-labelledby="order-now-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+        <section
+          aria-labelledby="order-now-heading"
+          className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
+        >
           <h2 id="order-now-heading" className="text-xl font-semibold">
             Or order them at once
           </h2>
@@ -149,7 +173,13 @@ export default function QuickOrder() {
           <div className="mt-4">
             <DeliveryFields fields={fields} />
           </div>
-          <SubmitButton name="intent" value="order" pending={pendingIntent === "order"} pendingText="Placing the order…" className="w-full">
+          <SubmitButton
+            name="intent"
+            value="order"
+            pending={pendingIntent === "order"}
+            pendingText="Placing the order…"
+            className="w-full"
+          >
             Order now
           </SubmitButton>
         </section>
@@ -197,8 +227,15 @@ function CheckedLines({ checks, valid }: { checks: PadLineCheck[]; valid: PadLin
                 <td className="px-3 py-2">{check.quantity?.toLocaleString("en-US") ?? check.quantityText}</td>
                 <td className="px-3 py-2">{check.part ? formatCents(check.part.priceCents) : "—"}</td>
                 <td className="px-3 py-2">{check.lineTotalCents !== null ? formatCents(check.lineTotalCents) : "—"}</td>
-                <td className={`px-3 py-2 ${check.problem ? "text-red-700" : "text-green-800"}`} data-testid="pad-check">
-                  {check.problem ? check.problem.message : check.lineNumbers.length > 1 ? `OK (lines ${check.lineNumbers.join(" and ")} merged)` : "OK"}
+                <td
+                  className={`px-3 py-2 ${check.problem ? "text-red-700" : "text-green-800"}`}
+                  data-testid="pad-check"
+                >
+                  {check.problem
+                    ? check.problem.message
+                    : check.lineNumbers.length > 1
+                      ? `OK (lines ${check.lineNumbers.join(" and ")} merged)`
+                      : "OK"}
                 </td>
               </tr>
             ))}

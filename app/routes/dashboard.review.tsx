@@ -77,7 +77,11 @@ export default function AddReview() {
               const { key, ...props } = getInputProps(fields.rating, { type: "radio", value: String(rating) });
               return [
                 <input key={`${key ?? ""}-input-${rating}`} {...props} id={`rating-${rating}`} className="sr-only" />,
-                <label key={`label-${rating}`} htmlFor={`rating-${rating}`} className="inline-flex h-11 w-11 cursor-pointer items-center justify-center rounded">
+                <label
+                  key={`label-${rating}`}
+                  htmlFor={`rating-${rating}`}
+                  className="inline-flex h-11 w-11 cursor-pointer items-center justify-center rounded"
+                >
                   <span aria-hidden="true">★</span>
                   <span className="sr-only">
                     {rating} {rating === 1 ? "star" : "stars"}

@@ -30,7 +30,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const onMyOrders = /^\/dashboard\/orders(\/|$)/.test(new URL(request.url).pathname);
   const user = onMyOrders ? await requireUserOrSignOutHome(request) : await requireUser(request);
   return json({
-    user: { name: user.name, role: user.role, photoUrl: user.photoUrl, email: user.email, emailVerified: user.emailVerified },
+    user: {
+      name: user.name,
+      role: user.role,
+      photoUrl: user.photoUrl,
+      email: user.email,
+      emailVerified: user.emailVerified,
+    },
   });
 }
 
@@ -55,7 +61,13 @@ export default function DashboardLayout() {
         The drawer is a CSS-only toggle: a checkbox opens the menu on small screens, without
         JavaScript. On large screens the menu is a sidebar that is always shown.
       */}
-      <input ref={drawer} type="checkbox" id="dashboard-drawer" className="peer sr-only lg:hidden" aria-controls="dashboard-menu" />
+      <input
+        ref={drawer}
+        type="checkbox"
+        id="dashboard-drawer"
+        className="peer sr-only lg:hidden"
+        aria-controls="dashboard-menu"
+      />
       <label
         htmlFor="dashboard-drawer"
         className="mb-4 inline-flex min-h-11 cursor-pointer items-center gap-2 rounded border border-slate-400 bg-white px-3 py-2 text-sm font-medium text-slate-800 peer-focus-visible:ring-2 peer-focus-visible:ring-brand-700 lg:hidden"

@@ -50,7 +50,11 @@ export default function ForgotPasswordPage() {
       <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         <h1 className="text-2xl font-bold text-slate-900">Forgot password?</h1>
         {sent ? (
-          <p role="status" className="mt-4 rounded border border-green-700 bg-green-50 p-3 text-sm text-green-900" data-testid="reset-sent">
+          <p
+            role="status"
+            className="mt-4 rounded border border-green-700 bg-green-50 p-3 text-sm text-green-900"
+            data-testid="reset-sent"
+          >
             {RESET_LINK_SENT}
           </p>
         ) : (
@@ -59,7 +63,12 @@ export default function ForgotPasswordPage() {
           </p>
         )}
         <Form method="post" {...getFormProps(form)} noValidate className="mt-4 space-y-1">
-          <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email", autoFocus: !sent }} />
+          <Field
+            meta={fields.email}
+            label="Email"
+            type="email"
+            inputProps={{ autoComplete: "email", autoFocus: !sent }}
+          />
           <ErrorList id={form.errorId} errors={form.errors} />
           <SubmitButton pending={isPending} pendingText="Sending…" className="w-full">
             {sent ? "Send another link" : "Send me a link"}

@@ -101,15 +101,29 @@ export default function LoginPage() {
       <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         <h1 className="text-2xl font-bold text-slate-900">Login</h1>
         {googleMessage ? (
-          <p role="alert" className="mt-4 rounded border border-red-700 bg-red-50 p-3 text-sm text-red-800" data-testid="google-error">
+          <p
+            role="alert"
+            className="mt-4 rounded border border-red-700 bg-red-50 p-3 text-sm text-red-800"
+            data-testid="google-error"
+          >
             {googleMessage}
           </p>
         ) : null}
         {/* Always noValidate: the server (and Conform, once hydrated) show the shop's own messages. */}
         <Form method="post" {...getFormProps(form)} noValidate className="mt-4 space-y-1">
           <input {...getInputProps(fields.redirectTo, { type: "hidden" })} key={fields.redirectTo.key} />
-          <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email", autoFocus: true }} />
-          <Field meta={fields.password} label="Password" type="password" inputProps={{ autoComplete: "current-password" }} />
+          <Field
+            meta={fields.email}
+            label="Email"
+            type="email"
+            inputProps={{ autoComplete: "email", autoFocus: true }}
+          />
+          <Field
+            meta={fields.password}
+            label="Password"
+            type="password"
+            inputProps={{ autoComplete: "current-password" }}
+          />
           <p className="-mt-1 text-right text-sm">
             <Link to="/forgot-password" className="text-brand-700 underline hover:text-brand-800">
               Forgot password?

@@ -41,7 +41,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       /** The visitor's remembered vehicle and whether this part fits it. */
       vehicle: vehicle ? { label: vehicleLabel(vehicle), fits: fitsVehicle(catalogue.fitment, vehicle) } : null,
       origin: getEnv().PUBLIC_URL.replace(/\/+$/, ""),
-      buyer: { name: user.name, email: user.email, ...deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo")) },
+      buyer: {
+        name: user.name,
+        email: user.email,
+        ...deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo")),
+      },
       isAdmin: user.role === "admin",
     },
     { headers: { "Cache-Control": "private, no-store" } },

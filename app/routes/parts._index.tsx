@@ -8,7 +8,12 @@ import { PartGrid } from "~/components/part-card";
 import { useOptionalUser } from "~/root";
 import { ActiveFilters, FacetLists, RememberedVehicle, VehiclePicker } from "~/components/parts-filters";
 import { vehicleLabel, type Vehicle } from "~/content/vehicles";
-import { catalogueFacets, findPartIdByNumber, idsFittingVehicle, type CatalogueFacets } from "~/models/part-catalogue.server";
+import {
+  catalogueFacets,
+  findPartIdByNumber,
+  idsFittingVehicle,
+  type CatalogueFacets,
+} from "~/models/part-catalogue.server";
 import { listPartCards, type PartCardView } from "~/models/part.server";
 import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
 import { getEnv } from "~/utils/env.server";
@@ -80,7 +85,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     year: picked?.year ?? null,
   };
   // A whole vehicle picked is remembered for the session; the cards say which parts fit it.
-  const chosen: Vehicle | null = picked?.model && picked.year ? { make: picked.make, model: picked.model, year: picked.year } : null;
+  const chosen: Vehicle | null =
+    picked?.model && picked.year ? { make: picked.make, model: picked.model, year: picked.year } : null;
   const fitsVehicle = chosen ?? remembered;
   const setCookie =
     chosen && (!remembered || vehicleLabel(remembered) !== vehicleLabel(chosen)) ? await rememberVehicle(chosen) : null;
@@ -91,7 +97,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     catalogueFacets(q, filters),
   ]);
   const fitting = new Set(
-    chosen ? parts.map((part) => part.id) : fitsVehicle ? await idsFittingVehicle(parts.map((part) => part.id), fitsVehicle) : [],
+    chosen
+      ? parts.map((part) => part.id)
+      : fitsVehicle
+        ? await idsFittingVehicle(
+            parts.map((part) => part.id),
+            fitsVehicle,
+          )
+        : [],
   );
   const count = total ?? 0;
   const pageCount = Math.ceil(count / PER_PAGE);
@@ -221,7 +234,11 @@ function EmptyState({ state, narrowed }: { state: PartsState; narrowed: boolean 
   return (
     <div className="mt-8 rounded-lg border border-dashed border-slate-300 p-10 text-center" data-testid="empty-state">
       <h2 className="text-xl font-semibold">
-        {state.q ? `No parts match “${state.q}”` : narrowed ? "No parts match these filters" : "No parts are listed yet"}
+        {state.q
+          ? `No parts match “${state.q}”`
+          : narrowed
+            ? "No parts match these filters"
+            : "No parts are listed yet"}
       </h2>
       {narrowed ? (
         <p className="mt-2 text-slate-700">
@@ -328,7 +345,8 @@ function Pagination({
   const pages = [...new Set([1, page - 1, page, page + 1, pageCount])]
     .filter((n) => n >= 1 && n <= pageCount)
     .sort((a, b) => a - b);
-  const linkClass = "inline-flex min-h-11 min-w-[2.75rem] items-center justify-center rounded border px-3 py-2 text-sm font-medium";
+  const linkClass =
+    "inline-flex min-h-11 min-w-[2.75rem] items-center justify-center rounded border px-3 py-2 text-sm font-medium";
   return (
     <nav aria-label="Pagination" className="mt-10 flex flex-wrap items-center justify-center gap-2">
       {page > 1 ? (

@@ -10,7 +10,8 @@ import { readForm } from "~/utils/form.server";
 import { checkResetToken, RESET_LINK_PROBLEMS, resetPassword } from "~/utils/password-reset.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
-export const PASSWORD_CHANGED = "Your password has been changed and every device was signed out. Log in with your new password.";
+export const PASSWORD_CHANGED =
+  "Your password has been changed and every device was signed out. Log in with your new password.";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
@@ -27,7 +28,9 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const problem = await resetPassword(submission.value.token, submission.value.password);
   if (problem) {
-    return json(submission.reply({ formErrors: [RESET_LINK_PROBLEMS[problem]], hideFields: ["password"] }), { status: 400 });
+    return json(submission.reply({ formErrors: [RESET_LINK_PROBLEMS[problem]], hideFields: ["password"] }), {
+      status: 400,
+    });
   }
   // Signed out here too: the new password opens the account from now on.
   return redirectWithSuccess("/login", PASSWORD_CHANGED, { headers: await endSession(request) });
@@ -53,7 +56,11 @@ export default function ResetPasswordPage() {
         <h1 className="text-2xl font-bold text-slate-900">Choose a new password</h1>
         {problem ? (
           <>
-            <p role="alert" className="mt-4 rounded border border-red-700 bg-red-50 p-3 text-sm text-red-800" data-testid="reset-problem">
+            <p
+              role="alert"
+              className="mt-4 rounded border border-red-700 bg-red-50 p-3 text-sm text-red-800"
+              data-testid="reset-problem"
+            >
               {problem}
             </p>
             <p className="mt-4 text-sm">
@@ -90,4 +97,7 @@ export default function ResetPasswordPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Reset password | PartsWorks" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Reset password | PartsWorks" },
+  { name: "robots", content: "noindex" },
+];

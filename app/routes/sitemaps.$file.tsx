@@ -21,7 +21,10 @@ export async function loader({ params }: LoaderFunctionArgs) {
     throw new Response("No such sitemap", { status: 404 });
   }
   const body = urls
-    .map(({ loc, lastmod }) => `  <url>\n    <loc>${loc}</loc>${lastmod ? `\n    <lastmod>${lastmod}</lastmod>` : ""}\n  </url>`)
+    .map(
+      ({ loc, lastmod }) =>
+        `  <url>\n    <loc>${loc}</loc>${lastmod ? `\n    <lastmod>${lastmod}</lastmod>` : ""}\n  </url>`,
+    )
     .join("\n");
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</urlset>\n`;
   return new Response(xml, {

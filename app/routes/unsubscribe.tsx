@@ -9,8 +9,10 @@ import { getUserById, setOrderUpdateEmails } from "~/models/user.server";
 import { readForm } from "~/utils/form.server";
 import { readUnsubscribeToken } from "~/utils/unsubscribe.server";
 
-export const UNSUBSCRIBED = "Done: you will no longer get order update emails. Shipping notices and account emails still come.";
-const BAD_LINK = "This unsubscribe link is not valid. Check that you copied all of it, or turn the emails off on My Profile.";
+export const UNSUBSCRIBED =
+  "Done: you will no longer get order update emails. Shipping notices and account emails still come.";
+const BAD_LINK =
+  "This unsubscribe link is not valid. Check that you copied all of it, or turn the emails off on My Profile.";
 
 /** The form posts the token; a mail client's one-click unsubscribe (RFC 8058) posts to the link itself. */
 const UnsubscribeSchema = z.object({ token: z.string({ required_error: BAD_LINK }).max(200) });
@@ -32,7 +34,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: UnsubscribeSchema });
   const userId = submission.status === "success" ? readUnsubscribeToken(submission.value.token) : null;
   if (!userId || !(await setOrderUpdateEmails(userId, false))) {
-    return json({ done: false, result: submission.reply({ formErrors: [BAD_LINK] }) }, { status: 400, headers: noStore });
+    return json(
+      { done: false, result: submission.reply({ formErrors: [BAD_LINK] }) },
+      { status: 400, headers: noStore },
+    );
   }
   return json({ done: true, result: submission.reply({ resetForm: true }) }, { headers: noStore });
 }
@@ -54,8 +59,8 @@ export default function Unsubscribe() {
         ) : email ? (
           <Form method="post" {...getFormProps(form)} className="mt-4 space-y-3">
             <p className="text-slate-800">
-              Stop the order update emails (order placed, receipts, cancellations) to {email}? Shipping notices and account
-              emails still come.
+              Stop the order update emails (order placed, receipts, cancellations) to {email}? Shipping notices and
+              account emails still come.
             </p>
             <input type="hidden" name="token" value={token} />
             <ErrorList id={form.errorId} errors={form.errors} />

@@ -21,7 +21,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const user = await getUser(request);
     return redirectWithSuccess(user ? "/dashboard" : "/login", EMAIL_VERIFIED);
   }
-  return json({ problem: PROBLEMS[problem] }, { status: 400, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+  return json(
+    { problem: PROBLEMS[problem] },
+    { status: 400, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } },
+  );
 }
 
 export default function VerifyEmailPage() {
@@ -30,7 +33,11 @@ export default function VerifyEmailPage() {
     <div className="mx-auto max-w-md px-4 py-10">
       <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         <h1 className="text-2xl font-bold text-slate-900">Confirm your email address</h1>
-        <p role="alert" className="mt-4 rounded border border-red-700 bg-red-50 p-3 text-sm text-red-800" data-testid="verify-problem">
+        <p
+          role="alert"
+          className="mt-4 rounded border border-red-700 bg-red-50 p-3 text-sm text-red-800"
+          data-testid="verify-problem"
+        >
           {problem}
         </p>
         <p className="mt-4 text-sm">
@@ -43,4 +50,7 @@ export default function VerifyEmailPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Confirm your email | PartsWorks" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Confirm your email | PartsWorks" },
+  { name: "robots", content: "noindex" },
+];

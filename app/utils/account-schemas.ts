@@ -45,14 +45,19 @@ function webAddress(label: string, { httpsOnly }: { httpsOnly: boolean }) {
     .string({ invalid_type_error: `${label} must be a web address` })
     .trim()
     .max(2048, `${label} must be 2048 characters or fewer`)
-    .refine((value) => {
-      try {
-        const url = new URL(value);
-        return httpsOnly ? url.protocol === "https:" : url.protocol === "https:" || url.protocol === "http:";
-      } catch {
-        return false;
-      }
-    }, httpsOnly ? `${label} must be a web address starting with https://` : `${label} must be a web address starting with https:// or http://`)
+    .refine(
+      (value) => {
+        try {
+          const url = new URL(value);
+          return httpsOnly ? url.protocol === "https:" : url.protocol === "https:" || url.protocol === "http:";
+        } catch {
+          return false;
+        }
+      },
+      httpsOnly
+        ? `${label} must be a web address starting with https://`
+        : `${label} must be a web address starting with https:// or http://`,
+    )
     .optional();
 }
 

@@ -1,4 +1,10 @@
-import { createCookie, createCookieSessionStorage, redirect, type AppLoadContext, type CookieOptions } from "@remix-run/node";
+import {
+  createCookie,
+  createCookieSessionStorage,
+  redirect,
+  type AppLoadContext,
+  type CookieOptions,
+} from "@remix-run/node";
 import { Authenticator, AuthorizationError, type StrategyVerifyCallback } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { GoogleStrategy, type GoogleProfile, type GoogleStrategyOptions } from "remix-auth-google";
@@ -90,11 +96,9 @@ export async function requireAdmin(request: Request) {
   if (user.role !== "admin") {
     const sessionId = await getSessionId(request);
     if (sessionId) await deleteSession(sessionId);
-    throw await redirectWithError(
-      "/login",
-      "That page is for admins only, so you have been signed out.",
-      { headers: await clearSessionHeaders(request) },
-    );
+    throw await redirectWithError("/login", "That page is for admins only, so you have been signed out.", {
+      headers: await clearSessionHeaders(request),
+    });
   }
   return user;
 }

@@ -12,14 +12,22 @@ const addSchema = z.object({
   /** Where a browser without JavaScript goes back to (a path on this site). */
   redirectTo: z.string().max(2048).optional(),
 });
-const updateSchema = z.object({ intent: z.literal("update"), partId: recordId("Part"), quantity: lineQuantity(MAX_LINE_QUANTITY) });
+const updateSchema = z.object({
+  intent: z.literal("update"),
+  partId: recordId("Part"),
+  quantity: lineQuantity(MAX_LINE_QUANTITY),
+});
 const removeSchema = z.object({ intent: z.literal("remove"), partId: recordId("Part") });
 export const checkoutSchema = z.object({ intent: z.literal("checkout"), ...deliveryFields });
 const reorderSchema = z.object({ intent: z.literal("reorder"), orderId: recordId("Order") });
 
-export const cartSchema = z.discriminatedUnion("intent", [addSchema, updateSchema, removeSchema, checkoutSchema, reorderSchema], {
-  errorMap: () => ({ message: "Choose add, update, remove, checkout or reorder" }),
-});
+export const cartSchema = z.discriminatedUnion(
+  "intent",
+  [addSchema, updateSchema, removeSchema, checkoutSchema, reorderSchema],
+  {
+    errorMap: () => ({ message: "Choose add, update, remove, checkout or reorder" }),
+  },
+);
 
 /** The one-line forms (add, update): a quantity for a part. */
 export const cartLineSchema = z.object({ partId: recordId("Part"), quantity: lineQuantity(MAX_LINE_QUANTITY) });

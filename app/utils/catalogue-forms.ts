@@ -30,12 +30,23 @@ const oeNumbers = z
   .max(4000, "Keep the OE numbers under 4,000 characters")
   .optional()
   .transform((text, ctx) => {
-    const numbers = [...new Set(lines(text).flatMap((line) => line.split(",")).map((n) => n.trim()).filter(Boolean))];
+    const numbers = [
+      ...new Set(
+        lines(text)
+          .flatMap((line) => line.split(","))
+          .map((n) => n.trim())
+          .filter(Boolean),
+      ),
+    ];
     const bad = numbers.find((number) => !OE_PATTERN.test(number));
     if (bad) {
-      ctx.addIssue({ code: "custom", message: `“${bad.slice(0, 40)}” is not an OE number: use 2 to 40 letters, digits, dashes, dots or spaces` });
+      ctx.addIssue({
+        code: "custom",
+        message: `“${bad.slice(0, 40)}” is not an OE number: use 2 to 40 letters, digits, dashes, dots or spaces`,
+      });
     }
-    if (numbers.length > MAX_OE_NUMBERS) ctx.addIssue({ code: "custom", message: `List ${MAX_OE_NUMBERS} OE numbers at most` });
+    if (numbers.length > MAX_OE_NUMBERS)
+      ctx.addIssue({ code: "custom", message: `List ${MAX_OE_NUMBERS} OE numbers at most` });
     return numbers;
   });
 
@@ -46,7 +57,8 @@ const fitment = z
   .transform((text, ctx) => {
     const rows: FitmentRow[] = [];
     const all = lines(text);
-    if (all.length > MAX_FITMENT_ROWS) ctx.addIssue({ code: "custom", message: `List ${MAX_FITMENT_ROWS} vehicles at most` });
+    if (all.length > MAX_FITMENT_ROWS)
+      ctx.addIssue({ code: "custom", message: `List ${MAX_FITMENT_ROWS} vehicles at most` });
     for (const [index, line] of all.slice(0, MAX_FITMENT_ROWS).entries()) {
       const parsed = parseFitmentLine(line);
       if (parsed.ok) rows.push(parsed.row);
@@ -92,4 +104,5 @@ export function catalogueFormDefaults(part: { oeNumbers: string[]; fitment: Fitm
   return { oeNumbers: part.oeNumbers.join("\n"), fitment: part.fitment.map(formatFitmentRow).join("\n") };
 }
 
-export const FITMENT_HELP = "One vehicle a line: make, model, a year or years, and an optional engine, e.g. “Volkswagen Golf 2013-2020 1.4 TSI”.";
+export const FITMENT_HELP =
+  "One vehicle a line: make, model, a year or years, and an optional engine, e.g. “Volkswagen Golf 2013-2020 1.4 TSI”.";

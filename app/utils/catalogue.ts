@@ -53,12 +53,18 @@ export const MAX_FITMENT_ROWS = 50;
  * "PW-1012" and "pw1012" are the same number.
  */
 export function partNumberKey(value: string | null | undefined) {
-  return (value ?? "").normalize("NFKD").toUpperCase().replace(/[^A-Z0-9]/g, "");
+  return (value ?? "")
+    .normalize("NFKD")
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, "");
 }
 
 /** The words of a text, lower case, accents folded: what word-prefix search matches against. */
 export function searchWords(text: string | null | undefined) {
-  const folded = (text ?? "").normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  const folded = (text ?? "")
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase();
   return [...new Set(folded.split(/[^a-z0-9]+/).filter(Boolean))];
 }
 
@@ -109,7 +115,11 @@ export function formatFitmentRow(row: FitmentRow) {
 export function parseFitmentLine(line: string): { ok: true; row: FitmentRow } | { ok: false; message: string } {
   const text = line.replace(/\s+/g, " ").trim();
   const match = /^(.+?) (\d{4})(?:\s*[-–]\s*(\d{4}))?(?: (.+))?$/.exec(text);
-  if (!match) return { ok: false, message: `“${text}”: write make, model, years and an optional engine, e.g. Volkswagen Golf 2013-2020 1.4 TSI` };
+  if (!match)
+    return {
+      ok: false,
+      message: `“${text}”: write make, model, years and an optional engine, e.g. Volkswagen Golf 2013-2020 1.4 TSI`,
+    };
   const [, vehicle, fromText, toText, engine] = match;
   const words = vehicle.split(" ");
   for (let split = words.length - 1; split >= 1; split--) {
@@ -120,7 +130,10 @@ export function parseFitmentLine(line: string): { ok: true; row: FitmentRow } | 
     const yearTo = Number(toText ?? fromText);
     if (yearFrom > yearTo) return { ok: false, message: `“${text}”: the first year comes after the last` };
     if (yearFrom < model.from || yearTo > model.to) {
-      return { ok: false, message: `“${text}”: the ${make.name} ${model.name} was built from ${model.from} to ${model.to}` };
+      return {
+        ok: false,
+        message: `“${text}”: the ${make.name} ${model.name} was built from ${model.from} to ${model.to}`,
+      };
     }
     if (engine && engine.length > 40) return { ok: false, message: `“${text}”: the engine is 40 characters at most` };
     return { ok: true, row: { make: make.name, model: model.name, yearFrom, yearTo, engine: engine ?? null } };

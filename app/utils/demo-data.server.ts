@@ -12,34 +12,179 @@ export const DEMO_USERS: { email: string; password: string; name: string; role: 
 ];
 
 const DEMO_PARTS = [
-  ["PW-1001", "Ceramic Brake Pad Set", "Low-dust ceramic front pads with shims and wear sensors, for quiet stops from city traffic to towing.", 24, 4200],
-  ["PW-1002", "Vented Brake Disc 300 mm", "High-carbon cast iron disc with curved cooling vanes and an anti-corrosion coating. Sold singly.", 39, 2600],
-  ["PW-1003", "Oil Filter Cartridge", "Synthetic media cartridge that holds up to 15,000 km service intervals; O-rings included.", 7, 12000],
-  ["PW-1004", "Cabin Air Filter with Carbon", "Activated-carbon cabin filter that traps pollen, dust and road odours before they reach the cabin.", 11, 8000],
-  ["PW-1005", "Iridium Spark Plug", "Fine-wire iridium tip for a steady spark and 100,000 km life. Pre-gapped.", 9, 15000],
-  ["PW-1006", "Front Shock Absorber", "Twin-tube gas shock with rebound control tuned for comfort under load.", 58, 1800],
-  ["PW-1007", "Timing Belt Kit", "Belt, tensioner and idler pulleys from one production batch, so they wear in together.", 85, 1200],
-  ["PW-1008", "Water Pump Assembly", "Cast aluminium housing, composite impeller and a sealed bearing; gasket included.", 64, 1500],
-  ["PW-1009", "Alternator 150 A", "Remanufactured to OE specification with a new regulator and bearings. Tested at full load.", 189, 600],
-  ["PW-1010", "Radiator Core, Aluminium", "Brazed aluminium core with plastic tanks and pressure-tested seams.", 142, 700],
-  ["PW-1011", "Wiper Blade 600 mm", "Beam-type blade with a graphite-coated rubber edge for a streak-free sweep in all weather.", 12, 9000],
-  ["PW-1012", "LED Headlight Bulb H7", "Plug-and-play H7 LED with a fanless heat sink, 6000 K white light and a sharp cut-off.", 19, 5000],
+  [
+    "PW-1001",
+    "Ceramic Brake Pad Set",
+    "Low-dust ceramic front pads with shims and wear sensors, for quiet stops from city traffic to towing.",
+    24,
+    4200,
+  ],
+  [
+    "PW-1002",
+    "Vented Brake Disc 300 mm",
+    "High-carbon cast iron disc with curved cooling vanes and an anti-corrosion coating. Sold singly.",
+    39,
+    2600,
+  ],
+  [
+    "PW-1003",
+    "Oil Filter Cartridge",
+    "Synthetic media cartridge that holds up to 15,000 km service intervals; O-rings included.",
+    7,
+    12000,
+  ],
+  [
+    "PW-1004",
+    "Cabin Air Filter with Carbon",
+    "Activated-carbon cabin filter that traps pollen, dust and road odours before they reach the cabin.",
+    11,
+    8000,
+  ],
+  [
+    "PW-1005",
+    "Iridium Spark Plug",
+    "Fine-wire iridium tip for a steady spark and 100,000 km life. Pre-gapped.",
+    9,
+    15000,
+  ],
+  [
+    "PW-1006",
+    "Front Shock Absorber",
+    "Twin-tube gas shock with rebound control tuned for comfort under load.",
+    58,
+    1800,
+  ],
+  [
+    "PW-1007",
+    "Timing Belt Kit",
+    "Belt, tensioner and idler pulleys from one production batch, so they wear in together.",
+    85,
+    1200,
+  ],
+  [
+    "PW-1008",
+    "Water Pump Assembly",
+    "Cast aluminium housing, composite impeller and a sealed bearing; gasket included.",
+    64,
+    1500,
+  ],
+  [
+    "PW-1009",
+    "Alternator 150 A",
+    "Remanufactured to OE specification with a new regulator and bearings. Tested at full load.",
+    189,
+    600,
+  ],
+  [
+    "PW-1010",
+    "Radiator Core, Aluminium",
+    "Brazed aluminium core with plastic tanks and pressure-tested seams.",
+    142,
+    700,
+  ],
+  [
+    "PW-1011",
+    "Wiper Blade 600 mm",
+    "Beam-type blade with a graphite-coated rubber edge for a streak-free sweep in all weather.",
+    12,
+    9000,
+  ],
+  [
+    "PW-1012",
+    "LED Headlight Bulb H7",
+    "Plug-and-play H7 LED with a fanless heat sink, 6000 K white light and a sharp cut-off.",
+    19,
+    5000,
+  ],
 ] as const;
 
 /** Category, brand, OE cross-references and fitment of each demo part, by part number. */
 const DEMO_CATALOGUE: Record<string, { category: Category; brand: string; oe: string[]; fits: string[] }> = {
-  "PW-1001": { category: "brakes", brand: "Nordwerk", oe: ["1K0 698 151 A", "5Q0-698-151-B"], fits: ["Volkswagen Golf 2013-2020 1.4 TSI", "Volkswagen Golf 2013-2020 2.0 TDI", "Audi A3 2013-2020", "Škoda Octavia 2013-2019", "Volkswagen Passat 2015-2022"] },
-  "PW-1002": { category: "brakes", brand: "Nordwerk", oe: ["5Q0 615 301 F"], fits: ["Volkswagen Golf 2013-2020", "Volkswagen Tiguan 2016-2023", "Audi A3 2013-2020", "Škoda Octavia 2013-2019"] },
-  "PW-1003": { category: "filters", brand: "PartsWorks", oe: ["04152-YZZA1", "04152-37010"], fits: ["Toyota Corolla 2007-2022", "Toyota RAV4 2006-2018", "Toyota Camry 2012-2022", "Toyota Hilux 2016-2025"] },
-  "PW-1004": { category: "filters", brand: "PartsWorks", oe: ["6447.XF", "1609427080"], fits: ["Peugeot 208 2012-2019", "Peugeot 308 2013-2021", "Citroën C3 2010-2016", "Citroën C4 2010-2018"] },
-  "PW-1005": { category: "ignition", brand: "Sakura Auto", oe: ["22401-ED815"], fits: ["Nissan Qashqai 2007-2013", "Nissan Micra 2010-2017", "Renault Clio 2012-2019", "Dacia Duster 2010-2017"] },
-  "PW-1006": { category: "suspension", brand: "Ironhorse", oe: ["31316786000"], fits: ["BMW 3 Series 2012-2019 320d", "BMW 1 Series 2011-2019"] },
-  "PW-1007": { category: "engine", brand: "Apex Motors", oe: ["1S7G-6K288-AE"], fits: ["Ford Focus 2004-2011 1.6 TDCi", "Ford Fiesta 2008-2017", "Mazda Mazda3 2004-2009"] },
-  "PW-1008": { category: "cooling", brand: "Apex Motors", oe: ["21010-1KA0A"], fits: ["Nissan Qashqai 2014-2021", "Renault Mégane 2016-2023", "Dacia Duster 2018-2025"] },
-  "PW-1009": { category: "electrical", brand: "Ironhorse", oe: ["06F 903 023 F", "028 903 031"], fits: ["Volkswagen Golf 2004-2012", "Volkswagen Passat 2005-2014", "Audi A4 2008-2015", "Škoda Octavia 2004-2012"] },
-  "PW-1010": { category: "cooling", brand: "Apex Motors", oe: ["16400-0T040"], fits: ["Toyota Corolla 2013-2019", "Toyota Camry 2012-2017", "Honda Civic 2012-2017"] },
-  "PW-1011": { category: "wipers", brand: "Rallye", oe: ["5G1 955 425 A"], fits: ["Volkswagen Golf 2013-2020", "Ford Focus 2011-2018", "Hyundai i30 2012-2020", "Kia Ceed 2012-2018"] },
-  "PW-1012": { category: "lighting", brand: "Rallye", oe: ["N 104 605 02"], fits: ["Volkswagen Golf 2009-2020", "Opel Astra 2010-2021", "Renault Clio 2012-2019", "Hyundai Tucson 2015-2020", "Kia Sportage 2010-2021", "Mercedes-Benz C-Class 2007-2014"] },
+  "PW-1001": {
+    category: "brakes",
+    brand: "Nordwerk",
+    oe: ["1K0 698 151 A", "5Q0-698-151-B"],
+    fits: [
+      "Volkswagen Golf 2013-2020 1.4 TSI",
+      "Volkswagen Golf 2013-2020 2.0 TDI",
+      "Audi A3 2013-2020",
+      "Škoda Octavia 2013-2019",
+      "Volkswagen Passat 2015-2022",
+    ],
+  },
+  "PW-1002": {
+    category: "brakes",
+    brand: "Nordwerk",
+    oe: ["5Q0 615 301 F"],
+    fits: ["Volkswagen Golf 2013-2020", "Volkswagen Tiguan 2016-2023", "Audi A3 2013-2020", "Škoda Octavia 2013-2019"],
+  },
+  "PW-1003": {
+    category: "filters",
+    brand: "PartsWorks",
+    oe: ["04152-YZZA1", "04152-37010"],
+    fits: ["Toyota Corolla 2007-2022", "Toyota RAV4 2006-2018", "Toyota Camry 2012-2022", "Toyota Hilux 2016-2025"],
+  },
+  "PW-1004": {
+    category: "filters",
+    brand: "PartsWorks",
+    oe: ["6447.XF", "1609427080"],
+    fits: ["Peugeot 208 2012-2019", "Peugeot 308 2013-2021", "Citroën C3 2010-2016", "Citroën C4 2010-2018"],
+  },
+  "PW-1005": {
+    category: "ignition",
+    brand: "Sakura Auto",
+    oe: ["22401-ED815"],
+    fits: ["Nissan Qashqai 2007-2013", "Nissan Micra 2010-2017", "Renault Clio 2012-2019", "Dacia Duster 2010-2017"],
+  },
+  "PW-1006": {
+    category: "suspension",
+    brand: "Ironhorse",
+    oe: ["31316786000"],
+    fits: ["BMW 3 Series 2012-2019 320d", "BMW 1 Series 2011-2019"],
+  },
+  "PW-1007": {
+    category: "engine",
+    brand: "Apex Motors",
+    oe: ["1S7G-6K288-AE"],
+    fits: ["Ford Focus 2004-2011 1.6 TDCi", "Ford Fiesta 2008-2017", "Mazda Mazda3 2004-2009"],
+  },
+  "PW-1008": {
+    category: "cooling",
+    brand: "Apex Motors",
+    oe: ["21010-1KA0A"],
+    fits: ["Nissan Qashqai 2014-2021", "Renault Mégane 2016-2023", "Dacia Duster 2018-2025"],
+  },
+  "PW-1009": {
+    category: "electrical",
+    brand: "Ironhorse",
+    oe: ["06F 903 023 F", "028 903 031"],
+    fits: ["Volkswagen Golf 2004-2012", "Volkswagen Passat 2005-2014", "Audi A4 2008-2015", "Škoda Octavia 2004-2012"],
+  },
+  "PW-1010": {
+    category: "cooling",
+    brand: "Apex Motors",
+    oe: ["16400-0T040"],
+    fits: ["Toyota Corolla 2013-2019", "Toyota Camry 2012-2017", "Honda Civic 2012-2017"],
+  },
+  "PW-1011": {
+    category: "wipers",
+    brand: "Rallye",
+    oe: ["5G1 955 425 A"],
+    fits: ["Volkswagen Golf 2013-2020", "Ford Focus 2011-2018", "Hyundai i30 2012-2020", "Kia Ceed 2012-2018"],
+  },
+  "PW-1012": {
+    category: "lighting",
+    brand: "Rallye",
+    oe: ["N 104 605 02"],
+    fits: [
+      "Volkswagen Golf 2009-2020",
+      "Opel Astra 2010-2021",
+      "Renault Clio 2012-2019",
+      "Hyundai Tucson 2015-2020",
+      "Kia Sportage 2010-2021",
+      "Mercedes-Benz C-Class 2007-2014",
+    ],
+  },
 };
 
 /** The demo catalogue data of one part, parsed through the admin's own fitment rules. */
@@ -54,12 +199,36 @@ function demoCatalogue(partNumber: string) {
 }
 
 const DEMO_REVIEWS = [
-  ["Jordan Mechanic", 5, "We switched our whole fleet to the ceramic pads. Dust is down, the pedal feels consistent and the bulk price beats our old distributor by a mile."],
-  ["Priya Garage Co.", 4, "Timing belt kits arrived complete and well packed. One tensioner box was dented but the part was fine. Pick-up in store was quicker than promised."],
-  ["Miguel R.", 5, "Ordering 500 spark plugs took two minutes, the card payment went straight through and the order was ready for collection the same afternoon."],
-  ["Hannah's Auto Repair", 3, "Good radiators at a fair price. I would like more stock of the larger cores, we had to wait a week for a restock."],
-  ["Tom Becker", 4, "The LED bulbs are bright with a clean cut-off and no flicker on the cars we tested. Documentation could be better but support answered fast."],
-  ["Lena Workshop", 5, "Oil filter cartridges fit perfectly, and the minimum order of 100 suits a busy workshop like ours. We will keep ordering every month."],
+  [
+    "Jordan Mechanic",
+    5,
+    "We switched our whole fleet to the ceramic pads. Dust is down, the pedal feels consistent and the bulk price beats our old distributor by a mile.",
+  ],
+  [
+    "Priya Garage Co.",
+    4,
+    "Timing belt kits arrived complete and well packed. One tensioner box was dented but the part was fine. Pick-up in store was quicker than promised.",
+  ],
+  [
+    "Miguel R.",
+    5,
+    "Ordering 500 spark plugs took two minutes, the card payment went straight through and the order was ready for collection the same afternoon.",
+  ],
+  [
+    "Hannah's Auto Repair",
+    3,
+    "Good radiators at a fair price. I would like more stock of the larger cores, we had to wait a week for a restock.",
+  ],
+  [
+    "Tom Becker",
+    4,
+    "The LED bulbs are bright with a clean cut-off and no flicker on the cars we tested. Documentation could be better but support answered fast.",
+  ],
+  [
+    "Lena Workshop",
+    5,
+    "Oil filter cartridges fit perfectly, and the minimum order of 100 suits a busy workshop like ours. We will keep ordering every month.",
+  ],
 ] as const;
 
 /**
@@ -116,7 +285,10 @@ export async function ensureDemoData() {
   if ((await Review.estimatedDocumentCount()) === 0) {
     for (const [index, [userName, rating, description]] of DEMO_REVIEWS.entries()) {
       const createdAt = new Date(now - (DEMO_REVIEWS.length - index) * 60_000);
-      const slug = userName.toLowerCase().replace(/[^a-z]+/g, ".").replace(/^\.|\.$/g, "");
+      const slug = userName
+        .toLowerCase()
+        .replace(/[^a-z]+/g, ".")
+        .replace(/^\.|\.$/g, "");
       await Review.create({
         userName,
         email: `${slug}@example.com`,

@@ -8,7 +8,12 @@ export const CHANGE_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Mails a link to the new address; the account keeps its address until the link is opened. */
 export async function requestEmailChange(user: { id: string; name: string }, newEmail: string) {
-  const token = await createAccountToken({ kind: "change-email", userId: user.id, email: newEmail, ttlMs: CHANGE_LINK_TTL_MS });
+  const token = await createAccountToken({
+    kind: "change-email",
+    userId: user.id,
+    email: newEmail,
+    ttlMs: CHANGE_LINK_TTL_MS,
+  });
   await queueEmail({
     key: `change-email:${hashToken(token)}`,
     to: newEmail,

@@ -7,7 +7,12 @@ import { queueEmail, shopUrl } from "./email.server";
 export const VERIFY_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 
 async function verifyLink(user: { id: string; email: string }) {
-  const token = await createAccountToken({ kind: "verify-email", userId: user.id, email: user.email, ttlMs: VERIFY_LINK_TTL_MS });
+  const token = await createAccountToken({
+    kind: "verify-email",
+    userId: user.id,
+    email: user.email,
+    ttlMs: VERIFY_LINK_TTL_MS,
+  });
   return { token, url: shopUrl(`/verify-email?token=${token}`) };
 }
 

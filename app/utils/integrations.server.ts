@@ -23,7 +23,8 @@ export function integrationStatus(env = getEnv()): IntegrationStatus[] {
       name: "Card payments (Stripe)",
       configured: canTakeCardPayments(env),
       missing: missingStripeVariables(env),
-      withoutIt: "orders stay unpaid; the Pay screen says card payment is not available yet and gives the shop's contact details",
+      withoutIt:
+        "orders stay unpaid; the Pay screen says card payment is not available yet and gives the shop's contact details",
     },
     {
       key: "google",

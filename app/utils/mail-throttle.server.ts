@@ -17,7 +17,12 @@ let limiters: { byEmail: RateLimiterMongo; byIp: RateLimiterMongo; ready: Promis
 function getLimiters() {
   if (limiters) return limiters;
   const common = { storeClient: mongoose.connection, tableName: THROTTLE_COLLECTION, disableIndexesCreation: true };
-  const byEmail = new RateLimiterMongo({ ...common, keyPrefix: "mail_email_hour", points: PER_EMAIL_PER_HOUR, duration: HOUR });
+  const byEmail = new RateLimiterMongo({
+    ...common,
+    keyPrefix: "mail_email_hour",
+    points: PER_EMAIL_PER_HOUR,
+    duration: HOUR,
+  });
   const byIp = new RateLimiterMongo({ ...common, keyPrefix: "mail_ip_hour", points: PER_IP_PER_HOUR, duration: HOUR });
   // Indexes first, as in rate-limit.server.ts (the local database fails writes during index builds).
   const ready = byEmail.createIndexes().catch((error: unknown) => {
@@ -29,7 +34,15 @@ function getLimiters() {
 }
 
 /** Counts one request to mail `email`; returns the refusal (answer 429) when over a limit. */
-export async function mailRequestAttempt({ ip, email, action }: { ip: string; email: string; action: "password-reset" | "verify-email" | "change-email" }) {
+export async function mailRequestAttempt({
+  ip,
+  email,
+  action,
+}: {
+  ip: string;
+  email: string;
+  action: "password-reset" | "verify-email" | "change-email";
+}) {
   const { byEmail, byIp, ready } = getLimiters();
   await ready;
   const address = addressKey(ip);

@@ -40,7 +40,14 @@ describe("safeRedirect keeps sign-in redirects on the shop", () => {
   });
 
   it("never produces a Location that a browser resolves off the shop", () => {
-    const tricks = ["/\t/evil.example", "/ /evil.example", "/\u3000/evil.example", "/.//evil.example", "/..//evil.example", "/%2e%2e//evil.example"];
+    const tricks = [
+      "/\t/evil.example",
+      "/ /evil.example",
+      "/\u3000/evil.example",
+      "/.//evil.example",
+      "/..//evil.example",
+      "/%2e%2e//evil.example",
+    ];
     for (const trick of tricks) {
       expect(browserDestination(safeRedirect(trick))).toBe("https://shop.example.com");
     }

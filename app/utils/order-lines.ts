@@ -21,7 +21,8 @@ export const PART_GONE_MESSAGE = "This part is no longer available";
 /** What is wrong with ordering `quantity` of `part` (null or undefined: the part is gone); null when nothing is. */
 export function lineProblem(part: PartRules | null | undefined, quantity: number): LineProblem | null {
   if (!part) return { reason: "missing", message: PART_GONE_MESSAGE };
-  if (!Number.isSafeInteger(quantity)) return { reason: "invalid-quantity", message: "Quantity must be a whole number" };
+  if (!Number.isSafeInteger(quantity))
+    return { reason: "invalid-quantity", message: "Quantity must be a whole number" };
   if (quantity > MAX_LINE_QUANTITY) {
     return { reason: "invalid-quantity", message: `Quantity must be at most ${units(MAX_LINE_QUANTITY)}` };
   }
@@ -47,5 +48,7 @@ export function orderPath(orderId: string) {
 /** "150 × Brake pads", or "3 lines (450 units): Brake pads + 2 more". */
 export function describeOrder(order: { summary: string; lineCount: number; totalQuantity: number }) {
   const units = order.totalQuantity.toLocaleString("en-US");
-  return order.lineCount > 1 ? `${order.lineCount} lines (${units} units): ${order.summary}` : `${units} × ${order.summary}`;
+  return order.lineCount > 1
+    ? `${order.lineCount} lines (${units} units): ${order.summary}`
+    : `${units} × ${order.summary}`;
 }

@@ -38,7 +38,12 @@ async function safely(what: string, send: () => Promise<unknown>) {
  */
 async function mailCustomer(
   order: CustomerOrder,
-  { key, subject, essential, body }: { key: string; subject: string; essential: boolean; body: (links: { unsubscribeUrl?: string }) => ReactElement },
+  {
+    key,
+    subject,
+    essential,
+    body,
+  }: { key: string; subject: string; essential: boolean; body: (links: { unsubscribeUrl?: string }) => ReactElement },
 ) {
   const user = await getUserById(order.userId);
   if (!essential && user && !user.orderUpdateEmails) return;
@@ -48,7 +53,9 @@ async function mailCustomer(
     to: user?.email ?? order.userEmail,
     subject,
     body: body({ unsubscribeUrl: unsubscribe }),
-    headers: unsubscribe ? { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } : undefined,
+    headers: unsubscribe
+      ? { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" }
+      : undefined,
   });
 }
 
@@ -68,7 +75,12 @@ export async function mailOrderPlaced(order: CustomerOrder, partsAfter: EmailPar
       subject: `Your PartsWorks ${orderName(order)} is placed`,
       essential: false,
       body: (more) =>
-        createElement(OrderPlacedEmail, { order, payUrl: shopUrl(`/dashboard/payment/${order.id}`), ...links(order), ...more }),
+        createElement(OrderPlacedEmail, {
+          order,
+          payUrl: shopUrl(`/dashboard/payment/${order.id}`),
+          ...links(order),
+          ...more,
+        }),
     }),
   );
   for (const part of partsAfter.filter((p) => p.availableQuantity < p.minOrderQuantity)) {
@@ -76,7 +88,11 @@ export async function mailOrderPlaced(order: CustomerOrder, partsAfter: EmailPar
       mailAdmins(
         `part:${part.id}:low-stock:${order.id}`,
         `Low stock: ${part.name} (${part.partNumber}) is below its minimum order`,
-        createElement(LowStockEmail, { part, editUrl: shopUrl(`/dashboard/manageProducts/${part.id}/edit`), shopUrl: shopUrl() }),
+        createElement(LowStockEmail, {
+          part,
+          editUrl: shopUrl(`/dashboard/manageProducts/${part.id}/edit`),
+          shopUrl: shopUrl(),
+        }),
       ),
     );
   }
@@ -96,7 +112,11 @@ export async function mailOrderPaid(order: CustomerOrder) {
     mailAdmins(
       `order:${order.id}:paid`,
       `Paid ${orderName(order)} to ship: ${order.userName}`,
-      createElement(PaidOrderToShipEmail, { order, manageUrl: shopUrl("/dashboard/manageOrders?status=paid"), shopUrl: shopUrl() }),
+      createElement(PaidOrderToShipEmail, {
+        order,
+        manageUrl: shopUrl("/dashboard/manageOrders?status=paid"),
+        shopUrl: shopUrl(),
+      }),
     ),
   );
 }

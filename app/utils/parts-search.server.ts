@@ -17,10 +17,7 @@ export const MAX_PAGE = 100_000;
  * constraints are the whole check, which keeps zod out of the page's JavaScript.
  */
 export const partsSearchSchema = z.object({
-  q: z
-    .string()
-    .max(SEARCH_MAX_LENGTH, `Search for ${SEARCH_MAX_LENGTH} characters at most`)
-    .optional(),
+  q: z.string().max(SEARCH_MAX_LENGTH, `Search for ${SEARCH_MAX_LENGTH} characters at most`).optional(),
   sort: z.enum(PART_SORTS).catch("newest"),
   page: z.number().int().min(1).max(MAX_PAGE).catch(1),
   /** Cursors carried by the Previous/Next links (see listPartCards); anything else is ignored. */
@@ -28,7 +25,10 @@ export const partsSearchSchema = z.object({
   before: z.string().regex(PART_CURSOR_PATTERN).optional().catch(undefined),
   category: z
     .string()
-    .refine((value): value is Category => (CATEGORIES as readonly string[]).includes(value), "There is no such category")
+    .refine(
+      (value): value is Category => (CATEGORIES as readonly string[]).includes(value),
+      "There is no such category",
+    )
     .optional(),
   brand: z.string().max(BRAND_MAX_LENGTH, "There is no such brand").optional(),
   /** "in": in stock only. */
@@ -60,7 +60,11 @@ export function parsePartsSearch(searchParams: URLSearchParams) {
 }
 
 /** The picked vehicle as far as it goes: a make, then its model, then a year the model was built. */
-export function pickedVehicle({ make: makeName, model: modelName, year }: Pick<PartsSearch, "make" | "model" | "year">) {
+export function pickedVehicle({
+  make: makeName,
+  model: modelName,
+  year,
+}: Pick<PartsSearch, "make" | "model" | "year">) {
   const make = findMake(makeName);
   if (!make) return null;
   const model = findModel(make, modelName);

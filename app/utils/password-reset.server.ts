@@ -26,7 +26,12 @@ export const RESET_LINK_PROBLEMS: Record<Exclude<TokenState["state"], "valid">, 
 export async function sendPasswordResetLink(email: string) {
   const user = await getUserByEmail(email);
   if (!user) return;
-  const token = await createAccountToken({ kind: "reset-password", userId: user.id, email: user.email, ttlMs: RESET_LINK_TTL_MS });
+  const token = await createAccountToken({
+    kind: "reset-password",
+    userId: user.id,
+    email: user.email,
+    ttlMs: RESET_LINK_TTL_MS,
+  });
   await queueEmail({
     key: `reset-password:${hashToken(token)}`,
     to: user.email,
@@ -46,7 +51,10 @@ export const checkResetToken = (token: string) => checkAccountToken("reset-passw
  * session of the account ends, other reset links stop working, and a notice goes to the account's
  * address. Returns the problem with the link, or null when the password was changed.
  */
-export async function resetPassword(token: string, password: string): Promise<Exclude<TokenState["state"], "valid"> | null> {
+export async function resetPassword(
+  token: string,
+  password: string,
+): Promise<Exclude<TokenState["state"], "valid"> | null> {
   const passwordHash = await hashPassword(password);
   const used = await spendAccountToken("reset-password", token);
   if (used.state !== "valid") return used.state;

@@ -30,7 +30,10 @@ export function parsePad(text: string): PadEntry[] {
 
 const padText = z
   .string({ required_error: "Type or paste at least one line", invalid_type_error: "The lines must be text" })
-  .max(MAX_PAD_CHARACTERS, `Paste at most ${MAX_ORDER_LINES} lines (${MAX_PAD_CHARACTERS.toLocaleString("en-US")} characters)`)
+  .max(
+    MAX_PAD_CHARACTERS,
+    `Paste at most ${MAX_ORDER_LINES} lines (${MAX_PAD_CHARACTERS.toLocaleString("en-US")} characters)`,
+  )
   .superRefine((text, ctx) => {
     const count = parsePad(text).length;
     if (count === 0) ctx.addIssue({ code: z.ZodIssueCode.custom, message: "Type or paste at least one line" });

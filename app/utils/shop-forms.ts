@@ -188,9 +188,11 @@ export function parsePage(value: string | null) {
 /** A fixed locale and time zone, so the server and the browser render the same text. */
 export function formatDateTime(iso: string | null) {
   if (!iso) return "";
-  return new Intl.DateTimeFormat("en-US", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "UTC",
-  }).format(new Date(iso)) + " UTC";
+  return (
+    new Intl.DateTimeFormat("en-US", {
+      dateStyle: "medium",
+      timeStyle: "short",
+      timeZone: "UTC",
+    }).format(new Date(iso)) + " UTC"
+  );
 }

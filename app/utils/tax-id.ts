@@ -60,7 +60,10 @@ export function taxIdProblem(country: string | undefined, value: string): string
   if (!format?.pattern) return null;
   // EU VAT numbers may be typed without their country prefix.
   const prefix = country === "GR" ? "EL" : country;
-  const candidates = /^[A-Z]{2}/.test(id) || !/^[A-Z]{2}$/.test(prefix) || ["US", "CA", "AU"].includes(country) ? [id] : [id, `${prefix}${id}`];
+  const candidates =
+    /^[A-Z]{2}/.test(id) || !/^[A-Z]{2}$/.test(prefix) || ["US", "CA", "AU"].includes(country)
+      ? [id]
+      : [id, `${prefix}${id}`];
   if (candidates.some((candidate) => format.pattern!.test(candidate))) return null;
   return `This is not a valid ${format.name} VAT or tax number${format.example ? ` (for example ${format.example})` : ""}`;
 }

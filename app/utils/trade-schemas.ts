@@ -22,12 +22,17 @@ function plainText(label: string, max: number) {
 
 /** A postal address typed on up to ADDRESS_MAX_LINES lines. */
 export function addressText(label: string) {
-  return z
-    .string({ invalid_type_error: `${label} must be text` })
-    // Browsers post a textarea's line breaks as CR LF: kept as LF, so the same address compares equal.
-    .transform((value) => value.replace(/\r\n?/g, "\n"))
-    .pipe(plainText(label, 300))
-    .refine((value) => value.split(/\r?\n/).length <= ADDRESS_MAX_LINES, `${label} must be ${ADDRESS_MAX_LINES} lines or fewer`);
+  return (
+    z
+      .string({ invalid_type_error: `${label} must be text` })
+      // Browsers post a textarea's line breaks as CR LF: kept as LF, so the same address compares equal.
+      .transform((value) => value.replace(/\r\n?/g, "\n"))
+      .pipe(plainText(label, 300))
+      .refine(
+        (value) => value.split(/\r?\n/).length <= ADDRESS_MAX_LINES,
+        `${label} must be ${ADDRESS_MAX_LINES} lines or fewer`,
+      )
+  );
 }
 
 /** A required postal address (an order's delivery address, an entry of the address book). */

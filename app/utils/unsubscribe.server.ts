@@ -7,7 +7,9 @@ import { shopUrl } from "./email.server";
 const PURPOSE = "unsubscribe:order-updates:";
 
 function signature(userId: string) {
-  return createHmac("sha256", getEnv().SESSION_SECRET).update(PURPOSE + userId).digest("base64url");
+  return createHmac("sha256", getEnv().SESSION_SECRET)
+    .update(PURPOSE + userId)
+    .digest("base64url");
 }
 
 export function unsubscribeToken(userId: string) {

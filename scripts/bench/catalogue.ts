@@ -24,30 +24,99 @@ export function random(seed: number) {
   };
 }
 
-const MATERIALS = ["Ceramic", "Semi-Metallic", "Forged", "Cast Iron", "Aluminium", "Stainless", "Carbon", "Heavy-Duty", "Low-Dust", "Performance", "OE-Grade", "Reinforced"];
+const MATERIALS = [
+  "Ceramic",
+  "Semi-Metallic",
+  "Forged",
+  "Cast Iron",
+  "Aluminium",
+  "Stainless",
+  "Carbon",
+  "Heavy-Duty",
+  "Low-Dust",
+  "Performance",
+  "OE-Grade",
+  "Reinforced",
+];
 const COMPONENTS = [
-  "Brake Pad Set", "Brake Disc", "Brake Caliper", "Oil Filter", "Air Filter", "Cabin Filter", "Fuel Pump",
-  "Spark Plug", "Ignition Coil", "Shock Absorber", "Coil Spring", "Control Arm", "Tie Rod End",
-  "Wheel Bearing", "Timing Belt Kit", "Water Pump", "Thermostat", "Radiator", "Alternator",
-  "Starter Motor", "Clutch Kit", "Drive Shaft", "CV Joint", "Exhaust Manifold", "Catalytic Converter",
-  "Oxygen Sensor", "Wiper Blade", "Headlight Bulb", "Tail Lamp", "Door Mirror", "Engine Mount",
-  "Serpentine Belt", "Fuel Injector", "Glow Plug", "Turbo Hose", "Intercooler", "Brake Hose", "Hub Assembly",
+  "Brake Pad Set",
+  "Brake Disc",
+  "Brake Caliper",
+  "Oil Filter",
+  "Air Filter",
+  "Cabin Filter",
+  "Fuel Pump",
+  "Spark Plug",
+  "Ignition Coil",
+  "Shock Absorber",
+  "Coil Spring",
+  "Control Arm",
+  "Tie Rod End",
+  "Wheel Bearing",
+  "Timing Belt Kit",
+  "Water Pump",
+  "Thermostat",
+  "Radiator",
+  "Alternator",
+  "Starter Motor",
+  "Clutch Kit",
+  "Drive Shaft",
+  "CV Joint",
+  "Exhaust Manifold",
+  "Catalytic Converter",
+  "Oxygen Sensor",
+  "Wiper Blade",
+  "Headlight Bulb",
+  "Tail Lamp",
+  "Door Mirror",
+  "Engine Mount",
+  "Serpentine Belt",
+  "Fuel Injector",
+  "Glow Plug",
+  "Turbo Hose",
+  "Intercooler",
+  "Brake Hose",
+  "Hub Assembly",
 ];
 /** The category of each component above. */
 const COMPONENT_CATEGORIES: Record<string, Category> = {
-  "Brake Pad Set": "brakes", "Brake Disc": "brakes", "Brake Caliper": "brakes", "Brake Hose": "brakes",
-  "Oil Filter": "filters", "Air Filter": "filters", "Cabin Filter": "filters",
-  "Fuel Pump": "engine", "Fuel Injector": "engine", "Engine Mount": "engine", "Timing Belt Kit": "engine",
-  "Serpentine Belt": "engine", "Turbo Hose": "engine", "Intercooler": "engine",
-  "Spark Plug": "ignition", "Ignition Coil": "ignition", "Glow Plug": "ignition",
-  "Shock Absorber": "suspension", "Coil Spring": "suspension", "Control Arm": "suspension",
-  "Wheel Bearing": "suspension", "Hub Assembly": "suspension",
+  "Brake Pad Set": "brakes",
+  "Brake Disc": "brakes",
+  "Brake Caliper": "brakes",
+  "Brake Hose": "brakes",
+  "Oil Filter": "filters",
+  "Air Filter": "filters",
+  "Cabin Filter": "filters",
+  "Fuel Pump": "engine",
+  "Fuel Injector": "engine",
+  "Engine Mount": "engine",
+  "Timing Belt Kit": "engine",
+  "Serpentine Belt": "engine",
+  "Turbo Hose": "engine",
+  Intercooler: "engine",
+  "Spark Plug": "ignition",
+  "Ignition Coil": "ignition",
+  "Glow Plug": "ignition",
+  "Shock Absorber": "suspension",
+  "Coil Spring": "suspension",
+  "Control Arm": "suspension",
+  "Wheel Bearing": "suspension",
+  "Hub Assembly": "suspension",
   "Tie Rod End": "steering",
-  "Water Pump": "cooling", "Thermostat": "cooling", "Radiator": "cooling",
-  "Alternator": "electrical", "Starter Motor": "electrical", "Oxygen Sensor": "electrical",
-  "Clutch Kit": "transmission", "Drive Shaft": "transmission", "CV Joint": "transmission",
-  "Exhaust Manifold": "exhaust", "Catalytic Converter": "exhaust",
-  "Wiper Blade": "wipers", "Headlight Bulb": "lighting", "Tail Lamp": "lighting",
+  "Water Pump": "cooling",
+  Thermostat: "cooling",
+  Radiator: "cooling",
+  Alternator: "electrical",
+  "Starter Motor": "electrical",
+  "Oxygen Sensor": "electrical",
+  "Clutch Kit": "transmission",
+  "Drive Shaft": "transmission",
+  "CV Joint": "transmission",
+  "Exhaust Manifold": "exhaust",
+  "Catalytic Converter": "exhaust",
+  "Wiper Blade": "wipers",
+  "Headlight Bulb": "lighting",
+  "Tail Lamp": "lighting",
   "Door Mirror": "other",
 };
 const BRANDS = [DEFAULT_BRAND, ...company.brands.map((brand) => brand.name)];
@@ -79,7 +148,24 @@ function syntheticOeNumbers(rand: () => number, index: number) {
   return Array.from({ length: 1 + Math.floor(rand() * 2) }, () => pick(rand, styles)());
 }
 
-const SPECS = ["300 mm", "320 mm", "H7", "H4", "12 V", "24 V", "150 A", "M14", "Front Left", "Front Right", "Rear", "Front Axle", "Rear Axle", "Kit of 4", "Pair", "Single"];
+const SPECS = [
+  "300 mm",
+  "320 mm",
+  "H7",
+  "H4",
+  "12 V",
+  "24 V",
+  "150 A",
+  "M14",
+  "Front Left",
+  "Front Right",
+  "Rear",
+  "Front Axle",
+  "Rear Axle",
+  "Kit of 4",
+  "Pair",
+  "Single",
+];
 const SENTENCES = [
   "Made to the original equipment specification and tested on our own line before it ships.",
   "Precision machined surfaces keep noise and vibration down over the whole service life.",
@@ -141,7 +227,12 @@ export function syntheticPart(index: number, rand: () => number, now: number) {
   };
 }
 
-async function inBatches<T>(total: number, size: number, make: (index: number) => T, write: (docs: T[]) => Promise<unknown>) {
+async function inBatches<T>(
+  total: number,
+  size: number,
+  make: (index: number) => T,
+  write: (docs: T[]) => Promise<unknown>,
+) {
   for (let start = 0; start < total; start += size) {
     const docs: T[] = [];
     for (let index = start; index < Math.min(total, start + size); index++) docs.push(make(index));
@@ -163,99 +254,117 @@ export async function seedCatalogue(
   let since = performance.now();
   let lastLog = since;
   let inserted = 0;
-  await inBatches(size.parts, 1000, (index) => syntheticPart(index, rand, now), async (docs) => {
-    await Part.collection.insertMany(docs, { ordered: false });
-    inserted += docs.length;
-    // Orders and reviews refer to a sample of the parts, spread over the whole catalogue.
-    for (const doc of docs) if (parts.length < 2000 || rand() < 0.005) parts.push(doc);
-    if (performance.now() - lastLog > 10_000) {
-      lastLog = performance.now();
-      log(`  ${inserted} parts after ${Math.round((lastLog - since) / 1000)} s`);
-    }
-  });
+  await inBatches(
+    size.parts,
+    1000,
+    (index) => syntheticPart(index, rand, now),
+    async (docs) => {
+      await Part.collection.insertMany(docs, { ordered: false });
+      inserted += docs.length;
+      // Orders and reviews refer to a sample of the parts, spread over the whole catalogue.
+      for (const doc of docs) if (parts.length < 2000 || rand() < 0.005) parts.push(doc);
+      if (performance.now() - lastLog > 10_000) {
+        lastLog = performance.now();
+        log(`  ${inserted} parts after ${Math.round((lastLog - since) / 1000)} s`);
+      }
+    },
+  );
   mark("parts", since);
   log(`  ${size.parts} parts in ${seconds.parts.toFixed(1)} s`);
 
   since = performance.now();
   const customers: { _id: Types.ObjectId; email: string; name: string }[] = [];
-  await inBatches(size.customers, 500, (index) => {
-    const createdAt = new Date(now - 365 * DAY + index * 60_000);
-    return {
-      _id: new Types.ObjectId(),
-      email: `bench-customer-${index + 1}@example.com`,
-      name: `Bench Customer ${index + 1}`,
-      role: "customer",
-      address: `${index + 1} Workshop Lane, Springfield`,
-      number: `555-${String(index).padStart(4, "0")}`,
-      createdAt,
-      updatedAt: createdAt,
-    };
-  }, async (docs) => {
-    await User.collection.insertMany(docs, { ordered: false });
-    customers.push(...docs);
-  });
+  await inBatches(
+    size.customers,
+    500,
+    (index) => {
+      const createdAt = new Date(now - 365 * DAY + index * 60_000);
+      return {
+        _id: new Types.ObjectId(),
+        email: `bench-customer-${index + 1}@example.com`,
+        name: `Bench Customer ${index + 1}`,
+        role: "customer",
+        address: `${index + 1} Workshop Lane, Springfield`,
+        number: `555-${String(index).padStart(4, "0")}`,
+        createdAt,
+        updatedAt: createdAt,
+      };
+    },
+    async (docs) => {
+      await User.collection.insertMany(docs, { ordered: false });
+      customers.push(...docs);
+    },
+  );
   mark("customers", since);
 
   since = performance.now();
   const statuses = ["unpaid", "paid", "shipped", "cancelled"] as const;
-  await inBatches(size.orders, 1000, (index) => {
-    // Most orders have one line; every fourth restocks three parts at once.
-    const ordered = new Map<string, (typeof parts)[number]>();
-    for (let n = index % 4 === 0 ? 3 : 1; ordered.size < Math.min(n, parts.length); ) {
-      const part = pick(rand, parts);
-      ordered.set(part._id.toString(), part);
-    }
-    const lines = [...ordered.values()].map((part) => {
-      const quantity = 100 + Math.floor(rand() * 900);
+  await inBatches(
+    size.orders,
+    1000,
+    (index) => {
+      // Most orders have one line; every fourth restocks three parts at once.
+      const ordered = new Map<string, (typeof parts)[number]>();
+      for (let n = index % 4 === 0 ? 3 : 1; ordered.size < Math.min(n, parts.length);) {
+        const part = pick(rand, parts);
+        ordered.set(part._id.toString(), part);
+      }
+      const lines = [...ordered.values()].map((part) => {
+        const quantity = 100 + Math.floor(rand() * 900);
+        return {
+          partId: part._id,
+          partNumber: part.partNumber,
+          productName: part.name,
+          unitPriceCents: part.priceCents,
+          quantity,
+          lineTotalCents: part.priceCents * quantity,
+        };
+      });
+      const customer = customers[index % Math.max(1, customers.length)];
+      const status = pick(rand, statuses);
+      const createdAt = new Date(now - 180 * DAY + index * 30_000);
       return {
-        partId: part._id,
-        partNumber: part.partNumber,
-        productName: part.name,
-        unitPriceCents: part.priceCents,
-        quantity,
-        lineTotalCents: part.priceCents * quantity,
+        _id: new Types.ObjectId(),
+        lines,
+        totalCents: lines.reduce((sum, line) => sum + line.lineTotalCents, 0),
+        phone: "555-0100",
+        address: `${index + 1} Depot Road, Springfield`,
+        userId: customer._id,
+        userEmail: customer.email,
+        userName: customer.name,
+        status,
+        ...(status === "paid" || status === "shipped" ? { transactionId: `pi_bench_${index}`, paidAt: createdAt } : {}),
+        ...(status === "shipped" ? { shippedAt: createdAt } : {}),
+        ...(status === "cancelled" ? { cancelledAt: createdAt } : {}),
+        createdAt,
+        updatedAt: createdAt,
       };
-    });
-    const customer = customers[index % Math.max(1, customers.length)];
-    const status = pick(rand, statuses);
-    const createdAt = new Date(now - 180 * DAY + index * 30_000);
-    return {
-      _id: new Types.ObjectId(),
-      lines,
-      totalCents: lines.reduce((sum, line) => sum + line.lineTotalCents, 0),
-      phone: "555-0100",
-      address: `${index + 1} Depot Road, Springfield`,
-      userId: customer._id,
-      userEmail: customer.email,
-      userName: customer.name,
-      status,
-      ...(status === "paid" || status === "shipped"
-        ? { transactionId: `pi_bench_${index}`, paidAt: createdAt }
-        : {}),
-      ...(status === "shipped" ? { shippedAt: createdAt } : {}),
-      ...(status === "cancelled" ? { cancelledAt: createdAt } : {}),
-      createdAt,
-      updatedAt: createdAt,
-    };
-  }, (docs) => (customers.length ? Order.collection.insertMany(docs, { ordered: false }) : Promise.resolve()));
+    },
+    (docs) => (customers.length ? Order.collection.insertMany(docs, { ordered: false }) : Promise.resolve()),
+  );
   mark("orders", since);
 
   since = performance.now();
-  await inBatches(size.reviews, 1000, (index) => {
-    const customer = customers[index % Math.max(1, customers.length)];
-    const createdAt = new Date(now - 180 * DAY + index * 90_000);
-    return {
-      _id: new Types.ObjectId(),
-      userId: customer?._id,
-      userName: customer?.name ?? `Reviewer ${index + 1}`,
-      email: customer?.email ?? `reviewer-${index + 1}@example.com`,
-      rating: 1 + Math.floor(rand() * 5),
-      description: Array.from({ length: 1 + Math.floor(rand() * 3) }, () => pick(rand, SENTENCES)).join(" "),
-      verifiedBuyer: rand() < 0.5,
-      createdAt,
-      updatedAt: createdAt,
-    };
-  }, (docs) => Review.collection.insertMany(docs, { ordered: false }));
+  await inBatches(
+    size.reviews,
+    1000,
+    (index) => {
+      const customer = customers[index % Math.max(1, customers.length)];
+      const createdAt = new Date(now - 180 * DAY + index * 90_000);
+      return {
+        _id: new Types.ObjectId(),
+        userId: customer?._id,
+        userName: customer?.name ?? `Reviewer ${index + 1}`,
+        email: customer?.email ?? `reviewer-${index + 1}@example.com`,
+        rating: 1 + Math.floor(rand() * 5),
+        description: Array.from({ length: 1 + Math.floor(rand() * 3) }, () => pick(rand, SENTENCES)).join(" "),
+        verifiedBuyer: rand() < 0.5,
+        createdAt,
+        updatedAt: createdAt,
+      };
+    },
+    (docs) => Review.collection.insertMany(docs, { ordered: false }),
+  );
   mark("reviews", since);
   mark("total", started);
 

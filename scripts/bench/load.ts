@@ -31,7 +31,11 @@ export type LoadResult = {
   errors: number;
   timeouts: number;
   bytesPerResponse: number;
-  serverTiming: { db: ReturnType<typeof summary>; render: ReturnType<typeof summary>; total: ReturnType<typeof summary> } | null;
+  serverTiming: {
+    db: ReturnType<typeof summary>;
+    render: ReturnType<typeof summary>;
+    total: ReturnType<typeof summary>;
+  } | null;
 };
 
 function run(options: LoadOptions, seconds: number, record: boolean) {

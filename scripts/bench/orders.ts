@@ -39,7 +39,11 @@ function post(agent: http.Agent, url: URL, body: string, headers: Record<string,
       {
         method: "POST",
         agent,
-        headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded", "Content-Length": Buffer.byteLength(body) },
+        headers: {
+          ...headers,
+          "Content-Type": "application/x-www-form-urlencoded",
+          "Content-Length": Buffer.byteLength(body),
+        },
       },
       (response) => {
         response.resume();

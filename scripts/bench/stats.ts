@@ -13,7 +13,14 @@ export function summary(values: number[]) {
   const at = (p: number) =>
     sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] : 0;
   const mean = sorted.length ? sorted.reduce((sum, value) => sum + value, 0) / sorted.length : 0;
-  return { count: sorted.length, mean: round(mean), p50: round(at(50)), p95: round(at(95)), p99: round(at(99)), max: round(at(100)) };
+  return {
+    count: sorted.length,
+    mean: round(mean),
+    p50: round(at(50)),
+    p95: round(at(95)),
+    p99: round(at(99)),
+    max: round(at(100)),
+  };
 }
 
 export function round(value: number, digits = 1) {

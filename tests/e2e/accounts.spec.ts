@@ -59,7 +59,10 @@ test.describe("sign-up", () => {
     await expect(mainNav(page).getByTestId("nav-user-name").first()).toHaveText("Sam Signup");
   });
 
-  test("an email that already has an account gets an error in red next to the email field", async ({ page, createUser }) => {
+  test("an email that already has an account gets an error in red next to the email field", async ({
+    page,
+    createUser,
+  }) => {
     const existing = await createUser();
     await page.goto("/signup");
     await page.getByLabel("Name").fill("Second Try");
@@ -88,7 +91,11 @@ test.describe("login", () => {
     if (javaScriptEnabled) await checkA11y(); // axe runs inside the page
   });
 
-  test("a wrong password shows a message in red that does not say whether the email exists", async ({ page, createUser, javaScriptEnabled }) => {
+  test("a wrong password shows a message in red that does not say whether the email exists", async ({
+    page,
+    createUser,
+    javaScriptEnabled,
+  }) => {
     const user = await createUser();
     for (const email of [user.email, uniqueEmail("nobody")]) {
       await page.goto("/login");
@@ -102,7 +109,11 @@ test.describe("login", () => {
     }
   });
 
-  test("a guesser waits after 10 wrong passwords: the form keeps the email and says when; a colleague still gets in", async ({ page, createUser, javaScriptEnabled }) => {
+  test("a guesser waits after 10 wrong passwords: the form keeps the email and says when; a colleague still gets in", async ({
+    page,
+    createUser,
+    javaScriptEnabled,
+  }) => {
     test.slow(); // twelve sign-ins through the form
     const user = await createUser();
     const colleague = await createUser({ name: "Cora Colleague" });
@@ -118,7 +129,9 @@ test.describe("login", () => {
       expect(await submit(user.email, `wrong-guess-${guess}`)).toBe(401);
       await expect(page.getByText("Invalid email or password")).toBeVisible();
     }
-    const wait = page.getByText("Too many failed sign-ins for this email from your network. Please try again in 15 minutes.");
+    const wait = page.getByText(
+      "Too many failed sign-ins for this email from your network. Please try again in 15 minutes.",
+    );
     expect(await submit(user.email, "wrong-guess-10")).toBe(429);
     await expect(wait).toBeVisible();
     await expect(wait).toHaveCSS("color", RED);
@@ -212,14 +225,22 @@ test.describe("dashboard", () => {
     await expect(drawer.getByRole("link", { name: "My Orders" })).toBeVisible();
   });
 
-  test("My Profile shows the details and saves an edit: 'Update profile successfully'", async ({ page, login, checkA11y, javaScriptEnabled }) => {
+  test("My Profile shows the details and saves an edit: 'Update profile successfully'", async ({
+    page,
+    login,
+    checkA11y,
+    javaScriptEnabled,
+  }) => {
     test.slow(); // axe over the whole profile (company form and address book included) on a shared machine
     const user = await login({ name: "Edda Edit" });
     await page.goto("/dashboard");
     const details = page.getByTestId("profile-details");
     await expect(details).toContainText(user.email);
     await expect(details).toContainText("Customer");
-    await expect(page.getByRole("img", { name: "Edda Edit's profile picture" })).toHaveAttribute("src", "/images/default-avatar.svg");
+    await expect(page.getByRole("img", { name: "Edda Edit's profile picture" })).toHaveAttribute(
+      "src",
+      "/images/default-avatar.svg",
+    );
     if (javaScriptEnabled) await checkA11y(); // axe runs inside the page
 
     // The profile form (the company form and the address book above it have their own name and address fields).
@@ -244,7 +265,10 @@ test.describe("dashboard", () => {
       await expect(details).toContainText(text);
     }
     await expect(details.getByRole("link", { name: "https://www.linkedin.com/in/edda" })).toBeVisible();
-    await expect(page.getByRole("img", { name: "Edda Edited's profile picture" })).toHaveAttribute("src", "https://localhost:9/edda.png");
+    await expect(page.getByRole("img", { name: "Edda Edited's profile picture" })).toHaveAttribute(
+      "src",
+      "https://localhost:9/edda.png",
+    );
     if (javaScriptEnabled) {
       // The success message lasts 1500 ms (the other toasts 5000 ms).
       await expect(toast).toBeHidden({ timeout: 3000 });
@@ -259,7 +283,13 @@ test.describe("dashboard", () => {
     await expectSignedOut(page);
   });
 
-  test("an admin makes a customer an admin from All Users", async ({ page, login, createUser, checkA11y, javaScriptEnabled }) => {
+  test("an admin makes a customer an admin from All Users", async ({
+    page,
+    login,
+    createUser,
+    checkA11y,
+    javaScriptEnabled,
+  }) => {
     await login({ role: "admin" });
     const customer = await createUser({ name: "Mona Promote" });
     await page.goto("/dashboard/allUsers");

@@ -128,7 +128,10 @@ test("Manage Orders moves a paid order from Pending to Shipped, and removes an u
   await expect(unpaidRow.getByTestId("status")).toHaveText("Unpaid");
   await unpaidRow.getByRole("link", { name: /^Remove the order/ }).click();
   if (javaScriptEnabled) {
-    await page.getByRole("dialog", { name: "Remove this unpaid order?" }).getByRole("button", { name: "Remove" }).click();
+    await page
+      .getByRole("dialog", { name: "Remove this unpaid order?" })
+      .getByRole("button", { name: "Remove" })
+      .click();
   } else {
     await expect(page).toHaveURL(/\/dashboard\/manageOrders\/[a-f0-9]{24}\/remove$/);
     await page.getByRole("button", { name: "Remove" }).click();

@@ -15,7 +15,10 @@ test("an admin ships an order and finds it in the Audit Log, filtered by action 
   const order = await createOrder({ user: customer, part, status: "paid" });
 
   await page.goto("/dashboard/manageOrders?status=paid");
-  await page.getByTestId(`order-${order.id}`).getByRole("button", { name: /^Shipped/ }).click();
+  await page
+    .getByTestId(`order-${order.id}`)
+    .getByRole("button", { name: /^Shipped/ })
+    .click();
   await expect(page.getByTestId("toast")).toContainText("is shipped");
 
   await page.getByRole("link", { name: "Audit Log" }).click();

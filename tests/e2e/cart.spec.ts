@@ -14,8 +14,18 @@ test("a customer fills a cart from the parts list and a part page, fixes a quant
   test.slow(); // a long journey on a small shared machine
   const user = await login({ name: "Carla Cart" });
   const tag = `Cartkit${randomUUID().slice(0, 6)}`;
-  const first = await createPart({ name: `${tag} Brake Hose`, priceCents: 400, minOrderQuantity: 100, availableQuantity: 1000 });
-  const second = await createPart({ name: `${tag} Fuel Pump`, priceCents: 2500, minOrderQuantity: 10, availableQuantity: 50 });
+  const first = await createPart({
+    name: `${tag} Brake Hose`,
+    priceCents: 400,
+    minOrderQuantity: 100,
+    availableQuantity: 1000,
+  });
+  const second = await createPart({
+    name: `${tag} Fuel Pump`,
+    priceCents: 2500,
+    minOrderQuantity: 10,
+    availableQuantity: 50,
+  });
 
   await page.goto(`/parts?q=${tag}`, { waitUntil: "load" });
   const card = page.getByRole("listitem").filter({ hasText: first.name });
@@ -51,8 +61,14 @@ test("a customer fills a cart from the parts list and a part page, fixes a quant
   await firstLine.getByRole("button", { name: `Update the quantity of ${first.name}` }).click();
   await expect(page.getByText("The minimum order is 100 units")).toBeVisible();
   await expect(page.getByTestId("cart-total")).toHaveText("$900");
-  await page.getByTestId(`cart-line-${first.partNumber}`).getByLabel(`Quantity of ${first.name}`, { exact: true }).fill("250");
-  await page.getByTestId(`cart-line-${first.partNumber}`).getByRole("button", { name: `Update the quantity of ${first.name}` }).click();
+  await page
+    .getByTestId(`cart-line-${first.partNumber}`)
+    .getByLabel(`Quantity of ${first.name}`, { exact: true })
+    .fill("250");
+  await page
+    .getByTestId(`cart-line-${first.partNumber}`)
+    .getByRole("button", { name: `Update the quantity of ${first.name}` })
+    .click();
   await expect(page.getByTestId("cart-total")).toHaveText("$1,500");
 
   await page.getByLabel("Phone").fill("+1 555 0199");
@@ -95,9 +111,15 @@ test("the quick-order pad checks pasted lines, then orders them at once; a past 
   const pad = page.getByLabel("Part numbers and quantities");
   await pad.fill(`${a.partNumber}\t100\nNOPE-404 5\n${a.partNumber}, 50\n${b.partNumber};10`);
   await page.getByRole("button", { name: "Check the lines" }).click();
-  await expect(page.getByTestId(`pad-line-${a.partNumber}`).getByTestId("pad-check")).toHaveText("OK (lines 1 and 3 merged)");
-  await expect(page.getByTestId("pad-line-NOPE-404").getByTestId("pad-check")).toHaveText("Unknown part number NOPE-404");
-  await expect(page.getByTestId(`pad-line-${b.partNumber}`).getByTestId("pad-check")).toHaveText("The minimum order is 50 units");
+  await expect(page.getByTestId(`pad-line-${a.partNumber}`).getByTestId("pad-check")).toHaveText(
+    "OK (lines 1 and 3 merged)",
+  );
+  await expect(page.getByTestId("pad-line-NOPE-404").getByTestId("pad-check")).toHaveText(
+    "Unknown part number NOPE-404",
+  );
+  await expect(page.getByTestId(`pad-line-${b.partNumber}`).getByTestId("pad-check")).toHaveText(
+    "The minimum order is 50 units",
+  );
   await expect(page.getByTestId("pad-summary")).toHaveText("1 valid line ($450), 2 to fix.");
   await checkA11y();
 
@@ -109,13 +131,25 @@ test("the quick-order pad checks pasted lines, then orders them at once; a past 
   await expect(page.getByTestId("pay-price")).toHaveText("$990");
 
   // A shipped order from last month, ordered again: the price of b has gone up since.
-  const past = await createOrder({ user, status: "shipped", lines: [{ part: a, quantity: 200 }, { part: b, quantity: 100 }] });
+  const past = await createOrder({
+    user,
+    status: "shipped",
+    lines: [
+      { part: a, quantity: 200 },
+      { part: b, quantity: 100 },
+    ],
+  });
   await Part.updateOne({ _id: b.id }, { $set: { priceCents: 1000 } });
   await page.goto("/dashboard/orders");
-  await page.getByTestId(`order-${past.id}`).getByRole("button", { name: /^Order again/ }).click();
+  await page
+    .getByTestId(`order-${past.id}`)
+    .getByRole("button", { name: /^Order again/ })
+    .click();
   await expect(page).toHaveURL(/\/dashboard\/cart$/);
   await expect(page.getByTestId("toast")).toContainText("2 lines of your order added to your cart");
-  await expect(page.getByTestId("cart-notices")).toHaveText(`${b.name} (${b.partNumber}): the price went up from $9 to $10 a unit.`);
+  await expect(page.getByTestId("cart-notices")).toHaveText(
+    `${b.name} (${b.partNumber}): the price went up from $9 to $10 a unit.`,
+  );
   await expect(page.getByTestId("cart-total")).toHaveText("$1,600");
   await checkA11y();
 });

@@ -61,7 +61,11 @@ test("three choices find the parts that fit, the vehicle is remembered, and the 
 }) => {
   const word = `Fit${token()}`;
   const pads = await addPart({ name: `${word} Brake Pads`, category: "brakes", fits: ["Volvo V60 2010-2018"] });
-  const disc = await addPart({ name: `${word} Brake Disc`, category: "brakes", fits: ["Volvo V60 2019-2025", "Volvo XC60 2008-2017"] });
+  const disc = await addPart({
+    name: `${word} Brake Disc`,
+    category: "brakes",
+    fits: ["Volvo V60 2019-2025", "Volvo XC60 2008-2017"],
+  });
   const bulb = await addPart({ name: `${word} Bulb`, category: "lighting", fits: ["Volvo V60 2014-2016 D4"] });
 
   await page.goto(`/parts?q=${word}`);
@@ -79,7 +83,9 @@ test("three choices find the parts that fit, the vehicle is remembered, and the 
 
   await expect(cardNames(page)).toHaveText([bulb.name, pads.name]);
   const cards = page.getByRole("list", { name: "Parts" }).getByRole("listitem");
-  await expect(cards.getByTestId("fits")).toHaveText(["Fits your 2015 Volvo V60", "Fits your 2015 Volvo V60"].map((t) => `✓ ${t}`));
+  await expect(cards.getByTestId("fits")).toHaveText(
+    ["Fits your 2015 Volvo V60", "Fits your 2015 Volvo V60"].map((t) => `✓ ${t}`),
+  );
   await expect(page.getByTestId("active-filters")).toContainText("Fits 2015 Volvo V60");
   await expect(picker.getByLabel("Year")).toHaveValue("2015");
   await checkA11y();
@@ -154,7 +160,10 @@ test("filters show their counts, narrow together in the URL, and an empty result
   for (const search of ["category=spaceships", "make=Volkswagen&model=Golf&year=99999", `q=${"x".repeat(5000)}`]) {
     const response = await page.goto(`/parts?${search}`);
     expect(response?.status(), search).toBe(400);
-    await expect(page.getByTestId("search-errors").getByRole("link", { name: "Clear all filters" })).toHaveAttribute("href", "/parts");
+    await expect(page.getByTestId("search-errors").getByRole("link", { name: "Clear all filters" })).toHaveAttribute(
+      "href",
+      "/parts",
+    );
   }
 });
 
@@ -195,5 +204,8 @@ test("a part number typed with spaces or an OE number goes straight to the part,
 
 test("a filtered list names its canonical URL without sort or cursors", async ({ page, baseURL }) => {
   await page.goto("/parts?sort=price-asc&make=Volkswagen&category=brakes");
-  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}/parts?category=brakes&make=Volkswagen`);
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+    "href",
+    `${baseURL}/parts?category=brakes&make=Volkswagen`,
+  );
 });

@@ -41,7 +41,12 @@ test("a new email address takes effect once its link is opened", async ({ page, 
   await expect(page.getByTestId("profile-details")).toContainText(newEmail);
 });
 
-test("the unsubscribe link in an order update works signed out; My Profile shows the setting", async ({ page, login, baseURL, context }) => {
+test("the unsubscribe link in an order update works signed out; My Profile shows the setting", async ({
+  page,
+  login,
+  baseURL,
+  context,
+}) => {
   const user = await login({ name: "Ursula Unsubscribe" });
   const order = await createOrder({ user });
   await page.goto(`/dashboard/orders/${order.id}/cancel`);

@@ -138,7 +138,11 @@ test("a review with its star rating appears on the home page as the newest", asy
   await expect(review.getByRole("img", { name: "4 out of 5 stars" })).toBeVisible();
 });
 
-test("an empty review description is refused with a message by the field", async ({ page, login, javaScriptEnabled }) => {
+test("an empty review description is refused with a message by the field", async ({
+  page,
+  login,
+  javaScriptEnabled,
+}) => {
   await login();
   await page.goto("/dashboard/review");
   const description = page.getByLabel("Description");

@@ -10,7 +10,9 @@ test("a customer who forgot the password gets back in from the email alone", asy
   await expect(page).toHaveURL(/\/forgot-password$/);
   await page.getByLabel("Email").fill(user.email);
   await page.getByRole("button", { name: "Send me a link" }).click();
-  await expect(page.getByTestId("reset-sent")).toContainText("If an account exists for that email, we have sent a link");
+  await expect(page.getByTestId("reset-sent")).toContainText(
+    "If an account exists for that email, we have sent a link",
+  );
 
   const [mail] = await waitForMail(user.email, { subject: "Reset your PartsWorks password" });
   const link = linkIn(mail, `${baseURL}/reset-password?token=`);

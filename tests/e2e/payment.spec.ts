@@ -107,7 +107,13 @@ function signedWebhook(order: { id: string; totalCents: number }, transactionId:
   return { payload, signature: Stripe.webhooks.generateTestHeaderString({ payload, secret }) };
 }
 
-test("the pay screen shows one's own unpaid order, reached from My Orders", async ({ page, login, createPart, checkA11y, javaScriptEnabled }) => {
+test("the pay screen shows one's own unpaid order, reached from My Orders", async ({
+  page,
+  login,
+  createPart,
+  checkA11y,
+  javaScriptEnabled,
+}) => {
   const user = await login();
   const part = await createPart({ name: `Brake Caliper ${Date.now()}`, priceCents: 1250 });
   const order = await createOrder({ user, part, quantity: 200 });
@@ -149,7 +155,10 @@ test("someone else's order is a 404 on the pay screen and on the return page", a
   const order = await createOrder({ user: owner });
   await page.context().clearCookies();
   await login();
-  for (const path of [`/dashboard/payment/${order.id}`, `/dashboard/payment/${order.id}/success?payment_intent=pi_123`]) {
+  for (const path of [
+    `/dashboard/payment/${order.id}`,
+    `/dashboard/payment/${order.id}/success?payment_intent=pi_123`,
+  ]) {
     const response = await page.goto(path);
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("We could not find that page");
@@ -157,7 +166,10 @@ test("someone else's order is a 404 on the pay screen and on the return page", a
   expect((await Order.findById(order.id).lean())?.status).toBe("unpaid");
 });
 
-test("a paid order has no pay link, shows its transaction id, and its pay screen sends back to My Orders", async ({ page, login }) => {
+test("a paid order has no pay link, shows its transaction id, and its pay screen sends back to My Orders", async ({
+  page,
+  login,
+}) => {
   const user = await login();
   const order = await createOrder({ user, status: "paid", transactionId: "pi_e2e_already_paid" });
   await page.goto("/dashboard/orders");
@@ -183,7 +195,12 @@ test("Pay with card redirects to the Checkout Session's URL on Stripe", async ({
   expect((await Order.findById(order.id).lean())?.status).toBe("unpaid");
 });
 
-test("with JavaScript, the Payment Element confirms with the billing name and email and shows card errors in red", async ({ page, login, checkA11y, javaScriptEnabled }) => {
+test("with JavaScript, the Payment Element confirms with the billing name and email and shows card errors in red", async ({
+  page,
+  login,
+  checkA11y,
+  javaScriptEnabled,
+}) => {
   test.skip(!javaScriptEnabled, "the Payment Element needs JavaScript");
   const user = await login({ name: "Petra Payer" });
   const order = await createOrder({ user });
@@ -201,7 +218,9 @@ test("with JavaScript, the Payment Element confirms with the billing name and em
   await expect(error).toHaveCSS("color", "rgb(185, 28, 28)");
   await checkA11y();
 
-  const calls = await page.evaluate(() => (window as unknown as { __stripeCalls: Record<string, unknown>[] }).__stripeCalls);
+  const calls = await page.evaluate(
+    () => (window as unknown as { __stripeCalls: Record<string, unknown>[] }).__stripeCalls,
+  );
   expect(calls[0]).toEqual({ call: "Stripe", key: process.env.STRIPE_PUBLISHABLE_KEY });
   expect(calls.find((call) => call.call === "elements")).toMatchObject({
     options: { clientSecret: expect.stringMatching(/^pi_\w+_secret_\w+$/) },
@@ -218,7 +237,13 @@ test("with JavaScript, the Payment Element confirms with the billing name and em
   expect((await Order.findById(order.id).lean())?.status).toBe("unpaid");
 });
 
-test("after Stripe's signed webhook, My Orders and the return page show the order paid with its transaction id", async ({ page, login, request, checkA11y, javaScriptEnabled }) => {
+test("after Stripe's signed webhook, My Orders and the return page show the order paid with its transaction id", async ({
+  page,
+  login,
+  request,
+  checkA11y,
+  javaScriptEnabled,
+}) => {
   const user = await login();
   const order = await createOrder({ user });
 

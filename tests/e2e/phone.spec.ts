@@ -119,7 +119,9 @@ test("the menus open on a phone, fit the screen and lead on, with and without Ja
 
   // The site menu (a <details>).
   await page.getByText("Menu", { exact: true }).click();
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Parts" }).last()).toBeVisible();
+  await expect(
+    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Parts" }).last(),
+  ).toBeVisible();
   expect(await layoutProblems(page)).toEqual([]);
   await page.getByText("Menu", { exact: true }).click();
 
@@ -142,7 +144,10 @@ test("Manage Orders on a phone: every column and the actions of an order are on 
   createPart,
 }) => {
   const part = await createPart({ name: "Radiator Core for Phone Test" });
-  const customer = await createUser({ name: "Casey Phone", email: `casey.phone.${Date.now()}@long-workshop-domain.example.com` });
+  const customer = await createUser({
+    name: "Casey Phone",
+    email: `casey.phone.${Date.now()}@long-workshop-domain.example.com`,
+  });
   const unpaid = await createOrder({ user: customer, part, quantity: 250 });
   await login({ role: "admin" });
   await page.goto("/dashboard/manageOrders?status=unpaid");

@@ -28,7 +28,11 @@ test.beforeAll(async () => {
     work,
     db: { uri: process.env.MONGODB_URI! } as LocalDb,
     buildDir: process.env.BUILD_DIR!,
-    extraEnv: { PUBLIC_URL: `https://localhost:${port}`, TRUST_PROXY: "1", SESSION_SECRET: process.env.SESSION_SECRET! },
+    extraEnv: {
+      PUBLIC_URL: `https://localhost:${port}`,
+      TRUST_PROXY: "1",
+      SESSION_SECRET: process.env.SESSION_SECRET!,
+    },
     onLog: (chunk) => (log += chunk),
   });
   proxy = await startNginx({ dir: path.join(work, "nginx"), upstream: `http://127.0.0.1:${shop.port}`, port });
@@ -42,7 +46,10 @@ test.afterAll(async () => {
 
 const uniqueEmail = () => `proxy-${Math.random().toString(36).slice(2, 10)}@example.com`;
 
-test("sign-up, sign-out and login forms work through the proxy, with Secure cookies and HSTS", async ({ page, context }) => {
+test("sign-up, sign-out and login forms work through the proxy, with Secure cookies and HSTS", async ({
+  page,
+  context,
+}) => {
   const email = uniqueEmail();
   const signup = await page.goto(`${proxy.url}/signup`);
   expect(signup?.headers()["strict-transport-security"]).toContain("max-age=31536000");
@@ -58,7 +65,9 @@ test("sign-up, sign-out and login forms work through the proxy, with Secure cook
   expect(session?.httpOnly).toBe(true);
 
   await page.getByRole("button", { name: "Sign Out" }).click();
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Login" }).first()).toBeVisible();
+  await expect(
+    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Login" }).first(),
+  ).toBeVisible();
 
   await page.goto(`${proxy.url}/login`);
   await page.getByLabel("Email").fill(email);

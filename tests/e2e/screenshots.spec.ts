@@ -56,7 +56,13 @@ async function fixedShop() {
   const customer = existing ? toUserView(existing) : await createUser({ name: "Sam Shotwell", email });
   await Order.deleteMany({ userId: customer.id });
   const unpaid = await createOrder({ user: customer, part: parts[0], quantity: 150 });
-  const paid = await createOrder({ user: customer, part: parts[1], quantity: 300, status: "paid", transactionId: "pi_shotwell0000000001" });
+  const paid = await createOrder({
+    user: customer,
+    part: parts[1],
+    quantity: 300,
+    status: "paid",
+    transactionId: "pi_shotwell0000000001",
+  });
   // Straight to the collection: the model keeps createdAt from ever changing.
   await Order.collection.updateMany(
     { _id: { $in: [new Types.ObjectId(unpaid.id), new Types.ObjectId(paid.id)] } },

@@ -102,7 +102,10 @@ test.describe("home", () => {
     await expect(card.getByTestId("min-order")).toHaveText("100 units");
     await expect(card.getByTestId("available")).toHaveText("1,000 units");
     await expect(card.getByTestId("price")).toHaveText("$12.34");
-    await expect(card.getByRole("link", { name: `Purchase ${mine.name}` })).toHaveAttribute("href", `/parts/${mine.id}`);
+    await expect(card.getByRole("link", { name: `Purchase ${mine.name}` })).toHaveAttribute(
+      "href",
+      `/parts/${mine.id}`,
+    );
 
     // Business Summary: the static figures.
     const summary = section(page, "Business Summary");
@@ -118,16 +121,18 @@ test.describe("home", () => {
       const before = await newestReviews();
       await page.goto("/");
       const after = await newestReviews();
-      expect(after.map((r) => r._id.toString()), "no review was added while the page loaded").toEqual(
-        before.map((r) => r._id.toString()),
-      );
+      expect(
+        after.map((r) => r._id.toString()),
+        "no review was added while the page loaded",
+      ).toEqual(before.map((r) => r._id.toString()));
       expect(before.map((r) => r.userName)).toContain(reviewer);
       const items = reviews.getByRole("listitem");
       await expect(items).toHaveCount(3);
       await expect(items.getByRole("heading")).toHaveText(before.map((r) => r.userName));
       for (const [index, review] of before.entries()) {
         const item = items.nth(index);
-        const text = review.description.length > 150 ? `${review.description.slice(0, 150).trimEnd()}…` : review.description;
+        const text =
+          review.description.length > 150 ? `${review.description.slice(0, 150).trimEnd()}…` : review.description;
         await expect(item.getByTestId("review-text")).toHaveText(text);
         const stars = item.getByRole("img", { name: `${review.rating} out of 5 stars` });
         await expect(stars.locator("svg")).toHaveCount(review.rating);
@@ -158,10 +163,9 @@ test.describe("home", () => {
     const social = contact.getByRole("list", { name: "Social media" }).getByRole("link");
     await expect(social).toHaveCount(5);
     for (const network of ["Facebook", "X", "LinkedIn", "YouTube", "Instagram"]) {
-      await expect(social.and(page.getByRole("link", { name: `PartsWorks on ${network} (opens in a new tab)` }))).toHaveAttribute(
-        "href",
-        /^https:\/\/(www\.)?[a-z]+\.com\/.+/,
-      );
+      await expect(
+        social.and(page.getByRole("link", { name: `PartsWorks on ${network} (opens in a new tab)` })),
+      ).toHaveAttribute("href", /^https:\/\/(www\.)?[a-z]+\.com\/.+/);
     }
 
     // Available Brands: five logos shipped in public/.
@@ -263,7 +267,12 @@ test.describe("parts", () => {
 
     // Newest first (the default): the last one created leads.
     await page.goto(`/parts?q=${word}`);
-    await expect(names).toHaveText(created.map((p) => p.name).reverse().slice(0, 12));
+    await expect(names).toHaveText(
+      created
+        .map((p) => p.name)
+        .reverse()
+        .slice(0, 12),
+    );
     await checkA11y();
   });
 
@@ -271,7 +280,10 @@ test.describe("parts", () => {
     const part = await addPart({ name: `Storefront Nozzle ${token()}`, partNumber: `NZ-${token().toUpperCase()}` });
     await page.goto(`/parts?q=${encodeURIComponent(part.partNumber.slice(0, 9).toLowerCase())}`);
     await expect(page.getByRole("list", { name: "Parts" }).getByRole("heading", { level: 2 })).toHaveText([part.name]);
-    await expect(page.getByRole("link", { name: `Purchase ${part.name}` })).toHaveAttribute("href", `/parts/${part.id}`);
+    await expect(page.getByRole("link", { name: `Purchase ${part.name}` })).toHaveAttribute(
+      "href",
+      `/parts/${part.id}`,
+    );
   });
 
   test("matches what was typed literally and shows an empty state", async ({ page, checkA11y, db: _db }) => {
@@ -402,7 +414,10 @@ test.describe("on a phone", () => {
   });
 });
 
-test("sitemap.xml indexes the public pages and every part, and robots.txt points at it", async ({ request, baseURL }) => {
+test("sitemap.xml indexes the public pages and every part, and robots.txt points at it", async ({
+  request,
+  baseURL,
+}) => {
   const sitemap = await request.get("/sitemap.xml");
   expect(sitemap.status()).toBe(200);
   expect(sitemap.headers()["content-type"]).toContain("application/xml");

@@ -101,7 +101,10 @@ test("orders start from the profile's phone and default address, save a new addr
   await page.getByLabel("Units for the cart").fill("100");
   await page.getByRole("button", { name: `Add to cart ${part.name}` }).click();
   await expect(page.getByTestId("toast")).toContainText("added to your cart");
-  await User.updateOne({ _id: user.id }, { $push: { addresses: { label: "Site", address: "Site office, Gate 4", key: "site office, gate 4" } } });
+  await User.updateOne(
+    { _id: user.id },
+    { $push: { addresses: { label: "Site", address: "Site office, Gate 4", key: "site office, gate 4" } } },
+  );
   await page.goto("/dashboard/cart");
   await expect(phone).toHaveValue("+49 30 123456");
   await expect(address).toHaveValue("Gearhaus Plant 2\nIndustriestrasse 5\n10115 Berlin");

@@ -16,15 +16,7 @@ import { loader as myOrdersLoader } from "~/routes/dashboard.orders";
 import { createPart } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
-import {
-  BAD_NUMBERS,
-  badTexts,
-  expectFieldError,
-  signedIn,
-  snapshot,
-  toastOf,
-  withField,
-} from "./ordering.helpers";
+import { BAD_NUMBERS, badTexts, expectFieldError, signedIn, snapshot, toastOf, withField } from "./ordering.helpers";
 
 type Value = string | { $gt: string } | undefined;
 type Case = [field: string, label: string, value: Value, message: RegExp];
@@ -53,33 +45,36 @@ describe("customers cannot reach the admin actions", () => {
     ["Add Product", addAction, "/dashboard/addProduct"],
     ["Manage Products", productsAction, "/dashboard/manageProducts"],
     ["Manage Orders", ordersAction, "/dashboard/manageOrders"],
-  ] as const)("posting to %s signs the customer out, sends them to /login and changes nothing", async (_name, fn, path) => {
-    const part = await createPart({ availableQuantity: 500 });
-    const { user, cookie } = await signedIn();
-    const order = await createOrder({ user, part, status: "paid" });
-    const unpaid = await createOrder({ user, part });
-    const before = await snapshot({ partIds: [part.id], orderIds: [order.id, unpaid.id] });
-    const attempts: Record<string, string>[] = [
-      goodPart(),
-      { intent: "update", partId: part.id, price: "1", stock: "0", expectedStock: "500" },
-      { intent: "delete", partId: part.id },
-      { intent: "ship", orderId: order.id },
-      { intent: "remove", orderId: unpaid.id },
-    ];
-    for (const fields of attempts) {
-      // A fresh session each time: the first refusal already signed the customer out.
-      const { cookie: again } = await signedIn();
-      const response = await post(fn, path, fields, again);
+  ] as const)(
+    "posting to %s signs the customer out, sends them to /login and changes nothing",
+    async (_name, fn, path) => {
+      const part = await createPart({ availableQuantity: 500 });
+      const { user, cookie } = await signedIn();
+      const order = await createOrder({ user, part, status: "paid" });
+      const unpaid = await createOrder({ user, part });
+      const before = await snapshot({ partIds: [part.id], orderIds: [order.id, unpaid.id] });
+      const attempts: Record<string, string>[] = [
+        goodPart(),
+        { intent: "update", partId: part.id, price: "1", stock: "0", expectedStock: "500" },
+        { intent: "delete", partId: part.id },
+        { intent: "ship", orderId: order.id },
+        { intent: "remove", orderId: unpaid.id },
+      ];
+      for (const fields of attempts) {
+        // A fresh session each time: the first refusal already signed the customer out.
+        const { cookie: again } = await signedIn();
+        const response = await post(fn, path, fields, again);
+        expect(response.status).toBe(302);
+        expect(response.headers.get("Location")).toBe("/login");
+        expect(response.headers.getSetCookie().join("\n")).toMatch(/__session=;/);
+      }
+      expect(await Session.countDocuments({ userId: user.id })).toBe(1);
+      const response = await post(fn, path, attempts[0], cookie);
       expect(response.status).toBe(302);
-      expect(response.headers.get("Location")).toBe("/login");
-      expect(response.headers.getSetCookie().join("\n")).toMatch(/__session=;/);
-    }
-    expect(await Session.countDocuments({ userId: user.id })).toBe(1);
-    const response = await post(fn, path, attempts[0], cookie);
-    expect(response.status).toBe(302);
-    expect(await Session.countDocuments({ userId: user.id })).toBe(0);
-    expect(await snapshot({ partIds: [part.id], orderIds: [order.id, unpaid.id] })).toEqual(before);
-  });
+      expect(await Session.countDocuments({ userId: user.id })).toBe(0);
+      expect(await snapshot({ partIds: [part.id], orderIds: [order.id, unpaid.id] })).toEqual(before);
+    },
+  );
 
   test("the admin screens and confirmation pages turn customers away", async () => {
     const part = await createPart();
@@ -90,8 +85,14 @@ describe("customers cannot reach the admin actions", () => {
       () => addLoader(loaderArgs(getRequest("/dashboard/addProduct", { cookie }))),
       () => productsLoader(loaderArgs(getRequest("/dashboard/manageProducts", { cookie }))),
       () => ordersLoader(loaderArgs(getRequest("/dashboard/manageOrders", { cookie }))),
-      () => deleteLoader(loaderArgs(getRequest(`/dashboard/manageProducts/${part.id}/delete`, { cookie }), { id: part.id })),
-      () => removeLoader(loaderArgs(getRequest(`/dashboard/manageOrders/${order.id}/remove`, { cookie }), { id: order.id })),
+      () =>
+        deleteLoader(
+          loaderArgs(getRequest(`/dashboard/manageProducts/${part.id}/delete`, { cookie }), { id: part.id }),
+        ),
+      () =>
+        removeLoader(
+          loaderArgs(getRequest(`/dashboard/manageOrders/${order.id}/remove`, { cookie }), { id: order.id }),
+        ),
     ];
     for (const load of loaders) {
       cookie = (await signedIn()).cookie;
@@ -134,7 +135,12 @@ describe("Add Product", () => {
     const existing = await createPart();
     const { cookie } = await signedIn("admin");
     const before = await snapshot();
-    const response = await post(addAction, "/dashboard/addProduct", { ...goodPart(), partNumber: existing.partNumber }, cookie);
+    const response = await post(
+      addAction,
+      "/dashboard/addProduct",
+      { ...goodPart(), partNumber: existing.partNumber },
+      cookie,
+    );
     expect(response.status).toBe(409);
     const body = await response.json();
     expect(body.error[""]).toEqual(["Failed to add the part"]);
@@ -186,7 +192,14 @@ describe("Manage Products", () => {
     const { cookie } = await signedIn("admin");
     const response = await settle(productsLoader(loaderArgs(getRequest("/dashboard/manageProducts", { cookie }))));
     const data = await response.json();
-    expect(data.parts[0]).toMatchObject({ id: part.id, img: part.img, name: part.name, priceCents: 900, availableQuantity: 42, minOrderQuantity: 10 });
+    expect(data.parts[0]).toMatchObject({
+      id: part.id,
+      img: part.img,
+      name: part.name,
+      priceCents: 900,
+      availableQuantity: 42,
+      minOrderQuantity: 10,
+    });
   });
 
   test("edits the price and restocks", async () => {
@@ -223,7 +236,12 @@ describe("Manage Products", () => {
       const part = await createPart({ priceCents: 500, availableQuantity: 300 });
       const { cookie } = await signedIn("admin");
       const before = await snapshot({ partIds: [part.id] });
-      const response = await post(productsAction, "/dashboard/manageProducts", withField(update(part), field, value), cookie);
+      const response = await post(
+        productsAction,
+        "/dashboard/manageProducts",
+        withField(update(part), field, value),
+        cookie,
+      );
       await expectFieldError(response, field, message);
       expect(await snapshot({ partIds: [part.id] })).toEqual(before);
     });
@@ -235,23 +253,40 @@ describe("Manage Products", () => {
     const customer = await signedIn();
     const order = await createOrder({ user: customer.user, part, quantity: 100 });
 
-    const page = await settle(deleteLoader(loaderArgs(getRequest(`/dashboard/manageProducts/${part.id}/delete`, { cookie }), { id: part.id })));
+    const page = await settle(
+      deleteLoader(loaderArgs(getRequest(`/dashboard/manageProducts/${part.id}/delete`, { cookie }), { id: part.id })),
+    );
     expect(page.status).toBe(200);
 
-    const response = await post(productsAction, "/dashboard/manageProducts", { intent: "delete", partId: part.id }, cookie);
+    const response = await post(
+      productsAction,
+      "/dashboard/manageProducts",
+      { intent: "delete", partId: part.id },
+      cookie,
+    );
     expect(response.status).toBe(302);
     expect((await toastOf(response))?.message).toBe(`${part.name} is deleted`);
     expect(await Part.exists({ _id: part.id })).toBeNull();
 
     const mine = await settle(myOrdersLoader(loaderArgs(getRequest("/dashboard/orders", { cookie: customer.cookie }))));
     const { orders } = await mine.json();
-    expect(orders.find((o: { id: string }) => o.id === order.id)).toMatchObject({ summary: part.name, totalCents: 70000 });
+    expect(orders.find((o: { id: string }) => o.id === order.id)).toMatchObject({
+      summary: part.name,
+      totalCents: 70000,
+    });
 
     // Deleting again, or a part that never existed: 404 with a message, nothing changes.
     const before = await snapshot();
-    const again = await post(productsAction, "/dashboard/manageProducts", { intent: "delete", partId: part.id }, cookie);
+    const again = await post(
+      productsAction,
+      "/dashboard/manageProducts",
+      { intent: "delete", partId: part.id },
+      cookie,
+    );
     await expectFieldError(again, "", /no longer exists/, 404);
-    const gone = await settle(deleteLoader(loaderArgs(getRequest(`/dashboard/manageProducts/${part.id}/delete`, { cookie }), { id: part.id })));
+    const gone = await settle(
+      deleteLoader(loaderArgs(getRequest(`/dashboard/manageProducts/${part.id}/delete`, { cookie }), { id: part.id })),
+    );
     expect(gone.status).toBe(404);
     expect(await snapshot()).toEqual(before);
   });
@@ -264,7 +299,12 @@ describe("Manage Products", () => {
     await createPart();
     const { cookie } = await signedIn("admin");
     const before = await snapshot();
-    const response = await post(productsAction, "/dashboard/manageProducts", withField({ intent: "delete" }, "partId", value), cookie);
+    const response = await post(
+      productsAction,
+      "/dashboard/manageProducts",
+      withField({ intent: "delete" }, "partId", value),
+      cookie,
+    );
     await expectFieldError(response, "partId", message);
     expect(await snapshot()).toEqual(before);
   });
@@ -353,10 +393,14 @@ describe("Manage Orders", () => {
   test("Remove ends an unpaid order and gives its stock back exactly once, even when posted twice at once", async () => {
     const { part, customer, cookie } = await setup();
     const order = await createOrder({ user: customer, part, quantity: 250 });
-    const page = await settle(removeLoader(loaderArgs(getRequest(`/dashboard/manageOrders/${order.id}/remove`, { cookie }), { id: order.id })));
+    const page = await settle(
+      removeLoader(loaderArgs(getRequest(`/dashboard/manageOrders/${order.id}/remove`, { cookie }), { id: order.id })),
+    );
     expect(page.status).toBe(200);
     const responses = await Promise.all(
-      Array.from({ length: 3 }, () => post(ordersAction, "/dashboard/manageOrders", { intent: "remove", orderId: order.id }, cookie)),
+      Array.from({ length: 3 }, () =>
+        post(ordersAction, "/dashboard/manageOrders", { intent: "remove", orderId: order.id }, cookie),
+      ),
     );
     expect(responses.filter((r) => r.status === 302)).toHaveLength(1);
     const removed = await Order.findById(order.id).lean();
@@ -368,10 +412,19 @@ describe("Manage Orders", () => {
   test("an order id that does not exist is a 404", async () => {
     const { cookie } = await signedIn("admin");
     const before = await snapshot();
-    const response = await post(ordersAction, "/dashboard/manageOrders", { intent: "ship", orderId: "0123456789abcdef01234567" }, cookie);
+    const response = await post(
+      ordersAction,
+      "/dashboard/manageOrders",
+      { intent: "ship", orderId: "0123456789abcdef01234567" },
+      cookie,
+    );
     await expectFieldError(response, "", /does not exist/, 404);
     const page = await settle(
-      removeLoader(loaderArgs(getRequest("/dashboard/manageOrders/0123456789abcdef01234567/remove", { cookie }), { id: "0123456789abcdef01234567" })),
+      removeLoader(
+        loaderArgs(getRequest("/dashboard/manageOrders/0123456789abcdef01234567/remove", { cookie }), {
+          id: "0123456789abcdef01234567",
+        }),
+      ),
     );
     expect(page.status).toBe(404);
     expect(await snapshot()).toEqual(before);

@@ -133,7 +133,11 @@ describe("every admin action writes one entry: who, when, from where, what, befo
     expect(entries[0]).toMatchObject({ before: null, after: { ...values, priceCents: 3700, availableQuantity: 800 } });
     // The edit keeps only what changed.
     expect(entries[1].before).toEqual({ description: "Two-piston caliper.", priceCents: 3700, category: "suspension" });
-    expect(entries[1].after).toEqual({ description: "Two-piston caliper, zinc plated.", priceCents: 3900, category: "brakes" });
+    expect(entries[1].after).toEqual({
+      description: "Two-piston caliper, zinc plated.",
+      priceCents: 3900,
+      category: "brakes",
+    });
     expect(entries[2]).toMatchObject({
       before: { ...values, priceCents: 3900, availableQuantity: 800 },
       after: { ...values, priceCents: 4100, availableQuantity: 650 },

@@ -174,22 +174,27 @@ describe("Google sign-in through the local OAuth2 server", () => {
     ["cancelled", { error: "access_denied" }, "Google sign-in was cancelled."],
     ["unverified", { email_verified: false }, "email address is not verified"],
     ["failed", { tokenError: true }, "Google sign-in did not work."],
-  ] as const)("%s: back to the login page with a clear message in red, no account, no session", async (reason, override, text) => {
-    const user = googleUser(override);
-    const { back, jar } = await signInWithGoogle(user, { redirectTo: "/dashboard" });
-    expect(back.status).toBe(302);
-    const location = new URL(back.headers.get("Location")!, SHOP);
-    expect(location.pathname).toBe("/login");
-    expect(location.searchParams.get("googleError")).toBe(reason);
-    expect(location.searchParams.get("redirectTo")).toBe("/dashboard");
-    expect(jar.has("__session")).toBe(false);
-    expect(await User.exists({ email: user.email })).toBeNull();
+  ] as const)(
+    "%s: back to the login page with a clear message in red, no account, no session",
+    async (reason, override, text) => {
+      const user = googleUser(override);
+      const { back, jar } = await signInWithGoogle(user, { redirectTo: "/dashboard" });
+      expect(back.status).toBe(302);
+      const location = new URL(back.headers.get("Location")!, SHOP);
+      expect(location.pathname).toBe("/login");
+      expect(location.searchParams.get("googleError")).toBe(reason);
+      expect(location.searchParams.get("redirectTo")).toBe("/dashboard");
+      expect(jar.has("__session")).toBe(false);
+      expect(await User.exists({ email: user.email })).toBeNull();
 
-    const page = await fetch(location, { headers: { Cookie: jar.header } });
-    expect(page.status).toBe(200);
-    const html = await page.text();
-    expect(html).toMatch(new RegExp(`role="alert"[^>]*class="[^"]*text-red-[^>]*>[^<]*${text.replace(/\./g, "\\.")}`));
-  });
+      const page = await fetch(location, { headers: { Cookie: jar.header } });
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toMatch(
+        new RegExp(`role="alert"[^>]*class="[^"]*text-red-[^>]*>[^<]*${text.replace(/\./g, "\\.")}`),
+      );
+    },
+  );
 
   test("a forged callback (no state cookie) goes back to login with a message, never an error page", async () => {
     const response = await fetch(`${SHOP}/auth/google/callback?code=forged&state=forged`, { redirect: "manual" });
@@ -197,13 +202,16 @@ describe("Google sign-in through the local OAuth2 server", () => {
     expect(response.headers.get("Location")).toBe("/login?googleError=failed");
   });
 
-  test.each(["//evil.example/phish", "/\t/evil.example", "/%09/evil.example", "/%5Cevil.example", "https://evil.example/"])(
-    "a redirectTo that leaves the site (%j) is replaced by /",
-    async (redirectTo) => {
-      const { back } = await signInWithGoogle(googleUser(), { redirectTo });
-      expect(back.headers.get("Location")).toBe("/");
-    },
-  );
+  test.each([
+    "//evil.example/phish",
+    "/\t/evil.example",
+    "/%09/evil.example",
+    "/%5Cevil.example",
+    "https://evil.example/",
+  ])("a redirectTo that leaves the site (%j) is replaced by /", async (redirectTo) => {
+    const { back } = await signInWithGoogle(googleUser(), { redirectTo });
+    expect(back.headers.get("Location")).toBe("/");
+  });
 
   test("a GET to /auth/google does not start sign-in", async () => {
     const response = await fetch(`${SHOP}/auth/google`, { redirect: "manual" });

@@ -19,7 +19,11 @@ function post(path: string, fields: Record<string, string>, headers: Record<stri
   });
 }
 
-const signup = () => ({ name: "Cross Site", email: `xsite-${randomUUID().slice(0, 8)}@example.com`, password: "secret-pass" });
+const signup = () => ({
+  name: "Cross Site",
+  email: `xsite-${randomUUID().slice(0, 8)}@example.com`,
+  password: "secret-pass",
+});
 
 describe("POSTs from another origin", () => {
   test.each([

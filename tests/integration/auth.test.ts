@@ -54,7 +54,9 @@ describe("sign-up", () => {
   test("creates a customer with an argon2id hash, signs them in and lands on /dashboard", async () => {
     const email = uniqueEmail("new");
     const response = await settle(
-      signupAction(args(postRequest("/signup", { name: "Nina New", email: email.toUpperCase(), password: "secret-pass" }))),
+      signupAction(
+        args(postRequest("/signup", { name: "Nina New", email: email.toUpperCase(), password: "secret-pass" })),
+      ),
     );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/dashboard");
@@ -68,7 +70,11 @@ describe("sign-up", () => {
   test("refuses an email that already has an account, next to the email field, and writes nothing", async () => {
     const existing = await createUser();
     const response = await settle(
-      signupAction(args(postRequest("/signup", { name: "Copy Cat", email: existing.email.toUpperCase(), password: "secret-pass" }))),
+      signupAction(
+        args(
+          postRequest("/signup", { name: "Copy Cat", email: existing.email.toUpperCase(), password: "secret-pass" }),
+        ),
+      ),
     );
     expect(response.status).toBe(409);
     expect((await body(response)).error?.email).toEqual(["An account with this email already exists"]);
@@ -77,9 +83,15 @@ describe("sign-up", () => {
 
   test.each([
     [{}, { name: ["Name is Required"], email: ["Email is Required"], password: ["Password is Required"] }],
-    [{ name: "A", email: "not-an-email", password: "12345" }, { email: ["Provide a valid Email"], password: ["Must be 6 characters or longer"] }],
+    [
+      { name: "A", email: "not-an-email", password: "12345" },
+      { email: ["Provide a valid Email"], password: ["Must be 6 characters or longer"] },
+    ],
     [{ name: "   ", email: "a@b.co", password: "123456" }, { name: ["Name is Required"] }],
-    [{ name: "x".repeat(101), email: "a@b.co", password: "123456" }, { name: ["Name must be 100 characters or fewer"] }],
+    [
+      { name: "x".repeat(101), email: "a@b.co", password: "123456" },
+      { name: ["Name must be 100 characters or fewer"] },
+    ],
     [{ name: "Op", email: '{"$gt": ""}', password: "123456" }, { email: ["Provide a valid Email"] }],
     [{ name: "Long", email: "a@b.co", password: "p".repeat(129) }, { password: ["Must be 128 characters or fewer"] }],
   ])("bad input %j gets 400 with the messages next to the fields and writes nothing", async (fields, expected) => {
@@ -95,7 +107,10 @@ describe("sign-up", () => {
 describe("login", () => {
   test.each([
     [{}, { email: ["Email is Required"], password: ["Password is Required"] }],
-    [{ email: "nobody", password: "123" }, { email: ["Provide a valid Email"], password: ["Must be 6 characters or longer"] }],
+    [
+      { email: "nobody", password: "123" },
+      { email: ["Provide a valid Email"], password: ["Must be 6 characters or longer"] },
+    ],
   ])("bad input %j gets 400 with the spec's messages", async (fields, expected) => {
     const response = await settle(loginAction(args(postRequest("/login", fields as Record<string, string>))));
     expect(response.status).toBe(400);
@@ -107,7 +122,9 @@ describe("login", () => {
   test("returns to a safe redirectTo with a new session", async () => {
     const user = await createUser();
     const response = await settle(
-      loginAction(args(postRequest("/login", { email: user.email, password: TEST_PASSWORD, redirectTo: "/parts?page=2" }))),
+      loginAction(
+        args(postRequest("/login", { email: user.email, password: TEST_PASSWORD, redirectTo: "/parts?page=2" })),
+      ),
     );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/parts?page=2");
@@ -146,7 +163,9 @@ describe("login", () => {
     const user = await createUser();
     const { sessionId: oldId, value } = await sessionCookieValue(user.id);
     const response = await settle(
-      loginAction(args(postRequest("/login", { email: user.email, password: TEST_PASSWORD }, { cookie: `__session=${value}` }))),
+      loginAction(
+        args(postRequest("/login", { email: user.email, password: TEST_PASSWORD }, { cookie: `__session=${value}` })),
+      ),
     );
     const newId = await getSessionId(getRequest("/", { cookie: cookiesFrom(response) }));
     expect(newId).toBeTruthy();
@@ -157,7 +176,9 @@ describe("login", () => {
 
   test("the session cookie is httpOnly, SameSite=Lax and signed", async () => {
     const user = await createUser();
-    const response = await settle(loginAction(args(postRequest("/login", { email: user.email, password: TEST_PASSWORD }))));
+    const response = await settle(
+      loginAction(args(postRequest("/login", { email: user.email, password: TEST_PASSWORD }))),
+    );
     const cookie = response.headers.getSetCookie().find((value) => value.startsWith("__session="))!;
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
@@ -187,7 +208,9 @@ describe("sessions", () => {
     const user = await createUser();
     const { sessionId, value } = await sessionCookieValue(user.id);
     await Session.updateOne({ _id: sessionId }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
-    const response = await settle(requireUserOrSignOutHome(getRequest("/dashboard/orders", { cookie: `__session=${value}` })));
+    const response = await settle(
+      requireUserOrSignOutHome(getRequest("/dashboard/orders", { cookie: `__session=${value}` })),
+    );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/");
     expect(sessionCookieCleared(response)).toBe(true);
@@ -273,9 +296,21 @@ describe("My Profile", () => {
 
   test.each([
     [{ ...fields, name: "" }, "name", "Name is Required"],
-    [{ ...fields, photoUrl: "javascript:alert(1)" }, "photoUrl", "Photo URL must be a web address starting with https://"],
-    [{ ...fields, photoUrl: "http://images.example.com/a.png" }, "photoUrl", "Photo URL must be a web address starting with https://"],
-    [{ ...fields, linkedin: "linkedin/paula" }, "linkedin", "LinkedIn must be a web address starting with https:// or http://"],
+    [
+      { ...fields, photoUrl: "javascript:alert(1)" },
+      "photoUrl",
+      "Photo URL must be a web address starting with https://",
+    ],
+    [
+      { ...fields, photoUrl: "http://images.example.com/a.png" },
+      "photoUrl",
+      "Photo URL must be a web address starting with https://",
+    ],
+    [
+      { ...fields, linkedin: "linkedin/paula" },
+      "linkedin",
+      "LinkedIn must be a web address starting with https:// or http://",
+    ],
     [{ ...fields, number: "call me" }, "number", "Enter a phone number: digits, spaces and + ( ) - . /"],
     [{ ...fields, address: "a".repeat(301) }, "address", "Address must be 300 characters or fewer"],
   ])("bad input gets 400 with the message next to the field and writes nothing (%#)", async (input, field, message) => {
@@ -314,7 +349,9 @@ describe("All Users and Make Admin", () => {
   test("a customer opening All Users is signed out and sent to /login with the reason", async () => {
     const customer = await createUser();
     const { sessionId, value } = await sessionCookieValue(customer.id);
-    const response = await settle(allUsersLoader(args(getRequest("/dashboard/allUsers", { cookie: `__session=${value}` }))));
+    const response = await settle(
+      allUsersLoader(args(getRequest("/dashboard/allUsers", { cookie: `__session=${value}` }))),
+    );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/login");
     expect(await toastMessage(response)).toBe("That page is for admins only, so you have been signed out.");
@@ -343,7 +380,9 @@ describe("All Users and Make Admin", () => {
     const admin = await createUser({ role: "admin" });
     const target = await createUser();
     const cookie = `__session=${(await sessionCookieValue(admin.id)).value}`;
-    const response = await settle(allUsersAction(args(postRequest("/dashboard/allUsers", { userId: target.id }, { cookie }))));
+    const response = await settle(
+      allUsersAction(args(postRequest("/dashboard/allUsers", { userId: target.id }, { cookie }))),
+    );
     expect(response.status).toBe(302);
     expect(await toastMessage(response)).toBe("Successfully made an admin");
     expect((await User.findById(target.id).lean())?.role).toBe("admin");
@@ -357,7 +396,9 @@ describe("All Users and Make Admin", () => {
   test("an admin cannot change their own role, and bad ids are refused", async () => {
     const admin = await createUser({ role: "admin" });
     const cookie = `__session=${(await sessionCookieValue(admin.id)).value}`;
-    const self = await settle(allUsersAction(args(postRequest("/dashboard/allUsers", { userId: admin.id }, { cookie }))));
+    const self = await settle(
+      allUsersAction(args(postRequest("/dashboard/allUsers", { userId: admin.id }, { cookie }))),
+    );
     expect(self.status).toBe(400);
     for (const userId of ['{"$gt": ""}', "", "not-an-id"]) {
       const response = await settle(allUsersAction(args(postRequest("/dashboard/allUsers", { userId }, { cookie }))));

@@ -25,7 +25,10 @@ afterEach(() => {
 const finds = () =>
   seen
     .filter((query) => query.collection === "parts" && query.method === "find")
-    .map((query) => query.args[1] as { skip?: number; limit?: number; projection?: Record<string, unknown>; sort?: unknown });
+    .map(
+      (query) =>
+        query.args[1] as { skip?: number; limit?: number; projection?: Record<string, unknown>; sort?: unknown },
+    );
 
 async function addParts(count: number) {
   const word = `Pgn${randomUUID().replace(/-/g, "").slice(0, 10)}`;
@@ -109,7 +112,18 @@ describe("paging through /parts", () => {
     const [options] = finds();
     expect(options.limit).toBe(5);
     expect(Object.keys(options.projection ?? {}).sort()).toEqual(
-      ["availableQuantity", "brand", "category", "createdAt", "description", "img", "minOrderQuantity", "name", "partNumber", "priceCents"].sort(),
+      [
+        "availableQuantity",
+        "brand",
+        "category",
+        "createdAt",
+        "description",
+        "img",
+        "minOrderQuantity",
+        "name",
+        "partNumber",
+        "priceCents",
+      ].sort(),
     );
   });
 });
@@ -134,7 +148,8 @@ describe("identical reads at the same time", () => {
 });
 
 describe("the indexes behind every filter and sort", () => {
-  const declared = () => Part.schema.indexes().map(([fields, options]) => ({ fields, unique: Boolean(options?.unique) }));
+  const declared = () =>
+    Part.schema.indexes().map(([fields, options]) => ({ fields, unique: Boolean(options?.unique) }));
 
   test("are declared on the model (real MongoDB builds them; the stand-in keeps only unique ones)", () => {
     const indexes = declared();
@@ -159,9 +174,21 @@ describe("the indexes behind every filter and sort", () => {
     ["category, by price", [null, { category: "brakes" }], { priceCents: 1, _id: 1 }],
     ["brand, newest", [null, { brand: "Nordwerk" }], { createdAt: -1, _id: -1 }],
     ["brand, by price (descending)", [null, { brand: "Nordwerk" }], { priceCents: -1, _id: -1 }],
-    ["vehicle, newest", [null, { vehicle: { make: "Volkswagen", model: "Golf", year: 2016 } }], { createdAt: -1, _id: -1 }],
-    ["vehicle, by price", [null, { vehicle: { make: "Volkswagen", model: "Golf", year: 2016 } }], { priceCents: 1, _id: 1 }],
-    ["vehicle and category, newest", [null, { vehicle: { make: "Volkswagen" }, category: "brakes" }], { createdAt: -1, _id: -1 }],
+    [
+      "vehicle, newest",
+      [null, { vehicle: { make: "Volkswagen", model: "Golf", year: 2016 } }],
+      { createdAt: -1, _id: -1 },
+    ],
+    [
+      "vehicle, by price",
+      [null, { vehicle: { make: "Volkswagen", model: "Golf", year: 2016 } }],
+      { priceCents: 1, _id: 1 },
+    ],
+    [
+      "vehicle and category, newest",
+      [null, { vehicle: { make: "Volkswagen" }, category: "brakes" }],
+      { createdAt: -1, _id: -1 },
+    ],
   ];
 
   function stagesOf(plan: unknown): string[] {
@@ -178,9 +205,15 @@ describe("the indexes behind every filter and sort", () => {
   test.for(pages)(
     "a page filtered by %s reads no more documents than it shows, along an index (explain, where the database has it)",
     async ([, [query, filters], sort], ctx) => {
-      let explained: { queryPlanner?: { winningPlan?: unknown }; executionStats?: { totalDocsExamined?: number; nReturned?: number } };
+      let explained: {
+        queryPlanner?: { winningPlan?: unknown };
+        executionStats?: { totalDocsExamined?: number; nReturned?: number };
+      };
       try {
-        explained = (await Part.find(partSearchFilter(query, filters)).sort(sort).limit(12).explain("executionStats")) as typeof explained;
+        explained = (await Part.find(partSearchFilter(query, filters))
+          .sort(sort)
+          .limit(12)
+          .explain("executionStats")) as typeof explained;
       } catch (error) {
         console.info(`Skipped: explain() is not supported by this database (${(error as Error).message})`);
         ctx.skip();

@@ -36,15 +36,23 @@ describe.skipIf(!haveDeps)("npm run bench (small)", () => {
   test("runs every target, the order benchmark and page weight, and writes a sane JSON report", async () => {
     const out = path.join(work, "bench.json");
     const { code, output } = await runBench([
-      "--parts", "2000",
-      "--duration", "2",
-      "--warmup", "0",
-      "--connections", "10",
-      "--order-customers", "5",
-      "--order-duration", "2",
+      "--parts",
+      "2000",
+      "--duration",
+      "2",
+      "--warmup",
+      "0",
+      "--connections",
+      "10",
+      "--order-customers",
+      "5",
+      "--order-duration",
+      "2",
       "--no-lighthouse",
-      "--build-dir", buildDir!,
-      "--out", out,
+      "--build-dir",
+      buildDir!,
+      "--out",
+      out,
     ]);
     expect(code, output).toBe(0);
     expect(output).toContain("req/s");
@@ -104,7 +112,12 @@ describe.skipIf(!haveDeps)("npm run bench (small)", () => {
       expect(part.unitsOrderedInDb).toBe(part.unitsPlacedPerAnswers);
     }
 
-    expect(report.pageWeight.map((page: { path: string }) => page.path)).toEqual(["/", "/parts", "/blogs", "/portfolio"]);
+    expect(report.pageWeight.map((page: { path: string }) => page.path)).toEqual([
+      "/",
+      "/parts",
+      "/blogs",
+      "/portfolio",
+    ]);
     for (const page of report.pageWeight) {
       expect(page.status, page.path).toBe(200);
       expect(page.html.bytes).toBeGreaterThan(0);

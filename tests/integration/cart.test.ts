@@ -15,9 +15,13 @@ import { BAD_NUMBERS, expectFieldError, signedIn, toastOf, withField } from "./o
 
 const post = (fields: Record<string, string>, cookie?: string) =>
   settle(cartAction(actionArgs(postRequest("/dashboard/cart", fields, { cookie }))));
-const cartOf = async (cookie: string) => (await (await settle(cartLoader(loaderArgs(getRequest("/dashboard/cart", { cookie }))))).json()).cart;
+const cartOf = async (cookie: string) =>
+  (await (await settle(cartLoader(loaderArgs(getRequest("/dashboard/cart", { cookie }))))).json()).cart;
 const linesOf = async (userId: string) =>
-  ((await Cart.findOne({ userId }).lean())?.lines ?? []).map((line) => ({ partId: line.partId.toString(), quantity: line.quantity }));
+  ((await Cart.findOne({ userId }).lean())?.lines ?? []).map((line) => ({
+    partId: line.partId.toString(),
+    quantity: line.quantity,
+  }));
 const stockOf = async (id: string) => (await Part.findById(id).lean())?.availableQuantity;
 const delivery = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield" };
 
@@ -29,9 +33,11 @@ describe("the cart", () => {
     expect(added.status).toBe(302);
     expect(added.headers.get("Location")).toBe("/parts?page=2");
     expect((await toastOf(added))?.message).toBe(`100 × ${part.name} added to your cart`);
-    expect((await post({ intent: "add", partId: part.id, quantity: "150", redirectTo: "https://evil.example/" }, cookie)).headers.get("Location")).toBe(
-      "/dashboard/cart",
-    );
+    expect(
+      (
+        await post({ intent: "add", partId: part.id, quantity: "150", redirectTo: "https://evil.example/" }, cookie)
+      ).headers.get("Location"),
+    ).toBe("/dashboard/cart");
     expect(await linesOf(user.id)).toEqual([{ partId: part.id, quantity: 250 }]);
 
     await expectFieldError(
@@ -41,7 +47,12 @@ describe("the cart", () => {
       409,
     );
     const other = await createPart({ minOrderQuantity: 100 });
-    await expectFieldError(await post({ intent: "add", partId: other.id, quantity: "99" }, cookie), "quantity", "The minimum order is 100 units", 409);
+    await expectFieldError(
+      await post({ intent: "add", partId: other.id, quantity: "99" }, cookie),
+      "quantity",
+      "The minimum order is 100 units",
+      409,
+    );
     await expectFieldError(
       await post({ intent: "add", partId: "0123456789abcdef01234567", quantity: "100" }, cookie),
       "quantity",
@@ -64,13 +75,30 @@ describe("the cart", () => {
     expect((await post({ intent: "update", partId: part.id, quantity: "400" }, cookie)).status).toBe(302);
     expect(await linesOf(user.id)).toEqual([{ partId: part.id, quantity: 400 }]);
 
-    await expectFieldError(await post({ intent: "update", partId: part.id, quantity: "501" }, cookie), "quantity", "Only 500 units are available", 409);
-    await expectFieldError(await post({ intent: "update", partId: part.id, quantity: "50" }, cookie), "quantity", "The minimum order is 100 units", 409);
+    await expectFieldError(
+      await post({ intent: "update", partId: part.id, quantity: "501" }, cookie),
+      "quantity",
+      "Only 500 units are available",
+      409,
+    );
+    await expectFieldError(
+      await post({ intent: "update", partId: part.id, quantity: "50" }, cookie),
+      "quantity",
+      "The minimum order is 100 units",
+      409,
+    );
     for (const [, value, message] of BAD_NUMBERS) {
-      const response = await post(withField({ intent: "update", partId: part.id }, "quantity", value) as Record<string, string>, cookie);
+      const response = await post(
+        withField({ intent: "update", partId: part.id }, "quantity", value) as Record<string, string>,
+        cookie,
+      );
       await expectFieldError(response, "quantity", message);
     }
-    await expectFieldError(await post({ intent: "update", partId: "nope", quantity: "100" }, cookie), "partId", "Part is not valid");
+    await expectFieldError(
+      await post({ intent: "update", partId: "nope", quantity: "100" }, cookie),
+      "partId",
+      "Part is not valid",
+    );
     expect((await post({ intent: "explode" }, cookie)).status).toBe(400);
     expect(await linesOf(user.id)).toEqual([{ partId: part.id, quantity: 400 }]);
 
@@ -80,9 +108,12 @@ describe("the cart", () => {
   });
 
   test("checkout places one order of every line with one total and goes to pay it; a double submit orders once", async () => {
-    const parts = await Promise.all(Array.from({ length: 20 }, (_, i) => createPart({ priceCents: 100 + i, availableQuantity: 1000 })));
+    const parts = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => createPart({ priceCents: 100 + i, availableQuantity: 1000 })),
+    );
     const { user, cookie } = await signedIn();
-    for (const part of parts) expect((await post({ intent: "add", partId: part.id, quantity: "100" }, cookie)).status).toBe(302);
+    for (const part of parts)
+      expect((await post({ intent: "add", partId: part.id, quantity: "100" }, cookie)).status).toBe(302);
 
     const [first, second] = await Promise.all([
       post({ intent: "checkout", ...delivery }, cookie),
@@ -94,7 +125,10 @@ describe("the cart", () => {
     const orders = await Order.find({ userId: user.id }).lean();
     expect(orders).toHaveLength(1);
     expect(placed.headers.get("Location")).toBe(`/dashboard/payment/${orders[0]._id}`);
-    expect(await toastOf(placed)).toMatchObject({ message: "Your Order is Placed", description: "Order Placed Successfully!" });
+    expect(await toastOf(placed)).toMatchObject({
+      message: "Your Order is Placed",
+      description: "Order Placed Successfully!",
+    });
     expect(orders[0].lines).toHaveLength(20);
     expect(orders[0].totalCents).toBe(parts.reduce((sum, part) => sum + part.priceCents * 100, 0));
     expect(await linesOf(user.id)).toEqual([]);
@@ -119,7 +153,11 @@ describe("the cart", () => {
     expect(await linesOf(user.id)).toHaveLength(2);
     expect([await stockOf(fine.id), await stockOf(shrinking.id)]).toEqual([1000, 300]);
 
-    await expectFieldError(await post({ intent: "checkout", phone: "x", address: "" }, cookie), "phone", "Provide a valid phone number");
+    await expectFieldError(
+      await post({ intent: "checkout", phone: "x", address: "" }, cookie),
+      "phone",
+      "Provide a valid phone number",
+    );
   });
 
   test("reorder puts a past order back at today's price, minimum and stock, and says what changed", async () => {

@@ -53,7 +53,11 @@ type PartsBody = {
   state: { q: string; category: string | null; make: string | null; model: string | null; year: number | null };
   parts: { id: string; name: string; fits: boolean }[];
   total: number;
-  facets: { categories: { value: string; count: number }[]; brands: { value: string; count: number }[]; inStock: number };
+  facets: {
+    categories: { value: string; count: number }[];
+    brands: { value: string; count: number }[];
+    inStock: number;
+  };
   fitsLabel: string | null;
   canonical: string;
   result: { error: Record<string, string[]> } | null;
@@ -77,7 +81,11 @@ describe("part numbers and cross-references", () => {
   test("a part number typed with or without dashes or spaces finds the part, and exactly one goes straight to it", async () => {
     const word = `Norm${token()}`;
     const part = await addPart({ name: `${word} Caliper`, partNumber: `NM-${token().toUpperCase()}-7` });
-    for (const typed of [part.partNumber, part.partNumber.replace(/-/g, ""), part.partNumber.replace(/-/g, " ").toLowerCase()]) {
+    for (const typed of [
+      part.partNumber,
+      part.partNumber.replace(/-/g, ""),
+      part.partNumber.replace(/-/g, " ").toLowerCase(),
+    ]) {
       const { response } = await loadParts(`q=${encodeURIComponent(typed)}`);
       expect(response.status, typed).toBe(302);
       expect(response.headers.get("Location")).toBe(`/parts/${part.id}`);
@@ -113,9 +121,25 @@ describe("filters", () => {
     const golf = fits("Volkswagen Golf 2013-2020 1.4 TSI");
     const parts = {
       pads: await addPart({ name: `${word} Brake Pads`, category: "brakes", brand, fitment: golf }),
-      disc: await addPart({ name: `${word} Brake Disc`, category: "brakes", brand: "Nordwerk", fitment: fits("Volkswagen Golf 2004-2012") }),
-      filter: await addPart({ name: `${word} Oil Filter`, category: "filters", brand, fitment: fits("Toyota Corolla 2010-2018"), availableQuantity: 0 }),
-      bulb: await addPart({ name: `${word} Bulb`, category: "lighting", brand, fitment: [...golf, ...fits("Ford Focus 2011-2018")] }),
+      disc: await addPart({
+        name: `${word} Brake Disc`,
+        category: "brakes",
+        brand: "Nordwerk",
+        fitment: fits("Volkswagen Golf 2004-2012"),
+      }),
+      filter: await addPart({
+        name: `${word} Oil Filter`,
+        category: "filters",
+        brand,
+        fitment: fits("Toyota Corolla 2010-2018"),
+        availableQuantity: 0,
+      }),
+      bulb: await addPart({
+        name: `${word} Bulb`,
+        category: "lighting",
+        brand,
+        fitment: [...golf, ...fits("Ford Focus 2011-2018")],
+      }),
     };
     return { word, brand, parts };
   }
@@ -124,7 +148,9 @@ describe("filters", () => {
     const { word, brand, parts } = await catalogue();
     const all = await loadParts(`q=${word}`);
     expect(all.body?.total).toBe(4);
-    expect(names((await loadParts(`q=${word}&category=brakes`)).body)).toEqual([parts.disc.name, parts.pads.name].sort());
+    expect(names((await loadParts(`q=${word}&category=brakes`)).body)).toEqual(
+      [parts.disc.name, parts.pads.name].sort(),
+    );
     expect(names((await loadParts(`q=${word}&category=brakes&brand=${brand}`)).body)).toEqual([parts.pads.name]);
     expect(names((await loadParts(`q=${word}&stock=in`)).body)).not.toContain(parts.filter.name);
     expect((await loadParts(`q=${word}&stock=in`)).body?.total).toBe(3);
@@ -136,7 +162,10 @@ describe("filters", () => {
     );
     expect(names((await loadParts(`q=${word}&make=Volkswagen&model=Golf&year=2008`)).body)).toEqual([parts.disc.name]);
     expect(
-      names((await loadParts(`q=${word}&make=volkswagen&model=golf&year=2016&category=lighting&brand=${brand}&stock=in`)).body),
+      names(
+        (await loadParts(`q=${word}&make=volkswagen&model=golf&year=2016&category=lighting&brand=${brand}&stock=in`))
+          .body,
+      ),
     ).toEqual([parts.bulb.name]);
   });
 
@@ -155,7 +184,10 @@ describe("filters", () => {
       { value: "Nordwerk", count: 1 },
     ]);
     expect(facets.inStock).toBe(2);
-    const forGolf = await catalogueFacets(word, { vehicle: { make: "Volkswagen", model: "Golf", year: 2016 }, inStock: true });
+    const forGolf = await catalogueFacets(word, {
+      vehicle: { make: "Volkswagen", model: "Golf", year: 2016 },
+      inStock: true,
+    });
     expect(forGolf.categories).toEqual([
       { value: "brakes", count: 1 },
       { value: "lighting", count: 1 },
@@ -195,18 +227,32 @@ describe("filters", () => {
       const { response, body } = await loadParts(search);
       expect(response.status, search).toBe(status);
       if (message) {
-        expect(Object.values(body?.result?.error ?? {}).flat().join(" "), search).toMatch(message);
+        expect(
+          Object.values(body?.result?.error ?? {})
+            .flat()
+            .join(" "),
+          search,
+        ).toMatch(message);
         expect(body?.parts, search).toEqual([]);
         expect(response.headers.get("Cache-Control")).toBe(PRIVATE_CACHE_CONTROL);
       }
     }
-    expect((await loadParts("make=Toyota&model=Golf&year=2016")).body?.state).toMatchObject({ make: "Toyota", model: null, year: null });
-    expect((await loadParts("make=Volkswagen&model=Golf&year=1960")).body?.state).toMatchObject({ model: "Golf", year: null });
+    expect((await loadParts("make=Toyota&model=Golf&year=2016")).body?.state).toMatchObject({
+      make: "Toyota",
+      model: null,
+      year: null,
+    });
+    expect((await loadParts("make=Volkswagen&model=Golf&year=1960")).body?.state).toMatchObject({
+      model: "Golf",
+      year: null,
+    });
   });
 
   test("the canonical URL keeps the filters in one order and drops sort and cursors", async () => {
     const { body } = await loadParts("sort=price-asc&make=Volkswagen&category=brakes&q=pad");
-    expect(new URL(body!.canonical).pathname + new URL(body!.canonical).search).toBe("/parts?q=pad&category=brakes&make=Volkswagen");
+    expect(new URL(body!.canonical).pathname + new URL(body!.canonical).search).toBe(
+      "/parts?q=pad&category=brakes&make=Volkswagen",
+    );
     expect(new URL((await loadParts("")).body!.canonical).search).toBe("");
   });
 });
@@ -258,10 +304,14 @@ describe("the remembered vehicle", () => {
     expect(forged.body?.fitsLabel).toBeNull();
 
     // Forgetting it clears the cookie.
-    const forget = await settle(partsAction(actionArgs(postRequest("/parts?index", { intent: "forget-vehicle" }, { cookie }))));
+    const forget = await settle(
+      partsAction(actionArgs(postRequest("/parts?index", { intent: "forget-vehicle" }, { cookie }))),
+    );
     expect(forget.status).toBe(302);
     expect(forget.headers.getSetCookie()[0]).toMatch(/^__vehicle=[^;]*;.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/i);
-    const bad = await settle(partsAction(actionArgs(postRequest("/parts?index", { intent: "drop-tables" }, { cookie }))));
+    const bad = await settle(
+      partsAction(actionArgs(postRequest("/parts?index", { intent: "drop-tables" }, { cookie }))),
+    );
     expect(bad.status).toBe(400);
   });
 });
@@ -286,7 +336,9 @@ describe("the part page", () => {
       fitment: [{ make: "Volkswagen", model: "Golf", yearFrom: 2013, yearTo: 2020, engine: "1.4 TSI" }],
     });
     const { partJsonLd } = await import("~/components/part-catalogue-details");
-    const ld = JSON.parse(partJsonLd({ part: body.part, catalogue: body.catalogue, origin: "https://shop.example.com" }));
+    const ld = JSON.parse(
+      partJsonLd({ part: body.part, catalogue: body.catalogue, origin: "https://shop.example.com" }),
+    );
     expect(ld).toMatchObject({
       "@context": "https://schema.org",
       "@type": "Product",
@@ -337,7 +389,10 @@ describe("the admin's catalogue fields", () => {
       ],
     });
     expect(doc?.vehicleKeys).toContain("škoda|octavia|2015");
-    const found = await listPartCards({ query: `${oe.toLowerCase()} b`, filters: { vehicle: { make: "Škoda", model: "Octavia", year: 2015 } } });
+    const found = await listPartCards({
+      query: `${oe.toLowerCase()} b`,
+      filters: { vehicle: { make: "Škoda", model: "Octavia", year: 2015 } },
+    });
     expect(found.parts.map((p) => p.name)).toEqual([fields.name]);
   });
 
@@ -371,7 +426,9 @@ describe("the admin's catalogue fields", () => {
     const { cookie } = await signedIn("admin");
     const part = await addPart({ name: `Edit Me ${token()}`, availableQuantity: 321 });
     const other = await addPart({ name: `Other ${token()}` });
-    const loaded = await settle(editLoader(loaderArgs(getRequest(`/dashboard/manageProducts/${part.id}/edit`, { cookie }), { id: part.id })));
+    const loaded = await settle(
+      editLoader(loaderArgs(getRequest(`/dashboard/manageProducts/${part.id}/edit`, { cookie }), { id: part.id })),
+    );
     expect(loaded.status).toBe(200);
     const newNumber = `ED-${token().toUpperCase()}`;
     const edit = {
@@ -418,7 +475,11 @@ describe("the admin's catalogue fields", () => {
     // Customers cannot edit.
     const { cookie: customer } = await signedIn();
     const refused = await settle(
-      editAction(actionArgs(postRequest(`/dashboard/manageProducts/${part.id}/edit`, edit, { cookie: customer }), { id: part.id })),
+      editAction(
+        actionArgs(postRequest(`/dashboard/manageProducts/${part.id}/edit`, edit, { cookie: customer }), {
+          id: part.id,
+        }),
+      ),
     );
     expect(refused.status).toBe(302);
     expect(refused.headers.get("Location")).toBe("/login");
@@ -429,9 +490,23 @@ describe("parts stored before the catalogue fields", () => {
   test("get their search keys and defaults from the backfill; a number that clashes as a key is reported", async () => {
     const { backfillCatalogueKeys } = await import("~/models/part-catalogue.server");
     const number = `OLD-${token().toUpperCase()}`;
-    const old = { description: "Old.", img: "/images/parts/pw-1001.svg", priceCents: 100, minOrderQuantity: 100, availableQuantity: 5 };
-    const { insertedId } = await Part.collection.insertOne({ ...old, name: `Legacy Hose ${token()}`, partNumber: number });
-    const { insertedId: clash } = await Part.collection.insertOne({ ...old, name: "Legacy Twin", partNumber: number.replace("-", " ") });
+    const old = {
+      description: "Old.",
+      img: "/images/parts/pw-1001.svg",
+      priceCents: 100,
+      minOrderQuantity: 100,
+      availableQuantity: 5,
+    };
+    const { insertedId } = await Part.collection.insertOne({
+      ...old,
+      name: `Legacy Hose ${token()}`,
+      partNumber: number,
+    });
+    const { insertedId: clash } = await Part.collection.insertOne({
+      ...old,
+      name: "Legacy Twin",
+      partNumber: number.replace("-", " "),
+    });
     const result = await backfillCatalogueKeys();
     expect(result.updated).toBeGreaterThanOrEqual(1);
     expect(result.conflicts).toEqual([number.replace("-", " ")]);
@@ -440,7 +515,9 @@ describe("parts stored before the catalogue fields", () => {
       category: "other",
       brand: "PartsWorks",
     });
-    expect((await listPartCards({ query: number.replace("-", "") })).parts.map((p) => p.id)).toEqual([insertedId.toString()]);
+    expect((await listPartCards({ query: number.replace("-", "") })).parts.map((p) => p.id)).toEqual([
+      insertedId.toString(),
+    ]);
     await Part.collection.deleteOne({ _id: clash });
   });
 });

@@ -61,7 +61,9 @@ describe("the local database", () => {
   });
 
   test("expired sessions are removed by a TTL index, also where an older index on expiresAt had none", async () => {
-    const connection = await mongoose.createConnection(process.env.MONGODB_URI!.replace(/\/[^/]*$/, "/ttl-upgrade")).asPromise();
+    const connection = await mongoose
+      .createConnection(process.env.MONGODB_URI!.replace(/\/[^/]*$/, "/ttl-upgrade"))
+      .asPromise();
     const sessions = connection.collection("sessions");
     await sessions.createIndex({ expiresAt: 1 });
     const model = connection.model("Session", Session.schema);

@@ -40,7 +40,9 @@ describe("change of email", () => {
 
     const [mail] = await waitForMail(newEmail, { subject: "Confirm your new email address for PartsWorks" });
     const link = new URL(linkIn(mail, `${shopUrl}/change-email?token=`));
-    const opened = await settle(changeEmailLoader(loaderArgs(getRequest(`${link.pathname}${link.search}`, { cookie }))));
+    const opened = await settle(
+      changeEmailLoader(loaderArgs(getRequest(`${link.pathname}${link.search}`, { cookie }))),
+    );
     expect(opened.status).toBe(302);
     const after = await User.findById(user.id).lean();
     expect(after?.email).toBe(newEmail);
@@ -63,7 +65,11 @@ describe("change of email", () => {
       [user.email, SAME_EMAIL],
       [other.email.toUpperCase(), EMAIL_TAKEN],
     ] as const) {
-      await expectFieldError(await postProfile({ intent: "change-email", newEmail: value }, cookie), "newEmail", message);
+      await expectFieldError(
+        await postProfile({ intent: "change-email", newEmail: value }, cookie),
+        "newEmail",
+        message,
+      );
     }
     expect((await User.findById(user.id).lean())?.email).toBe(user.email);
   });

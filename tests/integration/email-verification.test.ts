@@ -16,14 +16,19 @@ describe("welcome and verification", () => {
   test("sign-up sends a welcome whose link verifies the address once", async () => {
     const email = `welcome-${randomUUID().slice(0, 8)}@example.com`;
     const request = postRequest("/signup", { name: "Wes Welcome", email, password: "secret-pass" });
-    const signup = await settle(signupAction({ request, params: {}, context: testContext({ clientIp: `192.0.2.${randomUUID()}` }) }));
+    const signup = await settle(
+      signupAction({ request, params: {}, context: testContext({ clientIp: `192.0.2.${randomUUID()}` }) }),
+    );
     expect(signup.status).toBe(302);
     expect((await User.findOne({ email }).lean())?.emailVerifiedAt).toBeUndefined();
 
     const [mail] = await waitForMail(email, { subject: "Welcome to PartsWorks: please confirm your email address" });
     expect(mail.html).toContain("Confirm my email address");
     const link = new URL(linkIn(mail, `${shopUrl}/verify-email?token=`));
-    const visit = () => settle(verifyLoader({ request: getRequest(`${link.pathname}${link.search}`), params: {}, context: testContext() }));
+    const visit = () =>
+      settle(
+        verifyLoader({ request: getRequest(`${link.pathname}${link.search}`), params: {}, context: testContext() }),
+      );
 
     const first = await visit();
     expect(first.status).toBe(302);
@@ -44,7 +49,11 @@ describe("until the address is verified", () => {
     expect(await dashboard.text()).toContain("Please confirm your email address");
 
     const resend = await settle(
-      emailAction({ request: postRequest("/dashboard/email", { intent: "resend-verification" }, { cookie }), params: {}, context: testContext({ clientIp: `192.0.2.${randomUUID()}` }) }),
+      emailAction({
+        request: postRequest("/dashboard/email", { intent: "resend-verification" }, { cookie }),
+        params: {},
+        context: testContext({ clientIp: `192.0.2.${randomUUID()}` }),
+      }),
     );
     expect(resend.status).toBe(302);
     const [mail] = await waitForMail(user.email, { subject: "Confirm your email address for PartsWorks" });
@@ -56,7 +65,11 @@ describe("until the address is verified", () => {
     const admin = await createUser({ role: "admin" });
     const other = await createUser({ name: "Otto Other", verified: false });
     const page = await settle(
-      allUsersLoader({ request: getRequest("/dashboard/allUsers", { cookie: await sessionCookieHeader(admin.id) }), params: {}, context: testContext() }),
+      allUsersLoader({
+        request: getRequest("/dashboard/allUsers", { cookie: await sessionCookieHeader(admin.id) }),
+        params: {},
+        context: testContext(),
+      }),
     );
     const { users } = (await page.json()) as { users: { id: string; emailVerified: boolean }[] };
     expect(users.find((row) => row.id === user.id)?.emailVerified).toBe(true);

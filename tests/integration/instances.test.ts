@@ -50,7 +50,10 @@ describe("two instances on one database", () => {
     const user = await createUser({ name: "Ines Instance" });
     const login = await post(a, "/login", { email: user.email, password: TEST_PASSWORD, redirectTo: "/dashboard" });
     expect(login.status).toBe(302);
-    const cookie = login.headers.getSetCookie().find((line) => line.startsWith("__session="))!.split(";")[0];
+    const cookie = login.headers
+      .getSetCookie()
+      .find((line) => line.startsWith("__session="))!
+      .split(";")[0];
 
     for (const shop of [a, b]) {
       const page = await fetch(`${shop.url}/dashboard`, { headers: { Cookie: cookie }, redirect: "manual" });
@@ -75,7 +78,12 @@ describe("two instances on one database", () => {
     );
     const answers = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        post(i % 2 ? a : b, `/parts/${part.id}`, { quantity: "1", phone: "555-0100", address: "1 Load Street" }, customers[i % 20]),
+        post(
+          i % 2 ? a : b,
+          `/parts/${part.id}`,
+          { quantity: "1", phone: "555-0100", address: "1 Load Street" },
+          customers[i % 20],
+        ),
       ),
     );
     const placed = answers.filter((answer) => answer.status === 302).length;

@@ -17,7 +17,8 @@ import { startShop, type Shop } from "../../scripts/bench/shop";
 import { caughtMail, setMailServer, waitForMail } from "../setup/mail";
 
 const shopUrl = process.env.SHOP_URL!;
-const body = () => createElement(PasswordChangedEmail, { name: "Mia Mail", shopUrl, forgotUrl: `${shopUrl}/forgot-password` });
+const body = () =>
+  createElement(PasswordChangedEmail, { name: "Mia Mail", shopUrl, forgotUrl: `${shopUrl}/forgot-password` });
 const address = () => `mail-${randomUUID().slice(0, 8)}@example.com`;
 
 describe("sending", () => {

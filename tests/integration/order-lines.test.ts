@@ -37,10 +37,29 @@ describe("an order of several lines", () => {
     expect(result.ok).toBe(true);
     const { order } = result as Extract<PlaceOrderResult, { ok: true }>;
     expect(order.lines).toEqual([
-      { partId: a.id, partNumber: a.partNumber, productName: a.name, unitPriceCents: 1200, quantity: 250, lineTotalCents: 300_000 },
-      { partId: b.id, partNumber: b.partNumber, productName: b.name, unitPriceCents: 350, quantity: 20, lineTotalCents: 7000 },
+      {
+        partId: a.id,
+        partNumber: a.partNumber,
+        productName: a.name,
+        unitPriceCents: 1200,
+        quantity: 250,
+        lineTotalCents: 300_000,
+      },
+      {
+        partId: b.id,
+        partNumber: b.partNumber,
+        productName: b.name,
+        unitPriceCents: 350,
+        quantity: 20,
+        lineTotalCents: 7000,
+      },
     ]);
-    expect(order).toMatchObject({ totalCents: 307_000, totalQuantity: 270, summary: `${a.name} + 1 more`, status: "unpaid" });
+    expect(order).toMatchObject({
+      totalCents: 307_000,
+      totalQuantity: 270,
+      summary: `${a.name} + 1 more`,
+      status: "unpaid",
+    });
     expect(await stockOf(a.id)).toBe(750);
     expect(await stockOf(b.id)).toBe(480);
   });
@@ -65,12 +84,25 @@ describe("an order of several lines", () => {
     expect(result).toEqual({
       ok: false,
       failures: [
-        expect.objectContaining({ index: 2, partId: scarce.id, reason: "above-stock", message: "Only 120 units are available" }),
-        expect.objectContaining({ index: 3, partId: gone.id, reason: "missing", message: "This part is no longer available" }),
+        expect.objectContaining({
+          index: 2,
+          partId: scarce.id,
+          reason: "above-stock",
+          message: "Only 120 units are available",
+        }),
+        expect.objectContaining({
+          index: 3,
+          partId: gone.id,
+          reason: "missing",
+          message: "This part is no longer available",
+        }),
       ],
     });
     const below = await placeOrder({ lines: [{ partId: good.id, quantity: 99 }], ...delivery, user });
-    expect(below).toMatchObject({ ok: false, failures: [{ reason: "below-minimum", message: "The minimum order is 100 units" }] });
+    expect(below).toMatchObject({
+      ok: false,
+      failures: [{ reason: "below-minimum", message: "The minimum order is 100 units" }],
+    });
     expect(await stockOf(good.id)).toBe(1000);
     expect(await stockOf(scarce.id)).toBe(120);
     expect(await Order.countDocuments({ userId: user.id })).toBe(before);
@@ -81,14 +113,24 @@ describe("an order of several lines", () => {
     const b = await createPart({ availableQuantity: 500 });
     const { user } = await signedIn();
     await expect(
-      placeOrder({ lines: [{ partId: a.id, quantity: 100 }, { partId: b.id, quantity: 200 }], phone: "5".repeat(41), address: "x", user }),
+      placeOrder({
+        lines: [
+          { partId: a.id, quantity: 100 },
+          { partId: b.id, quantity: 200 },
+        ],
+        phone: "5".repeat(41),
+        address: "x",
+        user,
+      }),
     ).rejects.toThrow();
     expect([await stockOf(a.id), await stockOf(b.id)]).toEqual([500, 500]);
   });
 
   test("200 concurrent orders of several lines over overlapping parts never oversell and leave no stock reserved by a failed order", async () => {
     const parts = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => createPart({ availableQuantity: 4000 + i * 500, minOrderQuantity: 10, priceCents: 100 + i })),
+      Array.from({ length: 8 }, (_, i) =>
+        createPart({ availableQuantity: 4000 + i * 500, minOrderQuantity: 10, priceCents: 100 + i }),
+      ),
     );
     const start = new Map(parts.map((part) => [part.id, part.availableQuantity]));
     const { user } = await signedIn();
@@ -113,7 +155,8 @@ describe("an order of several lines", () => {
     expect(failed.length).toBeGreaterThan(0);
     for (const result of failed) {
       expect(result.ok === false && result.failures.length).toBeGreaterThan(0);
-      if (!result.ok) for (const failure of result.failures) expect(failure.message).toMatch(/units are available|try again/);
+      if (!result.ok)
+        for (const failure of result.failures) expect(failure.message).toMatch(/units are available|try again/);
     }
 
     const stored = await Order.find({ userId: user.id }).lean();
@@ -138,7 +181,10 @@ describe("an order of several lines", () => {
     const a = await createPart({ availableQuantity: 1000 });
     const b = await createPart({ availableQuantity: 1000 });
     const { user } = await signedIn();
-    const lines = [{ partId: a.id, quantity: 300 }, { partId: b.id, quantity: 200 }];
+    const lines = [
+      { partId: a.id, quantity: 300 },
+      { partId: b.id, quantity: 200 },
+    ];
     const first = await placeOrder({ lines, ...delivery, user });
     const second = await placeOrder({ lines, ...delivery, user });
     if (!first.ok || !second.ok) throw new Error("orders not placed");
@@ -157,7 +203,14 @@ describe("an order of several lines", () => {
     const a = await createPart({ priceCents: 500 });
     const b = await createPart({ priceCents: 700 });
     const { user } = await signedIn();
-    const placed = await placeOrder({ lines: [{ partId: a.id, quantity: 100 }, { partId: b.id, quantity: 100 }], ...delivery, user });
+    const placed = await placeOrder({
+      lines: [
+        { partId: a.id, quantity: 100 },
+        { partId: b.id, quantity: 100 },
+      ],
+      ...delivery,
+      user,
+    });
     if (!placed.ok) throw new Error("not placed");
     const evidence = { orderId: placed.order.id, transactionId: "pi_lines_1", currency: "usd" };
     expect(await markOrderPaid({ ...evidence, amountCents: 50_000 })).toBe("mismatch");
@@ -172,29 +225,61 @@ describe("the screens of an order of several lines", () => {
     const b = await createPart({ priceCents: 200 });
     const c = await createPart({ priceCents: 300 });
     const owner = await signedIn();
-    const order = await createOrder({ user: owner.user, lines: [{ part: a, quantity: 100 }, { part: b, quantity: 100 }, { part: c, quantity: 100 }] });
+    const order = await createOrder({
+      user: owner.user,
+      lines: [
+        { part: a, quantity: 100 },
+        { part: b, quantity: 100 },
+        { part: c, quantity: 100 },
+      ],
+    });
 
-    const mine = await (await settle(myOrdersLoader(loaderArgs(getRequest("/dashboard/orders", { cookie: owner.cookie }))))).json();
-    expect(mine.orders[0]).toMatchObject({ id: order.id, summary: `${a.name} + 2 more`, lineCount: 3, totalQuantity: 300, totalCents: 60_000 });
+    const mine = await (
+      await settle(myOrdersLoader(loaderArgs(getRequest("/dashboard/orders", { cookie: owner.cookie }))))
+    ).json();
+    expect(mine.orders[0]).toMatchObject({
+      id: order.id,
+      summary: `${a.name} + 2 more`,
+      lineCount: 3,
+      totalQuantity: 300,
+      totalCents: 60_000,
+    });
 
-    const page = await settle(orderPageLoader(loaderArgs(getRequest(`/dashboard/orders/${order.id}`, { cookie: owner.cookie }), { id: order.id })));
+    const page = await settle(
+      orderPageLoader(
+        loaderArgs(getRequest(`/dashboard/orders/${order.id}`, { cookie: owner.cookie }), { id: order.id }),
+      ),
+    );
     expect(page.status).toBe(200);
     const { order: shown } = await page.json();
-    expect(shown.lines.map((line: { partNumber: string; lineTotalCents: number }) => [line.partNumber, line.lineTotalCents])).toEqual([
+    expect(
+      shown.lines.map((line: { partNumber: string; lineTotalCents: number }) => [line.partNumber, line.lineTotalCents]),
+    ).toEqual([
       [a.partNumber, 10_000],
       [b.partNumber, 20_000],
       [c.partNumber, 30_000],
     ]);
 
     const stranger = await signedIn();
-    const hidden = await settle(orderPageLoader(loaderArgs(getRequest(`/dashboard/orders/${order.id}`, { cookie: stranger.cookie }), { id: order.id })));
+    const hidden = await settle(
+      orderPageLoader(
+        loaderArgs(getRequest(`/dashboard/orders/${order.id}`, { cookie: stranger.cookie }), { id: order.id }),
+      ),
+    );
     expect(hidden.status).toBe(404);
-    const malformed = await settle(orderPageLoader(loaderArgs(getRequest("/dashboard/orders/nope", { cookie: owner.cookie }), { id: "nope" })));
+    const malformed = await settle(
+      orderPageLoader(loaderArgs(getRequest("/dashboard/orders/nope", { cookie: owner.cookie }), { id: "nope" })),
+    );
     expect(malformed.status).toBe(404);
 
     const admin = await signedIn("admin");
-    const all = await (await settle(manageOrdersLoader(loaderArgs(getRequest("/dashboard/manageOrders", { cookie: admin.cookie }))))).json();
-    expect(all.orders.find((row: { id: string }) => row.id === order.id)).toMatchObject({ summary: `${a.name} + 2 more`, totalCents: 60_000 });
+    const all = await (
+      await settle(manageOrdersLoader(loaderArgs(getRequest("/dashboard/manageOrders", { cookie: admin.cookie }))))
+    ).json();
+    expect(all.orders.find((row: { id: string }) => row.id === order.id)).toMatchObject({
+      summary: `${a.name} + 2 more`,
+      totalCents: 60_000,
+    });
   });
 });
 
@@ -222,16 +307,24 @@ describe("the migration of one-part orders", () => {
       createdAt: new Date("2026-01-01"),
       updatedAt: new Date("2026-01-01"),
     });
-    const inserted = await db.collection("orders").insertMany([
-      old(new mongoose.Types.ObjectId(part.id), 150, "paid"),
-      old(deletedPartId, 100, "unpaid"),
-    ]);
+    const inserted = await db
+      .collection("orders")
+      .insertMany([old(new mongoose.Types.ObjectId(part.id), 150, "paid"), old(deletedPartId, 100, "unpaid")]);
 
     expect(await migrateDb(db)).toEqual(["20261123090000-order-lines.js"]);
     const [paid, unpaid] = await db.collection("orders").find({}).sort({ _id: 1 }).toArray();
     expect(paid).toMatchObject({
       _id: inserted.insertedIds[0],
-      lines: [{ partId: new mongoose.Types.ObjectId(part.id), partNumber: part.partNumber, productName: "Old Part", unitPriceCents: 900, quantity: 150, lineTotalCents: 135_000 }],
+      lines: [
+        {
+          partId: new mongoose.Types.ObjectId(part.id),
+          partNumber: part.partNumber,
+          productName: "Old Part",
+          unitPriceCents: 900,
+          quantity: 150,
+          lineTotalCents: 135_000,
+        },
+      ],
       totalCents: 135_000,
       status: "paid",
       transactionId: "pi_old",
@@ -239,8 +332,11 @@ describe("the migration of one-part orders", () => {
       createdAt: new Date("2026-01-01"),
       userEmail: "old@example.com",
     });
-    for (const field of ["partId", "productName", "unitPriceCents", "priceCents", "orderQuantity"]) expect(paid).not.toHaveProperty(field);
-    expect(unpaid.lines).toEqual([expect.objectContaining({ partId: deletedPartId, partNumber: "", quantity: 100, lineTotalCents: 90_000 })]);
+    for (const field of ["partId", "productName", "unitPriceCents", "priceCents", "orderQuantity"])
+      expect(paid).not.toHaveProperty(field);
+    expect(unpaid.lines).toEqual([
+      expect.objectContaining({ partId: deletedPartId, partNumber: "", quantity: 100, lineTotalCents: 90_000 }),
+    ]);
 
     // Recorded once: a second start applies nothing and changes nothing.
     expect(await migrateDb(db)).toEqual([]);

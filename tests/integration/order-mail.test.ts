@@ -31,7 +31,9 @@ async function customer(name = "Olga Orderer") {
 function postOrder(partId: string, quantity: number, cookie: string, extra: Record<string, string> = {}) {
   return settle(
     orderAction(
-      actionArgs(postRequest(`/parts/${partId}`, { ...goodOrder, quantity: String(quantity), ...extra }, { cookie }), { id: partId }),
+      actionArgs(postRequest(`/parts/${partId}`, { ...goodOrder, quantity: String(quantity), ...extra }, { cookie }), {
+        id: partId,
+      }),
     ),
   );
 }
@@ -81,7 +83,12 @@ describe("order emails", () => {
   test("order placed: the lines, the total and a payment link that works; the admins hear of stock below the minimum", async () => {
     const { user, cookie } = await customer();
     const admin = await createUser({ role: "admin", email: `admin-mail-${randomUUID().slice(0, 8)}@example.com` });
-    const part = await createPart({ name: "Mail Brake Pad", priceCents: 250, minOrderQuantity: 100, availableQuantity: 250 });
+    const part = await createPart({
+      name: "Mail Brake Pad",
+      priceCents: 250,
+      minOrderQuantity: 100,
+      availableQuantity: 250,
+    });
 
     const response = await postOrder(part.id, 200, cookie, { poNumber: "PO-77/B" });
     expect(response.status).toBe(302);
@@ -103,7 +110,9 @@ describe("order emails", () => {
     // 50 left of a minimum order of 100: nobody can order it until it is restocked.
     const [low] = await waitForMail(admin.email, { subject: /^Low stock: Mail Brake Pad/ });
     expect(low.text).toContain("fell to 50 units, below its minimum order of 100");
-    expect(linkIn(low, `${shopUrl}/dashboard/manageProducts/`)).toBe(`${shopUrl}/dashboard/manageProducts/${part.id}/edit`);
+    expect(linkIn(low, `${shopUrl}/dashboard/manageProducts/`)).toBe(
+      `${shopUrl}/dashboard/manageProducts/${part.id}/edit`,
+    );
     expect(await allMailTo(admin.email)).toHaveLength(1);
   }, 30_000);
 
@@ -114,10 +123,14 @@ describe("order emails", () => {
     const paymentIntent = `pi_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
     for (let i = 0; i < 3; i++) expect((await postWebhook(order, paymentIntent)).status).toBe(200);
 
-    const [receipt] = await waitForMail(user.email, { subject: `Receipt for your PartsWorks order ${shortId(order.id)}` });
+    const [receipt] = await waitForMail(user.email, {
+      subject: `Receipt for your PartsWorks order ${shortId(order.id)}`,
+    });
     expect(receipt.text).toContain(`Transaction id: ${paymentIntent}`);
     expect(receipt.text).toContain(`100 × ${order.lines[0].productName}`);
-    const [toShip] = await waitForMail(admin.email, { subject: `Paid order ${shortId(order.id)} to ship: Paula Payer` });
+    const [toShip] = await waitForMail(admin.email, {
+      subject: `Paid order ${shortId(order.id)} to ship: Paula Payer`,
+    });
     expect(toShip.text).toContain(paymentIntent);
     expect(linkIn(toShip, `${shopUrl}/dashboard/manageOrders`)).toBe(`${shopUrl}/dashboard/manageOrders?status=paid`);
     expect(await allMailTo(user.email)).toHaveLength(1);
@@ -139,18 +152,26 @@ describe("order emails", () => {
     for (let i = 0; i < 2; i++) {
       await settle(
         cancelAction(
-          actionArgs(postRequest(`/dashboard/orders/${toCancel.id}/cancel`, { confirm: "cancel" }, { cookie }), { id: toCancel.id }),
+          actionArgs(postRequest(`/dashboard/orders/${toCancel.id}/cancel`, { confirm: "cancel" }, { cookie }), {
+            id: toCancel.id,
+          }),
         ),
       );
     }
     await manage({ intent: "remove", orderId: toRemove.id });
 
-    const [shipped] = await waitForMail(user.email, { subject: `Your PartsWorks order ${shortId(paid.id)} has shipped` });
+    const [shipped] = await waitForMail(user.email, {
+      subject: `Your PartsWorks order ${shortId(paid.id)} has shipped`,
+    });
     expect(shipped.text).toContain("has shipped to 1 Test Street, Springfield");
     expect(linkIn(shipped, `${shopUrl}/dashboard/orders/`)).toBe(`${shopUrl}/dashboard/orders/${paid.id}`);
-    const [cancelled] = await waitForMail(user.email, { subject: `You cancelled your PartsWorks order ${shortId(toCancel.id)}` });
+    const [cancelled] = await waitForMail(user.email, {
+      subject: `You cancelled your PartsWorks order ${shortId(toCancel.id)}`,
+    });
     expect(cancelled.text).toContain("You cancelled your order");
-    const [removed] = await waitForMail(user.email, { subject: `PartsWorks removed your unpaid order ${shortId(toRemove.id)}` });
+    const [removed] = await waitForMail(user.email, {
+      subject: `PartsWorks removed your unpaid order ${shortId(toRemove.id)}`,
+    });
     expect(removed.text).toContain("We removed your unpaid order");
     expect(await allMailTo(user.email)).toHaveLength(3);
   }, 30_000);
@@ -164,7 +185,11 @@ describe("turning order updates off", () => {
       await settle(
         cancelAction(
           actionArgs(
-            postRequest(`/dashboard/orders/${first.id}/cancel`, { confirm: "cancel" }, { cookie: await sessionCookieHeader(user.id) }),
+            postRequest(
+              `/dashboard/orders/${first.id}/cancel`,
+              { confirm: "cancel" },
+              { cookie: await sessionCookieHeader(user.id) },
+            ),
             { id: first.id },
           ),
         ),
@@ -185,7 +210,9 @@ describe("turning order updates off", () => {
     expect(page.status).toBe(200);
     expect(await page.json()).toMatchObject({ email: user.email, on: true });
     const done = await settle(
-      unsubscribeAction(actionArgs(postRequest(`${link.pathname}${link.search}`, { token: link.searchParams.get("token")! }))),
+      unsubscribeAction(
+        actionArgs(postRequest(`${link.pathname}${link.search}`, { token: link.searchParams.get("token")! })),
+      ),
     );
     expect(done.status).toBe(200);
     expect((await User.findById(user.id).lean())?.orderUpdateEmails).toBe(false);
@@ -194,12 +221,27 @@ describe("turning order updates off", () => {
     const next = await createOrder({ user });
     const toShip = await createOrder({ user, status: "paid" });
     const adminCookie = await sessionCookieHeader(admin.id);
-    await settle(manageOrdersAction(actionArgs(postRequest("/dashboard/manageOrders", { intent: "remove", orderId: next.id }, { cookie: adminCookie }))));
-    await settle(manageOrdersAction(actionArgs(postRequest("/dashboard/manageOrders", { intent: "ship", orderId: toShip.id }, { cookie: adminCookie }))));
+    await settle(
+      manageOrdersAction(
+        actionArgs(
+          postRequest("/dashboard/manageOrders", { intent: "remove", orderId: next.id }, { cookie: adminCookie }),
+        ),
+      ),
+    );
+    await settle(
+      manageOrdersAction(
+        actionArgs(
+          postRequest("/dashboard/manageOrders", { intent: "ship", orderId: toShip.id }, { cookie: adminCookie }),
+        ),
+      ),
+    );
     await waitForMail(user.email, { subject: `Your PartsWorks order ${shortId(toShip.id)} has shipped` });
     const mails: CaughtMail[] = await allMailTo(user.email);
     expect(mails.map((mail) => mail.subject).sort()).toEqual(
-      [`You cancelled your PartsWorks order ${shortId(first.id)}`, `Your PartsWorks order ${shortId(toShip.id)} has shipped`].sort(),
+      [
+        `You cancelled your PartsWorks order ${shortId(first.id)}`,
+        `Your PartsWorks order ${shortId(toShip.id)} has shipped`,
+      ].sort(),
     );
     expect(await Outbox.exists({ _id: `order:${next.id}:removed` })).toBeNull();
   }, 40_000);
@@ -216,7 +258,9 @@ describe("the mail server down during an order", () => {
       expect(response.status).toBe(302);
       orderId = await newestOrderOf(user.id);
       const key = `order:${orderId}:placed`;
-      await expect.poll(async () => (await Outbox.findById(key).lean())?.lastError ?? null, { timeout: 20_000 }).not.toBeNull();
+      await expect
+        .poll(async () => (await Outbox.findById(key).lean())?.lastError ?? null, { timeout: 20_000 })
+        .not.toBeNull();
     } finally {
       await setMailServer("up");
     }

@@ -18,8 +18,12 @@ export async function snapshot({ partIds = [], orderIds = [] }: { partIds?: stri
     Order.countDocuments(),
     Part.countDocuments(),
     Review.countDocuments(),
-    Part.find({ _id: { $in: partIds } }).sort({ _id: 1 }).lean(),
-    Order.find({ _id: { $in: orderIds } }).sort({ _id: 1 }).lean(),
+    Part.find({ _id: { $in: partIds } })
+      .sort({ _id: 1 })
+      .lean(),
+    Order.find({ _id: { $in: orderIds } })
+      .sort({ _id: 1 })
+      .lean(),
   ]);
   return JSON.parse(JSON.stringify({ orders, parts, reviews, watchedParts, watchedOrders }));
 }

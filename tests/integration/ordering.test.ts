@@ -14,15 +14,7 @@ import { action as orderAction, loader as partLoader } from "~/routes/parts.$id"
 import { createPart } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
-import {
-  BAD_NUMBERS,
-  badTexts,
-  expectFieldError,
-  signedIn,
-  snapshot,
-  toastOf,
-  withField,
-} from "./ordering.helpers";
+import { BAD_NUMBERS, badTexts, expectFieldError, signedIn, snapshot, toastOf, withField } from "./ordering.helpers";
 
 const goodOrder = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield", quantity: "150" };
 
@@ -140,18 +132,32 @@ describe("placing an order", () => {
     const part = await createPart({ minOrderQuantity: 100, availableQuantity: 300 });
     const { cookie } = await signedIn();
     const before = await snapshot({ partIds: [part.id] });
-    await expectFieldError(await postOrder(part.id, { ...goodOrder, quantity: "301" }, cookie), "quantity", "Only 300 units are available");
-    await expectFieldError(await postOrder(part.id, { ...goodOrder, quantity: "99" }, cookie), "quantity", "The minimum order is 100 units");
+    await expectFieldError(
+      await postOrder(part.id, { ...goodOrder, quantity: "301" }, cookie),
+      "quantity",
+      "Only 300 units are available",
+    );
+    await expectFieldError(
+      await postOrder(part.id, { ...goodOrder, quantity: "99" }, cookie),
+      "quantity",
+      "The minimum order is 100 units",
+    );
     expect(await snapshot({ partIds: [part.id] })).toEqual(before);
   });
 
   describe("bad input is a 400 with a message by the field, and nothing is written", () => {
     const cases: [string, string, string | { $gt: string } | undefined, RegExp][] = [
-      ...BAD_NUMBERS.map(([label, value, message]) => ["quantity", label, value, message] as [string, string, typeof value, RegExp]),
-      ...badTexts("Phone", 40).map(([label, value, message]) => ["phone", label, value, message] as [string, string, typeof value, RegExp]),
+      ...BAD_NUMBERS.map(
+        ([label, value, message]) => ["quantity", label, value, message] as [string, string, typeof value, RegExp],
+      ),
+      ...badTexts("Phone", 40).map(
+        ([label, value, message]) => ["phone", label, value, message] as [string, string, typeof value, RegExp],
+      ),
       ["phone", "letters", "call me maybe", /Provide a valid phone number/],
       ["phone", "a query operator as text", '{"$gt": ""}', /Provide a valid phone number/],
-      ...badTexts("Address", 300).map(([label, value, message]) => ["address", label, value, message] as [string, string, typeof value, RegExp]),
+      ...badTexts("Address", 300).map(
+        ([label, value, message]) => ["address", label, value, message] as [string, string, typeof value, RegExp],
+      ),
     ];
     test.each(cases)("%s: %s", async (field, _label, value, message) => {
       const part = await createPart({ minOrderQuantity: 100, availableQuantity: 1000 });
@@ -247,7 +253,9 @@ describe("My Orders and cancelling", () => {
     const before = await snapshot({ partIds: [part.id], orderIds: [order.id] });
 
     const page = await settle(
-      cancelLoader(loaderArgs(getRequest(`/dashboard/orders/${order.id}/cancel`, { cookie: intruder.cookie }), { id: order.id })),
+      cancelLoader(
+        loaderArgs(getRequest(`/dashboard/orders/${order.id}/cancel`, { cookie: intruder.cookie }), { id: order.id }),
+      ),
     );
     expect(page.status).toBe(404);
     const posted = await postCancel(order.id, { confirm: "cancel" }, intruder.cookie);
@@ -255,7 +263,9 @@ describe("My Orders and cancelling", () => {
     expect(await snapshot({ partIds: [part.id], orderIds: [order.id] })).toEqual(before);
 
     const own = await settle(
-      cancelLoader(loaderArgs(getRequest(`/dashboard/orders/${order.id}/cancel`, { cookie: owner.cookie }), { id: order.id })),
+      cancelLoader(
+        loaderArgs(getRequest(`/dashboard/orders/${order.id}/cancel`, { cookie: owner.cookie }), { id: order.id }),
+      ),
     );
     expect(own.status).toBe(200);
   });
@@ -308,7 +318,9 @@ describe("My Orders and cancelling", () => {
     const part = await createPart({ availableQuantity: 500 });
     const { user, cookie } = await signedIn();
     const order = await createOrder({ user, part, quantity: 100 });
-    const responses = await Promise.all(Array.from({ length: 5 }, () => postCancel(order.id, { confirm: "cancel" }, cookie)));
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => postCancel(order.id, { confirm: "cancel" }, cookie)),
+    );
     expect(responses.filter((r) => r.status === 302)).toHaveLength(1);
     expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(600);
   });
@@ -374,7 +386,9 @@ describe("Add A Review", () => {
       ["rating", "huge", "99999999999999999999", /from 1 to 5/],
       ["rating", "non-numeric", "five", /from 1 to 5/],
       ["rating", "a query-operator object", { $gt: "" }, /from 1 to 5/],
-      ...badTexts("Description", 1000).map(([label, value, message]) => ["description", label, value, message] as [string, string, typeof value, RegExp]),
+      ...badTexts("Description", 1000).map(
+        ([label, value, message]) => ["description", label, value, message] as [string, string, typeof value, RegExp],
+      ),
     ];
     test.each(cases)("%s: %s", async (field, _label, value, message) => {
       const { cookie } = await signedIn();

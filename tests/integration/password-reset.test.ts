@@ -109,7 +109,10 @@ describe("the reset link", () => {
   test("an expired link is refused with a clear message", async () => {
     const user = await createUser();
     const link = await resetLinkFor(user.email);
-    await AccountToken.updateOne({ _id: hashToken(tokenOf(link)) }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    await AccountToken.updateOne(
+      { _id: hashToken(tokenOf(link)) },
+      { $set: { expiresAt: new Date(Date.now() - 1000) } },
+    );
     expect(await loaderProblem(link)).toBe(RESET_LINK_PROBLEMS.expired);
     const response = await submitReset(tokenOf(link), "brand-new-pass");
     expect(response.status).toBe(400);

@@ -47,7 +47,16 @@ describe("without Stripe keys", () => {
     const body = JSON.stringify({
       id: "evt_unconfigured",
       type: "payment_intent.succeeded",
-      data: { object: { object: "payment_intent", id: "pi_x", status: "succeeded", amount_received: order.totalCents, currency: "usd", metadata: { orderId: order.id } } },
+      data: {
+        object: {
+          object: "payment_intent",
+          id: "pi_x",
+          status: "succeeded",
+          amount_received: order.totalCents,
+          currency: "usd",
+          metadata: { orderId: order.id },
+        },
+      },
     });
     const request = new Request("http://localhost/webhooks/stripe", {
       method: "POST",

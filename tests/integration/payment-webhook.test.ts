@@ -65,10 +65,12 @@ function checkoutSessionCompleted(order: OrderLike, overrides: Record<string, un
   });
 }
 
-async function postEvent(body: unknown, { secret = SECRET, signature }: { secret?: string; signature?: string | null } = {}) {
+async function postEvent(
+  body: unknown,
+  { secret = SECRET, signature }: { secret?: string; signature?: string | null } = {},
+) {
   const payload = JSON.stringify(body);
-  const header =
-    signature === undefined ? Stripe.webhooks.generateTestHeaderString({ payload, secret }) : signature;
+  const header = signature === undefined ? Stripe.webhooks.generateTestHeaderString({ payload, secret }) : signature;
   return fetch(`${SHOP_URL}/webhooks/stripe`, {
     method: "POST",
     body: payload,
@@ -181,7 +183,12 @@ describe("POST /webhooks/stripe", () => {
       paymentIntentSucceeded(order, { metadata: {} }),
       checkoutSessionCompleted(order, { payment_status: "unpaid" }),
       checkoutSessionCompleted(order, { client_reference_id: "000000000000000000000000" }),
-      event("payment_intent.payment_failed", { id: id("pi"), object: "payment_intent", status: "requires_payment_method", metadata: { orderId: order.id } }),
+      event("payment_intent.payment_failed", {
+        id: id("pi"),
+        object: "payment_intent",
+        status: "requires_payment_method",
+        metadata: { orderId: order.id },
+      }),
       event("customer.created", { id: id("cus"), object: "customer" }),
     ];
     for (const body of cases) {

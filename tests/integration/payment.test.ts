@@ -139,7 +139,10 @@ describe("the pay screen /dashboard/payment/{id}", () => {
       cancel_url: `${shop}/dashboard/payment/${order.id}`,
     });
     expect(params?.line_items).toEqual([
-      expect.objectContaining({ quantity: 1, price_data: expect.objectContaining({ currency: "usd", unit_amount: order.totalCents }) }),
+      expect.objectContaining({
+        quantity: 1,
+        price_data: expect.objectContaining({ currency: "usd", unit_amount: order.totalCents }),
+      }),
     ]);
     expect(options?.idempotencyKey).toMatch(new RegExp(`^cs-${order.id}-${order.totalCents}-\\d+$`));
     expect((await Order.findById(order.id).lean())?.status).toBe("unpaid");
@@ -149,7 +152,12 @@ describe("the pay screen /dashboard/payment/{id}", () => {
     const { user, cookie } = await signedInCustomer();
     const order = await createOrder({ user });
     const create = vi.spyOn(stripe().checkout.sessions, "create");
-    const tampered: Record<string, string>[] = [{}, { intent: "refund" }, { intent: '{"$gt":""}' }, { intent: "checkout".repeat(1000) }];
+    const tampered: Record<string, string>[] = [
+      {},
+      { intent: "refund" },
+      { intent: '{"$gt":""}' },
+      { intent: "checkout".repeat(1000) },
+    ];
     for (const fields of tampered) {
       const response = await payWithCard(order.id, cookie, fields);
       expect(response.status).toBe(400);
@@ -177,7 +185,10 @@ describe("the pay screen /dashboard/payment/{id}", () => {
 
 describe("the return from Stripe /dashboard/payment/{id}/success", () => {
   /** The canned PaymentIntent stripe-mock returns, as Stripe returns it once this order is paid. */
-  async function succeededIntent(order: { id: string; totalCents: number }, overrides: Partial<Stripe.PaymentIntent> = {}) {
+  async function succeededIntent(
+    order: { id: string; totalCents: number },
+    overrides: Partial<Stripe.PaymentIntent> = {},
+  ) {
     const canned = await stripe().paymentIntents.retrieve("pi_canned");
     return {
       ...canned,
@@ -278,7 +289,8 @@ describe("the return from Stripe /dashboard/payment/{id}/success", () => {
 describe("the Content Security Policy", () => {
   test("admits Stripe's script, frames and API on the pay screen only", async () => {
     const csp = async (path: string) =>
-      (await fetch(`${process.env.SHOP_URL}${path}`, { redirect: "manual" })).headers.get("content-security-policy") ?? "";
+      (await fetch(`${process.env.SHOP_URL}${path}`, { redirect: "manual" })).headers.get("content-security-policy") ??
+      "";
     const pay = await csp("/dashboard/payment/0123456789abcdef01234567");
     expect(pay).toMatch(/script-src [^;]*https:\/\/js\.stripe\.com/);
     expect(pay).toMatch(/frame-src [^;]*https:\/\/js\.stripe\.com[^;]*https:\/\/hooks\.stripe\.com/);

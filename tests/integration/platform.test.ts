@@ -36,7 +36,9 @@ describe("security headers", () => {
 
   test("each answer has its own nonce", async () => {
     const nonces = await Promise.all(
-      [1, 2, 3].map(async () => /'nonce-([^']+)'/.exec((await fetch(`${SHOP}/blogs`)).headers.get("content-security-policy")!)?.[1]),
+      [1, 2, 3].map(
+        async () => /'nonce-([^']+)'/.exec((await fetch(`${SHOP}/blogs`)).headers.get("content-security-policy")!)?.[1],
+      ),
     );
     expect(new Set(nonces).size).toBe(3);
   });
@@ -94,7 +96,7 @@ function rawPost(path: string, body: string | Buffer, headers: Record<string, st
 
 describe("malformed bodies answer 400 with a message, never 500, and write nothing", () => {
   const BROKEN_MULTIPART = {
-    body: "--XYZ\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\nnot closed",
+    body: '--XYZ\r\nContent-Disposition: form-data; name="email"\r\n\r\nnot closed',
     type: "multipart/form-data; boundary=XYZ",
   };
   const JSON_BODY = { body: JSON.stringify({ email: "a@b.c", password: "x" }), type: "application/json" };
@@ -123,7 +125,10 @@ describe("malformed bodies answer 400 with a message, never 500, and write nothi
     const before = await snapshot();
     const users = await User.countDocuments();
     for (const { path, cookie } of targets) {
-      const headers: Record<string, string> = { ...(type ? { "Content-Type": type } : {}), ...(cookie ? { Cookie: cookie } : {}) };
+      const headers: Record<string, string> = {
+        ...(type ? { "Content-Type": type } : {}),
+        ...(cookie ? { Cookie: cookie } : {}),
+      };
       const response = await rawPost(path, body, headers);
       expect(response.status, `${path}: ${response.body.slice(0, 200)}`).toBe(400);
       expect(response.body, path).toMatch(/web form|could not be read/);
@@ -168,12 +173,15 @@ describe("redirects after sign-in stay on the shop", () => {
     expect(new URL(location, "https://shop.example.com").origin).toBe("https://shop.example.com");
   });
 
-  test.each(tricks)("the login page's ?redirectTo=%j carries only a path on the shop into its form", async (redirectTo) => {
-    const html = await (await fetch(`${SHOP}/login?${new URLSearchParams({ redirectTo })}`)).text();
-    const carried = /name="redirectTo"[^>]*value="([^"]*)"|value="([^"]*)"[^>]*name="redirectTo"/.exec(html);
-    const value = (carried?.[1] ?? carried?.[2] ?? "").replace(/&amp;/g, "&");
-    expect(new URL(value || "/", "https://shop.example.com").origin).toBe("https://shop.example.com");
-  });
+  test.each(tricks)(
+    "the login page's ?redirectTo=%j carries only a path on the shop into its form",
+    async (redirectTo) => {
+      const html = await (await fetch(`${SHOP}/login?${new URLSearchParams({ redirectTo })}`)).text();
+      const carried = /name="redirectTo"[^>]*value="([^"]*)"|value="([^"]*)"[^>]*name="redirectTo"/.exec(html);
+      const value = (carried?.[1] ?? carried?.[2] ?? "").replace(/&amp;/g, "&");
+      expect(new URL(value || "/", "https://shop.example.com").origin).toBe("https://shop.example.com");
+    },
+  );
 
   test("a local page is kept", async () => {
     const user = await createUser();

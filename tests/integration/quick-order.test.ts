@@ -15,9 +15,18 @@ const post = (fields: Record<string, string>, cookie?: string) =>
   settle(padAction(actionArgs(postRequest("/dashboard/quick-order", fields, { cookie }))));
 const delivery = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield" };
 const cartLines = async (userId: string) =>
-  ((await Cart.findOne({ userId }).lean())?.lines ?? []).map((line) => ({ partId: line.partId.toString(), quantity: line.quantity }));
+  ((await Cart.findOne({ userId }).lean())?.lines ?? []).map((line) => ({
+    partId: line.partId.toString(),
+    quantity: line.quantity,
+  }));
 
-type Check = { lineNumbers: number[]; partNumber: string; quantity: number | null; lineTotalCents: number | null; problem: { message: string } | null };
+type Check = {
+  lineNumbers: number[];
+  partNumber: string;
+  quantity: number | null;
+  lineTotalCents: number | null;
+  problem: { message: string } | null;
+};
 
 describe("the quick-order pad", () => {
   test("checks every line: separators, unknown numbers, minimum, stock, unreadable quantities, duplicates merged", async () => {
@@ -37,7 +46,15 @@ describe("the quick-order pad", () => {
     const response = await post({ intent: "check", lines: text }, cookie);
     expect(response.status).toBe(200);
     const { checks } = (await response.json()) as { checks: Check[] };
-    expect(checks.map((check) => [check.lineNumbers, check.partNumber, check.quantity, check.lineTotalCents, check.problem?.message ?? "OK"])).toEqual([
+    expect(
+      checks.map((check) => [
+        check.lineNumbers,
+        check.partNumber,
+        check.quantity,
+        check.lineTotalCents,
+        check.problem?.message ?? "OK",
+      ]),
+    ).toEqual([
       [[1, 5], a.partNumber, 200, 40_000, "OK"],
       [[3], b.partNumber, 90, 27_000, "Only 80 units are available"],
       [[4], "NO-SUCH-PART", 100, null, "Unknown part number NO-SUCH-PART"],
@@ -53,13 +70,32 @@ describe("the quick-order pad", () => {
     const { user, cookie } = await signedIn();
     const before = await snapshot({ partIds: [part.id] });
     const many = (n: number) => Array.from({ length: n }, () => `${part.partNumber} 100`).join("\n");
-    await expectFieldError(await post({ intent: "cart", lines: many(10_000) }, cookie), "lines", "Paste at most 200 lines (20,000 characters)");
-    await expectFieldError(await post({ intent: "order", lines: many(201), ...delivery }, cookie), "lines", "At most 200 lines at a time; this has 201");
-    await expectFieldError(await post({ intent: "cart", lines: " \n\t\n" }, cookie), "lines", "Type or paste at least one line");
+    await expectFieldError(
+      await post({ intent: "cart", lines: many(10_000) }, cookie),
+      "lines",
+      "Paste at most 200 lines (20,000 characters)",
+    );
+    await expectFieldError(
+      await post({ intent: "order", lines: many(201), ...delivery }, cookie),
+      "lines",
+      "At most 200 lines at a time; this has 201",
+    );
+    await expectFieldError(
+      await post({ intent: "cart", lines: " \n\t\n" }, cookie),
+      "lines",
+      "Type or paste at least one line",
+    );
     expect((await post({ intent: "delete-everything", lines: many(1) }, cookie)).status).toBe(400);
-    await expectFieldError(await post({ intent: "order", lines: many(1), phone: "", address: "x" }, cookie), "phone", "Phone is Required");
+    await expectFieldError(
+      await post({ intent: "order", lines: many(1), phone: "", address: "x" }, cookie),
+      "phone",
+      "Phone is Required",
+    );
     // Huge, zero and negative quantities: a message on the line, nothing written.
-    const checked = await post({ intent: "cart", lines: `${x.partNumber} 99999999999\n${y.partNumber} 0\n${z.partNumber} -5` }, cookie);
+    const checked = await post(
+      { intent: "cart", lines: `${x.partNumber} 99999999999\n${y.partNumber} 0\n${z.partNumber} -5` },
+      cookie,
+    );
     expect(checked.status).toBe(400);
     expect(((await checked.json()).checks as Check[]).map((check) => check.problem?.message)).toEqual([
       "99999999999 units is more than one line can take",
@@ -92,11 +128,16 @@ describe("the quick-order pad", () => {
   });
 
   test("order now places one order of every line when all are valid, and nothing when one is not", async () => {
-    const parts = await Promise.all(Array.from({ length: 20 }, () => createPart({ priceCents: 150, availableQuantity: 500 })));
+    const parts = await Promise.all(
+      Array.from({ length: 20 }, () => createPart({ priceCents: 150, availableQuantity: 500 })),
+    );
     const { user, cookie } = await signedIn();
     const lines = parts.map((part) => `${part.partNumber}\t120`).join("\n");
 
-    const refused = await post({ intent: "order", lines: `${lines}\n${parts[0].partNumber} 1000`, ...delivery }, cookie);
+    const refused = await post(
+      { intent: "order", lines: `${lines}\n${parts[0].partNumber} 1000`, ...delivery },
+      cookie,
+    );
     expect(refused.status).toBe(400);
     expect((await refused.json()).result.error[""]).toEqual(["Fix the line marked below before ordering"]);
     expect(await Order.countDocuments({ userId: user.id })).toBe(0);

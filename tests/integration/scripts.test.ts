@@ -29,7 +29,14 @@ describe("npm run seed", () => {
 describe("npm run admin:create", () => {
   test("creates a new admin who can sign in with the given password", async () => {
     const email = `boss-${randomUUID().slice(0, 8)}@example.com`;
-    const result = runScript("scripts/create-admin.ts", ["--email", email, "--password", "s3cret-boss", "--name", "Big Boss"]);
+    const result = runScript("scripts/create-admin.ts", [
+      "--email",
+      email,
+      "--password",
+      "s3cret-boss",
+      "--name",
+      "Big Boss",
+    ]);
     expect(result.status).toBe(0);
     const user = await User.findOne({ email }).select("+passwordHash").lean();
     expect(user).toMatchObject({ role: "admin", name: "Big Boss" });

@@ -19,9 +19,13 @@ const work = mkdtempSync(path.join(tmpdir(), "shop-unconfigured-"));
 let shop: Shop;
 
 const UNSET = Object.fromEntries(
-  ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"].map(
-    (name) => [name, ""],
-  ),
+  [
+    "STRIPE_SECRET_KEY",
+    "STRIPE_PUBLISHABLE_KEY",
+    "STRIPE_WEBHOOK_SECRET",
+    "GOOGLE_CLIENT_ID",
+    "GOOGLE_CLIENT_SECRET",
+  ].map((name) => [name, ""]),
 );
 
 beforeAll(async () => {
@@ -40,7 +44,10 @@ afterAll(async () => {
 });
 
 async function page(pathname: string, cookie?: string) {
-  const response = await fetch(`${shop.url}${pathname}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+  const response = await fetch(`${shop.url}${pathname}`, {
+    headers: cookie ? { Cookie: cookie } : {},
+    redirect: "manual",
+  });
   return { status: response.status, html: await response.text() };
 }
 
@@ -53,7 +60,16 @@ function expectNoSetupTalk(html: string, where: string) {
 describe("a shop without Stripe and Google keys", () => {
   test("visitors' pages name no setting and show no Google button", async () => {
     const part = await createPart();
-    for (const pathname of ["/", "/parts", "/blogs", "/portfolio", "/login", "/signup", "/no-such-page", `/parts/${part.id}`]) {
+    for (const pathname of [
+      "/",
+      "/parts",
+      "/blogs",
+      "/portfolio",
+      "/login",
+      "/signup",
+      "/no-such-page",
+      `/parts/${part.id}`,
+    ]) {
       const { html } = await page(pathname);
       expectNoSetupTalk(html, pathname);
     }

@@ -12,12 +12,7 @@ import { action as loginAction } from "~/routes/login";
 import { action as logoutAction } from "~/routes/logout";
 import { action as signupAction } from "~/routes/signup";
 import { getUser } from "~/utils/auth.server";
-import {
-  addressKey,
-  SignInThrottle,
-  settingsFromEnv,
-  THROTTLE_COLLECTION,
-} from "~/utils/rate-limit.server";
+import { addressKey, SignInThrottle, settingsFromEnv, THROTTLE_COLLECTION } from "~/utils/rate-limit.server";
 import { createUser, TEST_PASSWORD } from "../setup/factories";
 import { getRequest, postRequest, settle, testContext } from "../setup/requests";
 
@@ -52,7 +47,12 @@ afterEach(() => {
 });
 
 test("the defaults: 10 failures in a row per email and address, a 15-minute wait, 100 failures a day per address, 50 sign-ups an hour", () => {
-  expect(settingsFromEnv()).toEqual({ failsPerEmailAndIp: 10, blockSeconds: 900, failsPerIpPerDay: 100, signupsPerIpPerHour: 50 });
+  expect(settingsFromEnv()).toEqual({
+    failsPerEmailAndIp: 10,
+    blockSeconds: 900,
+    failsPerIpPerDay: 100,
+    signupsPerIpPerHour: 50,
+  });
 });
 
 describe("an office behind one address", () => {
@@ -82,7 +82,8 @@ describe("an office behind one address", () => {
     const office = newAddress();
     const user = await createUser();
     for (let round = 0; round < 2; round++) {
-      for (let typo = 0; typo < 9; typo++) expect((await login(office, user.email, "mistyped-password")).status).toBe(401);
+      for (let typo = 0; typo < 9; typo++)
+        expect((await login(office, user.email, "mistyped-password")).status).toBe(401);
       expect((await login(office, user.email, TEST_PASSWORD)).status).toBe(302);
     }
   });
@@ -90,7 +91,9 @@ describe("an office behind one address", () => {
   test("50 colleagues sign up from one address in an hour; the 51st waits, keeps the email, and no account is made", async () => {
     const office = newAddress();
     const signup = (email: string) =>
-      settle(signupAction(from(office, postRequest("/signup", { name: "New Starter", email, password: "secret-pass" }))));
+      settle(
+        signupAction(from(office, postRequest("/signup", { name: "New Starter", email, password: "secret-pass" }))),
+      );
     for (let person = 1; person <= 50; person++) {
       expect((await signup(uniqueEmail("starter"))).status, `sign-up ${person}`).toBe(302);
     }
@@ -101,12 +104,22 @@ describe("an office behind one address", () => {
     expect(retryAfter).toBeGreaterThan(55 * 60);
     expect(retryAfter).toBeLessThanOrEqual(60 * 60);
     const body = await reply(refused);
-    expect(body.error?.[""]?.[0]).toMatch(/^Too many sign-ups from your network\. Please try again in (5\d|60) minutes\.$/);
+    expect(body.error?.[""]?.[0]).toMatch(
+      /^Too many sign-ups from your network\. Please try again in (5\d|60) minutes\.$/,
+    );
     expect(body.initialValue).toMatchObject({ email, name: "New Starter" });
     expect(body.initialValue?.password).toBeUndefined();
     expect(await User.exists({ email })).toBeNull();
     // Another address is not affected.
-    expect((await settle(signupAction(from(newAddress(), postRequest("/signup", { name: "Elsewhere", email, password: "secret-pass" }))))).status).toBe(302);
+    expect(
+      (
+        await settle(
+          signupAction(
+            from(newAddress(), postRequest("/signup", { name: "Elsewhere", email, password: "secret-pass" })),
+          ),
+        )
+      ).status,
+    ).toBe(302);
   });
 });
 
@@ -222,8 +235,15 @@ describe("the throttle itself (settings passed in)", () => {
       results.push(await attempt.failed());
     }
     expect(results.slice(0, 2)).toEqual([null, null]);
-    expect(results[2]).toMatchObject({ limit: "ip-per-day", message: expect.stringMatching(/^Too many failed sign-ins from your network today\. Please try again in 2\d hours\.$/) });
-    expect((await throttle.beginLogin({ ip, email: uniqueEmail("next") })).refused).toMatchObject({ limit: "ip-per-day" });
+    expect(results[2]).toMatchObject({
+      limit: "ip-per-day",
+      message: expect.stringMatching(
+        /^Too many failed sign-ins from your network today\. Please try again in 2\d hours\.$/,
+      ),
+    });
+    expect((await throttle.beginLogin({ ip, email: uniqueEmail("next") })).refused).toMatchObject({
+      limit: "ip-per-day",
+    });
     expect((await throttle.beginLogin({ ip: newAddress(), email: uniqueEmail("elsewhere") })).refused).toBeNull();
   });
 
@@ -265,7 +285,9 @@ describe("over HTTP, without TRUST_PROXY", () => {
       if (guess === 11) {
         expect(Number(response.headers.get("Retry-After"))).toBeGreaterThan(14 * 60);
         const page = await response.text();
-        expect(page).toContain("Too many failed sign-ins for this email from your network. Please try again in 15 minutes.");
+        expect(page).toContain(
+          "Too many failed sign-ins for this email from your network. Please try again in 15 minutes.",
+        );
         expect(page).toContain(`value="${victim.email}"`);
       } else {
         await response.body?.cancel();

@@ -49,7 +49,11 @@ describe("listPartCards", () => {
     for (const query of [`${prefix}.*`, `${prefix}|.`, "(", "[", "\\", "a{1,}", "(a+)+$", ".*", '{"$gt": ""}']) {
       const result = await listPartCards({ query });
       if (query.startsWith(prefix)) expect(result.total, query).toBe(3);
-      else expect(result.parts.map((p) => p.name).filter((name) => name.startsWith(prefix)), query).toEqual([]);
+      else
+        expect(
+          result.parts.map((p) => p.name).filter((name) => name.startsWith(prefix)),
+          query,
+        ).toEqual([]);
     }
     expect((await listPartCards({ query: ".*" })).total).toBe(0);
   });
@@ -60,12 +64,16 @@ describe("listPartCards", () => {
     const names = async (sort: "newest" | "price-asc" | "price-desc", page: number) =>
       (await listPartCards({ query: prefix, sort, page, perPage: 2 })).parts.map((p) => p.name);
     const ascending = [...parts].sort((a, b) => a.priceCents - b.priceCents).map((p) => p.name);
-    expect([...(await names("price-asc", 1)), ...(await names("price-asc", 2)), ...(await names("price-asc", 3))]).toEqual(
-      ascending,
-    );
-    expect([...(await names("price-desc", 1)), ...(await names("price-desc", 2)), ...(await names("price-desc", 3))]).toEqual(
-      [...ascending].reverse(),
-    );
+    expect([
+      ...(await names("price-asc", 1)),
+      ...(await names("price-asc", 2)),
+      ...(await names("price-asc", 3)),
+    ]).toEqual(ascending);
+    expect([
+      ...(await names("price-desc", 1)),
+      ...(await names("price-desc", 2)),
+      ...(await names("price-desc", 3)),
+    ]).toEqual([...ascending].reverse());
     expect([...(await names("newest", 1)), ...(await names("newest", 2)), ...(await names("newest", 3))]).toEqual(
       parts.map((p) => p.name).reverse(),
     );
@@ -78,7 +86,18 @@ describe("listPartCards", () => {
     const { parts, total } = await listPartCards({ query: prefix });
     expect(total).toBe(1);
     expect(Object.keys(parts[0]).sort()).toEqual(
-      ["availableQuantity", "brand", "category", "description", "id", "img", "minOrderQuantity", "name", "partNumber", "priceCents"].sort(),
+      [
+        "availableQuantity",
+        "brand",
+        "category",
+        "description",
+        "id",
+        "img",
+        "minOrderQuantity",
+        "name",
+        "partNumber",
+        "priceCents",
+      ].sort(),
     );
     expect(parts[0].description.length).toBeLessThanOrEqual(111);
     expect(parts[0].description.endsWith("…")).toBe(true);
@@ -117,7 +136,10 @@ describe("the parts loader", () => {
 describe("the parts loader's paging", () => {
   test("a cursor from the page before gives the same page as counting, and a forged one is ignored", async () => {
     const prefix = word();
-    await addParts(prefix, Array.from({ length: 30 }, (_, index) => 100 + ((index * 7) % 30) * 10));
+    await addParts(
+      prefix,
+      Array.from({ length: 30 }, (_, index) => 100 + ((index * 7) % 30) * 10),
+    );
     const load = async (search: string) => {
       const response = await settle(partsLoader(loaderArgs(getRequest(`/parts?q=${prefix}&${search}`))));
       expect(response.status, search).toBe(200);
@@ -127,12 +149,21 @@ describe("the parts loader's paging", () => {
       const first = await load(`sort=${sort}`);
       const counted = await load(`sort=${sort}&page=2`);
       const viaCursor = await load(`sort=${sort}&page=2&after=${first.cursors.last}`);
-      expect(viaCursor.parts.map((p) => p.id), sort).toEqual(counted.parts.map((p) => p.id));
+      expect(
+        viaCursor.parts.map((p) => p.id),
+        sort,
+      ).toEqual(counted.parts.map((p) => p.id));
       expect(counted.parts).toHaveLength(12);
       const back = await load(`sort=${sort}&page=1&before=${counted.cursors.first}`);
-      expect(back.parts.map((p) => p.id), sort).toEqual(first.parts.map((p) => p.id));
+      expect(
+        back.parts.map((p) => p.id),
+        sort,
+      ).toEqual(first.parts.map((p) => p.id));
       const forged = await load(`sort=${sort}&page=2&after=${encodeURIComponent('{"$gt":""}')}`);
-      expect(forged.parts.map((p) => p.id), sort).toEqual(counted.parts.map((p) => p.id));
+      expect(
+        forged.parts.map((p) => p.id),
+        sort,
+      ).toEqual(counted.parts.map((p) => p.id));
     }
   });
 });

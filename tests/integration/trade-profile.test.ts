@@ -11,7 +11,8 @@ async function signedIn() {
 }
 const post = (cookie: string, fields: Record<string, string>) =>
   settle(action(actionArgs(postRequest("/dashboard?index", fields, { cookie }))));
-const errors = async (response: Response) => ((await response.json()) as { error?: Record<string, string[] | null> }).error ?? {};
+const errors = async (response: Response) =>
+  ((await response.json()) as { error?: Record<string, string[] | null> }).error ?? {};
 const stored = (id: string) => User.findById(id).lean();
 
 describe("company details", () => {
@@ -34,7 +35,11 @@ describe("company details", () => {
     [{ country: "DE", taxId: "DE12345" }, "taxId", /not a valid Germany VAT or tax number/],
     [{ country: "US", taxId: "12-345" }, "taxId", /not a valid United States/],
     [{ country: "GB", taxId: "<b>GB123456789</b>" }, "taxId", /plain text/],
-    [{ billingAddress: Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n") }, "billingAddress", /6 lines or fewer/],
+    [
+      { billingAddress: Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n") },
+      "billingAddress",
+      /6 lines or fewer/,
+    ],
   ])("refuses %o with a message and changes nothing", async (input, field, message) => {
     const { user, cookie } = await signedIn();
     const response = await post(cookie, { intent: "company", companyName: "Before", ...input });
@@ -53,7 +58,9 @@ describe("company details", () => {
 describe("address book", () => {
   test("add, edit, make default and delete; the first address is the default", async () => {
     const { user, cookie } = await signedIn();
-    expect((await post(cookie, { intent: "address-save", label: "Plant", address: "1 Plant Road\nFlint" })).status).toBe(302);
+    expect(
+      (await post(cookie, { intent: "address-save", label: "Plant", address: "1 Plant Road\nFlint" })).status,
+    ).toBe(302);
     expect((await post(cookie, { intent: "address-save", label: "Depot", address: "2 Depot Lane" })).status).toBe(302);
     let page = await (await settle(loader(loaderArgs(getRequest("/dashboard", { cookie }))))).json();
     expect(page.profile.addresses).toMatchObject([
@@ -62,11 +69,16 @@ describe("address book", () => {
     ]);
     const [plant, depot] = page.profile.addresses;
 
-    expect((await post(cookie, { intent: "address-save", addressId: depot.id, label: "Depot", address: "3 Depot Lane" })).status).toBe(302);
+    expect(
+      (await post(cookie, { intent: "address-save", addressId: depot.id, label: "Depot", address: "3 Depot Lane" }))
+        .status,
+    ).toBe(302);
     expect((await post(cookie, { intent: "address-default", addressId: depot.id })).status).toBe(302);
     expect((await post(cookie, { intent: "address-delete", addressId: plant.id })).status).toBe(302);
     page = await (await settle(loader(loaderArgs(getRequest(`/dashboard?edit=${depot.id}`, { cookie }))))).json();
-    expect(page.profile.addresses).toEqual([{ id: depot.id, label: "Depot", address: "3 Depot Lane", isDefault: true }]);
+    expect(page.profile.addresses).toEqual([
+      { id: depot.id, label: "Depot", address: "3 Depot Lane", isDefault: true },
+    ]);
     expect(page.editing).toMatchObject({ id: depot.id });
     expect((await stored(user.id))?.addresses).toHaveLength(1);
   });
@@ -86,7 +98,8 @@ describe("address book", () => {
     }
     expect((await stored(user.id))?.addresses ?? []).toHaveLength(0);
 
-    for (let i = 0; i < 20; i++) expect((await post(cookie, { intent: "address-save", address: `${i} Full Street` })).status).toBe(302);
+    for (let i = 0; i < 20; i++)
+      expect((await post(cookie, { intent: "address-save", address: `${i} Full Street` })).status).toBe(302);
     const full = await post(cookie, { intent: "address-save", address: "21 Full Street" });
     expect(full.status).toBe(409);
     expect((await errors(full)).address).toEqual(["Your address book is full (20 addresses)"]);

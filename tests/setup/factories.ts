@@ -15,7 +15,12 @@ export async function createUser({
   name = role === "admin" ? "Ada Admin" : "Carl Customer",
   email = `${role}-${randomUUID().slice(0, 8)}@example.com`,
   verified = true,
-}: { role?: Role; name?: string; email?: string; /** false: the address was never proved (a fresh sign-up). */ verified?: boolean } = {}) {
+}: {
+  role?: Role;
+  name?: string;
+  email?: string;
+  /** false: the address was never proved (a fresh sign-up). */ verified?: boolean;
+} = {}) {
   passwordHash ??= hashPassword(TEST_PASSWORD);
   const doc = await User.create({
     email,
@@ -27,13 +32,15 @@ export async function createUser({
   return { ...toUserView(doc.toObject()), password: TEST_PASSWORD };
 }
 
-export async function createPart(fields: Partial<{
-  name: string;
-  priceCents: number;
-  minOrderQuantity: number;
-  availableQuantity: number;
-  description: string;
-}> = {}) {
+export async function createPart(
+  fields: Partial<{
+    name: string;
+    priceCents: number;
+    minOrderQuantity: number;
+    availableQuantity: number;
+    description: string;
+  }> = {},
+) {
   const unique = randomUUID().slice(0, 8).toUpperCase();
   const doc = await Part.create({
     name: fields.name ?? `Test Part ${unique}`,

@@ -44,7 +44,12 @@ export async function setMailServer(state: "down" | "up", catcherUrl = process.e
 /** Waits for messages to `to` (matching `subject` when given) and returns them all. */
 export async function waitForMail(
   to: string,
-  { subject, count = 1, timeoutMs = 20_000, catcherUrl }: { subject?: string | RegExp; count?: number; timeoutMs?: number; catcherUrl?: string } = {},
+  {
+    subject,
+    count = 1,
+    timeoutMs = 20_000,
+    catcherUrl,
+  }: { subject?: string | RegExp; count?: number; timeoutMs?: number; catcherUrl?: string } = {},
 ) {
   const deadline = Date.now() + timeoutMs;
   const matches = (mail: CaughtMail) =>

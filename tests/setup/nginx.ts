@@ -46,8 +46,21 @@ export async function startNginx({ dir, upstream, port }: { dir: string; upstrea
   mkdirSync(dir, { recursive: true });
   const cert = spawnSync(
     "openssl",
-    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-      "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")],
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-keyout",
+      path.join(dir, "key.pem"),
+      "-out",
+      path.join(dir, "cert.pem"),
+    ],
     { stdio: "ignore" },
   );
   if (cert.status !== 0) throw new Error("openssl could not make a certificate");

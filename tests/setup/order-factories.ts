@@ -40,7 +40,9 @@ export async function createOrder({
     userEmail: user.email,
     userName: user.name,
     status,
-    ...(paid ? { transactionId: transactionId ?? `pi_test_${randomUUID().replace(/-/g, "").slice(0, 16)}`, paidAt: new Date() } : {}),
+    ...(paid
+      ? { transactionId: transactionId ?? `pi_test_${randomUUID().replace(/-/g, "").slice(0, 16)}`, paidAt: new Date() }
+      : {}),
     ...(status === "shipped" ? { shippedAt: new Date() } : {}),
   });
   return toOrderView(doc.toObject());

@@ -67,11 +67,9 @@ export async function startStripeMock(): Promise<Provider> {
   const binary = findStripeMock();
   const httpPort = await freePort();
   const httpsPort = await freePort();
-  const child = spawn(
-    binary,
-    ["-http-addr", `127.0.0.1:${httpPort}`, "-https-addr", `127.0.0.1:${httpsPort}`],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = spawn(binary, ["-http-addr", `127.0.0.1:${httpPort}`, "-https-addr", `127.0.0.1:${httpsPort}`], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   await waitForListening(child);
   child.stderr?.resume();
   const key = randomBytes(12).toString("hex");

@@ -31,25 +31,43 @@ export function AddressBook({
               <div>
                 <p className="font-medium text-slate-900">
                   {entry.label || "Delivery address"}
-                  {entry.isDefault ? <span className="ml-2 rounded bg-brand-50 px-2 text-sm text-brand-800">Default</span> : null}
+                  {entry.isDefault ? (
+                    <span className="ml-2 rounded bg-brand-50 px-2 text-sm text-brand-800">Default</span>
+                  ) : null}
                 </p>
                 <p className="whitespace-pre-line text-slate-700">{entry.address}</p>
               </div>
               <div className="flex flex-wrap gap-2">
-                <Link to={`?edit=${entry.id}`} className="inline-flex min-h-11 items-center rounded border border-brand-700 px-3 py-1 text-brand-700" aria-label={`Edit ${entry.label || entry.address}`}>
+                <Link
+                  to={`?edit=${entry.id}`}
+                  className="inline-flex min-h-11 items-center rounded border border-brand-700 px-3 py-1 text-brand-700"
+                  aria-label={`Edit ${entry.label || entry.address}`}
+                >
                   Edit
                 </Link>
                 {entry.isDefault ? null : (
                   <Form method="post">
                     <input type="hidden" name="addressId" value={entry.id} />
-                    <Button variant="secondary" name="intent" value="address-default" className="py-1" aria-label={`Make ${entry.label || entry.address} the default`}>
+                    <Button
+                      variant="secondary"
+                      name="intent"
+                      value="address-default"
+                      className="py-1"
+                      aria-label={`Make ${entry.label || entry.address} the default`}
+                    >
                       Make default
                     </Button>
                   </Form>
                 )}
                 <Form method="post">
                   <input type="hidden" name="addressId" value={entry.id} />
-                  <Button variant="danger" name="intent" value="address-delete" className="py-1" aria-label={`Delete ${entry.label || entry.address}`}>
+                  <Button
+                    variant="danger"
+                    name="intent"
+                    value="address-delete"
+                    className="py-1"
+                    aria-label={`Delete ${entry.label || entry.address}`}
+                  >
                     Delete
                   </Button>
                 </Form>
@@ -64,13 +82,21 @@ export function AddressBook({
         // Keyed by the book's size too: once an address is added, the form starts empty again (with JavaScript).
         <AddressForm key={editing?.id ?? `new-${addresses.length}`} editing={editing} lastResult={lastResult} />
       ) : (
-        <p className="mt-4 text-slate-700">The address book is full ({MAX_ADDRESSES} addresses). Delete one to add another.</p>
+        <p className="mt-4 text-slate-700">
+          The address book is full ({MAX_ADDRESSES} addresses). Delete one to add another.
+        </p>
       )}
     </section>
   );
 }
 
-function AddressForm({ editing, lastResult }: { editing: SavedAddress | null; lastResult?: SubmissionResult<string[]> }) {
+function AddressForm({
+  editing,
+  lastResult,
+}: {
+  editing: SavedAddress | null;
+  lastResult?: SubmissionResult<string[]>;
+}) {
   const isPending = useIsPending();
   const title = editing ? "Save address" : "Add address";
   const [form, fields] = useForm({
@@ -83,12 +109,22 @@ function AddressForm({ editing, lastResult }: { editing: SavedAddress | null; la
     onValidate: ({ formData }) => parseWithZod(formData, { schema: AddressSchema }),
   });
   return (
-    <Form method="post" action={editing ? "?index" : undefined} {...getFormProps(form)} noValidate className="mt-6 grid gap-x-6 gap-y-1 md:grid-cols-2">
+    <Form
+      method="post"
+      action={editing ? "?index" : undefined}
+      {...getFormProps(form)}
+      noValidate
+      className="mt-6 grid gap-x-6 gap-y-1 md:grid-cols-2"
+    >
       <h3 className="text-lg font-semibold md:col-span-2">{title}</h3>
       <input type="hidden" name="intent" value="address-save" />
       {editing ? <input {...getInputProps(fields.addressId, { type: "hidden" })} key={fields.addressId.key} /> : null}
       <Field meta={fields.label} label="Name of the address" inputProps={{ placeholder: "Main warehouse" }} />
-      <TextareaField meta={fields.address} label="Address" textareaProps={{ rows: 4, autoComplete: "shipping street-address" }} />
+      <TextareaField
+        meta={fields.address}
+        label="Address"
+        textareaProps={{ rows: 4, autoComplete: "shipping street-address" }}
+      />
       <label className="flex items-center gap-2 md:col-span-2">
         <input {...getInputProps(fields.makeDefault, { type: "checkbox" })} key={fields.makeDefault.key} />
         Use as my default delivery address

@@ -32,7 +32,11 @@ export function CompanyForm({ company, lastResult }: { company: Company; lastRes
           <label htmlFor={fields.country.id} className="mb-1 block text-sm font-medium text-slate-800">
             Country
           </label>
-          <select key={countryKey} {...countryProps} className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900">
+          <select
+            key={countryKey}
+            {...countryProps}
+            className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900"
+          >
             <option value="">Choose a country</option>
             {COUNTRY_OPTIONS.map((option) => (
               <option key={option.code} value={option.code}>
@@ -42,8 +46,16 @@ export function CompanyForm({ company, lastResult }: { company: Company; lastRes
           </select>
           <ErrorList id={fields.country.errorId} errors={fields.country.errors} />
         </div>
-        <Field meta={fields.taxId} label="VAT or tax number" help="Checked against your country's format, e.g. DE123456789." />
-        <TextareaField meta={fields.billingAddress} label="Billing address" textareaProps={{ rows: 3, autoComplete: "billing street-address" }} />
+        <Field
+          meta={fields.taxId}
+          label="VAT or tax number"
+          help="Checked against your country's format, e.g. DE123456789."
+        />
+        <TextareaField
+          meta={fields.billingAddress}
+          label="Billing address"
+          textareaProps={{ rows: 3, autoComplete: "billing street-address" }}
+        />
         <div className="md:col-span-2">
           <ErrorList id={form.errorId} errors={form.errors} />
           <SubmitButton pending={isPending} pendingText="Saving…">
