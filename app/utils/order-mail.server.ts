@@ -59,10 +59,11 @@ async function mailCustomer(
   });
 }
 
+/** One message to all the admins (the shop's staff see each other's addresses), not one each. */
 async function mailAdmins(key: string, subject: string, body: ReactElement) {
-  for (const admin of await listAdminRecipients()) {
-    await queueEmail({ key: `${key}:admin:${admin.id}`, to: admin.email, subject, body });
-  }
+  const admins = await listAdminRecipients();
+  if (!admins.length) return;
+  await queueEmail({ key: `${key}:admins`, to: admins.map((admin) => admin.email).join(", "), subject, body });
 }
 
 const links = (order: { id: string }) => ({ shopUrl: shopUrl(), orderUrl: shopUrl(orderPath(order.id)) });

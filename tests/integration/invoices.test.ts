@@ -44,7 +44,7 @@ describe("invoice numbers", () => {
     expect(after.seq - before.seq + before.free.length - after.free.length).toBe(50);
     expect((await Order.findById(unpaid.id).lean())?.invoiceNumber).toBeUndefined();
     await expectNoGapNoDuplicate();
-  });
+  }, 120_000);
 
   test("the webhook and the return page confirming together, and repairs racing them, give one number", async () => {
     const customer = await createUser();
@@ -61,7 +61,7 @@ describe("invoice numbers", () => {
     for (const result of results.slice(2)) expect([null, doc?.invoiceNumber]).toContain(result);
     expect(await assignInvoiceNumber(order.id)).toBe(doc?.invoiceNumber);
     await expectNoGapNoDuplicate();
-  });
+  }, 120_000);
 
   test("a paid order without a number (a crash between the writes) is numbered once by the repair; numbers given back are used first", async () => {
     const customer = await createUser();
