@@ -389,6 +389,12 @@ export function listAllOrders({
   return pageOf(adminOrderQuery(filter), page, perPage);
 }
 
+/** Every order the filter matches, newest first, one at a time (the CSV export: no page limit). */
+export async function* eachOrder(filter: AdminOrderFilter = {}): AsyncGenerator<OrderView> {
+  const cursor = Order.find(adminOrderQuery(filter)).sort({ createdAt: -1, _id: -1 }).lean().cursor({ batchSize: 500 });
+  for await (const doc of cursor) yield toOrderView(doc as OrderDoc);
+}
+
 /** True when the user has an order that was paid (paid or already shipped). */
 export async function hasPaidOrder(userId: string) {
   if (!isObjectId(userId)) return false;

@@ -504,3 +504,74 @@ export async function listPartsForAdmin({ page = 1, perPage = 20 }: { page?: num
     .lean();
   return { parts: docs.map(toPartView), page: current, pageCount, total };
 }
+
+/** A part as the CSV export lists it. */
+export type PartExportRow = {
+  partNumber: string;
+  name: string;
+  category: string;
+  brand: string;
+  priceCents: number;
+  availableQuantity: number;
+  minOrderQuantity: number;
+};
+
+/** Every part, by part number, one at a time (the CSV export: no page limit). */
+export async function* eachPartForExport(): AsyncGenerator<PartExportRow> {
+  const cursor = Part.find(
+    {},
+    { partNumber: 1, name: 1, category: 1, brand: 1, priceCents: 1, availableQuantity: 1, minOrderQuantity: 1 },
+  )
+    .sort({ partNumber: 1 })
+    .lean()
+    .cursor({ batchSize: 500 });
+  for await (const doc of cursor) {
+    yield {
+      partNumber: doc.partNumber ?? "",
+      name: doc.name ?? "",
+      category: doc.category ?? "other",
+      brand: doc.brand ?? "",
+      priceCents: doc.priceCents ?? 0,
+      availableQuantity: doc.availableQuantity ?? 0,
+      minOrderQuantity: doc.minOrderQuantity ?? DEFAULT_MIN_ORDER_QUANTITY,
+    };
+  }
+}
+
+/**
+ * One line of a stock-and-price import: sets the fields given, only while each is still what the
+ * dry run saw (a change made meanwhile is reported, never overwritten). Returns the part before and
+ * after, or why nothing changed.
+ */
+export async function applyImportedChange({
+  partId,
+  stock,
+  priceCents,
+}: {
+  partId: string;
+  stock: { before: number; after: number } | null;
+  priceCents: { before: number; after: number } | null;
+}): Promise<
+  { ok: true; before: PartView; after: PartView } | { ok: false; reason: "missing" | "changed"; part: PartView | null }
+> {
+  if (!isObjectId(partId)) return { ok: false, reason: "missing", part: null };
+  const set = {
+    ...(stock ? { availableQuantity: stock.after } : {}),
+    ...(priceCents ? { priceCents: priceCents.after } : {}),
+  };
+  const doc = await Part.findOneAndUpdate(
+    {
+      _id: partId,
+      ...(stock ? { availableQuantity: stock.before } : {}),
+      ...(priceCents ? { priceCents: priceCents.before } : {}),
+    },
+    { $set: set },
+    { returnDocument: "before", runValidators: true },
+  ).lean();
+  if (doc) {
+    const before = toPartView(doc);
+    return { ok: true, before, after: { ...before, ...set } };
+  }
+  const current = await getPart(partId);
+  return { ok: false, reason: current ? "changed" : "missing", part: current };
+}

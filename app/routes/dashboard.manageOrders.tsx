@@ -2,7 +2,7 @@ import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from "~/components/confirm-dialog";
@@ -108,6 +108,7 @@ export default function ManageOrders() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: orderFilterSchema }),
   });
   const rowIds = new Set(orders.map((order) => order.id));
+  const exportSearch = useExportSearch();
   const orphanErrors = actionData && !rowIds.has(actionData.orderId) ? replyErrors(actionData.result) : [];
 
   return (
@@ -157,7 +158,16 @@ export default function ManageOrders() {
           ) : null}
         </div>
       </Form>
-      <p className="mt-3 text-sm text-slate-600" data-testid="orders-total">
+      <p className="mt-3">
+        <a
+          href={`/dashboard/manageOrders/export${exportSearch}`}
+          download
+          className="text-sm font-medium text-brand-700 underline"
+        >
+          Download CSV<span className="sr-only"> of these orders</span>
+        </a>
+      </p>
+      <p className="mt-1 text-sm text-slate-600" data-testid="orders-total">
         {total.toLocaleString("en-US")} {total === 1 ? "order" : "orders"}
         {status ? ` with status ${FILTER_LABELS[status]}` : ""}, newest first.
       </p>
@@ -275,6 +285,18 @@ function StatusTimes({ order }: { order: OrderRow }) {
       ) : null}
     </>
   );
+}
+
+/** The page's current filters (not its page number) for the CSV link: the download matches what is listed. */
+function useExportSearch() {
+  const params = new URLSearchParams(useLocation().search);
+  const kept = new URLSearchParams();
+  for (const key of ["q", "status", "from", "to"]) {
+    const value = params.get(key);
+    if (value) kept.set(key, value);
+  }
+  const search = kept.toString();
+  return search ? `?${search}` : "";
 }
 
 export const meta: MetaFunction = () => [{ title: "Manage Orders — PartsWorks" }];

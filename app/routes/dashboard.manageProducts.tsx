@@ -114,6 +114,14 @@ export default function ManageProducts() {
         </Link>
       </div>
       <p className="mt-1 text-sm text-slate-600">{total.toLocaleString("en-US")} parts, newest first.</p>
+      <p className="mt-1 flex flex-wrap gap-4 text-sm">
+        <a href="/dashboard/manageProducts/export" download className="font-medium text-brand-700 underline">
+          Download CSV<span className="sr-only"> of all products</span>
+        </a>
+        <Link to="/dashboard/manageProducts/import" className="font-medium text-brand-700 underline">
+          Import stock and prices from CSV
+        </Link>
+      </p>
       <ErrorList errors={orphanErrors} />
       <DataTable caption="Parts, newest first" className="mt-2" columns={COLUMNS}>
         {parts.map((part) => (

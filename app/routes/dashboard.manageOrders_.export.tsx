@@ -1,0 +1,40 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod";
+import { eachOrder, type OrderView } from "~/models/order.server";
+import { requireAdmin } from "~/utils/auth.server";
+import { csvDollars, csvFileDay, csvResponse, type CsvColumn } from "~/utils/csv.server";
+import { orderFilterSchema, toOrderFilter } from "~/utils/order-filters";
+import { ORDER_STATUS_LABELS } from "~/utils/shop-forms";
+
+/** One row per order; its lines summarised in one cell ("PW-1001 Brake Pad x 200; ..."). */
+const COLUMNS: CsvColumn<OrderView>[] = [
+  { header: "Order number", value: (order) => order.id },
+  { header: "Placed (UTC)", value: (order) => order.createdAt },
+  { header: "Status", value: (order) => ORDER_STATUS_LABELS[order.status] },
+  { header: "Customer name", value: (order) => order.userName },
+  { header: "Customer email", value: (order) => order.userEmail },
+  { header: "PO number", value: (order) => order.poNumber },
+  {
+    header: "Lines",
+    value: (order) =>
+      order.lines.map((line) => `${line.partNumber} ${line.productName} x ${line.quantity}`.trim()).join("; "),
+  },
+  { header: "Quantity", value: (order) => order.totalQuantity },
+  { header: "Total (USD)", value: (order) => csvDollars(order.totalCents) },
+  { header: "Transaction id", value: (order) => order.transactionId },
+  { header: "Invoice number", value: (order) => order.invoiceNumber },
+];
+
+/** Manage Orders as CSV: the same filters as the page (q, status, from, to), every matching order. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const submission = parseWithZod(new URL(request.url).searchParams, { schema: orderFilterSchema });
+  if (submission.status !== "success") {
+    const messages = Object.values(submission.error ?? {}).flat();
+    return new Response(`The filters are not valid: ${messages.join(" ")}`, {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  }
+  return csvResponse(`partsworks-orders-${csvFileDay()}.csv`, COLUMNS, eachOrder(toOrderFilter(submission.value)));
+}

@@ -1,0 +1,22 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { eachPartForExport, type PartExportRow } from "~/models/part.server";
+import { requireAdmin } from "~/utils/auth.server";
+import { CATEGORY_LABELS, type Category } from "~/utils/catalogue";
+import { csvDollars, csvFileDay, csvResponse, type CsvColumn } from "~/utils/csv.server";
+
+/** The headers the stock import reads back ("Part number", "Price", "Stock"): a round trip works. */
+const COLUMNS: CsvColumn<PartExportRow>[] = [
+  { header: "Part number", value: (part) => part.partNumber },
+  { header: "Name", value: (part) => part.name },
+  { header: "Category", value: (part) => CATEGORY_LABELS[part.category as Category] ?? part.category },
+  { header: "Brand", value: (part) => part.brand },
+  { header: "Price", value: (part) => csvDollars(part.priceCents) },
+  { header: "Stock", value: (part) => part.availableQuantity },
+  { header: "Minimum order", value: (part) => part.minOrderQuantity },
+];
+
+/** Manage Products as CSV: every part, by part number. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return csvResponse(`partsworks-products-${csvFileDay()}.csv`, COLUMNS, eachPartForExport());
+}

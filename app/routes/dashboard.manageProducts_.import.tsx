@@ -1,0 +1,246 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ErrorList, SubmitButton } from "~/components/forms";
+import { applyImportedChange } from "~/models/part.server";
+import { audit, partTarget, partValues } from "~/utils/audit.server";
+import { requireAdmin } from "~/utils/auth.server";
+import { getEnv } from "~/utils/env.server";
+import { readForm } from "~/utils/form.server";
+import { formatCents } from "~/utils/misc";
+import { dryRunImport, type DryRun } from "~/utils/stock-import.server";
+import { importSchema, importUploadSchema, MAX_IMPORT_LINES } from "~/utils/stock-import";
+import { redirectWithSuccess } from "~/utils/toast.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return json({}, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+type Conflict = { line: number; partId: string; name: string; reason: string };
+type ActionData =
+  | { kind: "form"; result: SubmissionResult<string[]> }
+  | { kind: "preview"; result: SubmissionResult<string[]>; report: Omit<DryRun, "changes">; changes: string }
+  | { kind: "applied"; result: SubmissionResult<string[]>; applied: number; conflicts: Conflict[] };
+
+/**
+ * Upload (intent=preview): a dry run that writes nothing. Apply (intent=apply): the dry run's valid
+ * changes, checked again, each a conditional single-document update with its own audit entry.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  let formData: FormData;
+  try {
+    formData = await readForm(request);
+  } catch (thrown) {
+    if (!(thrown instanceof Response) || thrown.status !== 413) throw thrown;
+    const limit = `${Math.floor(getEnv().BODY_LIMIT_BYTES / 1024).toLocaleString("en-US")} KB`;
+    const message = `The file is larger than ${limit}. Split it into smaller files (at most ${MAX_IMPORT_LINES.toLocaleString("en-US")} lines each).`;
+    return json<ActionData>({ kind: "form", result: { status: "error", error: { file: [message] } } }, { status: 413 });
+  }
+  const submission = parseWithZod(formData, { schema: importSchema });
+  if (submission.status !== "success") {
+    return json<ActionData>({ kind: "form", result: submission.reply() }, { status: 400 });
+  }
+  const { value } = submission;
+
+  if (value.intent === "preview") {
+    const dryRun = await dryRunImport(value.file);
+    if (!dryRun.ok) {
+      return json<ActionData>(
+        { kind: "form", result: submission.reply({ fieldErrors: { file: [dryRun.message] } }) },
+        { status: dryRun.status },
+      );
+    }
+    const { changes, ...report } = dryRun;
+    return json<ActionData>(
+      { kind: "preview", result: submission.reply(), report, changes: JSON.stringify(changes) },
+      { status: report.problems.length ? 422 : 200 },
+    );
+  }
+
+  let applied = 0;
+  const conflicts: Conflict[] = [];
+  for (const [partId, line, stockBefore, stockAfter, priceBefore, priceAfter] of value.changes) {
+    const outcome = await applyImportedChange({
+      partId,
+      stock: stockBefore !== null && stockAfter !== null ? { before: stockBefore, after: stockAfter } : null,
+      priceCents: priceBefore !== null && priceAfter !== null ? { before: priceBefore, after: priceAfter } : null,
+    });
+    if (outcome.ok) {
+      applied += 1;
+      await audit({
+        context,
+        actor: admin,
+        action: "part.update",
+        target: partTarget(outcome.before),
+        before: partValues(outcome.before),
+        after: partValues(outcome.after),
+      });
+      continue;
+    }
+    const part = outcome.part;
+    conflicts.push({
+      line,
+      partId,
+      name: part?.name ?? "A part",
+      reason: part
+        ? `changed since the dry run (now stock ${part.availableQuantity.toLocaleString("en-US")}, price ${formatCents(part.priceCents)}): not overwritten`
+        : "no longer exists",
+    });
+  }
+  if (conflicts.length === 0) {
+    return redirectWithSuccess(
+      "/dashboard/manageProducts",
+      `Import applied: ${applied.toLocaleString("en-US")} ${applied === 1 ? "part" : "parts"} updated`,
+    );
+  }
+  return json<ActionData>({ kind: "applied", result: submission.reply(), applied, conflicts }, { status: 409 });
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+const show = (field: "stock" | "price", value: number) =>
+  field === "price" ? formatCents(value) : value.toLocaleString("en-US");
+
+export default function ImportProducts() {
+  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  const navigation = useNavigation();
+  const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const [form, fields] = useForm({
+    id: "stock-import",
+    lastResult: actionData?.kind === "form" ? actionData.result : undefined,
+    constraint: getZodConstraint(importUploadSchema),
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: importUploadSchema }),
+  });
+
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-8">
+      <h1 className="text-2xl font-bold">Import stock and prices</h1>
+      <p className="mt-2 text-slate-700">
+        A CSV file with a <strong>part number</strong> column and a <strong>stock</strong> and/or <strong>price</strong>{" "}
+        column (in dollars, such as 37 or 37.50), saved as UTF-8, at most {MAX_IMPORT_LINES.toLocaleString("en-US")}{" "}
+        lines. The{" "}
+        <a href="/dashboard/manageProducts/export" download className="text-brand-700 underline">
+          products CSV
+        </a>{" "}
+        works as it is: edit it and upload it here. Nothing changes until you apply the dry run.
+      </p>
+      <Form method="post" encType="multipart/form-data" className="mt-4" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="preview" />
+        <label htmlFor={fields.file.id} className="mb-1 block text-sm font-medium text-slate-800">
+          CSV file
+        </label>
+        <input
+          {...getInputProps(fields.file, { type: "file" })}
+          key={fields.file.key}
+          accept=".csv,text/csv,text/plain"
+          className="block w-full max-w-md text-sm"
+        />
+        <ErrorList id={fields.file.errorId} errors={fields.file.errors} />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <SubmitButton pending={busy("preview")} pendingText="Checking…">
+          Check the file (dry run)
+        </SubmitButton>
+      </Form>
+      {actionData?.kind === "preview" ? <Preview data={actionData} pending={busy("apply")} /> : null}
+      {actionData?.kind === "applied" ? (
+        <section className="mt-8" aria-labelledby="applied-heading" role="status">
+          <h2 id="applied-heading" className="text-xl font-semibold">
+            {actionData.applied.toLocaleString("en-US")} {actionData.applied === 1 ? "part" : "parts"} updated;{" "}
+            {actionData.conflicts.length} not changed
+          </h2>
+          <ul className="mt-2 list-disc pl-6" data-testid="import-conflicts">
+            {actionData.conflicts.map((conflict) => (
+              <li key={conflict.partId}>
+                Line {conflict.line}: {conflict.name} {conflict.reason}
+              </li>
+            ))}
+          </ul>
+          <p className="mt-2">Export the products again to see the values now, and upload the file again.</p>
+        </section>
+      ) : null}
+      <p className="mt-8">
+        <Link to="/dashboard/manageProducts" className="text-brand-700 underline">
+          Back to Manage Products
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+function Preview({ data, pending }: { data: Extract<ActionData, { kind: "preview" }>; pending: boolean }) {
+  const { report } = data;
+  const parts = new Set(report.rows.map((row) => row.partId)).size;
+  return (
+    <section className="mt-8" aria-labelledby="dry-run-heading">
+      <h2 id="dry-run-heading" className="text-xl font-semibold">
+        Dry run: nothing is written yet
+      </h2>
+      <p className="mt-1 text-slate-700" data-testid="dry-run-summary">
+        {report.lines.toLocaleString("en-US")} lines read: {report.rows.length} changes to {parts}{" "}
+        {parts === 1 ? "part" : "parts"}, {report.unchanged} unchanged, {report.problems.length} with problems.
+      </p>
+      {report.rows.length ? (
+        <table className="mt-3 w-full text-left text-sm" data-testid="dry-run-changes">
+          <caption className="sr-only">Changes</caption>
+          <thead>
+            <tr>
+              <th className="px-2 py-1">Line</th>
+              <th className="px-2 py-1">Part</th>
+              <th className="px-2 py-1">Field</th>
+              <th className="px-2 py-1">Before → after</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.rows.map((row) => (
+              <tr key={`${row.line}-${row.field}`} className="border-t border-slate-200">
+                <td className="px-2 py-1">{row.line}</td>
+                <td className="px-2 py-1">
+                  {row.partNumber} {row.name}
+                </td>
+                <td className="px-2 py-1">{row.field === "stock" ? "Stock" : "Price"}</td>
+                <td className="px-2 py-1">
+                  {show(row.field, row.before)} → {show(row.field, row.after)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {report.problems.length ? (
+        <>
+          <h3 className="mt-4 font-semibold text-red-800">Lines not imported</h3>
+          <ul className="mt-1 list-disc pl-6 text-red-800" data-testid="dry-run-problems">
+            {report.problems.map((problem) => (
+              <li key={problem.line}>
+                Line {problem.line}: {problem.reasons.join("; ")}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {report.rows.length ? (
+        <Form method="post" encType="multipart/form-data" className="mt-4">
+          <input type="hidden" name="intent" value="apply" />
+          <input type="hidden" name="changes" value={data.changes} />
+          <SubmitButton pending={pending} pendingText="Applying…">
+            Apply {report.rows.length} {report.rows.length === 1 ? "change" : "changes"}
+          </SubmitButton>
+        </Form>
+      ) : (
+        <p className="mt-4">There is nothing to apply.</p>
+      )}
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Import stock and prices — PartsWorks" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,204 @@
+import { parse } from "csv-parse";
+import { getPartsByNumbers } from "~/models/part.server";
+import { MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
+import { MAX_IMPORT_LINES, type ImportChange } from "./stock-import";
+
+/** A file refused whole (nothing listed, nothing written), with the status the answer carries. */
+export type ImportRefusal = { ok: false; status: 400 | 413 | 415 | 422; message: string };
+
+export type ImportRow = {
+  line: number;
+  partId: string;
+  partNumber: string;
+  name: string;
+  field: "stock" | "price";
+  /** Stock as a count, price in cents. */
+  before: number;
+  after: number;
+};
+export type ImportProblem = { line: number; partNumber: string; reasons: string[] };
+export type DryRun = {
+  ok: true;
+  lines: number;
+  rows: ImportRow[];
+  problems: ImportProblem[];
+  unchanged: number;
+  /** What Apply receives: one tuple per part with a change. */
+  changes: ImportChange[];
+};
+
+const COLUMN_KEYS = { partnumber: "partNumber", stock: "stock", price: "price" } as const;
+type ColumnName = (typeof COLUMN_KEYS)[keyof typeof COLUMN_KEYS];
+
+/** "Part number", "PART_NUMBER", " part-number " all name the same column. */
+const columnKey = (header: string) => header.toLowerCase().replace(/[^a-z]/g, "");
+
+/** A cell a spreadsheet would run as a formula (the characters csv-stringify's escape_formulas watches). */
+const looksLikeFormula = (cell: string) => /^[=+\-@\t\r]/.test(cell) || /^\s*[=+@]/.test(cell);
+
+function refuse(status: ImportRefusal["status"], message: string): ImportRefusal {
+  return { ok: false, status, message };
+}
+
+/**
+ * Reads an uploaded stock-and-price CSV and works out what it would change, writing nothing.
+ * The body is already capped by BODY_LIMIT_BYTES; parsing stops at MAX_IMPORT_LINES + 1 records.
+ * Only UTF-8 is read (Excel's "CSV UTF-8"); any other encoding is refused, never guessed.
+ */
+export async function dryRunImport(file: File): Promise<DryRun | ImportRefusal> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if (bytes.includes(0)) {
+    return refuse(415, "This is not a CSV file: it holds binary data. Choose a .csv file saved as text.");
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return refuse(
+      422,
+      "The file is not UTF-8 text (accents would be garbled). In Excel, save it as “CSV UTF-8 (Comma delimited)” and choose it again.",
+    );
+  }
+  if (text.trim() === "")
+    return refuse(400, "The file is empty: export the products, edit the file, and choose it again.");
+
+  const parser = parse(text, {
+    delimiter: [",", ";"],
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    max_record_size: 10_000,
+    info: true,
+  });
+  let header: string[] | null = null;
+  const records: { line: number; cells: string[] }[] = [];
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      if (!header) {
+        header = record;
+        continue;
+      }
+      if (record.every((cell) => cell.trim() === "")) continue;
+      if (records.length >= MAX_IMPORT_LINES) {
+        parser.destroy();
+        return refuse(
+          413,
+          `The file has more than ${MAX_IMPORT_LINES.toLocaleString("en-US")} lines. Split it into files of at most ${MAX_IMPORT_LINES.toLocaleString("en-US")} lines each.`,
+        );
+      }
+      records.push({ line: info.lines, cells: record });
+    }
+  } catch (error) {
+    const line = (error as { lines?: number }).lines;
+    return refuse(
+      422,
+      `The file could not be read as CSV${line ? ` (line ${line})` : ""}: check its quotes, or export it again as CSV.`,
+    );
+  }
+  if (!header) return refuse(400, "The file is empty: export the products, edit the file, and choose it again.");
+
+  const columns: Partial<Record<ColumnName, number>> = {};
+  for (const [index, cell] of header.entries()) {
+    const name = COLUMN_KEYS[columnKey(cell) as keyof typeof COLUMN_KEYS];
+    if (!name) continue;
+    if (columns[name] !== undefined) return refuse(422, `The column “${cell.trim()}” appears twice in the first line.`);
+    columns[name] = index;
+  }
+  if (columns.partNumber === undefined || (columns.stock === undefined && columns.price === undefined)) {
+    return refuse(
+      422,
+      "The first line must name the columns: “part number”, and “stock” and/or “price” (as in the products CSV export).",
+    );
+  }
+  if (records.length === 0) return refuse(422, "The file has a header but no lines to import.");
+
+  return compare(records, columns as Record<"partNumber", number> & Partial<Record<ColumnName, number>>);
+}
+
+type Parsed = { line: number; partNumber: string; stock: number | null; priceCents: number | null; reasons: string[] };
+
+function readStock(cell: string, reasons: string[]) {
+  const value = cell.trim();
+  if (/^-\d+(\.\d+)?$/.test(value)) return void reasons.push(`stock “${value}” is negative`);
+  if (looksLikeFormula(cell)) return void reasons.push(`stock “${value}” looks like a formula`);
+  if (!/^\d+$/.test(value)) return void reasons.push(`stock “${value}” is not a whole number`);
+  const stock = Number(value);
+  if (stock > MAX_STOCK) return void reasons.push(`stock is at most ${MAX_STOCK.toLocaleString("en-US")}`);
+  return stock;
+}
+
+function readPrice(cell: string, reasons: string[]) {
+  const value = cell.trim();
+  if (/^-\d+(\.\d+)?$/.test(value)) return void reasons.push(`price “${value}” is negative`);
+  if (looksLikeFormula(cell)) return void reasons.push(`price “${value}” looks like a formula`);
+  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(value);
+  if (!match) return void reasons.push(`price “${value}” is not in dollars such as 37 or 37.50`);
+  const cents = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+  if (cents < 100) return void reasons.push("price is at least $1");
+  if (cents > MAX_PRICE_DOLLARS * 100) {
+    return void reasons.push(`price is at most $${MAX_PRICE_DOLLARS.toLocaleString("en-US")}`);
+  }
+  return cents;
+}
+
+async function compare(
+  records: { line: number; cells: string[] }[],
+  columns: Record<"partNumber", number> & Partial<Record<ColumnName, number>>,
+): Promise<DryRun> {
+  const parsed: Parsed[] = records.map(({ line, cells }) => {
+    const reasons: string[] = [];
+    const rawNumber = cells[columns.partNumber] ?? "";
+    const partNumber = rawNumber.trim().toUpperCase();
+    if (!partNumber) reasons.push("no part number");
+    else if (looksLikeFormula(rawNumber)) reasons.push(`part number “${rawNumber.trim()}” looks like a formula`);
+    const stockCell = columns.stock === undefined ? "" : (cells[columns.stock] ?? "");
+    const priceCell = columns.price === undefined ? "" : (cells[columns.price] ?? "");
+    const stock = stockCell.trim() ? (readStock(stockCell, reasons) ?? null) : null;
+    const priceCents = priceCell.trim() ? (readPrice(priceCell, reasons) ?? null) : null;
+    return { line, partNumber, stock, priceCents, reasons };
+  });
+
+  const linesOf = new Map<string, number[]>();
+  for (const row of parsed) {
+    if (row.partNumber) linesOf.set(row.partNumber, [...(linesOf.get(row.partNumber) ?? []), row.line]);
+  }
+  const parts = await getPartsByNumbers([...linesOf.keys()].filter((n) => n.length <= 32));
+  const rows: ImportRow[] = [];
+  const problems: ImportProblem[] = [];
+  const changes: ImportChange[] = [];
+  let unchanged = 0;
+  for (const row of parsed) {
+    const lines = linesOf.get(row.partNumber) ?? [];
+    if (lines.length > 1) {
+      row.reasons.push(
+        `${row.partNumber} appears more than once in the file (lines ${lines.join(", ")}): keep one line`,
+      );
+    }
+    const part = row.partNumber ? parts.get(row.partNumber) : undefined;
+    if (row.partNumber && !part && !row.reasons.some((r) => r.includes("formula"))) {
+      row.reasons.push(`unknown part number “${row.partNumber}”`);
+    }
+    if (row.reasons.length || !part) {
+      problems.push({ line: row.line, partNumber: row.partNumber, reasons: row.reasons });
+      continue;
+    }
+    const base = { line: row.line, partId: part.id, partNumber: part.partNumber, name: part.name };
+    const stockChanges = row.stock !== null && row.stock !== part.availableQuantity;
+    const priceChanges = row.priceCents !== null && row.priceCents !== part.priceCents;
+    if (stockChanges) rows.push({ ...base, field: "stock", before: part.availableQuantity, after: row.stock! });
+    if (priceChanges) rows.push({ ...base, field: "price", before: part.priceCents, after: row.priceCents! });
+    if (!stockChanges && !priceChanges) {
+      unchanged += 1;
+      continue;
+    }
+    changes.push([
+      part.id,
+      row.line,
+      stockChanges ? part.availableQuantity : null,
+      stockChanges ? row.stock : null,
+      priceChanges ? part.priceCents : null,
+      priceChanges ? row.priceCents : null,
+    ]);
+  }
+  return { ok: true, lines: records.length, rows, problems, unchanged, changes };
+}

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
+
+/** The most data lines one import takes (after the header); a longer file is refused whole. */
+export const MAX_IMPORT_LINES = 5000;
+
+/** The upload form (a dry run): one CSV file. */
+export const importUploadSchema = z.object({
+  intent: z.literal("preview"),
+  file: z
+    .instanceof(File, { message: "Choose a CSV file" })
+    .refine((file) => file.size > 0, "The file is empty: export the products, edit the file, and choose it again."),
+});
+
+/**
+ * One change as the dry run hands it to Apply: part id, the file's line, stock before and after,
+ * price in cents before and after (null where the line leaves the field alone).
+ */
+const objectId = z.string().regex(/^[a-f0-9]{24}$/);
+const stock = z.number().int().min(0).max(MAX_STOCK).nullable();
+const cents = z
+  .number()
+  .int()
+  .min(100)
+  .max(MAX_PRICE_DOLLARS * 100)
+  .nullable();
+const changeTuple = z
+  .tuple([objectId, z.number().int().min(2).max(1_000_000), stock, stock, cents, cents])
+  .refine(([, , stockBefore, stockAfter, priceBefore, priceAfter]) => {
+    const stockGiven = stockBefore !== null && stockAfter !== null;
+    const priceGiven = priceBefore !== null && priceAfter !== null;
+    const stockNone = stockBefore === null && stockAfter === null;
+    const priceNone = priceBefore === null && priceAfter === null;
+    return (stockGiven || stockNone) && (priceGiven || priceNone) && (stockGiven || priceGiven);
+  });
+export type ImportChange = z.infer<typeof changeTuple>;
+
+const changesSchema = z
+  .array(changeTuple)
+  .min(1, "There is nothing to apply.")
+  .max(MAX_IMPORT_LINES)
+  .refine((changes) => new Set(changes.map(([id]) => id)).size === changes.length, "A part appears twice.");
+
+/** Apply: the dry run's valid changes, read back and checked again (never trusted as sent). */
+export const importApplySchema = z.object({
+  intent: z.literal("apply"),
+  changes: z
+    .string({ required_error: "There is nothing to apply: upload the file again." })
+    .max(2_000_000)
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: "custom", message: "The changes could not be read: upload the file again." });
+        return z.NEVER;
+      }
+    })
+    .pipe(
+      z.unknown().superRefine((value, ctx) => {
+        if (!changesSchema.safeParse(value).success) {
+          ctx.addIssue({ code: "custom", message: "The changes could not be read: upload the file again." });
+        }
+      }),
+    )
+    .transform((value) => value as ImportChange[]),
+});
+
+export const importSchema = z.discriminatedUnion("intent", [importUploadSchema, importApplySchema]);

@@ -1,0 +1,50 @@
+import { parse } from "csv-parse/sync";
+import { Part } from "~/models/part.server";
+import { createPart } from "../setup/factories";
+import { expect, test } from "./fixtures";
+
+test("an admin exports the products, edits the stock in the file, checks it in a dry run and applies it", async ({
+  page,
+  login,
+}) => {
+  test.slow(); // a build of the CSV and two form posts on a small shared machine
+  await login({ role: "admin" });
+  const part = await createPart({ availableQuantity: 300, priceCents: 1200 });
+
+  await page.goto("/dashboard/manageProducts");
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download CSV of all products" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^partsworks-products-\d{4}-\d{2}-\d{2}\.csv$/);
+  const path = await download.path();
+  const { readFile } = await import("node:fs/promises");
+  const bytes = await readFile(path);
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const rows = parse(bytes.subarray(3).toString("utf8"), { columns: true }) as Record<string, string>[];
+  const mine = rows.find((row) => row["Part number"] === part.partNumber)!;
+  expect(mine).toMatchObject({ Price: "12.00", Stock: "300" });
+
+  // The admin keeps their own line, changes the stock and saves the file.
+  const header = Object.keys(mine);
+  const edited = [header, header.map((key) => (key === "Stock" ? "1250" : mine[key]))]
+    .map((cells) => cells.map((cell) => `"${cell.replace(/"/g, '""')}"`).join(","))
+    .join("\r\n");
+
+  await page.getByRole("link", { name: "Import stock and prices from CSV" }).click();
+  await expect(page.getByRole("heading", { name: "Import stock and prices" })).toBeVisible();
+  await page
+    .getByLabel("CSV file")
+    .setInputFiles({ name: "stock.csv", mimeType: "text/csv", buffer: Buffer.from(edited) });
+  await page.getByRole("button", { name: "Check the file (dry run)" }).click();
+
+  await expect(page.getByRole("heading", { name: "Dry run: nothing is written yet" })).toBeVisible();
+  const changes = page.getByTestId("dry-run-changes");
+  await expect(changes).toContainText(part.partNumber);
+  await expect(changes).toContainText("300 → 1,250");
+  expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(300);
+
+  await page.getByRole("button", { name: "Apply 1 change" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/manageProducts$/);
+  await expect(page.getByTestId("toast")).toContainText("Import applied: 1 part updated");
+  expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(1250);
+});

@@ -1,0 +1,315 @@
+/**
+ * CSV export and import against the real database and the real loaders and actions: the exports
+ * (filters carried, every row, Excel-safe, UTF-8 with BOM, admins only), and the stock-and-price
+ * import (dry run listing every change and bad line, apply with conditional updates and audit
+ * entries, hostile files refused with a 4xx and nothing written).
+ */
+import { parse } from "csv-parse/sync";
+import { describe, expect, test } from "vitest";
+import { loader as ordersCsv } from "~/routes/dashboard.manageOrders_.export";
+import { loader as productsCsv } from "~/routes/dashboard.manageProducts_.export";
+import { action as importAction } from "~/routes/dashboard.manageProducts_.import";
+import { Audit } from "~/models/audit.server";
+import { Part } from "~/models/part.server";
+import { createPart, createUser } from "../setup/factories";
+import { createOrder } from "../setup/order-factories";
+import { actionArgs, getRequest, loaderArgs, settle } from "../setup/requests";
+import { signedIn, snapshot, toastOf } from "./ordering.helpers";
+
+const BOM = "\uFEFF";
+
+async function download(fn: typeof ordersCsv | typeof productsCsv, path: string, cookie: string) {
+  return settle(fn(loaderArgs(getRequest(path, { cookie }))));
+}
+
+/** The file as Excel gets it: the bytes start with UTF-8's byte-order mark. */
+async function rowsOf(response: Response) {
+  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await response.arrayBuffer());
+  expect(text.startsWith(BOM)).toBe(true);
+  return parse(text.slice(1), { columns: true }) as Record<string, string>[];
+}
+
+describe("CSV export", () => {
+  test("orders: the page's filters, every matching order, Excel-safe cells, UTF-8 with a BOM", async () => {
+    const { cookie } = await signedIn("admin");
+    const tag = Math.random().toString(36).slice(2, 8);
+    const customer = await createUser({ name: '=HYPERLINK("http://evil") Zoë', email: `csv-${tag}@example.com` });
+    const part = await createPart({ name: "@SUM(A1) Brake Pad Façade", priceCents: 1250 });
+    const paid = await createOrder({ user: customer, part, quantity: 200, status: "paid", transactionId: "pi_csv_1" });
+    const unpaid = await createOrder({ user: customer, part, quantity: 100 });
+
+    const response = await download(ordersCsv, `/dashboard/manageOrders/export?q=csv-${tag}`, cookie);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("Content-Disposition")).toMatch(/attachment; filename="partsworks-orders-.*\.csv"/);
+    const rows = await rowsOf(response);
+    expect(rows.map((row) => row["Order number"]).sort()).toEqual([paid.id, unpaid.id].sort());
+    const row = rows.find((r) => r["Order number"] === paid.id)!;
+    expect(row).toMatchObject({
+      Status: "Pending",
+      "Customer name": `'=HYPERLINK("http://evil") Zoë`,
+      "Customer email": `csv-${tag}@example.com`,
+      Quantity: "200",
+      "Total (USD)": "2500.00",
+      "Transaction id": "pi_csv_1",
+    });
+    expect(row.Lines).toContain("@SUM(A1) Brake Pad Façade x 200");
+
+    const onlyPaid = await rowsOf(
+      await download(ordersCsv, `/dashboard/manageOrders/export?q=csv-${tag}&status=paid`, cookie),
+    );
+    expect(onlyPaid.map((r) => r["Order number"])).toEqual([paid.id]);
+
+    const bad = await download(ordersCsv, "/dashboard/manageOrders/export?status=lost", cookie);
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toMatch(/Choose a status from the list/);
+  });
+
+  test("orders: more orders than a page, all in the file", async () => {
+    const { cookie } = await signedIn("admin");
+    const tag = Math.random().toString(36).slice(2, 8);
+    const customer = await createUser({ email: `many-${tag}@example.com` });
+    const part = await createPart();
+    for (let i = 0; i < 45; i += 1) await createOrder({ user: customer, part });
+    const rows = await rowsOf(await download(ordersCsv, `/dashboard/manageOrders/export?q=many-${tag}`, cookie));
+    expect(rows).toHaveLength(45);
+  });
+
+  test("products: every part with the columns the import reads back; a formula name is defused", async () => {
+    const { cookie } = await signedIn("admin");
+    const part = await createPart({ name: "=1+1 Oil Filter", priceCents: 3750, availableQuantity: 640 });
+    const response = await download(productsCsv, "/dashboard/manageProducts/export", cookie);
+    expect(response.status).toBe(200);
+    const rows = await rowsOf(response);
+    expect(Object.keys(rows[0])).toEqual([
+      "Part number",
+      "Name",
+      "Category",
+      "Brand",
+      "Price",
+      "Stock",
+      "Minimum order",
+    ]);
+    expect(rows.find((row) => row["Part number"] === part.partNumber)).toMatchObject({
+      Name: "'=1+1 Oil Filter",
+      Price: "37.50",
+      Stock: "640",
+      "Minimum order": "100",
+    });
+  });
+
+  test.each([
+    ["orders", ordersCsv, "/dashboard/manageOrders/export"],
+    ["products", productsCsv, "/dashboard/manageProducts/export"],
+  ] as const)("a customer asking for the %s CSV is signed out and sent to /login", async (_name, fn, path) => {
+    const { cookie } = await signedIn();
+    const response = await download(fn, path, cookie);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/login");
+  });
+});
+
+const SHOP = process.env.SHOP_URL ?? "http://localhost:3000";
+
+/** Posts the import form as a browser does: multipart, with the file or the dry run's changes. */
+function postImport(cookie: string, fields: Record<string, string | File>) {
+  const body = new FormData();
+  for (const [key, value] of Object.entries(fields)) body.append(key, value);
+  const request = new Request(new URL("/dashboard/manageProducts/import", SHOP), {
+    method: "POST",
+    body,
+    headers: { Cookie: cookie },
+  });
+  return settle(importAction(actionArgs(request)));
+}
+
+const csvFile = (content: string | Uint8Array, name = "stock.csv") =>
+  new File([typeof content === "string" ? content : new Uint8Array(content)], name, { type: "text/csv" });
+
+type Preview = {
+  kind: string;
+  result: { error?: Record<string, string[]> };
+  report: {
+    rows: { line: number; partNumber: string; field: string; before: number; after: number }[];
+    problems: { line: number; reasons: string[] }[];
+    unchanged: number;
+  };
+  changes: string;
+  conflicts?: { line: number; reason: string }[];
+};
+
+async function dryRun(cookie: string, content: string | Uint8Array) {
+  const response = await postImport(cookie, { intent: "preview", file: csvFile(content) });
+  return { status: response.status, data: (await response.json()) as Preview };
+}
+
+describe("CSV import of stock and prices", () => {
+  test("round trip: export, edit in a spreadsheet, dry run lists every change, apply writes and audits", async () => {
+    const { user: admin, cookie } = await signedIn("admin");
+    const pad = await createPart({ priceCents: 1200, availableQuantity: 300 });
+    const disc = await createPart({ priceCents: 4500, availableQuantity: 80 });
+    const exported = await rowsOf(await download(productsCsv, "/dashboard/manageProducts/export", cookie));
+    const edited = exported.map((row) =>
+      row["Part number"] === pad.partNumber
+        ? { ...row, Stock: "1250" }
+        : row["Part number"] === disc.partNumber
+          ? { ...row, Price: "47.50", Stock: "80" }
+          : row,
+    );
+    const header = Object.keys(exported[0]);
+    const quote = (cell: string) => `"${cell.replace(/"/g, '""')}"`;
+    const text = [header, ...edited.map((row) => header.map((key) => row[key]))]
+      .map((cells) => cells.map(quote).join(","))
+      .join("\r\n");
+
+    const before = await snapshot({ partIds: [pad.id, disc.id] });
+    const { status, data } = await dryRun(cookie, `\uFEFF${text}`);
+    expect(status).toBe(200);
+    expect(await snapshot({ partIds: [pad.id, disc.id] })).toEqual(before);
+    const mine = data.report.rows.filter((row) => [pad.partNumber, disc.partNumber].includes(row.partNumber));
+    expect(mine.map(({ partNumber, field, before, after }) => ({ partNumber, field, before, after }))).toEqual(
+      expect.arrayContaining([
+        { partNumber: pad.partNumber, field: "stock", before: 300, after: 1250 },
+        { partNumber: disc.partNumber, field: "price", before: 4500, after: 4750 },
+      ]),
+    );
+    expect(mine).toHaveLength(2);
+    expect(data.report.problems).toEqual([]);
+
+    const applied = await postImport(cookie, { intent: "apply", changes: data.changes });
+    expect(applied.status).toBe(302);
+    expect(applied.headers.get("Location")).toBe("/dashboard/manageProducts");
+    expect((await toastOf(applied))?.message).toMatch(/^Import applied: \d+ parts? updated$/);
+    expect(await Part.findById(pad.id).lean()).toMatchObject({ availableQuantity: 1250, priceCents: 1200 });
+    expect(await Part.findById(disc.id).lean()).toMatchObject({ availableQuantity: 80, priceCents: 4750 });
+    const [entry, ...more] = await Audit.find({ targetId: pad.id }).lean();
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({
+      action: "part.update",
+      actorEmail: admin.email,
+      before: { availableQuantity: 300, priceCents: 1200 },
+      after: { availableQuantity: 1250, priceCents: 1200 },
+    });
+  });
+
+  test("every bad line is listed with its line number and reason; valid lines still apply", async () => {
+    const { cookie } = await signedIn("admin");
+    const good = await createPart({ availableQuantity: 10 });
+    const other = await createPart({ availableQuantity: 20, priceCents: 900 });
+    const twice = await createPart();
+    const lines = [
+      "PART NUMBER;Stock;Price",
+      `${good.partNumber.toLowerCase()};15;`,
+      "NOPE-404;5;",
+      `${other.partNumber};1.5;`,
+      `${other.partNumber.replace("T-", "T-")}x;;`,
+      `=HYPERLINK("http://evil");1;`,
+      `${twice.partNumber};-3;`,
+      `${twice.partNumber};4;9,99`,
+      `${good.partNumber}x;@SUM(1);`,
+    ];
+    const watched = [good.id, other.id, twice.id];
+    const before = await snapshot({ partIds: watched });
+    const { status, data } = await dryRun(cookie, lines.join("\n"));
+    expect(status).toBe(422);
+    expect(await snapshot({ partIds: watched })).toEqual(before);
+    expect(data.report.rows).toEqual([expect.objectContaining({ line: 2, field: "stock", before: 10, after: 15 })]);
+    const reasons = Object.fromEntries(data.report.problems.map((p) => [p.line, p.reasons.join("; ")]));
+    expect(reasons[3]).toMatch(/unknown part number “NOPE-404”/);
+    expect(reasons[4]).toMatch(/stock “1.5” is not a whole number/);
+    expect(reasons[5]).toMatch(/unknown part number/);
+    expect(reasons[6]).toMatch(/looks like a formula/);
+    expect(reasons[7]).toMatch(/stock “-3” is negative/);
+    expect(reasons[7]).toMatch(/appears more than once in the file \(lines 7, 8\)/);
+    expect(reasons[8]).toMatch(/price “9” is not in dollars|appears more than once/);
+    expect(reasons[9]).toMatch(/stock “@SUM\(1\)” looks like a formula/);
+
+    const applied = await postImport(cookie, { intent: "apply", changes: data.changes });
+    expect(applied.status).toBe(302);
+    expect((await Part.findById(good.id).lean())?.availableQuantity).toBe(15);
+    expect(await snapshot({ partIds: [other.id, twice.id] })).toMatchObject({
+      watchedParts: before.watchedParts.slice(1),
+    });
+  });
+
+  test("a change made after the dry run is reported, not overwritten", async () => {
+    const { cookie } = await signedIn("admin");
+    const part = await createPart({ availableQuantity: 100 });
+    const { data } = await dryRun(cookie, `part number,stock\n${part.partNumber},500`);
+    await Part.updateOne({ _id: part.id }, { $set: { availableQuantity: 60 } }); // an order meanwhile
+    const response = await postImport(cookie, { intent: "apply", changes: data.changes });
+    expect(response.status).toBe(409);
+    const body = (await response.json()) as Preview;
+    expect(body.conflicts?.[0].reason).toMatch(/changed since the dry run \(now stock 60/);
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(60);
+    expect(await Audit.countDocuments({ targetId: part.id })).toBe(0);
+  });
+
+  test("forged apply payloads are refused with a 400 and change nothing", async () => {
+    const { cookie } = await signedIn("admin");
+    const part = await createPart({ availableQuantity: 100 });
+    const before = await snapshot({ partIds: [part.id] });
+    for (const changes of [
+      "not json",
+      JSON.stringify([[part.id, 2, 100, -5, null, null]]),
+      JSON.stringify([
+        [part.id, 2, 100, 5, null, null],
+        [part.id, 3, 100, 6, null, null],
+      ]),
+      JSON.stringify([[{ $gt: "" }, 2, 100, 5, null, null]]),
+      "[]",
+    ]) {
+      const response = await postImport(cookie, { intent: "apply", changes });
+      expect(response.status).toBe(400);
+    }
+    expect(await snapshot({ partIds: [part.id] })).toEqual(before);
+  });
+
+  test.each([
+    ["an empty file", "", 400, /The file is empty/],
+    ["a header only", "part number,stock\n", 422, /a header but no lines/],
+    ["no part number column", "sku,stock\nPW-1001,5", 422, /must name the columns: “part number”/],
+    ["no stock or price column", "part number,name\nPW-1001,Pad", 422, /“stock” and\/or “price”/],
+    ["Latin-1 bytes", new Uint8Array([...Buffer.from("part number,stock\nPW-1001,5\nCaf"), 0xe9]), 422, /not UTF-8/],
+    [
+      "a PNG image",
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+      415,
+      /not a CSV file/,
+    ],
+    ["an unclosed quote", 'part number,stock\n"PW-1001,5', 422, /could not be read as CSV/],
+  ] as const)("%s is refused with a clear message and nothing written", async (_name, content, status, message) => {
+    const { cookie } = await signedIn("admin");
+    const before = await snapshot();
+    const response = await postImport(cookie, { intent: "preview", file: csvFile(content as string | Uint8Array) });
+    expect(response.status).toBe(status);
+    const data = (await response.json()) as Preview;
+    expect(data.result.error?.file?.join(" ")).toMatch(message);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  test("100,000 lines are refused above the 5,000-line limit, quickly, nothing written", async () => {
+    const { cookie } = await signedIn("admin");
+    const part = await createPart({ availableQuantity: 7 });
+    const body = `part number,stock\n${`${part.partNumber},1\n`.repeat(100_000)}`;
+    const started = Date.now();
+    const response = await postImport(cookie, { intent: "preview", file: csvFile(body) });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(response.status).toBe(413);
+    const data = (await response.json()) as Preview;
+    expect(data.result.error?.file?.join(" ")).toMatch(/more than 5,000 lines|larger than/);
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(7);
+  });
+
+  test("a customer posting an import is signed out and nothing changes", async () => {
+    const { cookie } = await signedIn();
+    const part = await createPart({ availableQuantity: 100 });
+    const response = await postImport(cookie, {
+      intent: "apply",
+      changes: JSON.stringify([[part.id, 2, 100, 0, null, null]]),
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/login");
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(100);
+  });
+});
