@@ -1,6 +1,15 @@
-/** The company's public contact details, shown in Contact Us on the home page. */
+/**
+ * The company's public contact details, shown in Contact Us on the home page, and its legal
+ * details printed on invoices, pro-formas and packing slips.
+ */
 export const company = {
   name: "PartsWorks Manufacturing",
+  /** The seller named on invoices. */
+  legalName: "PartsWorks Manufacturing LLC",
+  /** The seller's tax number (US Employer Identification Number), printed on invoices. */
+  taxId: "EIN 38-4417290",
+  /** Payment terms printed on invoices. */
+  paymentTerms: "Paid by card at the time of order.",
   address: {
     street: "1200 Woodward Avenue",
     city: "Detroit",

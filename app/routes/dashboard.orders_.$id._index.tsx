@@ -10,6 +10,8 @@ import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
 import { OrderTimeline } from "~/components/order-timeline";
 import { orderTimeline } from "~/utils/order-timeline";
 import { ORDER_STATUS_LABELS } from "~/utils/shop-forms";
+import { DOCUMENT_TITLES, documentPath } from "~/components/order-document";
+import { documentsOf } from "~/utils/order-documents.server";
 
 const NOT_FOUND = "We could not find that order in your account.";
 
@@ -19,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const order = await getOwnOrder(params.id ?? "", user.id);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
   return json(
-    { order, timeline: orderTimeline(order, "customer") },
+    { order, timeline: orderTimeline(order, "customer"), documents: documentsOf(order, "customer") },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -29,7 +31,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const linkClass = "font-medium text-brand-700 underline hover:text-brand-800";
 
 export default function OrderPage() {
-  const { order, timeline } = useLoaderData<typeof loader>();
+  const { order, timeline, documents } = useLoaderData<typeof loader>();
   const isPending = useIsPending({ formAction: "/dashboard/cart" });
   return (
     <div className="mx-auto max-w-4xl px-4 py-8">
@@ -74,6 +76,29 @@ export default function OrderPage() {
           <OrderTimeline events={timeline} />
         </section>
       </div>
+      {documents.length ? (
+        <section aria-labelledby="documents-heading" className="mt-6">
+          <h2 id="documents-heading" className="font-semibold">
+            Documents
+          </h2>
+          <ul className="mt-1 flex flex-wrap gap-x-6 gap-y-1">
+            {documents.map((kind) => (
+              <li key={kind} className="flex flex-wrap gap-x-3">
+                <Link to={documentPath(order.id, kind)} className={`${linkClass} inline-flex min-h-11 items-center`}>
+                  {DOCUMENT_TITLES[kind]}
+                </Link>
+                <a
+                  href={documentPath(order.id, kind, true)}
+                  download
+                  className={`${linkClass} inline-flex min-h-11 items-center`}
+                >
+                  {DOCUMENT_TITLES[kind]} (PDF)
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <div className="mt-6 flex flex-wrap items-center gap-3">
         {order.status === "unpaid" ? (
           <>

@@ -1,0 +1,255 @@
+import { company } from "~/content/company";
+import { formatCents } from "~/utils/misc";
+import { countryName } from "~/utils/tax-id";
+
+export const DOCUMENT_KINDS = ["invoice", "pro-forma", "packing-slip"] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+
+export const DOCUMENT_TITLES: Record<DocumentKind, string> = {
+  invoice: "Invoice",
+  "pro-forma": "Pro-forma invoice",
+  "packing-slip": "Packing slip",
+};
+
+/** What an invoice, a pro-forma or a packing slip shows (plain data, the same in the page and in the PDF). */
+export type OrderDocumentData = {
+  kind: DocumentKind;
+  /** "INV-000123" on an invoice; null on the others. */
+  invoiceNumber: string | null;
+  order: {
+    id: string;
+    createdAt: string;
+    paidAt: string | null;
+    shippedAt: string | null;
+    invoicedAt: string | null;
+    poNumber: string | null;
+    phone: string;
+    address: string;
+    totalCents: number;
+    lines: {
+      partNumber: string;
+      productName: string;
+      quantity: number;
+      unitPriceCents: number;
+      lineTotalCents: number;
+    }[];
+  };
+  customer: {
+    name: string;
+    email: string;
+    companyName: string;
+    taxId: string;
+    country: string;
+    billingAddress: string;
+  };
+};
+
+/** The document's page, or its PDF. */
+export function documentPath(orderId: string, kind: DocumentKind, pdf = false) {
+  return `/documents/${orderId}/${kind}${pdf ? "/pdf" : ""}`;
+}
+
+/** The document's file name, for the PDF download. */
+export function documentFileName(data: Pick<OrderDocumentData, "kind" | "invoiceNumber" | "order">) {
+  return data.kind === "invoice" && data.invoiceNumber
+    ? `invoice-${data.invoiceNumber}.pdf`
+    : `${data.kind}-${data.order.id}.pdf`;
+}
+
+// Dates in UTC, so the server's page, the browser's hydration and the PDF agree.
+const DATE = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+const formatDate = (iso: string | null) => (iso ? DATE.format(new Date(iso)) : "");
+
+/**
+ * The documents' own CSS (plain, not Tailwind: the PDF is rendered from this markup alone). In
+ * print, everything but the document is hidden (the shop's header, footer and toasts), the page
+ * takes the printer's paper size (A4 or US Letter) with 15 mm margins, and no table row is split.
+ */
+export const DOCUMENT_CSS = `
+.pw-doc{max-width:190mm;margin:0 auto;padding:24px 16px;color:#000;background:#fff;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Liberation Sans",Arial,sans-serif}
+.pw-doc h1{font-size:24px;margin:0 0 4px}
+.pw-doc h2{font-size:13px;text-transform:uppercase;letter-spacing:.04em;margin:0 0 4px;color:#000}
+.pw-doc p{margin:0}
+.pw-doc .pw-head{display:flex;justify-content:space-between;gap:24px;flex-wrap:wrap;border-bottom:2px solid #000;padding-bottom:12px;margin-bottom:16px}
+.pw-doc .pw-note{margin-top:6px;font-weight:600}
+.pw-doc .pw-meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0}
+.pw-doc .pw-meta dt{font-weight:600}
+.pw-doc .pw-meta dd{margin:0}
+.pw-doc .pw-parties{display:grid;grid-template-columns:repeat(auto-fit,minmax(200px,1fr));gap:16px;margin-bottom:16px}
+.pw-doc .pw-pre{white-space:pre-line}
+.pw-doc table{width:100%;border-collapse:collapse;margin-top:8px}
+.pw-doc caption{text-align:left;font-weight:600;padding-bottom:4px}
+.pw-doc th,.pw-doc td{border-bottom:1px solid #555;padding:6px 4px;text-align:left;vertical-align:top}
+.pw-doc thead th{border-bottom:2px solid #000}
+.pw-doc .pw-num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.pw-doc tfoot th,.pw-doc tfoot td{border-bottom:none;font-weight:700}
+.pw-doc tr{break-inside:avoid;page-break-inside:avoid}
+.pw-doc thead{display:table-header-group}
+.pw-doc .pw-foot{margin-top:24px;font-size:12px}
+.pw-actions{max-width:190mm;margin:16px auto 0;padding:0 16px;display:flex;flex-wrap:wrap;gap:12px;align-items:center}
+.pw-actions a{color:#1d4ed8;text-decoration:underline;font-weight:500;min-height:44px;display:inline-flex;align-items:center}
+@page{size:auto;margin:15mm}
+@media print{
+  body:has(.pw-doc)>:not(main){display:none!important}
+  body:has(.pw-doc){background:#fff!important}
+  .pw-actions{display:none!important}
+  .pw-doc{max-width:none;padding:0;font-size:11pt}
+  .pw-doc *{color:#000!important;background:transparent!important;box-shadow:none!important}
+}
+`;
+
+function Address({ text }: { text: string }) {
+  return <p className="pw-pre">{text}</p>;
+}
+
+/** An invoice, a pro-forma invoice or a packing slip (no prices) for one order. */
+export function OrderDocument({ data }: { data: OrderDocumentData }) {
+  const { kind, order, customer } = data;
+  const prices = kind !== "packing-slip";
+  const title = DOCUMENT_TITLES[kind];
+  return (
+    <article className="pw-doc" data-testid="order-document" aria-labelledby="document-title">
+      <style dangerouslySetInnerHTML={{ __html: DOCUMENT_CSS }} />
+      <header className="pw-head">
+        <div>
+          <h1 id="document-title">{title}</h1>
+          {kind === "pro-forma" ? (
+            <p className="pw-note" data-testid="pro-forma-note">
+              This is not a demand for payment. The invoice follows once the order is paid.
+            </p>
+          ) : null}
+          <dl className="pw-meta" style={{ marginTop: 8 }}>
+            {data.invoiceNumber ? (
+              <>
+                <dt>Invoice number</dt>
+                <dd data-testid="invoice-number">{data.invoiceNumber}</dd>
+                <dt>Invoice date</dt>
+                <dd>{formatDate(order.invoicedAt ?? order.paidAt)}</dd>
+              </>
+            ) : null}
+            <dt>Order number</dt>
+            <dd>{order.id}</dd>
+            <dt>Order date</dt>
+            <dd>{formatDate(order.createdAt)}</dd>
+            {kind === "invoice" && order.paidAt ? (
+              <>
+                <dt>Paid</dt>
+                <dd>{formatDate(order.paidAt)}</dd>
+              </>
+            ) : null}
+            {order.shippedAt ? (
+              <>
+                <dt>Shipped</dt>
+                <dd>{formatDate(order.shippedAt)}</dd>
+              </>
+            ) : null}
+            {order.poNumber ? (
+              <>
+                <dt>Your PO number</dt>
+                <dd data-testid="document-po-number">{order.poNumber}</dd>
+              </>
+            ) : null}
+          </dl>
+        </div>
+        <div data-testid="seller">
+          <h2>From</h2>
+          <p>
+            <strong>{company.legalName}</strong>
+          </p>
+          <p>{company.address.street}</p>
+          <p>
+            {company.address.city}, {company.address.region} {company.address.postalCode}
+          </p>
+          <p>{company.address.country}</p>
+          <p>{company.email}</p>
+          <p>{company.phone.display}</p>
+          {prices ? <p>Tax number: {company.taxId}</p> : null}
+        </div>
+      </header>
+      <div className="pw-parties">
+        <section data-testid="bill-to">
+          <h2>{prices ? "Bill to" : "Customer"}</h2>
+          <p>{customer.name}</p>
+          <p>{customer.email}</p>
+          {customer.companyName ? <p>{customer.companyName}</p> : null}
+          {prices && customer.taxId ? (
+            <p>
+              Tax number: {customer.taxId}
+              {customer.country ? ` (${countryName(customer.country)})` : ""}
+            </p>
+          ) : null}
+          {prices && customer.billingAddress ? <Address text={customer.billingAddress} /> : null}
+        </section>
+        <section data-testid="ship-to">
+          <h2>Deliver to</h2>
+          <p>{customer.companyName || customer.name}</p>
+          <Address text={order.address} />
+          <p>Phone: {order.phone}</p>
+        </section>
+      </div>
+      <table>
+        <caption>{prices ? "Lines" : "Parts in this shipment"}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Part number</th>
+            <th scope="col">Part</th>
+            <th scope="col" className="pw-num">
+              Quantity
+            </th>
+            {prices ? (
+              <>
+                <th scope="col" className="pw-num">
+                  Unit price
+                </th>
+                <th scope="col" className="pw-num">
+                  Line total
+                </th>
+              </>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {order.lines.map((line, index) => (
+            <tr key={`${line.partNumber}-${index}`}>
+              <td>{line.partNumber || "—"}</td>
+              <td>{line.productName}</td>
+              <td className="pw-num">{line.quantity}</td>
+              {prices ? (
+                <>
+                  <td className="pw-num">{formatCents(line.unitPriceCents)}</td>
+                  <td className="pw-num">{formatCents(line.lineTotalCents)}</td>
+                </>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={2}>
+              {prices ? (kind === "invoice" ? "Total paid (USD)" : "Total due (USD)") : "Total quantity"}
+            </th>
+            <td className="pw-num">{order.lines.reduce((sum, line) => sum + line.quantity, 0)}</td>
+            {prices ? (
+              <>
+                <td />
+                <td className="pw-num" data-testid="document-total">
+                  {formatCents(order.totalCents)}
+                </td>
+              </>
+            ) : null}
+          </tr>
+        </tfoot>
+      </table>
+      <footer className="pw-foot">
+        {kind === "invoice" ? <p>{company.paymentTerms} Thank you for your order.</p> : null}
+        {kind === "pro-forma" ? (
+          <p>Pro-forma invoice for your records; no invoice number is given until payment.</p>
+        ) : null}
+        {kind === "packing-slip" ? <p>Please check the parts against this slip on delivery.</p> : null}
+        <p>
+          {company.legalName} · {company.email} · {company.phone.display}
+        </p>
+      </footer>
+    </article>
+  );
+}

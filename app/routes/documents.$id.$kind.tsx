@@ -1,0 +1,52 @@
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { documentPath, OrderDocument } from "~/components/order-document";
+import { requireUser } from "~/utils/auth.server";
+import { documentTitle, loadOrderDocument } from "~/utils/order-documents.server";
+
+/**
+ * An order's invoice, pro-forma invoice or packing slip, as a page that prints cleanly on A4 and
+ * US Letter (the print CSS hides the shop's header and footer), with its PDF to download.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const data = await loadOrderDocument(request, params.id ?? "", params.kind);
+  const back =
+    user.role === "admin" ? `/dashboard/manageOrders/${data.order.id}` : `/dashboard/orders/${data.order.id}`;
+  return json(
+    { data, title: documentTitle(data), back, pdf: documentPath(data.order.id, data.kind, true) },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+export default function OrderDocumentPage() {
+  const { data, back, pdf } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <nav className="pw-actions" aria-label="Document">
+        <Link to={back}>Back to the order</Link>
+        {/* A download, not a page: a plain link, so the browser saves the file with or without JavaScript. */}
+        <a href={pdf} download data-testid="download-pdf">
+          Download PDF (US Letter)
+        </a>
+        <a href={`${pdf}?paper=a4`} download>
+          Download PDF (A4)
+        </a>
+      </nav>
+      <OrderDocument data={data} />
+    </>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.title} — PartsWorks` : "Document — PartsWorks" },
+  { name: "robots", content: "noindex" },
+];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,122 @@
+/**
+ * Invoices, pro-formas and packing slips: who may see which, and the document's data and HTML.
+ * Admins see any order's; a customer sees their own order's invoice or pro-forma; anyone else gets
+ * the same 404 as for an order that does not exist.
+ */
+import { redirect } from "@remix-run/node";
+import { renderToStaticMarkup } from "react-dom/server";
+import {
+  DOCUMENT_KINDS,
+  DOCUMENT_TITLES,
+  documentPath,
+  OrderDocument,
+  type DocumentKind,
+  type OrderDocumentData,
+} from "~/components/order-document";
+import { assignInvoiceNumber, formatInvoiceNumber } from "~/models/invoice.server";
+import { getOrderById, getOwnOrder, type OrderView } from "~/models/order.server";
+import { getUserById } from "~/models/user.server";
+import { requireUser } from "./auth.server";
+
+export const DOCUMENT_NOT_FOUND = "We could not find that document.";
+
+const notFound = () => new Response(DOCUMENT_NOT_FOUND, { status: 404 });
+
+/** The documents an order has, for the links on its page (packing slips are for admins). */
+export function documentsOf(order: Pick<OrderView, "status">, role: "admin" | "customer"): DocumentKind[] {
+  if (order.status === "unpaid") return ["pro-forma"];
+  if (order.status === "paid" || order.status === "shipped")
+    return role === "admin" ? ["invoice", "packing-slip"] : ["invoice"];
+  return [];
+}
+
+/**
+ * The document `kind` of order `orderId` for the signed-in user, or a thrown 404 (or a redirect to
+ * the document the order has: the invoice of an unpaid order is its pro-forma, and the other way).
+ */
+export async function loadOrderDocument(
+  request: Request,
+  orderId: string,
+  kindParam: string | undefined,
+  { pdf = false } = {},
+): Promise<OrderDocumentData> {
+  const user = await requireUser(request);
+  const kind = DOCUMENT_KINDS.find((each) => each === kindParam);
+  if (!kind) throw notFound();
+  const order = user.role === "admin" ? await getOrderById(orderId) : await getOwnOrder(orderId, user.id);
+  if (!order) throw notFound();
+  const available = documentsOf(order, user.role);
+  if (!available.includes(kind)) {
+    const instead =
+      kind === "invoice" || kind === "pro-forma" ? available.find((each) => each !== "packing-slip") : null;
+    if (instead && instead !== kind) {
+      const url = new URL(request.url);
+      throw redirect(`${documentPath(order.id, instead, pdf)}${url.search}`);
+    }
+    throw notFound();
+  }
+  let invoiceNumber: string | null = null;
+  let invoicedAt = order.invoicedAt;
+  if (kind === "invoice") {
+    // A paid order numbered at payment; one that missed it (a crash between the writes) now.
+    const number = order.invoiceNumber ?? (await assignInvoiceNumber(order.id));
+    if (!number) throw notFound();
+    invoiceNumber = formatInvoiceNumber(number);
+    invoicedAt ??= new Date().toISOString();
+  }
+  const profile = await getUserById(order.userId);
+  return {
+    kind,
+    invoiceNumber,
+    order: {
+      id: order.id,
+      createdAt: order.createdAt,
+      paidAt: order.paidAt,
+      shippedAt: order.shippedAt,
+      invoicedAt,
+      poNumber: order.poNumber,
+      phone: order.phone,
+      address: order.address,
+      totalCents: order.totalCents,
+      lines: order.lines.map(({ partNumber, productName, quantity, unitPriceCents, lineTotalCents }) => ({
+        partNumber,
+        productName,
+        quantity,
+        unitPriceCents,
+        lineTotalCents,
+      })),
+    },
+    customer: {
+      name: order.userName,
+      email: order.userEmail,
+      companyName: profile?.company.companyName ?? "",
+      taxId: profile?.company.taxId ?? "",
+      country: profile?.company.country ?? "",
+      billingAddress: profile?.company.billingAddress ?? "",
+    },
+  };
+}
+
+export function documentTitle(data: OrderDocumentData) {
+  return data.invoiceNumber
+    ? `${DOCUMENT_TITLES[data.kind]} ${data.invoiceNumber}`
+    : `${DOCUMENT_TITLES[data.kind]} for order ${data.order.id}`;
+}
+
+/** The document as a complete HTML page of its own (what the PDF prints): the same markup and CSS as the page. */
+export function renderDocumentHtml(data: OrderDocumentData) {
+  const markup = renderToStaticMarkup(
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <title>{documentTitle(data)}</title>
+      </head>
+      <body style={{ margin: 0, background: "#fff" }}>
+        <main>
+          <OrderDocument data={data} />
+        </main>
+      </body>
+    </html>,
+  );
+  return `<!DOCTYPE html>${markup}`;
+}

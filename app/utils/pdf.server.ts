@@ -1,0 +1,91 @@
+/**
+ * PDFs of the shop's own HTML (invoices, pro-formas, packing slips), printed by Playwright's
+ * `page.pdf()` in Debian's Chromium. One browser for the process, launched at the first PDF and
+ * closed on shutdown; each PDF gets its own context (no JavaScript, no network) and a time limit.
+ */
+import { chromium, type Browser } from "playwright-core";
+
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+export const PDF_TIMEOUT_MS = 20_000;
+
+export type PaperSize = "A4" | "Letter";
+
+let browser: Promise<Browser> | null = null;
+let shutdownHooked = false;
+
+function getBrowser() {
+  if (!browser) {
+    const launching = chromium
+      .launch({
+        executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+        args: CHROMIUM_ARGS,
+        // The server's own shutdown closes the browser; Playwright's SIGINT handler would exit the
+        // process before requests in flight finish.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+        timeout: PDF_TIMEOUT_MS,
+      })
+      .then((launched) => {
+        launched.on("disconnected", () => {
+          if (browser === launching) browser = null;
+        });
+        return launched;
+      });
+    launching.catch(() => {
+      if (browser === launching) browser = null;
+    });
+    browser = launching;
+    if (!shutdownHooked) {
+      shutdownHooked = true;
+      for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void closePdfBrowser());
+    }
+  }
+  return browser;
+}
+
+/** Closes the browser, if one was launched (shutdown, and tests). */
+export async function closePdfBrowser() {
+  const current = browser;
+  browser = null;
+  if (current) await current.then((launched) => launched.close()).catch(() => undefined);
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`The PDF took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A PDF of a complete HTML document that needs nothing from the network. */
+export async function htmlToPdf(html: string, paper: PaperSize = "Letter"): Promise<Buffer> {
+  const launched = await withTimeout(getBrowser(), PDF_TIMEOUT_MS);
+  const context = await launched.newContext({ javaScriptEnabled: false });
+  try {
+    const work = (async () => {
+      const page = await context.newPage();
+      page.setDefaultTimeout(PDF_TIMEOUT_MS);
+      await page.route("**/*", (route) => route.abort());
+      await page.setContent(html, { waitUntil: "load" });
+      return page.pdf({
+        format: paper,
+        margin: { top: "15mm", right: "15mm", bottom: "15mm", left: "15mm" },
+        printBackground: false,
+      });
+    })();
+    return await withTimeout(work, PDF_TIMEOUT_MS);
+  } finally {
+    await context.close().catch(() => undefined);
+  }
+}

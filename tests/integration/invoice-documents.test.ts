@@ -1,0 +1,222 @@
+/**
+ * Invoices, pro-formas and packing slips, as the shop serves them (its production build, over
+ * HTTP, against the real database): who may see which, what each shows, and the PDF.
+ */
+import { afterAll, describe, expect, test } from "vitest";
+import { formatInvoiceNumber } from "~/models/invoice.server";
+import { Order } from "~/models/order.server";
+import { User } from "~/models/user.server";
+import { loader as documentLoader } from "~/routes/documents.$id.$kind";
+import { loader as pdfLoader } from "~/routes/documents.$id.$kind_.pdf";
+import { closePdfBrowser } from "~/utils/pdf.server";
+import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
+import { createOrder } from "../setup/order-factories";
+import { getRequest, loaderArgs, settle } from "../setup/requests";
+import { signedIn } from "./ordering.helpers";
+
+const SHOP = process.env.SHOP_URL ?? "http://localhost:3000";
+
+afterAll(() => closePdfBrowser());
+
+function get(path: string, cookie?: string) {
+  return fetch(new URL(path, SHOP), { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+}
+
+/** The text of a page, without tags (a rough look at what a reader sees). */
+async function text(response: Response) {
+  return (await response.text())
+    .replace(/<style[\s\S]*?<\/style>/g, " ")
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/\s+/g, " ");
+}
+
+async function paidOrderOf(customer: { id: string; email: string; name: string }, status: "paid" | "shipped" = "paid") {
+  const cheap = { ...(await createPart({ priceCents: 1250, name: "Brake Caliper Bracket" })), partNumber: "BC-2201" };
+  const dear = { ...(await createPart({ priceCents: 4999, name: "Radiator Core" })), partNumber: "RC-7710" };
+  const order = await createOrder({
+    user: customer,
+    status,
+    lines: [
+      { part: cheap, quantity: 100 },
+      { part: dear, quantity: 120 },
+    ],
+  });
+  await Order.updateOne({ _id: order.id }, { $set: { poNumber: "PO-77-ALPHA" } });
+  return order;
+}
+
+describe("documents of an order", () => {
+  test("the invoice of a paid order shows its number, the lines and the totals, the seller and the buyer's company", async () => {
+    const { user: customer, cookie } = await signedIn("customer", "Carla Buyer");
+    await User.updateOne(
+      { _id: customer.id },
+      {
+        $set: {
+          companyName: "Buyer Garage Inc",
+          taxId: "DE123456789",
+          country: "DE",
+          billingAddress: "Hauptstr. 5\n10115 Berlin",
+        },
+      },
+    );
+    const order = await paidOrderOf(customer);
+    // The order missed its number (a crash between the writes): the invoice gives it one.
+    expect((await Order.findById(order.id).lean())?.invoiceNumber).toBeUndefined();
+
+    const response = await get(`/documents/${order.id}/invoice`, cookie);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toContain("no-store");
+    const page = await text(response);
+    const number = (await Order.findById(order.id).lean())?.invoiceNumber;
+    expect(number).toBeGreaterThan(0);
+    expect(page).toContain("Invoice");
+    expect(page).toContain(formatInvoiceNumber(number!));
+    expect(page).toContain("PartsWorks Manufacturing LLC");
+    expect(page).toContain("EIN 38-4417290");
+    expect(page).toContain("Buyer Garage Inc");
+    expect(page).toContain("DE123456789");
+    expect(page).toContain("10115 Berlin");
+    expect(page).toContain("PO-77-ALPHA");
+    expect(page).toContain("1 Test Street, Springfield");
+    expect(page).toContain("BC-2201");
+    expect(page).toContain("$12.50");
+    expect(page).toContain("$1,250"); // 100 x $12.50
+    expect(page).toContain("$5,998.80"); // 120 x $49.99
+    expect(page).toContain("$7,248.80"); // the order's total
+    expect(page).not.toContain("Pro-forma");
+
+    // Asked again, the same number: it is given once.
+    await get(`/documents/${order.id}/invoice`, cookie);
+    expect((await Order.findById(order.id).lean())?.invoiceNumber).toBe(number);
+
+    // The order page links to it and to its PDF.
+    const orderPage = await (await get(`/dashboard/orders/${order.id}`, cookie)).text();
+    expect(orderPage).toContain(`href="/documents/${order.id}/invoice"`);
+    expect(orderPage).toContain(`href="/documents/${order.id}/invoice/pdf"`);
+    expect(orderPage).not.toContain(`/documents/${order.id}/packing-slip`);
+  });
+
+  test("an unpaid order has a pro-forma: no invoice number, not a demand for payment; its invoice link leads there", async () => {
+    const { user: customer, cookie } = await signedIn();
+    const order = await createOrder({ user: customer, part: await createPart({ priceCents: 800 }), quantity: 150 });
+
+    const response = await get(`/documents/${order.id}/pro-forma`, cookie);
+    expect(response.status).toBe(200);
+    const page = await text(response);
+    expect(page).toContain("Pro-forma invoice");
+    expect(page).toContain("not a demand for payment");
+    expect(page).toContain("$1,200");
+    expect(page).not.toContain("Invoice number");
+    expect(page).not.toMatch(/INV-\d+/);
+    expect((await Order.findById(order.id).lean())?.invoiceNumber).toBeUndefined();
+
+    const invoice = await get(`/documents/${order.id}/invoice`, cookie);
+    expect(invoice.status).toBe(302);
+    expect(invoice.headers.get("location")).toBe(`/documents/${order.id}/pro-forma`);
+    const orderPage = await (await get(`/dashboard/orders/${order.id}`, cookie)).text();
+    expect(orderPage).toContain(`href="/documents/${order.id}/pro-forma"`);
+  });
+
+  test("the packing slip (for admins) has the parts, quantities, delivery address and PO number, and no price", async () => {
+    const customer = await createUser();
+    const order = await paidOrderOf(customer, "shipped");
+    const { cookie: admin } = await signedIn("admin");
+
+    const response = await get(`/documents/${order.id}/packing-slip`, admin);
+    expect(response.status).toBe(200);
+    const page = await text(response);
+    expect(page).toContain("Packing slip");
+    expect(page).toContain("BC-2201");
+    expect(page).toContain("Radiator Core");
+    expect(page).toContain("120");
+    expect(page).toContain("1 Test Street, Springfield");
+    expect(page).toContain("PO-77-ALPHA");
+    expect(page).not.toMatch(/\$\s?\d/);
+    expect(page).not.toContain("Total paid");
+
+    const adminPage = await (await get(`/dashboard/manageOrders/${order.id}`, admin)).text();
+    expect(adminPage).toContain(`href="/documents/${order.id}/packing-slip"`);
+    expect(adminPage).toContain(`href="/documents/${order.id}/invoice"`);
+    // An admin sees any customer's invoice too.
+    expect((await get(`/documents/${order.id}/invoice`, admin)).status).toBe(200);
+  });
+
+  test("another customer, or a customer asking for the packing slip, gets 404; a visitor is sent to sign in", async () => {
+    const owner = await createUser();
+    const order = await paidOrderOf(owner);
+    const { cookie: stranger } = await signedIn();
+    for (const kind of ["invoice", "pro-forma", "packing-slip"]) {
+      for (const suffix of ["", "/pdf"]) {
+        const response = await get(`/documents/${order.id}/${kind}${suffix}`, stranger);
+        expect(response.status, `${kind}${suffix}`).toBe(404);
+        expect(await response.text()).not.toContain("PO-77-ALPHA");
+      }
+    }
+    // The same answer as for an order that does not exist, or a document that does not.
+    expect((await get(`/documents/${"a".repeat(24)}/invoice`, stranger)).status).toBe(404);
+    expect((await get(`/documents/not-an-id/invoice`, stranger)).status).toBe(404);
+    const ownerCookie = (await signedIn()).cookie; // a different customer again
+    expect((await get(`/documents/${order.id}/receipt`, ownerCookie)).status).toBe(404);
+
+    const ownCookie = await sessionCookieHeader(owner.id);
+    expect((await get(`/documents/${order.id}/packing-slip`, ownCookie)).status).toBe(404);
+    // The invoice number is not given to a stranger's request either.
+    expect((await Order.findById(order.id).lean())?.invoiceNumber).toBeUndefined();
+
+    const visitor = await get(`/documents/${order.id}/invoice`);
+    expect(visitor.status).toBe(302);
+    expect(visitor.headers.get("location")).toMatch(/^\/login\?redirectTo=/);
+    // A cancelled order has no document.
+    const cancelled = await createOrder({ user: owner, status: "cancelled" });
+    expect((await get(`/documents/${cancelled.id}/pro-forma`, ownCookie)).status).toBe(404);
+  });
+
+  test("the PDF is a real PDF, named after the invoice number, printed on the server", async () => {
+    const { user: customer, cookie } = await signedIn();
+    const order = await paidOrderOf(customer);
+
+    const response = await get(`/documents/${order.id}/invoice/pdf`, cookie);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/pdf");
+    const number = (await Order.findById(order.id).lean())?.invoiceNumber;
+    expect(response.headers.get("content-disposition")).toBe(
+      `attachment; filename="invoice-${formatInvoiceNumber(number!)}.pdf"`,
+    );
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    const raw = bytes.toString("latin1");
+    expect(raw.match(/\/Type\s*\/Page[^s]/g)?.length ?? 0).toBeGreaterThanOrEqual(1);
+    expect(raw.trimEnd().endsWith("%%EOF")).toBe(true);
+    expect(bytes.length).toBeGreaterThan(5_000);
+
+    // The packing slip's PDF on A4, called in this process (the same loader the server runs).
+    const { cookie: admin } = await signedIn("admin");
+    const slip = await settle(
+      pdfLoader(
+        loaderArgs(getRequest(`/documents/${order.id}/packing-slip/pdf?paper=a4`, { cookie: admin }), {
+          id: order.id,
+          kind: "packing-slip",
+        }),
+      ),
+    );
+    expect(slip.status).toBe(200);
+    expect(slip.headers.get("content-disposition")).toBe(`attachment; filename="packing-slip-${order.id}.pdf"`);
+    const slipBytes = Buffer.from(await slip.arrayBuffer());
+    expect(slipBytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    // A4 is 595 x 842 points.
+    expect(slipBytes.toString("latin1")).toMatch(
+      /\/MediaBox\s*\[\s*0 0 595(\.\d+)? 841\.\d+|\/MediaBox\s*\[\s*0 0 595(\.\d+)? 842/,
+    );
+
+    // The page's loader answers the same data the PDF prints.
+    const data = await settle(
+      documentLoader(
+        loaderArgs(getRequest(`/documents/${order.id}/invoice`, { cookie }), { id: order.id, kind: "invoice" }),
+      ),
+    );
+    expect((await data.json()).data.invoiceNumber).toBe(formatInvoiceNumber(number!));
+  });
+});
