@@ -115,10 +115,17 @@ export default function ManageProducts() {
       </div>
       <p className="mt-1 text-sm text-slate-600">{total.toLocaleString("en-US")} parts, newest first.</p>
       <p className="mt-1 flex flex-wrap gap-4 text-sm">
-        <a href="/dashboard/manageProducts/export" download className="font-medium text-brand-700 underline">
+        <a
+          href="/dashboard/manageProducts/export"
+          download
+          className="inline-flex min-h-11 items-center font-medium text-brand-700 underline"
+        >
           Download CSV<span className="sr-only"> of all products</span>
         </a>
-        <Link to="/dashboard/manageProducts/import" className="font-medium text-brand-700 underline">
+        <Link
+          to="/dashboard/manageProducts/import"
+          className="inline-flex min-h-11 items-center font-medium text-brand-700 underline"
+        >
           Import stock and prices from CSV
         </Link>
       </p>

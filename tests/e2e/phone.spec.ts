@@ -37,8 +37,6 @@ const SCREENS: Screen[] = [
   { role: "customer", path: "/dashboard/quick-order" },
   { role: "customer", path: ({ orderId }) => `/dashboard/orders/${orderId}` },
   { role: "admin", path: "/dashboard" },
-  { role: "admin", path: "/dashboard/admin" },
-  { role: "admin", path: "/dashboard/audit" },
   { role: "admin", path: ({ partId }) => `/parts/${partId}` },
   { role: "admin", path: "/dashboard/allUsers" },
   { role: "admin", path: "/dashboard/addProduct" },
@@ -46,7 +44,6 @@ const SCREENS: Screen[] = [
   { role: "admin", path: ({ partId }) => `/dashboard/manageProducts/${partId}/delete` },
   { role: "admin", path: ({ partId }) => `/dashboard/manageProducts/${partId}/edit` },
   { role: "admin", path: "/dashboard/manageOrders" },
-  { role: "admin", path: ({ orderId }) => `/dashboard/manageOrders/${orderId}` },
   { role: "admin", path: ({ orderId }) => `/dashboard/manageOrders/${orderId}/remove` },
 ];
 
