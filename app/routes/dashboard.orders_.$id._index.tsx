@@ -4,13 +4,11 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { cancelOrderPath } from "~/components/cancel-order-form";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SubmitButton, useIsPending } from "~/components/forms";
-import { OrderLinesTable } from "~/components/order-lines";
 import { getOwnOrder } from "~/models/order.server";
 import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
-import { OrderTimeline } from "~/components/order-timeline";
 import { orderTimeline } from "~/utils/order-timeline";
 import { ORDER_STATUS_LABELS } from "~/utils/shop-forms";
-import { DOCUMENT_TITLES, documentPath } from "~/components/order-document";
+import { OrderDetails } from "~/components/order-details";
 import { documentsOf } from "~/utils/order-documents.server";
 
 const NOT_FOUND = "We could not find that order in your account.";
@@ -57,48 +55,7 @@ export default function OrderPage() {
           </span>
         ) : null}
       </p>
-      <div className="mt-4">
-        <OrderLinesTable lines={order.lines} totalCents={order.totalCents} caption="Every line of this order" />
-      </div>
-      <div className="mt-6 grid gap-4 sm:grid-cols-2">
-        <section aria-labelledby="delivery-heading">
-          <h2 id="delivery-heading" className="font-semibold">
-            Delivery
-          </h2>
-          <p className="text-slate-800">{order.userName}</p>
-          <p className="text-slate-800">{order.phone}</p>
-          <p className="whitespace-pre-line text-slate-800">{order.address}</p>
-        </section>
-        <section aria-labelledby="timeline-heading">
-          <h2 id="timeline-heading" className="font-semibold">
-            Timeline
-          </h2>
-          <OrderTimeline events={timeline} />
-        </section>
-      </div>
-      {documents.length ? (
-        <section aria-labelledby="documents-heading" className="mt-6">
-          <h2 id="documents-heading" className="font-semibold">
-            Documents
-          </h2>
-          <ul className="mt-1 flex flex-wrap gap-x-6 gap-y-1">
-            {documents.map((kind) => (
-              <li key={kind} className="flex flex-wrap gap-x-3">
-                <Link to={documentPath(order.id, kind)} className={`${linkClass} inline-flex min-h-11 items-center`}>
-                  {DOCUMENT_TITLES[kind]}
-                </Link>
-                <a
-                  href={documentPath(order.id, kind, true)}
-                  download
-                  className={`${linkClass} inline-flex min-h-11 items-center`}
-                >
-                  {DOCUMENT_TITLES[kind]} (PDF)
-                </a>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <OrderDetails order={order} timeline={timeline} documents={documents} />
       <div className="mt-6 flex flex-wrap items-center gap-3">
         {order.status === "unpaid" ? (
           <>
