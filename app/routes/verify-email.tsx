@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { MailedLinkProblem } from "~/components/mailed-link-problem";
 import { getUser } from "~/utils/auth.server";
 import { verifyEmailWithToken } from "~/utils/email-verification.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -29,25 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function VerifyEmailPage() {
   const { problem } = useLoaderData<typeof loader>();
-  return (
-    <div className="mx-auto max-w-md px-4 py-10">
-      <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-        <h1 className="text-2xl font-bold text-slate-900">Confirm your email address</h1>
-        <p
-          role="alert"
-          className="mt-4 rounded border border-red-700 bg-red-50 p-3 text-sm text-red-800"
-          data-testid="verify-problem"
-        >
-          {problem}
-        </p>
-        <p className="mt-4 text-sm">
-          <Link to="/dashboard" className="font-medium text-brand-700 underline hover:text-brand-800">
-            Go to My Profile
-          </Link>
-        </p>
-      </div>
-    </div>
-  );
+  return <MailedLinkProblem title="Confirm your email address" problem={problem} testId="verify-problem" />;
 }
 
 export const meta: MetaFunction = () => [
