@@ -25,7 +25,7 @@ test("an admin ships an order and finds it in the Audit Log, filtered by action 
   await expect(page.getByRole("heading", { name: "Audit Log" })).toBeVisible();
   await page.getByLabel("Action").selectOption({ label: "Shipped an order" });
   await page.getByLabel("Actor email").fill(admin.email);
-  await page.getByRole("button", { name: "Filter" }).click();
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
   await expect(page).toHaveURL(/action=order\.ship/);
   await expect(page.getByTestId("audit-total")).toHaveText("1 entry, newest first.");
   const row = page.getByTestId("audit-row");
@@ -39,7 +39,7 @@ test("an admin ships an order and finds it in the Audit Log, filtered by action 
   // An end date before the start date is refused next to the field (by the server without JavaScript).
   await page.getByLabel("From (UTC day)").fill("2026-02-01");
   await page.getByLabel("To (UTC day, included)").fill("2026-01-01");
-  await page.getByRole("button", { name: "Filter" }).click();
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
   await expect(page.getByText("The end date must not be before the start date")).toBeVisible();
 });
 

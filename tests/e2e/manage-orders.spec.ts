@@ -17,10 +17,10 @@ test("an admin finds a customer's order by email and status, opens it, and reads
 
   await page.goto("/dashboard/manageOrders");
   await page.getByLabel("Order number or email").fill(customer.email.toUpperCase());
-  await page.getByRole("button", { name: "Filter" }).click();
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
   await expect(page.getByTestId("orders-total")).toHaveText("2 orders, newest first.");
   await page.getByLabel("Status").selectOption("paid");
-  await page.getByRole("button", { name: "Filter" }).click();
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
   await expect(page).toHaveURL(/status=paid/);
   await expect(page).toHaveURL(/q=/);
   await expect(page.getByTestId("orders-total")).toHaveText("1 order with status Pending (paid), newest first.");
@@ -36,7 +36,7 @@ test("an admin finds a customer's order by email and status, opens it, and reads
   await expect(page.getByTestId("orders-total")).toHaveText("0 orders with status Pending (paid), newest first.");
 
   await page.getByLabel("Status").selectOption("shipped");
-  await page.getByRole("button", { name: "Filter" }).click();
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
   await page.getByRole("link", { name: part.name }).click();
   await expect(page).toHaveURL(`/dashboard/manageOrders/${paid.id}`);
   await expect(page.getByTestId("transaction-id")).toHaveText("pi_test_searchjourney1");
@@ -51,6 +51,6 @@ test("a bad date range is refused next to the field, with and without JavaScript
   await page.goto("/dashboard/manageOrders");
   await page.getByLabel("Placed from (UTC day)").fill("2026-02-01");
   await page.getByLabel("Placed to (UTC day, included)").fill("2026-01-01");
-  await page.getByRole("button", { name: "Filter" }).click();
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
   await expect(page.getByText("The end date must not be before the start date")).toBeVisible();
 });
