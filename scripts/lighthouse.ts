@@ -22,6 +22,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import lighthouse from "lighthouse";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../app/utils/chromium";
 import { freePort } from "../server/local-db";
 import { pinned, stopProcess } from "./bench/shop";
 
@@ -40,16 +41,7 @@ export const SIGNED_IN_BUDGET: Budget = { ...BUDGET, performance: 95, seo: 0 };
 /** One page to audit: its address, the budget it must meet, and the cookie of a signed-in browser. */
 export type LighthouseTarget = { label: string; path: string; budget: Budget; cookie?: string };
 
-const CHROMIUM_FLAGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
+const CHROMIUM_FLAGS = ["--headless=new", ...CHROMIUM_ARGS];
 
 export type LighthousePage = {
   label: string;
@@ -69,7 +61,7 @@ export type LighthousePage = {
 async function launchChromium(cpus: string | undefined) {
   const port = await freePort();
   const profile = mkdtempSync(path.join(tmpdir(), "shop-lighthouse-chromium-"));
-  const chromePath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+  const chromePath = CHROMIUM_PATH;
   const [command, args] = pinned(cpus, chromePath, [
     ...CHROMIUM_FLAGS,
     `--remote-debugging-port=${port}`,

@@ -6,6 +6,39 @@ import { ErrorList, Field, TextareaField } from "./forms";
 
 const BRANDS = [DEFAULT_BRAND, ...company.brands.map((brand) => brand.name)];
 
+type TextMeta = FieldMetadata<string | undefined | null>;
+type NumberMeta = FieldMetadata<number | undefined | null>;
+
+/** Name, description and picture: the first fields of Add and Edit Product. */
+export function PartDescriptionFields({
+  fields,
+}: {
+  fields: { name: TextMeta; description: TextMeta; img: TextMeta };
+}) {
+  return (
+    <>
+      <Field className="sm:col-span-2" meta={fields.name} label="Name" />
+      <TextareaField className="sm:col-span-2" meta={fields.description} label="Description" />
+      <Field
+        className="sm:col-span-2"
+        meta={fields.img}
+        label="Image URL"
+        inputProps={{ inputMode: "url", placeholder: "https://… or /images/…" }}
+      />
+    </>
+  );
+}
+
+/** Price and minimum order, as Add and Edit Product ask for them. */
+export function PartPriceFields({ fields }: { fields: { price: NumberMeta; minOrderQuantity: NumberMeta } }) {
+  return (
+    <>
+      <Field meta={fields.price} label="Price per unit (whole dollars)" type="number" inputProps={{ step: 1 }} />
+      <Field meta={fields.minOrderQuantity} label="Minimum order quantity" type="number" inputProps={{ step: 1 }} />
+    </>
+  );
+}
+
 /** Category, brand, OE cross-references and fitment: the catalogue part of Add and Edit Product. */
 export function PartCatalogueFields({
   fields,

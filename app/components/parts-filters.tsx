@@ -39,72 +39,76 @@ export function VehiclePicker({ state }: { state: PartsState }) {
         <legend className="text-lg font-semibold text-slate-900">Shop by vehicle</legend>
         <p className="text-sm text-slate-700">Pick your make, model and year to see only the parts that fit.</p>
         <div className="mt-3 grid gap-4 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end">
-          <div>
-            <label htmlFor="vehicle-make" className={labelClass}>
-              Make
-            </label>
-            <select
-              id="vehicle-make"
-              name="make"
-              defaultValue={make?.name ?? ""}
-              data-refine="model year"
-              className={selectClass}
-            >
-              <option value="">Any make</option>
-              {VEHICLE_MAKES.map((option) => (
-                <option key={option.name} value={option.name}>
-                  {option.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="vehicle-model" className={labelClass}>
-              Model
-            </label>
-            <select
-              id="vehicle-model"
-              name="model"
-              defaultValue={model?.name ?? ""}
-              data-refine="year"
-              disabled={!make}
-              className={selectClass}
-            >
-              <option value="">{make ? "Any model" : "Choose a make first"}</option>
-              {make?.models.map((option) => (
-                <option key={option.name} value={option.name}>
-                  {option.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="vehicle-year" className={labelClass}>
-              Year
-            </label>
-            <select
-              id="vehicle-year"
-              name="year"
-              defaultValue={state.year ?? ""}
-              data-refine=""
-              disabled={!model}
-              className={selectClass}
-            >
-              <option value="">{model ? "Any year" : "Choose a model first"}</option>
-              {model
-                ? modelYears(model).map((year) => (
-                    <option key={year} value={year}>
-                      {year}
-                    </option>
-                  ))
-                : null}
-            </select>
-          </div>
+          <VehicleSelect
+            name="make"
+            label="Make"
+            value={make?.name}
+            refine="model year"
+            placeholder="Any make"
+            options={VEHICLE_MAKES.map((option) => option.name)}
+          />
+          <VehicleSelect
+            name="model"
+            label="Model"
+            value={model?.name}
+            refine="year"
+            placeholder={make ? "Any model" : "Choose a make first"}
+            options={make?.models.map((option) => option.name)}
+          />
+          <VehicleSelect
+            name="year"
+            label="Year"
+            value={state.year?.toString()}
+            refine=""
+            placeholder={model ? "Any year" : "Choose a model first"}
+            options={model ? modelYears(model).map(String) : undefined}
+          />
           <Button type="submit">Find parts</Button>
         </div>
       </fieldset>
       {state.sort !== "newest" ? <input type="hidden" name="sort" value={state.sort} /> : null}
     </Form>
+  );
+}
+
+/** One step of the picker; disabled until the step before it has a choice (no options yet). */
+function VehicleSelect({
+  name,
+  label,
+  value,
+  refine,
+  placeholder,
+  options,
+}: {
+  name: string;
+  label: string;
+  value: string | undefined;
+  /** The selects after this one, cleared by the page's script when this one changes. */
+  refine: string;
+  placeholder: string;
+  options: string[] | undefined;
+}) {
+  return (
+    <div>
+      <label htmlFor={`vehicle-${name}`} className={labelClass}>
+        {label}
+      </label>
+      <select
+        id={`vehicle-${name}`}
+        name={name}
+        defaultValue={value ?? ""}
+        data-refine={refine}
+        disabled={!options}
+        className={selectClass}
+      >
+        <option value="">{placeholder}</option>
+        {options?.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 

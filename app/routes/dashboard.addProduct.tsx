@@ -5,8 +5,8 @@ import { json } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
-import { PartCatalogueFields } from "~/components/part-catalogue-fields";
+import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
+import { PartCatalogueFields, PartDescriptionFields, PartPriceFields } from "~/components/part-catalogue-fields";
 import { addPart } from "~/models/part.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { audit, partTarget, partValues } from "~/utils/audit.server";
@@ -83,17 +83,9 @@ export default function AddProduct() {
     <div className="mx-auto max-w-2xl px-4 py-8">
       <h1 className="text-2xl font-bold">Add Product</h1>
       <Form method="post" className="mt-6 grid gap-x-4 sm:grid-cols-2" {...getFormProps(form)}>
-        <Field className="sm:col-span-2" meta={fields.name} label="Name" />
-        <TextareaField className="sm:col-span-2" meta={fields.description} label="Description" />
-        <Field
-          className="sm:col-span-2"
-          meta={fields.img}
-          label="Image URL"
-          inputProps={{ inputMode: "url", placeholder: "https://… or /images/…" }}
-        />
+        <PartDescriptionFields fields={fields} />
         <Field meta={fields.quantity} label="Quantity in stock" type="number" inputProps={{ step: 1 }} />
-        <Field meta={fields.price} label="Price per unit (whole dollars)" type="number" inputProps={{ step: 1 }} />
-        <Field meta={fields.minOrderQuantity} label="Minimum order quantity" type="number" inputProps={{ step: 1 }} />
+        <PartPriceFields fields={fields} />
         <Field
           meta={fields.partNumber}
           label="Part number (optional)"

@@ -4,8 +4,8 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
-import { PartCatalogueFields } from "~/components/part-catalogue-fields";
+import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
+import { PartCatalogueFields, PartDescriptionFields, PartPriceFields } from "~/components/part-catalogue-fields";
 import { getPartForEdit, partNumberTaken, updatePartCatalogue } from "~/models/part-catalogue.server";
 import { audit, partEditChanges, partTarget } from "~/utils/audit.server";
 import { requireAdmin } from "~/utils/auth.server";
@@ -110,16 +110,8 @@ export default function EditProduct() {
         Stock ({part.availableQuantity.toLocaleString("en-US")} units) is set on Manage Products.
       </p>
       <Form method="post" className="mt-6 grid gap-x-4 sm:grid-cols-2" {...getFormProps(form)}>
-        <Field className="sm:col-span-2" meta={fields.name} label="Name" />
-        <TextareaField className="sm:col-span-2" meta={fields.description} label="Description" />
-        <Field
-          className="sm:col-span-2"
-          meta={fields.img}
-          label="Image URL"
-          inputProps={{ inputMode: "url", placeholder: "https://… or /images/…" }}
-        />
-        <Field meta={fields.price} label="Price per unit (whole dollars)" type="number" inputProps={{ step: 1 }} />
-        <Field meta={fields.minOrderQuantity} label="Minimum order quantity" type="number" inputProps={{ step: 1 }} />
+        <PartDescriptionFields fields={fields} />
+        <PartPriceFields fields={fields} />
         <Field meta={fields.partNumber} label="Part number" />
         <Field
           meta={fields.lowStockThreshold}

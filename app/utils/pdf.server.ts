@@ -4,16 +4,7 @@
  * closed on shutdown; each PDF gets its own context (no JavaScript, no network) and a time limit.
  */
 import { chromium, type Browser } from "playwright-core";
-
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
 
 export const PDF_TIMEOUT_MS = 20_000;
 
@@ -26,7 +17,7 @@ function getBrowser() {
   if (!browser) {
     const launching = chromium
       .launch({
-        executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+        executablePath: CHROMIUM_PATH,
         args: CHROMIUM_ARGS,
         // The server's own shutdown closes the browser; Playwright's SIGINT handler would exit the
         // process before requests in flight finish.
