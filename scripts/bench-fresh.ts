@@ -5,7 +5,8 @@
  *   npm run bench:fresh -- --build-dir build --rounds 1   an existing build, one round
  *   npm run bench:fresh -- --cpu-prof .cache/prof --requests 1000   and a V8 CPU profile of the server
  *
- * Options: --build-dir DIR, --requests N (50), --rounds R (3), --parts N (synthetic parts added to
+ * Options: --build-dir DIR, --requests N (50), --warmup N (200 requests a page first, as a server
+ * that has been running a while has compiled its hot code), --rounds R (3), --parts N (synthetic parts added to
  * the demo data; 0), --server-cpu (0; "" leaves the server unpinned), --cpu-prof DIR, --json FILE,
  * --pages (comma-separated names or paths, e.g. "/blogs,/parts": only those pages).
  *
@@ -32,6 +33,7 @@ const { values: args } = parseArgs({
   options: {
     "build-dir": { type: "string" },
     requests: { type: "string", default: "50" },
+    warmup: { type: "string", default: "200" },
     rounds: { type: "string", default: "3" },
     parts: { type: "string", default: "0" },
     "server-cpu": { type: "string", default: "0" },
@@ -43,6 +45,7 @@ const { values: args } = parseArgs({
 
 const requests = Math.max(1, Number(args.requests) || 50);
 const rounds = Math.max(1, Number(args.rounds) || 3);
+const warmup = Math.max(0, Number(args.warmup) || 0);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
 const work = mkdtempSync(path.join(os.tmpdir(), "shop-fresh-"));
@@ -61,7 +64,7 @@ try {
   );
   const all: FreshResult[][] = [];
   for (let i = 0; i < rounds; i++) {
-    const results = await measureFresh(demo.url, targets, { requests, pid: demo.shop.pid });
+    const results = await measureFresh(demo.url, targets, { requests, warmup, pid: demo.shop.pid });
     all.push(results);
     console.log(`round ${i + 1}: ${results.map((result) => `${result.name} ${result.appP50}`).join(", ")}`);
   }

@@ -28,9 +28,12 @@ if [[ $want_browser -eq 1 ]]; then
   command -v openssl >/dev/null || apt_install openssl
 fi
 
-# npm packages, when missing or older than the lockfile.
+# npm packages, when missing or older than the lockfile; the patches in patches/ (applied by
+# patch-package after every install) again when one of them changed.
 if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
   npm ci --no-audit --no-fund
+elif [[ -n "$(find patches -newer node_modules/.package-lock.json -name '*.patch' 2>/dev/null)" ]]; then
+  npx patch-package && touch node_modules/.package-lock.json
 fi
 
 bash scripts/local-db/install.sh
