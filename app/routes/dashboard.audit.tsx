@@ -122,7 +122,13 @@ export default function AuditLog() {
       ) : (
         <DataTable caption="Audit entries, newest first" className="mt-2" columns={COLUMNS}>
           {entries.map((entry) => (
-            <tr key={entry.id} data-testid="audit-row" data-action={entry.action}>
+            // dense: on a phone's card, the address fills the place beside the time.
+            <tr
+              key={entry.id}
+              data-testid="audit-row"
+              data-action={entry.action}
+              className="max-md:grid-flow-row-dense"
+            >
               <td className="px-3 py-2 md:whitespace-nowrap" data-label="When (UTC)">
                 {formatDateTime(entry.at)}
               </td>
@@ -141,10 +147,10 @@ export default function AuditLog() {
                   </span>
                 ) : null}
               </th>
-              <td className="px-3 py-2" data-label="Before">
+              <td className="px-3 py-2 max-md:col-span-2" data-label="Before">
                 <Values values={entry.before} />
               </td>
-              <td className="px-3 py-2" data-label="After">
+              <td className="px-3 py-2 max-md:col-span-2" data-label="After">
                 <Values values={entry.after} />
               </td>
             </tr>
@@ -163,7 +169,8 @@ function Values({ values }: { values: AuditValues | null }) {
       {Object.entries(values).map(([key, value]) => (
         <div key={key} className="contents">
           <dt className="text-slate-600">{key}</dt>
-          <dd className="break-all text-slate-900">{String(value)}</dd>
+          {/* Words wrap where they can; only a word longer than the column (an id) breaks. */}
+          <dd className="min-w-0 text-slate-900 [overflow-wrap:anywhere]">{String(value)}</dd>
         </div>
       ))}
     </dl>
