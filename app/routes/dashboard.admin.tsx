@@ -113,7 +113,7 @@ function OrdersToHandle({
   moreHref: string;
 }) {
   return (
-    <section aria-labelledby={id} data-testid={id}>
+    <section aria-labelledby={id} data-testid={id} className="min-w-0">
       <h2 id={id} className="text-xl font-semibold">
         {title} ({list.total.toLocaleString("en-US")})
       </h2>
@@ -127,8 +127,7 @@ function OrdersToHandle({
               <Link to={`/dashboard/manageOrders/${order.id}`} className="font-medium text-brand-700 underline">
                 {order.summary}
               </Link>{" "}
-              for {order.userName} (<span className="break-all">{order.userEmail}</span>),{" "}
-              {formatCents(order.totalCents)}
+              for {order.userName} ({order.userEmail}), {formatCents(order.totalCents)}
               <span className="block text-xs text-slate-600">{when(order)}</span>
             </li>
           ))}
