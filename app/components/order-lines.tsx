@@ -75,8 +75,8 @@ export function OrderLinesTable({
 export function OrderLinesDetails({ lines }: { lines: Line[] }) {
   if (lines.length < 2) return null;
   return (
-    <details className="mt-1 text-xs font-normal">
-      <summary className="cursor-pointer text-brand-700">All {lines.length} lines</summary>
+    <details className="text-xs font-normal">
+      <summary className="cursor-pointer py-3.5 text-brand-700">All {lines.length} lines</summary>
       <ul className="mt-1 space-y-0.5 text-slate-700">
         {lines.map((line) => (
           <li key={line.partId}>
