@@ -25,7 +25,7 @@ export function OrderDetails({
         <OrderLinesTable lines={order.lines} totalCents={order.totalCents} caption="Every line of this order" />
       </div>
       <div className="mt-6 grid gap-4 sm:grid-cols-2">
-        <section aria-labelledby="delivery-heading">
+        <section aria-labelledby="delivery-heading" className="min-w-0 break-words">
           <h2 id="delivery-heading" className="font-semibold">
             Delivery
           </h2>
@@ -33,7 +33,7 @@ export function OrderDetails({
           <p className="text-slate-800">{order.phone}</p>
           <p className="whitespace-pre-line text-slate-800">{order.address}</p>
         </section>
-        <section aria-labelledby="timeline-heading">
+        <section aria-labelledby="timeline-heading" className="min-w-0 break-words">
           <h2 id="timeline-heading" className="font-semibold">
             Timeline
           </h2>

@@ -64,6 +64,9 @@ const formatDate = (iso: string | null) => (iso ? DATE.format(new Date(iso)) : "
  * The documents' own CSS (plain, not Tailwind: the PDF is rendered from this markup alone). In
  * print, everything but the document is hidden (the shop's header, footer and toasts), the page
  * takes the printer's paper size (A4 or US Letter) with 15 mm margins, and no table row is split.
+ * On a screen narrower than 768 px (a phone) the lines become stacked cards, each cell named by
+ * its `data-label`, and long words wrap; that block is for screens only, so print and the PDF
+ * (Chromium's print media) keep the table.
  */
 export const DOCUMENT_CSS = `
 .pw-doc{max-width:190mm;margin:0 auto;padding:24px 16px;color:#000;background:#fff;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Liberation Sans",Arial,sans-serif}
@@ -95,6 +98,17 @@ export const DOCUMENT_CSS = `
   .pw-actions{display:none!important}
   .pw-doc{max-width:none;padding:0;font-size:11pt}
   .pw-doc *{color:#000!important;background:transparent!important;box-shadow:none!important}
+}
+@media screen and (max-width:767.98px){
+  .pw-doc{overflow-wrap:anywhere}
+  .pw-doc table,.pw-doc tbody,.pw-doc tfoot,.pw-doc caption{display:block}
+  .pw-doc thead{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
+  .pw-doc tbody tr,.pw-doc tfoot tr{display:grid;grid-template-columns:1fr 1fr;gap:4px 12px;padding:8px 0;border-bottom:1px solid #555}
+  .pw-doc tfoot tr{border-bottom:none}
+  .pw-doc tbody td,.pw-doc tfoot th,.pw-doc tfoot td,.pw-doc td.pw-num{display:block;min-width:0;padding:0;border:none;text-align:left;white-space:normal}
+  .pw-doc td[data-label]::before{content:attr(data-label);display:block;font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em}
+  .pw-doc td.pw-part,.pw-doc tfoot th{grid-column:1/-1;order:-1;font-weight:600}
+  .pw-doc td:empty{display:none}
 }
 `;
 
@@ -211,13 +225,19 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
         <tbody>
           {order.lines.map((line, index) => (
             <tr key={`${line.partNumber}-${index}`}>
-              <td>{line.partNumber || "—"}</td>
-              <td>{line.productName}</td>
-              <td className="pw-num">{line.quantity}</td>
+              <td data-label="Part number">{line.partNumber || "—"}</td>
+              <td className="pw-part">{line.productName}</td>
+              <td className="pw-num" data-label="Quantity">
+                {line.quantity}
+              </td>
               {prices ? (
                 <>
-                  <td className="pw-num">{formatCents(line.unitPriceCents)}</td>
-                  <td className="pw-num">{formatCents(line.lineTotalCents)}</td>
+                  <td className="pw-num" data-label="Unit price">
+                    {formatCents(line.unitPriceCents)}
+                  </td>
+                  <td className="pw-num" data-label="Line total">
+                    {formatCents(line.lineTotalCents)}
+                  </td>
                 </>
               ) : null}
             </tr>
@@ -228,11 +248,13 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
             <th scope="row" colSpan={2}>
               {prices ? (kind === "invoice" ? "Total paid (USD)" : "Total due (USD)") : "Total quantity"}
             </th>
-            <td className="pw-num">{order.lines.reduce((sum, line) => sum + line.quantity, 0)}</td>
+            <td className="pw-num" data-label={prices ? "Quantity" : undefined}>
+              {order.lines.reduce((sum, line) => sum + line.quantity, 0)}
+            </td>
             {prices ? (
               <>
                 <td />
-                <td className="pw-num" data-testid="document-total">
+                <td className="pw-num" data-label="Amount" data-testid="document-total">
                   {formatCents(order.totalCents)}
                 </td>
               </>

@@ -1,3 +1,4 @@
+import { DataTable, type Column } from "~/components/ui/data-table";
 import { formatCents } from "~/utils/misc";
 
 type Line = {
@@ -9,7 +10,18 @@ type Line = {
   lineTotalCents: number;
 };
 
-/** Every line of an order: part number, part, unit price, quantity, line total, and the order's total. */
+const LINE_COLUMNS: Column[] = [
+  { label: "Part number" },
+  { label: "Part" },
+  { label: "Unit price", align: "right" },
+  { label: "Quantity", align: "right" },
+  { label: "Line total", align: "right" },
+];
+
+/**
+ * Every line of an order: part number, part, unit price, quantity, line total, and the order's total.
+ * Below `md` each line is a card (the part is its title), as in every DataTable.
+ */
 export function OrderLinesTable({
   lines,
   totalCents,
@@ -20,53 +32,42 @@ export function OrderLinesTable({
   caption: string;
 }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="min-w-full divide-y divide-slate-200 text-left text-sm" data-testid="order-lines">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="bg-slate-100 text-slate-800">
-          <tr>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Part number
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Part
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-semibold">
-              Unit price
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-semibold">
-              Quantity
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-semibold">
-              Line total
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200">
-          {lines.map((line) => (
-            <tr key={line.partId} data-testid="order-line">
-              <td className="px-3 py-2 font-mono">{line.partNumber || "—"}</td>
-              <th scope="row" className="px-3 py-2 font-medium">
-                {line.productName}
-              </th>
-              <td className="px-3 py-2 text-right">{formatCents(line.unitPriceCents)}</td>
-              <td className="px-3 py-2 text-right">{line.quantity.toLocaleString("en-US")}</td>
-              <td className="px-3 py-2 text-right">{formatCents(line.lineTotalCents)}</td>
-            </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row" colSpan={4} className="px-3 py-2 text-right font-semibold">
-              Total
-            </th>
-            <td className="px-3 py-2 text-right font-semibold" data-testid="order-total">
-              {formatCents(totalCents)}
-            </td>
-          </tr>
-        </tfoot>
-      </table>
-    </div>
+    <DataTable
+      caption={caption}
+      columns={LINE_COLUMNS}
+      className=""
+      testId="order-lines"
+      footer={
+        <tr>
+          <th scope="row" colSpan={4} className="px-3 py-2 text-right font-semibold">
+            Total
+          </th>
+          <td className="px-3 py-2 text-right font-semibold" data-testid="order-total">
+            {formatCents(totalCents)}
+          </td>
+        </tr>
+      }
+    >
+      {lines.map((line) => (
+        <tr key={line.partId} data-testid="order-line">
+          <td className="px-3 py-2" data-label="Part number">
+            <span className="font-mono">{line.partNumber || "—"}</span>
+          </td>
+          <th scope="row" className="px-3 py-2 font-medium max-md:order-first">
+            {line.productName}
+          </th>
+          <td className="px-3 py-2 text-right" data-label="Unit price">
+            {formatCents(line.unitPriceCents)}
+          </td>
+          <td className="px-3 py-2 text-right" data-label="Quantity">
+            {line.quantity.toLocaleString("en-US")}
+          </td>
+          <td className="px-3 py-2 text-right" data-label="Line total">
+            {formatCents(line.lineTotalCents)}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -74,8 +75,8 @@ export function OrderLinesTable({
 export function OrderLinesDetails({ lines }: { lines: Line[] }) {
   if (lines.length < 2) return null;
   return (
-    <details className="mt-1 text-xs font-normal">
-      <summary className="cursor-pointer text-brand-700">All {lines.length} lines</summary>
+    <details className="text-xs font-normal">
+      <summary className="cursor-pointer py-3.5 text-brand-700">All {lines.length} lines</summary>
       <ul className="mt-1 space-y-0.5 text-slate-700">
         {lines.map((line) => (
           <li key={line.partId}>

@@ -77,8 +77,12 @@ export default function AdminHome() {
                   {part.name}
                   <span className="block text-xs font-normal text-slate-600">{part.partNumber}</span>
                 </th>
-                <td className="px-3 py-2 text-right">{part.availableQuantity.toLocaleString("en-US")}</td>
-                <td className="px-3 py-2 text-right">{part.threshold.toLocaleString("en-US")}</td>
+                <td className="px-3 py-2 text-right" data-label="In stock">
+                  {part.availableQuantity.toLocaleString("en-US")}
+                </td>
+                <td className="px-3 py-2 text-right" data-label="Threshold">
+                  {part.threshold.toLocaleString("en-US")}
+                </td>
               </tr>
             ))}
           </DataTable>
@@ -109,7 +113,7 @@ function OrdersToHandle({
   moreHref: string;
 }) {
   return (
-    <section aria-labelledby={id} data-testid={id}>
+    <section aria-labelledby={id} data-testid={id} className="min-w-0">
       <h2 id={id} className="text-xl font-semibold">
         {title} ({list.total.toLocaleString("en-US")})
       </h2>
@@ -119,7 +123,7 @@ function OrdersToHandle({
       ) : (
         <ol className="mt-2 divide-y divide-slate-200 rounded border border-slate-200 bg-white">
           {list.orders.map((order) => (
-            <li key={order.id} className="px-3 py-2 text-sm" data-testid="todo-order">
+            <li key={order.id} className="break-words px-3 py-2 text-sm" data-testid="todo-order">
               <Link to={`/dashboard/manageOrders/${order.id}`} className="font-medium text-brand-700 underline">
                 {order.summary}
               </Link>{" "}
@@ -130,7 +134,10 @@ function OrdersToHandle({
         </ol>
       )}
       {list.total > list.orders.length ? (
-        <Link to={moreHref} className="mt-2 inline-block text-sm font-medium text-brand-700 underline">
+        <Link
+          to={moreHref}
+          className="mt-1 inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline"
+        >
           All {list.total.toLocaleString("en-US")} in Manage Orders
         </Link>
       ) : null}
@@ -205,8 +212,8 @@ function SalesChart({ sales }: { sales: DaySales[] }) {
         })}
       </svg>
       <details className="mt-2">
-        <summary className="cursor-pointer text-sm font-medium text-brand-700">Sales by day as a table</summary>
-        <DataTable caption="Sales by day, last 30 days" columns={SALES_COLUMNS}>
+        <summary className="cursor-pointer py-3 text-sm font-medium text-brand-700">Sales by day as a table</summary>
+        <DataTable caption="Sales by day, last 30 days" columns={SALES_COLUMNS} stack={false}>
           {sales.map((day) => (
             <tr key={day.day} data-testid="sales-row">
               <th scope="row" className="px-3 py-2 font-medium">

@@ -83,7 +83,7 @@ export default function AuditLog() {
           <select
             {...getSelectProps(fields.action)}
             key={fields.action.key}
-            className="block w-full rounded border border-slate-400 bg-white px-3 py-2"
+            className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2"
           >
             <option value="">All actions</option>
             {AUDIT_ACTIONS.map((value) => (
@@ -97,7 +97,7 @@ export default function AuditLog() {
         <Field meta={fields.actor} label="Actor email" type="email" />
         <Field meta={fields.from} label="From (UTC day)" inputProps={{ type: "date" }} />
         <Field meta={fields.to} label="To (UTC day, included)" inputProps={{ type: "date" }} />
-        <div className="flex items-center gap-3 pt-6">
+        <div className="flex items-center gap-3 sm:pt-6">
           <SubmitButton
             pending={navigation.state === "loading" && navigation.location?.pathname === "/dashboard/audit"}
             pendingText="Filtering…"
@@ -105,7 +105,10 @@ export default function AuditLog() {
             Filter
           </SubmitButton>
           {filtered ? (
-            <Link to="/dashboard/audit" className="text-sm font-medium text-brand-700 underline">
+            <Link
+              to="/dashboard/audit"
+              className="inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline"
+            >
               Clear
             </Link>
           ) : null}
@@ -119,11 +122,24 @@ export default function AuditLog() {
       ) : (
         <DataTable caption="Audit entries, newest first" className="mt-2" columns={COLUMNS}>
           {entries.map((entry) => (
-            <tr key={entry.id} data-testid="audit-row" data-action={entry.action}>
-              <td className="whitespace-nowrap px-3 py-2">{formatDateTime(entry.at)}</td>
-              <td className="break-all px-3 py-2">{entry.actorEmail ?? "—"}</td>
-              <td className="break-all px-3 py-2 font-mono text-xs">{entry.ip}</td>
-              <th scope="row" className="px-3 py-2 font-medium">
+            // dense: on a phone's card, the address fills the place beside the time.
+            <tr
+              key={entry.id}
+              data-testid="audit-row"
+              data-action={entry.action}
+              className="max-md:grid-flow-row-dense"
+            >
+              <td className="px-3 py-2 md:whitespace-nowrap" data-label="When (UTC)">
+                {formatDateTime(entry.at)}
+              </td>
+              <td className="break-all px-3 py-2 max-md:col-span-2" data-label="Who">
+                {entry.actorEmail ?? "—"}
+              </td>
+              <td className="break-all px-3 py-2 font-mono text-xs" data-label="Address">
+                {entry.ip}
+              </td>
+              {/* On a phone's card the action comes first, as its title. */}
+              <th scope="row" className="px-3 py-2 font-medium max-md:order-first">
                 {AUDIT_ACTION_LABELS[entry.action]}
                 {entry.targetLabel || entry.targetId ? (
                   <span className="block text-xs font-normal text-slate-600">
@@ -131,10 +147,10 @@ export default function AuditLog() {
                   </span>
                 ) : null}
               </th>
-              <td className="px-3 py-2">
+              <td className="px-3 py-2 max-md:col-span-2" data-label="Before">
                 <Values values={entry.before} />
               </td>
-              <td className="px-3 py-2">
+              <td className="px-3 py-2 max-md:col-span-2" data-label="After">
                 <Values values={entry.after} />
               </td>
             </tr>
@@ -153,7 +169,8 @@ function Values({ values }: { values: AuditValues | null }) {
       {Object.entries(values).map(([key, value]) => (
         <div key={key} className="contents">
           <dt className="text-slate-600">{key}</dt>
-          <dd className="break-all text-slate-900">{String(value)}</dd>
+          {/* Words wrap where they can; only a word longer than the column (an id) breaks. */}
+          <dd className="min-w-0 text-slate-900 [overflow-wrap:anywhere]">{String(value)}</dd>
         </div>
       ))}
     </dl>

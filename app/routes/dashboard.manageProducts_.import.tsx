@@ -5,6 +5,7 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, SubmitButton } from "~/components/forms";
+import { DataTable, type Column } from "~/components/ui/data-table";
 import { applyImportedChange } from "~/models/part.server";
 import { audit, partTarget, partValues } from "~/utils/audit.server";
 import { requireAdmin } from "~/utils/auth.server";
@@ -103,6 +104,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
+const DRY_RUN_COLUMNS: Column[] = [
+  { label: "Line" },
+  { label: "Part" },
+  { label: "Field" },
+  { label: "Before → after" },
+];
+
 const show = (field: "stock" | "price", value: number) =>
   field === "price" ? formatCents(value) : value.toLocaleString("en-US");
 
@@ -139,7 +147,7 @@ export default function ImportProducts() {
           {...getInputProps(fields.file, { type: "file" })}
           key={fields.file.key}
           accept=".csv,text/csv,text/plain"
-          className="block w-full max-w-md text-sm"
+          className="block w-full max-w-md text-sm file:mr-3 file:min-h-11 file:cursor-pointer file:rounded file:border file:border-solid file:border-slate-400 file:bg-white file:px-4 file:font-medium file:text-slate-900 hover:file:bg-slate-50"
         />
         <ErrorList id={fields.file.errorId} errors={fields.file.errors} />
         <ErrorList id={form.errorId} errors={form.errors} />
@@ -186,31 +194,24 @@ function Preview({ data, pending }: { data: Extract<ActionData, { kind: "preview
         {parts === 1 ? "part" : "parts"}, {report.unchanged} unchanged, {report.problems.length} with problems.
       </p>
       {report.rows.length ? (
-        <table className="mt-3 w-full text-left text-sm" data-testid="dry-run-changes">
-          <caption className="sr-only">Changes</caption>
-          <thead>
-            <tr>
-              <th className="px-2 py-1">Line</th>
-              <th className="px-2 py-1">Part</th>
-              <th className="px-2 py-1">Field</th>
-              <th className="px-2 py-1">Before → after</th>
+        <DataTable caption="Changes" columns={DRY_RUN_COLUMNS} className="mt-3" testId="dry-run-changes">
+          {report.rows.map((row) => (
+            <tr key={`${row.line}-${row.field}`}>
+              <td className="px-3 py-2" data-label="Line">
+                {row.line}
+              </td>
+              <th scope="row" className="px-3 py-2 font-medium max-md:order-first">
+                <span className="font-mono">{row.partNumber}</span> {row.name}
+              </th>
+              <td className="px-3 py-2" data-label="Field">
+                {row.field === "stock" ? "Stock" : "Price"}
+              </td>
+              <td className="px-3 py-2" data-label="Before → after">
+                {show(row.field, row.before)} → {show(row.field, row.after)}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {report.rows.map((row) => (
-              <tr key={`${row.line}-${row.field}`} className="border-t border-slate-200">
-                <td className="px-2 py-1">{row.line}</td>
-                <td className="px-2 py-1">
-                  {row.partNumber} {row.name}
-                </td>
-                <td className="px-2 py-1">{row.field === "stock" ? "Stock" : "Price"}</td>
-                <td className="px-2 py-1">
-                  {show(row.field, row.before)} → {show(row.field, row.after)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       ) : null}
       {report.problems.length ? (
         <>

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { insertAuditEntry } from "~/models/audit.server";
 import { createUser } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { expect, test } from "./fixtures";
@@ -12,8 +13,8 @@ import { expect, test } from "./fixtures";
  * build yet: they are skipped, saying so, while their route answers 404.
  */
 type Role = "visitor" | "customer" | "admin";
-type Data = { partId: string; orderId: string };
-type Screen = { role: Role; path: string | ((data: Data) => string); optional?: boolean };
+type Data = { partId: string; orderId: string; paidOrderId: string };
+type Screen = { role: Role; path: string | ((data: Data) => string); optional?: boolean; error?: boolean };
 
 const SCREENS: Screen[] = [
   { role: "visitor", path: "/" },
@@ -24,8 +25,11 @@ const SCREENS: Screen[] = [
   { role: "visitor", path: "/login" },
   { role: "visitor", path: "/signup" },
   { role: "visitor", path: "/forgot-password" },
-  { role: "visitor", path: "/reset-password?token=no-such-token" },
-  { role: "visitor", path: "/no-such-page" },
+  { role: "visitor", path: "/reset-password?token=no-such-token", error: true },
+  { role: "visitor", path: "/no-such-page", error: true },
+  { role: "visitor", path: "/verify-email?token=no-such-token", error: true },
+  { role: "visitor", path: "/change-email?token=no-such-token", error: true },
+  { role: "visitor", path: "/unsubscribe?token=no-such-token", error: true },
   { role: "customer", path: "/" },
   { role: "customer", path: ({ partId }) => `/parts/${partId}` },
   { role: "customer", path: "/dashboard" },
@@ -36,6 +40,10 @@ const SCREENS: Screen[] = [
   { role: "customer", path: "/dashboard/cart" },
   { role: "customer", path: "/dashboard/quick-order" },
   { role: "customer", path: ({ orderId }) => `/dashboard/orders/${orderId}` },
+  { role: "customer", path: ({ paidOrderId }) => `/dashboard/orders/${paidOrderId}` },
+  { role: "customer", path: ({ orderId }) => `/dashboard/payment/${orderId}/success` },
+  { role: "customer", path: ({ orderId }) => `/documents/${orderId}/pro-forma` },
+  { role: "customer", path: ({ paidOrderId }) => `/documents/${paidOrderId}/invoice` },
   { role: "admin", path: "/dashboard" },
   { role: "admin", path: ({ partId }) => `/parts/${partId}` },
   { role: "admin", path: "/dashboard/allUsers" },
@@ -45,6 +53,14 @@ const SCREENS: Screen[] = [
   { role: "admin", path: ({ partId }) => `/dashboard/manageProducts/${partId}/edit` },
   { role: "admin", path: "/dashboard/manageOrders" },
   { role: "admin", path: ({ orderId }) => `/dashboard/manageOrders/${orderId}/remove` },
+  { role: "admin", path: ({ orderId }) => `/dashboard/manageOrders/${orderId}` },
+  { role: "admin", path: ({ paidOrderId }) => `/dashboard/manageOrders/${paidOrderId}` },
+  { role: "admin", path: "/dashboard/manageProducts/import" },
+  { role: "admin", path: "/dashboard/admin" },
+  { role: "admin", path: "/dashboard/audit" },
+  { role: "admin", path: ({ orderId }) => `/documents/${orderId}/pro-forma` },
+  { role: "admin", path: ({ paidOrderId }) => `/documents/${paidOrderId}/invoice` },
+  { role: "admin", path: ({ paidOrderId }) => `/documents/${paidOrderId}/packing-slip` },
 ];
 
 const PHONE = { width: 360, height: 740 };
@@ -92,7 +108,10 @@ async function layoutProblems(page: Page) {
 }
 
 for (const screen of SCREENS) {
-  const label = typeof screen.path === "string" ? screen.path : screen.path({ partId: ":part", orderId: ":order" });
+  const label =
+    typeof screen.path === "string"
+      ? screen.path
+      : screen.path({ partId: ":part", orderId: ":order", paidOrderId: ":paid-order" });
   test(`${label} fits a 360 px phone (${screen.role})`, async ({ page, login, createPart }) => {
     const part = await createPart({ name: "Heavy Duty Ceramic Brake Pad Set for Commercial Vans and Light Trucks" });
     // A long name and email, the kind that used to widen tables.
@@ -103,15 +122,28 @@ for (const screen of SCREENS) {
             name: "Maximiliana Featherstonehaugh-Worthington",
             email: `procurement.department.${Date.now()}@northern-fleet-maintenance-services.example.com`,
           });
-    const order = await createOrder({ user: owner, part });
-    await createOrder({ user: owner, part, status: "paid" });
+    // An order of two lines (lists fold them under "All 2 lines"), and a paid one.
+    const second = await createPart({ name: "Long-Life Synthetic Transmission Fluid, 20 Litre Drum" });
+    const order = await createOrder({
+      user: owner,
+      lines: [
+        { part, quantity: 100 },
+        { part: second, quantity: 250 },
+      ],
+    });
+    const paidOrder = await createOrder({ user: owner, part, status: "paid" });
     if (screen.role === "admin") await login({ role: "admin" });
 
-    const path = typeof screen.path === "string" ? screen.path : screen.path({ partId: part.id, orderId: order.id });
+    const path =
+      typeof screen.path === "string"
+        ? screen.path
+        : screen.path({ partId: part.id, orderId: order.id, paidOrderId: paidOrder.id });
     const response = await page.goto(path);
     if (screen.optional && response?.status() === 404) {
       test.skip(true, `${path} answers 404: not in this build yet`);
     }
+    // The screen itself, not an error page standing in for it (unless the error page is the screen).
+    if (!screen.error) expect(response?.status(), `${path} answers`).toBeLessThan(400);
     expect(await layoutProblems(page)).toEqual([]);
   });
 }
@@ -163,4 +195,49 @@ test("Manage Orders on a phone: every column and the actions of an order are on 
   const remove = card.getByRole("link", { name: /^Remove the order of Radiator Core/ });
   await remove.scrollIntoViewIfNeeded();
   await expect(remove).toBeInViewport({ ratio: 1 });
+});
+
+test("what the admin's screens show after a click fits too: the audit log's entries, the sales table, an import's dry run", async ({
+  page,
+  login,
+  createPart,
+}) => {
+  const part = await createPart({ name: "Heavy Duty Ceramic Brake Pad Set for Commercial Vans and Light Trucks" });
+  await login({ role: "admin" });
+  const actor = `procurement.department.${Date.now()}@northern-fleet-maintenance-services.example.com`;
+  await insertAuditEntry({
+    at: new Date(),
+    action: "part.update",
+    actorEmail: actor,
+    ip: "2001:0db8:85a3:0000:0000:8a2e:0370:7334",
+    targetType: "part",
+    targetId: part.id,
+    targetLabel: part.name,
+    before: { name: part.name, stock: 1000 },
+    after: { name: `${part.name}, Extra-Long-Life-Compound-Edition`, stock: 1250 },
+    expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000),
+  });
+
+  // The audit log, filtered to that entry (so the Clear link shows too).
+  await page.goto(`/dashboard/audit?actor=${encodeURIComponent(actor)}`);
+  await expect(page.getByTestId("audit-row")).toHaveCount(1);
+  expect(await layoutProblems(page)).toEqual([]);
+
+  // Shop Today with the sales of each day opened as a table.
+  await page.goto("/dashboard/admin");
+  await page.getByText("Sales by day as a table").click();
+  await expect(page.getByTestId("sales-row").first()).toBeVisible();
+  expect(await layoutProblems(page)).toEqual([]);
+
+  // The import's dry run and its Apply button.
+  await page.goto("/dashboard/manageProducts/import");
+  await page.getByLabel("CSV file").setInputFiles({
+    name: "stock.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(`Part number,Stock\r\n${part.partNumber},1250\r\n`),
+  });
+  await page.getByRole("button", { name: "Check the file (dry run)" }).click();
+  await expect(page.getByTestId("dry-run-changes")).toContainText(part.name);
+  await expect(page.getByRole("button", { name: "Apply 1 change" })).toBeVisible();
+  expect(await layoutProblems(page)).toEqual([]);
 });

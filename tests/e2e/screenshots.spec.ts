@@ -33,8 +33,8 @@ const PARTS = [
 
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "one baseline per screen: taken with JavaScript on");
 
-/** The fixed parts (created once per database) and the fixed customer with two fresh orders. */
-async function fixedShop() {
+/** The fixed parts, created once per database. */
+async function fixedParts() {
   const parts = [];
   for (const fields of PARTS) {
     // Created through the model, which derives the search keys; a parallel test may have made it first.
@@ -51,10 +51,31 @@ async function fixedShop() {
       ));
     parts.push(toPartView(doc!));
   }
-  const email = "sam.shotwell@example.com";
+  return parts;
+}
+
+/** A fixed customer (created once per database) whose orders are deleted. */
+async function fixedCustomer(name: string, email: string) {
   const existing = await User.findOne({ email }).lean();
-  const customer = existing ? toUserView(existing) : await createUser({ name: "Sam Shotwell", email });
+  const customer = existing ? toUserView(existing) : await createUser({ name, email });
   await Order.deleteMany({ userId: customer.id });
+  return customer;
+}
+
+/** Dates that never change: the orders' placing (and payment) at FROZEN. */
+async function freeze(orderIds: string[]) {
+  // Straight to the collection: the model keeps createdAt from ever changing.
+  await Order.collection.updateMany(
+    { _id: { $in: orderIds.map((id) => new Types.ObjectId(id)) } },
+    { $set: { createdAt: FROZEN, updatedAt: FROZEN } },
+  );
+}
+
+/** The fixed parts and the fixed customer with two fresh orders. */
+async function fixedShop() {
+  const parts = await fixedParts();
+  const email = "sam.shotwell@example.com";
+  const customer = await fixedCustomer("Sam Shotwell", email);
   const unpaid = await createOrder({ user: customer, part: parts[0], quantity: 150 });
   const paid = await createOrder({
     user: customer,
@@ -63,11 +84,7 @@ async function fixedShop() {
     status: "paid",
     transactionId: "pi_shotwell0000000001",
   });
-  // Straight to the collection: the model keeps createdAt from ever changing.
-  await Order.collection.updateMany(
-    { _id: { $in: [new Types.ObjectId(unpaid.id), new Types.ObjectId(paid.id)] } },
-    { $set: { createdAt: FROZEN, updatedAt: FROZEN } },
-  );
+  await freeze([unpaid.id, paid.id]);
   await Order.collection.updateOne({ _id: new Types.ObjectId(paid.id) }, { $set: { paidAt: FROZEN } });
   return { parts, customer, unpaid };
 }
@@ -122,5 +139,30 @@ test.describe("phone", () => {
     await login({ role: "admin" });
     await page.goto("/dashboard/manageOrders?status=unpaid");
     await expect(page.getByTestId(`order-${unpaid.id}`)).toHaveScreenshot("manage-orders-card-phone.png");
+  });
+
+  test("an order of two lines and its pro-forma invoice (phone)", async ({ page, baseURL, db: _db }) => {
+    // A customer of its own, so the other screenshots' orders never change under this one.
+    const parts = await fixedParts();
+    const customer = await fixedCustomer("Pat Shotwell", "pat.shotwell@example.com");
+    const order = await createOrder({
+      user: customer,
+      lines: [
+        { part: parts[0], quantity: 150 },
+        { part: parts[2], quantity: 200 },
+      ],
+    });
+    await freeze([order.id]);
+    await signIn(page, customer.id, baseURL!);
+
+    await page.goto(`/dashboard/orders/${order.id}`);
+    await expect(page.getByTestId("order-lines")).toHaveScreenshot("order-lines-phone.png");
+
+    await page.goto(`/documents/${order.id}/pro-forma`);
+    await expect(page).toHaveScreenshot("pro-forma-phone.png", {
+      fullPage: true,
+      // The order number is new on every run.
+      mask: [page.getByText(order.id, { exact: true }), page.locator("footer").last()],
+    });
   });
 });

@@ -13,22 +13,37 @@ export type Column = { label: ReactNode; align?: "left" | "right" };
  * - every other cell names itself with `data-label` (usually its column's label), shown above
  *   its value; cells sit two to a line, and a cell that needs the card's width (a form, a long
  *   email) adds `max-md:col-span-2`;
- * - long words (emails, ids) wrap instead of widening the page.
+ * - long words (emails, ids) wrap instead of widening the page;
+ * - the `footer` rows (a total) become a line under the cards, label and value apart.
+ * A short table of a few narrow columns that fits a phone as it is (figures by day) passes
+ * `stack={false}` and stays a table.
  */
 export function DataTable({
   caption,
   columns,
   children,
   className = "mt-2",
+  footer,
+  testId,
+  stack = true,
 }: {
   caption: string;
   columns: Column[];
   children: ReactNode;
   className?: string;
+  /** The <tfoot> rows, such as a total. */
+  footer?: ReactNode;
+  /** The table's data-testid. */
+  testId?: string;
+  /** Rows become cards below `md` (the default). */
+  stack?: boolean;
 }) {
   return (
-    <div className={`${className} data-table md:overflow-x-auto`}>
-      <table className="min-w-full text-left text-sm md:divide-y md:divide-slate-200">
+    <div className={`${className} ${stack ? "data-table md:overflow-x-auto" : "overflow-x-auto"}`}>
+      <table
+        className={`min-w-full text-left text-sm ${stack ? "md:divide-y md:divide-slate-200" : "divide-y divide-slate-200"}`}
+        data-testid={testId}
+      >
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-100 text-slate-800">
           <tr>
@@ -43,7 +58,8 @@ export function DataTable({
             ))}
           </tr>
         </thead>
-        <tbody className="md:divide-y md:divide-slate-200">{children}</tbody>
+        <tbody className={stack ? "md:divide-y md:divide-slate-200" : "divide-y divide-slate-200"}>{children}</tbody>
+        {footer ? <tfoot>{footer}</tfoot> : null}
       </table>
     </div>
   );
