@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DeliveryFields, deliveryDefaultValues, SavedAddressPicker } from "~/components/delivery-fields";
 import { Button, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
+import { DataTable, type Column } from "~/components/ui/data-table";
 import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
 import {
   addToCart,
@@ -198,52 +199,40 @@ export default function CartPage() {
   );
 }
 
+const CART_COLUMNS: Column[] = [
+  { label: "Part" },
+  { label: "Unit price", align: "right" },
+  { label: "Quantity" },
+  { label: "Line total", align: "right" },
+  { label: <span className="sr-only">Remove</span> },
+];
+
 function CartTable({ cart, actionData }: { cart: CartData; actionData: ActionData | undefined }) {
   return (
-    <div className="mt-4 overflow-x-auto">
-      <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-        <caption className="sr-only">The lines of your cart</caption>
-        <thead className="bg-slate-100 text-slate-800">
-          <tr>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Part
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-semibold">
-              Unit price
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Quantity
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-semibold">
-              Line total
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              <span className="sr-only">Remove</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200">
-          {cart.lines.map((line) => (
-            <CartRow
-              key={line.partId}
-              line={line}
-              actionData={actionData?.partId === line.partId ? actionData : undefined}
-            />
-          ))}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row" colSpan={3} className="px-3 py-2 text-right font-semibold">
-              Total ({cart.totalQuantity.toLocaleString("en-US")} units)
-            </th>
-            <td className="px-3 py-2 text-right text-base font-bold" data-testid="cart-total">
-              {formatCents(cart.totalCents)}
-            </td>
-            <td />
-          </tr>
-        </tfoot>
-      </table>
-    </div>
+    <DataTable
+      caption="The lines of your cart"
+      columns={CART_COLUMNS}
+      className="mt-4"
+      footer={
+        <tr>
+          <th scope="row" colSpan={3} className="px-3 py-2 text-right font-semibold">
+            Total ({cart.totalQuantity.toLocaleString("en-US")} units)
+          </th>
+          <td className="px-3 py-2 text-right text-base font-bold" data-testid="cart-total">
+            {formatCents(cart.totalCents)}
+          </td>
+          <td />
+        </tr>
+      }
+    >
+      {cart.lines.map((line) => (
+        <CartRow
+          key={line.partId}
+          line={line}
+          actionData={actionData?.partId === line.partId ? actionData : undefined}
+        />
+      ))}
+    </DataTable>
   );
 }
 
@@ -288,8 +277,10 @@ function CartRow({ line, actionData }: { line: CartData["lines"][number]; action
           </span>
         ) : null}
       </th>
-      <td className="px-3 py-2 text-right align-top">{line.part ? formatCents(line.part.priceCents) : "—"}</td>
-      <td className="px-3 py-2 align-top">
+      <td className="px-3 py-2 text-right align-top" data-label="Unit price">
+        {line.part ? formatCents(line.part.priceCents) : "—"}
+      </td>
+      <td className="px-3 py-2 align-top max-md:col-span-2" data-label="Quantity">
         <updater.Form method="post" action={CART_PATH} className="flex items-start gap-2" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="update" />
           <input type="hidden" name="partId" value={line.partId} />
@@ -312,7 +303,7 @@ function CartRow({ line, actionData }: { line: CartData["lines"][number]; action
         </updater.Form>
         <ErrorList id={form.errorId} errors={form.errors} />
       </td>
-      <td className="px-3 py-2 text-right align-top" data-testid="line-total">
+      <td className="px-3 py-2 text-right align-top" data-label="Line total" data-testid="line-total">
         {formatCents(line.lineTotalCents)}
       </td>
       <td className="px-3 py-2 align-top">
