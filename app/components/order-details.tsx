@@ -6,6 +6,29 @@ import { OrderTimeline } from "./order-timeline";
 
 const linkClass = "font-medium text-brand-700 underline hover:text-brand-800 inline-flex min-h-11 items-center";
 
+/** The top of an order's page: the way back to its list, the order's summary and its number. */
+export function OrderHeading({
+  back,
+  order,
+}: {
+  back: { to: string; label: string };
+  order: { id: string; summary: string };
+}) {
+  return (
+    <>
+      <p>
+        <Link to={back.to} className="font-medium text-brand-700 underline hover:text-brand-800">
+          {back.label}
+        </Link>
+      </p>
+      <h1 className="mt-2 text-2xl font-bold">Order {order.summary}</h1>
+      <p className="mt-1 text-sm text-slate-600">
+        Order number <span className="font-mono">{order.id}</span>
+      </p>
+    </>
+  );
+}
+
 /** What the customer's and the admin's order pages both show: lines, delivery, timeline, papers. */
 export function OrderDetails({
   order,

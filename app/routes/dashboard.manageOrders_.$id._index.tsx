@@ -1,13 +1,13 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { orderShopActors } from "~/models/audit.server";
 import { getOrderById } from "~/models/order.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { orderTimeline } from "~/utils/order-timeline";
 import { ORDER_STATUS_LABELS } from "~/utils/shop-forms";
-import { OrderDetails } from "~/components/order-details";
+import { OrderDetails, OrderHeading } from "~/components/order-details";
 import { documentsOf } from "~/utils/order-documents.server";
 
 const NOT_FOUND = "There is no order with that number.";
@@ -26,21 +26,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
-const linkClass = "font-medium text-brand-700 underline hover:text-brand-800";
-
 export default function AdminOrderPage() {
   const { order, timeline, documents } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-4xl px-4 py-8">
-      <p>
-        <Link to="/dashboard/manageOrders" className={linkClass}>
-          Manage Orders
-        </Link>
-      </p>
-      <h1 className="mt-2 text-2xl font-bold">Order {order.summary}</h1>
-      <p className="mt-1 text-sm text-slate-600">
-        Order number <span className="font-mono">{order.id}</span>
-      </p>
+      <OrderHeading back={{ to: "/dashboard/manageOrders", label: "Manage Orders" }} order={order} />
       <dl className="mt-3 grid gap-x-4 gap-y-1 sm:grid-cols-[max-content_1fr]">
         <dt className="font-medium text-slate-700">Status</dt>
         <dd data-testid="order-status">{ORDER_STATUS_LABELS[order.status]}</dd>

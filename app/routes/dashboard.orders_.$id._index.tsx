@@ -8,7 +8,7 @@ import { getOwnOrder } from "~/models/order.server";
 import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
 import { orderTimeline } from "~/utils/order-timeline";
 import { ORDER_STATUS_LABELS } from "~/utils/shop-forms";
-import { OrderDetails } from "~/components/order-details";
+import { OrderDetails, OrderHeading } from "~/components/order-details";
 import { documentsOf } from "~/utils/order-documents.server";
 
 const NOT_FOUND = "We could not find that order in your account.";
@@ -33,15 +33,7 @@ export default function OrderPage() {
   const isPending = useIsPending({ formAction: "/dashboard/cart" });
   return (
     <div className="mx-auto max-w-4xl px-4 py-8">
-      <p>
-        <Link to="/dashboard/orders" className={linkClass}>
-          My Orders
-        </Link>
-      </p>
-      <h1 className="mt-2 text-2xl font-bold">Order {order.summary}</h1>
-      <p className="mt-1 text-sm text-slate-600">
-        Order number <span className="font-mono">{order.id}</span>
-      </p>
+      <OrderHeading back={{ to: "/dashboard/orders", label: "My Orders" }} order={order} />
       {order.poNumber ? (
         <p className="mt-1 text-slate-800" data-testid="po-number">
           Your PO number: <strong>{order.poNumber}</strong>
