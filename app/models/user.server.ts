@@ -190,6 +190,25 @@ export async function makeAdmin(userId: string) {
   return result.modifiedCount === 1;
 }
 
+/**
+ * Takes the admin role from a user, never from the last admin: "not-admin" when there is no such
+ * admin, "last-admin" when no other admin would remain.
+ */
+export async function demoteAdmin(userId: string): Promise<"demoted" | "not-admin" | "last-admin"> {
+  if (!/^[a-f0-9]{24}$/i.test(userId)) return "not-admin";
+  if ((await User.countDocuments({ role: "admin" })) < 2) {
+    return (await User.exists({ _id: userId, role: "admin" })) ? "last-admin" : "not-admin";
+  }
+  const result = await User.updateOne({ _id: userId, role: "admin" }, { $set: { role: "customer" } });
+  if (result.modifiedCount !== 1) return "not-admin";
+  // Demote, then count: if concurrent demotions left no admin, each one that sees zero puts its admin back.
+  if ((await User.countDocuments({ role: "admin" })) === 0) {
+    await User.updateOne({ _id: userId, role: "customer" }, { $set: { role: "admin" } });
+    return "last-admin";
+  }
+  return "demoted";
+}
+
 export class GoogleAccountConflictError extends Error {}
 /** The email belongs to an account whose owner never proved it: linking would hand it to Google's user. */
 export class GoogleAccountUnverifiedError extends Error {}

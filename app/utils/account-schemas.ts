@@ -87,6 +87,21 @@ export const MakeAdminSchema = z.object({
   userId: z.string({ required_error: "Choose a user" }).regex(/^[a-f0-9]{24}$/i, "Choose a user"),
 });
 
+/** All Users' forms: make admin (the default, as the spec's form posts only the user), remove admin, sign out everywhere. */
+export const USER_INTENTS = ["make-admin", "demote", "sign-out"] as const;
+export const UserActionSchema = MakeAdminSchema.extend({
+  intent: z.enum(USER_INTENTS, { errorMap: () => ({ message: "Choose an action" }) }).default("make-admin"),
+});
+
+/** Your sessions: end one (named by its handle) or all the others. */
+export const SessionActionSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("end"),
+    session: z.string({ required_error: "Choose a session" }).regex(/^[A-Za-z0-9_-]{22}$/, "Choose a session"),
+  }),
+  z.object({ intent: z.literal("end-others") }),
+]);
+
 /** The one answer of the forgot-password form, whether or not the account exists. */
 export const RESET_LINK_SENT =
   "If an account exists for that email, we have sent a link to reset your password. It works for one hour.";
