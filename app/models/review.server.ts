@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { googlePicture } from "~/utils/avatar";
 import { coalesce } from "~/utils/coalesce.server";
 import { hasPaidOrder } from "./order.server";
 import { isDuplicateKeyError } from "./user.server";
@@ -52,7 +53,7 @@ export function toReviewView(doc: Partial<ReviewDoc> & { _id: Types.ObjectId }):
   return {
     id: doc._id.toString(),
     userName: doc.userName ?? "",
-    img: doc.img || DEFAULT_AVATAR,
+    img: googlePicture(doc.img) ?? DEFAULT_AVATAR,
     rating: doc.rating ?? 1,
     description: doc.description ?? "",
     verifiedBuyer: doc.verifiedBuyer ?? false,
@@ -102,7 +103,7 @@ export async function createReview({
         visibleUserId: user.id,
         userName: user.name,
         email: user.email,
-        img: user.photoUrl || DEFAULT_AVATAR,
+        img: googlePicture(user.photoUrl) ?? DEFAULT_AVATAR,
         rating,
         description,
         verifiedBuyer,

@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { googlePicture } from "~/utils/avatar";
 
 export const ROLES = ["customer", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -13,7 +14,7 @@ const userSchema = new Schema(
     googleId: { type: String },
     /** When the owner proved the email is theirs (a link we mailed, or Google saying so). */
     emailVerifiedAt: { type: Date },
-    /** Avatar shown on the profile and on reviews. */
+    /** Avatar shown on the profile and on reviews: the Google account's picture only (utils/avatar.ts). */
     photoUrl: { type: String, trim: true, maxlength: 2048 },
     number: { type: String, trim: true, maxlength: 40 },
     address: { type: String, trim: true, maxlength: 300 },
@@ -93,7 +94,7 @@ export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): Use
     email: doc.email ?? "",
     name: doc.name ?? "",
     role: (doc.role as Role) ?? "customer",
-    photoUrl: doc.photoUrl || null,
+    photoUrl: googlePicture(doc.photoUrl),
     number: doc.number ?? "",
     address: doc.address ?? "",
     education: doc.education ?? "",
@@ -128,7 +129,6 @@ export function isDuplicateKeyError(error: unknown) {
 /** The fields a user edits on My Profile; an absent optional field is cleared. */
 export type ProfileUpdate = {
   name: string;
-  photoUrl?: string;
   number?: string;
   address?: string;
   education?: string;
@@ -158,7 +158,7 @@ export async function getUserWithPasswordHash(email: string) {
 export async function updateProfile(userId: string, update: ProfileUpdate) {
   const set: Record<string, string> = { name: update.name };
   const unset: Record<string, ""> = {};
-  for (const key of ["photoUrl", "number", "address", "education", "linkedin"] as const) {
+  for (const key of ["number", "address", "education", "linkedin"] as const) {
     const value = update[key];
     if (value) set[key] = value;
     else unset[key] = "";

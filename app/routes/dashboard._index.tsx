@@ -164,7 +164,6 @@ export default function MyProfile() {
     lastResult,
     defaultValue: {
       name: profile.name,
-      photoUrl: profile.photoUrl ?? "",
       number: profile.number,
       address: profile.address,
       education: profile.education,
@@ -193,6 +192,11 @@ export default function MyProfile() {
               My Profile
             </h1>
             <p className="text-slate-700">{profile.name}</p>
+            <p className="text-xs text-slate-600">
+              {profile.photoUrl
+                ? "Your picture is your Google account's picture."
+                : "Sign in with Google to use your Google account's picture."}
+            </p>
           </div>
         </div>
         <dl className="mt-6 divide-y divide-slate-200" data-testid="profile-details">
@@ -236,13 +240,6 @@ export default function MyProfile() {
         <Form method="post" {...getFormProps(form)} noValidate className="mt-4 grid gap-x-6 gap-y-1 md:grid-cols-2">
           <input type="hidden" name="intent" value="profile" />
           <Field meta={fields.name} label="Name" inputProps={{ autoComplete: "name" }} />
-          <Field
-            meta={fields.photoUrl}
-            label="Photo URL"
-            type="url"
-            inputProps={{ placeholder: "https://…" }}
-            help="Your picture on your profile and reviews. Leave empty for the default picture."
-          />
           <Field meta={fields.number} label="Phone number" type="tel" inputProps={{ autoComplete: "tel" }} />
           <Field meta={fields.education} label="Education" />
           <TextareaField

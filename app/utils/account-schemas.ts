@@ -70,8 +70,7 @@ const optionalText = (label: string, max: number) =>
 
 export const ProfileSchema = z.object({
   name: NameSchema,
-  // Shown as an image on the profile and on reviews; the page only loads images over https.
-  photoUrl: webAddress("Photo URL", { httpsOnly: true }),
+  // No picture address here: the avatar is the Google account's picture or the default (utils/avatar.ts).
   number: z
     .string({ invalid_type_error: "Phone number must be text" })
     .trim()

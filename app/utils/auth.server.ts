@@ -19,6 +19,7 @@ import {
   GoogleAccountUnverifiedError,
   type UserView,
 } from "~/models/user.server";
+import { googlePicture } from "./avatar";
 import { getEnv, isGoogleConfigured } from "./env.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { memoizedForRequest, noteRequestUser } from "../../server/request-context";
@@ -241,15 +242,6 @@ export async function verifyLogin(email: string, password: string) {
   return (await verifyPassword(found.passwordHash, password)) ? found.user : null;
 }
 
-function httpsUrl(value: unknown) {
-  if (typeof value !== "string" || value.length > 2048) return undefined;
-  try {
-    return new URL(value).protocol === "https:" ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 async function verifyGoogleProfile({ profile }: { profile: GoogleProfile }) {
   const raw: Record<string, unknown> = profile._json ?? {};
   const email = typeof raw.email === "string" ? raw.email.trim().toLowerCase() : "";
@@ -263,7 +255,7 @@ async function verifyGoogleProfile({ profile }: { profile: GoogleProfile }) {
       googleId: raw.sub,
       email,
       name: displayName || email.split("@")[0].slice(0, 100),
-      photoUrl: httpsUrl(raw.picture),
+      photoUrl: googlePicture(raw.picture) ?? undefined,
     });
   } catch (error) {
     if (error instanceof GoogleAccountConflictError) throw new GoogleSignInError("conflict");

@@ -3,11 +3,15 @@
  * last one, even with two removals at once), signing a user out everywhere, a user's own sessions,
  * and moderating the home page's reviews (one visible review per customer, hidden ones never shown).
  */
+import mongoose from "mongoose";
 import { describe, expect, test } from "vitest";
+import { googlePicture } from "~/utils/avatar";
+import * as avatarMigration from "../../scripts/migrations/20261123151000-avatars-google-only.js";
 import { Audit } from "~/models/audit.server";
 import { Review } from "~/models/review.server";
 import { Session, sessionHandle } from "~/models/session.server";
 import { User } from "~/models/user.server";
+import { action as profileAction } from "~/routes/dashboard._index";
 import { action as usersAction } from "~/routes/dashboard.allUsers";
 import { loader as confirmLoader } from "~/routes/dashboard.allUsers_.$id.$intent";
 import { action as reviewAction } from "~/routes/dashboard.review";
@@ -19,7 +23,8 @@ import { signedIn, toastOf } from "./ordering.helpers";
 
 const SHOP = process.env.SHOP_URL!;
 
-type Action = typeof usersAction | typeof sessionsAction | typeof reviewsAction | typeof reviewAction;
+type Action =
+  typeof profileAction | typeof usersAction | typeof sessionsAction | typeof reviewsAction | typeof reviewAction;
 const post = (fn: Action, path: string, fields: Record<string, string>, cookie?: string) =>
   settle(fn(actionArgs(postRequest(path, fields, { cookie }))));
 
@@ -336,5 +341,72 @@ describe("reviews", () => {
     expect(await Audit.countDocuments({ targetId: id, action: "review.delete" })).toBe(1);
     const missing = await post(reviewsAction, "/dashboard/reviews", { intent: "delete", reviewId: id }, cookie);
     expect(missing.status).toBe(404);
+  });
+});
+
+describe("avatars: the Google picture or our default, never a typed address", () => {
+  test("only https pictures on googleusercontent.com pass", () => {
+    expect(googlePicture("https://lh3.googleusercontent.com/a/abc=s96-c")).toBe(
+      "https://lh3.googleusercontent.com/a/abc=s96-c",
+    );
+    for (const bad of [
+      "http://lh3.googleusercontent.com/a/abc",
+      "https://evilgoogleusercontent.com/a.png",
+      "https://lh3.googleusercontent.com.evil.example/a.png",
+      "https://user:pw@lh3.googleusercontent.com/a.png",
+      "https://tracker.example/pixel.png",
+      "javascript:alert(1)",
+      "/images/x.png",
+    ]) {
+      expect(googlePicture(bad), bad).toBeNull();
+    }
+  });
+
+  test("My Profile takes no picture address, and a stored one is never shown", async () => {
+    const { user, cookie } = await signedIn();
+    const saved = await post(
+      profileAction,
+      "/dashboard?index",
+      { intent: "profile", name: "Pia Pixel", photoUrl: "https://tracker.example/pixel.png" },
+      cookie,
+    );
+    expect(saved.status).toBe(302);
+    expect((await User.findById(user.id).lean())?.photoUrl).toBeUndefined();
+
+    // An address left from before (or written by other means) is ignored on every page.
+    await User.updateOne({ _id: user.id }, { $set: { photoUrl: "https://tracker.example/pixel.png" } });
+    const text = `Pixel review ${crypto.randomUUID()}`;
+    await postReview(cookie, text);
+    expect((await Review.findOne({ description: text }).lean())?.img).toBe("/images/default-avatar.svg");
+    const dashboard = await (await fetch(`${SHOP}/dashboard`, { headers: { Cookie: cookie } })).text();
+    expect(dashboard).not.toContain("tracker.example");
+    expect(await homeHtml()).not.toContain("tracker.example");
+  });
+
+  test("a Google picture is the avatar on the profile and on reviews", async () => {
+    const { user, cookie } = await signedIn();
+    const picture = "https://lh3.googleusercontent.com/a/test-picture=s96-c";
+    await User.updateOne({ _id: user.id }, { $set: { photoUrl: picture } });
+    await postReview(cookie, `Google face ${crypto.randomUUID()}`);
+    expect((await Review.findOne({ userId: user.id }).lean())?.img).toBe(picture);
+  });
+
+  test("the migration removes typed addresses from users and reviews and keeps Google's", async () => {
+    const typed = await createUser();
+    const google = await createUser();
+    const picture = "https://lh3.googleusercontent.com/a/keep-me";
+    await User.updateOne({ _id: typed.id }, { $set: { photoUrl: "https://tracker.example/a.png" } });
+    await User.updateOne({ _id: google.id }, { $set: { photoUrl: picture } });
+    const review = await Review.create({
+      userName: "Old Review",
+      email: "old@example.com",
+      img: "https://tracker.example/b.png",
+      rating: 3,
+      description: "From before the change",
+    });
+    await avatarMigration.up(mongoose.connection.db);
+    expect((await User.findById(typed.id).lean())?.photoUrl).toBeUndefined();
+    expect((await User.findById(google.id).lean())?.photoUrl).toBe(picture);
+    expect((await Review.findById(review._id).lean())?.img).toBe("/images/default-avatar.svg");
   });
 });
