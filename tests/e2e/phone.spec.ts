@@ -36,6 +36,7 @@ const SCREENS: Screen[] = [
   { role: "customer", path: "/dashboard/cart" },
   { role: "customer", path: "/dashboard/quick-order" },
   { role: "customer", path: ({ orderId }) => `/dashboard/orders/${orderId}` },
+  { role: "customer", path: "/dashboard/sessions" },
   { role: "admin", path: "/dashboard" },
   { role: "admin", path: ({ partId }) => `/parts/${partId}` },
   { role: "admin", path: "/dashboard/allUsers" },
@@ -45,6 +46,8 @@ const SCREENS: Screen[] = [
   { role: "admin", path: ({ partId }) => `/dashboard/manageProducts/${partId}/edit` },
   { role: "admin", path: "/dashboard/manageOrders" },
   { role: "admin", path: ({ orderId }) => `/dashboard/manageOrders/${orderId}/remove` },
+  { role: "admin", path: "/dashboard/reviews" },
+  { role: "admin", path: "/dashboard/sessions" },
 ];
 
 const PHONE = { width: 360, height: 740 };
