@@ -1,5 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
-import { googlePicture } from "~/utils/avatar";
+import { safeAvatar } from "~/utils/avatar";
 import { coalesce } from "~/utils/coalesce.server";
 import { hasPaidOrder } from "./order.server";
 import { isDuplicateKeyError } from "./user.server";
@@ -53,7 +53,7 @@ export function toReviewView(doc: Partial<ReviewDoc> & { _id: Types.ObjectId }):
   return {
     id: doc._id.toString(),
     userName: doc.userName ?? "",
-    img: googlePicture(doc.img) ?? DEFAULT_AVATAR,
+    img: safeAvatar(doc.img) ?? DEFAULT_AVATAR,
     rating: doc.rating ?? 1,
     description: doc.description ?? "",
     verifiedBuyer: doc.verifiedBuyer ?? false,
@@ -103,7 +103,7 @@ export async function createReview({
         visibleUserId: user.id,
         userName: user.name,
         email: user.email,
-        img: googlePicture(user.photoUrl) ?? DEFAULT_AVATAR,
+        img: safeAvatar(user.photoUrl) ?? DEFAULT_AVATAR,
         rating,
         description,
         verifiedBuyer,

@@ -1,5 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
-import { googlePicture } from "~/utils/avatar";
+import { safeAvatar } from "~/utils/avatar";
 
 export const ROLES = ["customer", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -94,7 +94,7 @@ export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): Use
     email: doc.email ?? "",
     name: doc.name ?? "",
     role: (doc.role as Role) ?? "customer",
-    photoUrl: googlePicture(doc.photoUrl),
+    photoUrl: safeAvatar(doc.photoUrl),
     number: doc.number ?? "",
     address: doc.address ?? "",
     education: doc.education ?? "",
@@ -166,6 +166,15 @@ export async function updateProfile(userId: string, update: ProfileUpdate) {
   const result = await User.updateOne(
     { _id: userId },
     Object.keys(unset).length ? { $set: set, $unset: unset } : { $set: set },
+  );
+  return result.matchedCount === 1;
+}
+
+/** Sets (an address from safeAvatar) or clears the profile picture; false when there is no such user. */
+export async function setPhotoUrl(userId: string, photoUrl: string | null) {
+  const result = await User.updateOne(
+    { _id: userId },
+    photoUrl ? { $set: { photoUrl } } : { $unset: { photoUrl: "" } },
   );
   return result.matchedCount === 1;
 }

@@ -6,11 +6,14 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import type { ReactNode } from "react";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
-import { getUserByEmail, setOrderUpdateEmails, updateProfile, type UserView } from "~/models/user.server";
+import { getUserByEmail, setOrderUpdateEmails, setPhotoUrl, updateProfile, type UserView } from "~/models/user.server";
+import { AvatarForm } from "~/components/profile/avatar-form";
+import { imageTypeOf, saveAvatar } from "~/utils/avatar-store.server";
 import {
   ChangeEmailSchema,
   EMAIL_TAKEN,
   EmailPreferencesSchema,
+  AvatarSchema,
   ProfileSchema,
   SAME_EMAIL,
 } from "~/utils/account-schemas";
@@ -123,6 +126,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return saved(intent === "address-delete" ? "Address deleted" : "Default address changed");
   }
 
+  if (intent === "avatar") {
+    const submission = parseWithZod(formData, { schema: AvatarSchema });
+    if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
+    const bytes = new Uint8Array(await submission.value.avatar.arrayBuffer());
+    const type = imageTypeOf(bytes);
+    if (!type) {
+      return json(
+        { ...submission.reply({ fieldErrors: { avatar: ["Choose a PNG, JPEG or WebP picture"] } }), formName: intent },
+        { status: 415 },
+      );
+    }
+    if (!(await setPhotoUrl(user.id, await saveAvatar(bytes, type)))) throw await gone();
+    return saved("Profile picture saved");
+  }
+  if (intent === "avatar-remove") {
+    if (!(await setPhotoUrl(user.id, null))) throw await gone();
+    return saved("Profile picture removed");
+  }
   if (intent === "change-email") return changeEmailAction(user, formData, context);
   if (intent === "email-preferences") return emailPreferencesAction(user, formData);
 
@@ -156,6 +177,7 @@ export default function MyProfile() {
     return result as SubmissionResult<string[]>;
   };
   const lastResult = resultFor("profile");
+  const ownPicture = Boolean(profile.photoUrl?.startsWith("/avatars/"));
   const navigation = useNavigation();
   const pendingIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : undefined;
   const isPending = useIsPending() && (pendingIntent === undefined || pendingIntent === "profile");
@@ -194,8 +216,10 @@ export default function MyProfile() {
             <p className="text-slate-700">{profile.name}</p>
             <p className="text-xs text-slate-600">
               {profile.photoUrl
-                ? "Your picture is your Google account's picture."
-                : "Sign in with Google to use your Google account's picture."}
+                ? ownPicture
+                  ? "Your picture is the one you uploaded."
+                  : "Your picture is your Google account's picture."
+                : "Upload a picture below, or sign in with Google to use your Google picture."}
             </p>
           </div>
         </div>
@@ -230,6 +254,7 @@ export default function MyProfile() {
         </dl>
       </section>
 
+      <AvatarForm hasOwnPicture={ownPicture} lastResult={resultFor("avatar")} />
       <CompanyForm company={profile.company} lastResult={resultFor("company")} />
       <AddressBook addresses={profile.addresses} editing={editing} lastResult={resultFor("address-save")} />
       <section aria-labelledby="edit-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">

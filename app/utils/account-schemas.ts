@@ -1,3 +1,4 @@
+import { AVATAR_MAX_BYTES } from "./avatar";
 /** The zod schemas of the account forms (sign-up, login, My Profile), shared by server and browser. */
 import { z } from "zod";
 
@@ -80,6 +81,18 @@ export const ProfileSchema = z.object({
   address: optionalText("Address", 300),
   education: optionalText("Education", 200),
   linkedin: webAddress("LinkedIn", { httpsOnly: false }),
+});
+
+/** My Profile's picture upload (its bytes are checked on the server: PNG, JPEG or WebP). */
+export const AvatarSchema = z.object({
+  // Any File-like upload (the server's form parser and the browser each have their own File class).
+  avatar: z
+    .custom<File>(
+      (value) => typeof value === "object" && value !== null && "arrayBuffer" in value && "size" in value,
+      "Choose a picture",
+    )
+    .refine((file) => file.size > 0, "Choose a picture")
+    .refine((file) => file.size <= AVATAR_MAX_BYTES, "The picture must be 512 KB or smaller"),
 });
 
 export const MakeAdminSchema = z.object({

@@ -55,3 +55,31 @@ test("a user sees their sessions and ends the other ones", async ({ page, login 
   await expect(page.getByText("You are signed in on this device only.")).toBeVisible();
   expect(await Session.countDocuments({ userId: user.id })).toBe(1);
 });
+
+test("a user uploads a profile picture; a file that is not a picture is refused", async ({ page, login }) => {
+  await login({ name: "Uma Upload" });
+  await page.goto("/dashboard");
+  const section = page.getByRole("region", { name: "Profile picture" });
+  await section.getByLabel("Picture").setInputFiles({
+    name: "face.png",
+    mimeType: "image/png",
+    buffer: Buffer.from("<html>not a picture</html>"),
+  });
+  await section.getByRole("button", { name: "Upload picture" }).click();
+  await expect(section.getByLabel("Picture")).toHaveAccessibleDescription("Choose a PNG, JPEG or WebP picture");
+
+  await section.getByLabel("Picture").setInputFiles({
+    name: "face.png",
+    mimeType: "image/png",
+    buffer: Buffer.from(TINY_PNG, "base64"),
+  });
+  await section.getByRole("button", { name: "Upload picture" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Profile picture saved");
+  const picture = page.getByRole("img", { name: "Uma Upload's profile picture" });
+  await expect(picture).toHaveAttribute("src", /^\/avatars\/[a-f0-9]{32}\.png$/);
+  // Our own route serves it, and the browser decoded it as an image.
+  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+});
+
+/** A 1 x 1 PNG. */
+const TINY_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==";

@@ -6,11 +6,12 @@
 import mongoose from "mongoose";
 import { describe, expect, test } from "vitest";
 import { googlePicture } from "~/utils/avatar";
-import * as avatarMigration from "../../scripts/migrations/20261123151000-avatars-google-only.js";
+import * as avatarMigration from "../../scripts/migrations/20261123151000-avatar-addresses.js";
 import { Audit } from "~/models/audit.server";
 import { Review } from "~/models/review.server";
 import { Session, sessionHandle } from "~/models/session.server";
 import { User } from "~/models/user.server";
+import { loader as avatarLoader } from "~/routes/avatars.$name";
 import { action as profileAction } from "~/routes/dashboard._index";
 import { action as usersAction } from "~/routes/dashboard.allUsers";
 import { loader as confirmLoader } from "~/routes/dashboard.allUsers_.$id.$intent";
@@ -408,5 +409,75 @@ describe("avatars: the Google picture or our default, never a typed address", ()
     expect((await User.findById(typed.id).lean())?.photoUrl).toBeUndefined();
     expect((await User.findById(google.id).lean())?.photoUrl).toBe(picture);
     expect((await Review.findById(review._id).lean())?.img).toBe("/images/default-avatar.svg");
+  });
+});
+
+function multipartRequest(fields: Record<string, string | Blob>, cookie: string, filename = "me.png") {
+  const body = new FormData();
+  for (const [key, value] of Object.entries(fields)) {
+    if (typeof value === "string") body.append(key, value);
+    else body.append(key, value, filename);
+  }
+  return new Request(new URL("/dashboard?index", SHOP), { method: "POST", body, headers: { Cookie: cookie } });
+}
+
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+
+describe("uploaded profile pictures", () => {
+  test("a PNG is stored in our storage, served by our route as image/png and becomes the avatar", async () => {
+    const { user, cookie } = await signedIn();
+    const response = await settle(
+      profileAction(actionArgs(multipartRequest({ intent: "avatar", avatar: new Blob([PNG]) }, cookie))),
+    );
+    expect(response.status).toBe(302);
+    expect((await toastOf(response))?.message).toBe("Profile picture saved");
+    const photoUrl = (await User.findById(user.id).lean())?.photoUrl ?? "";
+    expect(photoUrl).toMatch(/^\/avatars\/[a-f0-9]{32}\.png$/);
+    const name = photoUrl.slice("/avatars/".length);
+    const served = await settle(avatarLoader(loaderArgs(getRequest(photoUrl), { name })));
+    expect(served.status).toBe(200);
+    expect(served.headers.get("Content-Type")).toBe("image/png");
+    expect(served.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(PNG);
+
+    await postReview(cookie, `Uploaded face ${crypto.randomUUID()}`);
+    expect((await Review.findOne({ userId: user.id }).lean())?.img).toBe(photoUrl);
+
+    const removed = await post(profileAction, "/dashboard?index", { intent: "avatar-remove" }, cookie);
+    expect(removed.status).toBe(302);
+    expect((await User.findById(user.id).lean())?.photoUrl).toBeUndefined();
+  });
+
+  test.each([
+    [
+      "an HTML page named .png",
+      new Blob(["<html><script>alert(1)</script></html>"]),
+      415,
+      "Choose a PNG, JPEG or WebP picture",
+    ],
+    ["an SVG", new Blob(['<svg xmlns="http://www.w3.org/2000/svg"/>']), 415, "Choose a PNG, JPEG or WebP picture"],
+    ["an empty file", new Blob([]), 400, "Choose a picture"],
+    [
+      "a picture over 512 KB",
+      new Blob([PNG, new Uint8Array(512 * 1024)]),
+      400,
+      "The picture must be 512 KB or smaller",
+    ],
+  ])("%s is refused next to the field and nothing is stored", async (_label, file, status, message) => {
+    const { user, cookie } = await signedIn();
+    const response = await settle(
+      profileAction(actionArgs(multipartRequest({ intent: "avatar", avatar: file }, cookie))),
+    );
+    expect(response.status).toBe(status);
+    const body = await response.json();
+    expect(body.error?.avatar).toEqual([message]);
+    expect((await User.findById(user.id).lean())?.photoUrl).toBeUndefined();
+  });
+
+  test("the picture route serves only our own stored names", async () => {
+    for (const name of ["../../package.json", "x.png", `${"a".repeat(32)}.svg`, `${"a".repeat(32)}.png`]) {
+      const response = await settle(avatarLoader(loaderArgs(getRequest(`/avatars/${name}`), { name })));
+      expect(response.status).toBe(404);
+    }
   });
 });
