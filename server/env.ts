@@ -51,6 +51,8 @@ const schema = z.object({
   MAIL_FROM: z.string().min(3).default("PartsWorks <no-reply@partsworks.test>"),
   /** Where local data lives (the local database, the development session secret). */
   DATA_DIR: z.string().default(".data"),
+  /** Where uploaded profile pictures are kept (a volume all instances share). Unset: DATA_DIR/avatars. */
+  AVATAR_DIR: optional(z.string().min(1)),
   /** The Remix build the server runs (`npm run build` writes it; tests build into their own). */
   BUILD_DIR: z.string().min(1).default("build"),
   /**

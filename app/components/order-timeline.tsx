@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import type { TimelineEvent } from "~/utils/order-timeline";
 import { formatDateTime } from "~/utils/shop-forms";
 
@@ -7,7 +8,16 @@ export function OrderTimeline({ events }: { events: TimelineEvent[] }) {
     <ol className="text-slate-800" data-testid="order-timeline">
       {events.map((event) => (
         <li key={event.event} data-event={event.event}>
-          <span className="font-medium">{event.label}</span> {formatDateTime(event.at)}
+          <span className="font-medium">{event.label}</span>
+          {event.link ? (
+            <>
+              {" "}
+              <Link to={event.link.to} className="break-all font-mono text-brand-700 underline">
+                {event.link.text}
+              </Link>
+            </>
+          ) : null}{" "}
+          {formatDateTime(event.at)}
           <span className="block text-sm text-slate-600">by {event.actor}</span>
         </li>
       ))}

@@ -18,7 +18,7 @@ type Wanted = { part: PartView; quantity: number; name: string };
  * that would take the cart past the stock is lowered to what is left, or left out when what is left
  * is below the minimum. Every change is said in `notices` (kept on the cart, shown there).
  */
-async function fitIntoCart(userId: string, wanted: Wanted[], notices: string[]) {
+async function fitIntoCart(userId: string, wanted: Wanted[], notices: string[], reorderedFrom?: string) {
   const cart = await getCart(userId);
   const inCart = new Map(cart.lines.map((line) => [line.partId, line.quantity]));
   const added: CartLine[] = [];
@@ -42,7 +42,7 @@ async function fitIntoCart(userId: string, wanted: Wanted[], notices: string[]) 
     inCart.set(part.id, already + quantity);
   }
   if (added.length === 0) return { added: 0, notices };
-  const stored = await addLinesToCart(userId, added, notices);
+  const stored = await addLinesToCart(userId, added, notices, reorderedFrom);
   if (!stored.ok)
     return { added: 0, notices: [`Your cart would hold more than ${MAX_ORDER_LINES} lines: make room first.`] };
   return { added: added.length, notices };
@@ -78,7 +78,7 @@ export async function reorderIntoCart(userId: string, order: OrderView) {
     }
     wanted.push({ part, quantity, name });
   }
-  return fitIntoCart(userId, wanted, notices);
+  return fitIntoCart(userId, wanted, notices, order.id);
 }
 
 /** The pad's lines that passed their check, into the cart. */

@@ -24,6 +24,8 @@ const cartSchema = new Schema(
     /** What the last bulk change (a reorder, the quick-order pad) could not do as asked, said plainly. */
     notices: { type: [String], default: [] },
     version: { type: Number, required: true, default: 0 },
+    /** The past order a reorder filled the cart from; the order placed from this cart says so. */
+    reorderedFrom: { type: Schema.Types.ObjectId },
   },
   { timestamps: true },
 );
@@ -44,10 +46,13 @@ async function readCart(userId: string) {
     version: doc?.version ?? 0,
     lines: (doc?.lines ?? []).map((line) => ({ partId: line.partId.toString(), quantity: line.quantity })),
     notices: doc?.notices ?? [],
+    reorderedFrom: doc?.reorderedFrom ? doc.reorderedFrom.toString() : null,
   };
 }
 
-export type CartChange<T> = { lines: CartLine[]; notices?: string[]; result: T } | { error: T };
+/** `reorderedFrom`: a string sets it, null clears it, absent keeps it (an emptied cart always clears it). */
+export type CartChange<T> =
+  { lines: CartLine[]; notices?: string[]; reorderedFrom?: string | null; result: T } | { error: T };
 
 /**
  * Applies `change` to the cart's current lines and stores the outcome, unless the cart changed in
@@ -56,14 +61,21 @@ export type CartChange<T> = { lines: CartLine[]; notices?: string[]; result: T }
  */
 export async function changeCart<T>(
   userId: string,
-  change: (lines: CartLine[]) => Promise<CartChange<T>> | CartChange<T>,
+  change: (lines: CartLine[], cart: { reorderedFrom: string | null }) => Promise<CartChange<T>> | CartChange<T>,
 ): Promise<{ ok: true; result: T } | { ok: false; error: T }> {
   if (!isObjectId(userId)) throw new Error("Not a user id");
   for (let attempt = 0; attempt < 8; attempt++) {
     const cart = await readCart(userId);
-    const outcome = await change(cart.lines);
+    const outcome = await change(cart.lines, cart);
     if ("error" in outcome) return { ok: false, error: outcome.error };
-    const update = { $set: { lines: outcome.lines, notices: outcome.notices ?? [], version: cart.version + 1 } };
+    const set: Record<string, unknown> = {
+      lines: outcome.lines,
+      notices: outcome.notices ?? [],
+      version: cart.version + 1,
+    };
+    const clearSource = outcome.lines.length === 0 || outcome.reorderedFrom === null;
+    if (!clearSource && outcome.reorderedFrom) set.reorderedFrom = outcome.reorderedFrom;
+    const update = clearSource ? { $set: set, $unset: { reorderedFrom: "" } } : { $set: set };
     try {
       const written = cart.exists
         ? await Cart.updateOne({ userId, version: cart.version }, update)
@@ -174,7 +186,7 @@ export function removeFromCart(userId: string, partId: string) {
  * Adds several lines at once (the quick-order pad, a reorder): each merges into the line already
  * there. Lines are checked by the caller; `notices` say what was changed on the way.
  */
-export function addLinesToCart(userId: string, added: CartLine[], notices: string[]) {
+export function addLinesToCart(userId: string, added: CartLine[], notices: string[], reorderedFrom?: string | null) {
   return changeCart<number>(userId, (lines) => {
     const next = lines.map((line) => ({ ...line }));
     for (const line of added) {
@@ -183,25 +195,26 @@ export function addLinesToCart(userId: string, added: CartLine[], notices: strin
       else next.push({ ...line });
     }
     if (next.length > MAX_ORDER_LINES) return { error: 0 };
-    return { lines: next, notices, result: added.length };
+    return { lines: next, notices, ...(reorderedFrom ? { reorderedFrom } : {}), result: added.length };
   });
 }
 
 /**
  * Empties the cart for checkout, only while it is still exactly `expected` (what was checked):
- * two checkouts at once cannot both take the same cart. Returns false when the cart changed.
+ * two checkouts at once cannot both take the same cart. Returns null when the cart changed, else
+ * the past order the cart was reordered from (or no order).
  */
 export async function takeCartForCheckout(userId: string, expected: CartLine[]) {
-  const outcome = await changeCart<boolean>(userId, (lines) => {
+  const outcome = await changeCart<{ reorderedFrom: string | null } | null>(userId, (lines, cart) => {
     const same =
       lines.length === expected.length &&
       lines.every((line, i) => line.partId === expected[i].partId && line.quantity === expected[i].quantity);
-    return same ? { lines: [], result: true } : { error: false };
+    return same ? { lines: [], result: { reorderedFrom: cart.reorderedFrom } } : { error: null };
   });
-  return outcome.ok;
+  return outcome.ok ? outcome.result : null;
 }
 
 /** Puts lines back into the cart after a checkout that did not go through. */
-export function restoreCart(userId: string, lines: CartLine[]) {
-  return addLinesToCart(userId, lines, []);
+export function restoreCart(userId: string, lines: CartLine[], reorderedFrom?: string | null) {
+  return addLinesToCart(userId, lines, [], reorderedFrom);
 }

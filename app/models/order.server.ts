@@ -55,6 +55,8 @@ const orderSchema = new Schema(
     /** Given once, when the order is paid (invoice.server.ts); never on an unpaid order. */
     invoiceNumber: { type: Number },
     invoicedAt: { type: Date },
+    /** The customer's past order this one was reordered from (My Orders' "Order again"). */
+    reorderedFrom: { type: Schema.Types.ObjectId },
   },
   { timestamps: true },
 );
@@ -108,6 +110,8 @@ export type OrderView = {
   removedAt: string | null;
   invoiceNumber: number | null;
   invoicedAt: string | null;
+  /** The id of the order this one was reordered from, or null. */
+  reorderedFrom: string | null;
 };
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
@@ -147,6 +151,7 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     removedAt: iso(doc.removedAt),
     invoiceNumber: doc.invoiceNumber ?? null,
     invoicedAt: iso(doc.invoicedAt),
+    reorderedFrom: doc.reorderedFrom ? doc.reorderedFrom.toString() : null,
   };
 }
 
@@ -176,6 +181,8 @@ export type PlaceOrderInput = {
   /** The buyer's purchase-order number (optional). */
   poNumber?: string;
   user: { id: string; email: string; name: string };
+  /** The customer's own past order the lines came from (a reorder through the cart). */
+  reorderedFrom?: string | null;
 };
 
 /** A line that could not be ordered: which one (its place in the request) and why. */
@@ -228,6 +235,7 @@ export async function placeOrder({
   address,
   poNumber,
   user,
+  reorderedFrom,
 }: PlaceOrderInput): Promise<PlaceOrderResult> {
   if (lines.length < 1 || lines.length > MAX_ORDER_LINES) {
     throw new Error(`An order has 1 to ${MAX_ORDER_LINES} lines`);
@@ -278,6 +286,7 @@ export async function placeOrder({
       phone,
       address,
       ...(poNumber ? { poNumber } : {}),
+      ...(reorderedFrom ? { reorderedFrom } : {}),
       userId: user.id,
       userEmail: user.email,
       userName: user.name,

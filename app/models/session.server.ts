@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import mongoose, { Schema, type Types } from "mongoose";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -9,6 +9,9 @@ const sessionSchema = new Schema(
     _id: { type: String, required: true },
     userId: { type: Schema.Types.ObjectId, required: true },
     expiresAt: { type: Date, required: true },
+    /** Where it started, for "Your sessions": a short browser and system summary, and the address. */
+    device: { type: String, maxlength: 80 },
+    ip: { type: String, maxlength: 64 },
   },
   { timestamps: true },
 );
@@ -18,14 +21,27 @@ sessionSchema.index({ userId: 1 });
 // runs about once a minute).
 sessionSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
-type SessionDoc = { _id: string; userId: Types.ObjectId; expiresAt: Date };
+type SessionDoc = {
+  _id: string;
+  userId: Types.ObjectId;
+  expiresAt: Date;
+  device?: string;
+  ip?: string;
+  createdAt?: Date;
+};
 
 export const Session: mongoose.Model<SessionDoc> =
   (mongoose.models.Session as mongoose.Model<SessionDoc>) ?? mongoose.model<SessionDoc>("Session", sessionSchema);
 
-export async function createSession(userId: string) {
+export async function createSession(userId: string, origin: { device?: string; ip?: string } = {}) {
   const id = randomBytes(32).toString("base64url");
-  await Session.create({ _id: id, userId, expiresAt: new Date(Date.now() + SESSION_TTL_MS) });
+  await Session.create({
+    _id: id,
+    userId,
+    expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+    ...(origin.device ? { device: origin.device.slice(0, 80) } : {}),
+    ...(origin.ip ? { ip: origin.ip.slice(0, 64) } : {}),
+  });
   return id;
 }
 
@@ -39,6 +55,56 @@ export async function deleteSession(sessionId: string) {
   await Session.deleteOne({ _id: sessionId });
 }
 
+/** Signs a user out everywhere; the number of sessions ended. */
 export async function deleteUserSessions(userId: string) {
-  await Session.deleteMany({ userId });
+  const result = await Session.deleteMany({ userId });
+  return result.deletedCount;
+}
+
+/**
+ * The handle a page shows for a session: a hash of its id, so the secret id itself never leaves
+ * the cookie (a page or a form field could leak it).
+ */
+export function sessionHandle(sessionId: string) {
+  return createHash("sha256").update(sessionId).digest("base64url").slice(0, 22);
+}
+
+export type SessionView = {
+  handle: string;
+  device: string;
+  ip: string;
+  startedAt: string;
+  current: boolean;
+};
+
+/** A user's live sessions, newest first, with the one of this request marked. */
+export async function listUserSessions(userId: string, currentSessionId: string | null): Promise<SessionView[]> {
+  if (!/^[a-f0-9]{24}$/i.test(userId)) return [];
+  const docs = await Session.find({ userId, expiresAt: { $gt: new Date() } })
+    .sort({ createdAt: -1, _id: 1 })
+    .limit(100)
+    .lean();
+  return docs.map((doc) => ({
+    handle: sessionHandle(doc._id),
+    device: doc.device || "Unknown device",
+    ip: doc.ip || "unknown",
+    startedAt: (doc.createdAt ?? new Date(0)).toISOString(),
+    current: doc._id === currentSessionId,
+  }));
+}
+
+/** Ends one of this user's own sessions, named by its handle; false when the user has no such session. */
+export async function deleteOwnSession(userId: string, handle: string) {
+  if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
+  const docs = await Session.find({ userId }).select({ _id: 1 }).lean();
+  const match = docs.find((doc) => sessionHandle(doc._id) === handle);
+  if (!match) return false;
+  const result = await Session.deleteOne({ _id: match._id, userId });
+  return result.deletedCount === 1;
+}
+
+/** Ends every session of this user but the one given; the number ended. */
+export async function deleteOtherSessions(userId: string, keepSessionId: string) {
+  const result = await Session.deleteMany({ userId, _id: { $ne: keepSessionId } });
+  return result.deletedCount;
 }

@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { safeAvatar } from "~/utils/avatar";
 
 export const ROLES = ["customer", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -13,7 +14,7 @@ const userSchema = new Schema(
     googleId: { type: String },
     /** When the owner proved the email is theirs (a link we mailed, or Google saying so). */
     emailVerifiedAt: { type: Date },
-    /** Avatar shown on the profile and on reviews. */
+    /** Avatar shown on the profile and on reviews: the Google account's picture only (utils/avatar.ts). */
     photoUrl: { type: String, trim: true, maxlength: 2048 },
     number: { type: String, trim: true, maxlength: 40 },
     address: { type: String, trim: true, maxlength: 300 },
@@ -93,7 +94,7 @@ export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): Use
     email: doc.email ?? "",
     name: doc.name ?? "",
     role: (doc.role as Role) ?? "customer",
-    photoUrl: doc.photoUrl || null,
+    photoUrl: safeAvatar(doc.photoUrl),
     number: doc.number ?? "",
     address: doc.address ?? "",
     education: doc.education ?? "",
@@ -128,7 +129,6 @@ export function isDuplicateKeyError(error: unknown) {
 /** The fields a user edits on My Profile; an absent optional field is cleared. */
 export type ProfileUpdate = {
   name: string;
-  photoUrl?: string;
   number?: string;
   address?: string;
   education?: string;
@@ -158,7 +158,7 @@ export async function getUserWithPasswordHash(email: string) {
 export async function updateProfile(userId: string, update: ProfileUpdate) {
   const set: Record<string, string> = { name: update.name };
   const unset: Record<string, ""> = {};
-  for (const key of ["photoUrl", "number", "address", "education", "linkedin"] as const) {
+  for (const key of ["number", "address", "education", "linkedin"] as const) {
     const value = update[key];
     if (value) set[key] = value;
     else unset[key] = "";
@@ -166,6 +166,15 @@ export async function updateProfile(userId: string, update: ProfileUpdate) {
   const result = await User.updateOne(
     { _id: userId },
     Object.keys(unset).length ? { $set: set, $unset: unset } : { $set: set },
+  );
+  return result.matchedCount === 1;
+}
+
+/** Sets (an address from safeAvatar) or clears the profile picture; false when there is no such user. */
+export async function setPhotoUrl(userId: string, photoUrl: string | null) {
+  const result = await User.updateOne(
+    { _id: userId },
+    photoUrl ? { $set: { photoUrl } } : { $unset: { photoUrl: "" } },
   );
   return result.matchedCount === 1;
 }
@@ -188,6 +197,25 @@ export async function makeAdmin(userId: string) {
   if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
   const result = await User.updateOne({ _id: userId, role: { $ne: "admin" } }, { $set: { role: "admin" } });
   return result.modifiedCount === 1;
+}
+
+/**
+ * Takes the admin role from a user, never from the last admin: "not-admin" when there is no such
+ * admin, "last-admin" when no other admin would remain.
+ */
+export async function demoteAdmin(userId: string): Promise<"demoted" | "not-admin" | "last-admin"> {
+  if (!/^[a-f0-9]{24}$/i.test(userId)) return "not-admin";
+  if ((await User.countDocuments({ role: "admin" })) < 2) {
+    return (await User.exists({ _id: userId, role: "admin" })) ? "last-admin" : "not-admin";
+  }
+  const result = await User.updateOne({ _id: userId, role: "admin" }, { $set: { role: "customer" } });
+  if (result.modifiedCount !== 1) return "not-admin";
+  // Demote, then count: if concurrent demotions left no admin, each one that sees zero puts its admin back.
+  if ((await User.countDocuments({ role: "admin" })) === 0) {
+    await User.updateOne({ _id: userId, role: "customer" }, { $set: { role: "admin" } });
+    return "last-admin";
+  }
+  return "demoted";
 }
 
 export class GoogleAccountConflictError extends Error {}

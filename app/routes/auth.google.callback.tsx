@@ -7,7 +7,7 @@ import { safeRedirect } from "~/utils/misc";
  * Google sends the user back here. Success: a new session and the page they started from.
  * Cancelled or failed: back to the login page, which says what happened; never an error page.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const { result, redirectTo, clearCookies } = await finishGoogleSignIn(request);
   const back = safeRedirect(typeof redirectTo === "string" ? redirectTo : null);
   const headers = new Headers();
@@ -17,6 +17,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (back !== "/") params.set("redirectTo", back);
     return redirect(`/login?${params}`, { headers });
   }
-  headers.append("Set-Cookie", (await startSession(request, result.user.id))["Set-Cookie"]);
+  headers.append("Set-Cookie", (await startSession(request, result.user.id, context))["Set-Cookie"]);
   return redirect(back, { headers });
 }

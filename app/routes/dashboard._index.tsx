@@ -6,11 +6,14 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import type { ReactNode } from "react";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
-import { getUserByEmail, setOrderUpdateEmails, updateProfile, type UserView } from "~/models/user.server";
+import { getUserByEmail, setOrderUpdateEmails, setPhotoUrl, updateProfile, type UserView } from "~/models/user.server";
+import { AvatarForm } from "~/components/profile/avatar-form";
+import { imageTypeOf, saveAvatar } from "~/utils/avatar-store.server";
 import {
   ChangeEmailSchema,
   EMAIL_TAKEN,
   EmailPreferencesSchema,
+  AvatarSchema,
   ProfileSchema,
   SAME_EMAIL,
 } from "~/utils/account-schemas";
@@ -123,6 +126,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return saved(intent === "address-delete" ? "Address deleted" : "Default address changed");
   }
 
+  if (intent === "avatar") {
+    const submission = parseWithZod(formData, { schema: AvatarSchema });
+    if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
+    const bytes = new Uint8Array(await submission.value.avatar.arrayBuffer());
+    const type = imageTypeOf(bytes);
+    if (!type) {
+      return json(
+        { ...submission.reply({ fieldErrors: { avatar: ["Choose a PNG, JPEG or WebP picture"] } }), formName: intent },
+        { status: 415 },
+      );
+    }
+    if (!(await setPhotoUrl(user.id, await saveAvatar(bytes, type)))) throw await gone();
+    return saved("Profile picture saved");
+  }
+  if (intent === "avatar-remove") {
+    if (!(await setPhotoUrl(user.id, null))) throw await gone();
+    return saved("Profile picture removed");
+  }
   if (intent === "change-email") return changeEmailAction(user, formData, context);
   if (intent === "email-preferences") return emailPreferencesAction(user, formData);
 
@@ -156,6 +177,7 @@ export default function MyProfile() {
     return result as SubmissionResult<string[]>;
   };
   const lastResult = resultFor("profile");
+  const ownPicture = Boolean(profile.photoUrl?.startsWith("/avatars/"));
   const navigation = useNavigation();
   const pendingIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : undefined;
   const isPending = useIsPending() && (pendingIntent === undefined || pendingIntent === "profile");
@@ -164,7 +186,6 @@ export default function MyProfile() {
     lastResult,
     defaultValue: {
       name: profile.name,
-      photoUrl: profile.photoUrl ?? "",
       number: profile.number,
       address: profile.address,
       education: profile.education,
@@ -193,6 +214,13 @@ export default function MyProfile() {
               My Profile
             </h1>
             <p className="text-slate-700">{profile.name}</p>
+            <p className="text-xs text-slate-600">
+              {profile.photoUrl
+                ? ownPicture
+                  ? "Your picture is the one you uploaded."
+                  : "Your picture is your Google account's picture."
+                : "Upload a picture below, or sign in with Google to use your Google picture."}
+            </p>
           </div>
         </div>
         <dl className="mt-6 divide-y divide-slate-200" data-testid="profile-details">
@@ -226,6 +254,7 @@ export default function MyProfile() {
         </dl>
       </section>
 
+      <AvatarForm hasOwnPicture={ownPicture} lastResult={resultFor("avatar")} />
       <CompanyForm company={profile.company} lastResult={resultFor("company")} />
       <AddressBook addresses={profile.addresses} editing={editing} lastResult={resultFor("address-save")} />
       <section aria-labelledby="edit-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
@@ -236,13 +265,6 @@ export default function MyProfile() {
         <Form method="post" {...getFormProps(form)} noValidate className="mt-4 grid gap-x-6 gap-y-1 md:grid-cols-2">
           <input type="hidden" name="intent" value="profile" />
           <Field meta={fields.name} label="Name" inputProps={{ autoComplete: "name" }} />
-          <Field
-            meta={fields.photoUrl}
-            label="Photo URL"
-            type="url"
-            inputProps={{ placeholder: "https://…" }}
-            help="Your picture on your profile and reviews. Leave empty for the default picture."
-          />
           <Field meta={fields.number} label="Phone number" type="tel" inputProps={{ autoComplete: "tel" }} />
           <Field meta={fields.education} label="Education" />
           <TextareaField

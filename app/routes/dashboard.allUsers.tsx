@@ -4,10 +4,13 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList, SubmitButton } from "~/components/forms";
+import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass } from "~/components/confirm-dialog";
+import { userConfirmCopy } from "~/components/user-confirm-copy";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { listUsers, makeAdmin } from "~/models/user.server";
-import { MakeAdminSchema } from "~/utils/account-schemas";
+import { deleteUserSessions } from "~/models/session.server";
+import { demoteAdmin, getUserById, listUsers, makeAdmin } from "~/models/user.server";
+import { UserActionSchema } from "~/utils/account-schemas";
 import { getUser, requireAdmin } from "~/utils/auth.server";
 import { readForm } from "~/utils/form.server";
 import { audit } from "~/utils/audit.server";
@@ -15,6 +18,7 @@ import { audit } from "~/utils/audit.server";
 const PER_PAGE = 20;
 /** Spec 8: what the page shows when the server refuses a promotion (403). */
 const MAKE_ADMIN_FAILED = "Failed to Make an admin";
+export const LAST_ADMIN = "The shop needs at least one admin: make someone else an admin first.";
 
 function pageFrom(request: Request) {
   const raw = new URL(request.url).searchParams.get("page");
@@ -40,19 +44,49 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await getUser(request);
   if (!user || user.role !== "admin") throw new Response(MAKE_ADMIN_FAILED, { status: 403 });
 
-  const submission = parseWithZod(await readForm(request), { schema: MakeAdminSchema });
+  const submission = parseWithZod(await readForm(request), { schema: UserActionSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-  const { userId } = submission.value;
-  if (userId === user.id) {
-    return json(submission.reply({ formErrors: ["You cannot change your own role."] }), { status: 400 });
+  const { userId, intent } = submission.value;
+  const page = pageFrom(request);
+  const back = `/dashboard/allUsers${page > 1 ? `?page=${page}` : ""}`;
+  const target = await getUserById(userId);
+  const refuse = (message: string, status: number) => json(submission.reply({ formErrors: [message] }), { status });
+
+  if (intent === "demote") {
+    const outcome = await demoteAdmin(userId);
+    if (outcome === "last-admin") return refuse(LAST_ADMIN, 409);
+    if (outcome === "not-admin" || !target) return refuse("That user does not exist or is not an admin.", 409);
+    await audit({
+      context,
+      actor: user,
+      action: "user.demote",
+      target: { type: "user", id: userId, label: target.email },
+      before: { role: "admin" },
+      after: { role: "customer" },
+    });
+    // Demoting oneself ends one's admin screens: back to My Profile.
+    if (userId === user.id) return redirectWithSuccess("/dashboard", "You are no longer an admin.");
+    return redirectWithSuccess(back, `${target.name} is no longer an admin.`);
   }
+
+  if (intent === "sign-out") {
+    if (!target) return refuse("That user does not exist.", 404);
+    const ended = await deleteUserSessions(userId);
+    await audit({
+      context,
+      actor: user,
+      action: "user.sign-out-everywhere",
+      target: { type: "user", id: userId, label: target.email },
+      before: { sessions: ended },
+      after: { sessions: 0 },
+    });
+    if (userId === user.id) return redirectWithSuccess("/login", "You have been signed out everywhere.");
+    return redirectWithSuccess(back, `${target.name} has been signed out everywhere.`);
+  }
+
+  if (userId === user.id) return refuse("You cannot change your own role.", 400);
   if (!(await makeAdmin(userId))) {
-    return json(
-      submission.reply({ formErrors: [`${MAKE_ADMIN_FAILED}: that user does not exist or is already an admin.`] }),
-      {
-        status: 409,
-      },
-    );
+    return refuse(`${MAKE_ADMIN_FAILED}: that user does not exist or is already an admin.`, 409);
   }
   await audit({
     context,
@@ -62,8 +96,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     before: { role: "customer" },
     after: { role: "admin" },
   });
-  const page = pageFrom(request);
-  return redirectWithSuccess(`/dashboard/allUsers${page > 1 ? `?page=${page}` : ""}`, "Successfully made an admin");
+  return redirectWithSuccess(back, "Successfully made an admin");
 }
 
 const COLUMNS: Column[] = [
@@ -109,20 +142,26 @@ export default function AllUsers() {
               {user.role === "admin" ? "Admin" : "Customer"}
               {user.id === adminId ? <span className="text-slate-600"> (you)</span> : null}
             </td>
-            <td className="px-4 py-3">
-              {/* Make Admin is hidden for users who are already admins (spec 4). */}
-              {user.role !== "admin" ? (
-                <Form method="post">
-                  <input type="hidden" name="userId" value={user.id} />
-                  <SubmitButton
-                    pending={pendingUserId === user.id}
-                    pendingText="Making admin…"
-                    className="px-3 py-1 text-sm"
-                  >
-                    Make Admin<span className="sr-only"> ({user.name})</span>
-                  </SubmitButton>
-                </Form>
-              ) : null}
+            <td className="px-4 py-3 max-md:col-span-2">
+              <div className="flex flex-wrap gap-2">
+                {/* Make Admin is hidden for users who are already admins (spec 4). */}
+                {user.role !== "admin" ? (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="make-admin" />
+                    <input type="hidden" name="userId" value={user.id} />
+                    <SubmitButton
+                      pending={pendingUserId === user.id}
+                      pendingText="Making admin…"
+                      className="px-3 py-1 text-sm"
+                    >
+                      Make Admin<span className="sr-only"> ({user.name})</span>
+                    </SubmitButton>
+                  </Form>
+                ) : (
+                  <UserConfirm user={user} intent="demote" page={page} isSelf={user.id === adminId} />
+                )}
+                <UserConfirm user={user} intent="sign-out" page={page} isSelf={user.id === adminId} />
+              </div>
             </td>
           </tr>
         ))}
@@ -145,6 +184,41 @@ export default function AllUsers() {
         </nav>
       ) : null}
     </section>
+  );
+}
+
+/** Remove admin and Sign out everywhere: a modal with JavaScript, a confirmation page without. */
+function UserConfirm({
+  user,
+  intent,
+  page,
+  isSelf,
+}: {
+  user: { id: string; name: string; email: string };
+  intent: "demote" | "sign-out";
+  page: number;
+  isSelf: boolean;
+}) {
+  const copy = userConfirmCopy(intent, user, isSelf);
+  return (
+    <ConfirmDialog
+      label={copy.label}
+      accessibleLabel={`${copy.label} (${user.name})`}
+      href={`/dashboard/allUsers/${user.id}/${intent}${page > 1 ? `?page=${page}` : ""}`}
+      title={copy.title}
+      className={confirmLinkClass}
+    >
+      {(close) => (
+        <ConfirmFetcherForm
+          action={`/dashboard/allUsers${page > 1 ? `?page=${page}` : ""}`}
+          hidden={{ intent, userId: user.id }}
+          message={<p>{copy.message}</p>}
+          confirmLabel={copy.label}
+          pendingLabel={copy.pending}
+          onKeep={close}
+        />
+      )}
+    </ConfirmDialog>
   );
 }
 

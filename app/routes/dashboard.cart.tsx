@@ -101,8 +101,8 @@ export async function action({ request }: ActionFunctionArgs) {
       }
       const lines = cart.lines.map((line) => ({ partId: line.partId, quantity: line.quantity }));
       // The cart is emptied first, only while it is what was checked: a double submit cannot order it twice.
-      if (!(await takeCartForCheckout(user.id, lines)))
-        return refuse("Your cart changed just now; check it and try again", 409);
+      const taken = await takeCartForCheckout(user.id, lines);
+      if (!taken) return refuse("Your cart changed just now; check it and try again", 409);
       let placed;
       try {
         placed = await placeOrder({
@@ -111,13 +111,14 @@ export async function action({ request }: ActionFunctionArgs) {
           address: value.address,
           poNumber: value.poNumber,
           user,
+          reorderedFrom: taken.reorderedFrom,
         });
       } catch (error) {
-        await restoreCart(user.id, lines);
+        await restoreCart(user.id, lines, taken.reorderedFrom);
         throw error;
       }
       if (!placed.ok) {
-        await restoreCart(user.id, lines);
+        await restoreCart(user.id, lines, taken.reorderedFrom);
         const names = new Map(cart.lines.map((line) => [line.partId, line.part?.name ?? "A removed part"]));
         return json<ActionData>(
           {

@@ -63,7 +63,10 @@ export default function AddReview() {
           <p className="text-sm text-slate-600">{reviewer.email}</p>
         </div>
       </div>
-      <p className="mt-2 text-sm text-slate-600">Your name, email and picture come from your profile.</p>
+      <p className="mt-2 text-sm text-slate-600">
+        Your name, email and picture come from your profile. You have one review on the home page at a time: posting a
+        new one replaces your earlier one.
+      </p>
 
       <Form method="post" className="mt-6 space-y-2" {...getFormProps(form)}>
         <fieldset aria-describedby={fields.rating.errorId}>

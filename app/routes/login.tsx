@@ -78,7 +78,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json(submission.reply({ formErrors: [INVALID_LOGIN], hideFields: ["password"] }), { status: 401 });
   }
   await attempt.succeeded();
-  const headers = await startSession(request, user.id);
+  const headers = await startSession(request, user.id, context);
   return redirect(safeRedirect(submission.value.redirectTo), { headers });
 }
 

@@ -45,7 +45,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     throw error;
   }
   await sendWelcomeEmail(user);
-  const headers = await startSession(request, user.id);
+  const headers = await startSession(request, user.id, context);
   return redirectWithSuccess("/dashboard", `Welcome to PartsWorks, ${name}!`, { headers });
 }
 

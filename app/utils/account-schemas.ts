@@ -1,3 +1,4 @@
+import { AVATAR_MAX_BYTES } from "./avatar";
 /** The zod schemas of the account forms (sign-up, login, My Profile), shared by server and browser. */
 import { z } from "zod";
 
@@ -70,8 +71,7 @@ const optionalText = (label: string, max: number) =>
 
 export const ProfileSchema = z.object({
   name: NameSchema,
-  // Shown as an image on the profile and on reviews; the page only loads images over https.
-  photoUrl: webAddress("Photo URL", { httpsOnly: true }),
+  // No picture address here: the avatar is the Google account's picture or the default (utils/avatar.ts).
   number: z
     .string({ invalid_type_error: "Phone number must be text" })
     .trim()
@@ -83,9 +83,36 @@ export const ProfileSchema = z.object({
   linkedin: webAddress("LinkedIn", { httpsOnly: false }),
 });
 
+/** My Profile's picture upload (its bytes are checked on the server: PNG, JPEG or WebP). */
+export const AvatarSchema = z.object({
+  // Any File-like upload (the server's form parser and the browser each have their own File class).
+  avatar: z
+    .custom<File>(
+      (value) => typeof value === "object" && value !== null && "arrayBuffer" in value && "size" in value,
+      "Choose a picture",
+    )
+    .refine((file) => file.size > 0, "Choose a picture")
+    .refine((file) => file.size <= AVATAR_MAX_BYTES, "The picture must be 512 KB or smaller"),
+});
+
 export const MakeAdminSchema = z.object({
   userId: z.string({ required_error: "Choose a user" }).regex(/^[a-f0-9]{24}$/i, "Choose a user"),
 });
+
+/** All Users' forms: make admin (the default, as the spec's form posts only the user), remove admin, sign out everywhere. */
+export const USER_INTENTS = ["make-admin", "demote", "sign-out"] as const;
+export const UserActionSchema = MakeAdminSchema.extend({
+  intent: z.enum(USER_INTENTS, { errorMap: () => ({ message: "Choose an action" }) }).default("make-admin"),
+});
+
+/** Your sessions: end one (named by its handle) or all the others. */
+export const SessionActionSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("end"),
+    session: z.string({ required_error: "Choose a session" }).regex(/^[A-Za-z0-9_-]{22}$/, "Choose a session"),
+  }),
+  z.object({ intent: z.literal("end-others") }),
+]);
 
 /** The one answer of the forgot-password form, whether or not the account exists. */
 export const RESET_LINK_SENT =

@@ -3,6 +3,11 @@ import { z } from "zod";
 /** What the audit log records (shared by the model, the audit screen and its filter form). */
 export const AUDIT_ACTIONS = [
   "user.make-admin",
+  "user.demote",
+  "user.sign-out-everywhere",
+  "review.hide",
+  "review.unhide",
+  "review.delete",
   "part.add",
   "part.edit",
   "part.update",
@@ -17,6 +22,11 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "user.make-admin": "Made an admin",
+  "user.demote": "Removed an admin",
+  "user.sign-out-everywhere": "Signed a user out everywhere",
+  "review.hide": "Hid a review",
+  "review.unhide": "Showed a hidden review again",
+  "review.delete": "Deleted a review",
   "part.add": "Added a product",
   "part.edit": "Edited a product",
   "part.update": "Changed price or stock",

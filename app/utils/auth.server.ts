@@ -19,6 +19,7 @@ import {
   GoogleAccountUnverifiedError,
   type UserView,
 } from "~/models/user.server";
+import { googlePicture } from "./avatar";
 import { getEnv, isGoogleConfigured } from "./env.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { memoizedForRequest, noteRequestUser } from "../../server/request-context";
@@ -110,11 +111,51 @@ export async function requireCustomer(request: Request) {
   return user;
 }
 
-/** Starts a new session (a new id at every sign-in) and returns the Set-Cookie header. */
-export async function startSession(request: Request, userId: string) {
+/**
+ * A short label of the browser and system ("Firefox on Windows") for "Your sessions". A full
+ * user-agent parser would be one more package for a label nobody relies on, hence these few tests.
+ */
+export function deviceSummary(userAgent: string | null) {
+  const ua = userAgent ?? "";
+  const browser = /Edg\//.test(ua)
+    ? "Edge"
+    : /OPR\//.test(ua)
+      ? "Opera"
+      : /Firefox\//.test(ua)
+        ? "Firefox"
+        : /Chrom(e|ium)\//.test(ua)
+          ? "Chrome"
+          : /Safari\//.test(ua)
+            ? "Safari"
+            : null;
+  const system = /Android/.test(ua)
+    ? "Android"
+    : /iPhone|iPad|iPod/.test(ua)
+      ? "iOS"
+      : /Windows/.test(ua)
+        ? "Windows"
+        : /Mac OS X|Macintosh/.test(ua)
+          ? "macOS"
+          : /CrOS/.test(ua)
+            ? "ChromeOS"
+            : /Linux/.test(ua)
+              ? "Linux"
+              : null;
+  if (browser && system) return `${browser} on ${system}`;
+  return browser ?? system ?? "Unknown device";
+}
+
+/**
+ * Starts a new session (a new id at every sign-in) and returns the Set-Cookie header. The session
+ * keeps the device summary and the client address it started from.
+ */
+export async function startSession(request: Request, userId: string, context?: { clientIp?: string } | null) {
   const previous = await getSessionId(request);
   if (previous) await deleteSession(previous);
-  const sessionId = await createSession(userId);
+  const sessionId = await createSession(userId, {
+    device: deviceSummary(request.headers.get("User-Agent")),
+    ip: context?.clientIp,
+  });
   const session = await authSessionStorage.getSession(request.headers.get("Cookie"));
   session.set("sessionId", sessionId);
   return { "Set-Cookie": await authSessionStorage.commitSession(session) };
@@ -201,15 +242,6 @@ export async function verifyLogin(email: string, password: string) {
   return (await verifyPassword(found.passwordHash, password)) ? found.user : null;
 }
 
-function httpsUrl(value: unknown) {
-  if (typeof value !== "string" || value.length > 2048) return undefined;
-  try {
-    return new URL(value).protocol === "https:" ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 async function verifyGoogleProfile({ profile }: { profile: GoogleProfile }) {
   const raw: Record<string, unknown> = profile._json ?? {};
   const email = typeof raw.email === "string" ? raw.email.trim().toLowerCase() : "";
@@ -223,7 +255,7 @@ async function verifyGoogleProfile({ profile }: { profile: GoogleProfile }) {
       googleId: raw.sub,
       email,
       name: displayName || email.split("@")[0].slice(0, 100),
-      photoUrl: httpsUrl(raw.picture),
+      photoUrl: googlePicture(raw.picture) ?? undefined,
     });
   } catch (error) {
     if (error instanceof GoogleAccountConflictError) throw new GoogleSignInError("conflict");

@@ -1,9 +1,11 @@
 /** An order's timeline: every event with its time and who did it, in the order they happened. */
 export type TimelineEvent = {
-  event: "placed" | "paid" | "shipped" | "cancelled" | "removed";
+  event: "placed" | "reordered" | "paid" | "shipped" | "cancelled" | "removed";
   label: string;
   at: string;
   actor: string;
+  /** A page the event names (the order a reorder came from). */
+  link?: { to: string; text: string };
 };
 
 type TimedOrder = {
@@ -14,6 +16,7 @@ type TimedOrder = {
   shippedAt: string | null;
   cancelledAt: string | null;
   removedAt: string | null;
+  reorderedFrom?: string | null;
 };
 
 /**
@@ -30,6 +33,18 @@ export function orderTimeline(
     viewer === "admin" && shopActors[event] ? `the shop (${shopActors[event]})` : "the shop";
   const events: (TimelineEvent | null)[] = [
     { event: "placed", label: "Placed", at: order.createdAt, actor: customer },
+    order.reorderedFrom
+      ? {
+          event: "reordered",
+          label: "Reordered from",
+          at: order.createdAt,
+          actor: customer,
+          link: {
+            to: `${viewer === "admin" ? "/dashboard/manageOrders" : "/dashboard/orders"}/${order.reorderedFrom}`,
+            text: `order #${order.reorderedFrom}`,
+          },
+        }
+      : null,
     order.paidAt
       ? { event: "paid", label: "Paid", at: order.paidAt, actor: `${customer}, by card through Stripe` }
       : null,

@@ -104,6 +104,12 @@ export const reviewSchema = z.object({
   description: requiredText("Description", REVIEW_MAX_LENGTH),
 });
 
+/** Manage Reviews: hide, show again or delete one review. */
+export const reviewModerationSchema = z.object({
+  intent: z.enum(["hide", "unhide", "delete"], { errorMap: () => ({ message: "Choose an action" }) }),
+  reviewId: z.string({ required_error: "Choose a review" }).regex(/^[a-f0-9]{24}$/i, "Choose a review"),
+});
+
 // --- Add Product ----------------------------------------------------------------------------------
 
 /** An http(s) address or a path on this site ("/images/..."); nothing else goes into <img src>. */

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { insertAuditEntry } from "~/models/audit.server";
+import { Review } from "~/models/review.server";
 import { createUser } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { expect, test } from "./fixtures";
@@ -13,7 +14,7 @@ import { expect, test } from "./fixtures";
  * build yet: they are skipped, saying so, while their route answers 404.
  */
 type Role = "visitor" | "customer" | "admin";
-type Data = { partId: string; orderId: string; paidOrderId: string };
+type Data = { partId: string; orderId: string; paidOrderId: string; userId: string; reviewId: string };
 type Screen = { role: Role; path: string | ((data: Data) => string); optional?: boolean; error?: boolean };
 
 const SCREENS: Screen[] = [
@@ -44,6 +45,7 @@ const SCREENS: Screen[] = [
   { role: "customer", path: ({ orderId }) => `/dashboard/payment/${orderId}/success` },
   { role: "customer", path: ({ orderId }) => `/documents/${orderId}/pro-forma` },
   { role: "customer", path: ({ paidOrderId }) => `/documents/${paidOrderId}/invoice` },
+  { role: "customer", path: "/dashboard/sessions" },
   { role: "admin", path: "/dashboard" },
   { role: "admin", path: ({ partId }) => `/parts/${partId}` },
   { role: "admin", path: "/dashboard/allUsers" },
@@ -61,6 +63,10 @@ const SCREENS: Screen[] = [
   { role: "admin", path: ({ orderId }) => `/documents/${orderId}/pro-forma` },
   { role: "admin", path: ({ paidOrderId }) => `/documents/${paidOrderId}/invoice` },
   { role: "admin", path: ({ paidOrderId }) => `/documents/${paidOrderId}/packing-slip` },
+  { role: "admin", path: "/dashboard/reviews" },
+  { role: "admin", path: ({ reviewId }) => `/dashboard/reviews/${reviewId}/delete` },
+  { role: "admin", path: ({ userId }) => `/dashboard/allUsers/${userId}/sign-out` },
+  { role: "admin", path: "/dashboard/sessions" },
 ];
 
 const PHONE = { width: 360, height: 740 };
@@ -111,7 +117,13 @@ for (const screen of SCREENS) {
   const label =
     typeof screen.path === "string"
       ? screen.path
-      : screen.path({ partId: ":part", orderId: ":order", paidOrderId: ":paid-order" });
+      : screen.path({
+          partId: ":part",
+          orderId: ":order",
+          paidOrderId: ":paid-order",
+          userId: ":user",
+          reviewId: ":review",
+        });
   test(`${label} fits a 360 px phone (${screen.role})`, async ({ page, login, createPart }) => {
     const part = await createPart({ name: "Heavy Duty Ceramic Brake Pad Set for Commercial Vans and Light Trucks" });
     // A long name and email, the kind that used to widen tables.
@@ -132,12 +144,25 @@ for (const screen of SCREENS) {
       ],
     });
     const paidOrder = await createOrder({ user: owner, part, status: "paid" });
+    const review = await Review.create({
+      userId: owner.id,
+      userName: owner.name,
+      email: owner.email,
+      rating: 4,
+      description: "Arrived on a pallet, well packed, and every one of the pads fitted our fleet's vans.",
+    });
     if (screen.role === "admin") await login({ role: "admin" });
 
     const path =
       typeof screen.path === "string"
         ? screen.path
-        : screen.path({ partId: part.id, orderId: order.id, paidOrderId: paidOrder.id });
+        : screen.path({
+            partId: part.id,
+            orderId: order.id,
+            paidOrderId: paidOrder.id,
+            userId: owner.id,
+            reviewId: review.id,
+          });
     const response = await page.goto(path);
     if (screen.optional && response?.status() === 404) {
       test.skip(true, `${path} answers 404: not in this build yet`);

@@ -39,7 +39,7 @@ async function newestPartIds() {
 }
 
 async function newestReviews() {
-  return Review.find().sort({ createdAt: -1, _id: -1 }).limit(3).lean();
+  return Review.find({ hidden: false }).sort({ createdAt: -1, _id: -1 }).limit(3).lean();
 }
 
 function section(page: Page, name: string) {

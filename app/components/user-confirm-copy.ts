@@ -1,0 +1,21 @@
+/** The words of All Users' two confirmations (the modal and the no-JavaScript page say the same). */
+export function userConfirmCopy(intent: "demote" | "sign-out", user: { name: string; email: string }, isSelf: boolean) {
+  if (intent === "demote") {
+    return {
+      label: "Remove admin",
+      pending: "Removing admin…",
+      title: isSelf ? "Stop being an admin?" : `Remove ${user.name} as an admin?`,
+      message: isSelf
+        ? "You will lose the admin screens at once. Another admin can make you an admin again."
+        : `${user.name} (${user.email}) becomes a customer and loses the admin screens at once. The shop always keeps at least one admin.`,
+    };
+  }
+  return {
+    label: "Sign out everywhere",
+    pending: "Signing out…",
+    title: isSelf ? "Sign yourself out everywhere?" : `Sign ${user.name} out everywhere?`,
+    message: isSelf
+      ? "Every session of yours ends, this one too: you will have to sign in again."
+      : `Every session of ${user.name} (${user.email}) ends: on each device they will have to sign in again.`,
+  };
+}

@@ -1,0 +1,209 @@
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from "~/components/confirm-dialog";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ErrorList, SubmitButton } from "~/components/forms";
+import { StarRating } from "~/components/storefront";
+import { DataTable, type Column } from "~/components/ui/data-table";
+import { deleteReview, getReviewForAdmin, hideReview, listReviewsForAdmin, unhideReview } from "~/models/review.server";
+import { audit } from "~/utils/audit.server";
+import { requireAdmin } from "~/utils/auth.server";
+import { readForm } from "~/utils/form.server";
+import { truncate } from "~/utils/misc";
+import { formatDateTime, parsePage, reviewModerationSchema } from "~/utils/shop-forms";
+import { redirectWithSuccess } from "~/utils/toast.server";
+
+const PER_PAGE = 20;
+
+const STATUS_LABELS = {
+  visible: "On the home page",
+  hidden: "Hidden by an admin",
+  replaced: "Replaced by a newer review",
+} as const;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const page = parsePage(new URL(request.url).searchParams.get("page"));
+  const { reviews, total } = await listReviewsForAdmin({ page, perPage: PER_PAGE });
+  return json(
+    {
+      reviews: reviews.map(({ id, userName, email, rating, description, status, createdAt }) => ({
+        id,
+        userName,
+        email,
+        rating,
+        description: truncate(description, 200),
+        status,
+        createdAt,
+      })),
+      page,
+      pageCount: Math.max(1, Math.ceil(total / PER_PAGE)),
+      total,
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const submission = parseWithZod(await readForm(request), { schema: reviewModerationSchema });
+  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  const { intent, reviewId } = submission.value;
+  const page = parsePage(new URL(request.url).searchParams.get("page"));
+  const back = `/dashboard/reviews${page > 1 ? `?page=${page}` : ""}`;
+  const review = await getReviewForAdmin(reviewId);
+  const refuse = (message: string, status: number) => json(submission.reply({ formErrors: [message] }), { status });
+  if (!review) return refuse("That review no longer exists.", 404);
+  const target = { type: "review" as const, id: review.id, label: `${review.rating}★ by ${review.email}` };
+
+  if (intent === "hide") {
+    if (!(await hideReview(reviewId))) return refuse("That review is already hidden.", 409);
+    await audit({
+      context,
+      actor: admin,
+      action: "review.hide",
+      target,
+      before: { status: review.status },
+      after: { status: "hidden" },
+    });
+    return redirectWithSuccess(back, `The review by ${review.userName} is hidden from the home page.`);
+  }
+  if (intent === "unhide") {
+    const outcome = await unhideReview(reviewId);
+    if (outcome === "missing") return refuse("That review is already on the home page.", 409);
+    if (outcome === "newer-visible") {
+      return refuse(`${review.userName} has a newer review on the home page: hide that one first.`, 409);
+    }
+    await audit({
+      context,
+      actor: admin,
+      action: "review.unhide",
+      target,
+      before: { status: review.status },
+      after: { status: "visible" },
+    });
+    return redirectWithSuccess(back, `The review by ${review.userName} is on the home page again.`);
+  }
+  if (!(await deleteReview(reviewId))) return refuse("That review no longer exists.", 404);
+  await audit({
+    context,
+    actor: admin,
+    action: "review.delete",
+    target,
+    before: { status: review.status, rating: review.rating, description: truncate(review.description, 200) },
+    after: null,
+  });
+  return redirectWithSuccess(back, `The review by ${review.userName} is deleted.`);
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+const COLUMNS: Column[] = [
+  { label: "Reviewer" },
+  { label: "Rating" },
+  { label: "Review" },
+  { label: "Status" },
+  { label: "Actions" },
+];
+
+export default function ManageReviews() {
+  const { reviews, page, pageCount, total } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const pendingId = navigation.state !== "idle" ? navigation.formData?.get("reviewId") : null;
+  const formErrors = replyErrors(lastResult);
+  const action = `/dashboard/reviews${page > 1 ? `?page=${page}` : ""}`;
+
+  return (
+    <section aria-labelledby="reviews-heading">
+      <h1 id="reviews-heading" className="text-2xl font-bold text-slate-900">
+        Reviews
+      </h1>
+      <p className="mt-1 text-sm text-slate-600">
+        {total} {total === 1 ? "review" : "reviews"}, newest first. The home page shows the newest visible ones; each
+        customer has at most one visible review.
+      </p>
+      <ErrorList errors={formErrors} />
+      <DataTable caption="Reviews, newest first" columns={COLUMNS}>
+        {reviews.map((review) => (
+          <tr key={review.id} data-testid="review-row" data-status={review.status}>
+            <th scope="row" className="break-all px-4 py-3 font-medium text-slate-900">
+              {review.userName}
+              <span className="block text-xs font-normal text-slate-600">{review.email}</span>
+              <span className="block text-xs font-normal text-slate-600">{formatDateTime(review.createdAt)}</span>
+            </th>
+            <td className="px-4 py-3" data-label="Rating">
+              <StarRating rating={review.rating} />
+            </td>
+            <td className="px-4 py-3 text-slate-800 max-md:col-span-2" data-label="Review">
+              {review.description}
+            </td>
+            <td className="px-4 py-3 text-slate-800" data-label="Status">
+              {STATUS_LABELS[review.status]}
+            </td>
+            <td className="px-4 py-3 max-md:col-span-2">
+              <div className="flex flex-wrap gap-2">
+                <Form method="post" action={action}>
+                  <input type="hidden" name="intent" value={review.status === "visible" ? "hide" : "unhide"} />
+                  <input type="hidden" name="reviewId" value={review.id} />
+                  <SubmitButton
+                    variant="secondary"
+                    pending={pendingId === review.id && navigation.formData?.get("intent") !== "delete"}
+                    pendingText={review.status === "visible" ? "Hiding…" : "Showing…"}
+                    className="px-3 py-1 text-sm"
+                  >
+                    {review.status === "visible" ? "Hide" : "Show"}
+                    <span className="sr-only"> the review by {review.userName}</span>
+                  </SubmitButton>
+                </Form>
+                <ConfirmDialog
+                  label="Delete"
+                  accessibleLabel={`Delete the review by ${review.userName}`}
+                  href={`/dashboard/reviews/${review.id}/delete`}
+                  title={`Delete the review by ${review.userName}?`}
+                  className={confirmLinkClass}
+                >
+                  {(close) => (
+                    <ConfirmFetcherForm
+                      action={action}
+                      hidden={{ intent: "delete", reviewId: review.id }}
+                      message={<p>The review is removed for good. To take it off the home page only, hide it.</p>}
+                      confirmLabel="Delete"
+                      pendingLabel="Deleting…"
+                      onKeep={close}
+                    />
+                  )}
+                </ConfirmDialog>
+              </div>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
+      {pageCount > 1 ? (
+        <nav aria-label="Pages of reviews" className="mt-4 flex items-center gap-4 text-sm">
+          {page > 1 ? (
+            <Link to={`?page=${page - 1}`} className="inline-flex min-h-11 items-center text-brand-700 underline">
+              Previous page
+            </Link>
+          ) : null}
+          <span className="text-slate-700">
+            Page {page} of {pageCount}
+          </span>
+          {page < pageCount ? (
+            <Link to={`?page=${page + 1}`} className="inline-flex min-h-11 items-center text-brand-700 underline">
+              Next page
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Reviews | PartsWorks" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,127 @@
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ErrorList, SubmitButton } from "~/components/forms";
+import { DataTable, type Column } from "~/components/ui/data-table";
+import { deleteOtherSessions, deleteOwnSession, listUserSessions } from "~/models/session.server";
+import { SessionActionSchema } from "~/utils/account-schemas";
+import { getSessionId, requireUser } from "~/utils/auth.server";
+import { readForm } from "~/utils/form.server";
+import { formatDateTime } from "~/utils/shop-forms";
+import { redirectWithSuccess } from "~/utils/toast.server";
+
+/** Your sessions: every device signed in to this account, and a way to end them. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const sessions = await listUserSessions(user.id, await getSessionId(request));
+  return json({ sessions }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const submission = parseWithZod(await readForm(request), { schema: SessionActionSchema });
+  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  const current = await getSessionId(request);
+  if (submission.value.intent === "end-others") {
+    const ended = current ? await deleteOtherSessions(user.id, current) : 0;
+    return redirectWithSuccess(
+      "/dashboard/sessions",
+      ended === 1 ? "1 other session has been signed out." : `${ended} other sessions have been signed out.`,
+    );
+  }
+  // Only the user's own sessions are looked at: any other handle is simply not found.
+  const handle = submission.value.session;
+  const own = await listUserSessions(user.id, current);
+  const target = own.find((session) => session.handle === handle);
+  if (!target) {
+    return json(submission.reply({ formErrors: ["That session has already ended."] }), { status: 404 });
+  }
+  if (target.current) {
+    return json(submission.reply({ formErrors: ["To end this session, sign out."] }), { status: 400 });
+  }
+  await deleteOwnSession(user.id, handle);
+  return redirectWithSuccess("/dashboard/sessions", `The session on ${target.device} has been signed out.`);
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+const COLUMNS: Column[] = [{ label: "Device" }, { label: "Started" }, { label: "Address" }, { label: "Action" }];
+
+export default function SessionsPage() {
+  const { sessions } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const pending = navigation.state !== "idle" && navigation.formAction === "/dashboard/sessions";
+  const pendingSession = pending ? navigation.formData?.get("session") : null;
+  const pendingOthers = pending && navigation.formData?.get("intent") === "end-others";
+  const formErrors = lastResult && "error" in lastResult ? lastResult.error?.[""] : null;
+  const others = sessions.filter((session) => !session.current).length;
+
+  return (
+    <section aria-labelledby="sessions-heading">
+      <h1 id="sessions-heading" className="text-2xl font-bold text-slate-900">
+        Your sessions
+      </h1>
+      <p className="mt-1 text-sm text-slate-600">
+        The devices signed in to your account. End any you do not recognise.
+      </p>
+      <ErrorList errors={formErrors} />
+      <DataTable caption="Your active sessions, newest first" columns={COLUMNS}>
+        {sessions.map((session) => (
+          <tr key={session.handle} data-testid="session-row" data-current={session.current || undefined}>
+            <th scope="row" className="px-4 py-3 font-medium text-slate-900">
+              {session.device}
+              {session.current ? (
+                <span className="ml-2 rounded bg-brand-50 px-2 py-0.5 text-xs font-semibold text-brand-700">
+                  This device
+                </span>
+              ) : null}
+            </th>
+            <td className="px-4 py-3 text-slate-800" data-label="Started">
+              {formatDateTime(session.startedAt)}
+            </td>
+            <td className="break-all px-4 py-3 text-slate-800" data-label="Address">
+              {session.ip}
+            </td>
+            <td className="px-4 py-3 max-md:col-span-2">
+              {session.current ? (
+                <span className="text-sm text-slate-600">Use Sign out to end this one</span>
+              ) : (
+                <Form method="post" action="/dashboard/sessions">
+                  <input type="hidden" name="intent" value="end" />
+                  <input type="hidden" name="session" value={session.handle} />
+                  <SubmitButton
+                    variant="danger"
+                    pending={pendingSession === session.handle}
+                    pendingText="Ending…"
+                    className="px-3 py-1 text-sm"
+                  >
+                    End session<span className="sr-only"> ({session.device})</span>
+                  </SubmitButton>
+                </Form>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
+      {others > 0 ? (
+        <Form method="post" action="/dashboard/sessions" className="mt-4">
+          <input type="hidden" name="intent" value="end-others" />
+          <SubmitButton variant="danger" pending={pendingOthers} pendingText="Signing out…">
+            Sign out all other sessions
+          </SubmitButton>
+        </Form>
+      ) : (
+        <p className="mt-4 text-sm text-slate-600">You are signed in on this device only.</p>
+      )}
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Your sessions | PartsWorks" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
