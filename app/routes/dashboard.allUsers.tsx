@@ -212,7 +212,7 @@ function UserConfirm({
         <ConfirmFetcherForm
           action={`/dashboard/allUsers${page > 1 ? `?page=${page}` : ""}`}
           hidden={{ intent, userId: user.id }}
-          message={<p>{copy.message}</p>}
+          message={<p className="break-words">{copy.message}</p>}
           confirmLabel={copy.label}
           pendingLabel={copy.pending}
           onKeep={close}

@@ -37,12 +37,12 @@ export default function UserConfirmPage() {
   const back = `/dashboard/allUsers${page > 1 ? `?page=${page}` : ""}`;
   return (
     <div className="mx-auto max-w-lg px-4 py-10">
-      <h1 className="text-2xl font-bold">{copy.title}</h1>
+      <h1 className="break-words text-2xl font-bold">{copy.title}</h1>
       <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         <ConfirmPageForm
           action={back}
           hidden={{ intent, userId: user.id }}
-          message={<p>{copy.message}</p>}
+          message={<p className="break-words">{copy.message}</p>}
           confirmLabel={copy.label}
           pendingLabel={copy.pending}
           backTo={back}
