@@ -1,11 +1,12 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList, SubmitButton } from "~/components/forms";
 import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass } from "~/components/confirm-dialog";
 import { userConfirmCopy } from "~/components/user-confirm-copy";
+import { Pagination } from "~/components/pagination";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { deleteUserSessions } from "~/models/session.server";
@@ -166,23 +167,7 @@ export default function AllUsers() {
           </tr>
         ))}
       </DataTable>
-      {pageCount > 1 ? (
-        <nav aria-label="Pages of users" className="mt-4 flex items-center gap-4 text-sm">
-          {page > 1 ? (
-            <Link to={`?page=${page - 1}`} className="inline-flex min-h-11 items-center text-brand-700 underline">
-              Previous page
-            </Link>
-          ) : null}
-          <span className="text-slate-700">
-            Page {page} of {pageCount}
-          </span>
-          {page < pageCount ? (
-            <Link to={`?page=${page + 1}`} className="inline-flex min-h-11 items-center text-brand-700 underline">
-              Next page
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pagination page={page} pageCount={pageCount} label="Pages of users" />
     </section>
   );
 }

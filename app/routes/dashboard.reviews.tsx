@@ -1,8 +1,9 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from "~/components/confirm-dialog";
+import { Pagination } from "~/components/pagination";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, SubmitButton } from "~/components/forms";
 import { StarRating } from "~/components/storefront";
@@ -181,23 +182,7 @@ export default function ManageReviews() {
           </tr>
         ))}
       </DataTable>
-      {pageCount > 1 ? (
-        <nav aria-label="Pages of reviews" className="mt-4 flex items-center gap-4 text-sm">
-          {page > 1 ? (
-            <Link to={`?page=${page - 1}`} className="inline-flex min-h-11 items-center text-brand-700 underline">
-              Previous page
-            </Link>
-          ) : null}
-          <span className="text-slate-700">
-            Page {page} of {pageCount}
-          </span>
-          {page < pageCount ? (
-            <Link to={`?page=${page + 1}`} className="inline-flex min-h-11 items-center text-brand-700 underline">
-              Next page
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pagination page={page} pageCount={pageCount} label="Pages of reviews" />
     </section>
   );
 }
