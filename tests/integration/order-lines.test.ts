@@ -311,7 +311,8 @@ describe("the migration of one-part orders", () => {
       .collection("orders")
       .insertMany([old(new mongoose.Types.ObjectId(part.id), 150, "paid"), old(deletedPartId, 100, "unpaid")]);
 
-    expect(await migrateDb(db)).toEqual(["20261123090000-order-lines.js"]);
+    // A new database gets every migration; this one is among them.
+    expect(await migrateDb(db)).toContain("20261123090000-order-lines.js");
     const [paid, unpaid] = await db.collection("orders").find({}).sort({ _id: 1 }).toArray();
     expect(paid).toMatchObject({
       _id: inserted.insertedIds[0],
