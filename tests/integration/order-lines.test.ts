@@ -312,7 +312,8 @@ describe("the migration of one-part orders", () => {
       .insertMany([old(new mongoose.Types.ObjectId(part.id), 150, "paid"), old(deletedPartId, 100, "unpaid")]);
 
     // A new database gets every migration; this one is among them.
-    expect(await migrateDb(db)).toContain("20261123090000-order-lines.js");
+    const applied = await migrateDb(db);
+    expect(applied).toContain("20261123090000-order-lines.js");
     const [paid, unpaid] = await db.collection("orders").find({}).sort({ _id: 1 }).toArray();
     expect(paid).toMatchObject({
       _id: inserted.insertedIds[0],
@@ -341,7 +342,7 @@ describe("the migration of one-part orders", () => {
 
     // Recorded once: a second start applies nothing and changes nothing.
     expect(await migrateDb(db)).toEqual([]);
-    expect(await db.collection("changelog").countDocuments()).toBe(1);
+    expect(await db.collection("changelog").countDocuments()).toBe(applied.length);
     await db.dropDatabase();
   });
 });
