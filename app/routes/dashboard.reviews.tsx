@@ -130,7 +130,7 @@ export default function ManageReviews() {
       <DataTable caption="Reviews, newest first" columns={COLUMNS}>
         {reviews.map((review) => (
           <tr key={review.id} data-testid="review-row" data-status={review.status}>
-            <th scope="row" className="break-all px-4 py-3 font-medium text-slate-900">
+            <th scope="row" className="px-4 py-3 font-medium text-slate-900 [overflow-wrap:anywhere] md:min-w-44">
               {review.userName}
               <span className="block text-xs font-normal text-slate-600">{review.email}</span>
               <span className="block text-xs font-normal text-slate-600">{formatDateTime(review.createdAt)}</span>
