@@ -29,8 +29,11 @@ const shortId = (id: string) => id.slice(-8).toUpperCase();
 /** "Order 1A2B3C4D": how the emails name an order (the end of its id, as the order page shows it). */
 export const orderName = (order: { id: string }) => `order ${shortId(order.id)}`;
 
-/** The lines, one per paragraph (readable as plain text too), then the total. */
-function OrderLines({ order }: { order: EmailOrder }) {
+/**
+ * The lines, one per paragraph (readable as plain text too), then the total and the buyer's PO number
+ * (the one place an email names it; the admins read it as the customer's).
+ */
+function OrderLines({ order, poLabel = "Your PO number" }: { order: EmailOrder; poLabel?: string }) {
   return (
     <>
       {order.lines.map((line, index) => (
@@ -43,7 +46,11 @@ function OrderLines({ order }: { order: EmailOrder }) {
       <Text style={{ fontSize: "15px", fontWeight: "bold", margin: "8px 0" }}>
         Total: {formatCents(order.totalCents)} for {units(order.totalQuantity)} units
       </Text>
-      {order.poNumber ? <Paragraph>Your PO number: {order.poNumber}</Paragraph> : null}
+      {order.poNumber ? (
+        <Paragraph>
+          {poLabel}: {order.poNumber}
+        </Paragraph>
+      ) : null}
     </>
   );
 }
@@ -51,7 +58,7 @@ function OrderLines({ order }: { order: EmailOrder }) {
 function DeliverTo({ order }: { order: EmailOrder }) {
   return (
     <Paragraph>
-      Deliver to: {order.address}. Phone: {order.phone}.{order.poNumber ? ` Your PO number: ${order.poNumber}.` : ""}
+      Deliver to: {order.address}. Phone: {order.phone}.
     </Paragraph>
   );
 }
@@ -146,7 +153,7 @@ export function PaidOrderToShipEmail({
         {order.userName} ({order.userEmail}) paid {orderName(order)}: {formatCents(order.totalCents)}, transaction id{" "}
         {order.transactionId ?? "unknown"}. It is ready to ship.
       </Paragraph>
-      <OrderLines order={order} />
+      <OrderLines order={order} poLabel="Customer’s PO number" />
       <DeliverTo order={order} />
       <ActionLink href={manageUrl}>Open the paid orders</ActionLink>
     </EmailLayout>

@@ -1,7 +1,7 @@
 /**
  * A trade buyer's company details and address book, kept on the user document. Every change is one
  * atomic update of that document: the size guard ("addresses.19" must not exist), the duplicate guard
- * (each entry's key) and the default (one field, defaultAddressId) travel in the same update as the change.
+ * (each entry's key, on adding and on editing) and the default (one field, defaultAddressId) travel in the same update as the change.
  */
 import { Types } from "mongoose";
 import { User, type UserView } from "./user.server";
@@ -86,23 +86,32 @@ export function deliveryDefaults(user: UserView, chosenId?: string | null) {
   };
 }
 
+/**
+ * Changes a saved address in one conditional update: refused as "duplicate" when the new text is the
+ * same address as another entry of the book (the entry itself may keep its own, say to rename it).
+ */
 export async function editAddress(
   userId: string,
   addressId: string,
   { label, address, makeDefault }: { label?: string; address: string; makeDefault?: boolean },
-) {
+): Promise<"saved" | "duplicate" | "missing"> {
+  const id = new Types.ObjectId(addressId);
+  const key = addressKey(address);
   const result = await User.updateOne(
-    { _id: userId, "addresses._id": addressId },
+    // The guard is a negation ($nor), so "$" below still points at the entry matched by its id.
+    { _id: userId, "addresses._id": id, $nor: [{ addresses: { $elemMatch: { key, _id: { $ne: id } } } }] },
     {
       $set: {
         "addresses.$.address": address,
-        "addresses.$.key": addressKey(address),
+        "addresses.$.key": key,
         "addresses.$.label": label ?? "",
-        ...(makeDefault ? { defaultAddressId: new Types.ObjectId(addressId) } : {}),
+        ...(makeDefault ? { defaultAddressId: id } : {}),
       },
     },
   );
-  return result.matchedCount === 1;
+  if (result.matchedCount === 1) return "saved";
+  const user = await User.findOne({ _id: userId, "addresses._id": id }, { _id: 1 }).lean();
+  return user ? "duplicate" : "missing";
 }
 
 export async function deleteAddress(userId: string, addressId: string) {

@@ -101,13 +101,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: AddressSchema });
     if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
     const { addressId, ...entry } = submission.value;
-    if (addressId) {
-      if (!(await editAddress(user.id, addressId, entry)))
-        throw new Response("That address is not in your address book.", { status: 404 });
-      return saved("Address saved");
-    }
-    const outcome = await addAddress(user.id, entry);
-    if (outcome === "added") return saved("Address added");
+    const outcome = addressId ? await editAddress(user.id, addressId, entry) : await addAddress(user.id, entry);
+    if (outcome === "missing" && addressId)
+      throw new Response("That address is not in your address book.", { status: 404 });
+    if (outcome === "missing") throw await gone();
+    if (outcome === "saved" || outcome === "added")
+      return saved(outcome === "saved" ? "Address saved" : "Address added");
     const message =
       outcome === "duplicate"
         ? "This address is already in your address book"

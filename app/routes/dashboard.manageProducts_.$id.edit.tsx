@@ -105,7 +105,11 @@ export default function EditProduct() {
           Back to Manage Products
         </Link>
       </p>
-      <h1 className="mt-2 text-2xl font-bold">Edit {part.name}</h1>
+      <h1 className="mt-2 text-2xl font-bold">Edit Product</h1>
+      <p className="mt-1 text-lg text-slate-800" data-testid="edited-part">
+        {part.name}
+        {part.partNumber ? <span className="text-slate-600"> ({part.partNumber})</span> : null}
+      </p>
       <p className="mt-1 text-sm text-slate-600">
         Stock ({part.availableQuantity.toLocaleString("en-US")} units) is set on Manage Products.
       </p>
@@ -124,7 +128,7 @@ export default function EditProduct() {
         <div className="sm:col-span-2">
           <ErrorList id={form.errorId} errors={form.errors} />
           <SubmitButton pending={isPending} pendingText="Saving…">
-            Save part
+            Save Product
           </SubmitButton>
         </div>
       </Form>
@@ -133,7 +137,7 @@ export default function EditProduct() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Edit ${data.part.name} — PartsWorks` : "Edit Product — PartsWorks" },
+  { title: data ? `Edit Product: ${data.part.name} — PartsWorks` : "Edit Product — PartsWorks" },
 ];
 
 export function ErrorBoundary() {

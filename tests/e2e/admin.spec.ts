@@ -53,6 +53,16 @@ test("an admin adds a part, finds it newest on the home page, restocks it and de
   }
   expect((await Part.findOne({ name }).lean())?.availableQuantity).toBe(750);
 
+  // Edit Product: the title and the button say the same thing; the part is named under the title.
+  await row.getByRole("link", { name: `Edit details of ${name}` }).click();
+  await expect(page.getByRole("heading", { name: "Edit Product" })).toBeVisible();
+  await expect(page.getByTestId("edited-part")).toContainText(name);
+  await page.getByLabel("Description").fill("Clutch disc, pressure plate, release bearing and alignment tool.");
+  await page.getByRole("button", { name: "Save Product" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/manageProducts$/);
+  await expect(page.getByTestId("toast")).toContainText(`${name} is saved`);
+  expect((await Part.findOne({ name }).lean())?.description).toMatch(/alignment tool/);
+
   await row.getByRole("link", { name: `Delete ${name}` }).click();
   if (javaScriptEnabled) {
     const dialog = page.getByRole("dialog", { name: `Delete ${name}?` });

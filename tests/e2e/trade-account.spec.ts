@@ -42,6 +42,11 @@ test("a buyer enters company details and delivery addresses on My Profile", asyn
   // The form is the address's own once it says so and holds it (with JavaScript the link re-renders it in place).
   await expect(page.getByRole("button", { name: "Save address" })).toBeVisible();
   await expect(section.getByLabel("Address", { exact: true })).toHaveValue("2 Depot Lane");
+  // Made the same as another saved address, the edit is refused at the field and the form stays this address's.
+  await section.getByLabel("Address", { exact: true }).fill("1 plant road flint");
+  await page.getByRole("button", { name: "Save address" }).click();
+  await expect(section.getByText("This address is already in your address book")).toBeVisible();
+  await expect(book).toContainText("2 Depot Lane");
   await section.getByLabel("Address", { exact: true }).fill("3 Depot Lane");
   await page.getByRole("button", { name: "Save address" }).click();
   await expect(book).toContainText("3 Depot Lane");

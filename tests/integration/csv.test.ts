@@ -35,7 +35,14 @@ describe("CSV export", () => {
     const tag = Math.random().toString(36).slice(2, 8);
     const customer = await createUser({ name: '=HYPERLINK("http://evil") Zoë', email: `csv-${tag}@example.com` });
     const part = await createPart({ name: "@SUM(A1) Brake Pad Façade", priceCents: 1250 });
-    const paid = await createOrder({ user: customer, part, quantity: 200, status: "paid", transactionId: "pi_csv_1" });
+    const paid = await createOrder({
+      user: customer,
+      part,
+      quantity: 200,
+      status: "paid",
+      transactionId: "pi_csv_1",
+      poNumber: "PO-4500/17",
+    });
     const unpaid = await createOrder({ user: customer, part, quantity: 100 });
 
     const response = await download(ordersCsv, `/dashboard/manageOrders/export?q=csv-${tag}`, cookie);
@@ -52,7 +59,10 @@ describe("CSV export", () => {
       Quantity: "200",
       "Total (USD)": "2500.00",
       "Transaction id": "pi_csv_1",
+      "PO number": "PO-4500/17",
     });
+    // An order without a PO number has the column, empty.
+    expect(rows.find((r) => r["Order number"] === unpaid.id)).toMatchObject({ "PO number": "" });
     expect(row.Lines).toContain("@SUM(A1) Brake Pad Façade x 200");
 
     const onlyPaid = await rowsOf(

@@ -38,6 +38,12 @@ function postOrder(partId: string, quantity: number, cookie: string, extra: Reco
   );
 }
 
+/** How often `text` is in the mail's HTML and in its plain-text part: the PO number is named once in each. */
+function timesIn(mail: CaughtMail, text: string) {
+  const count = (haystack: string) => haystack.split(text).length - 1;
+  return { html: count(mail.html), text: count(mail.text) };
+}
+
 async function newestOrderOf(userId: string) {
   const doc = await Order.findOne({ userId }).sort({ createdAt: -1, _id: -1 }).lean();
   return doc!._id.toString();
@@ -97,6 +103,7 @@ describe("order emails", () => {
     const [mail] = await waitForMail(user.email, { subject: `Your PartsWorks order ${shortId(orderId)} is placed` });
     expect(mail.text).toContain(`200 × Mail Brake Pad (${part.partNumber}) at $2.50 each: $500`);
     expect(mail.text).toContain("Your PO number: PO-77/B");
+    expect(timesIn(mail, "PO-77/B")).toEqual({ html: 1, text: 1 });
     expect(mail.text).toContain("Total: $500 for 200 units");
     expect(mail.html).toContain("Mail Brake Pad");
     expect(mail.html).not.toMatch(/<img/i);
@@ -119,7 +126,7 @@ describe("order emails", () => {
   test("payment received: one receipt with Stripe's transaction id and one notice to the admins, however often Stripe confirms", async () => {
     const { user } = await customer("Paula Payer");
     const admin = await createUser({ role: "admin", email: `admin-paid-${randomUUID().slice(0, 8)}@example.com` });
-    const order = await createOrder({ user });
+    const order = await createOrder({ user, poNumber: "PO-88/C" });
     const paymentIntent = `pi_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
     for (let i = 0; i < 3; i++) expect((await postWebhook(order, paymentIntent)).status).toBe(200);
 
@@ -128,10 +135,14 @@ describe("order emails", () => {
     });
     expect(receipt.text).toContain(`Transaction id: ${paymentIntent}`);
     expect(receipt.text).toContain(`100 × ${order.lines[0].productName}`);
+    expect(receipt.text).toContain("Your PO number: PO-88/C");
+    expect(timesIn(receipt, "PO-88/C")).toEqual({ html: 1, text: 1 });
     const [toShip] = await waitForMail(admin.email, {
       subject: `Paid order ${shortId(order.id)} to ship: Paula Payer`,
     });
     expect(toShip.text).toContain(paymentIntent);
+    expect(toShip.text).toContain("Customer’s PO number: PO-88/C");
+    expect(timesIn(toShip, "PO-88/C")).toEqual({ html: 1, text: 1 });
     expect(linkIn(toShip, `${shopUrl}/dashboard/manageOrders`)).toBe(`${shopUrl}/dashboard/manageOrders?status=paid`);
     expect(await allMailTo(user.email)).toHaveLength(1);
     expect((await caughtMail()).filter((mail) => mail.to.includes(admin.email))).toHaveLength(1);

@@ -4,9 +4,10 @@
  * card payment is not available yet and how to reach the shop. Admins see what to configure on
  * their dashboard, and /healthz reports which integrations are configured.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Order } from "~/models/order.server";
 import type { LocalDb } from "../../server/local-db";
@@ -43,12 +44,174 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-async function page(pathname: string, cookie?: string) {
-  const response = await fetch(`${shop.url}${pathname}`, {
-    headers: cookie ? { Cookie: cookie } : {},
-    redirect: "manual",
-  });
-  return { status: response.status, html: await response.text() };
+/** A request, as a browser makes it: a POST names this origin; the cookies the shop sets are sent back. */
+type Visit = { path: string; method?: "GET" | "POST"; form?: Record<string, string>; status?: number };
+type Data = { partId: string; orderId: string; paidOrderId: string; otherOrderId: string; userId: string };
+type Pages = (data: Data) => (string | Visit)[];
+
+/**
+ * Every route module under app/routes, and how this test reaches it. A new route fails the first
+ * test until it is added here: as pages a visitor or a customer reads (checked for setup talk), as
+ * admin-only (a visitor or customer who opens it lands on /login, which is checked), or as not a
+ * page, saying why.
+ */
+const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly: Pages } | { notAPage: string }> = {
+  $: {
+    visitor: () => [{ path: "/no-such-page", status: 404 }],
+    customer: () => [{ path: "/dashboard/no-such-page", status: 404 }],
+  },
+  "[robots.txt]": { visitor: () => ["/robots.txt"] },
+  "[sitemap.xml]": { visitor: () => ["/sitemap.xml"] },
+  "sitemaps.$file": { visitor: () => ["/sitemaps/pages", { path: "/sitemaps/nothing", status: 404 }] },
+  _index: { visitor: () => ["/"], customer: () => ["/"] },
+  "parts._index": { visitor: () => ["/parts", "/parts?q=no-such-part-anywhere"], customer: () => ["/parts"] },
+  "parts.$id": {
+    visitor: ({ partId }) => [`/parts/${partId}`],
+    customer: ({ partId }) => [`/parts/${partId}`, { path: `/parts/${"a".repeat(24)}`, status: 404 }],
+  },
+  blogs: { visitor: () => ["/blogs"] },
+  portfolio: { visitor: () => ["/portfolio"] },
+  login: { visitor: () => ["/login", "/login?googleError=unavailable"] },
+  signup: { visitor: () => ["/signup"] },
+  logout: { visitor: () => ["/logout"] },
+  "auth.google": {
+    visitor: () => ["/auth/google", { path: "/auth/google", method: "POST", form: { redirectTo: "/" } }],
+  },
+  "auth.google.callback": { visitor: () => ["/auth/google/callback?code=x&state=y"] },
+  "forgot-password": {
+    visitor: () => [
+      "/forgot-password",
+      { path: "/forgot-password", method: "POST", form: { email: "nobody@example.com" } },
+    ],
+  },
+  "reset-password": {
+    visitor: () => [
+      "/reset-password?token=no-such-token",
+      {
+        path: "/reset-password",
+        method: "POST",
+        form: { token: "no-such-token", password: "a-new-password-42" },
+        status: 400,
+      },
+    ],
+  },
+  "verify-email": { visitor: () => [{ path: "/verify-email?token=no-such-token", status: 400 }] },
+  "change-email": { visitor: () => [{ path: "/change-email?token=no-such-token", status: 400 }] },
+  unsubscribe: { visitor: () => [{ path: "/unsubscribe?token=no-such-token", status: 400 }] },
+  "webhooks.stripe": {
+    // Anyone can post here; only the shop's log says which setting is missing.
+    visitor: () => [
+      { path: "/webhooks/stripe", method: "POST", form: { type: "payment_intent.succeeded" }, status: 503 },
+    ],
+  },
+  dashboard: { customer: () => ["/dashboard"] },
+  "dashboard._index": { customer: () => ["/dashboard"] },
+  "dashboard.email": {
+    customer: () => [
+      "/dashboard/email",
+      { path: "/dashboard/email", method: "POST", form: { intent: "resend-verification" } },
+    ],
+  },
+  "dashboard.cart": { customer: () => ["/dashboard/cart"] },
+  "dashboard.quick-order": { customer: () => ["/dashboard/quick-order"] },
+  "dashboard.orders": { customer: () => ["/dashboard/orders"] },
+  "dashboard.orders_.$id._index": {
+    customer: ({ orderId, paidOrderId, otherOrderId }) => [
+      `/dashboard/orders/${orderId}`,
+      `/dashboard/orders/${paidOrderId}`,
+      { path: `/dashboard/orders/${otherOrderId}`, status: 404 },
+    ],
+  },
+  "dashboard.orders_.$id.cancel": { customer: ({ orderId }) => [`/dashboard/orders/${orderId}/cancel`] },
+  "dashboard.payment.$id": {
+    customer: ({ orderId }) => [
+      `/dashboard/payment/${orderId}`,
+      { path: `/dashboard/payment/${orderId}`, method: "POST", form: { intent: "checkout" }, status: 503 },
+    ],
+  },
+  "dashboard.payment.$id_.success": {
+    customer: ({ orderId, paidOrderId }) => [
+      `/dashboard/payment/${orderId}/success`,
+      `/dashboard/payment/${orderId}/success?payment_intent=pi_123`,
+      `/dashboard/payment/${paidOrderId}/success`,
+    ],
+  },
+  "dashboard.review": { customer: () => ["/dashboard/review"] },
+  "dashboard.sessions": { customer: () => ["/dashboard/sessions"] },
+  "documents.$id.$kind": {
+    customer: ({ orderId, paidOrderId }) => [
+      `/documents/${orderId}/pro-forma`,
+      `/documents/${paidOrderId}/invoice`,
+      { path: `/documents/${paidOrderId}/packing-slip`, status: 404 },
+    ],
+  },
+  "documents.$id.$kind_.pdf": { notAPage: "the PDF print of the documents checked above as HTML" },
+  "avatars.$name": { notAPage: "an uploaded profile picture's bytes" },
+  "dashboard.addProduct": { adminOnly: () => ["/dashboard/addProduct"] },
+  "dashboard.admin": { adminOnly: () => ["/dashboard/admin"] },
+  "dashboard.allUsers": { adminOnly: () => ["/dashboard/allUsers"] },
+  "dashboard.allUsers_.$id.$intent": { adminOnly: ({ userId }) => [`/dashboard/allUsers/${userId}/sign-out`] },
+  "dashboard.audit": { adminOnly: () => ["/dashboard/audit"] },
+  "dashboard.manageOrders": { adminOnly: () => ["/dashboard/manageOrders"] },
+  "dashboard.manageOrders_.$id._index": { adminOnly: ({ orderId }) => [`/dashboard/manageOrders/${orderId}`] },
+  "dashboard.manageOrders_.$id.remove": { adminOnly: ({ orderId }) => [`/dashboard/manageOrders/${orderId}/remove`] },
+  "dashboard.manageOrders_.export": { adminOnly: () => ["/dashboard/manageOrders/export"] },
+  "dashboard.manageProducts": { adminOnly: () => ["/dashboard/manageProducts"] },
+  "dashboard.manageProducts_.$id.delete": { adminOnly: ({ partId }) => [`/dashboard/manageProducts/${partId}/delete`] },
+  "dashboard.manageProducts_.$id.edit": { adminOnly: ({ partId }) => [`/dashboard/manageProducts/${partId}/edit`] },
+  "dashboard.manageProducts_.export": { adminOnly: () => ["/dashboard/manageProducts/export"] },
+  "dashboard.manageProducts_.import": { adminOnly: () => ["/dashboard/manageProducts/import"] },
+  "dashboard.reviews": { adminOnly: () => ["/dashboard/reviews"] },
+  "dashboard.reviews_.$id.delete": { adminOnly: () => [`/dashboard/reviews/${"a".repeat(24)}/delete`] },
+};
+
+/** The route modules of the app: files (extension dropped) and folders with a route module. */
+function routeIds() {
+  const dir = fileURLToPath(new URL("../../app/routes", import.meta.url));
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() || (/\.(tsx?|jsx?)$/.test(entry.name) && !/\.test\./.test(entry.name)))
+    .map((entry) => (entry.isDirectory() ? entry.name : entry.name.replace(/\.(tsx?|jsx?)$/, "")))
+    .sort();
+}
+
+/**
+ * Opens `visit` and follows the shop's redirects as a browser does (keeping the cookies it sets, the
+ * toasts among them); every response on the way must be free of setup talk.
+ */
+async function open(visit: string | Visit, cookie = "") {
+  const { path: start, method = "GET", form, status } = typeof visit === "string" ? { path: visit } : visit;
+  const jar = new Map(
+    cookie ? cookie.split("; ").map((pair) => pair.split(/=(.*)/s).slice(0, 2) as [string, string]) : [],
+  );
+  let url = new URL(start, shop.url);
+  let request: RequestInit = {
+    method,
+    ...(form ? { body: new URLSearchParams(form) } : {}),
+    headers: method === "POST" ? { "Content-Type": "application/x-www-form-urlencoded", Origin: shop.url } : {},
+  };
+  for (let hop = 0; ; hop++) {
+    const headers = new Headers(request.headers);
+    if (jar.size) headers.set("Cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));
+    const response = await fetch(url, { ...request, headers, redirect: "manual" });
+    for (const set of response.headers.getSetCookie()) {
+      const [pair] = set.split(";");
+      const [name, value] = pair.split(/=(.*)/s);
+      if (value) jar.set(name, value);
+      else jar.delete(name);
+    }
+    const html = await response.text();
+    const where = `${method} ${start}${hop ? ` → ${url.pathname}${url.search}` : ""}`;
+    expectNoSetupTalk(html, where);
+    const location = response.headers.get("location");
+    if (response.status >= 300 && response.status < 400 && location && hop < 5) {
+      url = new URL(location, url);
+      expect(url.origin, where).toBe(shop.url);
+      request = { method: "GET" };
+      continue;
+    }
+    expect(response.status, where).toBe(status ?? 200);
+    return { url, html };
+  }
 }
 
 /** No setting's name, no "README", no "environment variable" anywhere in the page (markup and data). */
@@ -57,63 +220,69 @@ function expectNoSetupTalk(html: string, where: string) {
   expect(html, where).not.toMatch(/README|environment variable/i);
 }
 
+async function testData(): Promise<Data & { user: Awaited<ReturnType<typeof createUser>> }> {
+  const user = await createUser();
+  const part = await createPart();
+  const order = await createOrder({ user, part });
+  const paid = await createOrder({ user, part, status: "paid" });
+  const other = await createOrder({ user: await createUser(), part });
+  return { user, partId: part.id, orderId: order.id, paidOrderId: paid.id, otherOrderId: other.id, userId: user.id };
+}
+
 describe("a shop without Stripe and Google keys", () => {
-  test("visitors' pages name no setting and show no Google button", async () => {
-    const part = await createPart();
-    for (const pathname of [
-      "/",
-      "/parts",
-      "/blogs",
-      "/portfolio",
-      "/login",
-      "/signup",
-      "/no-such-page",
-      `/parts/${part.id}`,
-    ]) {
-      const { html } = await page(pathname);
-      expectNoSetupTalk(html, pathname);
-    }
-    for (const pathname of ["/login", "/signup"]) expect((await page(pathname)).html, pathname).not.toMatch(/Google/);
-    // Someone posting to the Google start anyway lands on Login with a plain sentence.
-    const start = await fetch(`${shop.url}/auth/google`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: shop.url },
-      body: "redirectTo=/",
-    });
-    const login = await page(start.headers.get("location")!);
-    expect(login.html).toContain("Google sign-in is not available on this shop.");
-    expectNoSetupTalk(login.html, "login after Google");
+  test("every route module is listed: as pages of visitors or customers, as admin-only, or as not a page", () => {
+    expect(Object.keys(ROUTES).sort()).toEqual(routeIds());
   });
 
-  test("customers' pages name no setting; Pay says card payment is not available yet and how to reach the shop", async () => {
-    const user = await createUser();
-    const cookie = await sessionCookieHeader(user.id);
-    const part = await createPart();
-    const order = await createOrder({ user, part });
-    const pages = [
-      "/dashboard",
-      "/dashboard/orders",
-      "/dashboard/review",
-      `/parts/${part.id}`,
-      `/dashboard/payment/${order.id}`,
-      `/dashboard/orders/${order.id}/cancel`,
-    ];
-    for (const pathname of pages) {
-      const { status, html } = await page(pathname, cookie);
-      expect(status, pathname).toBe(200);
-      expectNoSetupTalk(html, pathname);
+  test("no page a visitor can reach names a setting; no Google button", async () => {
+    const data = await testData();
+    for (const use of Object.values(ROUTES)) {
+      if ("visitor" in use) for (const visit of use.visitor!(data)) await open(visit);
     }
-    const pay = await page(`/dashboard/payment/${order.id}`, cookie);
+    for (const pathname of ["/login", "/signup"]) expect((await open(pathname)).html, pathname).not.toMatch(/Google/);
+    // Someone posting to the Google start anyway lands on Login with a plain sentence.
+    const login = await open({ path: "/auth/google", method: "POST", form: { redirectTo: "/" } });
+    expect(login.url.pathname).toBe("/login");
+    expect(login.html).toContain("Google sign-in is not available on this shop.");
+  });
+
+  test("no page a customer can reach names a setting; Pay says card payment is not available yet and how to reach the shop", async () => {
+    const data = await testData();
+    const cookie = await sessionCookieHeader(data.user.id);
+    for (const use of Object.values(ROUTES)) {
+      if ("customer" in use && use.customer) for (const visit of use.customer(data)) await open(visit, cookie);
+      // Signed in, the visitors' pages say nothing of settings either.
+      if ("visitor" in use && use.visitor) for (const visit of use.visitor(data)) await open(visit, cookie);
+    }
+    const pay = await open(`/dashboard/payment/${data.orderId}`, cookie);
     expect(pay.html).toContain("Card payment is not available yet.");
     expect(pay.html).toContain("sales@partsworks.com");
     expect(pay.html).not.toContain("Integrations");
-    expect((await Order.findById(order.id).lean())?.status).toBe("unpaid");
+    const payNow = await open(
+      { path: `/dashboard/payment/${data.orderId}`, method: "POST", form: { intent: "checkout" }, status: 503 },
+      cookie,
+    );
+    expect(payNow.html).toContain("Card payment is not available yet.");
+    expect((await Order.findById(data.orderId).lean())?.status).toBe("unpaid");
+  });
+
+  test("admin-only pages send a visitor or a customer to /login, which names no setting", async () => {
+    const data = await testData();
+    for (const use of Object.values(ROUTES)) {
+      if (!("adminOnly" in use)) continue;
+      for (const visit of use.adminOnly(data)) {
+        expect((await open(visit)).url.pathname, `${visit} for a visitor`).toBe("/login");
+        // A customer who opens an admin page is signed out: a new session each time.
+        const cookie = await sessionCookieHeader(data.user.id);
+        expect((await open(visit, cookie)).url.pathname, `${visit} for a customer`).toBe("/login");
+      }
+    }
   });
 
   test("admins see what to configure on their dashboard; /healthz reports the integrations, no values", async () => {
     const admin = await createUser({ role: "admin" });
-    const { html } = await page("/dashboard", await sessionCookieHeader(admin.id));
+    const response = await fetch(`${shop.url}/dashboard`, { headers: { Cookie: await sessionCookieHeader(admin.id) } });
+    const html = await response.text();
     expect(html).toContain("Integrations");
     for (const name of Object.keys(UNSET)) expect(html).toContain(name);
 

@@ -1,7 +1,8 @@
 /**
  * Ordering with the trade account: the order forms start from the profile's phone and default
  * delivery address, "Save to my address book" keeps a new address (once) and a missing phone, the
- * PO number is stored and shown, and bad input is refused at the field with nothing written.
+ * PO number is stored and shown (in the loaders' data and in the rendered pages), and bad input is
+ * refused at the field with nothing written.
  */
 import { describe, expect, test } from "vitest";
 import { Cart } from "~/models/cart.server";
@@ -15,7 +16,8 @@ import { action as padAction, loader as padLoader } from "~/routes/dashboard.qui
 import { action as profileAction } from "~/routes/dashboard._index";
 import { action as orderAction, loader as partLoader } from "~/routes/parts.$id";
 import { createPart } from "../setup/factories";
-import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+import { createOrder } from "../setup/order-factories";
+import { actionArgs, fetchPage, getRequest, loaderArgs, pageText, postRequest, settle } from "../setup/requests";
 import { expectFieldError, signedIn, snapshot } from "./ordering.helpers";
 
 const postOrder = (partId: string, fields: Record<string, string>, cookie: string) =>
@@ -131,6 +133,25 @@ describe("ordering with a PO number and the address book", () => {
         .filter((order: { id: string }) => ids.has(order.id))
         .map((order: { poNumber: string }) => order.poNumber),
     ).toEqual(["PAD-2", "CART-1"]);
+  });
+});
+
+describe("the PO number on the pages as the shop renders them", () => {
+  test("My Orders, the order page, Manage Orders and the admin's order page show it", async () => {
+    const { user, cookie } = await signedIn();
+    const order = await createOrder({ user, poNumber: "PO-HTML/9" });
+    const admin = await signedIn("admin");
+    const pages: [path: string, cookie: string, shows: string][] = [
+      ["/dashboard/orders", cookie, "PO PO-HTML/9"],
+      [`/dashboard/orders/${order.id}`, cookie, "Your PO number: PO-HTML/9"],
+      [`/dashboard/manageOrders?q=${encodeURIComponent(user.email)}`, admin.cookie, "PO PO-HTML/9"],
+      [`/dashboard/manageOrders/${order.id}`, admin.cookie, "Customer’s PO number PO-HTML/9"],
+    ];
+    for (const [path, who, shows] of pages) {
+      const response = await fetchPage(path, who);
+      expect(response.status, path).toBe(200);
+      expect(await pageText(response), path).toContain(shows);
+    }
   });
 });
 

@@ -83,6 +83,31 @@ describe("address book", () => {
     expect((await stored(user.id))?.addresses).toHaveLength(1);
   });
 
+  test("an edit that makes an address the same as another saved one is refused at the field, nothing changed", async () => {
+    const { user, cookie } = await signedIn();
+    await post(cookie, { intent: "address-save", label: "Plant", address: "1 Plant Road\nFlint", makeDefault: "on" });
+    await post(cookie, { intent: "address-save", label: "Depot", address: "2 Depot Lane" });
+    const before = await stored(user.id);
+    const [plant, depot] = before!.addresses!.map((entry) => String(entry._id));
+
+    // The same address with other capitals, spacing and line breaks, and asking to become the default.
+    const edit = { intent: "address-save", addressId: depot, label: "Depot" };
+    const response = await post(cookie, { ...edit, address: "1 plant road  flint", makeDefault: "on" });
+    expect(response.status).toBe(409);
+    expect((await errors(response)).address).toEqual(["This address is already in your address book"]);
+    expect(await stored(user.id)).toEqual(before);
+
+    // An entry keeps its own address when only its name changes, and another address is still saved.
+    expect(
+      (await post(cookie, { ...edit, label: "Main plant", addressId: plant, address: "1 Plant Road\nFlint" })).status,
+    ).toBe(302);
+    expect((await post(cookie, { ...edit, address: "2 Depot Lane, Gate 3" })).status).toBe(302);
+    expect((await stored(user.id))?.addresses?.map(({ label, address }) => ({ label, address }))).toEqual([
+      { label: "Main plant", address: "1 Plant Road\nFlint" },
+      { label: "Depot", address: "2 Depot Lane, Gate 3" },
+    ]);
+  });
+
   test("bad input answers a message and changes nothing; the book holds at most 20", async () => {
     const { user, cookie } = await signedIn();
     const fifty = Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n");

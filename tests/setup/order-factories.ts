@@ -13,6 +13,7 @@ export async function createOrder({
   lines,
   status = "unpaid",
   transactionId,
+  poNumber,
 }: {
   user: { id: string; email: string; name: string };
   part?: OrderedPart;
@@ -20,6 +21,8 @@ export async function createOrder({
   lines?: { part: OrderedPart; quantity: number }[];
   status?: OrderStatus;
   transactionId?: string;
+  /** The buyer's purchase-order number. */
+  poNumber?: string;
 }) {
   const ordered = lines ?? [{ part: part ?? (await createPart()), quantity }];
   const orderLines = ordered.map((line) => ({
@@ -40,6 +43,7 @@ export async function createOrder({
     userEmail: user.email,
     userName: user.name,
     status,
+    ...(poNumber ? { poNumber } : {}),
     ...(paid
       ? { transactionId: transactionId ?? `pi_test_${randomUUID().replace(/-/g, "").slice(0, 16)}`, paidAt: new Date() }
       : {}),

@@ -28,6 +28,22 @@ export function postRequest(
   });
 }
 
+/** A page of the running shop (the suite's production build) over HTTP, redirects not followed. */
+export function fetchPage(pathname: string, cookie?: string) {
+  return fetch(new URL(pathname, BASE), { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+}
+
+/** The text of a page, without tags (a rough look at what a reader sees). */
+export async function pageText(response: Response) {
+  return (await response.text())
+    .replace(/<style[\s\S]*?<\/style>/g, " ")
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/\s+/g, " ");
+}
+
 /** The load context the server gives every loader and action (server.ts), for a test request. */
 export function testContext(overrides: Partial<AppLoadContext> = {}): AppLoadContext {
   return { cspNonce: "", clientIp: "192.0.2.1", requestId: "test", logger: pino({ level: "silent" }), ...overrides };

@@ -111,7 +111,8 @@ function AddressForm({
   return (
     <Form
       method="post"
-      action={editing ? "?index" : undefined}
+      // Editing posts back to ?edit=id, so a refused change shows again in this address's form.
+      action={editing ? `?index&edit=${editing.id}` : undefined}
       {...getFormProps(form)}
       noValidate
       className="mt-6 grid gap-x-6 gap-y-1 md:grid-cols-2"
