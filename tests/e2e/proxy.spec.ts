@@ -22,6 +22,8 @@ let log = "";
 test.use({ ignoreHTTPSErrors: true });
 
 test.beforeAll(async () => {
+  // Starting a second shop and nginx takes longer than a test's default on a busy machine.
+  test.setTimeout(120_000);
   work = mkdtempSync(path.join(tmpdir(), "shop-proxy-"));
   const port = await freePort();
   shop = await startShop({

@@ -57,7 +57,13 @@ async function fixedParts() {
 /** A fixed customer (created once per database) whose orders are deleted. */
 async function fixedCustomer(name: string, email: string) {
   const existing = await User.findOne({ email }).lean();
-  const customer = existing ? toUserView(existing) : await createUser({ name, email });
+  // The desktop and phone tests may create it at the same moment: the loser reads the winner's.
+  const customer = existing
+    ? toUserView(existing)
+    : await createUser({ name, email }).catch(async (error: unknown) => {
+        if ((error as { code?: number }).code !== 11000) throw error;
+        return toUserView((await User.findOne({ email }).lean())!);
+      });
   await Order.deleteMany({ userId: customer.id });
   return customer;
 }
