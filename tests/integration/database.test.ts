@@ -204,6 +204,7 @@ describe("the shop server", () => {
     const shop = startShop({
       PORT: "not-a-port",
       STRIPE_SECRET_KEY: "pk_wrong_kind",
+      CHROME_PATH: "chromium",
       MONGODB_URI: "postgres://nope",
       LOG_LEVEL: "chatty",
       LOGIN_FAILS_PER_EMAIL_AND_IP: "0",
@@ -213,6 +214,7 @@ describe("the shop server", () => {
     const lines = shop.output().split("\n");
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}PORT: /));
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}LOG_LEVEL: /));
+    expect(lines).toContainEqual("  CHROME_PATH: must be an absolute path such as /usr/bin/chromium");
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}LOGIN_FAILS_PER_EMAIL_AND_IP: /));
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}SIGNUPS_PER_IP_PER_HOUR: /));
     expect(lines).toContainEqual("  STRIPE_SECRET_KEY: must start with sk_");
