@@ -1,6 +1,6 @@
 /**
- * The HTTP platform, over HTTP against the running shop: security headers (helmet), request ids,
- * malformed and oversized bodies, and redirects after sign-in that stay on the shop.
+ * The HTTP platform, over HTTP against the running shop: security headers (helmet), request ids and
+ * caching headers, malformed and oversized bodies, and redirects after sign-in that stay on the shop.
  */
 import { randomUUID } from "node:crypto";
 import { request as httpRequest } from "node:http";
@@ -69,6 +69,26 @@ describe("request ids", () => {
     expect(first.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(second.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(second.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+  });
+});
+
+describe("what caches may keep (docs/deployment.md)", () => {
+  test("the sitemap and robots.txt may be kept an hour by anyone", async () => {
+    for (const path of ["/sitemap.xml", "/robots.txt", "/sitemaps/pages"]) {
+      const response = await fetch(`${SHOP}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("cache-control"), path).toBe("public, max-age=3600");
+    }
+  });
+
+  test("pages opened from a link with a token are never stored and name no referrer", async () => {
+    const token = `token-${randomUUID()}`;
+    for (const page of ["/reset-password", "/verify-email", "/change-email", "/unsubscribe"]) {
+      const response = await fetch(`${SHOP}${page}?token=${token}`, { redirect: "manual" });
+      expect(response.headers.get("cache-control"), page).toBe("no-store");
+      // The last policy named is the one browsers follow.
+      expect(response.headers.get("referrer-policy")?.split(/,\s*/).at(-1), page).toBe("no-referrer");
+    }
   });
 });
 
