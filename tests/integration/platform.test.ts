@@ -3,11 +3,14 @@
  * the request log, malformed and oversized bodies, and redirects after sign-in that stay on the shop.
  */
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
+import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { User } from "~/models/user.server";
 import { createOrder } from "../setup/order-factories";
 import { createUser, TEST_PASSWORD } from "../setup/factories";
+import { nginxConfig } from "../setup/nginx";
 import { logLinesOf, requestLineOf, shopLog } from "../setup/shop-log";
 import { signedIn, snapshot } from "./ordering.helpers";
 
@@ -300,5 +303,27 @@ describe("the error page", () => {
     const response = await fetch(`${SHOP}/no-such-page-${randomUUID()}`);
     expect(response.status).toBe(404);
     expect(response.headers.get("x-request-id")).toBeTruthy();
+  });
+});
+
+describe("the documented nginx configuration", () => {
+  /** The directives of `location /`, and the body size limit, without comments or layout. */
+  function proxySettings(config: string) {
+    const location = /location \/ \{([^}]*)\}/.exec(config)?.[1] ?? "";
+    const directives = location
+      .split("\n")
+      .map((line) => line.replace(/#.*/, "").trim())
+      .filter(Boolean);
+    return { directives, bodyLimit: /client_max_body_size \S+;/.exec(config)?.[0] };
+  }
+
+  test("the README and the deployment guide give the proxy settings the nginx test runs", () => {
+    const tested = proxySettings(nginxConfig({ dir: "/srv/nginx", port: 443, upstream: "http://127.0.0.1:3000" }));
+    expect(tested.directives).toContain("proxy_pass http://127.0.0.1:3000;");
+    for (const doc of ["README.md", "docs/deployment.md"]) {
+      const text = readFileSync(path.resolve(import.meta.dirname, "../..", doc), "utf8");
+      const block = /```nginx\n([\s\S]*?)```/.exec(text)?.[1] ?? "";
+      expect(proxySettings(block), doc).toEqual(tested);
+    }
   });
 });
