@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./app/utils/chromium";
+import { CHROMIUM_ARGS, toolChromiumPath } from "./app/utils/chromium";
 
 /** Run through `npm test e2e`, which starts the database and the shop and sets SHOP_URL. */
 const baseURL = process.env.SHOP_URL ?? "http://localhost:3000";
@@ -27,7 +27,7 @@ export default defineConfig({
     baseURL,
     trace: "retain-on-failure",
     launchOptions: {
-      executablePath: CHROMIUM_PATH,
+      executablePath: toolChromiumPath(process.env),
       args: CHROMIUM_ARGS,
     },
   },

@@ -22,7 +22,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import lighthouse from "lighthouse";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../app/utils/chromium";
+import { CHROMIUM_ARGS, toolChromiumPath } from "../app/utils/chromium";
 import { freePort } from "../server/local-db";
 import { pinned, stopProcess } from "./bench/shop";
 
@@ -61,7 +61,7 @@ export type LighthousePage = {
 async function launchChromium(cpus: string | undefined) {
   const port = await freePort();
   const profile = mkdtempSync(path.join(tmpdir(), "shop-lighthouse-chromium-"));
-  const chromePath = CHROMIUM_PATH;
+  const chromePath = toolChromiumPath(process.env);
   const [command, args] = pinned(cpus, chromePath, [
     ...CHROMIUM_FLAGS,
     `--remote-debugging-port=${port}`,

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_CHROMIUM_PATH } from "../app/utils/chromium";
 
 /** Empty strings (as copied from .env.example) count as unset. */
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
@@ -53,6 +54,11 @@ const schema = z.object({
   DATA_DIR: z.string().default(".data"),
   /** Where uploaded profile pictures are kept (a volume all instances share). Unset: DATA_DIR/avatars. */
   AVATAR_DIR: optional(z.string().min(1)),
+  /** The Chromium that prints invoice and packing-slip PDFs (app/utils/pdf.server.ts). */
+  CHROME_PATH: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.string().startsWith("/", "must be an absolute path such as /usr/bin/chromium").default(DEFAULT_CHROMIUM_PATH),
+  ),
   /** The Remix build the server runs (`npm run build` writes it; tests build into their own). */
   BUILD_DIR: z.string().min(1).default("build"),
   /**

@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { MailedLinkProblem } from "~/components/mailed-link-problem";
 import { getUser } from "~/utils/auth.server";
+import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
 import { confirmEmailChange } from "~/utils/email-change.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
@@ -25,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     { problem: PROBLEMS[outcome.problem] },
     {
       status: outcome.problem === "taken" ? 409 : 400,
-      headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" },
+      headers: TOKEN_PAGE_HEADERS,
     },
   );
 }
@@ -34,6 +35,8 @@ export default function ChangeEmailPage() {
   const { problem } = useLoaderData<typeof loader>();
   return <MailedLinkProblem title="Change your email address" problem={problem} testId="change-email-problem" />;
 }
+
+export const headers = tokenPageHeadersFunction;
 
 export const meta: MetaFunction = () => [
   { title: "Change your email | PartsWorks" },

@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
+import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
 import { ResetPasswordSchema } from "~/utils/account-schemas";
 import { endSession } from "~/utils/auth.server";
 import { readForm } from "~/utils/form.server";
@@ -18,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const check = await checkResetToken(token);
   return json(
     { token, problem: check.state === "valid" ? null : RESET_LINK_PROBLEMS[check.state] },
-    { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } },
+    { headers: TOKEN_PAGE_HEADERS },
   );
 }
 
@@ -96,6 +97,8 @@ export default function ResetPasswordPage() {
     </div>
   );
 }
+
+export const headers = tokenPageHeadersFunction;
 
 export const meta: MetaFunction = () => [
   { title: "Reset password | PartsWorks" },

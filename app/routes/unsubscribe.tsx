@@ -6,6 +6,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { ErrorList, SubmitButton, useIsPending } from "~/components/forms";
 import { getUserById, setOrderUpdateEmails } from "~/models/user.server";
+import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
 import { readForm } from "~/utils/form.server";
 import { readUnsubscribeToken } from "~/utils/unsubscribe.server";
 
@@ -17,15 +18,13 @@ const BAD_LINK =
 /** The form posts the token; a mail client's one-click unsubscribe (RFC 8058) posts to the link itself. */
 const UnsubscribeSchema = z.object({ token: z.string({ required_error: BAD_LINK }).max(200) });
 
-const noStore = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
-
 /** The link in every non-essential email: works without signing in, asks for one click. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const userId = readUnsubscribeToken(token);
   const user = userId ? await getUserById(userId) : null;
-  if (!user) return json({ token: "", email: null, on: false }, { status: 400, headers: noStore });
-  return json({ token, email: user.email, on: user.orderUpdateEmails }, { headers: noStore });
+  if (!user) return json({ token: "", email: null, on: false }, { status: 400, headers: TOKEN_PAGE_HEADERS });
+  return json({ token, email: user.email, on: user.orderUpdateEmails }, { headers: TOKEN_PAGE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -36,10 +35,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!userId || !(await setOrderUpdateEmails(userId, false))) {
     return json(
       { done: false, result: submission.reply({ formErrors: [BAD_LINK] }) },
-      { status: 400, headers: noStore },
+      { status: 400, headers: TOKEN_PAGE_HEADERS },
     );
   }
-  return json({ done: true, result: submission.reply({ resetForm: true }) }, { headers: noStore });
+  return json({ done: true, result: submission.reply({ resetForm: true }) }, { headers: TOKEN_PAGE_HEADERS });
 }
 
 export default function Unsubscribe() {
@@ -82,5 +81,7 @@ export default function Unsubscribe() {
     </div>
   );
 }
+
+export const headers = tokenPageHeadersFunction;
 
 export const meta: MetaFunction = () => [{ title: "Unsubscribe | PartsWorks" }, { name: "robots", content: "noindex" }];

@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { MailedLinkProblem } from "~/components/mailed-link-problem";
 import { getUser } from "~/utils/auth.server";
+import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
 import { verifyEmailWithToken } from "~/utils/email-verification.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
@@ -22,16 +23,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const user = await getUser(request);
     return redirectWithSuccess(user ? "/dashboard" : "/login", EMAIL_VERIFIED);
   }
-  return json(
-    { problem: PROBLEMS[problem] },
-    { status: 400, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } },
-  );
+  return json({ problem: PROBLEMS[problem] }, { status: 400, headers: TOKEN_PAGE_HEADERS });
 }
 
 export default function VerifyEmailPage() {
   const { problem } = useLoaderData<typeof loader>();
   return <MailedLinkProblem title="Confirm your email address" problem={problem} testId="verify-problem" />;
 }
+
+export const headers = tokenPageHeadersFunction;
 
 export const meta: MetaFunction = () => [
   { title: "Confirm your email | PartsWorks" },

@@ -40,3 +40,12 @@ export const publicPageHeadersFunction: HeadersFunction = ({ loaderHeaders, pare
     Vary: "Cookie",
   };
 };
+
+/**
+ * Pages opened from a link with a token in it (password reset, email verification, unsubscribe):
+ * never stored by any cache, never named in a Referer. Their loaders send these for `?_data`
+ * requests; their `headers` export sends them with the document, which gets only what that export
+ * returns.
+ */
+export const TOKEN_PAGE_HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+export const tokenPageHeadersFunction: HeadersFunction = () => TOKEN_PAGE_HEADERS;

@@ -4,7 +4,8 @@
  * closed on shutdown; each PDF gets its own context (no JavaScript, no network) and a time limit.
  */
 import { chromium, type Browser } from "playwright-core";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
+import { CHROMIUM_ARGS } from "./chromium";
+import { getEnv } from "./env.server";
 
 export const PDF_TIMEOUT_MS = 20_000;
 
@@ -17,7 +18,7 @@ function getBrowser() {
   if (!browser) {
     const launching = chromium
       .launch({
-        executablePath: CHROMIUM_PATH,
+        executablePath: getEnv().CHROME_PATH,
         args: CHROMIUM_ARGS,
         // The server's own shutdown closes the browser; Playwright's SIGINT handler would exit the
         // process before requests in flight finish.

@@ -12,6 +12,7 @@ import { freePort } from "../../server/local-db";
 import { startShop, type Shop } from "../../scripts/bench/shop";
 import { createUser } from "../setup/factories";
 import { startNginx } from "../setup/nginx";
+import { requestLineOf } from "../setup/shop-log";
 import { expect, test } from "./fixtures";
 
 let work: string;
@@ -116,12 +117,10 @@ test("the client address and request id come from the proxy; a client's own X-Fo
   expect(answer.status).toBe(200);
   // nginx's $request_id (32 hex digits), handed on because the proxy is trusted.
   expect(answer.requestId).toMatch(/^[0-9a-f]{32}$/);
-  await expect
-    .poll(() => log.split("\n").find((line) => line.includes(answer.requestId)) ?? "")
-    .toContain('"path":"/blogs"');
-  const line = JSON.parse(log.split("\n").find((entry) => entry.includes(answer.requestId))!);
-  expect(line.req.ip).toBe("127.0.0.7");
-  expect(line.res.status).toBe(200);
+  await expect.poll(() => requestLineOf(answer.requestId, log)?.req?.path).toBe("/blogs");
+  const line = requestLineOf(answer.requestId, log)!;
+  expect(line.req?.ip).toBe("127.0.0.7");
+  expect(line.res?.status).toBe(200);
   expect(typeof line.responseTime).toBe("number");
   expect(JSON.stringify(line)).not.toContain("secret-in-query");
   expect(JSON.stringify(line)).not.toContain("203.0.113.9");

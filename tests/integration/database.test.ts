@@ -10,6 +10,7 @@ import { Session } from "~/models/session.server";
 import { User } from "~/models/user.server";
 import { freePort, startLocalDb } from "../../server/local-db";
 import { createPart, createUser } from "../setup/factories";
+import { logLinesOf } from "../setup/shop-log";
 
 const buildDir = process.env.BUILD_DIR ?? "build";
 const temp: string[] = [];
@@ -189,12 +190,7 @@ describe("the shop server", () => {
     expect(html).toContain(requestId);
     expect(html).not.toMatch(/at \S+ \(.*:\d+:\d+\)/); // no stack trace for the visitor
     // The request's own line is written when the response ends, a moment after the body arrives.
-    const logged = () =>
-      shop
-        .output()
-        .split("\n")
-        .filter((line) => line.includes(requestId))
-        .map((line) => JSON.parse(line));
+    const logged = () => logLinesOf(requestId, shop.output());
     await expect.poll(() => logged().some((line) => line.res?.status === 500)).toBe(true);
     expect(logged().some((line) => line.err?.stack)).toBe(true);
     await stop(shop.child);
@@ -208,6 +204,7 @@ describe("the shop server", () => {
       LOG_LEVEL: "chatty",
       LOGIN_FAILS_PER_EMAIL_AND_IP: "0",
       SIGNUPS_PER_IP_PER_HOUR: "lots",
+      CHROME_PATH: "chromium",
     });
     await expect(shop.ready).rejects.toThrow(/exited 1/);
     const lines = shop.output().split("\n");
@@ -217,6 +214,7 @@ describe("the shop server", () => {
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}SIGNUPS_PER_IP_PER_HOUR: /));
     expect(lines).toContainEqual("  STRIPE_SECRET_KEY: must start with sk_");
     expect(lines).toContainEqual("  MONGODB_URI: must start with mongodb:// or mongodb+srv://");
+    expect(lines).toContainEqual("  CHROME_PATH: must be an absolute path such as /usr/bin/chromium");
   });
 
   test("answers with security headers and no x-powered-by", async () => {

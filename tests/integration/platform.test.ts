@@ -1,13 +1,17 @@
 /**
- * The HTTP platform, over HTTP against the running shop: security headers (helmet), request ids,
- * malformed and oversized bodies, and redirects after sign-in that stay on the shop.
+ * The HTTP platform, over HTTP against the running shop: security headers (helmet), request ids and
+ * the request log, malformed and oversized bodies, and redirects after sign-in that stay on the shop.
  */
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
+import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { User } from "~/models/user.server";
 import { createOrder } from "../setup/order-factories";
 import { createUser, TEST_PASSWORD } from "../setup/factories";
+import { nginxConfig } from "../setup/nginx";
+import { logLinesOf, requestLineOf, shopLog } from "../setup/shop-log";
 import { signedIn, snapshot } from "./ordering.helpers";
 
 const SHOP = process.env.SHOP_URL!;
@@ -69,6 +73,105 @@ describe("request ids", () => {
     expect(first.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(second.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(second.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+  });
+});
+
+describe("the request log", () => {
+  test("a signed-in request's line has its method, path, status, duration, request id and user id", async () => {
+    const { user, cookie } = await signedIn();
+    const response = await fetch(`${SHOP}/dashboard/orders?page=1`, {
+      headers: { Cookie: cookie },
+      redirect: "manual",
+    });
+    expect(response.status).toBe(200);
+    const requestId = response.headers.get("x-request-id")!;
+    await expect.poll(() => requestLineOf(requestId)).toBeTruthy();
+    const line = requestLineOf(requestId)!;
+    expect(line.req).toMatchObject({ id: requestId, method: "GET", path: "/dashboard/orders" });
+    expect(line.res).toEqual({ status: 200 });
+    expect(line.responseTime).toEqual(expect.any(Number));
+    expect(line.userId).toBe(user.id);
+    // The path without its query; no header of the request.
+    expect(JSON.stringify(line)).not.toContain("page=1");
+    expect(JSON.stringify(line)).not.toContain(cookie.slice(cookie.indexOf("=") + 1));
+  });
+
+  test("a visitor's line names no user", async () => {
+    const response = await fetch(`${SHOP}/blogs`);
+    const requestId = response.headers.get("x-request-id")!;
+    await expect.poll(() => requestLineOf(requestId)).toBeTruthy();
+    expect(requestLineOf(requestId)).not.toHaveProperty("userId");
+  });
+
+  test("a POST /login is logged without the password, the cookies either way, or any token", async () => {
+    const user = await createUser();
+    const secrets = {
+      wrongPassword: `wrong-${randomUUID()}`,
+      bearer: `bearer-${randomUUID()}`,
+      cookieSent: `cookie-${randomUUID()}`,
+      queryToken: `token-${randomUUID()}`,
+    };
+    const login = (password: string) =>
+      fetch(`${SHOP}/login?token=${secrets.queryToken}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Origin: SHOP,
+          Cookie: `__toast=${secrets.cookieSent}; other=${secrets.cookieSent}`,
+          Authorization: `Bearer ${secrets.bearer}`,
+        },
+        body: new URLSearchParams({
+          email: user.email,
+          password,
+          redirectTo: `/dashboard?token=${secrets.queryToken}`,
+        }),
+      });
+
+    const refused = await login(secrets.wrongPassword);
+    expect(refused.status).toBe(401);
+    const signedInAnswer = await login(TEST_PASSWORD);
+    expect(signedInAnswer.status).toBe(302);
+    const setCookies = signedInAnswer.headers
+      .getSetCookie()
+      .map((header) => header.split(";")[0].slice(header.indexOf("=") + 1))
+      .filter((value) => value.length > 0);
+    expect(setCookies.length).toBeGreaterThan(0);
+
+    const ids = [refused, signedInAnswer].map((answer) => answer.headers.get("x-request-id")!);
+    for (const id of ids) await expect.poll(() => requestLineOf(id)).toBeTruthy();
+    const log = shopLog();
+    for (const id of ids) {
+      const line = requestLineOf(id, log)!;
+      expect(line.req).toMatchObject({ method: "POST", path: "/login" });
+      const logged = JSON.stringify(logLinesOf(id, log));
+      expect(logged).not.toContain(TEST_PASSWORD);
+      for (const value of [...Object.values(secrets), ...setCookies]) expect(logged).not.toContain(value);
+    }
+    // Nor in any other line the shop wrote meanwhile.
+    for (const value of [...Object.values(secrets), ...setCookies]) {
+      expect(log).not.toContain(value);
+    }
+  });
+});
+
+describe("what caches may keep (docs/deployment.md)", () => {
+  test("the sitemap and robots.txt may be kept an hour by anyone", async () => {
+    for (const path of ["/sitemap.xml", "/robots.txt", "/sitemaps/pages"]) {
+      const response = await fetch(`${SHOP}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("cache-control"), path).toBe("public, max-age=3600");
+    }
+  });
+
+  test("pages opened from a link with a token are never stored and name no referrer", async () => {
+    const token = `token-${randomUUID()}`;
+    for (const page of ["/reset-password", "/verify-email", "/change-email", "/unsubscribe"]) {
+      const response = await fetch(`${SHOP}${page}?token=${token}`, { redirect: "manual" });
+      expect(response.headers.get("cache-control"), page).toBe("no-store");
+      // The last policy named is the one browsers follow.
+      expect(response.headers.get("referrer-policy")?.split(/,\s*/).at(-1), page).toBe("no-referrer");
+    }
   });
 });
 
@@ -200,5 +303,27 @@ describe("the error page", () => {
     const response = await fetch(`${SHOP}/no-such-page-${randomUUID()}`);
     expect(response.status).toBe(404);
     expect(response.headers.get("x-request-id")).toBeTruthy();
+  });
+});
+
+describe("the documented nginx configuration", () => {
+  /** The directives of `location /`, and the body size limit, without comments or layout. */
+  function proxySettings(config: string) {
+    const location = /location \/ \{([^}]*)\}/.exec(config)?.[1] ?? "";
+    const directives = location
+      .split("\n")
+      .map((line) => line.replace(/#.*/, "").trim())
+      .filter(Boolean);
+    return { directives, bodyLimit: /client_max_body_size \S+;/.exec(config)?.[0] };
+  }
+
+  test("the README and the deployment guide give the proxy settings the nginx test runs", () => {
+    const tested = proxySettings(nginxConfig({ dir: "/srv/nginx", port: 443, upstream: "http://127.0.0.1:3000" }));
+    expect(tested.directives).toContain("proxy_pass http://127.0.0.1:3000;");
+    for (const doc of ["README.md", "docs/deployment.md"]) {
+      const text = readFileSync(path.resolve(import.meta.dirname, "../..", doc), "utf8");
+      const block = /```nginx\n([\s\S]*?)```/.exec(text)?.[1] ?? "";
+      expect(proxySettings(block), doc).toEqual(tested);
+    }
   });
 });

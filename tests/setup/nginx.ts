@@ -1,5 +1,6 @@
 /**
- * Debian's nginx in front of the shop, with the configuration the README gives (docs/deployment.md):
+ * Debian's nginx in front of the shop, with the configuration the README and docs/deployment.md give
+ * (tests/integration/platform.test.ts checks that their proxy settings are these):
  * TLS with a throwaway self-signed certificate, the ordinary proxy headers, and Host left as
  * nginx sets it by default (the upstream's address), as many proxies do.
  */

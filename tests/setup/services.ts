@@ -5,7 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
+import { appendFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { startLocalDb } from "../../server/local-db";
 import { buildShop, startShop } from "../../scripts/bench/shop";
@@ -40,9 +40,15 @@ export async function startServices(work: string, { build = true } = {}): Promis
 
     if (build) buildShop(buildDir);
     seed({ NODE_ENV: "production", MONGODB_URI: db.uri, DATA_DIR: path.join(work, "data"), ...extraEnv });
-    const shop = await startShop({ work, db, buildDir, extraEnv });
+    // The shop's request log (one JSON line per request), for the tests at SHOP_LOG (tests/setup/shop-log.ts).
+    const log = path.join(work, "shop.log");
+    appendFileSync(log, "");
+    const shop = await startShop({ work, db, buildDir, extraEnv, onLog: (chunk) => appendFileSync(log, chunk) });
     stops.push(shop.stop);
-    return { env: { ...shop.env, SHOP_URL: shop.url, MAIL_CATCHER_URL: mail.env.MAIL_CATCHER_URL }, stop };
+    return {
+      env: { ...shop.env, SHOP_URL: shop.url, MAIL_CATCHER_URL: mail.env.MAIL_CATCHER_URL, SHOP_LOG: log },
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
