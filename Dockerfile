@@ -1,4 +1,4 @@
-# Production image. Needs MONGODB_URI (real MongoDB) and SESSION_SECRET at run time.
+# Production image. Needs MONGODB_URI (real MongoDB), SESSION_SECRET and SMTP_URL at run time.
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./

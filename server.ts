@@ -57,16 +57,15 @@ if (localDb) {
 
 // --- Mail ---------------------------------------------------------------------------------------
 // Without SMTP_URL the shop catches its own mail, as it runs its own database without MONGODB_URI.
+// Production on a real database never gets here without SMTP_URL (server/env.ts refuses to start),
+// so the caught mail (reset links included) is shown only in development or a local demo.
 let mailCatcher: MailCatcher | undefined;
 let smtpUrl = env.SMTP_URL;
 if (!smtpUrl) {
   mailCatcher = await startMailCatcher();
   smtpUrl = mailCatcher.smtpUrl;
+  logger.info(`SMTP_URL is unset: mail is caught locally, read it at ${env.PUBLIC_URL}/dev/mail`);
 }
-// The caught mail (reset links included) is shown only where the data is local too.
-const showCaughtMail = Boolean(mailCatcher) && (!env.MONGODB_URI || env.NODE_ENV !== "production");
-if (showCaughtMail) logger.info(`SMTP_URL is unset: mail is caught locally, read it at ${env.PUBLIC_URL}/dev/mail`);
-else if (mailCatcher) logger.warn("SMTP_URL is unset: mail is caught locally and not delivered");
 const mailWorker = await startMailWorker({ smtpUrl, from: env.MAIL_FROM, logger });
 
 // --- Remix build ------------------------------------------------------------------------------
@@ -148,7 +147,7 @@ if (env.BENCH_STATIC_DIR) {
   app.use("/__static", express.static(path.resolve(env.BENCH_STATIC_DIR), { index: false }));
 }
 
-if (showCaughtMail && mailCatcher) app.use(mailInbox(mailCatcher));
+if (mailCatcher) app.use(mailInbox(mailCatcher));
 
 app.all("*", (req, res, next) => handleRemix(req, res, next));
 

@@ -44,8 +44,8 @@ const schema = z.object({
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   /**
    * Mail (app/utils/mail-worker.server.ts): the SMTP server to send through, e.g.
-   * smtp://user:pass@smtp.example.com:587 or smtps://…:465. Unset: the shop starts a local mail
-   * catcher and shows what it caught at /dev/mail (never with a production database).
+   * smtp://user:pass@smtp.example.com:587 or smtps://…:465. Required in production with MONGODB_URI;
+   * unset elsewhere, the shop starts a local mail catcher and shows what it caught at /dev/mail.
    */
   SMTP_URL: optional(z.string().regex(/^smtps?:\/\/.+/, "must start with smtp:// or smtps://")),
   /** The sender of the shop's mail. */
@@ -92,18 +92,20 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
     throw new EnvError(`Invalid environment variables:\n${lines.join("\n")}`);
   }
   const env = parsed.data;
-  let sessionSecret = env.SESSION_SECRET;
-  if (!sessionSecret) {
-    if (env.NODE_ENV === "production" && env.MONGODB_URI) {
-      throw new EnvError(
-        "Invalid environment variables:\n  SESSION_SECRET: required in production (at least 32 random characters)",
-      );
-    }
-    sessionSecret = localSessionSecret(env.DATA_DIR);
+  // Production on a real database (MONGODB_URI set) needs its own secret and mail server; without
+  // MONGODB_URI it is a local demo, with a generated secret and its own mail catcher.
+  if (env.NODE_ENV === "production" && env.MONGODB_URI) {
+    const missing = [
+      env.SESSION_SECRET ? null : "  SESSION_SECRET: required in production (at least 32 random characters)",
+      env.SMTP_URL
+        ? null
+        : "  SMTP_URL: required in production (the SMTP server mail goes through, smtp:// or smtps://)",
+    ].filter((line) => line !== null);
+    if (missing.length) throw new EnvError(`Invalid environment variables:\n${missing.join("\n")}`);
   }
   return {
     ...env,
-    SESSION_SECRET: sessionSecret,
+    SESSION_SECRET: env.SESSION_SECRET ?? localSessionSecret(env.DATA_DIR),
     PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
   };
 }

@@ -10,6 +10,10 @@ import { getPartsByIds, isObjectId, releaseStockOfLines, reserveStock, type Part
 export const ORDER_STATUSES = ["unpaid", "paid", "shipped", "cancelled", "removed"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/** The changes that mail someone: placing an order, and each later status. */
+export const ORDER_MAIL_EVENTS = ["placed", "paid", "shipped", "cancelled", "removed"] as const;
+export type OrderMailEvent = (typeof ORDER_MAIL_EVENTS)[number];
+
 /** One part of an order, with a snapshot of the part as it was ordered. */
 const orderLineSchema = new Schema(
   {
@@ -57,6 +61,14 @@ const orderSchema = new Schema(
     invoicedAt: { type: Date },
     /** The customer's past order this one was reordered from (My Orders' "Order again"). */
     reorderedFrom: { type: Schema.Types.ObjectId },
+    /**
+     * The events whose mail is not yet in the outbox. Each change adds its event in the same atomic
+     * update that makes it, and takes it off once the mail is written (order-mail.server.ts); what
+     * a crash or a failed write leaves here, the order mail sweep writes (order-mail-sweep.server.ts).
+     */
+    mailPending: { type: [{ type: String, enum: ORDER_MAIL_EVENTS }], default: undefined },
+    /** The parts whose stock this order took below their minimum order (the admins' low-stock notice). */
+    lowStockPartIds: { type: [Schema.Types.ObjectId], default: undefined },
   },
   { timestamps: true },
 );
@@ -70,6 +82,8 @@ orderSchema.index({ status: 1, createdAt: -1, _id: -1 });
 orderSchema.index({ userEmail: 1, createdAt: -1, _id: -1 });
 // The admin home's sales of the last 30 days (paid orders by the day they were paid).
 orderSchema.index({ paidAt: 1 }, { sparse: true });
+// The order mail sweep: the few orders with an event whose mail is not written yet.
+orderSchema.index({ mailPending: 1 }, { sparse: true });
 
 export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.ObjectId };
 
@@ -279,6 +293,9 @@ export async function placeOrder({
       lineTotalCents: part.priceCents * line.quantity,
     };
   });
+  const belowMinimum = reserved.filter(
+    (part): part is PartView => part !== null && part.availableQuantity < part.minOrderQuantity,
+  );
   try {
     const doc = await Order.create({
       lines: orderLines,
@@ -291,13 +308,12 @@ export async function placeOrder({
       userEmail: user.email,
       userName: user.name,
       status: "unpaid",
+      mailPending: ["placed"],
+      ...(belowMinimum.length ? { lowStockPartIds: belowMinimum.map((part) => part.id) } : {}),
     });
     const order = toOrderView(doc.toObject());
     // Written right after the order; never throws (an order never fails because mail failed).
-    await mailOrderPlaced(
-      order,
-      reserved.filter((part) => part !== null),
-    );
+    if (await mailOrderPlaced(order, belowMinimum)) await mailWritten(order.id, "placed");
     return { ok: true, order };
   } catch (error) {
     await releaseStockOfLines(merged);
@@ -310,13 +326,13 @@ async function endUnpaidOrder(filter: Record<string, unknown>, status: "cancelle
   const at = status === "cancelled" ? "cancelledAt" : "removedAt";
   const doc = await Order.findOneAndUpdate(
     { ...filter, status: "unpaid" },
-    { $set: { status, [at]: new Date() } },
+    { $set: { status, [at]: new Date() }, $addToSet: { mailPending: status } },
     { returnDocument: "after" },
   ).lean();
   if (!doc) return null;
   const view = toOrderView(doc);
   await releaseStockOfLines(view.lines);
-  await mailOrderEnded(view, status === "cancelled" ? "customer" : "shop");
+  if (await mailOrderEnded(view, status === "cancelled" ? "customer" : "shop")) await mailWritten(view.id, status);
   return view;
 }
 
@@ -337,13 +353,48 @@ export async function markShipped(orderId: string) {
   if (!isObjectId(orderId)) return null;
   const doc = await Order.findOneAndUpdate(
     { _id: orderId, status: "paid" },
-    { $set: { status: "shipped", shippedAt: new Date() } },
+    { $set: { status: "shipped", shippedAt: new Date() }, $addToSet: { mailPending: "shipped" } },
     { returnDocument: "after" },
   ).lean();
   if (!doc) return null;
   const view = toOrderView(doc);
-  await mailOrderShipped(view);
+  if (await mailOrderShipped(view)) await mailWritten(view.id, "shipped");
   return view;
+}
+
+// --- Mail of the order's events ---------------------------------------------------------------------
+
+/**
+ * The event's mail is written to the outbox (or not due, e.g. the customer turned order updates
+ * off): nothing is left for the sweep. Never throws: if this fails, the sweep finds the event
+ * pending and finds its mail already in the outbox.
+ */
+export async function mailWritten(orderId: string, event: OrderMailEvent) {
+  try {
+    await Order.updateOne({ _id: orderId }, { $pull: { mailPending: event } });
+  } catch (error) {
+    console.error(`Could not mark the ${event} mail of order ${orderId} as written:`, error);
+  }
+}
+
+export type PendingOrderMail = { order: OrderView; events: OrderMailEvent[]; lowStockPartIds: string[] };
+
+/** Orders with an event whose mail is still not written `graceMs` after their last change, oldest first. */
+export async function listPendingOrderMail({ graceMs, limit }: { graceMs: number; limit: number }) {
+  const docs = await Order.find({
+    mailPending: { $in: ORDER_MAIL_EVENTS },
+    updatedAt: { $lte: new Date(Date.now() - graceMs) },
+  })
+    .sort({ updatedAt: 1 })
+    .limit(limit)
+    .lean();
+  return docs.map((doc): PendingOrderMail => ({
+    order: toOrderView(doc),
+    events: (doc.mailPending ?? []).filter((event): event is OrderMailEvent =>
+      (ORDER_MAIL_EVENTS as readonly string[]).includes(event),
+    ),
+    lowStockPartIds: (doc.lowStockPartIds ?? []).map((id) => id.toString()),
+  }));
 }
 
 export type OrderPage = { orders: OrderView[]; page: number; pageCount: number; total: number };

@@ -1,9 +1,11 @@
 import mongoose, { Schema } from "mongoose";
+import { isDuplicateKeyError } from "./user.server";
 
 /**
  * Mail waiting to go out. A message is written here in the same step as the change that causes it
  * and sent by a job (app/utils/mail-worker.server.ts). Its `_id` is the event that caused it (e.g.
- * `order:<id>:placed`), so writing it again (a retried step, a second instance) never duplicates it.
+ * `order:<id>:placed`), so writing it again (a retried step, a second instance, the order mail
+ * sweep) never duplicates it: `_id` is unique.
  */
 const outboxSchema = new Schema(
   {
@@ -51,12 +53,18 @@ export type OutboxEntry = Pick<OutboxDoc, "_id" | "to" | "subject" | "html" | "t
 
 /** Writes the message once: true when it is new, false when this event already has its message. */
 export async function addToOutbox(entry: OutboxEntry) {
-  const result = await Outbox.updateOne(
-    { _id: entry._id },
-    { $setOnInsert: { ...entry, status: "pending", attempts: 0 } },
-    { upsert: true },
-  );
-  return result.upsertedCount === 1;
+  try {
+    const result = await Outbox.updateOne(
+      { _id: entry._id },
+      { $setOnInsert: { ...entry, status: "pending", attempts: 0 } },
+      { upsert: true },
+    );
+    return result.upsertedCount === 1;
+  } catch (error) {
+    // Two writers of the same event at once (the step and the sweep): the other one wrote it.
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
 }
 
 export async function markQueued(id: string) {

@@ -1,7 +1,7 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 import { mailOrderPaid } from "~/utils/order-mail.server";
 import { assignInvoiceNumber } from "./invoice.server";
-import { Order, toOrderView } from "./order.server";
+import { mailWritten, Order, toOrderView } from "./order.server";
 import { isDuplicateKeyError } from "./user.server";
 
 /** The payment record of the spec: myOrder, transactionId, for, status. */
@@ -101,7 +101,7 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
   }
   const updated = await Order.findOneAndUpdate(
     { _id: orderId, status: "unpaid", totalCents: amountCents },
-    { $set: { status: "paid", transactionId, paidAt: new Date() } },
+    { $set: { status: "paid", transactionId, paidAt: new Date() }, $addToSet: { mailPending: "paid" } },
     { returnDocument: "after" },
   ).lean();
   if (updated) {
@@ -109,7 +109,7 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
     // The invoice number, on the same path that made the order paid (only the winner gets here).
     // A failure never undoes the payment: Stripe's next confirmation of it numbers the order.
     await numberInvoice(orderId);
-    await mailOrderPaid(toOrderView(updated));
+    if (await mailOrderPaid(toOrderView(updated))) await mailWritten(orderId, "paid");
     return "paid";
   }
   const order = await Order.findById(orderId).lean();
@@ -118,9 +118,11 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
     if (order.transactionId !== transactionId) return "paid_by_other";
     await recordPayment(order, evidence);
     if (!order.invoiceNumber) await numberInvoice(orderId);
-    // A repeat (the webhook and the return page, or a retry after a crash): the mail's key makes
-    // this write nothing when the first confirmation already wrote it.
-    if (order.status === "paid") await mailOrderPaid(toOrderView(order));
+    // A repeat (the webhook and the return page, or a retry after a crash): the mail still pending
+    // is written now (its key makes this write nothing if the first confirmation wrote it after all).
+    if (order.mailPending?.includes("paid") && (await mailOrderPaid(toOrderView(order)))) {
+      await mailWritten(orderId, "paid");
+    }
     return "already_paid";
   }
   if (order.status === "unpaid") return "mismatch";

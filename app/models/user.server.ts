@@ -37,7 +37,7 @@ const userSchema = new Schema(
       default: undefined,
     },
     defaultAddressId: { type: Schema.Types.ObjectId },
-    /** false: the customer turned off the non-essential order emails (placed, receipt, cancelled). */
+    /** false: the customer turned off the non-essential order emails (placed, cancelled or removed). */
     orderUpdateEmails: { type: Boolean },
   },
   { timestamps: true },
@@ -67,7 +67,7 @@ export type UserView = {
   company: { companyName: string; taxId: string; country: string; billingAddress: string };
   addresses: { id: string; label: string; address: string; isDefault: boolean }[];
   emailVerified: boolean;
-  /** Order updates by email (on unless turned off; shipping notices are always sent). */
+  /** Order updates by email (on unless turned off; receipts and shipping notices are always sent). */
   orderUpdateEmails: boolean;
 };
 

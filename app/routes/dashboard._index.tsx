@@ -70,7 +70,7 @@ async function emailPreferencesAction(user: UserView, formData: FormData) {
   await setOrderUpdateEmails(user.id, on);
   return redirectWithSuccess(
     "/dashboard",
-    on ? "Order update emails are on" : "Order update emails are off; shipping notices still come",
+    on ? "Order update emails are on" : "Order update emails are off; receipts and shipping notices still come",
   );
 }
 
@@ -346,7 +346,8 @@ function EmailSettings({
         <label className="flex items-start gap-2 text-slate-800">
           <input key={prefsKey} {...checkboxProps} className="mt-1 h-5 w-5" />
           <span>
-            Order update emails: order placed, receipts, cancellations. Shipping notices and account emails always come.
+            Order update emails: order placed, cancellations. Receipts of payments, shipping notices and account emails
+            always come.
           </span>
         </label>
         <SubmitButton

@@ -11,7 +11,7 @@ import { readForm } from "~/utils/form.server";
 import { readUnsubscribeToken } from "~/utils/unsubscribe.server";
 
 export const UNSUBSCRIBED =
-  "Done: you will no longer get order update emails. Shipping notices and account emails still come.";
+  "Done: you will no longer get order update emails. Receipts, shipping notices and account emails still come.";
 const BAD_LINK =
   "This unsubscribe link is not valid. Check that you copied all of it, or turn the emails off on My Profile.";
 
@@ -58,7 +58,7 @@ export default function Unsubscribe() {
         ) : email ? (
           <Form method="post" {...getFormProps(form)} className="mt-4 space-y-3">
             <p className="text-slate-800">
-              Stop the order update emails (order placed, receipts, cancellations) to {email}? Shipping notices and
+              Stop the order update emails (order placed, cancellations) to {email}? Receipts, shipping notices and
               account emails still come.
             </p>
             <input type="hidden" name="token" value={token} />

@@ -5,7 +5,10 @@ import { markQueued } from "~/models/outbox.server";
 
 /** The job that sends one outbox message (defined in mail-worker.server.ts). */
 export const SEND_EMAIL_JOB = "send-email";
-/** The recurring job that gives a job to any outbox message written without one. */
+/**
+ * The recurring job (every minute) that writes the mail of order events left without one and gives
+ * a job to any outbox message written without one.
+ */
 export const OUTBOX_SWEEP_JOB = "outbox-sweep";
 export const JOBS_COLLECTION = "jobs";
 

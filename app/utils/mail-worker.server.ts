@@ -2,6 +2,7 @@ import type { Agenda } from "agenda";
 import nodemailer from "nodemailer";
 import { claimForSending, listUnqueued, markSent, releaseAfterFailure } from "~/models/outbox.server";
 import { getAgenda, OUTBOX_SWEEP_JOB, queueDelivery, SEND_EMAIL_JOB } from "./jobs.server";
+import { sweepOrderMail } from "./order-mail-sweep.server";
 
 /** A claimed message not sent within this time is taken again by another try. */
 const CLAIM_STALE_MS = 5 * 60_000;
@@ -16,7 +17,8 @@ type Logger = { info: (msg: string) => void; warn: (obj: object, msg: string) =>
 /**
  * Starts processing the mail jobs in this process: each outbox message is sent once through
  * `smtpUrl` (agenda locks a job to one worker, and the outbox claim keeps a second try from sending
- * it again), failures retry with backoff, and a sweep every minute queues messages left unqueued.
+ * it again), failures retry with backoff, and a sweep every minute writes the mail of order events
+ * left without one (order-mail-sweep.server.ts) and queues messages left unqueued.
  */
 export async function startMailWorker({
   smtpUrl,
@@ -57,6 +59,8 @@ export async function startMailWorker({
   );
 
   agenda.define(OUTBOX_SWEEP_JOB, async () => {
+    // Order mail first (what it writes is queued at once), then anything written but never queued.
+    await sweepOrderMail().catch((error: unknown) => logger.warn({ err: error }, "order mail sweep failed"));
     for (const id of await listUnqueued(new Date(Date.now() - 60_000))) await queueDelivery(id);
   });
 

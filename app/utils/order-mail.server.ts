@@ -17,9 +17,11 @@ import { unsubscribeUrl } from "./unsubscribe.server";
 
 /**
  * The emails of the order life cycle, written to the outbox right after the change that causes
- * them. Each has a key made of the order and the event, so a double submit, a webhook retry or a
- * second instance never mails twice. None of these ever throws: an order never fails because
- * mail failed (a failure is logged, and the step itself has already been written).
+ * them. Each has a key made of the order and the event, so a double submit, a webhook retry, a
+ * second instance or the order mail sweep never mails twice. None of these ever throws: an order
+ * never fails because mail failed. Each returns whether all its messages are written (or not due);
+ * on false the event stays pending on the order and the sweep (order-mail-sweep.server.ts) writes
+ * it later.
  */
 
 type CustomerOrder = EmailOrder & { userId: string };
@@ -27,8 +29,10 @@ type CustomerOrder = EmailOrder & { userId: string };
 async function safely(what: string, send: () => Promise<unknown>) {
   try {
     await send();
+    return true;
   } catch (error) {
-    console.error(`Could not write the ${what} email to the outbox:`, error);
+    console.error(`Could not write the ${what} email to the outbox; the order mail sweep will:`, error);
+    return false;
   }
 }
 
@@ -70,7 +74,7 @@ const links = (order: { id: string }) => ({ shopUrl: shopUrl(), orderUrl: shopUr
 
 /** Order placed (with the payment link), and to the admins each part whose stock it took below the minimum order. */
 export async function mailOrderPlaced(order: CustomerOrder, partsAfter: EmailPart[]) {
-  await safely("order placed", () =>
+  let written = await safely("order placed", () =>
     mailCustomer(order, {
       key: `order:${order.id}:placed`,
       subject: `Your PartsWorks ${orderName(order)} is placed`,
@@ -85,7 +89,7 @@ export async function mailOrderPlaced(order: CustomerOrder, partsAfter: EmailPar
     }),
   );
   for (const part of partsAfter.filter((p) => p.availableQuantity < p.minOrderQuantity)) {
-    await safely("low stock", () =>
+    const notice = await safely("low stock", () =>
       mailAdmins(
         `part:${part.id}:low-stock:${order.id}`,
         `Low stock: ${part.name} (${part.partNumber}) is below its minimum order`,
@@ -96,20 +100,25 @@ export async function mailOrderPlaced(order: CustomerOrder, partsAfter: EmailPar
         }),
       ),
     );
+    written &&= notice;
   }
+  return written;
 }
 
-/** The receipt to the customer, and to the admins a paid order to ship. */
+/**
+ * The receipt to the customer (essential: a receipt of money taken is sent whatever their
+ * settings), and to the admins a paid order to ship.
+ */
 export async function mailOrderPaid(order: CustomerOrder) {
-  await safely("payment received", () =>
+  const receipt = await safely("payment received", () =>
     mailCustomer(order, {
       key: `order:${order.id}:paid`,
       subject: `Receipt for your PartsWorks ${orderName(order)}`,
-      essential: false,
-      body: (more) => createElement(PaymentReceivedEmail, { order, ...links(order), ...more }),
+      essential: true,
+      body: () => createElement(PaymentReceivedEmail, { order, ...links(order) }),
     }),
   );
-  await safely("paid order to ship", () =>
+  const toShip = await safely("paid order to ship", () =>
     mailAdmins(
       `order:${order.id}:paid`,
       `Paid ${orderName(order)} to ship: ${order.userName}`,
@@ -120,11 +129,12 @@ export async function mailOrderPaid(order: CustomerOrder) {
       }),
     ),
   );
+  return receipt && toShip;
 }
 
 /** The shipping notice: essential, sent whatever the customer's settings. */
 export async function mailOrderShipped(order: CustomerOrder) {
-  await safely("order shipped", () =>
+  return safely("order shipped", () =>
     mailCustomer(order, {
       key: `order:${order.id}:shipped`,
       subject: `Your PartsWorks ${orderName(order)} has shipped`,
@@ -136,7 +146,7 @@ export async function mailOrderShipped(order: CustomerOrder) {
 
 /** Cancelled by the customer, or removed by the shop. */
 export async function mailOrderEnded(order: CustomerOrder, by: "customer" | "shop") {
-  await safely(by === "customer" ? "order cancelled" : "order removed", () =>
+  return safely(by === "customer" ? "order cancelled" : "order removed", () =>
     mailCustomer(order, {
       key: `order:${order.id}:${by === "customer" ? "cancelled" : "removed"}`,
       subject:

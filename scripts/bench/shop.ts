@@ -1,13 +1,15 @@
 /**
  * The shop as the benchmarks and the test harness see it: a production build, started on a
  * throwaway local database (never .data/db), on a free port, optionally pinned to one CPU with
- * taskset.
+ * taskset. Production on a database named by MONGODB_URI needs SMTP_URL: the caller's (the test
+ * harness gives its catcher), or a local mail catcher started with the shop.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { freePort, startLocalDb, type LocalDb } from "../../server/local-db";
+import { startMailCatcher, type MailCatcher } from "../../server/mail-catcher";
 
 export type Shop = {
   url: string;
@@ -83,6 +85,11 @@ export async function startShop({
     ...(staticDir ? { BENCH_STATIC_DIR: staticDir } : {}),
     ...extraEnv,
   };
+  let catcher: MailCatcher | undefined;
+  if (!env.SMTP_URL && !process.env.SMTP_URL) {
+    catcher = await startMailCatcher();
+    env.SMTP_URL = catcher.smtpUrl;
+  }
   const [command, args] = pinned(cpus, "node", [...nodeArgs, path.join(buildDir, "server.js")]);
   const app = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   app.stdout?.on("data", (chunk: Buffer) => onLog?.(chunk.toString()));
@@ -100,6 +107,7 @@ export async function startShop({
     await waitForHealth(`${url}/healthz`, app, () => errors);
   } catch (error) {
     await stopProcess(app);
+    await catcher?.stop();
     throw error;
   }
   return {
@@ -113,9 +121,10 @@ export async function startShop({
       if (hasTaskset() && db.pid) spawnSync("taskset", ["-a", "-p", "-c", cpus, String(db.pid)], { stdio: "ignore" });
     },
     alive: () => app.exitCode === null && app.signalCode === null,
-    stop: () => {
+    stop: async () => {
       stopping = true;
-      return stopProcess(app);
+      await stopProcess(app);
+      await catcher?.stop();
     },
   };
 }

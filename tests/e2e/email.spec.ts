@@ -66,6 +66,10 @@ test("the unsubscribe link in an order update works signed out; My Profile shows
   await page.goto("/dashboard");
   const checkbox = page.getByRole("checkbox", { name: /Order update emails/ });
   await expect(checkbox).not.toBeChecked();
+  // A receipt of a payment is not an update: it always comes.
+  await expect(page.getByTestId("email-preferences")).toContainText(
+    "Receipts of payments, shipping notices and account emails always come.",
+  );
   await checkbox.check();
   await page.getByRole("button", { name: "Save email settings" }).click();
   await expect(page.getByRole("status").first()).toContainText("Order update emails are on");

@@ -3,9 +3,11 @@
  * endpoint URLs) against the local OAuth2 server that the harness started (tests/setup/oauth-server.ts).
  */
 import { randomUUID } from "node:crypto";
+import mongoose from "mongoose";
 import { describe, expect, test } from "vitest";
 import { Session } from "~/models/session.server";
 import { User } from "~/models/user.server";
+import { migrateDb } from "~/utils/migrate.server";
 import { createUser } from "../setup/factories";
 import { encodeMockUser, MOCK_USER_PARAM, type MockGoogleUser } from "../setup/oauth-server";
 
@@ -100,6 +102,16 @@ describe("Google sign-in through the local OAuth2 server", () => {
     const dashboard = await fetch(`${SHOP}/dashboard`, { headers: { Cookie: jar.header }, redirect: "manual" });
     expect(dashboard.status).toBe(200);
     expect(await dashboard.text()).toContain(user.name);
+  });
+
+  test("an account made with Google counts as verified: no banner asks to confirm the address", async () => {
+    const user = googleUser();
+    const { jar } = await signInWithGoogle(user, { redirectTo: "/dashboard" });
+    expect((await User.findOne({ email: user.email }).lean())?.emailVerifiedAt).toBeInstanceOf(Date);
+    const dashboard = await fetch(`${SHOP}/dashboard`, { headers: { Cookie: jar.header }, redirect: "manual" });
+    const html = await dashboard.text();
+    expect(html).toContain(user.name);
+    expect(html).not.toContain("Please confirm your email address");
   });
 
   test("an existing account with the same verified email is linked, not duplicated; its photo is kept", async () => {
@@ -222,5 +234,38 @@ describe("Google sign-in through the local OAuth2 server", () => {
   test("the login and sign-up pages offer Google because it is configured", async () => {
     expect(await (await fetch(`${SHOP}/login`)).text()).toContain("Continue with Google");
     expect(await (await fetch(`${SHOP}/signup`)).text()).toContain("Sign up with Google");
+  });
+});
+
+describe("the migration of accounts linked to Google before verification existed", () => {
+  test("marks them verified, leaves other accounts as they are, and runs once", async () => {
+    // A database of its own on the same server, holding users of the earlier shape.
+    const db = mongoose.connection.useDb(`migration-google-${Date.now()}`).db!;
+    const verifiedAt = new Date("2026-01-05");
+    const users = db.collection("users");
+    const { insertedIds } = await users.insertMany([
+      { email: "linked@example.com", name: "Linked Before", role: "customer", googleId: "google-old-1" },
+      { email: "password@example.com", name: "Password Only", role: "customer" },
+      {
+        email: "verified@example.com",
+        name: "Verified Already",
+        role: "customer",
+        googleId: "google-old-2",
+        emailVerifiedAt: verifiedAt,
+      },
+    ]);
+
+    // A new database gets every migration; this one is among them.
+    const applied = await migrateDb(db);
+    expect(applied).toContain("20261123171500-google-accounts-verified.js");
+    const [linked, password, verified] = await Promise.all(
+      Object.values(insertedIds).map((_id) => users.findOne({ _id })),
+    );
+    expect(linked?.emailVerifiedAt).toBeInstanceOf(Date);
+    expect(password).not.toHaveProperty("emailVerifiedAt");
+    expect(verified?.emailVerifiedAt).toEqual(verifiedAt);
+
+    expect(await migrateDb(db)).toEqual([]);
+    await db.dropDatabase();
   });
 });

@@ -138,10 +138,12 @@ describe("the shop server", () => {
   test("without MONGODB_URI it starts its own database, seeds it, and keeps data across restarts", async () => {
     const dataDir = tempDir();
     const port = await freePort();
-    const env = { PORT: String(port), DATA_DIR: dataDir, MONGODB_URI: "", SESSION_SECRET: "" };
+    const env = { PORT: String(port), DATA_DIR: dataDir, MONGODB_URI: "", SESSION_SECRET: "", SMTP_URL: "" };
 
     const first = startShop(env);
     await first.ready;
+    // A local demo: its own mail catcher too.
+    expect(first.output()).toContain("SMTP_URL is unset: mail is caught locally, read it at");
     const uri = first.output().match(/mongodb:\/\/127\.0\.0\.1:\d+\/shop/)?.[0];
     expect(uri).toBeTruthy();
     const connection = await mongoose.createConnection(uri!).asPromise();
@@ -215,6 +217,23 @@ describe("the shop server", () => {
     expect(lines).toContainEqual("  STRIPE_SECRET_KEY: must start with sk_");
     expect(lines).toContainEqual("  MONGODB_URI: must start with mongodb:// or mongodb+srv://");
     expect(lines).toContainEqual("  CHROME_PATH: must be an absolute path such as /usr/bin/chromium");
+  });
+
+  test("refuses to start in production on a real database without SESSION_SECRET or SMTP_URL", async () => {
+    const shop = startShop({
+      PORT: String(await freePort()),
+      MONGODB_URI: process.env.MONGODB_URI!,
+      SESSION_SECRET: "",
+      SMTP_URL: "",
+    });
+    await expect(shop.ready).rejects.toThrow(/exited 1/);
+    const lines = shop.output().split("\n");
+    expect(lines).toContainEqual("  SESSION_SECRET: required in production (at least 32 random characters)");
+    expect(lines).toContainEqual(
+      "  SMTP_URL: required in production (the SMTP server mail goes through, smtp:// or smtps://)",
+    );
+    // Mail is never caught (and lost) in place of a real server.
+    expect(shop.output()).not.toContain("Shop ready");
   });
 
   test("answers with security headers and no x-powered-by", async () => {

@@ -1,15 +1,18 @@
 /**
  * The order emails, read from the suite's mail catcher: each step of an order writes its message
  * once (a double submit or a repeated confirmation mails nothing more), the links work, customers
- * can turn the non-essential ones off (shipping notices stay), and an order placed while the mail
- * server is down succeeds and its mail arrives once the server is back.
+ * can turn the non-essential ones off (receipts and shipping notices stay), an order placed while
+ * the mail server is down succeeds and its mail arrives once the server is back, and a step whose
+ * mail was never written (a crash between the change and the outbox) still mails, once.
  */
 import { randomUUID } from "node:crypto";
+import mongoose from "mongoose";
 import Stripe from "stripe";
 import { describe, expect, test } from "vitest";
 import { Order } from "~/models/order.server";
 import { Outbox } from "~/models/outbox.server";
 import { User } from "~/models/user.server";
+import { sweepOrderMail } from "~/utils/order-mail-sweep.server";
 import { action as manageOrdersAction } from "~/routes/dashboard.manageOrders";
 import { action as cancelAction } from "~/routes/dashboard.orders_.$id.cancel";
 import { action as orderAction } from "~/routes/parts.$id";
@@ -189,7 +192,7 @@ describe("order emails", () => {
 });
 
 describe("turning order updates off", () => {
-  test("the unsubscribe link works signed out; later updates are not sent, shipping notices still are", async () => {
+  test("the unsubscribe link works signed out; later updates are not sent, receipts and shipping notices still are", async () => {
     const { user } = await customer("Ulla Unsub");
     const first = await createOrder({ user });
     const [cancelMail] = await (async () => {
@@ -247,11 +250,20 @@ describe("turning order updates off", () => {
       ),
     );
     await waitForMail(user.email, { subject: `Your PartsWorks order ${shortId(toShip.id)} has shipped` });
+    // A receipt of money taken is not an update: it comes too, with no unsubscribe link.
+    const toPay = await createOrder({ user });
+    expect((await postWebhook(toPay, `pi_${randomUUID().replace(/-/g, "").slice(0, 20)}`)).status).toBe(200);
+    const [receipt] = await waitForMail(user.email, {
+      subject: `Receipt for your PartsWorks order ${shortId(toPay.id)}`,
+    });
+    expect(receipt.text).not.toContain("/unsubscribe");
+    expect(receipt.headers["list-unsubscribe"]).toBeUndefined();
     const mails: CaughtMail[] = await allMailTo(user.email);
     expect(mails.map((mail) => mail.subject).sort()).toEqual(
       [
         `You cancelled your PartsWorks order ${shortId(first.id)}`,
         `Your PartsWorks order ${shortId(toShip.id)} has shipped`,
+        `Receipt for your PartsWorks order ${shortId(toPay.id)}`,
       ].sort(),
     );
     expect(await Outbox.exists({ _id: `order:${next.id}:removed` })).toBeNull();
@@ -279,4 +291,79 @@ describe("the mail server down during an order", () => {
     expect(mail.subject).toBe(`Your PartsWorks order ${shortId(orderId)} is placed`);
     expect(mail.text).toContain("150 × Outage Gasket");
   }, 90_000);
+});
+
+describe("a step whose mail was never written", () => {
+  const crashed = async (orderId: string, event: string, at = new Date()) => {
+    // What a crash right after the change leaves: the event noted on the order, no outbox entry.
+    await Order.collection.updateOne(
+      { _id: new mongoose.Types.ObjectId(orderId) },
+      { $addToSet: { mailPending: event }, $set: { updatedAt: at } },
+    );
+  };
+
+  test("an order placed just before a crash gets its mail from the sweep job, once", async () => {
+    const { user } = await customer("Carl Crash");
+    // Placed two minutes ago; the process stopped before the mail was written.
+    const twoMinutesAgo = new Date(Date.now() - 2 * 60_000);
+    const order = await createOrder({ user });
+    await Order.collection.updateOne(
+      { _id: new mongoose.Types.ObjectId(order.id) },
+      { $set: { createdAt: twoMinutesAgo } },
+    );
+    await crashed(order.id, "placed", twoMinutesAgo);
+    expect(await Outbox.exists({ _id: `order:${order.id}:placed` })).toBeNull();
+
+    // The shop's own sweep job (every minute) finds it.
+    const [mail] = await waitForMail(user.email, { timeoutMs: 150_000 });
+    expect(mail.subject).toBe(`Your PartsWorks order ${shortId(order.id)} is placed`);
+    expect(linkIn(mail, `${shopUrl}/dashboard/payment/`)).toBe(`${shopUrl}/dashboard/payment/${order.id}`);
+    await expect.poll(async () => (await Order.findById(order.id).lean())?.mailPending).toEqual([]);
+    await sweepOrderMail({ graceMs: 0 });
+    expect(await allMailTo(user.email)).toHaveLength(1);
+  }, 180_000);
+
+  test("the sweep writes a shipping notice and a receipt left unwritten, and never a mail already sent", async () => {
+    const { user, cookie } = await customer("Stella Sweep");
+    const admin = await createUser({ role: "admin", email: `admin-sweep-${randomUUID().slice(0, 8)}@example.com` });
+    const part = await createPart({ name: "Sweep Spring" });
+
+    // Placed the ordinary way: its mail is written with it, and sent.
+    expect((await postOrder(part.id, 100, cookie)).status).toBe(302);
+    const placedId = await newestOrderOf(user.id);
+    await waitForMail(user.email, { subject: `Your PartsWorks order ${shortId(placedId)} is placed` });
+    expect((await Order.findById(placedId).lean())?.mailPending).toEqual([]);
+    // A crash after the mail was written but before the order heard of it: nothing more is sent.
+    await crashed(placedId, "placed");
+
+    // Shipped, and paid, each with the process stopping before its mail was written.
+    const shipped = await createOrder({ user, status: "shipped" });
+    await crashed(shipped.id, "shipped");
+    const paid = await createOrder({ user, status: "paid", transactionId: "pi_sweep_receipt" });
+    await crashed(paid.id, "paid");
+
+    expect(await sweepOrderMail({ graceMs: 0 })).toBeGreaterThanOrEqual(3);
+    for (const id of [placedId, shipped.id, paid.id]) {
+      expect((await Order.findById(id).lean())?.mailPending).toEqual([]);
+    }
+    // Twice more, as a second instance's sweep would: nothing new.
+    await Promise.all([sweepOrderMail({ graceMs: 0 }), sweepOrderMail({ graceMs: 0 })]);
+
+    await waitForMail(user.email, { count: 3 });
+    const mails = await allMailTo(user.email);
+    expect(mails.map((mail) => mail.subject).sort()).toEqual(
+      [
+        `Your PartsWorks order ${shortId(placedId)} is placed`,
+        `Your PartsWorks order ${shortId(shipped.id)} has shipped`,
+        `Receipt for your PartsWorks order ${shortId(paid.id)}`,
+      ].sort(),
+    );
+    expect(mails.find((mail) => mail.subject.startsWith("Receipt"))?.text).toContain(
+      "Transaction id: pi_sweep_receipt",
+    );
+    const [toShip] = await waitForMail(admin.email, {
+      subject: `Paid order ${shortId(paid.id)} to ship: Stella Sweep`,
+    });
+    expect(toShip.text).toContain("pi_sweep_receipt");
+  }, 60_000);
 });
