@@ -5,6 +5,7 @@
  *
  *   npm run bench:floor                       builds the shop and the floor app, 3 rounds
  *   npm run bench:floor -- --build-dir build  an existing build of the shop
+ *   npm run bench:floor -- --cpu-prof DIR     and V8 CPU profiles of both servers (summarised by package)
  *
  * The floor app (scripts/bench/floor) is the same Remix 2 and React 18, with the shop's patches,
  * the classic compiler and Express: a page of one paragraph, and the shop's /blogs content without
@@ -19,6 +20,7 @@ import { parseArgs } from "node:util";
 import { freePort } from "../server/local-db";
 import { startDemoShop } from "./bench/demo-shop";
 import { measureAlone } from "./bench/fresh";
+import { profileShares } from "./bench/profile";
 import { pinned, stopProcess } from "./bench/shop";
 
 const { values: args } = parseArgs({
@@ -28,12 +30,16 @@ const { values: args } = parseArgs({
     warmup: { type: "string", default: "200" },
     rounds: { type: "string", default: "3" },
     "server-cpu": { type: "string", default: "0" },
+    "cpu-prof": { type: "string" },
   },
 });
 const requests = Math.max(1, Number(args.requests) || 50);
 const warmup = Math.max(0, Number(args.warmup) || 0);
 const rounds = Math.max(1, Number(args.rounds) || 3);
 const cpus = args["server-cpu"] || undefined;
+const profileDir = args["cpu-prof"] ? path.resolve(args["cpu-prof"]) : undefined;
+const profileArgs = (name: string) =>
+  profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(profileDir, name)}`] : [];
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
 const work = mkdtempSync(path.join(os.tmpdir(), "shop-floor-"));
@@ -70,7 +76,7 @@ const built = spawnSync("npx", ["remix", "build"], {
 if (built.status !== 0) throw new Error("building the floor app failed");
 
 const port = await freePort();
-const [command, commandArgs] = pinned(cpus, "node", [path.join(floorDir, "server.mjs")]);
+const [command, commandArgs] = pinned(cpus, "node", [...profileArgs("floor"), path.join(floorDir, "server.mjs")]);
 const floor = spawn(command, commandArgs, {
   cwd: path.resolve("."),
   env: { ...process.env, NODE_ENV: "production", FLOOR_BUILD_DIR: floorBuild, PORT: String(port) },
@@ -85,6 +91,7 @@ const shop = await startDemoShop({
   work,
   cpus,
   buildDir: args["build-dir"] ? path.resolve(args["build-dir"]) : undefined,
+  nodeArgs: profileArgs("shop"),
 });
 
 const targets = [
@@ -115,6 +122,14 @@ try {
 } finally {
   await stopProcess(floor);
   await shop.stop();
+  if (profileDir) {
+    for (const name of ["floor", "shop"]) {
+      console.log(`\n${name}: share of the profile's busy time by where the code lives`);
+      for (const [where, share] of profileShares(path.join(profileDir, name))) {
+        console.log(`  ${where.padEnd(36)} ${share.toFixed(1).padStart(5)}%`);
+      }
+    }
+  }
   rmSync(work, { recursive: true, force: true });
   rmSync(floorDir, { recursive: true, force: true });
 }
