@@ -147,6 +147,7 @@ test("the quick-order pad checks pasted lines, then orders them at once; a past 
     .click();
   await expect(page).toHaveURL(/\/dashboard\/cart$/);
   await expect(page.getByTestId("toast")).toContainText("2 lines of your order added to your cart");
+  await expect(page.getByRole("heading", { name: "What changed since that order" })).toBeVisible();
   await expect(page.getByTestId("cart-notices")).toHaveText(
     `${b.name} (${b.partNumber}): the price went up from $9 to $10 a unit.`,
   );
