@@ -65,9 +65,11 @@ export async function action({ request }: ActionFunctionArgs) {
       const added = await addToCart(user.id, value.partId, value.quantity);
       if (!added.ok) return refuse(added.error, 409, "quantity");
       const back = safeRedirect(value.redirectTo, CART_PATH);
+      // Back to the page it came from; with JavaScript (a fetcher) in place of its history entry.
       return redirectWithSuccess(
         back,
         `${value.quantity.toLocaleString("en-US")} × ${added.result} added to your cart`,
+        { headers: { "X-Remix-Replace": "true" } },
       );
     }
     case "update": {
