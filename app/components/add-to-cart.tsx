@@ -17,9 +17,9 @@ const constraint = getZodConstraint(cartLineSchema);
  * A fetcher form: with JavaScript the page stays where it is (the toast says it worked, the error
  * shows here); without it, a plain POST that comes back to this page with the toast.
  *
- * On a page sent without the framework's JavaScript (/parts for visitors) no script will ever drive the form,
- * so it is rendered in its first state directly, with the same markup and without Conform's form
- * state: twelve cards of Conform forms were a third of that page's rendering time.
+ * On a page sent without the framework's JavaScript (/parts for visitors) no script will ever
+ * drive the form, so it is rendered in its first state directly, with the same markup and without
+ * Conform's form state: twelve cards of Conform forms were a third of that page's rendering time.
  */
 export function AddToCartForm(props: { part: Part; compact?: boolean }) {
   return usePageHydrates() ? <LiveAddToCartForm {...props} /> : <StaticAddToCartForm {...props} />;
