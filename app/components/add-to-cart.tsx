@@ -14,12 +14,12 @@ const constraint = getZodConstraint(cartLineSchema);
 
 /**
  * Add to cart, from the parts list and the part page: the quantity starts at the part's minimum.
- * A fetcher form: with JavaScript the page stays (the toast says it worked, the error shows here);
- * without it, a plain POST that comes back to this page with the toast.
+ * A fetcher form: with JavaScript the page stays where it is (the toast says it worked, the error
+ * shows here); without it, a plain POST that comes back to this page with the toast.
  *
- * On a page sent without the framework's JavaScript (/parts) no script will ever drive the form,
- * so it is rendered in its first state directly, with the same markup and without Conform's form
- * state: twelve cards of Conform forms were a third of that page's rendering time.
+ * On a page sent without the framework's JavaScript (/parts for visitors) no script will ever
+ * drive the form, so it is rendered in its first state directly, with the same markup and without
+ * Conform's form state: twelve cards of Conform forms were a third of that page's rendering time.
  */
 export function AddToCartForm(props: { part: Part; compact?: boolean }) {
   return usePageHydrates() ? <LiveAddToCartForm {...props} /> : <StaticAddToCartForm {...props} />;
@@ -37,7 +37,13 @@ function LiveAddToCartForm({ part, compact = false }: { part: Part; compact?: bo
     onValidate: ({ formData }) => parseWithZod(formData, { schema: cartLineSchema }),
   });
   return (
-    <fetcher.Form method="post" action={CART_PATH} {...getFormProps(form)} className={compact ? "mt-3" : "mt-4"}>
+    <fetcher.Form
+      method="post"
+      action={CART_PATH}
+      {...getFormProps(form)}
+      preventScrollReset
+      className={compact ? "mt-3" : "mt-4"}
+    >
       <AddToCartFields part={part} compact={compact} quantity={fields.quantity} pending={fetcher.state !== "idle"} />
       <ErrorList id={form.errorId} errors={form.errors} />
     </fetcher.Form>

@@ -1,5 +1,5 @@
-import { Form, Link } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Form, Link, useNavigate } from "@remix-run/react";
+import { useState, type ChangeEvent, type ReactNode } from "react";
 import { findMake, findModel, modelYears, VEHICLE_MAKES, vehicleLabel, type Vehicle } from "~/content/vehicles";
 import { CATEGORY_LABELS, isCategory } from "~/utils/catalogue";
 import { partsHref, type PartsState } from "~/utils/parts-url";
@@ -16,12 +16,28 @@ const count = (n: number) => n.toLocaleString("en-US");
 /**
  * Make, then model, then year. Without JavaScript these are plain selects in a GET form: each
  * "Find parts" press brings the next select's choices. With JavaScript each choice loads the list at
- * once, the selects after it cleared (`data-refine` names them; the page's static script acts on it).
- * The text, sort and other filters ride along as hidden fields.
+ * once, the selects after it cleared (`data-refine` names them): through the router on a hydrated
+ * page, through the root's static script on a page sent without the framework; both build the
+ * address the same way (refinedHref). The text, sort and other filters ride along as hidden fields.
  */
 export function VehiclePicker({ state }: { state: PartsState }) {
-  const make = findMake(state.make);
-  const model = findModel(make, state.model);
+  const navigate = useNavigate();
+  const [picked, setPicked] = usePicked(state);
+  const make = findMake(picked.make);
+  const model = findModel(make, picked.model);
+
+  function refine(event: ChangeEvent<HTMLSelectElement>) {
+    const select = event.currentTarget;
+    if (!select.form) return;
+    const cleared = (select.getAttribute("data-refine") ?? "").split(" ");
+    const href = refinedHref(select.form, cleared);
+    setPicked((current) => {
+      const next = { ...current, [select.name]: select.value };
+      for (const name of cleared) if (name in next) next[name as keyof Picked] = "";
+      return next;
+    });
+    navigate(href, { preventScrollReset: true });
+  }
 
   return (
     <Form
@@ -44,6 +60,7 @@ export function VehiclePicker({ state }: { state: PartsState }) {
             label="Make"
             value={make?.name}
             refine="model year"
+            onChange={refine}
             placeholder="Any make"
             options={VEHICLE_MAKES.map((option) => option.name)}
           />
@@ -52,14 +69,16 @@ export function VehiclePicker({ state }: { state: PartsState }) {
             label="Model"
             value={model?.name}
             refine="year"
+            onChange={refine}
             placeholder={make ? "Any model" : "Choose a make first"}
             options={make?.models.map((option) => option.name)}
           />
           <VehicleSelect
             name="year"
             label="Year"
-            value={state.year?.toString()}
+            value={model ? picked.year : undefined}
             refine=""
+            onChange={refine}
             placeholder={model ? "Any year" : "Choose a model first"}
             options={model ? modelYears(model).map(String) : undefined}
           />
@@ -71,20 +90,55 @@ export function VehiclePicker({ state }: { state: PartsState }) {
   );
 }
 
+/**
+ * The address a choice in the picker loads: the form's fields without the empty ones and without
+ * the selects the choice clears. STATIC_PAGE_SCRIPT (root.tsx) builds it the same way.
+ */
+export function refinedHref(form: HTMLFormElement, cleared: string[]) {
+  const params = new URLSearchParams();
+  new FormData(form).forEach((value, name) => {
+    if (typeof value === "string" && value && !cleared.includes(name)) params.append(name, value);
+  });
+  const search = params.toString();
+  return `${new URL(form.action).pathname}${search ? `?${search}` : ""}`;
+}
+
+type Picked = { make: string; model: string; year: string };
+
+/**
+ * The choices the selects show: the address's, or the one just made while its list loads (so the
+ * next select offers its options at once). The picker is not remounted on a new address, so the
+ * select that changed keeps the focus.
+ */
+function usePicked(state: PartsState) {
+  const fromAddress: Picked = { make: state.make ?? "", model: state.model ?? "", year: state.year?.toString() ?? "" };
+  const key = `${fromAddress.make}\n${fromAddress.model}\n${fromAddress.year}`;
+  const [picked, setPicked] = useState(fromAddress);
+  const [shownKey, setShownKey] = useState(key);
+  if (shownKey !== key) {
+    // A new address (a choice loaded, the back button, a link): show what it says.
+    setShownKey(key);
+    setPicked(fromAddress);
+  }
+  return [picked, setPicked] as const;
+}
+
 /** One step of the picker; disabled until the step before it has a choice (no options yet). */
 function VehicleSelect({
   name,
   label,
   value,
   refine,
+  onChange,
   placeholder,
   options,
 }: {
   name: string;
   label: string;
   value: string | undefined;
-  /** The selects after this one, cleared by the page's script when this one changes. */
+  /** The selects after this one, cleared when this one changes. */
   refine: string;
+  onChange: (event: ChangeEvent<HTMLSelectElement>) => void;
   placeholder: string;
   options: string[] | undefined;
 }) {
@@ -96,7 +150,8 @@ function VehicleSelect({
       <select
         id={`vehicle-${name}`}
         name={name}
-        defaultValue={value ?? ""}
+        value={value ?? ""}
+        onChange={onChange}
         data-refine={refine}
         disabled={!options}
         className={selectClass}

@@ -5,7 +5,7 @@
 import { formatCents } from "~/utils/misc";
 import { lineProblem, MAX_ORDER_LINES, type LineProblem } from "~/utils/order-lines";
 import type { PadEntry } from "~/utils/quick-order";
-import { addLinesToCart, getCart, type CartLine } from "./cart.server";
+import { addLinesToCart, getCart, noteOnCart, type CartLine, type NoticeSource } from "./cart.server";
 import type { OrderView } from "./order.server";
 import { getPartsByIds, getPartsByNumbers, type PartView } from "./part.server";
 
@@ -16,9 +16,16 @@ type Wanted = { part: PartView; quantity: number; name: string };
 /**
  * Adds lines that met the part's rules on their own, counting what the cart already holds: a line
  * that would take the cart past the stock is lowered to what is left, or left out when what is left
- * is below the minimum. Every change is said in `notices` (kept on the cart, shown there).
+ * is below the minimum. Every change is said in `notices`, kept on the cart and shown there, also
+ * when nothing could go in (then the cart's lines stay as they were).
  */
-async function fitIntoCart(userId: string, wanted: Wanted[], notices: string[], reorderedFrom?: string) {
+async function fitIntoCart(
+  userId: string,
+  wanted: Wanted[],
+  notices: string[],
+  from: NoticeSource,
+  reorderedFrom?: string,
+) {
   const cart = await getCart(userId);
   const inCart = new Map(cart.lines.map((line) => [line.partId, line.quantity]));
   const added: CartLine[] = [];
@@ -41,11 +48,16 @@ async function fitIntoCart(userId: string, wanted: Wanted[], notices: string[], 
     added.push({ partId: part.id, quantity });
     inCart.set(part.id, already + quantity);
   }
-  if (added.length === 0) return { added: 0, notices };
-  const stored = await addLinesToCart(userId, added, notices, reorderedFrom);
-  if (!stored.ok)
-    return { added: 0, notices: [`Your cart would hold more than ${MAX_ORDER_LINES} lines: make room first.`] };
-  return { added: added.length, notices };
+  if (added.length) {
+    const stored = await addLinesToCart(userId, added, { notices, from, reorderedFrom });
+    if (stored.ok) return { added: added.length, notices };
+    // Refused as a whole: the lines would take the cart past its size.
+    notices.unshift(
+      `Your cart would hold more than ${MAX_ORDER_LINES} lines, so none of these went in: make room first.`,
+    );
+  }
+  await noteOnCart(userId, notices, from);
+  return { added: 0, notices };
 }
 
 /**
@@ -78,7 +90,7 @@ export async function reorderIntoCart(userId: string, order: OrderView) {
     }
     wanted.push({ part, quantity, name });
   }
-  return fitIntoCart(userId, wanted, notices, order.id);
+  return fitIntoCart(userId, wanted, notices, "reorder", order.id);
 }
 
 /** The pad's lines that passed their check, into the cart. */
@@ -91,7 +103,7 @@ export async function padLinesIntoCart(userId: string, checks: PadLineCheck[]) {
       ? [{ part, quantity: check.quantity, name: `${part.name} (${part.partNumber})` }]
       : [];
   });
-  return fitIntoCart(userId, wanted, []);
+  return fitIntoCart(userId, wanted, [], "pad");
 }
 
 // --- The quick-order pad --------------------------------------------------------------------------

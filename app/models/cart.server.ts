@@ -17,12 +17,18 @@ const cartLineSchema = new Schema(
   { _id: false },
 );
 
+/** Where a cart's notices come from: a past order put back (reorder) or the quick-order pad. */
+export const NOTICE_SOURCES = ["reorder", "pad"] as const;
+export type NoticeSource = (typeof NOTICE_SOURCES)[number];
+
 const cartSchema = new Schema(
   {
     userId: { type: Schema.Types.ObjectId, required: true },
     lines: { type: [cartLineSchema], default: [] },
     /** What the last bulk change (a reorder, the quick-order pad) could not do as asked, said plainly. */
     notices: { type: [String], default: [] },
+    /** Which bulk change said them (the cart heads them accordingly). */
+    noticesFrom: { type: String, enum: NOTICE_SOURCES },
     version: { type: Number, required: true, default: 0 },
     /** The past order a reorder filled the cart from; the order placed from this cart says so. */
     reorderedFrom: { type: Schema.Types.ObjectId },
@@ -46,13 +52,24 @@ async function readCart(userId: string) {
     version: doc?.version ?? 0,
     lines: (doc?.lines ?? []).map((line) => ({ partId: line.partId.toString(), quantity: line.quantity })),
     notices: doc?.notices ?? [],
+    noticesFrom: (doc?.noticesFrom ?? null) as NoticeSource | null,
     reorderedFrom: doc?.reorderedFrom ? doc.reorderedFrom.toString() : null,
   };
 }
 
-/** `reorderedFrom`: a string sets it, null clears it, absent keeps it (an emptied cart always clears it). */
+/**
+ * `reorderedFrom`: a string sets it, null clears it, absent keeps it (an emptied cart always clears it).
+ * `notices` replace the cart's, said by `noticesFrom`.
+ */
 export type CartChange<T> =
-  { lines: CartLine[]; notices?: string[]; reorderedFrom?: string | null; result: T } | { error: T };
+  | {
+      lines: CartLine[];
+      notices?: string[];
+      noticesFrom?: NoticeSource;
+      reorderedFrom?: string | null;
+      result: T;
+    }
+  | { error: T };
 
 /**
  * Applies `change` to the cart's current lines and stores the outcome, unless the cart changed in
@@ -68,14 +85,15 @@ export async function changeCart<T>(
     const cart = await readCart(userId);
     const outcome = await change(cart.lines, cart);
     if ("error" in outcome) return { ok: false, error: outcome.error };
-    const set: Record<string, unknown> = {
-      lines: outcome.lines,
-      notices: outcome.notices ?? [],
-      version: cart.version + 1,
-    };
+    const notices = outcome.notices ?? [];
+    const set: Record<string, unknown> = { lines: outcome.lines, notices, version: cart.version + 1 };
+    const unset: Record<string, ""> = {};
+    if (notices.length && outcome.noticesFrom) set.noticesFrom = outcome.noticesFrom;
+    else unset.noticesFrom = "";
     const clearSource = outcome.lines.length === 0 || outcome.reorderedFrom === null;
     if (!clearSource && outcome.reorderedFrom) set.reorderedFrom = outcome.reorderedFrom;
-    const update = clearSource ? { $set: set, $unset: { reorderedFrom: "" } } : { $set: set };
+    if (clearSource) unset.reorderedFrom = "";
+    const update = Object.keys(unset).length ? { $set: set, $unset: unset } : { $set: set };
     try {
       const written = cart.exists
         ? await Cart.updateOne({ userId, version: cart.version }, update)
@@ -103,12 +121,16 @@ export type CartView = {
   totalCents: number;
   totalQuantity: number;
   notices: string[];
+  /** Which bulk change said the notices (null for notices kept from before it was recorded). */
+  noticesFrom: NoticeSource | null;
   ok: boolean;
 };
 
 /** The cart as the screen shows it: each line with today's part, price and problem, and the total. */
 export async function getCart(userId: string): Promise<CartView> {
-  if (!isObjectId(userId)) return { lines: [], totalCents: 0, totalQuantity: 0, notices: [], ok: false };
+  if (!isObjectId(userId)) {
+    return { lines: [], totalCents: 0, totalQuantity: 0, notices: [], noticesFrom: null, ok: false };
+  }
   const cart = await readCart(userId);
   const parts = await getPartsByIds(cart.lines.map((line) => line.partId));
   const lines = cart.lines.map((line) => {
@@ -133,6 +155,7 @@ export async function getCart(userId: string): Promise<CartView> {
     totalCents: lines.reduce((sum, line) => sum + line.lineTotalCents, 0),
     totalQuantity: lines.reduce((sum, line) => sum + line.quantity, 0),
     notices: cart.notices,
+    noticesFrom: cart.notices.length ? cart.noticesFrom : null,
     ok: lines.length > 0 && lines.every((line) => !line.problem),
   };
 }
@@ -184,9 +207,18 @@ export function removeFromCart(userId: string, partId: string) {
 
 /**
  * Adds several lines at once (the quick-order pad, a reorder): each merges into the line already
- * there. Lines are checked by the caller; `notices` say what was changed on the way.
+ * there. Lines are checked by the caller; `notices` say what was changed on the way, and `from`
+ * which change it was. Refused (nothing written) past MAX_ORDER_LINES lines.
  */
-export function addLinesToCart(userId: string, added: CartLine[], notices: string[], reorderedFrom?: string | null) {
+export function addLinesToCart(
+  userId: string,
+  added: CartLine[],
+  {
+    notices = [],
+    from,
+    reorderedFrom,
+  }: { notices?: string[]; from?: NoticeSource; reorderedFrom?: string | null } = {},
+) {
   return changeCart<number>(userId, (lines) => {
     const next = lines.map((line) => ({ ...line }));
     for (const line of added) {
@@ -195,8 +227,19 @@ export function addLinesToCart(userId: string, added: CartLine[], notices: strin
       else next.push({ ...line });
     }
     if (next.length > MAX_ORDER_LINES) return { error: 0 };
-    return { lines: next, notices, ...(reorderedFrom ? { reorderedFrom } : {}), result: added.length };
+    return {
+      lines: next,
+      notices,
+      noticesFrom: from,
+      ...(reorderedFrom ? { reorderedFrom } : {}),
+      result: added.length,
+    };
   });
+}
+
+/** Says on the cart why a bulk change put nothing into it (its lines stay as they are). */
+export function noteOnCart(userId: string, notices: string[], from: NoticeSource) {
+  return changeCart<number>(userId, (lines) => ({ lines, notices, noticesFrom: from, result: 0 }));
 }
 
 /**
@@ -216,5 +259,5 @@ export async function takeCartForCheckout(userId: string, expected: CartLine[]) 
 
 /** Puts lines back into the cart after a checkout that did not go through. */
 export function restoreCart(userId: string, lines: CartLine[], reorderedFrom?: string | null) {
-  return addLinesToCart(userId, lines, [], reorderedFrom);
+  return addLinesToCart(userId, lines, { reorderedFrom });
 }

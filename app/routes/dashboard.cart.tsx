@@ -16,6 +16,7 @@ import {
   restoreCart,
   setCartQuantity,
   takeCartForCheckout,
+  type NoticeSource,
 } from "~/models/cart.server";
 import { reorderIntoCart } from "~/models/cart-lines.server";
 import { getOwnOrder, placeOrder } from "~/models/order.server";
@@ -64,9 +65,11 @@ export async function action({ request }: ActionFunctionArgs) {
       const added = await addToCart(user.id, value.partId, value.quantity);
       if (!added.ok) return refuse(added.error, 409, "quantity");
       const back = safeRedirect(value.redirectTo, CART_PATH);
+      // Back to the page it came from; with JavaScript (a fetcher) in place of its history entry.
       return redirectWithSuccess(
         back,
         `${value.quantity.toLocaleString("en-US")} × ${added.result} added to your cart`,
+        { headers: { "X-Remix-Replace": "true" } },
       );
     }
     case "update": {
@@ -140,6 +143,13 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 
 type CartData = ReturnType<typeof useLoaderData<typeof loader>>["cart"];
 
+/** The heading of the cart's notices, by the change that said them. */
+const NOTICE_HEADINGS: Record<NoticeSource | "earlier", string> = {
+  reorder: "What changed since that order",
+  pad: "What changed from the quick-order pad",
+  earlier: "What changed when lines went in",
+};
+
 export default function CartPage() {
   const { cart, buyer } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
@@ -164,7 +174,7 @@ export default function CartPage() {
           className="mt-4 rounded border-l-4 border-amber-600 bg-amber-50 p-4 text-amber-900"
         >
           <h2 id="notices-heading" className="font-semibold">
-            What changed since that order
+            {NOTICE_HEADINGS[cart.noticesFrom ?? "earlier"]}
           </h2>
           <ul className="mt-1 list-disc pl-5" data-testid="cart-notices">
             {cart.notices.map((notice) => (

@@ -65,6 +65,15 @@ export async function action({ request }: ActionFunctionArgs) {
       );
     }
     const { added, notices } = await padLinesIntoCart(user.id, checks);
+    if (added === 0) {
+      // Nothing went in (stock already in the cart, or no room): the pad keeps every line.
+      return json<ActionData>({
+        checks,
+        remaining: padTextOf(checks),
+        message: ["Nothing could go into your cart.", ...notices].join(" "),
+        stamp,
+      });
+    }
     const message = `${added} ${added === 1 ? "line" : "lines"} added to your cart`;
     if (broken.length === 0 && added > 0) {
       return redirectWithSuccess(CART_PATH, notices.length ? { message, description: notices.join(" ") } : message);

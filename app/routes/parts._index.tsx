@@ -1,11 +1,18 @@
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  HeadersFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+  SerializeFrom,
+} from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { z } from "zod";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { PartGrid } from "~/components/part-card";
-import { useOptionalUser } from "~/root";
+import { useOptionalUser, type RootLoader } from "~/root";
 import { ActiveFilters, FacetLists, RememberedVehicle, VehiclePicker } from "~/components/parts-filters";
 import { vehicleLabel, type Vehicle } from "~/content/vehicles";
 import {
@@ -20,7 +27,9 @@ import { getEnv } from "~/utils/env.server";
 import { parsePartsSearch, partsSearchSchema, pickedVehicle, searchFilters } from "~/utils/parts-search.server";
 import { EMPTY_PARTS_STATE, isNarrowed, partsHref, partsParams, type PartsState } from "~/utils/parts-url";
 import { PART_SORT_LABELS, PART_SORTS, SEARCH_MAX_LENGTH } from "~/utils/search";
+import { CART_PATH } from "~/utils/cart-forms";
 import { readForm } from "~/utils/form.server";
+import type { HydrateHandle } from "~/utils/hydrated";
 import { forgetVehicle, getRememberedVehicle, rememberVehicle } from "~/utils/vehicle.server";
 
 const PER_PAGE = 12;
@@ -143,13 +152,32 @@ export async function action({ request }: ActionFunctionArgs) {
 export const headers: HeadersFunction = publicPageHeadersFunction;
 
 /**
- * Sent without the framework's JavaScript, like the home page (see useHydrate in root.tsx): the
- * list is links and GET forms, which need none. Hydrating it cost the page Lighthouse's first
- * paint (the framework's scripts load at high priority, so the simulated first paint waited for
- * them) or, loaded later, its blocking time (hydration is one long task). The Search button's
- * pending state and the vehicle picker's refine-on-choice come from the root's small static script.
+ * Adding to the cart from a card (a fetcher, on the hydrated page) changes nothing the list shows
+ * (a cart reserves no stock): only the root loads again, for the toast.
  */
-export const handle = { hydrate: false };
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  formAction,
+  currentUrl,
+  nextUrl,
+  defaultShouldRevalidate,
+}) => (formAction === CART_PATH && currentUrl.href === nextUrl.href ? false : defaultShouldRevalidate);
+
+/**
+ * For visitors, sent without the framework's JavaScript, like the home page (see usePageHydrates):
+ * the list is links and GET forms, which need none. Hydrating it cost the page Lighthouse's first
+ * paint (the framework's scripts load at high priority, so the simulated first paint waited for
+ * them) or, loaded later, its blocking time (hydration is one long task); Lighthouse audits the
+ * page as a visitor. The Search button's pending state and the vehicle picker's refine-in-place
+ * come from the root's small static script.
+ *
+ * Signed-in users get the hydrated page: Add to cart adds without a reload (pending text, toast,
+ * errors by the field) and the picker refines through the router.
+ */
+export const handle: HydrateHandle = {
+  hydrate: (matches) => Boolean((matches.find((match) => match.id === "root")?.data as RootData | undefined)?.user),
+};
+
+type RootData = SerializeFrom<RootLoader> | null;
 
 export default function PartsList() {
   const data = useLoaderData<typeof loader>();
@@ -167,8 +195,7 @@ export default function PartsList() {
       </p>
 
       <RememberedVehicle state={state} remembered={remembered} />
-      {/* Remount on every new address, so the fields show what the address says. */}
-      <VehiclePicker key={`vehicle\n${state.make}\n${state.model}\n${state.year}`} state={state} />
+      <VehiclePicker state={state} />
       <SearchForm key={`${state.q}\n${state.sort}`} result={data.result} state={state} />
 
       <div className="mt-6 grid gap-8 lg:grid-cols-[16rem_1fr]">
@@ -271,7 +298,12 @@ function SearchForm({
   state: PartsState;
 }) {
   const navigation = useNavigation();
-  const pending = navigation.state === "loading" && navigation.location?.pathname === "/parts";
+  // Pending for this form's own search only, not while a vehicle choice or a filter link loads.
+  const [searching, setSearching] = useState(false);
+  useEffect(() => {
+    if (navigation.state === "idle") setSearching(false);
+  }, [navigation.state]);
+  const pending = searching && navigation.state !== "idle";
   const [form, fields] = useForm({
     id: "parts-search",
     lastResult: result,
@@ -279,11 +311,16 @@ function SearchForm({
     // The server validates (parts-search.server.ts); the browser only enforces the length.
     constraint: { q: { maxLength: SEARCH_MAX_LENGTH } },
   });
+  const formProps = getFormProps(form);
   return (
     <Form
       method="get"
       action="/parts"
-      {...getFormProps(form)}
+      {...formProps}
+      onSubmit={(event) => {
+        formProps.onSubmit(event);
+        if (!event.defaultPrevented) setSearching(true);
+      }}
       role="search"
       aria-label="Search parts"
       className="mt-4 grid gap-4 rounded-lg border border-slate-200 bg-slate-50 p-4 sm:grid-cols-[1fr_auto_auto] sm:items-start"

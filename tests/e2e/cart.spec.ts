@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { Cart } from "~/models/cart.server";
 import { Order } from "~/models/order.server";
 import { Part } from "~/models/part.server";
+import { parseFitmentLine } from "~/utils/catalogue";
 import { createOrder } from "../setup/order-factories";
 import { expect, test } from "./fixtures";
 
@@ -147,9 +149,119 @@ test("the quick-order pad checks pasted lines, then orders them at once; a past 
     .click();
   await expect(page).toHaveURL(/\/dashboard\/cart$/);
   await expect(page.getByTestId("toast")).toContainText("2 lines of your order added to your cart");
+  await expect(page.getByRole("heading", { name: "What changed since that order" })).toBeVisible();
   await expect(page.getByTestId("cart-notices")).toHaveText(
     `${b.name} (${b.partNumber}): the price went up from $9 to $10 a unit.`,
   );
   await expect(page.getByTestId("cart-total")).toHaveText("$1,600");
   await checkA11y();
+});
+
+test("signed in, /parts adds to the cart and picks a vehicle in place with JavaScript, and by plain forms without", async ({
+  page,
+  login,
+  createPart,
+  javaScriptEnabled,
+}) => {
+  test.slow();
+  // Anything the browser reports as wrong (a hydration mismatch among them) fails the test.
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("console", (message) => {
+    if (["error", "warning"].includes(message.type()) && !message.text().startsWith("Failed to load resource")) {
+      problems.push(message.text());
+    }
+  });
+  const user = await login({ name: "Lena Live" });
+  const tag = `Livekit${randomUUID().slice(0, 6)}`;
+  const fits = await createPart({ name: `${tag} Wiper Blade`, priceCents: 300, minOrderQuantity: 100 });
+  const other = await createPart({ name: `${tag} Horn`, priceCents: 700, minOrderQuantity: 100 });
+  const fitment = parseFitmentLine("Volvo V60 2010-2018");
+  if (!fitment.ok) throw new Error(fitment.message);
+  const doc = await Part.findById(fits.id);
+  doc!.set("fitment", [fitment.row]);
+  await doc!.save(); // saved, so the vehicle keys behind the picker are worked out too
+  const cartLines = async () =>
+    ((await Cart.findOne({ userId: user.id }).lean())?.lines ?? []).map((line) => [
+      line.partId.toString(),
+      line.quantity,
+    ]);
+
+  await page.goto(`/parts?q=${tag}`);
+  // The page is hydrated for a signed-in customer; the marker shows the page was never loaded again.
+  if (javaScriptEnabled) {
+    expect(await page.evaluate(() => "__remixContext" in window)).toBe(true);
+    await page.evaluate(() => Object.assign(window, { stayedOnPage: true }));
+  }
+  const names = page.getByRole("list", { name: "Parts" }).getByRole("heading", { level: 2 });
+  await expect(names).toHaveText([other.name, fits.name]);
+
+  const card = page.getByRole("listitem").filter({ hasText: fits.name });
+  // Found by its form: its name changes while it is pending.
+  const add = card.locator(`form[action="/dashboard/cart"] button[type="submit"]`);
+  await card.getByLabel(`Quantity of ${fits.name}`).fill("150");
+  if (javaScriptEnabled) {
+    // Held on its way, the button says what it is doing.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/dashboard/cart*", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await add.click();
+    await expect(add).toHaveText("Adding…");
+    await expect(add).toHaveAttribute("aria-disabled", "true");
+    release();
+    await page.unrouteAll({ behavior: "wait" });
+  } else {
+    await add.click();
+  }
+  await expect(page.getByTestId("toast")).toContainText(`150 × ${fits.name} added to your cart`);
+  await expect(page).toHaveURL(new RegExp(`/parts\\?q=${tag}$`));
+  await expect.poll(cartLines).toEqual([[fits.id, 150]]);
+
+  // Refused by the server: the message by the field (with JavaScript on the card itself).
+  await card.getByLabel(`Quantity of ${fits.name}`).fill("5000");
+  await add.click();
+  if (javaScriptEnabled) {
+    await expect(card.getByText("Only 1,000 units are available (150 already in your cart)")).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/parts\\?q=${tag}$`));
+  } else {
+    await expect(page.getByText("Not added to the cart: Only 1,000 units are available")).toBeVisible();
+    await page.goto(`/parts?q=${tag}`);
+  }
+  expect(await cartLines()).toEqual([[fits.id, 150]]);
+
+  // The vehicle picker: each choice refines the list (with JavaScript at once, without it by the button).
+  const picker = page.getByRole("form", { name: "Shop by vehicle" });
+  for (const [label, option] of [
+    ["Make", "Volvo"],
+    ["Model", "V60"],
+    ["Year", "2015"],
+  ] as const) {
+    const select = picker.getByLabel(label);
+    await select.focus();
+    await select.selectOption(option);
+    if (!javaScriptEnabled) await picker.getByRole("button", { name: "Find parts" }).click();
+    await expect(page).toHaveURL(new RegExp(`[?&]${label.toLowerCase()}=${option}$`));
+    await expect(names).toHaveCount(1);
+    // The list came in place: the select just used keeps the focus.
+    if (javaScriptEnabled) await expect(select).toBeFocused();
+  }
+  await expect(page).toHaveURL(new RegExp(`/parts\\?q=${tag}&make=Volvo&model=V60&year=2015$`));
+  await expect(names).toHaveText([fits.name]);
+  await expect(page.getByTestId("fits")).toHaveText("✓ Fits your 2015 Volvo V60");
+  await expect(picker.getByLabel("Year")).toHaveValue("2015");
+  await page.goBack();
+  await expect(page).toHaveURL(/make=Volvo&model=V60(&year=)?$/);
+  await expect(names).toHaveText([fits.name]);
+  // (Without JavaScript the browser may show the year it remembers for the page.)
+  if (javaScriptEnabled) await expect(picker.getByLabel("Year")).toHaveValue("");
+
+  if (javaScriptEnabled) {
+    expect(await page.evaluate(() => "stayedOnPage" in window)).toBe(true);
+    expect(problems).toEqual([]);
+  }
+  await page.goto("/dashboard/cart");
+  await expect(page.getByTestId("cart-total")).toHaveText("$450");
 });

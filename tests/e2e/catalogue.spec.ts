@@ -7,7 +7,9 @@ import { expect, test } from "./fixtures";
 /**
  * Finding the part that fits: the vehicle picker (three choices), the filters with their counts,
  * a part number typed off an invoice, and what the part page tells search engines; with
- * JavaScript on (choices refine the list in place) and off (plain GET forms and links).
+ * JavaScript on (choices refine the list in place: a visitor's page through the root's static
+ * script, a signed-in customer's through the router, see cart.spec.ts) and off (plain GET forms
+ * and links).
  */
 
 test.describe.configure({ timeout: 60_000 });
@@ -72,6 +74,11 @@ test("three choices find the parts that fit, the vehicle is remembered, and the 
   await expect(cardNames(page)).toHaveCount(3);
   const picker = page.getByRole("form", { name: "Shop by vehicle" });
   await expect(picker.getByLabel("Model")).toBeDisabled();
+  // A visitor's page has no framework; its script refines in place (the marker would not survive a load).
+  if (javaScriptEnabled) {
+    expect(await page.evaluate(() => "__remixContext" in window)).toBe(false);
+    await page.evaluate(() => Object.assign(window, { stayedOnPage: true }));
+  }
 
   await choose(page, "Make", "Volvo", javaScriptEnabled);
   await expect(page).toHaveURL(new RegExp(`/parts\\?q=${word}&make=Volvo`));
@@ -88,6 +95,11 @@ test("three choices find the parts that fit, the vehicle is remembered, and the 
   );
   await expect(page.getByTestId("active-filters")).toContainText("Fits 2015 Volvo V60");
   await expect(picker.getByLabel("Year")).toHaveValue("2015");
+  await expect(page).toHaveTitle(`Parts matching “${word}” — PartsWorks`);
+  if (javaScriptEnabled) {
+    await expect(picker.getByLabel("Year")).toBeFocused();
+    expect(await page.evaluate(() => "stayedOnPage" in window)).toBe(true);
+  }
   await checkA11y();
 
   // The back button goes one choice back.

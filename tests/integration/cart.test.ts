@@ -3,11 +3,13 @@
  * each part's rules checked every time, checkout into one order (once, even on a double submit),
  * reorder of a past order at today's price, minimum and stock, and bad input that changes nothing.
  */
+import { Types } from "mongoose";
 import { describe, expect, test } from "vitest";
 import { Cart } from "~/models/cart.server";
 import { Order } from "~/models/order.server";
 import { Part } from "~/models/part.server";
 import { action as cartAction, loader as cartLoader } from "~/routes/dashboard.cart";
+import { action as padAction } from "~/routes/dashboard.quick-order";
 import { createPart } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
@@ -208,6 +210,82 @@ describe("the cart", () => {
     expect((await post({ intent: "reorder", orderId: theirs.id }, cookie)).status).toBe(404);
     await expectFieldError(await post({ intent: "reorder", orderId: "123" }, cookie), "orderId", "Order is not valid");
     expect(await linesOf(user.id)).toHaveLength(4);
+  });
+
+  test("a reorder of which nothing can go into the cart still says why, line by line", async () => {
+    const dearerAndScarce = await createPart({ priceCents: 500, minOrderQuantity: 100, availableQuantity: 1000 });
+    const held = await createPart({ minOrderQuantity: 100, availableQuantity: 300 });
+    const gone = await createPart();
+    const { user, cookie } = await signedIn();
+    const order = await createOrder({
+      user,
+      status: "cancelled",
+      lines: [
+        { part: dearerAndScarce, quantity: 200 },
+        { part: held, quantity: 100 },
+        { part: gone, quantity: 100 },
+      ],
+    });
+    await Part.updateOne({ _id: dearerAndScarce.id }, { $set: { priceCents: 600, availableQuantity: 50 } });
+    await Part.deleteOne({ _id: gone.id });
+    // All of `held` that is in stock is in the cart already.
+    await post({ intent: "add", partId: held.id, quantity: "300" }, cookie);
+
+    const response = await post({ intent: "reorder", orderId: order.id }, cookie);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/dashboard/cart");
+    expect((await toastOf(response))?.message).toBe("Nothing from that order could go into your cart");
+    expect(await linesOf(user.id)).toEqual([{ partId: held.id, quantity: 300 }]);
+    const cart = await cartOf(cookie);
+    expect(cart.noticesFrom).toBe("reorder");
+    expect(cart.notices).toEqual([
+      `${dearerAndScarce.name} (${dearerAndScarce.partNumber}): the price went up from $5 to $6 a unit.`,
+      `${gone.name} (${gone.partNumber}) is no longer sold, so it was left out.`,
+      `${dearerAndScarce.name} (${dearerAndScarce.partNumber}): only 50 units are available now, below its minimum order of 100, so it was left out.`,
+      `${held.name} (${held.partNumber}): your cart already holds 300 of the 300 available units, so nothing was added.`,
+    ]);
+  });
+
+  test("a reorder that would take the cart past 200 lines puts nothing in and says so with the other reasons", async () => {
+    const dearer = await createPart({ priceCents: 500, availableQuantity: 1000 });
+    const { user, cookie } = await signedIn();
+    const order = await createOrder({ user, status: "shipped", lines: [{ part: dearer, quantity: 100 }] });
+    await Part.updateOne({ _id: dearer.id }, { $set: { priceCents: 450 } });
+    // A full cart (lines of parts no longer sold count as lines too).
+    const full = Array.from({ length: 200 }, () => ({ partId: new Types.ObjectId(), quantity: 1 }));
+    await Cart.create({ userId: user.id, lines: full });
+
+    const response = await post({ intent: "reorder", orderId: order.id }, cookie);
+    expect((await toastOf(response))?.message).toBe("Nothing from that order could go into your cart");
+    expect(await linesOf(user.id)).toHaveLength(200);
+    const cart = await cartOf(cookie);
+    expect(cart.noticesFrom).toBe("reorder");
+    expect(cart.notices).toEqual([
+      "Your cart would hold more than 200 lines, so none of these went in: make room first.",
+      `${dearer.name} (${dearer.partNumber}): the price went down from $5 to $4.50 a unit.`,
+    ]);
+  });
+
+  test("what the quick-order pad changed is kept on the cart as the pad's", async () => {
+    const part = await createPart({ minOrderQuantity: 100, availableQuantity: 500 });
+    const { cookie } = await signedIn();
+    await post({ intent: "add", partId: part.id, quantity: "300" }, cookie);
+    const pad = await settle(
+      padAction(
+        actionArgs(
+          postRequest("/dashboard/quick-order", { intent: "cart", lines: `${part.partNumber} 300` }, { cookie }),
+        ),
+      ),
+    );
+    expect(pad.status).toBe(302);
+    const cart = await cartOf(cookie);
+    expect(cart.noticesFrom).toBe("pad");
+    expect(cart.notices).toEqual([
+      `${part.name} (${part.partNumber}): lowered from 300 to 200 units, all that is available now.`,
+    ]);
+    // A later change without notices clears them, and where they came from.
+    await post({ intent: "update", partId: part.id, quantity: "400" }, cookie);
+    expect(await cartOf(cookie)).toMatchObject({ notices: [], noticesFrom: null });
   });
 
   test("admins have no cart, and a visitor without a session goes to sign in", async () => {
