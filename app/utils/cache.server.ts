@@ -43,9 +43,11 @@ export const publicPageHeadersFunction: HeadersFunction = ({ loaderHeaders, pare
 
 /**
  * Pages opened from a link with a token in it (password reset, email verification, unsubscribe):
- * never stored by any cache, never named in a Referer. Their loaders send these for `?_data`
- * requests; their `headers` export sends them with the document, which gets only what that export
- * returns.
+ * never stored by any cache, never named in a Referer to another site. `same-origin`, not
+ * `no-referrer`: under `no-referrer` a browser posts the page's own form with `Origin: null`,
+ * which the same-origin check refuses, so the form would fail without JavaScript. Their loaders
+ * send these for `?_data` requests; their `headers` export sends them with the document, which
+ * gets only what that export returns.
  */
-export const TOKEN_PAGE_HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+export const TOKEN_PAGE_HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "same-origin" };
 export const tokenPageHeadersFunction: HeadersFunction = () => TOKEN_PAGE_HEADERS;

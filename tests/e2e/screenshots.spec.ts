@@ -32,6 +32,8 @@ const PARTS = [
 ];
 
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "one baseline per screen: taken with JavaScript on");
+// The tests share the fixed customer, whose orders each one replaces: they run in order, in one worker.
+test.describe.configure({ mode: "default" });
 
 /** The fixed parts, created once per database. */
 async function fixedParts() {
