@@ -20,7 +20,7 @@ import { parseArgs } from "node:util";
 import { freePort } from "../server/local-db";
 import { startDemoShop } from "./bench/demo-shop";
 import { measureAlone } from "./bench/fresh";
-import { profileShares } from "./bench/profile";
+import { profileClock, profileShares } from "./bench/profile";
 import { pinned, stopProcess } from "./bench/shop";
 
 const { values: args } = parseArgs({
@@ -100,6 +100,8 @@ const targets = [
   { name: "shop: /blogs", url: `${shop.url}/blogs`, pid: shop.shop.pid },
   { name: "shop: /", url: `${shop.url}/`, pid: shop.shop.pid },
 ];
+// Both servers are up: what the profiles count from (their start is not the pages' cost).
+const measuredSince = profileClock();
 const app: Record<string, number[]> = {};
 const cpu: Record<string, number[]> = {};
 try {
@@ -124,10 +126,14 @@ try {
   await shop.stop();
   if (profileDir) {
     for (const name of ["floor", "shop"]) {
-      console.log(`\n${name}: share of the profile's busy time by where the code lives`);
-      for (const [where, share] of profileShares(path.join(profileDir, name))) {
+      console.log(`\n${name}: share of the busy time while serving the pages, by where the code lives`);
+      const shares = profileShares(path.join(profileDir, name), measuredSince);
+      for (const [where, share] of shares.filter(([, share]) => share >= 0.5)) {
         console.log(`  ${where.padEnd(36)} ${share.toFixed(1).padStart(5)}%`);
       }
+      const rest = shares.filter(([, share]) => share < 0.5);
+      const restShare = rest.reduce((sum, [, share]) => sum + share, 0);
+      console.log(`  ${`${rest.length} others, under 0.5% each`.padEnd(36)} ${restShare.toFixed(1).padStart(5)}%`);
     }
   }
   rmSync(work, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 type ProfileNode = { id: number; callFrame: { url: string; functionName: string } };
-type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+type Profile = { nodes: ProfileNode[]; startTime: number; samples: number[]; timeDeltas: number[] };
 
 /** Where a function's code lives: an npm package, node's internals, the app's build, or V8 itself. */
 export function placeOf(url: string, functionName: string) {
@@ -20,18 +20,28 @@ export function placeOf(url: string, functionName: string) {
   return "the app's own build";
 }
 
-/** Busy-time shares (percent) by place, over every profile file in `dir`, largest first. */
-export function profileShares(dir: string) {
+/** Now on the clock of V8's profiles (monotonic, in µs), to leave out what came before it. */
+export function profileClock() {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
+/**
+ * Busy-time shares (percent) by place, over every profile file in `dir`, largest first; only
+ * samples taken after `since` (profileClock), so the server's start (module loading) is left out.
+ */
+export function profileShares(dir: string, since = 0) {
   const totals = new Map<string, number>();
   let busy = 0;
   for (const file of readdirSync(dir).filter((name) => name.endsWith(".cpuprofile"))) {
     const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as Profile;
     const place = new Map(profile.nodes.map((node) => [node.id, node]));
+    let at = profile.startTime;
     profile.samples.forEach((id, index) => {
-      const node = place.get(id);
-      if (!node || node.callFrame.functionName === "(idle)") return;
-      const where = placeOf(node.callFrame.url, node.callFrame.functionName);
       const delta = profile.timeDeltas[index] ?? 0;
+      at += delta;
+      const node = place.get(id);
+      if (at < since || !node || node.callFrame.functionName === "(idle)") return;
+      const where = placeOf(node.callFrame.url, node.callFrame.functionName);
       totals.set(where, (totals.get(where) ?? 0) + delta);
       busy += delta;
     });
