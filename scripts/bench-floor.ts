@@ -22,6 +22,7 @@ import { startDemoShop } from "./bench/demo-shop";
 import { measureAlone } from "./bench/fresh";
 import { profileClock, profileShares } from "./bench/profile";
 import { pinned, stopProcess } from "./bench/shop";
+import { median } from "./bench/stats";
 
 const { values: args } = parseArgs({
   options: {
@@ -40,7 +41,6 @@ const cpus = args["server-cpu"] || undefined;
 const profileDir = args["cpu-prof"] ? path.resolve(args["cpu-prof"]) : undefined;
 const profileArgs = (name: string) =>
   profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(profileDir, name)}`] : [];
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
 const work = mkdtempSync(path.join(os.tmpdir(), "shop-floor-"));
 // A copy inside the project, so it resolves the shop's node_modules, with the shop's versions.

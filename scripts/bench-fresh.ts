@@ -19,6 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startDemoShop } from "./bench/demo-shop";
+import { median } from "./bench/stats";
 import {
   FRESH_HEADER,
   firstPartPath,
@@ -46,7 +47,6 @@ const { values: args } = parseArgs({
 const requests = Math.max(1, Number(args.requests) || 50);
 const rounds = Math.max(1, Number(args.rounds) || 3);
 const warmup = Math.max(0, Number(args.warmup) || 0);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
 const work = mkdtempSync(path.join(os.tmpdir(), "shop-fresh-"));
 const demo = await startDemoShop({

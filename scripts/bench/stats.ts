@@ -8,6 +8,11 @@ export function percentile(values: number[], p: number) {
   return sorted[rank];
 }
 
+/** The median by nearest rank (of an even count, the lower middle value). */
+export function median(values: number[]) {
+  return percentile(values, 50);
+}
+
 export function summary(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (p: number) =>
