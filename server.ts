@@ -6,6 +6,7 @@ import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { connectDb, disconnectDb, isDbHealthy, syncIndexes } from "./app/utils/db.server";
+import { backfillCatalogueKeys } from "./app/models/part-catalogue.server";
 import { ensureDemoData } from "./app/utils/demo-data.server";
 import { startMailWorker } from "./app/utils/mail-worker.server";
 import { migrateDb } from "./app/utils/migrate.server";
@@ -48,6 +49,11 @@ if (!mongoUri) {
 await connectDb(mongoUri);
 await syncIndexes();
 await migrateDb(); // versioned data migrations (scripts/migrations, migrate-mongo)
+// Parts without their search keys (stored before a change of them) get them; nothing when none is.
+const backfilled = await backfillCatalogueKeys();
+if (backfilled.updated) logger.info(`Search keys written for ${backfilled.updated} parts`);
+for (const number of backfilled.conflicts)
+  logger.warn(`Part ${number} clashes with another's number as a key: renumber it`);
 if (localDb) {
   // The local database is for development and demos: make sure it has the demo data.
   const logins = await ensureDemoData();

@@ -14,7 +14,17 @@ import {
   type FitmentRow,
 } from "~/utils/catalogue";
 import type { Vehicle } from "~/content/vehicles";
-import { catalogueKeys, isObjectId, Part, partSearchFilter, toPartView, type CatalogueFilters } from "./part.server";
+import {
+  catalogueKeys,
+  isObjectId,
+  listingIndex,
+  listingLead,
+  Part,
+  partSearchFilter,
+  searchesNothing,
+  toPartView,
+  type CatalogueFilters,
+} from "./part.server";
 
 export type FacetCount = { value: string; count: number };
 export type CatalogueFacets = { categories: FacetCount[]; brands: FacetCount[]; inStock: number };
@@ -22,14 +32,17 @@ export type CatalogueFacets = { categories: FacetCount[]; brands: FacetCount[]; 
 /**
  * How many parts each filter value would show, given everything else chosen: the category counts
  * ignore the chosen category (so the other categories stay reachable), the brand counts ignore
- * the brand, and "in stock" counts with both. One aggregation: the text and the vehicle narrow
- * the set once (on their indexes), then $facet counts each dimension over it.
+ * the brand, and "in stock" counts with both. One aggregation along a listing index: the text or
+ * the vehicle is its equality, and the counts need only the category, brand and stock that the
+ * index keys carry (MongoDB works out which fields a pipeline needs), so no document is read (on
+ * the whole catalogue, the keys of its index).
  */
 export async function catalogueFacets(
   query: string | null | undefined,
   filters: CatalogueFilters,
 ): Promise<CatalogueFacets> {
   return coalesce(`part-facets:${JSON.stringify([query, filters])}`, async () => {
+    if (searchesNothing(query)) return { categories: [], brands: [], inStock: 0 };
     const common = partSearchFilter(query, { vehicle: filters.vehicle });
     const only = (picked: CatalogueFilters) => partSearchFilter(null, picked);
     const [result] = await Part.aggregate<{
@@ -54,7 +67,7 @@ export async function catalogueFacets(
           ],
         },
       },
-    ]);
+    ]).hint(listingIndex(listingLead(query, { vehicle: filters.vehicle }), "newest"));
     const order = (value: string) => CATEGORIES.indexOf(value as Category);
     return {
       categories: (result?.categories ?? [])
@@ -66,6 +79,17 @@ export async function catalogueFacets(
       inStock: result?.inStock[0]?.count ?? 0,
     };
   });
+}
+
+/**
+ * How many parts the list with these filters has, read off its counts: the chosen category's
+ * count (the category counts apply every other choice), or all categories' together.
+ */
+export function facetsTotal(facets: CatalogueFacets, filters: CatalogueFilters) {
+  const counted = filters.category
+    ? facets.categories.filter((facet) => facet.value === filters.category)
+    : facets.categories;
+  return counted.reduce((sum, facet) => sum + facet.count, 0);
 }
 
 /**
@@ -225,7 +249,7 @@ export async function listSitemapParts(file: number) {
  * left without keys and reported, for an admin to renumber.
  */
 export async function backfillCatalogueKeys() {
-  const missing = Part.find({ partNumberKey: { $exists: false } }).cursor();
+  const missing = Part.find({ $or: [{ partNumberKey: { $exists: false } }, { terms: { $exists: false } }] }).cursor();
   let updated = 0;
   const conflicts: string[] = [];
   for await (const part of missing) {

@@ -6,7 +6,9 @@ import {
   DEFAULT_BRAND,
   fitmentKeys,
   partNumberKey,
-  searchWords,
+  partSearchWords,
+  queryTerms,
+  searchTerms,
   vehicleKey,
   type Category,
   type FitmentRow,
@@ -57,7 +59,12 @@ const partSchema = new Schema(
     oeKeys: { type: [String], default: undefined },
     /** "make", "make|model" and "make|model|year" for every vehicle in the fitment list. */
     vehicleKeys: { type: [String], default: undefined },
-    /** The words of the name, brand and category, for word-prefix search. */
+    /**
+     * Every prefix of the words of the name, brand and category, and of the part and OE numbers
+     * (catalogue.ts, searchTerms): a search for "brak" is an equality on this array.
+     */
+    terms: { type: [String], default: undefined },
+    /** The words whose prefixes the terms are (about a fifth as many): see textFilter. */
     words: { type: [String], default: undefined },
     /** Stock below this shows on the admin home (unset: the part's minimum order). */
     lowStockThreshold: {
@@ -69,6 +76,11 @@ const partSchema = new Schema(
   },
   { timestamps: true },
 );
+
+function searchKeys(text: string, numbers: string[]) {
+  const words = partSearchWords(text, numbers);
+  return { words, terms: searchTerms(words) };
+}
 
 /** The search keys of a part, from its catalogue fields: stored with it, never edited by hand. */
 export function catalogueKeys(fields: {
@@ -84,7 +96,10 @@ export function catalogueKeys(fields: {
     partNumberKey: partNumberKey(fields.partNumber),
     oeKeys: [...new Set((fields.oeNumbers ?? []).map(partNumberKey).filter(Boolean))],
     vehicleKeys: fitmentKeys(fields.fitment ?? []),
-    words: searchWords(`${fields.name} ${fields.brand ?? DEFAULT_BRAND} ${CATEGORY_LABELS[category] ?? ""}`),
+    ...searchKeys(`${fields.name} ${fields.brand ?? DEFAULT_BRAND} ${CATEGORY_LABELS[category] ?? ""}`, [
+      fields.partNumber,
+      ...(fields.oeNumbers ?? []),
+    ]),
   };
 }
 
@@ -102,20 +117,38 @@ partSchema.pre("validate", function () {
   );
 });
 
-partSchema.index({ createdAt: -1, _id: -1 });
-partSchema.index({ priceCents: 1, _id: 1 });
+/**
+ * Which equality leads a listing index: the search terms, the vehicle, the category or the brand
+ * (the first of them a request has), or none. After it come the sort and then every other filter
+ * of /parts, so the database walks the index in page order, tests the other filters on the index
+ * keys, and fetches only the documents the page shows.
+ */
+export const LISTING_LEADS = ["terms", "vehicleKeys", "category", "brand", "none"] as const;
+export type ListingLead = (typeof LISTING_LEADS)[number];
+const INDEX_SORTS = { newest: { createdAt: -1, _id: -1 }, price: { priceCents: 1, _id: 1 } } as const;
+
+export function listingIndex(lead: ListingLead, sort: PartSort): Record<string, 1 | -1> {
+  const others: string[] =
+    lead === "brand"
+      ? ["availableQuantity"]
+      : lead === "category"
+        ? ["brand", "availableQuantity"]
+        : ["category", "brand", "availableQuantity"];
+  return {
+    ...(lead === "none" ? {} : { [lead]: 1 }),
+    ...INDEX_SORTS[sort === "newest" ? "newest" : "price"],
+    ...Object.fromEntries(others.map((field) => [field, 1])),
+  };
+}
+
+// See the README's index table for the query behind each.
+for (const lead of LISTING_LEADS) {
+  partSchema.index(listingIndex(lead, "newest"));
+  partSchema.index(listingIndex(lead, "price-asc"));
+}
 partSchema.index({ partNumber: 1 }, { unique: true });
-// Catalogue search (see the README's index table for the query behind each).
 partSchema.index({ partNumberKey: 1 }, { unique: true, sparse: true });
 partSchema.index({ oeKeys: 1 });
-partSchema.index({ words: 1 });
-partSchema.index({ category: 1, createdAt: -1, _id: -1 });
-partSchema.index({ category: 1, priceCents: 1, _id: 1 });
-partSchema.index({ brand: 1, createdAt: -1, _id: -1 });
-partSchema.index({ brand: 1, priceCents: 1, _id: 1 });
-partSchema.index({ vehicleKeys: 1, createdAt: -1, _id: -1 });
-partSchema.index({ vehicleKeys: 1, priceCents: 1, _id: 1 });
-partSchema.index({ vehicleKeys: 1, category: 1, createdAt: -1, _id: -1 });
 
 export type PartDoc = InferSchemaType<typeof partSchema> & { _id: Types.ObjectId };
 
@@ -248,25 +281,40 @@ export type CatalogueFilters = {
 };
 
 /**
- * The search text as a filter: the part number or an OE cross-reference starts with what was
- * typed (compared as keys, so dashes and spaces do not matter), or every word typed starts a word
- * of the name, brand or category. Each branch is a prefix range on its own index; input is
- * reduced to letters and digits first, so nothing typed has a meaning to the database.
+ * The search text as a filter: every word typed starts a word of the name, brand or category, or
+ * a piece of the part number or an OE number (so "PW 1012", "pw-1012" and "PW1012" all find
+ * PW-1012). Each is an equality on `terms`; input is reduced to letters and digits first, so
+ * nothing typed has a meaning to the database.
  */
 function textFilter(text: string) {
-  const key = partNumberKey(text);
-  const words = searchWords(text);
-  const branches: object[] = [];
-  if (key.length >= 2) {
-    const prefix = `^${escapeRegExp(key)}`;
-    branches.push({ partNumberKey: { $regex: prefix } }, { oeKeys: { $regex: prefix } });
-  }
-  const wordClauses = words.map((word) => ({ words: { $regex: `^${escapeRegExp(word)}` } }));
-  if (wordClauses.length === 1) branches.push(wordClauses[0]);
-  else if (wordClauses.length > 1) branches.push({ $and: wordClauses });
+  const terms = queryTerms(text);
   // Only punctuation was typed: it matches nothing (rather than everything).
-  if (branches.length === 0) return { _id: { $exists: false } };
-  return branches.length === 1 ? branches[0] : { $or: branches };
+  if (terms.length === 0) return { _id: { $exists: false } };
+  return {
+    $and: [
+      // The same test on the words: true of every part the terms find, so on MongoDB it costs
+      // nothing (the terms index answers); the local database, which has no such index, tests a
+      // part's few words before its many terms.
+      ...terms.map((term) => ({ words: { $regex: `^${escapeRegExp(term)}` } })),
+      terms.length === 1 ? { terms: terms[0] } : { terms: { $all: terms } },
+    ],
+  };
+}
+
+/** The index a /parts request is read along (listingIndex): the first equality it has, or none. */
+export function listingLead(query: string | null | undefined, filters: CatalogueFilters = {}): ListingLead {
+  const text = normalizeSearch(query);
+  if (text && queryTerms(text).length > 0) return "terms";
+  if (filters.vehicle) return "vehicleKeys";
+  if (filters.category) return "category";
+  if (filters.brand) return "brand";
+  return "none";
+}
+
+/** Text was typed, but nothing in it can be searched for ("--"): nothing matches, no query needed. */
+export function searchesNothing(query: string | null | undefined) {
+  const text = normalizeSearch(query);
+  return Boolean(text) && queryTerms(text!).length === 0;
 }
 
 /** The filter for a storefront search: the text and every chosen filter, all of them at once. */
@@ -299,8 +347,8 @@ function cursorOf(doc: { _id: Types.ObjectId; createdAt?: Date | null; priceCent
 
 /**
  * The cards after (or before) a cursor, in sort order: a range on the sort index, so a page deep
- * in the list costs the same as the first. The $or is the usual keyset form, which MongoDB serves
- * with one bounded index scan per branch, merged in sort order.
+ * in the list costs the same as the first. The $or is the usual keyset form (ties broken by _id);
+ * the inclusive bound beside it is what the index scan starts from.
  */
 function keysetFilter(cursor: string, sort: PartSort, side: "after" | "before") {
   const match = PART_CURSOR_PATTERN.exec(cursor);
@@ -310,7 +358,12 @@ function keysetFilter(cursor: string, sort: PartSort, side: "after" | "before") 
   const id = new mongoose.Types.ObjectId(match[2]);
   const forward = (side === "after") === (direction === 1);
   const op = forward ? "$gt" : "$lt";
-  return { $or: [{ [field]: { [op]: value } }, { [field]: value, _id: { [op]: id } }] };
+  return {
+    $and: [
+      { [field]: { [forward ? "$gte" : "$lte"]: value } },
+      { $or: [{ [field]: { [op]: value } }, { [field]: value, _id: { [op]: id } }] },
+    ],
+  };
 }
 
 const reversed = (spec: Record<string, 1 | -1>) =>
@@ -323,6 +376,8 @@ type ListOptions = {
   page?: number;
   perPage?: number;
   withTotal?: boolean;
+  /** The total when the caller knows it already (from the filter counts): not counted again. */
+  total?: number | null;
   /** Cursors from a neighbouring page (its last or first card): the page after or before it. */
   after?: string | null;
   before?: string | null;
@@ -332,6 +387,9 @@ type ListOptions = {
  * One page of the catalogue as cards: the one query behind / and /parts, so it can be tuned in one
  * place. Fetches only the card's fields (and the sort key, for the cursors), along an index.
  * `total` is counted only when asked for (the home page does not need it).
+ *
+ * Every read names its index (listingIndex): an equality, the sort, then the other filters, so
+ * the database fetches the page's documents and no others, and counts on the index keys alone.
  *
  * Paging: with a cursor (the links next to a deep page carry one), a range on the index; without
  * one, a skip from whichever end of the list is nearer, so the last pages are as cheap as the
@@ -349,15 +407,24 @@ async function readPartCards({
   page = 1,
   perPage = 12,
   withTotal = true,
+  total: known = null,
   after,
   before,
 }: ListOptions) {
+  if (searchesNothing(query)) return { parts: [], total: withTotal ? 0 : null, cursors: { first: null, last: null } };
   const filter = partSearchFilter(query, filters);
   const filtered = Object.keys(filter).length > 0;
   const spec = PART_SORT_SPECS[sort];
+  const index = listingIndex(listingLead(query, filters), sort);
   const fields = { ...CARD_FIELDS, createdAt: 1 };
   const count = () =>
-    withTotal ? (filtered ? Part.countDocuments(filter) : Part.estimatedDocumentCount()) : Promise.resolve(null);
+    known !== null
+      ? Promise.resolve(known)
+      : withTotal
+        ? filtered
+          ? Part.countDocuments(filter).hint(index)
+          : Part.estimatedDocumentCount()
+        : Promise.resolve(null);
   const and = (range: object) => (filtered ? { $and: [filter, range] } : range);
 
   let docs: PartDoc[];
@@ -365,10 +432,13 @@ async function readPartCards({
   const range = after ? keysetFilter(after, sort, "after") : before ? keysetFilter(before, sort, "before") : null;
   const skip = (Math.max(1, Math.floor(page)) - 1) * perPage;
   if (range && after) {
-    [docs, total] = await Promise.all([Part.find(and(range)).select(fields).sort(spec).limit(perPage).lean(), count()]);
+    [docs, total] = await Promise.all([
+      Part.find(and(range)).select(fields).sort(spec).hint(index).limit(perPage).lean(),
+      count(),
+    ]);
   } else if (range) {
     const [back, counted] = await Promise.all([
-      Part.find(and(range)).select(fields).sort(reversed(spec)).limit(perPage).lean(),
+      Part.find(and(range)).select(fields).sort(reversed(spec)).hint(index).limit(perPage).lean(),
       count(),
     ]);
     [docs, total] = [back.reverse(), counted];
@@ -380,16 +450,17 @@ async function readPartCards({
       const back = await Part.find(filter)
         .select(fields)
         .sort(reversed(spec))
+        .hint(index)
         .skip(Math.max(0, fromEnd))
         .limit(Math.min(perPage, total - skip))
         .lean();
       docs = back.reverse();
     } else {
-      docs = await Part.find(filter).select(fields).sort(spec).skip(skip).limit(perPage).lean();
+      docs = await Part.find(filter).select(fields).sort(spec).hint(index).skip(skip).limit(perPage).lean();
     }
   } else {
     [docs, total] = await Promise.all([
-      Part.find(filter).select(fields).sort(spec).skip(skip).limit(perPage).lean(),
+      Part.find(filter).select(fields).sort(spec).hint(index).skip(skip).limit(perPage).lean(),
       count(),
     ]);
   }

@@ -17,6 +17,7 @@ import { ActiveFilters, FacetLists, RememberedVehicle, VehiclePicker } from "~/c
 import { vehicleLabel, type Vehicle } from "~/content/vehicles";
 import {
   catalogueFacets,
+  facetsTotal,
   findPartIdByNumber,
   idsFittingVehicle,
   type CatalogueFacets,
@@ -100,11 +101,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const setCookie =
     chosen && (!remembered || vehicleLabel(remembered) !== vehicleLabel(chosen)) ? await rememberVehicle(chosen) : null;
 
-  // The Previous/Next links carry a cursor, so a page deep in the list is a range on the index.
-  const [{ parts, total, cursors }, facets] = await Promise.all([
-    listPartCards({ query: q, filters, sort, page, perPage: PER_PAGE, after, before }),
-    catalogueFacets(q, filters),
-  ]);
+  // The counts give the total too (one read fewer); the Previous/Next links carry a cursor, so a
+  // page deep in the list is a range on the index.
+  const facets = await catalogueFacets(q, filters);
+  const { parts, total, cursors } = await listPartCards({
+    query: q,
+    filters,
+    sort,
+    page,
+    perPage: PER_PAGE,
+    after,
+    before,
+    total: facetsTotal(facets, filters),
+  });
   const fitting = new Set(
     chosen
       ? parts.map((part) => part.id)

@@ -68,6 +68,46 @@ export function searchWords(text: string | null | undefined) {
   return [...new Set(folded.split(/[^a-z0-9]+/).filter(Boolean))];
 }
 
+/** Search terms longer than this are cut to it, on the part and in what was typed alike. */
+export const SEARCH_TERM_MAX_LENGTH = 20;
+
+const cut = (word: string) => word.slice(0, SEARCH_TERM_MAX_LENGTH);
+
+/**
+ * A part's searchable words: those of its name, brand and category, and of its part number and
+ * OE numbers, each whole as a key and piece by piece ("PW-1012": "pw1012", "pw" and "1012"), cut
+ * to SEARCH_TERM_MAX_LENGTH.
+ */
+export function partSearchWords(text: string, numbers: readonly string[]) {
+  const words = [
+    ...searchWords(text),
+    ...numbers.flatMap((number) => [...searchWords(number), partNumberKey(number).toLowerCase()]),
+  ];
+  return [...new Set(words.filter(Boolean).map(cut))];
+}
+
+/**
+ * A part's search terms: every prefix of every one of its searchable words, so that a search is
+ * an equality on one indexed array ("brak" is a term of "Brake pads"; "pw", "10" and "pw10" are
+ * terms of PW-1012) and the database can read it in the order of the page.
+ */
+export function searchTerms(words: readonly string[]) {
+  const terms = new Set<string>();
+  for (const word of words) {
+    for (let length = 1; length <= word.length; length++) terms.add(word.slice(0, length));
+  }
+  return [...terms];
+}
+
+/**
+ * What was typed as the terms a part must have, all of them, longest first (the database narrows
+ * by the first). A number typed with dashes or spaces works as its pieces ("PW 1012": "pw" and
+ * "1012", both terms of PW-1012). Empty when nothing searchable was typed.
+ */
+export function queryTerms(text: string) {
+  return [...new Set(searchWords(text).map(cut))].sort((a, b) => b.length - a.length);
+}
+
 const keyPart = (value: string) => value.trim().toLowerCase();
 
 /** The key of a vehicle (or of a make, or a make and model) in a part's `vehicleKeys`. */

@@ -461,7 +461,8 @@ describe("the admin's catalogue fields", () => {
     });
     expect(doc?.vehicleKeys).toContain("ford|focus|2015");
     expect(doc?.vehicleKeys).not.toContain("volkswagen");
-    expect(doc?.words).toEqual(expect.arrayContaining(["edited", "rallye", "lighting"]));
+    expect(doc?.terms).toEqual(expect.arrayContaining(["edited", "rallye", "lighting", "n10460502", "ligh"]));
+    expect(doc?.words).toEqual(expect.arrayContaining(["edited", "rallye", "lighting", "n10460502"]));
 
     // Another part's number, written differently, is taken.
     const before = await snapshot({ partIds: [part.id] });
