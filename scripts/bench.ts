@@ -13,7 +13,8 @@
  *   V8 CPU profile of the server into DIR when it stops).
  *
  * The shop and its database run pinned to one CPU, every load generator (autocannon, the order
- * clients, chromium) in its own process pinned to the other, so they never take turns on a core.
+ * clients) in its own process pinned to the other, so they never take turns on a core. Lighthouse,
+ * which runs after the load, leaves chromium unpinned (scripts/lighthouse.ts says why).
  * Everything runs on a throwaway local database in a temp directory; nothing touches .data/.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -109,12 +110,13 @@ function runPinned<T>(module: string, input: unknown): Promise<T> {
  * One request at a time, 50 times: the cost of a page without queueing, as the median of its
  * Server-Timing split (app = total minus database, up to the headers) and the server's CPU time.
  */
-async function alone(url: string, headers: Record<string, string> = {}, pid?: number) {
-  const measured = await measureAlone(url, { headers, requests: 50, warmup: 5, pid });
+async function alone(urls: string | string[], headers: Record<string, string> = {}, pid?: number) {
+  const measured = await measureAlone(urls, { headers, requests: 50, warmup: 5, pid });
   return {
     latencyP50: measured.latencyP50,
     dbP50: measured.dbP50,
     appP50: measured.appP50,
+    appP95: measured.appP95,
     cpuPerRequest: measured.cpuPerRequest,
     htmlBytes: measured.htmlBytes,
   };
@@ -128,7 +130,20 @@ type Target = {
   note: string;
   /** The most the app's own time may take for one request alone (median of 50), in ms. */
   budgetMs?: number;
+  /** Paths asked for in turn under load (the "alone" measurement asks for `path`). */
+  paths?: string[];
+  /** The most the app's own share may take at the 95th percentile under load, in ms. */
+  appP95BudgetMs?: number;
 };
+
+/**
+ * The search budget (`/parts`, any search, 100,000 parts): the app's own share (total minus
+ * database) p95 under 30 ms, over 50 different searches asked one at a time. The local stand-in
+ * has no non-unique indexes and runs its full scans one after another, so 50 different searches at
+ * once measure its queue; that load test is reported as it is, beside. What a search reads on real
+ * MongoDB is checked by tests/integration/catalogue-plans.test.ts.
+ */
+const SEARCH_APP_P95_BUDGET_MS = 30;
 
 async function fetchText(url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { headers });
@@ -358,14 +373,18 @@ async function main() {
       {
         name: "/parts search",
         path: `/parts?q=${seed.searchWord}`,
+        paths: seed.searches,
         ceiling: "static /parts",
-        note: `q=${seed.searchWord}`,
+        note: `${seed.searches.length} different searches in turn (words, prefixes, two words, with filters); alone: q=${seed.searchWord}`,
+        appP95BudgetMs: SEARCH_APP_P95_BUDGET_MS,
       },
       {
         name: "/parts filtered",
         path: "/parts?category=brakes&make=Volkswagen&model=Golf&year=2016",
+        paths: seed.vehicleFilters,
         ceiling: "static /parts",
-        note: "brakes for a 2016 Volkswagen Golf, with counts per filter",
+        note: `${seed.vehicleFilters.length} different vehicles in turn, some with a category, with counts per filter; alone: brakes for a 2016 Volkswagen Golf`,
+        appP95BudgetMs: SEARCH_APP_P95_BUDGET_MS,
       },
       {
         name: "/parts/{id}",
@@ -399,12 +418,18 @@ async function main() {
       single: Awaited<ReturnType<typeof alone>>;
       budgetMs: number | null;
       budgetMet: boolean | null;
+      appP95BudgetMs: number | null;
+      appP95BudgetMet: boolean | null;
     })[] = [];
     log(`  ${LOAD_HEADER}`);
     for (const target of targets) {
       // One request at a time first: the cost of a page without queueing (and the queue of the
       // previous target drained, since the database answers in order).
-      const single = await alone(`${shop.url}${target.path}`, target.headers, shop.pid);
+      const single = await alone(
+        target.paths ? target.paths.map((page) => `${shop.url}${page}`) : `${shop.url}${target.path}`,
+        target.headers,
+        shop.pid,
+      );
       log(`Load: ${target.name} (${target.path}), ${options.connections} connections, ${options.duration} s…`);
       const input: LoadOptions = {
         url: `${shop.url}${target.path}`,
@@ -412,8 +437,12 @@ async function main() {
         duration: options.duration,
         warmup: options.warmup,
         headers: target.headers,
+        paths: target.paths,
       };
       const result = await runPinned<LoadResult>("load.ts", input);
+      // Requests still queued when the run stopped (the warm-up's too) are answered before this one:
+      // the next target starts on an idle shop.
+      await fetch(`${shop.url}${target.path}`, { headers: target.headers }).then((response) => response.arrayBuffer());
       const ceiling = target.ceiling ? results.find((done) => done.name === target.ceiling) : undefined;
       results.push({
         ...result,
@@ -425,6 +454,8 @@ async function main() {
         single,
         budgetMs: target.budgetMs ?? null,
         budgetMet: target.budgetMs === undefined ? null : single.appP50 <= target.budgetMs,
+        appP95BudgetMs: target.appP95BudgetMs ?? null,
+        appP95BudgetMet: target.appP95BudgetMs === undefined ? null : single.appP95 < target.appP95BudgetMs,
       });
       log(`  ${loadLine(results[results.length - 1])}`);
       if (!shop.alive()) throw new Error("the shop stopped during the load test");
@@ -448,7 +479,7 @@ async function main() {
         // One visit to each page first, so Lighthouse sees the shop as a visitor of a live shop
         // would, not the stand-in database's first read of a cold collection (seconds at this size).
         for (const page of LIGHTHOUSE_PAGES) await fetchText(`${shop.url}${page}`);
-        lighthouse = await runLighthouse(shop.url, { cpus: options.loadCpu });
+        lighthouse = await runLighthouse(shop.url);
       } catch (error) {
         // The rest of the report is still worth writing.
         console.error(`Lighthouse failed: ${(error as Error).message}`);
@@ -492,9 +523,11 @@ type Report = {
     name: string;
     note: string;
     ratioToCeiling: number | null;
-    single?: { latencyP50: number; dbP50: number; appP50: number; cpuPerRequest: number | null };
+    single?: { latencyP50: number; dbP50: number; appP50: number; appP95: number; cpuPerRequest: number | null };
     budgetMs?: number | null;
     budgetMet?: boolean | null;
+    appP95BudgetMs?: number | null;
+    appP95BudgetMet?: boolean | null;
   })[];
   orders: Awaited<ReturnType<typeof orderBenchmark>> | null;
   pageWeight: PageWeight[];
@@ -540,6 +573,19 @@ function budgetLines(load: Report["load"]) {
     );
 }
 
+/**
+ * Whether each search target's app share is within the search budget: p95 over 50 different
+ * searches asked one at a time, beside what the load test at 50 connections got as it is.
+ */
+function searchBudgetLines(load: Report["load"]) {
+  return load
+    .filter((result) => result.appP95BudgetMs != null && result.single)
+    .map(
+      (result) =>
+        `  ${result.name.padEnd(17)} app p95 ${result.single!.appP95} ms alone, budget under ${result.appP95BudgetMs} ms: ${result.appP95BudgetMet ? "met" : "NOT MET"}; at ${result.connections} connections ${result.requests} answers, app p95 ${result.serverTiming?.render.p95 ?? "-"} ms, database p95 ${result.serverTiming?.db.p95 ?? "-"} ms`,
+    );
+}
+
 function formatReport(report: Report) {
   const { machine: m } = report;
   const lines = [
@@ -554,6 +600,9 @@ function formatReport(report: Report) {
     "",
     "Budgets, rendered fresh (app share of one request alone, median of 50):",
     ...budgetLines(report.load),
+    "",
+    "Search budget (the app's share of a search, p95 over different searches, under 30 ms):",
+    ...searchBudgetLines(report.load),
   );
   if (report.orders) {
     const o = report.orders;

@@ -12,6 +12,8 @@ declare module "autocannon" {
     headers?: Record<string, string>;
     body?: string;
     setupClient?: (client: Client) => void;
+    /** Each built anew for every request when it has a setupRequest. */
+    requests?: { setupRequest?: (request: { path?: string }) => { path?: string } }[];
   };
   export type Histogram = { average: number; mean: number; p50: number; p90: number; p99: number; max: number };
   export type Result = {

@@ -189,7 +189,43 @@ export type SeedReport = CatalogueSize & {
   /** Some of the seeded parts, to aim at (ids), and a word that search finds. */
   samplePartIds: string[];
   searchWord: string;
+  /** Many different searches (/parts addresses): words, prefixes, two words, with filters. */
+  searches: string[];
+  /** Many different vehicles, some with a category: what the picker and filters ask for. */
+  vehicleFilters: string[];
 };
+
+const partsPath = (params: Record<string, string | number>) =>
+  `/parts?${new URLSearchParams(Object.entries(params).map(([key, value]) => [key, String(value)]))}`;
+
+/**
+ * What buyers type into the search: each component's words whole and as the first letters typed
+ * so far, two words at once, and a word with a category and "in stock only".
+ */
+export function benchSearches() {
+  const words = [...new Set(COMPONENTS.flatMap((component) => component.toLowerCase().split(" ")))];
+  const searches: string[] = [];
+  for (const [index, word] of words.entries()) {
+    searches.push(partsPath({ q: word }));
+    if (word.length > 4) searches.push(partsPath({ q: word.slice(0, 4) }));
+    const material = MATERIALS[index % MATERIALS.length].toLowerCase();
+    searches.push(partsPath({ q: `${material} ${word}` }));
+    const category = COMPONENT_CATEGORIES[COMPONENTS.find((c) => c.toLowerCase().includes(word)) ?? ""];
+    if (category) searches.push(partsPath({ q: word, category, stock: "in" }));
+  }
+  return searches;
+}
+
+/** A vehicle of every make (make, model and a year), alone and with a category. */
+export function benchVehicleFilters() {
+  const categories = [...new Set(Object.values(COMPONENT_CATEGORIES))];
+  return VEHICLE_MAKES.flatMap((make, index) =>
+    make.models.slice(0, 2).flatMap((model) => {
+      const vehicle = { make: make.name, model: model.name, year: Math.round((model.from + model.to) / 2) };
+      return [partsPath(vehicle), partsPath({ ...vehicle, category: categories[index % categories.length] })];
+    }),
+  );
+}
 
 function pick<T>(rand: () => number, list: readonly T[]) {
   return list[Math.floor(rand() * list.length)];
@@ -374,5 +410,7 @@ export async function seedCatalogue(
     partsPerSecond: Math.round(size.parts / Math.max(seconds.parts, 0.001)),
     samplePartIds: parts.slice(0, 200).map((part) => part._id.toString()),
     searchWord: "brake",
+    searches: benchSearches(),
+    vehicleFilters: benchVehicleFilters(),
   };
 }

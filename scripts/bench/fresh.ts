@@ -49,9 +49,12 @@ export type FreshResult = {
   met: boolean | null;
 };
 
-/** `requests` GETs of `url` one after the other; medians of latency and of the Server-Timing split. */
+/**
+ * `requests` GETs of `url` one after the other (of each of several urls in turn); medians of
+ * latency and of the Server-Timing split.
+ */
 export async function measureAlone(
-  url: string,
+  urls: string | string[],
   {
     headers = {},
     requests = 50,
@@ -65,8 +68,10 @@ export async function measureAlone(
   const total: number[] = [];
   let htmlBytes = 0;
   let cpuStart: number | null = null;
+  const list = typeof urls === "string" ? [urls] : urls;
   for (let i = 0; i < warmup + requests; i++) {
     if (i === warmup) cpuStart = cpuTimeMs(pid);
+    const url = list[i % list.length];
     const sent = performance.now();
     const response = await fetch(url, { headers, redirect: "manual" });
     const body = await response.arrayBuffer();

@@ -16,6 +16,11 @@ export type LoadOptions = {
   duration: number;
   warmup: number;
   headers?: Record<string, string>;
+  /**
+   * Paths asked for in turn (on the host of `url`), for a target that stands for many different
+   * requests, such as searches: identical requests in flight would share their database reads.
+   */
+  paths?: string[];
   /** Seconds before autocannon gives up on one request. */
   timeout?: number;
 };
@@ -38,6 +43,12 @@ export type LoadResult = {
   } | null;
 };
 
+/** Each request of the run takes the next of `paths`, over every connection. */
+function nextPath(paths: string[]) {
+  let next = 0;
+  return (request: { path?: string }) => ({ ...request, path: paths[next++ % paths.length] });
+}
+
 function run(options: LoadOptions, seconds: number, record: boolean) {
   const latencies: number[] = [];
   const timings = { db: [] as number[], render: [] as number[], total: [] as number[] };
@@ -52,6 +63,7 @@ function run(options: LoadOptions, seconds: number, record: boolean) {
         duration: seconds,
         timeout: options.timeout ?? 30,
         headers: options.headers,
+        ...(options.paths?.length ? { requests: [{ setupRequest: nextPath(options.paths) }] } : {}),
         setupClient(client: Client) {
           if (!record) return;
           // Headers arrive before the body: a timing is kept only once its response completes, so
