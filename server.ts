@@ -5,6 +5,7 @@ import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
+import expressStaticGzip from "express-static-gzip";
 import { connectDb, disconnectDb, isDbHealthy, syncIndexes } from "./app/utils/db.server";
 import { backfillCatalogueKeys } from "./app/models/part-catalogue.server";
 import { ensureDemoData } from "./app/utils/demo-data.server";
@@ -136,10 +137,17 @@ app.get("/healthz", async (_req, res) => {
   res.status(healthy ? 200 : 503).json({ status: healthy ? "ok" : "database unavailable", integrations });
 });
 
-// Fingerprinted build assets never change; everything else in public/ is cached briefly.
+// Fingerprinted build assets never change: compressed once at build time (npm run build:compress),
+// served as brotli or gzip as the browser accepts, cached for a year. Everything else in public/ is
+// cached briefly.
 app.use(
   "/build",
-  express.static(path.join(buildDir, "client", "build"), { immutable: true, maxAge: "1y", index: false }),
+  expressStaticGzip(path.join(buildDir, "client", "build"), {
+    enableBrotli: true,
+    orderPreference: ["br", "gz"],
+    index: false,
+    serveStatic: { immutable: true, maxAge: "1y", index: false },
+  }),
 );
 // Every file in public/ has an extension; pages never do, so they skip the file-system lookup.
 const publicFiles = express.static("public", { maxAge: "1h", index: false });

@@ -6,7 +6,9 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, test } from "vitest";
+import { Part } from "~/models/part.server";
 import { User } from "~/models/user.server";
 import { createOrder } from "../setup/order-factories";
 import { createUser, TEST_PASSWORD } from "../setup/factories";
@@ -172,6 +174,59 @@ describe("what caches may keep (docs/deployment.md)", () => {
       // The last policy named is the one browsers follow.
       expect(response.headers.get("referrer-policy")?.split(/,\s*/).at(-1), page).toBe("same-origin");
     }
+  });
+});
+
+/** A raw GET that keeps the body as sent (fetch would decompress it) and the headers as they came. */
+function rawGet(path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; body: Buffer; headers: Record<string, string | string[] | undefined> }>(
+    (resolve, reject) => {
+      const req = httpRequest(new URL(path, SHOP), { headers: { Connection: "close", ...headers } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }),
+        );
+      });
+      req.on("error", reject);
+      req.end();
+    },
+  );
+}
+
+describe("the build's scripts and stylesheet", () => {
+  test("are compressed once at build time, sent as the browser accepts, and kept a year", async () => {
+    const { cookie } = await signedIn();
+    const part = await Part.findOne().select({ _id: 1 }).lean();
+    const html = await (await fetch(`${SHOP}/parts/${part!._id}`, { headers: { Cookie: cookie } })).text();
+    const stylesheet = /<link rel="stylesheet" href="(\/build\/[^"]+\.css)"/.exec(html)?.[1];
+    const script = /<link rel="modulepreload"[^>]*href="(\/build\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(stylesheet).toBeTruthy();
+    expect(script).toBeTruthy();
+    for (const asset of [stylesheet!, script!]) {
+      const plain = await rawGet(asset, { "Accept-Encoding": "identity" });
+      expect(plain.status, asset).toBe(200);
+      expect(plain.headers["content-encoding"], asset).toBeUndefined();
+      for (const [accepted, sent, decode] of [
+        ["br, gzip", "br", brotliDecompressSync],
+        ["gzip", "gzip", gunzipSync],
+      ] as const) {
+        const answer = await rawGet(asset, { "Accept-Encoding": accepted });
+        expect(answer.headers["content-encoding"], `${asset} for ${accepted}`).toBe(sent);
+        expect(answer.headers.vary, asset).toMatch(/accept-encoding/i);
+        expect(answer.headers["cache-control"], asset).toBe("public, max-age=31536000, immutable");
+        expect(answer.headers["x-content-type-options"], asset).toBe("nosniff");
+        expect(decode(answer.body).equals(plain.body), `${asset} as ${sent} is the file`).toBe(true);
+      }
+    }
+  });
+
+  test("a page's scripts are fetched at low priority, after what its first paint needs", async () => {
+    const { cookie } = await signedIn();
+    const html = await (await fetch(`${SHOP}/dashboard/cart`, { headers: { Cookie: cookie } })).text();
+    const preloads = html.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
+    expect(preloads.length).toBeGreaterThan(3);
+    for (const link of preloads) expect(link).toContain('fetchpriority="low"');
   });
 });
 
