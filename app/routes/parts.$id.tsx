@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { AddToCartForm } from "~/components/add-to-cart";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -183,11 +183,12 @@ type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 function OrderForm({ part, buyer }: { part: LoaderData["part"]; buyer: LoaderData["buyer"] }) {
   const lastResult = useActionData<typeof action>();
-  const schema = orderFormSchema(part);
+  const schema = useMemo(() => orderFormSchema(part), [part]);
+  const constraint = useMemo(() => getZodConstraint(schema), [schema]);
   const [form, fields] = useForm({
     id: `order-${part.id}`,
     lastResult,
-    constraint: getZodConstraint(schema),
+    constraint,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     defaultValue: { quantity: String(part.minOrderQuantity), ...deliveryDefaultValues(buyer) },

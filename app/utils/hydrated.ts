@@ -1,10 +1,14 @@
 import { useMatches, type UIMatch } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { startTransition, useEffect, useState } from "react";
 
-/** False in the server-rendered HTML and until the browser has hydrated, then true. */
+/**
+ * False in the server-rendered HTML and until the browser has hydrated, then true. The re-render
+ * that follows is a transition, so React does it in slices between other work rather than as one
+ * long task right after hydration.
+ */
 export function useHydrated() {
   const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  useEffect(() => startTransition(() => setHydrated(true)), []);
   return hydrated;
 }
 
