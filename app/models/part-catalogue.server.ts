@@ -252,7 +252,8 @@ export async function listSitemapParts(file: number) {
  * left without keys and reported, for an admin to renumber.
  */
 export async function backfillCatalogueKeys() {
-  const missing = Part.find({ $or: [{ partNumberKey: { $exists: false } }, { terms: { $exists: false } }] }).cursor();
+  // Every key is written with the others (catalogueKeys), so a part without terms lacks them all.
+  const missing = Part.find({ terms: { $exists: false } }).cursor();
   let updated = 0;
   const conflicts: string[] = [];
   for await (const part of missing) {

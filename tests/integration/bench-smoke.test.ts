@@ -102,6 +102,14 @@ describe.skipIf(!haveDeps)("npm run bench (small)", () => {
     expect(budgeted.map((result: { name: string }) => result.name)).toEqual(["/", "/parts", "/parts/{id}", "/blogs"]);
     for (const result of budgeted) expect(typeof result.budgetMet, result.name).toBe("boolean");
     expect(output).toContain("Budgets, rendered fresh");
+    // The search targets ask many different addresses, and say whether the search budget is met.
+    const searching = report.load.filter((result: { appP95BudgetMs: number | null }) => result.appP95BudgetMs !== null);
+    expect(searching.map((result: { name: string }) => result.name)).toEqual(["/parts search", "/parts filtered"]);
+    for (const result of searching) {
+      expect(typeof result.appP95BudgetMet, result.name).toBe("boolean");
+      expect(result.single.appP95, result.name).toBeGreaterThan(0);
+    }
+    expect(output).toContain("Search budget");
 
     const orders = report.orders;
     expect(orders.placed).toBeGreaterThan(0);
