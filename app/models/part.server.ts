@@ -290,15 +290,21 @@ function textFilter(text: string) {
   const terms = queryTerms(text);
   // Only punctuation was typed: it matches nothing (rather than everything).
   if (terms.length === 0) return { _id: { $exists: false } };
-  return {
-    $and: [
-      // The same test on the words: true of every part the terms find, so on MongoDB it costs
-      // nothing (the terms index answers); the local database, which has no such index, tests a
-      // part's few words before its many terms.
-      ...terms.map((term) => ({ words: { $regex: `^${escapeRegExp(term)}` } })),
-      terms.length === 1 ? { terms: terms[0] } : { terms: { $all: terms } },
-    ],
-  };
+  return terms.length === 1 ? { terms: terms[0] } : { terms: { $all: terms } };
+}
+
+/**
+ * A search's filter with the same test on the words in front: true of every part the terms find.
+ * Only for reads that fetch just the cards they return (a first page, a page after a cursor): there
+ * it costs MongoDB nothing, and the local database, which has no index on the terms, tests a part's
+ * few words before its many terms. Never in a count or a skip, which MongoDB answers from the
+ * index keys and would otherwise fetch every part to test.
+ */
+function withWordsTest(filter: object, query: string | null | undefined) {
+  const text = normalizeSearch(query);
+  const terms = text ? queryTerms(text) : [];
+  if (terms.length === 0) return filter;
+  return { $and: [...terms.map((term) => ({ words: { $regex: `^${escapeRegExp(term)}` } })), filter] };
 }
 
 /** The index a /parts request is read along (listingIndex): the first equality it has, or none. */
@@ -413,6 +419,7 @@ async function readPartCards({
 }: ListOptions) {
   if (searchesNothing(query)) return { parts: [], total: withTotal ? 0 : null, cursors: { first: null, last: null } };
   const filter = partSearchFilter(query, filters);
+  const cardsFilter = withWordsTest(filter, query);
   const filtered = Object.keys(filter).length > 0;
   const spec = PART_SORT_SPECS[sort];
   const index = listingIndex(listingLead(query, filters), sort);
@@ -425,7 +432,7 @@ async function readPartCards({
           ? Part.countDocuments(filter).hint(index)
           : Part.estimatedDocumentCount()
         : Promise.resolve(null);
-  const and = (range: object) => (filtered ? { $and: [filter, range] } : range);
+  const and = (range: object) => (filtered ? { $and: [cardsFilter, range] } : range);
 
   let docs: PartDoc[];
   let total: number | null;
@@ -460,7 +467,13 @@ async function readPartCards({
     }
   } else {
     [docs, total] = await Promise.all([
-      Part.find(filter).select(fields).sort(spec).hint(index).skip(skip).limit(perPage).lean(),
+      Part.find(skip > 0 ? filter : cardsFilter)
+        .select(fields)
+        .sort(spec)
+        .hint(index)
+        .skip(skip)
+        .limit(perPage)
+        .lean(),
       count(),
     ]);
   }
