@@ -206,7 +206,13 @@ export async function runLighthouse(
   try {
     for (let round = 0; round < runs; round++) {
       for (const [index, target] of targets.entries()) {
-        results[index].push(await auditOnce(chromium.port, baseUrl, target, reportDir));
+        let result = await auditOnce(chromium.port, baseUrl, target, reportDir);
+        if (result.error) {
+          // Lighthouse could not finish this run (it measured nothing): said, and run once more.
+          console.error(`${target.label}, run ${round + 1}: Lighthouse could not audit it (${result.error}); again`);
+          result = await auditOnce(chromium.port, baseUrl, target, reportDir);
+        }
+        results[index].push(result);
       }
     }
   } finally {
