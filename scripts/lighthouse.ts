@@ -128,9 +128,15 @@ async function auditOnce(
     writeFileSync(path.join(reportDir, `${name}.json`), JSON.stringify(lhr));
   }
   const base = { label: target.label, path: target.path, budget: target.budget };
-  if (!lhr || lhr.runtimeError) {
+  // A metric Lighthouse could not measure leaves its category without a score.
+  const unscored = lhr && CATEGORIES.find((id) => lhr.categories[id]?.score == null);
+  if (!lhr || lhr.runtimeError || unscored) {
     // A page Lighthouse could not load scores zero and says why.
-    const error = lhr?.runtimeError?.message ?? "Lighthouse returned no result";
+    const failedAudit = lhr && Object.values(lhr.audits).find((audit) => audit.errorMessage);
+    const error =
+      lhr?.runtimeError?.message ??
+      (unscored ? `no ${unscored} score: ${failedAudit?.errorMessage ?? "a metric was not measured"}` : null) ??
+      "Lighthouse returned no result";
     return {
       ...base,
       scores: { performance: 0, accessibility: 0, "best-practices": 0, seo: 0 },
