@@ -247,8 +247,7 @@ export async function listSitemapParts(file: number) {
 
 /**
  * Parts stored before the catalogue fields existed get their search keys (and the default
- * category and brand): run with the demo data at start, and by `npm run catalogue:backfill` on any
- * database. A part whose number is another's written differently ("PW 1012" beside "PW-1012") is
+ * category and brand): run by the shop at every start, and by `npm run catalogue:backfill`. A part whose number is another's written differently ("PW 1012" beside "PW-1012") is
  * left without keys and reported, for an admin to renumber.
  */
 export async function backfillCatalogueKeys() {

@@ -286,11 +286,16 @@ export type CatalogueFilters = {
  * PW-1012). Each is an equality on `terms`; input is reduced to letters and digits first, so
  * nothing typed has a meaning to the database.
  */
-function textFilter(text: string) {
-  const terms = queryTerms(text);
+function textFilter(terms: string[]) {
   // Only punctuation was typed: it matches nothing (rather than everything).
   if (terms.length === 0) return { _id: { $exists: false } };
   return terms.length === 1 ? { terms: terms[0] } : { terms: { $all: terms } };
+}
+
+/** The terms of what was typed (queryTerms): null when nothing was, empty when only punctuation was. */
+function typedTerms(query: string | null | undefined) {
+  const text = normalizeSearch(query);
+  return text ? queryTerms(text) : null;
 }
 
 /**
@@ -301,16 +306,14 @@ function textFilter(text: string) {
  * index keys and would otherwise fetch every part to test.
  */
 function withWordsTest(filter: object, query: string | null | undefined) {
-  const text = normalizeSearch(query);
-  const terms = text ? queryTerms(text) : [];
+  const terms = typedTerms(query) ?? [];
   if (terms.length === 0) return filter;
   return { $and: [...terms.map((term) => ({ words: { $regex: `^${escapeRegExp(term)}` } })), filter] };
 }
 
 /** The index a /parts request is read along (listingIndex): the first equality it has, or none. */
 export function listingLead(query: string | null | undefined, filters: CatalogueFilters = {}): ListingLead {
-  const text = normalizeSearch(query);
-  if (text && queryTerms(text).length > 0) return "terms";
+  if (typedTerms(query)?.length) return "terms";
   if (filters.vehicle) return "vehicleKeys";
   if (filters.category) return "category";
   if (filters.brand) return "brand";
@@ -319,15 +322,14 @@ export function listingLead(query: string | null | undefined, filters: Catalogue
 
 /** Text was typed, but nothing in it can be searched for ("--"): nothing matches, no query needed. */
 export function searchesNothing(query: string | null | undefined) {
-  const text = normalizeSearch(query);
-  return Boolean(text) && queryTerms(text!).length === 0;
+  return typedTerms(query)?.length === 0;
 }
 
 /** The filter for a storefront search: the text and every chosen filter, all of them at once. */
 export function partSearchFilter(query: string | null | undefined, filters: CatalogueFilters = {}) {
   const clauses: object[] = [];
-  const text = normalizeSearch(query);
-  if (text) clauses.push(textFilter(text));
+  const terms = typedTerms(query);
+  if (terms) clauses.push(textFilter(terms));
   if (filters.vehicle) clauses.push({ vehicleKeys: vehicleKey(filters.vehicle) });
   if (filters.category) clauses.push({ category: filters.category });
   if (filters.brand) clauses.push({ brand: filters.brand });

@@ -1,4 +1,3 @@
-import { backfillCatalogueKeys } from "~/models/part-catalogue.server";
 import { catalogueKeys, Part } from "~/models/part.server";
 import { parseFitmentLine, type Category, type FitmentRow } from "./catalogue";
 import { Review } from "~/models/review.server";
@@ -279,8 +278,6 @@ export async function ensureDemoData() {
       updatedAt: createdAt,
     });
   }
-
-  await backfillCatalogueKeys();
 
   if ((await Review.estimatedDocumentCount()) === 0) {
     for (const [index, [userName, rating, description]] of DEMO_REVIEWS.entries()) {
