@@ -11,9 +11,9 @@ import { backfillCatalogueKeys } from "./app/models/part-catalogue.server";
 import { ensureDemoData } from "./app/utils/demo-data.server";
 import { startMailWorker } from "./app/utils/mail-worker.server";
 import { migrateDb } from "./app/utils/migrate.server";
-import { EnvError, getEnv, isGoogleConfigured, isStripeConfigured } from "./server/env";
+import { EnvError, getEnv, isGoogleConfigured, isStripeConfigured, TRUST_PROXY_COUNT_WARNING } from "./server/env";
 import { startLocalDb, type LocalDb } from "./server/local-db";
-import { mailInbox, startMailCatcher, type MailCatcher } from "./server/mail-catcher";
+import { isLocalUrl, mailInbox, startMailCatcher, type MailCatcher } from "./server/mail-catcher";
 import { createLogger, requestLogger } from "./server/logger";
 import { requestContext } from "./server/request-context";
 import { bodyLimit, sameOriginWrites } from "./server/request-guards";
@@ -58,20 +58,26 @@ for (const number of backfilled.conflicts)
 if (localDb) {
   // The local database is for development and demos: make sure it has the demo data.
   const logins = await ensureDemoData();
-  console.log("Demo logins:");
+  console.log("Demo logins (well-known passwords, for trying the shop on this machine only):");
   for (const login of logins) console.log(`  ${login.role.padEnd(8)} ${login.email} / ${login.password}`);
 }
 
 // --- Mail ---------------------------------------------------------------------------------------
 // Without SMTP_URL the shop catches its own mail, as it runs its own database without MONGODB_URI.
-// Production on a real database never gets here without SMTP_URL (server/env.ts refuses to start),
-// so the caught mail (reset links included) is shown only in development or a local demo.
+// Production on a real database never gets here without SMTP_URL (server/env.ts refuses to start).
+// The caught mail holds reset links: its pages answer only to this machine (server/mail-catcher.ts),
+// and not at all when production serves a public address.
 let mailCatcher: MailCatcher | undefined;
 let smtpUrl = env.SMTP_URL;
+const showCaughtMail = env.NODE_ENV !== "production" || isLocalUrl(env.PUBLIC_URL);
 if (!smtpUrl) {
   mailCatcher = await startMailCatcher();
   smtpUrl = mailCatcher.smtpUrl;
-  logger.info(`SMTP_URL is unset: mail is caught locally, read it at ${env.PUBLIC_URL}/dev/mail`);
+  logger.info(
+    showCaughtMail
+      ? `SMTP_URL is unset: mail is caught locally, read it at ${env.PUBLIC_URL}/dev/mail from this machine`
+      : "SMTP_URL is unset: mail is caught locally and not shown (PUBLIC_URL is public); set SMTP_URL to send it",
+  );
 }
 const mailWorker = await startMailWorker({ smtpUrl, from: env.MAIL_FROM, logger });
 
@@ -111,9 +117,11 @@ if (isDev) {
 // --- HTTP -------------------------------------------------------------------------------------
 const app = express();
 app.disable("x-powered-by");
-app.set("trust proxy", env.TRUST_PROXY > 0 ? env.TRUST_PROXY : false);
+// Express compiles TRUST_PROXY (addresses, ranges, or a count) into "trust proxy fn".
+app.set("trust proxy", env.TRUST_PROXY || false);
+if (typeof env.TRUST_PROXY === "number") logger.warn(TRUST_PROXY_COUNT_WARNING);
 app.use(serverTiming);
-app.use(requestLogger(logger, { trustProxy: env.TRUST_PROXY > 0 }));
+app.use(requestLogger(logger));
 app.use(requestContext);
 app.use(compression());
 app.use(cspNonce);
@@ -161,7 +169,7 @@ if (env.BENCH_STATIC_DIR) {
   app.use("/__static", express.static(path.resolve(env.BENCH_STATIC_DIR), { index: false }));
 }
 
-if (mailCatcher) app.use(mailInbox(mailCatcher));
+if (mailCatcher && showCaughtMail) app.use(mailInbox(mailCatcher));
 
 app.all("*", (req, res, next) => handleRemix(req, res, next));
 
@@ -173,9 +181,9 @@ app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
   res.status(500).type("text/plain").send(`Something went wrong on our side. Reference: ${req.id}`);
 });
 
-const server = app.listen(env.PORT, () => {
-  logger.info(`Shop ready on http://localhost:${env.PORT}`);
-});
+// HOST unset: every interface (a container, a host behind a proxy); the demo passes 127.0.0.1.
+const ready = () => logger.info(`Shop ready on http://${env.HOST ?? "localhost"}:${env.PORT}`);
+const server = env.HOST ? app.listen(env.PORT, env.HOST, ready) : app.listen(env.PORT, ready);
 // Idle keep-alive connections outlive those of clients and load balancers (60 s is common), so a
 // client never sends a request on a socket the server is closing at that moment (ECONNRESET).
 server.keepAliveTimeout = 65_000;

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { DEFAULT_CHROMIUM_PATH } from "../app/utils/chromium";
 
@@ -14,6 +15,8 @@ const schema = z.object({
   SESSION_SECRET: optional(z.string().min(32, "must be at least 32 characters")),
   PUBLIC_URL: optional(z.string().url("must be a URL such as https://shop.example.com")),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** The address the server listens on (unset: every interface; the demo sets 127.0.0.1). */
+  HOST: optional(z.string().min(1)),
   STRIPE_SECRET_KEY: optional(z.string().startsWith("sk_", "must start with sk_")),
   STRIPE_PUBLISHABLE_KEY: optional(z.string().startsWith("pk_", "must start with pk_")),
   STRIPE_WEBHOOK_SECRET: optional(z.string().startsWith("whsec_", "must start with whsec_")),
@@ -40,6 +43,34 @@ const schema = z.object({
     .default(15),
   LOGIN_FAILS_PER_IP_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(100),
   SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(50),
+  /**
+   * Sessions (ASVS 3.3.2): a session ends after this many minutes without a request, and at the
+   * latest this many hours after sign-in; admins' sooner (app/utils/auth.server.ts sessionLimits).
+   */
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24 * 60)
+    .default(30),
+  SESSION_MAX_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24)
+    .default(12),
+  ADMIN_SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24 * 60)
+    .default(15),
+  ADMIN_SESSION_MAX_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24)
+    .default(8),
   /** How long audit entries are kept, in days (a TTL index deletes them after). */
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   /**
@@ -62,10 +93,31 @@ const schema = z.object({
   /** The Remix build the server runs (`npm run build` writes it; tests build into their own). */
   BUILD_DIR: z.string().min(1).default("build"),
   /**
-   * How many reverse proxies stand in front of the shop: with 1 or more, the client address comes
-   * from X-Forwarded-For and the request id from X-Request-Id. 0 (the default) trusts neither.
+   * The reverse proxies in front of the shop, in Express's `trust proxy` forms: `loopback`,
+   * addresses and CIDR ranges, comma-separated. Only a request whose socket peer is one of them
+   * has its client address taken from X-Forwarded-For (and its request id from X-Request-Id).
+   * Unset or 0 trusts none; a count (older setups) still works, with a warning at start.
    */
-  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default("")
+    .transform((value, ctx) => {
+      if (value === "" || value === "0" || value === "false") return false as const;
+      if (/^\d+$/.test(value)) {
+        const hops = Number(value);
+        if (hops > 10) ctx.addIssue({ code: "custom", message: "a count of proxies is at most 10" });
+        return hops;
+      }
+      const entries = value.split(",").map((entry) => entry.trim());
+      const wrong = entries.filter((entry) => !isProxyEntry(entry));
+      if (wrong.length)
+        ctx.addIssue({
+          code: "custom",
+          message: `not an address, a CIDR range or loopback/linklocal/uniquelocal: ${wrong.join(", ")}`,
+        });
+      return entries;
+    }),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Largest request body accepted, in bytes (larger ones get 413). */
   BODY_LIMIT_BYTES: z.coerce
@@ -78,10 +130,28 @@ const schema = z.object({
   BENCH_STATIC_DIR: optional(z.string().min(1)),
 });
 
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function isProxyEntry(entry: string) {
+  if (PROXY_NAMES.has(entry)) return true;
+  try {
+    if (entry.includes("/")) ipaddr.parseCIDR(entry);
+    else ipaddr.parse(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Every setting's name (tests check that no customer page shows one). */
 export const ENV_NAMES = Object.keys(schema.shape);
 
 export type Env = z.infer<typeof schema> & { SESSION_SECRET: string; PUBLIC_URL: string };
+
+/** What a count of proxies means, for the warning at start (server.ts). */
+export const TRUST_PROXY_COUNT_WARNING =
+  "TRUST_PROXY is a count of proxies: any client that reaches the shop directly can choose its own address " +
+  "with X-Forwarded-For. Set the proxies' addresses instead, e.g. TRUST_PROXY=loopback or TRUST_PROXY=10.0.0.0/8.";
 
 export class EnvError extends Error {}
 

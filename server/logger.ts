@@ -16,11 +16,20 @@ export function createLogger(level: string) {
 /** A request id a proxy may hand on: letters, digits and a few separators, at most 128 characters. */
 const REQUEST_ID = /^[\w.:@-]{1,128}$/;
 
-export function requestLogger(logger: Logger, { trustProxy }: { trustProxy: boolean }) {
+type TrustFn = (address: string, hop: number) => boolean;
+
+/** Whether the request came straight from a proxy TRUST_PROXY lists (Express's compiled check). */
+function fromTrustedProxy(req: IncomingMessage) {
+  const trust = (req as IncomingMessage & { app?: { get: (name: string) => unknown } }).app?.get("trust proxy fn");
+  const peer = req.socket.remoteAddress;
+  return typeof trust === "function" && peer !== undefined && (trust as TrustFn)(peer, 0);
+}
+
+export function requestLogger(logger: Logger) {
   return pinoHttp({
     logger,
     genReqId(req: IncomingMessage, res: ServerResponse) {
-      const fromProxy = trustProxy ? req.headers["x-request-id"] : undefined;
+      const fromProxy = fromTrustedProxy(req) ? req.headers["x-request-id"] : undefined;
       const id = typeof fromProxy === "string" && REQUEST_ID.test(fromProxy) ? fromProxy : randomUUID();
       res.setHeader("X-Request-Id", id);
       return id;

@@ -99,12 +99,31 @@ export async function startMailCatcher({ port = 0, host = "127.0.0.1" } = {}): P
 
 const escape = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
+/** A peer on this machine: 127.0.0.0/8 or ::1, also as an IPv4-mapped IPv6 address. */
+export function isLoopbackAddress(address: string | undefined) {
+  if (!address) return false;
+  const plain = address.startsWith("::ffff:") ? address.slice(7) : address;
+  return plain === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(plain);
+}
+
+/** A PUBLIC_URL that only this machine can open (localhost, a loopback address). */
+export function isLocalUrl(url: string) {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || isLoopbackAddress(host);
+}
+
 /**
  * The caught mail over HTTP: `/dev/mail` (a page, newest first, each message's HTML in a sandboxed
  * frame), `/dev/mail.json` (all of them), `/dev/mail/{id}.html` (one message's HTML part).
+ *
+ * Reset and verification links are in there, so only a browser on this machine may read them: the
+ * peer's socket address decides (a header such as X-Forwarded-For could be forged). Any other
+ * peer gets the shop's own 404, as if the pages did not exist.
  */
 export function mailInbox(catcher: Pick<MailCatcher, "messages" | "clear">): RequestHandler {
   return (req, res, next) => {
+    if (!req.path.startsWith("/dev/mail") || !isLoopbackAddress(req.socket.remoteAddress)) return next();
+    // Only on the catcher's own answers: set before next() it doubled every page's Cache-Control.
     res.setHeader("Cache-Control", "no-store");
     if (req.method === "GET" && req.path === "/dev/mail.json") return void res.json(catcher.messages());
     if (req.method === "DELETE" && req.path === "/dev/mail.json") {

@@ -4,13 +4,14 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Refuses state-changing requests from other origins (CSRF). Stripe's webhook is signed instead.
- * Browsers send Origin on every cross-site POST; a request without Origin or Sec-Fetch-Site
- * (a non-browser client) is let through to the route's own checks.
+ * Every unsafe method must say where it comes from: browsers send Origin on every POST (and
+ * Sec-Fetch-Site besides); a request with neither is refused, as is one from another scheme.
  *
  * The shop's public origin (PUBLIC_URL) is the reference, so a reverse proxy that rewrites Host
- * changes nothing. Remix runs a second check of its own on document POSTs that compares Origin
- * with Host (or X-Forwarded-Host); this one is stricter and knows the public origin, so once it
- * has passed, the Origin header is not handed on and a rewritten Host cannot fail the form.
+ * changes nothing; the origin this request was addressed to (scheme, Host) passes too. Remix runs a
+ * second check of its own on document POSTs that compares Origin with Host (or X-Forwarded-Host);
+ * this one is stricter and knows the public origin, so once it has passed, the Origin header is not
+ * handed on and a rewritten Host cannot fail the form.
  */
 export function sameOriginWrites({ publicOrigin }: { publicOrigin: string }) {
   return function sameOriginWrites(req: Request, res: Response, next: NextFunction) {
@@ -18,8 +19,8 @@ export function sameOriginWrites({ publicOrigin }: { publicOrigin: string }) {
     const origin = req.get("origin");
     const site = req.get("sec-fetch-site");
     const sameOrigin = origin
-      ? origin !== "null" && (origin === publicOrigin || hostOf(origin) === req.get("host"))
-      : site === undefined || site === "same-origin" || site === "none";
+      ? origin === publicOrigin || origin === `${req.protocol}://${req.get("host")}`
+      : site === "same-origin";
     if (!sameOrigin) {
       res.status(403).type("text/plain").send("Cross-origin requests are not allowed.");
       return;
@@ -27,14 +28,6 @@ export function sameOriginWrites({ publicOrigin }: { publicOrigin: string }) {
     delete req.headers.origin;
     next();
   };
-}
-
-function hostOf(origin: string) {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -86,6 +86,31 @@ export function ChangeEmailEmail({
   );
 }
 
+/** A Google-only account has no password to ask for: its current address approves a change of email. */
+export function ApproveEmailChangeEmail({
+  name,
+  approveUrl,
+  newEmail,
+  shopUrl,
+}: {
+  name: string;
+  approveUrl: string;
+  newEmail: string;
+  shopUrl: string;
+}) {
+  return (
+    <EmailLayout preview={`Approve a change of your ${SHOP_NAME} email address`} shopUrl={shopUrl}>
+      <Paragraph>Hello {name},</Paragraph>
+      <Paragraph>
+        Someone signed in to your {SHOP_NAME} account asked to change its email address to {newEmail}. Open this link to
+        approve it; we then send a link to {newEmail} to confirm it. The link works once, for one day.
+      </Paragraph>
+      <ActionLink href={approveUrl}>Approve the change</ActionLink>
+      <Paragraph>If this was not you, ignore this email: nothing changes, and sign out your other sessions on My Profile.</Paragraph>
+    </EmailLayout>
+  );
+}
+
 export function EmailChangedEmail({ name, newEmail, shopUrl }: { name: string; newEmail: string; shopUrl: string }) {
   return (
     <EmailLayout preview={`Your ${SHOP_NAME} email address was changed`} shopUrl={shopUrl}>

@@ -5,7 +5,7 @@ import mongoose, { Schema, type Types } from "mongoose";
  * Single-use links sent by email (password reset, email verification, change of email). The link carries a random
  * token; only its SHA-256 hash is stored, so a copy of the database opens no account.
  */
-export const TOKEN_KINDS = ["reset-password", "verify-email", "change-email"] as const;
+export const TOKEN_KINDS = ["reset-password", "verify-email", "change-email", "approve-email-change"] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 
 const tokenSchema = new Schema(
@@ -88,7 +88,11 @@ export async function releaseAccountToken(kind: TokenKind, token: string) {
   await AccountToken.updateOne({ _id: hashToken(token), kind }, { $unset: { usedAt: "" } });
 }
 
-/** Other unused links of this kind stop working (after a reset, the older reset links). */
-export async function retireAccountTokens(userId: string, kind: TokenKind) {
-  await AccountToken.updateMany({ userId, kind, usedAt: { $exists: false } }, { $set: { usedAt: new Date() } });
+/** Other unused links of these kinds stop working (after a reset, the older reset links). */
+export async function retireAccountTokens(userId: string, kind: TokenKind | TokenKind[]) {
+  const kinds = Array.isArray(kind) ? kind : [kind];
+  await AccountToken.updateMany(
+    { userId, kind: { $in: kinds }, usedAt: { $exists: false } },
+    { $set: { usedAt: new Date() } },
+  );
 }

@@ -1,7 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import mongoose, { Schema, type Types } from "mongoose";
 
-export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/**
+ * How long a new session's record lives before it is first used: the idle timeout is checked on
+ * every read against its role (app/utils/auth.server.ts), this only lets the TTL index clean up.
+ */
+export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** A signed-in session. The cookie carries only its random id. */
 const sessionSchema = new Schema(
@@ -9,6 +13,8 @@ const sessionSchema = new Schema(
     _id: { type: String, required: true },
     userId: { type: Schema.Types.ObjectId, required: true },
     expiresAt: { type: Date, required: true },
+    /** The last request it was used for (to the minute): the idle timeout counts from here. */
+    lastSeenAt: { type: Date },
     /** Where it started, for "Your sessions": a short browser and system summary, and the address. */
     device: { type: String, maxlength: 80 },
     ip: { type: String, maxlength: 64 },
@@ -25,6 +31,7 @@ type SessionDoc = {
   _id: string;
   userId: Types.ObjectId;
   expiresAt: Date;
+  lastSeenAt?: Date;
   device?: string;
   ip?: string;
   createdAt?: Date;
@@ -39,16 +46,24 @@ export async function createSession(userId: string, origin: { device?: string; i
     _id: id,
     userId,
     expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+    lastSeenAt: new Date(),
     ...(origin.device ? { device: origin.device.slice(0, 80) } : {}),
     ...(origin.ip ? { ip: origin.ip.slice(0, 64) } : {}),
   });
   return id;
 }
 
-/** The user id behind a live session, or null for an unknown, revoked or expired one. */
-export async function getSessionUserId(sessionId: string) {
+/** A live session (not revoked, not past its expiry), with when it started and was last used. */
+export async function getLiveSession(sessionId: string) {
   const doc = await Session.findOne({ _id: sessionId, expiresAt: { $gt: new Date() } }).lean();
-  return doc ? doc.userId.toString() : null;
+  if (!doc) return null;
+  const startedAt = (doc.createdAt ?? new Date()).getTime();
+  return { userId: doc.userId.toString(), startedAt, lastSeenAt: (doc.lastSeenAt?.getTime() ?? startedAt) };
+}
+
+/** Notes a use of the session and when it now expires (its idle timeout, within its lifetime). */
+export async function touchSession(sessionId: string, expiresAt: Date) {
+  await Session.updateOne({ _id: sessionId }, { $set: { lastSeenAt: new Date(), expiresAt } });
 }
 
 export async function deleteSession(sessionId: string) {

@@ -148,6 +148,13 @@ export async function createPasswordUser({
   return toUserView(doc.toObject());
 }
 
+/** An account's password hash by id (null for a Google-only account or no such user). */
+export async function getPasswordHashOf(userId: string) {
+  if (!/^[a-f0-9]{24}$/i.test(userId)) return null;
+  const doc = await User.findById(userId).select("+passwordHash").lean();
+  return doc?.passwordHash || null;
+}
+
 /** The user and their password hash (null for an unknown email or a Google-only account). */
 export async function getUserWithPasswordHash(email: string) {
   const doc = await User.findOne({ email: email.trim().toLowerCase() }).select("+passwordHash").lean();
@@ -223,8 +230,15 @@ export class GoogleAccountConflictError extends Error {}
 export class GoogleAccountUnverifiedError extends Error {}
 
 /**
+ * The email belongs to a password account not linked to Google yet: its owner proves it by signing
+ * in with the password once (app/utils/auth.server.ts), never by Google's word alone.
+ */
+export class GoogleAccountNeedsProofError extends Error {}
+
+/**
  * Signs in with a Google identity whose email Google has verified: the account linked to this
- * Google id, else the account with this email (now linked), else a new customer account.
+ * Google id, else a new customer account. An existing account with this email is never linked
+ * here (GoogleAccountNeedsProofError): see linkGoogleAccount.
  * Google's name and picture fill a new account; the picture also fills an existing account that
  * has no photo yet.
  */
@@ -255,10 +269,8 @@ export async function findOrCreateGoogleUser({
     if (!existing.emailVerifiedAt) {
       throw new GoogleAccountUnverifiedError("This email address belongs to an account that is not verified.");
     }
-    const set: Record<string, string> = { googleId };
-    if (!existing.photoUrl && photoUrl) set.photoUrl = photoUrl;
-    await User.updateOne({ _id: existing._id }, { $set: set });
-    return toUserView({ ...existing, ...set });
+    if (existing.googleId === googleId) return toUserView(existing);
+    throw new GoogleAccountNeedsProofError("This email address belongs to a password account not linked to Google.");
   }
   try {
     const doc = await User.create({
@@ -276,6 +288,22 @@ export async function findOrCreateGoogleUser({
     if (isDuplicateKeyError(error)) return findOrCreateGoogleUser({ googleId, email, name, photoUrl });
     throw error;
   }
+}
+
+/**
+ * Links a Google identity to an account whose owner has just proved it (signed in with its
+ * password): only while the account has no Google id and still has this email. False otherwise.
+ */
+export async function linkGoogleAccount(userId: string, link: { googleId: string; email: string; photoUrl?: string }) {
+  if (await User.exists({ googleId: link.googleId })) return false;
+  const result = await User.updateOne(
+    { _id: userId, email: link.email, googleId: { $exists: false } },
+    { $set: { googleId: link.googleId } },
+  );
+  if (result.modifiedCount === 1 && link.photoUrl) {
+    await User.updateOne({ _id: userId, photoUrl: { $in: [null, ""] } }, { $set: { photoUrl: link.photoUrl } });
+  }
+  return result.modifiedCount === 1;
 }
 
 /** Sets a new password (a reset; also gives a Google-only account a password). */

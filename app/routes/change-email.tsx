@@ -1,10 +1,13 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { MailedLinkProblem } from "~/components/mailed-link-problem";
-import { getUser } from "~/utils/auth.server";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { MailedLinkConfirm, MailedLinkProblem } from "~/components/mailed-link-problem";
+import { MailedLinkSchema } from "~/utils/account-schemas";
+import { getSessionId, getUser } from "~/utils/auth.server";
 import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
-import { confirmEmailChange } from "~/utils/email-change.server";
+import { approveEmailChange, checkEmailChangeToken, confirmEmailChange } from "~/utils/email-change.server";
+import { readForm } from "~/utils/form.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 const PROBLEMS = {
@@ -14,26 +17,76 @@ const PROBLEMS = {
   taken: "Another account uses this email address now, so your address stays as it was.",
 } as const;
 
-/** The link mailed to a new address: one use, then the account has that address. */
+/**
+ * A change-of-email link opens a page with one button; only its POST changes anything. The link
+ * mailed to the new address confirms the change; for an account without a password, a link to
+ * the current address approves it first.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const outcome = await confirmEmailChange(token);
+  const check = await checkEmailChangeToken(token);
+  if (check.state !== "valid") {
+    return json(
+      { problem: PROBLEMS[check.state], token: "", email: "", step: check.step },
+      { status: 400, headers: TOKEN_PAGE_HEADERS },
+    );
+  }
+  return json({ problem: null, token, email: check.email, step: check.step }, { headers: TOKEN_PAGE_HEADERS });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const submission = parseWithZod(await readForm(request), { schema: MailedLinkSchema });
+  const token = submission.status === "success" ? submission.value.token : "";
+  const step = (await checkEmailChangeToken(token)).step;
+  if (step === "approve") {
+    const outcome = await approveEmailChange(token);
+    if (!outcome.problem) {
+      const user = await getUser(request);
+      return redirectWithSuccess(user ? "/dashboard" : "/login", {
+        message: `We have sent a link to ${outcome.email}`,
+        description: "Open it to use that address; until then your account keeps its address.",
+      });
+    }
+    return json({ problem: PROBLEMS[outcome.problem] }, { status: outcome.problem === "taken" ? 409 : 400 });
+  }
+  const outcome = await confirmEmailChange(token, await getSessionId(request));
   if (!outcome.problem) {
     const user = await getUser(request);
-    return redirectWithSuccess(user ? "/dashboard" : "/login", `Your email address is now ${outcome.email}.`);
+    return redirectWithSuccess(user ? "/dashboard" : "/login", {
+      message: `Your email address is now ${outcome.email}.`,
+      description: "Every other session of your account was signed out.",
+    });
   }
   return json(
     { problem: PROBLEMS[outcome.problem] },
-    {
-      status: outcome.problem === "taken" ? 409 : 400,
-      headers: TOKEN_PAGE_HEADERS,
-    },
+    { status: outcome.problem === "taken" ? 409 : 400, headers: TOKEN_PAGE_HEADERS },
   );
 }
 
 export default function ChangeEmailPage() {
-  const { problem } = useLoaderData<typeof loader>();
-  return <MailedLinkProblem title="Change your email address" problem={problem} testId="change-email-problem" />;
+  const { problem, token, email, step } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const shown = result?.problem ?? problem;
+  if (shown) return <MailedLinkProblem title="Change your email address" problem={shown} testId="change-email-problem" />;
+  return step === "approve" ? (
+    <MailedLinkConfirm
+      title="Approve the change of email"
+      text={`Approve changing your account's email address to ${email}. We then send a link to ${email} to confirm it.`}
+      button="Approve the change"
+      pendingText="Approving…"
+      token={token}
+      testId="change-email-confirm"
+    />
+  ) : (
+    <MailedLinkConfirm
+      title="Change your email address"
+      text={`Use ${email} as the email address of your account. Every other session of your account will be signed out.`}
+      button="Use this email address"
+      pendingText="Changing…"
+      token={token}
+      testId="change-email-confirm"
+    />
+  );
 }
 
 export const headers = tokenPageHeadersFunction;

@@ -6,19 +6,31 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import type { ReactNode } from "react";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
-import { getUserByEmail, setOrderUpdateEmails, setPhotoUrl, updateProfile, type UserView } from "~/models/user.server";
+import {
+  getPasswordHashOf,
+  getUserByEmail,
+  setOrderUpdateEmails,
+  setPhotoUrl,
+  updateProfile,
+  type UserView,
+} from "~/models/user.server";
 import { AvatarForm } from "~/components/profile/avatar-form";
 import { imageTypeOf, saveAvatar } from "~/utils/avatar-store.server";
 import {
   ChangeEmailSchema,
+  ChangePasswordSchema,
   EMAIL_TAKEN,
   EmailPreferencesSchema,
   AvatarSchema,
   ProfileSchema,
   SAME_EMAIL,
 } from "~/utils/account-schemas";
-import { endSession, getUser, requireUser } from "~/utils/auth.server";
-import { requestEmailChange } from "~/utils/email-change.server";
+import { changePassword, checkCurrentPassword } from "~/utils/account-security.server";
+import { endSession, getSessionId, getUser, requireUser } from "~/utils/auth.server";
+import { requestEmailChange, requestEmailChangeApproval } from "~/utils/email-change.server";
+import { commonPasswordProblem } from "~/utils/password.server";
+import { sendPasswordResetLink } from "~/utils/password-reset.server";
+import { PasswordSettings } from "~/components/profile/password-settings";
 import { readForm } from "~/utils/form.server";
 import { mailRequestAttempt } from "~/utils/mail-throttle.server";
 import { clientIp } from "~/utils/rate-limit.server";
@@ -38,29 +50,88 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const editId = new URL(request.url).searchParams.get("edit");
   const editing = user.addresses.find((entry) => entry.id === editId) ?? null;
+  const hasPassword = Boolean(await getPasswordHashOf(user.id));
   return json(
-    { profile: user, editing, integrations: user.role === "admin" ? integrationStatus() : null },
+    { profile: user, editing, hasPassword, integrations: user.role === "admin" ? integrationStatus() : null },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
 
-/** Change of email: nothing changes until the link mailed to the new address is opened. */
+/**
+ * Change of email: the current password first (a Google-only account approves by a link to its
+ * current address instead); nothing changes until the link mailed to the new address is opened.
+ */
 async function changeEmailAction(user: UserView, formData: FormData, context: ActionFunctionArgs["context"]) {
   const submission = parseWithZod(formData, { schema: ChangeEmailSchema });
-  const reply = (status: number, result = submission.reply()) =>
+  const reply = (status: number, result = submission.reply({ hideFields: ["currentPassword"] })) =>
     json({ ...result, formName: "change-email" }, { status });
   if (submission.status !== "success") return reply(400);
-  const { newEmail } = submission.value;
-  if (newEmail === user.email) return reply(400, submission.reply({ fieldErrors: { newEmail: [SAME_EMAIL] } }));
-  if (await getUserByEmail(newEmail)) return reply(400, submission.reply({ fieldErrors: { newEmail: [EMAIL_TAKEN] } }));
+  const { newEmail, currentPassword } = submission.value;
+  const fieldError = (field: string, message: string) =>
+    reply(400, submission.reply({ fieldErrors: { [field]: [message] }, hideFields: ["currentPassword"] }));
+  if (newEmail === user.email) return fieldError("newEmail", SAME_EMAIL);
+  const proof = await checkCurrentPassword(user, currentPassword, clientIp(context));
+  if (typeof proof === "object" && "refused" in proof)
+    return reply(429, submission.reply({ formErrors: [proof.refused.message], hideFields: ["currentPassword"] }));
+  if (typeof proof === "object") return fieldError("currentPassword", proof.fieldError);
+  if (await getUserByEmail(newEmail)) return fieldError("newEmail", EMAIL_TAKEN);
   const refusal = await mailRequestAttempt({ ip: clientIp(context), email: newEmail, action: "change-email" });
-  if (refusal) return reply(429, submission.reply({ formErrors: [refusal.message] }));
+  if (refusal)
+    return reply(429, submission.reply({ formErrors: [refusal.message], hideFields: ["currentPassword"] }));
+  if (proof === "no-password") {
+    await requestEmailChangeApproval(user, newEmail);
+    return redirectWithSuccess("/dashboard", {
+      message: `We have sent a link to ${user.email} to approve the change`,
+      description: `Open it to go on: we then send a link to ${newEmail}.`,
+    });
+  }
   await requestEmailChange(user, newEmail);
   return redirectWithSuccess("/dashboard", {
     message: `We have sent a link to ${newEmail}`,
     description: `Open it to use that address; until then your account keeps ${user.email}.`,
   });
 }
+
+/** Change of password: the current one first; every other session ends. */
+async function changePasswordAction(
+  request: Request,
+  user: UserView,
+  formData: FormData,
+  context: ActionFunctionArgs["context"],
+) {
+  const submission = parseWithZod(formData, { schema: ChangePasswordSchema });
+  const hide = ["currentPassword", "newPassword"];
+  const reply = (status: number, result = submission.reply({ hideFields: hide })) =>
+    json({ ...result, formName: "change-password" }, { status });
+  if (submission.status !== "success") return reply(400);
+  const { currentPassword, newPassword } = submission.value;
+  const common = commonPasswordProblem(newPassword);
+  if (common) return reply(400, submission.reply({ fieldErrors: { newPassword: [common] }, hideFields: hide }));
+  const proof = await checkCurrentPassword(user, currentPassword, clientIp(context));
+  if (proof === "no-password") return reply(400, submission.reply({ formErrors: [NO_PASSWORD_YET], hideFields: hide }));
+  if (typeof proof === "object" && "refused" in proof)
+    return reply(429, submission.reply({ formErrors: [proof.refused.message], hideFields: hide }));
+  if (typeof proof === "object")
+    return reply(400, submission.reply({ fieldErrors: { currentPassword: [proof.fieldError] }, hideFields: hide }));
+  if (!(await changePassword(user, await getSessionId(request), newPassword))) throw new Response(null, { status: 404 });
+  return redirectWithSuccess("/dashboard", {
+    message: "Your password has been changed",
+    description: "Every other session of your account was signed out.",
+  });
+}
+
+/** A Google-only account gets a password by a link mailed to its address (a password reset). */
+async function setPasswordAction(user: UserView, context: ActionFunctionArgs["context"]) {
+  const refusal = await mailRequestAttempt({ ip: clientIp(context), email: user.email, action: "password-reset" });
+  if (refusal) return json({ status: "error", error: { "": [refusal.message] }, formName: "set-password" }, { status: 429 });
+  await sendPasswordResetLink(user.email);
+  return redirectWithSuccess("/dashboard", {
+    message: `We have sent a link to ${user.email}`,
+    description: "Open it to choose a password for your account.",
+  });
+}
+
+const NO_PASSWORD_YET = "Your account has no password yet: ask for a link to set one.";
 
 async function emailPreferencesAction(user: UserView, formData: FormData) {
   const submission = parseWithZod(formData, { schema: EmailPreferencesSchema });
@@ -144,6 +215,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return saved("Profile picture removed");
   }
   if (intent === "change-email") return changeEmailAction(user, formData, context);
+  if (intent === "change-password") return changePasswordAction(request, user, formData, context);
+  if (intent === "set-password") return setPasswordAction(user, context);
   if (intent === "email-preferences") return emailPreferencesAction(user, formData);
 
   const submission = parseWithZod(formData, { schema: ProfileSchema });
@@ -167,7 +240,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 const notAdded = <span className="text-slate-600">Not added yet</span>;
 
 export default function MyProfile() {
-  const { profile, editing, integrations } = useLoaderData<typeof loader>();
+  const { profile, editing, hasPassword, integrations } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // Several forms on one page: each gets back only its own result.
   const resultFor = (name: string) => {
@@ -287,8 +360,14 @@ export default function MyProfile() {
       </section>
       <EmailSettings
         email={profile.email}
+        hasPassword={hasPassword}
         orderUpdateEmails={profile.orderUpdateEmails}
         changeResult={resultFor("change-email")}
+        pendingIntent={typeof pendingIntent === "string" ? pendingIntent : undefined}
+      />
+      <PasswordSettings
+        hasPassword={hasPassword}
+        lastResult={resultFor("change-password") ?? resultFor("set-password")}
         pendingIntent={typeof pendingIntent === "string" ? pendingIntent : undefined}
       />
       {integrations ? <IntegrationsPanel integrations={integrations} /> : null}
@@ -300,11 +379,13 @@ export const meta: MetaFunction = () => [{ title: "My Profile | PartsWorks" }];
 
 function EmailSettings({
   email,
+  hasPassword,
   orderUpdateEmails,
   changeResult,
   pendingIntent,
 }: {
   email: string;
+  hasPassword: boolean;
   orderUpdateEmails: boolean;
   changeResult: SubmissionResult<string[]> | undefined;
   pendingIntent: string | undefined;
@@ -334,8 +415,20 @@ function EmailSettings({
           label="New email"
           type="email"
           inputProps={{ autoComplete: "email" }}
-          help={`We mail a link to the new address; until you open it, your account keeps ${email}.`}
+          help={
+            hasPassword
+              ? `We mail a link to the new address; until you open it, your account keeps ${email}.`
+              : `We first mail ${email} a link to approve the change, then a link to the new address.`
+          }
         />
+        {hasPassword ? (
+          <Field
+            meta={changeFields.currentPassword}
+            label="Current password"
+            type="password"
+            inputProps={{ autoComplete: "current-password" }}
+          />
+        ) : null}
         <ErrorList id={changeForm.errorId} errors={changeForm.errors} />
         <SubmitButton pending={pendingIntent === "change-email"} pendingText="Sending…">
           Change email

@@ -11,12 +11,14 @@ import {
   getUser,
   INVALID_LOGIN,
   isGoogleSignInAvailable,
+  linkPendingGoogle,
   startSession,
   type GoogleFailure,
 } from "~/utils/auth.server";
 import { safeRedirect } from "~/utils/misc";
 import { clientIp, signInThrottle, type Refusal } from "~/utils/rate-limit.server";
 import { readForm } from "~/utils/form.server";
+import { redirectWithSuccess } from "~/utils/toast.server";
 
 const googleMessages: Record<GoogleFailure, string> = {
   cancelled: "Google sign-in was cancelled. You can try again, or log in with your email and password.",
@@ -26,7 +28,12 @@ const googleMessages: Record<GoogleFailure, string> = {
   unavailable: "Google sign-in is not available on this shop. Please log in with your email and password.",
   "unverified-account":
     "An account with this email already exists and its address is not verified yet. Log in with its password (or reset it with Forgot password?), confirm the address from the email we send, then Continue with Google.",
+  "link-needed":
+    "An account with this email already exists. Log in with its password once to link your Google account (or reset the password with Forgot password? first); after that Continue with Google signs you in.",
 };
+
+export const GOOGLE_LINKED =
+  "Your Google account is now linked: Continue with Google signs you in from now on. Every other session was signed out.";
 
 /** Pages that make no sense to return to after signing in. */
 const NOT_A_DESTINATION = /^\/(login|signup|logout|auth)(\/|\?|$)/;
@@ -78,8 +85,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json(submission.reply({ formErrors: [INVALID_LOGIN], hideFields: ["password"] }), { status: 401 });
   }
   await attempt.succeeded();
-  const headers = await startSession(request, user.id, context);
-  return redirect(safeRedirect(submission.value.redirectTo), { headers });
+  // A Google sign-in waiting for this password proof is linked now; every other session ends.
+  const google = await linkPendingGoogle(request, user);
+  const headers = new Headers(await startSession(request, user.id, context, { endOthers: google.linked }));
+  if (google.clearCookie) headers.append("Set-Cookie", google.clearCookie);
+  const to = safeRedirect(submission.value.redirectTo);
+  if (google.linked) return redirectWithSuccess(to, GOOGLE_LINKED, { headers });
+  return redirect(to, { headers });
 }
 
 export default function LoginPage() {

@@ -8,6 +8,7 @@ import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.serv
 import { ResetPasswordSchema } from "~/utils/account-schemas";
 import { endSession } from "~/utils/auth.server";
 import { readForm } from "~/utils/form.server";
+import { commonPasswordProblem } from "~/utils/password.server";
 import { checkResetToken, RESET_LINK_PROBLEMS, resetPassword } from "~/utils/password-reset.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
@@ -27,6 +28,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: ResetPasswordSchema });
   if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  const common = commonPasswordProblem(submission.value.password);
+  if (common) return json(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
   const problem = await resetPassword(submission.value.token, submission.value.password);
   if (problem) {
     return json(submission.reply({ formErrors: [RESET_LINK_PROBLEMS[problem]], hideFields: ["password"] }), {

@@ -9,7 +9,7 @@ import { authPageHeaders, GoogleSignIn } from "~/components/google-button";
 import { createPasswordUser, getUserByEmail, isDuplicateKeyError } from "~/models/user.server";
 import { EMAIL_TAKEN, SignupSchema } from "~/utils/account-schemas";
 import { getUser, isGoogleSignInAvailable, startSession } from "~/utils/auth.server";
-import { hashPassword } from "~/utils/password.server";
+import { commonPasswordProblem, hashPassword } from "~/utils/password.server";
 import { clientIp, signInThrottle } from "~/utils/rate-limit.server";
 import { readForm } from "~/utils/form.server";
 import { sendWelcomeEmail } from "~/utils/email-verification.server";
@@ -26,6 +26,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
   const { name, email, password } = submission.value;
+  const common = commonPasswordProblem(password);
+  if (common) return json(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
   const refusal = await signInThrottle().signupAttempt({ ip: clientIp(context) });
   if (refusal) {
     return json(submission.reply({ formErrors: [refusal.message], hideFields: ["password"] }), {

@@ -1,10 +1,13 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { MailedLinkProblem } from "~/components/mailed-link-problem";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { MailedLinkConfirm, MailedLinkProblem } from "~/components/mailed-link-problem";
+import { MailedLinkSchema } from "~/utils/account-schemas";
 import { getUser } from "~/utils/auth.server";
 import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
-import { verifyEmailWithToken } from "~/utils/email-verification.server";
+import { checkVerifyToken, verifyEmailWithToken } from "~/utils/email-verification.server";
+import { readForm } from "~/utils/form.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 export const EMAIL_VERIFIED = "Thank you: your email address is verified.";
@@ -15,10 +18,23 @@ const PROBLEMS = {
   unknown: "This confirmation link is not valid. Check that you copied all of it.",
 } as const;
 
-/** The link in the welcome email: one use, then on to the dashboard (or the login) with a toast. */
+/**
+ * The link in the welcome email opens a page with one button: opening the link (as a mail
+ * scanner does) changes nothing; the button's POST confirms.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const problem = await verifyEmailWithToken(token);
+  const check = await checkVerifyToken(token);
+  if (check.state !== "valid") {
+    return json({ problem: PROBLEMS[check.state], token: "", email: "" }, { status: 400, headers: TOKEN_PAGE_HEADERS });
+  }
+  return json({ problem: null, token, email: check.email }, { headers: TOKEN_PAGE_HEADERS });
+}
+
+/** One use, then on to the dashboard (or the login) with a toast. */
+export async function action({ request }: ActionFunctionArgs) {
+  const submission = parseWithZod(await readForm(request), { schema: MailedLinkSchema });
+  const problem = submission.status === "success" ? await verifyEmailWithToken(submission.value.token) : "unknown";
   if (!problem) {
     const user = await getUser(request);
     return redirectWithSuccess(user ? "/dashboard" : "/login", EMAIL_VERIFIED);
@@ -27,8 +43,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function VerifyEmailPage() {
-  const { problem } = useLoaderData<typeof loader>();
-  return <MailedLinkProblem title="Confirm your email address" problem={problem} testId="verify-problem" />;
+  const { problem, token, email } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const shown = result?.problem ?? problem;
+  if (shown) return <MailedLinkProblem title="Confirm your email address" problem={shown} testId="verify-problem" />;
+  return (
+    <MailedLinkConfirm
+      title="Confirm your email address"
+      text={`Confirm that ${email} is your email address.`}
+      button="Confirm my email address"
+      pendingText="Confirming…"
+      token={token}
+      testId="verify-confirm"
+    />
+  );
 }
 
 export const headers = tokenPageHeadersFunction;

@@ -125,10 +125,29 @@ export const ResetPasswordSchema = z.object({
   password: PasswordSchema,
 });
 
+/** Asked before a change of email or password (ASVS 3.7.1); absent on an account without a password. */
+const CurrentPasswordSchema = z
+  .string({ invalid_type_error: "Enter your current password" })
+  .max(128, "Must be 128 characters or fewer")
+  .optional();
+export const CURRENT_PASSWORD_REQUIRED = "Enter your current password";
+export const CURRENT_PASSWORD_WRONG = "This is not your current password";
+
 /** My Profile: a new email address, used once the link mailed to it is opened. */
 export const ChangeEmailSchema = z.object({
   intent: z.literal("change-email"),
   newEmail: EmailSchema,
+  currentPassword: CurrentPasswordSchema,
+});
+
+/** My Profile: a new password, with the current one. */
+export const ChangePasswordSchema = z.object({
+  intent: z.literal("change-password"),
+  currentPassword: z
+    .string({ required_error: CURRENT_PASSWORD_REQUIRED, invalid_type_error: CURRENT_PASSWORD_REQUIRED })
+    .min(1, CURRENT_PASSWORD_REQUIRED)
+    .max(128, "Must be 128 characters or fewer"),
+  newPassword: PasswordSchema,
 });
 export const SAME_EMAIL = "This is already your email address";
 
@@ -136,4 +155,9 @@ export const SAME_EMAIL = "This is already your email address";
 export const EmailPreferencesSchema = z.object({
   intent: z.literal("email-preferences"),
   orderUpdateEmails: z.boolean().optional(),
+});
+
+/** The confirm button of a page a mailed link opens (verify email, change email): the link's token. */
+export const MailedLinkSchema = z.object({
+  token: z.string({ required_error: "This link is not valid." }).max(100, "This link is not valid."),
 });

@@ -10,13 +10,22 @@ import { FormStrategy } from "remix-auth-form";
 import { GoogleStrategy, type GoogleProfile, type GoogleStrategyOptions } from "remix-auth-google";
 import type { OAuth2StrategyVerifyParams } from "remix-auth-oauth2";
 import { redirectWithError } from "~/utils/toast.server";
-import { createSession, deleteSession, getSessionUserId } from "~/models/session.server";
+import {
+  createSession,
+  deleteOtherSessions,
+  deleteSession,
+  getLiveSession,
+  touchSession,
+} from "~/models/session.server";
 import {
   findOrCreateGoogleUser,
   getUserById,
   getUserWithPasswordHash,
   GoogleAccountConflictError,
+  GoogleAccountNeedsProofError,
   GoogleAccountUnverifiedError,
+  linkGoogleAccount,
+  type Role,
   type UserView,
 } from "~/models/user.server";
 import { googlePicture } from "./avatar";
@@ -36,18 +45,44 @@ export async function getSessionId(request: Request) {
   return typeof id === "string" ? id : null;
 }
 
+const MINUTE = 60 * 1000;
+
+/**
+ * How long a session lasts (ASVS 3.3.2): it ends after an idle time without a request, and at
+ * the latest a fixed time after sign-in, however busy. Admins' are shorter (README "Configuration").
+ */
+export function sessionLimits(role: Role) {
+  const env = getEnv();
+  return role === "admin"
+    ? { idleMs: env.ADMIN_SESSION_IDLE_MINUTES * MINUTE, maxMs: env.ADMIN_SESSION_MAX_HOURS * 60 * MINUTE }
+    : { idleMs: env.SESSION_IDLE_MINUTES * MINUTE, maxMs: env.SESSION_MAX_HOURS * 60 * MINUTE };
+}
+
 /**
  * The signed-in user, read from the database on every request (role included), or null. The
- * loaders of one GET share one read (server/request-context.ts).
+ * loaders of one GET share one read (server/request-context.ts). A session past its idle timeout
+ * or its lifetime ends here.
  */
 export async function getUser(request: Request): Promise<UserView | null> {
   const sessionId = await getSessionId(request);
   if (!sessionId) return null;
   return memoizedForRequest(`user:${sessionId}`, async () => {
-    const userId = await getSessionUserId(sessionId);
-    if (!userId) return null;
-    const user = await getUserById(userId);
-    if (user) noteRequestUser(user.id);
+    const session = await getLiveSession(sessionId);
+    if (!session) return null;
+    const user = await getUserById(session.userId);
+    if (!user) return null;
+    const { idleMs, maxMs } = sessionLimits(user.role);
+    const now = Date.now();
+    const endsAt = session.startedAt + maxMs;
+    if (now >= session.lastSeenAt + idleMs || now >= endsAt) {
+      await deleteSession(sessionId);
+      return null;
+    }
+    // Written at most once a minute (or a tenth of the idle time), not on every request.
+    if (now - session.lastSeenAt >= Math.min(MINUTE, idleMs / 10)) {
+      await touchSession(sessionId, new Date(Math.min(now + idleMs, endsAt)));
+    }
+    noteRequestUser(user.id);
     return user;
   });
 }
@@ -149,13 +184,19 @@ export function deviceSummary(userAgent: string | null) {
  * Starts a new session (a new id at every sign-in) and returns the Set-Cookie header. The session
  * keeps the device summary and the client address it started from.
  */
-export async function startSession(request: Request, userId: string, context?: { clientIp?: string } | null) {
+export async function startSession(
+  request: Request,
+  userId: string,
+  context?: { clientIp?: string } | null,
+  { endOthers = false }: { endOthers?: boolean } = {},
+) {
   const previous = await getSessionId(request);
   if (previous) await deleteSession(previous);
   const sessionId = await createSession(userId, {
     device: deviceSummary(request.headers.get("User-Agent")),
     ip: context?.clientIp,
   });
+  if (endOthers) await deleteOtherSessions(userId, sessionId);
   const session = await authSessionStorage.getSession(request.headers.get("Cookie"));
   session.set("sessionId", sessionId);
   return { "Set-Cookie": await authSessionStorage.commitSession(session) };
@@ -220,12 +261,56 @@ class ConfigurableGoogleStrategy<User> extends GoogleStrategy<User> {
 }
 
 /** Why a Google sign-in did not complete; the login page explains each one. */
-export type GoogleFailure = "cancelled" | "failed" | "unverified" | "conflict" | "unavailable" | "unverified-account";
+export type GoogleFailure =
+  | "cancelled"
+  | "failed"
+  | "unverified"
+  | "conflict"
+  | "unavailable"
+  | "unverified-account"
+  | "link-needed";
+
+type PendingGoogleLink = { googleId: string; email: string; photoUrl?: string };
 
 class GoogleSignInError extends Error {
-  constructor(readonly reason: GoogleFailure) {
+  constructor(
+    readonly reason: GoogleFailure,
+    readonly link?: PendingGoogleLink,
+  ) {
     super(`Google sign-in ${reason}`);
   }
+}
+
+/**
+ * A Google identity waiting to be linked to the password account with its email: kept (signed,
+ * ten minutes, sent only to /login) until the owner signs in there with the password once.
+ */
+const googleLinkCookie = createCookie("__google_link", { ...OAUTH_COOKIE, path: "/login" });
+
+async function pendingGoogleLink(request: Request): Promise<PendingGoogleLink | null> {
+  const value: unknown = await googleLinkCookie.parse(request.headers.get("Cookie"));
+  if (!value || typeof value !== "object") return null;
+  const { googleId, email, photoUrl } = value as Record<string, unknown>;
+  if (typeof googleId !== "string" || typeof email !== "string") return null;
+  return { googleId, email, photoUrl: typeof photoUrl === "string" ? photoUrl : undefined };
+}
+
+/** Whether a Google sign-in is waiting for this browser's password sign-in (the login page says so). */
+export async function hasPendingGoogleLink(request: Request) {
+  return (await pendingGoogleLink(request)) !== null;
+}
+
+/**
+ * After a password sign-in: links the Google identity waiting in this browser when it is for this
+ * account's email (the password proved ownership). Returns whether it linked, and the Set-Cookie
+ * that clears the waiting link either way. The caller ends every other session on a link.
+ */
+export async function linkPendingGoogle(request: Request, user: UserView) {
+  const link = await pendingGoogleLink(request);
+  if (!link) return { linked: false, clearCookie: null };
+  const clearCookie = await googleLinkCookie.serialize("", { maxAge: 0 });
+  const linked = link.email === user.email && (await linkGoogleAccount(user.id, link));
+  return { linked, clearCookie };
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -260,6 +345,13 @@ async function verifyGoogleProfile({ profile }: { profile: GoogleProfile }) {
   } catch (error) {
     if (error instanceof GoogleAccountConflictError) throw new GoogleSignInError("conflict");
     if (error instanceof GoogleAccountUnverifiedError) throw new GoogleSignInError("unverified-account");
+    if (error instanceof GoogleAccountNeedsProofError) {
+      throw new GoogleSignInError("link-needed", {
+        googleId: raw.sub,
+        email,
+        photoUrl: googlePicture(raw.picture) ?? undefined,
+      });
+    }
     throw error;
   }
 }
@@ -363,8 +455,10 @@ export async function finishGoogleSignIn(request: Request): Promise<{
     if (error instanceof Response) throw error;
     const cause = error instanceof AuthorizationError ? error.cause : error;
     let failure: GoogleFailure = "failed";
-    if (cause instanceof GoogleSignInError) failure = cause.reason;
-    else if (new URL(request.url).searchParams.get("error") === "access_denied") failure = "cancelled";
+    if (cause instanceof GoogleSignInError) {
+      failure = cause.reason;
+      if (cause.link) clearCookies.push(await googleLinkCookie.serialize(cause.link));
+    } else if (new URL(request.url).searchParams.get("error") === "access_denied") failure = "cancelled";
     else console.error("Google sign-in failed:", error instanceof Error ? error.message : error);
     return { result: { failure }, redirectTo, clearCookies };
   }

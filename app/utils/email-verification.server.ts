@@ -1,6 +1,6 @@
 import { createElement } from "react";
 import { VerifyEmail, WelcomeEmail } from "~/emails/account";
-import { createAccountToken, hashToken, spendAccountToken } from "~/models/account-token.server";
+import { checkAccountToken, createAccountToken, hashToken, spendAccountToken } from "~/models/account-token.server";
 import { markEmailVerified } from "~/models/user.server";
 import { queueEmail, shopUrl } from "./email.server";
 
@@ -37,6 +37,9 @@ export async function sendVerificationEmail(user: { id: string; email: string; n
     body: createElement(VerifyEmail, { name: user.name, verifyUrl: url, shopUrl: shopUrl() }),
   });
 }
+
+/** What a verification link is, without using it (the page the link opens). */
+export const checkVerifyToken = (token: string) => checkAccountToken("verify-email", token);
 
 /** Uses a verification link; the problem with it, or null when the address is now verified. */
 export async function verifyEmailWithToken(token: string) {

@@ -13,6 +13,7 @@ export const authSessionStorage = createCookieSessionStorage<{ sessionId: string
     path: "/",
     secure,
     secrets: [env.SESSION_SECRET],
-    maxAge: 30 * 24 * 60 * 60,
+    // The longest a session can live (its record decides; README "Configuration").
+    maxAge: env.SESSION_MAX_HOURS * 60 * 60,
   },
 });

@@ -144,7 +144,7 @@ export async function signIn(baseUrl: string, email: string, password: string) {
   const response = await fetch(`${baseUrl}/login`, {
     method: "POST",
     body: new URLSearchParams({ email, password, redirectTo: "/dashboard" }),
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: baseUrl },
     redirect: "manual",
   });
   const session = response.headers

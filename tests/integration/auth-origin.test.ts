@@ -32,6 +32,9 @@ describe("POSTs from another origin", () => {
     ["Origin: null (sandboxed frame, data: URL)", { Origin: "null" }],
     ["an Origin that is not a URL", { Origin: "not a url" }],
     ["no Origin but Sec-Fetch-Site: cross-site", { "Sec-Fetch-Site": "cross-site" }],
+    ["neither Origin nor Sec-Fetch-Site", {}],
+    ["no Origin and Sec-Fetch-Site: none", { "Sec-Fetch-Site": "none" }],
+    ["the shop's host over another scheme", { Origin: SHOP.replace(/^http:/, "https:") }],
   ])("are refused with 403 when they carry %s, and nothing is written", async (_label, headers) => {
     const fields = signup();
     const response = await post("/signup", fields, headers);
@@ -60,6 +63,17 @@ describe("POSTs from another origin", () => {
     const response = await post("/logout", {}, { Origin: "https://evil.example", Cookie: `__session=${value}` });
     expect(response.status).toBe(403);
     expect(await Session.exists({ _id: sessionId })).toBeTruthy();
+  });
+
+  test("a DELETE without Origin or Sec-Fetch-Site is refused too", async () => {
+    const response = await fetch(`${SHOP}/logout`, { method: "DELETE", redirect: "manual" });
+    expect(response.status).toBe(403);
+  });
+
+  test("a POST with only Sec-Fetch-Site: same-origin (no Origin) goes through", async () => {
+    const fields = signup();
+    const response = await post("/signup", fields, { "Sec-Fetch-Site": "same-origin" });
+    expect(response.status).toBe(302);
   });
 
   test("the same POST from the shop's own origin goes through", async () => {

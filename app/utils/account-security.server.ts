@@ -1,0 +1,53 @@
+import { createElement } from "react";
+import { PasswordChangedEmail } from "~/emails/account";
+import { retireAccountTokens } from "~/models/account-token.server";
+import { deleteOtherSessions } from "~/models/session.server";
+import { getPasswordHashOf, setPasswordHash, type UserView } from "~/models/user.server";
+import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG } from "./account-schemas";
+import { queueEmail, shopUrl } from "./email.server";
+import { hashPassword, verifyPassword } from "./password.server";
+import { signInThrottle, type Refusal } from "./rate-limit.server";
+
+/**
+ * Re-authentication before a change of email or password (ASVS 3.7.1). The current password is
+ * checked like a sign-in, throttled by the same counters, so a borrowed session cannot guess it.
+ * "no-password": a Google-only account, which confirms by mail instead.
+ */
+export async function checkCurrentPassword(
+  user: UserView,
+  password: string | undefined,
+  ip: string,
+): Promise<"ok" | "no-password" | { fieldError: string } | { refused: Refusal }> {
+  const passwordHash = await getPasswordHashOf(user.id);
+  if (!passwordHash) return "no-password";
+  if (!password) return { fieldError: CURRENT_PASSWORD_REQUIRED };
+  const attempt = await signInThrottle().beginLogin({ ip, email: user.email });
+  if (attempt.refused) return { refused: attempt.refused };
+  if (await verifyPassword(passwordHash, password)) {
+    await attempt.succeeded();
+    return "ok";
+  }
+  const refusal = await attempt.failed();
+  return refusal ? { refused: refusal } : { fieldError: CURRENT_PASSWORD_WRONG };
+}
+
+/**
+ * A new password from My Profile: every other session ends (this one stays), reset links mailed
+ * before stop working, and the account's address is told.
+ */
+export async function changePassword(user: UserView, keepSessionId: string | null, newPassword: string) {
+  if (!(await setPasswordHash(user.id, await hashPassword(newPassword)))) return false;
+  await deleteOtherSessions(user.id, keepSessionId ?? "");
+  await retireAccountTokens(user.id, "reset-password");
+  await queueEmail({
+    key: `password-changed:${user.id}:${Date.now()}`,
+    to: user.email,
+    subject: "Your PartsWorks password was changed",
+    body: createElement(PasswordChangedEmail, {
+      name: user.name,
+      shopUrl: shopUrl(),
+      forgotUrl: shopUrl("/forgot-password"),
+    }),
+  });
+  return true;
+}

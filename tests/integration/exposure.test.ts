@@ -1,0 +1,152 @@
+/**
+ * What a stranger on the network could reach in a demo or a production-like start: the caught
+ * mail (reset links) only from this machine, never on a production shop with a public address;
+ * the client address from X-Forwarded-For only when the peer is a listed proxy. Each shop here is
+ * its own process, started with the setting under test.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { networkInterfaces, tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { LocalDb } from "../../server/local-db";
+import { startShop, type Shop } from "../../scripts/bench/shop";
+import { createUser } from "../setup/factories";
+
+const work = mkdtempSync(path.join(tmpdir(), "shop-exposure-"));
+const db = { uri: process.env.MONGODB_URI! } as LocalDb;
+const buildDir = process.env.BUILD_DIR!;
+const shops: Shop[] = [];
+
+/** This machine's own non-loopback address: a request to it arrives from a non-loopback peer. */
+const outsideAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((entry) => entry && entry.family === "IPv4" && !entry.internal)?.address;
+
+async function shopWith(extraEnv: Record<string, string>, onLog?: (chunk: string) => void) {
+  const shop = await startShop({
+    work: path.join(work, String(shops.length)),
+    db,
+    buildDir,
+    extraEnv: { SESSION_SECRET: process.env.SESSION_SECRET!, ...extraEnv },
+    onLog,
+  });
+  shops.push(shop);
+  return shop;
+}
+
+afterAll(async () => {
+  await Promise.all(shops.map((shop) => shop.stop()));
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** A raw GET whose answer headers come back as sent (repeated headers kept apart). */
+function rawGet(host: string, port: number, pathname: string) {
+  return new Promise<{ status: number; headers: string[]; body: string }>((resolve, reject) => {
+    const req = httpRequest({ host, port, path: pathname, method: "GET" }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.rawHeaders, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+const headerValues = (raw: string[], name: string) =>
+  raw.filter((_, i) => i % 2 === 0 && raw[i].toLowerCase() === name).map((key) => raw[raw.indexOf(key) + 1]);
+
+function post(shop: Shop, pathname: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return fetch(`${shop.url}${pathname}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: shop.url, ...headers },
+    body: new URLSearchParams(fields),
+  });
+}
+
+describe("the caught mail of a shop without SMTP_URL", () => {
+  let shop: Shop;
+  beforeAll(async () => {
+    shop = await shopWith({ NODE_ENV: "test", SMTP_URL: "" });
+  }, 120_000);
+
+  test("a stranger cannot read a reset link: /dev/mail answers only to this machine's loopback", async () => {
+    expect(outsideAddress, "this machine needs a non-loopback address for this test").toBeTruthy();
+    const victim = await createUser({ email: `victim-${Date.now()}@example.com` });
+    expect((await post(shop, "/forgot-password", { email: victim.email })).status).toBe(302);
+
+    // From this machine the link is there (the developer's own inbox)...
+    await expect
+      .poll(async () => (await rawGet("127.0.0.1", shop.port, "/dev/mail.json")).body, { timeout: 15_000 })
+      .toContain(victim.email);
+    // ...from any other peer every page of the catcher is the shop's 404, and no link leaks.
+    for (const pathname of ["/dev/mail.json", "/dev/mail"]) {
+      const answer = await rawGet(outsideAddress!, shop.port, pathname);
+      expect(answer.status, pathname).toBe(404);
+      expect(answer.body, pathname).not.toContain("reset-password?token=");
+      expect(answer.body, pathname).not.toContain(victim.email);
+    }
+    // A forged header changes nothing: the socket's peer decides.
+    const forged = await fetch(`http://${outsideAddress}:${shop.port}/dev/mail.json`, {
+      headers: { "X-Forwarded-For": "127.0.0.1", Host: "localhost" },
+    });
+    expect(forged.status).toBe(404);
+  });
+
+  test("every answer carries one Cache-Control header, not the catcher's no-store beside the page's own", async () => {
+    for (const pathname of ["/", "/parts", "/login", "/healthz", "/dev/mail"]) {
+      const answer = await rawGet("127.0.0.1", shop.port, pathname);
+      expect(headerValues(answer.headers, "cache-control"), pathname).toHaveLength(1);
+    }
+  });
+});
+
+describe("a production demo that serves a public PUBLIC_URL", () => {
+  test("shows no caught mail at all, not even to this machine", async () => {
+    const shop = await shopWith({
+      NODE_ENV: "production",
+      SMTP_URL: "",
+      MONGODB_URI: "",
+      PUBLIC_URL: "https://shop.example.com",
+    });
+    for (const pathname of ["/dev/mail.json", "/dev/mail"]) {
+      expect((await rawGet("127.0.0.1", shop.port, pathname)).status, pathname).toBe(404);
+    }
+  }, 120_000);
+});
+
+describe("TRUST_PROXY", () => {
+  const signInFails = (shop: Shop, email: string, forwardedFor: string) =>
+    post(shop, "/login", { email, password: "wrong-password-1" }, { "X-Forwarded-For": forwardedFor });
+
+  test("a client that is not a listed proxy is judged by its socket address, whatever X-Forwarded-For says", async () => {
+    const shop = await shopWith({ TRUST_PROXY: "10.9.8.0/24, 192.0.2.250", LOGIN_FAILS_PER_EMAIL_AND_IP: "3" });
+    const { email } = await createUser();
+    const statuses: number[] = [];
+    for (let i = 1; i <= 5; i++) statuses.push((await signInFails(shop, email, `198.51.100.${i}`)).status);
+    // Three failures from this socket address, then it waits: a new forged address each time walks past nothing.
+    expect(statuses).toEqual([401, 401, 429, 429, 429]);
+  }, 120_000);
+
+  test("a request from a listed proxy (loopback) gives its client's address", async () => {
+    const shop = await shopWith({ TRUST_PROXY: "loopback", LOGIN_FAILS_PER_EMAIL_AND_IP: "3" });
+    const { email } = await createUser();
+    const statuses: number[] = [];
+    for (let i = 1; i <= 5; i++) statuses.push((await signInFails(shop, email, `198.51.100.${i}`)).status);
+    // Each forwarded address is a client of its own behind the proxy.
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+    const id = (await fetch(`${shop.url}/blogs`, { headers: { "X-Request-Id": "from-the-proxy-1" } })).headers.get(
+      "x-request-id",
+    );
+    expect(id).toBe("from-the-proxy-1");
+  }, 120_000);
+
+  test("a count of proxies still works, with a warning at start", async () => {
+    let log = "";
+    const shop = await shopWith({ TRUST_PROXY: "1" }, (chunk) => (log += chunk));
+    expect(log).toContain("TRUST_PROXY is a count of proxies");
+    expect((await fetch(`${shop.url}/healthz`)).status).toBe(200);
+  }, 120_000);
+});
