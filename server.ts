@@ -17,7 +17,7 @@ import { isLocalUrl, mailInbox, startMailCatcher, type MailCatcher } from "./ser
 import { createLogger, requestLogger } from "./server/logger";
 import { requestContext } from "./server/request-context";
 import { bodyLimit, sameOriginWrites } from "./server/request-guards";
-import { cspNonce, securityHeaders } from "./server/security-headers";
+import { cspNonce, privateAnswers, securityHeaders } from "./server/security-headers";
 import { serverTiming } from "./server/timing";
 
 if (existsSync(".env") && typeof process.loadEnvFile === "function") process.loadEnvFile(".env");
@@ -171,7 +171,7 @@ if (env.BENCH_STATIC_DIR) {
 
 if (mailCatcher && showCaughtMail) app.use(mailInbox(mailCatcher));
 
-app.all("*", (req, res, next) => handleRemix(req, res, next));
+app.all("*", privateAnswers, (req, res, next) => handleRemix(req, res, next));
 
 // Errors outside Remix (a static file that cannot be read, a middleware that threw): logged with
 // their stack here, a plain page with the request id for the visitor.

@@ -77,3 +77,24 @@ export function securityHeaders({
     policy(req, res, next);
   };
 }
+
+const SESSION_COOKIE = /(?:^|;\s*)__session=/;
+
+/**
+ * Any answer to a signed-in browser, or one that sets a cookie, may carry that person's data (the
+ * navbar's name on a 404, the root loader's user in `?_data=root`): no cache stores it, and a
+ * shared cache keeps anonymous copies apart by Cookie. Applied as the headers go out, so it wins
+ * over whatever a page's own headers said (one Cache-Control header, never two).
+ */
+export function privateAnswers(req: Request, res: Response, next: NextFunction) {
+  const signedIn = SESSION_COOKIE.test(req.get("cookie") ?? "");
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, ...args: Parameters<typeof writeHead>) {
+    if (signedIn || res.hasHeader("set-cookie")) {
+      res.setHeader("Cache-Control", "private, no-store");
+      res.vary("Cookie");
+    }
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
+  next();
+}

@@ -106,7 +106,9 @@ export function ApproveEmailChangeEmail({
         approve it; we then send a link to {newEmail} to confirm it. The link works once, for one day.
       </Paragraph>
       <ActionLink href={approveUrl}>Approve the change</ActionLink>
-      <Paragraph>If this was not you, ignore this email: nothing changes, and sign out your other sessions on My Profile.</Paragraph>
+      <Paragraph>
+        If this was not you, ignore this email: nothing changes, and sign out your other sessions on My Profile.
+      </Paragraph>
     </EmailLayout>
   );
 }

@@ -58,7 +58,7 @@ export async function getLiveSession(sessionId: string) {
   const doc = await Session.findOne({ _id: sessionId, expiresAt: { $gt: new Date() } }).lean();
   if (!doc) return null;
   const startedAt = (doc.createdAt ?? new Date()).getTime();
-  return { userId: doc.userId.toString(), startedAt, lastSeenAt: (doc.lastSeenAt?.getTime() ?? startedAt) };
+  return { userId: doc.userId.toString(), startedAt, lastSeenAt: doc.lastSeenAt?.getTime() ?? startedAt };
 }
 
 /** Notes a use of the session and when it now expires (its idle timeout, within its lifetime). */

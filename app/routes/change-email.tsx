@@ -67,7 +67,8 @@ export default function ChangeEmailPage() {
   const { problem, token, email, step } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const shown = result?.problem ?? problem;
-  if (shown) return <MailedLinkProblem title="Change your email address" problem={shown} testId="change-email-problem" />;
+  if (shown)
+    return <MailedLinkProblem title="Change your email address" problem={shown} testId="change-email-problem" />;
   return step === "approve" ? (
     <MailedLinkConfirm
       title="Approve the change of email"

@@ -15,7 +15,13 @@ import {
   type UserView,
 } from "~/models/user.server";
 import { AvatarForm } from "~/components/profile/avatar-form";
-import { imageTypeOf, saveAvatar } from "~/utils/avatar-store.server";
+import {
+  avatarUploadAttempt,
+  deleteAvatar,
+  imageTypeOf,
+  reencodeAvatar,
+  saveAvatar,
+} from "~/utils/avatar-store.server";
 import {
   ChangeEmailSchema,
   ChangePasswordSchema,
@@ -76,8 +82,7 @@ async function changeEmailAction(user: UserView, formData: FormData, context: Ac
   if (typeof proof === "object") return fieldError("currentPassword", proof.fieldError);
   if (await getUserByEmail(newEmail)) return fieldError("newEmail", EMAIL_TAKEN);
   const refusal = await mailRequestAttempt({ ip: clientIp(context), email: newEmail, action: "change-email" });
-  if (refusal)
-    return reply(429, submission.reply({ formErrors: [refusal.message], hideFields: ["currentPassword"] }));
+  if (refusal) return reply(429, submission.reply({ formErrors: [refusal.message], hideFields: ["currentPassword"] }));
   if (proof === "no-password") {
     await requestEmailChangeApproval(user, newEmail);
     return redirectWithSuccess("/dashboard", {
@@ -113,7 +118,8 @@ async function changePasswordAction(
     return reply(429, submission.reply({ formErrors: [proof.refused.message], hideFields: hide }));
   if (typeof proof === "object")
     return reply(400, submission.reply({ fieldErrors: { currentPassword: [proof.fieldError] }, hideFields: hide }));
-  if (!(await changePassword(user, await getSessionId(request), newPassword))) throw new Response(null, { status: 404 });
+  if (!(await changePassword(user, await getSessionId(request), newPassword)))
+    throw new Response(null, { status: 404 });
   return redirectWithSuccess("/dashboard", {
     message: "Your password has been changed",
     description: "Every other session of your account was signed out.",
@@ -123,7 +129,11 @@ async function changePasswordAction(
 /** A Google-only account gets a password by a link mailed to its address (a password reset). */
 async function setPasswordAction(user: UserView, context: ActionFunctionArgs["context"]) {
   const refusal = await mailRequestAttempt({ ip: clientIp(context), email: user.email, action: "password-reset" });
-  if (refusal) return json({ status: "error", error: { "": [refusal.message] }, formName: "set-password" }, { status: 429 });
+  if (refusal)
+    return json(
+      { status: "error" as const, error: { "": [refusal.message] }, formName: "set-password" },
+      { status: 429 },
+    );
   await sendPasswordResetLink(user.email);
   return redirectWithSuccess("/dashboard", {
     message: `We have sent a link to ${user.email}`,
@@ -198,20 +208,27 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "avatar") {
     const submission = parseWithZod(formData, { schema: AvatarSchema });
+    const refuse = (status: number, message: string) =>
+      json({ ...submission.reply({ fieldErrors: { avatar: [message] } }), formName: intent }, { status });
     if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
+    const tooMany = await avatarUploadAttempt(user.id);
+    if (tooMany) return refuse(429, tooMany);
     const bytes = new Uint8Array(await submission.value.avatar.arrayBuffer());
     const type = imageTypeOf(bytes);
-    if (!type) {
-      return json(
-        { ...submission.reply({ fieldErrors: { avatar: ["Choose a PNG, JPEG or WebP picture"] } }), formName: intent },
-        { status: 415 },
-      );
+    const clean = type ? await reencodeAvatar(bytes, type) : null;
+    if (!type || !clean) return refuse(415, "Choose a PNG, JPEG or WebP picture");
+    const photoUrl = await saveAvatar(clean, type);
+    if (!(await setPhotoUrl(user.id, photoUrl))) {
+      await deleteAvatar(photoUrl);
+      throw await gone();
     }
-    if (!(await setPhotoUrl(user.id, await saveAvatar(bytes, type)))) throw await gone();
+    // The picture it replaces is not kept.
+    await deleteAvatar(user.photoUrl);
     return saved("Profile picture saved");
   }
   if (intent === "avatar-remove") {
     if (!(await setPhotoUrl(user.id, null))) throw await gone();
+    await deleteAvatar(user.photoUrl);
     return saved("Profile picture removed");
   }
   if (intent === "change-email") return changeEmailAction(user, formData, context);

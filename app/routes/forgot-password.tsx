@@ -7,7 +7,7 @@ import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms
 import { ForgotPasswordSchema, RESET_LINK_SENT } from "~/utils/account-schemas";
 import { readForm } from "~/utils/form.server";
 import { mailRequestAttempt } from "~/utils/mail-throttle.server";
-import { sendPasswordResetLink } from "~/utils/password-reset.server";
+import { requestPasswordReset } from "~/utils/password-reset.server";
 import { clientIp } from "~/utils/rate-limit.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -27,8 +27,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       headers: { "Retry-After": String(refusal.retryAfterSeconds) },
     });
   }
-  await sendPasswordResetLink(email);
-  // The same answer whether or not the account exists.
+  await requestPasswordReset(email);
+  // The same answer, in the same time, whether or not the account exists.
   return redirect("/forgot-password?sent");
 }
 

@@ -29,7 +29,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: ResetPasswordSchema });
   if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const common = commonPasswordProblem(submission.value.password);
-  if (common) return json(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
+  if (common)
+    return json(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
   const problem = await resetPassword(submission.value.token, submission.value.password);
   if (problem) {
     return json(submission.reply({ formErrors: [RESET_LINK_PROBLEMS[problem]], hideFields: ["password"] }), {

@@ -27,7 +27,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const { name, email, password } = submission.value;
   const common = commonPasswordProblem(password);
-  if (common) return json(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
+  if (common)
+    return json(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
   const refusal = await signInThrottle().signupAttempt({ ip: clientIp(context) });
   if (refusal) {
     return json(submission.reply({ formErrors: [refusal.message], hideFields: ["password"] }), {

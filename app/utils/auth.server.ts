@@ -262,13 +262,7 @@ class ConfigurableGoogleStrategy<User> extends GoogleStrategy<User> {
 
 /** Why a Google sign-in did not complete; the login page explains each one. */
 export type GoogleFailure =
-  | "cancelled"
-  | "failed"
-  | "unverified"
-  | "conflict"
-  | "unavailable"
-  | "unverified-account"
-  | "link-needed";
+  "cancelled" | "failed" | "unverified" | "conflict" | "unavailable" | "unverified-account" | "link-needed";
 
 type PendingGoogleLink = { googleId: string; email: string; photoUrl?: string };
 

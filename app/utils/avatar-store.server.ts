@@ -1,8 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import mongoose from "mongoose";
+import { RateLimiterMongo, RateLimiterRes } from "rate-limiter-flexible";
+import sharp from "sharp";
 import { AVATAR_FILE, AVATAR_TYPES, type AvatarType } from "./avatar";
 import { getEnv } from "./env.server";
+import { inWords, THROTTLE_COLLECTION } from "./rate-limit.server";
 
 /**
  * Profile pictures uploaded to our own storage: files under AVATAR_DIR (default DATA_DIR/avatars),
@@ -24,7 +28,65 @@ export function imageTypeOf(bytes: Uint8Array): AvatarType | null {
   return null;
 }
 
-/** Stores a checked picture and returns its address on our site. */
+/** The largest side of a stored picture: avatars show at 40 to 160 px. */
+const AVATAR_SIDE = 512;
+
+/**
+ * The picture decoded and encoded again by sharp, in its own type: what is stored holds pixels
+ * only (sharp writes no EXIF, GPS, XMP or ICC metadata unless asked), turned upright by its EXIF
+ * orientation first and at most AVATAR_SIDE px a side. Null when the bytes do not decode.
+ */
+export async function reencodeAvatar(bytes: Uint8Array, type: AvatarType) {
+  try {
+    const image = sharp(bytes, { limitInputPixels: 40_000_000 })
+      .rotate()
+      .resize(AVATAR_SIDE, AVATAR_SIDE, { fit: "inside", withoutEnlargement: true });
+    const encoded = type === "png" ? image.png() : type === "jpg" ? image.jpeg({ quality: 85 }) : image.webp();
+    return new Uint8Array(await encoded.toBuffer());
+  } catch {
+    return null;
+  }
+}
+
+/** Deletes a picture stored by saveAvatar (a replaced or removed one); other addresses are left alone. */
+export async function deleteAvatar(photoUrl: string | null | undefined) {
+  const name = photoUrl?.startsWith("/avatars/") ? photoUrl.slice("/avatars/".length) : "";
+  if (!AVATAR_FILE.test(name)) return;
+  await rm(path.join(avatarDir(), name), { force: true });
+}
+
+const UPLOADS_PER_USER_PER_HOUR = 10;
+let uploads: { limiter: RateLimiterMongo; ready: Promise<void> } | undefined;
+
+/** Counts one upload of this user (each one is decoded and stored); the refusal when over the hour's limit. */
+export async function avatarUploadAttempt(userId: string) {
+  if (!uploads) {
+    const limiter = new RateLimiterMongo({
+      storeClient: mongoose.connection,
+      tableName: THROTTLE_COLLECTION,
+      disableIndexesCreation: true,
+      keyPrefix: "avatar_user_hour",
+      points: UPLOADS_PER_USER_PER_HOUR,
+      duration: 60 * 60,
+    });
+    const ready = limiter.createIndexes().catch((error: unknown) => {
+      uploads = undefined;
+      throw error;
+    });
+    uploads = { limiter, ready };
+  }
+  await uploads.ready;
+  try {
+    await uploads.limiter.consume(userId, 1);
+    return null;
+  } catch (rejected) {
+    if (!(rejected instanceof RateLimiterRes)) throw rejected;
+    const seconds = Math.max(1, Math.ceil(rejected.msBeforeNext / 1000));
+    return `You have changed your picture ${UPLOADS_PER_USER_PER_HOUR} times this hour. Please try again in ${inWords(seconds)}.`;
+  }
+}
+
+/** Stores a checked, re-encoded picture and returns its address on our site. */
 export async function saveAvatar(bytes: Uint8Array, type: AvatarType) {
   const dir = avatarDir();
   await mkdir(dir, { recursive: true });

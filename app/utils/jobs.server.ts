@@ -11,6 +11,11 @@ export const SEND_EMAIL_JOB = "send-email";
  */
 export const OUTBOX_SWEEP_JOB = "outbox-sweep";
 export const JOBS_COLLECTION = "jobs";
+/**
+ * A forgot-password request, handled after the answer (password-reset.server.ts): the answer
+ * writes this job whether or not the account exists, so it takes the same time either way.
+ */
+export const RESET_REQUEST_JOB = "password-reset-request";
 
 let agenda: Agenda | undefined;
 

@@ -4,15 +4,20 @@ import { addressKey, emailAndIpKey, inWords, THROTTLE_COLLECTION } from "./rate-
 
 /**
  * Throttling of the forms that send mail to an address someone types (forgot password, resend
- * verification), on rate-limiter-flexible like sign-in: per address of the sender and per email
- * asked for, so nobody floods an inbox or tries the form in bulk. Unlike sign-in, every request
+ * verification), on rate-limiter-flexible like sign-in: per address of the sender, per email asked
+ * for from that address, and a larger ceiling per email from everywhere, so nobody floods an inbox
+ * or tries the form in bulk, and nobody can use up an email's allowance to keep its owner's reset
+ * mail from coming (the owner's own address has its own count). Unlike sign-in, every request
  * counts: each one sends a message.
  */
 const HOUR = 60 * 60;
-const PER_EMAIL_PER_HOUR = 5;
+const PER_EMAIL_AND_IP_PER_HOUR = 5;
+const PER_EMAIL_PER_HOUR = 30;
 const PER_IP_PER_HOUR = 30;
 
-let limiters: { byEmail: RateLimiterMongo; byIp: RateLimiterMongo; ready: Promise<void> } | undefined;
+let limiters:
+  | { byEmailAndIp: RateLimiterMongo; byEmail: RateLimiterMongo; byIp: RateLimiterMongo; ready: Promise<void> }
+  | undefined;
 
 function getLimiters() {
   if (limiters) return limiters;
@@ -24,12 +29,18 @@ function getLimiters() {
     duration: HOUR,
   });
   const byIp = new RateLimiterMongo({ ...common, keyPrefix: "mail_ip_hour", points: PER_IP_PER_HOUR, duration: HOUR });
+  const byEmailAndIp = new RateLimiterMongo({
+    ...common,
+    keyPrefix: "mail_email_ip_hour",
+    points: PER_EMAIL_AND_IP_PER_HOUR,
+    duration: HOUR,
+  });
   // Indexes first, as in rate-limit.server.ts (the local database fails writes during index builds).
   const ready = byEmail.createIndexes().catch((error: unknown) => {
     limiters = undefined;
     throw error;
   });
-  limiters = { byEmail, byIp, ready };
+  limiters = { byEmailAndIp, byEmail, byIp, ready };
   return limiters;
 }
 
@@ -43,11 +54,12 @@ export async function mailRequestAttempt({
   email: string;
   action: "password-reset" | "verify-email" | "change-email";
 }) {
-  const { byEmail, byIp, ready } = getLimiters();
+  const { byEmailAndIp, byEmail, byIp, ready } = getLimiters();
   await ready;
   const address = addressKey(ip);
   for (const [limiter, key] of [
     [byIp, address],
+    [byEmailAndIp, emailAndIpKey(email, address)],
     [byEmail, emailAndIpKey(email, "any")],
   ] as const) {
     try {

@@ -1,7 +1,8 @@
 import type { Agenda } from "agenda";
 import nodemailer from "nodemailer";
 import { claimForSending, listUnqueued, markSent, releaseAfterFailure } from "~/models/outbox.server";
-import { getAgenda, OUTBOX_SWEEP_JOB, queueDelivery, SEND_EMAIL_JOB } from "./jobs.server";
+import { getAgenda, OUTBOX_SWEEP_JOB, queueDelivery, RESET_REQUEST_JOB, SEND_EMAIL_JOB } from "./jobs.server";
+import { sendPasswordResetLink } from "./password-reset.server";
 import { sweepOrderMail } from "./order-mail-sweep.server";
 
 /** A claimed message not sent within this time is taken again by another try. */
@@ -57,6 +58,10 @@ export async function startMailWorker({
     },
     { concurrency: 5, lockLifetime: 60_000, backoff: ({ attempt }) => retryDelay(attempt), removeOnComplete: true },
   );
+
+  agenda.define<{ email: string }>(RESET_REQUEST_JOB, (job) => sendPasswordResetLink(job.attrs.data.email), {
+    removeOnComplete: true,
+  });
 
   agenda.define(OUTBOX_SWEEP_JOB, async () => {
     // Order mail first (what it writes is queued at once), then anything written but never queued.

@@ -12,6 +12,7 @@ import {
 import { deleteUserSessions } from "~/models/session.server";
 import { getUserByEmail, getUserById, markEmailVerified, setPasswordHash } from "~/models/user.server";
 import { queueEmail, shopUrl } from "./email.server";
+import { getAgenda, RESET_REQUEST_JOB } from "./jobs.server";
 import { hashPassword } from "./password.server";
 
 export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
@@ -21,6 +22,20 @@ export const RESET_LINK_PROBLEMS: Record<Exclude<TokenState["state"], "valid">, 
   used: "This password reset link has already been used. If you still need to reset your password, ask for a new link below.",
   unknown: "This password reset link is not valid. Check that you copied all of it, or ask for a new one below.",
 };
+
+/**
+ * The forgot-password form's work, after its answer: a job (run by the mail worker) that mails the
+ * link when the account exists. The answer writes the same job either way, so its time tells
+ * nothing; a job that cannot be written falls back to doing the work now.
+ */
+export async function requestPasswordReset(email: string) {
+  try {
+    await getAgenda().now(RESET_REQUEST_JOB, { email });
+  } catch (error) {
+    console.error("Queueing a password reset request failed; handling it now:", error);
+    await sendPasswordResetLink(email);
+  }
+}
 
 /** Mails a reset link when the account exists; does nothing visible otherwise. */
 export async function sendPasswordResetLink(email: string) {

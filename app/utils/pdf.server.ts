@@ -8,6 +8,36 @@ import { CHROMIUM_ARGS } from "./chromium";
 import { getEnv } from "./env.server";
 
 export const PDF_TIMEOUT_MS = 20_000;
+/** PDFs printed at once (each a Chromium page); more wait in line, up to PDF_QUEUE, then are refused. */
+export const PDF_CONCURRENCY = 2;
+export const PDF_QUEUE = 6;
+
+/** Too many PDFs asked for at once: the route answers 503 with Retry-After. */
+export class PdfBusyError extends Error {
+  constructor() {
+    super("Too many PDFs are being printed just now");
+  }
+}
+
+// A few lines of counting instead of a queue package: one process-wide cap with a bounded line.
+let printing = 0;
+const waiting: (() => void)[] = [];
+
+async function takeTurn() {
+  if (printing < PDF_CONCURRENCY) {
+    printing++;
+    return;
+  }
+  if (waiting.length >= PDF_QUEUE) throw new PdfBusyError();
+  // The turn passes straight from the finishing PDF to the next in line (printing stays counted).
+  await new Promise<void>((resolve) => waiting.push(resolve));
+}
+
+function endTurn() {
+  const next = waiting.shift();
+  if (next) next();
+  else printing--;
+}
 
 export type PaperSize = "A4" | "Letter";
 
@@ -60,8 +90,20 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** A PDF of a complete HTML document that needs nothing from the network. */
+/**
+ * A PDF of a complete HTML document that needs nothing from the network. At most PDF_CONCURRENCY
+ * print at once; PdfBusyError when PDF_QUEUE more already wait.
+ */
 export async function htmlToPdf(html: string, paper: PaperSize = "Letter"): Promise<Buffer> {
+  await takeTurn();
+  try {
+    return await printPdf(html, paper);
+  } finally {
+    endTurn();
+  }
+}
+
+async function printPdf(html: string, paper: PaperSize): Promise<Buffer> {
   const launched = await withTimeout(getBrowser(), PDF_TIMEOUT_MS);
   const context = await launched.newContext({ javaScriptEnabled: false });
   try {

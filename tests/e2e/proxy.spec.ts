@@ -1,7 +1,7 @@
 /**
  * The shop behind Debian's nginx over https, with the configuration the deployment guide gives
  * (tests/setup/nginx.ts): nginx rewrites Host to the upstream's address, and the shop knows its
- * public origin from PUBLIC_URL and trusts one proxy (TRUST_PROXY=1).
+ * public origin from PUBLIC_URL and trusts the proxy on this machine (TRUST_PROXY=loopback).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:https";
@@ -33,7 +33,7 @@ test.beforeAll(async () => {
     buildDir: process.env.BUILD_DIR!,
     extraEnv: {
       PUBLIC_URL: `https://localhost:${port}`,
-      TRUST_PROXY: "1",
+      TRUST_PROXY: "loopback",
       SESSION_SECRET: process.env.SESSION_SECRET!,
     },
     onLog: (chunk) => (log += chunk),

@@ -8,7 +8,8 @@ import { describe, expect, test } from "vitest";
 import { Session } from "~/models/session.server";
 import { User } from "~/models/user.server";
 import { migrateDb } from "~/utils/migrate.server";
-import { createUser } from "../setup/factories";
+import { createUser, sessionCookieValue } from "../setup/factories";
+import { linkIn, waitForMail } from "../setup/mail";
 import { encodeMockUser, MOCK_USER_PARAM, type MockGoogleUser } from "../setup/oauth-server";
 
 const SHOP = process.env.SHOP_URL!;
@@ -44,6 +45,19 @@ function googleUser(overrides: MockGoogleUser = {}): MockGoogleUser {
     picture: `https://lh3.googleusercontent.com/a/${id}`,
     ...overrides,
   };
+}
+
+/** The login form, posted as a browser without JavaScript does, with the jar's cookies. */
+async function signInWithPassword(jar: CookieJar, email: string, password: string) {
+  const response = await fetch(`${SHOP}/login`, {
+    method: "POST",
+    body: new URLSearchParams({ email, password }),
+    headers: { Origin: SHOP, Cookie: jar.header },
+    redirect: "manual",
+  });
+  await response.body?.cancel();
+  jar.take(response);
+  return response;
 }
 
 /** Presses the Google button, "signs in at Google" as `user`, and follows Google back to the shop. */
@@ -114,32 +128,57 @@ describe("Google sign-in through the local OAuth2 server", () => {
     expect(html).not.toContain("Please confirm your email address");
   });
 
-  test("an existing account with the same verified email is linked, not duplicated; its photo is kept", async () => {
-    const existing = await createUser({ name: "Pat Password", verified: false });
-    await User.updateOne(
-      { _id: existing.id },
-      { $set: { photoUrl: "https://images.example.com/pat.png", emailVerifiedAt: new Date() } },
-    );
+  test("an existing password account is linked only after its owner signs in with the password once", async () => {
+    const existing = await createUser({ name: "Pat Password" });
+    await User.updateOne({ _id: existing.id }, { $set: { photoUrl: "https://images.example.com/pat.png" } });
+    const elsewhere = await sessionCookieValue(existing.id);
     const user = googleUser({ email: existing.email.toUpperCase() });
-    const first = await signInWithGoogle(user);
-    expect(first.back.headers.get("Location")).toBe("/");
+
+    // Google's word alone links nothing and signs nobody in.
+    const first = await signInWithGoogle(user, { redirectTo: "/dashboard" });
+    const location = new URL(first.back.headers.get("Location")!, SHOP);
+    expect(location.pathname).toBe("/login");
+    expect(location.searchParams.get("googleError")).toBe("link-needed");
+    expect(first.jar.has("__session")).toBe(false);
+    expect(first.jar.has("__google_link")).toBe(true);
+    expect((await User.findById(existing.id).lean())?.googleId).toBeUndefined();
+    const page = await fetch(location, { headers: { Cookie: first.jar.header } });
+    expect(await page.text()).toContain("Log in with its password once to link your Google account");
+
+    // The password proves the account is theirs: now it is linked, and every other session ends.
+    const login = await signInWithPassword(first.jar, existing.email, existing.password);
+    expect(login.status).toBe(302);
+    expect(first.jar.has("__google_link")).toBe(false);
     expect(await User.countDocuments({ email: existing.email })).toBe(1);
     expect(await User.findById(existing.id).lean()).toMatchObject({
       name: "Pat Password",
       googleId: user.sub,
       photoUrl: "https://images.example.com/pat.png",
     });
+    expect(await Session.exists({ _id: elsewhere.sessionId })).toBeNull();
+    expect(await Session.countDocuments({ userId: existing.id })).toBe(1);
 
-    // Signing in again with the same Google account: the same user, a new session.
+    // From now on Google signs in directly: the same user, a new session.
     const second = await signInWithGoogle(user);
+    expect(second.back.headers.get("Location")).toBe("/");
+    expect(second.jar.has("__session")).toBe(true);
     expect(await User.countDocuments({ email: existing.email })).toBe(1);
-    expect(await Session.countDocuments({ userId: existing.id })).toBe(2);
-    expect(second.jar.header).not.toBe(first.jar.header);
   });
 
-  test("an email that must wait for password sign-ins at this address still signs in with Google", async () => {
-    const existing = await createUser({ name: "Wanda Waiting", verified: false });
-    await User.updateOne({ _id: existing.id }, { $set: { emailVerifiedAt: new Date() } });
+  test("a waiting Google link is not given to another account that signs in with its password", async () => {
+    const owner = await createUser();
+    const someoneElse = await createUser();
+    const { jar } = await signInWithGoogle(googleUser({ email: owner.email }));
+    expect(jar.has("__google_link")).toBe(true);
+    expect((await signInWithPassword(jar, someoneElse.email, someoneElse.password)).status).toBe(302);
+    expect((await User.findById(someoneElse.id).lean())?.googleId).toBeUndefined();
+    expect((await User.findById(owner.id).lean())?.googleId).toBeUndefined();
+  });
+
+  test("an email that must wait for password sign-ins at this address still signs in with its linked Google account", async () => {
+    const existing = await createUser({ name: "Wanda Waiting" });
+    const google = googleUser({ email: existing.email });
+    await User.updateOne({ _id: existing.id }, { $set: { googleId: google.sub } });
     const tryPassword = async (password: string) => {
       const response = await fetch(`${SHOP}/login`, {
         method: "POST",
@@ -153,7 +192,7 @@ describe("Google sign-in through the local OAuth2 server", () => {
     for (let guess = 1; guess <= 10; guess++) await tryPassword(`wrong-guess-${guess}`);
     expect(await tryPassword(existing.password)).toBe(429);
 
-    const { back, jar } = await signInWithGoogle(googleUser({ email: existing.email }), { redirectTo: "/dashboard" });
+    const { back, jar } = await signInWithGoogle(google, { redirectTo: "/dashboard" });
     expect(back.headers.get("Location")).toBe("/dashboard");
     const dashboard = await fetch(`${SHOP}/dashboard`, { headers: { Cookie: jar.header }, redirect: "manual" });
     expect(dashboard.status).toBe(200);
@@ -174,12 +213,85 @@ describe("Google sign-in through the local OAuth2 server", () => {
     expect(await page.text()).toContain("its address is not verified yet");
   });
 
-  test("an account without a photo takes Google's picture by default", async () => {
-    const existing = await createUser({ verified: false });
-    await User.updateOne({ _id: existing.id }, { $set: { emailVerifiedAt: new Date() } });
+  test("an account without a photo takes Google's picture when it is linked", async () => {
+    const existing = await createUser();
     const user = googleUser({ email: existing.email });
-    await signInWithGoogle(user);
+    const { jar } = await signInWithGoogle(user);
+    await signInWithPassword(jar, existing.email, existing.password);
     expect((await User.findById(existing.id).lean())?.photoUrl).toBe(user.picture);
+  });
+
+  test("pre-hijack: a stranger who signed up first with the victim's address never shares the victim's account", async () => {
+    // 1. The attacker signs up with the victim's address and a password of his own.
+    const victimEmail = `victim-${randomUUID().slice(0, 8)}@example.com`;
+    const attacker = new CookieJar();
+    const signup = await fetch(`${SHOP}/signup`, {
+      method: "POST",
+      body: new URLSearchParams({ name: "Vic Tim", email: victimEmail, password: "attacker-own-77" }),
+      headers: { Origin: SHOP },
+      redirect: "manual",
+    });
+    expect(signup.status).toBe(302);
+    attacker.take(signup);
+    const account = await User.findOne({ email: victimEmail }).lean();
+
+    // 2. The welcome mail reaches the victim; the mail scanner (or the victim) opens its link.
+    const [welcome] = await waitForMail(victimEmail, { subject: /^Welcome to PartsWorks/ });
+    const link = linkIn(welcome, `${SHOP}/verify-email?token=`);
+    for (let i = 0; i < 3; i++) expect((await fetch(link)).status).toBe(200);
+    expect((await User.findById(account!._id).lean())?.emailVerifiedAt).toBeUndefined();
+
+    // 3. The victim signs in with Google: not linked, not signed in, told what to do.
+    const victim = googleUser({ email: victimEmail });
+    const refused = await signInWithGoogle(victim);
+    expect(new URL(refused.back.headers.get("Location")!, SHOP).searchParams.get("googleError")).toBe(
+      "unverified-account",
+    );
+    expect(refused.jar.has("__session")).toBe(false);
+
+    // 4. Even once the address is confirmed (the button pressed), Google alone links nothing.
+    const token = new URL(link).searchParams.get("token")!;
+    const confirmed = await fetch(`${SHOP}/verify-email`, {
+      method: "POST",
+      body: new URLSearchParams({ token }),
+      headers: { Origin: SHOP },
+      redirect: "manual",
+    });
+    expect(confirmed.status).toBe(302);
+    const again = await signInWithGoogle(victim);
+    expect(new URL(again.back.headers.get("Location")!, SHOP).searchParams.get("googleError")).toBe("link-needed");
+    expect(again.jar.has("__session")).toBe(false);
+    expect((await User.findById(account!._id).lean())?.googleId).toBeUndefined();
+
+    // 5. The victim takes the account back by resetting the password (the attacker's sessions end),
+    //    then signs in with it once, which links Google.
+    const forgot = await fetch(`${SHOP}/forgot-password`, {
+      method: "POST",
+      body: new URLSearchParams({ email: victimEmail }),
+      headers: { Origin: SHOP },
+      redirect: "manual",
+    });
+    expect(forgot.status).toBe(302);
+    const [resetMail] = await waitForMail(victimEmail, { subject: "Reset your PartsWorks password" });
+    const resetToken = new URL(linkIn(resetMail, `${SHOP}/reset-password?token=`)).searchParams.get("token")!;
+    const reset = await fetch(`${SHOP}/reset-password`, {
+      method: "POST",
+      body: new URLSearchParams({ token: resetToken, password: "victim-owns-this-9" }),
+      headers: { Origin: SHOP },
+      redirect: "manual",
+    });
+    expect(reset.status).toBe(302);
+    const linked = await signInWithPassword(again.jar, victimEmail, "victim-owns-this-9");
+    expect(linked.status).toBe(302);
+    expect((await User.findById(account!._id).lean())?.googleId).toBe(victim.sub);
+
+    // The attacker's session and password open nothing any more.
+    const attackerPage = await fetch(`${SHOP}/dashboard`, { headers: { Cookie: attacker.header }, redirect: "manual" });
+    expect(attackerPage.status).toBe(302);
+    expect((await signInWithPassword(new CookieJar(), victimEmail, "attacker-own-77")).status).toBe(401);
+    // And Google signs the victim in directly.
+    const google = await signInWithGoogle(victim);
+    expect(google.jar.has("__session")).toBe(true);
   });
 
   test.each([

@@ -3,7 +3,10 @@
  * last one, even with two removals at once), signing a user out everywhere, a user's own sessions,
  * and moderating the home page's reviews (one visible review per customer, hidden ones never shown).
  */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import mongoose from "mongoose";
+import sharp from "sharp";
 import { describe, expect, test } from "vitest";
 import { googlePicture } from "~/utils/avatar";
 import * as avatarMigration from "../../scripts/migrations/20261123151000-avatar-addresses.js";
@@ -421,7 +424,29 @@ function multipartRequest(fields: Record<string, string | Blob>, cookie: string,
   return new Request(new URL("/dashboard?index", SHOP), { method: "POST", body, headers: { Cookie: cookie } });
 }
 
-const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+/** A real 64x48 PNG (the stored copy is decoded and encoded again, so a bare signature no longer passes). */
+const PNG = new Uint8Array(
+  await sharp({ create: { width: 64, height: 48, channels: 3, background: "#3366cc" } })
+    .png()
+    .toBuffer(),
+);
+/** A photo as a phone takes it: a JPEG whose EXIF says where (GPS) and with what camera. */
+const GEOTAGGED_JPEG = new Uint8Array(
+  await sharp({ create: { width: 800, height: 600, channels: 3, background: "#aa5500" } })
+    .jpeg()
+    .withExif({
+      IFD0: { Make: "PhoneMaker", Model: "Pocket 9" },
+      IFD3: {
+        GPSLatitudeRef: "N",
+        GPSLatitude: "48/1 51/1 2409/100",
+        GPSLongitudeRef: "E",
+        GPSLongitude: "2/1 21/1 741/100",
+      },
+    })
+    .toBuffer(),
+);
+const storedAvatar = (photoUrl: string) =>
+  path.resolve(process.env.AVATAR_DIR ?? path.join(process.env.DATA_DIR ?? ".data", "avatars"), photoUrl.slice(9));
 
 describe("uploaded profile pictures", () => {
   test("a PNG is stored in our storage, served by our route as image/png and becomes the avatar", async () => {
@@ -438,7 +463,8 @@ describe("uploaded profile pictures", () => {
     expect(served.status).toBe(200);
     expect(served.headers.get("Content-Type")).toBe("image/png");
     expect(served.headers.get("X-Content-Type-Options")).toBe("nosniff");
-    expect(new Uint8Array(await served.arrayBuffer())).toEqual(PNG);
+    const servedBytes = Buffer.from(await served.arrayBuffer());
+    expect(await sharp(servedBytes).metadata()).toMatchObject({ format: "png", width: 64, height: 48 });
 
     await postReview(cookie, `Uploaded face ${crypto.randomUUID()}`);
     expect((await Review.findOne({ userId: user.id }).lean())?.img).toBe(photoUrl);
@@ -446,6 +472,41 @@ describe("uploaded profile pictures", () => {
     const removed = await post(profileAction, "/dashboard?index", { intent: "avatar-remove" }, cookie);
     expect(removed.status).toBe(302);
     expect((await User.findById(user.id).lean())?.photoUrl).toBeUndefined();
+    // The removed picture's file is gone too.
+    expect(existsSync(storedAvatar(photoUrl))).toBe(false);
+  });
+
+  test("a phone photo is stored re-encoded, without its EXIF (GPS, camera), and at most 512 px a side", async () => {
+    expect((await sharp(Buffer.from(GEOTAGGED_JPEG)).metadata()).exif).toBeDefined();
+    const { user, cookie } = await signedIn();
+    const response = await settle(
+      profileAction(actionArgs(multipartRequest({ intent: "avatar", avatar: new Blob([GEOTAGGED_JPEG]) }, cookie))),
+    );
+    expect(response.status).toBe(302);
+    const photoUrl = (await User.findById(user.id).lean())?.photoUrl ?? "";
+    expect(photoUrl).toMatch(/\.jpg$/);
+    const stored = readFileSync(storedAvatar(photoUrl));
+    const meta = await sharp(stored).metadata();
+    expect(meta).toMatchObject({ format: "jpeg", width: 512, height: 384 });
+    expect(meta.exif).toBeUndefined();
+    expect(stored.includes(Buffer.from("PhoneMaker"))).toBe(false);
+  });
+
+  test("a new picture replaces the old one's file; an eleventh upload within the hour waits", async () => {
+    const { user, cookie } = await signedIn();
+    const upload = () =>
+      settle(profileAction(actionArgs(multipartRequest({ intent: "avatar", avatar: new Blob([PNG]) }, cookie))));
+    const files: string[] = [];
+    for (let i = 1; i <= 10; i++) {
+      expect((await upload()).status).toBe(302);
+      files.push(storedAvatar((await User.findById(user.id).lean())?.photoUrl ?? ""));
+    }
+    expect(new Set(files).size).toBe(10);
+    expect(files.filter((file) => existsSync(file))).toEqual([files[9]]);
+    const eleventh = await upload();
+    expect(eleventh.status).toBe(429);
+    expect(JSON.stringify(await eleventh.json())).toContain("times this hour");
+    expect(storedAvatar((await User.findById(user.id).lean())?.photoUrl ?? "")).toBe(files[9]);
   });
 
   test.each([
@@ -456,6 +517,12 @@ describe("uploaded profile pictures", () => {
       "Choose a PNG, JPEG or WebP picture",
     ],
     ["an SVG", new Blob(['<svg xmlns="http://www.w3.org/2000/svg"/>']), 415, "Choose a PNG, JPEG or WebP picture"],
+    [
+      "a PNG signature followed by no picture",
+      new Blob([Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82])]),
+      415,
+      "Choose a PNG, JPEG or WebP picture",
+    ],
     ["an empty file", new Blob([]), 400, "Choose a picture"],
     [
       "a picture over 512 KB",

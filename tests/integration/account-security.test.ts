@@ -1,0 +1,271 @@
+/**
+ * Passwords and sessions (OWASP ASVS 4.0.3 Level 2) and the audit's low findings, against the
+ * suite's shop and database: common passwords refused, idle and absolute session limits (shorter
+ * for admins), a password change that asks for the current one and ends the other sessions, the
+ * mail throttle an attacker cannot use against the owner, forgot-password answering in the same
+ * time either way, personal answers never cached, and a cap on PDFs printed at once.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, describe, expect, test } from "vitest";
+import { Session } from "~/models/session.server";
+import { User } from "~/models/user.server";
+import { loader as pdfLoader } from "~/routes/documents.$id.$kind_.pdf";
+import { action as profileAction } from "~/routes/dashboard._index";
+import { action as forgotAction } from "~/routes/forgot-password";
+import { action as resetAction } from "~/routes/reset-password";
+import { action as signupAction } from "~/routes/signup";
+import { CURRENT_PASSWORD_WRONG } from "~/utils/account-schemas";
+import { COMMON_PASSWORD, verifyPassword } from "~/utils/password.server";
+import { sendPasswordResetLink } from "~/utils/password-reset.server";
+import { closePdfBrowser, htmlToPdf, PDF_CONCURRENCY, PDF_QUEUE, PdfBusyError } from "~/utils/pdf.server";
+import { createUser, sessionCookieValue, TEST_PASSWORD } from "../setup/factories";
+import { linkIn, waitForMail } from "../setup/mail";
+import { createOrder } from "../setup/order-factories";
+import { getRequest, loaderArgs, postRequest, settle, testContext } from "../setup/requests";
+import { expectFieldError, signedIn } from "./ordering.helpers";
+
+const SHOP = process.env.SHOP_URL!;
+const MINUTE = 60_000;
+let addressCount = 0;
+/** A fresh client address for each request, so no throttle of another test interferes. */
+const freshAddress = () => `203.0.${Math.floor(++addressCount / 250) % 250}.${(addressCount % 250) + 1}`;
+const fresh = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
+
+afterAll(() => closePdfBrowser());
+
+type Action = (args: Parameters<typeof signupAction>[0]) => Promise<unknown>;
+
+function callAction(
+  action: Action,
+  pathname: string,
+  fields: Record<string, string>,
+  { cookie, ip = freshAddress() }: { cookie?: string; ip?: string } = {},
+) {
+  return settle(
+    action({ request: postRequest(pathname, fields, { cookie }), params: {}, context: testContext({ clientIp: ip }) }),
+  );
+}
+
+describe("common and breached passwords (ASVS 2.1.7)", () => {
+  test("sign-up refuses 123456 and its kind with a clear message, and creates no account", async () => {
+    for (const password of ["123456", "password", "qwerty123", "Letmein"]) {
+      const email = fresh("common");
+      const response = await callAction(signupAction, "/signup", { name: "Connie Common", email, password });
+      await expectFieldError(response, "password", COMMON_PASSWORD);
+      expect(await User.exists({ email })).toBeNull();
+    }
+    // Six characters stay the minimum, and an uncommon password of that length passes.
+    const email = fresh("short");
+    expect((await callAction(signupAction, "/signup", { name: "Sam Short", email, password: "k7#vQ2" })).status).toBe(
+      302,
+    );
+  });
+
+  test("a reset link does not set a common password either", async () => {
+    const user = await createUser({ email: fresh("reset-common") });
+    await sendPasswordResetLink(user.email);
+    const [mail] = await waitForMail(user.email, { subject: "Reset your PartsWorks password" });
+    const token = new URL(linkIn(mail, `${SHOP}/reset-password?token=`)).searchParams.get("token")!;
+    const response = await callAction(resetAction, "/reset-password", { token, password: "123456" });
+    await expectFieldError(response, "password", COMMON_PASSWORD);
+    const stored = await User.findById(user.id).select("+passwordHash").lean();
+    expect(await verifyPassword(stored!.passwordHash!, TEST_PASSWORD)).toBe(true);
+  });
+});
+
+describe("session lifetime (ASVS 3.3.2)", () => {
+  /** Sets when a session was last used and started, as if that much time had passed. */
+  async function age(sessionId: string, { idle, since }: { idle: number; since: number }) {
+    await Session.collection.updateOne(
+      { _id: sessionId as never },
+      { $set: { lastSeenAt: new Date(Date.now() - idle), createdAt: new Date(Date.now() - since) } },
+    );
+  }
+  const dashboard = (value: string) =>
+    fetch(`${SHOP}/dashboard`, { headers: { Cookie: `__session=${value}` }, redirect: "manual" });
+
+  test("a customer's session ends after 30 idle minutes, not before, and its record is deleted", async () => {
+    const user = await createUser();
+    const { sessionId, value } = await sessionCookieValue(user.id);
+    await age(sessionId, { idle: 29 * MINUTE, since: 29 * MINUTE });
+    expect((await dashboard(value)).status).toBe(200);
+    // That request counted as activity: the idle time starts again.
+    const seen = await Session.findById(sessionId).lean();
+    expect(Date.now() - seen!.lastSeenAt!.getTime()).toBeLessThan(MINUTE);
+
+    await age(sessionId, { idle: 31 * MINUTE, since: 40 * MINUTE });
+    const after = await dashboard(value);
+    expect(after.status).toBe(302);
+    expect(after.headers.get("location")).toMatch(/^\/login/);
+    expect(await Session.exists({ _id: sessionId })).toBeNull();
+  });
+
+  test("a session in constant use still ends 12 hours after sign-in", async () => {
+    const user = await createUser();
+    const { sessionId, value } = await sessionCookieValue(user.id);
+    await age(sessionId, { idle: 10_000, since: 11.9 * 60 * MINUTE });
+    expect((await dashboard(value)).status).toBe(200);
+    await age(sessionId, { idle: 10_000, since: 12 * 60 * MINUTE + 1000 });
+    expect((await dashboard(value)).status).toBe(302);
+  });
+
+  test("an admin's session ends sooner: after 15 idle minutes, and 8 hours after sign-in", async () => {
+    const admin = await createUser({ role: "admin" });
+    const idle = await sessionCookieValue(admin.id);
+    await age(idle.sessionId, { idle: 14 * MINUTE, since: 14 * MINUTE });
+    expect((await dashboard(idle.value)).status).toBe(200);
+    await age(idle.sessionId, { idle: 16 * MINUTE, since: 30 * MINUTE });
+    expect((await dashboard(idle.value)).status).toBe(302);
+
+    const busy = await sessionCookieValue(admin.id);
+    await age(busy.sessionId, { idle: 10_000, since: 8 * 60 * MINUTE + 1000 });
+    expect((await dashboard(busy.value)).status).toBe(302);
+  });
+});
+
+describe("change of password (ASVS 3.7.1)", () => {
+  test("asks for the current password, refuses common ones, then ends every other session and older reset links", async () => {
+    const user = await createUser({ email: fresh("pw-change") });
+    const here = await sessionCookieValue(user.id);
+    const other = await sessionCookieValue(user.id);
+    const cookie = `__session=${here.value}`;
+    await sendPasswordResetLink(user.email);
+    const [resetMail] = await waitForMail(user.email, { subject: "Reset your PartsWorks password" });
+    const resetToken = new URL(linkIn(resetMail, `${SHOP}/reset-password?token=`)).searchParams.get("token")!;
+    const change = (fields: Record<string, string>) =>
+      callAction(profileAction, "/dashboard?index", { intent: "change-password", ...fields }, { cookie });
+
+    await expectFieldError(
+      await change({ currentPassword: "", newPassword: "fresh-secret-81" }),
+      "currentPassword",
+      "Enter your current password",
+    );
+    await expectFieldError(
+      await change({ currentPassword: "not-it-at-all", newPassword: "fresh-secret-81" }),
+      "currentPassword",
+      CURRENT_PASSWORD_WRONG,
+    );
+    await expectFieldError(
+      await change({ currentPassword: TEST_PASSWORD, newPassword: "123456" }),
+      "newPassword",
+      COMMON_PASSWORD,
+    );
+    expect(await Session.countDocuments({ userId: user.id })).toBe(2);
+
+    const done = await change({ currentPassword: TEST_PASSWORD, newPassword: "fresh-secret-81" });
+    expect(done.status).toBe(302);
+    const stored = await User.findById(user.id).select("+passwordHash").lean();
+    expect(await verifyPassword(stored!.passwordHash!, "fresh-secret-81")).toBe(true);
+    expect(await Session.exists({ _id: here.sessionId })).toBeTruthy();
+    expect(await Session.exists({ _id: other.sessionId })).toBeNull();
+    await waitForMail(user.email, { subject: "Your PartsWorks password was changed" });
+
+    // The reset link mailed before the change opens nothing now.
+    const reset = await callAction(resetAction, "/reset-password", { token: resetToken, password: "attacker-pick-55" });
+    expect(reset.status).toBe(400);
+    expect(JSON.stringify(await reset.json())).toContain("already been used");
+  });
+});
+
+describe("the mail throttle", () => {
+  const forgot = (email: string, ip: string) => callAction(forgotAction, "/forgot-password", { email }, { ip });
+
+  test("an attacker who uses up an email's requests from one address does not block its owner's reset mail", async () => {
+    const victim = await createUser({ email: fresh("blocked") });
+    const attacker = freshAddress();
+    const answers: number[] = [];
+    for (let i = 0; i < 6; i++) answers.push((await forgot(victim.email, attacker)).status);
+    expect(answers).toEqual([302, 302, 302, 302, 302, 429]);
+    // The owner, from their own address, still gets a link.
+    expect((await forgot(victim.email, freshAddress())).status).toBe(302);
+  });
+
+  test("an email still has a ceiling over all addresses together", async () => {
+    const email = fresh("ceiling");
+    const answers: number[] = [];
+    for (let i = 0; i < 31; i++) answers.push((await forgot(email, freshAddress())).status);
+    expect(answers.slice(0, 30).every((status) => status === 302)).toBe(true);
+    expect(answers[30]).toBe(429);
+  });
+});
+
+describe("forgot password's timing", () => {
+  test("the answer takes the same time whether or not the account exists (medians of 30 within 2 ms)", async () => {
+    const known = await Promise.all(Array.from({ length: 31 }, () => createUser({ email: fresh("timing-known") })));
+    const time = async (email: string) => {
+      const started = performance.now();
+      const response = await callAction(forgotAction, "/forgot-password", { email });
+      const took = performance.now() - started;
+      expect(response.status).toBe(302);
+      return took;
+    };
+    // One of each first, unmeasured (first calls load code and open connections).
+    await time(known[30].email);
+    await time(fresh("timing-unknown"));
+    const existing: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      existing.push(await time(known[i].email));
+      unknown.push(await time(fresh("timing-unknown")));
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    expect(Math.abs(median(existing) - median(unknown))).toBeLessThan(2);
+    // The links still go out, after the answers.
+    await waitForMail(known[0].email, { subject: "Reset your PartsWorks password" });
+  });
+});
+
+describe("personal answers are never cached", () => {
+  test("with a session cookie: one Cache-Control `private, no-store` and Vary: Cookie, `?_data` included", async () => {
+    const { user, cookie } = await signedIn("customer", `Priya Private ${randomUUID().slice(0, 6)}`);
+    for (const pathname of [
+      "/?_data=root",
+      "/no-such-page-here",
+      "/forgot-password",
+      "/parts",
+      "/blogs",
+      "/?_data=routes%2F_index",
+    ]) {
+      const response = await fetch(`${SHOP}${pathname}`, { headers: { Cookie: cookie }, redirect: "manual" });
+      const body = await response.text();
+      expect(response.headers.get("cache-control"), pathname).toBe("private, no-store");
+      expect(response.headers.get("vary") ?? "", pathname).toMatch(/\bCookie\b/i);
+      if (["/?_data=root", "/no-such-page-here", "/forgot-password"].includes(pathname))
+        expect(body, pathname).toContain(user.name);
+    }
+  });
+
+  test("without one, public pages stay cacheable by a CDN", async () => {
+    const response = await fetch(`${SHOP}/blogs`);
+    expect(response.headers.get("cache-control")).toMatch(/^public/);
+    expect(response.headers.get("vary") ?? "").toMatch(/\bCookie\b/i);
+  });
+});
+
+describe("PDF printing", () => {
+  test(`at most ${PDF_CONCURRENCY} print at once and ${PDF_QUEUE} wait; beyond that the route answers 503 with Retry-After`, async () => {
+    const html = "<!doctype html><title>x</title><p>A page</p>";
+    const { user, cookie } = await signedIn();
+    const order = await createOrder({ user });
+    const asked = Array.from({ length: PDF_CONCURRENCY + PDF_QUEUE + 3 }, () =>
+      htmlToPdf(html).then(
+        (pdf) => ({ ok: pdf.subarray(0, 5).toString("latin1") === "%PDF-" }),
+        (error: unknown) => ({ ok: false, busy: error instanceof PdfBusyError }),
+      ),
+    );
+    // While those are printing or waiting, a customer's PDF is refused at once, not queued behind them.
+    const response = await settle(
+      pdfLoader(
+        loaderArgs(getRequest(`/documents/${order.id}/pro-forma/pdf`, { cookie }), { id: order.id, kind: "pro-forma" }),
+      ),
+    );
+    expect(response.status).toBe(503);
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+
+    const results = await Promise.all(asked);
+    expect(results.filter((result) => result.ok)).toHaveLength(PDF_CONCURRENCY + PDF_QUEUE);
+    expect(results.filter((result) => "busy" in result && result.busy)).toHaveLength(3);
+    // Once the line is empty, PDFs print again.
+    expect((await htmlToPdf(html)).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+  }, 120_000);
+});
