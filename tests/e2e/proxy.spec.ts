@@ -1,7 +1,7 @@
 /**
  * The shop behind Debian's nginx over https, with the configuration the deployment guide gives
  * (tests/setup/nginx.ts): nginx rewrites Host to the upstream's address, and the shop knows its
- * public origin from PUBLIC_URL and trusts the proxy on this machine (TRUST_PROXY=loopback).
+ * public origin from PUBLIC_URL and trusts nginx's own address (TRUST_PROXY=127.0.0.1).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:https";
@@ -33,7 +33,7 @@ test.beforeAll(async () => {
     buildDir: process.env.BUILD_DIR!,
     extraEnv: {
       PUBLIC_URL: `https://localhost:${port}`,
-      TRUST_PROXY: "loopback",
+      TRUST_PROXY: "127.0.0.1",
       SESSION_SECRET: process.env.SESSION_SECRET!,
     },
     onLog: (chunk) => (log += chunk),
