@@ -54,8 +54,9 @@ function rawGet(host: string, port: number, pathname: string) {
   });
 }
 
+/** Every value sent for one header name (raw headers alternate name, value). */
 const headerValues = (raw: string[], name: string) =>
-  raw.filter((_, i) => i % 2 === 0 && raw[i].toLowerCase() === name).map((key) => raw[raw.indexOf(key) + 1]);
+  raw.flatMap((key, i) => (i % 2 === 0 && key.toLowerCase() === name ? [raw[i + 1]] : []));
 
 function post(shop: Shop, pathname: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
   return fetch(`${shop.url}${pathname}`, {
