@@ -87,6 +87,8 @@ const SESSION_COOKIE = /(?:^|;\s*)__session=/;
  * over whatever a page's own headers said (one Cache-Control header, never two).
  */
 export function privateAnswers(req: Request, res: Response, next: NextFunction) {
+  // Profile pictures: a new upload gets a new name, the same file for everyone (cached a year).
+  if (req.path.startsWith("/avatars/")) return next();
   const signedIn = SESSION_COOKIE.test(req.get("cookie") ?? "");
   const writeHead = res.writeHead;
   res.writeHead = function (this: Response, ...args: Parameters<typeof writeHead>) {

@@ -11,7 +11,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { LocalDb } from "../../server/local-db";
 import { startShop, type Shop } from "../../scripts/bench/shop";
-import { createUser } from "../setup/factories";
+import { Session } from "~/models/session.server";
+import { createUser, sessionCookieValue } from "../setup/factories";
 
 const work = mkdtempSync(path.join(tmpdir(), "shop-exposure-"));
 const db = { uri: process.env.MONGODB_URI! } as LocalDb;
@@ -115,6 +116,26 @@ describe("a production demo that serves a public PUBLIC_URL", () => {
     for (const pathname of ["/dev/mail.json", "/dev/mail"]) {
       expect((await rawGet("127.0.0.1", shop.port, pathname)).status, pathname).toBe(404);
     }
+  }, 120_000);
+});
+
+describe("SESSION_IDLE_MINUTES", () => {
+  test("a shop set to a one-minute idle timeout signs out a session left alone for just over a minute", async () => {
+    const shop = await shopWith({ SESSION_IDLE_MINUTES: "1" });
+    const user = await createUser();
+    const fresh = await sessionCookieValue(user.id);
+    const idle = await sessionCookieValue(user.id);
+    const leftAlone = async (sessionId: string, ms: number) =>
+      Session.collection.updateOne({ _id: sessionId as never }, { $set: { lastSeenAt: new Date(Date.now() - ms) } });
+    await leftAlone(fresh.sessionId, 45_000);
+    await leftAlone(idle.sessionId, 61_000);
+    const open = (value: string) =>
+      fetch(`${shop.url}/dashboard`, { headers: { Cookie: `__session=${value}` }, redirect: "manual" });
+    expect((await open(fresh.value)).status).toBe(200);
+    const signedOut = await open(idle.value);
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.headers.get("location")).toMatch(/^\/login/);
+    expect(await Session.exists({ _id: idle.sessionId })).toBeNull();
   }, 120_000);
 });
 
