@@ -105,8 +105,8 @@ describe("the caught mail of a shop without SMTP_URL", () => {
   });
 });
 
-describe("a production demo that serves a public PUBLIC_URL", () => {
-  test("shows no caught mail at all, not even to this machine", async () => {
+describe("a production demo (local database, no SMTP_URL)", () => {
+  test("with a public PUBLIC_URL shows no caught mail at all, not even to this machine", async () => {
     const shop = await shopWith({
       NODE_ENV: "production",
       SMTP_URL: "",
@@ -116,6 +116,12 @@ describe("a production demo that serves a public PUBLIC_URL", () => {
     for (const pathname of ["/dev/mail.json", "/dev/mail"]) {
       expect((await rawGet("127.0.0.1", shop.port, pathname)).status, pathname).toBe(404);
     }
+  }, 120_000);
+
+  test("started as npm run demo starts it (HOST=127.0.0.1), nothing but this machine can connect", async () => {
+    const shop = await shopWith({ NODE_ENV: "production", SMTP_URL: "", MONGODB_URI: "", HOST: "127.0.0.1" });
+    expect((await rawGet("127.0.0.1", shop.port, "/healthz")).status).toBe(200);
+    await expect(rawGet(outsideAddress!, shop.port, "/dev/mail.json")).rejects.toThrow(/ECONNREFUSED/);
   }, 120_000);
 });
 
