@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { DEFAULT_CHROMIUM_PATH } from "../app/utils/chromium";
+import { DEFAULT_CHROMIUM_PATH } from "../shared/chromium";
 
 /** Empty strings (as copied from .env.example) count as unset. */
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
