@@ -15,12 +15,10 @@ async function settled(to: string) {
     .lean();
   if (messages.some((message) => message.status !== "sent")) return false;
   const ids = messages.map((message) => message._id);
-  const jobsLeft = await mongoose.connection
-    .collection(JOBS_COLLECTION)
-    .countDocuments({
-      "data.outboxId": { $in: ids },
-      $or: [{ nextRunAt: { $ne: null } }, { lockedAt: { $ne: null } }],
-    });
+  const jobsLeft = await mongoose.connection.collection(JOBS_COLLECTION).countDocuments({
+    "data.outboxId": { $in: ids },
+    $or: [{ nextRunAt: { $ne: null } }, { lockedAt: { $ne: null } }],
+  });
   return jobsLeft === 0;
 }
 
