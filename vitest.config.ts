@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
  * Test files that run in parallel, each on a database of its own (tests/setup/vitest.setup.ts).
@@ -30,6 +31,22 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/trade-profile.test.ts",
 ];
 
+/**
+ * The longest files start first, so none is left running alone at the end. Vitest orders by the
+ * last run's timings when it has them; a fresh clone has none, and would start with the largest files.
+ */
+const LONGEST_FIRST = ["bench-smoke", "database", "instances", "order-mail", "mail"].map((name) => `/${name}.test.ts`);
+
+class LongestFirst extends BaseSequencer {
+  async sort(files: TestSpecification[]) {
+    const rank = (file: TestSpecification) => {
+      const index = LONGEST_FIRST.findIndex((suffix) => file.moduleId.endsWith(suffix));
+      return index === -1 ? LONGEST_FIRST.length : index;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 const ALL_FILES = ["app/**/*.test.{ts,tsx}", "tests/integration/**/*.test.{ts,tsx}"];
 
 export default defineConfig({
@@ -41,6 +58,7 @@ export default defineConfig({
     pool: "forks",
     // own-db files two at a time (two cores), beside the shared files one at a time (mostly waiting on the shop).
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    sequence: { sequencer: LongestFirst },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
