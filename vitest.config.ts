@@ -26,6 +26,7 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/ordering.test.ts",
   "tests/integration/quick-order.test.ts",
   "tests/integration/scripts.test.ts",
+  "tests/integration/setup-messages.test.ts",
   "tests/integration/storefront.test.ts",
   "tests/integration/toast.test.ts",
   "tests/integration/trade-profile.test.ts",
