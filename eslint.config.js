@@ -1,4 +1,6 @@
 import js from "@eslint/js";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
 import react from "eslint-plugin-react";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
@@ -33,6 +35,35 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       "react/prop-types": "off",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    // Imports point down a layer, never up (README "Layout"). Each zone: files in `target` may not
+    // import from `from`. Paths are resolved (the `~` alias too), so a relative import cannot slip by.
+    files: ["**/*.{ts,tsx}"],
+    plugins: { "import-x": importX },
+    settings: { "import-x/resolver-next": [createTypeScriptImportResolver()] },
+    rules: {
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            {
+              target: "./server",
+              from: "./app",
+              message: "server/ is the shop's infrastructure: it never imports the app (shared code goes in shared/).",
+            },
+            {
+              target: "./shared",
+              from: ["./app", "./server"],
+              message: "shared/ holds plain modules that everything may import: they import neither app/ nor server/.",
+            },
+            // Next, once the models no longer import services (mail, audit) or helpers:
+            // { target: "./app/models", from: ["./app/utils", "./app/routes", "./app/components"],
+            //   message: "Models are the bottom floor: Mongoose and plain helpers only." },
+          ],
+        },
+      ],
     },
   },
   {

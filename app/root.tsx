@@ -7,6 +7,7 @@ import { Footer, Navbar } from "~/components/layout";
 import { TOAST_DURATION_MS, Toaster } from "~/components/toaster";
 import { getUser } from "~/utils/auth.server";
 import { getPublicEnv } from "~/utils/env.server";
+import { browserAsset } from "~/utils/browser-assets.server";
 import { getToast, hasToastCookie } from "~/utils/toast.server";
 import { usePageHydrates } from "~/utils/hydrated";
 import { useNonce } from "~/utils/nonce";
@@ -28,6 +29,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     user: user ? { id: user.id, name: user.name, role: user.role, photoUrl: user.photoUrl } : null,
     toast: toast ?? null,
     env: getPublicEnv(),
+    // Pending buttons and the vehicle picker where the framework is not sent (app/browser/static-page.ts).
+    staticPageScript: browserAsset("static-page"),
   };
   // getToast always re-commits its cookie; only send it when a toast was consumed, so pages
   // without one carry no Set-Cookie and public pages stay cacheable (app/utils/cache.server.ts).
@@ -53,20 +56,6 @@ export const meta: MetaFunction = () => [
  * gives up only client-side navigation, and its toast closes with the few lines of script below.
  */
 const useHydrate = usePageHydrates;
-
-/**
- * What a hydrated page does, for a page sent without the framework: while its form is being
- * submitted a button shows its `data-pending-text` and is aria-disabled (restored when the page
- * comes back from the back-forward cache); a select marked `data-refine` loads its form's results
- * on change, leaving out the fields it names (a new make clears the model and year), as
- * refinedHref does on a hydrated page.
- *
- * The refined page comes in place: fetched, its <main>, title and canonical link put into this
- * one, the address pushed (the back button reloads the address it lands on), and the focus back on
- * the select. Our own few lines because a page sent without the framework has no router to do it;
- * anything unexpected (an error, a redirect, no fetch) falls back to loading the address.
- */
-const STATIC_PAGE_SCRIPT = `(function(){var k="data-idle-html",d=document,here=function(){return location.pathname+location.search},shown=here(),n=0;d.addEventListener("submit",function(e){var b=e.submitter;if(e.defaultPrevented||!b||!b.hasAttribute("data-pending-text"))return;b.setAttribute(k,b.innerHTML);b.setAttribute("aria-disabled","true");b.textContent=b.getAttribute("data-pending-text")});d.addEventListener("change",function(e){var s=e.target,f=s.form;if(!s.hasAttribute||!s.hasAttribute("data-refine")||!f)return;var c=s.getAttribute("data-refine").split(" "),p=new URLSearchParams;new FormData(f).forEach(function(v,n){if(v&&c.indexOf(n)<0)p.append(n,v)});var u=f.action.split("?")[0]+(p.toString()?"?"+p:""),m=d.querySelector("main"),r=++n;if(!window.fetch||!window.DOMParser||!m||!s.id)return location.assign(u);m.setAttribute("aria-busy","true");fetch(u,{headers:{Accept:"text/html"}}).then(function(x){if(!x.ok||x.redirected)throw x;return x.text()}).then(function(t){if(r!==n)return;var g=new DOMParser().parseFromString(t,"text/html"),w=g.querySelector("main"),l=d.querySelector("link[rel=canonical]"),o=g.querySelector("link[rel=canonical]");if(!w)throw w;m.innerHTML=w.innerHTML;m.removeAttribute("aria-busy");d.title=g.title;if(l&&o)l.href=o.href;history.pushState(null,"",u);shown=here();var a=d.getElementById(s.id);if(a)a.focus()}).catch(function(){if(r===n)location.assign(u)})});addEventListener("popstate",function(){if(here()!==shown)location.reload()});addEventListener("pageshow",function(){d.querySelectorAll("["+k+"]").forEach(function(b){b.innerHTML=b.getAttribute(k);b.removeAttribute(k);b.removeAttribute("aria-disabled")})})})()`;
 
 /** Closes the toast of a page sent without the framework (what Toaster does once hydrated). */
 function staticToastScript(duration: number) {
@@ -103,7 +92,7 @@ export function useOptionalUser() {
 }
 
 export default function App() {
-  const { user, toast, env } = useLoaderData<typeof loader>();
+  const { user, toast, env, staticPageScript } = useLoaderData<typeof loader>();
   const nonce = useNonce();
   const hydrate = useHydrate();
   return (
@@ -115,7 +104,7 @@ export default function App() {
       </main>
       <Footer />
       <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(env)}` }} />
-      {hydrate ? null : <script nonce={nonce} dangerouslySetInnerHTML={{ __html: STATIC_PAGE_SCRIPT }} />}
+      {hydrate || !staticPageScript ? null : <script nonce={nonce} src={staticPageScript} defer />}
       {toast && !hydrate ? (
         <script
           nonce={nonce}

@@ -27,7 +27,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import lighthouse from "lighthouse";
-import { CHROMIUM_ARGS, toolChromiumPath } from "../app/utils/chromium";
+import { CHROMIUM_ARGS, toolChromiumPath } from "../shared/chromium";
 import { freePort } from "../server/local-db";
 import { pinned, stopProcess } from "./bench/shop";
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
-import { DEFAULT_CHROMIUM_PATH } from "../app/utils/chromium";
+import { DEFAULT_CHROMIUM_PATH } from "../shared/chromium";
 
 /** Empty strings (as copied from .env.example) count as unset. */
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
@@ -81,6 +81,8 @@ const schema = z.object({
   SMTP_URL: optional(z.string().regex(/^smtps?:\/\/.+/, "must start with smtp:// or smtps://")),
   /** The sender of the shop's mail. */
   MAIL_FROM: z.string().min(3).default("PartsWorks <no-reply@partsworks.test>"),
+  /** How often agenda looks for due jobs (mail), in milliseconds; the test suite shortens it. */
+  JOBS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   /** Where local data lives (the local database, the development session secret). */
   DATA_DIR: z.string().default(".data"),
   /** Where uploaded profile pictures are kept (a volume all instances share). Unset: DATA_DIR/avatars. */

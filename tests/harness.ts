@@ -7,6 +7,9 @@
  *   npm test                 everything
  *   npm test unit [files]    Vitest only (arguments go to vitest)
  *   npm test e2e [args]      Playwright only (arguments go to playwright)
+ *
+ * Vitest runs as two processes side by side, one per project of vitest.config.ts: the files with a
+ * database of their own, several at a time, and the files on the shared database, one at a time.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -28,6 +31,48 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv) {
     const child = spawn(command, args, { stdio: "inherit", env });
     child.on("exit", (code) => resolve(code ?? 1));
   });
+}
+
+/** Like run, with the output passed on whole lines at a time, so two runs side by side stay readable. */
+function runLines(command: string, args: string[], env: NodeJS.ProcessEnv) {
+  return new Promise<number>((resolve) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env });
+    for (const [from, to] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ] as const) {
+      let rest = "";
+      from.on("data", (chunk: Buffer) => {
+        const lines = (rest + chunk.toString()).split("\n");
+        rest = lines.pop() ?? "";
+        if (lines.length) to.write(lines.join("\n") + "\n");
+      });
+      from.on("end", () => rest && to.write(rest + "\n"));
+    }
+    child.on("close", (code) => resolve(code ?? 1));
+  });
+}
+
+const VITEST_PROJECTS = ["own-db", "shared"];
+
+/** Both Vitest projects at once (or one run, when the arguments pick a project), summed. */
+async function runVitest(env: NodeJS.ProcessEnv): Promise<Counts> {
+  const projects = passThrough.some((arg) => arg.startsWith("--project")) ? [undefined] : VITEST_PROJECTS;
+  const counts = await Promise.all(
+    projects.map(async (project) => {
+      const out = path.join(work, `vitest-${project ?? "all"}.json`);
+      const args = ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`];
+      if (project) args.push(`--project=${project}`, "--passWithNoTests");
+      await (project ? runLines : run)("npx", [...args, ...passThrough], env);
+      return vitestCounts(out);
+    }),
+  );
+  return counts.reduce((sum, next) => ({
+    passed: sum.passed + next.passed,
+    failed: sum.failed + next.failed,
+    skipped: sum.skipped + next.skipped,
+    flaky: sum.flaky + next.flaky,
+  }));
 }
 
 type Counts = { passed: number; failed: number; skipped: number; flaky: number };
@@ -62,6 +107,7 @@ function playwrightCounts(file: string): Counts {
 async function main() {
   const started = Date.now();
   services = await startServices(work);
+  const setupSeconds = Math.round((Date.now() - started) / 1000);
   const env = { ...process.env, ...services.env };
   const totals: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0 };
   const add = (label: string, counts: Counts) => {
@@ -73,31 +119,30 @@ async function main() {
   };
 
   const results: [string, Counts][] = [];
-  if (mode === "all" || mode === "unit") {
-    const out = path.join(work, "vitest.json");
-    await run(
-      "npx",
-      ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...passThrough],
-      env,
-    );
-    results.push(["Vitest", vitestCounts(out)]);
-  }
+  const timed = async (label: string, part: () => Promise<Counts>) => {
+    const start = Date.now();
+    const counts = await part();
+    results.push([`${label} (${Math.round((Date.now() - start) / 1000)} s)`, counts]);
+  };
+  if (mode === "all" || mode === "unit") await timed("Vitest", () => runVitest(env));
   if (mode === "all" || mode === "e2e") {
-    const out = path.join(work, "playwright.json");
-    await run("npx", ["playwright", "test", "--reporter=list,json", ...passThrough], {
-      ...env,
-      PLAYWRIGHT_JSON_OUTPUT_NAME: out,
-      // Each run keeps its traces apart, so overlapping runs never delete each other's.
-      PLAYWRIGHT_OUTPUT_DIR: path.join("test-results", path.basename(work)),
+    await timed("Playwright", async () => {
+      const out = path.join(work, "playwright.json");
+      await run("npx", ["playwright", "test", "--reporter=list,json", ...passThrough], {
+        ...env,
+        PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+        // Each run keeps its traces apart, so overlapping runs never delete each other's.
+        PLAYWRIGHT_OUTPUT_DIR: path.join("test-results", path.basename(work)),
+      });
+      return playwrightCounts(out);
     });
-    results.push(["Playwright", playwrightCounts(out)]);
   }
 
   console.log("");
   for (const [label, counts] of results) add(label, counts);
   const seconds = Math.round((Date.now() - started) / 1000);
   if (totals.flaky) console.log(`(${totals.flaky} passed only on retry)`);
-  console.log(`Finished in ${seconds} s`);
+  console.log(`Finished in ${seconds} s (build, database and shop: ${setupSeconds} s)`);
   console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   return totals.failed === 0 && totals.passed > 0 ? 0 : 1;
 }

@@ -17,7 +17,7 @@ const count = (n: number) => n.toLocaleString("en-US");
  * Make, then model, then year. Without JavaScript these are plain selects in a GET form: each
  * "Find parts" press brings the next select's choices. With JavaScript each choice loads the list at
  * once, the selects after it cleared (`data-refine` names them): through the router on a hydrated
- * page, through the root's static script on a page sent without the framework; both build the
+ * page, through app/browser/static-page.ts on a page sent without the framework; both build the
  * address the same way (refinedHref). The text, sort and other filters ride along as hidden fields.
  */
 export function VehiclePicker({ state }: { state: PartsState }) {
@@ -92,7 +92,7 @@ export function VehiclePicker({ state }: { state: PartsState }) {
 
 /**
  * The address a choice in the picker loads: the form's fields without the empty ones and without
- * the selects the choice clears. STATIC_PAGE_SCRIPT (root.tsx) builds it the same way.
+ * the selects the choice clears. app/browser/static-page.ts builds it the same way.
  */
 export function refinedHref(form: HTMLFormElement, cleared: string[]) {
   const params = new URLSearchParams();

@@ -2,6 +2,7 @@ import { MongoBackend } from "@agendajs/mongo-backend";
 import { Agenda } from "agenda";
 import mongoose from "mongoose";
 import { markQueued } from "~/models/outbox.server";
+import { getEnv } from "./env.server";
 
 /** The job that sends one outbox message (defined in mail-worker.server.ts). */
 export const SEND_EMAIL_JOB = "send-email";
@@ -29,7 +30,7 @@ export function getAgenda() {
   if (!db) throw new Error("the database is not connected");
   agenda = new Agenda({
     backend: new MongoBackend({ mongo: db, collection: JOBS_COLLECTION }),
-    processEvery: "2 seconds",
+    processEvery: getEnv().JOBS_POLL_MS,
     defaultLockLifetime: 60_000,
   });
   return agenda;

@@ -4,7 +4,7 @@
  * closed on shutdown; each PDF gets its own context (no JavaScript, no network) and a time limit.
  */
 import { chromium, type Browser } from "playwright-core";
-import { CHROMIUM_ARGS } from "./chromium";
+import { CHROMIUM_ARGS } from "../../shared/chromium";
 import { getEnv } from "./env.server";
 
 export const PDF_TIMEOUT_MS = 20_000;

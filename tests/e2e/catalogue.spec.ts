@@ -7,8 +7,8 @@ import { expect, test } from "./fixtures";
 /**
  * Finding the part that fits: the vehicle picker (three choices), the filters with their counts,
  * a part number typed off an invoice, and what the part page tells search engines; with
- * JavaScript on (choices refine the list in place: a visitor's page through the root's static
- * script, a signed-in customer's through the router, see cart.spec.ts) and off (plain GET forms
+ * JavaScript on (choices refine the list in place: a visitor's page through
+ * app/browser/static-page.ts, a signed-in customer's through the router, see cart.spec.ts) and off (plain GET forms
  * and links).
  */
 

@@ -2,7 +2,8 @@ import { expect, test } from "./fixtures";
 
 /**
  * The public pages are sent without the framework's JavaScript (handle.hydrate = false); a small
- * inline script in the root gives their submit buttons the pending state a hydrated one has.
+ * script of their own (app/browser/static-page.ts) gives their submit buttons the pending state a
+ * hydrated one has.
  */
 test("on /parts, sent without the framework, Search says it is searching while the results load", async ({
   page,
@@ -24,4 +25,22 @@ test("on /parts, sent without the framework, Search says it is searching while t
   // A fresh load (as when the results arrive) shows the button as it was.
   await page.goto("/parts?q=brake");
   await expect(page.getByRole("button", { name: "Search" })).not.toHaveAttribute("aria-disabled");
+});
+
+test("that script is a file named by its content, sent as JavaScript, cached for a year and admitted by the CSP", async ({
+  page,
+  request,
+}) => {
+  const response = await page.goto("/");
+  const src = await page.locator("script[src^='/build/_static/static-page-']").getAttribute("src");
+  expect(src).toMatch(/^\/build\/_static\/static-page-[A-Z0-9]+\.js$/);
+  const nonce = (response?.headers()["content-security-policy"] ?? "").match(/'nonce-([^']+)'/)?.[1];
+  expect(nonce).toBeTruthy();
+  // The browser hides a script's nonce from the DOM once it has been checked; the HTML carries it.
+  expect(await response!.text()).toContain(`nonce="${nonce}" src="${src}"`);
+  const script = await request.get(src!);
+  expect(script.status()).toBe(200);
+  expect(script.headers()["content-type"]).toMatch(/javascript/);
+  expect(script.headers()["cache-control"]).toMatch(/max-age=31536000.*immutable|immutable.*max-age=31536000/);
+  expect(await script.text()).toContain("data-pending-text");
 });

@@ -19,6 +19,7 @@ import { action as orderAction } from "~/routes/parts.$id";
 import { action as unsubscribeAction, loader as unsubscribeLoader } from "~/routes/unsubscribe";
 import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
 import { caughtMail, linkIn, setMailServer, waitForMail, type CaughtMail } from "../setup/mail";
+import { settledMailTo } from "../setup/mail-settled";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 
@@ -52,10 +53,9 @@ async function newestOrderOf(userId: string) {
   return doc!._id.toString();
 }
 
-/** Every message to `to` so far, after a pause long enough for a duplicate to arrive. */
-async function allMailTo(to: string) {
-  await new Promise((resolve) => setTimeout(resolve, 4000));
-  return (await caughtMail()).filter((mail) => mail.to.includes(to));
+/** Every message to `to`, once no more can be on its way (a duplicate included). */
+function allMailTo(to: string) {
+  return settledMailTo(to);
 }
 
 function postWebhook(order: { id: string; totalCents: number }, paymentIntent: string) {

@@ -26,8 +26,9 @@ export async function startServices(work: string, { build = true } = {}): Promis
     // Inside the project, so that the build resolves node_modules; one per run, so runs can overlap.
     const buildDir = path.resolve(".cache", `test-build-${path.basename(work)}`);
     stops.push(async () => rmSync(buildDir, { recursive: true, force: true }));
-    // The shop runs at its default settings (sign-in throttling included).
-    const extraEnv: Record<string, string> = { SESSION_SECRET: randomBytes(32).toString("hex") };
+    // The shop runs at its default settings (sign-in throttling included), except that it looks for
+    // due mail jobs every 200 ms instead of every 2 s: the mail tests wait for what it sends.
+    const extraEnv: Record<string, string> = { SESSION_SECRET: randomBytes(32).toString("hex"), JOBS_POLL_MS: "200" };
     for (const start of [startStripeMock, startOAuthServer]) {
       const provider = await start();
       stops.push(provider.stop);

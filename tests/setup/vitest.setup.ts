@@ -1,10 +1,27 @@
+import { createHash } from "node:crypto";
+import path from "node:path";
 import { Agent, setGlobalDispatcher } from "undici";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { connectDb, disconnectDb, syncIndexes } from "~/utils/db.server";
 
 // A connection per request for the tests' fetch calls: many tests read only a response's status and
 // headers, and a pooled socket behind an unread body can stall a later request.
 setGlobalDispatcher(new Agent({ pipelining: 0 }));
+
+// A file of the "own-db" project (vitest.config.ts) gets a database of its own on the suite's
+// database server, named after the file, so files run side by side without seeing each other's
+// data. Set before the file is loaded, so everything it starts (scripts, shops) uses it too.
+if (process.env.TEST_OWN_DATABASE && process.env.MONGODB_URI) {
+  const file = path.relative(process.cwd(), expect.getState().testPath ?? "");
+  const slug = path
+    .basename(file)
+    .replace(/\.test\.tsx?$/, "")
+    .replace(/[^a-z0-9]+/gi, "-");
+  const name = `t-${slug.slice(0, 40)}-${createHash("sha1").update(file).digest("hex").slice(0, 8)}`;
+  const uri = new URL(process.env.MONGODB_URI);
+  uri.pathname = `/${name}`;
+  process.env.MONGODB_URI = uri.toString();
+}
 
 // Integration tests talk to the real (local) database that `npm test` started.
 beforeAll(async () => {

@@ -1,4 +1,6 @@
 /**
+ * (shared/: plain modules that the shop, its server and the tools may all import; they import none of them.)
+ *
  * Debian's Chromium, as the shop (PDFs), the browser tests and Lighthouse launch it: the system
  * browser, never one downloaded by Playwright, with nothing that would reach the internet.
  * The shop reads `CHROME_PATH` through its env schema (server/env.ts), whose default this is.
