@@ -23,7 +23,9 @@ import org.h2.mvstore.MVStore;
  * write the shop saw acknowledged survives a crash of this process (H2 alone commits about once a
  * second). Concurrent writes share a commit: a commit stores everything written so far, and the
  * next one finds nothing left to store. LOCAL_DB_SYNC=fsync also flushes the file to the disk on
- * each commit (survives a crash of the machine too, at a much higher cost: docs/performance.md).
+ * each commit (survives a crash of the machine too, at a much higher cost: docs/performance.md);
+ * LOCAL_DB_SYNC=none leaves it to H2's own commit about once a second (faster, and a crash loses
+ * up to the last second of acknowledged writes).
  *
  * Prints "READY <port>" once it accepts connections. It stops, flushing the store, on SIGTERM/SIGINT
  * or when its standard input closes, so it never outlives the process that started it.
@@ -94,8 +96,8 @@ public final class LocalMongo {
 
         String cacheMb = System.getenv().getOrDefault("LOCAL_DB_CACHE_MB", "512");
         MVStore store = new MVStore.Builder().fileName(file.getPath()).cacheSize(Integer.parseInt(cacheMb)).open();
-        boolean fsync = "fsync".equals(System.getenv("LOCAL_DB_SYNC"));
-        H2Backend backend = new DurableBackend(store, fsync);
+        String sync = System.getenv().getOrDefault("LOCAL_DB_SYNC", "commit");
+        H2Backend backend = "none".equals(sync) ? new H2Backend(store) : new DurableBackend(store, "fsync".equals(sync));
         backend.version(VERSION);
         MongoServer server = new MongoServer(backend);
         server.bind(new InetSocketAddress("127.0.0.1", port));
