@@ -7,7 +7,7 @@ import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import expressStaticGzip from "express-static-gzip";
-import { connectDb, disconnectDb, isDbHealthy, isDbUnavailableError, syncIndexes } from "./app/utils/db.server";
+import { connectDb, disconnectDb, isDbHealthy, isDbUnavailableError, pingDb, syncIndexes } from "./app/utils/db.server";
 import { backfillCatalogueKeys } from "./app/models/part-catalogue.server";
 import { ensureDemoData } from "./app/utils/demo-data.server";
 import { startMailWorker } from "./app/utils/mail-worker.server";
@@ -107,7 +107,7 @@ async function importBuild(): Promise<ServerBuild> {
   return import(isDev ? `${url}?t=${Date.now()}` : url);
 }
 // While the database is away, loaders and actions answer 503 at once (server/db-outage.ts).
-const outage = dbOutageGuard({ isUnavailable: isDbUnavailableError, probe: isDbHealthy, logger });
+const outage = dbOutageGuard({ isUnavailable: isDbUnavailableError, probe: pingDb, logger });
 function remixHandler(build: ServerBuild) {
   return createRequestHandler({
     build: outage.wrapBuild(build),

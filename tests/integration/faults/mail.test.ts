@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Audit } from "~/models/audit.server";
 import { Order } from "~/models/order.server";
-import { Outbox } from "~/models/outbox.server";
+import { addToOutbox, Outbox } from "~/models/outbox.server";
 import { createPart, createUser, sessionCookieHeader } from "../../setup/factories";
 import {
   killShop,
@@ -102,6 +102,34 @@ describe("a mail server that hangs on DATA, then SIGKILL of the shop", () => {
     }
     await killShop(next); // the next test's shop works the jobs alone
   }, 240_000);
+});
+
+describe("mail left behind without a live job", () => {
+  test("a message pending with no job, and one held by an attempt that died, are sent by the sweep, once", async () => {
+    smtp.state.hang = false;
+    const shop = await spawnShop(db.uri, fast());
+    shops.push(shop);
+    await waitHealthy(shop);
+    const to = "left-behind@example.com";
+    const base = { to, html: "<p>Hello</p>", text: "Hello" };
+    // Written, and the process stopped before it queued a job.
+    await addToOutbox({ ...base, _id: "test:left-behind:pending", subject: "Pending with no job" });
+    // Claimed by an attempt whose process died, its job gone with it.
+    await addToOutbox({ ...base, _id: "test:left-behind:claimed", subject: "Claimed by a dead attempt" });
+    await Outbox.updateOne(
+      { _id: "test:left-behind:claimed" },
+      { $set: { status: "sending", sendingSince: new Date(Date.now() - 3_600_000), claimToken: "dead" } },
+    );
+    const mine = () => smtp.delivered.filter((mail) => mail.to.includes(to));
+    await expect.poll(() => mine().length, { timeout: 60_000, interval: 250 }).toBe(2);
+    await sleep(5000); // more sweeps: nothing twice
+    expect(
+      mine()
+        .map((mail) => mail.subject)
+        .sort(),
+    ).toEqual(["Claimed by a dead attempt", "Pending with no job"]);
+    await killShop(shop);
+  }, 120_000);
 });
 
 describe("a message that keeps failing", () => {
