@@ -185,3 +185,13 @@ export async function retryFailedMail(id: string) {
     .select({ _id: 1, to: 1, subject: 1 })
     .lean();
 }
+
+/** A message that already ran out of attempts, written once (the demo data shows Shop Today's list with it). */
+export async function addFailedMail(entry: OutboxEntry & { attempts: number; lastError: string }) {
+  const now = new Date();
+  await Outbox.updateOne(
+    { _id: entry._id },
+    { $setOnInsert: { ...entry, status: "failed", failedAt: now } },
+    { upsert: true },
+  );
+}

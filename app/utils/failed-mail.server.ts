@@ -1,4 +1,4 @@
-import { listFailedMail, retryFailedMail } from "~/models/outbox.server";
+import { addFailedMail, listFailedMail, retryFailedMail } from "~/models/outbox.server";
 import { audit, type AuditEvent } from "./audit.server";
 import { queueDelivery } from "./jobs.server";
 
@@ -27,4 +27,20 @@ export async function sendFailedMailAgain({
     target: { type: "mail", id: outboxId, label: `${message.subject} → ${message.to}` },
   });
   return message;
+}
+
+/**
+ * The demo's one email the mail server refused, so that Shop Today shows its "Emails not sent"
+ * list on a first start; Send again delivers it to the local mail catcher (/dev/mail). Once.
+ */
+export async function ensureDemoFailedMail(to: string) {
+  await addFailedMail({
+    _id: "demo:failed-mail",
+    to,
+    subject: "Your PartsWorks price list for next year",
+    html: "<p>Hello,</p><p>Next year's price list is ready in the shop.</p><p>PartsWorks</p>",
+    text: "Hello,\n\nNext year's price list is ready in the shop.\n\nPartsWorks",
+    attempts: 10,
+    lastError: "550 5.1.1 Mailbox temporarily unavailable (a demo of an email the mail server refused)",
+  });
 }
