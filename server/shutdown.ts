@@ -78,12 +78,21 @@ export function gracefulShutdown({
     for (const socket of sockets) if (!busy.has(socket)) socket.end();
 
     let code = 0;
-    const answered = await Promise.race([closed.then(() => true), sleep(msLeft()).then(() => false)]);
-    if (!answered) {
+    // Answered when nothing has been in flight for 100 ms (a request read just as its idle
+    // connection was closed still gets its answer).
+    for (let quietSince = 0; msLeft() > 0; await sleep(25)) {
+      if (busy.size > 0) quietSince = 0;
+      else if (!quietSince) quietSince = Date.now();
+      else if (Date.now() - quietSince >= 100) break;
+    }
+    if (busy.size > 0) {
       logger.error(`shutdown: ${busy.size} requests still running after ${timeoutMs} ms, cut off`);
-      for (const socket of sockets) socket.destroy();
       code = 1;
     }
+    // Every answer is out: what is left are connections closed on our side whose clients have not
+    // closed theirs yet (or the ones cut off above).
+    for (const socket of sockets) socket.destroy();
+    await Promise.race([closed, sleep(msLeft())]);
     for (const step of cleanup) {
       const left = msLeft();
       try {
