@@ -1,4 +1,5 @@
 import { existsSync, watch } from "node:fs";
+import { createServer } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -6,18 +7,21 @@ import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import expressStaticGzip from "express-static-gzip";
-import { connectDb, disconnectDb, isDbHealthy, syncIndexes } from "./app/utils/db.server";
+import { connectDb, disconnectDb, isDbHealthy, isDbUnavailableError, pingDb, syncIndexes } from "./app/utils/db.server";
 import { backfillCatalogueKeys } from "./app/models/part-catalogue.server";
 import { ensureDemoData } from "./app/utils/demo-data.server";
 import { startMailWorker } from "./app/utils/mail-worker.server";
 import { migrateDb } from "./app/utils/migrate.server";
 import { EnvError, getEnv, isGoogleConfigured, isStripeConfigured, TRUST_PROXY_COUNT_WARNING } from "./server/env";
-import { startLocalDb, type LocalDb } from "./server/local-db";
+import { dbOutageGuard, RETRY_AFTER_SECONDS } from "./server/db-outage";
+import { connectWithRetry, oneLine, StartupError } from "./server/db-start";
+import { isLocalDbError, startLocalDb, type LocalDb } from "./server/local-db";
 import { isLocalUrl, mailInbox, startMailCatcher, type MailCatcher } from "./server/mail-catcher";
 import { createLogger, requestLogger } from "./server/logger";
 import { requestContext } from "./server/request-context";
 import { bodyLimit, sameOriginWrites } from "./server/request-guards";
 import { cspNonce, privateAnswers, securityHeaders } from "./server/security-headers";
+import { gracefulShutdown } from "./server/shutdown";
 import { serverTiming } from "./server/timing";
 
 if (existsSync(".env") && typeof process.loadEnvFile === "function") process.loadEnvFile(".env");
@@ -39,17 +43,32 @@ const buildDir = path.resolve(env.BUILD_DIR);
 const buildPath = path.join(buildDir, "index.js");
 
 // --- Database ---------------------------------------------------------------------------------
+// A database that is not there yet is waited for (server/db-start.ts); whatever stops the start
+// (an unreachable database, a malformed address, a local database that cannot start) is one line.
 let localDb: LocalDb | undefined;
-let mongoUri = env.MONGODB_URI;
-if (!mongoUri) {
-  const dataFile = path.resolve(env.DATA_DIR, "db", "shop.mv");
-  localDb = await startLocalDb({ dataFile });
-  mongoUri = localDb.uri;
-  logger.info(`Local database (mongo-java-server) on ${mongoUri}, data in ${dataFile}`);
+try {
+  let mongoUri = env.MONGODB_URI;
+  if (!mongoUri) {
+    const dataFile = path.resolve(env.DATA_DIR, "db", "shop.mv");
+    localDb = await startLocalDb({ dataFile });
+    mongoUri = localDb.uri;
+    logger.info(`Local database (mongo-java-server) on ${mongoUri}, data in ${dataFile}`);
+  }
+  const uri = mongoUri;
+  await connectWithRetry({
+    uri,
+    connect: () => connectDb(uri, { timeoutMs: env.DB_TIMEOUT_MS }),
+    waitMs: env.DB_STARTUP_WAIT_MS,
+    logger,
+  });
+  await syncIndexes();
+  await migrateDb(); // versioned data migrations (scripts/migrations, migrate-mongo)
+} catch (error) {
+  if (!(error instanceof StartupError) && !isDbUnavailableError(error) && !isLocalDbError(error)) throw error;
+  console.error(`Cannot start: ${oneLine(error)}`);
+  await localDb?.stop();
+  process.exit(1);
 }
-await connectDb(mongoUri);
-await syncIndexes();
-await migrateDb(); // versioned data migrations (scripts/migrations, migrate-mongo)
 // Parts without their search keys (stored before a change of them) get them; nothing when none is.
 const backfilled = await backfillCatalogueKeys();
 if (backfilled.updated) logger.info(`Search keys written for ${backfilled.updated} parts`);
@@ -79,16 +98,25 @@ if (!smtpUrl) {
       : "SMTP_URL is unset: mail is caught locally and not shown (PUBLIC_URL is public); set SMTP_URL to send it",
   );
 }
-const mailWorker = await startMailWorker({ smtpUrl, from: env.MAIL_FROM, logger });
+const mailWorker = await startMailWorker({
+  smtpUrl,
+  from: env.MAIL_FROM,
+  logger,
+  lockMs: env.MAIL_LOCK_MS,
+  sweepMs: env.MAIL_SWEEP_MS,
+  maxAttempts: env.MAIL_MAX_ATTEMPTS,
+});
 
 // --- Remix build ------------------------------------------------------------------------------
 async function importBuild(): Promise<ServerBuild> {
   const url = pathToFileURL(buildPath).href;
   return import(isDev ? `${url}?t=${Date.now()}` : url);
 }
+// While the database is away, loaders and actions answer 503 at once (server/db-outage.ts).
+const outage = dbOutageGuard({ isUnavailable: isDbUnavailableError, probe: pingDb, logger });
 function remixHandler(build: ServerBuild) {
   return createRequestHandler({
-    build,
+    build: outage.wrapBuild(build),
     mode: env.NODE_ENV,
     getLoadContext: (req, res) => ({
       cspNonce: res.locals.cspNonce as string,
@@ -116,6 +144,22 @@ if (isDev) {
 
 // --- HTTP -------------------------------------------------------------------------------------
 const app = express();
+const server = createServer(app);
+// Deploys lose nothing (server/shutdown.ts): on SIGTERM the answers in flight are given, with
+// `Connection: close`, before the job runner, the mail and the database stop.
+const shutdown = gracefulShutdown({
+  server,
+  timeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  delayMs: env.SHUTDOWN_DELAY_MS,
+  logger,
+  cleanup: [
+    { name: "the mail sender", run: (msLeft) => mailWorker.stop(Math.max(0, msLeft - 2000)) },
+    { name: "the mail catcher", run: async () => mailCatcher?.stop() },
+    { name: "the database connection", run: () => disconnectDb() },
+    { name: "the local database", run: async () => localDb?.stop() },
+  ],
+});
+app.use(shutdown.closeConnections);
 app.disable("x-powered-by");
 // Express compiles TRUST_PROXY (addresses, ranges, or a count) into "trust proxy fn".
 app.set("trust proxy", env.TRUST_PROXY || false);
@@ -138,10 +182,12 @@ app.use(sameOriginWrites({ publicOrigin: new URL(env.PUBLIC_URL).origin }));
 app.use(bodyLimit({ limitBytes: env.BODY_LIMIT_BYTES }));
 
 app.get("/healthz", async (_req, res) => {
-  const healthy = await isDbHealthy();
   res.setHeader("Cache-Control", "no-store");
   // Which integrations have keys (booleans only, never a value).
   const integrations = { stripe: isStripeConfigured(env), google: isGoogleConfigured(env) };
+  // Shutting down: no longer ready, so a load balancer sends nothing new while requests finish.
+  if (shutdown.draining) return res.status(503).json({ status: "shutting down", integrations });
+  const healthy = await isDbHealthy();
   res.status(healthy ? 200 : 503).json({ status: healthy ? "ok" : "database unavailable", integrations });
 });
 
@@ -176,6 +222,10 @@ app.all("*", privateAnswers, (req, res, next) => handleRemix(req, res, next));
 // Errors outside Remix (a static file that cannot be read, a middleware that threw): logged with
 // their stack here, a plain page with the request id for the visitor.
 app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+  if (outage.noteError(error) && !res.headersSent) {
+    res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+    return res.status(503).type("text/plain").send(`We'll be right back. Reference: ${req.id}`);
+  }
   req.log.error({ err: error }, "request failed");
   if (res.headersSent) return res.end();
   res.status(500).type("text/plain").send(`Something went wrong on our side. Reference: ${req.id}`);
@@ -183,34 +233,19 @@ app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
 
 // HOST unset: every interface (a container, a host behind a proxy); the demo passes 127.0.0.1.
 const ready = () => logger.info(`Shop ready on http://${env.HOST ?? "localhost"}:${env.PORT}`);
-const server = env.HOST ? app.listen(env.PORT, env.HOST, ready) : app.listen(env.PORT, ready);
+if (env.HOST) server.listen(env.PORT, env.HOST, ready);
+else server.listen(env.PORT, ready);
 // Idle keep-alive connections outlive those of clients and load balancers (60 s is common), so a
 // client never sends a request on a socket the server is closing at that moment (ECONNRESET).
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 
-// --- Graceful shutdown --------------------------------------------------------------------------
-let shuttingDown = false;
-async function shutdown(signal: string) {
-  if (shuttingDown) return;
-  shuttingDown = true;
-  logger.info(`${signal}: finishing requests and closing`);
-  const force = setTimeout(() => process.exit(1), 10_000);
-  force.unref();
-  server.close(async () => {
-    await mailWorker.stop().catch(() => {});
-    await mailCatcher?.stop();
-    await disconnectDb().catch(() => {});
-    await localDb?.stop();
-    process.exit(0);
-  });
-  server.closeIdleConnections();
-}
 // A promise that rejects with nobody awaiting it (seen: the driver's server-selection timeout
 // while the database was overloaded by the benchmark) is logged; it must not take down every
 // request in flight with it.
 process.on("unhandledRejection", (reason) => {
   logger.error({ err: reason }, "unhandled rejection");
 });
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => void shutdown.begin(signal).then((code) => process.exit(code)));
+}

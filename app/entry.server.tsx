@@ -8,6 +8,8 @@ import { NonceProvider } from "./utils/nonce";
 import { RequestIdProvider } from "./utils/request-id";
 
 const ABORT_DELAY = 5_000;
+/** Seconds, as server/db-outage.ts sends them on the answers of loaders and actions. */
+const RETRY_AFTER = "5";
 
 /**
  * React writes a page in pieces of 2 KB and calls `flush()` once it has written all it has. Each
@@ -54,6 +56,9 @@ export default function handleRequest(
   const nonce = typeof loadContext.cspNonce === "string" ? loadContext.cspNonce : "";
   // Crawlers and SPA-less requests get the whole document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
+  // A 503 (the database is away: server/db-outage.ts) tells browsers, crawlers and load balancers
+  // when to come back.
+  if (responseStatusCode === 503) responseHeaders.set("Retry-After", RETRY_AFTER);
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const send = () => {

@@ -128,6 +128,28 @@ const schema = z.object({
     .min(1024)
     .max(50 * 1024 * 1024)
     .default(1024 * 1024),
+  /**
+   * Stopping (server/shutdown.ts): the whole shutdown, from the signal to the exit, takes at most
+   * SHUTDOWN_TIMEOUT_MS; SHUTDOWN_DELAY_MS is how long /healthz answers 503 before the server stops
+   * accepting (for a load balancer to take it out of rotation first).
+   */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  /**
+   * The database (app/utils/db.server.ts): how long a query waits for an unreachable database before
+   * the page answers 503, and how long the shop waits for the database at start before giving up.
+   */
+  DB_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(1000),
+  DB_STARTUP_WAIT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  /**
+   * Jobs and mail (app/utils/jobs.server.ts, mail-worker.server.ts): how often the job runner looks
+   * for due jobs; how long one sending attempt may hold a message (agenda's lock and the outbox
+   * claim: past it another process sends it); how often the sweep looks for mail left behind; how
+   * many attempts a message gets before it is marked failed for an admin to send again.
+   */
+  MAIL_LOCK_MS: z.coerce.number().int().min(2000).max(3_600_000).default(60_000),
+  MAIL_SWEEP_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
   /** `npm run bench` only: a folder of saved pages served at /__static (the static ceiling). */
   BENCH_STATIC_DIR: optional(z.string().min(1)),
 });

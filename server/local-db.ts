@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
@@ -12,13 +12,23 @@ export type LocalDb = { uri: string; port: number; pid: number; stop: () => Prom
 const root = process.cwd();
 const home = path.join(root, ".data", "local-db");
 
+/** A local database that could not be installed or started (the shop says so in one line). */
+export class LocalDbError extends Error {}
+export const isLocalDbError = (error: unknown) => error instanceof LocalDbError;
+
+const mtime = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : 0);
+
+/** Installs it, or compiles the launcher again when its source is newer than the compiled class. */
 export function installLocalDb() {
-  if (existsSync(path.join(home, "classes", "LocalMongo.class"))) return;
-  const result = spawnSync("bash", [path.join(root, "scripts", "local-db", "install.sh")], {
+  const source = path.join(root, "scripts", "local-db");
+  const compiled = mtime(path.join(home, "classes", "LocalMongo.class"));
+  if (compiled > mtime(path.join(source, "LocalMongo.java")) && compiled > mtime(path.join(source, "pom.xml"))) return;
+  const result = spawnSync("bash", [path.join(source, "install.sh")], {
     stdio: "inherit",
     env: { ...process.env, LOCAL_DB_HOME: home },
   });
-  if (result.status !== 0) throw new Error("Could not install the local database server");
+  if (result.status !== 0)
+    throw new LocalDbError("could not install the local database server (scripts/local-db/install.sh)");
 }
 
 export async function freePort(): Promise<number> {
@@ -39,12 +49,15 @@ export async function freePort(): Promise<number> {
 export async function startLocalDb({
   dataFile,
   database = "shop",
+  port: wantedPort,
 }: {
   dataFile: string;
   database?: string;
+  /** A fixed port (a restart on the address the shop already uses); a free one otherwise. */
+  port?: number;
 }): Promise<LocalDb> {
   installLocalDb();
-  const port = await freePort();
+  const port = wantedPort ?? (await freePort());
   const child = spawn(
     "java",
     [
@@ -65,7 +78,7 @@ export async function startLocalDb({
     uri: `mongodb://127.0.0.1:${port}/${database}`,
     stop() {
       stopped ??= new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
         child.kill("SIGTERM");
       });
@@ -79,7 +92,7 @@ function waitForReady(child: ChildProcess) {
     let output = "";
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`The local database did not start within 60 s:\n${output}`));
+      reject(new LocalDbError(`the local database did not start within 60 s: ${lastLine(output)}`));
     }, 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -93,9 +106,17 @@ function waitForReady(child: ChildProcess) {
     child.stderr?.on("data", (chunk: Buffer) => {
       output += chunk.toString();
     });
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      reject(new LocalDbError(`the local database could not be started: ${error.message}`));
+    });
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`The local database exited (${code}) before it was ready:\n${output}`));
+      reject(new LocalDbError(`the local database exited (${code}) before it was ready: ${lastLine(output)}`));
     });
   });
+}
+
+function lastLine(output: string) {
+  return output.trim().split("\n").filter(Boolean).slice(-1)[0] ?? "no output";
 }

@@ -7,6 +7,7 @@ const titles: Record<number, string> = {
   404: "We could not find that page",
   405: "That action is not allowed here",
   429: "Too many attempts",
+  503: "We'll be right back",
 };
 
 /** One error page for every route: the status, a plain explanation and ways forward. */

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import mongoose, { Schema } from "mongoose";
 import { isDuplicateKeyError } from "./user.server";
 
@@ -16,11 +17,17 @@ const outboxSchema = new Schema(
     text: { type: String, required: true },
     /** Extra headers, e.g. List-Unsubscribe. */
     headers: { type: Schema.Types.Mixed },
-    status: { type: String, enum: ["pending", "sending", "sent"], required: true, default: "pending" },
+    /** pending → sending → sent; or failed, after its last attempt, until an admin sends it again. */
+    status: { type: String, enum: ["pending", "sending", "sent", "failed"], required: true, default: "pending" },
     /** When a delivery job was created for it (unset: the sweep creates one). */
     queuedAt: { type: Date },
     /** When a worker took it; a claim older than the lock lifetime is taken again. */
     sendingSince: { type: Date },
+    /** Which attempt holds it: a stale holder that finishes late cannot release a newer one's claim. */
+    claimToken: { type: String },
+    /** The Message-ID it goes out with, the same on every attempt (mail-worker.server.ts). */
+    messageId: { type: String },
+    failedAt: { type: Date },
     attempts: { type: Number, required: true, default: 0 },
     lastError: { type: String },
     sentAt: { type: Date },
@@ -29,6 +36,10 @@ const outboxSchema = new Schema(
 );
 
 outboxSchema.index({ status: 1, createdAt: 1 });
+// The sweep: messages waiting, or held by an attempt that stopped, the oldest first.
+outboxSchema.index({ status: 1, updatedAt: 1 });
+
+export type OutboxStatus = "pending" | "sending" | "sent" | "failed";
 
 export type OutboxDoc = {
   _id: string;
@@ -37,13 +48,17 @@ export type OutboxDoc = {
   html: string;
   text: string;
   headers?: Record<string, string>;
-  status: "pending" | "sending" | "sent";
+  status: OutboxStatus;
   queuedAt?: Date;
   sendingSince?: Date;
+  claimToken?: string;
+  messageId?: string;
+  failedAt?: Date;
   attempts: number;
   lastError?: string;
   sentAt?: Date;
   createdAt: Date;
+  updatedAt: Date;
 };
 
 export const Outbox: mongoose.Model<OutboxDoc> =
@@ -71,40 +86,112 @@ export async function markQueued(id: string) {
   await Outbox.updateOne({ _id: id, queuedAt: { $exists: false } }, { $set: { queuedAt: new Date() } });
 }
 
+export type Claim = { message: OutboxDoc; token: string };
+
 /**
- * Takes the message for sending: only one worker gets it, unless the one that took it stopped
- * without finishing for longer than `staleMs`. Null when it is sent or taken.
+ * Takes the message for sending: only one attempt gets it, unless the one that took it has held
+ * it longer than `staleMs` (its process died or stalled). Null when it is sent, failed or held.
  */
-export async function claimForSending(id: string, staleMs: number) {
+export async function claimForSending(id: string, staleMs: number, messageId: string): Promise<Claim | null> {
   const now = new Date();
-  return Outbox.findOneAndUpdate(
+  const token = randomUUID();
+  const message = await Outbox.findOneAndUpdate(
     {
       _id: id,
       $or: [{ status: "pending" }, { status: "sending", sendingSince: { $lt: new Date(now.getTime() - staleMs) } }],
     },
-    { $set: { status: "sending", sendingSince: now }, $inc: { attempts: 1 } },
+    { $set: { status: "sending", sendingSince: now, claimToken: token, messageId }, $inc: { attempts: 1 } },
     { returnDocument: "after" },
   ).lean();
+  return message ? { message, token } : null;
 }
 
+/** The message went out (whoever holds the claim now: it was sent). */
 export async function markSent(id: string) {
-  await Outbox.updateOne({ _id: id }, { $set: { status: "sent", sentAt: new Date() }, $unset: { lastError: "" } });
-}
-
-/** Sending failed: back to pending for the next try. */
-export async function releaseAfterFailure(id: string, error: string) {
   await Outbox.updateOne(
-    { _id: id, status: "sending" },
-    { $set: { status: "pending", lastError: error.slice(0, 500) }, $unset: { sendingSince: "" } },
+    { _id: id, status: { $ne: "sent" } },
+    { $set: { status: "sent", sentAt: new Date() }, $unset: { lastError: "", claimToken: "", sendingSince: "" } },
   );
 }
 
-/** Messages written but never given a job (the process stopped in between). */
-export async function listUnqueued(olderThan: Date, limit = 100) {
-  const docs = await Outbox.find({ status: "pending", queuedAt: { $exists: false }, createdAt: { $lt: olderThan } })
-    .sort({ createdAt: 1 })
+/**
+ * Sending failed: back to pending for the next try, or `failed` when this was the last attempt.
+ * Only the attempt that holds the claim can release it.
+ */
+export async function releaseAfterFailure(id: string, token: string, error: string, final: boolean) {
+  const result = await Outbox.updateOne(
+    { _id: id, status: "sending", claimToken: token },
+    {
+      $set: {
+        status: final ? "failed" : "pending",
+        lastError: error.slice(0, 500),
+        ...(final ? { failedAt: new Date() } : {}),
+      },
+      $unset: { sendingSince: "", claimToken: "" },
+    },
+  );
+  return result.modifiedCount === 1;
+}
+
+/**
+ * Messages the sweep hands a job again: pending ones not touched for `idleMs` (written but never
+ * queued, or their job lost), and those held by an attempt for longer than `staleMs`.
+ */
+export async function listStranded({
+  idleMs,
+  staleMs,
+  limit = 100,
+}: {
+  idleMs: number;
+  staleMs: number;
+  limit?: number;
+}) {
+  const now = Date.now();
+  const docs = await Outbox.find({
+    $or: [
+      { status: "pending", updatedAt: { $lt: new Date(now - idleMs) } },
+      { status: "sending", sendingSince: { $lt: new Date(now - staleMs) } },
+    ],
+  })
+    .sort({ updatedAt: 1 })
     .limit(limit)
     .select({ _id: 1 })
     .lean();
   return docs.map((doc) => doc._id);
+}
+
+export type FailedMail = Pick<OutboxDoc, "_id" | "to" | "subject" | "attempts" | "lastError" | "failedAt">;
+
+/** Messages that ran out of attempts, the newest first (Shop Today lists them for an admin). */
+export async function listFailedMail(limit = 20): Promise<{ items: FailedMail[]; total: number }> {
+  const [items, total] = await Promise.all([
+    Outbox.find({ status: "failed" })
+      .sort({ updatedAt: -1 })
+      .limit(limit)
+      .select({ _id: 1, to: 1, subject: 1, attempts: 1, lastError: 1, failedAt: 1 })
+      .lean(),
+    Outbox.countDocuments({ status: "failed" }),
+  ]);
+  return { items, total };
+}
+
+/** An admin sends a failed message again: it gets a fresh set of attempts. Null when it is not failed. */
+export async function retryFailedMail(id: string) {
+  return Outbox.findOneAndUpdate(
+    { _id: id, status: "failed" },
+    { $set: { status: "pending", attempts: 0 }, $unset: { failedAt: "", queuedAt: "" } },
+    { returnDocument: "after" },
+  )
+    .select({ _id: 1, to: 1, subject: 1 })
+    .lean();
+}
+
+/** A message that already ran out of attempts, written once (the demo data shows Shop Today's list with it). */
+export async function addFailedMail(entry: OutboxEntry & { attempts: number; lastError: string }) {
+  const now = new Date();
+  await Outbox.updateOne(
+    { _id: entry._id },
+    { $setOnInsert: { ...entry, status: "failed", failedAt: now } },
+    { upsert: true },
+  );
 }

@@ -3,19 +3,22 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
+import { FailedMailList, toFailedMailItems } from "~/components/failed-mail";
 import { lowStockParts, oldestOrders, salesByDay, type DaySales } from "~/models/admin-home.server";
 import { requireAdmin } from "~/utils/auth.server";
+import { listFailedMail } from "~/utils/failed-mail.server";
 import { formatCents } from "~/utils/misc";
 import { formatDateTime } from "~/utils/shop-forms";
 
 /** The admin home: what needs doing now, parts running low, and the last 30 days of sales. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const [awaitingPayment, awaitingShipment, lowStock, sales] = await Promise.all([
+  const [awaitingPayment, awaitingShipment, lowStock, sales, failedMail] = await Promise.all([
     oldestOrders("unpaid"),
     oldestOrders("paid"),
     lowStockParts(),
     salesByDay(30),
+    listFailedMail(5),
   ]);
   const slim = ({ orders, total }: Awaited<ReturnType<typeof oldestOrders>>) => ({
     total,
@@ -30,7 +33,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     })),
   });
   return json(
-    { awaitingPayment: slim(awaitingPayment), awaitingShipment: slim(awaitingShipment), lowStock, sales },
+    {
+      awaitingPayment: slim(awaitingPayment),
+      awaitingShipment: slim(awaitingShipment),
+      lowStock,
+      sales,
+      failedMail: { total: failedMail.total, items: toFailedMailItems(failedMail.items) },
+    },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -40,10 +49,27 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 type OrderList = ReturnType<typeof useLoaderData<typeof loader>>["awaitingPayment"];
 
 export default function AdminHome() {
-  const { awaitingPayment, awaitingShipment, lowStock, sales } = useLoaderData<typeof loader>();
+  const { awaitingPayment, awaitingShipment, lowStock, sales, failedMail } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <h1 className="text-2xl font-bold">Shop Today</h1>
+      {failedMail.total > 0 ? (
+        <section aria-labelledby="failed-mail" className="mt-6" data-testid="failed-mail-section">
+          <h2 id="failed-mail" className="text-xl font-semibold text-red-800">
+            {`Emails not sent (${failedMail.total.toLocaleString("en-US")})`}
+          </h2>
+          <p className="text-sm text-slate-600">The mail server refused them after every attempt.</p>
+          <FailedMailList items={failedMail.items} />
+          {failedMail.total > failedMail.items.length ? (
+            <Link
+              to="/dashboard/failedMail"
+              className="mt-1 inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline"
+            >
+              All {failedMail.total.toLocaleString("en-US")} emails not sent
+            </Link>
+          ) : null}
+        </section>
+      ) : null}
       <div className="mt-6 grid gap-8 lg:grid-cols-2">
         <OrdersToHandle
           id="awaiting-shipment"

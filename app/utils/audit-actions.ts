@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = [
   "signin.throttled",
   "signup.throttled",
   "password.reset",
+  "mail.failed",
+  "mail.resend",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -36,6 +38,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "signin.throttled": "Sign-in refused by the throttle",
   "signup.throttled": "Sign-up refused by the throttle",
   "password.reset": "Password reset",
+  "mail.failed": "An email could not be sent",
+  "mail.resend": "Sent a failed email again",
 };
 
 const day = z

@@ -4,13 +4,41 @@ mongoose.set("strictQuery", true);
 // Filters are built from zod-parsed strings and numbers only, so user input never carries
 // query operators ({"$gt": ""} is refused by the schemas before it reaches a query).
 
-export async function connectDb(uri: string) {
+/**
+ * Connects once. `timeoutMs` (DB_TIMEOUT_MS, default 1 s) is how long a query waits for a
+ * database it cannot reach, before connecting and after: a page then answers 503 at once rather
+ * than after the driver's 30 s (server/db-outage.ts). A reachable but busy database is not
+ * affected: the wait applies only while no server answers.
+ */
+export async function connectDb(uri: string, { timeoutMs = 10_000 }: { timeoutMs?: number } = {}) {
   if (mongoose.connection.readyState === 1) return mongoose.connection;
-  await mongoose.connect(uri, {
-    serverSelectionTimeoutMS: 10_000,
-    maxPoolSize: 20,
-  });
+  // Queries made while mongoose knows the connection is down wait the same time, not its 10 s.
+  mongoose.set("bufferTimeoutMS", timeoutMs);
+  await mongoose.connect(uri, { serverSelectionTimeoutMS: timeoutMs, maxPoolSize: 20 });
   return mongoose.connection;
+}
+
+const UNAVAILABLE_ERRORS = new Set([
+  "MongoServerSelectionError",
+  "MongooseServerSelectionError",
+  "MongoNetworkError",
+  "MongoNetworkTimeoutError",
+  "MongoNotConnectedError",
+  "MongoTopologyClosedError",
+  "MongoPoolClearedError",
+]);
+
+/** True for an error that means "the database cannot be reached" (not a bad query), or one caused by it. */
+export function isDbUnavailableError(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && depth < 5; depth++) {
+    if (typeof cause !== "object") return false;
+    const { name, message } = cause as { name?: string; message?: string };
+    if (name && UNAVAILABLE_ERRORS.has(name)) return true;
+    // mongoose's own wait for a connection: "Operation `orders.find()` buffering timed out after 1000ms"
+    if (name === "MongooseError" && /buffering timed out/.test(message ?? "")) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /**
@@ -33,6 +61,22 @@ export async function isDbHealthy() {
   try {
     const db = mongoose.connection.db;
     if (mongoose.connection.readyState !== 1 || !db) return false;
+    await db.admin().ping();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Asks the database directly, whatever mongoose believes of the connection: the attempt makes the
+ * driver check the server at once rather than at its next heartbeat (10 s), so a database that is
+ * back is found within a second (server/db-outage.ts probes with it).
+ */
+export async function pingDb() {
+  try {
+    const db = mongoose.connection.db;
+    if (!db) return false;
     await db.admin().ping();
     return true;
   } catch {

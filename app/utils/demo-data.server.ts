@@ -2,6 +2,7 @@ import { catalogueKeys, Part } from "~/models/part.server";
 import { parseFitmentLine, type Category, type FitmentRow } from "./catalogue";
 import { Review } from "~/models/review.server";
 import { User, type Role } from "~/models/user.server";
+import { ensureDemoFailedMail } from "./failed-mail.server";
 import { hashPassword } from "./password.server";
 
 /** The demo accounts; their logins are printed when the shop starts on the local database. */
@@ -298,5 +299,6 @@ export async function ensureDemoData() {
     }
   }
 
+  await ensureDemoFailedMail(DEMO_USERS[1].email);
   return DEMO_USERS.map(({ email, password, role }) => ({ email, password, role }));
 }

@@ -7,7 +7,7 @@ import { getEnv } from "./env.server";
 /** The job that sends one outbox message (defined in mail-worker.server.ts). */
 export const SEND_EMAIL_JOB = "send-email";
 /**
- * The recurring job (every minute) that writes the mail of order events left without one and gives
+ * The recurring job (every MAIL_SWEEP_MS) that writes the mail of order events left without one and gives
  * a job to any outbox message written without one.
  */
 export const OUTBOX_SWEEP_JOB = "outbox-sweep";
@@ -28,22 +28,27 @@ export function getAgenda() {
   if (agenda) return agenda;
   const db = mongoose.connection.db;
   if (!db) throw new Error("the database is not connected");
+  const env = getEnv();
   agenda = new Agenda({
     backend: new MongoBackend({ mongo: db, collection: JOBS_COLLECTION }),
-    processEvery: getEnv().JOBS_POLL_MS,
-    defaultLockLifetime: 60_000,
+    processEvery: env.JOBS_POLL_MS,
+    defaultLockLifetime: env.MAIL_LOCK_MS,
   });
   return agenda;
 }
 
 /**
- * Creates the delivery job of an outbox message. If this fails (or the process stops first), the
- * message stays in the outbox unqueued and the sweep queues it within a minute: mail is delayed,
+ * Creates the delivery job of an outbox message, unless it has one (waiting, retrying or held by a
+ * process that died: agenda runs that one again once its lock expires). If this fails (or the
+ * process stops first), the message stays in the outbox and the sweep queues it: mail is delayed,
  * never lost, and the step that caused it does not fail.
  */
 export async function queueDelivery(outboxId: string) {
   try {
-    await getAgenda().now(SEND_EMAIL_JOB, { outboxId });
+    await getAgenda()
+      .create(SEND_EMAIL_JOB, { outboxId })
+      .unique({ "data.outboxId": outboxId }, { insertOnly: true })
+      .save();
     await markQueued(outboxId);
   } catch (error) {
     console.error(`Queueing mail ${outboxId} failed; the outbox sweep will queue it:`, error);

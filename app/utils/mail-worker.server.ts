@@ -1,62 +1,141 @@
+import { createHash } from "node:crypto";
 import type { Agenda } from "agenda";
+import mongoose from "mongoose";
 import nodemailer from "nodemailer";
-import { claimForSending, listUnqueued, markSent, releaseAfterFailure } from "~/models/outbox.server";
-import { getAgenda, OUTBOX_SWEEP_JOB, queueDelivery, RESET_REQUEST_JOB, SEND_EMAIL_JOB } from "./jobs.server";
+import { claimForSending, listStranded, markSent, releaseAfterFailure } from "~/models/outbox.server";
+import { audit } from "./audit.server";
+import {
+  getAgenda,
+  JOBS_COLLECTION,
+  OUTBOX_SWEEP_JOB,
+  queueDelivery,
+  RESET_REQUEST_JOB,
+  SEND_EMAIL_JOB,
+} from "./jobs.server";
 import { sendPasswordResetLink } from "./password-reset.server";
 import { sweepOrderMail } from "./order-mail-sweep.server";
 
-/** A claimed message not sent within this time is taken again by another try. */
-const CLAIM_STALE_MS = 5 * 60_000;
-
-/** Retries forever, waiting 2 s, 4 s, 8 s … up to 10 minutes between tries: a down server delays mail. */
+/** Waits 2 s, 4 s, 8 s … up to 10 minutes between tries: a down server delays mail. */
 export function retryDelay(attempt: number) {
   return Math.min(2000 * 2 ** Math.max(0, attempt - 1), 10 * 60_000);
 }
 
-type Logger = { info: (msg: string) => void; warn: (obj: object, msg: string) => void };
+/**
+ * How long a claim holds: a little less than agenda's lock, so that the job agenda runs again
+ * once the lock has expired (its process died or stalled) finds the message free to take.
+ */
+export function claimStaleMs(lockMs: number) {
+  return lockMs - Math.min(5000, Math.floor(lockMs / 10));
+}
 
 /**
- * Starts processing the mail jobs in this process: each outbox message is sent once through
- * `smtpUrl` (agenda locks a job to one worker, and the outbox claim keeps a second try from sending
- * it again), failures retry with backoff, and a sweep every minute writes the mail of order events
- * left without one (order-mail-sweep.server.ts) and queues messages left unqueued.
+ * The Message-ID a message goes out with: the same on every attempt and every process, so a
+ * second delivery (a stalled attempt that finished after another took over) is recognisable as
+ * the same message by the receiving servers, and the outbox records which id was sent.
+ */
+export function messageIdFor(outboxId: string, from: string) {
+  const domain = /@([^>\s]+)/.exec(from)?.[1] ?? "partsworks.invalid";
+  return `<${createHash("sha256").update(outboxId).digest("hex").slice(0, 32)}@${domain}>`;
+}
+
+type Logger = {
+  info: (msg: string) => void;
+  warn: (obj: object, msg: string) => void;
+  error: (obj: object, msg: string) => void;
+};
+
+export type MailWorker = {
+  agenda: Agenda;
+  /** Takes no new jobs, waits for the mail being sent (up to `timeoutMs`), gives back the rest. */
+  stop: (timeoutMs?: number) => Promise<void>;
+};
+
+/**
+ * Starts processing the mail jobs in this process. Each outbox message is sent once through
+ * `smtpUrl`: agenda locks a job to one worker for `lockMs`, the outbox claim (stale a little
+ * before the lock expires) keeps a second attempt from sending it while the first one may, and an
+ * attempt gives up on a silent SMTP server well before its lock expires. Failures retry with
+ * backoff; after `maxAttempts` a message is marked failed (audit log and Shop Today, where an admin
+ * sends it again). A sweep every `sweepMs` writes the mail of order events left without one
+ * (order-mail-sweep.server.ts) and gives a job to every message left without a live one.
  */
 export async function startMailWorker({
   smtpUrl,
   from,
   logger,
+  lockMs,
+  sweepMs,
+  maxAttempts,
 }: {
   smtpUrl: string;
   from: string;
   logger: Logger;
-}): Promise<{ agenda: Agenda; stop: () => Promise<void> }> {
-  const transport = nodemailer.createTransport(smtpUrl);
+  lockMs: number;
+  sweepMs: number;
+  maxAttempts: number;
+}): Promise<MailWorker> {
+  // Each phase of an SMTP conversation may be silent for at most a quarter of the lock, so a hung
+  // server fails the attempt (and releases the claim) long before another process may take over.
+  const phaseMs = Math.floor(lockMs / 4);
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: phaseMs,
+    greetingTimeout: phaseMs,
+    socketTimeout: phaseMs,
+  });
+  const staleMs = claimStaleMs(lockMs);
   const agenda = getAgenda();
+  const sending = new Set<Promise<unknown>>();
+  await mongoose.connection.db
+    ?.collection(JOBS_COLLECTION)
+    .createIndex({ name: 1, "data.outboxId": 1 })
+    .catch(() => {});
+
+  async function send(id: string) {
+    const claim = await claimForSending(id, staleMs, messageIdFor(id, from));
+    if (!claim) return; // already sent or failed, or another attempt has it in hand (the sweep watches it)
+    const { message, token } = claim;
+    try {
+      await transport.sendMail({
+        from,
+        to: message.to,
+        subject: message.subject,
+        html: message.html,
+        text: message.text,
+        headers: message.headers ?? {},
+        messageId: message.messageId,
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const final = message.attempts >= maxAttempts;
+      await releaseAfterFailure(id, token, reason, final);
+      if (!final) {
+        logger.warn({ outboxId: id, attempt: message.attempts }, `mail not sent yet: ${reason}`);
+        throw error; // agenda tries again after retryDelay
+      }
+      logger.error({ outboxId: id, attempts: message.attempts }, `mail failed for good: ${reason}`);
+      await audit({
+        action: "mail.failed",
+        target: { type: "mail", id, label: `${message.subject} → ${message.to}` },
+        after: { attempts: message.attempts, error: reason.slice(0, 200) },
+      });
+      return;
+    }
+    await markSent(id);
+  }
 
   agenda.define<{ outboxId: string }>(
     SEND_EMAIL_JOB,
     async (job) => {
-      const id = job.attrs.data.outboxId;
-      const message = await claimForSending(id, CLAIM_STALE_MS);
-      if (!message) return; // already sent, or another try has it in hand
+      const running = send(job.attrs.data.outboxId);
+      sending.add(running);
       try {
-        await transport.sendMail({
-          from,
-          to: message.to,
-          subject: message.subject,
-          html: message.html,
-          text: message.text,
-          headers: message.headers ?? {},
-        });
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        await releaseAfterFailure(id, reason);
-        logger.warn({ outboxId: id, attempt: message.attempts }, `mail not sent yet: ${reason}`);
-        throw error;
+        await running;
+      } finally {
+        sending.delete(running);
       }
-      await markSent(id);
     },
-    { concurrency: 5, lockLifetime: 60_000, backoff: ({ attempt }) => retryDelay(attempt), removeOnComplete: true },
+    { concurrency: 5, lockLifetime: lockMs, backoff: ({ attempt }) => retryDelay(attempt), removeOnComplete: true },
   );
 
   agenda.define<{ email: string }>(RESET_REQUEST_JOB, (job) => sendPasswordResetLink(job.attrs.data.email), {
@@ -64,13 +143,22 @@ export async function startMailWorker({
   });
 
   agenda.define(OUTBOX_SWEEP_JOB, async () => {
-    // Order mail first (what it writes is queued at once), then anything written but never queued.
+    // Order mail first (what it writes is queued at once), then every message left without a live job.
     await sweepOrderMail().catch((error: unknown) => logger.warn({ err: error }, "order mail sweep failed"));
-    for (const id of await listUnqueued(new Date(Date.now() - 60_000))) await queueDelivery(id);
+    for (const id of await listStranded({ idleMs: sweepMs, staleMs })) await queueDelivery(id);
   });
 
   await agenda.start();
-  await agenda.every("1 minute", OUTBOX_SWEEP_JOB);
+  await agenda.every(sweepMs, OUTBOX_SWEEP_JOB);
   logger.info(`Mail goes out through ${smtpUrl.replace(/\/\/[^@/]*@/, "//…@")}`);
-  return { agenda, stop: () => agenda.stop() };
+  return {
+    agenda,
+    async stop(timeoutMs = lockMs) {
+      // No new jobs; those fetched but not started are unlocked for another process at once.
+      await agenda.stop(false);
+      const all = Promise.allSettled([...sending]);
+      await Promise.race([all, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+      transport.close();
+    },
+  };
 }

@@ -2,10 +2,13 @@ import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Set;
 
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.MongoVersion;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
+import de.bwaldvogel.mongo.bson.Document;
+import io.netty.channel.Channel;
 import org.h2.mvstore.MVStore;
 
 /**
@@ -15,6 +18,14 @@ import org.h2.mvstore.MVStore;
  *
  * The store keeps LOCAL_DB_CACHE_MB (default 512) of its pages in memory; with H2's default of 16 MB
  * a catalogue of 100,000 parts is read back from the file on every scan.
+ *
+ * Durable: every command that writes is committed to the file before its answer goes out, so a
+ * write the shop saw acknowledged survives a crash of this process (H2 alone commits about once a
+ * second). Concurrent writes share a commit: a commit stores everything written so far, and the
+ * next one finds nothing left to store. LOCAL_DB_SYNC=fsync also flushes the file to the disk on
+ * each commit (survives a crash of the machine too, at a much higher cost: docs/performance.md);
+ * LOCAL_DB_SYNC=none leaves it to H2's own commit about once a second (faster, and a crash loses
+ * up to the last second of acknowledged writes).
  *
  * Prints "READY <port>" once it accepts connections. It stops, flushing the store, on SIGTERM/SIGINT
  * or when its standard input closes, so it never outlives the process that started it.
@@ -38,6 +49,39 @@ public final class LocalMongo {
         }
     };
 
+    /** Commands that may change data (lower case; an aggregate may end in $out or $merge). */
+    private static final Set<String> WRITES = Set.of(
+        "insert", "update", "delete", "findandmodify", "create", "drop", "dropdatabase", "createindexes",
+        "dropindexes", "renamecollection", "collmod", "aggregate");
+
+    /** The H2 backend, committing after every command that writes. */
+    static final class DurableBackend extends H2Backend {
+        private final MVStore store;
+        private final boolean fsync;
+
+        DurableBackend(MVStore store, boolean fsync) {
+            super(store);
+            this.store = store;
+            this.fsync = fsync;
+        }
+
+        @Override
+        public Document handleCommand(Channel channel, String database, String command, Document query) {
+            try {
+                return super.handleCommand(channel, database, command, query);
+            } finally {
+                if (WRITES.contains(command.toLowerCase())) {
+                    synchronized (this) {
+                        if (store.hasUnsavedChanges()) {
+                            store.commit();
+                            if (fsync) store.sync();
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         if (args.length != 2) {
             System.err.println("usage: LocalMongo <port> <data file>");
@@ -52,7 +96,8 @@ public final class LocalMongo {
 
         String cacheMb = System.getenv().getOrDefault("LOCAL_DB_CACHE_MB", "512");
         MVStore store = new MVStore.Builder().fileName(file.getPath()).cacheSize(Integer.parseInt(cacheMb)).open();
-        H2Backend backend = new H2Backend(store);
+        String sync = System.getenv().getOrDefault("LOCAL_DB_SYNC", "commit");
+        H2Backend backend = "none".equals(sync) ? new H2Backend(store) : new DurableBackend(store, "fsync".equals(sync));
         backend.version(VERSION);
         MongoServer server = new MongoServer(backend);
         server.bind(new InetSocketAddress("127.0.0.1", port));

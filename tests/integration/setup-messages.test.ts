@@ -152,6 +152,7 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
   "dashboard.allUsers": { adminOnly: () => ["/dashboard/allUsers"] },
   "dashboard.allUsers_.$id.$intent": { adminOnly: ({ userId }) => [`/dashboard/allUsers/${userId}/sign-out`] },
   "dashboard.audit": { adminOnly: () => ["/dashboard/audit"] },
+  "dashboard.failedMail": { adminOnly: () => ["/dashboard/failedMail"] },
   "dashboard.manageOrders": { adminOnly: () => ["/dashboard/manageOrders"] },
   "dashboard.manageOrders_.$id._index": { adminOnly: ({ orderId }) => [`/dashboard/manageOrders/${orderId}`] },
   "dashboard.manageOrders_.$id.remove": { adminOnly: ({ orderId }) => [`/dashboard/manageOrders/${orderId}/remove`] },

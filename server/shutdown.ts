@@ -1,0 +1,126 @@
+import type { Server } from "node:http";
+import type { Socket } from "node:net";
+import type { NextFunction, Request, Response } from "express";
+
+/**
+ * Graceful shutdown of the HTTP server (docs/deployment.md, "Stopping and deploying"). On the
+ * first SIGTERM or SIGINT: readiness turns 503, then (after `delayMs`, for load balancers to
+ * notice) the server stops accepting connections, idle keep-alive connections close, every
+ * request in flight is answered with `Connection: close`, and once the last one is answered the
+ * `cleanup` steps run (job runner, mail, database). All of it within `timeoutMs`: past it the
+ * remaining connections are cut and the process exits 1, saying how many.
+ *
+ * Our own few lines: Node's server.close() leaves busy keep-alive connections open, and none of
+ * the kept libraries drains an Express server with the readiness step first.
+ */
+export type Shutdown = {
+  /** True once shutting down: /healthz answers 503 so that no new traffic is sent here. */
+  readonly draining: boolean;
+  /** Express middleware: while draining, every answer closes its connection. */
+  closeConnections: (req: Request, res: Response, next: NextFunction) => void;
+  /** Starts the shutdown (the signal handlers call it); resolves with the exit code. */
+  begin: (reason: string) => Promise<number>;
+};
+
+type Logger = { info: (msg: string) => void; warn: (msg: string) => void; error: (msg: string) => void };
+
+export function gracefulShutdown({
+  server,
+  timeoutMs,
+  delayMs = 0,
+  logger,
+  cleanup,
+}: {
+  server: Server;
+  timeoutMs: number;
+  delayMs?: number;
+  logger: Logger;
+  /** Steps after the last request is answered, each given the time left (ms); run in order. */
+  cleanup: { name: string; run: (msLeft: number) => Promise<unknown> }[];
+}): Shutdown {
+  let draining = false;
+  let exitCode: Promise<number> | undefined;
+  const sockets = new Set<Socket>();
+  const busy = new Map<Socket, Response>();
+
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => {
+      sockets.delete(socket);
+      busy.delete(socket);
+    });
+  });
+
+  const closeConnections = (req: Request, res: Response, next: NextFunction) => {
+    busy.set(req.socket, res);
+    res.once("finish", () => {
+      busy.delete(req.socket);
+      // A response already under way when the shutdown began could not carry the header: its
+      // connection closes as soon as it is answered.
+      if (draining) req.socket.end();
+    });
+    if (draining) res.setHeader("Connection", "close");
+    next();
+  };
+
+  async function run(reason: string): Promise<number> {
+    const started = Date.now();
+    const msLeft = () => Math.max(0, timeoutMs - (Date.now() - started));
+    draining = true;
+    logger.info(
+      `${reason}: shutting down within ${timeoutMs} ms (${busy.size} requests in flight, ${sockets.size} connections)`,
+    );
+    if (delayMs > 0) await sleep(Math.min(delayMs, msLeft()));
+
+    // Stop accepting; idle keep-alive connections close now, busy ones after their answer.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const res of busy.values()) if (!res.headersSent) res.setHeader("Connection", "close");
+    for (const socket of sockets) if (!busy.has(socket)) socket.end();
+
+    let code = 0;
+    // Answered when nothing has been in flight for 100 ms (a request read just as its idle
+    // connection was closed still gets its answer).
+    for (let quietSince = 0; msLeft() > 0; await sleep(25)) {
+      if (busy.size > 0) quietSince = 0;
+      else if (!quietSince) quietSince = Date.now();
+      else if (Date.now() - quietSince >= 100) break;
+    }
+    if (busy.size > 0) {
+      logger.error(`shutdown: ${busy.size} requests still running after ${timeoutMs} ms, cut off`);
+      code = 1;
+    }
+    // Every answer is out: what is left are connections closed on our side whose clients have not
+    // closed theirs yet (or the ones cut off above).
+    for (const socket of sockets) socket.destroy();
+    await Promise.race([closed, sleep(msLeft())]);
+    for (const step of cleanup) {
+      const left = msLeft();
+      try {
+        const done = await Promise.race([step.run(left).then(() => true), sleep(left).then(() => false)]);
+        if (!done) {
+          logger.error(`shutdown: ${step.name} did not finish within ${timeoutMs} ms`);
+          code = 1;
+        }
+      } catch (error) {
+        logger.warn(`shutdown: ${step.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    logger.info(`shutdown: done in ${Date.now() - started} ms`);
+    return code;
+  }
+
+  return {
+    get draining() {
+      return draining;
+    },
+    closeConnections,
+    begin(reason) {
+      exitCode ??= run(reason);
+      return exitCode;
+    },
+  };
+}
+
+function sleep(ms: number) {
+  return new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,69 @@
+/**
+ * Fault test: the embedded database (scripts/local-db/LocalMongo.java) is SIGKILLed while 200
+ * orders are being placed. Every order the shop acknowledged is there after its restart: the
+ * store commits each write before it answers.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Order } from "~/models/order.server";
+import { createPart, createUser, sessionCookieHeader } from "../../setup/factories";
+import { killShop, ownDatabase, postForm, sleep, spawnShop, waitHealthy, type ShopProcess } from "./fault-helpers";
+
+const work = mkdtempSync(path.join(tmpdir(), "shop-fault-crash-"));
+let db: Awaited<ReturnType<typeof ownDatabase>>;
+let shop: ShopProcess | undefined;
+
+beforeAll(async () => {
+  db = await ownDatabase(work);
+}, 60_000);
+
+afterAll(async () => {
+  await killShop(shop);
+  await db?.restore();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("SIGKILL of the local database during 200 order placements", () => {
+  test("every acknowledged order is there after the restart", async () => {
+    shop = await spawnShop(db.uri);
+    await waitHealthy(shop);
+    const part = await createPart({ availableQuantity: 100_000, minOrderQuantity: 1 });
+    const users = await Promise.all(Array.from({ length: 10 }, () => createUser({ name: "Crash Buyer" })));
+    const cookies = await Promise.all(users.map((user) => sessionCookieHeader(user.id)));
+    const acknowledged: string[] = [];
+    let answered = 0;
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < 200; i = next++) {
+        const address = `${i} Crash Lane`;
+        try {
+          const answer = await postForm(
+            `${shop!.url}/parts/${part.id}`,
+            { quantity: "1", phone: "555-0100", address },
+            { cookie: cookies[i % cookies.length], origin: `http://localhost:${shop!.port}` },
+          );
+          if (answer.status === 302) acknowledged.push(address);
+        } catch {
+          // no answer: not acknowledged
+        }
+        answered++;
+      }
+    };
+    const workers = Promise.all(Array.from({ length: 10 }, worker));
+    while (acknowledged.length < 60) await sleep(20);
+    db.kill();
+    await workers;
+    expect(answered).toBe(200);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(60);
+
+    await db.restart();
+    await expect.poll(async () => Order.countDocuments({}).catch(() => -1), { timeout: 30_000 }).toBeGreaterThan(0);
+    const stored = new Set(
+      (await Order.find({ "lines.partId": part.id }).select({ address: 1 }).lean()).map((order) => order.address),
+    );
+    const lost = acknowledged.filter((address) => !stored.has(address));
+    expect(lost).toEqual([]);
+  }, 120_000);
+});
