@@ -119,12 +119,9 @@ export function PartCatalogueFields({
         textareaProps={{
           rows: 5,
           placeholder: "Volkswagen Golf 2013-2020 1.4 TSI\nŠkoda Octavia 2013-2019",
-          "aria-describedby": `${fields.fitment.errorId} fitment-help`,
         }}
+        help={{ id: "fitment-help", text: FITMENT_HELP }}
       />
-      <p id="fitment-help" className="-mt-5 mb-5 text-xs text-slate-600 sm:col-span-2">
-        {FITMENT_HELP}
-      </p>
     </>
   );
 }
