@@ -151,14 +151,14 @@ export default function AuditLog() {
               data-action={entry.action}
               className="max-md:grid-flow-row-dense"
             >
-              <td className="px-3 py-2 md:whitespace-nowrap" data-label="When (UTC)">
+              <td className="px-3 py-2 md:min-w-28" data-label="When (UTC)">
                 {formatDateTime(entry.at)}
               </td>
-              <td className="px-3 py-2 max-md:col-span-2" data-label="Who">
+              <td className="px-3 py-2 max-md:col-span-2 md:min-w-44" data-label="Who">
                 {entry.actorName ? <span className="block font-medium">{entry.actorName}</span> : null}
-                <span className="block break-all text-xs text-slate-700">{entry.actorEmail ?? "—"}</span>
+                <span className="block text-xs text-slate-700 [overflow-wrap:anywhere]">{entry.actorEmail ?? "—"}</span>
               </td>
-              <td className="break-all px-3 py-2 font-mono text-xs" data-label="Address">
+              <td className="px-3 py-2 font-mono text-xs [overflow-wrap:anywhere] md:min-w-28" data-label="Address">
                 {entry.ip}
               </td>
               {/* On a phone's card the action comes first, as its title. */}
@@ -170,10 +170,10 @@ export default function AuditLog() {
                   </span>
                 ) : null}
               </th>
-              <td className="px-3 py-2 max-md:col-span-2 md:min-w-48" data-label="Before">
+              <td className="px-3 py-2 max-md:col-span-2 md:min-w-40" data-label="Before">
                 <Values values={entry.before} />
               </td>
-              <td className="px-3 py-2 max-md:col-span-2 md:min-w-48" data-label="After">
+              <td className="px-3 py-2 max-md:col-span-2 md:min-w-40" data-label="After">
                 <Values values={entry.after} />
               </td>
             </tr>
