@@ -176,17 +176,17 @@ export function activeFilterCount(state: PartsState) {
 /**
  * The vehicle picker and the filter lists. On a phone or tablet they fold behind one "Filters"
  * control (a <details>, so it opens without JavaScript) and the parts come first; on a desktop the
- * summary hides and the content shows as a sidebar (::details-content; a browser without it keeps
- * the control there too).
+ * summary hides and the content shows as a sidebar (the `filters-panel` rule in tailwind.css; a
+ * browser without ::details-content keeps the control there too).
  */
 export function FiltersPanel({ state, children }: { state: PartsState; children: ReactNode }) {
   const active = activeFilterCount(state);
   return (
     <details
-      className="group rounded-lg border border-slate-300 bg-white lg:border-0 lg:[&::details-content]:[content-visibility:visible]"
+      className="filters-panel group rounded-lg border border-slate-300 bg-white lg:border-0"
       data-testid="filters-panel"
     >
-      <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-2 px-4 py-2 font-semibold text-slate-900 lg:hidden [&::-webkit-details-marker]:hidden">
+      <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-2 px-4 py-2 font-semibold text-slate-900 [&::-webkit-details-marker]:hidden">
         <span>Filters{active ? ` (${active} active)` : ""}</span>
         <span aria-hidden="true" className="text-slate-600 transition-transform group-open:rotate-180">
           ▾
