@@ -276,7 +276,6 @@ test("the catalogue on a phone: parts on the first screen, the filters folded be
   const firstCard = page.getByRole("list", { name: "Parts" }).getByRole("listitem").first();
   const box = await firstCard.boundingBox();
   expect(box?.y, "the first part card's top").toBeLessThan(PHONE.height);
-  await page.screenshot({ path: test.info().outputPath("parts-phone.png") });
 
   // The vehicle picker and the lists are behind "Filters"; it opens without JavaScript (a <details>).
   const filters = page.getByTestId("filters-panel");
@@ -317,7 +316,6 @@ test("quick order on a phone: after Check the lines the checked lines are in vie
   await expect(line.getByTestId("pad-check")).toHaveText("The minimum order is 100 units");
   await expect(line.getByTestId("pad-check")).toBeInViewport();
   expect(await layoutProblems(page)).toEqual([]);
-  await page.screenshot({ path: test.info().outputPath("quick-order-phone.png"), fullPage: true });
 
   // Below the minimum: "Round up to 100" rewrites that line and checks again.
   await line.getByRole("button", { name: /^Round up to 100/ }).click();
