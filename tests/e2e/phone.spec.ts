@@ -66,6 +66,7 @@ const SCREENS: Screen[] = [
   { role: "admin", path: "/dashboard/reviews" },
   { role: "admin", path: ({ reviewId }) => `/dashboard/reviews/${reviewId}/delete` },
   { role: "admin", path: ({ userId }) => `/dashboard/allUsers/${userId}/sign-out` },
+  { role: "admin", path: ({ userId }) => `/dashboard/allUsers/${userId}/make-admin` },
   { role: "admin", path: "/dashboard/sessions" },
 ];
 
