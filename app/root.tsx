@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Footer, Navbar } from "~/components/layout";
 import { TOAST_DURATION_MS, Toaster } from "~/components/toaster";
+import { countCartLines } from "~/models/cart.server";
 import { getUser } from "~/utils/auth.server";
 import { getPublicEnv } from "~/utils/env.server";
 import { browserAsset } from "~/utils/browser-assets.server";
@@ -25,8 +26,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getUser(request),
     hasToastCookie(request) ? getToast(request) : { toast: undefined, headers: undefined },
   ]);
+  // The header's Cart says how many lines it holds (customers only: admins have no cart).
+  const cartLines = user && user.role !== "admin" ? await countCartLines(user.id) : 0;
   const data = {
-    user: user ? { id: user.id, name: user.name, role: user.role, photoUrl: user.photoUrl } : null,
+    user: user ? { id: user.id, name: user.name, role: user.role, photoUrl: user.photoUrl, cartLines } : null,
     toast: toast ?? null,
     env: getPublicEnv(),
     // Pending buttons and the vehicle picker where the framework is not sent (app/browser/static-page.ts).

@@ -4,9 +4,11 @@ import { useFetcher, useLocation } from "@remix-run/react";
 import type { ComponentProps, ReactNode } from "react";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { CART_PATH, cartLineSchema } from "~/utils/cart-forms";
-import { usePageHydrates } from "~/utils/hydrated";
+import { useHydrated, usePageHydrates } from "~/utils/hydrated";
 
 type Part = { id: string; name: string; minOrderQuantity: number; availableQuantity: number };
+/** What the cart refused, posted without JavaScript: the quantity typed and why. */
+export type AddToCartRefusal = { quantity: string; message: string };
 type FieldMeta = ComponentProps<typeof Field>["meta"];
 
 /** The schema's constraints (required, min, max), worked out once rather than at every render. */
@@ -21,15 +23,32 @@ const constraint = getZodConstraint(cartLineSchema);
  * drive the form, so it is rendered in its first state directly, with the same markup and without
  * Conform's form state: twelve cards of Conform forms were a third of that page's rendering time.
  */
-export function AddToCartForm(props: { part: Part; compact?: boolean }) {
+export function AddToCartForm(props: { part: Part; compact?: boolean; refusal?: AddToCartRefusal | null }) {
   return usePageHydrates() ? <LiveAddToCartForm {...props} /> : <StaticAddToCartForm {...props} />;
 }
 
-function LiveAddToCartForm({ part, compact = false }: { part: Part; compact?: boolean }) {
+/** A refusal as the reply Conform would have had from the cart, so the form shows it by the field. */
+function refusalResult(part: Part, refusal: AddToCartRefusal): SubmissionResult<string[]> {
+  return {
+    status: "error",
+    initialValue: { intent: "add", partId: part.id, quantity: refusal.quantity },
+    error: { quantity: [refusal.message] },
+  };
+}
+
+function LiveAddToCartForm({
+  part,
+  compact = false,
+  refusal,
+}: {
+  part: Part;
+  compact?: boolean;
+  refusal?: AddToCartRefusal | null;
+}) {
   const fetcher = useFetcher<{ result: SubmissionResult<string[]> }>();
   const [form, fields] = useForm({
     id: `add-to-cart-${part.id}`,
-    lastResult: fetcher.data?.result,
+    lastResult: fetcher.data?.result ?? (refusal ? refusalResult(part, refusal) : undefined),
     constraint,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -50,15 +69,26 @@ function LiveAddToCartForm({ part, compact = false }: { part: Part; compact?: bo
   );
 }
 
-function StaticAddToCartForm({ part, compact = false }: { part: Part; compact?: boolean }) {
+function StaticAddToCartForm({
+  part,
+  compact = false,
+  refusal,
+}: {
+  part: Part;
+  compact?: boolean;
+  refusal?: AddToCartRefusal | null;
+}) {
   const formId = `add-to-cart-${part.id}`;
-  // What Conform's metadata gives Field for this form before any submission.
+  // What Conform's metadata gives Field for this form before any submission (or after a refusal).
   const quantity = {
     id: `${formId}-quantity`,
     name: "quantity",
     formId,
     errorId: `${formId}-quantity-error`,
-    initialValue: String(part.minOrderQuantity),
+    descriptionId: `${formId}-quantity-description`,
+    initialValue: refusal?.quantity ?? String(part.minOrderQuantity),
+    valid: !refusal,
+    errors: refusal ? [refusal.message] : undefined,
     ...constraint.quantity,
   } as unknown as FieldMeta;
   return (
@@ -81,9 +111,12 @@ function AddToCartFields({
   pending: boolean;
 }): ReactNode {
   const location = useLocation();
+  const hydrated = useHydrated();
   return (
     <>
       <input type="hidden" name="intent" value="add" />
+      {/* Said only by a page whose script runs (a fetcher): a refusal then answers here, not by a redirect. */}
+      {hydrated ? <input type="hidden" name="enhanced" value="1" /> : null}
       <input type="hidden" name="partId" value={part.id} />
       <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
       <div className="flex items-start gap-2">

@@ -78,6 +78,10 @@ export function ConfirmDialog({
 export const confirmLinkClass =
   "inline-flex min-h-11 items-center rounded px-3 py-1.5 text-sm font-medium text-white bg-red-700 hover:bg-red-800";
 
+/** The same for a step that grants rather than takes away (Make Admin). */
+export const confirmGrantLinkClass =
+  "inline-flex min-h-11 items-center rounded px-3 py-1.5 text-sm font-medium text-white bg-brand-700 hover:bg-brand-800";
+
 type FormComponentType = typeof Form | ReturnType<typeof useFetcher>["Form"];
 
 /** Errors of a Conform reply (form and field errors together), or of a thrown message. */

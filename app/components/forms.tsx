@@ -59,20 +59,36 @@ export function TextareaField({
   meta,
   label,
   textareaProps,
+  help,
   className,
 }: {
   meta: FieldMetadata<string | undefined | null>;
   label: ReactNode;
   textareaProps?: TextareaHTMLAttributes<HTMLTextAreaElement>;
+  /** A hint under the box, above the errors (so any number of errors never covers it). */
+  help?: { id: string; text: ReactNode };
   className?: string;
 }) {
   const { key, ...props } = getTextareaProps(meta);
+  const describedBy = help ? [props["aria-describedby"], help.id].filter(Boolean).join(" ") : undefined;
   return (
     <div className={className}>
       <label htmlFor={meta.id} className="mb-1 block text-sm font-medium text-slate-800">
         {label}
       </label>
-      <textarea key={key} rows={4} {...props} {...textareaProps} className={inputClass} />
+      <textarea
+        key={key}
+        rows={4}
+        {...props}
+        {...(describedBy ? { "aria-describedby": describedBy } : {})}
+        {...textareaProps}
+        className={inputClass}
+      />
+      {help ? (
+        <p id={help.id} className="mt-1 text-xs text-slate-600">
+          {help.text}
+        </p>
+      ) : null}
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
   );

@@ -1,6 +1,6 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 
-type NavUser = { name: string; role: string } | null;
+type NavUser = { name: string; role: string; cartLines?: number } | null;
 
 const links = [
   { to: "/", label: "Home" },
@@ -30,8 +30,14 @@ function NavItems({ user }: { user: NavUser }) {
           </li>
           {user.role !== "admin" ? (
             <li>
-              <NavLink to="/dashboard/cart" className={item}>
+              <NavLink to="/dashboard/cart" className={item} data-testid="nav-cart">
                 Cart
+                {user.cartLines ? (
+                  <span className="ml-1.5 rounded-full bg-white px-2 text-xs font-bold text-brand-900">
+                    {user.cartLines}
+                    <span className="sr-only"> {user.cartLines === 1 ? "line" : "lines"}</span>
+                  </span>
+                ) : null}
               </NavLink>
             </li>
           ) : null}

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { AddToCartForm } from "~/components/add-to-cart";
+import { AddToCartForm, type AddToCartRefusal } from "~/components/add-to-cart";
 import type { PartView } from "~/models/part.server";
 import { formatCents } from "~/utils/misc";
 
@@ -15,9 +15,12 @@ export function PartCard({
   eager = false,
   addToCart = false,
   fitsLabel = null,
+  refusal = null,
 }: {
   part: PartCardData;
   headingLevel?: 2 | 3;
+  /** An Add to cart of this part that the cart refused (posted without JavaScript). */
+  refusal?: AddToCartRefusal | null;
   /** The visitor's vehicle ("2016 Volkswagen Golf"), for the line on the cards that fit it. */
   fitsLabel?: string | null;
   /** Above the fold: load the image at once instead of lazily. */
@@ -27,29 +30,34 @@ export function PartCard({
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
+    // On a phone the card is compact: a thumbnail beside the name, two lines of description.
     <article className="flex h-full flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
-      <img
-        src={part.img}
-        alt={part.name}
-        width={400}
-        height={250}
-        loading={eager ? "eager" : "lazy"}
-        decoding="async"
-        className="aspect-[8/5] w-full bg-slate-100 object-cover"
-      />
-      <div className="flex flex-1 flex-col p-5">
-        <Heading className="text-lg font-semibold text-slate-900">{part.name}</Heading>
-        <p className="text-xs font-medium uppercase tracking-wide text-slate-600">
-          {part.partNumber}
-          {part.brand ? <span className="normal-case"> · {part.brand}</span> : null}
-        </p>
-        {fitsLabel && part.fits ? (
-          <p className="mt-1 text-sm font-medium text-green-800" data-testid="fits">
-            <span aria-hidden="true">✓ </span>Fits your {fitsLabel}
+      <div className="flex gap-3 p-3 pb-0 sm:block sm:p-0">
+        <img
+          src={part.img}
+          alt={part.name}
+          width={400}
+          height={250}
+          loading={eager ? "eager" : "lazy"}
+          decoding="async"
+          className="h-16 w-24 shrink-0 rounded bg-slate-100 object-cover sm:aspect-[8/5] sm:h-auto sm:w-full sm:rounded-none"
+        />
+        <div className="min-w-0 [overflow-wrap:anywhere] sm:px-5 sm:pt-5">
+          <Heading className="text-base font-semibold text-slate-900 sm:text-lg">{part.name}</Heading>
+          <p className="text-xs font-medium uppercase tracking-wide text-slate-600">
+            {part.partNumber}
+            {part.brand ? <span className="normal-case"> · {part.brand}</span> : null}
           </p>
-        ) : null}
-        <p className="mt-2 flex-1 text-sm text-slate-700">{part.description}</p>
-        <dl className="mt-4 grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
+          {fitsLabel && part.fits ? (
+            <p className="mt-1 text-sm font-medium text-green-800" data-testid="fits">
+              <span aria-hidden="true">✓ </span>Fits your {fitsLabel}
+            </p>
+          ) : null}
+        </div>
+      </div>
+      <div className="flex flex-1 flex-col p-3 pt-0 sm:p-5 sm:pt-0">
+        <p className="mt-2 flex-1 text-sm text-slate-700 max-sm:line-clamp-2">{part.description}</p>
+        <dl className="mt-2 grid grid-cols-2 gap-x-4 text-sm sm:mt-4 sm:gap-y-1">
           <dt className="text-slate-600">Minimum order</dt>
           <dd className="text-right font-medium" data-testid="min-order">
             {quantity.format(part.minOrderQuantity)} units
@@ -65,11 +73,13 @@ export function PartCard({
         </dl>
         <Link
           to={`/parts/${part.id}`}
-          className="mt-5 inline-flex min-h-11 items-center justify-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
+          className="mt-3 inline-flex min-h-11 items-center justify-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800 sm:mt-5"
         >
           Purchase<span className="sr-only"> {part.name}</span>
         </Link>
-        {addToCart && part.availableQuantity >= part.minOrderQuantity ? <AddToCartForm part={part} compact /> : null}
+        {addToCart && part.availableQuantity >= part.minOrderQuantity ? (
+          <AddToCartForm part={part} compact refusal={refusal} />
+        ) : null}
       </div>
     </article>
   );
@@ -83,6 +93,7 @@ export function PartGrid({
   label,
   addToCart = false,
   fitsLabel = null,
+  refusal = null,
 }: {
   parts: PartCardData[];
   headingLevel?: 2 | 3;
@@ -90,17 +101,20 @@ export function PartGrid({
   label: string;
   addToCart?: boolean;
   fitsLabel?: string | null;
+  refusal?: (AddToCartRefusal & { partId: string }) | null;
 }) {
   return (
-    <ul aria-label={label} className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+    <ul aria-label={label} className="grid gap-4 sm:grid-cols-2 sm:gap-6 lg:grid-cols-3">
       {parts.map((part, index) => (
-        <li key={part.id}>
+        // The card's id is the place a refused Add to cart comes back to (#part-…).
+        <li key={part.id} id={`part-${part.id}`} className="scroll-mt-4">
           <PartCard
             part={part}
             headingLevel={headingLevel}
             eager={index < eagerCount}
             addToCart={addToCart}
             fitsLabel={fitsLabel}
+            refusal={refusal?.partId === part.id ? refusal : null}
           />
         </li>
       ))}

@@ -1,4 +1,5 @@
 import { CATEGORY_LABELS, formatFitmentRow, type Category, type FitmentRow } from "~/utils/catalogue";
+import { formatCents } from "~/utils/misc";
 
 type Catalogue = { category: Category; brand: string; oeNumbers: string[]; fitment: FitmentRow[] };
 
@@ -68,7 +69,7 @@ export function partJsonLd({
     offers: {
       "@type": "Offer",
       url,
-      price: (part.priceCents / 100).toFixed(2),
+      price: formatCents(part.priceCents, { plain: true }),
       priceCurrency: "USD",
       availability:
         part.availableQuantity >= part.minOrderQuantity

@@ -29,11 +29,31 @@ export function PartDescriptionFields({
   );
 }
 
-/** Price and minimum order, as Add and Edit Product ask for them. */
-export function PartPriceFields({ fields }: { fields: { price: NumberMeta; minOrderQuantity: NumberMeta } }) {
+/**
+ * Price and minimum order, as Add and Edit Product ask for them. `storedCents`: Edit Product's
+ * price as stored; one with cents (from before prices were whole dollars) may stay as it is.
+ */
+export function PartPriceFields({
+  fields,
+  storedCents,
+}: {
+  fields: { price: NumberMeta; minOrderQuantity: NumberMeta };
+  storedCents?: number;
+}) {
+  const withCents = storedCents !== undefined && storedCents % 100 !== 0;
   return (
     <>
-      <Field meta={fields.price} label="Price per unit (whole dollars)" type="number" inputProps={{ step: 1 }} />
+      <Field
+        meta={fields.price}
+        label="Price per unit (whole dollars)"
+        type="number"
+        inputProps={{ step: withCents ? 0.01 : 1 }}
+        help={
+          withCents
+            ? `Stored with cents before prices were whole dollars: keep ${(storedCents / 100).toFixed(2)} or type a whole price.`
+            : undefined
+        }
+      />
       <Field meta={fields.minOrderQuantity} label="Minimum order quantity" type="number" inputProps={{ step: 1 }} />
     </>
   );
@@ -99,12 +119,9 @@ export function PartCatalogueFields({
         textareaProps={{
           rows: 5,
           placeholder: "Volkswagen Golf 2013-2020 1.4 TSI\nŠkoda Octavia 2013-2019",
-          "aria-describedby": `${fields.fitment.errorId} fitment-help`,
         }}
+        help={{ id: "fitment-help", text: FITMENT_HELP }}
       />
-      <p id="fitment-help" className="-mt-5 mb-5 text-xs text-slate-600 sm:col-span-2">
-        {FITMENT_HELP}
-      </p>
     </>
   );
 }

@@ -44,7 +44,7 @@ export function VehiclePicker({ state }: { state: PartsState }) {
       method="get"
       action="/parts"
       aria-label="Shop by vehicle"
-      className="mt-6 rounded-lg border border-brand-200 bg-brand-50 p-4"
+      className="rounded-lg border border-brand-200 bg-brand-50 p-4"
     >
       {/* In the order of the page's own links (parts-url.ts), so the address reads the same. */}
       {state.q ? <input type="hidden" name="q" value={state.q} /> : null}
@@ -54,7 +54,8 @@ export function VehiclePicker({ state }: { state: PartsState }) {
       <fieldset>
         <legend className="text-lg font-semibold text-slate-900">Shop by vehicle</legend>
         <p className="text-sm text-slate-700">Pick your make, model and year to see only the parts that fit.</p>
-        <div className="mt-3 grid gap-4 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end">
+        {/* A row on a tablet; a column in the desktop's sidebar and on a phone. */}
+        <div className="mt-3 grid gap-4 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end lg:grid-cols-1">
           <VehicleSelect
             name="make"
             label="Make"
@@ -164,6 +165,35 @@ function VehicleSelect({
         ))}
       </select>
     </div>
+  );
+}
+
+/** How many filters are in force (a category, a brand, in stock only, a vehicle). */
+export function activeFilterCount(state: PartsState) {
+  return [state.category, state.brand, state.inStock, state.make].filter(Boolean).length;
+}
+
+/**
+ * The vehicle picker and the filter lists. On a phone or tablet they fold behind one "Filters"
+ * control (a <details>, so it opens without JavaScript) and the parts come first; on a desktop the
+ * summary hides and the content shows as a sidebar (the `filters-panel` rule in tailwind.css; a
+ * browser without ::details-content keeps the control there too).
+ */
+export function FiltersPanel({ state, children }: { state: PartsState; children: ReactNode }) {
+  const active = activeFilterCount(state);
+  return (
+    <details
+      className="filters-panel group rounded-lg border border-slate-300 bg-white lg:border-0"
+      data-testid="filters-panel"
+    >
+      <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-2 px-4 py-2 font-semibold text-slate-900 [&::-webkit-details-marker]:hidden">
+        <span>Filters{active ? ` (${active} active)` : ""}</span>
+        <span aria-hidden="true" className="text-slate-600 transition-transform group-open:rotate-180">
+          ▾
+        </span>
+      </summary>
+      <div className="space-y-6 border-t border-slate-200 p-4 lg:border-0 lg:p-0">{children}</div>
+    </details>
   );
 }
 
@@ -301,7 +331,7 @@ export function ActiveFilters({ state }: { state: PartsState }) {
             <Link
               to={item.href}
               preventScrollReset
-              className="inline-flex items-center gap-1 rounded-full border border-slate-300 bg-white px-3 py-1 text-slate-800 hover:bg-slate-100"
+              className="inline-flex min-h-11 items-center gap-1 rounded-full border border-slate-300 bg-white px-3 py-1 text-slate-800 hover:bg-slate-100"
             >
               {item.label}
               <span aria-hidden="true">×</span>
@@ -312,7 +342,7 @@ export function ActiveFilters({ state }: { state: PartsState }) {
       </ul>
       <Link
         to={partsHref(state, { category: null, brand: null, inStock: false, make: null, model: null, year: null })}
-        className={linkClass}
+        className={`${linkClass} inline-flex min-h-11 items-center`}
       >
         Clear all filters
       </Link>

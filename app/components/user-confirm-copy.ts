@@ -1,5 +1,15 @@
-/** The words of All Users' two confirmations (the modal and the no-JavaScript page say the same). */
-export function userConfirmCopy(intent: "demote" | "sign-out", user: { name: string; email: string }, isSelf: boolean) {
+export type UserConfirmIntent = "make-admin" | "demote" | "sign-out";
+
+/** The words of All Users' confirmations (the modal and the no-JavaScript page say the same). */
+export function userConfirmCopy(intent: UserConfirmIntent, user: { name: string; email: string }, isSelf: boolean) {
+  if (intent === "make-admin") {
+    return {
+      label: "Make Admin",
+      pending: "Making admin…",
+      title: `Make ${user.name} an admin?`,
+      message: `${user.name} (${user.email}) gets every admin screen at once: products, orders, users and the audit log. Another admin can remove them again.`,
+    };
+  }
   if (intent === "demote") {
     return {
       label: "Remove admin",

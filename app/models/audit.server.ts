@@ -79,6 +79,7 @@ export type AuditEntryView = {
   id: string;
   at: string;
   action: AuditAction;
+  actorId: string | null;
   actorEmail: string | null;
   ip: string;
   targetType: string | null;
@@ -115,6 +116,7 @@ export async function listAuditEntries(filter: AuditFilter, { page = 1, perPage 
     id: doc._id.toString(),
     at: new Date(doc.at).toISOString(),
     action: doc.action as AuditAction,
+    actorId: doc.actorId ? doc.actorId.toString() : null,
     actorEmail: doc.actorEmail ?? null,
     ip: doc.ip ?? "unknown",
     targetType: doc.targetType ?? null,

@@ -117,6 +117,14 @@ export async function getUserById(id: string) {
   return doc ? toUserView(doc) : null;
 }
 
+/** Names and emails of the given users, by id (for screens that name people, such as the audit log). */
+export async function getUserNames(ids: string[]) {
+  const valid = [...new Set(ids)].filter((id) => /^[a-f0-9]{24}$/i.test(id));
+  if (valid.length === 0) return new Map<string, { name: string; email: string }>();
+  const docs = await User.find({ _id: { $in: valid } }, { name: 1, email: 1 }).lean();
+  return new Map(docs.map((doc) => [doc._id.toString(), { name: doc.name ?? "", email: doc.email ?? "" }]));
+}
+
 export async function getUserByEmail(email: string) {
   const doc = await User.findOne({ email: email.trim().toLowerCase() }).lean();
   return doc ? toUserView(doc) : null;

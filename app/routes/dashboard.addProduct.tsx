@@ -13,7 +13,7 @@ import { audit, partTarget, partValues } from "~/utils/audit.server";
 import { DEFAULT_BRAND } from "~/utils/catalogue";
 import { newPartSchema } from "~/utils/catalogue-forms";
 import { readForm } from "~/utils/form.server";
-import { DEFAULT_MIN_ORDER } from "~/utils/shop-forms";
+import { DEFAULT_MIN_ORDER, dollarsToCents } from "~/utils/shop-forms";
 
 const FAILED_TO_ADD = "Failed to add the part";
 
@@ -34,7 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       description,
       img,
       availableQuantity: quantity,
-      priceCents: price * 100,
+      priceCents: dollarsToCents(price),
       minOrderQuantity,
       partNumber,
       category,

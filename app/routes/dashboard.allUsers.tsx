@@ -1,11 +1,16 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
-import { ErrorList, SubmitButton } from "~/components/forms";
-import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass } from "~/components/confirm-dialog";
-import { userConfirmCopy } from "~/components/user-confirm-copy";
+import { ErrorList } from "~/components/forms";
+import {
+  ConfirmDialog,
+  ConfirmFetcherForm,
+  confirmGrantLinkClass,
+  confirmLinkClass,
+} from "~/components/confirm-dialog";
+import { userConfirmCopy, type UserConfirmIntent } from "~/components/user-confirm-copy";
 import { Pagination } from "~/components/pagination";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
@@ -14,7 +19,7 @@ import { demoteAdmin, getUserById, listUsers, makeAdmin } from "~/models/user.se
 import { UserActionSchema } from "~/utils/account-schemas";
 import { getUser, requireAdmin } from "~/utils/auth.server";
 import { readForm } from "~/utils/form.server";
-import { audit } from "~/utils/audit.server";
+import { audit, personLabel } from "~/utils/audit.server";
 
 const PER_PAGE = 20;
 /** Spec 8: what the page shows when the server refuses a promotion (403). */
@@ -61,7 +66,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       context,
       actor: user,
       action: "user.demote",
-      target: { type: "user", id: userId, label: target.email },
+      target: { type: "user", id: userId, label: personLabel(target) },
       before: { role: "admin" },
       after: { role: "customer" },
     });
@@ -77,7 +82,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       context,
       actor: user,
       action: "user.sign-out-everywhere",
-      target: { type: "user", id: userId, label: target.email },
+      target: { type: "user", id: userId, label: personLabel(target) },
       before: { sessions: ended },
       after: { sessions: 0 },
     });
@@ -93,7 +98,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     context,
     actor: user,
     action: "user.make-admin",
-    target: { type: "user", id: userId },
+    target: { type: "user", id: userId, label: target ? personLabel(target) : null },
     before: { role: "customer" },
     after: { role: "admin" },
   });
@@ -111,8 +116,6 @@ const COLUMNS: Column[] = [
 export default function AllUsers() {
   const { users, adminId, page, pageCount, total } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const pendingUserId = navigation.state !== "idle" ? navigation.formData?.get("userId") : null;
   const formErrors = lastResult && "error" in lastResult ? lastResult.error?.[""] : null;
 
   return (
@@ -147,17 +150,7 @@ export default function AllUsers() {
               <div className="flex flex-wrap gap-2">
                 {/* Make Admin is hidden for users who are already admins (spec 4). */}
                 {user.role !== "admin" ? (
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="make-admin" />
-                    <input type="hidden" name="userId" value={user.id} />
-                    <SubmitButton
-                      pending={pendingUserId === user.id}
-                      pendingText="Making admin…"
-                      className="px-3 py-1 text-sm"
-                    >
-                      Make Admin<span className="sr-only"> ({user.name})</span>
-                    </SubmitButton>
-                  </Form>
+                  <UserConfirm user={user} intent="make-admin" page={page} isSelf={user.id === adminId} />
                 ) : (
                   <UserConfirm user={user} intent="demote" page={page} isSelf={user.id === adminId} />
                 )}
@@ -172,7 +165,7 @@ export default function AllUsers() {
   );
 }
 
-/** Remove admin and Sign out everywhere: a modal with JavaScript, a confirmation page without. */
+/** Make Admin, Remove admin and Sign out everywhere: a modal with JavaScript, a confirmation page without. */
 function UserConfirm({
   user,
   intent,
@@ -180,7 +173,7 @@ function UserConfirm({
   isSelf,
 }: {
   user: { id: string; name: string; email: string };
-  intent: "demote" | "sign-out";
+  intent: UserConfirmIntent;
   page: number;
   isSelf: boolean;
 }) {
@@ -191,7 +184,7 @@ function UserConfirm({
       accessibleLabel={`${copy.label} (${user.name})`}
       href={`/dashboard/allUsers/${user.id}/${intent}${page > 1 ? `?page=${page}` : ""}`}
       title={copy.title}
-      className={confirmLinkClass}
+      className={intent === "make-admin" ? confirmGrantLinkClass : confirmLinkClass}
     >
       {(close) => (
         <ConfirmFetcherForm

@@ -3,21 +3,26 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { userConfirmCopy } from "~/components/user-confirm-copy";
+import { userConfirmCopy, type UserConfirmIntent } from "~/components/user-confirm-copy";
 import { getUserById } from "~/models/user.server";
 import { requireAdmin } from "~/utils/auth.server";
 
 /**
- * All Users' Remove admin and Sign out everywhere as a page (the modal, without JavaScript). Its
+ * All Users' Make Admin, Remove admin and Sign out everywhere as a page (the modal, without JavaScript). Its
  * form posts to the All Users action, like the modal's.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
   const intent = params.intent;
-  if (intent !== "demote" && intent !== "sign-out") throw new Response("Not Found", { status: 404 });
+  if (intent !== "make-admin" && intent !== "demote" && intent !== "sign-out") {
+    throw new Response("Not Found", { status: 404 });
+  }
   const user = await getUserById(params.id ?? "");
   if (!user || (intent === "demote" && user.role !== "admin")) {
     throw new Response("That user does not exist or is not an admin.", { status: 404 });
+  }
+  if (intent === "make-admin" && user.role === "admin") {
+    throw new Response("That user is already an admin.", { status: 404 });
   }
   const raw = new URL(request.url).searchParams.get("page");
   const page = raw && /^\d{1,6}$/.test(raw) && Number(raw) > 1 ? Number(raw) : 1;
@@ -32,7 +37,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 export default function UserConfirmPage() {
   const data = useLoaderData<typeof loader>();
   const { user, isSelf, page } = data;
-  const intent = data.intent as "demote" | "sign-out";
+  const intent = data.intent as UserConfirmIntent;
   const copy = userConfirmCopy(intent, user, isSelf);
   const back = `/dashboard/allUsers${page > 1 ? `?page=${page}` : ""}`;
   return (

@@ -7,8 +7,15 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { listAuditEntries, type AuditValues } from "~/models/audit.server";
-import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, auditFilterSchema } from "~/utils/audit-actions";
+import { listAuditEntries, type AuditEntryView, type AuditValues } from "~/models/audit.server";
+import { getUserNames } from "~/models/user.server";
+import {
+  AUDIT_ACTION_LABELS,
+  AUDIT_ACTIONS,
+  auditFieldLabel,
+  auditFilterSchema,
+  formatAuditValue,
+} from "~/utils/audit-actions";
 import { requireAdmin } from "~/utils/auth.server";
 import { formatDateTime, parsePage } from "~/utils/shop-forms";
 
@@ -23,7 +30,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const headers = { "Cache-Control": "private, no-store" };
   if (submission.status !== "success") {
     // Bad filters show their message next to the field and no entries (nothing is guessed).
-    return json({ result: submission.reply(), entries: [], page: 1, pageCount: 1, total: 0 }, { status: 400, headers });
+    const entries: (AuditEntryView & { actorName: string | null })[] = [];
+    return json({ result: submission.reply(), entries, page: 1, pageCount: 1, total: 0 }, { status: 400, headers });
   }
   const { action, actor, from, to } = submission.value;
   const list = await listAuditEntries(
@@ -35,7 +43,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
     },
     { page: parsePage(params.get("page")), perPage: PER_PAGE },
   );
-  return json({ result: submission.reply(), ...list }, { headers });
+  // People by name and email: the actors, and the users an entry is about (older entries named them by id or email).
+  const people = await getUserNames([
+    ...list.entries.map((entry) => entry.actorId ?? ""),
+    ...list.entries.map((entry) => (entry.targetType === "user" ? (entry.targetId ?? "") : "")),
+  ]);
+  const entries = list.entries.map((entry) => {
+    const actor = entry.actorId ? people.get(entry.actorId) : undefined;
+    const person = entry.targetType === "user" && entry.targetId ? people.get(entry.targetId) : undefined;
+    return {
+      ...entry,
+      actorName: actor?.name ?? null,
+      targetLabel: person ? `${person.name} (${person.email})` : entry.targetLabel,
+    };
+  });
+  return json({ result: submission.reply(), ...list, entries }, { headers });
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
@@ -129,13 +151,14 @@ export default function AuditLog() {
               data-action={entry.action}
               className="max-md:grid-flow-row-dense"
             >
-              <td className="px-3 py-2 md:whitespace-nowrap" data-label="When (UTC)">
+              <td className="px-3 py-2 md:min-w-28" data-label="When (UTC)">
                 {formatDateTime(entry.at)}
               </td>
-              <td className="break-all px-3 py-2 max-md:col-span-2" data-label="Who">
-                {entry.actorEmail ?? "—"}
+              <td className="px-3 py-2 max-md:col-span-2 md:min-w-44" data-label="Who">
+                {entry.actorName ? <span className="block font-medium">{entry.actorName}</span> : null}
+                <span className="block text-xs text-slate-700 [overflow-wrap:anywhere]">{entry.actorEmail ?? "—"}</span>
               </td>
-              <td className="break-all px-3 py-2 font-mono text-xs" data-label="Address">
+              <td className="px-3 py-2 font-mono text-xs [overflow-wrap:anywhere] md:min-w-28" data-label="Address">
                 {entry.ip}
               </td>
               {/* On a phone's card the action comes first, as its title. */}
@@ -147,10 +170,10 @@ export default function AuditLog() {
                   </span>
                 ) : null}
               </th>
-              <td className="px-3 py-2 max-md:col-span-2" data-label="Before">
+              <td className="px-3 py-2 max-md:col-span-2 md:min-w-40" data-label="Before">
                 <Values values={entry.before} />
               </td>
-              <td className="px-3 py-2 max-md:col-span-2" data-label="After">
+              <td className="px-3 py-2 max-md:col-span-2 md:min-w-40" data-label="After">
                 <Values values={entry.after} />
               </td>
             </tr>
@@ -165,12 +188,12 @@ export default function AuditLog() {
 function Values({ values }: { values: AuditValues | null }) {
   if (!values) return <span className="text-slate-500">—</span>;
   return (
-    <dl className="grid grid-cols-[auto_1fr] gap-x-2 text-xs">
+    <dl className="space-y-1 text-xs">
       {Object.entries(values).map(([key, value]) => (
-        <div key={key} className="contents">
-          <dt className="text-slate-600">{key}</dt>
-          {/* Words wrap where they can; only a word longer than the column (an id) breaks. */}
-          <dd className="min-w-0 text-slate-900 [overflow-wrap:anywhere]">{String(value)}</dd>
+        <div key={key}>
+          <dt className="inline text-slate-600">{auditFieldLabel(key)}: </dt>
+          {/* Words wrap between words; only a word longer than the column (an image URL) breaks. */}
+          <dd className="inline break-words text-slate-900">{formatAuditValue(key, value)}</dd>
         </div>
       ))}
     </dl>

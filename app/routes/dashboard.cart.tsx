@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import type { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -25,6 +25,7 @@ import { redirectToPay } from "~/utils/checkout.server";
 import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/utils/cart-forms";
 import { formatCents, safeRedirect } from "~/utils/misc";
 import { readForm } from "~/utils/form.server";
+import { cartRefusalCookie } from "~/utils/cart-refusal.server";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -56,14 +57,28 @@ export async function action({ request }: ActionFunctionArgs) {
       },
       { status },
     );
-  if (submission.status !== "success")
-    return json<ActionData>({ ...posted, result: submission.reply() }, { status: 400 });
+  // A refused "Add to cart" posted without JavaScript (no "enhanced" field, which only a running
+  // script adds) goes back to the page it came from, to the part's card, where that page shows the message.
+  const backToCard = async (message: string) => {
+    const back = safeRedirect(formData.get("redirectTo"), "");
+    if (!back || back.startsWith(CART_PATH) || formData.get("enhanced") === "1") return null;
+    if (!/^[a-f0-9]{24}$/i.test(posted.partId)) return null;
+    const quantity = String(formData.get("quantity") ?? "").slice(0, 40);
+    return redirect(`${back.split("#")[0]}#part-${posted.partId}`, {
+      headers: { "Set-Cookie": await cartRefusalCookie({ partId: posted.partId, quantity, message }) },
+    });
+  };
+  if (submission.status !== "success") {
+    const quantityError = posted.intent === "add" ? submission.error?.quantity?.[0] : undefined;
+    const back = quantityError ? await backToCard(quantityError) : null;
+    return back ?? json<ActionData>({ ...posted, result: submission.reply() }, { status: 400 });
+  }
   const value = submission.value;
 
   switch (value.intent) {
     case "add": {
       const added = await addToCart(user.id, value.partId, value.quantity);
-      if (!added.ok) return refuse(added.error, 409, "quantity");
+      if (!added.ok) return (await backToCard(added.error)) ?? refuse(added.error, 409, "quantity");
       const back = safeRedirect(value.redirectTo, CART_PATH);
       // Back to the page it came from; with JavaScript (a fetcher) in place of its history entry.
       return redirectWithSuccess(

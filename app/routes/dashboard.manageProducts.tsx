@@ -12,7 +12,7 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { deletePart, getPart, listPartsForAdmin, updatePartPriceAndStock } from "~/models/part.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
-import { manageProductsSchema, parsePage, updatePartSchema } from "~/utils/shop-forms";
+import { dollarsToCents, manageProductsSchema, parsePage, priceFieldValue, updatePartSchema } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
 import { audit, partTarget, partValues } from "~/utils/audit.server";
 
@@ -27,6 +27,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const formData = await readForm(request);
+  // The price as stored decides whether a price with cents is "unchanged" (never the form's word for it).
+  const previous = formData.get("intent") === "update" ? await getPart(String(formData.get("partId") ?? "")) : null;
+  if (previous) formData.set("currentPriceCents", String(previous.priceCents));
   const submission = parseWithZod(formData, { schema: manageProductsSchema });
   const posted = { partId: String(formData.get("partId") ?? ""), intent: String(formData.get("intent") ?? "") };
   if (submission.status !== "success") return json({ ...posted, result: submission.reply() }, { status: 400 });
@@ -50,10 +53,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirectWithSuccess("/dashboard/manageProducts", `${deleted.name} is deleted`);
   }
 
-  const previous = await getPart(value.partId);
   const updated = await updatePartPriceAndStock({
     partId: value.partId,
-    priceCents: value.price * 100,
+    priceCents: dollarsToCents(value.price),
     availableQuantity: value.stock,
     expectedStock: value.expectedStock,
   });
@@ -164,7 +166,7 @@ function ProductRow({
     constraint: getZodConstraint(updatePartSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    defaultValue: { price: String(part.priceCents / 100), stock: String(part.availableQuantity) },
+    defaultValue: { price: priceFieldValue(part.priceCents), stock: String(part.availableQuantity) },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: updatePartSchema }),
   });
   const navigation = useNavigation();
@@ -205,6 +207,7 @@ function ProductRow({
           <input type="hidden" name="intent" value="update" />
           <input type="hidden" name="partId" value={part.id} />
           <input type="hidden" name="expectedStock" value={part.availableQuantity} />
+          <input type="hidden" name="currentPriceCents" value={part.priceCents} />
           <Field
             className="w-28"
             meta={fields.price}
@@ -214,7 +217,8 @@ function ProductRow({
               </>
             }
             type="number"
-            inputProps={{ step: 1 }}
+            // A price stored with cents (before prices were whole dollars) can be sent back as it is.
+            inputProps={{ step: part.priceCents % 100 === 0 ? 1 : 0.01 }}
           />
           <Field
             className="w-32"

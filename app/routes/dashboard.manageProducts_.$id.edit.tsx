@@ -11,6 +11,7 @@ import { audit, partEditChanges, partTarget } from "~/utils/audit.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { catalogueFormDefaults, editPartSchema } from "~/utils/catalogue-forms";
 import { readForm } from "~/utils/form.server";
+import { dollarsToCents, priceFieldValue } from "~/utils/shop-forms";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 const MISSING = "That part no longer exists.";
@@ -27,7 +28,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const id = params.id ?? "";
-  const submission = await parseWithZod(await readForm(request), {
+  const formData = await readForm(request);
+  // The price as stored decides whether a price with cents is "unchanged" (never the form's word for it).
+  const stored = await getPartForEdit(id);
+  if (!stored) throw new Response(MISSING, { status: 404 });
+  formData.set("currentPriceCents", String(stored.priceCents));
+  const submission = await parseWithZod(formData, {
     async: true,
     schema: editPartSchema.superRefine(async ({ partNumber }, ctx) => {
       if (await partNumberTaken(partNumber, id)) ctx.addIssue({ path: ["partNumber"], code: "custom", message: TAKEN });
@@ -51,7 +57,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     name,
     description,
     img,
-    priceCents: price * 100,
+    priceCents: dollarsToCents(price),
     minOrderQuantity,
     partNumber,
     category,
@@ -87,7 +93,7 @@ export default function EditProduct() {
       name: part.name,
       description: part.description,
       img: part.img,
-      price: String(part.priceCents / 100),
+      price: priceFieldValue(part.priceCents),
       minOrderQuantity: String(part.minOrderQuantity),
       partNumber: part.partNumber,
       category: part.category,
@@ -115,7 +121,8 @@ export default function EditProduct() {
       </p>
       <Form method="post" className="mt-6 grid gap-x-4 sm:grid-cols-2" {...getFormProps(form)}>
         <PartDescriptionFields fields={fields} />
-        <PartPriceFields fields={fields} />
+        <input type="hidden" name="currentPriceCents" value={part.priceCents} />
+        <PartPriceFields fields={fields} storedCents={part.priceCents} />
         <Field meta={fields.partNumber} label="Part number" />
         <Field
           meta={fields.lowStockThreshold}

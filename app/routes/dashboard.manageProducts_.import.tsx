@@ -131,8 +131,8 @@ export default function ImportProducts() {
       <h1 className="text-2xl font-bold">Import stock and prices</h1>
       <p className="mt-2 text-slate-700">
         A CSV file with a <strong>part number</strong> column and a <strong>stock</strong> and/or <strong>price</strong>{" "}
-        column (in dollars, such as 37 or 37.50), saved as UTF-8, at most {MAX_IMPORT_LINES.toLocaleString("en-US")}{" "}
-        lines. The{" "}
+        column (whole dollars, such as 37), saved as UTF-8, at most {MAX_IMPORT_LINES.toLocaleString("en-US")} lines.
+        The{" "}
         <a href="/dashboard/manageProducts/export" download className="text-brand-700 underline">
           products CSV
         </a>{" "}

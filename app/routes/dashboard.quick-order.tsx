@@ -3,9 +3,11 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DeliveryFields, deliveryDefaultValues } from "~/components/delivery-fields";
 import { ErrorList, SubmitButton, TextareaField } from "~/components/forms";
+import { DataTable, type Column } from "~/components/ui/data-table";
 import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
 import { checkPadLines, padLinesIntoCart, type PadLineCheck } from "~/models/cart-lines.server";
 import { placeOrder } from "~/models/order.server";
@@ -14,7 +16,7 @@ import { redirectToPay } from "~/utils/checkout.server";
 import { CART_PATH } from "~/utils/cart-forms";
 import { formatCents } from "~/utils/misc";
 import { MAX_ORDER_LINES } from "~/utils/order-lines";
-import { parsePad, QUICK_ORDER_PATH, quickOrderSchema } from "~/utils/quick-order";
+import { MAX_PAD_CHARACTERS, parsePad, QUICK_ORDER_PATH, quickOrderSchema } from "~/utils/quick-order";
 import { readForm } from "~/utils/form.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
@@ -36,13 +38,33 @@ type ActionData = {
 const padTextOf = (checks: PadLineCheck[]) =>
   checks.map((check) => `${check.partNumber} ${check.quantityText}`.trim()).join("\n");
 
+/** The pad with the line of `partNumber` (below its minimum) raised to the minimum; null when there is none. */
+async function roundUpLine(formData: FormData, partNumber: string | null) {
+  const lines = formData.get("lines");
+  if (!partNumber || formData.get("intent") !== "check" || typeof lines !== "string") return null;
+  if (lines.length > MAX_PAD_CHARACTERS) return null;
+  const entries = parsePad(lines);
+  if (entries.length > MAX_ORDER_LINES) return null;
+  const checks = await checkPadLines(entries);
+  const target = checks.find(
+    (check) => check.partNumber === partNumber.toUpperCase() && check.problem?.reason === "below-minimum",
+  );
+  if (!target?.part) return null;
+  const minimum = String(target.part.minOrderQuantity);
+  return padTextOf(checks.map((check) => (check === target ? { ...check, quantityText: minimum } : check)));
+}
+
 /**
  * Check the pad's lines, put the valid ones into the cart, or order them at once. Nothing is
  * written until the customer asks for the cart or the order; an order needs every line valid.
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireCustomer(request);
-  const submission = parseWithZod(await readForm(request), { schema: quickOrderSchema });
+  const formData = await readForm(request);
+  // "Round up to N" on a checked line: that line's quantity becomes its part's minimum, then all is checked again.
+  const roundedPad = await roundUpLine(formData, new URL(request.url).searchParams.get("roundUp"));
+  if (roundedPad !== null) formData.set("lines", roundedPad);
+  const submission = parseWithZod(formData, { schema: quickOrderSchema });
   const stamp = Date.now();
   if (submission.status !== "success") {
     return json<ActionData>({ result: submission.reply(), checks: [], stamp }, { status: 400 });
@@ -51,7 +73,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const checks = await checkPadLines(parsePad(value.lines));
   const broken = checks.filter((check) => check.problem);
 
-  if (value.intent === "check") return json<ActionData>({ result: submission.reply(), checks, stamp });
+  if (value.intent === "check") {
+    // A rounded-up pad is shown as the new text of the pad.
+    const remaining = roundedPad ?? undefined;
+    return json<ActionData>({ result: submission.reply(), checks, remaining, stamp });
+  }
 
   if (value.intent === "cart") {
     if (broken.length === checks.length) {
@@ -149,6 +175,8 @@ export default function QuickOrder() {
           </Link>
         </p>
       ) : null}
+      {/* The answer to "Check the lines" comes first, so a phone shows it without scrolling past the form. */}
+      {checks.length ? <CheckedLines checks={checks} valid={valid} formId={form.id} stamp={data?.stamp ?? 0} /> : null}
       <Form method="post" action={QUICK_ORDER_PATH} className="mt-4 grid gap-6 lg:grid-cols-2" {...getFormProps(form)}>
         <div>
           <TextareaField
@@ -196,61 +224,98 @@ export default function QuickOrder() {
           <ErrorList id={form.errorId} errors={form.errors} />
         </div>
       </Form>
-      {checks.length ? <CheckedLines checks={checks} valid={valid} /> : null}
     </div>
   );
 }
 
-function CheckedLines({ checks, valid }: { checks: PadLineCheck[]; valid: PadLineCheck[] }) {
+const CHECK_COLUMNS: Column[] = [
+  { label: "Part" },
+  { label: "Line" },
+  { label: "Quantity", align: "right" },
+  { label: "Unit price", align: "right" },
+  { label: "Line total", align: "right" },
+  { label: "Check" },
+];
+
+/** Each checked line: a table row on a desktop, a card on a phone, its reason and any "Round up" on it. */
+function CheckedLines({
+  checks,
+  valid,
+  formId,
+  stamp,
+}: {
+  checks: PadLineCheck[];
+  valid: PadLineCheck[];
+  formId: string;
+  /** A new answer: a hydrated page stays where the button was, so it is brought into view and read out. */
+  stamp: number;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.scrollIntoView({ block: "start" });
+    heading.current?.focus({ preventScroll: true });
+  }, [stamp]);
   const total = valid.reduce((sum, check) => sum + (check.lineTotalCents ?? 0), 0);
   const broken = checks.length - valid.length;
   return (
-    <section aria-labelledby="checked-heading" className="mt-8">
-      <h2 id="checked-heading" className="text-xl font-semibold">
+    <section
+      aria-labelledby="checked-heading"
+      className="mt-6 rounded-lg border border-slate-200 bg-white p-4"
+      id="checked"
+    >
+      <h2 id="checked-heading" ref={heading} tabIndex={-1} className="scroll-mt-4 text-xl font-semibold outline-none">
         Checked lines
       </h2>
       <p className="mt-1 text-slate-700" data-testid="pad-summary">
         {valid.length} valid {valid.length === 1 ? "line" : "lines"} ({formatCents(total)})
         {broken ? `, ${broken} to fix` : ""}.
       </p>
-      <div className="mt-2 overflow-x-auto">
-        <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-          <caption className="sr-only">Each line of the pad, checked</caption>
-          <thead className="bg-slate-100 text-slate-800">
-            <tr>
-              {["Line", "Part number", "Part", "Quantity", "Unit price", "Line total", "Check"].map((label) => (
-                <th key={label} scope="col" className="px-3 py-2 font-semibold">
-                  {label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200">
-            {checks.map((check) => (
-              <tr key={check.lineNumbers[0]} data-testid={`pad-line-${check.partNumber}`}>
-                <td className="px-3 py-2">{check.lineNumbers.join(", ")}</td>
-                <th scope="row" className="px-3 py-2 font-mono font-medium">
-                  {check.partNumber}
-                </th>
-                <td className="px-3 py-2">{check.part?.name ?? "—"}</td>
-                <td className="px-3 py-2">{check.quantity?.toLocaleString("en-US") ?? check.quantityText}</td>
-                <td className="px-3 py-2">{check.part ? formatCents(check.part.priceCents) : "—"}</td>
-                <td className="px-3 py-2">{check.lineTotalCents !== null ? formatCents(check.lineTotalCents) : "—"}</td>
-                <td
-                  className={`px-3 py-2 ${check.problem ? "text-red-700" : "text-green-800"}`}
-                  data-testid="pad-check"
+      <DataTable caption="Each line of the pad, checked" columns={CHECK_COLUMNS}>
+        {checks.map((check) => (
+          <tr key={check.lineNumbers[0]} data-testid={`pad-line-${check.partNumber}`}>
+            <th scope="row" className="px-3 py-2 font-medium">
+              <span className="font-mono">{check.partNumber}</span>
+              <span className="block font-normal text-slate-700">{check.part?.name ?? "—"}</span>
+            </th>
+            <td className="px-3 py-2" data-label="Line">
+              {check.lineNumbers.join(", ")}
+            </td>
+            <td className="px-3 py-2 md:text-right" data-label="Quantity">
+              {check.quantity?.toLocaleString("en-US") ?? check.quantityText}
+            </td>
+            <td className="px-3 py-2 md:text-right" data-label="Unit price">
+              {check.part ? formatCents(check.part.priceCents) : "—"}
+            </td>
+            <td className="px-3 py-2 md:text-right" data-label="Line total">
+              {check.lineTotalCents !== null ? formatCents(check.lineTotalCents) : "—"}
+            </td>
+            <td className="px-3 py-2 max-md:col-span-2" data-label="Check">
+              <span className={check.problem ? "text-red-700" : "text-green-800"} data-testid="pad-check">
+                {check.problem
+                  ? check.problem.message
+                  : check.lineNumbers.length > 1
+                    ? `OK (lines ${check.lineNumbers.join(" and ")} merged)`
+                    : "OK"}
+              </span>
+              {check.problem?.reason === "below-minimum" && check.part ? (
+                // Submits the pad (the form above) with this line raised to the minimum, and checks again.
+                <button
+                  type="submit"
+                  form={formId}
+                  name="intent"
+                  value="check"
+                  formAction={`${QUICK_ORDER_PATH}?roundUp=${encodeURIComponent(check.partNumber)}`}
+                  formNoValidate
+                  className="mt-1 flex min-h-11 items-center rounded border border-brand-700 px-3 py-1 text-sm font-medium text-brand-800 hover:bg-brand-50"
                 >
-                  {check.problem
-                    ? check.problem.message
-                    : check.lineNumbers.length > 1
-                      ? `OK (lines ${check.lineNumbers.join(" and ")} merged)`
-                      : "OK"}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                  Round up to {check.part.minOrderQuantity.toLocaleString("en-US")}
+                  <span className="sr-only"> units of {check.partNumber}</span>
+                </button>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </section>
   );
 }

@@ -15,6 +15,7 @@ import {
   startSession,
   type GoogleFailure,
 } from "~/utils/auth.server";
+import { getPart } from "~/models/part.server";
 import { safeRedirect } from "~/utils/misc";
 import { clientIp, signInThrottle, type Refusal } from "~/utils/rate-limit.server";
 import { readForm } from "~/utils/form.server";
@@ -52,6 +53,13 @@ function refererPath(request: Request) {
   }
 }
 
+/** The part a visitor was about to order (the page they return to is its page), to name it here. */
+async function waitingPart(redirectTo: string) {
+  const id = /^\/parts\/([a-f0-9]{24})(?:[?#]|$)/i.exec(redirectTo)?.[1];
+  const part = id ? await getPart(id) : null;
+  return part ? { partNumber: part.partNumber, name: part.name, img: part.img } : null;
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const redirectTo = safeRedirect(url.searchParams.get("redirectTo") ?? refererPath(request), "");
@@ -59,6 +67,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const googleError = url.searchParams.get("googleError");
   return json({
     redirectTo,
+    waitingPart: await waitingPart(redirectTo),
     googleAvailable: isGoogleSignInAvailable(),
     googleMessage: googleError && googleError in googleMessages ? googleMessages[googleError as GoogleFailure] : null,
   });
@@ -95,7 +104,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function LoginPage() {
-  const { redirectTo, googleAvailable, googleMessage } = useLoaderData<typeof loader>();
+  const { redirectTo, waitingPart, googleAvailable, googleMessage } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const isPending = useIsPending();
   const [form, fields] = useForm({
@@ -112,6 +121,26 @@ export default function LoginPage() {
     <div className="mx-auto max-w-md px-4 py-10">
       <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         <h1 className="text-2xl font-bold text-slate-900">Login</h1>
+        {waitingPart ? (
+          <div
+            className="mt-4 flex items-center gap-3 rounded border border-slate-200 bg-slate-50 p-3"
+            data-testid="waiting-part"
+          >
+            <img
+              src={waitingPart.img}
+              alt=""
+              width={80}
+              height={50}
+              className="h-12 w-20 shrink-0 rounded bg-white object-cover"
+            />
+            <p className="min-w-0 break-words text-slate-800">
+              Sign in to order{" "}
+              <strong>
+                {waitingPart.partNumber} {waitingPart.name}
+              </strong>
+            </p>
+          </div>
+        ) : null}
         {googleMessage ? (
           <p
             role="alert"

@@ -19,6 +19,7 @@ import { requireUser } from "~/utils/auth.server";
 import { fitsVehicle } from "~/utils/catalogue";
 import { getEnv } from "~/utils/env.server";
 import { getRememberedVehicle } from "~/utils/vehicle.server";
+import { takeCartRefusal } from "~/utils/cart-refusal.server";
 import { useHydrated } from "~/utils/hydrated";
 import { formatCents } from "~/utils/misc";
 import { orderFormSchema } from "~/utils/shop-forms";
@@ -34,6 +35,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     getRememberedVehicle(request),
   ]);
   if (!part || !catalogue) throw new Response(NOT_FOUND, { status: 404 });
+  // An "Add to cart" refused without JavaScript came back here: its message goes by the form.
+  const { refusal, setCookie } = await takeCartRefusal(request);
   return json(
     {
       part,
@@ -47,8 +50,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         ...deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo")),
       },
       isAdmin: user.role === "admin",
+      refusal: refusal?.partId === part.id ? refusal : null,
     },
-    { headers: { "Cache-Control": "private, no-store" } },
+    {
+      headers: {
+        "Cache-Control": "private, no-store",
+        ...(setCookie ? { "Set-Cookie": setCookie } : {}),
+      },
+    },
   );
 }
 
@@ -92,7 +101,7 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => ({
 });
 
 export default function PartDetails() {
-  const { part, buyer, isAdmin, catalogue, vehicle, origin } = useLoaderData<typeof loader>();
+  const { part, buyer, isAdmin, catalogue, vehicle, origin, refusal } = useLoaderData<typeof loader>();
   const canMeetMinimum = part.availableQuantity >= part.minOrderQuantity;
   return (
     <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 md:grid-cols-2">
@@ -162,7 +171,7 @@ export default function PartDetails() {
           <OrderForm key={buyer.addressId ?? "profile"} part={part} buyer={buyer} />
         )}
         {!isAdmin && canMeetMinimum ? (
-          <div className="mt-6 border-t border-slate-200 pt-4">
+          <div id={`part-${part.id}`} className="mt-6 border-t border-slate-200 pt-4">
             <h3 className="font-semibold">Ordering several parts?</h3>
             <p className="text-sm text-slate-600">
               Put this one in your{" "}
@@ -171,7 +180,7 @@ export default function PartDetails() {
               </Link>{" "}
               and check out once for all of them.
             </p>
-            <AddToCartForm part={part} />
+            <AddToCartForm part={part} refusal={refusal} />
           </div>
         ) : null}
       </section>

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { PartGrid } from "~/components/part-card";
 import { useOptionalUser, type RootLoader } from "~/root";
-import { ActiveFilters, FacetLists, RememberedVehicle, VehiclePicker } from "~/components/parts-filters";
+import { ActiveFilters, FacetLists, FiltersPanel, RememberedVehicle, VehiclePicker } from "~/components/parts-filters";
 import { vehicleLabel, type Vehicle } from "~/content/vehicles";
 import {
   catalogueFacets,
@@ -24,6 +24,7 @@ import {
 } from "~/models/part-catalogue.server";
 import { listPartCards, type PartCardView } from "~/models/part.server";
 import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
+import { takeCartRefusal, type CartRefusal } from "~/utils/cart-refusal.server";
 import { getEnv } from "~/utils/env.server";
 import { parsePartsSearch, partsSearchSchema, pickedVehicle, searchFilters } from "~/utils/parts-search.server";
 import { EMPTY_PARTS_STATE, isNarrowed, partsHref, partsParams, type PartsState } from "~/utils/parts-url";
@@ -66,6 +67,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         fitsLabel: remembered ? vehicleLabel(remembered) : null,
         remembered,
         canonical: canonicalUrl(EMPTY_PARTS_STATE),
+        refusal: null as CartRefusal | null,
       },
       { status: 400, headers: publicPageHeaders(request, { status: 400 }) },
     );
@@ -128,8 +130,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const pageCount = Math.ceil(count / PER_PAGE);
   // A page past the end exists for nobody: say so with a 404 (and a link back), not an empty 200.
   const status = page > Math.max(pageCount, 1) ? 404 : 200;
-  const headers = new Headers(publicPageHeaders(request, { status, setsCookie: Boolean(setCookie) }));
+  // An "Add to cart" refused without JavaScript came back here: its message goes to that part's card.
+  const { refusal, setCookie: forgetRefusal } = await takeCartRefusal(request);
+  const headers = new Headers(publicPageHeaders(request, { status, setsCookie: Boolean(setCookie || forgetRefusal) }));
   if (setCookie) headers.append("Set-Cookie", setCookie);
+  if (forgetRefusal) headers.append("Set-Cookie", forgetRefusal);
   return json(
     {
       result: null,
@@ -142,6 +147,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       fitsLabel: fitsVehicle ? vehicleLabel(fitsVehicle) : null,
       remembered: chosen ?? remembered,
       canonical: canonicalUrl(state),
+      refusal,
     },
     { status, headers },
   );
@@ -197,19 +203,23 @@ export default function PartsList() {
   const narrowed = isNarrowed(state);
   const errors = data.result?.error ? Object.values(data.result.error).flat().filter(Boolean) : [];
   return (
-    <div className="mx-auto max-w-7xl px-4 py-10">
-      <h1 className="text-3xl font-bold tracking-tight text-slate-900">All Car Parts</h1>
-      <p className="mt-2 text-slate-700">
+    <div className="mx-auto max-w-7xl px-4 py-6 sm:py-10">
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">All Car Parts</h1>
+      <p className="mt-2 text-sm text-slate-700 sm:text-base">
         Every part we make, direct from the factory. Orders are in bulk: each part shows its minimum order.
       </p>
 
       <RememberedVehicle state={state} remembered={remembered} />
-      <VehiclePicker state={state} />
       <SearchForm key={`${state.q}\n${state.sort}`} result={data.result} state={state} />
 
-      <div className="mt-6 grid gap-8 lg:grid-cols-[16rem_1fr]">
-        <FacetLists state={state} facets={facets} />
-        <div>
+      {/* A phone sees the parts first: the filters fold behind one control (FiltersPanel). */}
+      <div className="mt-4 grid gap-4 sm:mt-6 lg:grid-cols-[16rem_minmax(0,1fr)] lg:gap-8">
+        <FiltersPanel state={state}>
+          <VehiclePicker state={state} />
+          <FacetLists state={state} facets={facets} />
+        </FiltersPanel>
+        {/* Nothing typed widens the page: the search words break anywhere when they must. */}
+        <div className="min-w-0 [overflow-wrap:anywhere]">
           <p className="text-slate-700" aria-live="polite" data-testid="results-summary">
             {data.result
               ? "Please correct the search."
@@ -242,6 +252,7 @@ export default function PartsList() {
                 label="Parts"
                 fitsLabel={fitsLabel}
                 addToCart={user?.role !== "admin"}
+                refusal={data.refusal}
               />
             </div>
           ) : total > 0 ? (
@@ -332,12 +343,13 @@ function SearchForm({
       }}
       role="search"
       aria-label="Search parts"
-      className="mt-4 grid gap-4 rounded-lg border border-slate-200 bg-slate-50 p-4 sm:grid-cols-[1fr_auto_auto] sm:items-start"
+      className="mt-4 grid grid-cols-[minmax(0,1fr)_auto] items-start gap-x-3 rounded-lg border border-slate-200 bg-slate-50 p-3 sm:grid-cols-[minmax(0,1fr)_auto_auto] sm:gap-x-4 sm:p-4"
     >
       <Field
+        className="col-span-2 sm:col-span-1"
         meta={fields.q}
         label="Search by name or part number"
-        inputProps={{ type: "search", placeholder: "e.g. brake pad, PW-1001 or an OE number", autoComplete: "off" }}
+        inputProps={{ type: "search", placeholder: "Brake pad, PW-1001, OE number", autoComplete: "off" }}
       />
       <div>
         <label htmlFor={fields.sort.id} className="mb-1 block text-sm font-medium text-slate-800">
@@ -363,7 +375,7 @@ function SearchForm({
       {state.make ? <input type="hidden" name="make" value={state.make} /> : null}
       {state.make && state.model ? <input type="hidden" name="model" value={state.model} /> : null}
       {state.make && state.model && state.year ? <input type="hidden" name="year" value={state.year} /> : null}
-      <SubmitButton pending={pending} pendingText="Searching…" className="sm:mt-6">
+      <SubmitButton pending={pending} pendingText="Searching…" className="mt-6">
         Search
       </SubmitButton>
     </Form>

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { CATEGORY_LABELS, type Category } from "./catalogue";
+import { formatCents } from "./misc";
 
 /** What the audit log records (shared by the model, the audit screen and its filter form). */
 export const AUDIT_ACTIONS = [
@@ -41,6 +43,43 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "mail.failed": "An email could not be sent",
   "mail.resend": "Sent a failed email again",
 };
+
+/** The words people say for the fields an entry records (the code's names stay in the database). */
+export const AUDIT_FIELD_LABELS: Record<string, string> = {
+  name: "Name",
+  description: "Description",
+  img: "Image",
+  partNumber: "Part number",
+  priceCents: "Price",
+  availableQuantity: "Stock",
+  minOrderQuantity: "Minimum order",
+  lowStockThreshold: "Low-stock threshold",
+  category: "Category",
+  brand: "Brand",
+  oeNumbers: "OE numbers",
+  fitment: "Fits",
+  role: "Role",
+  status: "Status",
+  sessions: "Sessions",
+};
+
+const ROLE_WORDS: Record<string, string> = { admin: "Admin", customer: "Customer" };
+
+/** A field's label as people say it; an unknown field keeps its own name. */
+export function auditFieldLabel(key: string) {
+  return AUDIT_FIELD_LABELS[key] ?? key;
+}
+
+/** A recorded value as a person reads it: money formatted, counts grouped, words for codes. */
+export function formatAuditValue(key: string, value: string | number | boolean | null) {
+  if (value === null || value === "") return key === "lowStockThreshold" ? "Below the minimum order" : "None";
+  if (key.endsWith("Cents") && typeof value === "number") return formatCents(value);
+  if (typeof value === "number") return value.toLocaleString("en-US");
+  if (typeof value === "boolean") return value ? "Yes" : "No";
+  if (key === "role") return ROLE_WORDS[value] ?? value;
+  if (key === "category") return CATEGORY_LABELS[value as Category] ?? value;
+  return value;
+}
 
 const day = z
   .string()

@@ -48,6 +48,11 @@ export async function audit(event: AuditEvent): Promise<void> {
   }
 }
 
+/** A person as the log names them: "Ada Lovelace (ada@example.com)". */
+export function personLabel(user: { name: string; email: string }) {
+  return `${user.name} (${user.email})`;
+}
+
 /** A part as an audit target and the values the log keeps of it (one shape for add, edit, delete). */
 export function partTarget(part: { id: string; name: string }) {
   return { type: "part" as const, id: part.id, label: part.name };

@@ -15,7 +15,7 @@ import {
   parseFitmentLine,
   type FitmentRow,
 } from "./catalogue";
-import { addPartSchema } from "./shop-forms";
+import { addPartSchema, editablePriceFields, wholeDollarsOrUnchanged } from "./shop-forms";
 
 const lines = (text: string | undefined) =>
   (text ?? "")
@@ -83,9 +83,13 @@ const catalogueFields = {
 /** Add Product: the shop's fields (part number optional, generated when empty) and the catalogue's. */
 export const newPartSchema = addPartSchema.extend(catalogueFields);
 
-/** Edit Product: everything but the stock (Manage Products sets it, guarded against orders). */
-export const editPartSchema = addPartSchema.omit({ quantity: true }).extend({
+/**
+ * Edit Product: everything but the stock (Manage Products sets it, guarded against orders). The
+ * price is whole dollars; a price stored with cents may stay as it is (wholeDollarsOrUnchanged).
+ */
+export const editPartObject = addPartSchema.omit({ quantity: true }).extend({
   ...catalogueFields,
+  ...editablePriceFields,
   partNumber: z
     .string({ required_error: "Part number is Required", invalid_type_error: "Part number must be text" })
     .trim()
@@ -98,6 +102,8 @@ export const editPartSchema = addPartSchema.omit({ quantity: true }).extend({
     .max(1_000_000_000, "Low-stock threshold must be at most 1,000,000,000")
     .optional(),
 });
+
+export const editPartSchema = editPartObject.superRefine(wholeDollarsOrUnchanged);
 
 /** The text-area forms of a part's lists, for an edit form's default values. */
 export function catalogueFormDefaults(part: { oeNumbers: string[]; fitment: FitmentRow[] }) {

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { stringify } from "csv-stringify";
+import { formatCents } from "./misc";
 
 /** One column of a CSV download: its header and how a row fills it. */
 export type CsvColumn<Row> = { header: string; value: (row: Row) => string | number | null };
@@ -27,9 +28,9 @@ export function csvResponse<Row>(filename: string, columns: CsvColumn<Row>[], ro
   });
 }
 
-/** Cents as a plain decimal a spreadsheet reads as a number: 3700 -> "37.00". */
+/** Cents as a number a spreadsheet reads, written by the shop's one money formatter: 3700 -> "37", 2450 -> "24.50". */
 export function csvDollars(cents: number) {
-  return (cents / 100).toFixed(2);
+  return formatCents(cents, { plain: true });
 }
 
 /** Today's UTC day, for file names: partsworks-orders-2026-01-31.csv. */

@@ -139,22 +139,72 @@ export const addPartSchema = z.object({
     .optional(),
 });
 
+// --- Prices: whole dollars typed, integer cents kept ------------------------------------------------
+
+/** Dollars as typed (whole, or a stored price sent back unchanged) to the cents the shop keeps. */
+export function dollarsToCents(dollars: number) {
+  return Math.round(dollars * 100);
+}
+
+/**
+ * The price field of the edit forms: whole dollars, like Add Product. A part stored with cents
+ * (before that rule) sends its price back unchanged in `currentPriceCents`; that same price passes,
+ * so saving anything else never fails, and a new price with cents says what to type instead.
+ */
+export const editablePriceFields = {
+  price: z
+    .number({ required_error: "Price is Required", invalid_type_error: "Price must be a whole number" })
+    .finite("Price must be a whole number")
+    .min(1, "Price must be at least 1")
+    .max(MAX_PRICE_DOLLARS, `Price must be at most ${MAX_PRICE_DOLLARS.toLocaleString("en-US")}`),
+  currentPriceCents: z.number().int().min(0).optional(),
+};
+
+export function wholeDollarsOrUnchanged(
+  { price, currentPriceCents }: { price?: number; currentPriceCents?: number },
+  ctx: z.RefinementCtx,
+) {
+  if (price === undefined || Number.isInteger(price)) return;
+  if (currentPriceCents !== undefined && dollarsToCents(price) === currentPriceCents) return;
+  const down = Math.max(1, Math.floor(price));
+  const suggestion = down === Math.ceil(price) ? `${down}` : `${down} or ${Math.ceil(price)}`;
+  ctx.addIssue({
+    path: ["price"],
+    code: "custom",
+    message:
+      currentPriceCents !== undefined && currentPriceCents % 100 !== 0
+        ? `Prices are whole dollars: type ${suggestion}, or leave ${(currentPriceCents / 100).toFixed(2)} as it is`
+        : `Price must be a whole number of dollars, such as ${suggestion}`,
+  });
+}
+
+/** What an edit form's price field shows: whole dollars as "24", a stored price with cents as "24.50". */
+export function priceFieldValue(cents: number) {
+  return cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2);
+}
+
 // --- Manage Products: edit price and stock, delete ----------------------------------------------
 
-export const updatePartSchema = z.object({
+const updatePartObject = z.object({
   intent: z.literal("update"),
   partId: objectId("Part"),
-  price: wholeNumber("Price", { min: 1, max: MAX_PRICE_DOLLARS }),
+  ...editablePriceFields,
   stock: wholeNumber("Stock", { min: 0, max: MAX_STOCK }),
   /** The stock the admin saw: the update applies only while it is still the stock. */
   expectedStock: wholeNumber("Stock", { min: 0, max: Number.MAX_SAFE_INTEGER }),
 });
 
-export const manageProductsSchema = z.discriminatedUnion(
-  "intent",
-  [updatePartSchema, z.object({ intent: z.literal("delete"), partId: objectId("Part") })],
-  { errorMap: () => ({ message: "Choose update or delete" }) },
-);
+export const updatePartSchema = updatePartObject.superRefine(wholeDollarsOrUnchanged);
+
+export const manageProductsSchema = z
+  .discriminatedUnion(
+    "intent",
+    [updatePartObject, z.object({ intent: z.literal("delete"), partId: objectId("Part") })],
+    { errorMap: () => ({ message: "Choose update or delete" }) },
+  )
+  .superRefine((value, ctx) => {
+    if (value.intent === "update") wholeDollarsOrUnchanged(value, ctx);
+  });
 
 // --- Manage Orders: ship, remove ----------------------------------------------------------------
 

@@ -132,7 +132,7 @@ function readPrice(cell: string, reasons: string[]) {
   if (/^-\d+(\.\d+)?$/.test(value)) return void reasons.push(`price “${value}” is negative`);
   if (looksLikeFormula(cell)) return void reasons.push(`price “${value}” looks like a formula`);
   const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(value);
-  if (!match) return void reasons.push(`price “${value}” is not in dollars such as 37 or 37.50`);
+  if (!match) return void reasons.push(`price “${value}” is not whole dollars such as 37`);
   const cents = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
   if (cents < 100) return void reasons.push("price is at least $1");
   if (cents > MAX_PRICE_DOLLARS * 100) {
@@ -177,6 +177,13 @@ async function compare(
     const part = row.partNumber ? parts.get(row.partNumber) : undefined;
     if (row.partNumber && !part && !row.reasons.some((r) => r.includes("formula"))) {
       row.reasons.push(`unknown part number “${row.partNumber}”`);
+    }
+    // Prices are whole dollars; a price with cents passes only as the part's own, unchanged.
+    if (part && row.priceCents !== null && row.priceCents % 100 !== 0 && row.priceCents !== part.priceCents) {
+      const down = Math.max(1, Math.floor(row.priceCents / 100));
+      row.reasons.push(
+        `price “${(row.priceCents / 100).toFixed(2)}” is not whole dollars: prices are whole dollars, such as ${down} or ${down + 1}`,
+      );
     }
     if (row.reasons.length || !part) {
       problems.push({ line: row.line, partNumber: row.partNumber, reasons: row.reasons });

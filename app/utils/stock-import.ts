@@ -31,7 +31,9 @@ const changeTuple = z
     const priceGiven = priceBefore !== null && priceAfter !== null;
     const stockNone = stockBefore === null && stockAfter === null;
     const priceNone = priceBefore === null && priceAfter === null;
-    return (stockGiven || stockNone) && (priceGiven || priceNone) && (stockGiven || priceGiven);
+    // A new price is whole dollars (the dry run refuses one with cents).
+    const wholeDollars = priceAfter === null || priceAfter % 100 === 0;
+    return (stockGiven || stockNone) && (priceGiven || priceNone) && (stockGiven || priceGiven) && wholeDollars;
   });
 export type ImportChange = z.infer<typeof changeTuple>;
 

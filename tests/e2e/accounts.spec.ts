@@ -298,10 +298,18 @@ test.describe("dashboard", () => {
     const row = page.getByTestId("user-row").filter({ hasText: customer.email });
     await expect(row).toContainText("Customer");
     if (javaScriptEnabled) await checkA11y(); // axe runs inside the page
-    await row.getByRole("button", { name: "Make Admin" }).click();
+    // A confirmation first: a dialog with JavaScript, a page without; nothing changes until it is confirmed.
+    await row.getByRole("link", { name: "Make Admin (Mona Promote)" }).click();
+    const confirm = javaScriptEnabled ? page.getByRole("dialog") : page.getByRole("main");
+    await expect(confirm.getByRole("heading", { name: "Make Mona Promote an admin?" })).toBeVisible();
+    await expect(confirm).toContainText(`Mona Promote (${customer.email}) gets every admin screen at once`);
+    if (!javaScriptEnabled) await expect(page).toHaveURL(new RegExp(`/dashboard/allUsers/${customer.id}/make-admin$`));
+    expect((await User.findById(customer.id).lean())?.role).toBe("customer");
+    await confirm.getByRole("button", { name: "Make Admin" }).click();
     await expect(page.getByTestId("toast")).toContainText("Successfully made an admin");
+    await expect(page).toHaveURL(/\/dashboard\/allUsers$/);
     await expect(row).toContainText("Admin");
-    await expect(row.getByRole("button", { name: "Make Admin" })).toHaveCount(0);
+    await expect(row.getByRole("link", { name: /Make Admin/ })).toHaveCount(0);
     expect((await User.findById(customer.id).lean())?.role).toBe("admin");
   });
 });

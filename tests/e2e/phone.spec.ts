@@ -66,6 +66,7 @@ const SCREENS: Screen[] = [
   { role: "admin", path: "/dashboard/reviews" },
   { role: "admin", path: ({ reviewId }) => `/dashboard/reviews/${reviewId}/delete` },
   { role: "admin", path: ({ userId }) => `/dashboard/allUsers/${userId}/sign-out` },
+  { role: "admin", path: ({ userId }) => `/dashboard/allUsers/${userId}/make-admin` },
   { role: "admin", path: "/dashboard/sessions" },
 ];
 
@@ -265,4 +266,60 @@ test("what the admin's screens show after a click fits too: the audit log's entr
   await expect(page.getByTestId("dry-run-changes")).toContainText(part.name);
   await expect(page.getByRole("button", { name: "Apply 1 change" })).toBeVisible();
   expect(await layoutProblems(page)).toEqual([]);
+});
+
+test("the catalogue on a phone: parts on the first screen, the filters folded behind one control", async ({
+  page,
+  createPart,
+}) => {
+  await createPart({ name: "Phone Catalogue Brake Pad" });
+  await page.goto("/parts");
+  const firstCard = page.getByRole("list", { name: "Parts" }).getByRole("listitem").first();
+  const box = await firstCard.boundingBox();
+  expect(box?.y, "the first part card's top").toBeLessThan(PHONE.height);
+
+  // The vehicle picker and the lists are behind "Filters"; it opens without JavaScript (a <details>).
+  const filters = page.getByTestId("filters-panel");
+  await expect(filters.getByRole("group", { name: "Shop by vehicle" })).toBeHidden();
+  await expect(filters.locator("summary")).toHaveText(/^Filters\W*$/);
+  await filters.locator("summary").click();
+  await expect(filters.getByRole("group", { name: "Shop by vehicle" })).toBeVisible();
+  await filters.getByRole("navigation", { name: "Category" }).getByRole("link").nth(1).click();
+  await expect(page).toHaveURL(/category=/);
+  await expect(page.getByTestId("filters-panel").locator("summary")).toContainText("Filters (1 active)");
+  expect(await layoutProblems(page)).toEqual([]);
+});
+
+test("nothing a visitor types widens the page: a 100-character search, on a phone and a desktop", async ({ page }) => {
+  const term = "x".repeat(40) + "brakepadsforvanswithoutanyspacesatall" + "y".repeat(23);
+  expect(term).toHaveLength(100);
+  await page.goto(`/parts?q=${term}`);
+  await expect(page.getByTestId("empty-state")).toContainText(term);
+  expect(await layoutProblems(page)).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.reload();
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(1280);
+});
+
+test("quick order on a phone: after Check the lines the checked lines are in view, each a card with its reason", async ({
+  page,
+  login,
+  createPart,
+}) => {
+  await login();
+  const part = await createPart({ minOrderQuantity: 100 });
+  await page.goto("/dashboard/quick-order");
+  await page.getByLabel("Part numbers and quantities").fill(`${part.partNumber} 20\nNOPE-404 5`);
+  await page.getByRole("button", { name: "Check the lines" }).click();
+  await expect(page.getByRole("heading", { name: "Checked lines" })).toBeInViewport();
+  const line = page.getByTestId(`pad-line-${part.partNumber}`);
+  await expect(line.getByTestId("pad-check")).toHaveText("The minimum order is 100 units");
+  await expect(line.getByTestId("pad-check")).toBeInViewport();
+  expect(await layoutProblems(page)).toEqual([]);
+
+  // Below the minimum: "Round up to 100" rewrites that line and checks again.
+  await line.getByRole("button", { name: /^Round up to 100/ }).click();
+  await expect(page.getByTestId(`pad-line-${part.partNumber}`).getByTestId("pad-check")).toHaveText("OK");
+  await expect(page.getByLabel("Part numbers and quantities")).toHaveValue(`${part.partNumber} 100\nNOPE-404 5`);
 });

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { Types } from "mongoose";
+import { Audit, insertAuditEntry } from "~/models/audit.server";
 import { Order } from "~/models/order.server";
 import { Part, toPartView } from "~/models/part.server";
 import { User, toUserView } from "~/models/user.server";
@@ -135,6 +136,61 @@ for (const size of Object.keys(SIZES) as Size[]) {
         fullPage: true,
         mask: [page.locator("footer")],
       });
+    });
+  });
+}
+
+for (const size of Object.keys(SIZES) as Size[]) {
+  test.describe(`${size}, admin`, () => {
+    test.use({ viewport: SIZES[size] });
+
+    test(`Edit Product with two fitment errors (${size})`, async ({ page, login, db: _db }) => {
+      const [part] = await fixedParts();
+      await login({ role: "admin" });
+      await page.goto(`/dashboard/manageProducts/${part.id}/edit`);
+      await page.getByLabel(/^Fits these vehicles/).fill("Nosuchmake Car 2015\nVolkswagen Golf 1890");
+      await page.getByRole("button", { name: "Save Product" }).click();
+      const form = page.locator(`#edit-product-${part.id}`);
+      await expect(form.getByText(/^Line 2:/)).toBeVisible();
+      await expect(form).toHaveScreenshot(`edit-product-${size}.png`);
+    });
+
+    test(`Audit Log entries in people's words (${size})`, async ({ page, login, db: _db }) => {
+      const [part] = await fixedParts();
+      const customer = await fixedCustomer("Sam Shotwell", "sam.shotwell@example.com");
+      const actor = "audit.clerk@example.com";
+      const clerk =
+        (await User.findOne({ email: actor })
+          .lean()
+          .then((doc) => doc && toUserView(doc))) ??
+        (await createUser({ name: "Avery Auditor", email: actor, role: "admin" }).catch(async () =>
+          toUserView((await User.findOne({ email: actor }).lean())!),
+        ));
+      await Audit.deleteMany({ actorEmail: actor });
+      const entry = { actorId: clerk.id, actorEmail: actor, ip: "192.0.2.10", expiresAt: new Date("2031-01-01") };
+      await insertAuditEntry({
+        ...entry,
+        at: FROZEN,
+        action: "part.update",
+        targetType: "part",
+        targetId: part.id,
+        targetLabel: part.name,
+        before: { partNumber: part.partNumber, priceCents: 1200, availableQuantity: 5000, minOrderQuantity: 100 },
+        after: { partNumber: part.partNumber, priceCents: 1450, availableQuantity: 12500, minOrderQuantity: 100 },
+      });
+      await insertAuditEntry({
+        ...entry,
+        at: new Date(FROZEN.getTime() + 60_000),
+        action: "user.make-admin",
+        targetType: "user",
+        targetId: customer.id,
+        before: { role: "customer" },
+        after: { role: "admin" },
+      });
+      await login({ role: "admin" });
+      await page.goto(`/dashboard/audit?actor=${encodeURIComponent(actor)}`);
+      await expect(page.getByTestId("audit-row")).toHaveCount(2);
+      await expect(page.locator(".data-table")).toHaveScreenshot(`audit-${size}.png`);
     });
   });
 }

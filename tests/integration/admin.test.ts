@@ -12,6 +12,7 @@ import { action as ordersAction, loader as ordersLoader } from "~/routes/dashboa
 import { loader as removeLoader } from "~/routes/dashboard.manageOrders_.$id.remove";
 import { action as productsAction, loader as productsLoader } from "~/routes/dashboard.manageProducts";
 import { loader as deleteLoader } from "~/routes/dashboard.manageProducts_.$id.delete";
+import { action as editAction } from "~/routes/dashboard.manageProducts_.$id.edit";
 import { loader as myOrdersLoader } from "~/routes/dashboard.orders";
 import { createPart } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
@@ -219,6 +220,68 @@ describe("Manage Products", () => {
     const response = await post(productsAction, "/dashboard/manageProducts", update(part), cookie);
     await expectFieldError(response, "stock", /changed the stock to 200/, 409);
     expect(await snapshot({ partIds: [part.id] })).toEqual(before);
+  });
+
+  test("a part stored with cents (before prices were whole dollars): saving only its stock works", async () => {
+    const part = await createPart({ priceCents: 2450, availableQuantity: 300 });
+    const { cookie } = await signedIn("admin");
+    const response = await post(productsAction, "/dashboard/manageProducts", update(part, { price: "24.50" }), cookie);
+    expect(response.status).toBe(302);
+    expect(await Part.findById(part.id).lean()).toMatchObject({ priceCents: 2450, availableQuantity: 2500 });
+  });
+
+  test("a new price with cents is refused with what to type instead, even when the form claims it is unchanged", async () => {
+    const part = await createPart({ priceCents: 2450, availableQuantity: 300 });
+    const whole = await createPart({ priceCents: 2400, availableQuantity: 300 });
+    const { cookie } = await signedIn("admin");
+    const before = await snapshot({ partIds: [part.id, whole.id] });
+    const changed = await post(productsAction, "/dashboard/manageProducts", update(part, { price: "24.75" }), cookie);
+    await expectFieldError(changed, "price", "Prices are whole dollars: type 24 or 25, or leave 24.50 as it is");
+    // The stored price decides what "unchanged" means, not a hidden field the browser sends.
+    const forged = await post(
+      productsAction,
+      "/dashboard/manageProducts",
+      update(part, { price: "24.75", currentPriceCents: "2475" }),
+      cookie,
+    );
+    await expectFieldError(forged, "price", /Prices are whole dollars/);
+    const fractional = await post(
+      productsAction,
+      "/dashboard/manageProducts",
+      update(whole, { price: "24.50", currentPriceCents: "2450" }),
+      cookie,
+    );
+    await expectFieldError(fractional, "price", "Price must be a whole number of dollars, such as 24 or 25");
+    expect(await snapshot({ partIds: [part.id, whole.id] })).toEqual(before);
+  });
+
+  test("Edit Product of a part stored with cents: other fields save, a new price with cents says what to type", async () => {
+    const part = await createPart({ priceCents: 2450 });
+    const { cookie } = await signedIn("admin");
+    const form = {
+      name: `${part.name} v2`,
+      description: part.description,
+      img: part.img,
+      price: "24.50",
+      minOrderQuantity: "100",
+      partNumber: part.partNumber,
+      category: "filters",
+    };
+    const save = (fields: Record<string, string>) =>
+      settle(
+        editAction(
+          actionArgs(postRequest(`/dashboard/manageProducts/${part.id}/edit`, fields, { cookie }), { id: part.id }),
+        ),
+      );
+    expect((await save(form)).status).toBe(302);
+    expect(await Part.findById(part.id).lean()).toMatchObject({ name: `${part.name} v2`, priceCents: 2450 });
+    await expectFieldError(
+      await save({ ...form, price: "19.99" }),
+      "price",
+      "Prices are whole dollars: type 19 or 20, or leave 24.50 as it is",
+    );
+    expect((await save({ ...form, price: "20" })).status).toBe(302);
+    expect((await Part.findById(part.id).lean())?.priceCents).toBe(2000);
   });
 
   describe("bad input to the edit is a 400 with a message by the field, and nothing changes", () => {

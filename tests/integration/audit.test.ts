@@ -57,6 +57,7 @@ describe("every admin action writes one entry: who, when, from where, what, befo
       after: { role: "admin" },
     });
     expect(entry.actorId?.toString()).toBe(admin.id);
+    expect(entry.targetLabel).toBe(`${customer.name} (${customer.email})`);
     expect(entry.at.getTime()).toBeGreaterThanOrEqual(started - 1000);
     expect(entry.at.getTime()).toBeLessThanOrEqual(Date.now());
   });
@@ -279,6 +280,30 @@ describe("the Audit Log screen", () => {
     pageCount: number;
     result: { error?: Record<string, string[]> };
   };
+
+  test("names people by name and email: the actor, and a user an older entry named only by id", async () => {
+    const { user: admin, cookie } = await signedIn("admin");
+    const customer = await createUser();
+    await Audit.create({
+      at: new Date(),
+      action: "user.make-admin",
+      actorId: admin.id,
+      actorEmail: admin.email,
+      ip: "192.0.2.8",
+      targetType: "user",
+      targetId: customer.id,
+      before: { role: "customer" },
+      after: { role: "admin" },
+      expiresAt: new Date(Date.now() + DAY_MS),
+    });
+    const page = (await (
+      await open(`?actor=${encodeURIComponent(admin.email)}&action=user.make-admin`, cookie)
+    ).json()) as { entries: { actorName: string; targetLabel: string }[] };
+    expect(page.entries[0]).toMatchObject({
+      actorName: admin.name,
+      targetLabel: `${customer.name} (${customer.email})`,
+    });
+  });
 
   test("filters by action, actor email and dates, newest first, 50 a page", async () => {
     const { cookie } = await signedIn("admin");

@@ -10,6 +10,7 @@ import { Order } from "~/models/order.server";
 import { Part } from "~/models/part.server";
 import { action as cartAction, loader as cartLoader } from "~/routes/dashboard.cart";
 import { action as padAction } from "~/routes/dashboard.quick-order";
+import { loader as partsLoader } from "~/routes/parts._index";
 import { createPart } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
@@ -28,6 +29,44 @@ const stockOf = async (id: string) => (await Part.findById(id).lean())?.availabl
 const delivery = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield" };
 
 describe("the cart", () => {
+  test("a refused add posted without JavaScript goes back to the catalogue page and card, which shows the message once", async () => {
+    const part = await createPart({ minOrderQuantity: 100, availableQuantity: 500 });
+    const { user, cookie } = await signedIn();
+    const from = `/parts?q=${encodeURIComponent(part.name)}&sort=price-asc&stock=in`;
+    const refused = await post({ intent: "add", partId: part.id, quantity: "20", redirectTo: from }, cookie);
+    expect(refused.status).toBe(302);
+    expect(refused.headers.get("Location")).toBe(`${from}#part-${part.id}`);
+    expect(await linesOf(user.id)).toEqual([]);
+    const refusal = refused.headers.get("Set-Cookie")!.split(";")[0];
+
+    const page = await settle(partsLoader(loaderArgs(getRequest(from, { cookie: `${cookie}; ${refusal}` }))));
+    expect((await page.clone().json()).refusal).toEqual({
+      partId: part.id,
+      quantity: "20",
+      message: "The minimum order is 100 units",
+    });
+    // Read once: the page's answer forgets it.
+    expect(page.headers.get("Set-Cookie")).toMatch(/__cart_refusal=;.*Max-Age=0/);
+    expect(page.headers.get("Cache-Control")).not.toMatch(/public/);
+
+    // A page whose script runs (a fetcher) gets the answer itself, by the field.
+    await expectFieldError(
+      await post({ intent: "add", partId: part.id, quantity: "20", redirectTo: from, enhanced: "1" }, cookie),
+      "quantity",
+      "The minimum order is 100 units",
+      409,
+    );
+    // A quantity that is no number comes back the same way; a redirect off the site never.
+    const unreadable = await post({ intent: "add", partId: part.id, quantity: "many", redirectTo: from }, cookie);
+    expect(unreadable.headers.get("Location")).toBe(`${from}#part-${part.id}`);
+    await expectFieldError(
+      await post({ intent: "add", partId: part.id, quantity: "20", redirectTo: "https://evil.example/" }, cookie),
+      "quantity",
+      "The minimum order is 100 units",
+      409,
+    );
+  });
+
   test("add goes back where it came from with a toast; adding again adds up; the rules hold on the sum", async () => {
     const part = await createPart({ minOrderQuantity: 100, availableQuantity: 300, priceCents: 250 });
     const { user, cookie } = await signedIn();

@@ -57,7 +57,7 @@ describe("CSV export", () => {
       "Customer name": `'=HYPERLINK("http://evil") Zoë`,
       "Customer email": `csv-${tag}@example.com`,
       Quantity: "200",
-      "Total (USD)": "2500.00",
+      "Total (USD)": "2500",
       "Transaction id": "pi_csv_1",
       "PO number": "PO-4500/17",
     });
@@ -102,7 +102,7 @@ describe("CSV export", () => {
     ]);
     expect(rows.find((row) => row["Part number"] === part.partNumber)).toMatchObject({
       Name: "'=1+1 Oil Filter",
-      Price: "37.50",
+      Price: "37.50", // a price stored with cents, written as every screen writes it
       Stock: "640",
       "Minimum order": "100",
     });
@@ -163,7 +163,7 @@ describe("CSV import of stock and prices", () => {
       row["Part number"] === pad.partNumber
         ? { ...row, Stock: "1250" }
         : row["Part number"] === disc.partNumber
-          ? { ...row, Price: "47.50", Stock: "80" }
+          ? { ...row, Price: "47", Stock: "80" }
           : row,
     );
     const header = Object.keys(exported[0]);
@@ -180,7 +180,7 @@ describe("CSV import of stock and prices", () => {
     expect(mine.map(({ partNumber, field, before, after }) => ({ partNumber, field, before, after }))).toEqual(
       expect.arrayContaining([
         { partNumber: pad.partNumber, field: "stock", before: 300, after: 1250 },
-        { partNumber: disc.partNumber, field: "price", before: 4500, after: 4750 },
+        { partNumber: disc.partNumber, field: "price", before: 4500, after: 4700 },
       ]),
     );
     expect(mine).toHaveLength(2);
@@ -191,7 +191,7 @@ describe("CSV import of stock and prices", () => {
     expect(applied.headers.get("Location")).toBe("/dashboard/manageProducts");
     expect((await toastOf(applied))?.message).toMatch(/^Import applied: \d+ parts? updated$/);
     expect(await Part.findById(pad.id).lean()).toMatchObject({ availableQuantity: 1250, priceCents: 1200 });
-    expect(await Part.findById(disc.id).lean()).toMatchObject({ availableQuantity: 80, priceCents: 4750 });
+    expect(await Part.findById(disc.id).lean()).toMatchObject({ availableQuantity: 80, priceCents: 4700 });
     const [entry, ...more] = await Audit.find({ targetId: pad.id }).lean();
     expect(more).toEqual([]);
     expect(entry).toMatchObject({
@@ -231,7 +231,7 @@ describe("CSV import of stock and prices", () => {
     expect(reasons[6]).toMatch(/looks like a formula/);
     expect(reasons[7]).toMatch(/stock “-3” is negative/);
     expect(reasons[7]).toMatch(/appears more than once in the file \(lines 7, 8\)/);
-    expect(reasons[8]).toMatch(/price “9” is not in dollars|appears more than once/);
+    expect(reasons[8]).toMatch(/price “9” is not whole dollars|appears more than once/);
     expect(reasons[9]).toMatch(/stock “@SUM\(1\)” looks like a formula/);
 
     const applied = await postImport(cookie, { intent: "apply", changes: data.changes });
@@ -240,6 +240,36 @@ describe("CSV import of stock and prices", () => {
     expect(await snapshot({ partIds: [other.id, twice.id] })).toMatchObject({
       watchedParts: before.watchedParts.slice(1),
     });
+  });
+
+  test("prices are whole dollars: 24.50 is refused with that line's error; a part stored with cents keeps its price", async () => {
+    const { cookie } = await signedIn("admin");
+    const whole = await createPart({ priceCents: 2000, availableQuantity: 10 });
+    const legacy = await createPart({ priceCents: 2450, availableQuantity: 10 });
+    const watched = [whole.id, legacy.id];
+    const before = await snapshot({ partIds: watched });
+    const { status, data } = await dryRun(
+      cookie,
+      ["part number,stock,price", `${whole.partNumber},15,24.50`, `${legacy.partNumber},40,24.50`].join("\n"),
+    );
+    expect(status).toBe(422);
+    expect(await snapshot({ partIds: watched })).toEqual(before);
+    expect(data.report.problems).toEqual([
+      {
+        line: 2,
+        partNumber: whole.partNumber,
+        reasons: ["price “24.50” is not whole dollars: prices are whole dollars, such as 24 or 25"],
+      },
+    ]);
+    // The legacy part's price is its own, unchanged: only its stock changes.
+    expect(data.report.rows).toEqual([expect.objectContaining({ line: 3, field: "stock", before: 10, after: 40 })]);
+    expect((await postImport(cookie, { intent: "apply", changes: data.changes })).status).toBe(302);
+    expect(await Part.findById(legacy.id).lean()).toMatchObject({ availableQuantity: 40, priceCents: 2450 });
+    expect(await Part.findById(whole.id).lean()).toMatchObject({ availableQuantity: 10, priceCents: 2000 });
+    // A forged apply that sets a price with cents is refused whole.
+    const forged = JSON.stringify([[whole.id, 2, null, null, 2000, 2450]]);
+    expect((await postImport(cookie, { intent: "apply", changes: forged })).status).toBe(400);
+    expect((await Part.findById(whole.id).lean())?.priceCents).toBe(2000);
   });
 
   test("a change made after the dry run is reported, not overwritten", async () => {

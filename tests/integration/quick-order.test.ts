@@ -29,6 +29,39 @@ type Check = {
 };
 
 describe("the quick-order pad", () => {
+  test("Round up to N: the line below its minimum becomes the minimum, the others stay, and all is checked again", async () => {
+    const a = await createPart({ priceCents: 200, minOrderQuantity: 100, availableQuantity: 1000 });
+    const b = await createPart({ priceCents: 300, minOrderQuantity: 50, availableQuantity: 80 });
+    const { cookie } = await signedIn();
+    const lines = `${a.partNumber} 20\n${b.partNumber} 90`;
+    const roundUp = (partNumber: string) =>
+      settle(
+        padAction(
+          actionArgs(
+            postRequest(
+              `/dashboard/quick-order?roundUp=${encodeURIComponent(partNumber)}`,
+              { intent: "check", lines },
+              {
+                cookie,
+              },
+            ),
+          ),
+        ),
+      );
+    const response = await roundUp(a.partNumber.toLowerCase());
+    expect(response.status).toBe(200);
+    const data = (await response.json()) as { checks: Check[]; remaining: string };
+    expect(data.remaining).toBe(`${a.partNumber} 100\n${b.partNumber} 90`);
+    expect(data.checks.map((check) => [check.partNumber, check.quantity, check.problem?.message ?? "OK"])).toEqual([
+      [a.partNumber, 100, "OK"],
+      [b.partNumber, 90, "Only 80 units are available"],
+    ]);
+    // Only a line below its minimum is rounded: above the stock it stays as typed.
+    const other = (await (await roundUp(b.partNumber)).json()) as { remaining?: string; checks: Check[] };
+    expect(other.remaining).toBeUndefined();
+    expect(other.checks[1].quantity).toBe(90);
+  });
+
   test("checks every line: separators, unknown numbers, minimum, stock, unreadable quantities, duplicates merged", async () => {
     const a = await createPart({ priceCents: 200, minOrderQuantity: 100, availableQuantity: 1000 });
     const b = await createPart({ priceCents: 300, minOrderQuantity: 50, availableQuantity: 80 });
