@@ -102,6 +102,7 @@ function ConfirmFormBody({
   pending,
   errors,
   keep,
+  tone = "danger",
 }: {
   FormComponent: FormComponentType;
   action: string;
@@ -112,6 +113,7 @@ function ConfirmFormBody({
   pending: boolean;
   errors: string[];
   keep: ReactNode;
+  tone?: "danger" | "primary";
 }) {
   return (
     <FormComponent method="post" action={action}>
@@ -122,7 +124,7 @@ function ConfirmFormBody({
       <ErrorList errors={errors} />
       <div className="mt-2 flex justify-end gap-3">
         {keep}
-        <SubmitButton variant="danger" pending={pending} pendingText={pendingLabel}>
+        <SubmitButton variant={tone} pending={pending} pendingText={pendingLabel}>
           {confirmLabel}
         </SubmitButton>
       </div>
@@ -136,6 +138,8 @@ type ConfirmFormProps = {
   message: ReactNode;
   confirmLabel: string;
   pendingLabel: string;
+  /** "primary" for a step that grants rather than takes away (Make Admin). */
+  tone?: "danger" | "primary";
 };
 
 /** A confirmation form inside the modal: posted by a fetcher, so an error stays in the modal. */

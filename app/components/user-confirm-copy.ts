@@ -6,12 +6,14 @@ export function userConfirmCopy(intent: UserConfirmIntent, user: { name: string;
     return {
       label: "Make Admin",
       pending: "Making admin…",
+      tone: "primary" as const,
       title: `Make ${user.name} an admin?`,
       message: `${user.name} (${user.email}) gets every admin screen at once: products, orders, users and the audit log. Another admin can remove them again.`,
     };
   }
   if (intent === "demote") {
     return {
+      tone: "danger" as const,
       label: "Remove admin",
       pending: "Removing admin…",
       title: isSelf ? "Stop being an admin?" : `Remove ${user.name} as an admin?`,
@@ -21,6 +23,7 @@ export function userConfirmCopy(intent: UserConfirmIntent, user: { name: string;
     };
   }
   return {
+    tone: "danger" as const,
     label: "Sign out everywhere",
     pending: "Signing out…",
     title: isSelf ? "Sign yourself out everywhere?" : `Sign ${user.name} out everywhere?`,

@@ -193,6 +193,7 @@ function UserConfirm({
           message={<p className="break-words">{copy.message}</p>}
           confirmLabel={copy.label}
           pendingLabel={copy.pending}
+          tone={copy.tone}
           onKeep={close}
         />
       )}

@@ -50,6 +50,7 @@ export default function UserConfirmPage() {
           message={<p className="break-words">{copy.message}</p>}
           confirmLabel={copy.label}
           pendingLabel={copy.pending}
+          tone={copy.tone}
           backTo={back}
         />
       </div>
