@@ -1,14 +1,15 @@
 import type { Server } from "node:http";
-import type { Socket } from "node:net";
+import net, { type Socket } from "node:net";
 import type { NextFunction, Request, Response } from "express";
 
 /**
  * Graceful shutdown of the HTTP server (docs/deployment.md, "Stopping and deploying"). On the
  * first SIGTERM or SIGINT: readiness turns 503, then (after `delayMs`, for load balancers to
- * notice) the server stops accepting connections, idle keep-alive connections close, every
- * request in flight is answered with `Connection: close`, and once the last one is answered the
- * `cleanup` steps run (job runner, mail, database). All of it within `timeoutMs`: past it the
- * remaining connections are cut and the process exits 1, saying how many.
+ * notice) the server stops accepting connections, every request in flight (and any sent on an open
+ * connection within a second) is answered with `Connection: close`, idle connections close, and
+ * once the last request is answered the `cleanup` steps run (job runner, mail, database). All of
+ * it within `timeoutMs`: past it the remaining connections are cut and the process exits 1,
+ * saying how many.
  *
  * Our own few lines: Node's server.close() leaves busy keep-alive connections open, and none of
  * the kept libraries drains an Express server with the readiness step first.
@@ -28,12 +29,15 @@ export function gracefulShutdown({
   server,
   timeoutMs,
   delayMs = 0,
+  idleGraceMs = 1000,
   logger,
   cleanup,
 }: {
   server: Server;
   timeoutMs: number;
   delayMs?: number;
+  /** How long an idle keep-alive connection may still bring a request once the server stops accepting. */
+  idleGraceMs?: number;
   logger: Logger;
   /** Steps after the last request is answered, each given the time left (ms); run in order. */
   cleanup: { name: string; run: (msLeft: number) => Promise<unknown> }[];
@@ -72,9 +76,14 @@ export function gracefulShutdown({
     );
     if (delayMs > 0) await sleep(Math.min(delayMs, msLeft()));
 
-    // Stop accepting; idle keep-alive connections close now, busy ones after their answer.
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Stop accepting, leaving the open connections alone for now: http.Server.close() would also
+    // close idle keep-alive connections at once, racing a request a client is sending on one
+    // (which then gets a reset instead of an answer).
+    const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
     for (const res of busy.values()) if (!res.headersSent) res.setHeader("Connection", "close");
+    // A client still using its connection sends its next request within the grace and is answered
+    // with Connection: close; a connection idle all that time is closed after it.
+    await sleep(Math.min(idleGraceMs, msLeft()));
     for (const socket of sockets) if (!busy.has(socket)) socket.end();
 
     let code = 0;
