@@ -10,6 +10,7 @@ import { connectDb, disconnectDb, isDbHealthy, syncIndexes } from "./app/utils/d
 import { backfillCatalogueKeys } from "./app/models/part-catalogue.server";
 import { ensureDemoData } from "./app/utils/demo-data.server";
 import { startMailWorker } from "./app/utils/mail-worker.server";
+import { startStockJobs } from "./app/utils/stock-jobs.server";
 import { migrateDb } from "./app/utils/migrate.server";
 import { EnvError, getEnv, isGoogleConfigured, isStripeConfigured } from "./server/env";
 import { startLocalDb, type LocalDb } from "./server/local-db";
@@ -74,6 +75,8 @@ if (!smtpUrl) {
   logger.info(`SMTP_URL is unset: mail is caught locally, read it at ${env.PUBLIC_URL}/dev/mail`);
 }
 const mailWorker = await startMailWorker({ smtpUrl, from: env.MAIL_FROM, logger });
+// Orders left half placed by a crash, holds running out, and the stock check (stock-jobs.server.ts).
+await startStockJobs(mailWorker.agenda, logger);
 
 // --- Remix build ------------------------------------------------------------------------------
 async function importBuild(): Promise<ServerBuild> {

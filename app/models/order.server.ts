@@ -1,17 +1,34 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 import { mailOrderEnded, mailOrderPlaced, mailOrderShipped } from "~/utils/order-mail.server";
 import { lineProblem, MAX_ORDER_LINES, orderSummary, type LineProblem } from "~/utils/order-lines";
-import { getPartsByIds, isObjectId, releaseStockOfLines, reserveStock, type PartView } from "./part.server";
+import { getEnv } from "~/utils/env.server";
+import { capRefusal, unpaidCapsOf } from "~/utils/order-caps.server";
+import { dropCheckoutClaim, emptyCheckedOutCart } from "./cart.server";
+import { getPartsByIds, holdStock, isObjectId, releaseHolds, type PartView } from "./part.server";
 
 /**
- * unpaid -> paid -> shipped; an unpaid order can also end as cancelled (by its customer) or
- * removed (by an admin), which gives its stock back.
+ * reserving -> unpaid -> paid -> shipped; an unpaid order can also end as cancelled (by its
+ * customer), removed (by an admin) or expired (its hold ran out unpaid), which gives its stock
+ * back. "reserving" is the short moment while its lines take their stock (order-stock.server.ts):
+ * no list shows it, and the stock sweep finishes or undoes one left behind by a crash. "failed"
+ * is an order that could not take its stock, on its way out (abandonOrder).
  */
-export const ORDER_STATUSES = ["unpaid", "paid", "shipped", "cancelled", "removed"] as const;
+export const ORDER_STATUSES = [
+  "reserving",
+  "unpaid",
+  "paid",
+  "shipped",
+  "cancelled",
+  "removed",
+  "expired",
+  "failed",
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/** The statuses an order ends in before it was paid: its stock goes back. */
+export const ENDED_UNPAID_STATUSES = ["cancelled", "removed", "expired"] as const;
 
-/** The changes that mail someone: placing an order, and each later status. */
-export const ORDER_MAIL_EVENTS = ["placed", "paid", "shipped", "cancelled", "removed"] as const;
+/** The changes that mail someone: placing an order, each later status, and the hold's reminder. */
+export const ORDER_MAIL_EVENTS = ["placed", "paid", "shipped", "cancelled", "removed", "expired", "reminder"] as const;
 export type OrderMailEvent = (typeof ORDER_MAIL_EVENTS)[number];
 
 /** One part of an order, with a snapshot of the part as it was ordered. */
@@ -56,6 +73,19 @@ const orderSchema = new Schema(
     shippedAt: { type: Date },
     cancelledAt: { type: Date },
     removedAt: { type: Date },
+    expiredAt: { type: Date },
+    /** While reserving: when the stock sweep takes over an order a crash left behind. */
+    reserveBy: { type: Date },
+    /** An unpaid card order holds its stock until then; the expiry job ends it after (order-holds.server.ts). */
+    holdUntil: { type: Date },
+    /** When the reminder that the hold ends soon was noted (once per hold; an extension clears it). */
+    holdReminderAt: { type: Date },
+    /**
+     * What is still to be done with the order's stock holds after a change of status, set in the
+     * same update: "release" (ended unpaid) or "ship" (shipped). The step settles them at once and
+     * unsets it; what a crash leaves, the stock sweep settles.
+     */
+    stockPending: { type: String, enum: ["release", "ship"] },
     /** Given once, when the order is paid (invoice.server.ts); never on an unpaid order. */
     invoiceNumber: { type: Number },
     invoicedAt: { type: Date },
@@ -84,6 +114,12 @@ orderSchema.index({ userEmail: 1, createdAt: -1, _id: -1 });
 orderSchema.index({ paidAt: 1 }, { sparse: true });
 // The order mail sweep: the few orders with an event whose mail is not written yet.
 orderSchema.index({ mailPending: 1 }, { sparse: true });
+// The stock sweep and the hold jobs: orders left reserving, holds running out, holds to settle.
+orderSchema.index({ reserveBy: 1 }, { sparse: true });
+orderSchema.index({ holdUntil: 1 }, { sparse: true });
+orderSchema.index({ stockPending: 1 }, { sparse: true });
+// The caps on what a customer holds unpaid: their open orders by status.
+orderSchema.index({ userId: 1, status: 1 });
 
 export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.ObjectId };
 
@@ -122,6 +158,9 @@ export type OrderView = {
   shippedAt: string | null;
   cancelledAt: string | null;
   removedAt: string | null;
+  expiredAt: string | null;
+  /** Until when an unpaid card order holds its stock, or null. */
+  holdUntil: string | null;
   invoiceNumber: number | null;
   invoicedAt: string | null;
   /** The id of the order this one was reordered from, or null. */
@@ -163,6 +202,8 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     shippedAt: iso(doc.shippedAt),
     cancelledAt: iso(doc.cancelledAt),
     removedAt: iso(doc.removedAt),
+    expiredAt: iso(doc.expiredAt),
+    holdUntil: status === "unpaid" ? iso(doc.holdUntil) : null,
     invoiceNumber: doc.invoiceNumber ?? null,
     invoicedAt: iso(doc.invoicedAt),
     reorderedFrom: doc.reorderedFrom ? doc.reorderedFrom.toString() : null,
@@ -197,6 +238,10 @@ export type PlaceOrderInput = {
   user: { id: string; email: string; name: string };
   /** The customer's own past order the lines came from (a reorder through the cart). */
   reorderedFrom?: string | null;
+  /** The order's id, chosen beforehand (a cart's checkout claims the cart for it). */
+  orderId?: string;
+  /** The lines come from the customer's cart, claimed for `orderId`: emptied once the order exists. */
+  fromCart?: boolean;
 };
 
 /** A line that could not be ordered: which one (its place in the request) and why. */
@@ -207,7 +252,9 @@ export type LineFailure = LineProblem & {
   productName: string | null;
 };
 
-export type PlaceOrderResult = { ok: true; order: OrderView } | { ok: false; failures: LineFailure[] };
+/** Not placed: the lines that could not be ordered, or a refusal of the whole order (a cap). */
+export type PlaceOrderResult =
+  { ok: true; order: OrderView } | { ok: false; failures: LineFailure[]; refusal?: string };
 
 /** The same part twice becomes one line with both quantities; the first place is kept. */
 function mergeLines(lines: OrderLineRequest[]) {
@@ -234,14 +281,44 @@ function failureOf(
   };
 }
 
+/** The settings of holding stock (server/env.ts). */
+function stockSettings() {
+  const env = getEnv();
+  return {
+    reserveMs: env.STOCK_RESERVE_DEADLINE_SECONDS * 1000,
+    holdMs: env.ORDER_HOLD_HOURS * HOUR_MS,
+  };
+}
+const HOUR_MS = 60 * 60 * 1000;
+
+/** A fresh order id, chosen before the order is written (the cart's checkout claim names it). */
+export const newOrderId = () => new mongoose.Types.ObjectId().toString();
+
+/** A cart's checkout claim older than this was left by a crash (its order is the sweep's by then). */
+export const checkoutClaimMs = () => stockSettings().reserveMs;
+
+/** The customer's orders awaiting card payment (and any still taking stock): how many and their total. */
+export async function openCardOrdersOf(userId: string, { except }: { except?: string } = {}) {
+  const docs = await Order.find(
+    { userId, status: { $in: ["reserving", "unpaid"] }, ...(except ? { _id: { $ne: except } } : {}) },
+    { totalCents: 1 },
+  ).lean();
+  return { count: docs.length, totalCents: docs.reduce((sum, doc) => sum + (doc.totalCents ?? 0), 0) };
+}
+
 /**
- * Places an order of one or more lines, all or nothing. Every line is checked against the part as
- * it is now (a line that fails the check stops the order before anything is written); then each
- * line's stock is reserved with one conditional atomic update (never below zero, never below the
- * part's minimum). If any reservation fails, the ones that succeeded are released again, and the
- * failures say which lines and why. The order keeps a snapshot of each part's number, name and
- * unit price as reserved; every total is computed here. No multi-document transaction: the local
- * database has none, and the compensation gives the same result on any MongoDB.
+ * Places an order of one or more lines, all or nothing, in steps that a crash at any point leaves
+ * recoverable (no multi-document transaction: the local database has none):
+ * 1. every line is checked against the part as it is now (a failure stops here, nothing written);
+ * 2. the order is written in the "reserving" state with its lines, and the customer's caps on
+ *    unpaid orders are checked with it counted (two checkouts at once cannot both slip under);
+ * 3. each line takes its stock with one conditional update that also notes the order's hold on
+ *    the part (part.server.ts, holdStock), so what was taken is known, never guessed;
+ * 4. the order is confirmed (unpaid, holding its stock until `holdUntil`), and only then the cart
+ *    it came from is emptied.
+ * If a line cannot take its stock, the holds taken are given back and the order is dropped. If the
+ * process dies in between, the stock sweep (stock-sweep.server.ts) finishes the order when every
+ * line holds its stock, or gives back what was taken, once STOCK_RESERVE_DEADLINE_SECONDS passed.
  */
 export async function placeOrder({
   lines,
@@ -250,6 +327,8 @@ export async function placeOrder({
   poNumber,
   user,
   reorderedFrom,
+  orderId,
+  fromCart = false,
 }: PlaceOrderInput): Promise<PlaceOrderResult> {
   if (lines.length < 1 || lines.length > MAX_ORDER_LINES) {
     throw new Error(`An order has 1 to ${MAX_ORDER_LINES} lines`);
@@ -260,13 +339,59 @@ export async function placeOrder({
     const problem = lineProblem(parts.get(line.partId), line.quantity);
     return problem ? [failureOf(line, parts.get(line.partId), problem)] : [];
   });
-  if (failures.length) return { ok: false, failures };
+  const id = orderId ?? new mongoose.Types.ObjectId().toString();
+  const dropClaim = () => (fromCart ? dropCheckoutClaim(user.id, id) : Promise.resolve());
+  if (failures.length) {
+    await dropClaim();
+    return { ok: false, failures };
+  }
 
-  const reserved = await Promise.all(merged.map((line) => reserveStock(line.partId, line.quantity)));
-  const taken = merged.filter((_, i) => reserved[i]);
-  if (taken.length < merged.length) {
-    await releaseStockOfLines(taken);
-    const missed = merged.filter((_, i) => !reserved[i]);
+  const orderLines = merged.map((line) => {
+    const part = parts.get(line.partId)!;
+    return {
+      partId: part.id,
+      partNumber: part.partNumber,
+      productName: part.name,
+      unitPriceCents: part.priceCents,
+      quantity: line.quantity,
+      lineTotalCents: part.priceCents * line.quantity,
+    };
+  });
+  const totalCents = orderLines.reduce((sum, line) => sum + line.lineTotalCents, 0);
+  const caps = await unpaidCapsOf(user.id);
+  const over = capRefusal(caps, await openCardOrdersOf(user.id), totalCents);
+  if (over) {
+    await dropClaim();
+    return { ok: false, failures: [], refusal: over };
+  }
+  const { reserveMs } = stockSettings();
+  await Order.create({
+    _id: id,
+    lines: orderLines,
+    totalCents,
+    phone,
+    address,
+    ...(poNumber ? { poNumber } : {}),
+    ...(reorderedFrom ? { reorderedFrom } : {}),
+    userId: user.id,
+    userEmail: user.email,
+    userName: user.name,
+    status: "reserving",
+    reserveBy: new Date(Date.now() + reserveMs),
+  });
+  // Counted again with this order written: of two checkouts racing past the first look, one sees the other.
+  const overNow = capRefusal(caps, await openCardOrdersOf(user.id, { except: id }), totalCents);
+  if (overNow) {
+    await abandonOrder(id, []);
+    await dropClaim();
+    return { ok: false, failures: [], refusal: overNow };
+  }
+
+  const held = await Promise.all(merged.map((line) => holdStock(line.partId, id, line.quantity)));
+  if (held.some((part) => part === null)) {
+    await abandonOrder(id, merged);
+    await dropClaim();
+    const missed = merged.filter((_, i) => !held[i]);
     const now = await getPartsByIds(missed.map((line) => line.partId));
     return {
       ok: false,
@@ -281,59 +406,107 @@ export async function placeOrder({
       }),
     };
   }
-
-  const orderLines = merged.map((line, i) => {
-    const part = reserved[i]!;
-    return {
-      partId: part.id,
-      partNumber: part.partNumber,
-      productName: part.name,
-      unitPriceCents: part.priceCents,
-      quantity: line.quantity,
-      lineTotalCents: part.priceCents * line.quantity,
-    };
-  });
-  const belowMinimum = reserved.filter(
+  const belowMinimum = held.filter(
     (part): part is PartView => part !== null && part.availableQuantity < part.minOrderQuantity,
   );
-  try {
-    const doc = await Order.create({
-      lines: orderLines,
-      totalCents: orderLines.reduce((sum, line) => sum + line.lineTotalCents, 0),
-      phone,
-      address,
-      ...(poNumber ? { poNumber } : {}),
-      ...(reorderedFrom ? { reorderedFrom } : {}),
-      userId: user.id,
-      userEmail: user.email,
-      userName: user.name,
-      status: "unpaid",
-      mailPending: ["placed"],
-      ...(belowMinimum.length ? { lowStockPartIds: belowMinimum.map((part) => part.id) } : {}),
-    });
-    const order = toOrderView(doc.toObject());
-    // Written right after the order; never throws (an order never fails because mail failed).
-    if (await mailOrderPlaced(order, belowMinimum)) await mailWritten(order.id, "placed");
-    return { ok: true, order };
-  } catch (error) {
-    await releaseStockOfLines(merged);
-    throw error;
+  const order = await confirmOrder(
+    id,
+    belowMinimum.map((part) => part.id),
+  );
+  if (!order) {
+    // Only past the deadline: the sweep judged this order abandoned and gave its stock back.
+    await abandonOrder(id, merged);
+    await dropClaim();
+    return {
+      ok: false,
+      failures: [],
+      refusal: "Placing your order took too long; nothing was ordered, please try again",
+    };
   }
+  if (fromCart) await emptyCheckedOutCart(user.id, id);
+  // Written right after the order; never throws (an order never fails because mail failed).
+  if (await mailOrderPlaced(order, belowMinimum)) await mailWritten(order.id, "placed");
+  return { ok: true, order };
 }
 
-/** Ends an unpaid order (cancelled by its customer, or removed by an admin) and gives every line's stock back. */
-async function endUnpaidOrder(filter: Record<string, unknown>, status: "cancelled" | "removed") {
-  const at = status === "cancelled" ? "cancelledAt" : "removedAt";
+/**
+ * Every line of a reserving order holds its stock: it becomes unpaid, holding the stock until
+ * ORDER_HOLD_HOURS from now. Null when it is not reserving (any more). A confirmation the placing
+ * step or the sweep already made returns the order as it is.
+ */
+export async function confirmOrder(orderId: string, lowStockPartIds: string[] = []) {
+  const { holdMs } = stockSettings();
+  const doc = await Order.findOneAndUpdate(
+    { _id: orderId, status: "reserving" },
+    {
+      $set: {
+        status: "unpaid",
+        holdUntil: new Date(Date.now() + holdMs),
+        mailPending: ["placed"],
+        ...(lowStockPartIds.length ? { lowStockPartIds } : {}),
+      },
+      $unset: { reserveBy: "" },
+    },
+    { returnDocument: "after" },
+  ).lean();
+  if (doc) return toOrderView(doc);
+  const now = await Order.findById(orderId).lean();
+  return now && now.status !== "reserving" && now.status !== "failed" ? toOrderView(now) : null;
+}
+
+/**
+ * An order that never was (a line without stock, a cap, or left by a crash): it is marked failed
+ * so that nothing can confirm it any more, the stock its lines hold goes back (each hold once),
+ * and then it is deleted. Every step can be run again: the sweep does, for one a crash left.
+ */
+export async function abandonOrder(orderId: string, lines: { partId: string; quantity: number }[]) {
+  const marked = await Order.findOneAndUpdate(
+    { _id: orderId, status: { $in: ["reserving", "failed"] } },
+    { $set: { status: "failed" } },
+    { projection: { _id: 1 } },
+  ).lean();
+  // Confirmed meanwhile (by the sweep, or the placing step): it keeps its stock.
+  if (!marked && (await Order.exists({ _id: orderId }))) return false;
+  // A gone order holds nothing: a hold its late placing step took after the sweep dropped it goes back too.
+  await releaseHolds(orderId, lines);
+  await Order.deleteOne({ _id: orderId, status: "failed" });
+  return true;
+}
+
+const ENDED_AT = { cancelled: "cancelledAt", removed: "removedAt", expired: "expiredAt" } as const;
+
+/**
+ * Ends an unpaid order (cancelled by its customer, removed by an admin, or expired) and gives
+ * every line's stock back. The status changes in one conditional update that also notes the
+ * stock as pending, so of two endings racing only one applies; the release itself pulls each
+ * hold once (releaseHolds), and what a crash leaves pending the stock sweep settles.
+ */
+export async function endUnpaidOrder(filter: Record<string, unknown>, status: (typeof ENDED_UNPAID_STATUSES)[number]) {
   const doc = await Order.findOneAndUpdate(
     { ...filter, status: "unpaid" },
-    { $set: { status, [at]: new Date() }, $addToSet: { mailPending: status } },
+    {
+      $set: { status, [ENDED_AT[status]]: new Date(), stockPending: "release" },
+      $addToSet: { mailPending: status },
+    },
     { returnDocument: "after" },
   ).lean();
   if (!doc) return null;
   const view = toOrderView(doc);
-  await releaseStockOfLines(view.lines);
-  if (await mailOrderEnded(view, status === "cancelled" ? "customer" : "shop")) await mailWritten(view.id, status);
+  await settleOrderStock(view.id, view.lines, "release");
+  if (status !== "expired" && (await mailOrderEnded(view, status === "cancelled" ? "customer" : "shop"))) {
+    await mailWritten(view.id, status);
+  }
   return view;
+}
+
+/** Gives back (or ships) the order's holds, then notes that nothing is pending. Safe to run again. */
+export async function settleOrderStock(
+  orderId: string,
+  lines: { partId: string; quantity: number }[],
+  pending: "release" | "ship",
+) {
+  await releaseHolds(orderId, lines, { ship: pending === "ship" });
+  await Order.updateOne({ _id: orderId, stockPending: pending }, { $unset: { stockPending: "" } });
 }
 
 /** The customer's own unpaid order becomes cancelled; null if it is not theirs or not unpaid. */
@@ -348,16 +521,20 @@ export function removeOrder(orderId: string) {
   return endUnpaidOrder({ _id: orderId }, "removed");
 }
 
-/** A paid order becomes shipped (stock stays out); null if it is not paid (any more). */
+/** A paid order becomes shipped: its held units leave the shop (onHand goes down); null if it is not paid (any more). */
 export async function markShipped(orderId: string) {
   if (!isObjectId(orderId)) return null;
   const doc = await Order.findOneAndUpdate(
     { _id: orderId, status: "paid" },
-    { $set: { status: "shipped", shippedAt: new Date() }, $addToSet: { mailPending: "shipped" } },
+    {
+      $set: { status: "shipped", shippedAt: new Date(), stockPending: "ship" },
+      $addToSet: { mailPending: "shipped" },
+    },
     { returnDocument: "after" },
   ).lean();
   if (!doc) return null;
   const view = toOrderView(doc);
+  await settleOrderStock(view.id, view.lines, "ship");
   if (await mailOrderShipped(view)) await mailWritten(view.id, "shipped");
   return view;
 }
@@ -411,9 +588,12 @@ async function pageOf(filter: Record<string, unknown>, page: number, perPage: nu
   return { orders: docs.map(toOrderView), page: current, pageCount, total };
 }
 
+/** An order being placed (or failing to be) is no one's order yet: no list shows it. */
+const PLACED = { $nin: ["reserving", "failed"] };
+
 /** One customer's orders, newest first. */
 export function listOrdersOfUser(userId: string, { page = 1, perPage = 20 } = {}) {
-  return pageOf({ userId }, page, perPage);
+  return pageOf({ userId, status: PLACED }, page, perPage);
 }
 
 export type AdminOrderFilter = {
@@ -432,7 +612,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&
 /** Manage Orders' (and its CSV export's) query: every filter given, as one MongoDB filter. */
 export function adminOrderQuery({ status, orderId, emailPrefix, from, to }: AdminOrderFilter = {}) {
   const query: Record<string, unknown> = {};
-  if (status) query.status = status;
+  query.status = status ?? PLACED;
   if (orderId) query._id = isObjectId(orderId) ? new mongoose.Types.ObjectId(orderId) : null;
   // An anchored, case-sensitive prefix of a lower-case field: a range on the userEmail index.
   if (emailPrefix) query.userEmail = { $regex: `^${escapeRegExp(emailPrefix.toLowerCase())}` };

@@ -39,6 +39,12 @@ const userSchema = new Schema(
     defaultAddressId: { type: Schema.Types.ObjectId },
     /** false: the customer turned off the non-essential order emails (placed, cancelled or removed). */
     orderUpdateEmails: { type: Boolean },
+    /**
+     * This customer's own caps on orders awaiting card payment (how many, and their total in
+     * cents), set by an admin; unset, the shop's defaults apply (order-caps.server.ts).
+     */
+    unpaidOrdersCap: { type: Number, min: 0, validate: Number.isInteger },
+    unpaidValueCapCents: { type: Number, min: 0, validate: Number.isInteger },
   },
   { timestamps: true },
 );
@@ -69,6 +75,8 @@ export type UserView = {
   emailVerified: boolean;
   /** Order updates by email (on unless turned off; receipts and shipping notices are always sent). */
   orderUpdateEmails: boolean;
+  /** The customer's own caps on unpaid card orders (null: the shop's default). */
+  unpaidCaps: { orders: number | null; valueCents: number | null };
 };
 
 /** The address book; the chosen default, or the first address when none (or a deleted one) is chosen. */
@@ -108,6 +116,7 @@ export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): Use
     addresses: addressBookOf(doc),
     emailVerified: Boolean(doc.emailVerifiedAt),
     orderUpdateEmails: doc.orderUpdateEmails !== false,
+    unpaidCaps: { orders: doc.unpaidOrdersCap ?? null, valueCents: doc.unpaidValueCapCents ?? null },
   };
 }
 
@@ -119,6 +128,23 @@ export async function getUserById(id: string) {
 
 export async function getUserByEmail(email: string) {
   const doc = await User.findOne({ email: email.trim().toLowerCase() }).lean();
+  return doc ? toUserView(doc) : null;
+}
+
+/** An admin sets (or, with null, clears) a customer's own caps on unpaid card orders. */
+export async function setUnpaidCaps(userId: string, caps: { orders: number | null; valueCents: number | null }) {
+  if (!/^[a-f0-9]{24}$/i.test(userId)) return null;
+  const set: Record<string, number> = {};
+  const unset: Record<string, ""> = {};
+  if (caps.orders === null) unset.unpaidOrdersCap = "";
+  else set.unpaidOrdersCap = caps.orders;
+  if (caps.valueCents === null) unset.unpaidValueCapCents = "";
+  else set.unpaidValueCapCents = caps.valueCents;
+  const doc = await User.findOneAndUpdate(
+    { _id: userId, role: "customer" },
+    { ...(Object.keys(set).length ? { $set: set } : {}), ...(Object.keys(unset).length ? { $unset: unset } : {}) },
+    { returnDocument: "after", runValidators: true },
+  ).lean();
   return doc ? toUserView(doc) : null;
 }
 

@@ -13,13 +13,12 @@ import {
   addToCart,
   getCart,
   removeFromCart,
-  restoreCart,
   setCartQuantity,
-  takeCartForCheckout,
+  claimCartForCheckout,
   type NoticeSource,
 } from "~/models/cart.server";
 import { reorderIntoCart } from "~/models/cart-lines.server";
-import { getOwnOrder, placeOrder } from "~/models/order.server";
+import { checkoutClaimMs, getOwnOrder, newOrderId, placeOrder } from "~/models/order.server";
 import { requireCustomer } from "~/utils/auth.server";
 import { redirectToPay } from "~/utils/checkout.server";
 import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/utils/cart-forms";
@@ -103,25 +102,29 @@ export async function action({ request }: ActionFunctionArgs) {
         );
       }
       const lines = cart.lines.map((line) => ({ partId: line.partId, quantity: line.quantity }));
-      // The cart is emptied first, only while it is what was checked: a double submit cannot order it twice.
-      const taken = await takeCartForCheckout(user.id, lines);
-      if (!taken) return refuse("Your cart changed just now; check it and try again", 409);
-      let placed;
-      try {
-        placed = await placeOrder({
-          lines,
-          phone: value.phone,
-          address: value.address,
-          poNumber: value.poNumber,
-          user,
-          reorderedFrom: taken.reorderedFrom,
-        });
-      } catch (error) {
-        await restoreCart(user.id, lines, taken.reorderedFrom);
-        throw error;
-      }
+      // The cart is claimed for the order, only while it is what was checked (a double submit cannot
+      // order it twice), and emptied once the order exists; a checkout that fails leaves it as it was.
+      const orderId = newOrderId();
+      const taken = await claimCartForCheckout(user.id, lines, orderId, checkoutClaimMs());
+      if (!taken)
+        return refuse("Your cart changed just now, or its order is being placed; check it and try again", 409);
+      const placed = await placeOrder({
+        lines,
+        phone: value.phone,
+        address: value.address,
+        poNumber: value.poNumber,
+        user,
+        reorderedFrom: taken.reorderedFrom,
+        orderId,
+        fromCart: true,
+      });
       if (!placed.ok) {
-        await restoreCart(user.id, lines, taken.reorderedFrom);
+        if (placed.refusal) {
+          return json<ActionData>(
+            { ...posted, result: submission.reply({ formErrors: [placed.refusal] }) },
+            { status: 409 },
+          );
+        }
         const names = new Map(cart.lines.map((line) => [line.partId, line.part?.name ?? "A removed part"]));
         return json<ActionData>(
           {

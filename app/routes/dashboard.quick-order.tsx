@@ -102,6 +102,12 @@ export async function action({ request }: ActionFunctionArgs) {
     user,
   });
   if (!placed.ok) {
+    if (placed.refusal) {
+      return json<ActionData>(
+        { result: submission.reply({ formErrors: [placed.refusal] }), checks, stamp },
+        { status: 409 },
+      );
+    }
     // Stock or a part changed between the check and the order: say so on each line.
     for (const failure of placed.failures) checks[failure.index].problem = failure;
     return json<ActionData>(

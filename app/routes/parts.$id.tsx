@@ -76,6 +76,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     user: { id: user.id, email: user.email, name: user.name },
   });
   if (!placed.ok) {
+    // Over the customer's caps on unpaid orders: said above the form, with how to lift them.
+    if (placed.refusal) return json(submission.reply({ formErrors: [placed.refusal] }), { status: 409 });
     // Someone else's order took the stock between the page load and this one (or the part went).
     return json(submission.reply({ fieldErrors: { quantity: [placed.failures[0].message] } }), { status: 409 });
   }

@@ -169,16 +169,22 @@ export const manageOrdersSchema = z.discriminatedUnion(
 
 // --- Lists ----------------------------------------------------------------------------------------
 
-export const ORDER_STATUS_FILTERS = ["unpaid", "paid", "shipped", "cancelled", "removed"] as const;
+export const ORDER_STATUS_FILTERS = ["unpaid", "paid", "shipped", "cancelled", "removed", "expired"] as const;
 export type OrderStatusFilter = (typeof ORDER_STATUS_FILTERS)[number];
 
-/** What customers and admins read for each status (spec 4: Unpaid, Pending, Shipped). */
-export const ORDER_STATUS_LABELS: Record<OrderStatusFilter, string> = {
+/**
+ * What customers and admins read for each status (spec 4: Unpaid, Pending, Shipped). No list shows
+ * an order being placed or one that failed to; their words are there for completeness.
+ */
+export const ORDER_STATUS_LABELS: Record<OrderStatusFilter | "reserving" | "failed", string> = {
+  reserving: "Being placed",
   unpaid: "Unpaid",
   paid: "Pending",
   shipped: "Shipped",
   cancelled: "Cancelled",
   removed: "Removed",
+  expired: "Expired unpaid",
+  failed: "Not placed",
 };
 
 export function parseStatusFilter(value: string | null): OrderStatusFilter | null {
