@@ -294,6 +294,21 @@ export async function emptyCheckedOutCart(userId: string, orderId: string) {
   );
 }
 
+/** True while the cart is claimed for this order (a claim a crash left is dropped by the stock sweep). */
+export async function cartClaimedFor(userId: string, orderId: string) {
+  return Boolean(await Cart.exists({ userId, "checkout.orderId": orderId }));
+}
+
+/** Carts claimed for a checkout longer ago than `before`: the sweep looks at what became of each. */
+export async function listStaleCheckoutClaims(before: Date, limit = 200) {
+  const docs = await Cart.find({ "checkout.at": { $lte: before } }, { userId: 1, checkout: 1 })
+    .limit(limit)
+    .lean();
+  return docs.flatMap((doc) =>
+    doc.checkout ? [{ userId: doc.userId.toString(), orderId: doc.checkout.orderId.toString() }] : [],
+  );
+}
+
 /** The order was not placed: the cart keeps its lines and can be checked out again. */
 export async function dropCheckoutClaim(userId: string, orderId: string) {
   await Cart.updateOne({ userId, "checkout.orderId": orderId }, { $unset: { checkout: "" }, $inc: { version: 1 } });

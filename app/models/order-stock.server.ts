@@ -1,4 +1,4 @@
-import { dropCheckoutClaim, emptyCheckedOutCart } from "./cart.server";
+import { dropCheckoutClaim, emptyCheckedOutCart, listStaleCheckoutClaims } from "./cart.server";
 import { abandonOrder, confirmOrder, Order, settleOrderStock, toOrderView, type OrderView } from "./order.server";
 import { partsHeldBy } from "./part.server";
 
@@ -39,6 +39,23 @@ export async function finishLeftReserving({ now = new Date(), limit = 200 } = {}
     }
   }
   return { confirmed, released };
+}
+
+/**
+ * Carts claimed for a checkout longer than the deadline: if the order was never written the claim
+ * goes (the cart keeps its lines); if it was placed, the cart is emptied; one still reserving is
+ * left to finishLeftReserving.
+ */
+export async function settleStaleCartClaims({ before, limit = 200 }: { before: Date; limit?: number }) {
+  let settled = 0;
+  for (const claim of await listStaleCheckoutClaims(before, limit)) {
+    const order = await Order.findById(claim.orderId, { status: 1 }).lean();
+    if (order && (order.status === "reserving" || order.status === "failed")) continue;
+    if (order) await emptyCheckedOutCart(claim.userId, claim.orderId);
+    else await dropCheckoutClaim(claim.userId, claim.orderId);
+    settled++;
+  }
+  return settled;
 }
 
 /** Ended or shipped orders whose holds a crash left unsettled (`stockPending`) for `graceMs`: settled now. */

@@ -3,7 +3,7 @@ import { mailOrderEnded, mailOrderPlaced, mailOrderShipped } from "~/utils/order
 import { lineProblem, MAX_ORDER_LINES, orderSummary, type LineProblem } from "~/utils/order-lines";
 import { getEnv } from "~/utils/env.server";
 import { capRefusal, unpaidCapsOf } from "~/utils/order-caps.server";
-import { dropCheckoutClaim, emptyCheckedOutCart } from "./cart.server";
+import { cartClaimedFor, dropCheckoutClaim, emptyCheckedOutCart } from "./cart.server";
 import { getPartsByIds, holdStock, isObjectId, releaseHolds, type PartView } from "./part.server";
 
 /**
@@ -409,10 +409,14 @@ export async function placeOrder({
   const belowMinimum = held.filter(
     (part): part is PartView => part !== null && part.availableQuantity < part.minOrderQuantity,
   );
-  const order = await confirmOrder(
-    id,
-    belowMinimum.map((part) => part.id),
-  );
+  // A cart's claim dropped by the sweep (this step outlived the deadline) means the cart was let go: not ordered.
+  const claimLost = fromCart && !(await cartClaimedFor(user.id, id));
+  const order = claimLost
+    ? null
+    : await confirmOrder(
+        id,
+        belowMinimum.map((part) => part.id),
+      );
   if (!order) {
     // Only past the deadline: the sweep judged this order abandoned and gave its stock back.
     await abandonOrder(id, merged);

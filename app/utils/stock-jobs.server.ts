@@ -5,6 +5,7 @@ import {
   listHoldsEnded,
   noteHoldReminders,
   settleLeftStock,
+  settleStaleCartClaims,
 } from "~/models/order-stock.server";
 import { endUnpaidOrder, mailWritten } from "~/models/order.server";
 import { checkStock, saveStockCheck } from "~/models/stock-check.server";
@@ -47,7 +48,9 @@ export async function sweepStock(now = new Date()) {
   const env = getEnv();
   const reserveMs = env.STOCK_RESERVE_DEADLINE_SECONDS * 1000;
   const reserving = await finishLeftReserving({ now });
-  const settled = await settleLeftStock({ graceMs: reserveMs });
+  const settled =
+    (await settleLeftStock({ graceMs: reserveMs })) +
+    (await settleStaleCartClaims({ before: new Date(now.getTime() - reserveMs) }));
   let reminded = 0;
   if (env.ORDER_HOLD_REMINDER_HOURS > 0) {
     for (const order of await noteHoldReminders({ withinMs: env.ORDER_HOLD_REMINDER_HOURS * HOUR_MS, now })) {
