@@ -1,3 +1,4 @@
+import { assignInvoiceNumber } from "./invoice.server";
 import { dropCheckoutClaim, emptyCheckedOutCart, listStaleCheckoutClaims } from "./cart.server";
 import { abandonOrder, confirmOrder, Order, settleOrderStock, toOrderView, type OrderView } from "./order.server";
 import { partsHeldBy } from "./part.server";
@@ -29,6 +30,8 @@ export async function finishLeftReserving({ now = new Date(), limit = 200 } = {}
       );
       if (order.lines.every((line) => held.has(line.partId)) && (await confirmOrder(order.id))) {
         await emptyCheckedOutCart(order.userId, order.id);
+        // An order on account is invoiced when placed; its "placed" mail is the order mail sweep's.
+        if (order.paymentMethod === "account") await assignInvoiceNumber(order.id).catch(() => null);
         confirmed++;
         continue;
       }

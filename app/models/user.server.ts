@@ -45,6 +45,16 @@ const userSchema = new Schema(
      */
     unpaidOrdersCap: { type: Number, min: 0, validate: Number.isInteger },
     unpaidValueCapCents: { type: Number, min: 0, validate: Number.isInteger },
+    /**
+     * Trade terms set by an admin: net days to pay an order on account (0: card only) and the most
+     * that may be open on account. One sub-document, so it can move to a company as a whole.
+     */
+    account: {
+      type: new Schema(
+        { termsDays: { type: Number, default: 0, min: 0 }, creditLimitCents: { type: Number, default: 0, min: 0 } },
+        { _id: false },
+      ),
+    },
   },
   { timestamps: true },
 );
@@ -77,7 +87,11 @@ export type UserView = {
   orderUpdateEmails: boolean;
   /** The customer's own caps on unpaid card orders (null: the shop's default). */
   unpaidCaps: { orders: number | null; valueCents: number | null };
+  /** Trade terms: net days on account (0: card only) and the credit limit in cents. */
+  account: AccountTerms;
 };
+
+export type AccountTerms = { termsDays: number; creditLimitCents: number };
 
 /** The address book; the chosen default, or the first address when none (or a deleted one) is chosen. */
 function addressBookOf(doc: Partial<UserDoc>) {
@@ -117,7 +131,15 @@ export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): Use
     emailVerified: Boolean(doc.emailVerifiedAt),
     orderUpdateEmails: doc.orderUpdateEmails !== false,
     unpaidCaps: { orders: doc.unpaidOrdersCap ?? null, valueCents: doc.unpaidValueCapCents ?? null },
+    account: { termsDays: doc.account?.termsDays ?? 0, creditLimitCents: doc.account?.creditLimitCents ?? 0 },
   };
+}
+
+/** Sets a customer's trade terms; false for an admin account (or no such user): terms are for customers. */
+export async function setAccountTerms(userId: string, terms: AccountTerms) {
+  if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
+  const result = await User.updateOne({ _id: userId, role: "customer" }, { $set: { account: terms } });
+  return result.matchedCount === 1;
 }
 
 export async function getUserById(id: string) {

@@ -4,6 +4,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { lowStockParts, oldestOrders, salesByDay, type DaySales } from "~/models/admin-home.server";
+import { listOverdue } from "~/models/order.server";
+import { formatDay, orderStateText } from "~/utils/order-states";
 import { requireAdmin } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
 import { formatDateTime } from "~/utils/shop-forms";
@@ -11,26 +13,39 @@ import { formatDateTime } from "~/utils/shop-forms";
 /** The admin home: what needs doing now, parts running low, and the last 30 days of sales. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const [awaitingPayment, awaitingShipment, lowStock, sales] = await Promise.all([
+  const [awaitingPayment, awaitingShipment, overdue, lowStock, sales] = await Promise.all([
     oldestOrders("unpaid"),
     oldestOrders("paid"),
+    listOverdue(),
     lowStockParts(),
     salesByDay(30),
   ]);
   const slim = ({ orders, total }: Awaited<ReturnType<typeof oldestOrders>>) => ({
     total,
-    orders: orders.map(({ id, summary, userName, userEmail, totalCents, createdAt, paidAt }) => ({
-      id,
-      summary,
-      userName,
-      userEmail,
-      totalCents,
-      createdAt,
-      paidAt,
-    })),
+    orders: orders.map(
+      ({ id, number, state, dueAt, balanceCents, summary, userName, userEmail, totalCents, createdAt, paidAt }) => ({
+        id,
+        number,
+        state,
+        dueAt,
+        balanceCents,
+        summary,
+        userName,
+        userEmail,
+        totalCents,
+        createdAt,
+        paidAt,
+      }),
+    ),
   });
   return json(
-    { awaitingPayment: slim(awaitingPayment), awaitingShipment: slim(awaitingShipment), lowStock, sales },
+    {
+      awaitingPayment: slim(awaitingPayment),
+      awaitingShipment: slim(awaitingShipment),
+      overdue: slim(overdue),
+      lowStock,
+      sales,
+    },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -40,17 +55,21 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 type OrderList = ReturnType<typeof useLoaderData<typeof loader>>["awaitingPayment"];
 
 export default function AdminHome() {
-  const { awaitingPayment, awaitingShipment, lowStock, sales } = useLoaderData<typeof loader>();
+  const { awaitingPayment, awaitingShipment, overdue, lowStock, sales } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <h1 className="text-2xl font-bold">Shop Today</h1>
       <div className="mt-6 grid gap-8 lg:grid-cols-2">
         <OrdersToHandle
           id="awaiting-shipment"
-          title="Paid, waiting to ship"
+          title="Waiting to ship (paid or on account)"
           list={awaitingShipment}
-          when={(order) => `Paid ${formatDateTime(order.paidAt ?? order.createdAt)}`}
-          moreHref="/dashboard/manageOrders?status=paid"
+          when={(order) =>
+            order.paidAt
+              ? `Paid ${formatDateTime(order.paidAt)}`
+              : `${orderStateText(order)}; placed ${formatDateTime(order.createdAt)}`
+          }
+          moreHref="/dashboard/manageOrders?status=pending"
         />
         <OrdersToHandle
           id="awaiting-payment"
@@ -58,6 +77,17 @@ export default function AdminHome() {
           list={awaitingPayment}
           when={(order) => `Placed ${formatDateTime(order.createdAt)}`}
           moreHref="/dashboard/manageOrders?status=unpaid"
+        />
+        <OrdersToHandle
+          id="overdue"
+          title="Overdue invoices"
+          list={overdue}
+          when={(order) =>
+            `Due ${order.dueAt ? formatDay(order.dueAt) : ""}; ${formatCents(order.balanceCents)} still to pay`
+          }
+          moreHref="/dashboard/manageOrders?status=overdue"
+          empty="No invoice is overdue."
+          oldest="Oldest due first."
         />
       </div>
       <section aria-labelledby="low-stock" className="mt-8">
@@ -105,29 +135,33 @@ function OrdersToHandle({
   list,
   when,
   moreHref,
+  empty = "Nothing waiting.",
+  oldest = "Oldest first.",
 }: {
   id: string;
   title: string;
   list: OrderList;
   when: (order: OrderList["orders"][number]) => string;
   moreHref: string;
+  empty?: string;
+  oldest?: string;
 }) {
   return (
     <section aria-labelledby={id} data-testid={id} className="min-w-0">
       <h2 id={id} className="text-xl font-semibold">
         {title} ({list.total.toLocaleString("en-US")})
       </h2>
-      <p className="text-sm text-slate-600">Oldest first.</p>
+      <p className="text-sm text-slate-600">{oldest}</p>
       {list.orders.length === 0 ? (
-        <p className="mt-2 text-slate-700">Nothing waiting.</p>
+        <p className="mt-2 text-slate-700">{empty}</p>
       ) : (
         <ol className="mt-2 divide-y divide-slate-200 rounded border border-slate-200 bg-white">
           {list.orders.map((order) => (
             <li key={order.id} className="break-words px-3 py-2 text-sm" data-testid="todo-order">
               <Link to={`/dashboard/manageOrders/${order.id}`} className="font-medium text-brand-700 underline">
-                {order.summary}
+                {order.number}
               </Link>{" "}
-              for {order.userName} ({order.userEmail}), {formatCents(order.totalCents)}
+              {order.summary} for {order.userName} ({order.userEmail}), {formatCents(order.totalCents)}
               <span className="block text-xs text-slate-600">{when(order)}</span>
             </li>
           ))}

@@ -57,6 +57,8 @@ export const deliveryFields = {
   poNumber,
   /** "Save to my address book" (a checkbox, ticked by default). */
   saveAddress: z.boolean().optional(),
+  /** Card (the default) or on account: offered only to customers with payment terms (checked on the server). */
+  payment: z.enum(["card", "account"], { errorMap: () => ({ message: "Choose card or on account" }) }).optional(),
 };
 
 /** A quantity typed into the cart (the part's own minimum and stock are checked against the database). */
@@ -156,40 +158,11 @@ export const manageProductsSchema = z.discriminatedUnion(
   { errorMap: () => ({ message: "Choose update or delete" }) },
 );
 
-// --- Manage Orders: ship, remove ----------------------------------------------------------------
+// --- Manage Orders: remove (shipping and payments have their own forms: utils/order-forms.ts) -----
 
-export const manageOrdersSchema = z.discriminatedUnion(
-  "intent",
-  [
-    z.object({ intent: z.literal("ship"), orderId: objectId("Order") }),
-    z.object({ intent: z.literal("remove"), orderId: objectId("Order") }),
-  ],
-  { errorMap: () => ({ message: "Choose ship or remove" }) },
-);
+export const manageOrdersSchema = z.object({ intent: z.literal("remove"), orderId: objectId("Order") });
 
 // --- Lists ----------------------------------------------------------------------------------------
-
-export const ORDER_STATUS_FILTERS = ["unpaid", "paid", "shipped", "cancelled", "removed", "expired"] as const;
-export type OrderStatusFilter = (typeof ORDER_STATUS_FILTERS)[number];
-
-/**
- * What customers and admins read for each status (spec 4: Unpaid, Pending, Shipped). No list shows
- * an order being placed or one that failed to; their words are there for completeness.
- */
-export const ORDER_STATUS_LABELS: Record<OrderStatusFilter | "reserving" | "failed", string> = {
-  reserving: "Being placed",
-  unpaid: "Unpaid",
-  paid: "Pending",
-  shipped: "Shipped",
-  cancelled: "Cancelled",
-  removed: "Removed",
-  expired: "Expired unpaid",
-  failed: "Not placed",
-};
-
-export function parseStatusFilter(value: string | null): OrderStatusFilter | null {
-  return ORDER_STATUS_FILTERS.find((status) => status === value) ?? null;
-}
 
 /** `?page=` as a positive whole number; anything else is page 1. */
 export function parsePage(value: string | null) {

@@ -97,6 +97,30 @@ describe("two instances on one database", () => {
     expect(placed).toBe(STOCK);
   }, 180_000);
 
+  test("200 orders placed at once over both get 200 distinct, increasing order numbers", async () => {
+    const [a, b] = shops;
+    const part = await createPart({ availableQuantity: 1_000, minOrderQuantity: 1 });
+    const customers = await Promise.all(
+      Array.from({ length: 20 }, async () => sessionCookieHeader((await createUser()).id)),
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        post(
+          i % 2 ? a : b,
+          `/parts/${part.id}`,
+          { quantity: "1", phone: "555-0100", address: "1 Number Street" },
+          customers[i % 20],
+        ),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(200).fill(302));
+    const orders = await Order.find({ "lines.partId": part.id }, { number: 1 }).lean();
+    const numbers = orders.map((order) => order.number);
+    expect(numbers).toHaveLength(200);
+    expect(numbers.every((number) => Number.isSafeInteger(number) && number! > 100_000)).toBe(true);
+    expect(new Set(numbers).size).toBe(200);
+  }, 180_000);
+
   test("a change made through one is visible on the other at once", async () => {
     const [a, b] = shops;
     const admin = await createUser({ role: "admin" });

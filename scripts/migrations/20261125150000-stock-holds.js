@@ -1,5 +1,5 @@
 /**
- * Stock holds (docs/behaviour.md, "Stock"). Each line of a live order (unpaid, or paid and not
+ * Stock holds (docs/behaviour.md, "Stock"). Each line of a live order (unpaid, on account, or paid and not
  * shipped) becomes a hold noted on its part, its units already out of availableQuantity; then
  * each part gets its on-hand figure: available plus what its holds keep. An unpaid order gets a
  * hold time from now (ORDER_HOLD_HOURS, 72 by default), so none expires the moment this runs.
@@ -12,7 +12,9 @@ const BATCH = 500;
 export async function up(db) {
   const orders = db.collection("orders");
   const parts = db.collection("parts");
-  const live = orders.find({ status: { $in: ["unpaid", "paid"] } }, { projection: { lines: 1 } }).batchSize(BATCH);
+  const live = orders
+    .find({ status: { $in: ["unpaid", "paid", "account"] } }, { projection: { lines: 1 } })
+    .batchSize(BATCH);
   for await (const order of live) {
     const lines = order.lines ?? [];
     if (lines.length === 0) continue;
