@@ -5,6 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { lowStockParts, oldestOrders, salesByDay, type DaySales } from "~/models/admin-home.server";
 import { listOverdue } from "~/models/order.server";
+import { getLatestStockCheck } from "~/models/stock-check.server";
 import { formatDay, orderStateText } from "~/utils/order-states";
 import { requireAdmin } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
@@ -13,12 +14,13 @@ import { formatDateTime } from "~/utils/shop-forms";
 /** The admin home: what needs doing now, parts running low, and the last 30 days of sales. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const [awaitingPayment, awaitingShipment, overdue, lowStock, sales] = await Promise.all([
+  const [awaitingPayment, awaitingShipment, overdue, lowStock, sales, stockCheck] = await Promise.all([
     oldestOrders("unpaid"),
     oldestOrders("paid"),
     listOverdue(),
     lowStockParts(),
     salesByDay(30),
+    getLatestStockCheck(),
   ]);
   const slim = ({ orders, total }: Awaited<ReturnType<typeof oldestOrders>>) => ({
     total,
@@ -45,6 +47,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       overdue: slim(overdue),
       lowStock,
       sales,
+      // Said only when the last stock check (every 10 minutes, or npm run stock:check) found a difference.
+      stockCheck: stockCheck?.problemCount ? stockCheck : null,
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -55,10 +59,33 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 type OrderList = ReturnType<typeof useLoaderData<typeof loader>>["awaitingPayment"];
 
 export default function AdminHome() {
-  const { awaitingPayment, awaitingShipment, overdue, lowStock, sales } = useLoaderData<typeof loader>();
+  const { awaitingPayment, awaitingShipment, overdue, lowStock, sales, stockCheck } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <h1 className="text-2xl font-bold">Shop Today</h1>
+      {stockCheck ? (
+        <section
+          role="alert"
+          data-testid="stock-check"
+          className="mt-4 rounded border-l-4 border-red-700 bg-red-50 p-4 text-red-900"
+        >
+          <p className="font-semibold">
+            The stock check of {formatDateTime(stockCheck.at)} found {stockCheck.problemCount}{" "}
+            {stockCheck.problemCount === 1 ? "difference" : "differences"} between the parts&apos; stock and what orders
+            hold.
+          </p>
+          <ul className="mt-1 list-disc pl-5 text-sm">
+            {stockCheck.problems.map((problem, index) => (
+              <li key={index}>
+                {problem.partNumber} {problem.name}: {problem.message}
+              </li>
+            ))}
+          </ul>
+          <p className="mt-1 text-sm">
+            Run npm run stock:check for the full list; docs/behaviour.md says what it checks.
+          </p>
+        </section>
+      ) : null}
       <div className="mt-6 grid gap-8 lg:grid-cols-2">
         <OrdersToHandle
           id="awaiting-shipment"

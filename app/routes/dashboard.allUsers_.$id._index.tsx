@@ -6,12 +6,15 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { openAccountOrders } from "~/models/order.server";
-import { getUserById, setAccountTerms } from "~/models/user.server";
+import { UnpaidCapsForm } from "~/components/hold-forms";
+import { getUserById, setAccountTerms, setUnpaidCaps } from "~/models/user.server";
 import { accountTermsSchema } from "~/utils/account-terms";
 import { audit } from "~/utils/audit.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { readForm } from "~/utils/form.server";
+import { unpaidCapsSchema } from "~/utils/hold-forms";
 import { formatCents } from "~/utils/misc";
+import { shopUnpaidCaps } from "~/utils/order-caps.server";
 import { formatDay, orderStateText, PAYMENT_TERMS, termsWords } from "~/utils/order-states";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
@@ -32,7 +35,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         role: user.role,
         company: user.company,
         account: user.account,
+        unpaidCaps: user.unpaidCaps,
       },
+      capDefaults: shopUnpaidCaps(user.emailVerified),
       open: {
         balanceCents: open.balanceCents,
         orders: open.orders.map(({ id, number, state, dueAt, balanceCents }) => ({
@@ -52,7 +57,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const user = await getUserById(params.id ?? "");
   if (!user) throw new Response(NOT_FOUND, { status: 404 });
-  const submission = parseWithZod(await readForm(request), { schema: accountTermsSchema });
+  const formData = await readForm(request);
+  if (formData.get("intent") === "unpaid-caps") return saveUnpaidCaps(formData, user, admin, context);
+  const submission = parseWithZod(formData, { schema: accountTermsSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   if (user.role !== "customer") {
     return json(
@@ -80,11 +87,50 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   );
 }
 
+/** The customer's own caps on orders awaiting card payment (empty fields: the shop's defaults). */
+async function saveUnpaidCaps(
+  formData: FormData,
+  user: NonNullable<Awaited<ReturnType<typeof getUserById>>>,
+  admin: { id: string; email: string },
+  context: ActionFunctionArgs["context"],
+) {
+  const submission = parseWithZod(formData, { schema: unpaidCapsSchema });
+  const intent = "unpaid-caps" as const;
+  if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
+  if (user.role !== "customer") {
+    const message = "Caps on unpaid orders are for customers; this is an admin account.";
+    return json({ intent, result: submission.reply({ formErrors: [message] }) }, { status: 422 });
+  }
+  const caps = {
+    orders: submission.value.orders ?? null,
+    valueCents: submission.value.value === undefined ? null : submission.value.value * 100,
+  };
+  if (!(await setUnpaidCaps(user.id, caps))) {
+    return json(
+      { intent, result: submission.reply({ formErrors: ["This account changed meanwhile; reload the page."] }) },
+      { status: 409 },
+    );
+  }
+  const words = (c: { orders: number | null; valueCents: number | null }) =>
+    `${c.orders ?? "default"} orders, ${c.valueCents === null ? "default value" : formatCents(c.valueCents)}`;
+  await audit({
+    context,
+    actor: admin,
+    action: "user.unpaid-caps",
+    target: { type: "user", id: user.id, label: user.email },
+    before: { caps: words(user.unpaidCaps) },
+    after: { caps: words(caps) },
+  });
+  return redirectWithSuccess(`/dashboard/allUsers/${user.id}`, `${user.name} may hold unpaid: ${words(caps)}`);
+}
+
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export default function CustomerPage() {
-  const { customer, open } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const { customer, open, capDefaults } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  const capsReply = reply && "result" in reply ? reply : undefined;
+  const lastResult = reply && !("result" in reply) ? reply : undefined;
   const [form, fields] = useForm({
     id: "account-terms",
     lastResult,
@@ -192,6 +238,19 @@ export default function CustomerPage() {
             </SubmitButton>
           </div>
         </Form>
+      </section>
+      <section
+        aria-labelledby="caps-heading"
+        className="mt-8 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
+      >
+        <h2 id="caps-heading" className="text-lg font-semibold">
+          Orders awaiting card payment
+        </h2>
+        <p className="text-sm text-slate-600">
+          How much this customer may hold unpaid at once: each unpaid card order keeps its stock from other buyers until
+          it is paid or its hold runs out. Orders on account are bounded by the credit limit instead.
+        </p>
+        <UnpaidCapsForm reply={capsReply} caps={customer.unpaidCaps} defaults={capDefaults} />
       </section>
       {open.orders.some((order) => order.state === "overdue") ? (
         <p className="mt-4 text-red-800">

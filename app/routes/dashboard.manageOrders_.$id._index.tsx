@@ -3,18 +3,22 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { json } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ExtendHoldForm, HoldNotice } from "~/components/hold-forms";
 import { RecordedPayments, RecordPaymentForm, ShipForm } from "~/components/order-admin-forms";
 import { OrderDetails, OrderHeading, PaymentSummary } from "~/components/order-details";
 import { orderShopActors } from "~/models/audit.server";
 import { getOrderById } from "~/models/order.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { readForm } from "~/utils/form.server";
+import { extendHoldSchema } from "~/utils/hold-forms";
 import { formatCents } from "~/utils/misc";
 import { documentsOf } from "~/utils/order-documents.server";
 import { adminOrderSchema } from "~/utils/order-forms";
 import { orderStateText } from "~/utils/order-states";
 import { orderTimeline } from "~/utils/order-timeline";
 import { recordPayment, reversePayment, shipOrder } from "~/utils/orders.server";
+import { formatDateTime } from "~/utils/shop-forms";
+import { extendHold } from "~/utils/stock-jobs.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 const NOT_FOUND = "There is no order with that number.";
@@ -34,13 +38,29 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   );
 }
 
-/** Three forms post here, told apart by their intent: ship, record-payment, reverse-payment. */
+/** Four forms post here, told apart by their intent: ship, record-payment, reverse-payment, extend-hold. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const id = params.id ?? "";
   const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "ship");
   const paymentId = String(formData.get("paymentId") ?? "");
+  if (intent === "extend-hold") {
+    const submission = parseWithZod(formData, { schema: extendHoldSchema });
+    if (submission.status !== "success")
+      return json({ intent, paymentId, result: submission.reply() }, { status: 400 });
+    const order = await extendHold(id, submission.value.days, { id: admin.id, email: admin.email }, context);
+    if (!order) {
+      const current = await getOrderById(id);
+      if (!current) throw new Response(NOT_FOUND, { status: 404 });
+      const message = `Only an unpaid card order holds stock; ${current.number} has no hold to extend (or it changed just now).`;
+      return json({ intent, paymentId, result: submission.reply({ formErrors: [message] }) }, { status: 409 });
+    }
+    return redirectWithSuccess(
+      `/dashboard/manageOrders/${order.id}`,
+      `${order.number} holds its stock until ${formatDateTime(order.holdUntil)}`,
+    );
+  }
   const submission = parseWithZod(formData, { schema: adminOrderSchema(intent) });
   if (submission.status !== "success") {
     return json({ intent, paymentId, result: submission.reply() }, { status: 400 });
@@ -136,8 +156,21 @@ export default function AdminOrderPage() {
           </>
         ) : null}
       </dl>
+      <HoldNotice holdUntil={order.holdUntil} who="customer" />
       <PaymentSummary order={order} />
       <OrderDetails order={order} timeline={timeline} documents={documents} />
+      {order.holdUntil ? (
+        <section id="hold" aria-labelledby="hold-heading" className="mt-8 scroll-mt-4">
+          <h2 id="hold-heading" className="text-lg font-semibold">
+            Hold the stock longer
+          </h2>
+          <p className="text-sm text-slate-700">
+            The customer needs more time to pay: the hold runs on from its current end, and a new reminder goes out
+            before it.
+          </p>
+          <ExtendHoldForm reply={reply} />
+        </section>
+      ) : null}
       {canShip ? (
         <section id="ship" aria-labelledby="ship-heading" className="mt-8 scroll-mt-4">
           <h2 id="ship-heading" className="text-lg font-semibold">

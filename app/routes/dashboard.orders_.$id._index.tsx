@@ -9,6 +9,7 @@ import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
 import { orderTimeline } from "~/utils/order-timeline";
 import { orderStateText } from "~/utils/order-states";
 import { formatCents } from "~/utils/misc";
+import { HoldNotice } from "~/components/hold-forms";
 import { OrderDetails, OrderHeading } from "~/components/order-details";
 import { documentsOf } from "~/utils/order-documents.server";
 
@@ -40,6 +41,7 @@ export default function OrderPage() {
           Your PO number: <strong>{order.poNumber}</strong>
         </p>
       ) : null}
+      <HoldNotice holdUntil={order.holdUntil} />
       <p className="mt-3">
         Status: <strong data-testid="order-status">{orderStateText(order)}</strong>
         {order.balanceCents > 0 && order.paidCents > 0 ? (

@@ -8,6 +8,7 @@ import type { Stripe as StripeJs } from "@stripe/stripe-js";
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { redirectWithError, redirectWithInfo } from "~/utils/toast.server";
 import { z } from "zod";
+import { HoldNotice } from "~/components/hold-forms";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderLinesTable } from "~/components/order-lines";
 import { ErrorList, SubmitButton } from "~/components/forms";
@@ -69,6 +70,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       lines: order.lines,
       totalQuantity: order.totalQuantity,
       totalCents: order.totalCents,
+      holdUntil: order.holdUntil,
     },
     billing: { name: user.name, email: user.email },
   };
@@ -125,6 +127,7 @@ export default function PayOrder() {
   return (
     <div className="mx-auto max-w-2xl px-4 py-10">
       <h1 className="text-3xl font-bold text-slate-900">Pay for your order</h1>
+      <HoldNotice holdUntil={order.holdUntil} />
       <section
         aria-labelledby="summary-heading"
         className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"

@@ -9,6 +9,14 @@ import { getEnv } from "./env.server";
  */
 export type UnpaidCaps = { orders: number; valueCents: number; verified: boolean; own: boolean };
 
+/** The shop's caps for an account with (or without) a verified email. */
+export function shopUnpaidCaps(verified: boolean) {
+  const env = getEnv();
+  return verified
+    ? { orders: env.UNPAID_ORDERS_CAP, valueCents: env.UNPAID_VALUE_CAP * 100, verified }
+    : { orders: env.UNVERIFIED_UNPAID_ORDERS_CAP, valueCents: env.UNVERIFIED_UNPAID_VALUE_CAP * 100, verified };
+}
+
 export async function unpaidCapsOf(userId: string): Promise<UnpaidCaps> {
   const env = getEnv();
   const user = await getUserById(userId);

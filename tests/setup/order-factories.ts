@@ -55,7 +55,7 @@ export async function createOrder({
     ...(status === "shipped" ? { shippedAt: new Date() } : {}),
     ...(status === "unpaid" ? { holdUntil: new Date(Date.now() + 72 * 60 * 60 * 1000) } : {}),
   });
-  if (status === "unpaid" || status === "paid") {
+  if (status === "unpaid" || status === "paid" || status === "account") {
     await Part.bulkWrite(
       orderLines.map((line) => ({
         updateOne: {
