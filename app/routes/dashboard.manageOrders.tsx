@@ -158,7 +158,7 @@ export default function ManageOrders() {
       </p>
       <p className="mt-1 text-sm text-slate-600" data-testid="orders-total">
         {total.toLocaleString("en-US")} {total === 1 ? "order" : "orders"}
-        {status ? ` ${ORDER_STATE_MEANINGS[status]}` : ""}, newest first.
+        {status ? ` with status ${ORDER_STATE_MEANINGS[status]}` : ""}, newest first.
       </p>
       <ErrorList errors={orphanErrors} />
       {orders.length === 0 ? (
