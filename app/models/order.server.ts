@@ -132,7 +132,8 @@ orderSchema.index({ paidAt: 1 }, { sparse: true });
 // The order mail sweep: the few orders with an event whose mail is not written yet.
 orderSchema.index({ mailPending: 1 }, { sparse: true });
 // An order by its number (search, links people type); unique, so a number is never given twice.
-orderSchema.index({ number: 1 }, { unique: true, partialFilterExpression: { number: { $exists: true } } });
+// Sparse (not partial): the local database treats a partial index's missing numbers as duplicates.
+orderSchema.index({ number: 1 }, { unique: true, sparse: true });
 // Manage Orders' search by PO number or company name (a prefix of the lower-case keys), newest first.
 orderSchema.index({ searchKeys: 1, createdAt: -1, _id: -1 }, { sparse: true });
 // Overdue invoices and a customer's statement: open invoices on account by due date.
