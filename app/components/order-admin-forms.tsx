@@ -24,7 +24,7 @@ function usePendingIntent(intent: string, paymentId?: string) {
 /** Ship: a carrier and its tracking number, or collected by the customer. */
 export function ShipForm({ orderNumber, reply }: { orderNumber: string; reply: Reply }) {
   const [form, fields] = useForm({
-    id: "ship",
+    id: "ship-form",
     lastResult: reply?.intent === "ship" ? reply.result : null,
     constraint: getZodConstraint(shipOrderSchema),
     shouldValidate: "onBlur",
@@ -69,7 +69,7 @@ export function ShipForm({ orderNumber, reply }: { orderNumber: string; reply: R
 /** Money received outside Stripe: amount, day received, method, reference. */
 export function RecordPaymentForm({ balanceCents, reply }: { balanceCents: number; reply: Reply }) {
   const [form, fields] = useForm({
-    id: "record-payment",
+    id: "record-payment-form",
     lastResult: reply?.intent === "record-payment" ? reply.result : null,
     constraint: getZodConstraint(recordPaymentSchema),
     defaultValue: { receivedOn: today(), method: "bank-transfer" },

@@ -169,7 +169,8 @@ orderSchema.index({ stockPending: 1 }, { sparse: true });
 // The caps on what a customer holds unpaid: their open orders by status.
 orderSchema.index({ userId: 1, status: 1 });
 // An order by its number (search, links people type); unique, so a number is never given twice.
-orderSchema.index({ number: 1 }, { unique: true, partialFilterExpression: { number: { $exists: true } } });
+// Sparse (not partial): the local database treats a partial index's missing numbers as duplicates.
+orderSchema.index({ number: 1 }, { unique: true, sparse: true });
 // Manage Orders' search by PO number or company name (a prefix of the lower-case keys), newest first.
 orderSchema.index({ searchKeys: 1, createdAt: -1, _id: -1 }, { sparse: true });
 // Overdue invoices and a customer's statement: open invoices on account by due date.

@@ -12,7 +12,7 @@ import { OrderLinesDetails, PoNumber } from "~/components/order-lines";
 import { describeOrder } from "~/utils/order-lines";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { getOrderById, listAllOrders, removeOrder } from "~/models/order.server";
+import { getOrderById, listAllOrders, removeOrder, type OrderView } from "~/models/order.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
 import { readForm } from "~/utils/form.server";
@@ -33,7 +33,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (submission.status !== "success") {
     // A bad filter shows its message next to the field and no orders (nothing is guessed).
     return json(
-      { result: submission.reply(), orders: [], page: 1, pageCount: 1, total: 0, status: null, filtered: true },
+      {
+        result: submission.reply(),
+        orders: [] as OrderView[],
+        page: 1,
+        pageCount: 1,
+        total: 0,
+        status: null,
+        filtered: true,
+        values: null as Record<"q" | "status" | "from" | "to", string> | null,
+      },
       { status: 400, headers },
     );
   }
@@ -41,7 +50,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const result = await listAllOrders({ ...filter, page: parsePage(params.get("page")) });
   const { q, from, to } = submission.value;
   const filtered = Boolean(q || filter.state || from || to);
-  return json({ result: submission.reply(), ...result, status: filter.state, filtered }, { headers });
+  // What the form shows: the filters of the orders listed ("paid" of older links read as pending).
+  const values = { q: q ?? "", status: filter.state ?? "", from: from ?? "", to: to ?? "" };
+  return json({ result: submission.reply(), ...result, status: filter.state, filtered, values }, { headers });
 }
 
 /** The Remove confirmation of an unpaid order posts here (shipping and payments are on the order's page). */
@@ -83,14 +94,15 @@ const COLUMNS: Column[] = [
 ];
 
 export default function ManageOrders() {
-  const { orders, page, pageCount, total, status, filtered, result } = useLoaderData<typeof loader>();
+  const { orders, page, pageCount, total, status, filtered, result, values } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const [form, fields] = useForm({
-    // Keyed by the state listed, so after any action (a remove, a filter, Clear) the select shows
-    // the state whose orders are on the page, never a value left from before.
-    id: `order-filters-${status ?? "all"}`,
-    lastResult: navigation.state === "idle" ? result : null,
+    // Keyed by the filters listed and started from them, so after any action (a remove, a filter,
+    // Clear, Back) the form shows the filters of the orders on the page, never a value left from before.
+    id: `order-filters-${values ? new URLSearchParams(values).toString() : "invalid"}`,
+    defaultValue: values ?? undefined,
+    lastResult: navigation.state === "idle" && !values ? result : null,
     constraint: getZodConstraint(orderFilterSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -158,7 +170,7 @@ export default function ManageOrders() {
       </p>
       <p className="mt-1 text-sm text-slate-600" data-testid="orders-total">
         {total.toLocaleString("en-US")} {total === 1 ? "order" : "orders"}
-        {status ? ` ${ORDER_STATE_MEANINGS[status]}` : ""}, newest first.
+        {status ? ` with status ${ORDER_STATE_MEANINGS[status]}` : ""}, newest first.
       </p>
       <ErrorList errors={orphanErrors} />
       {orders.length === 0 ? (

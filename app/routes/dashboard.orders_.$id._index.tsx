@@ -10,7 +10,7 @@ import { orderTimeline } from "~/utils/order-timeline";
 import { orderStateText } from "~/utils/order-states";
 import { formatCents } from "~/utils/misc";
 import { HoldNotice } from "~/components/hold-forms";
-import { OrderDetails, OrderHeading } from "~/components/order-details";
+import { OrderDetails, OrderHeading, PaymentSummary } from "~/components/order-details";
 import { documentsOf } from "~/utils/order-documents.server";
 
 const NOT_FOUND = "We could not find that order in your account.";
@@ -55,6 +55,7 @@ export default function OrderPage() {
           </span>
         ) : null}
       </p>
+      <PaymentSummary order={order} />
       <OrderDetails order={order} timeline={timeline} documents={documents} />
       <div className="mt-6 flex flex-wrap items-center gap-3">
         {order.state === "unpaid" ? (

@@ -123,10 +123,13 @@ export function orderTimeline(
         }
       : null,
   ];
-  // In the order they happened (an order on account may ship before it is paid).
-  return events
-    .filter((event): event is TimelineEvent => event !== null)
+  // Placing first; the rest in the order they happened (an order on account may ship before it is paid).
+  const present = events.filter((event): event is TimelineEvent => event !== null);
+  const opening = present.filter((event) => ["placed", "reordered", "account"].includes(event.event));
+  const later = present
+    .filter((event) => !opening.includes(event))
     .map((event, index) => ({ event, index }))
     .sort((a, b) => a.event.at.localeCompare(b.event.at) || a.index - b.index)
     .map(({ event }) => event);
+  return [...opening, ...later];
 }

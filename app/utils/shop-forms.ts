@@ -160,7 +160,10 @@ export const manageProductsSchema = z.discriminatedUnion(
 
 // --- Manage Orders: remove (shipping and payments have their own forms: utils/order-forms.ts) -----
 
-export const manageOrdersSchema = z.object({ intent: z.literal("remove"), orderId: objectId("Order") });
+export const manageOrdersSchema = z.object({
+  intent: z.literal("remove", { errorMap: () => ({ message: "Choose remove" }) }),
+  orderId: objectId("Order"),
+});
 
 // --- Lists ----------------------------------------------------------------------------------------
 

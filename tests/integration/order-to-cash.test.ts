@@ -16,6 +16,7 @@ import { action as adminOrderAction } from "~/routes/dashboard.manageOrders_.$id
 import { action as customerAction } from "~/routes/dashboard.allUsers_.$id._index";
 import { action as partAction } from "~/routes/parts.$id";
 import { loader as statementLoader } from "~/routes/dashboard.statement";
+import * as orderNumbersMigration from "../../scripts/migrations/20261125140000-order-numbers.js";
 import { createPart, createUser } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
@@ -90,6 +91,49 @@ describe("order numbers", () => {
     expect(await search(user.email.toUpperCase())).toEqual([`SO-${second.number}`, name]);
     const company = (await User.findById(user.id).lean())!.companyName!;
     expect(await search(company.slice(0, 9).toUpperCase())).toEqual([`SO-${second.number}`, name]);
+  });
+});
+
+describe("the order-numbers migration", () => {
+  test("numbers orders placed before numbers existed in the order they were placed, and leaves numbered ones alone", async () => {
+    const customer = await createUser();
+    await User.updateOne({ _id: customer.id }, { $set: { companyName: "Old Works Ltd" } });
+    const part = await createPart();
+    const line = {
+      partId: part.id,
+      partNumber: part.partNumber,
+      productName: part.name,
+      unitPriceCents: 500,
+      quantity: 100,
+      lineTotalCents: 50_000,
+    };
+    const old = (daysAgo: number, extra: Record<string, unknown> = {}) => ({
+      lines: [{ ...line, partId: new Order.base.Types.ObjectId(part.id) }],
+      totalCents: 50_000,
+      phone: "555-0100",
+      address: "1 Old Road",
+      userId: new Order.base.Types.ObjectId(customer.id),
+      userEmail: customer.email,
+      userName: customer.name,
+      status: "paid",
+      paidAt: new Date(Date.now() - daysAgo * 86_400_000),
+      createdAt: new Date(Date.now() - daysAgo * 86_400_000),
+      ...extra,
+    });
+    // Inserted newest first, straight through the driver (no number, as before the change).
+    const { insertedIds } = await Order.collection.insertMany([old(1), old(3, { poNumber: "OLD-PO-7" }), old(2)]);
+    const [newest, oldest, middle] = Object.values(insertedIds);
+    const numbered = await createOrder({ user: customer, part });
+    await orderNumbersMigration.up(Order.db.db);
+    const numberOf = async (id: unknown) => (await Order.findById(id).lean())!;
+    const [a, b, c] = await Promise.all([oldest, middle, newest].map(numberOf));
+    expect(a.number! < b.number! && b.number! < c.number!).toBe(true);
+    expect(a.searchKeys).toEqual(["old-po-7", "old works ltd"]);
+    expect(a).toMatchObject({ companyName: "Old Works Ltd", paidCents: 50_000 });
+    expect((await numberOf(numbered.id)).number).toBe(Number(numbered.number.slice(3)));
+    // Run again (a second instance starting): nothing changes.
+    await orderNumbersMigration.up(Order.db.db);
+    expect((await numberOf(oldest)).number).toBe(a.number);
   });
 });
 

@@ -302,7 +302,7 @@ describe("My Orders and cancelling", () => {
     const response = await postCancel(order!._id.toString(), { confirm: "cancel" }, cookie);
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/dashboard/orders");
-    expect((await toastOf(response))?.message).toBe(`Your order of ${part.name} is cancelled`);
+    expect((await toastOf(response))?.message).toBe(`Your order SO-${order!.number} (${part.name}) is cancelled`);
     const cancelled = await Order.findById(order!._id).lean();
     expect(cancelled?.status).toBe("cancelled");
     expect(cancelled?.cancelledAt).toBeInstanceOf(Date);

@@ -50,7 +50,11 @@ export async function createOrder({
     status,
     ...(poNumber ? { poNumber } : {}),
     ...(paid
-      ? { transactionId: transactionId ?? `pi_test_${randomUUID().replace(/-/g, "").slice(0, 16)}`, paidAt: new Date() }
+      ? {
+          transactionId: transactionId ?? `pi_test_${randomUUID().replace(/-/g, "").slice(0, 16)}`,
+          paidAt: new Date(),
+          paidCents: orderLines.reduce((sum, line) => sum + line.lineTotalCents, 0),
+        }
       : {}),
     ...(status === "shipped" ? { shippedAt: new Date() } : {}),
     ...(status === "unpaid" ? { holdUntil: new Date(Date.now() + 72 * 60 * 60 * 1000) } : {}),
