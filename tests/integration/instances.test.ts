@@ -11,7 +11,15 @@ import { Part } from "~/models/part.server";
 import { Session } from "~/models/session.server";
 import type { LocalDb } from "../../server/local-db";
 import { startShop, type Shop } from "../../scripts/bench/shop";
+import { setUnpaidCaps } from "~/models/user.server";
 import { createPart, createUser, sessionCookieHeader, TEST_PASSWORD } from "../setup/factories";
+
+/** A customer placing 10 orders at once: their own caps on unpaid orders let the stock decide. */
+async function buyer() {
+  const user = await createUser();
+  await setUnpaidCaps(user.id, { orders: 100, valueCents: 1e10 });
+  return user.id;
+}
 
 const work = mkdtempSync(path.join(tmpdir(), "shop-instances-"));
 let shops: Shop[] = [];
@@ -73,9 +81,7 @@ describe("two instances on one database", () => {
     const [a, b] = shops;
     const STOCK = 150;
     const part = await createPart({ availableQuantity: STOCK, minOrderQuantity: 1 });
-    const customers = await Promise.all(
-      Array.from({ length: 20 }, async () => sessionCookieHeader((await createUser()).id)),
-    );
+    const customers = await Promise.all(Array.from({ length: 20 }, async () => sessionCookieHeader(await buyer())));
     const answers = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
         post(
@@ -100,9 +106,7 @@ describe("two instances on one database", () => {
   test("200 orders placed at once over both get 200 distinct, increasing order numbers", async () => {
     const [a, b] = shops;
     const part = await createPart({ availableQuantity: 1_000, minOrderQuantity: 1 });
-    const customers = await Promise.all(
-      Array.from({ length: 20 }, async () => sessionCookieHeader((await createUser()).id)),
-    );
+    const customers = await Promise.all(Array.from({ length: 20 }, async () => sessionCookieHeader(await buyer())));
     const answers = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
         post(
