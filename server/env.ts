@@ -83,6 +83,34 @@ const schema = z.object({
   MAIL_FROM: z.string().min(3).default("PartsWorks <no-reply@partsworks.test>"),
   /** How often agenda looks for due jobs (mail), in milliseconds; the test suite shortens it. */
   JOBS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+  /**
+   * Stock (docs/behaviour.md, "Stock"). An order still taking its stock this many seconds after it
+   * began was left by a crash: the stock sweep, every STOCK_SWEEP_SECONDS, completes it or gives its
+   * stock back (so within a minute at the defaults).
+   */
+  STOCK_RESERVE_DEADLINE_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+  STOCK_SWEEP_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
+  /** How long an order awaiting card payment holds its stock, and the reminder this many hours before the end. */
+  ORDER_HOLD_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(72),
+  ORDER_HOLD_REMINDER_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 30)
+    .default(24),
+  /**
+   * Caps per customer on orders awaiting card payment: how many, and their total in whole dollars;
+   * lower while the customer's email is not verified. An admin can set a customer's own.
+   */
+  UNPAID_ORDERS_CAP: z.coerce.number().int().min(1).max(10_000).default(5),
+  UNPAID_VALUE_CAP: z.coerce.number().int().min(1).max(100_000_000).default(50_000),
+  UNVERIFIED_UNPAID_ORDERS_CAP: z.coerce.number().int().min(1).max(10_000).default(2),
+  UNVERIFIED_UNPAID_VALUE_CAP: z.coerce.number().int().min(1).max(100_000_000).default(5_000),
   /** Where local data lives (the local database, the development session secret). */
   DATA_DIR: z.string().default(".data"),
   /** Where uploaded profile pictures are kept (a volume all instances share). Unset: DATA_DIR/avatars. */

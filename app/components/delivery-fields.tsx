@@ -2,6 +2,7 @@ import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import { ErrorList, Field, TextareaField } from "~/components/forms";
 import { PO_NUMBER_MAX } from "~/utils/trade-schemas";
+import { formatCents } from "~/utils/misc";
 
 type Text = FieldMetadata<string | undefined>;
 
@@ -71,5 +72,57 @@ export function SavedAddressPicker({ saved, chosenId }: { saved: Saved[]; chosen
         ))}
       </ul>
     </details>
+  );
+}
+
+export type CheckoutTerms = {
+  termsDays: number;
+  creditLimitCents: number;
+  balanceCents: number;
+  availableCents: number;
+};
+
+/**
+ * Card or on account: only for a customer with payment terms (the others never see it; the server
+ * refuses "account" from them too). Card stays the default.
+ */
+export function PaymentChoice({
+  meta,
+  terms,
+}: {
+  meta: FieldMetadata<"card" | "account" | undefined>;
+  terms: CheckoutTerms | null;
+}) {
+  if (!terms) return null;
+  const choices = [
+    { value: "card", label: "Pay by card", help: "Pay now through our card page; we ship once it is paid." },
+    {
+      value: "account",
+      label: `On account (net ${terms.termsDays} days)`,
+      help: `Confirmed at once and invoiced, due ${terms.termsDays} days after. ${formatCents(terms.availableCents)} of your ${formatCents(terms.creditLimitCents)} credit limit is available.`,
+    },
+  ] as const;
+  return (
+    <fieldset className="mb-2" aria-describedby={meta.errorId}>
+      <legend className="mb-1 text-sm font-medium text-slate-800">Payment</legend>
+      {choices.map((choice) => {
+        const { key, ...props } = getInputProps(meta, { type: "radio", value: choice.value });
+        return (
+          <label key={choice.value} className="flex min-h-11 items-start gap-2 py-1 text-slate-800">
+            <input
+              key={key}
+              {...props}
+              defaultChecked={(meta.initialValue ?? "card") === choice.value}
+              className="mt-1 h-5 w-5"
+            />
+            <span>
+              <span className="font-medium">{choice.label}</span>
+              <span className="block text-xs text-slate-600">{choice.help}</span>
+            </span>
+          </label>
+        );
+      })}
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </fieldset>
   );
 }

@@ -3,6 +3,9 @@ import type { ComponentProps } from "react";
 import { DOCUMENT_TITLES, documentPath, type DocumentKind } from "./order-document";
 import { OrderLinesTable } from "./order-lines";
 import { OrderTimeline } from "./order-timeline";
+import { formatCents } from "~/utils/misc";
+import { formatDay, termsWords } from "~/utils/order-states";
+import { describeShipment } from "~/utils/shipping";
 
 const linkClass = "font-medium text-brand-700 underline hover:text-brand-800 inline-flex min-h-11 items-center";
 
@@ -12,7 +15,7 @@ export function OrderHeading({
   order,
 }: {
   back: { to: string; label: string };
-  order: { id: string; summary: string };
+  order: { id: string; number: string; summary: string };
 }) {
   return (
     <>
@@ -21,10 +24,8 @@ export function OrderHeading({
           {back.label}
         </Link>
       </p>
-      <h1 className="mt-2 text-2xl font-bold">Order {order.summary}</h1>
-      <p className="mt-1 text-sm text-slate-600">
-        Order number <span className="font-mono">{order.id}</span>
-      </p>
+      <h1 className="mt-2 text-2xl font-bold">Order {order.number}</h1>
+      <p className="mt-1 text-slate-700">{order.summary}</p>
     </>
   );
 }
@@ -35,10 +36,13 @@ export function OrderDetails({
   timeline,
   documents,
 }: {
-  order: { id: string; userName: string; phone: string; address: string } & Pick<
-    ComponentProps<typeof OrderLinesTable>,
-    "lines" | "totalCents"
-  >;
+  order: {
+    id: string;
+    userName: string;
+    phone: string;
+    address: string;
+    shipment: { carrier: string; trackingNumber: string | null } | null;
+  } & Pick<ComponentProps<typeof OrderLinesTable>, "lines" | "totalCents">;
   timeline: ComponentProps<typeof OrderTimeline>["events"];
   documents: readonly DocumentKind[];
 }) {
@@ -55,6 +59,7 @@ export function OrderDetails({
           <p className="text-slate-800">{order.userName}</p>
           <p className="text-slate-800">{order.phone}</p>
           <p className="whitespace-pre-line text-slate-800">{order.address}</p>
+          <Shipment shipment={order.shipment} />
         </section>
         <section aria-labelledby="timeline-heading" className="min-w-0 break-words">
           <h2 id="timeline-heading" className="font-semibold">
@@ -83,5 +88,64 @@ export function OrderDetails({
         </section>
       ) : null}
     </>
+  );
+}
+
+/** How the order left: the carrier with a link to its tracking page, or collected. */
+function Shipment({ shipment }: { shipment: { carrier: string; trackingNumber: string | null } | null }) {
+  const shown = describeShipment(shipment);
+  if (!shown) return null;
+  return (
+    <p className="mt-2 text-slate-800" data-testid="shipment">
+      Shipped with {shown.text}
+      {shown.trackingUrl ? (
+        <>
+          {" "}
+          <a href={shown.trackingUrl} className="font-medium text-brand-700 underline" rel="noreferrer">
+            Track the parcel
+          </a>
+        </>
+      ) : null}
+    </p>
+  );
+}
+
+/** The order's money: total, how it is paid (card or on account with terms and due date), received, balance. */
+export function PaymentSummary({
+  order,
+}: {
+  order: {
+    totalCents: number;
+    paidCents: number;
+    balanceCents: number;
+    paymentMethod: "card" | "account";
+    termsDays: number | null;
+    dueAt: string | null;
+    status: string;
+  };
+}) {
+  if (order.status === "cancelled" || order.status === "removed") return null;
+  return (
+    <dl
+      className="mt-3 grid gap-x-4 gap-y-1 rounded border border-slate-200 bg-slate-50 p-3 sm:grid-cols-[max-content_1fr]"
+      data-testid="payment-summary"
+    >
+      <dt className="font-medium text-slate-700">Payment</dt>
+      <dd>
+        {order.paymentMethod === "account" ? `On account, ${termsWords(order.termsDays).toLowerCase()}` : "By card"}
+      </dd>
+      {order.dueAt ? (
+        <>
+          <dt className="font-medium text-slate-700">Due</dt>
+          <dd>{formatDay(order.dueAt)}</dd>
+        </>
+      ) : null}
+      <dt className="font-medium text-slate-700">Total</dt>
+      <dd>{formatCents(order.totalCents)}</dd>
+      <dt className="font-medium text-slate-700">Received</dt>
+      <dd>{formatCents(order.paidCents)}</dd>
+      <dt className="font-medium text-slate-700">Balance</dt>
+      <dd data-testid="balance">{formatCents(order.balanceCents)}</dd>
+    </dl>
   );
 }

@@ -1,5 +1,7 @@
 import { company } from "~/content/company";
 import { formatCents } from "~/utils/misc";
+import { termsWords } from "~/utils/order-states";
+import { describeShipment } from "~/utils/shipping";
 import { countryName } from "~/utils/tax-id";
 
 export const DOCUMENT_KINDS = ["invoice", "pro-forma", "packing-slip"] as const;
@@ -18,6 +20,14 @@ export type OrderDocumentData = {
   invoiceNumber: string | null;
   order: {
     id: string;
+    /** The order's number (SO-100042): its name on the document and the payment reference. */
+    number: string;
+    paymentMethod: "card" | "account";
+    termsDays: number | null;
+    dueAt: string | null;
+    paidCents: number;
+    balanceCents: number;
+    shipment: { carrier: string; trackingNumber: string | null } | null;
     createdAt: string;
     paidAt: string | null;
     shippedAt: string | null;
@@ -53,7 +63,7 @@ export function documentPath(orderId: string, kind: DocumentKind, pdf = false) {
 export function documentFileName(data: Pick<OrderDocumentData, "kind" | "invoiceNumber" | "order">) {
   return data.kind === "invoice" && data.invoiceNumber
     ? `invoice-${data.invoiceNumber}.pdf`
-    : `${data.kind}-${data.order.id}.pdf`;
+    : `${data.kind}-${data.order.number}.pdf`;
 }
 
 // Dates in UTC, so the server's page, the browser's hydration and the PDF agree.
@@ -112,8 +122,40 @@ export const DOCUMENT_CSS = `
 }
 `;
 
-function Address({ text }: { text: string }) {
-  return <p className="pw-pre">{text}</p>;
+/** An address, without a first line that repeats the company name printed just above it. */
+function Address({ text, companyName = "" }: { text: string; companyName?: string }) {
+  const lines = text.split(/\r?\n/);
+  const shown =
+    companyName && lines[0]?.trim().toLowerCase() === companyName.trim().toLowerCase() ? lines.slice(1) : lines;
+  return <p className="pw-pre">{shown.join("\n")}</p>;
+}
+
+const units = (n: number) => n.toLocaleString("en-US");
+
+/** The seller's bank and the reference to quote: what a trade buyer needs to pay by transfer. */
+function PayBy({ reference }: { reference: string }) {
+  const { bank } = company;
+  return (
+    <section data-testid="bank-details" style={{ marginTop: 16 }}>
+      <h2>Pay by bank transfer</h2>
+      <dl className="pw-meta">
+        <dt>Bank</dt>
+        <dd>{bank.bankName}</dd>
+        <dt>Account name</dt>
+        <dd>{bank.accountName}</dd>
+        <dt>Routing number</dt>
+        <dd>{bank.routingNumber}</dd>
+        <dt>Account number</dt>
+        <dd>{bank.accountNumber}</dd>
+        <dt>SWIFT</dt>
+        <dd>{bank.swift}</dd>
+        <dt>Payment reference</dt>
+        <dd data-testid="payment-reference">
+          <strong>{reference}</strong>
+        </dd>
+      </dl>
+    </section>
+  );
 }
 
 /** An invoice, a pro-forma invoice or a packing slip (no prices) for one order. */
@@ -129,7 +171,15 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           <h1 id="document-title">{title}</h1>
           {kind === "pro-forma" ? (
             <p className="pw-note" data-testid="pro-forma-note">
-              This is not a demand for payment. The invoice follows once the order is paid.
+              Payable before dispatch: {formatCents(order.totalCents)} due. We ship once the money is received; the
+              invoice follows.
+            </p>
+          ) : null}
+          {kind === "invoice" ? (
+            <p className="pw-note" data-testid="invoice-status">
+              {order.balanceCents === 0
+                ? "Paid"
+                : `On account: ${formatCents(order.balanceCents)} due${order.dueAt ? ` by ${formatDate(order.dueAt)}` : ""}`}
             </p>
           ) : null}
           <dl className="pw-meta" style={{ marginTop: 8 }}>
@@ -142,9 +192,23 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
               </>
             ) : null}
             <dt>Order number</dt>
-            <dd>{order.id}</dd>
+            <dd data-testid="document-order-number">{order.number}</dd>
             <dt>Order date</dt>
             <dd>{formatDate(order.createdAt)}</dd>
+            {kind === "invoice" ? (
+              <>
+                <dt>Terms</dt>
+                <dd>
+                  {order.paymentMethod === "account" ? termsWords(order.termsDays) : "Card, at the time of order"}
+                </dd>
+              </>
+            ) : null}
+            {kind === "invoice" && order.dueAt ? (
+              <>
+                <dt>Due date</dt>
+                <dd data-testid="due-date">{formatDate(order.dueAt)}</dd>
+              </>
+            ) : null}
             {kind === "invoice" && order.paidAt ? (
               <>
                 <dt>Paid</dt>
@@ -155,6 +219,12 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
               <>
                 <dt>Shipped</dt>
                 <dd>{formatDate(order.shippedAt)}</dd>
+              </>
+            ) : null}
+            {order.shipment ? (
+              <>
+                <dt>Shipped with</dt>
+                <dd data-testid="document-shipment">{describeShipment(order.shipment)?.text}</dd>
               </>
             ) : null}
             {order.poNumber ? (
@@ -183,21 +253,27 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
       <div className="pw-parties">
         <section data-testid="bill-to">
           <h2>{prices ? "Bill to" : "Customer"}</h2>
+          {customer.companyName ? (
+            <p>
+              <strong>{customer.companyName}</strong>
+            </p>
+          ) : null}
           <p>{customer.name}</p>
           <p>{customer.email}</p>
-          {customer.companyName ? <p>{customer.companyName}</p> : null}
           {prices && customer.taxId ? (
             <p>
               Tax number: {customer.taxId}
               {customer.country ? ` (${countryName(customer.country)})` : ""}
             </p>
           ) : null}
-          {prices && customer.billingAddress ? <Address text={customer.billingAddress} /> : null}
+          {prices && customer.billingAddress ? (
+            <Address text={customer.billingAddress} companyName={customer.companyName} />
+          ) : null}
         </section>
         <section data-testid="ship-to">
           <h2>Deliver to</h2>
           <p>{customer.companyName || customer.name}</p>
-          <Address text={order.address} />
+          <Address text={order.address} companyName={customer.companyName} />
           <p>Phone: {order.phone}</p>
         </section>
       </div>
@@ -228,7 +304,7 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
               <td data-label="Part number">{line.partNumber || "—"}</td>
               <td className="pw-part">{line.productName}</td>
               <td className="pw-num" data-label="Quantity">
-                {line.quantity}
+                {units(line.quantity)}
               </td>
               {prices ? (
                 <>
@@ -246,10 +322,14 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
         <tfoot>
           <tr>
             <th scope="row" colSpan={2}>
-              {prices ? (kind === "invoice" ? "Total paid (USD)" : "Total due (USD)") : "Total quantity"}
+              {prices
+                ? kind === "invoice" && order.balanceCents === 0
+                  ? "Total paid (USD)"
+                  : "Total due (USD)"
+                : "Total quantity"}
             </th>
             <td className="pw-num" data-label={prices ? "Quantity" : undefined}>
-              {order.lines.reduce((sum, line) => sum + line.quantity, 0)}
+              {units(order.lines.reduce((sum, line) => sum + line.quantity, 0))}
             </td>
             {prices ? (
               <>
@@ -262,10 +342,20 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           </tr>
         </tfoot>
       </table>
+      {kind === "pro-forma" || (kind === "invoice" && order.balanceCents > 0) ? (
+        <PayBy reference={order.number} />
+      ) : null}
       <footer className="pw-foot">
-        {kind === "invoice" ? <p>{company.paymentTerms} Thank you for your order.</p> : null}
+        {kind === "invoice" ? (
+          <p>
+            {order.paymentMethod === "account"
+              ? `${termsWords(order.termsDays)} from the invoice date; quote ${order.number} with your payment.`
+              : company.paymentTerms}{" "}
+            Thank you for your order.
+          </p>
+        ) : null}
         {kind === "pro-forma" ? (
-          <p>Pro-forma invoice for your records; no invoice number is given until payment.</p>
+          <p>Pro-forma invoice: quote {order.number} with your payment; the invoice number is given once it is paid.</p>
         ) : null}
         {kind === "packing-slip" ? <p>Please check the parts against this slip on delivery.</p> : null}
         <p>

@@ -6,8 +6,8 @@ import { formatDateTime } from "~/utils/shop-forms";
 export function OrderTimeline({ events }: { events: TimelineEvent[] }) {
   return (
     <ol className="text-slate-800" data-testid="order-timeline">
-      {events.map((event) => (
-        <li key={event.event} data-event={event.event}>
+      {events.map((event, index) => (
+        <li key={`${event.event}-${index}`} data-event={event.event}>
           <span className="font-medium">{event.label}</span>
           {event.link ? (
             <>

@@ -1,10 +1,14 @@
 import { Text } from "@react-email/components";
 import { formatCents } from "~/utils/misc";
+import { PAYMENT_METHOD_WORDS, formatDay } from "~/utils/order-states";
+import { describeShipment } from "~/utils/shipping";
 import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./layout";
 
 /** What an order email shows of the order (a subset of OrderView). */
 export type EmailOrder = {
   id: string;
+  /** The order's number (SO-100042): its name in every email. */
+  number: string;
   lines: {
     partNumber: string;
     productName: string;
@@ -22,12 +26,40 @@ export type EmailOrder = {
   paidAt: string | null;
   /** The customer's purchase-order number, when they gave one. */
   poNumber?: string | null;
+  paymentMethod?: "card" | "account";
+  dueAt?: string | null;
+  payments?: {
+    amountCents: number;
+    method: keyof typeof PAYMENT_METHOD_WORDS;
+    receivedOn: string;
+    reversedAt: string | null;
+  }[];
+  shipment?: { carrier: string; trackingNumber: string | null } | null;
 };
 
 const units = (n: number) => n.toLocaleString("en-US");
-const shortId = (id: string) => id.slice(-8).toUpperCase();
-/** "Order 1A2B3C4D": how the emails name an order (the end of its id, as the order page shows it). */
-export const orderName = (order: { id: string }) => `order ${shortId(order.id)}`;
+/** "order SO-100042": how the emails name an order (its number, as every page shows it). */
+export const orderName = (order: { number: string }) => `order ${order.number}`;
+
+/** How the money came: by card (with Stripe's transaction id), or the payments staff recorded. */
+function HowPaid({ order }: { order: EmailOrder }) {
+  const recorded = (order.payments ?? []).filter((payment) => !payment.reversedAt);
+  if (order.transactionId || !recorded.length) {
+    return <>Transaction id: {order.transactionId ?? "unknown"}.</>;
+  }
+  return (
+    <>
+      Received:{" "}
+      {recorded
+        .map(
+          (p) =>
+            `${formatCents(p.amountCents)} by ${PAYMENT_METHOD_WORDS[p.method].toLowerCase()} on ${formatDay(p.receivedOn)}`,
+        )
+        .join("; ")}
+      .
+    </>
+  );
+}
 
 /**
  * The lines, one per paragraph (readable as plain text too), then the total and the buyer's PO number
@@ -73,11 +105,27 @@ export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: E
       unsubscribeUrl={links.unsubscribeUrl}
     >
       <Paragraph>Hello {order.userName},</Paragraph>
-      <Paragraph>Thank you for your {orderName(order)}. We keep the stock for it until you pay or cancel it.</Paragraph>
-      <OrderLines order={order} />
-      <DeliverTo order={order} />
-      <Paragraph>Pay for it here, and we start preparing it:</Paragraph>
-      <ActionLink href={payUrl}>Pay {formatCents(order.totalCents)}</ActionLink>
+      {order.paymentMethod === "account" ? (
+        <>
+          <Paragraph>
+            Thank you for your {orderName(order)}. It is confirmed on account: we start preparing it now, and the
+            invoice is due {order.dueAt ? formatDay(order.dueAt) : "on its terms"}.
+          </Paragraph>
+          <OrderLines order={order} />
+          <DeliverTo order={order} />
+          <Paragraph>The order: {links.orderUrl}</Paragraph>
+        </>
+      ) : (
+        <>
+          <Paragraph>
+            Thank you for your {orderName(order)}. We keep the stock for it until you pay or cancel it.
+          </Paragraph>
+          <OrderLines order={order} />
+          <DeliverTo order={order} />
+          <Paragraph>Pay for it here, and we start preparing it:</Paragraph>
+          <ActionLink href={payUrl}>Pay {formatCents(order.totalCents)}</ActionLink>
+        </>
+      )}
       <Paragraph>See the order at any time: {links.orderUrl}</Paragraph>
     </EmailLayout>
   );
@@ -95,7 +143,7 @@ export function PaymentReceivedEmail({ order, ...links }: Links & { order: Email
       <OrderLines order={order} />
       <Paragraph>
         Paid: {formatCents(order.totalCents)}
-        {order.paidAt ? ` on ${order.paidAt.slice(0, 10)}` : ""}. Transaction id: {order.transactionId ?? "unknown"}.
+        {order.paidAt ? ` on ${formatDay(order.paidAt)}` : ""}. <HowPaid order={order} />
       </Paragraph>
       <DeliverTo order={order} />
       <Paragraph>We will write again when it ships. The order: {links.orderUrl}</Paragraph>
@@ -111,6 +159,7 @@ export function OrderShippedEmail({ order, ...links }: Links & { order: EmailOrd
       <Paragraph>
         Your {orderName(order)} has shipped to {order.address}.
       </Paragraph>
+      <Shipment order={order} />
       <OrderLines order={order} />
       <Paragraph>The order: {links.orderUrl}</Paragraph>
     </EmailLayout>
@@ -150,13 +199,25 @@ export function PaidOrderToShipEmail({
   return (
     <EmailLayout preview={`Paid ${orderName(order)} to ship`} shopUrl={shopUrl}>
       <Paragraph>
-        {order.userName} ({order.userEmail}) paid {orderName(order)}: {formatCents(order.totalCents)}, transaction id{" "}
-        {order.transactionId ?? "unknown"}. It is ready to ship.
+        {order.userName} ({order.userEmail}) paid {orderName(order)}: {formatCents(order.totalCents)}.{" "}
+        <HowPaid order={order} /> It is ready to ship.
       </Paragraph>
       <OrderLines order={order} poLabel="Customer’s PO number" />
       <DeliverTo order={order} />
       <ActionLink href={manageUrl}>Open the paid orders</ActionLink>
     </EmailLayout>
+  );
+}
+
+/** The carrier and tracking number (with its tracking page), or collected by the customer. */
+function Shipment({ order }: { order: EmailOrder }) {
+  const shipment = describeShipment(order.shipment ?? null);
+  if (!shipment) return null;
+  return (
+    <>
+      <Paragraph>{shipment.text}.</Paragraph>
+      {shipment.trackingUrl ? <ActionLink href={shipment.trackingUrl}>Track the parcel</ActionLink> : null}
+    </>
   );
 }
 

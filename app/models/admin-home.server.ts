@@ -3,11 +3,15 @@ import { Part } from "./part.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Orders of one status, oldest first (the status index read backwards), and how many there are. */
-export async function oldestOrders(status: "unpaid" | "paid", limit = 10) {
+/**
+ * Orders waiting for the shop, oldest first (the status index read backwards), and how many there
+ * are: to pay (unpaid card orders), or to ship (paid, or confirmed on account).
+ */
+export async function oldestOrders(waiting: "unpaid" | "paid", limit = 10) {
+  const filter: Record<string, unknown> = { status: waiting === "unpaid" ? "unpaid" : { $in: ["paid", "account"] } };
   const [docs, total] = await Promise.all([
-    Order.find({ status }).sort({ createdAt: 1, _id: 1 }).limit(limit).lean(),
-    Order.countDocuments({ status }),
+    Order.find(filter).sort({ createdAt: 1, _id: 1 }).limit(limit).lean(),
+    Order.countDocuments(filter),
   ]);
   return { orders: docs.map(toOrderView), total };
 }

@@ -32,6 +32,16 @@ const cartSchema = new Schema(
     version: { type: Number, required: true, default: 0 },
     /** The past order a reorder filled the cart from; the order placed from this cart says so. */
     reorderedFrom: { type: Schema.Types.ObjectId },
+    /**
+     * The order being placed from this cart: the lines stay until that order exists (then they go
+     * in one update), so a checkout that dies half way never empties a cart for nothing.
+     */
+    checkout: {
+      type: new Schema(
+        { orderId: { type: Schema.Types.ObjectId, required: true }, at: { type: Date, required: true } },
+        { _id: false },
+      ),
+    },
   },
   { timestamps: true },
 );
@@ -243,21 +253,63 @@ export function noteOnCart(userId: string, notices: string[], from: NoticeSource
 }
 
 /**
- * Empties the cart for checkout, only while it is still exactly `expected` (what was checked):
- * two checkouts at once cannot both take the same cart. Returns null when the cart changed, else
- * the past order the cart was reordered from (or no order).
+ * Claims the cart for the order `orderId`, only while it is still exactly `expected` (what was
+ * checked) and no other checkout of it is under way (a claim older than `staleMs` is one a crash
+ * left): a double submit cannot order it twice. The lines stay until the order exists
+ * (emptyCheckedOutCart). Returns null when the cart changed or is being checked out, else the past
+ * order the cart was reordered from (or no order).
  */
-export async function takeCartForCheckout(userId: string, expected: CartLine[]) {
-  const outcome = await changeCart<{ reorderedFrom: string | null } | null>(userId, (lines, cart) => {
-    const same =
-      lines.length === expected.length &&
-      lines.every((line, i) => line.partId === expected[i].partId && line.quantity === expected[i].quantity);
-    return same ? { lines: [], result: { reorderedFrom: cart.reorderedFrom } } : { error: null };
-  });
-  return outcome.ok ? outcome.result : null;
+export async function claimCartForCheckout(userId: string, expected: CartLine[], orderId: string, staleMs: number) {
+  if (!isObjectId(userId)) return null;
+  const cart = await readCart(userId);
+  const same =
+    cart.lines.length === expected.length &&
+    cart.lines.every((line, i) => line.partId === expected[i].partId && line.quantity === expected[i].quantity);
+  if (!same) return null;
+  const now = new Date();
+  const claimed = await Cart.updateOne(
+    {
+      userId,
+      version: cart.version,
+      $or: [
+        { checkout: { $exists: false } },
+        { checkout: null },
+        { "checkout.at": { $lt: new Date(now.getTime() - staleMs) } },
+      ],
+    },
+    { $set: { checkout: { orderId, at: now } }, $inc: { version: 1 } },
+  );
+  return claimed.modifiedCount === 1 ? { reorderedFrom: cart.reorderedFrom } : null;
 }
 
-/** Puts lines back into the cart after a checkout that did not go through. */
-export function restoreCart(userId: string, lines: CartLine[], reorderedFrom?: string | null) {
-  return addLinesToCart(userId, lines, { reorderedFrom });
+/** The order placed from the cart exists: its lines go, in one update, only under that order's claim. */
+export async function emptyCheckedOutCart(userId: string, orderId: string) {
+  await Cart.updateOne(
+    { userId, "checkout.orderId": orderId },
+    {
+      $set: { lines: [], notices: [] },
+      $unset: { checkout: "", reorderedFrom: "", noticesFrom: "" },
+      $inc: { version: 1 },
+    },
+  );
+}
+
+/** True while the cart is claimed for this order (a claim a crash left is dropped by the stock sweep). */
+export async function cartClaimedFor(userId: string, orderId: string) {
+  return Boolean(await Cart.exists({ userId, "checkout.orderId": orderId }));
+}
+
+/** Carts claimed for a checkout longer ago than `before`: the sweep looks at what became of each. */
+export async function listStaleCheckoutClaims(before: Date, limit = 200) {
+  const docs = await Cart.find({ "checkout.at": { $lte: before } }, { userId: 1, checkout: 1 })
+    .limit(limit)
+    .lean();
+  return docs.flatMap((doc) =>
+    doc.checkout ? [{ userId: doc.userId.toString(), orderId: doc.checkout.orderId.toString() }] : [],
+  );
+}
+
+/** The order was not placed: the cart keeps its lines and can be checked out again. */
+export async function dropCheckoutClaim(userId: string, orderId: string) {
+  await Cart.updateOne({ userId, "checkout.orderId": orderId }, { $unset: { checkout: "" }, $inc: { version: 1 } });
 }

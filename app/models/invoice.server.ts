@@ -1,4 +1,5 @@
 import mongoose, { Schema } from "mongoose";
+import { Counter } from "./counter.server";
 import { Order } from "./order.server";
 
 /**
@@ -10,21 +11,6 @@ import { Order } from "./order.server";
  * has none. (No unique index on orders.invoiceNumber: the local stand-in refuses free numbers
  * through one under load.)
  */
-const counterSchema = new Schema(
-  {
-    _id: { type: String, required: true },
-    seq: { type: Number, required: true, default: 0 },
-    /** Numbers taken and given back; the smallest is used next. */
-    free: { type: [Number], default: [] },
-  },
-  { collection: "counters", versionKey: false },
-);
-
-type CounterDoc = { _id: string; seq: number; free: number[] };
-
-export const Counter: mongoose.Model<CounterDoc> =
-  (mongoose.models.Counter as mongoose.Model<CounterDoc>) ?? mongoose.model<CounterDoc>("Counter", counterSchema);
-
 const INVOICE = "invoice";
 
 /**
@@ -83,10 +69,11 @@ async function giveBack(number: number) {
   await Counter.updateOne({ _id: INVOICE }, { $addToSet: { free: number } }, { upsert: true });
 }
 
-const PAID = { $in: ["paid", "shipped"] as ("paid" | "shipped")[] };
+// Invoiced: paid, or confirmed on account (numbered when placed, with its due date).
+const PAID = { $in: ["paid", "shipped", "account"] as ("paid" | "shipped" | "account")[] };
 
 /**
- * Gives a paid (or shipped) order its invoice number once; returns the order's number (null when
+ * Gives a paid (or shipped, or on-account) order its invoice number once; returns the order's number (null when
  * the order is not paid). Called right after the order is marked paid, and again by the invoice
  * screen for a paid order that has none (a crash between the two writes), so it is idempotent:
  * the number is set only where there is none, and a number not set is given back.

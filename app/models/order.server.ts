@@ -1,18 +1,67 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
-import { mailOrderEnded, mailOrderPlaced, mailOrderShipped } from "~/utils/order-mail.server";
+import { mailOrderEnded } from "~/utils/order-mail.server";
 import { lineProblem, MAX_ORDER_LINES, orderSummary, type LineProblem } from "~/utils/order-lines";
-import { getPartsByIds, isObjectId, releaseStockOfLines, reserveStock, type PartView } from "./part.server";
+import { formatOrderNumber, ORDER_NUMBER_BASE, parseOrderNumber } from "~/utils/order-number";
+import { orderState, PAYMENT_METHODS, type OrderState } from "~/utils/order-states";
+import { nextInSequence } from "./counter.server";
+import { getEnv } from "~/utils/env.server";
+import { capRefusal, unpaidCapsOf } from "~/utils/order-caps.server";
+import { cartClaimedFor, dropCheckoutClaim, emptyCheckedOutCart } from "./cart.server";
+import { getPartsByIds, holdStock, isObjectId, releaseHolds, type PartView } from "./part.server";
 
 /**
- * unpaid -> paid -> shipped; an unpaid order can also end as cancelled (by its customer) or
- * removed (by an admin), which gives its stock back.
+ * A card order: unpaid -> paid -> shipped. An order on account: account (confirmed, invoiced, due
+ * on its due date) -> shipped, paid whenever its money is recorded (paidAt). An unpaid order can
+ * also end as cancelled (by its customer), removed (by an admin) or expired (its hold ran out
+ * unpaid), which gives its stock back. Before any of these an order is "reserving", the short
+ * moment while its lines take their stock: no list shows it, and the stock sweep finishes or undoes
+ * one a crash left (order-stock.server.ts); "failed" is one that could not take its stock, on its
+ * way out (abandonOrder). What people read is the order's state (utils/order-states.ts).
  */
-export const ORDER_STATUSES = ["unpaid", "paid", "shipped", "cancelled", "removed"] as const;
+export const ORDER_STATUSES = [
+  "reserving",
+  "unpaid",
+  "account",
+  "paid",
+  "shipped",
+  "cancelled",
+  "removed",
+  "expired",
+  "failed",
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/** The statuses an order ends in before it was paid: its stock goes back. */
+export const ENDED_UNPAID_STATUSES = ["cancelled", "removed", "expired"] as const;
+/** Statuses of an order that is invoiced: paid, or confirmed on account (shipped is one or the other). */
+export const INVOICED_STATUSES = ["account", "paid", "shipped"] as const;
 
-/** The changes that mail someone: placing an order, and each later status. */
-export const ORDER_MAIL_EVENTS = ["placed", "paid", "shipped", "cancelled", "removed"] as const;
+/** The changes that mail someone: placing an order, each later status, and the hold's reminder. */
+export const ORDER_MAIL_EVENTS = ["placed", "paid", "shipped", "cancelled", "removed", "expired", "reminder"] as const;
 export type OrderMailEvent = (typeof ORDER_MAIL_EVENTS)[number];
+
+/** Money received outside Stripe, as staff recorded it; a wrong entry is reversed, never deleted. */
+const recordedPaymentSchema = new Schema({
+  amountCents: { type: Number, required: true, min: 1 },
+  method: { type: String, enum: PAYMENT_METHODS, required: true },
+  /** The day the money arrived (UTC midnight). */
+  receivedOn: { type: Date, required: true },
+  reference: { type: String, trim: true, maxlength: 60, default: "" },
+  recordedBy: { type: String, required: true },
+  recordedAt: { type: Date, required: true },
+  reversedAt: { type: Date },
+  reversedBy: { type: String },
+  reversalReason: { type: String, maxlength: 200 },
+});
+
+/** How the order left: a carrier and its tracking number, or collected by the customer. */
+const shipmentSchema = new Schema(
+  {
+    /** A carrier id from app/content/carriers.ts, or "collected". */
+    carrier: { type: String, required: true, maxlength: 40 },
+    trackingNumber: { type: String, trim: true, maxlength: 60 },
+  },
+  { _id: false },
+);
 
 /** One part of an order, with a snapshot of the part as it was ordered. */
 const orderLineSchema = new Schema(
@@ -30,6 +79,8 @@ const orderLineSchema = new Schema(
 
 const orderSchema = new Schema(
   {
+    /** The order's number, as people read it (SO-100042): given when the order is placed. */
+    number: { type: Number },
     lines: {
       type: [orderLineSchema],
       required: true,
@@ -48,6 +99,19 @@ const orderSchema = new Schema(
     /** The customer's email (the spec's user) and display name. */
     userEmail: { type: String, required: true },
     userName: { type: String, required: true },
+    /** The buyer's company, as it was when the order was placed (documents, search). */
+    companyName: { type: String, trim: true, maxlength: 120 },
+    /** Lower-case PO number and company name: Manage Orders' search by their start. */
+    searchKeys: { type: [String], default: undefined },
+    /** Card (through Stripe) or on account (invoiced at once, due `dueAt`). */
+    paymentMethod: { type: String, enum: ["card", "account"], default: "card" },
+    /** Net days of an order on account, and the day its invoice is due. */
+    termsDays: { type: Number },
+    dueAt: { type: Date },
+    /** Money received so far: a card payment, or the recorded payments not reversed. */
+    paidCents: { type: Number, default: 0, min: 0 },
+    payments: { type: [recordedPaymentSchema], default: undefined },
+    shipment: { type: shipmentSchema },
     status: { type: String, enum: ORDER_STATUSES, required: true, default: "unpaid" },
     /** Stripe PaymentIntent id, once paid. */
     transactionId: { type: String },
@@ -56,11 +120,25 @@ const orderSchema = new Schema(
     shippedAt: { type: Date },
     cancelledAt: { type: Date },
     removedAt: { type: Date },
+    expiredAt: { type: Date },
+    /** While reserving: when the stock sweep takes over an order a crash left behind. */
+    reserveBy: { type: Date },
+    /** An unpaid card order holds its stock until then; the expiry job ends it after (stock-jobs.server.ts). */
+    holdUntil: { type: Date },
+    /** When the reminder that the hold ends soon was noted (once per hold; an extension clears it). */
+    holdReminderAt: { type: Date },
+    /**
+     * What is still to be done with the order's stock holds after a change of status, set in the
+     * same update: "release" (ended unpaid) or "ship" (shipped). The step settles them at once and
+     * unsets it; what a crash leaves, the stock sweep settles.
+     */
+    stockPending: { type: String, enum: ["release", "ship"] },
     /** Given once, when the order is paid (invoice.server.ts); never on an unpaid order. */
     invoiceNumber: { type: Number },
     invoicedAt: { type: Date },
     /** The customer's past order this one was reordered from (My Orders' "Order again"). */
     reorderedFrom: { type: Schema.Types.ObjectId },
+    reorderedFromNumber: { type: Number },
     /**
      * The events whose mail is not yet in the outbox. Each change adds its event in the same atomic
      * update that makes it, and takes it off once the mail is written (order-mail.server.ts); what
@@ -84,6 +162,30 @@ orderSchema.index({ userEmail: 1, createdAt: -1, _id: -1 });
 orderSchema.index({ paidAt: 1 }, { sparse: true });
 // The order mail sweep: the few orders with an event whose mail is not written yet.
 orderSchema.index({ mailPending: 1 }, { sparse: true });
+// The stock sweep and the hold jobs: orders left reserving, holds running out, holds to settle.
+orderSchema.index({ reserveBy: 1 }, { sparse: true });
+orderSchema.index({ holdUntil: 1 }, { sparse: true });
+orderSchema.index({ stockPending: 1 }, { sparse: true });
+// The caps on what a customer holds unpaid: their open orders by status.
+orderSchema.index({ userId: 1, status: 1 });
+// An order by its number (search, links people type); unique, so a number is never given twice.
+// Sparse (not partial): the local database treats a partial index's missing numbers as duplicates.
+orderSchema.index({ number: 1 }, { unique: true, sparse: true });
+// Manage Orders' search by PO number or company name (a prefix of the lower-case keys), newest first.
+orderSchema.index({ searchKeys: 1, createdAt: -1, _id: -1 }, { sparse: true });
+// Overdue invoices and a customer's statement: open invoices on account by due date.
+orderSchema.index({ dueAt: 1 }, { sparse: true });
+orderSchema.index({ userId: 1, dueAt: 1 }, { partialFilterExpression: { dueAt: { $exists: true } } });
+
+/** The next order number: a counter shared by every instance, moved on atomically. */
+export async function nextOrderNumber() {
+  return ORDER_NUMBER_BASE + (await nextInSequence("order"));
+}
+
+// Every order created gets its number (orders placed, and those written straight by demo data and tests).
+orderSchema.pre("validate", async function () {
+  if (this.isNew && this.number == null) this.number = await nextOrderNumber();
+});
 
 export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.ObjectId };
 
@@ -99,8 +201,25 @@ export type OrderLineView = {
   lineTotalCents: number;
 };
 
+export type RecordedPaymentView = {
+  id: string;
+  amountCents: number;
+  method: (typeof PAYMENT_METHODS)[number];
+  receivedOn: string;
+  reference: string;
+  recordedBy: string;
+  recordedAt: string;
+  reversedAt: string | null;
+  reversedBy: string | null;
+  reversalReason: string | null;
+};
+
+export type ShipmentView = { carrier: string; trackingNumber: string | null };
+
 export type OrderView = {
   id: string;
+  /** The order's number as people read it: "SO-100042". */
+  number: string;
   lines: OrderLineView[];
   /** The first line's part name, with "+ N more" when there are more lines. */
   summary: string;
@@ -113,7 +232,18 @@ export type OrderView = {
   userId: string;
   userEmail: string;
   userName: string;
+  companyName: string | null;
   status: OrderStatus;
+  /** What people read: the state of the order's money and goods (utils/order-states.ts). */
+  state: OrderState;
+  paymentMethod: "card" | "account";
+  termsDays: number | null;
+  dueAt: string | null;
+  paidCents: number;
+  /** What is still to pay (0 once paid, or for an order that ended). */
+  balanceCents: number;
+  payments: RecordedPaymentView[];
+  shipment: ShipmentView | null;
   paid: boolean;
   shipped: boolean;
   transactionId: string | null;
@@ -122,15 +252,52 @@ export type OrderView = {
   shippedAt: string | null;
   cancelledAt: string | null;
   removedAt: string | null;
+  expiredAt: string | null;
+  /** Until when an unpaid card order holds its stock, or null. */
+  holdUntil: string | null;
   invoiceNumber: number | null;
   invoicedAt: string | null;
   /** The id of the order this one was reordered from, or null. */
   reorderedFrom: string | null;
+  /** The number of the order this one was reordered from, or null. */
+  reorderedFromNumber: string | null;
 };
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
 type LineDoc = Partial<Omit<OrderLineView, "partId">> & { partId?: Types.ObjectId | string | null };
+
+/** An order written without a number (a bulk insert of test data): the end of its id. */
+const numberOf = (doc: { _id: Types.ObjectId; number?: number | null }) =>
+  doc.number ? formatOrderNumber(doc.number) : doc._id.toString().slice(-8).toUpperCase();
+
+type PaymentDoc = {
+  _id?: Types.ObjectId;
+  amountCents: number;
+  method: string;
+  receivedOn: Date;
+  reference?: string | null;
+  recordedBy: string;
+  recordedAt: Date;
+  reversedAt?: Date | null;
+  reversedBy?: string | null;
+  reversalReason?: string | null;
+};
+
+function toPaymentView(payment: PaymentDoc): RecordedPaymentView {
+  return {
+    id: payment._id?.toString() ?? "",
+    amountCents: payment.amountCents,
+    method: payment.method as RecordedPaymentView["method"],
+    receivedOn: payment.receivedOn.toISOString(),
+    reference: payment.reference ?? "",
+    recordedBy: payment.recordedBy,
+    recordedAt: payment.recordedAt.toISOString(),
+    reversedAt: iso(payment.reversedAt),
+    reversedBy: payment.reversedBy ?? null,
+    reversalReason: payment.reversalReason ?? null,
+  };
+}
 
 export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): OrderView {
   const status = (doc.status as OrderStatus) ?? "unpaid";
@@ -144,6 +311,7 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
   }));
   return {
     id: doc._id.toString(),
+    number: numberOf(doc),
     lines,
     summary: orderSummary(lines[0]?.productName ?? "", lines.length),
     totalQuantity: lines.reduce((sum, line) => sum + line.quantity, 0),
@@ -154,8 +322,28 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     userId: doc.userId?.toString() ?? "",
     userEmail: doc.userEmail ?? "",
     userName: doc.userName ?? "",
+    companyName: doc.companyName || null,
     status,
-    paid: status === "paid" || status === "shipped",
+    state: orderState({
+      status,
+      totalCents: doc.totalCents ?? 0,
+      paidCents: doc.paidCents ?? 0,
+      paidAt: doc.paidAt,
+      dueAt: doc.dueAt,
+    }),
+    paymentMethod: doc.paymentMethod === "account" ? "account" : "card",
+    termsDays: doc.termsDays ?? null,
+    dueAt: iso(doc.dueAt),
+    paidCents: doc.paidCents ?? 0,
+    balanceCents:
+      doc.paidAt || status === "cancelled" || status === "removed" || status === "expired"
+        ? 0
+        : Math.max(0, (doc.totalCents ?? 0) - (doc.paidCents ?? 0)),
+    payments: ((doc.payments ?? []) as PaymentDoc[]).map(toPaymentView),
+    shipment: doc.shipment?.carrier
+      ? { carrier: doc.shipment.carrier, trackingNumber: doc.shipment.trackingNumber || null }
+      : null,
+    paid: Boolean(doc.paidAt) || status === "paid",
     shipped: status === "shipped",
     transactionId: doc.transactionId ?? null,
     createdAt: (doc.createdAt ?? new Date(0)).toISOString(),
@@ -163,9 +351,12 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     shippedAt: iso(doc.shippedAt),
     cancelledAt: iso(doc.cancelledAt),
     removedAt: iso(doc.removedAt),
+    expiredAt: iso(doc.expiredAt),
+    holdUntil: status === "unpaid" ? iso(doc.holdUntil) : null,
     invoiceNumber: doc.invoiceNumber ?? null,
     invoicedAt: iso(doc.invoicedAt),
     reorderedFrom: doc.reorderedFrom ? doc.reorderedFrom.toString() : null,
+    reorderedFromNumber: doc.reorderedFromNumber ? formatOrderNumber(doc.reorderedFromNumber) : null,
   };
 }
 
@@ -194,9 +385,15 @@ export type PlaceOrderInput = {
   address: string;
   /** The buyer's purchase-order number (optional). */
   poNumber?: string;
-  user: { id: string; email: string; name: string };
+  user: { id: string; email: string; name: string; companyName?: string | null };
   /** The customer's own past order the lines came from (a reorder through the cart). */
   reorderedFrom?: string | null;
+  /** On account with these net days (the service checked the credit limit); else a card order. */
+  onAccount?: { termsDays: number } | null;
+  /** The order's id, chosen beforehand (a cart's checkout claims the cart for it). */
+  orderId?: string;
+  /** The lines come from the customer's cart, claimed for `orderId`: emptied once the order exists. */
+  fromCart?: boolean;
 };
 
 /** A line that could not be ordered: which one (its place in the request) and why. */
@@ -207,7 +404,9 @@ export type LineFailure = LineProblem & {
   productName: string | null;
 };
 
-export type PlaceOrderResult = { ok: true; order: OrderView } | { ok: false; failures: LineFailure[] };
+/** Not placed: the lines that could not be ordered, or a refusal of the whole order (a cap). */
+export type PlaceOrderResult =
+  { ok: true; order: OrderView; belowMinimum: PartView[] } | { ok: false; failures: LineFailure[]; refusal?: string };
 
 /** The same part twice becomes one line with both quantities; the first place is kept. */
 function mergeLines(lines: OrderLineRequest[]) {
@@ -234,14 +433,51 @@ function failureOf(
   };
 }
 
+/** The settings of holding stock (server/env.ts). */
+function stockSettings() {
+  const env = getEnv();
+  return {
+    reserveMs: env.STOCK_RESERVE_DEADLINE_SECONDS * 1000,
+    holdMs: env.ORDER_HOLD_HOURS * HOUR_MS,
+  };
+}
+const HOUR_MS = 60 * 60 * 1000;
+
+/** A fresh order id, chosen before the order is written (the cart's checkout claim names it). */
+export const newOrderId = () => new mongoose.Types.ObjectId().toString();
+
+/** A cart's checkout claim older than this was left by a crash (its order is the sweep's by then). */
+export const checkoutClaimMs = () => stockSettings().reserveMs;
+
+/** The customer's orders awaiting card payment (and any still taking stock): how many and their total. */
+export async function openCardOrdersOf(userId: string, { except }: { except?: string } = {}) {
+  const docs = await Order.find(
+    {
+      userId,
+      status: { $in: ["reserving", "unpaid"] },
+      paymentMethod: { $ne: "account" },
+      ...(except ? { _id: { $ne: except } } : {}),
+    },
+    { totalCents: 1 },
+  ).lean();
+  return { count: docs.length, totalCents: docs.reduce((sum, doc) => sum + (doc.totalCents ?? 0), 0) };
+}
+
 /**
- * Places an order of one or more lines, all or nothing. Every line is checked against the part as
- * it is now (a line that fails the check stops the order before anything is written); then each
- * line's stock is reserved with one conditional atomic update (never below zero, never below the
- * part's minimum). If any reservation fails, the ones that succeeded are released again, and the
- * failures say which lines and why. The order keeps a snapshot of each part's number, name and
- * unit price as reserved; every total is computed here. No multi-document transaction: the local
- * database has none, and the compensation gives the same result on any MongoDB.
+ * Places an order of one or more lines, all or nothing, in steps that a crash at any point leaves
+ * recoverable (no multi-document transaction: the local database has none):
+ * 1. every line is checked against the part as it is now (a failure stops here, nothing written);
+ * 2. a card order is checked against the customer's caps on unpaid orders (order-caps.server.ts);
+ * 3. the order is written in the "reserving" state with its lines, and the caps are checked again
+ *    with it counted (two checkouts at once cannot both slip under);
+ * 4. each line takes its stock with one conditional update that also notes the order's hold on
+ *    the part (part.server.ts, holdStock), so what was taken is known, never guessed;
+ * 5. the order is confirmed (unpaid, holding its stock until `holdUntil`; or on account), and only
+ *    then the cart it came from is emptied.
+ * If a line cannot take its stock, the holds taken are given back and the order is dropped. If the
+ * process dies in between, the stock sweep (order-stock.server.ts) finishes the order when every
+ * line holds its stock, or gives back what was taken, once STOCK_RESERVE_DEADLINE_SECONDS passed.
+ * The order keeps a snapshot of each part's number, name and unit price; every total is computed here.
  */
 export async function placeOrder({
   lines,
@@ -250,6 +486,9 @@ export async function placeOrder({
   poNumber,
   user,
   reorderedFrom,
+  onAccount,
+  orderId,
+  fromCart = false,
 }: PlaceOrderInput): Promise<PlaceOrderResult> {
   if (lines.length < 1 || lines.length > MAX_ORDER_LINES) {
     throw new Error(`An order has 1 to ${MAX_ORDER_LINES} lines`);
@@ -260,13 +499,86 @@ export async function placeOrder({
     const problem = lineProblem(parts.get(line.partId), line.quantity);
     return problem ? [failureOf(line, parts.get(line.partId), problem)] : [];
   });
-  if (failures.length) return { ok: false, failures };
+  const id = orderId ?? newOrderId();
+  const dropClaim = () => (fromCart ? dropCheckoutClaim(user.id, id) : Promise.resolve());
+  if (failures.length) {
+    await dropClaim();
+    return { ok: false, failures };
+  }
 
-  const reserved = await Promise.all(merged.map((line) => reserveStock(line.partId, line.quantity)));
-  const taken = merged.filter((_, i) => reserved[i]);
-  if (taken.length < merged.length) {
-    await releaseStockOfLines(taken);
-    const missed = merged.filter((_, i) => !reserved[i]);
+  const orderLines = merged.map((line) => {
+    const part = parts.get(line.partId)!;
+    return {
+      partId: part.id,
+      partNumber: part.partNumber,
+      productName: part.name,
+      unitPriceCents: part.priceCents,
+      quantity: line.quantity,
+      lineTotalCents: part.priceCents * line.quantity,
+    };
+  });
+  const totalCents = orderLines.reduce((sum, line) => sum + line.lineTotalCents, 0);
+  // Card orders are capped per customer; an order on account is bounded by the credit limit instead.
+  const caps = onAccount ? null : await unpaidCapsOf(user.id);
+  const overCaps = async (except?: string) =>
+    caps ? capRefusal(caps, await openCardOrdersOf(user.id, { except }), totalCents) : null;
+  const over = await overCaps();
+  if (over) {
+    await dropClaim();
+    return { ok: false, failures: [], refusal: over };
+  }
+
+  const source =
+    reorderedFrom && isObjectId(reorderedFrom) ? await Order.findById(reorderedFrom, { number: 1 }).lean() : null;
+  const searchKeys = [poNumber, user.companyName].filter(Boolean).map((key) => key!.toLowerCase());
+  const placedAt = new Date();
+  const fields = {
+    _id: id,
+    lines: orderLines,
+    totalCents,
+    phone,
+    address,
+    ...(poNumber ? { poNumber } : {}),
+    ...(reorderedFrom ? { reorderedFrom, ...(source?.number ? { reorderedFromNumber: source.number } : {}) } : {}),
+    userId: user.id,
+    userEmail: user.email,
+    userName: user.name,
+    ...(user.companyName ? { companyName: user.companyName } : {}),
+    ...(searchKeys.length ? { searchKeys } : {}),
+    ...(onAccount
+      ? {
+          paymentMethod: "account" as const,
+          termsDays: onAccount.termsDays,
+          dueAt: new Date(placedAt.getTime() + onAccount.termsDays * DAY_MS),
+        }
+      : { paymentMethod: "card" as const }),
+    status: "reserving" as const,
+    reserveBy: new Date(placedAt.getTime() + stockSettings().reserveMs),
+    createdAt: placedAt,
+  };
+  // The number comes from the shared counter; should the unique index still refuse one (a counter
+  // restored from a backup), the next number is drawn.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await Order.create(fields);
+      break;
+    } catch (error) {
+      if (attempt >= 5 || !isDuplicateNumber(error)) throw error;
+    }
+  }
+  // Counted again with this order written: of two checkouts racing past the first look, one sees the other.
+  const overNow = await overCaps(id);
+  if (overNow) {
+    await abandonOrder(id, []);
+    await dropClaim();
+    return { ok: false, failures: [], refusal: overNow };
+  }
+
+  const held = await Promise.all(merged.map((line) => holdStock(line.partId, id, line.quantity)));
+  if (held.some((part) => part === null)) {
+    await abandonOrder(id, merged);
+    await dropClaim();
+    const missed = merged.filter((_, i) => !held[i]);
     const now = await getPartsByIds(missed.map((line) => line.partId));
     return {
       ok: false,
@@ -281,59 +593,121 @@ export async function placeOrder({
       }),
     };
   }
-
-  const orderLines = merged.map((line, i) => {
-    const part = reserved[i]!;
-    return {
-      partId: part.id,
-      partNumber: part.partNumber,
-      productName: part.name,
-      unitPriceCents: part.priceCents,
-      quantity: line.quantity,
-      lineTotalCents: part.priceCents * line.quantity,
-    };
-  });
-  const belowMinimum = reserved.filter(
+  const belowMinimum = held.filter(
     (part): part is PartView => part !== null && part.availableQuantity < part.minOrderQuantity,
   );
-  try {
-    const doc = await Order.create({
-      lines: orderLines,
-      totalCents: orderLines.reduce((sum, line) => sum + line.lineTotalCents, 0),
-      phone,
-      address,
-      ...(poNumber ? { poNumber } : {}),
-      ...(reorderedFrom ? { reorderedFrom } : {}),
-      userId: user.id,
-      userEmail: user.email,
-      userName: user.name,
-      status: "unpaid",
-      mailPending: ["placed"],
-      ...(belowMinimum.length ? { lowStockPartIds: belowMinimum.map((part) => part.id) } : {}),
-    });
-    const order = toOrderView(doc.toObject());
-    // Written right after the order; never throws (an order never fails because mail failed).
-    if (await mailOrderPlaced(order, belowMinimum)) await mailWritten(order.id, "placed");
-    return { ok: true, order };
-  } catch (error) {
-    await releaseStockOfLines(merged);
-    throw error;
+  // A cart's claim dropped by the sweep (this step outlived the deadline) means the cart was let go: not ordered.
+  const claimLost = fromCart && !(await cartClaimedFor(user.id, id));
+  const order = claimLost
+    ? null
+    : await confirmOrder(
+        id,
+        belowMinimum.map((part) => part.id),
+      );
+  if (!order) {
+    // Only past the deadline: the sweep judged this order abandoned and gave its stock back.
+    await abandonOrder(id, merged);
+    await dropClaim();
+    return {
+      ok: false,
+      failures: [],
+      refusal: "Placing your order took too long; nothing was ordered, please try again",
+    };
   }
+  if (fromCart) await emptyCheckedOutCart(user.id, id);
+  return { ok: true, order, belowMinimum };
 }
 
-/** Ends an unpaid order (cancelled by its customer, or removed by an admin) and gives every line's stock back. */
-async function endUnpaidOrder(filter: Record<string, unknown>, status: "cancelled" | "removed") {
-  const at = status === "cancelled" ? "cancelledAt" : "removedAt";
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function isDuplicateNumber(error: unknown) {
+  const { code, keyPattern, message } = error as { code?: number; keyPattern?: object; message?: string };
+  return code === 11000 && (keyPattern ? "number" in keyPattern : /number/.test(message ?? ""));
+}
+
+/**
+ * Every line of a reserving order holds its stock: a card order becomes unpaid, holding the stock
+ * until ORDER_HOLD_HOURS from now; an order on account is confirmed on account (it does not
+ * expire). Null when it is not reserving (any more). A confirmation the placing step or the sweep
+ * already made returns the order as it is.
+ */
+export async function confirmOrder(orderId: string, lowStockPartIds: string[] = []) {
+  const current = await Order.findById(orderId, { status: 1, paymentMethod: 1 }).lean();
+  if (current?.status === "reserving") {
+    const onAccount = current.paymentMethod === "account";
+    const doc = await Order.findOneAndUpdate(
+      { _id: orderId, status: "reserving" },
+      {
+        $set: {
+          status: onAccount ? "account" : "unpaid",
+          ...(onAccount ? {} : { holdUntil: new Date(Date.now() + stockSettings().holdMs) }),
+          mailPending: ["placed"],
+          ...(lowStockPartIds.length ? { lowStockPartIds } : {}),
+        },
+        $unset: { reserveBy: "" },
+      },
+      { returnDocument: "after" },
+    ).lean();
+    if (doc) return toOrderView(doc);
+  }
+  const now = await Order.findById(orderId).lean();
+  return now && now.status !== "reserving" && now.status !== "failed" ? toOrderView(now) : null;
+}
+
+/**
+ * An order that never was (a line without stock, a cap, or left by a crash): it is marked failed
+ * so that nothing can confirm it any more, the stock its lines hold goes back (each hold once),
+ * and then it is deleted. Every step can be run again: the sweep does, for one a crash left.
+ */
+export async function abandonOrder(orderId: string, lines: { partId: string; quantity: number }[]) {
+  const marked = await Order.findOneAndUpdate(
+    { _id: orderId, status: { $in: ["reserving", "failed"] } },
+    { $set: { status: "failed" } },
+    { projection: { _id: 1 } },
+  ).lean();
+  // Confirmed meanwhile (by the sweep, or the placing step): it keeps its stock.
+  if (!marked && (await Order.exists({ _id: orderId }))) return false;
+  // A gone order holds nothing: a hold its late placing step took after the sweep dropped it goes back too.
+  await releaseHolds(orderId, lines);
+  await Order.deleteOne({ _id: orderId, status: "failed" });
+  return true;
+}
+
+const ENDED_AT = { cancelled: "cancelledAt", removed: "removedAt", expired: "expiredAt" } as const;
+
+/**
+ * Ends an unpaid order (cancelled by its customer, removed by an admin, or expired) and gives
+ * every line's stock back. The status changes in one conditional update that also notes the
+ * stock as pending, so of two endings racing only one applies; the release itself pulls each
+ * hold once (releaseHolds), and what a crash leaves pending the stock sweep settles.
+ */
+export async function endUnpaidOrder(filter: Record<string, unknown>, status: (typeof ENDED_UNPAID_STATUSES)[number]) {
   const doc = await Order.findOneAndUpdate(
-    { ...filter, status: "unpaid" },
-    { $set: { status, [at]: new Date() }, $addToSet: { mailPending: status } },
+    // An order with money recorded against it is not ended here: the payment is reversed first.
+    { ...filter, status: "unpaid", paidCents: { $in: [0, null] } },
+    {
+      $set: { status, [ENDED_AT[status]]: new Date(), stockPending: "release" },
+      $addToSet: { mailPending: status },
+    },
     { returnDocument: "after" },
   ).lean();
   if (!doc) return null;
   const view = toOrderView(doc);
-  await releaseStockOfLines(view.lines);
-  if (await mailOrderEnded(view, status === "cancelled" ? "customer" : "shop")) await mailWritten(view.id, status);
+  await settleOrderStock(view.id, view.lines, "release");
+  if (status !== "expired" && (await mailOrderEnded(view, status === "cancelled" ? "customer" : "shop"))) {
+    await mailWritten(view.id, status);
+  }
   return view;
+}
+
+/** Gives back (or ships) the order's holds, then notes that nothing is pending. Safe to run again. */
+export async function settleOrderStock(
+  orderId: string,
+  lines: { partId: string; quantity: number }[],
+  pending: "release" | "ship",
+) {
+  await releaseHolds(orderId, lines, { ship: pending === "ship" });
+  await Order.updateOne({ _id: orderId, stockPending: pending }, { $unset: { stockPending: "" } });
 }
 
 /** The customer's own unpaid order becomes cancelled; null if it is not theirs or not unpaid. */
@@ -348,18 +722,156 @@ export function removeOrder(orderId: string) {
   return endUnpaidOrder({ _id: orderId }, "removed");
 }
 
-/** A paid order becomes shipped (stock stays out); null if it is not paid (any more). */
-export async function markShipped(orderId: string) {
+/**
+ * A paid order, or one on account, becomes shipped with how it left (stock stays out); null if it
+ * is not waiting to ship (any more). The shipping mail is the service's (utils/orders.server.ts).
+ */
+export async function markShipped(orderId: string, shipment: { carrier: string; trackingNumber?: string | null }) {
   if (!isObjectId(orderId)) return null;
   const doc = await Order.findOneAndUpdate(
-    { _id: orderId, status: "paid" },
-    { $set: { status: "shipped", shippedAt: new Date() }, $addToSet: { mailPending: "shipped" } },
+    { _id: orderId, status: { $in: ["paid", "account"] } },
+    {
+      $set: {
+        status: "shipped",
+        shippedAt: new Date(),
+        shipment: {
+          carrier: shipment.carrier,
+          ...(shipment.trackingNumber ? { trackingNumber: shipment.trackingNumber } : {}),
+        },
+        stockPending: "ship",
+      },
+      $addToSet: { mailPending: "shipped" },
+    },
     { returnDocument: "after" },
   ).lean();
   if (!doc) return null;
   const view = toOrderView(doc);
-  if (await mailOrderShipped(view)) await mailWritten(view.id, "shipped");
+  // Its held units leave the shop (onHand goes down, available stays as it is).
+  await settleOrderStock(view.id, view.lines, "ship");
   return view;
+}
+
+// --- Money recorded by staff (bank transfer, cheque, cash) ----------------------------------------
+// Each change reads the order, checks it, and writes with one update conditional on what it read
+// (status, money received): of two staff recording at once one is taken, the other reads again
+// and is told what changed. No transaction needed.
+
+export type RecordedPaymentInput = {
+  amountCents: number;
+  method: (typeof PAYMENT_METHODS)[number];
+  receivedOn: Date;
+  reference: string;
+  recordedBy: string;
+};
+
+export type RecordPaymentOutcome =
+  | { outcome: "recorded"; order: OrderView; paidInFull: boolean }
+  | { outcome: "already_paid" | "over_balance" | "not_payable"; order: OrderView }
+  | { outcome: "not_found" };
+
+const sameMoney = (paidCents: number | null | undefined) => (paidCents ? paidCents : { $in: [0, null] });
+
+export async function addRecordedPayment(orderId: string, input: RecordedPaymentInput): Promise<RecordPaymentOutcome> {
+  if (!isObjectId(orderId)) return { outcome: "not_found" };
+  for (;;) {
+    const current = await Order.findById(orderId).lean();
+    if (!current) return { outcome: "not_found" };
+    const view = toOrderView(current);
+    if (view.paid) return { outcome: "already_paid", order: view };
+    if (view.status === "cancelled" || view.status === "removed") return { outcome: "not_payable", order: view };
+    if (input.amountCents > view.balanceCents) return { outcome: "over_balance", order: view };
+    const paidCents = view.paidCents + input.amountCents;
+    const paidInFull = paidCents >= view.totalCents;
+    const now = new Date();
+    const doc = await Order.findOneAndUpdate(
+      { _id: orderId, status: current.status, paidAt: null, paidCents: sameMoney(current.paidCents) },
+      {
+        $push: { payments: { ...input, recordedAt: now } },
+        $set: {
+          paidCents,
+          ...(paidInFull ? { paidAt: now, status: current.status === "shipped" ? "shipped" : "paid" } : {}),
+        },
+        ...(paidInFull ? { $addToSet: { mailPending: "paid" } } : {}),
+      },
+      { returnDocument: "after" },
+    ).lean();
+    if (doc) return { outcome: "recorded", order: toOrderView(doc), paidInFull };
+    // Someone changed the order between the read and the write: read it again and decide again.
+  }
+}
+
+export type ReversePaymentOutcome =
+  | { outcome: "reversed"; order: OrderView; payment: RecordedPaymentView; unpaid: boolean }
+  | { outcome: "already_reversed" | "no_such_payment"; order: OrderView }
+  | { outcome: "not_found" };
+
+/** Marks a recorded payment reversed (kept, with who and why); an order it had paid is unpaid again. */
+export async function reverseRecordedPayment(
+  orderId: string,
+  paymentId: string,
+  { reason, reversedBy }: { reason: string; reversedBy: string },
+): Promise<ReversePaymentOutcome> {
+  if (!isObjectId(orderId)) return { outcome: "not_found" };
+  for (;;) {
+    const current = await Order.findById(orderId).lean();
+    if (!current) return { outcome: "not_found" };
+    const view = toOrderView(current);
+    const index = view.payments.findIndex((entry) => entry.id === paymentId);
+    const payment = view.payments[index];
+    if (!payment || !isObjectId(paymentId)) return { outcome: "no_such_payment", order: view };
+    if (payment.reversedAt) return { outcome: "already_reversed", order: view };
+    const paidCents = Math.max(0, view.paidCents - payment.amountCents);
+    // Paid by recorded payments (not by card), and no longer covered: unpaid again, as it was before.
+    const unpaid = Boolean(current.paidAt) && !current.transactionId && paidCents < view.totalCents;
+    const before =
+      current.status === "paid" ? (current.paymentMethod === "account" ? "account" : "unpaid") : current.status;
+    const doc = await Order.findOneAndUpdate(
+      {
+        _id: orderId,
+        status: current.status,
+        paidCents: sameMoney(current.paidCents),
+        // By its place in the list (entries are never removed, so the place is stable).
+        [`payments.${index}._id`]: new mongoose.Types.ObjectId(paymentId),
+        [`payments.${index}.reversedAt`]: null,
+      },
+      {
+        $set: {
+          paidCents,
+          [`payments.${index}.reversedAt`]: new Date(),
+          [`payments.${index}.reversedBy`]: reversedBy,
+          [`payments.${index}.reversalReason`]: reason,
+          ...(unpaid ? { status: before } : {}),
+        },
+        ...(unpaid ? { $unset: { paidAt: 1 } } : {}),
+      },
+      { returnDocument: "after" },
+    ).lean();
+    if (doc) {
+      const order = toOrderView(doc);
+      return { outcome: "reversed", order, payment: order.payments.find((entry) => entry.id === paymentId)!, unpaid };
+    }
+  }
+}
+
+const OPEN_ON_ACCOUNT = { $in: ["account", "shipped"] };
+
+/** What a customer owes on account: their invoices on account not yet paid, and the sum still open. */
+export async function openAccountOrders(userId: string) {
+  if (!isObjectId(userId)) return { orders: [] as OrderView[], balanceCents: 0 };
+  const filter: Record<string, unknown> = { userId, dueAt: { $exists: true }, paidAt: null, status: OPEN_ON_ACCOUNT };
+  const docs = await Order.find(filter).sort({ dueAt: 1, _id: 1 }).lean();
+  const orders = docs.map(toOrderView);
+  return { orders, balanceCents: orders.reduce((sum, order) => sum + order.balanceCents, 0) };
+}
+
+/** Invoices on account past their due date and still unpaid, oldest due first (Shop Today). */
+export async function listOverdue(limit = 10, now = new Date()) {
+  const filter: Record<string, unknown> = { dueAt: { $lt: now }, paidAt: null, status: OPEN_ON_ACCOUNT };
+  const [docs, total] = await Promise.all([
+    Order.find(filter).sort({ dueAt: 1, _id: 1 }).limit(limit).lean(),
+    Order.countDocuments(filter),
+  ]);
+  return { orders: docs.map(toOrderView), total };
 }
 
 // --- Mail of the order's events ---------------------------------------------------------------------
@@ -411,17 +923,18 @@ async function pageOf(filter: Record<string, unknown>, page: number, perPage: nu
   return { orders: docs.map(toOrderView), page: current, pageCount, total };
 }
 
+/** An order being placed (or failing to be) is no one's order yet: no list shows it. */
+const PLACED = { $nin: ["reserving", "failed"] };
+
 /** One customer's orders, newest first. */
 export function listOrdersOfUser(userId: string, { page = 1, perPage = 20 } = {}) {
-  return pageOf({ userId }, page, perPage);
+  return pageOf({ userId, status: PLACED }, page, perPage);
 }
 
 export type AdminOrderFilter = {
-  status?: OrderStatus | null;
-  /** An exact order number. */
-  orderId?: string | null;
-  /** The start of the customer's email, lower case. */
-  emailPrefix?: string | null;
+  state?: OrderState | null;
+  /** What was typed in the search: an order number, a PO number, an email or a company name (or its start). */
+  q?: string | null;
   /** Placed at or after `from` and before `to`. */
   from?: Date | null;
   to?: Date | null;
@@ -429,13 +942,55 @@ export type AdminOrderFilter = {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** Manage Orders' (and its CSV export's) query: every filter given, as one MongoDB filter. */
-export function adminOrderQuery({ status, orderId, emailPrefix, from, to }: AdminOrderFilter = {}) {
-  const query: Record<string, unknown> = {};
-  if (status) query.status = status;
-  if (orderId) query._id = isObjectId(orderId) ? new mongoose.Types.ObjectId(orderId) : null;
-  // An anchored, case-sensitive prefix of a lower-case field: a range on the userEmail index.
-  if (emailPrefix) query.userEmail = { $regex: `^${escapeRegExp(emailPrefix.toLowerCase())}` };
+/** The orders in a state at `now`, as a MongoDB filter (the words of utils/order-states.ts). */
+export function stateQuery(state: OrderState, now = new Date()): Record<string, unknown> {
+  switch (state) {
+    case "unpaid":
+      return { status: "unpaid", paidCents: { $in: [0, null] } };
+    case "part-paid":
+      return {
+        status: { $in: ["unpaid", "account", "shipped"] },
+        paidAt: null,
+        paidCents: { $gt: 0 },
+        dueAt: { $not: { $lt: now } },
+      };
+    case "on-account":
+      return {
+        status: { $in: ["account", "shipped"] },
+        paidAt: null,
+        paidCents: { $in: [0, null] },
+        dueAt: { $gte: now },
+      };
+    case "overdue":
+      return { status: { $in: ["account", "shipped"] }, paidAt: null, dueAt: { $lt: now } };
+    case "pending":
+      return { status: "paid" };
+    case "shipped":
+      return { status: "shipped", paidAt: { $ne: null } };
+    default:
+      return { status: state };
+  }
+}
+
+/**
+ * Manage Orders' (and its CSV export's) query: every filter given, as one MongoDB filter. The
+ * search matches the order number (with or without SO-, any case), an order id, the start of the
+ * customer's email, or the start of the PO number or company name; each branch has its index.
+ */
+export function adminOrderQuery({ state, q, from, to }: AdminOrderFilter = {}, now = new Date()) {
+  const query: Record<string, unknown> = state ? stateQuery(state, now) : { status: PLACED };
+  const typed = q?.trim().toLowerCase();
+  if (typed) {
+    const prefix = { $regex: `^${escapeRegExp(typed)}` };
+    const number = parseOrderNumber(typed);
+    query.$or = [
+      ...(number ? [{ number }] : []),
+      ...(isObjectId(typed) ? [{ _id: new mongoose.Types.ObjectId(typed) }] : []),
+      // Anchored, case-sensitive prefixes of lower-case fields: ranges on their indexes.
+      { userEmail: prefix },
+      { searchKeys: prefix },
+    ];
+  }
   if (from || to) query.createdAt = { ...(from ? { $gte: from } : {}), ...(to ? { $lt: to } : {}) };
   return query;
 }
@@ -458,5 +1013,5 @@ export async function* eachOrder(filter: AdminOrderFilter = {}): AsyncGenerator<
 /** True when the user has an order that was paid (paid or already shipped). */
 export async function hasPaidOrder(userId: string) {
   if (!isObjectId(userId)) return false;
-  return Boolean(await Order.exists({ userId, status: { $in: ["paid", "shipped"] } }));
+  return Boolean(await Order.exists({ userId, paidAt: { $ne: null } }));
 }

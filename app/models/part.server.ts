@@ -30,6 +30,14 @@ const fitmentSchema = new Schema(
   { _id: false },
 );
 
+const holdSchema = new Schema(
+  {
+    orderId: { type: Schema.Types.ObjectId, required: true },
+    quantity: { type: Number, required: true, min: 1 },
+  },
+  { _id: false },
+);
+
 const partSchema = new Schema(
   {
     name: { type: String, required: true, trim: true, maxlength: 120 },
@@ -47,6 +55,26 @@ const partSchema = new Schema(
       validate: Number.isInteger,
     },
     availableQuantity: { type: Number, required: true, min: 0, validate: Number.isInteger },
+    /**
+     * The units the shop has and has not shipped: available plus every hold below. Only a restock
+     * (an admin's edit, an import) and shipping change it, each in the same update that changes the
+     * rest; `npm run stock:check` checks available + holds = onHand (docs/behaviour.md, "Stock").
+     */
+    onHand: {
+      type: Number,
+      min: 0,
+      validate: Number.isInteger,
+      default(this: { availableQuantity?: number }) {
+        return this.availableQuantity ?? 0;
+      },
+    },
+    /**
+     * The orders holding stock of this part: order id and units. A hold is pushed in the same
+     * atomic update that takes the units out of availableQuantity and pulled in the one that gives
+     * them back (or ships them), so whether an order holds stock is never in doubt after a crash,
+     * and no hold is given back twice (order-stock.server.ts).
+     */
+    holds: { type: [holdSchema], default: undefined },
     // --- Catalogue data (edited by admins) ---
     category: { type: String, required: true, enum: CATEGORIES, default: "other" },
     brand: { type: String, required: true, trim: true, maxlength: 40, default: DEFAULT_BRAND },
@@ -149,11 +177,16 @@ for (const lead of LISTING_LEADS) {
 partSchema.index({ partNumber: 1 }, { unique: true });
 partSchema.index({ partNumberKey: 1 }, { unique: true, sparse: true });
 partSchema.index({ oeKeys: 1 });
+// The stock check and the sweep: the parts an order holds stock on.
+partSchema.index({ "holds.orderId": 1 }, { sparse: true });
 
 export type PartDoc = InferSchemaType<typeof partSchema> & { _id: Types.ObjectId };
 
 export const Part: mongoose.Model<PartDoc> =
   (mongoose.models.Part as mongoose.Model<PartDoc>) ?? mongoose.model<PartDoc>("Part", partSchema);
+
+/** Screens never need the holds (a busy part has one per open order): reads leave them out. */
+const NO_HOLDS = { holds: 0 } as const;
 
 /** A part as screens use it: plain, with a string id. */
 export type PartView = {
@@ -188,56 +221,86 @@ export function isObjectId(value: string) {
 
 export async function getPart(id: string) {
   if (!isObjectId(id)) return null;
-  const doc = await Part.findById(id).lean();
+  const doc = await Part.findById(id, NO_HOLDS).lean();
   return doc ? toPartView(doc) : null;
 }
 
 export async function getNewestParts(limit: number) {
-  const docs = await Part.find().sort({ createdAt: -1, _id: -1 }).limit(limit).lean();
+  const docs = await Part.find({}, NO_HOLDS).sort({ createdAt: -1, _id: -1 }).limit(limit).lean();
   return docs.map(toPartView);
 }
 
 /**
- * Takes `quantity` units out of stock in one conditional atomic update: it succeeds only while
- * enough stock is left and the quantity still meets the part's minimum, so concurrent orders can
- * never push stock below zero. Returns the part as it was after the update (its price is the one
- * the order pays), or null when the update did not apply.
+ * Takes `quantity` units out of stock for an order, and notes the order's hold on the part, in one
+ * conditional atomic update: it applies only while enough stock is left, the quantity still meets
+ * the part's minimum, and the order holds none of this part yet (so a retry never takes twice).
+ * Returns the part as it was after the update (its price is the one the order pays), or null.
  */
-export async function reserveStock(partId: string, quantity: number) {
+export async function holdStock(partId: string, orderId: string, quantity: number) {
   if (!isObjectId(partId)) return null;
   const doc = await Part.findOneAndUpdate(
-    { _id: partId, availableQuantity: { $gte: quantity }, minOrderQuantity: { $lte: quantity } },
-    { $inc: { availableQuantity: -quantity } },
-    { returnDocument: "after" },
+    {
+      _id: partId,
+      availableQuantity: { $gte: quantity },
+      minOrderQuantity: { $lte: quantity },
+      "holds.orderId": { $ne: orderId },
+    },
+    { $inc: { availableQuantity: -quantity }, $push: { holds: { orderId, quantity } } },
+    { returnDocument: "after", projection: { holds: 0 } },
   ).lean();
   return doc ? toPartView(doc) : null;
 }
 
+/** The ids of the parts among `partIds` on which the order holds stock. */
+export async function partsHeldBy(orderId: string, partIds: string[]) {
+  const docs = await Part.find(
+    { _id: { $in: partIds.filter(isObjectId) }, "holds.orderId": orderId },
+    { _id: 1 },
+  ).lean();
+  return new Set(docs.map((doc) => doc._id.toString()));
+}
+
 /**
- * Gives the stock of lines back (an unpaid order cancelled or removed, or a failed order's
- * reservations): one atomic $inc per part, sent together. A deleted part gets nothing back.
+ * Gives back the stock the order holds on these parts: per part, one conditional update that
+ * pulls the hold and adds its units back, so it applies once however many callers race (cancel,
+ * removal, expiry, the sweep) and never for a hold that was not taken. `ship` instead lets the
+ * held units leave the shop (onHand goes down, available stays). A deleted part gets nothing back.
+ * Returns how many holds it settled.
  */
-export async function releaseStockOfLines(lines: { partId: string; quantity: number }[]) {
-  if (lines.length === 0) return;
-  await Part.bulkWrite(
-    lines.map((line) => ({
-      updateOne: { filter: { _id: line.partId }, update: { $inc: { availableQuantity: line.quantity } } },
+export async function releaseHolds(
+  orderId: string,
+  lines: { partId: string; quantity: number }[],
+  { ship = false } = {},
+) {
+  const valid = lines.filter((line) => isObjectId(line.partId));
+  if (valid.length === 0) return 0;
+  const result = await Part.bulkWrite(
+    valid.map((line) => ({
+      updateOne: {
+        // The hold names its units; the line's quantity is the one it was taken with.
+        filter: { _id: line.partId, holds: { $elemMatch: { orderId, quantity: line.quantity } } },
+        update: {
+          $inc: ship ? { onHand: -line.quantity } : { availableQuantity: line.quantity },
+          $pull: { holds: { orderId } },
+        },
+      },
     })),
     { ordered: false },
   );
+  return result.modifiedCount;
 }
 
 /** The parts with these ids that still exist, by id (malformed ids are skipped). */
 export async function getPartsByIds(ids: string[]) {
   const valid = [...new Set(ids.filter(isObjectId))];
-  const docs = valid.length ? await Part.find({ _id: { $in: valid } }).lean() : [];
+  const docs = valid.length ? await Part.find({ _id: { $in: valid } }, NO_HOLDS).lean() : [];
   return new Map(docs.map((doc) => [doc._id.toString(), toPartView(doc)]));
 }
 
 /** The parts with these part numbers (any case), by their stored (upper-case) number. */
 export async function getPartsByNumbers(numbers: string[]) {
   const wanted = [...new Set(numbers.map((n) => n.trim().toUpperCase()).filter(Boolean))];
-  const docs = wanted.length ? await Part.find({ partNumber: { $in: wanted } }).lean() : [];
+  const docs = wanted.length ? await Part.find({ partNumber: { $in: wanted } }, NO_HOLDS).lean() : [];
   return new Map(docs.map((doc) => [doc.partNumber, toPartView(doc)]));
 }
 
@@ -563,8 +626,9 @@ export async function updatePartPriceAndStock({
   if (!isObjectId(partId)) return { ok: false, reason: "missing", part: null };
   const doc = await Part.findOneAndUpdate(
     { _id: partId, availableQuantity: expectedStock },
-    { $set: { priceCents, availableQuantity } },
-    { returnDocument: "after", runValidators: true },
+    // A restock changes what the shop has by as much as it changes what is available.
+    { $set: { priceCents, availableQuantity }, $inc: { onHand: availableQuantity - expectedStock } },
+    { returnDocument: "after", runValidators: true, projection: { holds: 0 } },
   ).lean();
   if (doc) return { ok: true, part: toPartView(doc) };
   const current = await getPart(partId);
@@ -583,7 +647,7 @@ export async function listPartsForAdmin({ page = 1, perPage = 20 }: { page?: num
   const total = await Part.countDocuments();
   const pageCount = Math.max(1, Math.ceil(total / perPage));
   const current = Math.min(Math.max(1, page), pageCount);
-  const docs = await Part.find()
+  const docs = await Part.find({}, NO_HOLDS)
     .sort({ createdAt: -1, _id: -1 })
     .skip((current - 1) * perPage)
     .limit(perPage)
@@ -651,8 +715,8 @@ export async function applyImportedChange({
       ...(stock ? { availableQuantity: stock.before } : {}),
       ...(priceCents ? { priceCents: priceCents.before } : {}),
     },
-    { $set: set },
-    { returnDocument: "before", runValidators: true },
+    { $set: set, ...(stock ? { $inc: { onHand: stock.after - stock.before } } : {}) },
+    { returnDocument: "before", runValidators: true, projection: { holds: 0 } },
   ).lean();
   if (doc) {
     const before = toPartView(doc);

@@ -100,8 +100,12 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
     return (await Order.exists({ _id: orderId })) ? "mismatch" : "not_found";
   }
   const updated = await Order.findOneAndUpdate(
-    { _id: orderId, status: "unpaid", totalCents: amountCents },
-    { $set: { status: "paid", transactionId, paidAt: new Date() }, $addToSet: { mailPending: "paid" } },
+    // Only an order with no money recorded against it: a part-paid one is settled by staff.
+    { _id: orderId, status: "unpaid", totalCents: amountCents, paidCents: { $in: [0, null] } },
+    {
+      $set: { status: "paid", transactionId, paidAt: new Date(), paidCents: amountCents },
+      $addToSet: { mailPending: "paid" },
+    },
     { returnDocument: "after" },
   ).lean();
   if (updated) {

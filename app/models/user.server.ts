@@ -39,6 +39,22 @@ const userSchema = new Schema(
     defaultAddressId: { type: Schema.Types.ObjectId },
     /** false: the customer turned off the non-essential order emails (placed, cancelled or removed). */
     orderUpdateEmails: { type: Boolean },
+    /**
+     * This customer's own caps on orders awaiting card payment (how many, and their total in
+     * cents), set by an admin; unset, the shop's defaults apply (order-caps.server.ts).
+     */
+    unpaidOrdersCap: { type: Number, min: 0, validate: Number.isInteger },
+    unpaidValueCapCents: { type: Number, min: 0, validate: Number.isInteger },
+    /**
+     * Trade terms set by an admin: net days to pay an order on account (0: card only) and the most
+     * that may be open on account. One sub-document, so it can move to a company as a whole.
+     */
+    account: {
+      type: new Schema(
+        { termsDays: { type: Number, default: 0, min: 0 }, creditLimitCents: { type: Number, default: 0, min: 0 } },
+        { _id: false },
+      ),
+    },
   },
   { timestamps: true },
 );
@@ -69,7 +85,13 @@ export type UserView = {
   emailVerified: boolean;
   /** Order updates by email (on unless turned off; receipts and shipping notices are always sent). */
   orderUpdateEmails: boolean;
+  /** The customer's own caps on unpaid card orders (null: the shop's default). */
+  unpaidCaps: { orders: number | null; valueCents: number | null };
+  /** Trade terms: net days on account (0: card only) and the credit limit in cents. */
+  account: AccountTerms;
 };
+
+export type AccountTerms = { termsDays: number; creditLimitCents: number };
 
 /** The address book; the chosen default, or the first address when none (or a deleted one) is chosen. */
 function addressBookOf(doc: Partial<UserDoc>) {
@@ -108,7 +130,16 @@ export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): Use
     addresses: addressBookOf(doc),
     emailVerified: Boolean(doc.emailVerifiedAt),
     orderUpdateEmails: doc.orderUpdateEmails !== false,
+    unpaidCaps: { orders: doc.unpaidOrdersCap ?? null, valueCents: doc.unpaidValueCapCents ?? null },
+    account: { termsDays: doc.account?.termsDays ?? 0, creditLimitCents: doc.account?.creditLimitCents ?? 0 },
   };
+}
+
+/** Sets a customer's trade terms; false for an admin account (or no such user): terms are for customers. */
+export async function setAccountTerms(userId: string, terms: AccountTerms) {
+  if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
+  const result = await User.updateOne({ _id: userId, role: "customer" }, { $set: { account: terms } });
+  return result.matchedCount === 1;
 }
 
 export async function getUserById(id: string) {
@@ -127,6 +158,23 @@ export async function getUserNames(ids: string[]) {
 
 export async function getUserByEmail(email: string) {
   const doc = await User.findOne({ email: email.trim().toLowerCase() }).lean();
+  return doc ? toUserView(doc) : null;
+}
+
+/** An admin sets (or, with null, clears) a customer's own caps on unpaid card orders. */
+export async function setUnpaidCaps(userId: string, caps: { orders: number | null; valueCents: number | null }) {
+  if (!/^[a-f0-9]{24}$/i.test(userId)) return null;
+  const set: Record<string, number> = {};
+  const unset: Record<string, ""> = {};
+  if (caps.orders === null) unset.unpaidOrdersCap = "";
+  else set.unpaidOrdersCap = caps.orders;
+  if (caps.valueCents === null) unset.unpaidValueCapCents = "";
+  else set.unpaidValueCapCents = caps.valueCents;
+  const doc = await User.findOneAndUpdate(
+    { _id: userId, role: "customer" },
+    { ...(Object.keys(set).length ? { $set: set } : {}), ...(Object.keys(unset).length ? { $unset: unset } : {}) },
+    { returnDocument: "after", runValidators: true },
+  ).lean();
   return doc ? toUserView(doc) : null;
 }
 

@@ -5,6 +5,9 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { FailedMailList, toFailedMailItems } from "~/components/failed-mail";
 import { lowStockParts, oldestOrders, salesByDay, type DaySales } from "~/models/admin-home.server";
+import { listOverdue } from "~/models/order.server";
+import { getLatestStockCheck } from "~/models/stock-check.server";
+import { formatDay, orderStateText } from "~/utils/order-states";
 import { requireAdmin } from "~/utils/auth.server";
 import { listFailedMail } from "~/utils/failed-mail.server";
 import { formatCents } from "~/utils/misc";
@@ -13,31 +16,42 @@ import { formatDateTime } from "~/utils/shop-forms";
 /** The admin home: what needs doing now, parts running low, and the last 30 days of sales. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const [awaitingPayment, awaitingShipment, lowStock, sales, failedMail] = await Promise.all([
+  const [awaitingPayment, awaitingShipment, overdue, lowStock, sales, stockCheck, failedMail] = await Promise.all([
     oldestOrders("unpaid"),
     oldestOrders("paid"),
+    listOverdue(),
     lowStockParts(),
     salesByDay(30),
+    getLatestStockCheck(),
     listFailedMail(5),
   ]);
   const slim = ({ orders, total }: Awaited<ReturnType<typeof oldestOrders>>) => ({
     total,
-    orders: orders.map(({ id, summary, userName, userEmail, totalCents, createdAt, paidAt }) => ({
-      id,
-      summary,
-      userName,
-      userEmail,
-      totalCents,
-      createdAt,
-      paidAt,
-    })),
+    orders: orders.map(
+      ({ id, number, state, dueAt, balanceCents, summary, userName, userEmail, totalCents, createdAt, paidAt }) => ({
+        id,
+        number,
+        state,
+        dueAt,
+        balanceCents,
+        summary,
+        userName,
+        userEmail,
+        totalCents,
+        createdAt,
+        paidAt,
+      }),
+    ),
   });
   return json(
     {
       awaitingPayment: slim(awaitingPayment),
       awaitingShipment: slim(awaitingShipment),
+      overdue: slim(overdue),
       lowStock,
       sales,
+      // Said only when the last stock check (every 10 minutes, or npm run stock:check) found a difference.
+      stockCheck: stockCheck?.problemCount ? stockCheck : null,
       failedMail: { total: failedMail.total, items: toFailedMailItems(failedMail.items) },
     },
     { headers: { "Cache-Control": "private, no-store" } },
@@ -49,7 +63,8 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 type OrderList = ReturnType<typeof useLoaderData<typeof loader>>["awaitingPayment"];
 
 export default function AdminHome() {
-  const { awaitingPayment, awaitingShipment, lowStock, sales, failedMail } = useLoaderData<typeof loader>();
+  const { awaitingPayment, awaitingShipment, overdue, lowStock, sales, stockCheck, failedMail } =
+    useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <h1 className="text-2xl font-bold">Shop Today</h1>
@@ -70,13 +85,40 @@ export default function AdminHome() {
           ) : null}
         </section>
       ) : null}
+      {stockCheck ? (
+        <section
+          role="alert"
+          data-testid="stock-check"
+          className="mt-4 rounded border-l-4 border-red-700 bg-red-50 p-4 text-red-900"
+        >
+          <p className="font-semibold">
+            The stock check of {formatDateTime(stockCheck.at)} found {stockCheck.problemCount}{" "}
+            {stockCheck.problemCount === 1 ? "difference" : "differences"} between the parts&apos; stock and what orders
+            hold.
+          </p>
+          <ul className="mt-1 list-disc pl-5 text-sm">
+            {stockCheck.problems.map((problem, index) => (
+              <li key={index}>
+                {problem.partNumber} {problem.name}: {problem.message}
+              </li>
+            ))}
+          </ul>
+          <p className="mt-1 text-sm">
+            Run npm run stock:check for the full list; docs/behaviour.md says what it checks.
+          </p>
+        </section>
+      ) : null}
       <div className="mt-6 grid gap-8 lg:grid-cols-2">
         <OrdersToHandle
           id="awaiting-shipment"
-          title="Paid, waiting to ship"
+          title="Waiting to ship (paid or on account)"
           list={awaitingShipment}
-          when={(order) => `Paid ${formatDateTime(order.paidAt ?? order.createdAt)}`}
-          moreHref="/dashboard/manageOrders?status=paid"
+          when={(order) =>
+            order.paidAt
+              ? `Paid ${formatDateTime(order.paidAt)}`
+              : `${orderStateText(order)}; placed ${formatDateTime(order.createdAt)}`
+          }
+          moreHref="/dashboard/manageOrders?status=pending"
         />
         <OrdersToHandle
           id="awaiting-payment"
@@ -84,6 +126,17 @@ export default function AdminHome() {
           list={awaitingPayment}
           when={(order) => `Placed ${formatDateTime(order.createdAt)}`}
           moreHref="/dashboard/manageOrders?status=unpaid"
+        />
+        <OrdersToHandle
+          id="overdue"
+          title="Overdue invoices"
+          list={overdue}
+          when={(order) =>
+            `Due ${order.dueAt ? formatDay(order.dueAt) : ""}; ${formatCents(order.balanceCents)} still to pay`
+          }
+          moreHref="/dashboard/manageOrders?status=overdue"
+          empty="No invoice is overdue."
+          oldest="Oldest due first."
         />
       </div>
       <section aria-labelledby="low-stock" className="mt-8">
@@ -131,29 +184,33 @@ function OrdersToHandle({
   list,
   when,
   moreHref,
+  empty = "Nothing waiting.",
+  oldest = "Oldest first.",
 }: {
   id: string;
   title: string;
   list: OrderList;
   when: (order: OrderList["orders"][number]) => string;
   moreHref: string;
+  empty?: string;
+  oldest?: string;
 }) {
   return (
     <section aria-labelledby={id} data-testid={id} className="min-w-0">
       <h2 id={id} className="text-xl font-semibold">
         {title} ({list.total.toLocaleString("en-US")})
       </h2>
-      <p className="text-sm text-slate-600">Oldest first.</p>
+      <p className="text-sm text-slate-600">{oldest}</p>
       {list.orders.length === 0 ? (
-        <p className="mt-2 text-slate-700">Nothing waiting.</p>
+        <p className="mt-2 text-slate-700">{empty}</p>
       ) : (
         <ol className="mt-2 divide-y divide-slate-200 rounded border border-slate-200 bg-white">
           {list.orders.map((order) => (
             <li key={order.id} className="break-words px-3 py-2 text-sm" data-testid="todo-order">
               <Link to={`/dashboard/manageOrders/${order.id}`} className="font-medium text-brand-700 underline">
-                {order.summary}
+                {order.number}
               </Link>{" "}
-              for {order.userName} ({order.userEmail}), {formatCents(order.totalCents)}
+              {order.summary} for {order.userName} ({order.userEmail}), {formatCents(order.totalCents)}
               <span className="block text-xs text-slate-600">{when(order)}</span>
             </li>
           ))}

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList } from "~/components/forms";
 import {
@@ -134,7 +134,9 @@ export default function AllUsers() {
               {(page - 1) * PER_PAGE + index + 1}
             </td>
             <td className="px-4 py-3 text-slate-900" data-label="Name">
-              {user.name}
+              <Link to={`/dashboard/allUsers/${user.id}`} className="font-medium text-brand-700 underline">
+                {user.name}
+              </Link>
             </td>
             <td className="break-all px-4 py-3 text-slate-900 max-md:col-span-2" data-label="Email">
               {user.email}

@@ -5,7 +5,7 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import type { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { DeliveryFields, deliveryDefaultValues, SavedAddressPicker } from "~/components/delivery-fields";
+import { DeliveryFields, deliveryDefaultValues, PaymentChoice, SavedAddressPicker } from "~/components/delivery-fields";
 import { Button, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
@@ -13,15 +13,16 @@ import {
   addToCart,
   getCart,
   removeFromCart,
-  restoreCart,
   setCartQuantity,
-  takeCartForCheckout,
+  claimCartForCheckout,
+  dropCheckoutClaim,
   type NoticeSource,
 } from "~/models/cart.server";
 import { reorderIntoCart } from "~/models/cart-lines.server";
-import { getOwnOrder, placeOrder } from "~/models/order.server";
+import { checkoutClaimMs, getOwnOrder, newOrderId } from "~/models/order.server";
+import { checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
 import { requireCustomer } from "~/utils/auth.server";
-import { redirectToPay } from "~/utils/checkout.server";
+import { redirectAfterOrder } from "~/utils/checkout.server";
 import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/utils/cart-forms";
 import { formatCents, safeRedirect } from "~/utils/misc";
 import { readForm } from "~/utils/form.server";
@@ -30,9 +31,9 @@ import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
-  const cart = await getCart(user.id);
+  const [cart, terms] = await Promise.all([getCart(user.id), checkoutTerms(user)]);
   return json(
-    { cart, buyer: deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo")) },
+    { cart, terms, buyer: deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo")) },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -118,25 +119,37 @@ export async function action({ request }: ActionFunctionArgs) {
         );
       }
       const lines = cart.lines.map((line) => ({ partId: line.partId, quantity: line.quantity }));
-      // The cart is emptied first, only while it is what was checked: a double submit cannot order it twice.
-      const taken = await takeCartForCheckout(user.id, lines);
-      if (!taken) return refuse("Your cart changed just now; check it and try again", 409);
-      let placed;
-      try {
-        placed = await placeOrder({
-          lines,
-          phone: value.phone,
-          address: value.address,
-          poNumber: value.poNumber,
-          user,
-          reorderedFrom: taken.reorderedFrom,
-        });
-      } catch (error) {
-        await restoreCart(user.id, lines, taken.reorderedFrom);
-        throw error;
+      // The cart is claimed for the order, only while it is what was checked (a double submit cannot
+      // order it twice), and emptied once the order exists; a checkout that fails leaves it as it was.
+      const orderId = newOrderId();
+      const taken = await claimCartForCheckout(user.id, lines, orderId, checkoutClaimMs());
+      if (!taken)
+        return refuse("Your cart changed just now, or its order is being placed; check it and try again", 409);
+      const placed = await placeCustomerOrder({
+        lines,
+        phone: value.phone,
+        address: value.address,
+        poNumber: value.poNumber,
+        user,
+        reorderedFrom: taken.reorderedFrom,
+        payment: value.payment,
+        orderId,
+        fromCart: true,
+      });
+      if (!placed.ok && "payment" in placed) {
+        await dropCheckoutClaim(user.id, orderId);
+        return json<ActionData>(
+          { ...posted, result: submission.reply({ fieldErrors: { payment: [placed.payment.message] } }) },
+          { status: placed.payment.status },
+        );
       }
       if (!placed.ok) {
-        await restoreCart(user.id, lines, taken.reorderedFrom);
+        if (placed.refusal) {
+          return json<ActionData>(
+            { ...posted, result: submission.reply({ formErrors: [placed.refusal] }) },
+            { status: 409 },
+          );
+        }
         const names = new Map(cart.lines.map((line) => [line.partId, line.part?.name ?? "A removed part"]));
         return json<ActionData>(
           {
@@ -149,7 +162,7 @@ export async function action({ request }: ActionFunctionArgs) {
         );
       }
       if (value.saveAddress) await saveDeliveryToProfile(user.id, value);
-      return redirectToPay(placed.order.id);
+      return redirectAfterOrder(placed.order);
     }
   }
 }
@@ -166,7 +179,7 @@ const NOTICE_HEADINGS: Record<NoticeSource | "earlier", string> = {
 };
 
 export default function CartPage() {
-  const { cart, buyer } = useLoaderData<typeof loader>();
+  const { cart, buyer, terms } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
@@ -214,6 +227,7 @@ export default function CartPage() {
         <>
           <CartTable cart={cart} actionData={actionData} />
           <CheckoutForm
+            terms={terms}
             key={buyer.addressId ?? "profile"}
             cart={cart}
             buyer={buyer}
@@ -355,9 +369,11 @@ function CartRow({ line, actionData }: { line: CartData["lines"][number]; action
 function CheckoutForm({
   cart,
   buyer,
+  terms,
   lastResult,
 }: {
   cart: CartData;
+  terms: ReturnType<typeof useLoaderData<typeof loader>>["terms"];
   buyer: ReturnType<typeof useLoaderData<typeof loader>>["buyer"];
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
@@ -386,6 +402,7 @@ function CheckoutForm({
         <input type="hidden" name="intent" value="checkout" />
         <SavedAddressPicker saved={buyer.saved} chosenId={buyer.addressId} />
         <DeliveryFields fields={fields} />
+        <PaymentChoice meta={fields.payment} terms={terms} />
         <ErrorList id={form.errorId} errors={form.errors} />
         {!cart.ok ? (
           <p className="mb-2 text-sm text-red-700">Fix the lines marked in red before you check out.</p>

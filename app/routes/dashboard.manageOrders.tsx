@@ -7,26 +7,24 @@ import type { SubmissionResult } from "@conform-to/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Button, ErrorList, Field, SubmitButton } from "~/components/forms";
+import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { OrderLinesDetails, PoNumber } from "~/components/order-lines";
 import { describeOrder } from "~/utils/order-lines";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { getOrderById, listAllOrders, markShipped, removeOrder } from "~/models/order.server";
+import { getOrderById, listAllOrders, removeOrder, type OrderView } from "~/models/order.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
 import { readForm } from "~/utils/form.server";
 import { audit, orderStatusChange } from "~/utils/audit.server";
 import { orderFilterSchema, toOrderFilter } from "~/utils/order-filters";
-import {
-  formatDateTime,
-  manageOrdersSchema,
-  ORDER_STATUS_FILTERS,
-  ORDER_STATUS_LABELS,
-  parsePage,
-} from "~/utils/shop-forms";
+import { formatDateTime, manageOrdersSchema, parsePage } from "~/utils/shop-forms";
+import { ORDER_STATE_MEANINGS, ORDER_STATE_WORDS, ORDER_STATES, orderStateText } from "~/utils/order-states";
 
-/** Newest first, 20 a page; search (order number or email), status and dates, all in the URL. */
+/**
+ * Newest first, 20 a page; search (order number, PO number, email or company), state and dates,
+ * all in the URL.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const params = new URL(request.url).searchParams;
@@ -35,18 +33,29 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (submission.status !== "success") {
     // A bad filter shows its message next to the field and no orders (nothing is guessed).
     return json(
-      { result: submission.reply(), orders: [], page: 1, pageCount: 1, total: 0, status: null, filtered: true },
+      {
+        result: submission.reply(),
+        orders: [] as OrderView[],
+        page: 1,
+        pageCount: 1,
+        total: 0,
+        status: null,
+        filtered: true,
+        values: null as Record<"q" | "status" | "from" | "to", string> | null,
+      },
       { status: 400, headers },
     );
   }
   const filter = toOrderFilter(submission.value);
   const result = await listAllOrders({ ...filter, page: parsePage(params.get("page")) });
   const { q, from, to } = submission.value;
-  const filtered = Boolean(q || filter.status || from || to);
-  return json({ result: submission.reply(), ...result, status: filter.status, filtered }, { headers });
+  const filtered = Boolean(q || filter.state || from || to);
+  // What the form shows: the filters of the orders listed ("paid" of older links read as pending).
+  const values = { q: q ?? "", status: filter.state ?? "", from: from ?? "", to: to ?? "" };
+  return json({ result: submission.reply(), ...result, status: filter.state, filtered, values }, { headers });
 }
 
-/** Two forms post here: Shipped on a paid order, and the Remove confirmation of an unpaid one. */
+/** The Remove confirmation of an unpaid order posts here (shipping and payments are on the order's page). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const formData = await readForm(request);
@@ -54,40 +63,29 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const posted = { orderId: String(formData.get("orderId") ?? ""), intent: String(formData.get("intent") ?? "") };
   if (submission.status !== "success") return json({ ...posted, result: submission.reply() }, { status: 400 });
 
-  const { intent, orderId } = submission.value;
-  const changed = intent === "ship" ? await markShipped(orderId) : await removeOrder(orderId);
+  const { orderId } = submission.value;
+  const changed = await removeOrder(orderId);
   if (!changed) {
     const order = await getOrderById(orderId);
     const message = !order
       ? "That order does not exist."
-      : intent === "ship"
-        ? `Only paid orders waiting to ship can be marked shipped; this one is ${ORDER_STATUS_LABELS[order.status]}.`
-        : `Only unpaid orders can be removed; this one is ${ORDER_STATUS_LABELS[order.status]}.`;
+      : `Only unpaid orders with no money received can be removed; ${order.number} is ${ORDER_STATE_WORDS[order.state]}.`;
     return json({ ...posted, result: submission.reply({ formErrors: [message] }) }, { status: order ? 409 : 404 });
   }
-  await audit({ context, actor: admin, ...orderStatusChange(intent, changed) });
+  await audit({ context, actor: admin, ...orderStatusChange("remove", changed) });
   const { search } = new URL(request.url);
-  const message =
-    intent === "ship"
-      ? `The order of ${changed.summary} for ${changed.userName} is shipped`
-      : `The order of ${changed.summary} for ${changed.userName} is removed and its stock is back`;
-  return redirectWithSuccess(`/dashboard/manageOrders${search}`, message);
+  return redirectWithSuccess(
+    `/dashboard/manageOrders${search}`,
+    `${changed.number} (${changed.summary} for ${changed.userName}) is removed and its stock is back`,
+  );
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 type ActionData = { orderId: string; intent: string; result: SubmissionResult<string[]> };
 
-const FILTER_LABELS: Record<string, string> = {
-  unpaid: "Unpaid",
-  paid: "Pending (paid)",
-  shipped: "Shipped",
-  cancelled: "Cancelled by the customer",
-  removed: "Removed",
-};
-
 const COLUMNS: Column[] = [
-  { label: "Product" },
+  { label: "Order" },
   { label: "Customer" },
   { label: "Quantity", align: "right" },
   { label: "Price", align: "right" },
@@ -96,12 +94,15 @@ const COLUMNS: Column[] = [
 ];
 
 export default function ManageOrders() {
-  const { orders, page, pageCount, total, status, filtered, result } = useLoaderData<typeof loader>();
+  const { orders, page, pageCount, total, status, filtered, result, values } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const [form, fields] = useForm({
-    id: "order-filters",
-    lastResult: navigation.state === "idle" ? result : null,
+    // Keyed by the filters listed and started from them, so after any action (a remove, a filter,
+    // Clear, Back) the form shows the filters of the orders on the page, never a value left from before.
+    id: `order-filters-${values ? new URLSearchParams(values).toString() : "invalid"}`,
+    defaultValue: values ?? undefined,
+    lastResult: navigation.state === "idle" && !values ? result : null,
     constraint: getZodConstraint(orderFilterSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -121,8 +122,8 @@ export default function ManageOrders() {
       >
         <Field
           meta={fields.q}
-          label="Order number or email"
-          inputProps={{ type: "search", placeholder: "name@… or the order number" }}
+          label="Order, PO, email or company"
+          inputProps={{ type: "search", placeholder: "SO-100042, PO number, name@…" }}
         />
         <div>
           <label htmlFor={fields.status.id} className="mb-1 block text-sm font-medium text-slate-800">
@@ -134,9 +135,9 @@ export default function ManageOrders() {
             className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2"
           >
             <option value="">All orders</option>
-            {ORDER_STATUS_FILTERS.map((value) => (
+            {ORDER_STATES.map((value) => (
               <option key={value} value={value}>
-                {FILTER_LABELS[value]}
+                {ORDER_STATE_MEANINGS[value]}
               </option>
             ))}
           </select>
@@ -169,7 +170,7 @@ export default function ManageOrders() {
       </p>
       <p className="mt-1 text-sm text-slate-600" data-testid="orders-total">
         {total.toLocaleString("en-US")} {total === 1 ? "order" : "orders"}
-        {status ? ` with status ${FILTER_LABELS[status]}` : ""}, newest first.
+        {status ? ` with status ${ORDER_STATE_MEANINGS[status]}` : ""}, newest first.
       </p>
       <ErrorList errors={orphanErrors} />
       {orders.length === 0 ? (
@@ -178,16 +179,13 @@ export default function ManageOrders() {
         <DataTable caption="Orders, newest first" className="mt-2" columns={COLUMNS}>
           {orders.map((order) => {
             const rowErrors = actionData?.orderId === order.id ? replyErrors(actionData.result) : [];
-            const shipping =
-              navigation.state === "submitting" &&
-              navigation.formData?.get("orderId") === order.id &&
-              navigation.formData?.get("intent") === "ship";
             return (
               <tr key={order.id} data-testid={`order-${order.id}`}>
                 <th scope="row" className="px-3 py-2 font-medium">
                   <Link to={`/dashboard/manageOrders/${order.id}`} className="text-brand-700 underline">
-                    {order.summary}
+                    {order.number}
                   </Link>
+                  <span className="block font-normal">{order.summary}</span>
                   <span className="block text-xs font-normal text-slate-600">
                     Placed {formatDateTime(order.createdAt)}
                   </span>
@@ -196,6 +194,7 @@ export default function ManageOrders() {
                 </th>
                 <td className="px-3 py-2 max-md:col-span-2" data-label="Customer">
                   {order.userName}
+                  {order.companyName ? <span className="block text-xs text-slate-600">{order.companyName}</span> : null}
                   <span className="block break-all text-xs text-slate-600">{order.userEmail}</span>
                   <span className="block text-xs text-slate-600">{order.phone}</span>
                 </td>
@@ -207,15 +206,18 @@ export default function ManageOrders() {
                 </td>
                 <td className="px-3 py-2" data-label="Status">
                   <span className="font-medium" data-testid="status">
-                    {ORDER_STATUS_LABELS[order.status]}
+                    {orderStateText(order)}
                   </span>
+                  {order.state === "part-paid" ? (
+                    <span className="block text-xs text-slate-600">{formatCents(order.balanceCents)} left to pay</span>
+                  ) : null}
                   <StatusTimes order={order} />
                 </td>
                 <td className="px-3 py-2">
-                  {order.status === "unpaid" ? (
+                  {order.state === "unpaid" ? (
                     <ConfirmDialog
                       label="Remove"
-                      accessibleLabel={`Remove the order of ${order.summary} for ${order.userName}`}
+                      accessibleLabel={`Remove ${order.number}: ${order.summary} for ${order.userName}`}
                       href={`/dashboard/manageOrders/${order.id}/remove`}
                       title="Remove this unpaid order?"
                       className={confirmLinkClass}
@@ -226,8 +228,8 @@ export default function ManageOrders() {
                           hidden={{ intent: "remove", orderId: order.id }}
                           message={
                             <p>
-                              The order of {describeOrder({ ...order, lineCount: order.lines.length })} for{" "}
-                              {order.userName} will be removed and the units go back into stock.
+                              {order.number}, {describeOrder({ ...order, lineCount: order.lines.length })} for{" "}
+                              {order.userName}, will be removed and the units go back into stock.
                             </p>
                           }
                           confirmLabel="Remove"
@@ -236,19 +238,22 @@ export default function ManageOrders() {
                         />
                       )}
                     </ConfirmDialog>
-                  ) : order.status === "paid" ? (
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="ship" />
-                      <input type="hidden" name="orderId" value={order.id} />
-                      <Button
-                        type="submit"
-                        aria-label={`Shipped: the order of ${order.summary} for ${order.userName}`}
-                        className="px-3 py-1.5 text-sm"
-                        disabled={shipping}
-                      >
-                        Shipped
-                      </Button>
-                    </Form>
+                  ) : order.status === "paid" || order.status === "account" ? (
+                    <Link
+                      to={`/dashboard/manageOrders/${order.id}#ship`}
+                      className="inline-flex min-h-11 items-center rounded bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-800"
+                      aria-label={`Ship ${order.number} with tracking: ${order.summary} for ${order.userName}`}
+                    >
+                      Ship with tracking…
+                    </Link>
+                  ) : null}
+                  {order.balanceCents > 0 ? (
+                    <Link
+                      to={`/dashboard/manageOrders/${order.id}#payment`}
+                      className="block text-sm font-medium text-brand-700 underline"
+                    >
+                      Record a payment<span className="sr-only"> for {order.number}</span>
+                    </Link>
                   ) : null}
                   <ErrorList errors={rowErrors} />
                 </td>

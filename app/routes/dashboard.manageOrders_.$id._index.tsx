@@ -1,18 +1,32 @@
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ExtendHoldForm, HoldNotice } from "~/components/hold-forms";
+import { RecordedPayments, RecordPaymentForm, ShipForm } from "~/components/order-admin-forms";
+import { OrderDetails, OrderHeading, PaymentSummary } from "~/components/order-details";
 import { orderShopActors } from "~/models/audit.server";
 import { getOrderById } from "~/models/order.server";
 import { requireAdmin } from "~/utils/auth.server";
-import { orderTimeline } from "~/utils/order-timeline";
-import { ORDER_STATUS_LABELS } from "~/utils/shop-forms";
-import { OrderDetails, OrderHeading } from "~/components/order-details";
+import { readForm } from "~/utils/form.server";
+import { extendHoldSchema } from "~/utils/hold-forms";
+import { formatCents } from "~/utils/misc";
 import { documentsOf } from "~/utils/order-documents.server";
+import { adminOrderSchema } from "~/utils/order-forms";
+import { orderStateText } from "~/utils/order-states";
+import { orderTimeline } from "~/utils/order-timeline";
+import { recordPayment, reversePayment, shipOrder } from "~/utils/orders.server";
+import { formatDateTime } from "~/utils/shop-forms";
+import { extendHold } from "~/utils/stock-jobs.server";
+import { redirectWithSuccess } from "~/utils/toast.server";
 
 const NOT_FOUND = "There is no order with that number.";
 
-/** Any order, for admins: lines, totals, delivery, the Stripe transaction id, and who did what when. */
+/**
+ * Any order, for admins: lines, totals, delivery, payments and who did what when; shipping it with
+ * tracking, recording money received outside Stripe, and reversing a wrong entry.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const id = params.id ?? "";
@@ -24,23 +38,116 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   );
 }
 
+/** Four forms post here, told apart by their intent: ship, record-payment, reverse-payment, extend-hold. */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const id = params.id ?? "";
+  const formData = await readForm(request);
+  const intent = String(formData.get("intent") ?? "ship");
+  const paymentId = String(formData.get("paymentId") ?? "");
+  if (intent === "extend-hold") {
+    const submission = parseWithZod(formData, { schema: extendHoldSchema });
+    if (submission.status !== "success")
+      return json({ intent, paymentId, result: submission.reply() }, { status: 400 });
+    const order = await extendHold(id, submission.value.days, { id: admin.id, email: admin.email }, context);
+    if (!order) {
+      const current = await getOrderById(id);
+      if (!current) throw new Response(NOT_FOUND, { status: 404 });
+      const message = `Only an unpaid card order holds stock; ${current.number} has no hold to extend (or it changed just now).`;
+      return json({ intent, paymentId, result: submission.reply({ formErrors: [message] }) }, { status: 409 });
+    }
+    return redirectWithSuccess(
+      `/dashboard/manageOrders/${order.id}`,
+      `${order.number} holds its stock until ${formatDateTime(order.holdUntil)}`,
+    );
+  }
+  const submission = parseWithZod(formData, { schema: adminOrderSchema(intent) });
+  if (submission.status !== "success") {
+    return json({ intent, paymentId, result: submission.reply() }, { status: 400 });
+  }
+  const current = await getOrderById(id);
+  if (!current) throw new Response(NOT_FOUND, { status: 404 });
+  const actor = { id: admin.id, email: admin.email };
+  const back = `/dashboard/manageOrders/${current.id}`;
+  const value = submission.value;
+
+  if (value.intent === "ship") {
+    const shipped = await shipOrder(
+      current.id,
+      { carrier: value.carrier, trackingNumber: value.trackingNumber || null },
+      { actor, context, current },
+    );
+    if (!shipped.ok) {
+      return json(
+        { intent, paymentId, result: submission.reply({ formErrors: [shipped.message] }) },
+        { status: shipped.status },
+      );
+    }
+    return redirectWithSuccess(back, `${shipped.order.number} is shipped; the customer is emailed`);
+  }
+
+  if (value.intent === "record-payment") {
+    const recorded = await recordPayment(
+      current.id,
+      {
+        amountCents: value.amount,
+        method: value.method,
+        receivedOn: new Date(`${value.receivedOn}T00:00:00Z`),
+        reference: value.reference ?? "",
+      },
+      { actor, context },
+    );
+    if (!recorded.ok) {
+      const reply = recorded.field
+        ? submission.reply({ fieldErrors: { [recorded.field]: [recorded.message] } })
+        : submission.reply({ formErrors: [recorded.message] });
+      return json({ intent, paymentId, result: reply }, { status: recorded.status });
+    }
+    const { order } = recorded;
+    return redirectWithSuccess(
+      back,
+      recorded.paidInFull
+        ? `${order.number} is paid; the receipt is emailed`
+        : `Payment recorded on ${order.number}: ${formatCents(order.balanceCents)} left to pay`,
+    );
+  }
+
+  const reversed = await reversePayment(current.id, value.paymentId, value.reason, { actor, context });
+  if (!reversed.ok) {
+    return json(
+      { intent, paymentId, result: submission.reply({ formErrors: [reversed.message] }) },
+      { status: reversed.status },
+    );
+  }
+  return redirectWithSuccess(
+    back,
+    `Payment reversed on ${reversed.order.number}: ${formatCents(reversed.order.balanceCents)} to pay`,
+  );
+}
+
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export default function AdminOrderPage() {
   const { order, timeline, documents } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  const canShip = order.status === "paid" || order.status === "account";
   return (
     <div className="mx-auto max-w-4xl px-4 py-8">
       <OrderHeading back={{ to: "/dashboard/manageOrders", label: "Manage Orders" }} order={order} />
       <dl className="mt-3 grid gap-x-4 gap-y-1 sm:grid-cols-[max-content_1fr]">
         <dt className="font-medium text-slate-700">Status</dt>
-        <dd data-testid="order-status">{ORDER_STATUS_LABELS[order.status]}</dd>
+        <dd data-testid="order-status">{orderStateText(order)}</dd>
         <dt className="font-medium text-slate-700">Customer</dt>
         <dd>
-          {order.userName} <span className="break-all text-slate-600">({order.userEmail})</span>
+          <Link to={`/dashboard/allUsers/${order.userId}`} className="font-medium text-brand-700 underline">
+            {order.userName}
+          </Link>{" "}
+          <span className="break-all text-slate-600">({order.userEmail})</span>
+          {order.companyName ? <span className="block">{order.companyName}</span> : null}
         </dd>
         <dt className="font-medium text-slate-700">Stripe transaction id</dt>
         <dd className="break-all font-mono" data-testid="transaction-id">
-          {order.transactionId ?? "none (not paid)"}
+          {order.transactionId ?? "none (not paid by card)"}
         </dd>
         {order.poNumber ? (
           <>
@@ -49,12 +156,50 @@ export default function AdminOrderPage() {
           </>
         ) : null}
       </dl>
+      <HoldNotice holdUntil={order.holdUntil} who="customer" />
+      <PaymentSummary order={order} />
       <OrderDetails order={order} timeline={timeline} documents={documents} />
+      {order.holdUntil ? (
+        <section id="hold" aria-labelledby="hold-heading" className="mt-8 scroll-mt-4">
+          <h2 id="hold-heading" className="text-lg font-semibold">
+            Hold the stock longer
+          </h2>
+          <p className="text-sm text-slate-700">
+            The customer needs more time to pay: the hold runs on from its current end, and a new reminder goes out
+            before it.
+          </p>
+          <ExtendHoldForm reply={reply} />
+        </section>
+      ) : null}
+      {canShip ? (
+        <section id="ship" aria-labelledby="ship-heading" className="mt-8 scroll-mt-4">
+          <h2 id="ship-heading" className="text-lg font-semibold">
+            Ship this order
+          </h2>
+          <ShipForm orderNumber={order.number} reply={reply} />
+        </section>
+      ) : null}
+      {order.payments.length || order.balanceCents > 0 ? (
+        <section id="payment" aria-labelledby="payment-heading" className="mt-8 scroll-mt-4">
+          <h2 id="payment-heading" className="text-lg font-semibold">
+            Payments received outside Stripe
+          </h2>
+          <RecordedPayments payments={order.payments} reply={reply} />
+          {order.balanceCents > 0 ? (
+            <div className="mt-4">
+              <h3 className="font-medium">Record a payment</h3>
+              <RecordPaymentForm balanceCents={order.balanceCents} reply={reply} />
+            </div>
+          ) : null}
+        </section>
+      ) : null}
     </div>
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Order — PartsWorks" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.order.number ?? "Order"} — PartsWorks` },
+];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -7,7 +7,7 @@ import { getOrderById } from "~/models/order.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
 import { describeOrder } from "~/utils/order-lines";
-import { ORDER_STATUS_LABELS } from "~/utils/shop-forms";
+import { ORDER_STATE_WORDS } from "~/utils/order-states";
 
 /**
  * The Remove confirmation as a page (the modal of Manage Orders, without JavaScript). Its form
@@ -21,12 +21,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     {
       order: {
         id: order.id,
+        number: order.number,
         summary: order.summary,
         lineCount: order.lines.length,
         totalQuantity: order.totalQuantity,
         totalCents: order.totalCents,
         userName: order.userName,
         status: order.status,
+        state: order.state,
       },
     },
     { headers: { "Cache-Control": "private, no-store" } },
@@ -39,12 +41,12 @@ export default function RemoveOrderPage() {
   const { order } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-lg px-4 py-10">
-      <h1 className="text-2xl font-bold">Remove this unpaid order?</h1>
+      <h1 className="text-2xl font-bold">Remove unpaid order {order.number}?</h1>
       <p className="mt-2 text-slate-700">
         {describeOrder(order)} for {order.userName}, {formatCents(order.totalCents)}
       </p>
       <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-        {order.status === "unpaid" ? (
+        {order.state === "unpaid" ? (
           <ConfirmPageForm
             action="/dashboard/manageOrders"
             hidden={{ intent: "remove", orderId: order.id }}
@@ -55,7 +57,10 @@ export default function RemoveOrderPage() {
           />
         ) : (
           <>
-            <p>Only unpaid orders can be removed; this one is {ORDER_STATUS_LABELS[order.status]}.</p>
+            <p>
+              Only unpaid orders with no money received can be removed; {order.number} is{" "}
+              {ORDER_STATE_WORDS[order.state]}.
+            </p>
             <Link to="/dashboard/manageOrders" className="mt-4 inline-block font-medium text-brand-700 underline">
               Back to Manage Orders
             </Link>

@@ -4,15 +4,23 @@ import { eachOrder, type OrderView } from "~/models/order.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { csvDollars, csvFileDay, csvResponse, type CsvColumn } from "~/utils/csv.server";
 import { orderFilterSchema, toOrderFilter } from "~/utils/order-filters";
-import { ORDER_STATUS_LABELS } from "~/utils/shop-forms";
+import { ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/utils/order-states";
+import { formatInvoiceNumber } from "~/models/invoice.server";
+import { describeShipment } from "~/utils/shipping";
 
 /** One row per order; its lines summarised in one cell ("PW-1001 Brake Pad x 200; ..."). */
 const COLUMNS: CsvColumn<OrderView>[] = [
-  { header: "Order number", value: (order) => order.id },
+  { header: "Order number", value: (order) => order.number },
   { header: "Placed (UTC)", value: (order) => order.createdAt },
-  { header: "Status", value: (order) => ORDER_STATUS_LABELS[order.status] },
+  { header: "Status", value: (order) => ORDER_STATE_WORDS[order.state] },
+  {
+    header: "Payment",
+    value: (order) => (order.paymentMethod === "account" ? `On account, net ${order.termsDays} days` : "Card"),
+  },
+  { header: "Due (UTC)", value: (order) => order.dueAt },
   { header: "Customer name", value: (order) => order.userName },
   { header: "Customer email", value: (order) => order.userEmail },
+  { header: "Company", value: (order) => order.companyName },
   { header: "PO number", value: (order) => order.poNumber },
   {
     header: "Lines",
@@ -21,8 +29,24 @@ const COLUMNS: CsvColumn<OrderView>[] = [
   },
   { header: "Quantity", value: (order) => order.totalQuantity },
   { header: "Total (USD)", value: (order) => csvDollars(order.totalCents) },
+  { header: "Paid (USD)", value: (order) => csvDollars(order.paidCents) },
+  { header: "Balance (USD)", value: (order) => csvDollars(order.balanceCents) },
   { header: "Transaction id", value: (order) => order.transactionId },
-  { header: "Invoice number", value: (order) => order.invoiceNumber },
+  {
+    header: "Recorded payments",
+    value: (order) =>
+      order.payments
+        .filter((payment) => !payment.reversedAt)
+        .map((p) =>
+          `${csvDollars(p.amountCents)} ${PAYMENT_METHOD_WORDS[p.method]} ${p.receivedOn.slice(0, 10)} ${p.reference}`.trim(),
+        )
+        .join("; "),
+  },
+  {
+    header: "Invoice number",
+    value: (order) => (order.invoiceNumber ? formatInvoiceNumber(order.invoiceNumber) : null),
+  },
+  { header: "Shipped with", value: (order) => describeShipment(order.shipment)?.text ?? null },
 ];
 
 /** Manage Orders as CSV: the same filters as the page (q, status, from, to), every matching order. */

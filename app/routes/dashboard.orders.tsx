@@ -11,7 +11,8 @@ import { listOrdersOfUser } from "~/models/order.server";
 import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
 import { orderPath } from "~/utils/order-lines";
-import { formatDateTime, ORDER_STATUS_LABELS, parsePage } from "~/utils/shop-forms";
+import { formatDateTime, parsePage } from "~/utils/shop-forms";
+import { orderStateText } from "~/utils/order-states";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomerOrSignOutHome(request);
@@ -19,18 +20,29 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const result = await listOrdersOfUser(user.id, { page });
   const orders = result.orders.map((order) => ({
     id: order.id,
+    number: order.number,
     summary: order.summary,
     poNumber: order.poNumber,
     lineCount: order.lines.length,
     totalQuantity: order.totalQuantity,
     totalCents: order.totalCents,
     status: order.status,
+    state: order.state,
+    dueAt: order.dueAt,
+    balanceCents: order.balanceCents,
+    paid: order.paid,
     transactionId: order.transactionId,
     createdAt: order.createdAt,
     endedAt: order.cancelledAt ?? order.removedAt,
   }));
   return json(
-    { orders, page: result.page, pageCount: result.pageCount, total: result.total },
+    {
+      orders,
+      page: result.page,
+      pageCount: result.pageCount,
+      total: result.total,
+      onAccount: user.account.termsDays > 0 || orders.some((order) => order.dueAt),
+    },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -38,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 const COLUMNS: Column[] = [
-  { label: "Name" },
+  { label: "Order" },
   { label: "Quantity", align: "right" },
   { label: "Price", align: "right" },
   { label: "Status" },
@@ -47,10 +59,20 @@ const COLUMNS: Column[] = [
 ];
 
 export default function MyOrders() {
-  const { orders, page, pageCount, total } = useLoaderData<typeof loader>();
+  const { orders, page, pageCount, total, onAccount } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="text-2xl font-bold">My Orders</h1>
+      {onAccount ? (
+        <p className="mt-1">
+          <Link
+            to="/dashboard/statement"
+            className="inline-flex min-h-11 items-center font-medium text-brand-700 underline"
+          >
+            Statement of account
+          </Link>
+        </p>
+      ) : null}
       {total === 0 ? (
         <p className="mt-4 text-slate-700">
           You have no orders yet.{" "}
@@ -64,8 +86,9 @@ export default function MyOrders() {
             <tr key={order.id} data-testid={`order-${order.id}`}>
               <th scope="row" className="px-3 py-2 font-medium">
                 <Link to={orderPath(order.id)} className="text-brand-700 underline hover:text-brand-800">
-                  {order.summary}
+                  {order.number}
                 </Link>
+                <span className="block font-normal">{order.summary}</span>
                 <span className="block text-xs font-normal text-slate-600">
                   Placed {formatDateTime(order.createdAt)}
                 </span>
@@ -78,7 +101,12 @@ export default function MyOrders() {
                 {formatCents(order.totalCents)}
               </td>
               <td className="px-3 py-2 max-md:col-span-2" data-label="Status">
-                <span className="font-medium">{ORDER_STATUS_LABELS[order.status]}</span>
+                <span className="font-medium" data-testid="status">
+                  {orderStateText(order)}
+                </span>
+                {order.state === "part-paid" ? (
+                  <span className="block text-xs text-slate-600">{formatCents(order.balanceCents)} left to pay</span>
+                ) : null}
                 {order.transactionId ? (
                   <span className="block text-xs text-slate-600">
                     Transaction id: <span className="break-all font-mono">{order.transactionId}</span>
@@ -90,10 +118,10 @@ export default function MyOrders() {
                 {order.status !== "unpaid" ? <ReorderForm orderId={order.id} summary={order.summary} /> : null}
               </td>
               <td className="px-3 py-2">
-                {order.status === "unpaid" ? (
+                {order.state === "unpaid" ? (
                   <ConfirmDialog
                     label="Cancel"
-                    accessibleLabel={`Cancel the order of ${order.summary}`}
+                    accessibleLabel={`Cancel ${order.number}: ${order.summary}`}
                     href={cancelOrderPath(order.id)}
                     title="Cancel this order?"
                     className={confirmLinkClass}
@@ -106,12 +134,12 @@ export default function MyOrders() {
                 {order.status === "unpaid" && order.totalCents > 0 ? (
                   <Link
                     to={`/dashboard/payment/${order.id}`}
-                    aria-label={`Pay for the order of ${order.summary}`}
+                    aria-label={`Pay for ${order.number}: ${order.summary}`}
                     className="inline-flex min-h-11 items-center rounded bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-800"
                   >
                     Pay
                   </Link>
-                ) : order.status === "paid" || order.status === "shipped" ? (
+                ) : order.paid ? (
                   <span className="font-medium text-green-800">Paid</span>
                 ) : null}
               </td>

@@ -7,8 +7,10 @@ import { SubmitButton, useIsPending } from "~/components/forms";
 import { getOwnOrder } from "~/models/order.server";
 import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
 import { orderTimeline } from "~/utils/order-timeline";
-import { ORDER_STATUS_LABELS } from "~/utils/shop-forms";
-import { OrderDetails, OrderHeading } from "~/components/order-details";
+import { orderStateText } from "~/utils/order-states";
+import { formatCents } from "~/utils/misc";
+import { HoldNotice } from "~/components/hold-forms";
+import { OrderDetails, OrderHeading, PaymentSummary } from "~/components/order-details";
 import { documentsOf } from "~/utils/order-documents.server";
 
 const NOT_FOUND = "We could not find that order in your account.";
@@ -39,17 +41,24 @@ export default function OrderPage() {
           Your PO number: <strong>{order.poNumber}</strong>
         </p>
       ) : null}
+      <HoldNotice holdUntil={order.holdUntil} />
       <p className="mt-3">
-        Status: <strong data-testid="order-status">{ORDER_STATUS_LABELS[order.status]}</strong>
+        Status: <strong data-testid="order-status">{orderStateText(order)}</strong>
+        {order.balanceCents > 0 && order.paidCents > 0 ? (
+          <span className="block text-sm text-slate-700" data-testid="balance">
+            Paid so far {formatCents(order.paidCents)}; {formatCents(order.balanceCents)} left to pay.
+          </span>
+        ) : null}
         {order.transactionId ? (
           <span className="block text-sm text-slate-600">
             Transaction id: <span className="font-mono">{order.transactionId}</span>
           </span>
         ) : null}
       </p>
+      <PaymentSummary order={order} />
       <OrderDetails order={order} timeline={timeline} documents={documents} />
       <div className="mt-6 flex flex-wrap items-center gap-3">
-        {order.status === "unpaid" ? (
+        {order.state === "unpaid" ? (
           <>
             <Link
               to={`/dashboard/payment/${order.id}`}

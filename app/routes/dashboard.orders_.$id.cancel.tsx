@@ -10,7 +10,8 @@ import { cancelOrder, getOwnOrder } from "~/models/order.server";
 import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
 import { describeOrder } from "~/utils/order-lines";
-import { cancelOrderSchema, ORDER_STATUS_LABELS } from "~/utils/shop-forms";
+import { cancelOrderSchema } from "~/utils/shop-forms";
+import { ORDER_STATE_WORDS } from "~/utils/order-states";
 import { readForm } from "~/utils/form.server";
 
 const NOT_FOUND = "We could not find that order in your account.";
@@ -25,11 +26,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     {
       order: {
         id: order.id,
+        number: order.number,
         summary: order.summary,
         lineCount: order.lines.length,
         totalQuantity: order.totalQuantity,
         totalCents: order.totalCents,
         status: order.status,
+        state: order.state,
       },
     },
     { headers: { "Cache-Control": "private, no-store" } },
@@ -44,7 +47,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const cancelled = order.status === "unpaid" ? await cancelOrder(order.id, user.id) : null;
   if (!cancelled) return json(submission.reply({ formErrors: [NOT_UNPAID] }), { status: 409 });
-  return redirectWithSuccess("/dashboard/orders", `Your order of ${cancelled.summary} is cancelled`);
+  return redirectWithSuccess("/dashboard/orders", `Your order ${cancelled.number} (${cancelled.summary}) is cancelled`);
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
@@ -55,17 +58,17 @@ export default function CancelOrderPage() {
   const isPending = useIsPending();
   return (
     <div className="mx-auto max-w-lg px-4 py-10">
-      <h1 className="text-2xl font-bold">Cancel this order?</h1>
+      <h1 className="text-2xl font-bold">Cancel order {order.number}?</h1>
       <p className="mt-2 text-slate-700">
         {describeOrder(order)}, {formatCents(order.totalCents)}
       </p>
       <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-        {order.status === "unpaid" ? (
+        {order.state === "unpaid" ? (
           <CancelOrderPageForm order={order} lastResult={lastResult} pending={isPending} />
         ) : (
           <>
             <p>
-              {NOT_UNPAID} This one is {ORDER_STATUS_LABELS[order.status]}.
+              {NOT_UNPAID} This one is {ORDER_STATE_WORDS[order.state]}.
             </p>
             <Link to="/dashboard/orders" className="mt-4 inline-block font-medium text-brand-700 underline">
               Back to My Orders

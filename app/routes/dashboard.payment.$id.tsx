@@ -8,10 +8,13 @@ import type { Stripe as StripeJs } from "@stripe/stripe-js";
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { redirectWithError, redirectWithInfo } from "~/utils/toast.server";
 import { z } from "zod";
+import { HoldNotice } from "~/components/hold-forms";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderLinesTable } from "~/components/order-lines";
 import { ErrorList, SubmitButton } from "~/components/forms";
 import { getOwnOrder } from "~/models/order.server";
+import { orderPath } from "~/utils/order-lines";
+import { ORDER_STATE_WORDS } from "~/utils/order-states";
 import { requireUser } from "~/utils/auth.server";
 import { getEnv } from "~/utils/env.server";
 import { formatCents } from "~/utils/misc";
@@ -33,8 +36,17 @@ async function requireUnpaidOrder(request: Request, orderId: string | undefined)
   const order = await getOwnOrder(orderId ?? "", user.id);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
   if (order.paid) throw await redirectWithInfo("/dashboard/orders", "This order is already paid.");
-  if (order.status !== "unpaid") {
-    throw await redirectWithError("/dashboard/orders", `This order was ${order.status}, so it cannot be paid.`);
+  if (order.status === "account") {
+    throw await redirectWithInfo(
+      orderPath(order.id),
+      `${order.number} is on account: pay it by bank transfer (see its invoice).`,
+    );
+  }
+  if (order.state !== "unpaid") {
+    throw await redirectWithError(
+      "/dashboard/orders",
+      `${order.number} is ${ORDER_STATE_WORDS[order.state]}, so it cannot be paid by card here.`,
+    );
   }
   return { user, order };
 }
@@ -53,10 +65,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const data = {
     order: {
       id: order.id,
+      number: order.number,
       summary: order.summary,
       lines: order.lines,
       totalQuantity: order.totalQuantity,
       totalCents: order.totalCents,
+      holdUntil: order.holdUntil,
     },
     billing: { name: user.name, email: user.email },
   };
@@ -113,6 +127,7 @@ export default function PayOrder() {
   return (
     <div className="mx-auto max-w-2xl px-4 py-10">
       <h1 className="text-3xl font-bold text-slate-900">Pay for your order</h1>
+      <HoldNotice holdUntil={order.holdUntil} />
       <section
         aria-labelledby="summary-heading"
         className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"

@@ -5,14 +5,14 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { DeliveryFields, deliveryDefaultValues } from "~/components/delivery-fields";
+import { DeliveryFields, deliveryDefaultValues, PaymentChoice } from "~/components/delivery-fields";
 import { ErrorList, SubmitButton, TextareaField } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
 import { checkPadLines, padLinesIntoCart, type PadLineCheck } from "~/models/cart-lines.server";
-import { placeOrder } from "~/models/order.server";
 import { requireCustomer } from "~/utils/auth.server";
-import { redirectToPay } from "~/utils/checkout.server";
+import { redirectAfterOrder } from "~/utils/checkout.server";
+import { checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
 import { CART_PATH } from "~/utils/cart-forms";
 import { formatCents } from "~/utils/misc";
 import { MAX_ORDER_LINES } from "~/utils/order-lines";
@@ -23,7 +23,8 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
   const { phone, address } = deliveryDefaults(user);
-  return json({ buyer: { phone, address } }, { headers: { "Cache-Control": "private, no-store" } });
+  const terms = await checkoutTerms(user);
+  return json({ buyer: { phone, address }, terms }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 type ActionData = {
@@ -120,14 +121,27 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 400 },
     );
   }
-  const placed = await placeOrder({
+  const placed = await placeCustomerOrder({
     lines: checks.map((check) => ({ partId: check.part!.id, quantity: check.quantity! })),
     phone: value.phone,
     address: value.address,
     poNumber: value.poNumber,
     user,
+    payment: value.payment,
   });
+  if (!placed.ok && "payment" in placed) {
+    return json<ActionData>(
+      { result: submission.reply({ fieldErrors: { payment: [placed.payment.message] } }), checks, stamp },
+      { status: placed.payment.status },
+    );
+  }
   if (!placed.ok) {
+    if (placed.refusal) {
+      return json<ActionData>(
+        { result: submission.reply({ formErrors: [placed.refusal] }), checks, stamp },
+        { status: 409 },
+      );
+    }
     // Stock or a part changed between the check and the order: say so on each line.
     for (const failure of placed.failures) checks[failure.index].problem = failure;
     return json<ActionData>(
@@ -136,7 +150,7 @@ export async function action({ request }: ActionFunctionArgs) {
     );
   }
   if (value.saveAddress) await saveDeliveryToProfile(user.id, value);
-  return redirectToPay(placed.order.id);
+  return redirectAfterOrder(placed.order);
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
@@ -144,7 +158,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const EXAMPLE = "PW-1001 150\nPW-1003\t200\nPW-1005, 100";
 
 export default function QuickOrder() {
-  const { buyer } = useLoaderData<typeof loader>();
+  const { buyer, terms } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const pendingIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
@@ -209,6 +223,7 @@ export default function QuickOrder() {
           <p className="mt-1 text-sm text-slate-600">Every line must be valid. One order, paid with one payment.</p>
           <div className="mt-4">
             <DeliveryFields fields={fields} />
+            <PaymentChoice meta={fields.payment} terms={terms} />
           </div>
           <SubmitButton
             name="intent"

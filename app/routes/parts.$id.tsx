@@ -7,10 +7,9 @@ import { useMemo, useState } from "react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { AddToCartForm } from "~/components/add-to-cart";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { DeliveryFields, deliveryDefaultValues, SavedAddressPicker } from "~/components/delivery-fields";
+import { DeliveryFields, deliveryDefaultValues, PaymentChoice, SavedAddressPicker } from "~/components/delivery-fields";
 import { Button, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
-import { placeOrder } from "~/models/order.server";
 import { PartCatalogueDetails, partJsonLd } from "~/components/part-catalogue-details";
 import { vehicleLabel } from "~/content/vehicles";
 import { getPartCatalogue } from "~/models/part-catalogue.server";
@@ -24,15 +23,18 @@ import { useHydrated } from "~/utils/hydrated";
 import { formatCents } from "~/utils/misc";
 import { orderFormSchema } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
+import { redirectAfterOrder } from "~/utils/checkout.server";
+import { checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
 
 const NOT_FOUND = "That part is not in our catalogue (any more).";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [part, catalogue, vehicle] = await Promise.all([
+  const [part, catalogue, vehicle, terms] = await Promise.all([
     getPart(params.id ?? ""),
     getPartCatalogue(params.id ?? ""),
     getRememberedVehicle(request),
+    checkoutTerms(user),
   ]);
   if (!part || !catalogue) throw new Response(NOT_FOUND, { status: 404 });
   // An "Add to cart" refused without JavaScript came back here: its message goes by the form.
@@ -51,6 +53,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       },
       isAdmin: user.role === "admin",
       refusal: refusal?.partId === part.id ? refusal : null,
+      terms,
     },
     {
       headers: {
@@ -76,19 +79,28 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return json(submission.reply(), { status: submission.status === "error" ? 400 : 200 });
   }
 
-  const { quantity, phone, address, poNumber, saveAddress } = submission.value;
-  const placed = await placeOrder({
+  const { quantity, phone, address, poNumber, saveAddress, payment } = submission.value;
+  const placed = await placeCustomerOrder({
     lines: [{ partId: part.id, quantity }],
     phone,
     address,
     poNumber,
-    user: { id: user.id, email: user.email, name: user.name },
+    user,
+    payment,
   });
+  if (!placed.ok && "payment" in placed) {
+    return json(submission.reply({ fieldErrors: { payment: [placed.payment.message] } }), {
+      status: placed.payment.status,
+    });
+  }
   if (!placed.ok) {
+    // Over the customer's caps on unpaid orders: said above the form, with how to lift them.
+    if (placed.refusal) return json(submission.reply({ formErrors: [placed.refusal] }), { status: 409 });
     // Someone else's order took the stock between the page load and this one (or the part went).
     return json(submission.reply({ fieldErrors: { quantity: [placed.failures[0].message] } }), { status: 409 });
   }
   if (saveAddress) await saveDeliveryToProfile(user.id, { phone, address });
+  if (placed.order.paymentMethod === "account") return redirectAfterOrder(placed.order);
   // One toast: the spec's two messages, and the total the order will charge.
   return redirectWithSuccess("/dashboard/orders", {
     message: "Your Order is Placed",
@@ -101,7 +113,7 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => ({
 });
 
 export default function PartDetails() {
-  const { part, buyer, isAdmin, catalogue, vehicle, origin, refusal } = useLoaderData<typeof loader>();
+  const { part, buyer, isAdmin, catalogue, vehicle, origin, refusal, terms } = useLoaderData<typeof loader>();
   const canMeetMinimum = part.availableQuantity >= part.minOrderQuantity;
   return (
     <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 md:grid-cols-2">
@@ -168,7 +180,7 @@ export default function PartDetails() {
           </p>
         ) : (
           // A saved address chosen from the picker starts the form again with it.
-          <OrderForm key={buyer.addressId ?? "profile"} part={part} buyer={buyer} />
+          <OrderForm key={buyer.addressId ?? "profile"} part={part} buyer={buyer} terms={terms} />
         )}
         {!isAdmin && canMeetMinimum ? (
           <div id={`part-${part.id}`} className="mt-6 border-t border-slate-200 pt-4">
@@ -190,7 +202,15 @@ export default function PartDetails() {
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
-function OrderForm({ part, buyer }: { part: LoaderData["part"]; buyer: LoaderData["buyer"] }) {
+function OrderForm({
+  part,
+  buyer,
+  terms,
+}: {
+  part: LoaderData["part"];
+  buyer: LoaderData["buyer"];
+  terms: LoaderData["terms"];
+}) {
   const lastResult = useActionData<typeof action>();
   const schema = useMemo(() => orderFormSchema(part), [part]);
   const constraint = useMemo(() => getZodConstraint(schema), [schema]);
@@ -266,6 +286,7 @@ function OrderForm({ part, buyer }: { part: LoaderData["part"]; buyer: LoaderDat
           </Button>
         )}
       </div>
+      <PaymentChoice meta={fields.payment} terms={terms} />
       <ErrorList id={form.errorId} errors={form.errors} />
       <SubmitButton
         pending={isPending}

@@ -68,16 +68,15 @@ export function partValues(part: {
   return { partNumber, priceCents, availableQuantity, minOrderQuantity };
 }
 
-/** Ship (paid to shipped) or remove (unpaid to removed) as an audit event. */
+/** Remove (unpaid to removed) as an audit event (shipping and payments: utils/orders.server.ts). */
 export function orderStatusChange(
-  intent: "ship" | "remove",
-  order: { id: string; summary: string; userEmail: string },
+  intent: "remove",
+  order: { id: string; number: string; summary: string; userEmail: string },
 ): Pick<AuditEvent, "action" | "target" | "before" | "after"> {
-  const [action, before, after] =
-    intent === "ship" ? (["order.ship", "paid", "shipped"] as const) : (["order.remove", "unpaid", "removed"] as const);
+  const [action, before, after] = ["order.remove", "Unpaid", "Removed"] as const;
   return {
     action,
-    target: { type: "order", id: order.id, label: `${order.summary} for ${order.userEmail}` },
+    target: { type: "order", id: order.id, label: `${order.number}: ${order.summary} for ${order.userEmail}` },
     before: { status: before },
     after: { status: after },
   };

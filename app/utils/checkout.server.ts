@@ -1,3 +1,5 @@
+import { formatDay } from "./order-states";
+import { orderPath } from "./order-lines";
 import { redirectWithSuccess } from "./toast.server";
 
 /**
@@ -12,4 +14,13 @@ export function redirectToPay(orderId: string) {
     { message: "Your Order is Placed", description: "Order Placed Successfully!" },
     { headers: { "X-Remix-Reload-Document": "true" } },
   );
+}
+
+/** After placing: a card order goes on to pay; an order on account is confirmed, so to its page. */
+export function redirectAfterOrder(order: { id: string; number: string; paymentMethod: string; dueAt: string | null }) {
+  if (order.paymentMethod !== "account") return redirectToPay(order.id);
+  return redirectWithSuccess(orderPath(order.id), {
+    message: "Your Order is Placed",
+    description: `Order Placed Successfully! ${order.number} is confirmed on account${order.dueAt ? `, invoice due ${formatDay(order.dueAt)}` : ""}.`,
+  });
 }

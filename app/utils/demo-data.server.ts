@@ -3,13 +3,25 @@ import { parseFitmentLine, type Category, type FitmentRow } from "./catalogue";
 import { Review } from "~/models/review.server";
 import { User, type Role } from "~/models/user.server";
 import { ensureDemoFailedMail } from "./failed-mail.server";
+import { assignInvoiceNumber } from "~/models/invoice.server";
+import { Order } from "~/models/order.server";
 import { hashPassword } from "./password.server";
+import { getEnv } from "./env.server";
 
 /** The demo accounts; their logins are printed when the shop starts on the local database. */
 export const DEMO_USERS: { email: string; password: string; name: string; role: Role }[] = [
   { email: "admin@partsworks.test", password: "admin-demo-123", name: "Avery Admin", role: "admin" },
   { email: "customer@partsworks.test", password: "customer-demo-123", name: "Casey Customer", role: "customer" },
+  { email: "trade@partsworks.test", password: "trade-demo-123", name: "Taylor Trade", role: "customer" },
 ];
+
+/** The demo trade customer's company and terms: on account, net 30, with a credit limit. */
+const DEMO_TRADE = {
+  email: "trade@partsworks.test",
+  companyName: "Northside Fleet Garage",
+  billingAddress: "Northside Fleet Garage\n48 Mill Road\nDetroit, MI 48209",
+  account: { termsDays: 30, creditLimitCents: 5_000_000 },
+};
 
 const DEMO_PARTS = [
   [
@@ -246,6 +258,13 @@ export async function ensureDemoData() {
         passwordHash: await hashPassword(demo.password),
         // The demo accounts' addresses are examples: counted as verified, so no banner asks for a link.
         emailVerifiedAt: new Date(),
+        ...(demo.email === DEMO_TRADE.email
+          ? {
+              companyName: DEMO_TRADE.companyName,
+              billingAddress: DEMO_TRADE.billingAddress,
+              account: DEMO_TRADE.account,
+            }
+          : {}),
       });
     }
   }
@@ -299,6 +318,186 @@ export async function ensureDemoData() {
     }
   }
 
+  if ((await Order.estimatedDocumentCount()) === 0) await createDemoOrders(now);
+
   await ensureDemoFailedMail(DEMO_USERS[1].email);
   return DEMO_USERS.map(({ email, password, role }) => ({ email, password, role }));
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Orders in every state, so Shop Today, the sales chart, a statement, invoices and packing slips
+ * show something on first start: awaiting card payment, cancelled, paid to ship, shipped with
+ * tracking (Casey, by card or transfer), and on account: open, part-paid, overdue, paid (Taylor).
+ * Written straight to the database (a seed, not a sale: stock is not taken), oldest first, so
+ * their numbers follow the days they were placed.
+ */
+async function createDemoOrders(now: number) {
+  const [admin, casey, taylor] = await Promise.all(
+    DEMO_USERS.map((demo) => User.findOne({ email: demo.email }).lean()),
+  );
+  const parts = new Map(
+    (await Part.find({ partNumber: { $in: DEMO_PARTS.map(([number]) => number) } }).lean()).map((part) => [
+      part.partNumber,
+      part,
+    ]),
+  );
+  if (!admin || !casey || !taylor || parts.size < 4) return;
+  const staff = admin.email;
+  const holdHours = getEnv().ORDER_HOLD_HOURS;
+  const at = (daysAgo: number) => new Date(now - daysAgo * DAY_MS);
+  const lines = (wanted: [string, number][]) =>
+    wanted.flatMap(([partNumber, quantity]) => {
+      const part = parts.get(partNumber);
+      if (!part) return [];
+      const line = { partId: part._id, partNumber, productName: part.name, unitPriceCents: part.priceCents, quantity };
+      return [{ ...line, lineTotalCents: part.priceCents * quantity }];
+    });
+  const buyer = (user: typeof casey, address: string) => ({
+    userId: user._id,
+    userEmail: user.email,
+    userName: user.name,
+    phone: "+1 313 555 0199",
+    address,
+    ...(user.companyName ? { companyName: user.companyName, searchKeys: [user.companyName.toLowerCase()] } : {}),
+  });
+  const transfer = (amountCents: number, daysAgo: number, reference: string) => ({
+    amountCents,
+    method: "bank-transfer" as const,
+    receivedOn: new Date(new Date(at(daysAgo)).setUTCHours(0, 0, 0, 0)),
+    reference,
+    recordedBy: staff,
+    recordedAt: at(daysAgo),
+  });
+  const caseyAt = buyer(casey, "12 Elm Street\nAnn Arbor, MI 48104");
+  const taylorAt = buyer(taylor, "Northside Fleet Garage\n48 Mill Road\nDetroit, MI 48209");
+  const onAccount = (placedDaysAgo: number) => ({
+    paymentMethod: "account" as const,
+    termsDays: 30,
+    dueAt: new Date(at(placedDaysAgo).getTime() + 30 * DAY_MS),
+  });
+  type Seed = { placed: number; fields: Record<string, unknown>; wanted: [string, number][] };
+  const seeds: Seed[] = [
+    // Taylor: on account, paid by transfer and shipped (sales), then overdue and shipped, part-paid, open.
+    {
+      placed: 28,
+      wanted: [
+        ["PW-1001", 200],
+        ["PW-1003", 300],
+      ],
+      fields: {
+        ...taylorAt,
+        ...onAccount(28),
+        status: "shipped",
+        poNumber: "NFG-4410",
+        shippedAt: at(27),
+        shipment: { carrier: "ups", trackingNumber: "1Z999AA10123456784" },
+      },
+    },
+    {
+      placed: 40,
+      wanted: [["PW-1002", 120]],
+      fields: {
+        ...taylorAt,
+        ...onAccount(40),
+        status: "shipped",
+        poNumber: "NFG-4398",
+        shippedAt: at(39),
+        shipment: { carrier: "fedex", trackingNumber: "7712 3456 7890" },
+      },
+    },
+    {
+      placed: 12,
+      wanted: [["PW-1004", 150]],
+      fields: {
+        ...taylorAt,
+        ...onAccount(12),
+        status: "shipped",
+        poNumber: "NFG-4432",
+        shippedAt: at(11),
+        shipment: { carrier: "collected" },
+      },
+    },
+    {
+      placed: 3,
+      wanted: [["PW-1005", 100]],
+      fields: { ...taylorAt, ...onAccount(3), status: "account", poNumber: "NFG-4451" },
+    },
+    // Casey: shipped with tracking, paid to ship, cancelled, awaiting card payment.
+    {
+      placed: 20,
+      wanted: [["PW-1003", 100]],
+      fields: {
+        ...caseyAt,
+        status: "shipped",
+        shippedAt: at(18),
+        shipment: { carrier: "usps", trackingNumber: "9400 1000 0000 0000 0000 00" },
+      },
+    },
+    { placed: 6, wanted: [["PW-1006", 100]], fields: { ...caseyAt, status: "paid" } },
+    { placed: 4, wanted: [["PW-1001", 100]], fields: { ...caseyAt, status: "cancelled", cancelledAt: at(4) } },
+    {
+      placed: 1,
+      wanted: [
+        ["PW-1002", 100],
+        ["PW-1004", 100],
+      ],
+      fields: { ...caseyAt, status: "unpaid" },
+    },
+  ];
+  seeds.sort((a, b) => b.placed - a.placed);
+  for (const seed of seeds) {
+    const orderLines = lines(seed.wanted);
+    if (!orderLines.length) continue;
+    const totalCents = orderLines.reduce((sum, line) => sum + line.lineTotalCents, 0);
+    const createdAt = at(seed.placed);
+    const money =
+      seed.fields.poNumber === "NFG-4410"
+        ? { payments: [transfer(totalCents, 14, "NFG-4410 / SO")], paidCents: totalCents, paidAt: at(14) }
+        : seed.fields.poNumber === "NFG-4432"
+          ? {
+              payments: [transfer(Math.round(totalCents / 2), 5, "NFG-4432 part")],
+              paidCents: Math.round(totalCents / 2),
+            }
+          : seed.fields.status === "shipped" || seed.fields.status === "paid"
+            ? {
+                payments: [transfer(totalCents, seed.placed - 1, `Casey ${seed.placed}`)],
+                paidCents: totalCents,
+                paidAt: at(seed.placed - 1),
+              }
+            : {};
+    const order = await Order.create({
+      lines: orderLines,
+      totalCents,
+      ...seed.fields,
+      ...(seed.fields.poNumber
+        ? { searchKeys: [String(seed.fields.poNumber).toLowerCase(), "northside fleet garage"] }
+        : {}),
+      ...money,
+      // An unpaid card order holds its stock for the hold time from when it was placed.
+      ...(seed.fields.status === "unpaid" ? { holdUntil: new Date(createdAt.getTime() + holdHours * HOUR_MS) } : {}),
+      createdAt,
+      updatedAt: createdAt,
+    });
+    // A live order holds its stock: the hold is noted on each part, and (a seed, not a sale: the
+    // stock shown stays as listed) the part's on-hand count includes it, so the stock check adds up.
+    if (["unpaid", "paid", "account"].includes(String(seed.fields.status))) {
+      await Part.bulkWrite(
+        orderLines.map((line) => ({
+          updateOne: {
+            filter: { _id: line.partId, "holds.orderId": { $ne: order._id } },
+            update: {
+              $push: { holds: { orderId: order._id, quantity: line.quantity } },
+              $inc: { onHand: line.quantity },
+            },
+          },
+        })),
+      );
+    }
+    if (seed.fields.status !== "unpaid" && seed.fields.status !== "cancelled") {
+      await assignInvoiceNumber(order._id.toString());
+    }
+  }
 }

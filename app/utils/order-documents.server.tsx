@@ -25,7 +25,8 @@ const notFound = () => new Response(DOCUMENT_NOT_FOUND, { status: 404 });
 /** The documents an order has, for the links on its page (packing slips are for admins). */
 export function documentsOf(order: Pick<OrderView, "status">, role: "admin" | "customer"): DocumentKind[] {
   if (order.status === "unpaid") return ["pro-forma"];
-  if (order.status === "paid" || order.status === "shipped")
+  // Invoiced: paid, or confirmed on account (an invoice with its due date), shipped or not.
+  if (order.status === "paid" || order.status === "shipped" || order.status === "account")
     return role === "admin" ? ["invoice", "packing-slip"] : ["invoice"];
   return [];
 }
@@ -70,6 +71,13 @@ export async function loadOrderDocument(
     invoiceNumber,
     order: {
       id: order.id,
+      number: order.number,
+      paymentMethod: order.paymentMethod,
+      termsDays: order.termsDays,
+      dueAt: order.dueAt,
+      paidCents: order.paidCents,
+      balanceCents: order.balanceCents,
+      shipment: order.shipment,
       createdAt: order.createdAt,
       paidAt: order.paidAt,
       shippedAt: order.shippedAt,
@@ -100,7 +108,7 @@ export async function loadOrderDocument(
 export function documentTitle(data: OrderDocumentData) {
   return data.invoiceNumber
     ? `${DOCUMENT_TITLES[data.kind]} ${data.invoiceNumber}`
-    : `${DOCUMENT_TITLES[data.kind]} for order ${data.order.id}`;
+    : `${DOCUMENT_TITLES[data.kind]} for order ${data.order.number}`;
 }
 
 /** The document as a complete HTML page of its own (what the PDF prints): the same markup and CSS as the page. */

@@ -1,6 +1,13 @@
 import { listPendingOrderMail, mailWritten, type OrderMailEvent, type OrderView } from "~/models/order.server";
 import { getPartsByIds } from "~/models/part.server";
-import { mailOrderEnded, mailOrderPaid, mailOrderPlaced, mailOrderShipped } from "./order-mail.server";
+import {
+  mailHoldEnding,
+  mailOrderEnded,
+  mailOrderExpired,
+  mailOrderPaid,
+  mailOrderPlaced,
+  mailOrderShipped,
+} from "./order-mail.server";
 
 /**
  * Each change of an order notes its event on the order in the same atomic update (`mailPending`),
@@ -28,6 +35,10 @@ async function writeMail(order: OrderView, event: OrderMailEvent, lowStockPartId
       return mailOrderEnded(order, "customer");
     case "removed":
       return mailOrderEnded(order, "shop");
+    case "expired":
+      return mailOrderExpired(order);
+    case "reminder":
+      return mailHoldEnding(order);
   }
 }
 

@@ -10,9 +10,11 @@ import {
   type EmailOrder,
   type EmailPart,
 } from "~/emails/orders";
+import { HoldEndingEmail, OrderExpiredEmail } from "~/emails/holds";
 import { getUserById, listAdminRecipients } from "~/models/user.server";
 import { queueEmail, shopUrl } from "./email.server";
 import { orderPath } from "./order-lines";
+import { formatDateTime } from "./shop-forms";
 import { unsubscribeUrl } from "./unsubscribe.server";
 
 /**
@@ -155,6 +157,38 @@ export async function mailOrderEnded(order: CustomerOrder, by: "customer" | "sho
           : `PartsWorks removed your unpaid ${orderName(order)}`,
       essential: false,
       body: (more) => createElement(OrderEndedEmail, { order, by, ...links(order), ...more }),
+    }),
+  );
+}
+
+/** The hold of an unpaid order ends soon (HOLD reminder); its key names the hold's end, so an extended hold reminds again. */
+export async function mailHoldEnding(order: CustomerOrder & { holdUntil: string | null }) {
+  if (!order.holdUntil) return true;
+  const holdUntil = order.holdUntil;
+  return safely("hold ending", () =>
+    mailCustomer(order, {
+      key: `order:${order.id}:reminder:${holdUntil}`,
+      subject: `Your PartsWorks ${orderName(order)} is held until ${formatDateTime(holdUntil)}`,
+      essential: true,
+      body: () =>
+        createElement(HoldEndingEmail, {
+          order,
+          holdUntil,
+          ...links(order),
+          payUrl: shopUrl(`/dashboard/payment/${order.id}`),
+        }),
+    }),
+  );
+}
+
+/** The hold ended unpaid: the order is cancelled as expired. */
+export async function mailOrderExpired(order: CustomerOrder) {
+  return safely("order expired", () =>
+    mailCustomer(order, {
+      key: `order:${order.id}:expired`,
+      subject: `Your unpaid PartsWorks ${orderName(order)} is cancelled`,
+      essential: true,
+      body: () => createElement(OrderExpiredEmail, { order, ...links(order) }),
     }),
   );
 }

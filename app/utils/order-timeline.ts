@@ -1,6 +1,19 @@
+import { formatCents } from "./misc";
+import { formatDay, PAYMENT_METHOD_WORDS } from "./order-states";
+
 /** An order's timeline: every event with its time and who did it, in the order they happened. */
 export type TimelineEvent = {
-  event: "placed" | "reordered" | "paid" | "shipped" | "cancelled" | "removed";
+  event:
+    | "placed"
+    | "reordered"
+    | "account"
+    | "payment"
+    | "reversal"
+    | "paid"
+    | "shipped"
+    | "cancelled"
+    | "removed"
+    | "expired";
   label: string;
   at: string;
   actor: string;
@@ -9,6 +22,21 @@ export type TimelineEvent = {
 };
 
 type TimedOrder = {
+  transactionId?: string | null;
+  paymentMethod?: "card" | "account";
+  dueAt?: string | null;
+  payments?: {
+    amountCents: number;
+    method: keyof typeof PAYMENT_METHOD_WORDS;
+    receivedOn: string;
+    recordedAt: string;
+    recordedBy: string;
+    reference: string;
+    reversedAt: string | null;
+    reversedBy: string | null;
+    reversalReason: string | null;
+  }[];
+  reorderedFromNumber?: string | null;
   userName: string;
   userEmail: string;
   createdAt: string;
@@ -16,6 +44,7 @@ type TimedOrder = {
   shippedAt: string | null;
   cancelledAt: string | null;
   removedAt: string | null;
+  expiredAt?: string | null;
   reorderedFrom?: string | null;
 };
 
@@ -41,17 +70,66 @@ export function orderTimeline(
           actor: customer,
           link: {
             to: `${viewer === "admin" ? "/dashboard/manageOrders" : "/dashboard/orders"}/${order.reorderedFrom}`,
-            text: `order #${order.reorderedFrom}`,
+            text: order.reorderedFromNumber ?? "an earlier order",
           },
         }
       : null,
+    order.paymentMethod === "account"
+      ? {
+          event: "account",
+          label: `On account${order.dueAt ? `, due ${formatDay(order.dueAt)}` : ""}`,
+          at: order.createdAt,
+          actor: customer,
+        }
+      : null,
+    ...(order.payments ?? []).flatMap((payment): TimelineEvent[] => {
+      const what = `${formatCents(payment.amountCents)} by ${PAYMENT_METHOD_WORDS[payment.method].toLowerCase()}, received ${formatDay(payment.receivedOn)}${payment.reference ? `, reference ${payment.reference}` : ""}`;
+      const recorded: TimelineEvent = {
+        event: "payment",
+        label: `Payment recorded: ${what}`,
+        at: payment.recordedAt,
+        actor: viewer === "admin" ? `the shop (${payment.recordedBy})` : "the shop",
+      };
+      if (!payment.reversedAt) return [recorded];
+      return [
+        recorded,
+        {
+          event: "reversal",
+          label: `Payment reversed (${formatCents(payment.amountCents)}): ${payment.reversalReason ?? ""}`,
+          at: payment.reversedAt,
+          actor: viewer === "admin" ? `the shop (${payment.reversedBy})` : "the shop",
+        },
+      ];
+    }),
     order.paidAt
-      ? { event: "paid", label: "Paid", at: order.paidAt, actor: `${customer}, by card through Stripe` }
+      ? {
+          event: "paid",
+          label: "Paid",
+          at: order.paidAt,
+          actor: order.transactionId
+            ? `${customer}, by card through Stripe`
+            : `${customer}, payments recorded by the shop`,
+        }
       : null,
     order.shippedAt ? { event: "shipped", label: "Shipped", at: order.shippedAt, actor: shop("shipped") } : null,
     order.cancelledAt ? { event: "cancelled", label: "Cancelled", at: order.cancelledAt, actor: customer } : null,
     order.removedAt ? { event: "removed", label: "Removed", at: order.removedAt, actor: shop("removed") } : null,
+    order.expiredAt
+      ? {
+          event: "expired",
+          label: "Expired unpaid: the hold on its stock ran out and the stock went back on sale",
+          at: order.expiredAt,
+          actor: "the shop",
+        }
+      : null,
   ];
-  // The life cycle's own order (placed, paid, shipped; or placed, cancelled or removed) is the time order.
-  return events.filter((event): event is TimelineEvent => event !== null);
+  // Placing first; the rest in the order they happened (an order on account may ship before it is paid).
+  const present = events.filter((event): event is TimelineEvent => event !== null);
+  const opening = present.filter((event) => ["placed", "reordered", "account"].includes(event.event));
+  const later = present
+    .filter((event) => !opening.includes(event))
+    .map((event, index) => ({ event, index }))
+    .sort((a, b) => a.event.at.localeCompare(b.event.at) || a.index - b.index)
+    .map(({ event }) => event);
+  return [...opening, ...later];
 }

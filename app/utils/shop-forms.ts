@@ -57,6 +57,8 @@ export const deliveryFields = {
   poNumber,
   /** "Save to my address book" (a checkbox, ticked by default). */
   saveAddress: z.boolean().optional(),
+  /** Card (the default) or on account: offered only to customers with payment terms (checked on the server). */
+  payment: z.enum(["card", "account"], { errorMap: () => ({ message: "Choose card or on account" }) }).optional(),
 };
 
 /** A quantity typed into the cart (the part's own minimum and stock are checked against the database). */
@@ -206,34 +208,14 @@ export const manageProductsSchema = z
     if (value.intent === "update") wholeDollarsOrUnchanged(value, ctx);
   });
 
-// --- Manage Orders: ship, remove ----------------------------------------------------------------
+// --- Manage Orders: remove (shipping and payments have their own forms: utils/order-forms.ts) -----
 
-export const manageOrdersSchema = z.discriminatedUnion(
-  "intent",
-  [
-    z.object({ intent: z.literal("ship"), orderId: objectId("Order") }),
-    z.object({ intent: z.literal("remove"), orderId: objectId("Order") }),
-  ],
-  { errorMap: () => ({ message: "Choose ship or remove" }) },
-);
+export const manageOrdersSchema = z.object({
+  intent: z.literal("remove", { errorMap: () => ({ message: "Choose remove" }) }),
+  orderId: objectId("Order"),
+});
 
 // --- Lists ----------------------------------------------------------------------------------------
-
-export const ORDER_STATUS_FILTERS = ["unpaid", "paid", "shipped", "cancelled", "removed"] as const;
-export type OrderStatusFilter = (typeof ORDER_STATUS_FILTERS)[number];
-
-/** What customers and admins read for each status (spec 4: Unpaid, Pending, Shipped). */
-export const ORDER_STATUS_LABELS: Record<OrderStatusFilter, string> = {
-  unpaid: "Unpaid",
-  paid: "Pending",
-  shipped: "Shipped",
-  cancelled: "Cancelled",
-  removed: "Removed",
-};
-
-export function parseStatusFilter(value: string | null): OrderStatusFilter | null {
-  return ORDER_STATUS_FILTERS.find((status) => status === value) ?? null;
-}
 
 /** `?page=` as a positive whole number; anything else is page 1. */
 export function parsePage(value: string | null) {

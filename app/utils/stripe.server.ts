@@ -61,7 +61,7 @@ function requireStripe() {
 function describe(order: OrderView) {
   const lines = order.lines.map((line) => `${line.quantity} x ${line.productName}`).join(", ");
   // Stripe keeps descriptions under 1000 characters.
-  return `PartsWorks order ${order.id}: ${lines}`.slice(0, 1000);
+  return `PartsWorks order ${order.number}: ${lines}`.slice(0, 1000);
 }
 
 function describeUnits(order: OrderView) {

@@ -112,19 +112,30 @@ test("Manage Orders moves a paid order from Pending to Shipped, and removes an u
     userEmail: customer.email,
     userName: customer.name,
   };
-  await Order.create({ ...base, status: "paid", transactionId: `pi_${randomUUID().slice(0, 12)}`, paidAt: new Date() });
+  const paid = await Order.create({
+    ...base,
+    status: "paid",
+    transactionId: `pi_${randomUUID().slice(0, 12)}`,
+    paidAt: new Date(),
+  });
+  const paidNumber = `SO-${paid.number}`;
   await Order.create({ ...base, ...line(200), status: "unpaid" });
 
   await page.goto("/dashboard/manageOrders");
-  await page.getByLabel("Status").selectOption("paid");
+  await page.getByLabel("Status").selectOption("pending");
   await page.getByRole("button", { name: "Filter", exact: true }).click();
-  await expect(page).toHaveURL(/status=paid/);
+  await expect(page).toHaveURL(/status=pending/);
+  await expect(page.getByLabel("Status")).toHaveValue("pending");
   const paidRow = page.getByRole("row").filter({ hasText: part.name });
   await expect(paidRow).toHaveCount(1);
   await expect(paidRow.getByTestId("status")).toHaveText("Pending");
   await checkA11y();
-  await paidRow.getByRole("button", { name: /^Shipped/ }).click();
-  await expect(page.getByTestId("toast")).toContainText(`The order of ${part.name} for ${customer.name} is shipped`);
+  await paidRow.getByRole("link", { name: new RegExp(`^Ship ${paidNumber} with tracking`) }).click();
+  await page.getByLabel("Carrier").selectOption("collected");
+  await page.getByRole("button", { name: `Mark ${paidNumber} shipped and email the customer` }).click();
+  await expect(page.getByTestId("toast")).toContainText(`${paidNumber} is shipped; the customer is emailed`);
+  await page.goto("/dashboard/manageOrders?status=pending");
+  await expect(page.getByLabel("Status")).toHaveValue("pending");
   await expect(paidRow).toHaveCount(0);
 
   await page.goto("/dashboard/manageOrders?status=shipped");
@@ -132,11 +143,12 @@ test("Manage Orders moves a paid order from Pending to Shipped, and removes an u
   await expect(shippedRow.getByTestId("status")).toHaveText("Shipped");
   await expect(shippedRow).toContainText(/Shipped \w{3} \d{1,2}, \d{4}/);
   await expect(shippedRow.getByRole("button")).toHaveCount(0);
+  await expect(shippedRow.getByRole("link", { name: /^Ship / })).toHaveCount(0);
 
   await page.goto("/dashboard/manageOrders?status=unpaid");
   const unpaidRow = page.getByRole("row").filter({ hasText: part.name });
   await expect(unpaidRow.getByTestId("status")).toHaveText("Unpaid");
-  await unpaidRow.getByRole("link", { name: /^Remove the order/ }).click();
+  await unpaidRow.getByRole("link", { name: /^Remove SO-\d+/ }).click();
   if (javaScriptEnabled) {
     await page
       .getByRole("dialog", { name: "Remove this unpaid order?" })

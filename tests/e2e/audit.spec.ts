@@ -14,11 +14,14 @@ test("an admin ships an order and finds it in the Audit Log, filtered by action 
   const part = await createPart();
   const order = await createOrder({ user: customer, part, status: "paid" });
 
-  await page.goto("/dashboard/manageOrders?status=paid");
+  await page.goto("/dashboard/manageOrders?status=pending");
   await page
     .getByTestId(`order-${order.id}`)
-    .getByRole("button", { name: /^Shipped/ })
+    .getByRole("link", { name: /^Ship SO-\d+ with tracking/ })
     .click();
+  await page.getByLabel("Carrier").selectOption("fedex");
+  await page.getByLabel("Tracking number").fill("7712 3456 7890");
+  await page.getByRole("button", { name: /shipped and email the customer$/ }).click();
   await expect(page.getByTestId("toast")).toContainText("is shipped");
 
   await page.getByRole("link", { name: "Audit Log" }).click();
@@ -32,8 +35,10 @@ test("an admin ships an order and finds it in the Audit Log, filtered by action 
   await expect(row).toContainText("Shipped an order");
   await expect(row).toContainText(admin.email);
   await expect(row).toContainText(customer.email);
-  await expect(row.getByRole("cell").nth(3)).toContainText("paid");
-  await expect(row.getByRole("cell").nth(4)).toContainText("shipped");
+  await expect(row).toContainText(order.number);
+  await expect(row.getByRole("cell").nth(3)).toContainText("Pending");
+  await expect(row.getByRole("cell").nth(4)).toContainText("Shipped");
+  await expect(row.getByRole("cell").nth(4)).toContainText("7712 3456 7890");
   await checkA11y();
 
   // An end date before the start date is refused next to the field (by the server without JavaScript).

@@ -15,6 +15,7 @@ import { action as addAction } from "~/routes/dashboard.addProduct";
 import { action as usersAction } from "~/routes/dashboard.allUsers";
 import { loader as auditLoader } from "~/routes/dashboard.audit";
 import { action as ordersAction } from "~/routes/dashboard.manageOrders";
+import { action as orderPageAction } from "~/routes/dashboard.manageOrders_.$id._index";
 import { action as productsAction } from "~/routes/dashboard.manageProducts";
 import { action as editAction } from "~/routes/dashboard.manageProducts_.$id.edit";
 import { audit } from "~/utils/audit.server";
@@ -30,8 +31,20 @@ const newAddress = () => `198.51.100.${randomInt(1, 255)}`;
 
 type Action = (args: ActionFunctionArgs) => Promise<unknown>;
 
-function post(fn: Action, path: string, fields: Record<string, string>, cookie: string, clientIp: string) {
-  return settle(fn({ request: postRequest(path, fields, { cookie }), params: {}, context: testContext({ clientIp }) }));
+function post(
+  fn: Action,
+  path: string,
+  fields: Record<string, string>,
+  cookie: string,
+  clientIp: string,
+  params: Record<string, string> = {},
+) {
+  return settle(fn({ request: postRequest(path, fields, { cookie }), params, context: testContext({ clientIp }) }));
+}
+
+/** A form posted to an order's admin page (ship, payments). */
+function postToOrder(orderId: string, fields: Record<string, string>, cookie: string, clientIp: string) {
+  return post(orderPageAction, `/dashboard/manageOrders/${orderId}`, fields, cookie, clientIp, { id: orderId });
 }
 
 async function entriesFor(targetId: string) {
@@ -154,7 +167,8 @@ describe("every admin action writes one entry: who, when, from where, what, befo
     const unpaid = await createOrder({ user: customer, part });
     const ip = newAddress();
     expect(
-      (await post(ordersAction, "/dashboard/manageOrders", { intent: "ship", orderId: paid.id }, cookie, ip)).status,
+      (await postToOrder(paid.id, { intent: "ship", carrier: "ups", trackingNumber: "1Z999AA10123456784" }, cookie, ip))
+        .status,
     ).toBe(302);
     expect(
       (await post(ordersAction, "/dashboard/manageOrders", { intent: "remove", orderId: unpaid.id }, cookie, ip))
@@ -166,8 +180,9 @@ describe("every admin action writes one entry: who, when, from where, what, befo
         actorEmail: admin.email,
         ip,
         targetType: "order",
-        before: { status: "paid" },
-        after: { status: "shipped" },
+        targetLabel: `${paid.number}: ${paid.summary} for ${customer.email}`,
+        before: { status: "Pending" },
+        after: { status: "Shipped", carrier: "ups", trackingNumber: "1Z999AA10123456784" },
       },
     ]);
     expect(await entriesFor(unpaid.id)).toMatchObject([
@@ -175,8 +190,9 @@ describe("every admin action writes one entry: who, when, from where, what, befo
         action: "order.remove",
         actorEmail: admin.email,
         ip,
-        before: { status: "unpaid" },
-        after: { status: "removed" },
+        targetLabel: `${unpaid.number}: ${unpaid.summary} for ${customer.email}`,
+        before: { status: "Unpaid" },
+        after: { status: "Removed" },
       },
     ]);
     expect((await entriesFor(paid.id))[0].targetLabel).toContain(customer.email);
@@ -189,7 +205,7 @@ describe("every admin action writes one entry: who, when, from where, what, befo
     const unpaid = await createOrder({ user: customer, part });
     const ip = newAddress();
     const refused = [
-      await post(ordersAction, "/dashboard/manageOrders", { intent: "ship", orderId: unpaid.id }, cookie, ip),
+      await postToOrder(unpaid.id, { intent: "ship", carrier: "collected" }, cookie, ip),
       await post(
         productsAction,
         "/dashboard/manageProducts",

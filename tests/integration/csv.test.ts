@@ -50,25 +50,32 @@ describe("CSV export", () => {
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("Content-Disposition")).toMatch(/attachment; filename="partsworks-orders-.*\.csv"/);
     const rows = await rowsOf(response);
-    expect(rows.map((row) => row["Order number"]).sort()).toEqual([paid.id, unpaid.id].sort());
-    const row = rows.find((r) => r["Order number"] === paid.id)!;
+    expect(rows.map((row) => row["Order number"]).sort()).toEqual([paid.number, unpaid.number].sort());
+    const row = rows.find((r) => r["Order number"] === paid.number)!;
     expect(row).toMatchObject({
       Status: "Pending",
       "Customer name": `'=HYPERLINK("http://evil") Zoë`,
       "Customer email": `csv-${tag}@example.com`,
       Quantity: "200",
       "Total (USD)": "2500",
+      "Paid (USD)": "2500",
+      "Balance (USD)": "0",
+      Payment: "Card",
       "Transaction id": "pi_csv_1",
       "PO number": "PO-4500/17",
     });
     // An order without a PO number has the column, empty.
-    expect(rows.find((r) => r["Order number"] === unpaid.id)).toMatchObject({ "PO number": "" });
+    expect(rows.find((r) => r["Order number"] === unpaid.number)).toMatchObject({
+      "PO number": "",
+      Status: "Unpaid",
+      "Balance (USD)": "1250.00",
+    });
     expect(row.Lines).toContain("@SUM(A1) Brake Pad Façade x 200");
 
     const onlyPaid = await rowsOf(
       await download(ordersCsv, `/dashboard/manageOrders/export?q=csv-${tag}&status=paid`, cookie),
     );
-    expect(onlyPaid.map((r) => r["Order number"])).toEqual([paid.id]);
+    expect(onlyPaid.map((r) => r["Order number"])).toEqual([paid.number]);
 
     const bad = await download(ordersCsv, "/dashboard/manageOrders/export?status=lost", cookie);
     expect(bad.status).toBe(400);

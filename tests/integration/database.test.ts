@@ -5,7 +5,7 @@ import path from "node:path";
 import mongoose from "mongoose";
 import { afterAll, describe, expect, test } from "vitest";
 import { Order } from "~/models/order.server";
-import { Part, reserveStock } from "~/models/part.server";
+import { holdStock, Part } from "~/models/part.server";
 import { Session } from "~/models/session.server";
 import { User } from "~/models/user.server";
 import { freePort, startLocalDb } from "../../server/local-db";
@@ -33,9 +33,11 @@ describe("the local database", () => {
     const customer = await createUser();
     const attempts = await Promise.all(
       Array.from({ length: 50 }, async () => {
-        const reserved = await reserveStock(part.id, 1);
+        const orderId = new mongoose.Types.ObjectId();
+        const reserved = await holdStock(part.id, orderId.toString(), 1);
         if (!reserved) return false;
         await Order.create({
+          _id: orderId,
           lines: [
             {
               partId: part.id,

@@ -11,7 +11,15 @@ import { Part } from "~/models/part.server";
 import { Session } from "~/models/session.server";
 import type { LocalDb } from "../../server/local-db";
 import { startShop, type Shop } from "../../scripts/bench/shop";
+import { setUnpaidCaps } from "~/models/user.server";
 import { createPart, createUser, sessionCookieHeader, TEST_PASSWORD } from "../setup/factories";
+
+/** A customer placing 10 orders at once: their own caps on unpaid orders let the stock decide. */
+async function buyer() {
+  const user = await createUser();
+  await setUnpaidCaps(user.id, { orders: 100, valueCents: 1e10 });
+  return user.id;
+}
 
 const work = mkdtempSync(path.join(tmpdir(), "shop-instances-"));
 let shops: Shop[] = [];
@@ -73,9 +81,7 @@ describe("two instances on one database", () => {
     const [a, b] = shops;
     const STOCK = 150;
     const part = await createPart({ availableQuantity: STOCK, minOrderQuantity: 1 });
-    const customers = await Promise.all(
-      Array.from({ length: 20 }, async () => sessionCookieHeader((await createUser()).id)),
-    );
+    const customers = await Promise.all(Array.from({ length: 20 }, async () => sessionCookieHeader(await buyer())));
     const answers = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
         post(
@@ -95,6 +101,28 @@ describe("two instances on one database", () => {
     expect(orders).toHaveLength(placed);
     expect(stock).toBe(STOCK - placed);
     expect(placed).toBe(STOCK);
+  }, 180_000);
+
+  test("200 orders placed at once over both get 200 distinct, increasing order numbers", async () => {
+    const [a, b] = shops;
+    const part = await createPart({ availableQuantity: 1_000, minOrderQuantity: 1 });
+    const customers = await Promise.all(Array.from({ length: 20 }, async () => sessionCookieHeader(await buyer())));
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        post(
+          i % 2 ? a : b,
+          `/parts/${part.id}`,
+          { quantity: "1", phone: "555-0100", address: "1 Number Street" },
+          customers[i % 20],
+        ),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(200).fill(302));
+    const orders = await Order.find({ "lines.partId": part.id }, { number: 1 }).lean();
+    const numbers = orders.map((order) => order.number);
+    expect(numbers).toHaveLength(200);
+    expect(numbers.every((number) => Number.isSafeInteger(number) && number! > 100_000)).toBe(true);
+    expect(new Set(numbers).size).toBe(200);
   }, 180_000);
 
   test("a change made through one is visible on the other at once", async () => {

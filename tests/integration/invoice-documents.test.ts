@@ -82,7 +82,7 @@ describe("documents of an order", () => {
     expect(orderPage).not.toContain(`/documents/${order.id}/packing-slip`);
   });
 
-  test("an unpaid order has a pro-forma: no invoice number, not a demand for payment; its invoice link leads there", async () => {
+  test("an unpaid order has a pro-forma: no invoice number, payable before dispatch with the bank details and the order number as reference; its invoice link leads there", async () => {
     const { user: customer, cookie } = await signedIn();
     const order = await createOrder({ user: customer, part: await createPart({ priceCents: 800 }), quantity: 150 });
 
@@ -90,8 +90,10 @@ describe("documents of an order", () => {
     expect(response.status).toBe(200);
     const page = await pageText(response);
     expect(page).toContain("Pro-forma invoice");
-    expect(page).toContain("not a demand for payment");
-    expect(page).toContain("$1,200");
+    expect(page).toContain("Payable before dispatch: $1,200 due.");
+    expect(page).toContain(`Order number ${order.number}`);
+    expect(page).toContain("Account number 4401 2231 9087");
+    expect(page).toContain(`Payment reference ${order.number}`);
     expect(page).not.toContain("Invoice number");
     expect(page).not.toMatch(/INV-\d+/);
     expect((await Order.findById(order.id).lean())?.invoiceNumber).toBeUndefined();
@@ -188,7 +190,7 @@ describe("documents of an order", () => {
       ),
     );
     expect(slip.status).toBe(200);
-    expect(slip.headers.get("content-disposition")).toBe(`attachment; filename="packing-slip-${order.id}.pdf"`);
+    expect(slip.headers.get("content-disposition")).toBe(`attachment; filename="packing-slip-${order.number}.pdf"`);
     const slipBytes = Buffer.from(await slip.arrayBuffer());
     expect(slipBytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     // A4 is 595 x 842 points.

@@ -14,6 +14,7 @@ import { Outbox } from "~/models/outbox.server";
 import { User } from "~/models/user.server";
 import { sweepOrderMail } from "~/utils/order-mail-sweep.server";
 import { action as manageOrdersAction } from "~/routes/dashboard.manageOrders";
+import { action as orderPageAction } from "~/routes/dashboard.manageOrders_.$id._index";
 import { action as cancelAction } from "~/routes/dashboard.orders_.$id.cancel";
 import { action as orderAction } from "~/routes/parts.$id";
 import { action as unsubscribeAction, loader as unsubscribeLoader } from "~/routes/unsubscribe";
@@ -25,7 +26,22 @@ import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setu
 
 const shopUrl = process.env.SHOP_URL!;
 const goodOrder = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield", poNumber: "PO-77/A" };
-const shortId = (id: string) => id.slice(-8).toUpperCase();
+/** Ships an order from its admin page, collected by the customer. */
+function shipFromOrderPage(orderId: string, cookie: string) {
+  return settle(
+    orderPageAction(
+      actionArgs(
+        postRequest(`/dashboard/manageOrders/${orderId}`, { intent: "ship", carrier: "collected" }, { cookie }),
+        {
+          id: orderId,
+        },
+      ),
+    ),
+  );
+}
+
+/** The order's number as its emails name it (SO-100042). */
+const orderNumber = async (id: string) => `SO-${(await Order.findById(id, { number: 1 }).lean())!.number}`;
 
 async function customer(name = "Olga Orderer") {
   const user = await createUser({ name, email: `order-mail-${randomUUID().slice(0, 8)}@example.com` });
@@ -103,7 +119,9 @@ describe("order emails", () => {
     expect(response.status).toBe(302);
     const orderId = await newestOrderOf(user.id);
 
-    const [mail] = await waitForMail(user.email, { subject: `Your PartsWorks order ${shortId(orderId)} is placed` });
+    const [mail] = await waitForMail(user.email, {
+      subject: `Your PartsWorks order ${await orderNumber(orderId)} is placed`,
+    });
     expect(mail.text).toContain(`200 × Mail Brake Pad (${part.partNumber}) at $2.50 each: $500`);
     expect(mail.text).toContain("Your PO number: PO-77/B");
     expect(timesIn(mail, "PO-77/B")).toEqual({ html: 1, text: 1 });
@@ -134,14 +152,14 @@ describe("order emails", () => {
     for (let i = 0; i < 3; i++) expect((await postWebhook(order, paymentIntent)).status).toBe(200);
 
     const [receipt] = await waitForMail(user.email, {
-      subject: `Receipt for your PartsWorks order ${shortId(order.id)}`,
+      subject: `Receipt for your PartsWorks order ${await orderNumber(order.id)}`,
     });
     expect(receipt.text).toContain(`Transaction id: ${paymentIntent}`);
     expect(receipt.text).toContain(`100 × ${order.lines[0].productName}`);
     expect(receipt.text).toContain("Your PO number: PO-88/C");
     expect(timesIn(receipt, "PO-88/C")).toEqual({ html: 1, text: 1 });
     const [toShip] = await waitForMail(admin.email, {
-      subject: `Paid order ${shortId(order.id)} to ship: Paula Payer`,
+      subject: `Paid order ${await orderNumber(order.id)} to ship: Paula Payer`,
     });
     expect(toShip.text).toContain(paymentIntent);
     expect(toShip.text).toContain("Customer’s PO number: PO-88/C");
@@ -162,7 +180,7 @@ describe("order emails", () => {
       settle(manageOrdersAction(actionArgs(postRequest("/dashboard/manageOrders", fields, { cookie: adminCookie }))));
 
     // Submitted twice: the second changes nothing and mails nothing.
-    for (let i = 0; i < 2; i++) await manage({ intent: "ship", orderId: paid.id });
+    for (let i = 0; i < 2; i++) await shipFromOrderPage(paid.id, adminCookie);
     for (let i = 0; i < 2; i++) {
       await settle(
         cancelAction(
@@ -175,16 +193,16 @@ describe("order emails", () => {
     await manage({ intent: "remove", orderId: toRemove.id });
 
     const [shipped] = await waitForMail(user.email, {
-      subject: `Your PartsWorks order ${shortId(paid.id)} has shipped`,
+      subject: `Your PartsWorks order ${await orderNumber(paid.id)} has shipped`,
     });
     expect(shipped.text).toContain("has shipped to 1 Test Street, Springfield");
     expect(linkIn(shipped, `${shopUrl}/dashboard/orders/`)).toBe(`${shopUrl}/dashboard/orders/${paid.id}`);
     const [cancelled] = await waitForMail(user.email, {
-      subject: `You cancelled your PartsWorks order ${shortId(toCancel.id)}`,
+      subject: `You cancelled your PartsWorks order ${await orderNumber(toCancel.id)}`,
     });
     expect(cancelled.text).toContain("You cancelled your order");
     const [removed] = await waitForMail(user.email, {
-      subject: `PartsWorks removed your unpaid order ${shortId(toRemove.id)}`,
+      subject: `PartsWorks removed your unpaid order ${await orderNumber(toRemove.id)}`,
     });
     expect(removed.text).toContain("We removed your unpaid order");
     expect(await allMailTo(user.email)).toHaveLength(3);
@@ -242,28 +260,22 @@ describe("turning order updates off", () => {
         ),
       ),
     );
-    await settle(
-      manageOrdersAction(
-        actionArgs(
-          postRequest("/dashboard/manageOrders", { intent: "ship", orderId: toShip.id }, { cookie: adminCookie }),
-        ),
-      ),
-    );
-    await waitForMail(user.email, { subject: `Your PartsWorks order ${shortId(toShip.id)} has shipped` });
+    await shipFromOrderPage(toShip.id, adminCookie);
+    await waitForMail(user.email, { subject: `Your PartsWorks order ${await orderNumber(toShip.id)} has shipped` });
     // A receipt of money taken is not an update: it comes too, with no unsubscribe link.
     const toPay = await createOrder({ user });
     expect((await postWebhook(toPay, `pi_${randomUUID().replace(/-/g, "").slice(0, 20)}`)).status).toBe(200);
     const [receipt] = await waitForMail(user.email, {
-      subject: `Receipt for your PartsWorks order ${shortId(toPay.id)}`,
+      subject: `Receipt for your PartsWorks order ${await orderNumber(toPay.id)}`,
     });
     expect(receipt.text).not.toContain("/unsubscribe");
     expect(receipt.headers["list-unsubscribe"]).toBeUndefined();
     const mails: CaughtMail[] = await allMailTo(user.email);
     expect(mails.map((mail) => mail.subject).sort()).toEqual(
       [
-        `You cancelled your PartsWorks order ${shortId(first.id)}`,
-        `Your PartsWorks order ${shortId(toShip.id)} has shipped`,
-        `Receipt for your PartsWorks order ${shortId(toPay.id)}`,
+        `You cancelled your PartsWorks order ${await orderNumber(first.id)}`,
+        `Your PartsWorks order ${await orderNumber(toShip.id)} has shipped`,
+        `Receipt for your PartsWorks order ${await orderNumber(toPay.id)}`,
       ].sort(),
     );
     expect(await Outbox.exists({ _id: `order:${next.id}:removed` })).toBeNull();
@@ -288,7 +300,7 @@ describe("the mail server down during an order", () => {
       await setMailServer("up");
     }
     const [mail] = await waitForMail(user.email, { timeoutMs: 40_000 });
-    expect(mail.subject).toBe(`Your PartsWorks order ${shortId(orderId)} is placed`);
+    expect(mail.subject).toBe(`Your PartsWorks order ${await orderNumber(orderId)} is placed`);
     expect(mail.text).toContain("150 × Outage Gasket");
   }, 90_000);
 });
@@ -316,7 +328,7 @@ describe("a step whose mail was never written", () => {
 
     // The shop's own sweep job (every minute) finds it.
     const [mail] = await waitForMail(user.email, { timeoutMs: 150_000 });
-    expect(mail.subject).toBe(`Your PartsWorks order ${shortId(order.id)} is placed`);
+    expect(mail.subject).toBe(`Your PartsWorks order ${await orderNumber(order.id)} is placed`);
     expect(linkIn(mail, `${shopUrl}/dashboard/payment/`)).toBe(`${shopUrl}/dashboard/payment/${order.id}`);
     await expect.poll(async () => (await Order.findById(order.id).lean())?.mailPending).toEqual([]);
     await sweepOrderMail({ graceMs: 0 });
@@ -331,7 +343,7 @@ describe("a step whose mail was never written", () => {
     // Placed the ordinary way: its mail is written with it, and sent.
     expect((await postOrder(part.id, 100, cookie)).status).toBe(302);
     const placedId = await newestOrderOf(user.id);
-    await waitForMail(user.email, { subject: `Your PartsWorks order ${shortId(placedId)} is placed` });
+    await waitForMail(user.email, { subject: `Your PartsWorks order ${await orderNumber(placedId)} is placed` });
     expect((await Order.findById(placedId).lean())?.mailPending).toEqual([]);
     // A crash after the mail was written but before the order heard of it: nothing more is sent.
     await crashed(placedId, "placed");
@@ -353,16 +365,16 @@ describe("a step whose mail was never written", () => {
     const mails = await allMailTo(user.email);
     expect(mails.map((mail) => mail.subject).sort()).toEqual(
       [
-        `Your PartsWorks order ${shortId(placedId)} is placed`,
-        `Your PartsWorks order ${shortId(shipped.id)} has shipped`,
-        `Receipt for your PartsWorks order ${shortId(paid.id)}`,
+        `Your PartsWorks order ${await orderNumber(placedId)} is placed`,
+        `Your PartsWorks order ${await orderNumber(shipped.id)} has shipped`,
+        `Receipt for your PartsWorks order ${await orderNumber(paid.id)}`,
       ].sort(),
     );
     expect(mails.find((mail) => mail.subject.startsWith("Receipt"))?.text).toContain(
       "Transaction id: pi_sweep_receipt",
     );
     const [toShip] = await waitForMail(admin.email, {
-      subject: `Paid order ${shortId(paid.id)} to ship: Stella Sweep`,
+      subject: `Paid order ${await orderNumber(paid.id)} to ship: Stella Sweep`,
     });
     expect(toShip.text).toContain("pi_sweep_receipt");
   }, 60_000);

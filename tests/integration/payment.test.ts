@@ -53,6 +53,7 @@ describe("the pay screen /dashboard/payment/{id}", () => {
     const data = await response.json();
     expect(data.order).toEqual({
       id: order.id,
+      number: order.number,
       summary: order.summary,
       lines: order.lines,
       totalQuantity: 150,

@@ -39,7 +39,7 @@ describe("reordered from", () => {
     expect(mine.map((event) => event.event)).toEqual(["placed", "reordered"]);
     expect(mine[1]).toMatchObject({
       label: "Reordered from",
-      link: { to: `/dashboard/orders/${past.id}`, text: `order #${past.id}` },
+      link: { to: `/dashboard/orders/${past.id}`, text: past.number },
     });
     const { cookie: admin } = await signedIn("admin");
     const theirs = await timelineOf(adminOrderLoader, `/dashboard/manageOrders/${id}`, id, admin);
@@ -50,6 +50,8 @@ describe("reordered from", () => {
       await fetch(`${process.env.SHOP_URL}/dashboard/orders/${id}`, { headers: { Cookie: cookie } })
     ).text();
     expect(html).toContain(`href="/dashboard/orders/${past.id}"`);
+    expect(past.number).toMatch(/^SO-\d{6,}$/);
+    expect(html).toMatch(new RegExp(`href="/dashboard/orders/${past.id}"[^>]*>${past.number}</a>`));
   });
 
   test("an order from a cart filled by hand says nothing of a reorder, even after an earlier reorder", async () => {

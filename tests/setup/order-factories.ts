@@ -1,6 +1,11 @@
-/** Orders written straight to the database (no stock is reserved), for tests of what follows ordering. */
+/**
+ * Orders written straight to the database, for tests of what follows ordering. Stock is not taken
+ * from availableQuantity; an unpaid or paid order notes its hold on each part (and the part's
+ * on-hand count grows by it), so cancelling it gives the units back as a placed order's would.
+ */
 import { randomUUID } from "node:crypto";
 import { Order, toOrderView, type OrderStatus } from "~/models/order.server";
+import { Part } from "~/models/part.server";
 import { createPart } from "./factories";
 
 type OrderedPart = { id: string; name: string; priceCents: number; partNumber?: string };
@@ -45,9 +50,24 @@ export async function createOrder({
     status,
     ...(poNumber ? { poNumber } : {}),
     ...(paid
-      ? { transactionId: transactionId ?? `pi_test_${randomUUID().replace(/-/g, "").slice(0, 16)}`, paidAt: new Date() }
+      ? {
+          transactionId: transactionId ?? `pi_test_${randomUUID().replace(/-/g, "").slice(0, 16)}`,
+          paidAt: new Date(),
+          paidCents: orderLines.reduce((sum, line) => sum + line.lineTotalCents, 0),
+        }
       : {}),
     ...(status === "shipped" ? { shippedAt: new Date() } : {}),
+    ...(status === "unpaid" ? { holdUntil: new Date(Date.now() + 72 * 60 * 60 * 1000) } : {}),
   });
+  if (status === "unpaid" || status === "paid" || status === "account") {
+    await Part.bulkWrite(
+      orderLines.map((line) => ({
+        updateOne: {
+          filter: { _id: line.partId, "holds.orderId": { $ne: doc._id } },
+          update: { $push: { holds: { orderId: doc._id, quantity: line.quantity } }, $inc: { onHand: line.quantity } },
+        },
+      })),
+    );
+  }
   return toOrderView(doc.toObject());
 }

@@ -1,0 +1,185 @@
+import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { Form, useNavigation } from "@remix-run/react";
+import { carriers, COLLECTED } from "~/content/carriers";
+import { formatCents } from "~/utils/misc";
+import { recordPaymentSchema, reversePaymentSchema, shipOrderSchema, today } from "~/utils/order-forms";
+import { formatDay, PAYMENT_METHOD_WORDS, PAYMENT_METHODS } from "~/utils/order-states";
+import { ErrorList, Field, SubmitButton } from "./forms";
+
+type Reply = { intent: string; paymentId?: string; result: SubmissionResult<string[]> } | undefined;
+
+const selectClass = "block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2";
+const labelClass = "mb-1 block text-sm font-medium text-slate-800";
+
+function usePendingIntent(intent: string, paymentId?: string) {
+  const navigation = useNavigation();
+  return (
+    navigation.state === "submitting" &&
+    navigation.formData?.get("intent") === intent &&
+    (!paymentId || navigation.formData?.get("paymentId") === paymentId)
+  );
+}
+
+/** Ship: a carrier and its tracking number, or collected by the customer. */
+export function ShipForm({ orderNumber, reply }: { orderNumber: string; reply: Reply }) {
+  const [form, fields] = useForm({
+    id: "ship-form",
+    lastResult: reply?.intent === "ship" ? reply.result : null,
+    constraint: getZodConstraint(shipOrderSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: shipOrderSchema }),
+  });
+  const pending = usePendingIntent("ship");
+  return (
+    <Form method="post" {...getFormProps(form)} className="grid gap-x-4 sm:grid-cols-2">
+      <input type="hidden" name="intent" value="ship" />
+      <div>
+        <label htmlFor={fields.carrier.id} className={labelClass}>
+          Carrier
+        </label>
+        <select {...getSelectProps(fields.carrier)} key={fields.carrier.key} className={selectClass}>
+          <option value="">Choose…</option>
+          {carriers.map((carrier) => (
+            <option key={carrier.id} value={carrier.id}>
+              {carrier.name}
+            </option>
+          ))}
+          <option value={COLLECTED}>Collected by the customer (no carrier)</option>
+        </select>
+        <ErrorList id={fields.carrier.errorId} errors={fields.carrier.errors} />
+      </div>
+      <Field
+        meta={fields.trackingNumber}
+        label="Tracking number"
+        help="Leave empty when the customer collected the order."
+        inputProps={{ autoComplete: "off" }}
+      />
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <div className="sm:col-span-2">
+        <SubmitButton pending={pending} pendingText="Marking shipped…">
+          Mark {orderNumber} shipped and email the customer
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+/** Money received outside Stripe: amount, day received, method, reference. */
+export function RecordPaymentForm({ balanceCents, reply }: { balanceCents: number; reply: Reply }) {
+  const [form, fields] = useForm({
+    id: "record-payment-form",
+    lastResult: reply?.intent === "record-payment" ? reply.result : null,
+    constraint: getZodConstraint(recordPaymentSchema),
+    defaultValue: { receivedOn: today(), method: "bank-transfer" },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: recordPaymentSchema }),
+  });
+  const pending = usePendingIntent("record-payment");
+  return (
+    <Form method="post" {...getFormProps(form)} className="grid gap-x-4 sm:grid-cols-2">
+      <input type="hidden" name="intent" value="record-payment" />
+      <Field
+        meta={fields.amount}
+        label="Amount received (USD)"
+        help={`At most the balance, ${formatCents(balanceCents)}.`}
+        inputProps={{ inputMode: "decimal", autoComplete: "off", placeholder: (balanceCents / 100).toFixed(2) }}
+      />
+      <Field meta={fields.receivedOn} label="Date received" inputProps={{ type: "date", max: today() }} />
+      <div>
+        <label htmlFor={fields.method.id} className={labelClass}>
+          Method
+        </label>
+        <select {...getSelectProps(fields.method)} key={fields.method.key} className={selectClass}>
+          {PAYMENT_METHODS.map((method) => (
+            <option key={method} value={method}>
+              {PAYMENT_METHOD_WORDS[method]}
+            </option>
+          ))}
+        </select>
+        <ErrorList id={fields.method.errorId} errors={fields.method.errors} />
+      </div>
+      <Field
+        meta={fields.reference}
+        label="Reference"
+        help="The bank's reference, or the cheque number."
+        inputProps={{ autoComplete: "off" }}
+      />
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <div className="sm:col-span-2">
+        <SubmitButton pending={pending} pendingText="Recording…">
+          Record payment
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+type PaymentRow = {
+  id: string;
+  amountCents: number;
+  method: (typeof PAYMENT_METHODS)[number];
+  receivedOn: string;
+  reference: string;
+  recordedBy: string;
+  reversedAt: string | null;
+  reversedBy: string | null;
+  reversalReason: string | null;
+};
+
+/** The payments staff recorded, each with its reversal (kept, never deleted). */
+export function RecordedPayments({ payments, reply }: { payments: PaymentRow[]; reply: Reply }) {
+  if (!payments.length) return <p className="text-slate-700">No payments recorded.</p>;
+  return (
+    <ul className="divide-y divide-slate-200 rounded border border-slate-200" data-testid="recorded-payments">
+      {payments.map((payment) => (
+        <li key={payment.id} className="p-3">
+          <p className={payment.reversedAt ? "text-slate-500 line-through" : "font-medium"}>
+            {formatCents(payment.amountCents)} by {PAYMENT_METHOD_WORDS[payment.method].toLowerCase()}, received{" "}
+            {formatDay(payment.receivedOn)}
+            {payment.reference ? `, reference ${payment.reference}` : ""}
+          </p>
+          <p className="text-xs text-slate-600">Recorded by {payment.recordedBy}</p>
+          {payment.reversedAt ? (
+            <p className="text-sm text-slate-700">
+              Reversed {formatDay(payment.reversedAt)} by {payment.reversedBy}: {payment.reversalReason}
+            </p>
+          ) : (
+            <ReverseForm paymentId={payment.id} reply={reply} />
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function ReverseForm({ paymentId, reply }: { paymentId: string; reply: Reply }) {
+  const mine = reply?.intent === "reverse-payment" && reply.paymentId === paymentId;
+  const [form, fields] = useForm({
+    id: `reverse-${paymentId}`,
+    lastResult: mine ? reply.result : null,
+    constraint: getZodConstraint(reversePaymentSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: reversePaymentSchema }),
+  });
+  const pending = usePendingIntent("reverse-payment", paymentId);
+  return (
+    <details className="mt-1" open={mine || undefined}>
+      <summary className="inline-flex min-h-11 cursor-pointer items-center text-sm font-medium text-brand-700 underline">
+        Reverse this payment…
+      </summary>
+      <Form method="post" {...getFormProps(form)} className="mt-2 max-w-md">
+        <input type="hidden" name="intent" value="reverse-payment" />
+        <input type="hidden" name="paymentId" value={paymentId} />
+        <Field meta={fields.reason} label="Why is it reversed?" inputProps={{ autoComplete: "off" }} />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <SubmitButton variant="danger" pending={pending} pendingText="Reversing…">
+          Reverse payment
+        </SubmitButton>
+      </Form>
+    </details>
+  );
+}

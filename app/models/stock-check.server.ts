@@ -1,0 +1,151 @@
+import mongoose, { Schema } from "mongoose";
+import { Order } from "./order.server";
+import { Part } from "./part.server";
+
+/**
+ * The stock check (npm run stock:check, and the stock job every few minutes for Shop Today). For
+ * every part it checks the invariant the ordering steps keep (docs/behaviour.md, "Stock"):
+ *   available + the units live orders hold = on hand,
+ * where a live order is one not yet paid, or paid and not shipped, and "on hand" is the part's own
+ * count of the units the shop has, changed only by restocks (admin edits, imports) and shipping.
+ * It also checks that each hold noted on a part belongs to such an order, with the line's units,
+ * and that each line of such an order holds its part's stock. Orders still being placed (younger
+ * than the reserve deadline) are left out: their holds are on the way in or out.
+ */
+
+export type StockProblem = {
+  partId: string;
+  partNumber: string;
+  name: string;
+  kind: "count" | "no-on-hand" | "hold-without-order" | "order-without-hold" | "hold-mismatch";
+  message: string;
+};
+
+const HOLDING = ["reserving", "failed", "unpaid", "paid"] as const;
+
+export async function checkStock({
+  settleMs,
+}: {
+  settleMs: number;
+}): Promise<{ parts: number; problems: StockProblem[] }> {
+  const young = new Date(Date.now() - settleMs);
+  // What each live order's lines hold, by part then order: the figure the parts' holds must match.
+  const expected = new Map<string, Map<string, number>>();
+  const inFlight = new Set<string>();
+  const orders = Order.find(
+    { $or: [{ status: { $in: [...HOLDING] } }, { stockPending: { $in: ["release", "ship"] } }] },
+    { status: 1, lines: 1, reserveBy: 1, stockPending: 1, updatedAt: 1 },
+  )
+    .lean()
+    .cursor({ batchSize: 500 });
+  for await (const order of orders) {
+    const id = order._id.toString();
+    const placing = order.status === "reserving" || order.status === "failed";
+    // Being placed, or ended (or shipped) a moment ago: its holds are on the way; the sweep settles any left.
+    if ((placing && (order.reserveBy ?? new Date(0)) > new Date()) || (order.stockPending && order.updatedAt > young)) {
+      inFlight.add(id);
+      continue;
+    }
+    if (order.stockPending || placing) continue; // left half way past its time: the holds are reported below
+    for (const line of order.lines ?? []) {
+      const part = line.partId.toString();
+      const byOrder = expected.get(part) ?? new Map<string, number>();
+      byOrder.set(id, (byOrder.get(id) ?? 0) + line.quantity);
+      expected.set(part, byOrder);
+    }
+  }
+
+  const problems: StockProblem[] = [];
+  let count = 0;
+  const parts = Part.find({}, { partNumber: 1, name: 1, availableQuantity: 1, onHand: 1, holds: 1 })
+    .sort({ partNumber: 1 })
+    .lean()
+    .cursor({ batchSize: 500 });
+  for await (const part of parts) {
+    count++;
+    const partId = part._id.toString();
+    const say = (kind: StockProblem["kind"], message: string) =>
+      problems.push({ partId, partNumber: part.partNumber ?? "", name: part.name ?? "", kind, message });
+    const wanted = expected.get(partId) ?? new Map<string, number>();
+    expected.delete(partId);
+    let heldByLive = 0;
+    let heldInFlight = 0;
+    const seen = new Set<string>();
+    for (const hold of part.holds ?? []) {
+      const orderId = hold.orderId.toString();
+      seen.add(orderId);
+      if (inFlight.has(orderId)) {
+        heldInFlight += hold.quantity;
+        continue;
+      }
+      const units = wanted.get(orderId);
+      if (units === undefined)
+        say("hold-without-order", `holds ${hold.quantity} units for order ${orderId}, which holds none`);
+      else if (units !== hold.quantity)
+        say("hold-mismatch", `holds ${hold.quantity} units for order ${orderId}, whose line has ${units}`);
+      heldByLive += hold.quantity;
+    }
+    for (const [orderId, units] of wanted) {
+      if (!seen.has(orderId))
+        say("order-without-hold", `order ${orderId} has a line of ${units} units but no hold on the part`);
+    }
+    const available = part.availableQuantity ?? 0;
+    if (typeof part.onHand !== "number") {
+      say("no-on-hand", "has no on-hand figure (run npm run migrate)");
+    } else if (available + heldByLive + heldInFlight !== part.onHand) {
+      const accounted = available + heldByLive + heldInFlight;
+      const gap = part.onHand - accounted;
+      say(
+        "count",
+        `available ${available} + held by orders ${heldByLive + heldInFlight} = ${accounted}, but ${part.onHand} on hand ` +
+          `(${gap > 0 ? `${gap} units held for no one` : `${-gap} units counted twice`})`,
+      );
+    }
+  }
+  // Lines of live orders whose part no longer exists hold nothing anywhere: not a stock problem.
+  return { parts: count, problems };
+}
+
+/** The last check's result, for Shop Today (one document, rewritten by each run). */
+const stockCheckSchema = new Schema({
+  _id: { type: String, required: true },
+  at: { type: Date, required: true },
+  parts: { type: Number, required: true },
+  problemCount: { type: Number, required: true },
+  /** The first few problems, as the check said them. */
+  problems: { type: [{ partNumber: String, name: String, message: String, _id: false }], default: [] },
+});
+
+const StockCheck =
+  (mongoose.models.StockCheck as mongoose.Model<mongoose.InferSchemaType<typeof stockCheckSchema>>) ??
+  mongoose.model("StockCheck", stockCheckSchema, "stock_checks");
+
+export async function saveStockCheck(result: { parts: number; problems: StockProblem[] }) {
+  await StockCheck.updateOne(
+    { _id: "latest" },
+    {
+      $set: {
+        at: new Date(),
+        parts: result.parts,
+        problemCount: result.problems.length,
+        problems: result.problems.slice(0, 10).map(({ partNumber, name, message }) => ({ partNumber, name, message })),
+      },
+    },
+    { upsert: true },
+  );
+}
+
+export async function getLatestStockCheck() {
+  const doc = await StockCheck.findById("latest").lean();
+  if (!doc) return null;
+  return {
+    at: doc.at.toISOString(),
+    parts: doc.parts,
+    problemCount: doc.problemCount,
+    problems: (doc.problems ?? []).map((p) => ({
+      partNumber: p.partNumber ?? "",
+      name: p.name ?? "",
+      message: p.message ?? "",
+    })),
+  };
+}

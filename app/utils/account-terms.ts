@@ -1,0 +1,22 @@
+/** The customer's trade terms form (an admin sets them on the customer's page); shared by server and browser. */
+import { z } from "zod";
+import { PAYMENT_TERMS } from "./order-states";
+
+const MAX_CREDIT_DOLLARS = 10_000_000;
+
+export const accountTermsSchema = z.object({
+  termsDays: z.preprocess(
+    (value) => (typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value),
+    z
+      .number({ required_error: "Choose the payment terms", invalid_type_error: "Choose the payment terms" })
+      .refine((days) => (PAYMENT_TERMS as readonly number[]).includes(days), "Choose the payment terms"),
+  ),
+  creditLimit: z
+    .number({
+      required_error: "Enter a credit limit (0 for none)",
+      invalid_type_error: "Enter the limit in whole dollars",
+    })
+    .int("Enter the limit in whole dollars")
+    .min(0, "A credit limit cannot be negative")
+    .max(MAX_CREDIT_DOLLARS, `A credit limit is at most $${MAX_CREDIT_DOLLARS.toLocaleString("en-US")}`),
+});

@@ -1,0 +1,87 @@
+/**
+ * The admin's forms on an order: ship it (carrier and tracking number, or collected), record money
+ * received outside Stripe, reverse a recorded payment. Shared by the server and the browser.
+ */
+import { z } from "zod";
+import { carriers, COLLECTED } from "~/content/carriers";
+import { PAYMENT_METHODS } from "./order-states";
+
+const CARRIER_IDS = [COLLECTED, ...carriers.map((carrier): string => carrier.id)] as [string, ...string[]];
+
+export const shipOrderSchema = z
+  .object({
+    intent: z.literal("ship"),
+    carrier: z.enum(CARRIER_IDS, {
+      errorMap: () => ({ message: "Choose a carrier from the list, or collected by the customer" }),
+    }),
+    trackingNumber: z
+      .string()
+      .trim()
+      .max(40, "A tracking number is at most 40 characters")
+      .regex(/^[A-Za-z0-9 -]*$/, "A tracking number holds letters, digits, spaces and dashes")
+      .optional(),
+  })
+  .refine((value) => value.carrier === COLLECTED || Boolean(value.trackingNumber), {
+    path: ["trackingNumber"],
+    message: "Enter the tracking number the carrier gave",
+  });
+
+const MAX_AMOUNT_CENTS = 100_000_000_00;
+
+/** Dollars and cents as typed ("1,250.50", "$80") to whole cents; anything else is refused at the field. */
+const amount = z
+  .string({ required_error: "Enter the amount received" })
+  .trim()
+  .min(1, "Enter the amount received")
+  .transform((text, ctx) => {
+    const plain = text.replace(/^\$/, "").replace(/,/g, "");
+    if (!/^-?\d+(\.\d{1,2})?$/.test(plain)) {
+      ctx.addIssue({ code: "custom", message: "Enter an amount such as 1250.00" });
+      return z.NEVER;
+    }
+    const cents = Math.round(Number(plain) * 100);
+    if (cents <= 0) {
+      ctx.addIssue({ code: "custom", message: "The amount must be more than $0" });
+      return z.NEVER;
+    }
+    if (cents > MAX_AMOUNT_CENTS) {
+      ctx.addIssue({ code: "custom", message: "That amount is too large" });
+      return z.NEVER;
+    }
+    return cents;
+  });
+
+const day = z
+  .string({ required_error: "Enter the day the money arrived" })
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date such as 2026-01-31")
+  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), "Enter a date such as 2026-01-31")
+  .refine((value) => Date.parse(`${value}T00:00:00Z`) <= Date.now(), "The money cannot arrive in the future");
+
+export const recordPaymentSchema = z.object({
+  intent: z.literal("record-payment"),
+  amount,
+  receivedOn: day,
+  method: z.enum(PAYMENT_METHODS, { errorMap: () => ({ message: "Choose bank transfer, cheque or cash" }) }),
+  reference: z.string().trim().max(60, "A reference is at most 60 characters").optional(),
+});
+
+export const reversePaymentSchema = z.object({
+  intent: z.literal("reverse-payment"),
+  paymentId: z.string().regex(/^[a-f0-9]{24}$/i, "That payment is not on this order"),
+  reason: z
+    .string({ required_error: "Say why the payment is reversed" })
+    .trim()
+    .min(3, "Say why the payment is reversed")
+    .max(200, "A reason is at most 200 characters"),
+});
+
+/** The admin order page's forms, by their intent (each keeps its own refinements). */
+export function adminOrderSchema(intent: FormDataEntryValue | null) {
+  if (intent === "record-payment") return recordPaymentSchema;
+  if (intent === "reverse-payment") return reversePaymentSchema;
+  return shipOrderSchema;
+}
+
+/** Today as YYYY-MM-DD (UTC), the payment form's default. */
+export const today = () => new Date().toISOString().slice(0, 10);

@@ -1,0 +1,237 @@
+/**
+ * The order services: each change of an order that screens (and later the API) make goes through
+ * one function here, which calls the models and raises the side effects (mail, audit). Models only
+ * store; the words people read come from order-states.ts.
+ */
+import { assignInvoiceNumber } from "~/models/invoice.server";
+import {
+  addRecordedPayment,
+  mailWritten,
+  markShipped,
+  openAccountOrders,
+  placeOrder as placeOrderModel,
+  reverseRecordedPayment,
+  type OrderView,
+  type PlaceOrderInput,
+  type RecordedPaymentInput,
+} from "~/models/order.server";
+import { getPartsByIds } from "~/models/part.server";
+import { getUserById } from "~/models/user.server";
+import { audit, type AuditEvent } from "./audit.server";
+import { formatCents } from "./misc";
+import { mailOrderPaid, mailOrderPlaced, mailOrderShipped } from "./order-mail.server";
+import { ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "./order-states";
+
+type Actor = { id: string; email: string };
+type Context = AuditEvent["context"];
+
+const orderTarget = (order: OrderView) => ({
+  type: "order" as const,
+  id: order.id,
+  label: `${order.number}: ${order.summary} for ${order.userEmail}`,
+});
+
+// --- Placing ----------------------------------------------------------------------------------------
+
+export type CreditRefusal = { limitCents: number; balanceCents: number; orderCents: number; message: string };
+
+/** Refused before anything is reserved: on account without terms (400), or past the credit limit (409). */
+export type PaymentRefusal = { status: 400 | 409; message: string; credit: CreditRefusal | null };
+
+export type PlaceResult =
+  Awaited<ReturnType<typeof placeOrderModel>> | { ok: false; failures: []; payment: PaymentRefusal };
+
+/** What checkout offers a customer: null (card only), or their terms with what is open on account now. */
+export async function checkoutTerms(user: {
+  id: string;
+  role: string;
+  account: { termsDays: number; creditLimitCents: number };
+}) {
+  if (user.role !== "customer" || !user.account.termsDays) return null;
+  const { balanceCents } = await openAccountOrders(user.id);
+  return { ...user.account, balanceCents, availableCents: Math.max(0, user.account.creditLimitCents - balanceCents) };
+}
+
+/** Why an order on account is refused: the limit, what is open, and what to do. */
+export function creditMessage({ limitCents, balanceCents, orderCents }: Omit<CreditRefusal, "message">) {
+  return (
+    `This order (${formatCents(orderCents)}) would take your account past its credit limit of ` +
+    `${formatCents(limitCents)}: ${formatCents(balanceCents)} is open on account now. ` +
+    `Pay an open invoice (see your statement) or pay this order by card.`
+  );
+}
+
+/**
+ * Places an order for a customer: by card, or on account when they have terms and the open
+ * balance plus this order stays within their credit limit. An order on account is confirmed and
+ * invoiced at once, due after its net days.
+ */
+export async function placeCustomerOrder(
+  input: Omit<PlaceOrderInput, "onAccount" | "user"> & { user: { id: string }; payment?: "card" | "account" },
+): Promise<PlaceResult> {
+  const user = await getUserById(input.user.id);
+  if (!user) throw new Error("Orders are placed by an existing customer");
+  const buyer = { id: user.id, email: user.email, name: user.name, companyName: user.company.companyName || null };
+  let onAccount: { termsDays: number } | null = null;
+  if (input.payment === "account") {
+    const { termsDays, creditLimitCents } = user.account;
+    if (!termsDays || user.role !== "customer") {
+      const message = "Your account has no payment terms: pay by card, or ask us about an account.";
+      return { ok: false, failures: [], payment: { status: 400, message, credit: null } };
+    }
+    const parts = await getPartsByIds(input.lines.map((line) => line.partId));
+    const orderCents = input.lines.reduce(
+      (sum, line) => sum + (parts.get(line.partId)?.priceCents ?? 0) * line.quantity,
+      0,
+    );
+    const { balanceCents } = await openAccountOrders(user.id);
+    if (balanceCents + orderCents > creditLimitCents) {
+      const credit = { limitCents: creditLimitCents, balanceCents, orderCents };
+      const message = creditMessage(credit);
+      return { ok: false, failures: [], payment: { status: 409, message, credit: { ...credit, message } } };
+    }
+    onAccount = { termsDays };
+  }
+  const placed = await placeOrderModel({ ...input, user: buyer, onAccount });
+  if (!placed.ok) return placed;
+  let order = placed.order;
+  if (onAccount) {
+    const number = await assignInvoiceNumber(order.id).catch((error) => {
+      console.error(`Invoice number not assigned to order ${order.number}:`, error);
+      return null;
+    });
+    if (number) order = { ...order, invoiceNumber: number };
+  }
+  // Written right after the order; never throws (an order never fails because mail failed).
+  if (await mailOrderPlaced(order, placed.belowMinimum)) await mailWritten(order.id, "placed");
+  return { ...placed, order };
+}
+
+// --- Shipping ---------------------------------------------------------------------------------------
+
+export type ShipOutcome = { ok: true; order: OrderView } | { ok: false; status: 404 | 409; message: string };
+
+/** Ships a paid order, or one on account, with its carrier and tracking number (or collected). */
+export async function shipOrder(
+  orderId: string,
+  shipment: { carrier: string; trackingNumber?: string | null },
+  { actor, context, current }: { actor: Actor; context?: Context; current: OrderView | null },
+): Promise<ShipOutcome> {
+  const order = await markShipped(orderId, shipment);
+  if (!order) {
+    if (!current) return { ok: false, status: 404, message: "That order does not exist." };
+    return {
+      ok: false,
+      status: 409,
+      message: `Only paid orders, or orders on account, waiting to ship can be shipped; ${current.number} is ${ORDER_STATE_WORDS[current.state]}.`,
+    };
+  }
+  if (await mailOrderShipped(order)) await mailWritten(order.id, "shipped");
+  await audit({
+    context,
+    actor,
+    action: "order.ship",
+    target: orderTarget(order),
+    before: { status: current ? ORDER_STATE_WORDS[current.state] : null },
+    after: {
+      status: ORDER_STATE_WORDS[order.state],
+      carrier: shipment.carrier,
+      trackingNumber: shipment.trackingNumber ?? null,
+    },
+  });
+  return { ok: true, order };
+}
+
+// --- Recording payments -----------------------------------------------------------------------------
+
+export type RecordOutcome =
+  | { ok: true; order: OrderView; paidInFull: boolean }
+  | { ok: false; status: 404 | 409 | 422; field: "amount" | null; message: string };
+
+/**
+ * Records money received outside Stripe. Paying the balance in full makes the order paid, gives
+ * it its invoice number (once: the same sequence as card payments) and sends the receipt.
+ */
+export async function recordPayment(
+  orderId: string,
+  payment: Omit<RecordedPaymentInput, "recordedBy">,
+  { actor, context }: { actor: Actor; context?: Context },
+): Promise<RecordOutcome> {
+  const result = await addRecordedPayment(orderId, { ...payment, recordedBy: actor.email });
+  switch (result.outcome) {
+    case "not_found":
+      return { ok: false, status: 404, field: null, message: "That order does not exist." };
+    case "already_paid":
+      return { ok: false, status: 409, field: null, message: `${result.order.number} is already paid.` };
+    case "not_payable":
+      return {
+        ok: false,
+        status: 409,
+        field: null,
+        message: `${result.order.number} is ${ORDER_STATE_WORDS[result.order.state]}: nothing is owed on it.`,
+      };
+    case "over_balance":
+      return {
+        ok: false,
+        status: 422,
+        field: "amount",
+        message: `That is more than the balance of ${formatCents(result.order.balanceCents)}.`,
+      };
+  }
+  let { order } = result;
+  if (result.paidInFull) {
+    try {
+      const number = await assignInvoiceNumber(order.id);
+      if (number) order = { ...order, invoiceNumber: number };
+    } catch (error) {
+      // The invoice screen numbers a paid order that has none; the payment stands.
+      console.error(`Invoice number not assigned to order ${order.number}:`, error);
+    }
+    if (await mailOrderPaid(order)) await mailWritten(order.id, "paid");
+  }
+  await audit({
+    context,
+    actor,
+    action: "order.record-payment",
+    target: orderTarget(order),
+    after: {
+      amountCents: payment.amountCents,
+      method: PAYMENT_METHOD_WORDS[payment.method],
+      receivedOn: payment.receivedOn.toISOString().slice(0, 10),
+      reference: payment.reference || null,
+      balanceCents: order.balanceCents,
+      status: ORDER_STATE_WORDS[order.state],
+    },
+  });
+  return { ok: true, order, paidInFull: result.paidInFull };
+}
+
+export type ReverseOutcome = { ok: true; order: OrderView } | { ok: false; status: 404 | 409; message: string };
+
+/** Reverses a recorded payment (a wrong entry): kept with the reason, never deleted. */
+export async function reversePayment(
+  orderId: string,
+  paymentId: string,
+  reason: string,
+  { actor, context }: { actor: Actor; context?: Context },
+): Promise<ReverseOutcome> {
+  const result = await reverseRecordedPayment(orderId, paymentId, { reason, reversedBy: actor.email });
+  if (result.outcome === "not_found") return { ok: false, status: 404, message: "That order does not exist." };
+  if (result.outcome === "no_such_payment") {
+    return { ok: false, status: 404, message: "That payment is not on this order." };
+  }
+  if (result.outcome === "already_reversed") {
+    return { ok: false, status: 409, message: "That payment is already reversed." };
+  }
+  if (result.outcome !== "reversed") return { ok: false, status: 409, message: "That payment is already reversed." };
+  const { order, payment } = result;
+  await audit({
+    context,
+    actor,
+    action: "order.reverse-payment",
+    target: orderTarget(order),
+    before: { amountCents: payment.amountCents, method: PAYMENT_METHOD_WORDS[payment.method] },
+    after: { reason, balanceCents: order.balanceCents, status: ORDER_STATE_WORDS[order.state] },
+  });
+  return { ok: true, order };
+}

@@ -1,0 +1,115 @@
+import type { Agenda } from "agenda";
+import {
+  extendHold as extendHoldOfOrder,
+  finishLeftReserving,
+  listHoldsEnded,
+  noteHoldReminders,
+  settleLeftStock,
+  settleStaleCartClaims,
+} from "~/models/order-stock.server";
+import { endUnpaidOrder, mailWritten } from "~/models/order.server";
+import { checkStock, saveStockCheck } from "~/models/stock-check.server";
+import { audit } from "./audit.server";
+import { getEnv } from "./env.server";
+import { mailHoldEnding, mailOrderExpired } from "./order-mail.server";
+
+/**
+ * The stock's own jobs (agenda, on every instance that runs the mail worker). Each step is made of
+ * conditional updates that apply once, so several instances running them at once, or a run
+ * repeated after a crash, change nothing twice.
+ * - stock-sweep (every STOCK_SWEEP_SECONDS): finishes or undoes orders a crash left reserving,
+ *   settles holds left pending, reminds customers whose hold ends soon, and ends unpaid orders
+ *   whose hold ran out ("expired unpaid").
+ * - stock-check (every 10 minutes): the stock check, whose result Shop Today shows.
+ */
+export const STOCK_SWEEP_JOB = "stock-sweep";
+export const STOCK_CHECK_JOB = "stock-check";
+const HOUR_MS = 60 * 60 * 1000;
+
+type Logger = { info: (msg: string) => void; warn: (obj: object, msg: string) => void };
+
+/** Ends one unpaid order whose hold ran out: stock back once, mail, audit. False when it was paid, ended or extended meanwhile. */
+export async function expireOrder(orderId: string, now = new Date()) {
+  const order = await endUnpaidOrder({ _id: orderId, holdUntil: { $lte: now } }, "expired");
+  if (!order) return false;
+  if (await mailOrderExpired(order)) await mailWritten(order.id, "expired");
+  await audit({
+    action: "order.expire",
+    ip: "job",
+    target: { type: "order", id: order.id, label: `${order.summary} for ${order.userEmail}` },
+    before: { status: "unpaid" },
+    after: { status: "expired" },
+  });
+  return true;
+}
+
+/** One pass of the sweep; returns what it did (the tests read it). */
+export async function sweepStock(now = new Date()) {
+  const env = getEnv();
+  const reserveMs = env.STOCK_RESERVE_DEADLINE_SECONDS * 1000;
+  const reserving = await finishLeftReserving({ now });
+  const settled =
+    (await settleLeftStock({ graceMs: reserveMs })) +
+    (await settleStaleCartClaims({ before: new Date(now.getTime() - reserveMs) }));
+  let reminded = 0;
+  if (env.ORDER_HOLD_REMINDER_HOURS > 0) {
+    for (const order of await noteHoldReminders({ withinMs: env.ORDER_HOLD_REMINDER_HOURS * HOUR_MS, now })) {
+      if (await mailHoldEnding(order)) await mailWritten(order.id, "reminder");
+      reminded++;
+    }
+  }
+  let expired = 0;
+  for (const id of await listHoldsEnded({ now })) if (await expireOrder(id, now)) expired++;
+  return { ...reserving, settled, reminded, expired };
+}
+
+/** Runs the stock check and keeps its result for Shop Today. */
+export async function runStockCheck() {
+  const result = await checkStock({ settleMs: getEnv().STOCK_RESERVE_DEADLINE_SECONDS * 1000 });
+  await saveStockCheck(result);
+  return result;
+}
+
+/** An admin holds an unpaid order's stock longer; audited. */
+export async function extendHold(
+  orderId: string,
+  days: number,
+  admin: { id: string; email: string },
+  context?: { clientIp?: string },
+) {
+  const extended = await extendHoldOfOrder(orderId, days);
+  if (!extended) return null;
+  await audit({
+    action: "order.extend-hold",
+    context,
+    actor: admin,
+    target: { type: "order", id: orderId, label: `${extended.order.summary} for ${extended.order.userEmail}` },
+    before: { holdUntil: extended.before },
+    after: { holdUntil: extended.order.holdUntil },
+  });
+  return extended.order;
+}
+
+export async function startStockJobs(agenda: Agenda, logger: Logger) {
+  const env = getEnv();
+  agenda.define(
+    STOCK_SWEEP_JOB,
+    async () => {
+      const done = await sweepStock();
+      if (done.confirmed || done.released || done.settled || done.expired) {
+        logger.info(
+          `stock sweep: ${done.confirmed} orders completed, ${done.released} given back, ${done.settled} settled, ${done.expired} expired`,
+        );
+      }
+    },
+    // A run a killed process held is taken over soon: every step is safe to run twice.
+    { lockLifetime: 10_000 },
+  );
+  agenda.define(STOCK_CHECK_JOB, async () => {
+    const result = await runStockCheck();
+    if (result.problems.length)
+      logger.warn({ problems: result.problems.slice(0, 10) }, "stock check found differences");
+  });
+  await agenda.every(`${env.STOCK_SWEEP_SECONDS} seconds`, STOCK_SWEEP_JOB);
+  await agenda.every("10 minutes", STOCK_CHECK_JOB);
+}
