@@ -75,7 +75,10 @@ export async function measureAlone(
     const sent = performance.now();
     const response = await fetch(url, { headers, redirect: "manual" });
     const body = await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
+    if (response.status !== 200) {
+      const location = response.headers.get("location");
+      throw new Error(`GET ${url} answered ${response.status}${location ? ` (to ${location})` : ""}`);
+    }
     if (i < warmup) continue;
     latencies.push(performance.now() - sent);
     const timing = parseServerTiming(response.headers.get("server-timing"));
