@@ -250,7 +250,7 @@ export default function ManageOrders() {
                   {order.balanceCents > 0 ? (
                     <Link
                       to={`/dashboard/manageOrders/${order.id}#payment`}
-                      className="block text-sm font-medium text-brand-700 underline"
+                      className="flex min-h-11 items-center text-sm font-medium text-brand-700 underline"
                     >
                       Record a payment<span className="sr-only"> for {order.number}</span>
                     </Link>

@@ -126,7 +126,7 @@ export async function mailOrderPaid(order: CustomerOrder) {
       `Paid ${orderName(order)} to ship: ${order.userName}`,
       createElement(PaidOrderToShipEmail, {
         order,
-        manageUrl: shopUrl("/dashboard/manageOrders?status=paid"),
+        manageUrl: shopUrl("/dashboard/manageOrders?status=pending"),
         shopUrl: shopUrl(),
       }),
     ),

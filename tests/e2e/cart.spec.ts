@@ -88,7 +88,7 @@ test("a customer fills a cart from the parts list and a part page, fixes a quant
   const row = page.getByTestId(`order-${orders[0]._id}`);
   await expect(row).toContainText(`${first.name} + 1 more`);
   await expect(row).toContainText("$1,500");
-  await row.getByRole("link", { name: `${first.name} + 1 more`, exact: true }).click();
+  await row.getByRole("link", { name: /^SO-\d+$/ }).click();
   await expect(page.getByTestId("order-line")).toHaveCount(2);
   await expect(page.getByTestId("order-total")).toHaveText("$1,500");
 });

@@ -164,7 +164,9 @@ describe("order emails", () => {
     expect(toShip.text).toContain(paymentIntent);
     expect(toShip.text).toContain("Customer’s PO number: PO-88/C");
     expect(timesIn(toShip, "PO-88/C")).toEqual({ html: 1, text: 1 });
-    expect(linkIn(toShip, `${shopUrl}/dashboard/manageOrders`)).toBe(`${shopUrl}/dashboard/manageOrders?status=paid`);
+    expect(linkIn(toShip, `${shopUrl}/dashboard/manageOrders`)).toBe(
+      `${shopUrl}/dashboard/manageOrders?status=pending`,
+    );
     expect(await allMailTo(user.email)).toHaveLength(1);
     expect((await caughtMail()).filter((mail) => mail.to.includes(admin.email))).toHaveLength(1);
   }, 30_000);
