@@ -68,7 +68,7 @@ describe("CSV export", () => {
     expect(rows.find((r) => r["Order number"] === unpaid.number)).toMatchObject({
       "PO number": "",
       Status: "Unpaid",
-      "Balance (USD)": "1250.00",
+      "Balance (USD)": "1250",
     });
     expect(row.Lines).toContain("@SUM(A1) Brake Pad Façade x 200");
 

@@ -58,6 +58,8 @@ describe("the pay screen /dashboard/payment/{id}", () => {
       lines: order.lines,
       totalQuantity: 150,
       totalCents: order.lines[0].unitPriceCents * 150,
+      // The pay screen says until when the order holds its stock.
+      holdUntil: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     expect(data.billing).toEqual({ name: user.name, email: user.email });
     expect(data.payment.state).toBe("ready");

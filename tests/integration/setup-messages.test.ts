@@ -137,6 +137,7 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
     ],
   },
   "dashboard.review": { customer: () => ["/dashboard/review"] },
+  "dashboard.statement": { customer: () => ["/dashboard/statement"] },
   "dashboard.sessions": { customer: () => ["/dashboard/sessions"] },
   "documents.$id.$kind": {
     customer: ({ orderId, paidOrderId }) => [
@@ -150,6 +151,7 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
   "dashboard.addProduct": { adminOnly: () => ["/dashboard/addProduct"] },
   "dashboard.admin": { adminOnly: () => ["/dashboard/admin"] },
   "dashboard.allUsers": { adminOnly: () => ["/dashboard/allUsers"] },
+  "dashboard.allUsers_.$id._index": { adminOnly: ({ userId }) => [`/dashboard/allUsers/${userId}`] },
   "dashboard.allUsers_.$id.$intent": { adminOnly: ({ userId }) => [`/dashboard/allUsers/${userId}/sign-out`] },
   "dashboard.audit": { adminOnly: () => ["/dashboard/audit"] },
   "dashboard.failedMail": { adminOnly: () => ["/dashboard/failedMail"] },

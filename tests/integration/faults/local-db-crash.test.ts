@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Order } from "~/models/order.server";
+import { setUnpaidCaps } from "~/models/user.server";
 import { createPart, createUser, sessionCookieHeader } from "../../setup/factories";
 import { killShop, ownDatabase, postForm, sleep, spawnShop, waitHealthy, type ShopProcess } from "./fault-helpers";
 
@@ -31,6 +32,8 @@ describe("SIGKILL of the local database during 200 order placements", () => {
     await waitHealthy(shop);
     const part = await createPart({ availableQuantity: 100_000, minOrderQuantity: 1 });
     const users = await Promise.all(Array.from({ length: 10 }, () => createUser({ name: "Crash Buyer" })));
+    // Twenty orders each: their own caps on unpaid orders let the database, not the caps, decide.
+    await Promise.all(users.map((user) => setUnpaidCaps(user.id, { orders: 100, valueCents: 1e10 })));
     const cookies = await Promise.all(users.map((user) => sessionCookieHeader(user.id)));
     const acknowledged: string[] = [];
     let answered = 0;
