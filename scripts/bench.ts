@@ -191,9 +191,8 @@ function machine() {
   };
 }
 
-async function signedInCookies(userIds: string[], secret: string) {
-  // The shop's own session storage, signed with the shop's secret.
-  process.env.SESSION_SECRET = secret;
+async function signedInCookies(userIds: string[]) {
+  // The shop's own session storage, signed with the shop's secret (SESSION_SECRET, set at start).
   const { createSession } = await import("../app/models/session.server");
   const { authSessionStorage } = await import("../app/utils/session.server");
   const cookies: string[] = [];
@@ -294,6 +293,10 @@ async function main() {
     cleanups.push(() => db.stop());
     await connectDb(db.uri);
     cleanups.push(() => disconnectDb());
+    // The shop's secret, set before anything here reads the settings (the demo data does), so the
+    // sessions signed below are the shop's own.
+    const secret = randomBytes(32).toString("hex");
+    process.env.SESSION_SECRET = secret;
     await syncIndexes();
     await ensureDemoData();
 
@@ -307,14 +310,13 @@ async function main() {
     const seed: SeedReport = await seedCatalogue(size, { log });
     log(`  seeded in ${seed.seconds.total.toFixed(1)} s (parts: ${seed.partsPerSecond}/s)`);
 
-    const secret = randomBytes(32).toString("hex");
     const customerIds = (
       await User.find({ email: /^bench-customer-/ })
         .select({ _id: 1 })
         .limit(options.orderCustomers + 1)
         .lean()
     ).map((user) => user._id.toString());
-    const cookies = await signedInCookies(customerIds, secret);
+    const cookies = await signedInCookies(customerIds);
 
     const staticDir = path.join(work, "static");
     mkdirSync(staticDir, { recursive: true });

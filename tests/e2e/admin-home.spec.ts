@@ -24,7 +24,9 @@ test("an admin starts the day on Shop Today: orders to handle oldest first, low 
   await expect(page.getByRole("heading", { name: "Shop Today", level: 1 })).toBeVisible();
 
   const toShip = page.getByTestId("awaiting-shipment");
-  await expect(toShip.getByRole("heading", { name: /^Paid, waiting to ship \(\d[\d,]*\)$/ })).toBeVisible();
+  await expect(
+    toShip.getByRole("heading", { name: /^Waiting to ship \(paid or on account\) \(\d[\d,]*\)$/ }),
+  ).toBeVisible();
   await expect(toShip.getByTestId("todo-order").filter({ hasText: customer.email })).toContainText(part.name);
   await expect(
     page.getByTestId("awaiting-payment").getByRole("heading", { name: /^Waiting for payment/ }),

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Order } from "~/models/order.server";
 import { Part } from "~/models/part.server";
 import { createUser } from "../setup/factories";
+import { createOrder } from "../setup/order-factories";
 import { expect, test } from "./fixtures";
 
 test("an admin adds a part, finds it newest on the home page, restocks it and deletes it", async ({
@@ -119,7 +120,8 @@ test("Manage Orders moves a paid order from Pending to Shipped, and removes an u
     paidAt: new Date(),
   });
   const paidNumber = `SO-${paid.number}`;
-  await Order.create({ ...base, ...line(200), status: "unpaid" });
+  // Placed as a customer would: the order notes its hold on the part, which removing it gives back.
+  await createOrder({ user: customer, part, quantity: 200 });
 
   await page.goto("/dashboard/manageOrders");
   await page.getByLabel("Status").selectOption("pending");
