@@ -21,7 +21,8 @@ export type StockProblem = {
   message: string;
 };
 
-const HOLDING = ["reserving", "failed", "unpaid", "paid"] as const;
+// Unpaid, on account (shipped before it is paid), paid and not shipped: each holds its lines.
+const HOLDING = ["reserving", "failed", "unpaid", "account", "paid"] as const;
 
 export async function checkStock({
   settleMs,

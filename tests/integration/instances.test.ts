@@ -22,7 +22,7 @@ async function buyer() {
 }
 
 const work = mkdtempSync(path.join(tmpdir(), "shop-instances-"));
-let shops: Shop[] = [];
+const shops: Shop[] = [];
 
 beforeAll(async () => {
   // The suite's database, shared: only its address is needed to start a shop on it.

@@ -172,6 +172,9 @@ describe("an unpaid card order holds its stock for a limited time", () => {
     await sweepStock(new Date(Date.now() + 1000 * HOUR));
     expect((await Order.findById(placed.ok ? placed.order.id : "").lean())?.status).toBe("account");
     expect(await stockOf(part.id)).toBe(900);
+    // Its hold is a live order's: the stock check finds nothing to say of the part.
+    const check = await checkStock({ settleMs: 30_000 });
+    expect(check.problems.filter((problem) => problem.partId === part.id)).toEqual([]);
   });
 });
 
