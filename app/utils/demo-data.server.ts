@@ -461,7 +461,8 @@ async function createDemoOrders(now: number) {
               payments: [transfer(Math.round(totalCents / 2), 5, "NFG-4432 part")],
               paidCents: Math.round(totalCents / 2),
             }
-          : seed.fields.status === "shipped" || seed.fields.status === "paid"
+          : seed.fields.paymentMethod !== "account" &&
+              (seed.fields.status === "shipped" || seed.fields.status === "paid")
             ? {
                 payments: [transfer(totalCents, seed.placed - 1, `Casey ${seed.placed}`)],
                 paidCents: totalCents,

@@ -1,0 +1,22 @@
+/**
+ * The demo shows the shop at work on first start (the suite's database holds the demo data, as
+ * `npm run demo` seeds it): an order in every state, and a statement with an overdue invoice.
+ */
+import { describe, expect, test } from "vitest";
+import { listOverdue, Order } from "~/models/order.server";
+
+describe("the demo data", () => {
+  test("holds orders awaiting card payment, on account, overdue, part-paid, paid to ship, shipped and cancelled", async () => {
+    const demo = await Order.find({
+      userEmail: { $in: ["customer@partsworks.test", "trade@partsworks.test"] },
+    }).lean();
+    const statuses = new Set(demo.map((order) => order.status));
+    for (const status of ["unpaid", "account", "paid", "shipped", "cancelled"]) expect(statuses).toContain(status);
+    expect(demo.some((order) => order.shipment?.trackingNumber)).toBe(true);
+    // Part-paid: money recorded, less than the total.
+    expect(demo.some((order) => (order.paidCents ?? 0) > 0 && (order.paidCents ?? 0) < order.totalCents)).toBe(true);
+
+    const overdue = await listOverdue(100);
+    expect(overdue.orders.map((order) => order.userEmail)).toContain("trade@partsworks.test");
+  });
+});
