@@ -19,6 +19,7 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/catalogue-plans.test.ts",
   "tests/integration/catalogue.test.ts",
   "tests/integration/database.test.ts",
+  "tests/integration/demo-data.test.ts",
   "tests/integration/instances.test.ts",
   "tests/integration/invoices.test.ts",
   "tests/integration/manage-orders.test.ts",

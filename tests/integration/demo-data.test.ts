@@ -1,9 +1,14 @@
 /**
- * The demo shows the shop at work on first start (the suite's database holds the demo data, as
- * `npm run demo` seeds it): an order in every state, and a statement with an overdue invoice.
+ * The demo shows the shop at work on first start: seeded into a database of its own, as
+ * `npm run demo` seeds a new one, it has an order in every state and a statement with an overdue invoice.
  */
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { listOverdue, Order } from "~/models/order.server";
+import { ensureDemoData } from "~/utils/demo-data.server";
+
+beforeAll(async () => {
+  await ensureDemoData();
+});
 
 describe("the demo data", () => {
   test("holds orders awaiting card payment, on account, overdue, part-paid, paid to ship, shipped and cancelled", async () => {
