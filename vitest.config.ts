@@ -20,6 +20,11 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/catalogue.test.ts",
   "tests/integration/database.test.ts",
   "tests/integration/demo-data.test.ts",
+  "tests/integration/exposure.test.ts",
+  "tests/integration/faults/database.test.ts",
+  "tests/integration/faults/local-db-crash.test.ts",
+  "tests/integration/faults/mail.test.ts",
+  "tests/integration/faults/shutdown.test.ts",
   "tests/integration/instances.test.ts",
   "tests/integration/invoices.test.ts",
   "tests/integration/manage-orders.test.ts",
@@ -28,6 +33,7 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/quick-order.test.ts",
   "tests/integration/scripts.test.ts",
   "tests/integration/setup-messages.test.ts",
+  "tests/integration/stock-crash.test.ts",
   "tests/integration/storefront.test.ts",
   "tests/integration/toast.test.ts",
   "tests/integration/trade-profile.test.ts",
@@ -37,7 +43,17 @@ export const OWN_DATABASE_FILES = [
  * The longest files start first, so none is left running alone at the end. Vitest orders by the
  * last run's timings when it has them; a fresh clone has none, and would start with the largest files.
  */
-const LONGEST_FIRST = ["bench-smoke", "database", "instances", "order-mail", "mail"].map((name) => `/${name}.test.ts`);
+const LONGEST_FIRST = [
+  "bench-smoke",
+  "faults/database",
+  "order-mail",
+  "faults/mail",
+  "database",
+  "instances",
+  "exposure",
+  "stock-crash",
+  "faults/shutdown",
+].map((name) => `/${name}.test.ts`);
 
 class LongestFirst extends BaseSequencer {
   async sort(files: TestSpecification[]) {

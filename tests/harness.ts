@@ -10,6 +10,8 @@
  *
  * Vitest runs as two processes side by side, one per project of vitest.config.ts: the files with a
  * database of their own, several at a time, and the files on the shared database, one at a time.
+ * In a whole run Playwright follows the shared files (it uses the same shop and database) while
+ * the own-db files may still be running.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -53,27 +55,37 @@ function runLines(command: string, args: string[], env: NodeJS.ProcessEnv) {
   });
 }
 
-const VITEST_PROJECTS = ["own-db", "shared"];
+const VITEST_PROJECTS = ["own-db", "shared"] as const;
+type VitestProject = (typeof VITEST_PROJECTS)[number];
+
+/** One Vitest project (or one run of all, when the arguments pick a project). */
+async function runVitestProject(project: VitestProject | undefined, env: NodeJS.ProcessEnv): Promise<Counts> {
+  const out = path.join(work, `vitest-${project ?? "all"}.json`);
+  const args = ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`];
+  if (project) args.push(`--project=${project}`, "--passWithNoTests");
+  const code = await (project ? runLines : run)("npx", [...args, ...passThrough], env);
+  const counts = vitestCounts(out);
+  // An error outside any test (Vitest's "Unhandled Errors") fails the run without failing a test.
+  if (code !== 0 && counts.failed === 0) counts.failed = 1;
+  return counts;
+}
+
+const pickedProject = passThrough.some((arg) => arg.startsWith("--project"));
 
 /** Both Vitest projects at once (or one run, when the arguments pick a project), summed. */
 async function runVitest(env: NodeJS.ProcessEnv): Promise<Counts> {
-  const projects = passThrough.some((arg) => arg.startsWith("--project")) ? [undefined] : VITEST_PROJECTS;
   const counts = await Promise.all(
-    projects.map(async (project) => {
-      const out = path.join(work, `vitest-${project ?? "all"}.json`);
-      const args = ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`];
-      if (project) args.push(`--project=${project}`, "--passWithNoTests");
-      await (project ? runLines : run)("npx", [...args, ...passThrough], env);
-      return vitestCounts(out);
-    }),
+    (pickedProject ? [undefined] : VITEST_PROJECTS).map((project) => runVitestProject(project, env)),
   );
-  return counts.reduce((sum, next) => ({
-    passed: sum.passed + next.passed,
-    failed: sum.failed + next.failed,
-    skipped: sum.skipped + next.skipped,
-    flaky: sum.flaky + next.flaky,
-  }));
+  return counts.reduce(sum);
 }
+
+const sum = (a: Counts, b: Counts): Counts => ({
+  passed: a.passed + b.passed,
+  failed: a.failed + b.failed,
+  skipped: a.skipped + b.skipped,
+  flaky: a.flaky + b.flaky,
+});
 
 type Counts = { passed: number; failed: number; skipped: number; flaky: number };
 
@@ -124,11 +136,10 @@ async function main() {
     const counts = await part();
     results.push([`${label} (${Math.round((Date.now() - start) / 1000)} s)`, counts]);
   };
-  if (mode === "all" || mode === "unit") await timed("Vitest", () => runVitest(env));
-  if (mode === "all" || mode === "e2e") {
-    await timed("Playwright", async () => {
+  const playwright = (lines: boolean) =>
+    timed("Playwright", async () => {
       const out = path.join(work, "playwright.json");
-      await run("npx", ["playwright", "test", "--reporter=list,json", ...passThrough], {
+      await (lines ? runLines : run)("npx", ["playwright", "test", "--reporter=list,json", ...passThrough], {
         ...env,
         PLAYWRIGHT_JSON_OUTPUT_NAME: out,
         // Each run keeps its traces apart, so overlapping runs never delete each other's.
@@ -136,6 +147,21 @@ async function main() {
       });
       return playwrightCounts(out);
     });
+  if (mode === "unit") await timed("Vitest", () => runVitest(env));
+  if (mode === "e2e") await playwright(false);
+  if (mode === "all" && pickedProject) {
+    await timed("Vitest", () => runVitest(env));
+    await playwright(false);
+  } else if (mode === "all") {
+    // The own-db files never touch the suite's shop, so they run beside everything else; the browser
+    // suite starts once the shared files (which use the shop and its database) are done.
+    await Promise.all([
+      timed("Vitest own-db", () => runVitestProject("own-db", env)),
+      (async () => {
+        await timed("Vitest shared", () => runVitestProject("shared", env));
+        await playwright(true);
+      })(),
+    ]);
   }
 
   console.log("");

@@ -328,7 +328,7 @@ describe("a step whose mail was never written", () => {
     await crashed(order.id, "placed", twoMinutesAgo);
     expect(await Outbox.exists({ _id: `order:${order.id}:placed` })).toBeNull();
 
-    // The shop's own sweep job (every minute) finds it.
+    // The shop's own sweep job (every MAIL_SWEEP_MS: a minute by default, 5 s in the suite) finds it.
     const [mail] = await waitForMail(user.email, { timeoutMs: 150_000 });
     expect(mail.subject).toBe(`Your PartsWorks order ${await orderNumber(order.id)} is placed`);
     expect(linkIn(mail, `${shopUrl}/dashboard/payment/`)).toBe(`${shopUrl}/dashboard/payment/${order.id}`);

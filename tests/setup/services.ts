@@ -26,9 +26,14 @@ export async function startServices(work: string, { build = true } = {}): Promis
     // Inside the project, so that the build resolves node_modules; one per run, so runs can overlap.
     const buildDir = path.resolve(".cache", `test-build-${path.basename(work)}`);
     stops.push(async () => rmSync(buildDir, { recursive: true, force: true }));
-    // The shop runs at its default settings (sign-in throttling included), except that it looks for
-    // due mail jobs every 200 ms instead of every 2 s: the mail tests wait for what it sends.
-    const extraEnv: Record<string, string> = { SESSION_SECRET: randomBytes(32).toString("hex"), JOBS_POLL_MS: "200" };
+    // The shop runs at its default settings (sign-in throttling included), except for two intervals
+    // the mail tests wait on: it looks for due mail jobs every 200 ms instead of every 2 s, and sweeps
+    // for mail left unwritten or without a job every 5 s instead of every minute.
+    const extraEnv: Record<string, string> = {
+      SESSION_SECRET: randomBytes(32).toString("hex"),
+      JOBS_POLL_MS: "200",
+      MAIL_SWEEP_MS: "5000",
+    };
     for (const start of [startStripeMock, startOAuthServer]) {
       const provider = await start();
       stops.push(provider.stop);

@@ -41,6 +41,10 @@ export async function startCountingSmtp() {
       );
     },
   });
+  // A shop killed in the middle of a message resets its connection: expected here, not a failure.
+  server.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "ECONNRESET") throw error;
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const port = (server.server.address() as AddressInfo).port;
   return {
