@@ -45,6 +45,7 @@ test("a card order says until when its stock is held, on the pay screen and on t
   checkA11y,
   javaScriptEnabled,
 }) => {
+  test.slow(); // a checkout and two axe checks on a small shared machine
   const customer = await login({ name: "Hana Hold" });
   const part = await createPart({ name: `Hold Bracket ${randomUUID().slice(0, 6)}`, availableQuantity: 900 });
   if (javaScriptEnabled) await blockStripeJs(page);
@@ -81,6 +82,7 @@ test("an admin extends one order's hold; a bad number is refused at the field, a
   checkA11y,
   baseURL,
 }) => {
+  test.slow(); // two signed-in screens and an axe check on a small shared machine
   const customer = await login({ name: "Ezra Extend" });
   const customerSession = (await page.context().cookies(baseURL!)).find((cookie) => cookie.name === "__session")!;
   const part = await createPart({ name: `Extend Hub ${randomUUID().slice(0, 6)}` });
