@@ -116,25 +116,24 @@ test("an admin extends one order's hold; a bad number is refused at the field, a
   await expect(page.getByTestId("hold-until")).toContainText(`We hold the stock for this order until ${extended}.`);
 });
 
-test("over the cap of orders awaiting card payment, a checkout is refused before anything is reserved, saying the cap and how to lift it", async ({
-  page,
-  login,
-  createPart,
-  checkA11y,
-  javaScriptEnabled,
-}) => {
-  test.slow(); // two accounts, each refused, lifted and ordering
-  if (javaScriptEnabled) await blockStripeJs(page);
-  const part = await createPart({
-    name: `Cap Gasket ${randomUUID().slice(0, 6)}`,
-    availableQuantity: 5000,
-    priceCents: 100,
-  });
-  for (const { verified, cap } of [
-    { verified: true, cap: 5 },
-    { verified: false, cap: 2 },
-  ]) {
-    await page.context().clearCookies();
+for (const { verified, cap } of [
+  { verified: true, cap: 5 },
+  { verified: false, cap: 2 },
+]) {
+  test(`over the cap of orders awaiting card payment (${cap}, email ${verified ? "verified" : "not verified"}), a checkout is refused before anything is reserved, saying the cap and how to lift it`, async ({
+    page,
+    login,
+    createPart,
+    checkA11y,
+    javaScriptEnabled,
+  }) => {
+    test.slow(); // refused, lifted and ordering, on a small shared machine
+    if (javaScriptEnabled) await blockStripeJs(page);
+    const part = await createPart({
+      name: `Cap Gasket ${randomUUID().slice(0, 6)}`,
+      availableQuantity: 5000,
+      priceCents: 100,
+    });
     const customer = await login({ name: verified ? "Vera Verified" : "Uma Unverified", verified });
     // Its open orders are of another part, so the cart's part shows only what this checkout does.
     const open = [];
@@ -168,18 +167,8 @@ test("over the cap of orders awaiting card payment, a checkout is refused before
     await expect(page).toHaveURL(/\/dashboard\/payment\/[a-f0-9]{24}$/);
     await page.goto(`/parts/${part.id}`);
     await expect(available(page)).toHaveText("4,900");
-    // Give the stock back for the next round.
-    const placed = (await Order.findOne(
-      { userId: customer.id, status: "unpaid" },
-      {},
-      { sort: { createdAt: -1 } },
-    ).lean())!;
-    await page.goto(`/dashboard/orders/${placed._id}/cancel`);
-    await page.getByLabel("Type cancel to confirm").fill("cancel");
-    await page.getByRole("button", { name: "Drop" }).click();
-    await expect(page.getByTestId("toast")).toContainText("is cancelled");
-  }
-});
+  });
+}
 
 test("the hoarding attack: a fresh unverified account with the whole catalogue in its cart at full stock is refused, and others still order", async ({
   page,
