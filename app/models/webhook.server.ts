@@ -304,3 +304,30 @@ export async function dropUndelivered(endpointId: string) {
   if (!isObjectId(endpointId)) return;
   await WebhookDelivery.deleteMany({ endpointId, status: { $in: ["pending", "failed"] } });
 }
+
+/** A delivery already settled, written once (the demo data shows the Webhooks screen with one delivered, one failed). */
+export async function addSettledDelivery(
+  entry: Parameters<typeof addDelivery>[0] & {
+    status: "delivered" | "failed";
+    attempts: number;
+    lastStatusCode?: number;
+    lastError?: string;
+    at: Date;
+  },
+) {
+  const { at, ...fields } = entry;
+  const _id = deliveryId(entry.eventId, entry.endpointId);
+  await WebhookDelivery.updateOne(
+    { _id },
+    {
+      $setOnInsert: {
+        ...fields,
+        _id,
+        createdAt: at,
+        updatedAt: at,
+        ...(entry.status === "delivered" ? { deliveredAt: at } : { failedAt: at }),
+      },
+    },
+    { upsert: true, timestamps: false },
+  );
+}

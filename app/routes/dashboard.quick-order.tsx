@@ -318,7 +318,7 @@ function CheckedLines({
                 {check.problem
                   ? check.problem.message
                   : check.lineNumbers.length > 1
-                    ? `OK (lines ${check.lineNumbers.join(" and ")} merged)`
+                    ? `OK (lines ${check.lineNumbers.slice(0, -1).join(", ")} and ${check.lineNumbers.at(-1)} merged)`
                     : "OK"}
               </span>
               {check.problem?.reason === "below-minimum" && check.part ? (

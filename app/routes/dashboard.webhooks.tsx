@@ -19,7 +19,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const [endpoints, deliveries] = await Promise.all([listEndpointsOf(user.id), listRecentDeliveries(user.id, 20)]);
   return json(
-    { endpoints, deliveries, allOrders: user.role === "admin" },
+    // The limit comes with the data: a .server module's constants are not in the browser's bundle.
+    { endpoints, deliveries, allOrders: user.role === "admin", maxEndpoints: MAX_ENDPOINTS_PER_OWNER },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -87,7 +88,7 @@ const STATUS_CLASS = {
 };
 
 export default function WebhooksPage() {
-  const { endpoints, deliveries, allOrders } = useLoaderData<typeof loader>();
+  const { endpoints, deliveries, allOrders, maxEndpoints } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const posting = navigation.state !== "idle" && navigation.formAction === WEBHOOKS_PATH ? navigation.formData : null;
@@ -162,7 +163,7 @@ export default function WebhooksPage() {
         <p className="mt-2 text-sm text-slate-700">No endpoints yet: add the URL your system listens on.</p>
       )}
 
-      {endpoints.length < MAX_ENDPOINTS_PER_OWNER ? (
+      {endpoints.length < maxEndpoints ? (
         <Form method="post" action={WEBHOOKS_PATH} {...getFormProps(form)} className="mt-4 max-w-xl">
           <input type="hidden" name="intent" value="add" />
           <Field
@@ -177,9 +178,7 @@ export default function WebhooksPage() {
           </SubmitButton>
         </Form>
       ) : (
-        <p className="mt-4 text-sm text-slate-700">
-          You have {MAX_ENDPOINTS_PER_OWNER} endpoints, the most one account may have.
-        </p>
+        <p className="mt-4 text-sm text-slate-700">You have {maxEndpoints} endpoints, the most one account may have.</p>
       )}
 
       <h2 className="mt-8 text-lg font-semibold text-slate-900">Last deliveries</h2>

@@ -7,6 +7,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import {
   addDelivery,
   addEndpoint,
+  addSettledDelivery,
   countEndpointsOf,
   dropUndelivered,
   endpointsForOrderOf,
@@ -205,4 +206,40 @@ export async function redeliverWebhook(deliveryId: string, owner: { id: string }
   const delivery = await redeliver(owner.id, deliveryId);
   if (delivery) await queueWebhookDelivery(delivery._id);
   return delivery;
+}
+
+/**
+ * The demo's trade customer has an endpoint (a name that never resolves: nothing leaves the demo)
+ * with one delivery delivered and one failed, so the Webhooks screen shows both on first start.
+ */
+export async function ensureDemoWebhooks(customerId: string, orders: OrderView[]) {
+  if ((await countEndpointsOf(customerId)) > 0 || orders.length < 2) return;
+  const endpoint = await addEndpoint({
+    ownerId: customerId,
+    scope: "own",
+    url: "https://erp.northside-fleet.invalid/partsworks",
+    secret: newSecret(),
+  });
+  const [first, second] = orders;
+  const settled = [
+    { event: { type: "orderPlaced", order: first, belowMinimum: [] } as OrderEvent, status: "delivered" as const },
+    { event: { type: "orderShipped", order: second } as OrderEvent, status: "failed" as const },
+  ];
+  for (const { event, status } of settled) {
+    const at = new Date(event.order.createdAt);
+    await addSettledDelivery({
+      eventId: eventIdOf(event),
+      endpointId: endpoint.id,
+      ownerId: customerId,
+      type: TYPE_OF[event.type],
+      orderId: event.order.id,
+      orderNumber: event.order.number,
+      body: eventBody(event, at),
+      status,
+      at,
+      ...(status === "delivered"
+        ? { attempts: 1, lastStatusCode: 204 }
+        : { attempts: 14, lastStatusCode: 503, lastError: "answered 503" }),
+    });
+  }
 }
