@@ -32,7 +32,8 @@ let db: Awaited<ReturnType<typeof ownDatabase>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const shops: ShopProcess[] = [];
 
-type Received = { path: string; eventId: string; type: string; signed: boolean; body: Record<string, any> };
+type Body = { id: string; type: string; data: { order: Record<string, unknown>; cancelledBy?: string } };
+type Received = { path: string; eventId: string; type: string; signed: boolean; body: Body };
 
 /** A receiver on 127.0.0.1 that checks each delivery's signature with its endpoint's secret. */
 async function startReceiver(port: number) {
@@ -55,7 +56,7 @@ async function startReceiver(port: number) {
         req.on("end", () => {
           const path = req.url ?? "";
           const signed = verify(secrets.get(path), String(req.headers["partsworks-signature"] ?? ""), raw);
-          const body = JSON.parse(raw) as Record<string, any>;
+          const body = JSON.parse(raw) as Body;
           received.push({ path, eventId: String(req.headers["partsworks-event-id"]), type: body.type, signed, body });
           res.writeHead(signed ? 204 : 401).end();
         });
