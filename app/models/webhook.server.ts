@@ -80,8 +80,8 @@ export async function removeEndpoint(ownerId: string, endpointId: string) {
 export async function endpointsForOrderOf(customerId: string) {
   const mine: Record<string, unknown>[] = isObjectId(customerId) ? [{ scope: "own", ownerId: customerId }] : [];
   const filter: Record<string, unknown> = { $or: [{ scope: "all" }, ...mine] };
-  const docs = await WebhookEndpoint.find(filter).select({ _id: 1, ownerId: 1 }).lean<EndpointDoc[]>();
-  return docs.map((doc) => ({ id: doc._id.toString(), ownerId: doc.ownerId.toString() }));
+  const docs = await WebhookEndpoint.find(filter).select({ _id: 1, ownerId: 1, scope: 1 }).lean<EndpointDoc[]>();
+  return docs.map((doc) => ({ id: doc._id.toString(), ownerId: doc.ownerId.toString(), scope: doc.scope }));
 }
 
 export async function getEndpointForSending(endpointId: string) {

@@ -16,6 +16,7 @@ import {
   removeEndpoint,
 } from "~/models/webhook.server";
 import type { OrderView } from "~/models/order.server";
+import { listAdminRecipients } from "~/models/user.server";
 import { audit, type AuditEvent } from "./audit.server";
 import { getEnv } from "./env.server";
 import { queueWebhookDelivery } from "./jobs.server";
@@ -107,8 +108,13 @@ export function signatureHeader(secret: string, body: string, timestamp = Math.f
  */
 export async function queueOrderWebhooks(event: OrderEvent) {
   try {
-    const endpoints = await endpointsForOrderOf(event.order.userId);
-    if (!endpoints.length) return true;
+    const found = await endpointsForOrderOf(event.order.userId);
+    if (!found.length) return true;
+    // An endpoint for every order is its owner's while they are an admin: a demoted admin's hears of no more.
+    const admins = found.some((endpoint) => endpoint.scope === "all")
+      ? new Set((await listAdminRecipients()).map((admin) => admin.id))
+      : new Set<string>();
+    const endpoints = found.filter((endpoint) => endpoint.scope === "own" || admins.has(endpoint.ownerId));
     const eventId = eventIdOf(event);
     const body = eventBody(event);
     for (const endpoint of endpoints) {

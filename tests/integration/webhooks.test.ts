@@ -136,6 +136,13 @@ describe("the order-event subscriber", () => {
     const again = await post({ intent: "redeliver", deliveryId: alicesDelivery._id }, alice.cookie);
     expect(again.status).toBe(302);
     expect(await WebhookDelivery.findById(alicesDelivery._id).lean()).toMatchObject({ status: "pending", attempts: 0 });
+    // A demoted admin's endpoint for every order hears of no more orders.
+    const { User } = await import("~/models/user.server");
+    await User.updateOne({ _id: admin.user.id }, { $set: { role: "customer" } });
+    await raiseOrderEvent({ type: "orderPaid", order });
+    expect(
+      (await WebhookDelivery.find({ eventId: `evt_${order.id}_paid` }).lean()).map((d) => d.ownerId.toString()),
+    ).toEqual([alice.user.id]);
     // The order's pending note is off once every subscriber wrote its entries.
     expect((await Order.findById(order.id).lean())?.mailPending ?? []).not.toContain("placed");
   });
