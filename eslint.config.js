@@ -58,7 +58,21 @@ export default tseslint.config(
               from: ["./app", "./server"],
               message: "shared/ holds plain modules that everything may import: they import neither app/ nor server/.",
             },
-            // Next, once the models no longer import services (mail, audit) or helpers:
+            {
+              // Side effects belong to the service that made a change (utils/order-events.server.ts).
+              target: "./app/models",
+              from: [
+                "./app/utils/order-mail.server.ts",
+                "./app/utils/order-events.server.ts",
+                "./app/utils/webhooks.server.ts",
+                "./app/utils/email.server.ts",
+                "./app/utils/audit.server.ts",
+                "./app/utils/jobs.server.ts",
+              ],
+              message:
+                "Models never send mail, webhooks or audit entries: the service that made the change raises them.",
+            },
+            // Next, once the models no longer import helpers from utils/ (pure ones move beside the models or to shared/):
             // { target: "./app/models", from: ["./app/utils", "./app/routes", "./app/components"],
             //   message: "Models are the bottom floor: Mongoose and plain helpers only." },
           ],

@@ -41,6 +41,7 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/storefront.test.ts",
   "tests/integration/toast.test.ts",
   "tests/integration/trade-profile.test.ts",
+  "tests/integration/webhooks.test.ts",
 ];
 
 /**

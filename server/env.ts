@@ -178,6 +178,17 @@ const schema = z.object({
   MAIL_LOCK_MS: z.coerce.number().int().min(2000).max(3_600_000).default(60_000),
   MAIL_SWEEP_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
+  /**
+   * Outbound webhooks (app/utils/webhooks.server.ts): how many attempts a delivery gets (2 s, 4 s …
+   * up to 10 minutes apart: 14 is about an hour) before it is marked failed; and whether
+   * an endpoint may be plain http://127.0.0.1 (a receiver on this machine, for tests). Off by
+   * default: endpoints are HTTPS on a public address.
+   */
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(14),
+  WEBHOOKS_ALLOW_LOCAL_HTTP: z
+    .enum(["0", "1", "false", "true", ""])
+    .default("0")
+    .transform((value) => value === "1" || value === "true"),
   /** `npm run bench` only: a folder of saved pages served at /__static (the static ceiling). */
   BENCH_STATIC_DIR: optional(z.string().min(1)),
 });

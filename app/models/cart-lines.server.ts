@@ -3,11 +3,10 @@
  * checked against the part as it is today: price, minimum, stock, and whether it is still sold.
  */
 import { formatCents } from "~/utils/misc";
-import { lineProblem, MAX_ORDER_LINES, type LineProblem } from "~/utils/order-lines";
-import type { PadEntry } from "~/utils/quick-order";
+import { MAX_ORDER_LINES } from "~/utils/order-lines";
 import { addLinesToCart, getCart, noteOnCart, type CartLine, type NoticeSource } from "./cart.server";
 import type { OrderView } from "./order.server";
-import { getPartsByIds, getPartsByNumbers, type PartView } from "./part.server";
+import { getPartsByIds, type PartView } from "./part.server";
 
 const units = (n: number) => n.toLocaleString("en-US");
 
@@ -93,87 +92,14 @@ export async function reorderIntoCart(userId: string, order: OrderView) {
   return fitIntoCart(userId, wanted, notices, "reorder", order.id);
 }
 
-/** The pad's lines that passed their check, into the cart. */
-export async function padLinesIntoCart(userId: string, checks: PadLineCheck[]) {
-  const ids = checks.flatMap((check) => (check.part && !check.problem ? [check.part.id] : []));
-  const parts = await getPartsByIds(ids);
-  const wanted = checks.flatMap((check) => {
-    const part = check.part && !check.problem ? parts.get(check.part.id) : undefined;
-    return part && check.quantity
-      ? [{ part, quantity: check.quantity, name: `${part.name} (${part.partNumber})` }]
+/** The quick-order pad's lines that passed their check (utils/quick-order.server.ts), into the cart. */
+export async function padLinesIntoCart(userId: string, lines: { partId: string; quantity: number }[]) {
+  const parts = await getPartsByIds(lines.map((line) => line.partId));
+  const wanted = lines.flatMap((line) => {
+    const part = parts.get(line.partId);
+    return part && line.quantity > 0
+      ? [{ part, quantity: line.quantity, name: `${part.name} (${part.partNumber})` }]
       : [];
   });
   return fitIntoCart(userId, wanted, [], "pad");
-}
-
-// --- The quick-order pad --------------------------------------------------------------------------
-
-export type PadLineCheck = {
-  /** The pad's line numbers this line came from (duplicates are merged into the first). */
-  lineNumbers: number[];
-  partNumber: string;
-  quantityText: string;
-  quantity: number | null;
-  part: Pick<PartView, "id" | "name" | "priceCents" | "minOrderQuantity" | "availableQuantity"> | null;
-  lineTotalCents: number | null;
-  problem: LineProblem | { reason: "unknown-part" | "unreadable"; message: string } | null;
-};
-
-/**
- * Checks the pad's lines against the catalogue: unknown part numbers, quantities that are not
- * whole numbers, below the minimum or above the stock; the same part number twice is one line
- * with both quantities.
- */
-export async function checkPadLines(entries: PadEntry[]): Promise<PadLineCheck[]> {
-  const parts = await getPartsByNumbers(entries.map((entry) => entry.partNumber));
-  const checks: PadLineCheck[] = [];
-  const byNumber = new Map<string, PadLineCheck>();
-  for (const entry of entries) {
-    const key = entry.partNumber.toUpperCase();
-    const quantity = /^\d{1,9}$/.test(entry.quantityText) ? Number(entry.quantityText) : null;
-    const seen = byNumber.get(key);
-    if (seen && seen.quantity !== null && quantity !== null) {
-      seen.lineNumbers.push(entry.lineNumber);
-      seen.quantity += quantity;
-      seen.quantityText = String(seen.quantity);
-      continue;
-    }
-    const part = parts.get(key);
-    const check: PadLineCheck = {
-      lineNumbers: [entry.lineNumber],
-      partNumber: key,
-      quantityText: entry.quantityText,
-      quantity,
-      part: part
-        ? {
-            id: part.id,
-            name: part.name,
-            priceCents: part.priceCents,
-            minOrderQuantity: part.minOrderQuantity,
-            availableQuantity: part.availableQuantity,
-          }
-        : null,
-      lineTotalCents: null,
-      problem: null,
-    };
-    checks.push(check);
-    if (!seen) byNumber.set(key, check);
-  }
-  for (const check of checks) {
-    if (!check.part) check.problem = { reason: "unknown-part", message: `Unknown part number ${check.partNumber}` };
-    else if (check.quantity === null) {
-      check.problem = {
-        reason: "unreadable",
-        message: !check.quantityText
-          ? "Add a quantity after the part number"
-          : /^\d+$/.test(check.quantityText)
-            ? `${check.quantityText} units is more than one line can take`
-            : `"${check.quantityText}" is not a whole number of units`,
-      };
-    } else {
-      check.problem = lineProblem(check.part, check.quantity);
-      check.lineTotalCents = check.part.priceCents * check.quantity;
-    }
-  }
-  return checks;
 }

@@ -1,5 +1,4 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
-import { mailOrderEnded } from "~/utils/order-mail.server";
 import { lineProblem, MAX_ORDER_LINES, orderSummary, type LineProblem } from "~/utils/order-lines";
 import { formatOrderNumber, ORDER_NUMBER_BASE, parseOrderNumber } from "~/utils/order-number";
 import { orderState, PAYMENT_METHODS, type OrderState } from "~/utils/order-states";
@@ -140,9 +139,10 @@ const orderSchema = new Schema(
     reorderedFrom: { type: Schema.Types.ObjectId },
     reorderedFromNumber: { type: Number },
     /**
-     * The events whose mail is not yet in the outbox. Each change adds its event in the same atomic
-     * update that makes it, and takes it off once the mail is written (order-mail.server.ts); what
-     * a crash or a failed write leaves here, the order mail sweep writes (order-mail-sweep.server.ts).
+     * The events not yet handed to their subscribers (mail, webhooks). Each change adds its event in
+     * the same atomic update that makes it; the service raises it and takes it off once every
+     * outbox entry is written (utils/order-events.server.ts); what a crash or a failed write leaves
+     * here, the order event sweep raises again (order-mail-sweep.server.ts).
      */
     mailPending: { type: [{ type: String, enum: ORDER_MAIL_EVENTS }], default: undefined },
     /** The parts whose stock this order took below their minimum order (the admins' low-stock notice). */
@@ -694,9 +694,7 @@ export async function endUnpaidOrder(filter: Record<string, unknown>, status: (t
   if (!doc) return null;
   const view = toOrderView(doc);
   await settleOrderStock(view.id, view.lines, "release");
-  if (status !== "expired" && (await mailOrderEnded(view, status === "cancelled" ? "customer" : "shop"))) {
-    await mailWritten(view.id, status);
-  }
+  // Its event (noted above as pending) is raised by the service that ended it (utils/orders.server.ts).
   return view;
 }
 
@@ -710,7 +708,7 @@ export async function settleOrderStock(
   await Order.updateOne({ _id: orderId, stockPending: pending }, { $unset: { stockPending: "" } });
 }
 
-/** The customer's own unpaid order becomes cancelled; null if it is not theirs or not unpaid. */
+/** The customer's own unpaid order becomes cancelled; null if it is not theirs or not unpaid (the service: utils/orders.server.ts). */
 export function cancelOrder(orderId: string, userId: string) {
   if (!isObjectId(orderId) || !isObjectId(userId)) return Promise.resolve(null);
   return endUnpaidOrder({ _id: orderId, userId }, "cancelled");

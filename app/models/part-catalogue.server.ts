@@ -92,23 +92,6 @@ export function facetsTotal(facets: CatalogueFacets, filters: CatalogueFilters) 
   return counted.reduce((sum, facet) => sum + facet.count, 0);
 }
 
-/**
- * The one part whose number, or one of whose OE cross-references, is exactly what was typed
- * (dashes and spaces aside); null when none or several match.
- */
-export async function findPartIdByNumber(text: string) {
-  const key = partNumberKey(text);
-  if (key.length < 3) return null;
-  // Every search asks this first: identical questions in flight share one read.
-  return coalesce(`part-number:${key}`, async () => {
-    const docs = await Part.find({ $or: [{ partNumberKey: key }, { oeKeys: key }] })
-      .select({ _id: 1 })
-      .limit(2)
-      .lean();
-    return docs.length === 1 ? docs[0]._id.toString() : null;
-  });
-}
-
 /** Which of these parts fit the vehicle: one read on _id, for the "Fits your …" line of the cards. */
 export async function idsFittingVehicle(ids: string[], vehicle: Vehicle) {
   if (ids.length === 0) return [];

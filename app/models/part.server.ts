@@ -297,11 +297,18 @@ export async function getPartsByIds(ids: string[]) {
   return new Map(docs.map((doc) => [doc._id.toString(), toPartView(doc)]));
 }
 
-/** The parts with these part numbers (any case), by their stored (upper-case) number. */
-export async function getPartsByNumbers(numbers: string[]) {
-  const wanted = [...new Set(numbers.map((n) => n.trim().toUpperCase()).filter(Boolean))];
-  const docs = wanted.length ? await Part.find({ partNumber: { $in: wanted } }, NO_HOLDS).lean() : [];
-  return new Map(docs.map((doc) => [doc.partNumber, toPartView(doc)]));
+/**
+ * The parts whose number key, or one of whose OE keys, is one of these keys (catalogue.ts,
+ * partNumberKey), with their keys: one read on two indexed arrays, for the part-number resolver.
+ */
+export async function getPartsByNumberKeys(keys: string[]) {
+  const wanted = [...new Set(keys.filter(Boolean))];
+  if (!wanted.length) return [];
+  const docs = await Part.find(
+    { $or: [{ partNumberKey: { $in: wanted } }, { oeKeys: { $in: wanted } }] },
+    { ...NO_HOLDS, terms: 0, words: 0 },
+  ).lean();
+  return docs.map((doc) => ({ part: toPartView(doc), key: doc.partNumberKey ?? "", oeKeys: doc.oeKeys ?? [] }));
 }
 
 // --- Storefront listing -------------------------------------------------------------------------

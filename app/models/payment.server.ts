@@ -1,7 +1,6 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
-import { mailOrderPaid } from "~/utils/order-mail.server";
 import { assignInvoiceNumber } from "./invoice.server";
-import { mailWritten, Order, toOrderView } from "./order.server";
+import { Order, toOrderView, type OrderView } from "./order.server";
 import { isDuplicateKeyError } from "./user.server";
 
 /** The payment record of the spec: myOrder, transactionId, for, status. */
@@ -60,6 +59,12 @@ export type PaymentEvidence = {
  */
 export type MarkPaidOutcome = "paid" | "already_paid" | "paid_by_other" | "mismatch" | "not_payable" | "not_found";
 
+/**
+ * The outcome, and the order whose "paid" event is noted and not yet handed to its subscribers
+ * (mail, webhooks): the service that called raises it (utils/order-events.server.ts).
+ */
+export type MarkPaidResult = { outcome: MarkPaidOutcome; paidEvent: OrderView | null };
+
 const ORDER_CURRENCY = "usd";
 
 /** Stores the payment record once per order; a repeat (or a race between two confirmations) is a no-op. */
@@ -93,11 +98,12 @@ async function recordPayment(
  * payment, or a payment for a cancelled order never changes it. Idempotent: the webhook and the
  * customer's return from Stripe may both confirm the same payment.
  */
-export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaidOutcome> {
+export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaidResult> {
+  const outcome = (value: MarkPaidOutcome, paidEvent: OrderView | null = null) => ({ outcome: value, paidEvent });
   const { orderId, transactionId, amountCents, currency } = evidence;
-  if (!/^[a-f0-9]{24}$/i.test(orderId)) return "not_found";
+  if (!/^[a-f0-9]{24}$/i.test(orderId)) return outcome("not_found");
   if (currency.toLowerCase() !== ORDER_CURRENCY || !Number.isSafeInteger(amountCents)) {
-    return (await Order.exists({ _id: orderId })) ? "mismatch" : "not_found";
+    return outcome((await Order.exists({ _id: orderId })) ? "mismatch" : "not_found");
   }
   const updated = await Order.findOneAndUpdate(
     // Only an order with no money recorded against it: a part-paid one is settled by staff.
@@ -113,24 +119,21 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
     // The invoice number, on the same path that made the order paid (only the winner gets here).
     // A failure never undoes the payment: Stripe's next confirmation of it numbers the order.
     await numberInvoice(orderId);
-    if (await mailOrderPaid(toOrderView(updated))) await mailWritten(orderId, "paid");
-    return "paid";
+    return outcome("paid", toOrderView(updated));
   }
   const order = await Order.findById(orderId).lean();
-  if (!order) return "not_found";
+  if (!order) return outcome("not_found");
   if (order.status === "paid" || order.status === "shipped") {
-    if (order.transactionId !== transactionId) return "paid_by_other";
+    if (order.transactionId !== transactionId) return outcome("paid_by_other");
     await recordPayment(order, evidence);
     if (!order.invoiceNumber) await numberInvoice(orderId);
-    // A repeat (the webhook and the return page, or a retry after a crash): the mail still pending
-    // is written now (its key makes this write nothing if the first confirmation wrote it after all).
-    if (order.mailPending?.includes("paid") && (await mailOrderPaid(toOrderView(order)))) {
-      await mailWritten(orderId, "paid");
-    }
-    return "already_paid";
+    // A repeat (the webhook and the return page, or a retry after a crash): an event still pending
+    // is raised again (the outbox keys make that write nothing if the first one wrote it after all).
+    const pending = order.mailPending?.includes("paid");
+    return outcome("already_paid", pending ? toOrderView(order) : null);
   }
-  if (order.status === "unpaid") return "mismatch";
-  return "not_payable";
+  if (order.status === "unpaid") return outcome("mismatch");
+  return outcome("not_payable");
 }
 
 async function numberInvoice(orderId: string) {

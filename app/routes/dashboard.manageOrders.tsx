@@ -12,7 +12,8 @@ import { OrderLinesDetails, PoNumber } from "~/components/order-lines";
 import { describeOrder } from "~/utils/order-lines";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { getOrderById, listAllOrders, removeOrder, type OrderView } from "~/models/order.server";
+import { getOrderById, listAllOrders, type OrderView } from "~/models/order.server";
+import { removeUnpaidOrder } from "~/utils/orders.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
 import { readForm } from "~/utils/form.server";
@@ -64,7 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return json({ ...posted, result: submission.reply() }, { status: 400 });
 
   const { orderId } = submission.value;
-  const changed = await removeOrder(orderId);
+  const changed = await removeUnpaidOrder(orderId);
   if (!changed) {
     const order = await getOrderById(orderId);
     const message = !order

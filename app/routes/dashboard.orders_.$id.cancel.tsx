@@ -6,7 +6,8 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 import { CancelOrderPageForm } from "~/components/cancel-order-form";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useIsPending } from "~/components/forms";
-import { cancelOrder, getOwnOrder } from "~/models/order.server";
+import { getOwnOrder } from "~/models/order.server";
+import { cancelCustomerOrder } from "~/utils/orders.server";
 import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
 import { formatCents } from "~/utils/misc";
 import { describeOrder } from "~/utils/order-lines";
@@ -45,7 +46,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
   const submission = parseWithZod(await readForm(request), { schema: cancelOrderSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-  const cancelled = order.status === "unpaid" ? await cancelOrder(order.id, user.id) : null;
+  const cancelled = order.status === "unpaid" ? await cancelCustomerOrder(order.id, user.id) : null;
   if (!cancelled) return json(submission.reply({ formErrors: [NOT_UNPAID] }), { status: 409 });
   return redirectWithSuccess("/dashboard/orders", `Your order ${cancelled.number} (${cancelled.summary}) is cancelled`);
 }

@@ -9,7 +9,7 @@ import { DeliveryFields, deliveryDefaultValues, PaymentChoice } from "~/componen
 import { ErrorList, SubmitButton, TextareaField } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
-import { checkPadLines, padLinesIntoCart, type PadLineCheck } from "~/models/cart-lines.server";
+import { padLinesIntoCart } from "~/models/cart-lines.server";
 import { requireCustomer } from "~/utils/auth.server";
 import { redirectAfterOrder } from "~/utils/checkout.server";
 import { checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
@@ -17,6 +17,8 @@ import { CART_PATH } from "~/utils/cart-forms";
 import { formatCents } from "~/utils/misc";
 import { MAX_ORDER_LINES } from "~/utils/order-lines";
 import { MAX_PAD_CHARACTERS, parsePad, QUICK_ORDER_PATH, quickOrderSchema } from "~/utils/quick-order";
+import { checkPadLines, type PadLineCheck } from "~/utils/quick-order.server";
+import { normalisePartNumber } from "~/utils/part-number.server";
 import { readForm } from "~/utils/form.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
@@ -48,7 +50,9 @@ async function roundUpLine(formData: FormData, partNumber: string | null) {
   if (entries.length > MAX_ORDER_LINES) return null;
   const checks = await checkPadLines(entries);
   const target = checks.find(
-    (check) => check.partNumber === partNumber.toUpperCase() && check.problem?.reason === "below-minimum",
+    (check) =>
+      normalisePartNumber(check.partNumber) === normalisePartNumber(partNumber) &&
+      check.problem?.reason === "below-minimum",
   );
   if (!target?.part) return null;
   const minimum = String(target.part.minOrderQuantity);
@@ -91,7 +95,12 @@ export async function action({ request }: ActionFunctionArgs) {
         { status: 400 },
       );
     }
-    const { added, notices } = await padLinesIntoCart(user.id, checks);
+    const { added, notices } = await padLinesIntoCart(
+      user.id,
+      checks.flatMap((check) =>
+        check.part && !check.problem && check.quantity ? [{ partId: check.part.id, quantity: check.quantity }] : [],
+      ),
+    );
     if (added === 0) {
       // Nothing went in (stock already in the cart, or no room): the pad keeps every line.
       return json<ActionData>({
@@ -309,7 +318,7 @@ function CheckedLines({
                 {check.problem
                   ? check.problem.message
                   : check.lineNumbers.length > 1
-                    ? `OK (lines ${check.lineNumbers.join(" and ")} merged)`
+                    ? `OK (lines ${check.lineNumbers.slice(0, -1).join(", ")} and ${check.lineNumbers.at(-1)} merged)`
                     : "OK"}
               </span>
               {check.problem?.reason === "below-minimum" && check.part ? (

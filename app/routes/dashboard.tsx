@@ -24,6 +24,7 @@ const items: { to: string; label: string; roles: Role[] }[] = [
   { to: "/dashboard/reviews", label: "Reviews", roles: ["admin"] },
   { to: "/dashboard/audit", label: "Audit Log", roles: ["admin"] },
   { to: "/dashboard/sessions", label: "Your sessions", roles: ["customer", "admin"] },
+  { to: "/dashboard/webhooks", label: "Webhooks", roles: ["customer", "admin"] },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {

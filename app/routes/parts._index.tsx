@@ -15,17 +15,12 @@ import { PartGrid } from "~/components/part-card";
 import { useOptionalUser, type RootLoader } from "~/root";
 import { ActiveFilters, FacetLists, FiltersPanel, RememberedVehicle, VehiclePicker } from "~/components/parts-filters";
 import { vehicleLabel, type Vehicle } from "~/content/vehicles";
-import {
-  catalogueFacets,
-  facetsTotal,
-  findPartIdByNumber,
-  idsFittingVehicle,
-  type CatalogueFacets,
-} from "~/models/part-catalogue.server";
+import { catalogueFacets, facetsTotal, idsFittingVehicle, type CatalogueFacets } from "~/models/part-catalogue.server";
 import { listPartCards, type PartCardView } from "~/models/part.server";
 import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
 import { takeCartRefusal, type CartRefusal } from "~/utils/cart-refusal.server";
 import { getEnv } from "~/utils/env.server";
+import { findPartByNumber } from "~/utils/part-number.server";
 import { parsePartsSearch, partsSearchSchema, pickedVehicle, searchFilters } from "~/utils/parts-search.server";
 import { EMPTY_PARTS_STATE, isNarrowed, partsHref, partsParams, type PartsState } from "~/utils/parts-url";
 import { PART_SORT_LABELS, PART_SORTS, SEARCH_MAX_LENGTH } from "~/utils/search";
@@ -77,8 +72,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { q = "", sort, page, after, before } = search;
   // A part number (or an OE number) typed exactly: straight to that part, when only one has it.
   if (q && page === 1 && !after && !before) {
-    const id = await findPartIdByNumber(q);
-    if (id) return redirect(`/parts/${id}`, { headers: { "Cache-Control": "private, no-store" } });
+    const part = await findPartByNumber(q);
+    if (part) return redirect(`/parts/${part.id}`, { headers: { "Cache-Control": "private, no-store" } });
   }
 
   const filters = searchFilters(search);

@@ -3,8 +3,9 @@ import { parseFitmentLine, type Category, type FitmentRow } from "./catalogue";
 import { Review } from "~/models/review.server";
 import { User, type Role } from "~/models/user.server";
 import { ensureDemoFailedMail } from "./failed-mail.server";
+import { ensureDemoWebhooks } from "./webhooks.server";
 import { assignInvoiceNumber } from "~/models/invoice.server";
-import { Order } from "~/models/order.server";
+import { Order, toOrderView } from "~/models/order.server";
 import { hashPassword } from "./password.server";
 import { getEnv } from "./env.server";
 
@@ -321,6 +322,11 @@ export async function ensureDemoData() {
   if ((await Order.estimatedDocumentCount()) === 0) await createDemoOrders(now);
 
   await ensureDemoFailedMail(DEMO_USERS[1].email);
+  const trade = await User.findOne({ email: DEMO_TRADE.email }).select({ _id: 1 }).lean();
+  if (trade) {
+    const orders = await Order.find({ userId: trade._id }).sort({ createdAt: 1 }).limit(2).lean();
+    await ensureDemoWebhooks(trade._id.toString(), orders.map(toOrderView));
+  }
   return DEMO_USERS.map(({ email, password, role }) => ({ email, password, role }));
 }
 

@@ -2,6 +2,7 @@ import { MongoBackend } from "@agendajs/mongo-backend";
 import { Agenda } from "agenda";
 import mongoose from "mongoose";
 import { markQueued } from "~/models/outbox.server";
+import { markDeliveryQueued } from "~/models/webhook.server";
 import { getEnv } from "./env.server";
 
 /** The job that sends one outbox message (defined in mail-worker.server.ts). */
@@ -12,6 +13,8 @@ export const SEND_EMAIL_JOB = "send-email";
  */
 export const OUTBOX_SWEEP_JOB = "outbox-sweep";
 export const JOBS_COLLECTION = "jobs";
+/** The job that makes one webhook delivery (defined in webhook-worker.server.ts). */
+export const DELIVER_WEBHOOK_JOB = "deliver-webhook";
 /**
  * A forgot-password request, handled after the answer (password-reset.server.ts): the answer
  * writes this job whether or not the account exists, so it takes the same time either way.
@@ -52,5 +55,18 @@ export async function queueDelivery(outboxId: string) {
     await markQueued(outboxId);
   } catch (error) {
     console.error(`Queueing mail ${outboxId} failed; the outbox sweep will queue it:`, error);
+  }
+}
+
+/** The delivery job of a webhook delivery, unless it has one; if this fails, the outbox sweep queues it. */
+export async function queueWebhookDelivery(deliveryId: string) {
+  try {
+    await getAgenda()
+      .create(DELIVER_WEBHOOK_JOB, { deliveryId })
+      .unique({ "data.deliveryId": deliveryId }, { insertOnly: true })
+      .save();
+    await markDeliveryQueued(deliveryId);
+  } catch (error) {
+    console.error(`Queueing webhook delivery ${deliveryId} failed; the outbox sweep will queue it:`, error);
   }
 }

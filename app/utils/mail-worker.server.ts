@@ -13,7 +13,9 @@ import {
   SEND_EMAIL_JOB,
 } from "./jobs.server";
 import { sendPasswordResetLink } from "./password-reset.server";
+import { getEnv } from "./env.server";
 import { sweepOrderMail } from "./order-mail-sweep.server";
+import { defineWebhookJobs, sweepWebhookDeliveries } from "./webhook-worker.server";
 
 /** Waits 2 s, 4 s, 8 s … up to 10 minutes between tries: a down server delays mail. */
 export function retryDelay(attempt: number) {
@@ -142,10 +144,24 @@ export async function startMailWorker({
     removeOnComplete: true,
   });
 
+  // Webhook deliveries: an outbox of the same design, sent by the same worker (webhook-worker.server.ts).
+  const env = getEnv();
+  await defineWebhookJobs(agenda, {
+    logger,
+    lockMs,
+    staleMs,
+    maxAttempts: env.WEBHOOK_MAX_ATTEMPTS,
+    allowLocalHttp: env.WEBHOOKS_ALLOW_LOCAL_HTTP,
+    retryDelay,
+  });
+
   agenda.define(OUTBOX_SWEEP_JOB, async () => {
-    // Order mail first (what it writes is queued at once), then every message left without a live job.
-    await sweepOrderMail().catch((error: unknown) => logger.warn({ err: error }, "order mail sweep failed"));
+    // Order events first (what they write is queued at once), then every message and delivery left without a live job.
+    await sweepOrderMail().catch((error: unknown) => logger.warn({ err: error }, "order event sweep failed"));
     for (const id of await listStranded({ idleMs: sweepMs, staleMs })) await queueDelivery(id);
+    await sweepWebhookDeliveries({ idleMs: sweepMs, staleMs }).catch((error: unknown) =>
+      logger.warn({ err: error }, "webhook delivery sweep failed"),
+    );
   });
 
   await agenda.start();

@@ -1,15 +1,16 @@
 /**
  * The order services: each change of an order that screens (and later the API) make goes through
- * one function here, which calls the models and raises the side effects (mail, audit). Models only
- * store; the words people read come from order-states.ts.
+ * one function here, which calls the models, raises the order's event (order-events.server.ts:
+ * mail and webhooks) and audits. Models only store; the words people read come from order-states.ts.
  */
 import { assignInvoiceNumber } from "~/models/invoice.server";
 import {
   addRecordedPayment,
-  mailWritten,
+  cancelOrder,
   markShipped,
   openAccountOrders,
   placeOrder as placeOrderModel,
+  removeOrder,
   reverseRecordedPayment,
   type OrderView,
   type PlaceOrderInput,
@@ -19,7 +20,7 @@ import { getPartsByIds } from "~/models/part.server";
 import { getUserById } from "~/models/user.server";
 import { audit, type AuditEvent } from "./audit.server";
 import { formatCents } from "./misc";
-import { mailOrderPaid, mailOrderPlaced, mailOrderShipped } from "./order-mail.server";
+import { raiseOrderEvent } from "./order-events.server";
 import { ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "./order-states";
 
 type Actor = { id: string; email: string };
@@ -102,9 +103,25 @@ export async function placeCustomerOrder(
     });
     if (number) order = { ...order, invoiceNumber: number };
   }
-  // Written right after the order; never throws (an order never fails because mail failed).
-  if (await mailOrderPlaced(order, placed.belowMinimum)) await mailWritten(order.id, "placed");
+  // Raised right after the order; never throws (an order never fails because mail or a webhook failed).
+  await raiseOrderEvent({ type: "orderPlaced", order, belowMinimum: placed.belowMinimum });
   return { ...placed, order };
+}
+
+// --- Ending unpaid orders -------------------------------------------------------------------------
+
+/** The customer cancels their own unpaid order; null if it is not theirs or not unpaid (any more). */
+export async function cancelCustomerOrder(orderId: string, customerId: string) {
+  const order = await cancelOrder(orderId, customerId);
+  if (order) await raiseOrderEvent({ type: "orderCancelled", order, by: "customer" });
+  return order;
+}
+
+/** An admin removes an unpaid order with no money received; null if it is not that (any more). */
+export async function removeUnpaidOrder(orderId: string) {
+  const order = await removeOrder(orderId);
+  if (order) await raiseOrderEvent({ type: "orderCancelled", order, by: "shop" });
+  return order;
 }
 
 // --- Shipping ---------------------------------------------------------------------------------------
@@ -126,7 +143,7 @@ export async function shipOrder(
       message: `Only paid orders, or orders on account, waiting to ship can be shipped; ${current.number} is ${ORDER_STATE_WORDS[current.state]}.`,
     };
   }
-  if (await mailOrderShipped(order)) await mailWritten(order.id, "shipped");
+  await raiseOrderEvent({ type: "orderShipped", order });
   await audit({
     context,
     actor,
@@ -187,7 +204,7 @@ export async function recordPayment(
       // The invoice screen numbers a paid order that has none; the payment stands.
       console.error(`Invoice number not assigned to order ${order.number}:`, error);
     }
-    if (await mailOrderPaid(order)) await mailWritten(order.id, "paid");
+    await raiseOrderEvent({ type: "orderPaid", order });
   }
   await audit({
     context,

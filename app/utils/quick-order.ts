@@ -13,16 +13,32 @@ export const MAX_PAD_CHARACTERS = 20_000;
 
 export type PadEntry = { lineNumber: number; partNumber: string; quantityText: string };
 
-/** The pad's non-empty lines, split into part number and quantity (checked later, against the catalogue). */
+/**
+ * The pad's non-empty lines, split into part number and quantity (checked later, against the
+ * catalogue). A tab, comma or semicolon ends the part number, which may hold spaces ("PW 1003, 200");
+ * on a line of spaces only, the last word is the quantity when it is a number ("PW 1003 200").
+ */
 export function parsePad(text: string): PadEntry[] {
   const entries: PadEntry[] = [];
   text.split(/\r\n|\r|\n/).forEach((raw, index) => {
-    const tokens = raw.split(/[\s,;]+/).filter(Boolean);
-    if (tokens.length === 0) return;
+    const fields = raw
+      .split(/[\t,;]+/)
+      .map((field) => field.trim())
+      .filter(Boolean);
+    if (fields.length === 0) return;
+    let partNumber = fields[0];
+    let quantityText = fields.slice(1).join(" ");
+    if (fields.length === 1) {
+      const words = fields[0].split(/\s+/);
+      const last = words[words.length - 1];
+      const split = words.length > 1 && /^\d[\d.]*$/.test(last) ? words.length - 1 : 1;
+      partNumber = words.slice(0, split).join(" ");
+      quantityText = words.slice(split).join(" ");
+    }
     entries.push({
       lineNumber: index + 1,
-      partNumber: tokens[0].slice(0, 40),
-      quantityText: tokens.slice(1).join(" ").slice(0, 40),
+      partNumber: partNumber.slice(0, 40),
+      quantityText: quantityText.slice(0, 40),
     });
   });
   return entries;

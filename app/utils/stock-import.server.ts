@@ -1,5 +1,5 @@
+import { findPartsByNumbers, matchOf, normalisePartNumber } from "./part-number.server";
 import { parse } from "csv-parse";
-import { getPartsByNumbers } from "~/models/part.server";
 import { MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
 import { MAX_IMPORT_LINES, type ImportChange } from "./stock-import";
 
@@ -158,25 +158,34 @@ async function compare(
     return { line, partNumber, stock, priceCents, reasons };
   });
 
+  // One resolver for every typed number (part-number.server.ts): "pw 1003" and an OE number find their part.
+  const matches = await findPartsByNumbers(parsed.map((row) => row.partNumber).filter(Boolean));
+  const partOf = (row: Parsed) => (row.partNumber ? matchOf(matches, row.partNumber).part : null);
+  // Two lines naming one part (also written two ways) are the same line twice.
+  const sameLine = (row: Parsed) => partOf(row)?.id ?? normalisePartNumber(row.partNumber);
   const linesOf = new Map<string, number[]>();
   for (const row of parsed) {
-    if (row.partNumber) linesOf.set(row.partNumber, [...(linesOf.get(row.partNumber) ?? []), row.line]);
+    if (row.partNumber) linesOf.set(sameLine(row), [...(linesOf.get(sameLine(row)) ?? []), row.line]);
   }
-  const parts = await getPartsByNumbers([...linesOf.keys()].filter((n) => n.length <= 32));
   const rows: ImportRow[] = [];
   const problems: ImportProblem[] = [];
   const changes: ImportChange[] = [];
   let unchanged = 0;
   for (const row of parsed) {
-    const lines = linesOf.get(row.partNumber) ?? [];
+    const lines = row.partNumber ? (linesOf.get(sameLine(row)) ?? []) : [];
     if (lines.length > 1) {
       row.reasons.push(
         `${row.partNumber} appears more than once in the file (lines ${lines.join(", ")}): keep one line`,
       );
     }
-    const part = row.partNumber ? parts.get(row.partNumber) : undefined;
+    const part = partOf(row);
     if (row.partNumber && !part && !row.reasons.some((r) => r.includes("formula"))) {
-      row.reasons.push(`unknown part number “${row.partNumber}”`);
+      const match = matchOf(matches, row.partNumber);
+      row.reasons.push(
+        match.part === null && match.reason === "ambiguous"
+          ? `“${row.partNumber}” is an OE number of several parts (${match.candidates.join(", ")}): use the part number`
+          : `unknown part number “${row.partNumber}”`,
+      );
     }
     // Prices are whole dollars; a price with cents passes only as the part's own, unchanged.
     if (part && row.priceCents !== null && row.priceCents % 100 !== 0 && row.priceCents !== part.priceCents) {

@@ -11,7 +11,8 @@ import { endUnpaidOrder, mailWritten } from "~/models/order.server";
 import { checkStock, saveStockCheck } from "~/models/stock-check.server";
 import { audit } from "./audit.server";
 import { getEnv } from "./env.server";
-import { mailHoldEnding, mailOrderExpired } from "./order-mail.server";
+import { mailHoldEnding } from "./order-mail.server";
+import { raiseOrderEvent } from "./order-events.server";
 
 /**
  * The stock's own jobs (agenda, on every instance that runs the mail worker). Each step is made of
@@ -28,11 +29,11 @@ const HOUR_MS = 60 * 60 * 1000;
 
 type Logger = { info: (msg: string) => void; warn: (obj: object, msg: string) => void };
 
-/** Ends one unpaid order whose hold ran out: stock back once, mail, audit. False when it was paid, ended or extended meanwhile. */
+/** Ends one unpaid order whose hold ran out: stock back once, its event (mail, webhooks), audit. False when it was paid, ended or extended meanwhile. */
 export async function expireOrder(orderId: string, now = new Date()) {
   const order = await endUnpaidOrder({ _id: orderId, holdUntil: { $lte: now } }, "expired");
   if (!order) return false;
-  if (await mailOrderExpired(order)) await mailWritten(order.id, "expired");
+  await raiseOrderEvent({ type: "orderExpired", order });
   await audit({
     action: "order.expire",
     ip: "job",

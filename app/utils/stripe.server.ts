@@ -1,5 +1,6 @@
 import Stripe from "stripe";
 import type { OrderView } from "~/models/order.server";
+import { raiseOrderEvent } from "./order-events.server";
 import {
   claimStripeEvent,
   markOrderPaid,
@@ -178,7 +179,9 @@ function evidenceFromEvent(event: Stripe.Event): PaymentEvidence | null {
  * (a second payment, a cancelled order, a wrong amount) is refunded instead of kept.
  */
 export async function applyPaymentEvidence(evidence: PaymentEvidence): Promise<MarkPaidOutcome> {
-  const outcome = await markOrderPaid(evidence);
+  const { outcome, paidEvent } = await markOrderPaid(evidence);
+  // The paid event (mail, webhooks), also when a repeat finds it still pending after a crash.
+  if (paidEvent) await raiseOrderEvent({ type: "orderPaid", order: paidEvent });
   if (outcome === "paid_by_other" || outcome === "not_payable" || outcome === "mismatch") {
     console.warn(`Stripe payment ${evidence.transactionId} for order ${evidence.orderId}: ${outcome}; refunding it`);
     await refundPayment(evidence, outcome === "paid_by_other");

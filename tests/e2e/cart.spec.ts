@@ -152,6 +152,38 @@ test("the quick-order pad checks pasted lines, then orders them at once; a past 
   await checkA11y();
 });
 
+test("the quick-order pad finds a part written as an ERP writes it: pw1003, PW 1003 and its OE number", async ({
+  page,
+  login,
+  createPart,
+}) => {
+  const user = await login({ name: "Erin Export" });
+  const digits = randomUUID().replace(/\D/g, "").slice(0, 7).padEnd(7, "7");
+  const part = await createPart({
+    partNumber: `PE-${digits}`,
+    oeNumbers: [`OE ${digits}-11`],
+    priceCents: 200,
+    minOrderQuantity: 10,
+    availableQuantity: 1000,
+  });
+  await page.goto("/dashboard/quick-order");
+  await page
+    .getByLabel("Part numbers and quantities")
+    .fill(`pe${digits}, 20\nPE ${digits} 30\noe${digits}11\t40\nNOPE-404 5`);
+  await page.getByRole("button", { name: "Check the lines" }).click();
+  await expect(page.getByTestId(`pad-line-${part.partNumber}`).getByTestId("pad-check")).toHaveText(
+    "OK (lines 1, 2 and 3 merged)",
+  );
+  await expect(page.getByTestId("pad-line-NOPE-404").getByTestId("pad-check")).toHaveText(
+    "Unknown part number NOPE-404",
+  );
+  await expect(page.getByTestId("pad-summary")).toHaveText("1 valid line ($180), 1 to fix.");
+  await page.getByRole("button", { name: "Add the valid lines to the cart" }).click();
+  await expect(page.getByText("1 line added to your cart")).toBeVisible();
+  const cart = await Cart.findOne({ userId: user.id }).lean();
+  expect(cart?.lines.map((line) => [line.partId.toString(), line.quantity])).toEqual([[part.id, 90]]);
+});
+
 test("signed in, /parts adds to the cart and picks a vehicle in place with JavaScript, and by plain forms without", async ({
   page,
   login,

@@ -48,3 +48,30 @@ test("an admin exports the products, edits the stock in the file, checks it in a
   await expect(page.getByTestId("toast")).toContainText("Import applied: 1 part updated");
   expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(1250);
 });
+
+test("the import finds parts written as an ERP writes them: pw1003, PW 1003 and an OE number", async ({
+  page,
+  login,
+}) => {
+  await login({ role: "admin" });
+  const digits = String(Date.now()).slice(-7);
+  const lower = await createPart({ partNumber: `PX-${digits}`, availableQuantity: 10 });
+  const spaced = await createPart({ partNumber: `PY-${digits}`, availableQuantity: 20 });
+  const byOe = await createPart({ partNumber: `PZ-${digits}`, oeNumbers: [`OEX ${digits}`], availableQuantity: 30 });
+  const file = ["Part number,Stock", `px${digits},11`, `PY ${digits},21`, `oex-${digits},31`].join("\r\n");
+
+  await page.goto("/dashboard/manageProducts/import");
+  await page.getByLabel("CSV file").setInputFiles({ name: "erp.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
+  await page.getByRole("button", { name: "Check the file (dry run)" }).click();
+  const changes = page.getByTestId("dry-run-changes");
+  for (const [part, change] of [
+    [lower, "10 → 11"],
+    [spaced, "20 → 21"],
+    [byOe, "30 → 31"],
+  ] as const) {
+    await expect(changes.getByRole("row").filter({ hasText: part.partNumber })).toContainText(change);
+  }
+  await page.getByRole("button", { name: "Apply 3 changes" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Import applied: 3 parts updated");
+  expect((await Part.findById(byOe.id).lean())?.availableQuantity).toBe(31);
+});

@@ -249,6 +249,37 @@ describe("CSV import of stock and prices", () => {
     });
   });
 
+  test("part numbers written as an ERP writes them (pw1003, PW 1003, an OE number) find their part; two spellings of one part are one line twice", async () => {
+    const { cookie } = await signedIn("admin");
+    const digits = String(Date.now()).slice(-7);
+    const lower = await createPart({ partNumber: `PI-${digits}`, availableQuantity: 10 });
+    const spaced = await createPart({ partNumber: `PJ-${digits}`, availableQuantity: 20 });
+    const byOe = await createPart({ partNumber: `PK-${digits}`, oeNumbers: [`OEI ${digits}`], availableQuantity: 30 });
+    const twice = await createPart({ partNumber: `PL-${digits}`, availableQuantity: 40 });
+    const lines = [
+      "Part number,Stock",
+      `pi${digits},11`,
+      `PJ ${digits},21`,
+      `oei-${digits},31`,
+      `PL-${digits},41`,
+      `pl ${digits},42`,
+    ];
+    const { status, data } = await dryRun(cookie, lines.join("\n"));
+    expect(status).toBe(422);
+    expect(data.report.rows.map((row) => [row.line, row.partNumber, row.after])).toEqual([
+      [2, lower.partNumber, 11],
+      [3, spaced.partNumber, 21],
+      [4, byOe.partNumber, 31],
+    ]);
+    const reasons = Object.fromEntries(data.report.problems.map((p) => [p.line, p.reasons.join("; ")]));
+    expect(reasons[5]).toMatch(/appears more than once in the file \(lines 5, 6\)/);
+    expect(reasons[6]).toMatch(/appears more than once in the file \(lines 5, 6\)/);
+    const applied = await postImport(cookie, { intent: "apply", changes: data.changes });
+    expect(applied.status).toBe(302);
+    expect((await Part.findById(byOe.id).lean())?.availableQuantity).toBe(31);
+    expect((await Part.findById(twice.id).lean())?.availableQuantity).toBe(40);
+  });
+
   test("prices are whole dollars: 24.50 is refused with that line's error; a part stored with cents keeps its price", async () => {
     const { cookie } = await signedIn("admin");
     const whole = await createPart({ priceCents: 2000, availableQuantity: 10 });

@@ -20,7 +20,9 @@ async function expectNoGapNoDuplicate() {
 }
 
 const pay = (order: { id: string; totalCents: number }, transactionId = `pi_inv_${order.id}`) =>
-  markOrderPaid({ orderId: order.id, transactionId, amountCents: order.totalCents, currency: "usd" });
+  markOrderPaid({ orderId: order.id, transactionId, amountCents: order.totalCents, currency: "usd" }).then(
+    (result) => result.outcome,
+  );
 
 describe("invoice numbers", () => {
   test("50 concurrent payments: 50 numbers, no gap, no duplicate; unpaid orders get none", async () => {

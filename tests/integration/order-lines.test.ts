@@ -216,8 +216,8 @@ describe("an order of several lines", () => {
     });
     if (!placed.ok) throw new Error("not placed");
     const evidence = { orderId: placed.order.id, transactionId: "pi_lines_1", currency: "usd" };
-    expect(await markOrderPaid({ ...evidence, amountCents: 50_000 })).toBe("mismatch");
-    expect(await markOrderPaid({ ...evidence, amountCents: 120_000 })).toBe("paid");
+    expect((await markOrderPaid({ ...evidence, amountCents: 50_000 })).outcome).toBe("mismatch");
+    expect((await markOrderPaid({ ...evidence, amountCents: 120_000 })).outcome).toBe("paid");
     expect((await Order.findById(placed.order.id).lean())?.status).toBe("paid");
   });
 });

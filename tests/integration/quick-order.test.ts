@@ -184,4 +184,37 @@ describe("the quick-order pad", () => {
     expect(orders[0].totalCents).toBe(20 * 150 * 120);
     for (const part of parts) expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(380);
   });
+  test("part numbers as an ERP or an old invoice writes them: pw1003, PW 1003 and an OE number all find the part", async () => {
+    const digits = String(Date.now()).slice(-7);
+    const part = await createPart({
+      partNumber: `PQ-${digits}`,
+      oeNumbers: [`OE ${digits}-77`],
+      priceCents: 200,
+      minOrderQuantity: 10,
+      availableQuantity: 1000,
+    });
+    // Two parts replacing one OE number: that number names neither.
+    await createPart({ partNumber: `PQA-${digits}`, oeNumbers: [`SHARED-${digits}`] });
+    await createPart({ partNumber: `PQB-${digits}`, oeNumbers: [`SHARED-${digits}`] });
+    const { user, cookie } = await signedIn();
+    const lines = [`pq${digits}, 20`, `PQ ${digits} 30`, `oe${digits}77\t40`, `shared-${digits}; 10`].join("\n");
+    const checked = await post({ intent: "check", lines }, cookie);
+    expect(checked.status).toBe(200);
+    const { checks } = (await checked.json()) as { checks: Check[] };
+    expect(
+      checks.map((check) => [check.lineNumbers, check.partNumber, check.quantity, check.problem?.message ?? "OK"]),
+    ).toEqual([
+      [[1, 2, 3], part.partNumber, 90, "OK"],
+      [
+        [4],
+        `SHARED-${digits}`,
+        10,
+        `SHARED-${digits} is an OE number of several parts (PQA-${digits}, PQB-${digits}): use the part number`,
+      ],
+    ]);
+
+    const added = await post({ intent: "cart", lines: `pq${digits} 20\nPQ ${digits}, 30\noe ${digits}-77 40` }, cookie);
+    expect(added.status).toBe(302);
+    expect(await cartLines(user.id)).toEqual([{ partId: part.id, quantity: 90 }]);
+  });
 });

@@ -39,12 +39,15 @@ export async function createPart(
     minOrderQuantity: number;
     availableQuantity: number;
     description: string;
+    partNumber: string;
+    oeNumbers: string[];
   }> = {},
 ) {
   const unique = randomUUID().slice(0, 8).toUpperCase();
   const doc = await Part.create({
     name: fields.name ?? `Test Part ${unique}`,
-    partNumber: `T-${unique}`,
+    partNumber: fields.partNumber ?? `T-${unique}`,
+    oeNumbers: fields.oeNumbers ?? [],
     description: fields.description ?? "A part made for a test.",
     img: "/images/parts/pw-1001.svg",
     priceCents: fields.priceCents ?? 500,

@@ -1,0 +1,333 @@
+import { randomUUID } from "node:crypto";
+import mongoose, { Schema, type Types } from "mongoose";
+import { isObjectId } from "./part.server";
+import { isDuplicateKeyError } from "./user.server";
+
+/**
+ * Outbound webhooks: endpoints people register for order events, and the deliveries to them, an
+ * outbox of the same design as mail's (outbox.server.ts): written with the event, sent by a job,
+ * claimed by one attempt at a time, retried with backoff, failed after the last attempt.
+ */
+
+/** A customer's endpoint hears of their own orders ("own"); an admin's of every order ("all"). */
+export const WEBHOOK_SCOPES = ["own", "all"] as const;
+export type WebhookScope = (typeof WEBHOOK_SCOPES)[number];
+/** Enough for a shop, an ERP and a test system, per owner. */
+export const MAX_ENDPOINTS_PER_OWNER = 5;
+
+const endpointSchema = new Schema(
+  {
+    /** The user who registered it (later: their company). */
+    ownerId: { type: Schema.Types.ObjectId, required: true },
+    scope: { type: String, enum: WEBHOOK_SCOPES, required: true },
+    url: { type: String, required: true, maxlength: 500 },
+    /** The signing secret: kept to sign each delivery, shown to its owner once, at creation. */
+    secret: { type: String, required: true },
+  },
+  { timestamps: true },
+);
+// An order's event goes to its customer's endpoints and to every admin endpoint.
+endpointSchema.index({ ownerId: 1, createdAt: 1 });
+endpointSchema.index({ scope: 1 });
+
+type EndpointDoc = {
+  _id: Types.ObjectId;
+  ownerId: Types.ObjectId;
+  scope: WebhookScope;
+  url: string;
+  secret: string;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export const WebhookEndpoint: mongoose.Model<EndpointDoc> =
+  (mongoose.models.WebhookEndpoint as mongoose.Model<EndpointDoc>) ??
+  mongoose.model<EndpointDoc>("WebhookEndpoint", endpointSchema);
+
+export type EndpointView = { id: string; ownerId: string; scope: WebhookScope; url: string; createdAt: string };
+
+const toEndpointView = (doc: EndpointDoc): EndpointView => ({
+  id: doc._id.toString(),
+  ownerId: doc.ownerId.toString(),
+  scope: doc.scope,
+  url: doc.url,
+  createdAt: doc.createdAt.toISOString(),
+});
+
+export async function listEndpointsOf(ownerId: string) {
+  if (!isObjectId(ownerId)) return [];
+  const docs = await WebhookEndpoint.find({ ownerId }).sort({ createdAt: 1 }).lean();
+  return docs.map(toEndpointView);
+}
+
+export async function countEndpointsOf(ownerId: string) {
+  return isObjectId(ownerId) ? WebhookEndpoint.countDocuments({ ownerId }) : 0;
+}
+
+export async function addEndpoint(input: { ownerId: string; scope: WebhookScope; url: string; secret: string }) {
+  const doc = await WebhookEndpoint.create(input);
+  return toEndpointView(doc.toObject());
+}
+
+/** Removes one of the owner's endpoints; null when they have no such endpoint. */
+export async function removeEndpoint(ownerId: string, endpointId: string) {
+  if (!isObjectId(ownerId) || !isObjectId(endpointId)) return null;
+  const doc = await WebhookEndpoint.findOneAndDelete({ _id: endpointId, ownerId }).lean();
+  return doc ? toEndpointView(doc) : null;
+}
+
+/** The endpoints that hear of this customer's orders: their own and every admin's. */
+export async function endpointsForOrderOf(customerId: string) {
+  const mine: Record<string, unknown>[] = isObjectId(customerId) ? [{ scope: "own", ownerId: customerId }] : [];
+  const filter: Record<string, unknown> = { $or: [{ scope: "all" }, ...mine] };
+  const docs = await WebhookEndpoint.find(filter).select({ _id: 1, ownerId: 1, scope: 1 }).lean<EndpointDoc[]>();
+  return docs.map((doc) => ({ id: doc._id.toString(), ownerId: doc.ownerId.toString(), scope: doc.scope }));
+}
+
+export async function getEndpointForSending(endpointId: string) {
+  if (!isObjectId(endpointId)) return null;
+  return WebhookEndpoint.findById(endpointId).select({ url: 1, secret: 1 }).lean();
+}
+
+// --- Deliveries -----------------------------------------------------------------------------------
+
+export const DELIVERY_STATUSES = ["pending", "sending", "delivered", "failed"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+const deliverySchema = new Schema(
+  {
+    /** `<event id>|<endpoint id>`: one delivery per event per endpoint, whoever writes it again. */
+    _id: { type: String, required: true },
+    eventId: { type: String, required: true },
+    endpointId: { type: Schema.Types.ObjectId, required: true },
+    ownerId: { type: Schema.Types.ObjectId, required: true },
+    type: { type: String, required: true },
+    orderId: { type: Schema.Types.ObjectId, required: true },
+    orderNumber: { type: String, required: true },
+    /** The JSON body, fixed when the event is written: every attempt sends the same bytes. */
+    body: { type: String, required: true },
+    status: { type: String, enum: DELIVERY_STATUSES, required: true, default: "pending" },
+    queuedAt: { type: Date },
+    sendingSince: { type: Date },
+    claimToken: { type: String },
+    attempts: { type: Number, required: true, default: 0 },
+    /** The receiver's last HTTP status (none when it could not be reached). */
+    lastStatusCode: { type: Number },
+    lastError: { type: String },
+    deliveredAt: { type: Date },
+    failedAt: { type: Date },
+  },
+  { timestamps: true },
+);
+// At most once per event id per endpoint, also should an id scheme change (the _id says it already).
+deliverySchema.index({ endpointId: 1, eventId: 1 }, { unique: true });
+// The screen's last deliveries of an owner's endpoints, newest first.
+deliverySchema.index({ ownerId: 1, createdAt: -1 });
+// The sweep: deliveries waiting, or held by an attempt that stopped.
+deliverySchema.index({ status: 1, updatedAt: 1 });
+
+export type DeliveryDoc = {
+  _id: string;
+  eventId: string;
+  endpointId: Types.ObjectId;
+  ownerId: Types.ObjectId;
+  type: string;
+  orderId: Types.ObjectId;
+  orderNumber: string;
+  body: string;
+  status: DeliveryStatus;
+  queuedAt?: Date;
+  sendingSince?: Date;
+  claimToken?: string;
+  attempts: number;
+  lastStatusCode?: number;
+  lastError?: string;
+  deliveredAt?: Date;
+  failedAt?: Date;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export const WebhookDelivery: mongoose.Model<DeliveryDoc> =
+  (mongoose.models.WebhookDelivery as mongoose.Model<DeliveryDoc>) ??
+  mongoose.model<DeliveryDoc>("WebhookDelivery", deliverySchema);
+
+export const deliveryId = (eventId: string, endpointId: string) => `${eventId}|${endpointId}`;
+
+/** Writes the delivery once: true when new, false when this event already has one for the endpoint. */
+export async function addDelivery(entry: {
+  eventId: string;
+  endpointId: string;
+  ownerId: string;
+  type: string;
+  orderId: string;
+  orderNumber: string;
+  body: string;
+}) {
+  const _id = deliveryId(entry.eventId, entry.endpointId);
+  try {
+    const result = await WebhookDelivery.updateOne(
+      { _id },
+      { $setOnInsert: { ...entry, _id, status: "pending", attempts: 0 } },
+      { upsert: true },
+    );
+    return result.upsertedCount === 1;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+}
+
+export async function markDeliveryQueued(id: string) {
+  await WebhookDelivery.updateOne({ _id: id, queuedAt: { $exists: false } }, { $set: { queuedAt: new Date() } });
+}
+
+/** Takes the delivery for one attempt (or one whose holder went stale); null when delivered, failed or held. */
+export async function claimDelivery(id: string, staleMs: number) {
+  const now = new Date();
+  const token = randomUUID();
+  const delivery = await WebhookDelivery.findOneAndUpdate(
+    {
+      _id: id,
+      $or: [{ status: "pending" }, { status: "sending", sendingSince: { $lt: new Date(now.getTime() - staleMs) } }],
+    },
+    { $set: { status: "sending", sendingSince: now, claimToken: token }, $inc: { attempts: 1 } },
+    { returnDocument: "after" },
+  ).lean();
+  return delivery ? { delivery, token } : null;
+}
+
+export async function markDelivered(id: string, statusCode: number) {
+  await WebhookDelivery.updateOne(
+    { _id: id, status: { $ne: "delivered" } },
+    {
+      $set: { status: "delivered", deliveredAt: new Date(), lastStatusCode: statusCode },
+      $unset: { lastError: "", claimToken: "", sendingSince: "" },
+    },
+  );
+}
+
+/** The attempt failed: pending again for the next, or failed after the last. Only the claim's holder releases it. */
+export async function releaseDelivery(
+  id: string,
+  token: string,
+  { error, statusCode, final }: { error: string; statusCode: number | null; final: boolean },
+) {
+  await WebhookDelivery.updateOne(
+    { _id: id, status: "sending", claimToken: token },
+    {
+      $set: {
+        status: final ? "failed" : "pending",
+        lastError: error.slice(0, 300),
+        ...(statusCode ? { lastStatusCode: statusCode } : {}),
+        ...(final ? { failedAt: new Date() } : {}),
+      },
+      $unset: { sendingSince: "", claimToken: "", ...(statusCode ? {} : { lastStatusCode: "" }) },
+    },
+  );
+}
+
+/** Deliveries the sweep hands a job again: pending and idle for `idleMs`, or held longer than `staleMs`. */
+export async function listStrandedDeliveries({
+  idleMs,
+  staleMs,
+  limit = 100,
+}: {
+  idleMs: number;
+  staleMs: number;
+  limit?: number;
+}) {
+  const now = Date.now();
+  const docs = await WebhookDelivery.find({
+    $or: [
+      { status: "pending", updatedAt: { $lt: new Date(now - idleMs) } },
+      { status: "sending", sendingSince: { $lt: new Date(now - staleMs) } },
+    ],
+  })
+    .sort({ updatedAt: 1 })
+    .limit(limit)
+    .select({ _id: 1 })
+    .lean();
+  return docs.map((doc) => doc._id);
+}
+
+export type DeliveryView = {
+  id: string;
+  eventId: string;
+  endpointId: string;
+  type: string;
+  orderNumber: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+};
+
+/** The owner's last deliveries, newest first. */
+export async function listRecentDeliveries(ownerId: string, limit = 20): Promise<DeliveryView[]> {
+  if (!isObjectId(ownerId)) return [];
+  const docs = await WebhookDelivery.find({ ownerId }).sort({ createdAt: -1 }).limit(limit).select({ body: 0 }).lean();
+  return docs.map((doc) => ({
+    id: doc._id,
+    eventId: doc.eventId,
+    endpointId: doc.endpointId.toString(),
+    type: doc.type,
+    orderNumber: doc.orderNumber,
+    status: doc.status,
+    attempts: doc.attempts,
+    lastStatusCode: doc.lastStatusCode ?? null,
+    lastError: doc.lastError ?? null,
+    createdAt: doc.createdAt.toISOString(),
+    deliveredAt: doc.deliveredAt?.toISOString() ?? null,
+  }));
+}
+
+/**
+ * The owner sends a delivery again (the same event id and body, freshly signed): a fresh set of
+ * attempts. Null when it is not theirs, or is being sent right now.
+ */
+export async function redeliver(ownerId: string, id: string) {
+  if (!isObjectId(ownerId) || typeof id !== "string" || id.length > 200) return null;
+  return WebhookDelivery.findOneAndUpdate(
+    { _id: id, ownerId, status: { $in: ["delivered", "failed", "pending"] } },
+    { $set: { status: "pending", attempts: 0 }, $unset: { failedAt: "", queuedAt: "", deliveredAt: "" } },
+    { returnDocument: "after" },
+  )
+    .select({ _id: 1, eventId: 1, orderNumber: 1, type: 1 })
+    .lean();
+}
+
+/** When an endpoint is removed, its deliveries not yet made are dropped (nothing goes to a removed URL). */
+export async function dropUndelivered(endpointId: string) {
+  if (!isObjectId(endpointId)) return;
+  await WebhookDelivery.deleteMany({ endpointId, status: { $in: ["pending", "failed"] } });
+}
+
+/** A delivery already settled, written once (the demo data shows the Webhooks screen with one delivered, one failed). */
+export async function addSettledDelivery(
+  entry: Parameters<typeof addDelivery>[0] & {
+    status: "delivered" | "failed";
+    attempts: number;
+    lastStatusCode?: number;
+    lastError?: string;
+    at: Date;
+  },
+) {
+  const { at, ...fields } = entry;
+  const _id = deliveryId(entry.eventId, entry.endpointId);
+  await WebhookDelivery.updateOne(
+    { _id },
+    {
+      $setOnInsert: {
+        ...fields,
+        _id,
+        createdAt: at,
+        updatedAt: at,
+        ...(entry.status === "delivered" ? { deliveredAt: at } : { failedAt: at }),
+      },
+    },
+    { upsert: true, timestamps: false },
+  );
+}

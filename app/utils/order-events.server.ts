@@ -1,0 +1,76 @@
+/**
+ * The order's domain events and their subscribers. A service (orders.server.ts, stripe.server.ts,
+ * stock-jobs.server.ts) makes a change whose atomic update also notes the event as pending on the
+ * order (`mailPending`), then raises it here: every subscriber writes its outbox entries (mail,
+ * webhook deliveries), and once all did, the pending note comes off. The database has no
+ * transactions, so what a crash or a failed write leaves noted, the order event sweep raises again
+ * (order-mail-sweep.server.ts); each subscriber's outbox key makes a second raise write nothing.
+ */
+import { mailWritten, type OrderMailEvent, type OrderView } from "~/models/order.server";
+import type { EmailPart } from "~/emails/orders";
+import {
+  mailOrderEnded,
+  mailOrderExpired,
+  mailOrderPaid,
+  mailOrderPlaced,
+  mailOrderShipped,
+} from "./order-mail.server";
+import { queueOrderWebhooks } from "./webhooks.server";
+
+export type OrderEvent =
+  | { type: "orderPlaced"; order: OrderView; belowMinimum: EmailPart[] }
+  | { type: "orderPaid"; order: OrderView }
+  | { type: "orderShipped"; order: OrderView }
+  | { type: "orderCancelled"; order: OrderView; by: "customer" | "shop" }
+  | { type: "orderExpired"; order: OrderView };
+
+export type OrderEventType = OrderEvent["type"];
+
+/** The pending note on the order that each event clears (noted by the model's update). */
+export function pendingNoteOf(event: OrderEvent): OrderMailEvent {
+  switch (event.type) {
+    case "orderPlaced":
+      return "placed";
+    case "orderPaid":
+      return "paid";
+    case "orderShipped":
+      return "shipped";
+    case "orderCancelled":
+      return event.by === "customer" ? "cancelled" : "removed";
+    case "orderExpired":
+      return "expired";
+  }
+}
+
+/** The mail of each event (order-mail.server.ts). True when every message is written (or not due). */
+function mailSubscriber(event: OrderEvent) {
+  switch (event.type) {
+    case "orderPlaced":
+      return mailOrderPlaced(event.order, event.belowMinimum);
+    case "orderPaid":
+      return mailOrderPaid(event.order);
+    case "orderShipped":
+      return mailOrderShipped(event.order);
+    case "orderCancelled":
+      return mailOrderEnded(event.order, event.by);
+    case "orderExpired":
+      return mailOrderExpired(event.order);
+  }
+}
+
+/** Each returns whether its outbox entries are written, and never throws: a change never fails because a side effect did. */
+const SUBSCRIBERS: ((event: OrderEvent) => Promise<boolean>)[] = [mailSubscriber, queueOrderWebhooks];
+
+/** Hands the event to every subscriber; clears its pending note once all wrote their entries. */
+export async function raiseOrderEvent(event: OrderEvent) {
+  let written = true;
+  for (const subscriber of SUBSCRIBERS) {
+    const done = await subscriber(event).catch((error: unknown) => {
+      console.error(`An order event subscriber failed on ${event.type} of ${event.order.number}:`, error);
+      return false;
+    });
+    written &&= done;
+  }
+  if (written) await mailWritten(event.order.id, pendingNoteOf(event));
+  return written;
+}

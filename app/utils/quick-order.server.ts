@@ -1,0 +1,79 @@
+/** The quick-order pad's lines checked against the catalogue (the pad's text: quick-order.ts). */
+import type { PartView } from "~/models/part.server";
+import { lineProblem, type LineProblem } from "./order-lines";
+import { findPartsByNumbers, matchOf, unmatchedMessage } from "./part-number.server";
+import type { PadEntry } from "./quick-order";
+
+export type PadLineCheck = {
+  /** The pad's line numbers this line came from (duplicates are merged into the first). */
+  lineNumbers: number[];
+  /** The part's own number when one is found (`pw1003` reads back as PW-1003), else as typed, upper case. */
+  partNumber: string;
+  quantityText: string;
+  quantity: number | null;
+  part: Pick<PartView, "id" | "name" | "priceCents" | "minOrderQuantity" | "availableQuantity"> | null;
+  lineTotalCents: number | null;
+  problem: LineProblem | { reason: "unknown-part" | "unreadable"; message: string } | null;
+};
+
+/**
+ * Checks the pad's lines against the catalogue: part numbers that name no part (dashes, spaces and
+ * case aside; an OE number names the part that replaces it), quantities that are not whole
+ * numbers, below the minimum or above the stock; the same part twice is one line with both
+ * quantities.
+ */
+export async function checkPadLines(entries: PadEntry[]): Promise<PadLineCheck[]> {
+  const matches = await findPartsByNumbers(entries.map((entry) => entry.partNumber));
+  const checks: PadLineCheck[] = [];
+  const byPart = new Map<string, PadLineCheck>();
+  for (const entry of entries) {
+    const typed = entry.partNumber.toUpperCase();
+    const match = matchOf(matches, entry.partNumber);
+    const part = match.part;
+    const quantity = /^\d{1,9}$/.test(entry.quantityText) ? Number(entry.quantityText) : null;
+    const key = part?.id ?? `typed:${typed}`;
+    const seen = byPart.get(key);
+    if (seen && seen.quantity !== null && quantity !== null) {
+      seen.lineNumbers.push(entry.lineNumber);
+      seen.quantity += quantity;
+      seen.quantityText = String(seen.quantity);
+      continue;
+    }
+    const check: PadLineCheck = {
+      lineNumbers: [entry.lineNumber],
+      partNumber: part?.partNumber ?? typed,
+      quantityText: entry.quantityText,
+      quantity,
+      part: part
+        ? {
+            id: part.id,
+            name: part.name,
+            priceCents: part.priceCents,
+            minOrderQuantity: part.minOrderQuantity,
+            availableQuantity: part.availableQuantity,
+          }
+        : null,
+      lineTotalCents: null,
+      problem: part ? null : { reason: "unknown-part", message: unmatchedMessage(typed, match) ?? "" },
+    };
+    checks.push(check);
+    if (!seen) byPart.set(key, check);
+  }
+  for (const check of checks) {
+    if (!check.part) continue;
+    if (check.quantity === null) {
+      check.problem = {
+        reason: "unreadable",
+        message: !check.quantityText
+          ? "Add a quantity after the part number"
+          : /^\d+$/.test(check.quantityText)
+            ? `${check.quantityText} units is more than one line can take`
+            : `"${check.quantityText}" is not a whole number of units`,
+      };
+    } else {
+      check.problem = lineProblem(check.part, check.quantity);
+      check.lineTotalCents = check.part.priceCents * check.quantity;
+    }
+  }
+  return checks;
+}

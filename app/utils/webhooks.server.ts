@@ -1,0 +1,251 @@
+/**
+ * Outbound webhooks: endpoints people register (the Webhooks screen), the deliveries each order
+ * event writes to them (a subscriber of order-events.server.ts), and how a delivery is signed and
+ * sent (the job in webhook-worker.server.ts). The scheme is in docs/webhooks.md.
+ */
+import { createHmac, randomBytes } from "node:crypto";
+import {
+  addDelivery,
+  addEndpoint,
+  addSettledDelivery,
+  countEndpointsOf,
+  dropUndelivered,
+  endpointsForOrderOf,
+  MAX_ENDPOINTS_PER_OWNER,
+  redeliver,
+  removeEndpoint,
+} from "~/models/webhook.server";
+import type { OrderView } from "~/models/order.server";
+import { listAdminRecipients } from "~/models/user.server";
+import { audit, type AuditEvent } from "./audit.server";
+import { getEnv } from "./env.server";
+import { queueWebhookDelivery } from "./jobs.server";
+import type { OrderEvent } from "./order-events.server";
+
+export const SIGNATURE_HEADER = "PartsWorks-Signature";
+export const EVENT_ID_HEADER = "PartsWorks-Event-Id";
+export const EVENT_TYPE_HEADER = "PartsWorks-Event-Type";
+
+/** The names receivers see: "order.placed", … (a shop's removal of an unpaid order is a cancellation by the shop). */
+export const WEBHOOK_EVENT_TYPES = [
+  "order.placed",
+  "order.paid",
+  "order.shipped",
+  "order.cancelled",
+  "order.expired",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+const TYPE_OF: Record<OrderEvent["type"], WebhookEventType> = {
+  orderPlaced: "order.placed",
+  orderPaid: "order.paid",
+  orderShipped: "order.shipped",
+  orderCancelled: "order.cancelled",
+  orderExpired: "order.expired",
+};
+
+/**
+ * The event's id: the same each time this event of this order is raised again (the sweep, a
+ * retried confirmation), so the unique delivery per endpoint holds across them.
+ */
+export function eventIdOf(event: OrderEvent) {
+  const what = event.type === "orderCancelled" && event.by === "shop" ? "removed" : TYPE_OF[event.type].slice(6);
+  return `evt_${event.order.id}_${what}`;
+}
+
+/** What a receiver gets of an order: money in integer cents with its currency, times in ISO 8601 UTC. */
+export function orderPayload(order: OrderView) {
+  return {
+    id: order.id,
+    number: order.number,
+    state: order.state,
+    currency: "usd",
+    totalCents: order.totalCents,
+    paidCents: order.paidCents,
+    balanceCents: order.balanceCents,
+    paymentMethod: order.paymentMethod,
+    poNumber: order.poNumber,
+    customer: { id: order.userId, email: order.userEmail, name: order.userName, companyName: order.companyName },
+    lines: order.lines.map((line) => ({
+      partId: line.partId,
+      partNumber: line.partNumber,
+      name: line.productName,
+      quantity: line.quantity,
+      unitPriceCents: line.unitPriceCents,
+      lineTotalCents: line.lineTotalCents,
+    })),
+    shipment: order.shipment,
+    createdAt: order.createdAt,
+    paidAt: order.paidAt,
+    shippedAt: order.shippedAt,
+    cancelledAt: order.cancelledAt ?? order.removedAt,
+    expiredAt: order.expiredAt,
+  };
+}
+
+export function eventBody(event: OrderEvent, createdAt = new Date()) {
+  return JSON.stringify({
+    id: eventIdOf(event),
+    type: TYPE_OF[event.type],
+    createdAt: createdAt.toISOString(),
+    data: {
+      order: orderPayload(event.order),
+      ...(event.type === "orderCancelled" ? { cancelledBy: event.by } : {}),
+    },
+  });
+}
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`: the timestamp bounds a replay. */
+export function signatureHeader(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)) {
+  const v1 = createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
+  return `t=${timestamp},v1=${v1}`;
+}
+
+/**
+ * The order-event subscriber: one delivery per endpoint that hears of this order, written once
+ * (its id is the event's and the endpoint's) and queued. Never throws; false when a write failed
+ * (the event stays pending on the order and the sweep raises it again).
+ */
+export async function queueOrderWebhooks(event: OrderEvent) {
+  try {
+    const found = await endpointsForOrderOf(event.order.userId);
+    if (!found.length) return true;
+    // An endpoint for every order is its owner's while they are an admin: a demoted admin's hears of no more.
+    const admins = found.some((endpoint) => endpoint.scope === "all")
+      ? new Set((await listAdminRecipients()).map((admin) => admin.id))
+      : new Set<string>();
+    const endpoints = found.filter((endpoint) => endpoint.scope === "own" || admins.has(endpoint.ownerId));
+    const eventId = eventIdOf(event);
+    const body = eventBody(event);
+    for (const endpoint of endpoints) {
+      const entry = {
+        eventId,
+        endpointId: endpoint.id,
+        ownerId: endpoint.ownerId,
+        type: TYPE_OF[event.type],
+        orderId: event.order.id,
+        orderNumber: event.order.number,
+        body,
+      };
+      if (await addDelivery(entry)) await queueWebhookDelivery(`${eventId}|${endpoint.id}`);
+    }
+    return true;
+  } catch (error) {
+    console.error(`Could not write the webhook deliveries of ${event.type} of ${event.order.number}:`, error);
+    return false;
+  }
+}
+
+// --- Endpoints ----------------------------------------------------------------------------------------
+
+const PRIVATE_HOST =
+  /^(localhost|.*\.localhost|.*\.local|.*\.internal|0\.0\.0\.0|127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+|\[.*\])$/i;
+
+/**
+ * Why a URL cannot be an endpoint, or null. HTTPS to a public name only (no addresses of this
+ * machine or its network: a webhook must not reach inside the shop); plain http://127.0.0.1 only
+ * when WEBHOOKS_ALLOW_LOCAL_HTTP is on (tests with a local receiver).
+ */
+export function endpointUrlProblem(text: string, allowLocalHttp = getEnv().WEBHOOKS_ALLOW_LOCAL_HTTP) {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return "Enter a full URL, such as https://erp.example.com/partsworks";
+  }
+  if (url.username || url.password) return "Leave the user name and password out of the URL: each delivery is signed";
+  if (url.protocol === "http:" && url.hostname === "127.0.0.1" && allowLocalHttp) return null;
+  if (url.protocol !== "https:") return "The URL must start with https://";
+  if (PRIVATE_HOST.test(url.hostname) || !url.hostname.includes(".")) {
+    return "The URL must name a public server, not an address of a private network";
+  }
+  return null;
+}
+
+type Actor = { id: string; email: string; role: string };
+type Context = AuditEvent["context"];
+
+/** A signing secret: 32 random bytes, shown once. */
+const newSecret = () => `whsec_${randomBytes(32).toString("base64url")}`;
+
+export type AddEndpointOutcome =
+  { ok: true; endpoint: { id: string; url: string }; secret: string } | { ok: false; field: "url"; message: string };
+
+/** Registers an endpoint for the actor: an admin's hears of every order, a customer's of their own. */
+export async function createEndpoint(url: string, { actor, context }: { actor: Actor; context?: Context }) {
+  const problem = endpointUrlProblem(url);
+  if (problem) return { ok: false, field: "url", message: problem } satisfies AddEndpointOutcome;
+  if ((await countEndpointsOf(actor.id)) >= MAX_ENDPOINTS_PER_OWNER) {
+    const message = `You have ${MAX_ENDPOINTS_PER_OWNER} endpoints, the most one account may have: remove one first`;
+    return { ok: false, field: "url", message } satisfies AddEndpointOutcome;
+  }
+  const secret = newSecret();
+  const scope = actor.role === "admin" ? "all" : "own";
+  const endpoint = await addEndpoint({ ownerId: actor.id, scope, url, secret });
+  await audit({
+    context,
+    actor,
+    action: "webhook.create",
+    target: { type: "webhook", id: endpoint.id, label: url },
+    after: { url, orders: scope === "all" ? "every order" : "their own orders" },
+  });
+  return { ok: true, endpoint, secret } satisfies AddEndpointOutcome;
+}
+
+/** Removes one of the actor's endpoints (and what it had not yet received); null when not theirs. */
+export async function deleteEndpoint(endpointId: string, { actor, context }: { actor: Actor; context?: Context }) {
+  const removed = await removeEndpoint(actor.id, endpointId);
+  if (!removed) return null;
+  await dropUndelivered(removed.id);
+  await audit({
+    context,
+    actor,
+    action: "webhook.remove",
+    target: { type: "webhook", id: removed.id, label: removed.url },
+    before: { url: removed.url },
+  });
+  return removed;
+}
+
+/** Sends a delivery again with the same event id and body, freshly signed; null when not the owner's. */
+export async function redeliverWebhook(deliveryId: string, owner: { id: string }) {
+  const delivery = await redeliver(owner.id, deliveryId);
+  if (delivery) await queueWebhookDelivery(delivery._id);
+  return delivery;
+}
+
+/**
+ * The demo's trade customer has an endpoint (a name that never resolves: nothing leaves the demo)
+ * with one delivery delivered and one failed, so the Webhooks screen shows both on first start.
+ */
+export async function ensureDemoWebhooks(customerId: string, orders: OrderView[]) {
+  if ((await countEndpointsOf(customerId)) > 0 || orders.length < 2) return;
+  const endpoint = await addEndpoint({
+    ownerId: customerId,
+    scope: "own",
+    url: "https://erp.northside-fleet.invalid/partsworks",
+    secret: newSecret(),
+  });
+  const [first, second] = orders;
+  const settled = [
+    { event: { type: "orderPlaced", order: first, belowMinimum: [] } as OrderEvent, status: "delivered" as const },
+    { event: { type: "orderShipped", order: second } as OrderEvent, status: "failed" as const },
+  ];
+  for (const { event, status } of settled) {
+    const at = new Date(event.order.createdAt);
+    await addSettledDelivery({
+      eventId: eventIdOf(event),
+      endpointId: endpoint.id,
+      ownerId: customerId,
+      type: TYPE_OF[event.type],
+      orderId: event.order.id,
+      orderNumber: event.order.number,
+      body: eventBody(event, at),
+      status,
+      at,
+      ...(status === "delivered"
+        ? { attempts: 1, lastStatusCode: 204 }
+        : { attempts: 14, lastStatusCode: 503, lastError: "answered 503" }),
+    });
+  }
+}
