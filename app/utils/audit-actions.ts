@@ -27,6 +27,8 @@ export const AUDIT_ACTIONS = [
   "password.reset",
   "mail.failed",
   "mail.resend",
+  "api-key.create",
+  "api-key.revoke",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -54,6 +56,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "password.reset": "Password reset",
   "mail.failed": "An email could not be sent",
   "mail.resend": "Sent a failed email again",
+  "api-key.create": "Created an API key",
+  "api-key.revoke": "Revoked an API key",
 };
 
 /** The words people say for the fields an entry records (the code's names stay in the database). */
