@@ -93,7 +93,7 @@ export default function ApiDocs() {
       {operations.map((op) => (
         <section key={op.id} id={op.id} aria-labelledby={`${op.id}-h`} className="mt-8 border-t border-slate-200 pt-6">
           <h2 id={`${op.id}-h`} className="break-all font-mono text-lg font-semibold text-slate-900">
-            {op.method} {op.path}
+            {`${op.method} ${op.path}`}
           </h2>
           <p className="mt-1 text-slate-800">{op.summary}</p>
           {op.description ? <p className="mt-1 text-sm text-slate-700">{op.description}</p> : null}
