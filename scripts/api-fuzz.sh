@@ -18,13 +18,13 @@ if [ ! -x "$venv/bin/schemathesis" ] || ! "$venv/bin/pip" show schemathesis 2>/d
   "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
 fi
 if [ "${1:-}" = "--install-only" ]; then exit 0; fi
-: "${API_FUZZ_URL:?set API_FUZZ_URL to the shop's address}"
+: "${API_FUZZ_URL:?set API_FUZZ_URL to the address of the shop}"
 : "${API_FUZZ_KEY:?set API_FUZZ_KEY to an API key}"
+export NO_COLOR=1
 exec "$venv/bin/schemathesis" run "$API_FUZZ_URL/api/v1/openapi.json" \
   --url "$API_FUZZ_URL/api/v1" \
   --header "Authorization: Bearer $API_FUZZ_KEY" \
-  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance \
-  --max-examples "${API_FUZZ_EXAMPLES:-25}" \
+  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance,negative_data_rejection,ignored_auth \
+  --max-examples "${API_FUZZ_EXAMPLES:-10}" \
   --seed "${API_FUZZ_SEED:-1}" \
-  --no-color \
   "${@}"

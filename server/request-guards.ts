@@ -62,3 +62,27 @@ export function bodyLimit({ limitBytes }: { limitBytes: number }) {
     res.status(413).type("text/plain").send("That request is too large.");
   };
 }
+
+/** Methods the shop answers; TRACE, CONNECT and any other get 405 before Remix (which cannot build a Request for TRACE). */
+const KNOWN_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
+
+export function knownMethods() {
+  return function knownMethods(req: Request, res: Response, next: NextFunction) {
+    if (KNOWN_METHODS.has(req.method)) return next();
+    res.status(405).set("Allow", "GET, HEAD, POST");
+    if (req.path.startsWith("/api/v1/")) {
+      res
+        .type("application/problem+json")
+        .send(
+          JSON.stringify({
+            type: "about:blank",
+            title: "Method Not Allowed",
+            status: 405,
+            detail: "Method not allowed.",
+          }),
+        );
+      return;
+    }
+    res.type("text/plain").send("Method not allowed.");
+  };
+}
