@@ -21,10 +21,14 @@ if [ "${1:-}" = "--install-only" ]; then exit 0; fi
 : "${API_FUZZ_URL:?set API_FUZZ_URL to the address of the shop}"
 : "${API_FUZZ_KEY:?set API_FUZZ_KEY to an API key}"
 export NO_COLOR=1
-exec "$venv/bin/schemathesis" run "$API_FUZZ_URL/api/v1/openapi.json" \
+# schemathesis and hypothesis keep their caches in the working directory: under .cache/, not the repo.
+mkdir -p .cache/schemathesis-work
+cd .cache/schemathesis-work
+exec "../../$venv/bin/schemathesis" run "$API_FUZZ_URL/api/v1/openapi.json" \
   --url "$API_FUZZ_URL/api/v1" \
   --header "Authorization: Bearer $API_FUZZ_KEY" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance,negative_data_rejection,ignored_auth \
-  --max-examples "${API_FUZZ_EXAMPLES:-10}" \
+  --max-examples "${API_FUZZ_EXAMPLES:-20}" \
   --seed "${API_FUZZ_SEED:-1}" \
+  --request-timeout "${API_FUZZ_TIMEOUT:-30}" \
   "${@}"

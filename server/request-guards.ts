@@ -71,16 +71,14 @@ export function knownMethods() {
     if (KNOWN_METHODS.has(req.method)) return next();
     res.status(405).set("Allow", "GET, HEAD, POST");
     if (req.path.startsWith("/api/v1/")) {
-      res
-        .type("application/problem+json")
-        .send(
-          JSON.stringify({
-            type: "about:blank",
-            title: "Method Not Allowed",
-            status: 405,
-            detail: "Method not allowed.",
-          }),
-        );
+      res.type("application/problem+json").send(
+        JSON.stringify({
+          type: "about:blank",
+          title: "Method Not Allowed",
+          status: 405,
+          detail: "Method not allowed.",
+        }),
+      );
       return;
     }
     res.type("text/plain").send("Method not allowed.");
