@@ -152,6 +152,19 @@ type Args = { request: Request; context?: { clientIp?: string; logger?: { error:
  * `handler`. A handler answers a problem by throwing ApiProblem; anything else thrown is a 500.
  */
 export async function apiCall(
+  args: Args,
+  scope: ApiScope | readonly ApiScope[],
+  handler: (caller: ApiCaller) => Promise<Response>,
+): Promise<Response> {
+  const response = await runCall(args, scope, handler);
+  // A body left unread (a call refused before its body was read) can stall the connection it came
+  // on: it is read, capped, before the answer goes.
+  const { request } = args;
+  if (request.body && !request.bodyUsed) await readLimitedBody(request, getEnv().BODY_LIMIT_BYTES).catch(() => null);
+  return response;
+}
+
+async function runCall(
   { request, context }: Args,
   scope: ApiScope | readonly ApiScope[],
   handler: (caller: ApiCaller) => Promise<Response>,
