@@ -7,7 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SCHEMATHESIS_VERSION=4.32.5
 venv=.cache/schemathesis-venv
-if [ ! -x "$venv/bin/schemathesis" ] || ! "$venv/bin/pip" show schemathesis 2>/dev/null | grep -q "^Version: $SCHEMATHESIS_VERSION$"; then
+# Read whole, not piped into grep -q: with pipefail, grep quitting early fails pip's write and the check.
+installed=$([ -x "$venv/bin/pip" ] && "$venv/bin/pip" show schemathesis 2>/dev/null | sed -n 's/^Version: //p' || true)
+if [ ! -x "$venv/bin/schemathesis" ] || [ "$installed" != "$SCHEMATHESIS_VERSION" ]; then
   if ! python3 -c "import ensurepip, venv" 2>/dev/null; then
     if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
     $sudo apt-get update -qq
