@@ -3,6 +3,7 @@
  * and demotion, problem details, idempotency, cursors, the rate limit, and every endpoint.
  */
 import { randomUUID } from "node:crypto";
+import { request as httpRequest } from "node:http";
 import { describe, expect, test } from "vitest";
 import { ApiKey, createApiKey } from "~/models/api-key.server";
 import { Audit } from "~/models/audit.server";
@@ -564,6 +565,31 @@ describe("rate limit", () => {
     const other = await keyFor("customer", ["read"]);
     expect((await call(other.token, "/statement")).status).toBe(200);
   }, 60_000);
+});
+
+describe("methods", () => {
+  test("a method an address does not take is 405 with Allow; TRACE is 405 everywhere (it was a 500)", async () => {
+    const { token } = await keyFor("customer", ["read", "order"]);
+    const wrong = await call(token, "/statement", { method: "POST", body: {} });
+    await expectProblem(wrong, 405);
+    expect(wrong.headers.get("allow")).toBe("GET");
+    // fetch() refuses to send TRACE: a plain HTTP request does.
+    for (const path of ["/api/v1/orders", "/parts"]) {
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const sent = httpRequest(
+          `${SHOP}${path}`,
+          { method: "TRACE", headers: { Authorization: `Bearer ${token}` } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode);
+          },
+        );
+        sent.on("error", reject);
+        sent.end();
+      });
+      expect(status).toBe(405);
+    }
+  });
 });
 
 describe("the API's description", () => {
