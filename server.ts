@@ -20,7 +20,7 @@ import { isLocalDbError, startLocalDb, type LocalDb } from "./server/local-db";
 import { isLocalUrl, mailInbox, startMailCatcher, type MailCatcher } from "./server/mail-catcher";
 import { createLogger, requestLogger } from "./server/logger";
 import { requestContext } from "./server/request-context";
-import { bodyLimit, sameOriginWrites } from "./server/request-guards";
+import { bodyLimit, knownMethods, sameOriginWrites } from "./server/request-guards";
 import { cspNonce, privateAnswers, securityHeaders } from "./server/security-headers";
 import { gracefulShutdown } from "./server/shutdown";
 import { serverTiming } from "./server/timing";
@@ -181,6 +181,7 @@ app.use(
       : null,
   }),
 );
+app.use(knownMethods());
 app.use(sameOriginWrites({ publicOrigin: new URL(env.PUBLIC_URL).origin }));
 app.use(bodyLimit({ limitBytes: env.BODY_LIMIT_BYTES }));
 

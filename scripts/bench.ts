@@ -317,6 +317,11 @@ async function main() {
         .lean()
     ).map((user) => user._id.toString());
     const cookies = await signedInCookies(customerIds);
+    // An API key of the last customer (the one whose pages are measured signed in).
+    const { createApiKey } = await import("../app/models/api-key.server");
+    const apiKey = (
+      await createApiKey({ ownerId: customerIds[customerIds.length - 1], name: "Bench", scopes: ["read", "order"] })
+    ).token;
 
     const staticDir = path.join(work, "static");
     mkdirSync(staticDir, { recursive: true });
@@ -327,7 +332,8 @@ async function main() {
       buildDir,
       staticDir,
       cpus: options.serverCpu,
-      extraEnv: { SESSION_SECRET: secret },
+      // The API's limit per key would refuse a load test's calls: far above what the load sends.
+      extraEnv: { SESSION_SECRET: secret, API_CALLS_PER_MINUTE: "100000" },
       nodeArgs: options.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] : [],
     });
     cleanups.push(() => shop.stop());
@@ -402,6 +408,21 @@ async function main() {
         ceiling: "static /parts",
         headers: { Cookie: cookies[cookies.length - 1] },
         note: "My Orders, signed in, rendered fresh",
+      },
+      {
+        name: "GET /api/v1/parts",
+        path: "/api/v1/parts",
+        ceiling: "static /parts",
+        headers: { Authorization: `Bearer ${apiKey}` },
+        note: "the API's first page of parts (25, JSON), with a key",
+      },
+      {
+        name: "GET /api/v1/parts search",
+        path: `/api/v1/parts?q=${seed.searchWord}`,
+        paths: seed.searches.map((search) => search.replace(/^\/parts/, "/api/v1/parts")),
+        ceiling: "static /parts",
+        headers: { Authorization: `Bearer ${apiKey}` },
+        note: "the same searches as /parts search, through the API",
       },
       {
         name: "/blogs",

@@ -43,6 +43,14 @@ const schema = z.object({
     .default(15),
   LOGIN_FAILS_PER_IP_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(100),
   SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** The API (app/utils/api.server.ts): calls per key per minute, and how long an Idempotency-Key's answer is kept. */
+  API_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(300),
+  API_IDEMPOTENCY_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(24),
   /**
    * Sessions (ASVS 3.3.2): a session ends after this many minutes without a request, and at the
    * latest this many hours after sign-in; admins' sooner (app/utils/auth.server.ts sessionLimits).

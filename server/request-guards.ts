@@ -16,12 +16,31 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export function sameOriginWrites({ publicOrigin }: { publicOrigin: string }) {
   return function sameOriginWrites(req: Request, res: Response, next: NextFunction) {
     if (SAFE_METHODS.has(req.method) || req.path === "/webhooks/stripe") return next();
+    // The API is called by other systems with a key, never with the browser's cookies (its routes
+    // read no session), so a forged cross-site request carries no credential it could use.
+    const api = req.path.startsWith("/api/v1/");
+    if (api && /^Bearer\s/i.test(req.get("authorization") ?? "")) return next();
     const origin = req.get("origin");
     const site = req.get("sec-fetch-site");
     const sameOrigin = origin
       ? origin === publicOrigin || origin === `${req.protocol}://${req.get("host")}`
       : site === "same-origin";
     if (!sameOrigin) {
+      if (api) {
+        res
+          .status(401)
+          .set("WWW-Authenticate", "Bearer")
+          .type("application/problem+json")
+          .send(
+            JSON.stringify({
+              type: "about:blank",
+              title: "Unauthorized",
+              status: 401,
+              detail: "Send an API key as Authorization: Bearer …",
+            }),
+          );
+        return;
+      }
       res.status(403).type("text/plain").send("Cross-origin requests are not allowed.");
       return;
     }
@@ -41,5 +60,27 @@ export function bodyLimit({ limitBytes }: { limitBytes: number }) {
     // The body is read and dropped, so the client gets this answer instead of a reset connection.
     req.resume();
     res.status(413).type("text/plain").send("That request is too large.");
+  };
+}
+
+/** Methods the shop answers; TRACE, CONNECT and any other get 405 before Remix (which cannot build a Request for TRACE). */
+const KNOWN_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
+
+export function knownMethods() {
+  return function knownMethods(req: Request, res: Response, next: NextFunction) {
+    if (KNOWN_METHODS.has(req.method)) return next();
+    res.status(405).set("Allow", "GET, HEAD, POST");
+    if (req.path.startsWith("/api/v1/")) {
+      res.type("application/problem+json").send(
+        JSON.stringify({
+          type: "about:blank",
+          title: "Method Not Allowed",
+          status: 405,
+          detail: "Method not allowed.",
+        }),
+      );
+      return;
+    }
+    res.type("text/plain").send("Method not allowed.");
   };
 }

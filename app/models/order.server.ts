@@ -1013,3 +1013,32 @@ export async function hasPaidOrder(userId: string) {
   if (!isObjectId(userId)) return false;
   return Boolean(await Order.exists({ userId, paidAt: { $ne: null } }));
 }
+
+/** A position in a list of orders, newest first: "<createdAt in ms>_<id>". */
+export const ORDER_CURSOR_PATTERN = /^(\d{1,15})_([a-f0-9]{24})$/;
+
+/**
+ * A page of orders newest first, after a cursor (the API's lists): a customer's own orders, or the
+ * orders waiting to ship (paid, or on account). A range on the list's index, however deep.
+ */
+export async function listOrdersAfter(
+  scope: { userId: string } | { toShip: true },
+  { after, limit }: { after: string | null; limit: number },
+) {
+  const filter: Record<string, unknown> =
+    "userId" in scope ? { userId: scope.userId, status: PLACED } : { status: { $in: ["paid", "account"] } };
+  const match = after ? ORDER_CURSOR_PATTERN.exec(after) : null;
+  if (match) {
+    const at = new Date(Number(match[1]));
+    const id = new mongoose.Types.ObjectId(match[2]);
+    filter.$or = [{ createdAt: { $lt: at } }, { createdAt: at, _id: { $lt: id } }];
+  }
+  const docs = await Order.find(filter)
+    .sort({ createdAt: -1, _id: -1 })
+    .limit(limit + 1)
+    .lean();
+  const orders = docs.slice(0, limit).map(toOrderView);
+  const last = docs.length > limit ? docs[limit - 1] : null;
+  const next = last ? `${(last.createdAt ?? new Date(0)).getTime()}_${last._id.toString()}` : null;
+  return { orders, next };
+}

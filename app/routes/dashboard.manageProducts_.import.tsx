@@ -6,13 +6,11 @@ import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, SubmitButton } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { applyImportedChange } from "~/models/part.server";
-import { audit, partTarget, partValues } from "~/utils/audit.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { getEnv } from "~/utils/env.server";
 import { readForm } from "~/utils/form.server";
 import { formatCents } from "~/utils/misc";
-import { dryRunImport, type DryRun } from "~/utils/stock-import.server";
+import { applyImportChanges, dryRunImport, type DryRun, type ImportConflict } from "~/utils/stock-import.server";
 import { importSchema, importUploadSchema, MAX_IMPORT_LINES } from "~/utils/stock-import";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
@@ -21,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({}, { headers: { "Cache-Control": "private, no-store" } });
 }
 
-type Conflict = { line: number; partId: string; name: string; reason: string };
+type Conflict = ImportConflict;
 type ActionData =
   | { kind: "form"; result: SubmissionResult<string[]> }
   | { kind: "preview"; result: SubmissionResult<string[]>; report: Omit<DryRun, "changes">; changes: string }
@@ -63,36 +61,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
 
-  let applied = 0;
-  const conflicts: Conflict[] = [];
-  for (const [partId, line, stockBefore, stockAfter, priceBefore, priceAfter] of value.changes) {
-    const outcome = await applyImportedChange({
-      partId,
-      stock: stockBefore !== null && stockAfter !== null ? { before: stockBefore, after: stockAfter } : null,
-      priceCents: priceBefore !== null && priceAfter !== null ? { before: priceBefore, after: priceAfter } : null,
-    });
-    if (outcome.ok) {
-      applied += 1;
-      await audit({
-        context,
-        actor: admin,
-        action: "part.update",
-        target: partTarget(outcome.before),
-        before: partValues(outcome.before),
-        after: partValues(outcome.after),
-      });
-      continue;
-    }
-    const part = outcome.part;
-    conflicts.push({
-      line,
-      partId,
-      name: part?.name ?? "A part",
-      reason: part
-        ? `changed since the dry run (now stock ${part.availableQuantity.toLocaleString("en-US")}, price ${formatCents(part.priceCents)}): not overwritten`
-        : "no longer exists",
-    });
-  }
+  const { applied, conflicts } = await applyImportChanges(value.changes, { actor: admin, context });
   if (conflicts.length === 0) {
     return redirectWithSuccess(
       "/dashboard/manageProducts",

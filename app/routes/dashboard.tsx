@@ -23,6 +23,7 @@ const items: { to: string; label: string; roles: Role[] }[] = [
   { to: "/dashboard/manageOrders", label: "Manage Orders", roles: ["admin"] },
   { to: "/dashboard/reviews", label: "Reviews", roles: ["admin"] },
   { to: "/dashboard/audit", label: "Audit Log", roles: ["admin"] },
+  { to: "/dashboard/apiKeys", label: "API keys", roles: ["customer", "admin"] },
   { to: "/dashboard/sessions", label: "Your sessions", roles: ["customer", "admin"] },
   { to: "/dashboard/webhooks", label: "Webhooks", roles: ["customer", "admin"] },
 ];

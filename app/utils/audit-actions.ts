@@ -29,6 +29,8 @@ export const AUDIT_ACTIONS = [
   "mail.resend",
   "webhook.create",
   "webhook.remove",
+  "api-key.create",
+  "api-key.revoke",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -58,6 +60,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "mail.resend": "Sent a failed email again",
   "webhook.create": "Added a webhook endpoint",
   "webhook.remove": "Removed a webhook endpoint",
+  "api-key.create": "Created an API key",
+  "api-key.revoke": "Revoked an API key",
 };
 
 /** The words people say for the fields an entry records (the code's names stay in the database). */

@@ -1,3 +1,4 @@
+import { countLiveKeys, createApiKey } from "~/models/api-key.server";
 import { catalogueKeys, Part } from "~/models/part.server";
 import { parseFitmentLine, type Category, type FitmentRow } from "./catalogue";
 import { Review } from "~/models/review.server";
@@ -320,6 +321,13 @@ export async function ensureDemoData() {
   }
 
   if ((await Order.estimatedDocumentCount()) === 0) await createDemoOrders(now);
+
+  // API keys shows a key on first start: the trade customer's purchasing system (its token is
+  // never shown; a new key is made on the screen).
+  const trade = await User.findOne({ email: DEMO_TRADE.email }).select({ _id: 1 }).lean();
+  if (trade && (await countLiveKeys(trade._id.toString())) === 0) {
+    await createApiKey({ ownerId: trade._id.toString(), name: "Purchasing system", scopes: ["read", "order"] });
+  }
 
   await ensureDemoFailedMail(DEMO_USERS[1].email);
   const trade = await User.findOne({ email: DEMO_TRADE.email }).select({ _id: 1 }).lean();

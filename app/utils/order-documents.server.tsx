@@ -42,31 +42,48 @@ export async function loadOrderDocument(
   { pdf = false } = {},
 ): Promise<OrderDocumentData> {
   const user = await requireUser(request);
+  const found = await orderDocumentFor(user, orderId, kindParam);
+  if (found.ok) return found.data;
+  if (found.instead) {
+    const url = new URL(request.url);
+    throw redirect(`${documentPath(orderId, found.instead, pdf)}${url.search}`);
+  }
+  throw notFound();
+}
+
+export type DocumentLookup =
+  { ok: true; data: OrderDocumentData } | { ok: false; instead: Exclude<DocumentKind, "packing-slip"> | null };
+
+/**
+ * The document `kind` of order `orderId` as `user` may see it (the screens and the API): not found,
+ * or the document the order has instead (the invoice of an unpaid order is its pro-forma).
+ */
+export async function orderDocumentFor(
+  user: { id: string; role: "admin" | "customer" },
+  orderId: string,
+  kindParam: string | undefined,
+): Promise<DocumentLookup> {
   const kind = DOCUMENT_KINDS.find((each) => each === kindParam);
-  if (!kind) throw notFound();
+  if (!kind) return { ok: false, instead: null };
   const order = user.role === "admin" ? await getOrderById(orderId) : await getOwnOrder(orderId, user.id);
-  if (!order) throw notFound();
+  if (!order) return { ok: false, instead: null };
   const available = documentsOf(order, user.role);
   if (!available.includes(kind)) {
     const instead =
       kind === "invoice" || kind === "pro-forma" ? available.find((each) => each !== "packing-slip") : null;
-    if (instead && instead !== kind) {
-      const url = new URL(request.url);
-      throw redirect(`${documentPath(order.id, instead, pdf)}${url.search}`);
-    }
-    throw notFound();
+    return { ok: false, instead: instead && instead !== kind ? instead : null };
   }
   let invoiceNumber: string | null = null;
   let invoicedAt = order.invoicedAt;
   if (kind === "invoice") {
     // A paid order numbered at payment; one that missed it (a crash between the writes) now.
     const number = order.invoiceNumber ?? (await assignInvoiceNumber(order.id));
-    if (!number) throw notFound();
+    if (!number) return { ok: false, instead: null };
     invoiceNumber = formatInvoiceNumber(number);
     invoicedAt ??= new Date().toISOString();
   }
   const profile = await getUserById(order.userId);
-  return {
+  const data: OrderDocumentData = {
     kind,
     invoiceNumber,
     order: {
@@ -103,6 +120,7 @@ export async function loadOrderDocument(
       billingAddress: profile?.company.billingAddress ?? "",
     },
   };
+  return { ok: true, data };
 }
 
 export function documentTitle(data: OrderDocumentData) {

@@ -8,25 +8,31 @@ import { PAYMENT_METHODS } from "./order-states";
 
 const CARRIER_IDS = [COLLECTED, ...carriers.map((carrier): string => carrier.id)] as [string, ...string[]];
 
-export const shipOrderSchema = z
-  .object({
-    intent: z.literal("ship"),
-    carrier: z.enum(CARRIER_IDS, {
-      errorMap: () => ({ message: "Choose a carrier from the list, or collected by the customer" }),
-    }),
-    trackingNumber: z
-      .string()
-      .trim()
-      .max(40, "A tracking number is at most 40 characters")
-      .regex(/^[A-Za-z0-9 -]*$/, "A tracking number holds letters, digits, spaces and dashes")
-      .optional(),
-  })
-  .refine((value) => value.carrier === COLLECTED || Boolean(value.trackingNumber), {
-    path: ["trackingNumber"],
-    message: "Enter the tracking number the carrier gave",
-  });
+/** How an order left: a carrier and its tracking number, or collected (the form and the API). */
+export const shipmentFields = {
+  carrier: z.enum(CARRIER_IDS, {
+    errorMap: () => ({ message: "Choose a carrier from the list, or collected by the customer" }),
+  }),
+  trackingNumber: z
+    .string()
+    .trim()
+    .max(40, "A tracking number is at most 40 characters")
+    .regex(/^[A-Za-z0-9 -]*$/, "A tracking number holds letters, digits, spaces and dashes")
+    .optional(),
+};
 
-const MAX_AMOUNT_CENTS = 100_000_000_00;
+/** A carrier needs its tracking number; an order collected by the customer has none. */
+export const trackingGiven = {
+  check: (value: { carrier: string; trackingNumber?: string }) =>
+    value.carrier === COLLECTED || Boolean(value.trackingNumber),
+  message: { path: ["trackingNumber"], message: "Enter the tracking number the carrier gave" },
+};
+
+export const shipOrderSchema = z
+  .object({ intent: z.literal("ship"), ...shipmentFields })
+  .refine(trackingGiven.check, trackingGiven.message);
+
+export const MAX_AMOUNT_CENTS = 100_000_000_00;
 
 /** Dollars and cents as typed ("1,250.50", "$80") to whole cents; anything else is refused at the field. */
 const amount = z
@@ -58,13 +64,14 @@ const day = z
   .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), "Enter a date such as 2026-01-31")
   .refine((value) => Date.parse(`${value}T00:00:00Z`) <= Date.now(), "The money cannot arrive in the future");
 
-export const recordPaymentSchema = z.object({
-  intent: z.literal("record-payment"),
-  amount,
+/** A payment's day, method and reference (the form and the API; the amount is typed differently). */
+export const paymentFields = {
   receivedOn: day,
   method: z.enum(PAYMENT_METHODS, { errorMap: () => ({ message: "Choose bank transfer, cheque or cash" }) }),
   reference: z.string().trim().max(60, "A reference is at most 60 characters").optional(),
-});
+};
+
+export const recordPaymentSchema = z.object({ intent: z.literal("record-payment"), amount, ...paymentFields });
 
 export const reversePaymentSchema = z.object({
   intent: z.literal("reverse-payment"),

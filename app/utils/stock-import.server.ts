@@ -1,5 +1,8 @@
 import { findPartsByNumbers, matchOf, normalisePartNumber } from "./part-number.server";
 import { parse } from "csv-parse";
+import { applyImportedChange } from "~/models/part.server";
+import { audit, partTarget, partValues, type AuditEvent } from "./audit.server";
+import { formatCents } from "./misc";
 import { MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
 import { MAX_IMPORT_LINES, type ImportChange } from "./stock-import";
 
@@ -141,7 +144,7 @@ function readPrice(cell: string, reasons: string[]) {
   return cents;
 }
 
-async function compare(
+function compare(
   records: { line: number; cells: string[] }[],
   columns: Record<"partNumber", number> & Partial<Record<ColumnName, number>>,
 ): Promise<DryRun> {
@@ -157,7 +160,26 @@ async function compare(
     const priceCents = priceCell.trim() ? (readPrice(priceCell, reasons) ?? null) : null;
     return { line, partNumber, stock, priceCents, reasons };
   });
+  return compareParsed(parsed);
+}
 
+/**
+ * The same dry run for updates given as numbers (the API's stock and price updates): the checks
+ * against the catalogue are the import's, line by line (line 2 is the first update, as in a file).
+ */
+export function dryRunUpdates(updates: { partNumber: string; stock?: number | null; priceCents?: number | null }[]) {
+  return compareParsed(
+    updates.map((update, index) => ({
+      line: index + 2,
+      partNumber: update.partNumber.trim().toUpperCase(),
+      stock: update.stock ?? null,
+      priceCents: update.priceCents ?? null,
+      reasons: [],
+    })),
+  );
+}
+
+async function compareParsed(parsed: Parsed[]): Promise<DryRun> {
   // One resolver for every typed number (part-number.server.ts): "pw 1003" and an OE number find their part.
   const matches = await findPartsByNumbers(parsed.map((row) => row.partNumber).filter(Boolean));
   const partOf = (row: Parsed) => (row.partNumber ? matchOf(matches, row.partNumber).part : null);
@@ -216,5 +238,48 @@ async function compare(
       priceChanges ? row.priceCents : null,
     ]);
   }
-  return { ok: true, lines: records.length, rows, problems, unchanged, changes };
+  return { ok: true, lines: parsed.length, rows, problems, unchanged, changes };
+}
+
+export type ImportConflict = { line: number; partId: string; name: string; reason: string };
+
+/**
+ * Applies a dry run's changes (the import's Apply, and the API's updates): each a conditional
+ * single-document update (a part changed since the dry run is not overwritten) with its own audit entry.
+ */
+export async function applyImportChanges(
+  changes: ImportChange[],
+  { actor, context }: { actor: { id: string; email: string }; context?: AuditEvent["context"] },
+) {
+  let applied = 0;
+  const conflicts: ImportConflict[] = [];
+  for (const [partId, line, stockBefore, stockAfter, priceBefore, priceAfter] of changes) {
+    const outcome = await applyImportedChange({
+      partId,
+      stock: stockBefore !== null && stockAfter !== null ? { before: stockBefore, after: stockAfter } : null,
+      priceCents: priceBefore !== null && priceAfter !== null ? { before: priceBefore, after: priceAfter } : null,
+    });
+    if (outcome.ok) {
+      applied += 1;
+      await audit({
+        context,
+        actor,
+        action: "part.update",
+        target: partTarget(outcome.before),
+        before: partValues(outcome.before),
+        after: partValues(outcome.after),
+      });
+      continue;
+    }
+    const part = outcome.part;
+    conflicts.push({
+      line,
+      partId,
+      name: part?.name ?? "A part",
+      reason: part
+        ? `changed since the dry run (now stock ${part.availableQuantity.toLocaleString("en-US")}, price ${formatCents(part.priceCents)}): not overwritten`
+        : "no longer exists",
+    });
+  }
+  return { applied, conflicts };
 }

@@ -3,7 +3,9 @@
  * `npm run demo` seeds a new one, it has an order in every state and a statement with an overdue invoice.
  */
 import { beforeAll, describe, expect, test } from "vitest";
+import { listApiKeys } from "~/models/api-key.server";
 import { listOverdue, Order } from "~/models/order.server";
+import { User } from "~/models/user.server";
 import { ensureDemoData } from "~/utils/demo-data.server";
 
 beforeAll(async () => {
@@ -23,5 +25,12 @@ describe("the demo data", () => {
 
     const overdue = await listOverdue(100);
     expect(overdue.orders.map((order) => order.userEmail)).toContain("trade@partsworks.test");
+  });
+
+  test("the trade customer's API keys screen lists a key, once however often the demo starts", async () => {
+    await ensureDemoData();
+    const trade = await User.findOne({ email: "trade@partsworks.test" }).lean();
+    const keys = await listApiKeys(trade!._id.toString());
+    expect(keys.map((key) => [key.name, key.scopes])).toEqual([["Purchasing system", ["read", "order"]]]);
   });
 });

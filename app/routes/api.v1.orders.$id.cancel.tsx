@@ -1,0 +1,24 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { getOwnOrder } from "~/models/order.server";
+import { cancelCustomerOrder } from "~/utils/orders.server";
+import { apiCall, methodNotAllowed, notFound, ok, problem } from "~/utils/api.server";
+import { orderJson } from "~/utils/api-views.server";
+import { ORDER_STATE_WORDS } from "~/utils/order-states";
+
+/** POST /api/v1/orders/{id}/cancel: cancels an unpaid order, as My Orders does (its stock goes back). */
+export async function action(args: ActionFunctionArgs) {
+  if (args.request.method !== "POST") return methodNotAllowed("POST");
+  return apiCall(args, "order", async ({ user }) => {
+    const order = await getOwnOrder(args.params.id ?? "", user.id);
+    if (!order || order.status === "reserving" || order.status === "failed")
+      throw notFound("No such order in your account.");
+    const cancelled = order.status === "unpaid" ? await cancelCustomerOrder(order.id, user.id) : null;
+    if (!cancelled) {
+      const now = (await getOwnOrder(order.id, user.id)) ?? order;
+      return problem(409, `Only unpaid orders can be cancelled; ${now.number} is ${ORDER_STATE_WORDS[now.state]}.`);
+    }
+    return ok(orderJson(cancelled));
+  });
+}
+
+export const loader = (_args: LoaderFunctionArgs) => methodNotAllowed("POST");

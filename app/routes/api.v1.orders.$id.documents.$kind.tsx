@@ -1,0 +1,37 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { documentFileName } from "~/components/order-document";
+import { apiCall, methodNotAllowed, notFound, problem } from "~/utils/api.server";
+import { orderDocumentFor, renderDocumentHtml } from "~/utils/order-documents.server";
+import { htmlToPdf } from "~/utils/pdf.server";
+
+/** GET /api/v1/orders/{id}/documents/{invoice|pro-forma}: the PDF the order's page offers. */
+export async function loader(args: LoaderFunctionArgs) {
+  return apiCall(args, "read", async ({ user }) => {
+    const kind = args.params.kind;
+    if (kind !== "invoice" && kind !== "pro-forma") throw notFound("Documents are invoice and pro-forma.");
+    const found = await orderDocumentFor({ id: user.id, role: "customer" }, args.params.id ?? "", kind);
+    if (!found.ok) {
+      if (found.instead)
+        return problem(409, `This order has a ${found.instead} instead.`, { extra: { instead: found.instead } });
+      throw notFound("No such order in your account, or it has no documents.");
+    }
+    let pdf: Buffer;
+    try {
+      pdf = await htmlToPdf(renderDocumentHtml(found.data));
+    } catch (error) {
+      args.context.logger?.error({ err: error }, "PDF failed");
+      return problem(503, "The PDF could not be made just now: try again shortly.", {
+        headers: { "Retry-After": "10" },
+      });
+    }
+    return new Response(new Uint8Array(pdf), {
+      headers: {
+        "Content-Type": "application/pdf",
+        "Content-Disposition": `attachment; filename="${documentFileName(found.data)}"`,
+        "Cache-Control": "no-store",
+      },
+    });
+  });
+}
+
+export const action = (_args: ActionFunctionArgs) => methodNotAllowed("GET");

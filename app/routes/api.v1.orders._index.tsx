@@ -1,0 +1,77 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { listOrdersAfter, ORDER_CURSOR_PATTERN } from "~/models/order.server";
+import {
+  apiCall,
+  decodeCursor,
+  encodeCursor,
+  idempotent,
+  ok,
+  problem,
+  readJson,
+  readQuery,
+  validationProblem,
+} from "~/utils/api.server";
+import { OrderListQuery, PlaceOrderBody } from "~/utils/api-schemas.server";
+import { orderJson } from "~/utils/api-views.server";
+import { placeCustomerOrder } from "~/utils/orders.server";
+import { findPartByNumber } from "~/utils/part-number.server";
+
+/** GET /api/v1/orders: the key owner's orders, newest first. */
+export async function loader(args: LoaderFunctionArgs) {
+  return apiCall(args, "read", async ({ user }) => {
+    const query = readQuery(args.request, OrderListQuery);
+    const after = decodeCursor(query.cursor, ORDER_CURSOR_PATTERN);
+    const { orders, next } = await listOrdersAfter({ userId: user.id }, { after, limit: query.limit });
+    return ok({ data: orders.map(orderJson), nextCursor: next ? encodeCursor(next) : null });
+  });
+}
+
+/**
+ * POST /api/v1/orders: places an order of lines given by part number (or OE number) and quantity,
+ * through the same service as checkout and the quick-order pad. Idempotency-Key makes a retry safe.
+ */
+export async function action(args: ActionFunctionArgs) {
+  if (args.request.method !== "POST")
+    return problem(405, "This address takes GET and POST only.", { headers: { Allow: "GET, POST" } });
+  return apiCall(args, "order", async ({ user }) => {
+    const body = await readJson(args.request, PlaceOrderBody);
+    return idempotent(args.request, { ownerId: user.id, operation: "place-order", body }, async () => {
+      const parts = await Promise.all(body.lines.map((line) => findPartByNumber(line.partNumber)));
+      const unknown = parts.flatMap((part, index) =>
+        part
+          ? []
+          : [
+              {
+                field: `lines.${index}.partNumber`,
+                message: `No part has the number “${body.lines[index].partNumber}”`,
+              },
+            ],
+      );
+      if (unknown.length) return validationProblem(unknown);
+      const placed = await placeCustomerOrder({
+        lines: body.lines.map((line, index) => ({ partId: parts[index]!.id, quantity: line.quantity })),
+        phone: body.phone,
+        address: body.address,
+        poNumber: body.poNumber,
+        user,
+        payment: body.payment,
+      });
+      if (placed.ok) {
+        return ok(orderJson(placed.order), { status: 201, headers: { Location: `/api/v1/orders/${placed.order.id}` } });
+      }
+      if ("payment" in placed) {
+        return problem(placed.payment.status === 409 ? 409 : 422, placed.payment.message, {
+          errors: [{ field: "payment", message: placed.payment.message }],
+        });
+      }
+      if (placed.refusal) return problem(409, placed.refusal);
+      // The line's place in the request (merged lines keep their first place).
+      const errors = placed.failures.map((failure) => ({
+        field: `lines.${failure.index}.quantity`,
+        message: `${failure.partNumber ?? body.lines[failure.index]?.partNumber}: ${failure.message}`,
+      }));
+      const stockRace = placed.failures.some((failure) => failure.reason === "above-stock");
+      return problem(stockRace ? 409 : 422, "Some lines cannot be ordered: see errors.", { errors });
+    });
+  });
+}

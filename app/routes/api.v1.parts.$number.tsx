@@ -1,0 +1,17 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiCall, methodNotAllowed, notFound, ok } from "~/utils/api.server";
+import { partDetailJson } from "~/utils/api-views.server";
+import { getPartCatalogue } from "~/models/part-catalogue.server";
+import { findPartByNumber } from "~/utils/part-number.server";
+
+/** GET /api/v1/parts/{number}: one part by its part number or an OE number, with price and stock. */
+export async function loader(args: LoaderFunctionArgs) {
+  return apiCall(args, ["read", "stock"], async () => {
+    const part = await findPartByNumber((args.params.number ?? "").slice(0, 40));
+    const catalogue = part && (await getPartCatalogue(part.id));
+    if (!part || !catalogue) throw notFound("No part has that part number or OE number.");
+    return ok(partDetailJson({ ...part, ...catalogue }));
+  });
+}
+
+export const action = (_args: ActionFunctionArgs) => methodNotAllowed("GET");

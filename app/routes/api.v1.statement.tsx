@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { formatInvoiceNumber } from "~/models/invoice.server";
+import { openAccountOrders } from "~/models/order.server";
+import { apiCall, methodNotAllowed, money, ok } from "~/utils/api.server";
+
+/** GET /api/v1/statement: the statement of account (open invoices on account), as /dashboard/statement. */
+export async function loader(args: LoaderFunctionArgs) {
+  return apiCall(args, "read", async ({ user }) => {
+    const open = await openAccountOrders(user.id);
+    const overdue = open.orders.filter((o) => o.state === "overdue").reduce((sum, o) => sum + o.balanceCents, 0);
+    return ok({
+      termsDays: user.account.termsDays,
+      creditLimit: money(user.account.creditLimitCents),
+      balance: money(open.balanceCents),
+      overdue: money(overdue),
+      invoices: open.orders.map((order) => ({
+        orderId: order.id,
+        number: order.number,
+        invoiceNumber: order.invoiceNumber ? formatInvoiceNumber(order.invoiceNumber) : null,
+        state: order.state,
+        invoicedAt: order.invoicedAt ?? order.createdAt,
+        dueAt: order.dueAt,
+        total: money(order.totalCents),
+        paid: money(order.paidCents),
+        balance: money(order.balanceCents),
+        poNumber: order.poNumber,
+      })),
+    });
+  });
+}
+
+export const action = (_args: ActionFunctionArgs) => methodNotAllowed("GET");

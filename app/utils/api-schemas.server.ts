@@ -1,0 +1,285 @@
+/**
+ * The API's request and answer schemas: built from the screens' own fields (delivery, shipment,
+ * payment, part search), so a rule lives once; the OpenAPI document is generated from them.
+ */
+import { extendZodWithOpenApi } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+import { FIRST_MODEL_YEAR, LAST_MODEL_YEAR } from "~/content/vehicles";
+import { CATEGORIES } from "./catalogue";
+import { MAX_AMOUNT_CENTS, paymentFields, shipmentFields, trackingGiven } from "./order-forms";
+import { MAX_ORDER_LINES, MAX_LINE_QUANTITY } from "./order-lines";
+import { ORDER_STATES } from "./order-states";
+import { PART_SORTS } from "./search";
+import { partsSearchSchema } from "./parts-search.server";
+import { deliveryFields, MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
+import { MAX_IMPORT_LINES } from "./stock-import";
+
+extendZodWithOpenApi(z);
+
+const isoTime = z.string().datetime().openapi({ description: "ISO 8601, UTC", example: "2026-01-31T09:30:00.000Z" });
+
+export const Money = z
+  .object({
+    amount: z.number().int().openapi({ description: "Integer minor units (cents)", example: 3700 }),
+    currency: z.literal("USD"),
+  })
+  .openapi("Money");
+
+export const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    errors: z
+      .array(z.object({ field: z.string(), message: z.string() }))
+      .optional()
+      .openapi({ description: "The fields a validation error is about" }),
+  })
+  .passthrough()
+  .openapi("Problem");
+
+// --- Parts ----------------------------------------------------------------------------------------
+
+export const Part = z
+  .object({
+    id: z.string(),
+    partNumber: z.string().openapi({ example: "PW-1003" }),
+    name: z.string(),
+    description: z.string(),
+    brand: z.string(),
+    category: z.enum(CATEGORIES),
+    price: Money,
+    minOrderQuantity: z.number().int(),
+    availableQuantity: z.number().int(),
+    inStock: z.boolean(),
+  })
+  .openapi("Part");
+
+export const PartDetail = Part.extend({
+  oeNumbers: z.array(z.string()),
+  fitment: z.array(
+    z.object({
+      make: z.string(),
+      model: z.string(),
+      yearFrom: z.number().int(),
+      yearTo: z.number().int(),
+      engine: z.string().nullable(),
+    }),
+  ),
+}).openapi("PartDetail");
+
+const limit = (max: number, fallback: number) =>
+  z.coerce
+    .number({ invalid_type_error: `limit is a whole number from 1 to ${max}` })
+    .int(`limit is a whole number from 1 to ${max}`)
+    .min(1, `limit is a whole number from 1 to ${max}`)
+    .max(max, `limit is a whole number from 1 to ${max}`)
+    .default(fallback);
+
+const cursor = z.string().max(200).optional().openapi({ description: "nextCursor of the previous page" });
+
+const yearMessage = `Choose a year from ${FIRST_MODEL_YEAR} to ${LAST_MODEL_YEAR}`;
+
+/** The catalogue's search form, as query parameters (the same fields and messages as /parts). */
+export const PartListQuery = partsSearchSchema
+  .pick({ q: true, category: true, brand: true, make: true })
+  .extend({
+    // An API caller is told of a bad value (the page falls back to a default instead).
+    sort: z.enum(PART_SORTS, { errorMap: () => ({ message: `Sort by ${PART_SORTS.join(", ")}` }) }).default("newest"),
+    stock: z.literal("in", { errorMap: () => ({ message: "stock=in lists parts in stock only" }) }).optional(),
+    model: z.string().max(40).optional(),
+    year: z.coerce
+      .number({ invalid_type_error: yearMessage })
+      .int(yearMessage)
+      .min(FIRST_MODEL_YEAR, yearMessage)
+      .max(LAST_MODEL_YEAR, yearMessage)
+      .optional(),
+    cursor,
+    limit: limit(100, 25),
+  })
+  .strict();
+
+export const PartList = z.object({ data: z.array(Part), nextCursor: z.string().nullable() }).openapi("PartList");
+
+export const PartNumberParam = z.object({
+  number: z.string().min(1).max(40).openapi({ description: "A part number or an OE number", example: "PW-1003" }),
+});
+
+// --- Orders -----------------------------------------------------------------------------------------
+
+export const Order = z
+  .object({
+    id: z.string(),
+    number: z.string().openapi({ example: "SO-100042" }),
+    state: z.enum(ORDER_STATES),
+    paymentMethod: z.enum(["card", "account"]),
+    poNumber: z.string().nullable(),
+    lines: z.array(
+      z.object({
+        partNumber: z.string(),
+        name: z.string(),
+        quantity: z.number().int(),
+        unitPrice: Money,
+        lineTotal: Money,
+      }),
+    ),
+    total: Money,
+    paid: Money,
+    balance: Money,
+    address: z.string(),
+    phone: z.string(),
+    createdAt: isoTime,
+    holdUntil: isoTime.nullable(),
+    dueAt: isoTime.nullable(),
+    paidAt: isoTime.nullable(),
+    shippedAt: isoTime.nullable(),
+    shipment: z.object({ carrier: z.string(), trackingNumber: z.string().nullable() }).nullable(),
+    invoiceNumber: z.string().nullable(),
+    customer: z.object({ name: z.string(), email: z.string(), companyName: z.string().nullable() }),
+  })
+  .openapi("Order");
+
+export const OrderList = z.object({ data: z.array(Order), nextCursor: z.string().nullable() }).openapi("OrderList");
+
+export const OrderListQuery = z.object({ cursor, limit: limit(100, 25) }).strict();
+
+export const OrderIdParam = z.object({ id: z.string().openapi({ description: "The order's id" }) });
+
+export const PlaceOrderBody = z
+  .object({
+    lines: z
+      .array(
+        z
+          .object({
+            partNumber: z
+              .string({ required_error: "Give the part number" })
+              .trim()
+              .min(1, "Give the part number")
+              .max(40, "A part number is at most 40 characters")
+              .openapi({ description: "A part number or an OE number", example: "PW-1003" }),
+            quantity: z
+              .number({ required_error: "Give the quantity", invalid_type_error: "Quantity must be a whole number" })
+              .int("Quantity must be a whole number")
+              .min(1, "Quantity must be at least 1")
+              .max(MAX_LINE_QUANTITY, `Quantity must be at most ${MAX_LINE_QUANTITY.toLocaleString("en-US")}`),
+          })
+          .strict(),
+        { required_error: "Give at least one line" },
+      )
+      .min(1, "Give at least one line")
+      .max(MAX_ORDER_LINES, `At most ${MAX_ORDER_LINES} lines in one order`),
+    phone: deliveryFields.phone,
+    address: deliveryFields.address,
+    poNumber: deliveryFields.poNumber,
+    payment: deliveryFields.payment.openapi({ description: "card (the default: pay at the shop) or account" }),
+  })
+  .strict()
+  .openapi("PlaceOrderBody");
+
+export const DocumentParam = z.object({
+  id: z.string(),
+  kind: z.enum(["invoice", "pro-forma"]),
+});
+
+export const Statement = z
+  .object({
+    termsDays: z.number().int(),
+    creditLimit: Money,
+    balance: Money,
+    overdue: Money,
+    invoices: z.array(
+      z.object({
+        orderId: z.string(),
+        number: z.string(),
+        invoiceNumber: z.string().nullable(),
+        state: z.enum(ORDER_STATES),
+        invoicedAt: isoTime,
+        dueAt: isoTime.nullable(),
+        total: Money,
+        paid: Money,
+        balance: Money,
+        poNumber: z.string().nullable(),
+      }),
+    ),
+  })
+  .openapi("Statement");
+
+// --- Staff ------------------------------------------------------------------------------------------
+
+export const ShipBody = z
+  .object(shipmentFields)
+  .strict()
+  .refine(trackingGiven.check, trackingGiven.message)
+  .openapi("ShipBody");
+
+export const PaymentBody = z
+  .object({
+    amount: z
+      .number({
+        required_error: "Give the amount in cents",
+        invalid_type_error: "The amount is a whole number of cents",
+      })
+      .int("The amount is a whole number of cents")
+      .min(1, "The amount must be more than 0")
+      .max(MAX_AMOUNT_CENTS, "That amount is too large")
+      .openapi({ description: "Integer minor units (cents), USD" }),
+    ...paymentFields,
+  })
+  .strict()
+  .openapi("PaymentBody");
+
+export const StockUpdatesBody = z
+  .object({
+    updates: z
+      .array(
+        z
+          .object({
+            partNumber: z
+              .string({ required_error: "Give the part number" })
+              .trim()
+              .min(1, "Give the part number")
+              .max(32, "A part number is at most 32 characters"),
+            stock: z
+              .number({ invalid_type_error: "Stock is a whole number" })
+              .int("Stock is a whole number")
+              .min(0, "Stock cannot be negative")
+              .max(MAX_STOCK, `Stock is at most ${MAX_STOCK.toLocaleString("en-US")}`)
+              .optional(),
+            price: z
+              .number({ invalid_type_error: "The price is a whole number of cents" })
+              .int("The price is a whole number of cents")
+              .min(100, "The price is at least 100 cents ($1)")
+              .max(MAX_PRICE_DOLLARS * 100, "That price is too large")
+              .multipleOf(100, "Prices are whole dollars: give a multiple of 100 cents")
+              .optional()
+              .openapi({ description: "Integer minor units (cents), USD; whole dollars" }),
+          })
+          .strict()
+          .refine((update) => update.stock !== undefined || update.price !== undefined, {
+            message: "Give stock, price or both",
+            path: ["stock"],
+          }),
+      )
+      .min(1, "Give at least one update")
+      .max(MAX_IMPORT_LINES, `At most ${MAX_IMPORT_LINES} updates at a time`),
+  })
+  .strict()
+  .openapi("StockUpdatesBody");
+
+export const StockUpdatesResult = z
+  .object({
+    applied: z.number().int(),
+    unchanged: z.number().int(),
+    changes: z.array(
+      z.object({
+        partNumber: z.string(),
+        field: z.enum(["stock", "price"]),
+        before: z.number().int(),
+        after: z.number().int(),
+      }),
+    ),
+  })
+  .openapi("StockUpdatesResult");
+
+export const ToShipQuery = OrderListQuery;

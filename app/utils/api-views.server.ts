@@ -1,0 +1,56 @@
+/** How the API shows parts and orders: money as integer cents with its currency, times in ISO 8601 UTC. */
+import { formatInvoiceNumber } from "~/models/invoice.server";
+import type { OrderView } from "~/models/order.server";
+import type { PartCatalogue } from "~/models/part-catalogue.server";
+import type { PartView } from "~/models/part.server";
+import { money } from "./api.server";
+import { DEFAULT_BRAND, type Category } from "./catalogue";
+
+export function partJson(part: Omit<PartView, "createdAt"> & { brand?: string; category?: Category }) {
+  return {
+    id: part.id,
+    partNumber: part.partNumber,
+    name: part.name,
+    description: part.description,
+    brand: part.brand ?? DEFAULT_BRAND,
+    category: part.category ?? ("other" as Category),
+    price: money(part.priceCents),
+    minOrderQuantity: part.minOrderQuantity,
+    availableQuantity: Math.max(0, part.availableQuantity),
+    inStock: part.availableQuantity >= part.minOrderQuantity,
+  };
+}
+
+export function partDetailJson(part: Omit<PartView, "createdAt"> & PartCatalogue) {
+  return { ...partJson(part), oeNumbers: part.oeNumbers, fitment: part.fitment };
+}
+
+export function orderJson(order: OrderView) {
+  return {
+    id: order.id,
+    number: order.number,
+    state: order.state,
+    paymentMethod: order.paymentMethod,
+    poNumber: order.poNumber,
+    lines: order.lines.map((line) => ({
+      partNumber: line.partNumber,
+      name: line.productName,
+      quantity: line.quantity,
+      unitPrice: money(line.unitPriceCents),
+      lineTotal: money(line.lineTotalCents),
+    })),
+    total: money(order.totalCents),
+    paid: money(order.paidCents),
+    balance: money(order.balanceCents),
+    address: order.address,
+    phone: order.phone,
+    createdAt: order.createdAt,
+    holdUntil: order.state === "unpaid" ? order.holdUntil : null,
+    dueAt: order.dueAt,
+    paidAt: order.paidAt,
+    shippedAt: order.shippedAt,
+    shipment: order.shipment,
+    invoiceNumber: order.invoiceNumber ? formatInvoiceNumber(order.invoiceNumber) : null,
+    customer: { name: order.userName, email: order.userEmail, companyName: order.companyName },
+  };
+}

@@ -1,0 +1,244 @@
+/**
+ * The OpenAPI 3.1 document of /api/v1, generated from the zod schemas the routes validate with
+ * (api-schemas.server.ts). Served at /api/v1/openapi.json; /api/docs renders it.
+ */
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+import {
+  DocumentParam,
+  Order,
+  OrderIdParam,
+  OrderList,
+  OrderListQuery,
+  PartDetail,
+  PartList,
+  PartListQuery,
+  PartNumberParam,
+  PaymentBody,
+  PlaceOrderBody,
+  Problem,
+  ShipBody,
+  Statement,
+  StockUpdatesBody,
+  StockUpdatesResult,
+  ToShipQuery,
+} from "./api-schemas.server";
+
+type Status = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
+
+const PROBLEM_WORDS: Record<Status, string> = {
+  400: "The body is not valid JSON",
+  401: "No key, or a key that is revoked or no longer fits its owner's role",
+  403: "The key lacks the scope",
+  404: "Not found (or not yours)",
+  405: "Method not allowed",
+  409: "Conflicts with the current state",
+  413: "The body is too large",
+  415: "The body is not JSON",
+  422: "Invalid fields (see errors)",
+  429: "Too many calls with this key",
+  500: "Server error",
+  503: "Try again shortly",
+};
+
+const retryAfter = z.string().openapi({ description: "Seconds to wait" });
+
+function problems(...statuses: Status[]): RouteConfig["responses"] {
+  return Object.fromEntries(
+    [401, 403, 429, ...statuses].map((status) => [
+      status,
+      {
+        description: PROBLEM_WORDS[status as Status],
+        ...(status === 429 || status === 503 ? { headers: z.object({ "Retry-After": retryAfter }) } : {}),
+        content: { "application/problem+json": { schema: Problem } },
+      },
+    ]),
+  );
+}
+
+const json = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+const idempotencyHeader = z.object({
+  "Idempotency-Key": z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[\x21-\x7e]+$/)
+    .optional()
+    .openapi({ description: "Repeating a call with the same key and body returns the first answer" }),
+});
+
+function buildDocument(serverUrl: string) {
+  const registry = new OpenAPIRegistry();
+  const bearer = registry.registerComponent("securitySchemes", "apiKey", {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key from the dashboard's API keys screen (pw_live_…)",
+  });
+  const security = [{ [bearer.name]: [] }];
+
+  registry.registerPath({
+    method: "get",
+    path: "/parts",
+    operationId: "listParts",
+    tags: ["Parts"],
+    summary: "List and search parts (scope read or stock)",
+    description: "Search text, filters and vehicle as on /parts; cursor pagination (pass nextCursor back as cursor).",
+    security,
+    request: { query: PartListQuery },
+    responses: { 200: json(PartList, "A page of parts"), ...problems(422) },
+  });
+  registry.registerPath({
+    method: "get",
+    path: "/parts/{number}",
+    operationId: "getPartByNumber",
+    tags: ["Parts"],
+    summary: "One part by part number or OE number, with price and stock (scope read or stock)",
+    description: "Dashes, spaces and case do not matter.",
+    security,
+    request: { params: PartNumberParam },
+    responses: { 200: json(PartDetail, "The part"), ...problems(404) },
+  });
+  registry.registerPath({
+    method: "get",
+    path: "/orders",
+    operationId: "listOrders",
+    tags: ["Orders"],
+    summary: "Your orders, newest first (scope read)",
+    security,
+    request: { query: OrderListQuery },
+    responses: { 200: json(OrderList, "A page of orders"), ...problems(422) },
+  });
+  registry.registerPath({
+    method: "post",
+    path: "/orders",
+    operationId: "placeOrder",
+    tags: ["Orders"],
+    summary: "Place an order by part number and quantity (scope order)",
+    description:
+      "By card (pay at the shop; the order holds its stock for a limited time) or on account when your account has terms. Send Idempotency-Key to retry safely.",
+    security,
+    request: {
+      headers: idempotencyHeader,
+      body: { required: true, content: { "application/json": { schema: PlaceOrderBody } } },
+    },
+    responses: { 201: json(Order, "The order placed"), ...problems(400, 409, 413, 415, 422) },
+  });
+  registry.registerPath({
+    method: "get",
+    path: "/orders/{id}",
+    operationId: "getOrder",
+    tags: ["Orders"],
+    summary: "One of your orders (scope read)",
+    security,
+    request: { params: OrderIdParam },
+    responses: { 200: json(Order, "The order"), ...problems(404) },
+  });
+  registry.registerPath({
+    method: "post",
+    path: "/orders/{id}/cancel",
+    operationId: "cancelOrder",
+    tags: ["Orders"],
+    summary: "Cancel an unpaid order (scope order)",
+    security,
+    request: { params: OrderIdParam },
+    responses: { 200: json(Order, "The order, cancelled"), ...problems(404, 409) },
+  });
+  registry.registerPath({
+    method: "get",
+    path: "/orders/{id}/documents/{kind}",
+    operationId: "getOrderDocument",
+    tags: ["Orders"],
+    summary: "The order's invoice or pro-forma as PDF (scope read)",
+    security,
+    request: { params: DocumentParam },
+    responses: {
+      200: {
+        description: "The PDF",
+        content: { "application/pdf": { schema: z.string().openapi({ format: "binary" }) } },
+      },
+      ...problems(404, 409, 503),
+    },
+  });
+  registry.registerPath({
+    method: "get",
+    path: "/statement",
+    operationId: "getStatement",
+    tags: ["Orders"],
+    summary: "Your statement of account: open invoices, balance, overdue (scope read)",
+    security,
+    responses: { 200: json(Statement, "The statement"), ...problems() },
+  });
+  registry.registerPath({
+    method: "post",
+    path: "/staff/stock",
+    operationId: "updateStock",
+    tags: ["Staff"],
+    summary: "Update stock and prices of one part or many (scope stock)",
+    description: "The CSV import's checks and audit; one bad update and nothing is written.",
+    security,
+    request: { body: { required: true, content: { "application/json": { schema: StockUpdatesBody } } } },
+    responses: { 200: json(StockUpdatesResult, "What changed"), ...problems(400, 409, 413, 415, 422) },
+  });
+  registry.registerPath({
+    method: "get",
+    path: "/staff/orders-to-ship",
+    operationId: "listOrdersToShip",
+    tags: ["Staff"],
+    summary: "Orders waiting to ship: paid, or on account (scope orders)",
+    security,
+    request: { query: ToShipQuery },
+    responses: { 200: json(OrderList, "A page of orders"), ...problems(422) },
+  });
+  registry.registerPath({
+    method: "post",
+    path: "/staff/orders/{id}/ship",
+    operationId: "shipOrder",
+    tags: ["Staff"],
+    summary: "Mark an order shipped with its carrier and tracking number (scope orders)",
+    security,
+    request: { params: OrderIdParam, body: { required: true, content: { "application/json": { schema: ShipBody } } } },
+    responses: { 200: json(Order, "The order, shipped"), ...problems(400, 404, 409, 413, 415, 422) },
+  });
+  registry.registerPath({
+    method: "post",
+    path: "/staff/orders/{id}/payments",
+    operationId: "recordPayment",
+    tags: ["Staff"],
+    summary: "Record a payment received outside the card flow (scope payments)",
+    description: "Send Idempotency-Key to retry safely.",
+    security,
+    request: {
+      params: OrderIdParam,
+      headers: idempotencyHeader,
+      body: { required: true, content: { "application/json": { schema: PaymentBody } } },
+    },
+    responses: {
+      201: json(Order.extend({ paidInFull: z.boolean() }), "The order with the payment"),
+      ...problems(400, 404, 409, 413, 415, 422),
+    },
+  });
+
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "PartsWorks API",
+      version: "1.0.0",
+      description:
+        "Parts, prices, stock and orders for customers' systems; stock, shipping and payments for the factory's. Money is integer minor units with its currency; times are ISO 8601 UTC; errors are application/problem+json (RFC 9457).",
+    },
+    servers: [{ url: serverUrl }],
+  });
+}
+
+let cached: { url: string; document: ReturnType<typeof buildDocument> } | undefined;
+
+/** The document for this shop's address (built once). */
+export function openApiDocument(publicUrl: string) {
+  const url = `${publicUrl.replace(/\/$/, "")}/api/v1`;
+  if (cached?.url !== url) cached = { url, document: buildDocument(url) };
+  return cached.document;
+}

@@ -1,0 +1,621 @@
+/**
+ * The API (/api/v1) over HTTP against the running shop: keys and their scopes, roles, revocation
+ * and demotion, problem details, idempotency, cursors, the rate limit, and every endpoint.
+ */
+import { randomUUID } from "node:crypto";
+import { request as httpRequest } from "node:http";
+import { describe, expect, test } from "vitest";
+import { ApiKey, createApiKey } from "~/models/api-key.server";
+import { Audit } from "~/models/audit.server";
+import { Order } from "~/models/order.server";
+import { Part } from "~/models/part.server";
+import { User } from "~/models/user.server";
+import { action as keysAction, loader as keysLoader } from "~/routes/dashboard.apiKeys";
+import type { ApiScope } from "~/utils/api-scopes";
+import { createPart, createUser } from "../setup/factories";
+import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+import { signedIn, snapshot } from "./ordering.helpers";
+
+const SHOP = process.env.SHOP_URL!;
+
+async function keyFor(role: "customer" | "admin", scopes: ApiScope[]) {
+  const user = await createUser({ role });
+  const { token } = await createApiKey({ ownerId: user.id, name: "Test system", scopes });
+  return { user, token };
+}
+
+function call(
+  token: string | null,
+  path: string,
+  { method = "GET", body, headers = {} }: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
+  return fetch(`${SHOP}/api/v1${path}`, {
+    method,
+    redirect: "manual",
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+      ...headers,
+    },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+async function expectProblem(response: Response, status: number) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  const body = (await response.json()) as {
+    status: number;
+    title: string;
+    detail: string;
+    errors?: { field: string; message: string }[];
+  };
+  expect(body.status).toBe(status);
+  expect(body.detail).toBeTruthy();
+  return body;
+}
+
+const delivery = { phone: "555-0100", address: "1 Api Street, Springfield" };
+
+describe("API keys screen", () => {
+  test("a customer creates a key shown once, it works at once, is listed with its last use, and revoking it stops it on the next call; both audited", async () => {
+    const { user, cookie } = await signedIn("customer");
+    const created = await settle(
+      keysAction(
+        actionArgs(
+          postRequest("/dashboard/apiKeys", { intent: "create", name: "Purchasing", scopes: "read" }, { cookie }),
+        ),
+      ),
+    );
+    expect(created.status).toBe(200);
+    const { created: shown } = (await created.json()) as { created: { token: string } };
+    expect(shown.token).toMatch(/^pw_live_[A-Za-z0-9_-]{43}$/);
+    const stored = await ApiKey.findOne({ ownerId: user.id }).lean();
+    expect(stored?.hash).not.toContain(shown.token.slice(8));
+    expect(JSON.stringify(stored)).not.toContain(shown.token);
+
+    expect((await call(shown.token, "/orders")).status).toBe(200);
+    const listed = await settle(keysLoader(loaderArgs(getRequest("/dashboard/apiKeys", { cookie }))));
+    const page = (await listed.json()) as { keys: { id: string; name: string; lastUsedAt: string | null }[] };
+    expect(page.keys).toHaveLength(1);
+    expect(page.keys[0].lastUsedAt).not.toBeNull();
+    expect(JSON.stringify(page)).not.toContain(shown.token);
+
+    const revoked = await settle(
+      keysAction(
+        actionArgs(postRequest("/dashboard/apiKeys", { intent: "revoke", keyId: page.keys[0].id }, { cookie })),
+      ),
+    );
+    expect(revoked.status).toBe(302);
+    await expectProblem(await call(shown.token, "/orders"), 401);
+    const actions = (await Audit.find({ actorId: user.id }).lean()).map((entry) => entry.action).sort();
+    expect(actions).toEqual(["api-key.create", "api-key.revoke"]);
+  });
+
+  test("a customer cannot give a key staff scopes, and a nameless key is refused at the field; nothing is written", async () => {
+    const { user, cookie } = await signedIn("customer");
+    const staff = await settle(
+      keysAction(
+        actionArgs(
+          postRequest("/dashboard/apiKeys", { intent: "create", name: "Sneaky", scopes: "stock" }, { cookie }),
+        ),
+      ),
+    );
+    expect(staff.status).toBe(400);
+    expect(JSON.stringify(await staff.json())).toContain("Your keys may have these scopes only");
+    const nameless = await settle(
+      keysAction(
+        actionArgs(postRequest("/dashboard/apiKeys", { intent: "create", name: "", scopes: "read" }, { cookie })),
+      ),
+    );
+    expect(nameless.status).toBe(400);
+    expect(await ApiKey.countDocuments({ ownerId: user.id })).toBe(0);
+  });
+
+  test("another customer's key cannot be revoked", async () => {
+    const { token, user: owner } = await keyFor("customer", ["read"]);
+    const key = await ApiKey.findOne({ ownerId: owner.id }).lean();
+    const { cookie } = await signedIn("customer");
+    const response = await settle(
+      keysAction(
+        actionArgs(postRequest("/dashboard/apiKeys", { intent: "revoke", keyId: key!._id.toString() }, { cookie })),
+      ),
+    );
+    expect(response.status).toBe(404);
+    expect((await call(token, "/orders")).status).toBe(200);
+  });
+});
+
+describe("authentication", () => {
+  test("no key, a malformed key, an unknown key: 401 problem details asking for a Bearer key", async () => {
+    for (const token of [null, "nonsense", `pw_live_${"A".repeat(43)}`]) {
+      const response = await call(token, "/orders");
+      await expectProblem(response, 401);
+      expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    }
+  });
+
+  test("a session cookie alone is never accepted, for reads or writes (the CSRF guard refuses a cross-site POST too)", async () => {
+    const { cookie } = await signedIn("customer");
+    await expectProblem(await call(null, "/orders", { headers: { Cookie: cookie } }), 401);
+    const part = await createPart({ minOrderQuantity: 1 });
+    const before = await snapshot({ partIds: [part.id] });
+    for (const headers of [
+      { Cookie: cookie, Origin: SHOP },
+      { Cookie: cookie, Origin: "https://evil.example" },
+    ]) {
+      const response = await call(null, "/orders", {
+        method: "POST",
+        body: { lines: [{ partNumber: part.partNumber, quantity: 1 }], ...delivery },
+        headers,
+      });
+      await expectProblem(response, 401);
+    }
+    expect(await snapshot({ partIds: [part.id] })).toEqual(before);
+  });
+
+  test("a POST with a Bearer key needs no Origin (other systems send none)", async () => {
+    const { token } = await keyFor("customer", ["read", "order"]);
+    const part = await createPart({ minOrderQuantity: 1 });
+    const response = await call(token, "/orders", {
+      method: "POST",
+      body: { lines: [{ partNumber: part.partNumber, quantity: 1 }], ...delivery },
+    });
+    expect(response.status).toBe(201);
+  });
+
+  test("an admin's staff key stops on the next call once the admin is demoted, or deleted", async () => {
+    const { token, user } = await keyFor("admin", ["orders"]);
+    expect((await call(token, "/staff/orders-to-ship")).status).toBe(200);
+    await User.updateOne({ _id: user.id }, { $set: { role: "customer" } });
+    await expectProblem(await call(token, "/staff/orders-to-ship"), 401);
+    const other = await keyFor("admin", ["orders"]);
+    await User.deleteOne({ _id: other.user.id });
+    await expectProblem(await call(other.token, "/staff/orders-to-ship"), 401);
+  });
+});
+
+describe("scopes and roles", () => {
+  test("a read-only key cannot order; a customer's key cannot touch stock or staff lists; a staff key cannot read a customer's orders", async () => {
+    const reader = await keyFor("customer", ["read"]);
+    const part = await createPart({ minOrderQuantity: 1 });
+    const before = await snapshot({ partIds: [part.id] });
+    await expectProblem(
+      await call(reader.token, "/orders", {
+        method: "POST",
+        body: { lines: [{ partNumber: part.partNumber, quantity: 1 }], ...delivery },
+      }),
+      403,
+    );
+    const buyer = await keyFor("customer", ["read", "order"]);
+    await expectProblem(
+      await call(buyer.token, "/staff/stock", {
+        method: "POST",
+        body: { updates: [{ partNumber: part.partNumber, stock: 1 }] },
+      }),
+      403,
+    );
+    await expectProblem(await call(buyer.token, "/staff/orders-to-ship"), 403);
+    expect(await snapshot({ partIds: [part.id] })).toEqual(before);
+    const staff = await keyFor("admin", ["stock", "orders", "payments"]);
+    await expectProblem(await call(staff.token, "/orders"), 403);
+  });
+
+  test("a customer's key never reads or cancels another customer's order", async () => {
+    const alice = await keyFor("customer", ["read", "order"]);
+    const bob = await keyFor("customer", ["read", "order"]);
+    const part = await createPart({ minOrderQuantity: 1 });
+    const placed = await call(alice.token, "/orders", {
+      method: "POST",
+      body: { lines: [{ partNumber: part.partNumber, quantity: 5 }], ...delivery },
+    });
+    const order = (await placed.json()) as { id: string };
+    await expectProblem(await call(bob.token, `/orders/${order.id}`), 404);
+    await expectProblem(await call(bob.token, `/orders/${order.id}/cancel`, { method: "POST" }), 404);
+    await expectProblem(await call(bob.token, `/orders/${order.id}/documents/pro-forma`), 404);
+    const list = (await (await call(bob.token, "/orders")).json()) as { data: unknown[] };
+    expect(list.data).toEqual([]);
+    expect((await Order.findById(order.id).lean())?.status).toBe("unpaid");
+  });
+});
+
+describe("parts", () => {
+  test("list a page at a time by cursor, search, filter; money in cents with currency", async () => {
+    const { token } = await keyFor("customer", ["read"]);
+    const first = await call(token, "/parts?limit=2");
+    expect(first.status).toBe(200);
+    const page1 = (await first.json()) as {
+      data: { id: string; price: { amount: number; currency: string } }[];
+      nextCursor: string;
+    };
+    expect(page1.data).toHaveLength(2);
+    expect(page1.data[0].price.currency).toBe("USD");
+    expect(Number.isInteger(page1.data[0].price.amount)).toBe(true);
+    const page2 = (await (await call(token, `/parts?limit=2&cursor=${page1.nextCursor}`)).json()) as {
+      data: { id: string }[];
+    };
+    expect(page2.data.map((p) => p.id)).not.toContain(page1.data[0].id);
+    expect(page2.data.map((p) => p.id)).not.toContain(page1.data[1].id);
+
+    const part = await createPart({ name: `Apiwidget ${randomUUID().slice(0, 6)}` });
+    const found = (await (await call(token, `/parts?q=${encodeURIComponent(part.name)}`)).json()) as {
+      data: { id: string }[];
+    };
+    expect(found.data.map((p) => p.id)).toContain(part.id);
+  });
+
+  test("bad query values are field-level problems (422)", async () => {
+    const { token } = await keyFor("customer", ["read"]);
+    const body = await expectProblem(await call(token, "/parts?limit=0&category=nothing&cursor=zz"), 422);
+    expect(body.errors?.map((e) => e.field).sort()).toEqual(["category", "limit"]);
+    const cursor = await expectProblem(await call(token, "/parts?cursor=zz"), 422);
+    expect(cursor.errors?.[0].field).toBe("cursor");
+  });
+
+  test("lookup by part number (case, dashes, spaces aside) or by OE number, with price and stock", async () => {
+    const { token } = await keyFor("customer", ["read"]);
+    const part = await createPart({ priceCents: 3700, availableQuantity: 250 });
+    const oe = `OE${randomUUID().slice(0, 6).toUpperCase()}`;
+    const doc = await Part.findById(part.id);
+    doc!.set("oeNumbers", [oe]);
+    await doc!.save();
+    for (const typed of [part.partNumber, part.partNumber.toLowerCase().replace("-", " "), oe.toLowerCase()]) {
+      const response = await call(token, `/parts/${encodeURIComponent(typed)}`);
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as {
+        id: string;
+        price: unknown;
+        availableQuantity: number;
+        oeNumbers: string[];
+      };
+      expect(body).toMatchObject({ id: part.id, price: { amount: 3700, currency: "USD" }, availableQuantity: 250 });
+      expect(body.oeNumbers).toEqual([oe]);
+    }
+    await expectProblem(await call(token, "/parts/NO-SUCH-PART-999"), 404);
+  });
+});
+
+describe("orders", () => {
+  test("place by part number, list, get, cancel while unpaid (stock goes back), cancel again refused", async () => {
+    const { token } = await keyFor("customer", ["read", "order"]);
+    const part = await createPart({ priceCents: 1200, minOrderQuantity: 10, availableQuantity: 500 });
+    const placed = await call(token, "/orders", {
+      method: "POST",
+      body: { lines: [{ partNumber: part.partNumber.toLowerCase(), quantity: 40 }], ...delivery, poNumber: "PO-77" },
+    });
+    expect(placed.status).toBe(201);
+    const order = (await placed.json()) as {
+      id: string;
+      number: string;
+      state: string;
+      total: unknown;
+      createdAt: string;
+    };
+    expect(order).toMatchObject({ state: "unpaid", total: { amount: 48_000, currency: "USD" } });
+    expect(order.number).toMatch(/^SO-\d+$/);
+    expect(order.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(placed.headers.get("location")).toBe(`/api/v1/orders/${order.id}`);
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(460);
+
+    const list = (await (await call(token, "/orders")).json()) as { data: { id: string }[] };
+    expect(list.data.map((o) => o.id)).toEqual([order.id]);
+    expect(((await (await call(token, `/orders/${order.id}`)).json()) as { id: string }).id).toBe(order.id);
+
+    const cancelled = await call(token, `/orders/${order.id}/cancel`, { method: "POST" });
+    expect(cancelled.status).toBe(200);
+    expect(((await cancelled.json()) as { state: string }).state).toBe("cancelled");
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(500);
+    await expectProblem(await call(token, `/orders/${order.id}/cancel`, { method: "POST" }), 409);
+  });
+
+  test("lists page by cursor, newest first", async () => {
+    const { token } = await keyFor("customer", ["read", "order"]);
+    const part = await createPart({ minOrderQuantity: 1 });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await call(token, "/orders", {
+        method: "POST",
+        body: { lines: [{ partNumber: part.partNumber, quantity: 1 }], ...delivery },
+      });
+      ids.push(((await response.json()) as { id: string }).id);
+    }
+    const first = (await (await call(token, "/orders?limit=2")).json()) as {
+      data: { id: string }[];
+      nextCursor: string;
+    };
+    expect(first.data.map((o) => o.id)).toEqual([ids[2], ids[1]]);
+    const second = (await (await call(token, `/orders?limit=2&cursor=${first.nextCursor}`)).json()) as {
+      data: { id: string }[];
+      nextCursor: string | null;
+    };
+    expect(second.data.map((o) => o.id)).toEqual([ids[0]]);
+    expect(second.nextCursor).toBeNull();
+  });
+
+  test("bad input: field-level problems, 4xx, nothing written", async () => {
+    const { token } = await keyFor("customer", ["read", "order"]);
+    const part = await createPart({ minOrderQuantity: 100, availableQuantity: 150 });
+    const before = await snapshot({ partIds: [part.id] });
+    const cases: [unknown, number, string][] = [
+      [{ lines: [], ...delivery }, 422, "lines"],
+      [{ lines: [{ partNumber: part.partNumber, quantity: "many" }], ...delivery }, 422, "lines.0.quantity"],
+      [{ lines: [{ partNumber: part.partNumber, quantity: 100 }], phone: "x", address: "" }, 422, "phone"],
+      [{ lines: [{ partNumber: "NOPE-0000", quantity: 100 }], ...delivery }, 422, "lines.0.partNumber"],
+      [{ lines: [{ partNumber: part.partNumber, quantity: 5 }], ...delivery }, 422, "lines.0.quantity"],
+      [{ lines: [{ partNumber: part.partNumber, quantity: 200 }], ...delivery }, 409, "lines.0.quantity"],
+      [{ lines: [{ partNumber: part.partNumber, quantity: 100 }], ...delivery, payment: "account" }, 422, "payment"],
+      [{ lines: [{ partNumber: { $gt: "" }, quantity: 100 }], ...delivery }, 422, "lines.0.partNumber"],
+    ];
+    for (const [body, status, field] of cases) {
+      const problem = await expectProblem(await call(token, "/orders", { method: "POST", body }), status);
+      expect(problem.errors?.map((e) => e.field)).toContain(field);
+    }
+    await expectProblem(await call(token, "/orders", { method: "POST", body: "{not json" }), 400);
+    await expectProblem(
+      await call(token, "/orders", { method: "POST", body: "a=1", headers: { "Content-Type": "text/plain" } }),
+      415,
+    );
+    expect(await snapshot({ partIds: [part.id] })).toEqual(before);
+  });
+
+  test("Idempotency-Key: the same key and body answer the first order again; the same key with another body is refused", async () => {
+    const { token, user } = await keyFor("customer", ["read", "order"]);
+    const part = await createPart({ minOrderQuantity: 1, availableQuantity: 100 });
+    const key = randomUUID();
+    const body = { lines: [{ partNumber: part.partNumber, quantity: 3 }], ...delivery };
+    const first = await call(token, "/orders", { method: "POST", body, headers: { "Idempotency-Key": key } });
+    const again = await call(token, "/orders", { method: "POST", body, headers: { "Idempotency-Key": key } });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await again.json()).toEqual(await first.json());
+    await expectProblem(
+      await call(token, "/orders", {
+        method: "POST",
+        body: { ...body, poNumber: "OTHER" },
+        headers: { "Idempotency-Key": key },
+      }),
+      422,
+    );
+    expect(await Order.countDocuments({ userId: user.id })).toBe(1);
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(97);
+  });
+
+  test("documents: the pro-forma of an unpaid order as PDF; its invoice is refused with what it has instead", async () => {
+    const { token } = await keyFor("customer", ["read", "order"]);
+    const part = await createPart({ minOrderQuantity: 1 });
+    const placed = await call(token, "/orders", {
+      method: "POST",
+      body: { lines: [{ partNumber: part.partNumber, quantity: 2 }], ...delivery },
+    });
+    const order = (await placed.json()) as { id: string };
+    const pdf = await call(token, `/orders/${order.id}/documents/pro-forma`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
+    const invoice = await expectProblem(await call(token, `/orders/${order.id}/documents/invoice`), 409);
+    expect(invoice).toMatchObject({ instead: "pro-forma" });
+  }, 60_000);
+
+  test("statement: terms, credit limit, open invoices with money in cents", async () => {
+    const { token, user } = await keyFor("customer", ["read", "order"]);
+    await User.updateOne({ _id: user.id }, { $set: { account: { termsDays: 30, creditLimitCents: 1_000_000 } } });
+    const part = await createPart({ minOrderQuantity: 1, priceCents: 2500 });
+    const placed = await call(token, "/orders", {
+      method: "POST",
+      body: { lines: [{ partNumber: part.partNumber, quantity: 4 }], ...delivery, payment: "account" },
+    });
+    expect(placed.status).toBe(201);
+    const statement = (await (await call(token, "/statement")).json()) as {
+      termsDays: number;
+      balance: { amount: number };
+      invoices: { invoiceNumber: string | null; dueAt: string }[];
+    };
+    expect(statement.termsDays).toBe(30);
+    expect(statement.balance.amount).toBe(10_000);
+    expect(statement.invoices).toHaveLength(1);
+    expect(statement.invoices[0].invoiceNumber).toBeTruthy();
+  });
+});
+
+describe("staff", () => {
+  test("stock and prices of many parts at once, each audited; one bad update and nothing is written", async () => {
+    const { token, user } = await keyFor("admin", ["stock"]);
+    const a = await createPart({ availableQuantity: 10, priceCents: 500 });
+    const b = await createPart({ availableQuantity: 20, priceCents: 700 });
+    const before = await snapshot({ partIds: [a.id, b.id] });
+    const bad = await expectProblem(
+      await call(token, "/staff/stock", {
+        method: "POST",
+        body: {
+          updates: [
+            { partNumber: a.partNumber, stock: 99 },
+            { partNumber: "NOPE-1", stock: 5 },
+          ],
+        },
+      }),
+      422,
+    );
+    expect(bad.errors).toEqual([{ field: "updates.1.partNumber", message: "unknown part number “NOPE-1”" }]);
+    const field = await expectProblem(
+      await call(token, "/staff/stock", {
+        method: "POST",
+        body: { updates: [{ partNumber: a.partNumber, stock: -1, price: 150 }] },
+      }),
+      422,
+    );
+    expect(field.errors?.map((e) => e.field).sort()).toEqual(["updates.0.price", "updates.0.stock"]);
+    expect(await snapshot({ partIds: [a.id, b.id] })).toEqual(before);
+
+    const response = await call(token, "/staff/stock", {
+      method: "POST",
+      body: {
+        updates: [
+          { partNumber: a.partNumber.toLowerCase(), stock: 99 },
+          { partNumber: b.partNumber, price: 900, stock: 20 },
+        ],
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ applied: 2, unchanged: 0 });
+    expect((await Part.findById(a.id).lean())?.availableQuantity).toBe(99);
+    expect((await Part.findById(b.id).lean())?.priceCents).toBe(900);
+    expect(await Audit.countDocuments({ actorId: user.id, action: "part.update" })).toBe(2);
+  });
+
+  test("orders to ship, ship with tracking, record a payment (idempotent)", async () => {
+    const customer = await keyFor("customer", ["read", "order"]);
+    await User.updateOne(
+      { _id: customer.user.id },
+      { $set: { account: { termsDays: 30, creditLimitCents: 1_000_000 } } },
+    );
+    const part = await createPart({ minOrderQuantity: 1, priceCents: 1000 });
+    const placed = await call(customer.token, "/orders", {
+      method: "POST",
+      body: { lines: [{ partNumber: part.partNumber, quantity: 5 }], ...delivery, payment: "account" },
+    });
+    const order = (await placed.json()) as { id: string };
+
+    const staff = await keyFor("admin", ["orders", "payments"]);
+    let found = false;
+    let cursor: string | null = null;
+    do {
+      const page = (await (
+        await call(staff.token, `/staff/orders-to-ship?limit=100${cursor ? `&cursor=${cursor}` : ""}`)
+      ).json()) as {
+        data: { id: string }[];
+        nextCursor: string | null;
+      };
+      found ||= page.data.some((o) => o.id === order.id);
+      cursor = page.nextCursor;
+    } while (!found && cursor);
+    expect(found).toBe(true);
+
+    const noTracking = await expectProblem(
+      await call(staff.token, `/staff/orders/${order.id}/ship`, { method: "POST", body: { carrier: "ups" } }),
+      422,
+    );
+    expect(noTracking.errors?.[0].field).toBe("trackingNumber");
+    const shipped = await call(staff.token, `/staff/orders/${order.id}/ship`, {
+      method: "POST",
+      body: { carrier: "ups", trackingNumber: "1Z999" },
+    });
+    expect(shipped.status).toBe(200);
+    expect(await shipped.json()).toMatchObject({ shipment: { carrier: "ups", trackingNumber: "1Z999" } });
+    await expectProblem(
+      await call(staff.token, `/staff/orders/${order.id}/ship`, {
+        method: "POST",
+        body: { carrier: "ups", trackingNumber: "1Z999" },
+      }),
+      409,
+    );
+
+    const key = randomUUID();
+    const payment = { amount: 5000, receivedOn: "2026-01-15", method: "bank-transfer", reference: "BACS 1" };
+    const paid = await call(staff.token, `/staff/orders/${order.id}/payments`, {
+      method: "POST",
+      body: payment,
+      headers: { "Idempotency-Key": key },
+    });
+    expect(paid.status).toBe(201);
+    expect(await paid.clone().json()).toMatchObject({ paidInFull: true, balance: { amount: 0 } });
+    const replay = await call(staff.token, `/staff/orders/${order.id}/payments`, {
+      method: "POST",
+      body: payment,
+      headers: { "Idempotency-Key": key },
+    });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    const stored = await Order.findById(order.id).lean();
+    expect(stored?.payments).toHaveLength(1);
+    await expectProblem(
+      await call(staff.token, `/staff/orders/${order.id}/payments`, {
+        method: "POST",
+        body: { ...payment, amount: 1 },
+        headers: { "Idempotency-Key": key },
+      }),
+      422,
+    );
+    await expectProblem(
+      await call(staff.token, `/staff/orders/${order.id}/payments`, { method: "POST", body: payment }),
+      409,
+    );
+  });
+});
+
+describe("rate limit", () => {
+  test("a key past its calls per minute gets 429 with Retry-After; another key is unaffected", async () => {
+    const { token } = await keyFor("customer", ["read"]);
+    const first = await call(token, "/statement");
+    const limit = Number(first.headers.get("ratelimit-limit"));
+    expect(limit).toBeGreaterThan(0);
+    let refused: Response | null = null;
+    for (let sent = 1; sent <= limit + 5 && !refused; sent += 20) {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => call(token, "/statement")));
+      refused = answers.find((r) => r.status === 429) ?? null;
+      for (const answer of answers) if (answer !== refused) await answer.arrayBuffer();
+    }
+    expect(refused).not.toBeNull();
+    await expectProblem(refused!, 429);
+    expect(Number(refused!.headers.get("retry-after"))).toBeGreaterThan(0);
+    const other = await keyFor("customer", ["read"]);
+    expect((await call(other.token, "/statement")).status).toBe(200);
+  }, 60_000);
+});
+
+describe("methods", () => {
+  test("a method an address does not take is 405 with Allow; TRACE is 405 everywhere (it was a 500)", async () => {
+    const { token } = await keyFor("customer", ["read", "order"]);
+    const wrong = await call(token, "/statement", { method: "POST", body: {} });
+    await expectProblem(wrong, 405);
+    expect(wrong.headers.get("allow")).toBe("GET");
+    // fetch() refuses to send TRACE: a plain HTTP request does.
+    for (const path of ["/api/v1/orders", "/parts"]) {
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const sent = httpRequest(
+          `${SHOP}${path}`,
+          { method: "TRACE", headers: { Authorization: `Bearer ${token}` } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode);
+          },
+        );
+        sent.on("error", reject);
+        sent.end();
+      });
+      expect(status).toBe(405);
+    }
+  });
+});
+
+describe("the API's description", () => {
+  test("openapi.json is OpenAPI 3.1 with every operation, and /api/docs lists them from it", async () => {
+    const document = (await (await fetch(`${SHOP}/api/v1/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, object>;
+    };
+    expect(document.openapi).toBe("3.1.0");
+    expect(Object.keys(document.paths).sort()).toEqual([
+      "/orders",
+      "/orders/{id}",
+      "/orders/{id}/cancel",
+      "/orders/{id}/documents/{kind}",
+      "/parts",
+      "/parts/{number}",
+      "/staff/orders-to-ship",
+      "/staff/orders/{id}/payments",
+      "/staff/orders/{id}/ship",
+      "/staff/stock",
+      "/statement",
+    ]);
+    const docs = await fetch(`${SHOP}/api/docs`);
+    expect(docs.status).toBe(200);
+    const html = await docs.text();
+    expect(html).toContain("POST /api/v1/orders");
+    expect(html).not.toMatch(/https?:\/\/(cdn|unpkg|jsdelivr)/);
+  });
+});
