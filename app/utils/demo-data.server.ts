@@ -330,7 +330,6 @@ export async function ensureDemoData() {
   }
 
   await ensureDemoFailedMail(DEMO_USERS[1].email);
-  const trade = await User.findOne({ email: DEMO_TRADE.email }).select({ _id: 1 }).lean();
   if (trade) {
     const orders = await Order.find({ userId: trade._id }).sort({ createdAt: 1 }).limit(2).lean();
     await ensureDemoWebhooks(trade._id.toString(), orders.map(toOrderView));
