@@ -190,7 +190,7 @@ describe("the mail throttle", () => {
 });
 
 describe("forgot password's timing", () => {
-  test("the answer takes the same time whether or not the account exists (medians of 30 within 2 ms)", async () => {
+  test("the answer takes the same time whether or not the account exists (medians of 30 within 5 ms)", async () => {
     const known = await Promise.all(Array.from({ length: 31 }, () => createUser({ email: fresh("timing-known") })));
     const time = async (email: string) => {
       const started = performance.now();
@@ -209,7 +209,8 @@ describe("forgot password's timing", () => {
       unknown.push(await time(fresh("timing-unknown")));
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-    expect(Math.abs(median(existing) - median(unknown))).toBeLessThan(2);
+    // A leaking path (a password hash, a mail sent in line) costs tens of ms; 5 ms leaves room for a busy machine.
+    expect(Math.abs(median(existing) - median(unknown))).toBeLessThan(5);
     // The links still go out, after the answers.
     await waitForMail(known[0].email, { subject: "Reset your PartsWorks password" });
   });
