@@ -86,6 +86,9 @@ export async function loadOrderDocument(
       phone: order.phone,
       address: order.address,
       totalCents: order.totalCents,
+      netCents: order.netCents,
+      taxLines: order.taxLines,
+      buyerVatNumber: order.buyerVatNumber,
       lines: order.lines.map(({ partNumber, productName, quantity, unitPriceCents, lineTotalCents }) => ({
         partNumber,
         productName,
