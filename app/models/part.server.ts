@@ -14,7 +14,7 @@ import {
   type FitmentRow,
 } from "~/utils/catalogue";
 import { truncate } from "~/utils/misc";
-import type { VolumeBreak } from "~/utils/pricing";
+import { formatBreaks, type VolumeBreak } from "~/utils/pricing";
 import { escapeRegExp, normalizeSearch, type PartSort } from "~/utils/search";
 
 export const DEFAULT_MIN_ORDER_QUANTITY = 100;
@@ -603,6 +603,7 @@ export type NewPart = {
   brand?: string;
   oeNumbers?: string[];
   fitment?: FitmentRow[];
+  volumeBreaks?: VolumeBreak[];
 };
 
 function generatePartNumber() {
@@ -692,13 +693,23 @@ export type PartExportRow = {
   priceCents: number;
   availableQuantity: number;
   minOrderQuantity: number;
+  volumeBreaks: VolumeBreak[];
 };
 
 /** Every part, by part number, one at a time (the CSV export: no page limit). */
 export async function* eachPartForExport(): AsyncGenerator<PartExportRow> {
   const cursor = Part.find(
     {},
-    { partNumber: 1, name: 1, category: 1, brand: 1, priceCents: 1, availableQuantity: 1, minOrderQuantity: 1 },
+    {
+      partNumber: 1,
+      name: 1,
+      category: 1,
+      brand: 1,
+      priceCents: 1,
+      availableQuantity: 1,
+      minOrderQuantity: 1,
+      volumeBreaks: 1,
+    },
   )
     .sort({ partNumber: 1 })
     .lean()
@@ -712,6 +723,7 @@ export async function* eachPartForExport(): AsyncGenerator<PartExportRow> {
       priceCents: doc.priceCents ?? 0,
       availableQuantity: doc.availableQuantity ?? 0,
       minOrderQuantity: doc.minOrderQuantity ?? DEFAULT_MIN_ORDER_QUANTITY,
+      volumeBreaks: toPartView(doc).volumeBreaks,
     };
   }
 }
@@ -725,17 +737,27 @@ export async function applyImportedChange({
   partId,
   stock,
   priceCents,
+  breaks = null,
 }: {
   partId: string;
   stock: { before: number; after: number } | null;
   priceCents: { before: number; after: number } | null;
+  /** Volume breaks as the dry run saw them and as the file sets them (already checked). */
+  breaks?: { before: string; after: VolumeBreak[] } | null;
 }): Promise<
   { ok: true; before: PartView; after: PartView } | { ok: false; reason: "missing" | "changed"; part: PartView | null }
 > {
   if (!isObjectId(partId)) return { ok: false, reason: "missing", part: null };
+  if (breaks) {
+    // The breaks are compared as read here (an array has no simple conditional match); price and stock below are atomic.
+    const current = await getPart(partId);
+    if (!current) return { ok: false, reason: "missing", part: null };
+    if (formatBreaks(current.volumeBreaks) !== breaks.before) return { ok: false, reason: "changed", part: current };
+  }
   const set = {
     ...(stock ? { availableQuantity: stock.after } : {}),
     ...(priceCents ? { priceCents: priceCents.after } : {}),
+    ...(breaks ? { volumeBreaks: breaks.after } : {}),
   };
   const doc = await Part.findOneAndUpdate(
     {

@@ -7,6 +7,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, SubmitButton } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { applyImportedChange } from "~/models/part.server";
+import { parseBreaks } from "~/utils/pricing";
 import { audit, partTarget, partValues } from "~/utils/audit.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { getEnv } from "~/utils/env.server";
@@ -65,11 +66,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   let applied = 0;
   const conflicts: Conflict[] = [];
-  for (const [partId, line, stockBefore, stockAfter, priceBefore, priceAfter] of value.changes) {
+  for (const [
+    partId,
+    line,
+    stockBefore,
+    stockAfter,
+    priceBefore,
+    priceAfter,
+    breaksBefore,
+    breaksAfter,
+  ] of value.changes) {
+    // The breaks are read again (never trusted as sent): the dry run's text, parsed and checked once more.
+    const parsedBreaks = breaksAfter !== null ? parseBreaks(breaksAfter) : null;
     const outcome = await applyImportedChange({
       partId,
       stock: stockBefore !== null && stockAfter !== null ? { before: stockBefore, after: stockAfter } : null,
       priceCents: priceBefore !== null && priceAfter !== null ? { before: priceBefore, after: priceAfter } : null,
+      breaks: breaksBefore !== null && parsedBreaks?.ok ? { before: breaksBefore, after: parsedBreaks.breaks } : null,
     });
     if (outcome.ok) {
       applied += 1;
@@ -111,8 +124,8 @@ const DRY_RUN_COLUMNS: Column[] = [
   { label: "Before → after" },
 ];
 
-const show = (field: "stock" | "price", value: number) =>
-  field === "price" ? formatCents(value) : value.toLocaleString("en-US");
+const show = (field: "stock" | "price" | "breaks", value: number | string) =>
+  typeof value === "string" ? value || "none" : field === "price" ? formatCents(value) : value.toLocaleString("en-US");
 
 export default function ImportProducts() {
   const actionData = useActionData<typeof action>() as ActionData | undefined;
@@ -204,7 +217,7 @@ function Preview({ data, pending }: { data: Extract<ActionData, { kind: "preview
                 <span className="font-mono">{row.partNumber}</span> {row.name}
               </th>
               <td className="px-3 py-2" data-label="Field">
-                {row.field === "stock" ? "Stock" : "Price"}
+                {row.field === "stock" ? "Stock" : row.field === "price" ? "Price" : "Volume breaks"}
               </td>
               <td className="px-3 py-2" data-label="Before → after">
                 {show(row.field, row.before)} → {show(row.field, row.after)}
