@@ -87,7 +87,7 @@ export function breaksBelowList(
   { price, volumeBreaks: breaks }: { price?: number; volumeBreaks?: VolumeBreak[] },
   ctx: z.RefinementCtx,
 ) {
-  if (price === undefined || !breaks) return;
+  if (price === undefined || !Array.isArray(breaks)) return;
   const over = breaks.find((item) => item.unitPriceCents !== null && item.unitPriceCents > dollarsToCents(price));
   if (over) {
     ctx.addIssue({
