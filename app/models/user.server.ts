@@ -82,6 +82,8 @@ userSchema.index({ googleId: 1 }, { sparse: true });
 userSchema.index({ createdAt: -1, _id: -1 });
 // The admins who get the shop's notices (paid orders to ship, low stock).
 userSchema.index({ role: 1 });
+// How many customers a price group has (a group in use is not deleted).
+userSchema.index({ "account.priceGroupId": 1 }, { sparse: true });
 
 export type UserDoc = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId };
 

@@ -63,8 +63,11 @@ export async function dryRunImport(file: File): Promise<DryRun | ImportRefusal> 
   if (text.trim() === "")
     return refuse(400, "The file is empty: export the products, edit the file, and choose it again.");
 
+  // The first line tells the separator (a spreadsheet in a comma-decimal locale writes semicolons);
+  // reading both at once would split an unquoted cell of volume breaks ("500:-5%;1000:-10%").
+  const firstLine = text.slice(0, text.search(/\r?\n|$/));
   const parser = parse(text, {
-    delimiter: [",", ";"],
+    delimiter: firstLine.includes(",") || !firstLine.includes(";") ? "," : ";",
     relax_column_count: true,
     relax_quotes: true,
     skip_empty_lines: true,
