@@ -49,12 +49,7 @@ export function OrderLinesTable({
       footer={
         <>
           {taxLines.length ? (
-            <TaxSummaryRows
-              netCents={netCents ?? totalCents}
-              taxLines={taxLines}
-              totalCents={totalCents}
-              labelColSpan={4}
-            />
+            <TaxSummaryRows netCents={netCents ?? totalCents} taxLines={taxLines} labelColSpan={4} />
           ) : null}
           <tr>
             <th scope="row" colSpan={4} className="px-3 py-2 text-right font-semibold">

@@ -32,17 +32,15 @@ export function PriceWithList({
 
 type TaxRow = { label: string; amountCents: number; note: string | null; kind: string };
 
-/** The net, each tax line (or why none is charged) and the total, as table rows or a list. */
+/** The net and each tax line (or why none is charged), as table rows above a table's total. */
 export function TaxSummaryRows({
   netCents,
   taxLines,
-  totalCents,
   labelColSpan,
   trailingCells = 0,
 }: {
   netCents: number;
   taxLines: TaxRow[];
-  totalCents: number;
   labelColSpan: number;
   trailingCells?: number;
 }) {

@@ -263,13 +263,7 @@ function CartTable({ cart, actionData }: { cart: CartData; actionData: ActionDat
       className="mt-4"
       footer={
         <>
-          <TaxSummaryRows
-            netCents={cart.netCents}
-            taxLines={cart.taxLines}
-            totalCents={cart.totalCents}
-            labelColSpan={3}
-            trailingCells={1}
-          />
+          <TaxSummaryRows netCents={cart.netCents} taxLines={cart.taxLines} labelColSpan={3} trailingCells={1} />
           <tr>
             <th scope="row" colSpan={3} className="px-3 py-2 text-right font-semibold">
               Total with tax ({cart.totalQuantity.toLocaleString("en-US")} units)
