@@ -104,6 +104,7 @@ export const DOCUMENT_CSS = `
 .pw-doc tr{break-inside:avoid;page-break-inside:avoid}
 .pw-doc thead{display:table-header-group}
 .pw-doc .pw-foot{margin-top:24px;font-size:12px}
+.pw-doc .pw-tax-note{margin-top:12px;font-weight:600}
 .pw-actions{max-width:190mm;margin:16px auto 0;padding:0 16px;display:flex;flex-wrap:wrap;gap:12px;align-items:center}
 .pw-actions a{color:#1d4ed8;text-decoration:underline;font-weight:500;min-height:44px;display:inline-flex;align-items:center}
 @page{size:auto;margin:15mm}
