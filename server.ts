@@ -79,7 +79,8 @@ if (localDb) {
   // The local database is for development and demos: make sure it has the demo data.
   const logins = await ensureDemoData();
   console.log("Demo logins (well-known passwords, for trying the shop on this machine only):");
-  for (const login of logins) console.log(`  ${login.role.padEnd(8)} ${login.email} / ${login.password}`);
+  for (const login of logins)
+    console.log(`  ${login.role.padEnd(8)} ${login.email} / ${login.password}${login.note ? ` (${login.note})` : ""}`);
 }
 
 // --- Mail ---------------------------------------------------------------------------------------

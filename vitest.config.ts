@@ -30,6 +30,8 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/manage-orders.test.ts",
   "tests/integration/order-lines.test.ts",
   "tests/integration/order-to-cash.test.ts",
+  "tests/integration/pricing.test.ts",
+  "tests/integration/pricing-forms.test.ts",
   "tests/integration/ordering.test.ts",
   "tests/integration/payment-unconfigured.test.ts",
   "tests/integration/quick-order.test.ts",

@@ -42,14 +42,20 @@ export function OrderDetails({
     phone: string;
     address: string;
     shipment: { carrier: string; trackingNumber: string | null } | null;
-  } & Pick<ComponentProps<typeof OrderLinesTable>, "lines" | "totalCents">;
+  } & Pick<ComponentProps<typeof OrderLinesTable>, "lines" | "totalCents" | "netCents" | "taxLines">;
   timeline: ComponentProps<typeof OrderTimeline>["events"];
   documents: readonly DocumentKind[];
 }) {
   return (
     <>
       <div className="mt-4">
-        <OrderLinesTable lines={order.lines} totalCents={order.totalCents} caption="Every line of this order" />
+        <OrderLinesTable
+          lines={order.lines}
+          totalCents={order.totalCents}
+          netCents={order.netCents}
+          taxLines={order.taxLines}
+          caption="Every line of this order"
+        />
       </div>
       <div className="mt-6 grid gap-4 sm:grid-cols-2">
         <section aria-labelledby="delivery-heading" className="min-w-0 break-words">

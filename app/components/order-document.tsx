@@ -1,4 +1,5 @@
 import { company } from "~/content/company";
+import { seller } from "~/content/tax";
 import { formatCents } from "~/utils/misc";
 import { termsWords } from "~/utils/order-states";
 import { describeShipment } from "~/utils/shipping";
@@ -36,6 +37,10 @@ export type OrderDocumentData = {
     phone: string;
     address: string;
     totalCents: number;
+    netCents: number;
+    /** Frozen when placed; none on orders placed before tax lines were kept. */
+    taxLines: { kind: string; label: string; rate: number; amountCents: number; note: string | null }[];
+    buyerVatNumber: string | null;
     lines: {
       partNumber: string;
       productName: string;
@@ -99,6 +104,7 @@ export const DOCUMENT_CSS = `
 .pw-doc tr{break-inside:avoid;page-break-inside:avoid}
 .pw-doc thead{display:table-header-group}
 .pw-doc .pw-foot{margin-top:24px;font-size:12px}
+.pw-doc .pw-tax-note{margin-top:12px;font-weight:600}
 .pw-actions{max-width:190mm;margin:16px auto 0;padding:0 16px;display:flex;flex-wrap:wrap;gap:12px;align-items:center}
 .pw-actions a{color:#1d4ed8;text-decoration:underline;font-weight:500;min-height:44px;display:inline-flex;align-items:center}
 @page{size:auto;margin:15mm}
@@ -248,6 +254,9 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           <p>{company.email}</p>
           <p>{company.phone.display}</p>
           {prices ? <p>Tax number: {company.taxId}</p> : null}
+          {prices && order.taxLines.some((line) => line.kind === "reverse-charge" || line.kind === "vat") ? (
+            <p>EU VAT number: {seller.euVat.number}</p>
+          ) : null}
         </div>
       </header>
       <div className="pw-parties">
@@ -260,7 +269,8 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           ) : null}
           <p>{customer.name}</p>
           <p>{customer.email}</p>
-          {prices && customer.taxId ? (
+          {prices && order.buyerVatNumber ? <p data-testid="buyer-vat">VAT number: {order.buyerVatNumber}</p> : null}
+          {prices && customer.taxId && customer.taxId !== order.buyerVatNumber ? (
             <p>
               Tax number: {customer.taxId}
               {customer.country ? ` (${countryName(customer.country)})` : ""}
@@ -320,6 +330,26 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           ))}
         </tbody>
         <tfoot>
+          {prices && order.taxLines.length ? (
+            <>
+              <tr>
+                <th scope="row" colSpan={4}>
+                  Net
+                </th>
+                <td className="pw-num" data-testid="document-net">
+                  {formatCents(order.netCents)}
+                </td>
+              </tr>
+              {order.taxLines.map((line, index) => (
+                <tr key={index} data-testid="document-tax">
+                  <th scope="row" colSpan={4}>
+                    {line.label}
+                  </th>
+                  <td className="pw-num">{formatCents(line.amountCents)}</td>
+                </tr>
+              ))}
+            </>
+          ) : null}
           <tr>
             <th scope="row" colSpan={2}>
               {prices
@@ -345,6 +375,18 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
       {kind === "pro-forma" || (kind === "invoice" && order.balanceCents > 0) ? (
         <PayBy reference={order.number} />
       ) : null}
+      {prices
+        ? order.taxLines
+            .filter((line) => line.note)
+            .map((line, index) => (
+              <p key={index} className="pw-tax-note" data-testid="tax-note">
+                {line.note}
+                {line.kind === "reverse-charge" && order.buyerVatNumber
+                  ? ` Customer VAT number ${order.buyerVatNumber}; supplier VAT number ${seller.euVat.number}.`
+                  : ""}
+              </p>
+            ))
+        : null}
       <footer className="pw-foot">
         {kind === "invoice" ? (
           <p>

@@ -1,4 +1,5 @@
 import { DataTable, type Column } from "~/components/ui/data-table";
+import { PriceWithList, TaxSummaryRows } from "~/components/prices";
 import { formatCents } from "~/utils/misc";
 
 type Line = {
@@ -8,7 +9,10 @@ type Line = {
   unitPriceCents: number;
   quantity: number;
   lineTotalCents: number;
+  listUnitPriceCents?: number | null;
 };
+
+type TaxLine = { kind: string; label: string; amountCents: number; note: string | null };
 
 const LINE_COLUMNS: Column[] = [
   { label: "Part number" },
@@ -25,10 +29,15 @@ const LINE_COLUMNS: Column[] = [
 export function OrderLinesTable({
   lines,
   totalCents,
+  netCents,
+  taxLines = [],
   caption,
 }: {
   lines: Line[];
   totalCents: number;
+  /** The net and tax lines frozen on the order (orders placed before tax have none: total only). */
+  netCents?: number;
+  taxLines?: TaxLine[];
   caption: string;
 }) {
   return (
@@ -38,14 +47,19 @@ export function OrderLinesTable({
       className=""
       testId="order-lines"
       footer={
-        <tr>
-          <th scope="row" colSpan={4} className="px-3 py-2 text-right font-semibold">
-            Total
-          </th>
-          <td className="px-3 py-2 text-right font-semibold" data-testid="order-total">
-            {formatCents(totalCents)}
-          </td>
-        </tr>
+        <>
+          {taxLines.length ? (
+            <TaxSummaryRows netCents={netCents ?? totalCents} taxLines={taxLines} labelColSpan={4} />
+          ) : null}
+          <tr>
+            <th scope="row" colSpan={4} className="px-3 py-2 text-right font-semibold">
+              {taxLines.length ? "Total with tax" : "Total"}
+            </th>
+            <td className="px-3 py-2 text-right font-semibold" data-testid="order-total">
+              {formatCents(totalCents)}
+            </td>
+          </tr>
+        </>
       }
     >
       {lines.map((line) => (
@@ -57,7 +71,7 @@ export function OrderLinesTable({
             {line.productName}
           </th>
           <td className="px-3 py-2 text-right" data-label="Unit price">
-            {formatCents(line.unitPriceCents)}
+            <PriceWithList cents={line.unitPriceCents} listCents={line.listUnitPriceCents} />
           </td>
           <td className="px-3 py-2 text-right" data-label="Quantity">
             {line.quantity.toLocaleString("en-US")}

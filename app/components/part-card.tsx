@@ -1,10 +1,10 @@
 import { Link } from "@remix-run/react";
 import { AddToCartForm, type AddToCartRefusal } from "~/components/add-to-cart";
 import type { PartView } from "~/models/part.server";
-import { formatCents } from "~/utils/misc";
+import { PriceWithList } from "~/components/prices";
 
 /** What a card shows of a part; `fits`: it fits the visitor's vehicle (named by `fitsLabel`). */
-export type PartCardData = Omit<PartView, "createdAt"> & { brand?: string; fits?: boolean };
+export type PartCardData = Omit<PartView, "createdAt"> & { brand?: string; fits?: boolean; listPriceCents?: number };
 
 const quantity = new Intl.NumberFormat("en-US");
 
@@ -68,7 +68,7 @@ export function PartCard({
           </dd>
           <dt className="text-slate-600">Price per unit</dt>
           <dd className="text-right text-base font-bold text-brand-800" data-testid="price">
-            {formatCents(part.priceCents)}
+            <PriceWithList cents={part.priceCents} listCents={part.listPriceCents} />
           </dd>
         </dl>
         <Link

@@ -1,3 +1,4 @@
+import { BREAKS_SYNTAX_HELP } from "~/utils/pricing";
 import { getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { company } from "~/content/company";
 import { CATEGORIES, CATEGORY_LABELS, DEFAULT_BRAND } from "~/utils/catalogue";
@@ -68,6 +69,7 @@ export function PartCatalogueFields({
     brand: FieldMetadata<string | undefined | null>;
     oeNumbers: FieldMetadata<string | undefined | null>;
     fitment: FieldMetadata<string | undefined | null>;
+    volumeBreaks: FieldMetadata<string | undefined | null>;
   };
 }) {
   const { key, ...selectProps } = getSelectProps(fields.category);
@@ -105,6 +107,13 @@ export function PartCatalogueFields({
             Our lines: {BRANDS.join(", ")}.
           </>
         }
+      />
+      <Field
+        className="sm:col-span-2"
+        meta={fields.volumeBreaks}
+        label="Volume breaks (optional)"
+        inputProps={{ placeholder: "100:-0%;500:-5%;1000:-10%", autoComplete: "off", spellCheck: false }}
+        help={BREAKS_SYNTAX_HELP}
       />
       <TextareaField
         className="sm:col-span-2"

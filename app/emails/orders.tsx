@@ -17,6 +17,9 @@ export type EmailOrder = {
     lineTotalCents: number;
   }[];
   totalCents: number;
+  /** Net and tax lines as placed (none on orders placed before tax lines were kept). */
+  netCents?: number;
+  taxLines?: { label: string; amountCents: number; note: string | null }[];
   totalQuantity: number;
   phone: string;
   address: string;
@@ -75,8 +78,22 @@ function OrderLines({ order, poLabel = "Your PO number" }: { order: EmailOrder; 
           {formatCents(line.lineTotalCents)}
         </Text>
       ))}
+      {order.taxLines?.length ? (
+        <>
+          <Text style={{ fontSize: "14px", margin: "8px 0 4px" }}>
+            Net: {formatCents(order.netCents ?? order.totalCents)}
+          </Text>
+          {order.taxLines.map((line, index) => (
+            <Text key={`tax-${index}`} style={{ fontSize: "14px", margin: "4px 0" }}>
+              {line.label}: {formatCents(line.amountCents)}
+              {line.note ? ` (${line.note})` : ""}
+            </Text>
+          ))}
+        </>
+      ) : null}
       <Text style={{ fontSize: "15px", fontWeight: "bold", margin: "8px 0" }}>
-        Total: {formatCents(order.totalCents)} for {units(order.totalQuantity)} units
+        Total{order.taxLines?.length ? " with tax" : ""}: {formatCents(order.totalCents)} for{" "}
+        {units(order.totalQuantity)} units
       </Text>
       {order.poNumber ? (
         <Paragraph>

@@ -2,6 +2,8 @@ import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 import { lineProblem, MAX_ORDER_LINES, orderSummary, type LineProblem } from "~/utils/order-lines";
 import { formatOrderNumber, ORDER_NUMBER_BASE, parseOrderNumber } from "~/utils/order-number";
 import { orderState, PAYMENT_METHODS, type OrderState } from "~/utils/order-states";
+import { priceWith, VISITOR_PRICING, type CustomerPricing, type PriceSource } from "~/utils/pricing";
+import { TAX_KINDS, type TaxKind, type TaxLine } from "~/utils/tax";
 import { nextInSequence } from "./counter.server";
 import { getEnv } from "~/utils/env.server";
 import { capRefusal, unpaidCapsOf } from "~/utils/order-caps.server";
@@ -72,6 +74,22 @@ const orderLineSchema = new Schema(
     quantity: { type: Number, required: true, min: 1 },
     /** unit price x quantity, computed on the server. */
     lineTotalCents: { type: Number, required: true, min: 1 },
+    /** The list price of a unit when ordered, and what gave the unit price (utils/pricing.ts). */
+    listUnitPriceCents: { type: Number, min: 1 },
+    priceSource: { type: String, enum: ["list", "break", "group", "group+break"] },
+  },
+  { _id: false },
+);
+
+/** One tax line of an order as placed (utils/tax.ts): a rate on a base, or none and why. */
+const taxLineSchema = new Schema(
+  {
+    kind: { type: String, enum: TAX_KINDS, required: true },
+    label: { type: String, required: true, maxlength: 80 },
+    rate: { type: Number, required: true, min: 0, max: 100 },
+    baseCents: { type: Number, required: true, min: 0 },
+    amountCents: { type: Number, required: true, min: 0 },
+    note: { type: String, maxlength: 300 },
   },
   { _id: false },
 );
@@ -88,8 +106,14 @@ const orderSchema = new Schema(
         message: `An order has 1 to ${MAX_ORDER_LINES} lines`,
       },
     },
-    /** The sum of the lines' totals: what the customer pays. */
+    /** What the customer pays: the lines' net plus tax (orders placed before tax: the lines alone). */
     totalCents: { type: Number, required: true, min: 1 },
+    /** The sum of the lines' totals, and the tax on it, frozen when placed (absent on older orders). */
+    netCents: { type: Number, min: 0 },
+    taxCents: { type: Number, min: 0 },
+    taxLines: { type: [taxLineSchema], default: undefined },
+    /** The buyer's VAT number as placed (printed with a reverse charge). */
+    buyerVatNumber: { type: String, maxlength: 30 },
     phone: { type: String, required: true, maxlength: 40 },
     address: { type: String, required: true, maxlength: 300 },
     /** The buyer's purchase-order number (optional), for their paperwork: invoices, packing slips, emails, CSV. */
@@ -199,6 +223,9 @@ export type OrderLineView = {
   unitPriceCents: number;
   quantity: number;
   lineTotalCents: number;
+  /** The list price of a unit when ordered (null on orders placed before price groups). */
+  listUnitPriceCents: number | null;
+  priceSource: PriceSource | null;
 };
 
 export type RecordedPaymentView = {
@@ -225,6 +252,12 @@ export type OrderView = {
   summary: string;
   totalQuantity: number;
   totalCents: number;
+  /** The lines' sum before tax (the total on orders placed before tax). */
+  netCents: number;
+  taxCents: number;
+  /** Empty on orders placed before tax lines were kept: they show no tax line. */
+  taxLines: TaxLine[];
+  buyerVatNumber: string | null;
   phone: string;
   address: string;
   /** The buyer's purchase-order number, or null. */
@@ -308,6 +341,16 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     unitPriceCents: line.unitPriceCents ?? 0,
     quantity: line.quantity ?? 0,
     lineTotalCents: line.lineTotalCents ?? 0,
+    listUnitPriceCents: line.listUnitPriceCents ?? null,
+    priceSource: (line.priceSource as PriceSource | undefined) ?? null,
+  }));
+  const taxLines = ((doc.taxLines ?? []) as Partial<TaxLine>[]).map((line) => ({
+    kind: (line.kind ?? "unknown") as TaxKind,
+    label: line.label ?? "",
+    rate: line.rate ?? 0,
+    baseCents: line.baseCents ?? 0,
+    amountCents: line.amountCents ?? 0,
+    note: line.note ?? null,
   }));
   return {
     id: doc._id.toString(),
@@ -316,6 +359,10 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     summary: orderSummary(lines[0]?.productName ?? "", lines.length),
     totalQuantity: lines.reduce((sum, line) => sum + line.quantity, 0),
     totalCents: doc.totalCents ?? 0,
+    netCents: doc.netCents ?? doc.totalCents ?? 0,
+    taxCents: doc.taxCents ?? 0,
+    taxLines,
+    buyerVatNumber: doc.buyerVatNumber ?? null,
     phone: doc.phone ?? "",
     address: doc.address ?? "",
     poNumber: doc.poNumber || null,
@@ -388,6 +435,8 @@ export type PlaceOrderInput = {
   user: { id: string; email: string; name: string; companyName?: string | null };
   /** The customer's own past order the lines came from (a reorder through the cart). */
   reorderedFrom?: string | null;
+  /** The buyer's price group and tax details (pricing.server.ts); absent: list prices, no tax recorded. */
+  pricing?: CustomerPricing;
   /** On account with these net days (the service checked the credit limit); else a card order. */
   onAccount?: { termsDays: number } | null;
   /** The order's id, chosen beforehand (a cart's checkout claims the cart for it). */
@@ -489,6 +538,7 @@ export async function placeOrder({
   onAccount,
   orderId,
   fromCart = false,
+  pricing = VISITOR_PRICING,
 }: PlaceOrderInput): Promise<PlaceOrderResult> {
   if (lines.length < 1 || lines.length > MAX_ORDER_LINES) {
     throw new Error(`An order has 1 to ${MAX_ORDER_LINES} lines`);
@@ -506,18 +556,22 @@ export async function placeOrder({
     return { ok: false, failures };
   }
 
-  const orderLines = merged.map((line) => {
+  // Priced here, from the parts just read: the prices and the tax are frozen on the order.
+  const priced = priceWith(pricing, parts, merged);
+  const orderLines = priced.lines.map((line) => {
     const part = parts.get(line.partId)!;
     return {
       partId: part.id,
       partNumber: part.partNumber,
       productName: part.name,
-      unitPriceCents: part.priceCents,
+      unitPriceCents: line.unitPriceCents,
       quantity: line.quantity,
-      lineTotalCents: part.priceCents * line.quantity,
+      lineTotalCents: line.lineTotalCents,
+      listUnitPriceCents: line.listPriceCents,
+      priceSource: line.source,
     };
   });
-  const totalCents = orderLines.reduce((sum, line) => sum + line.lineTotalCents, 0);
+  const { totalCents, netCents, taxCents, taxLines } = priced;
   // Card orders are capped per customer; an order on account is bounded by the credit limit instead.
   const caps = onAccount ? null : await unpaidCapsOf(user.id);
   const overCaps = async (except?: string) =>
@@ -536,6 +590,10 @@ export async function placeOrder({
     _id: id,
     lines: orderLines,
     totalCents,
+    netCents,
+    taxCents,
+    taxLines,
+    ...(pricing.tax?.vatNumber ? { buyerVatNumber: pricing.tax.vatNumber } : {}),
     phone,
     address,
     ...(poNumber ? { poNumber } : {}),

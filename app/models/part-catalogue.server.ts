@@ -3,6 +3,7 @@
  * fit the visitor's vehicle, the part page's catalogue data, the admin's catalogue edits and the
  * sitemap. The Part schema itself and the card listing are in part.server.ts.
  */
+import type { VolumeBreak } from "~/utils/pricing";
 import mongoose from "mongoose";
 import { coalesce } from "~/utils/coalesce.server";
 import {
@@ -160,6 +161,8 @@ export type PartEdit = {
   fitment: FitmentRow[];
   /** Stock below this shows on the admin home; null: below the minimum order. */
   lowStockThreshold: number | null;
+  /** Volume breaks, sorted by quantity (utils/pricing.ts). */
+  volumeBreaks: VolumeBreak[];
 };
 
 function isDuplicateKey(error: unknown) {
@@ -194,6 +197,7 @@ export async function updatePartCatalogue(
       partNumber: view.partNumber,
       ...toCatalogue(previous as Parameters<typeof toCatalogue>[0]),
       lowStockThreshold: previous.lowStockThreshold ?? null,
+      volumeBreaks: view.volumeBreaks,
     };
     return { ok: true, before, after: { ...fields, partNumber } };
   } catch (error) {

@@ -14,6 +14,7 @@ import {
   type FitmentRow,
 } from "~/utils/catalogue";
 import { truncate } from "~/utils/misc";
+import { formatBreaks, type VolumeBreak } from "~/utils/pricing";
 import { escapeRegExp, normalizeSearch, type PartSort } from "~/utils/search";
 
 export const DEFAULT_MIN_ORDER_QUANTITY = 100;
@@ -26,6 +27,20 @@ const fitmentSchema = new Schema(
     yearFrom: { type: Number, required: true, min: 1900, max: 2100, validate: Number.isInteger },
     yearTo: { type: Number, required: true, min: 1900, max: 2100, validate: Number.isInteger },
     engine: { type: String, trim: true, maxlength: 40, default: null },
+  },
+  { _id: false },
+);
+
+const volumeBreakSchema = new Schema(
+  {
+    minQuantity: { type: Number, required: true, min: 1, validate: Number.isInteger },
+    percentOff: { type: Number, min: 0, max: 99.99, default: null },
+    unitPriceCents: {
+      type: Number,
+      min: 1,
+      default: null,
+      validate: (v: number | null) => v === null || Number.isInteger(v),
+    },
   },
   { _id: false },
 );
@@ -55,6 +70,8 @@ const partSchema = new Schema(
       validate: Number.isInteger,
     },
     availableQuantity: { type: Number, required: true, min: 0, validate: Number.isInteger },
+    /** Volume breaks, sorted by quantity (utils/pricing.ts): from minQuantity, a % off list or a unit price. */
+    volumeBreaks: { type: [volumeBreakSchema], default: undefined },
     /**
      * The units the shop has and has not shipped: available plus every hold below. Only a restock
      * (an admin's edit, an import) and shipping change it, each in the same update that changes the
@@ -199,6 +216,9 @@ export type PartView = {
   minOrderQuantity: number;
   availableQuantity: number;
   createdAt: string;
+  category: string;
+  brand: string;
+  volumeBreaks: VolumeBreak[];
 };
 
 export function toPartView(doc: Partial<PartDoc> & { _id: Types.ObjectId }): PartView {
@@ -212,6 +232,13 @@ export function toPartView(doc: Partial<PartDoc> & { _id: Types.ObjectId }): Par
     minOrderQuantity: doc.minOrderQuantity ?? DEFAULT_MIN_ORDER_QUANTITY,
     availableQuantity: doc.availableQuantity ?? 0,
     createdAt: (doc.createdAt ?? new Date(0)).toISOString(),
+    category: doc.category ?? "other",
+    brand: doc.brand ?? DEFAULT_BRAND,
+    volumeBreaks: (doc.volumeBreaks ?? []).map((item) => ({
+      minQuantity: item.minQuantity,
+      percentOff: item.percentOff ?? null,
+      unitPriceCents: item.unitPriceCents ?? null,
+    })),
   };
 }
 
@@ -334,6 +361,7 @@ const CARD_FIELDS = {
   priceCents: 1,
   minOrderQuantity: 1,
   availableQuantity: 1,
+  volumeBreaks: 1,
 } as const;
 
 export const CARD_DESCRIPTION_LENGTH = 110;
@@ -582,6 +610,7 @@ export type NewPart = {
   brand?: string;
   oeNumbers?: string[];
   fitment?: FitmentRow[];
+  volumeBreaks?: VolumeBreak[];
 };
 
 function generatePartNumber() {
@@ -671,13 +700,23 @@ export type PartExportRow = {
   priceCents: number;
   availableQuantity: number;
   minOrderQuantity: number;
+  volumeBreaks: VolumeBreak[];
 };
 
 /** Every part, by part number, one at a time (the CSV export: no page limit). */
 export async function* eachPartForExport(): AsyncGenerator<PartExportRow> {
   const cursor = Part.find(
     {},
-    { partNumber: 1, name: 1, category: 1, brand: 1, priceCents: 1, availableQuantity: 1, minOrderQuantity: 1 },
+    {
+      partNumber: 1,
+      name: 1,
+      category: 1,
+      brand: 1,
+      priceCents: 1,
+      availableQuantity: 1,
+      minOrderQuantity: 1,
+      volumeBreaks: 1,
+    },
   )
     .sort({ partNumber: 1 })
     .lean()
@@ -691,6 +730,7 @@ export async function* eachPartForExport(): AsyncGenerator<PartExportRow> {
       priceCents: doc.priceCents ?? 0,
       availableQuantity: doc.availableQuantity ?? 0,
       minOrderQuantity: doc.minOrderQuantity ?? DEFAULT_MIN_ORDER_QUANTITY,
+      volumeBreaks: toPartView(doc).volumeBreaks,
     };
   }
 }
@@ -704,17 +744,27 @@ export async function applyImportedChange({
   partId,
   stock,
   priceCents,
+  breaks = null,
 }: {
   partId: string;
   stock: { before: number; after: number } | null;
   priceCents: { before: number; after: number } | null;
+  /** Volume breaks as the dry run saw them and as the file sets them (already checked). */
+  breaks?: { before: string; after: VolumeBreak[] } | null;
 }): Promise<
   { ok: true; before: PartView; after: PartView } | { ok: false; reason: "missing" | "changed"; part: PartView | null }
 > {
   if (!isObjectId(partId)) return { ok: false, reason: "missing", part: null };
+  if (breaks) {
+    // The breaks are compared as read here (an array has no simple conditional match); price and stock below are atomic.
+    const current = await getPart(partId);
+    if (!current) return { ok: false, reason: "missing", part: null };
+    if (formatBreaks(current.volumeBreaks) !== breaks.before) return { ok: false, reason: "changed", part: current };
+  }
   const set = {
     ...(stock ? { availableQuantity: stock.after } : {}),
     ...(priceCents ? { priceCents: priceCents.after } : {}),
+    ...(breaks ? { volumeBreaks: breaks.after } : {}),
   };
   const doc = await Part.findOneAndUpdate(
     {

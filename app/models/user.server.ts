@@ -1,5 +1,6 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 import { safeAvatar } from "~/utils/avatar";
+import type { TaxProfile } from "~/utils/tax";
 
 export const ROLES = ["customer", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -51,7 +52,24 @@ const userSchema = new Schema(
      */
     account: {
       type: new Schema(
-        { termsDays: { type: Number, default: 0, min: 0 }, creditLimitCents: { type: Number, default: 0, min: 0 } },
+        {
+          termsDays: { type: Number, default: 0, min: 0 },
+          creditLimitCents: { type: Number, default: 0, min: 0 },
+          /** The customer's price group (models/price-group.server.ts); unset: list prices. */
+          priceGroupId: { type: Schema.Types.ObjectId },
+          /** Tax details an admin recorded (utils/tax.ts): where the buyer is taxed and why not. */
+          tax: {
+            type: new Schema(
+              {
+                country: { type: String, trim: true, maxlength: 8 },
+                state: { type: String, trim: true, maxlength: 2 },
+                vatNumber: { type: String, trim: true, maxlength: 30 },
+                exemptionCertificate: { type: String, trim: true, maxlength: 60 },
+              },
+              { _id: false },
+            ),
+          },
+        },
         { _id: false },
       ),
     },
@@ -64,6 +82,8 @@ userSchema.index({ googleId: 1 }, { sparse: true });
 userSchema.index({ createdAt: -1, _id: -1 });
 // The admins who get the shop's notices (paid orders to ship, low stock).
 userSchema.index({ role: 1 });
+// How many customers a price group has (a group in use is not deleted).
+userSchema.index({ "account.priceGroupId": 1 }, { sparse: true });
 
 export type UserDoc = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId };
 
@@ -89,9 +109,53 @@ export type UserView = {
   unpaidCaps: { orders: number | null; valueCents: number | null };
   /** Trade terms: net days on account (0: card only) and the credit limit in cents. */
   account: AccountTerms;
+  /** The account's price group and tax details. */
+  pricing: AccountPricing;
 };
 
 export type AccountTerms = { termsDays: number; creditLimitCents: number };
+
+/** What the account says about prices and tax: the price group (or null) and the tax details (or null). */
+export type AccountPricing = { priceGroupId: string | null; tax: TaxProfile | null };
+
+export function accountPricingOf(doc: Partial<UserDoc>): AccountPricing {
+  const tax = doc.account?.tax;
+  return {
+    priceGroupId: doc.account?.priceGroupId ? String(doc.account.priceGroupId) : null,
+    tax: tax?.country
+      ? {
+          country: tax.country,
+          state: tax.state || null,
+          vatNumber: tax.vatNumber || null,
+          exemptionCertificate: tax.exemptionCertificate || null,
+        }
+      : null,
+  };
+}
+
+/** Sets a customer's price group (null: none); false for an admin or no such user. */
+export async function setPriceGroup(userId: string, priceGroupId: string | null) {
+  if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
+  const update = priceGroupId
+    ? { $set: { "account.priceGroupId": priceGroupId } }
+    : { $unset: { "account.priceGroupId": "" } };
+  const result = await User.updateOne({ _id: userId, role: "customer" }, update);
+  return result.matchedCount === 1;
+}
+
+/** Records a customer's tax details (null: none recorded); false for an admin or no such user. */
+export async function setTaxProfile(userId: string, tax: TaxProfile | null) {
+  if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
+  const update = tax ? { $set: { "account.tax": tax } } : { $unset: { "account.tax": "" } };
+  const result = await User.updateOne({ _id: userId, role: "customer" }, update);
+  return result.matchedCount === 1;
+}
+
+/** How many customers are in a price group (a group in use is not deleted). */
+export async function countInPriceGroup(priceGroupId: string) {
+  if (!/^[a-f0-9]{24}$/i.test(priceGroupId)) return 0;
+  return User.countDocuments({ "account.priceGroupId": priceGroupId });
+}
 
 /** The address book; the chosen default, or the first address when none (or a deleted one) is chosen. */
 function addressBookOf(doc: Partial<UserDoc>) {
@@ -132,13 +196,17 @@ export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): Use
     orderUpdateEmails: doc.orderUpdateEmails !== false,
     unpaidCaps: { orders: doc.unpaidOrdersCap ?? null, valueCents: doc.unpaidValueCapCents ?? null },
     account: { termsDays: doc.account?.termsDays ?? 0, creditLimitCents: doc.account?.creditLimitCents ?? 0 },
+    pricing: accountPricingOf(doc),
   };
 }
 
 /** Sets a customer's trade terms; false for an admin account (or no such user): terms are for customers. */
 export async function setAccountTerms(userId: string, terms: AccountTerms) {
   if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
-  const result = await User.updateOne({ _id: userId, role: "customer" }, { $set: { account: terms } });
+  const result = await User.updateOne(
+    { _id: userId, role: "customer" },
+    { $set: { "account.termsDays": terms.termsDays, "account.creditLimitCents": terms.creditLimitCents } },
+  );
   return result.matchedCount === 1;
 }
 

@@ -6,6 +6,8 @@ import { PartGrid } from "~/components/part-card";
 import { Section, SocialLink, Spinner, StarRating } from "~/components/storefront";
 import { company } from "~/content/company";
 import { listPartCards } from "~/models/part.server";
+import { getUser } from "~/utils/auth.server";
+import { priceCards } from "~/utils/pricing.server";
 import { getNewestReviews } from "~/models/review.server";
 import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
 import { truncate } from "~/utils/misc";
@@ -32,7 +34,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       description: truncate(description, REVIEW_TEXT_LENGTH),
     })),
   );
-  const { parts } = await listPartCards({ perPage: HOME_PART_COUNT, withTotal: false });
+  const { parts: listed } = await listPartCards({ perPage: HOME_PART_COUNT, withTotal: false });
+  // A signed-in customer sees their own price (a page with a session cookie is never shared).
+  const parts = await priceCards(await getUser(request), listed);
   await waitAtMost(reviews, REVIEWS_WAIT_MS);
   return defer({ parts, reviews }, { headers: publicPageHeaders(request) });
 }

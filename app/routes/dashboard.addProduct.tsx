@@ -26,8 +26,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const submission = parseWithZod(await readForm(request), { schema: newPartSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-  const { name, description, img, quantity, price, minOrderQuantity, partNumber, category, brand, oeNumbers, fitment } =
-    submission.value;
+  const {
+    name,
+    description,
+    img,
+    quantity,
+    price,
+    minOrderQuantity,
+    partNumber,
+    category,
+    brand,
+    oeNumbers,
+    fitment,
+    volumeBreaks,
+  } = submission.value;
   try {
     const result = await addPart({
       name,
@@ -41,6 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       brand,
       oeNumbers,
       fitment,
+      volumeBreaks,
     });
     if (!result.ok) {
       return json(

@@ -7,7 +7,10 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { openAccountOrders } from "~/models/order.server";
 import { UnpaidCapsForm } from "~/components/hold-forms";
-import { getUserById, setAccountTerms, setUnpaidCaps } from "~/models/user.server";
+import { getUserById, setAccountTerms, setPriceGroup, setTaxProfile, setUnpaidCaps } from "~/models/user.server";
+import { getPriceGroup, listPriceGroups } from "~/models/price-group.server";
+import { CustomerPricingForm } from "~/components/customer-pricing-form";
+import { customerPricingSchema } from "~/utils/pricing-forms";
 import { accountTermsSchema } from "~/utils/account-terms";
 import { audit } from "~/utils/audit.server";
 import { requireAdmin } from "~/utils/auth.server";
@@ -25,7 +28,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const user = await getUserById(params.id ?? "");
   if (!user) throw new Response(NOT_FOUND, { status: 404 });
-  const open = user.role === "customer" ? await openAccountOrders(user.id) : { orders: [], balanceCents: 0 };
+  const [open, groups] = await Promise.all([
+    user.role === "customer" ? openAccountOrders(user.id) : { orders: [], balanceCents: 0 },
+    listPriceGroups(),
+  ]);
   return json(
     {
       customer: {
@@ -36,7 +42,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         company: user.company,
         account: user.account,
         unpaidCaps: user.unpaidCaps,
+        pricing: user.pricing,
       },
+      groups: groups.map(({ id, name }) => ({ id, name })),
       capDefaults: shopUnpaidCaps(user.emailVerified),
       open: {
         balanceCents: open.balanceCents,
@@ -59,6 +67,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!user) throw new Response(NOT_FOUND, { status: 404 });
   const formData = await readForm(request);
   if (formData.get("intent") === "unpaid-caps") return saveUnpaidCaps(formData, user, admin, context);
+  if (formData.get("intent") === "pricing") return savePricing(formData, user, admin, context);
   const submission = parseWithZod(formData, { schema: accountTermsSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   if (user.role !== "customer") {
@@ -124,12 +133,54 @@ async function saveUnpaidCaps(
   return redirectWithSuccess(`/dashboard/allUsers/${user.id}`, `${user.name} may hold unpaid: ${words(caps)}`);
 }
 
+/** The customer's price group and tax details (the account's, so they move with it to a company). */
+async function savePricing(
+  formData: FormData,
+  user: NonNullable<Awaited<ReturnType<typeof getUserById>>>,
+  admin: { id: string; email: string },
+  context: ActionFunctionArgs["context"],
+) {
+  const submission = parseWithZod(formData, { schema: customerPricingSchema });
+  const intent = "pricing" as const;
+  if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
+  if (user.role !== "customer") {
+    const message = "Price groups and tax details are for customers; this is an admin account.";
+    return json({ intent, result: submission.reply({ formErrors: [message] }) }, { status: 422 });
+  }
+  const { priceGroupId, tax } = submission.value;
+  const group = priceGroupId ? await getPriceGroup(priceGroupId) : null;
+  if (priceGroupId && !group) {
+    const reply = submission.reply({ fieldErrors: { priceGroupId: ["That price group no longer exists"] } });
+    return json({ intent, result: reply }, { status: 422 });
+  }
+  // Two single-field updates of the same account: each is atomic, and either alone leaves a valid account.
+  if (!(await setPriceGroup(user.id, priceGroupId)) || !(await setTaxProfile(user.id, tax))) {
+    const reply = submission.reply({ formErrors: ["This account changed meanwhile; reload the page."] });
+    return json({ intent, result: reply }, { status: 409 });
+  }
+  const words = (t: typeof tax) =>
+    t ? [t.country, t.state, t.vatNumber, t.exemptionCertificate].filter(Boolean).join(" ") : "not recorded";
+  await audit({
+    context,
+    actor: admin,
+    action: "user.set-pricing",
+    target: { type: "user", id: user.id, label: user.email },
+    before: { priceGroupId: user.pricing.priceGroupId, tax: words(user.pricing.tax) },
+    after: { priceGroupId, tax: words(tax) },
+  });
+  return redirectWithSuccess(
+    `/dashboard/allUsers/${user.id}`,
+    `${user.name}: ${group ? `price group ${group.name}` : "list prices"}, tax ${words(tax)}`,
+  );
+}
+
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export default function CustomerPage() {
-  const { customer, open, capDefaults } = useLoaderData<typeof loader>();
+  const { customer, open, capDefaults, groups } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
-  const capsReply = reply && "result" in reply ? reply : undefined;
+  const capsReply = reply && "result" in reply && reply.intent === "unpaid-caps" ? reply : undefined;
+  const pricingReply = reply && "result" in reply && reply.intent === "pricing" ? reply.result : undefined;
   const lastResult = reply && !("result" in reply) ? reply : undefined;
   const [form, fields] = useForm({
     id: "account-terms",
@@ -251,6 +302,24 @@ export default function CustomerPage() {
           it is paid or its hold runs out. Orders on account are bounded by the credit limit instead.
         </p>
         <UnpaidCapsForm reply={capsReply} caps={customer.unpaidCaps} defaults={capDefaults} />
+      </section>
+      <section
+        aria-labelledby="pricing-heading"
+        className="mt-8 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
+      >
+        <h2 id="pricing-heading" className="text-lg font-semibold">
+          Prices and tax
+        </h2>
+        <p className="text-sm text-slate-600">
+          The price group gives this customer its prices everywhere in the shop. The tax details decide the tax on their
+          orders: US sales tax by state (none with a certificate on file), EU VAT, or the reverse charge for an EU
+          business with a valid VAT number. A placed order keeps its prices and tax.
+        </p>
+        {customer.role === "customer" ? (
+          <CustomerPricingForm reply={pricingReply} groups={groups} current={customer.pricing} />
+        ) : (
+          <p className="mt-2 text-slate-700">Admins do not order: no prices or tax to set.</p>
+        )}
       </section>
       {open.orders.some((order) => order.state === "overdue") ? (
         <p className="mt-4 text-red-800">

@@ -21,6 +21,8 @@ import {
 import { reorderIntoCart } from "~/models/cart-lines.server";
 import { checkoutClaimMs, getOwnOrder, newOrderId } from "~/models/order.server";
 import { checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
+import { priceScreenLines } from "~/utils/pricing.server";
+import { PriceWithList, TaxSummaryRows } from "~/components/prices";
 import { requireCustomer } from "~/utils/auth.server";
 import { redirectAfterOrder } from "~/utils/checkout.server";
 import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/utils/cart-forms";
@@ -31,7 +33,13 @@ import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
-  const [cart, terms] = await Promise.all([getCart(user.id), checkoutTerms(user)]);
+  const [stored, terms] = await Promise.all([getCart(user.id), checkoutTerms(user)]);
+  // Each line at this customer's price (group, volume break), with the tax on the net.
+  const priced = await priceScreenLines(
+    user,
+    stored.lines.map((line) => ({ ...line, priced: Boolean(line.part) })),
+  );
+  const cart = { ...stored, ...priced };
   return json(
     { cart, terms, buyer: deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo")) },
     { headers: { "Cache-Control": "private, no-store" } },
@@ -254,15 +262,18 @@ function CartTable({ cart, actionData }: { cart: CartData; actionData: ActionDat
       columns={CART_COLUMNS}
       className="mt-4"
       footer={
-        <tr>
-          <th scope="row" colSpan={3} className="px-3 py-2 text-right font-semibold">
-            Total ({cart.totalQuantity.toLocaleString("en-US")} units)
-          </th>
-          <td className="px-3 py-2 text-right text-base font-bold" data-testid="cart-total">
-            {formatCents(cart.totalCents)}
-          </td>
-          <td />
-        </tr>
+        <>
+          <TaxSummaryRows netCents={cart.netCents} taxLines={cart.taxLines} labelColSpan={3} trailingCells={1} />
+          <tr>
+            <th scope="row" colSpan={3} className="px-3 py-2 text-right font-semibold">
+              Total with tax ({cart.totalQuantity.toLocaleString("en-US")} units)
+            </th>
+            <td className="px-3 py-2 text-right text-base font-bold" data-testid="cart-total">
+              {formatCents(cart.totalCents)}
+            </td>
+            <td />
+          </tr>
+        </>
       }
     >
       {cart.lines.map((line) => (
@@ -318,7 +329,11 @@ function CartRow({ line, actionData }: { line: CartData["lines"][number]; action
         ) : null}
       </th>
       <td className="px-3 py-2 text-right align-top" data-label="Unit price">
-        {line.part ? formatCents(line.part.priceCents) : "—"}
+        {line.part && line.unitPriceCents !== null ? (
+          <PriceWithList cents={line.unitPriceCents} listCents={line.listPriceCents} />
+        ) : (
+          "—"
+        )}
       </td>
       <td className="px-3 py-2 align-top max-md:col-span-2" data-label="Quantity">
         <updater.Form method="post" action={CART_PATH} className="flex items-start gap-2" {...getFormProps(form)}>

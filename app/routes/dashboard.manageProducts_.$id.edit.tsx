@@ -52,6 +52,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     oeNumbers,
     fitment,
     lowStockThreshold,
+    volumeBreaks,
   } = submission.value;
   const result = await updatePartCatalogue(id, {
     name,
@@ -65,6 +66,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     oeNumbers,
     fitment,
     lowStockThreshold: lowStockThreshold ?? null,
+    volumeBreaks,
   });
   if (!result.ok && result.reason === "missing") throw new Response(MISSING, { status: 404 });
   if (!result.ok) return json(submission.reply({ fieldErrors: { partNumber: [TAKEN] } }), { status: 409 });

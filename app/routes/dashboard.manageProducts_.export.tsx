@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { eachPartForExport, type PartExportRow } from "~/models/part.server";
 import { requireAdmin } from "~/utils/auth.server";
+import { formatBreaks } from "~/utils/pricing";
 import { CATEGORY_LABELS, type Category } from "~/utils/catalogue";
 import { csvDollars, csvFileDay, csvResponse, type CsvColumn } from "~/utils/csv.server";
 
@@ -13,6 +14,8 @@ const COLUMNS: CsvColumn<PartExportRow>[] = [
   { header: "Price", value: (part) => csvDollars(part.priceCents) },
   { header: "Stock", value: (part) => part.availableQuantity },
   { header: "Minimum order", value: (part) => part.minOrderQuantity },
+  // The compact syntax of Edit Product (utils/pricing.ts), read back by the import.
+  { header: "Volume breaks", value: (part) => formatBreaks(part.volumeBreaks) },
 ];
 
 /** Manage Products as CSV: every part, by part number. */

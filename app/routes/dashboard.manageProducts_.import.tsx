@@ -80,8 +80,8 @@ const DRY_RUN_COLUMNS: Column[] = [
   { label: "Before → after" },
 ];
 
-const show = (field: "stock" | "price", value: number) =>
-  field === "price" ? formatCents(value) : value.toLocaleString("en-US");
+const show = (field: "stock" | "price" | "breaks", value: number | string) =>
+  typeof value === "string" ? value || "none" : field === "price" ? formatCents(value) : value.toLocaleString("en-US");
 
 export default function ImportProducts() {
   const actionData = useActionData<typeof action>() as ActionData | undefined;
@@ -173,7 +173,7 @@ function Preview({ data, pending }: { data: Extract<ActionData, { kind: "preview
                 <span className="font-mono">{row.partNumber}</span> {row.name}
               </th>
               <td className="px-3 py-2" data-label="Field">
-                {row.field === "stock" ? "Stock" : "Price"}
+                {row.field === "stock" ? "Stock" : row.field === "price" ? "Price" : "Volume breaks"}
               </td>
               <td className="px-3 py-2" data-label="Before → after">
                 {show(row.field, row.before)} → {show(row.field, row.after)}

@@ -68,6 +68,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       number: order.number,
       summary: order.summary,
       lines: order.lines,
+      netCents: order.netCents,
+      taxLines: order.taxLines,
       totalQuantity: order.totalQuantity,
       totalCents: order.totalCents,
       holdUntil: order.holdUntil,
@@ -161,7 +163,13 @@ export default function PayOrder() {
           </p>
         ) : (
           <div className="mt-4">
-            <OrderLinesTable lines={order.lines} totalCents={order.totalCents} caption="The lines of this order" />
+            <OrderLinesTable
+              lines={order.lines}
+              totalCents={order.totalCents}
+              netCents={order.netCents}
+              taxLines={order.taxLines}
+              caption="The lines of this order"
+            />
             <p className="mt-2 text-sm text-slate-600">In US dollars.</p>
           </div>
         )}

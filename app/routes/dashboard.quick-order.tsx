@@ -11,6 +11,8 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
 import { padLinesIntoCart } from "~/models/cart-lines.server";
 import { requireCustomer } from "~/utils/auth.server";
+import { pricePadChecks } from "~/utils/pricing.server";
+import { PriceWithList } from "~/components/prices";
 import { redirectAfterOrder } from "~/utils/checkout.server";
 import { checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
 import { CART_PATH } from "~/utils/cart-forms";
@@ -75,7 +77,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return json<ActionData>({ result: submission.reply(), checks: [], stamp }, { status: 400 });
   }
   const value = submission.value;
-  const checks = await checkPadLines(parsePad(value.lines));
+  // Each line at this customer's price (group, volume break): what the pad shows and the cart will charge.
+  const checks = await pricePadChecks(user, await checkPadLines(parsePad(value.lines)));
   const broken = checks.filter((check) => check.problem);
 
   if (value.intent === "check") {
@@ -308,7 +311,7 @@ function CheckedLines({
               {check.quantity?.toLocaleString("en-US") ?? check.quantityText}
             </td>
             <td className="px-3 py-2 md:text-right" data-label="Unit price">
-              {check.part ? formatCents(check.part.priceCents) : "—"}
+              {check.part ? <PriceWithList cents={check.part.priceCents} listCents={check.listPriceCents} /> : "—"}
             </td>
             <td className="px-3 py-2 md:text-right" data-label="Line total">
               {check.lineTotalCents !== null ? formatCents(check.lineTotalCents) : "—"}

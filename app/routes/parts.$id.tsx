@@ -25,6 +25,9 @@ import { orderFormSchema } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
 import { redirectAfterOrder } from "~/utils/checkout.server";
 import { checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
+import { priceTable } from "~/utils/pricing";
+import { customerPricing } from "~/utils/pricing.server";
+import { PriceWithList } from "~/components/prices";
 
 const NOT_FOUND = "That part is not in our catalogue (any more).";
 
@@ -37,11 +40,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     checkoutTerms(user),
   ]);
   if (!part || !catalogue) throw new Response(NOT_FOUND, { status: 404 });
+  // This customer's price at each volume break (their group's price where it is lower).
+  const { group } = await customerPricing(user.role === "customer" ? user : null);
+  const prices = priceTable(part, group, part.minOrderQuantity).map(
+    ({ minQuantity, unitPriceCents, listPriceCents }) => ({
+      minQuantity,
+      unitPriceCents,
+      listPriceCents,
+    }),
+  );
   // An "Add to cart" refused without JavaScript came back here: its message goes by the form.
   const { refusal, setCookie } = await takeCartRefusal(request);
   return json(
     {
       part,
+      prices,
       catalogue,
       /** The visitor's remembered vehicle and whether this part fits it. */
       vehicle: vehicle ? { label: vehicleLabel(vehicle), fits: fitsVehicle(catalogue.fitment, vehicle) } : null,
@@ -113,7 +126,7 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => ({
 });
 
 export default function PartDetails() {
-  const { part, buyer, isAdmin, catalogue, vehicle, origin, refusal, terms } = useLoaderData<typeof loader>();
+  const { part, prices, buyer, isAdmin, catalogue, vehicle, origin, refusal, terms } = useLoaderData<typeof loader>();
   const canMeetMinimum = part.availableQuantity >= part.minOrderQuantity;
   return (
     <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 md:grid-cols-2">
@@ -155,10 +168,11 @@ export default function PartDetails() {
           <div className="rounded border border-slate-200 p-3">
             <dt className="text-sm text-slate-600">Price per unit</dt>
             <dd className="text-lg font-semibold" data-testid="unit-price">
-              {formatCents(part.priceCents)}
+              <PriceWithList cents={prices[0].unitPriceCents} listCents={prices[0].listPriceCents} />
             </dd>
           </div>
         </dl>
+        <VolumePrices prices={prices} />
         <PartCatalogueDetails catalogue={catalogue} />
         <script
           type="application/ld+json"
@@ -180,7 +194,7 @@ export default function PartDetails() {
           </p>
         ) : (
           // A saved address chosen from the picker starts the form again with it.
-          <OrderForm key={buyer.addressId ?? "profile"} part={part} buyer={buyer} terms={terms} />
+          <OrderForm key={buyer.addressId ?? "profile"} part={part} prices={prices} buyer={buyer} terms={terms} />
         )}
         {!isAdmin && canMeetMinimum ? (
           <div id={`part-${part.id}`} className="mt-6 border-t border-slate-200 pt-4">
@@ -202,12 +216,55 @@ export default function PartDetails() {
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
+/** The unit price at each volume break, when there is more than one price. */
+function VolumePrices({ prices }: { prices: LoaderData["prices"] }) {
+  if (prices.length < 2) return null;
+  return (
+    <table className="mt-4 w-full max-w-sm text-left text-sm" data-testid="volume-prices">
+      <caption className="mb-1 text-left font-semibold text-slate-800">Volume prices</caption>
+      <thead>
+        <tr className="border-b border-slate-300">
+          <th scope="col" className="py-1 pr-3">
+            Quantity
+          </th>
+          <th scope="col" className="py-1 text-right">
+            Price per unit
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {prices.map((row, index) => (
+          <tr key={row.minQuantity} className="border-b border-slate-100">
+            <td className="py-1 pr-3">
+              {row.minQuantity.toLocaleString("en-US")}
+              {index === prices.length - 1 ? "+" : ` to ${(prices[index + 1].minQuantity - 1).toLocaleString("en-US")}`}
+            </td>
+            <td className="py-1 text-right">
+              <PriceWithList cents={row.unitPriceCents} listCents={row.listPriceCents} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The price at a quantity, from the table (prices change only at a break), and the next lower one. */
+function priceAt(prices: LoaderData["prices"], quantity: number) {
+  let current = prices[0];
+  for (const row of prices) if (quantity >= row.minQuantity) current = row;
+  const next = prices.find((row) => row.minQuantity > quantity && row.unitPriceCents < current.unitPriceCents) ?? null;
+  return { current, next };
+}
+
 function OrderForm({
   part,
+  prices,
   buyer,
   terms,
 }: {
   part: LoaderData["part"];
+  prices: LoaderData["prices"];
   buyer: LoaderData["buyer"];
   terms: LoaderData["terms"];
 }) {
@@ -233,7 +290,9 @@ function OrderForm({
   const text = quantity.trim();
   const number = Number(text);
   const tooMany = text !== "" && number > part.availableQuantity;
-  const total = text !== "" && Number.isInteger(number) && number > 0 ? formatCents(part.priceCents * number) : "—";
+  const valid = text !== "" && Number.isInteger(number) && number > 0;
+  const { current, next } = priceAt(prices, valid ? number : part.minOrderQuantity);
+  const total = valid ? formatCents(current.unitPriceCents * number) : "—";
 
   return (
     <Form method="post" className="mt-4 space-y-1" {...getFormProps(form)}>
@@ -277,8 +336,14 @@ function OrderForm({
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <p className="text-lg" aria-live="polite">
           Total: <strong data-testid="order-total">{total}</strong>
-          <span className="text-sm text-slate-600"> ({formatCents(part.priceCents)} per unit)</span>
+          <span className="text-sm text-slate-600"> ({formatCents(current.unitPriceCents)} per unit, before tax)</span>
         </p>
+        {valid && next ? (
+          <p className="w-full text-sm text-green-800" data-testid="next-break">
+            {(next.minQuantity - number).toLocaleString("en-US")} more units reach the next price:{" "}
+            {formatCents(next.unitPriceCents)} per unit.
+          </p>
+        ) : null}
         {hydrated ? null : (
           // Without JavaScript the total cannot follow the typing: this re-renders it for the typed quantity.
           <Button variant="secondary" {...form.validate.getButtonProps({ name: fields.quantity.name })}>

@@ -17,6 +17,8 @@ import { ActiveFilters, FacetLists, FiltersPanel, RememberedVehicle, VehiclePick
 import { vehicleLabel, type Vehicle } from "~/content/vehicles";
 import { catalogueFacets, facetsTotal, idsFittingVehicle, type CatalogueFacets } from "~/models/part-catalogue.server";
 import { listPartCards, type PartCardView } from "~/models/part.server";
+import { getUser } from "~/utils/auth.server";
+import { priceCards } from "~/utils/pricing.server";
 import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
 import { takeCartRefusal, type CartRefusal } from "~/utils/cart-refusal.server";
 import { getEnv } from "~/utils/env.server";
@@ -101,7 +103,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The counts give the total too (one read fewer); the Previous/Next links carry a cursor, so a
   // page deep in the list is a range on the index.
   const facets = await catalogueFacets(q, filters);
-  const { parts, total, cursors } = await listPartCards({
+  const {
+    parts: listed,
+    total,
+    cursors,
+  } = await listPartCards({
     query: q,
     filters,
     sort,
@@ -111,6 +117,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     before,
     total: facetsTotal(facets, filters),
   });
+  // A signed-in customer sees their own price (a page with a session cookie is never shared).
+  const parts = await priceCards(await getUser(request), listed);
   const fitting = new Set(
     chosen
       ? parts.map((part) => part.id)

@@ -15,7 +15,8 @@ import {
   parseFitmentLine,
   type FitmentRow,
 } from "./catalogue";
-import { addPartSchema, editablePriceFields, wholeDollarsOrUnchanged } from "./shop-forms";
+import { addPartSchema, dollarsToCents, editablePriceFields, wholeDollarsOrUnchanged } from "./shop-forms";
+import { formatBreaks, parseBreaks, type VolumeBreak } from "./pricing";
 
 const lines = (text: string | undefined) =>
   (text ?? "")
@@ -67,7 +68,38 @@ const fitment = z
     return rows;
   });
 
+/** Volume breaks in the compact syntax (utils/pricing.ts): "100:-0%;500:-5%;1000:11.25". */
+const volumeBreaks = z
+  .string({ invalid_type_error: "Volume breaks must be text" })
+  .max(400, "Keep the volume breaks under 400 characters")
+  .optional()
+  .transform((text, ctx) => {
+    const parsed = parseBreaks(text ?? "");
+    if (!parsed.ok) {
+      ctx.addIssue({ code: "custom", message: parsed.message });
+      return z.NEVER;
+    }
+    return parsed.breaks;
+  });
+
+/** A break's own unit price stays below the list price (whole dollars here, cents when unchanged). */
+export function breaksBelowList(
+  { price, volumeBreaks: breaks }: { price?: number; volumeBreaks?: VolumeBreak[] },
+  ctx: z.RefinementCtx,
+) {
+  if (price === undefined || !Array.isArray(breaks)) return;
+  const over = breaks.find((item) => item.unitPriceCents !== null && item.unitPriceCents > dollarsToCents(price));
+  if (over) {
+    ctx.addIssue({
+      path: ["volumeBreaks"],
+      code: "custom",
+      message: `The price at ${over.minQuantity} units is above the list price`,
+    });
+  }
+}
+
 const catalogueFields = {
+  volumeBreaks,
   category: z.enum(CATEGORIES, { errorMap: () => ({ message: "Choose a category" }) }),
   /** Our own line (PartsWorks) when left empty. */
   brand: z
@@ -81,7 +113,7 @@ const catalogueFields = {
 };
 
 /** Add Product: the shop's fields (part number optional, generated when empty) and the catalogue's. */
-export const newPartSchema = addPartSchema.extend(catalogueFields);
+export const newPartSchema = addPartSchema.extend(catalogueFields).superRefine(breaksBelowList);
 
 /**
  * Edit Product: everything but the stock (Manage Products sets it, guarded against orders). The
@@ -103,11 +135,22 @@ export const editPartObject = addPartSchema.omit({ quantity: true }).extend({
     .optional(),
 });
 
-export const editPartSchema = editPartObject.superRefine(wholeDollarsOrUnchanged);
+export const editPartSchema = editPartObject.superRefine((value, ctx) => {
+  wholeDollarsOrUnchanged(value, ctx);
+  breaksBelowList(value, ctx);
+});
 
 /** The text-area forms of a part's lists, for an edit form's default values. */
-export function catalogueFormDefaults(part: { oeNumbers: string[]; fitment: FitmentRow[] }) {
-  return { oeNumbers: part.oeNumbers.join("\n"), fitment: part.fitment.map(formatFitmentRow).join("\n") };
+export function catalogueFormDefaults(part: {
+  oeNumbers: string[];
+  fitment: FitmentRow[];
+  volumeBreaks?: VolumeBreak[];
+}) {
+  return {
+    oeNumbers: part.oeNumbers.join("\n"),
+    fitment: part.fitment.map(formatFitmentRow).join("\n"),
+    volumeBreaks: formatBreaks(part.volumeBreaks ?? []),
+  };
 }
 
 export const FITMENT_HELP =

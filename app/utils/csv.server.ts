@@ -17,7 +17,15 @@ export function csvResponse<Row>(filename: string, columns: CsvColumn<Row>[], ro
       for await (const row of rows) yield columns.map((column) => column.value(row) ?? "");
     })(),
   );
-  const csv = stringify({ bom: true, escape_formulas: true, header: true, columns: columns.map((c) => c.header) });
+  // A cell with a semicolon is quoted too (volume breaks, "500:-5%;1000:-10%"): spreadsheets set to
+  // semicolon lists, and the import's reader, then keep it one cell.
+  const csv = stringify({
+    bom: true,
+    escape_formulas: true,
+    header: true,
+    columns: columns.map((c) => c.header),
+    quoted_match: ";",
+  });
   records.on("error", (error) => csv.destroy(error));
   return new Response(createReadableStreamFromReadable(records.pipe(csv)), {
     headers: {

@@ -1,8 +1,11 @@
 import { countLiveKeys, createApiKey } from "~/models/api-key.server";
-import { catalogueKeys, Part } from "~/models/part.server";
+import { catalogueKeys, Part, toPartView } from "~/models/part.server";
 import { parseFitmentLine, type Category, type FitmentRow } from "./catalogue";
 import { Review } from "~/models/review.server";
-import { User, type Role } from "~/models/user.server";
+import { accountPricingOf, User, type Role } from "~/models/user.server";
+import { PriceGroup } from "~/models/price-group.server";
+import { parseBreaks, priceWith } from "./pricing";
+import type { TaxProfile } from "./tax";
 import { ensureDemoFailedMail } from "./failed-mail.server";
 import { ensureDemoWebhooks } from "./webhooks.server";
 import { assignInvoiceNumber } from "~/models/invoice.server";
@@ -11,11 +14,61 @@ import { hashPassword } from "./password.server";
 import { getEnv } from "./env.server";
 
 /** The demo accounts; their logins are printed when the shop starts on the local database. */
-export const DEMO_USERS: { email: string; password: string; name: string; role: Role }[] = [
+export const DEMO_USERS: { email: string; password: string; name: string; role: Role; note?: string }[] = [
   { email: "admin@partsworks.test", password: "admin-demo-123", name: "Avery Admin", role: "admin" },
   { email: "customer@partsworks.test", password: "customer-demo-123", name: "Casey Customer", role: "customer" },
   { email: "trade@partsworks.test", password: "trade-demo-123", name: "Taylor Trade", role: "customer" },
+  {
+    email: "distributor@partsworks.test",
+    password: "distributor-demo-123",
+    name: "Dana Distributor",
+    role: "customer",
+    note: "distributor in the Distributor price group (15% off, filters 20% off), Michigan sales tax",
+  },
+  {
+    email: "eu@partsworks.test",
+    password: "eu-demo-123",
+    name: "Elke Becker",
+    role: "customer",
+    note: "EU company in Germany with a valid VAT number: reverse charge on its invoices",
+  },
 ];
+
+/** The demo price group and the accounts in it (docs/behaviour.md, "Prices"). */
+const DEMO_PRICE_GROUP = {
+  name: "Distributor",
+  percentOff: 15,
+  rules: [{ kind: "category" as const, value: "filters", percentOff: 20 }],
+  stacksWithBreaks: false,
+};
+
+/** Demo accounts' companies and tax details, kept in their account sub-document. */
+const DEMO_ACCOUNTS: Record<
+  string,
+  { companyName: string; billingAddress: string; country: string; taxId?: string; tax: TaxProfile; inGroup: boolean }
+> = {
+  "distributor@partsworks.test": {
+    companyName: "Great Lakes Parts Distribution",
+    billingAddress: "Great Lakes Parts Distribution\n900 Industrial Drive\nLansing, MI 48906",
+    country: "US",
+    tax: { country: "US", state: "MI", vatNumber: null, exemptionCertificate: null },
+    inGroup: true,
+  },
+  "eu@partsworks.test": {
+    companyName: "Autoteile Becker GmbH",
+    billingAddress: "Autoteile Becker GmbH\nHafenstraße 12\n20457 Hamburg\nGermany",
+    country: "DE",
+    taxId: "DE811907980",
+    tax: { country: "DE", state: null, vatNumber: "DE811907980", exemptionCertificate: null },
+    inGroup: false,
+  },
+};
+
+/** Volume breaks of demo parts, in the compact syntax of Edit Product. */
+const DEMO_BREAKS: Record<string, string> = {
+  "PW-1003": "1000:-5%;5000:-10%",
+  "PW-1005": "500:-5%;1000:-10%;5000:7.50",
+};
 
 /** The demo trade customer's company and terms: on account, net 30, with a credit limit. */
 const DEMO_TRADE = {
@@ -250,8 +303,32 @@ const DEMO_REVIEWS = [
  * Returns the demo logins.
  */
 export async function ensureDemoData() {
+  const group =
+    (await PriceGroup.findOne({ nameKey: DEMO_PRICE_GROUP.name.toLowerCase() }).lean()) ??
+    (await PriceGroup.create({ ...DEMO_PRICE_GROUP, nameKey: DEMO_PRICE_GROUP.name.toLowerCase() })).toObject();
   for (const demo of DEMO_USERS) {
     const exists = await User.exists({ email: demo.email });
+    const trade = DEMO_ACCOUNTS[demo.email];
+    if (!exists && trade) {
+      await User.create({
+        email: demo.email,
+        name: demo.name,
+        role: demo.role,
+        passwordHash: await hashPassword(demo.password),
+        emailVerifiedAt: new Date(),
+        companyName: trade.companyName,
+        billingAddress: trade.billingAddress,
+        country: trade.country,
+        ...(trade.taxId ? { taxId: trade.taxId } : {}),
+        account: {
+          termsDays: 0,
+          creditLimitCents: 0,
+          ...(trade.inGroup ? { priceGroupId: group._id } : {}),
+          tax: trade.tax,
+        },
+      });
+      continue;
+    }
     if (!exists) {
       await User.create({
         email: demo.email,
@@ -275,7 +352,14 @@ export async function ensureDemoData() {
   for (const [index, [partNumber, name, description, dollars, stock]] of DEMO_PARTS.entries()) {
     const catalogue = demoCatalogue(partNumber);
     const existing = await Part.findOne({ partNumber }).select({ partNumberKey: 1 }).lean();
+    const breaks = DEMO_BREAKS[partNumber] ? parseBreaks(DEMO_BREAKS[partNumber], dollars * 100) : null;
+    if (breaks && !breaks.ok) throw new Error(`Demo breaks of ${partNumber}: ${breaks.message}`);
+    const volumeBreaks = breaks?.ok ? breaks.breaks : undefined;
     if (existing) {
+      // Demo parts stored before volume breaks existed get theirs.
+      if (volumeBreaks) {
+        await Part.updateOne({ _id: existing._id, volumeBreaks: { $exists: false } }, { $set: { volumeBreaks } });
+      }
       // Demo parts stored before the catalogue fields existed get theirs.
       if (!existing.partNumberKey) {
         await Part.updateOne(
@@ -296,6 +380,7 @@ export async function ensureDemoData() {
       minOrderQuantity: 100,
       availableQuantity: stock,
       ...catalogue,
+      ...(volumeBreaks ? { volumeBreaks } : {}),
       createdAt,
       updatedAt: createdAt,
     });
@@ -321,6 +406,7 @@ export async function ensureDemoData() {
   }
 
   if ((await Order.estimatedDocumentCount()) === 0) await createDemoOrders(now);
+  await ensureEuDemoOrder(now);
 
   // API keys shows a key on first start: the trade customer's purchasing system (its token is
   // never shown; a new key is made on the screen).
@@ -334,7 +420,57 @@ export async function ensureDemoData() {
     const orders = await Order.find({ userId: trade._id }).sort({ createdAt: 1 }).limit(2).lean();
     await ensureDemoWebhooks(trade._id.toString(), orders.map(toOrderView));
   }
-  return DEMO_USERS.map(({ email, password, role }) => ({ email, password, role }));
+  return DEMO_USERS.map(({ email, password, role, note }) => ({ email, password, role, note: note ?? null }));
+}
+
+/**
+ * The EU company's paid order, so its invoice shows the reverse charge on first start: priced and
+ * taxed by the same function as a real order (a seed: stock is not taken).
+ */
+async function ensureEuDemoOrder(now: number) {
+  const buyer = await User.findOne({ email: "eu@partsworks.test" }).lean();
+  if (!buyer || (await Order.exists({ userId: buyer._id }))) return;
+  const part = await Part.findOne({ partNumber: "PW-1005" }).lean();
+  if (!part) return;
+  const view = toPartView(part);
+  const pricing = { group: null, tax: accountPricingOf(buyer).tax };
+  const priced = priceWith(pricing, new Map([[view.id, view]]), [{ partId: view.id, quantity: 1000 }]);
+  const line = priced.lines[0];
+  const placedAt = new Date(now - 5 * DAY_MS);
+  const order = await Order.create({
+    lines: [
+      {
+        partId: part._id,
+        partNumber: view.partNumber,
+        productName: view.name,
+        unitPriceCents: line.unitPriceCents,
+        quantity: line.quantity,
+        lineTotalCents: line.lineTotalCents,
+        listUnitPriceCents: line.listPriceCents,
+        priceSource: line.source,
+      },
+    ],
+    netCents: priced.netCents,
+    taxCents: priced.taxCents,
+    taxLines: priced.taxLines,
+    totalCents: priced.totalCents,
+    buyerVatNumber: pricing.tax?.vatNumber ?? undefined,
+    phone: "+49 40 5550 1200",
+    address: "Autoteile Becker GmbH, Hafenstraße 12, 20457 Hamburg, Germany",
+    poNumber: "BE-2026-117",
+    userId: buyer._id,
+    userEmail: buyer.email,
+    userName: buyer.name,
+    companyName: buyer.companyName,
+    searchKeys: ["be-2026-117", (buyer.companyName ?? "").toLowerCase()],
+    paymentMethod: "card",
+    status: "paid",
+    paidCents: priced.totalCents,
+    paidAt: new Date(placedAt.getTime() + HOUR_MS),
+    transactionId: "pi_demo_eu_reverse_charge",
+    createdAt: placedAt,
+  });
+  await assignInvoiceNumber(order._id.toString());
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

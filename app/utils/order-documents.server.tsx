@@ -103,6 +103,9 @@ export async function orderDocumentFor(
       phone: order.phone,
       address: order.address,
       totalCents: order.totalCents,
+      netCents: order.netCents,
+      taxLines: order.taxLines,
+      buyerVatNumber: order.buyerVatNumber,
       lines: order.lines.map(({ partNumber, productName, quantity, unitPriceCents, lineTotalCents }) => ({
         partNumber,
         productName,

@@ -19,6 +19,7 @@ import {
 import { getPartsByIds } from "~/models/part.server";
 import { getUserById } from "~/models/user.server";
 import { audit, type AuditEvent } from "./audit.server";
+import { customerPricing, priceWith } from "./pricing.server";
 import { formatCents } from "./misc";
 import { raiseOrderEvent } from "./order-events.server";
 import { ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "./order-states";
@@ -68,10 +69,15 @@ export function creditMessage({ limitCents, balanceCents, orderCents }: Omit<Cre
  * invoiced at once, due after its net days.
  */
 export async function placeCustomerOrder(
-  input: Omit<PlaceOrderInput, "onAccount" | "user"> & { user: { id: string }; payment?: "card" | "account" },
+  input: Omit<PlaceOrderInput, "onAccount" | "user" | "pricing"> & {
+    user: { id: string };
+    payment?: "card" | "account";
+  },
 ): Promise<PlaceResult> {
   const user = await getUserById(input.user.id);
   if (!user) throw new Error("Orders are placed by an existing customer");
+  // The customer's group and tax as they are now: the model prices the lines with them and freezes them.
+  const pricing = await customerPricing(user);
   const buyer = { id: user.id, email: user.email, name: user.name, companyName: user.company.companyName || null };
   let onAccount: { termsDays: number } | null = null;
   if (input.payment === "account") {
@@ -81,10 +87,7 @@ export async function placeCustomerOrder(
       return { ok: false, failures: [], payment: { status: 400, message, credit: null } };
     }
     const parts = await getPartsByIds(input.lines.map((line) => line.partId));
-    const orderCents = input.lines.reduce(
-      (sum, line) => sum + (parts.get(line.partId)?.priceCents ?? 0) * line.quantity,
-      0,
-    );
+    const orderCents = priceWith(pricing, parts, input.lines).totalCents;
     const { balanceCents } = await openAccountOrders(user.id);
     if (balanceCents + orderCents > creditLimitCents) {
       const credit = { limitCents: creditLimitCents, balanceCents, orderCents };
@@ -93,7 +96,7 @@ export async function placeCustomerOrder(
     }
     onAccount = { termsDays };
   }
-  const placed = await placeOrderModel({ ...input, user: buyer, onAccount });
+  const placed = await placeOrderModel({ ...input, user: buyer, onAccount, pricing });
   if (!placed.ok) return placed;
   let order = placed.order;
   if (onAccount) {

@@ -13,6 +13,8 @@ export type PadLineCheck = {
   quantity: number | null;
   part: Pick<PartView, "id" | "name" | "priceCents" | "minOrderQuantity" | "availableQuantity"> | null;
   lineTotalCents: number | null;
+  /** The list price of a unit when the customer's own price (set by pricing.server.ts) is lower. */
+  listPriceCents?: number | null;
   problem: LineProblem | { reason: "unknown-part" | "unreadable"; message: string } | null;
 };
 

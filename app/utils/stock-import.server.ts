@@ -5,6 +5,7 @@ import { audit, partTarget, partValues, type AuditEvent } from "./audit.server";
 import { formatCents } from "./misc";
 import { MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
 import { MAX_IMPORT_LINES, type ImportChange } from "./stock-import";
+import { formatBreaks, parseBreaks, type VolumeBreak } from "./pricing";
 
 /** A file refused whole (nothing listed, nothing written), with the status the answer carries. */
 export type ImportRefusal = { ok: false; status: 400 | 413 | 415 | 422; message: string };
@@ -14,10 +15,10 @@ export type ImportRow = {
   partId: string;
   partNumber: string;
   name: string;
-  field: "stock" | "price";
-  /** Stock as a count, price in cents. */
-  before: number;
-  after: number;
+  field: "stock" | "price" | "breaks";
+  /** Stock as a count, price in cents, volume breaks in the compact syntax. */
+  before: number | string;
+  after: number | string;
 };
 export type ImportProblem = { line: number; partNumber: string; reasons: string[] };
 export type DryRun = {
@@ -30,7 +31,7 @@ export type DryRun = {
   changes: ImportChange[];
 };
 
-const COLUMN_KEYS = { partnumber: "partNumber", stock: "stock", price: "price" } as const;
+const COLUMN_KEYS = { partnumber: "partNumber", stock: "stock", price: "price", volumebreaks: "breaks" } as const;
 type ColumnName = (typeof COLUMN_KEYS)[keyof typeof COLUMN_KEYS];
 
 /** "Part number", "PART_NUMBER", " part-number " all name the same column. */
@@ -65,8 +66,11 @@ export async function dryRunImport(file: File): Promise<DryRun | ImportRefusal> 
   if (text.trim() === "")
     return refuse(400, "The file is empty: export the products, edit the file, and choose it again.");
 
+  // The first line tells the separator (a spreadsheet in a comma-decimal locale writes semicolons);
+  // reading both at once would split an unquoted cell of volume breaks ("500:-5%;1000:-10%").
+  const firstLine = text.slice(0, text.search(/\r?\n|$/));
   const parser = parse(text, {
-    delimiter: [",", ";"],
+    delimiter: firstLine.includes(",") || !firstLine.includes(";") ? "," : ";",
     relax_column_count: true,
     relax_quotes: true,
     skip_empty_lines: true,
@@ -107,10 +111,13 @@ export async function dryRunImport(file: File): Promise<DryRun | ImportRefusal> 
     if (columns[name] !== undefined) return refuse(422, `The column “${cell.trim()}” appears twice in the first line.`);
     columns[name] = index;
   }
-  if (columns.partNumber === undefined || (columns.stock === undefined && columns.price === undefined)) {
+  if (
+    columns.partNumber === undefined ||
+    (columns.stock === undefined && columns.price === undefined && columns.breaks === undefined)
+  ) {
     return refuse(
       422,
-      "The first line must name the columns: “part number”, and “stock” and/or “price” (as in the products CSV export).",
+      "The first line must name the columns: “part number”, and “stock”, “price” and/or “volume breaks” (as in the products CSV export).",
     );
   }
   if (records.length === 0) return refuse(422, "The file has a header but no lines to import.");
@@ -118,7 +125,15 @@ export async function dryRunImport(file: File): Promise<DryRun | ImportRefusal> 
   return compare(records, columns as Record<"partNumber", number> & Partial<Record<ColumnName, number>>);
 }
 
-type Parsed = { line: number; partNumber: string; stock: number | null; priceCents: number | null; reasons: string[] };
+type Parsed = {
+  line: number;
+  partNumber: string;
+  stock: number | null;
+  priceCents: number | null;
+  /** The breaks cell as typed (null: no such column); checked against the part's price in compare. */
+  breaks: string | null;
+  reasons: string[];
+};
 
 function readStock(cell: string, reasons: string[]) {
   const value = cell.trim();
@@ -158,7 +173,9 @@ function compare(
     const priceCell = columns.price === undefined ? "" : (cells[columns.price] ?? "");
     const stock = stockCell.trim() ? (readStock(stockCell, reasons) ?? null) : null;
     const priceCents = priceCell.trim() ? (readPrice(priceCell, reasons) ?? null) : null;
-    return { line, partNumber, stock, priceCents, reasons };
+    const breaksCell = columns.breaks === undefined ? null : (cells[columns.breaks] ?? "");
+    if (breaksCell !== null && /^\s*[=+@]/.test(breaksCell)) reasons.push("volume breaks look like a formula");
+    return { line, partNumber, stock, priceCents, breaks: breaksCell, reasons };
   });
   return compareParsed(parsed);
 }
@@ -174,6 +191,7 @@ export function dryRunUpdates(updates: { partNumber: string; stock?: number | nu
       partNumber: update.partNumber.trim().toUpperCase(),
       stock: update.stock ?? null,
       priceCents: update.priceCents ?? null,
+      breaks: null,
       reasons: [],
     })),
   );
@@ -216,6 +234,13 @@ async function compareParsed(parsed: Parsed[]): Promise<DryRun> {
         `price “${(row.priceCents / 100).toFixed(2)}” is not whole dollars: prices are whole dollars, such as ${down} or ${down + 1}`,
       );
     }
+    // Breaks are checked against the price the line leaves the part with.
+    let breaks: VolumeBreak[] | null = null;
+    if (part && row.breaks !== null) {
+      const parsed = parseBreaks(row.breaks, row.priceCents ?? part.priceCents);
+      if (parsed.ok) breaks = parsed.breaks;
+      else row.reasons.push(`volume breaks “${row.breaks.trim()}”: ${parsed.message}`);
+    }
     if (row.reasons.length || !part) {
       problems.push({ line: row.line, partNumber: row.partNumber, reasons: row.reasons });
       continue;
@@ -225,7 +250,11 @@ async function compareParsed(parsed: Parsed[]): Promise<DryRun> {
     const priceChanges = row.priceCents !== null && row.priceCents !== part.priceCents;
     if (stockChanges) rows.push({ ...base, field: "stock", before: part.availableQuantity, after: row.stock! });
     if (priceChanges) rows.push({ ...base, field: "price", before: part.priceCents, after: row.priceCents! });
-    if (!stockChanges && !priceChanges) {
+    const breaksBefore = formatBreaks(part.volumeBreaks);
+    const breaksAfter = breaks ? formatBreaks(breaks) : null;
+    const breaksChange = breaksAfter !== null && breaksAfter !== breaksBefore;
+    if (breaksChange) rows.push({ ...base, field: "breaks", before: breaksBefore, after: breaksAfter });
+    if (!stockChanges && !priceChanges && !breaksChange) {
       unchanged += 1;
       continue;
     }
@@ -236,6 +265,8 @@ async function compareParsed(parsed: Parsed[]): Promise<DryRun> {
       stockChanges ? row.stock : null,
       priceChanges ? part.priceCents : null,
       priceChanges ? row.priceCents : null,
+      breaksChange ? breaksBefore : null,
+      breaksChange ? breaksAfter : null,
     ]);
   }
   return { ok: true, lines: parsed.length, rows, problems, unchanged, changes };
@@ -253,11 +284,14 @@ export async function applyImportChanges(
 ) {
   let applied = 0;
   const conflicts: ImportConflict[] = [];
-  for (const [partId, line, stockBefore, stockAfter, priceBefore, priceAfter] of changes) {
+  for (const [partId, line, stockBefore, stockAfter, priceBefore, priceAfter, breaksBefore, breaksAfter] of changes) {
+    // The breaks are read again (never trusted as sent): the dry run's text, parsed and checked once more.
+    const parsedBreaks = breaksAfter !== null ? parseBreaks(breaksAfter) : null;
     const outcome = await applyImportedChange({
       partId,
       stock: stockBefore !== null && stockAfter !== null ? { before: stockBefore, after: stockAfter } : null,
       priceCents: priceBefore !== null && priceAfter !== null ? { before: priceBefore, after: priceAfter } : null,
+      breaks: breaksBefore !== null && parsedBreaks?.ok ? { before: breaksBefore, after: parsedBreaks.breaks } : null,
     });
     if (outcome.ok) {
       applied += 1;

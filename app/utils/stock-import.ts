@@ -24,21 +24,37 @@ const cents = z
   .min(100)
   .max(MAX_PRICE_DOLLARS * 100)
   .nullable();
+/** Volume breaks in the compact syntax, before and after (null: the line leaves them alone). */
+const breaksText = z.string().max(400).nullable();
 const changeTuple = z
-  .tuple([objectId, z.number().int().min(2).max(1_000_000), stock, stock, cents, cents])
-  .refine(([, , stockBefore, stockAfter, priceBefore, priceAfter]) => {
+  .tuple([objectId, z.number().int().min(2).max(1_000_000), stock, stock, cents, cents, breaksText, breaksText])
+  .refine(([, , stockBefore, stockAfter, priceBefore, priceAfter, breaksBefore, breaksAfter]) => {
     const stockGiven = stockBefore !== null && stockAfter !== null;
     const priceGiven = priceBefore !== null && priceAfter !== null;
     const stockNone = stockBefore === null && stockAfter === null;
     const priceNone = priceBefore === null && priceAfter === null;
     // A new price is whole dollars (the dry run refuses one with cents).
     const wholeDollars = priceAfter === null || priceAfter % 100 === 0;
-    return (stockGiven || stockNone) && (priceGiven || priceNone) && (stockGiven || priceGiven) && wholeDollars;
+    const breaksGiven = breaksBefore !== null && breaksAfter !== null;
+    const breaksNone = breaksBefore === null && breaksAfter === null;
+    return (
+      (stockGiven || stockNone) &&
+      (priceGiven || priceNone) &&
+      (breaksGiven || breaksNone) &&
+      (stockGiven || priceGiven || breaksGiven) &&
+      wholeDollars
+    );
   });
 export type ImportChange = z.infer<typeof changeTuple>;
 
+// A change of stock and price only may leave the two breaks off (the form before volume breaks).
+const changeOrShort = z.preprocess(
+  (value) => (Array.isArray(value) && value.length === 6 ? [...value, null, null] : value),
+  changeTuple,
+);
+
 const changesSchema = z
-  .array(changeTuple)
+  .array(changeOrShort)
   .min(1, "There is nothing to apply.")
   .max(MAX_IMPORT_LINES)
   .refine((changes) => new Set(changes.map(([id]) => id)).size === changes.length, "A part appears twice.");
@@ -64,7 +80,7 @@ export const importApplySchema = z.object({
         }
       }),
     )
-    .transform((value) => value as ImportChange[]),
+    .transform((value) => changesSchema.parse(value) as ImportChange[]),
 });
 
 export const importSchema = z.discriminatedUnion("intent", [importUploadSchema, importApplySchema]);

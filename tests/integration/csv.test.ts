@@ -106,12 +106,14 @@ describe("CSV export", () => {
       "Price",
       "Stock",
       "Minimum order",
+      "Volume breaks",
     ]);
     expect(rows.find((row) => row["Part number"] === part.partNumber)).toMatchObject({
       Name: "'=1+1 Oil Filter",
       Price: "37.50", // a price stored with cents, written as every screen writes it
       Stock: "640",
       "Minimum order": "100",
+      "Volume breaks": "",
     });
   });
 
@@ -347,7 +349,7 @@ describe("CSV import of stock and prices", () => {
     ["an empty file", "", 400, /The file is empty/],
     ["a header only", "part number,stock\n", 422, /a header but no lines/],
     ["no part number column", "sku,stock\nPW-1001,5", 422, /must name the columns: “part number”/],
-    ["no stock or price column", "part number,name\nPW-1001,Pad", 422, /“stock” and\/or “price”/],
+    ["no stock or price column", "part number,name\nPW-1001,Pad", 422, /“stock”, “price” and\/or “volume breaks”/],
     ["Latin-1 bytes", new Uint8Array([...Buffer.from("part number,stock\nPW-1001,5\nCaf"), 0xe9]), 422, /not UTF-8/],
     [
       "a PNG image",
@@ -389,5 +391,33 @@ describe("CSV import of stock and prices", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/login");
     expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(100);
+  });
+});
+
+describe("volume breaks in the products CSV", () => {
+  test("the import's dry run lists a change of breaks and refuses breaks out of order; apply writes the valid one", async () => {
+    const { cookie } = await signedIn("admin");
+    const good = await createPart({ priceCents: 2000, availableQuantity: 100 });
+    const bad = await createPart({ priceCents: 2000, availableQuantity: 100 });
+    const csv = `Part number,Volume breaks\n${good.partNumber},500:-5%;1000:15.00\n${bad.partNumber},1000:-10%;500:-5%\n`;
+    const preview = await postImport(cookie, {
+      intent: "preview",
+      file: new File([csv], "parts.csv", { type: "text/csv" }),
+    });
+    expect(preview.status).toBe(422);
+    const body = (await preview.json()) as {
+      report: { rows: { field: string; after: string }[]; problems: { reasons: string[] }[] };
+      changes: string;
+    };
+    expect(body.report.rows).toEqual([expect.objectContaining({ field: "breaks", after: "500:-5%;1000:15.00" })]);
+    expect(body.report.problems[0].reasons.join(" ")).toMatch(/smallest quantity up/);
+    expect((await Part.findById(bad.id).lean())?.volumeBreaks ?? []).toEqual([]);
+    const applied = await postImport(cookie, { intent: "apply", changes: body.changes });
+    expect(applied.status).toBe(302);
+    const saved = await Part.findById(good.id).lean();
+    expect(saved?.volumeBreaks?.map((item) => [item.minQuantity, item.percentOff, item.unitPriceCents])).toEqual([
+      [500, 5, null],
+      [1000, null, 1500],
+    ]);
   });
 });

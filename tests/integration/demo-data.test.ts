@@ -34,3 +34,34 @@ describe("the demo data", () => {
     expect(keys.map((key) => [key.name, key.scopes])).toEqual([["Purchasing system", ["read", "order"]]]);
   });
 });
+
+describe("the demo's prices and tax", () => {
+  test("has parts with volume breaks, a distributor in a price group and an EU company with a valid VAT number whose invoice is a reverse charge", async () => {
+    const { Part } = await import("~/models/part.server");
+    const { User, toUserView } = await import("~/models/user.server");
+    const { priceLines } = await import("~/utils/pricing.server");
+    const { validVat } = await import("~/utils/tax");
+    const { DEMO_USERS } = await import("~/utils/demo-data.server");
+
+    const withBreaks = await Part.find({ "volumeBreaks.0": { $exists: true } }).lean();
+    expect(withBreaks.length).toBeGreaterThanOrEqual(2);
+
+    const distributor = toUserView((await User.findOne({ email: "distributor@partsworks.test" }).lean())!);
+    expect(distributor.pricing.priceGroupId).not.toBeNull();
+    const plug = (await Part.findOne({ partNumber: "PW-1005" }).lean())!;
+    const theirs = await priceLines({ id: distributor.id }, [{ partId: plug._id.toString(), quantity: 100 }]);
+    const list = await priceLines(null, [{ partId: plug._id.toString(), quantity: 100 }]);
+    expect(theirs.lines[0].unitPriceCents).toBeLessThan(list.lines[0].unitPriceCents);
+
+    const eu = toUserView((await User.findOne({ email: "eu@partsworks.test" }).lean())!);
+    expect(eu.pricing.tax && validVat(eu.pricing.tax)).toBe(true);
+    const euOrder = await Order.findOne({ userEmail: "eu@partsworks.test", status: "paid" }).lean();
+    expect(euOrder?.taxLines?.[0]).toMatchObject({ kind: "reverse-charge", amountCents: 0 });
+    expect(euOrder?.invoiceNumber).toBeTruthy();
+
+    // The logins the demo prints: one line each, naming the distributor and the EU company.
+    const notes = DEMO_USERS.map((user) => `${user.email} ${user.note ?? ""}`);
+    expect(notes.some((line) => /distributor/i.test(line) && line.includes("distributor@"))).toBe(true);
+    expect(notes.some((line) => /\bEU\b/.test(line) && line.includes("eu@"))).toBe(true);
+  });
+});

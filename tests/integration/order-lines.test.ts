@@ -45,6 +45,8 @@ describe("an order of several lines", () => {
         unitPriceCents: 1200,
         quantity: 250,
         lineTotalCents: 300_000,
+        listUnitPriceCents: 1200,
+        priceSource: "list",
       },
       {
         partId: b.id,
@@ -53,6 +55,8 @@ describe("an order of several lines", () => {
         unitPriceCents: 350,
         quantity: 20,
         lineTotalCents: 7000,
+        listUnitPriceCents: 350,
+        priceSource: "list",
       },
     ]);
     expect(order).toMatchObject({

@@ -99,6 +99,7 @@ describe("listPartCards", () => {
         "name",
         "partNumber",
         "priceCents",
+        "volumeBreaks",
       ].sort(),
     );
     expect(parts[0].description.length).toBeLessThanOrEqual(111);

@@ -1,4 +1,5 @@
 /** Test data written straight to the database, and sessions for it (shared by both suites). */
+import type { Category } from "~/utils/catalogue";
 import { randomUUID } from "node:crypto";
 import { Part, toPartView } from "~/models/part.server";
 import { createSession } from "~/models/session.server";
@@ -41,6 +42,9 @@ export async function createPart(
     description: string;
     partNumber: string;
     oeNumbers: string[];
+    category: string;
+    brand: string;
+    volumeBreaks: { minQuantity: number; percentOff: number | null; unitPriceCents: number | null }[];
   }> = {},
 ) {
   const unique = randomUUID().slice(0, 8).toUpperCase();
@@ -53,6 +57,9 @@ export async function createPart(
     priceCents: fields.priceCents ?? 500,
     minOrderQuantity: fields.minOrderQuantity ?? 100,
     availableQuantity: fields.availableQuantity ?? 1000,
+    ...(fields.category ? { category: fields.category as Category } : {}),
+    ...(fields.brand ? { brand: fields.brand } : {}),
+    ...(fields.volumeBreaks ? { volumeBreaks: fields.volumeBreaks } : {}),
   });
   return toPartView(doc.toObject());
 }

@@ -1,0 +1,74 @@
+/**
+ * The seller's tax rules (docs/behaviour.md, "Tax"): where the seller collects US sales tax and at
+ * what rate, its EU VAT registration, and the wording invoices print. Kept as content: an
+ * accountant changes rates here, not in code. Rates are percentages (6.25 is 6.25 %).
+ */
+import { company } from "./company";
+
+export const seller = {
+  /** The seller's home country and state (app/content/company.ts). */
+  country: "US",
+  state: company.address.region,
+  /** The seller's EU VAT registration (its EU distribution warehouse), printed on EU invoices. */
+  euVat: { country: "NL", number: "NL859324716B01" },
+} as const;
+
+/** US states where the seller is registered to collect sales tax, with the state rate. */
+export const US_SALES_TAX: Record<string, number> = {
+  MI: 6,
+  OH: 5.75,
+  IN: 7,
+  IL: 6.25,
+  WI: 5,
+};
+
+/** Standard VAT rates of the EU member states, by ISO country code. */
+export const EU_VAT: Record<string, number> = {
+  AT: 20,
+  BE: 21,
+  BG: 20,
+  HR: 25,
+  CY: 19,
+  CZ: 21,
+  DK: 25,
+  EE: 24,
+  FI: 25.5,
+  FR: 20,
+  DE: 19,
+  GR: 24,
+  HU: 27,
+  IE: 23,
+  IT: 22,
+  LV: 21,
+  LT: 21,
+  LU: 17,
+  MT: 18,
+  NL: 21,
+  PL: 23,
+  PT: 23,
+  RO: 21,
+  SK: 23,
+  SI: 22,
+  ES: 21,
+  SE: 25,
+};
+
+export const US_STATES = [
+  "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY",
+  "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH",
+  "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY",
+] as const; // prettier-ignore
+
+/** The words invoices print when no tax is charged, by reason. */
+export const TAX_WORDING = {
+  reverseCharge:
+    "Reverse charge: VAT to be accounted for by the recipient (Article 196, Council Directive 2006/112/EC).",
+  exempt: (certificate: string) => `Exempt from sales tax: resale or exemption certificate ${certificate} on file.`,
+  notCollected: (state: string) =>
+    `No sales tax charged: the seller does not collect sales tax in ${state}; the buyer may owe use tax.`,
+  export: "No tax charged: export outside the United States and the EU; import duties and taxes are the buyer's.",
+  unknown: "No tax charged: the buyer's tax location is not recorded.",
+} as const;
+
+/** The largest rate the shop accepts anywhere (a rate over 100 % is a typing error). */
+export const MAX_TAX_RATE = 100;

@@ -1,0 +1,115 @@
+/**
+ * The one place prices and tax are decided (docs/behaviour.md, "Prices" and "Tax"): screens, the
+ * order service and the API all call `priceLines`, or `customerPricing` and the pure functions of
+ * pricing.ts for what a page shows. What a customer posts as a price, discount or tax is never read.
+ */
+import { getPriceGroup } from "~/models/price-group.server";
+import { getPartsByIds, type PartView } from "~/models/part.server";
+import { getUserById } from "~/models/user.server";
+import { priceWith, unitPrice, VISITOR_PRICING, type CustomerPricing } from "./pricing";
+import type { TaxProfile } from "./tax";
+
+export { priceWith, type CustomerPricing, type PricedOrder, type PricedLine } from "./pricing";
+
+/** The price group and tax details of a signed-in customer; list prices for a visitor or an admin. */
+export async function customerPricing(
+  customer: { id: string } | { pricing: { priceGroupId: string | null; tax: TaxProfile | null }; role?: string } | null,
+): Promise<CustomerPricing> {
+  if (!customer) return VISITOR_PRICING;
+  const user = "pricing" in customer ? customer : await getUserById(customer.id);
+  if (!user) return VISITOR_PRICING;
+  const group = await getPriceGroup(user.pricing.priceGroupId);
+  return { group, tax: user.pricing.tax };
+}
+
+/**
+ * Prices an order's lines for a customer (or a visitor, null): each line at its volume break or the
+ * customer's group price, the tax on the net, and the total. Lines whose part is gone are left out.
+ */
+export async function priceLines(
+  customer: Parameters<typeof customerPricing>[0],
+  lines: readonly { partId: string; quantity: number }[],
+) {
+  const [pricing, parts] = await Promise.all([
+    customerPricing(customer),
+    getPartsByIds(lines.map((line) => line.partId)),
+  ]);
+  return priceWith(pricing, parts, lines);
+}
+
+/**
+ * A list of lines as a screen shows it (the cart, the quick-order pad), each at the customer's
+ * price: its unit price, list price and line total replaced, with the net, the tax and the total.
+ */
+export async function priceScreenLines<
+  L extends { partId: string; quantity: number; lineTotalCents: number | null; priced?: boolean },
+>(customer: Parameters<typeof customerPricing>[0], lines: L[]) {
+  const wanted = lines.filter((line) => line.priced !== false);
+  const order = await priceLines(customer, wanted);
+  const byPart = new Map(order.lines.map((line) => [line.partId, line]));
+  const priced = lines.map((line) => {
+    const price = line.priced !== false ? byPart.get(line.partId) : undefined;
+    return price
+      ? {
+          ...line,
+          lineTotalCents: price.lineTotalCents,
+          unitPriceCents: price.unitPriceCents,
+          listPriceCents: price.listPriceCents,
+          priceSource: price.source,
+        }
+      : { ...line, unitPriceCents: null, listPriceCents: null, priceSource: null };
+  });
+  return {
+    lines: priced,
+    netCents: order.netCents,
+    taxLines: order.taxLines,
+    taxCents: order.taxCents,
+    totalCents: order.totalCents,
+  };
+}
+
+/** The quick-order pad's checked lines at the customer's price: the unit price is theirs, the list price beside it. */
+export async function pricePadChecks<
+  C extends {
+    quantity: number | null;
+    problem: unknown;
+    lineTotalCents: number | null;
+    part: { id: string; priceCents: number } | null;
+  },
+>(customer: Parameters<typeof customerPricing>[0], checks: C[]) {
+  const pricing = await customerPricing(customer);
+  const ids = checks.flatMap((check) => (check.part ? [check.part.id] : []));
+  const parts = await getPartsByIds(ids);
+  return checks.map((check) => {
+    const part = check.part ? parts.get(check.part.id) : undefined;
+    if (!check.part || !part) return { ...check, listPriceCents: null };
+    const quantity = check.quantity ?? part.minOrderQuantity;
+    const price = priceWith(pricing, parts, [{ partId: part.id, quantity }]).lines[0];
+    return {
+      ...check,
+      part: { ...check.part, priceCents: price.unitPriceCents },
+      listPriceCents: price.listPriceCents,
+      lineTotalCents: check.lineTotalCents === null ? null : price.lineTotalCents,
+    };
+  });
+}
+
+/**
+ * Catalogue cards at a signed-in customer's price (at the part's minimum order), the list price
+ * beside it. A visitor's cards are returned as they are: only those pages may be shared by a cache
+ * (cache.server.ts makes a page with a session cookie private).
+ */
+export async function priceCards<P extends PartView | Omit<PartView, "createdAt">>(
+  user: { role: string; pricing: { priceGroupId: string | null; tax: TaxProfile | null } } | null,
+  parts: P[],
+): Promise<(P & { listPriceCents?: number })[]> {
+  if (!user || user.role !== "customer" || !user.pricing.priceGroupId) return parts;
+  const { group } = await customerPricing(user);
+  if (!group) return parts;
+  return parts.map((part) => {
+    const price = unitPrice(part, part.minOrderQuantity, group);
+    return price.unitPriceCents < part.priceCents
+      ? { ...part, priceCents: price.unitPriceCents, listPriceCents: part.priceCents }
+      : part;
+  });
+}

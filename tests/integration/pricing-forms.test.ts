@@ -1,0 +1,207 @@
+/**
+ * The forms of prices and tax refuse bad input at the field, with a 4xx, writing nothing: volume
+ * breaks on Edit Product, a price group's discounts and net prices, a customer's VAT number; and a
+ * customer's own price appears on the screens the admin's choices change.
+ */
+import { describe, expect, test } from "vitest";
+import { Part } from "~/models/part.server";
+import { PriceGroup } from "~/models/price-group.server";
+import { User } from "~/models/user.server";
+import { action as editProduct } from "~/routes/dashboard.manageProducts_.$id.edit";
+import { action as priceGroupsAction } from "~/routes/dashboard.priceGroups";
+import { action as customerAction } from "~/routes/dashboard.allUsers_.$id._index";
+import { loader as partLoader } from "~/routes/parts.$id";
+import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
+import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+
+async function admin() {
+  const user = await createUser({ role: "admin" });
+  return sessionCookieHeader(user.id);
+}
+
+async function errorsOf(response: Response) {
+  return JSON.stringify(await response.json());
+}
+
+describe("volume breaks on Edit Product", () => {
+  test.each([
+    ["1000:-10%;500:-5%", "smallest quantity up"],
+    ["500:-5%;500:-8%", "overlap"],
+    ["500:-150%", "below 100"],
+    ["500:-3", "cannot be negative"],
+    ["500:30", "above the list price"],
+  ])("%s: a message at the field, 400, the part unchanged", async (breaks, message) => {
+    const cookie = await admin();
+    const part = await createPart({ priceCents: 2500 });
+    const before = await Part.findById(part.id).lean();
+    const response = await settle(
+      editProduct(
+        actionArgs(
+          postRequest(
+            `/dashboard/manageProducts/${part.id}/edit`,
+            {
+              name: part.name,
+              description: part.description,
+              img: part.img,
+              price: "25",
+              minOrderQuantity: "100",
+              partNumber: part.partNumber,
+              category: "brakes",
+              brand: "PartsWorks",
+              volumeBreaks: breaks,
+            },
+            { cookie },
+          ),
+          { id: part.id },
+        ),
+      ),
+    );
+    expect(response.status).toBe(400);
+    const body = await errorsOf(response);
+    expect(body).toContain("volumeBreaks");
+    expect(body).toContain(message);
+    expect(await Part.findById(part.id).lean()).toEqual(before);
+  });
+
+  test("valid breaks are saved sorted as typed, and the part page shows the table", async () => {
+    const cookie = await admin();
+    const part = await createPart({ priceCents: 2500, availableQuantity: 5000 });
+    const response = await settle(
+      editProduct(
+        actionArgs(
+          postRequest(
+            `/dashboard/manageProducts/${part.id}/edit`,
+            {
+              name: part.name,
+              description: part.description,
+              img: part.img,
+              price: "25",
+              minOrderQuantity: "100",
+              partNumber: part.partNumber,
+              category: "brakes",
+              brand: "PartsWorks",
+              volumeBreaks: "500:-5%;1000:20.00",
+            },
+            { cookie },
+          ),
+          { id: part.id },
+        ),
+      ),
+    );
+    expect(response.status).toBe(302);
+    const saved = await Part.findById(part.id).lean();
+    expect(saved?.volumeBreaks?.map((item) => item.minQuantity)).toEqual([500, 1000]);
+    const customer = await createUser({});
+    const page = await settle(
+      partLoader(
+        loaderArgs(getRequest(`/parts/${part.id}`, { cookie: await sessionCookieHeader(customer.id) }), {
+          id: part.id,
+        }),
+      ),
+    );
+    const data = (await page.json()) as { prices: { minQuantity: number; unitPriceCents: number }[] };
+    expect(data.prices).toEqual([
+      expect.objectContaining({ minQuantity: 100, unitPriceCents: 2500 }),
+      expect.objectContaining({ minQuantity: 500, unitPriceCents: 2375 }),
+      expect.objectContaining({ minQuantity: 1000, unitPriceCents: 2000 }),
+    ]);
+  });
+});
+
+describe("price groups", () => {
+  test.each([
+    [{ percentOff: "120" }, "percentOff", "zero or negative"],
+    [{ percentOff: "-5" }, "percentOff", "cannot be negative"],
+    [{ rules: "category brakes -100%" }, "rules", "zero or negative"],
+    [{ rules: "part PW-1001 -3.00" }, "rules", "cannot be negative"],
+    [{ rules: "category nonsense -5%" }, "rules", "no category"],
+  ])("%o: a message at %s, 400, nothing written", async (fields, field, message) => {
+    const cookie = await admin();
+    const count = await PriceGroup.countDocuments();
+    const response = await settle(
+      priceGroupsAction(
+        actionArgs(
+          postRequest("/dashboard/priceGroups", { intent: "save", name: "Broken group", ...fields }, { cookie }),
+        ),
+      ),
+    );
+    expect(response.status).toBe(400);
+    const body = await errorsOf(response);
+    expect(body).toContain(field);
+    expect(body).toContain(message);
+    expect(await PriceGroup.countDocuments()).toBe(count);
+  });
+
+  test("a customer's record assigns a group; the part page then shows their price with the list price", async () => {
+    const cookie = await admin();
+    const created = await settle(
+      priceGroupsAction(
+        actionArgs(
+          postRequest(
+            "/dashboard/priceGroups",
+            { intent: "save", name: `Fleet ${Date.now()}`, rules: "category brakes -8%" },
+            { cookie },
+          ),
+        ),
+      ),
+    );
+    expect(created.status).toBe(302);
+    const group = await PriceGroup.findOne().sort({ createdAt: -1 }).lean();
+    const customer = await createUser({});
+    const assigned = await settle(
+      customerAction(
+        actionArgs(
+          postRequest(
+            `/dashboard/allUsers/${customer.id}`,
+            { intent: "pricing", priceGroupId: group!._id.toString(), country: "US", state: "MI" },
+            { cookie },
+          ),
+          { id: customer.id },
+        ),
+      ),
+    );
+    expect(assigned.status).toBe(302);
+    const part = await createPart({ priceCents: 1000, category: "brakes" });
+    const page = await settle(
+      partLoader(
+        loaderArgs(getRequest(`/parts/${part.id}`, { cookie: await sessionCookieHeader(customer.id) }), {
+          id: part.id,
+        }),
+      ),
+    );
+    const data = (await page.json()) as { prices: { unitPriceCents: number; listPriceCents: number }[] };
+    expect(data.prices[0]).toMatchObject({ unitPriceCents: 920, listPriceCents: 1000 });
+  });
+});
+
+describe("a customer's tax details", () => {
+  test.each([
+    [{ country: "DE", vatNumber: "DE12" }, "vatNumber", "not a valid Germany VAT"],
+    [{ country: "US" }, "state", "US state"],
+    [{ country: "DE", exemptionCertificate: "X-1" }, "exemptionCertificate", "for US customers"],
+    [{ country: "CA", vatNumber: "123456789" }, "vatNumber", "for EU customers"],
+  ])("%o: a message at %s, 400, the account unchanged", async (fields, field, message) => {
+    const cookie = await admin();
+    const customer = await createUser({});
+    const before = await User.findById(customer.id).lean();
+    const response = await settle(
+      customerAction(
+        actionArgs(postRequest(`/dashboard/allUsers/${customer.id}`, { intent: "pricing", ...fields }, { cookie }), {
+          id: customer.id,
+        }),
+      ),
+    );
+    expect(response.status).toBe(400);
+    const body = await errorsOf(response);
+    expect(body).toContain(field);
+    expect(body).toContain(message);
+    expect(await User.findById(customer.id).lean()).toEqual(before);
+  });
+
+  test("a tax rate over 100 % is refused by the rate tables' check", async () => {
+    const { rateTableSchema } = await import("~/utils/tax");
+    const result = rateTableSchema.safeParse({ MI: 6, OH: 140 });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0].message).toMatch(/at most 100/);
+  });
+});
