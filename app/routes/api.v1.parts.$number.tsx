@@ -3,14 +3,16 @@ import { apiCall, methodNotAllowed, notFound, ok } from "~/utils/api.server";
 import { partDetailJson } from "~/utils/api-views.server";
 import { getPartCatalogue } from "~/models/part-catalogue.server";
 import { findPartByNumber } from "~/utils/part-number.server";
+import { priceCards } from "~/utils/pricing.server";
 
 /** GET /api/v1/parts/{number}: one part by its part number or an OE number, with price and stock. */
 export async function loader(args: LoaderFunctionArgs) {
-  return apiCall(args, ["read", "stock"], async () => {
+  return apiCall(args, ["read", "stock"], async ({ user }) => {
     const part = await findPartByNumber((args.params.number ?? "").slice(0, 40));
     const catalogue = part && (await getPartCatalogue(part.id));
     if (!part || !catalogue) throw notFound("No part has that part number or OE number.");
-    return ok(partDetailJson({ ...part, ...catalogue }));
+    const [priced] = await priceCards(user, [part]);
+    return ok(partDetailJson({ ...priced, ...catalogue }));
   });
 }
 

@@ -4,10 +4,11 @@ import { apiCall, decodeCursor, encodeCursor, methodNotAllowed, ok, readQuery } 
 import { PartListQuery } from "~/utils/api-schemas.server";
 import { partJson } from "~/utils/api-views.server";
 import { searchFilters } from "~/utils/parts-search.server";
+import { priceCards } from "~/utils/pricing.server";
 
 /** GET /api/v1/parts: the catalogue, searched and filtered as on /parts, a page at a time. */
 export async function loader(args: LoaderFunctionArgs) {
-  return apiCall(args, ["read", "stock"], async () => {
+  return apiCall(args, ["read", "stock"], async ({ user }) => {
     const query = readQuery(args.request, PartListQuery);
     const after = decodeCursor(query.cursor, PART_CURSOR_PATTERN);
     const { parts, cursors } = await listPartCards({
@@ -19,7 +20,8 @@ export async function loader(args: LoaderFunctionArgs) {
       after,
     });
     const nextCursor = parts.length === query.limit && cursors.last ? encodeCursor(cursors.last) : null;
-    return ok({ data: parts.map(partJson), nextCursor });
+    // The key owner's own price (a price group), as the catalogue's cards show it.
+    return ok({ data: (await priceCards(user, parts)).map(partJson), nextCursor });
   });
 }
 

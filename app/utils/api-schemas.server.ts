@@ -53,6 +53,9 @@ export const Part = z
     minOrderQuantity: z.number().int(),
     availableQuantity: z.number().int(),
     inStock: z.boolean(),
+    listPrice: Money.nullable().openapi({
+      description: "The list price of a unit, when the key owner's own price (price group) is lower",
+    }),
   })
   .openapi("Part");
 
@@ -121,10 +124,22 @@ export const Order = z
         name: z.string(),
         quantity: z.number().int(),
         unitPrice: Money,
+        listUnitPrice: Money.nullable().openapi({ description: "The list price of a unit, when the line's is lower" }),
         lineTotal: Money,
       }),
     ),
-    total: Money,
+    net: Money,
+    tax: Money,
+    taxLines: z.array(
+      z.object({
+        label: z.string().openapi({ example: "Michigan sales tax 6%" }),
+        rate: z.number().openapi({ description: "Percent" }),
+        base: Money,
+        amount: Money,
+        note: z.string().nullable().openapi({ description: "Why no tax is charged (reverse charge, exemption)" }),
+      }),
+    ),
+    total: Money.openapi({ description: "Net plus tax" }),
     paid: Money,
     balance: Money,
     address: z.string(),

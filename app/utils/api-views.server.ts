@@ -6,7 +6,9 @@ import type { PartView } from "~/models/part.server";
 import { money } from "./api.server";
 import { DEFAULT_BRAND, type Category } from "./catalogue";
 
-export function partJson(part: Omit<PartView, "createdAt"> & { brand?: string; category?: Category }) {
+export function partJson(
+  part: Omit<PartView, "createdAt"> & { brand?: string; category?: Category; listPriceCents?: number },
+) {
   return {
     id: part.id,
     partNumber: part.partNumber,
@@ -18,6 +20,7 @@ export function partJson(part: Omit<PartView, "createdAt"> & { brand?: string; c
     minOrderQuantity: part.minOrderQuantity,
     availableQuantity: Math.max(0, part.availableQuantity),
     inStock: part.availableQuantity >= part.minOrderQuantity,
+    listPrice: part.listPriceCents ? money(part.listPriceCents) : null,
   };
 }
 
@@ -37,7 +40,20 @@ export function orderJson(order: OrderView) {
       name: line.productName,
       quantity: line.quantity,
       unitPrice: money(line.unitPriceCents),
+      listUnitPrice:
+        line.listUnitPriceCents && line.listUnitPriceCents > line.unitPriceCents
+          ? money(line.listUnitPriceCents)
+          : null,
       lineTotal: money(line.lineTotalCents),
+    })),
+    net: money(order.netCents),
+    tax: money(order.taxCents),
+    taxLines: order.taxLines.map((line) => ({
+      label: line.label,
+      rate: line.rate,
+      base: money(line.baseCents),
+      amount: money(line.amountCents),
+      note: line.note,
     })),
     total: money(order.totalCents),
     paid: money(order.paidCents),

@@ -9,7 +9,8 @@ import { ApiKey, createApiKey } from "~/models/api-key.server";
 import { Audit } from "~/models/audit.server";
 import { Order } from "~/models/order.server";
 import { Part } from "~/models/part.server";
-import { User } from "~/models/user.server";
+import { savePriceGroup } from "~/models/price-group.server";
+import { setPriceGroup, setTaxProfile, User } from "~/models/user.server";
 import { action as keysAction, loader as keysLoader } from "~/routes/dashboard.apiKeys";
 import type { ApiScope } from "~/utils/api-scopes";
 import { createPart, createUser } from "../setup/factories";
@@ -306,6 +307,49 @@ describe("orders", () => {
     expect(((await cancelled.json()) as { state: string }).state).toBe("cancelled");
     expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(500);
     await expectProblem(await call(token, `/orders/${order.id}/cancel`, { method: "POST" }), 409);
+  });
+
+  test("a key prices as its owner: a price group's price beside the list price, and an order's net, tax lines and total; a posted price is ignored", async () => {
+    const { user, token } = await keyFor("customer", ["read", "order"]);
+    const group = await savePriceGroup({
+      name: `API distributor ${user.id}`,
+      percentOff: 15,
+      rules: [],
+      stacksWithBreaks: false,
+    });
+    await setPriceGroup(user.id, group!.id);
+    await setTaxProfile(user.id, { country: "US", state: "MI", vatNumber: null, exemptionCertificate: null });
+    const part = await createPart({ priceCents: 1000, minOrderQuantity: 10, availableQuantity: 500 });
+
+    const looked = (await (await call(token, `/parts/${part.partNumber}`)).json()) as Record<string, unknown>;
+    expect(looked).toMatchObject({ price: { amount: 850 }, listPrice: { amount: 1000 } });
+    const anonymousPrice = (await (
+      await call((await keyFor("customer", ["read"])).token, `/parts/${part.partNumber}`)
+    ).json()) as Record<string, unknown>;
+    expect(anonymousPrice).toMatchObject({ price: { amount: 1000 }, listPrice: null });
+
+    const placed = await call(token, "/orders", {
+      method: "POST",
+      body: { lines: [{ partNumber: part.partNumber, quantity: 100, unitPriceCents: 1 }], ...delivery },
+    });
+    // An unknown field (a price) is refused, never read.
+    expect([201, 422]).toContain(placed.status);
+    const order =
+      placed.status === 201
+        ? ((await placed.json()) as Record<string, unknown>)
+        : ((await (
+            await call(token, "/orders", {
+              method: "POST",
+              body: { lines: [{ partNumber: part.partNumber, quantity: 100 }], ...delivery },
+            })
+          ).json()) as Record<string, unknown>);
+    expect(order).toMatchObject({
+      lines: [{ unitPrice: { amount: 850 }, listUnitPrice: { amount: 1000 }, lineTotal: { amount: 85_000 } }],
+      net: { amount: 85_000 },
+      tax: { amount: 5_100 },
+      total: { amount: 90_100 },
+    });
+    expect((order.taxLines as { rate: number }[])[0].rate).toBe(6);
   });
 
   test("lists page by cursor, newest first", async () => {
