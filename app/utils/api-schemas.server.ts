@@ -53,8 +53,8 @@ export const Part = z
     minOrderQuantity: z.number().int(),
     availableQuantity: z.number().int(),
     inStock: z.boolean(),
-    listPrice: Money.nullable().openapi({
-      description: "The list price of a unit, when the key owner's own price (price group) is lower",
+    listPrice: Money.optional().openapi({
+      description: "The list price of a unit, when the key owner's own price (price group) is lower; absent otherwise",
     }),
   })
   .openapi("Part");
@@ -124,7 +124,9 @@ export const Order = z
         name: z.string(),
         quantity: z.number().int(),
         unitPrice: Money,
-        listUnitPrice: Money.nullable().openapi({ description: "The list price of a unit, when the line's is lower" }),
+        listUnitPrice: Money.optional().openapi({
+          description: "The list price of a unit, when the line's is lower; absent otherwise",
+        }),
         lineTotal: Money,
       }),
     ),

@@ -20,7 +20,7 @@ export function partJson(
     minOrderQuantity: part.minOrderQuantity,
     availableQuantity: Math.max(0, part.availableQuantity),
     inStock: part.availableQuantity >= part.minOrderQuantity,
-    listPrice: part.listPriceCents ? money(part.listPriceCents) : null,
+    ...(part.listPriceCents ? { listPrice: money(part.listPriceCents) } : {}),
   };
 }
 
@@ -40,10 +40,9 @@ export function orderJson(order: OrderView) {
       name: line.productName,
       quantity: line.quantity,
       unitPrice: money(line.unitPriceCents),
-      listUnitPrice:
-        line.listUnitPriceCents && line.listUnitPriceCents > line.unitPriceCents
-          ? money(line.listUnitPriceCents)
-          : null,
+      ...(line.listUnitPriceCents && line.listUnitPriceCents > line.unitPriceCents
+        ? { listUnitPrice: money(line.listUnitPriceCents) }
+        : {}),
       lineTotal: money(line.lineTotalCents),
     })),
     net: money(order.netCents),
