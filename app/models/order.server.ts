@@ -7,6 +7,7 @@ import { nextInSequence } from "./counter.server";
 import { getEnv } from "~/utils/env.server";
 import { capRefusal, unpaidCapsOf } from "~/utils/order-caps.server";
 import { cartClaimedFor, dropCheckoutClaim, emptyCheckedOutCart } from "./cart.server";
+import { companyIdOfUser } from "./user.server";
 import { getPartsByIds, holdStock, isObjectId, releaseHolds, type PartView } from "./part.server";
 
 /**
@@ -95,7 +96,12 @@ const orderSchema = new Schema(
     address: { type: String, required: true, maxlength: 300 },
     /** The buyer's purchase-order number (optional), for their paperwork: invoices, packing slips, emails, CSV. */
     poNumber: { type: String, trim: true, maxlength: 35 },
+    /** The person who placed the order (a member of the company). */
     userId: { type: Schema.Types.ObjectId, required: true },
+    /** The customer: the company the order belongs to (it stays there when its placer leaves). */
+    companyId: { type: Schema.Types.ObjectId },
+    /** Who placed it (the same as userId; kept by name so documents and lists can say so). */
+    placedBy: { type: Schema.Types.ObjectId },
     /** The customer's email (the spec's user) and display name. */
     userEmail: { type: String, required: true },
     userName: { type: String, required: true },
@@ -154,6 +160,10 @@ const orderSchema = new Schema(
 // Each list's filter, then its whole sort (_id included), so the index returns the rows in order
 // and no page sorts in memory: My Orders, Manage Orders, Manage Orders by status.
 orderSchema.index({ userId: 1, createdAt: -1, _id: -1 });
+// The company's orders (shared ordering, the admin's company page), its open ones and its statement.
+orderSchema.index({ companyId: 1, createdAt: -1, _id: -1 });
+orderSchema.index({ companyId: 1, status: 1 });
+orderSchema.index({ companyId: 1, dueAt: 1 }, { partialFilterExpression: { dueAt: { $exists: true } } });
 orderSchema.index({ createdAt: -1, _id: -1 });
 orderSchema.index({ status: 1, createdAt: -1, _id: -1 });
 // Manage Orders' search by the customer's email (a prefix), newest first.
@@ -182,9 +192,15 @@ export async function nextOrderNumber() {
   return ORDER_NUMBER_BASE + (await nextInSequence("order"));
 }
 
-// Every order created gets its number (orders placed, and those written straight by demo data and tests).
+// Every order created gets its number (orders placed, and those written straight by demo data and
+// tests), and records its company and placer.
 orderSchema.pre("validate", async function () {
   if (this.isNew && this.number == null) this.number = await nextOrderNumber();
+  if (this.isNew && !this.placedBy) this.placedBy = this.userId;
+  if (this.isNew && !this.companyId && this.userId) {
+    const companyId = await companyIdOfUser(String(this.userId));
+    if (companyId) this.companyId = new mongoose.Types.ObjectId(companyId);
+  }
 });
 
 export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.ObjectId };
@@ -230,6 +246,8 @@ export type OrderView = {
   /** The buyer's purchase-order number, or null. */
   poNumber: string | null;
   userId: string;
+  /** The company the order belongs to ("" for an order written before companies). */
+  companyId: string;
   userEmail: string;
   userName: string;
   companyName: string | null;
@@ -320,6 +338,7 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     address: doc.address ?? "",
     poNumber: doc.poNumber || null,
     userId: doc.userId?.toString() ?? "",
+    companyId: doc.companyId?.toString() ?? "",
     userEmail: doc.userEmail ?? "",
     userName: doc.userName ?? "",
     companyName: doc.companyName || null,
@@ -385,7 +404,7 @@ export type PlaceOrderInput = {
   address: string;
   /** The buyer's purchase-order number (optional). */
   poNumber?: string;
-  user: { id: string; email: string; name: string; companyName?: string | null };
+  user: { id: string; email: string; name: string; companyName?: string | null; companyId?: string | null };
   /** The customer's own past order the lines came from (a reorder through the cart). */
   reorderedFrom?: string | null;
   /** On account with these net days (the service checked the credit limit); else a card order. */
@@ -541,6 +560,8 @@ export async function placeOrder({
     ...(poNumber ? { poNumber } : {}),
     ...(reorderedFrom ? { reorderedFrom, ...(source?.number ? { reorderedFromNumber: source.number } : {}) } : {}),
     userId: user.id,
+    ...(user.companyId ? { companyId: user.companyId } : {}),
+    placedBy: user.id,
     userEmail: user.email,
     userName: user.name,
     ...(user.companyName ? { companyName: user.companyName } : {}),

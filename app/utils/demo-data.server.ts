@@ -1,6 +1,7 @@
 import { catalogueKeys, Part } from "~/models/part.server";
 import { parseFitmentLine, type Category, type FitmentRow } from "./catalogue";
 import { Review } from "~/models/review.server";
+import { Company } from "~/models/company.server";
 import { User, type Role } from "~/models/user.server";
 import { ensureDemoFailedMail } from "./failed-mail.server";
 import { assignInvoiceNumber } from "~/models/invoice.server";
@@ -243,6 +244,19 @@ const DEMO_REVIEWS = [
   ],
 ] as const;
 
+/** The demo trade company (found by its name, else created), with its billing address and terms. */
+async function demoTradeCompany() {
+  const existing = await Company.findOne({ nameKey: DEMO_TRADE.companyName.toLowerCase() }, { _id: 1 }).lean();
+  if (existing) return existing._id;
+  const company = await Company.create({
+    companyName: DEMO_TRADE.companyName,
+    billingAddress: DEMO_TRADE.billingAddress,
+    account: DEMO_TRADE.account,
+    ownerCount: 1,
+  });
+  return company._id;
+}
+
 /**
  * Adds whatever is missing of the demo data: idempotent, never touches what is there.
  * Returns the demo logins.
@@ -258,13 +272,7 @@ export async function ensureDemoData() {
         passwordHash: await hashPassword(demo.password),
         // The demo accounts' addresses are examples: counted as verified, so no banner asks for a link.
         emailVerifiedAt: new Date(),
-        ...(demo.email === DEMO_TRADE.email
-          ? {
-              companyName: DEMO_TRADE.companyName,
-              billingAddress: DEMO_TRADE.billingAddress,
-              account: DEMO_TRADE.account,
-            }
-          : {}),
+        ...(demo.email === DEMO_TRADE.email ? { companyId: await demoTradeCompany(), companyRole: "owner" } : {}),
       });
     }
   }
@@ -355,14 +363,24 @@ async function createDemoOrders(now: number) {
       const line = { partId: part._id, partNumber, productName: part.name, unitPriceCents: part.priceCents, quantity };
       return [{ ...line, lineTotalCents: part.priceCents * quantity }];
     });
-  const buyer = (user: typeof casey, address: string) => ({
-    userId: user._id,
-    userEmail: user.email,
-    userName: user.name,
-    phone: "+1 313 555 0199",
-    address,
-    ...(user.companyName ? { companyName: user.companyName, searchKeys: [user.companyName.toLowerCase()] } : {}),
-  });
+  const companyNames = new Map(
+    (await Company.find({ _id: { $in: [casey.companyId!, taylor.companyId!] } }, { companyName: 1 }).lean()).map(
+      (company) => [String(company._id), company.companyName ?? ""],
+    ),
+  );
+  const buyer = (user: typeof casey, address: string) => {
+    const companyName = companyNames.get(String(user.companyId)) ?? "";
+    return {
+      userId: user._id,
+      companyId: user.companyId,
+      placedBy: user._id,
+      userEmail: user.email,
+      userName: user.name,
+      phone: "+1 313 555 0199",
+      address,
+      ...(companyName ? { companyName, searchKeys: [companyName.toLowerCase()] } : {}),
+    };
+  };
   const transfer = (amountCents: number, daysAgo: number, reference: string) => ({
     amountCents,
     method: "bank-transfer" as const,

@@ -15,6 +15,7 @@ import {
 } from "~/components/order-document";
 import { assignInvoiceNumber, formatInvoiceNumber } from "~/models/invoice.server";
 import { getOrderById, getOwnOrder, type OrderView } from "~/models/order.server";
+import { getCompany } from "~/models/company.server";
 import { getUserById } from "~/models/user.server";
 import { requireUser } from "./auth.server";
 
@@ -65,7 +66,8 @@ export async function loadOrderDocument(
     invoiceNumber = formatInvoiceNumber(number);
     invoicedAt ??= new Date().toISOString();
   }
-  const profile = await getUserById(order.userId);
+  // The customer is the order's company (its placer may have left it since).
+  const profile = order.companyId ? await getCompany(order.companyId) : await getUserById(order.userId);
   return {
     kind,
     invoiceNumber,

@@ -71,7 +71,13 @@ export async function placeCustomerOrder(
 ): Promise<PlaceResult> {
   const user = await getUserById(input.user.id);
   if (!user) throw new Error("Orders are placed by an existing customer");
-  const buyer = { id: user.id, email: user.email, name: user.name, companyName: user.company.companyName || null };
+  const buyer = {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    companyName: user.company.companyName || null,
+    companyId: user.companyId || null,
+  };
   let onAccount: { termsDays: number } | null = null;
   if (input.payment === "account") {
     const { termsDays, creditLimitCents } = user.account;

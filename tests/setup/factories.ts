@@ -2,6 +2,8 @@
 import { randomUUID } from "node:crypto";
 import { Part, toPartView } from "~/models/part.server";
 import { createSession } from "~/models/session.server";
+import type { UpdateQuery } from "mongoose";
+import { Company, type CompanyDoc } from "~/models/company.server";
 import { User, toUserView, type Role } from "~/models/user.server";
 import { hashPassword } from "~/utils/password.server";
 import { authSessionStorage } from "~/utils/session.server";
@@ -30,6 +32,25 @@ export async function createUser({
     ...(verified ? { emailVerifiedAt: new Date() } : {}),
   });
   return { ...toUserView(doc.toObject()), password: TEST_PASSWORD };
+}
+
+/**
+ * The customer as stored: the user's own fields with their company's (details, address book, terms,
+ * caps) on top, as they were on the user before companies.
+ */
+export async function storedCustomer(userId: string) {
+  const user = await User.findById(userId).lean();
+  if (!user) return null;
+  const company = await Company.findById(user.companyId).lean();
+  const { _id, createdAt, updatedAt, ...shared } = company ?? ({} as Partial<CompanyDoc>);
+  void [_id, createdAt, updatedAt];
+  return { ...user, ...shared };
+}
+
+/** Changes a customer's company document directly (what an admin or the migration would have set). */
+export async function updateCompanyOf(userId: string, update: UpdateQuery<CompanyDoc>) {
+  const user = await User.findById(userId, { companyId: 1 }).lean();
+  await Company.updateOne({ _id: user!.companyId }, update);
 }
 
 export async function createPart(
