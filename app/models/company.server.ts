@@ -7,14 +7,7 @@ import mongoose, { Schema, Types, type InferSchemaType } from "mongoose";
  * on every request); `ownerCount` is the guard that keeps a company from losing its last owner:
  * every change that takes an owner away decrements it with one conditional update first.
  */
-export const COMPANY_ROLES = ["owner", "buyer", "accounts"] as const;
-export type CompanyRole = (typeof COMPANY_ROLES)[number];
-
-export const COMPANY_ROLE_WORDS: Record<CompanyRole, string> = {
-  owner: "Owner",
-  buyer: "Buyer",
-  accounts: "Accounts",
-};
+export { COMPANY_ROLES, COMPANY_ROLE_WORDS, type CompanyRole } from "~/utils/company-roles";
 
 const companySchema = new Schema(
   {

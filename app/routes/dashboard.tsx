@@ -16,6 +16,7 @@ const items: { to: string; label: string; roles: Role[] }[] = [
   { to: "/dashboard/cart", label: "My Cart", roles: ["customer"] },
   { to: "/dashboard/quick-order", label: "Quick Order", roles: ["customer"] },
   { to: "/dashboard/review", label: "Add A Review", roles: ["customer"] },
+  { to: "/dashboard/company", label: "Company", roles: ["customer"] },
   { to: "/dashboard/admin", label: "Shop Today", roles: ["admin"] },
   { to: "/dashboard/allUsers", label: "All Users", roles: ["admin"] },
   { to: "/dashboard/addProduct", label: "Add Product", roles: ["admin"] },

@@ -27,6 +27,11 @@ export const AUDIT_ACTIONS = [
   "password.reset",
   "mail.failed",
   "mail.resend",
+  "company.invite",
+  "company.join",
+  "company.role",
+  "company.remove",
+  "company.limit",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -54,6 +59,11 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "password.reset": "Password reset",
   "mail.failed": "An email could not be sent",
   "mail.resend": "Sent a failed email again",
+  "company.invite": "Invited someone to a company",
+  "company.join": "Joined a company",
+  "company.role": "Changed a member's role",
+  "company.remove": "Removed a member from a company",
+  "company.limit": "Set a buyer's spending limit",
 };
 
 /** The words people say for the fields an entry records (the code's names stay in the database). */
@@ -73,9 +83,13 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   role: "Role",
   status: "Status",
   sessions: "Sessions",
+  companyRole: "Company role",
+  spendingLimitCents: "Spending limit",
+  email: "Email",
 };
 
 const ROLE_WORDS: Record<string, string> = { admin: "Admin", customer: "Customer" };
+const COMPANY_ROLE_WORDS: Record<string, string> = { owner: "Owner", buyer: "Buyer", accounts: "Accounts" };
 
 /** A field's label as people say it; an unknown field keeps its own name. */
 export function auditFieldLabel(key: string) {
@@ -89,6 +103,7 @@ export function formatAuditValue(key: string, value: string | number | boolean |
   if (typeof value === "number") return value.toLocaleString("en-US");
   if (typeof value === "boolean") return value ? "Yes" : "No";
   if (key === "role") return ROLE_WORDS[value] ?? value;
+  if (key === "companyRole") return COMPANY_ROLE_WORDS[value] ?? value;
   if (key === "category") return CATEGORY_LABELS[value as Category] ?? value;
   return value;
 }

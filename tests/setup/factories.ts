@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { Part, toPartView } from "~/models/part.server";
 import { createSession } from "~/models/session.server";
 import type { UpdateQuery } from "mongoose";
-import { Company, type CompanyDoc } from "~/models/company.server";
+import { Company, type CompanyDoc, type CompanyRole } from "~/models/company.server";
 import { User, toUserView, type Role } from "~/models/user.server";
 import { hashPassword } from "~/utils/password.server";
 import { authSessionStorage } from "~/utils/session.server";
@@ -17,11 +17,16 @@ export async function createUser({
   name = role === "admin" ? "Ada Admin" : "Carl Customer",
   email = `${role}-${randomUUID().slice(0, 8)}@example.com`,
   verified = true,
+  company,
+  spendingLimitCents,
 }: {
   role?: Role;
   name?: string;
   email?: string;
   /** false: the address was never proved (a fresh sign-up). */ verified?: boolean;
+  /** A member of this company with this role (else the owner of a company of one). */
+  company?: { id: string; role: CompanyRole };
+  spendingLimitCents?: number;
 } = {}) {
   passwordHash ??= hashPassword(TEST_PASSWORD);
   const doc = await User.create({
@@ -30,7 +35,10 @@ export async function createUser({
     role,
     passwordHash: await passwordHash,
     ...(verified ? { emailVerifiedAt: new Date() } : {}),
+    ...(company ? { companyId: company.id, companyRole: company.role } : {}),
+    ...(spendingLimitCents ? { spendingLimitCents } : {}),
   });
+  if (company?.role === "owner") await Company.updateOne({ _id: company.id }, { $inc: { ownerCount: 1 } });
   return { ...toUserView(doc.toObject()), password: TEST_PASSWORD };
 }
 
