@@ -49,3 +49,62 @@ export function RemovedFromCompanyEmail({
     </EmailLayout>
   );
 }
+
+export function ApprovalNeededEmail({
+  ownerName,
+  buyerName,
+  orderNumber,
+  total,
+  limit,
+  approvalsUrl,
+  shopUrl,
+}: {
+  ownerName: string;
+  buyerName: string;
+  orderNumber: string;
+  total: string;
+  limit: string;
+  approvalsUrl: string;
+  shopUrl: string;
+}) {
+  return (
+    <EmailLayout preview={`${orderNumber} from ${buyerName} waits for your approval`} shopUrl={shopUrl}>
+      <Paragraph>Hello {ownerName},</Paragraph>
+      <Paragraph>
+        {buyerName} placed order {orderNumber} for {total}, over their limit of {limit} per order. Its stock is held
+        until you decide: approve it to go on, or decline it with a note.
+      </Paragraph>
+      <ActionLink href={approvalsUrl}>See orders awaiting approval</ActionLink>
+    </EmailLayout>
+  );
+}
+
+export function OrderDecidedEmail({
+  name,
+  orderNumber,
+  approved,
+  ownerName,
+  note,
+  orderUrl,
+  shopUrl,
+}: {
+  name: string;
+  orderNumber: string;
+  approved: boolean;
+  ownerName: string;
+  note: string | null;
+  orderUrl: string;
+  shopUrl: string;
+}) {
+  return (
+    <EmailLayout preview={`${orderNumber} was ${approved ? "approved" : "declined"}`} shopUrl={shopUrl}>
+      <Paragraph>Hello {name},</Paragraph>
+      <Paragraph>
+        {ownerName} {approved ? "approved" : "declined"} your order {orderNumber}.
+        {approved ? " It goes on as any other order." : " It is cancelled and its stock is released."}
+      </Paragraph>
+      {note ? <Paragraph>Their note: {note}</Paragraph> : null}
+      <ActionLink href={orderUrl}>See the order</ActionLink>
+    </EmailLayout>
+  );
+}

@@ -89,13 +89,15 @@ export async function setSpendingLimit(companyId: string, userId: string, cents:
 
 /**
  * Takes a person out of their company into another (`to`, with a role), or, with no `to`, into a
- * new company of their own. An owner leaves only while another owner stays; the only member of a
- * company of one leaves it empty (its orders stay there). "moved" on success.
+ * new company of their own. An owner leaves only while another owner stays; with `leaveEmpty`
+ * (joining another company), the only member of a company of one may leave it empty (its orders
+ * stay there). "moved" on success.
  */
 export async function moveMember(
   userId: string,
   from: string,
   to: { companyId: string; role: CompanyRole } | null,
+  { leaveEmpty = false }: { leaveEmpty?: boolean } = {},
 ): Promise<"moved" | "missing" | "last-owner"> {
   const member = await getMember(from, userId);
   if (!member) return "missing";
@@ -103,6 +105,7 @@ export async function moveMember(
   if (member.role === "owner") {
     tookSeat = await takeOwnerSeat(from);
     if (!tookSeat) {
+      if (!leaveEmpty) return "last-owner";
       const others = await User.countDocuments({ companyId: from, _id: { $ne: userId } });
       if (others > 0) return "last-owner";
       await dropLastOwnerSeat(from);

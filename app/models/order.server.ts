@@ -17,11 +17,14 @@ import { getPartsByIds, holdStock, isObjectId, releaseHolds, type PartView } fro
  * unpaid), which gives its stock back. Before any of these an order is "reserving", the short
  * moment while its lines take their stock: no list shows it, and the stock sweep finishes or undoes
  * one a crash left (order-stock.server.ts); "failed" is one that could not take its stock, on its
- * way out (abandonOrder). What people read is the order's state (utils/order-states.ts).
+ * way out (abandonOrder). An order over its buyer's spending limit waits as "approval", holding its
+ * stock like an unpaid one (without expiry) until an owner approves it (it goes on as unpaid or on
+ * account) or declines it (cancelled, stock back). What people read is the order's state (utils/order-states.ts).
  */
 export const ORDER_STATUSES = [
   "reserving",
   "unpaid",
+  "approval",
   "account",
   "paid",
   "shipped",
@@ -142,6 +145,22 @@ const orderSchema = new Schema(
     /** Given once, when the order is paid (invoice.server.ts); never on an unpaid order. */
     invoiceNumber: { type: Number },
     invoicedAt: { type: Date },
+    /** Over the buyer's limit per order: it waits for an owner's approval (status "approval"). */
+    approvalRequired: { type: Boolean },
+    /** The owner's decision on an order that needed approval. */
+    approval: {
+      type: new Schema(
+        {
+          limitCents: { type: Number },
+          outcome: { type: String, enum: ["approved", "declined"] },
+          decidedBy: { type: Schema.Types.ObjectId },
+          decidedByName: { type: String, maxlength: 100 },
+          decidedAt: { type: Date },
+          note: { type: String, trim: true, maxlength: 300 },
+        },
+        { _id: false },
+      ),
+    },
     /** The customer's past order this one was reordered from (My Orders' "Order again"). */
     reorderedFrom: { type: Schema.Types.ObjectId },
     reorderedFromNumber: { type: Number },
@@ -248,6 +267,13 @@ export type OrderView = {
   userId: string;
   /** The company the order belongs to ("" for an order written before companies). */
   companyId: string;
+  /** An order over its buyer's limit: the limit, and the owner's decision once made. */
+  approval: {
+    limitCents: number | null;
+    outcome: "approved" | "declined" | null;
+    decidedByName: string | null;
+    note: string | null;
+  } | null;
   userEmail: string;
   userName: string;
   companyName: string | null;
@@ -339,6 +365,14 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     poNumber: doc.poNumber || null,
     userId: doc.userId?.toString() ?? "",
     companyId: doc.companyId?.toString() ?? "",
+    approval: doc.approvalRequired
+      ? {
+          limitCents: doc.approval?.limitCents ?? null,
+          outcome: (doc.approval?.outcome as "approved" | "declined" | undefined) ?? null,
+          decidedByName: doc.approval?.decidedByName ?? null,
+          note: doc.approval?.note ?? null,
+        }
+      : null,
     userEmail: doc.userEmail ?? "",
     userName: doc.userName ?? "",
     companyName: doc.companyName || null,
@@ -379,10 +413,19 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
   };
 }
 
-/** One customer's order; another customer's id (or a malformed one) gives null. */
-export async function getOwnOrder(orderId: string, userId: string) {
-  if (!isObjectId(orderId) || !isObjectId(userId)) return null;
-  const doc = await Order.findOne({ _id: orderId, userId }).lean();
+/** Whose orders a customer sees: their company's (every order records it), else their own. */
+export type CustomerScope = { id: string; companyId?: string | null };
+
+function scopeFilter(scope: CustomerScope): Record<string, unknown> | null {
+  if (scope.companyId) return isObjectId(scope.companyId) ? { companyId: scope.companyId } : null;
+  return isObjectId(scope.id) ? { userId: scope.id } : null;
+}
+
+/** One of the customer's (company's) orders; another company's id (or a malformed one) gives null. */
+export async function getOwnOrder(orderId: string, scope: CustomerScope) {
+  const filter = scopeFilter(scope);
+  if (!isObjectId(orderId) || !filter) return null;
+  const doc = await Order.findOne({ _id: orderId, ...filter }).lean();
   return doc ? toOrderView(doc) : null;
 }
 
@@ -413,6 +456,8 @@ export type PlaceOrderInput = {
   orderId?: string;
   /** The lines come from the customer's cart, claimed for `orderId`: emptied once the order exists. */
   fromCart?: boolean;
+  /** Over the buyer's limit per order (this limit): placed to wait for an owner's approval. */
+  approvalLimitCents?: number | null;
 };
 
 /** A line that could not be ordered: which one (its place in the request) and why. */
@@ -468,12 +513,12 @@ export const newOrderId = () => new mongoose.Types.ObjectId().toString();
 /** A cart's checkout claim older than this was left by a crash (its order is the sweep's by then). */
 export const checkoutClaimMs = () => stockSettings().reserveMs;
 
-/** The customer's orders awaiting card payment (and any still taking stock): how many and their total. */
-export async function openCardOrdersOf(userId: string, { except }: { except?: string } = {}) {
+/** The customer's (company's) orders awaiting card payment or approval: how many and their total. */
+export async function openCardOrdersOf(scope: CustomerScope, { except }: { except?: string } = {}) {
   const docs = await Order.find(
     {
-      userId,
-      status: { $in: ["reserving", "unpaid"] },
+      ...(scopeFilter(scope) ?? { _id: null }),
+      status: { $in: ["reserving", "unpaid", "approval"] },
       paymentMethod: { $ne: "account" },
       ...(except ? { _id: { $ne: except } } : {}),
     },
@@ -508,6 +553,7 @@ export async function placeOrder({
   onAccount,
   orderId,
   fromCart = false,
+  approvalLimitCents = null,
 }: PlaceOrderInput): Promise<PlaceOrderResult> {
   if (lines.length < 1 || lines.length > MAX_ORDER_LINES) {
     throw new Error(`An order has 1 to ${MAX_ORDER_LINES} lines`);
@@ -540,7 +586,9 @@ export async function placeOrder({
   // Card orders are capped per customer; an order on account is bounded by the credit limit instead.
   const caps = onAccount ? null : await unpaidCapsOf(user.id);
   const overCaps = async (except?: string) =>
-    caps ? capRefusal(caps, await openCardOrdersOf(user.id, { except }), totalCents) : null;
+    caps
+      ? capRefusal(caps, await openCardOrdersOf({ id: user.id, companyId: user.companyId }, { except }), totalCents)
+      : null;
   const over = await overCaps();
   if (over) {
     await dropClaim();
@@ -573,6 +621,7 @@ export async function placeOrder({
           dueAt: new Date(placedAt.getTime() + onAccount.termsDays * DAY_MS),
         }
       : { paymentMethod: "card" as const }),
+    ...(approvalLimitCents !== null ? { approvalRequired: true, approval: { limitCents: approvalLimitCents } } : {}),
     status: "reserving" as const,
     reserveBy: new Date(placedAt.getTime() + stockSettings().reserveMs),
     createdAt: placedAt,
@@ -653,16 +702,18 @@ function isDuplicateNumber(error: unknown) {
  * already made returns the order as it is.
  */
 export async function confirmOrder(orderId: string, lowStockPartIds: string[] = []) {
-  const current = await Order.findById(orderId, { status: 1, paymentMethod: 1 }).lean();
+  const current = await Order.findById(orderId, { status: 1, paymentMethod: 1, approvalRequired: 1 }).lean();
   if (current?.status === "reserving") {
     const onAccount = current.paymentMethod === "account";
+    // Waiting for approval: held without expiry, and mailed by the approval service, not as placed.
+    const waits = Boolean(current.approvalRequired);
     const doc = await Order.findOneAndUpdate(
       { _id: orderId, status: "reserving" },
       {
         $set: {
-          status: onAccount ? "account" : "unpaid",
-          ...(onAccount ? {} : { holdUntil: new Date(Date.now() + stockSettings().holdMs) }),
-          mailPending: ["placed"],
+          status: waits ? "approval" : onAccount ? "account" : "unpaid",
+          ...(onAccount || waits ? {} : { holdUntil: new Date(Date.now() + stockSettings().holdMs) }),
+          ...(waits ? {} : { mailPending: ["placed"] }),
           ...(lowStockPartIds.length ? { lowStockPartIds } : {}),
         },
         $unset: { reserveBy: "" },
@@ -702,12 +753,16 @@ const ENDED_AT = { cancelled: "cancelledAt", removed: "removedAt", expired: "exp
  * stock as pending, so of two endings racing only one applies; the release itself pulls each
  * hold once (releaseHolds), and what a crash leaves pending the stock sweep settles.
  */
-export async function endUnpaidOrder(filter: Record<string, unknown>, status: (typeof ENDED_UNPAID_STATUSES)[number]) {
+export async function endUnpaidOrder(
+  filter: Record<string, unknown>,
+  status: (typeof ENDED_UNPAID_STATUSES)[number],
+  { from = "unpaid", set = {} }: { from?: "unpaid" | "approval"; set?: Record<string, unknown> } = {},
+) {
   const doc = await Order.findOneAndUpdate(
     // An order with money recorded against it is not ended here: the payment is reversed first.
-    { ...filter, status: "unpaid", paidCents: { $in: [0, null] } },
+    { ...filter, status: from, paidCents: { $in: [0, null] } },
     {
-      $set: { status, [ENDED_AT[status]]: new Date(), stockPending: "release" },
+      $set: { ...set, status, [ENDED_AT[status]]: new Date(), stockPending: "release" },
       $addToSet: { mailPending: status },
     },
     { returnDocument: "after" },
@@ -731,10 +786,78 @@ export async function settleOrderStock(
   await Order.updateOne({ _id: orderId, stockPending: pending }, { $unset: { stockPending: "" } });
 }
 
-/** The customer's own unpaid order becomes cancelled; null if it is not theirs or not unpaid. */
-export function cancelOrder(orderId: string, userId: string) {
-  if (!isObjectId(orderId) || !isObjectId(userId)) return Promise.resolve(null);
-  return endUnpaidOrder({ _id: orderId, userId }, "cancelled");
+/** The customer's (company's) unpaid order becomes cancelled; null if it is not theirs or not unpaid. */
+export function cancelOrder(orderId: string, scope: CustomerScope) {
+  const filter = scopeFilter(scope);
+  if (!isObjectId(orderId) || !filter) return Promise.resolve(null);
+  return endUnpaidOrder({ _id: orderId, ...filter }, "cancelled");
+}
+
+/** The company's orders waiting for an owner's approval, oldest first. */
+export async function listAwaitingApproval(companyId: string) {
+  if (!isObjectId(companyId)) return [];
+  const docs = await Order.find({ companyId, status: "approval" }).sort({ createdAt: 1, _id: 1 }).limit(100).lean();
+  return docs.map(toOrderView);
+}
+
+type Decision = { by: { id: string; name: string }; note?: string | null };
+
+/**
+ * An owner approves an order of their company that waits for approval: a card order becomes unpaid
+ * (its hold runs from now), one on account is confirmed on account (due from now). One conditional
+ * update, so of two decisions at once only one applies. Null when it is not waiting (any more).
+ */
+export async function approveOrder(orderId: string, companyId: string, { by, note }: Decision) {
+  if (!isObjectId(orderId) || !isObjectId(companyId)) return null;
+  const current = await Order.findOne(
+    { _id: orderId, companyId, status: "approval" },
+    { paymentMethod: 1, termsDays: 1, approval: 1 },
+  ).lean();
+  if (!current) return null;
+  const now = new Date();
+  const onAccount = current.paymentMethod === "account";
+  const doc = await Order.findOneAndUpdate(
+    { _id: orderId, companyId, status: "approval" },
+    {
+      $set: {
+        status: onAccount ? "account" : "unpaid",
+        ...(onAccount
+          ? { dueAt: new Date(now.getTime() + (current.termsDays ?? 0) * DAY_MS) }
+          : { holdUntil: new Date(now.getTime() + stockSettings().holdMs) }),
+        approval: {
+          limitCents: current.approval?.limitCents,
+          outcome: "approved",
+          decidedBy: by.id,
+          decidedByName: by.name,
+          decidedAt: now,
+          ...(note ? { note } : {}),
+        },
+      },
+      $addToSet: { mailPending: "placed" },
+    },
+    { returnDocument: "after" },
+  ).lean();
+  return doc ? toOrderView(doc) : null;
+}
+
+/** An owner declines: the order is cancelled with the note and its stock goes back once (as a cancel). */
+export async function declineOrder(orderId: string, companyId: string, { by, note }: Decision) {
+  if (!isObjectId(orderId) || !isObjectId(companyId)) return Promise.resolve(null);
+  const current = await Order.findOne({ _id: orderId, companyId, status: "approval" }, { approval: 1 }).lean();
+  if (!current) return null;
+  return endUnpaidOrder({ _id: orderId, companyId }, "cancelled", {
+    from: "approval",
+    set: {
+      approval: {
+        limitCents: current.approval?.limitCents,
+        outcome: "declined",
+        decidedBy: by.id,
+        decidedByName: by.name,
+        decidedAt: new Date(),
+        ...(note ? { note } : {}),
+      },
+    },
+  });
 }
 
 /** An admin removes an unpaid order; null if it is not unpaid (any more). */
@@ -876,10 +999,11 @@ export async function reverseRecordedPayment(
 
 const OPEN_ON_ACCOUNT = { $in: ["account", "shipped"] };
 
-/** What a customer owes on account: their invoices on account not yet paid, and the sum still open. */
-export async function openAccountOrders(userId: string) {
-  if (!isObjectId(userId)) return { orders: [] as OrderView[], balanceCents: 0 };
-  const filter: Record<string, unknown> = { userId, dueAt: { $exists: true }, paidAt: null, status: OPEN_ON_ACCOUNT };
+/** What a customer (company) owes on account: invoices on account not yet paid, and the sum still open. */
+export async function openAccountOrders(scope: CustomerScope) {
+  const owner = scopeFilter(scope);
+  if (!owner) return { orders: [] as OrderView[], balanceCents: 0 };
+  const filter: Record<string, unknown> = { ...owner, dueAt: { $exists: true }, paidAt: null, status: OPEN_ON_ACCOUNT };
   const docs = await Order.find(filter).sort({ dueAt: 1, _id: 1 }).lean();
   const orders = docs.map(toOrderView);
   return { orders, balanceCents: orders.reduce((sum, order) => sum + order.balanceCents, 0) };
@@ -947,9 +1071,9 @@ async function pageOf(filter: Record<string, unknown>, page: number, perPage: nu
 /** An order being placed (or failing to be) is no one's order yet: no list shows it. */
 const PLACED = { $nin: ["reserving", "failed"] };
 
-/** One customer's orders, newest first. */
-export function listOrdersOfUser(userId: string, { page = 1, perPage = 20 } = {}) {
-  return pageOf({ userId, status: PLACED }, page, perPage);
+/** One customer's (company's) orders, newest first. */
+export function listOrdersOfUser(scope: CustomerScope, { page = 1, perPage = 20 } = {}) {
+  return pageOf({ ...(scopeFilter(scope) ?? { _id: null }), status: PLACED }, page, perPage);
 }
 
 export type AdminOrderFilter = {

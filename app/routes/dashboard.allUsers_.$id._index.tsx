@@ -25,7 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const user = await getUserById(params.id ?? "");
   if (!user) throw new Response(NOT_FOUND, { status: 404 });
-  const open = user.role === "customer" ? await openAccountOrders(user.id) : { orders: [], balanceCents: 0 };
+  const open = user.role === "customer" ? await openAccountOrders(user) : { orders: [], balanceCents: 0 };
   return json(
     {
       customer: {

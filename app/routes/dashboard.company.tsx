@@ -2,12 +2,14 @@ import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionRe
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { listMembers } from "~/models/company-member.server";
 import { getCompany } from "~/models/company.server";
 import { listInvitations } from "~/models/invitation.server";
+import { listAwaitingApproval } from "~/models/order.server";
+import { approveCompanyOrder, declineCompanyOrder } from "~/utils/approvals.server";
 import { requireCustomer } from "~/utils/auth.server";
 import { CompanyActionSchema, InviteSchema } from "~/utils/company-forms";
 import { COMPANY_ROLE_HELP, COMPANY_ROLE_WORDS, COMPANY_ROLES, type CompanyRole } from "~/utils/company-roles";
@@ -30,10 +32,11 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
   const owner = can(user, "manage");
-  const [company, members, invitations] = await Promise.all([
+  const [company, members, invitations, awaiting] = await Promise.all([
     getCompany(user.companyId),
     listMembers(user.companyId),
     owner ? listInvitations(user.companyId) : Promise.resolve([]),
+    owner ? listAwaitingApproval(user.companyId) : Promise.resolve([]),
   ]);
   return json(
     {
@@ -46,6 +49,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
       },
       members,
       invitations: invitations.filter((invitation) => invitation.status === "pending"),
+      awaiting: awaiting.map((order) => ({
+        id: order.id,
+        number: order.number,
+        summary: order.summary,
+        totalCents: order.totalCents,
+        placedBy: order.userName,
+        limitCents: order.approval?.limitCents ?? null,
+        paymentMethod: order.paymentMethod,
+      })),
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -64,6 +76,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const invited = await inviteMember(user, { email: value.email, role: value.role }, context);
     if (!invited.ok) return json(submission.reply({ fieldErrors: { email: [invited.message] } }), { status: 409 });
     return redirectWithSuccess("/dashboard/company", `Invitation sent to ${value.email}`);
+  }
+  if (value.intent === "approve" || value.intent === "decline") {
+    const decide = value.intent === "approve" ? approveCompanyOrder : declineCompanyOrder;
+    const decided = await decide(user, value.order, value.note ?? null);
+    if (!decided.ok) return json(submission.reply({ formErrors: [decided.message] }), { status: decided.status });
+    return redirectWithSuccess(
+      "/dashboard/company#approvals",
+      `${decided.order.number} ${value.intent === "approve" ? "approved" : "declined"}`,
+    );
   }
   let outcome: MemberOutcome;
   if (value.intent === "role") outcome = await changeRole(user, value.member, value.role, context);
@@ -210,8 +231,64 @@ function MemberControls({ member, lastResult, self }: { member: Member; lastResu
   );
 }
 
+type Awaiting = ReturnType<typeof useLoaderData<typeof loader>>["awaiting"];
+
+/** The orders over a buyer's limit: approve, or decline with a note (plain forms, no JS needed). */
+function Approvals({ awaiting }: { awaiting: Awaiting }) {
+  const isPending = useIsPending();
+  return (
+    <section id="approvals" aria-labelledby="approvals-heading" className="mt-4">
+      <h2 id="approvals-heading" className="text-lg font-semibold text-slate-900">
+        Orders awaiting approval
+      </h2>
+      {awaiting.length === 0 ? (
+        <p className="mt-1 text-sm text-slate-600">No order waits for your approval.</p>
+      ) : (
+        <ul className="mt-2 space-y-3">
+          {awaiting.map((order) => (
+            <li
+              key={order.id}
+              data-testid="awaiting-approval"
+              className="rounded-lg border border-amber-300 bg-amber-50 p-4 shadow-sm"
+            >
+              <p className="font-medium text-slate-900">
+                <Link to={`/dashboard/orders/${order.id}`} className="text-brand-700 underline">
+                  {order.number}
+                </Link>
+                : {order.summary}, {formatCents(order.totalCents)}
+              </p>
+              <p className="text-sm text-slate-700">
+                Placed by {order.placedBy}
+                {order.limitCents !== null ? `, over their limit of ${formatCents(order.limitCents)}` : ""};{" "}
+                {order.paymentMethod === "account" ? "on account" : "by card"}.
+              </p>
+              <Form method="post" className="mt-2 grid gap-2 sm:flex sm:flex-wrap sm:items-end">
+                <input type="hidden" name="order" value={order.id} />
+                <label className="block text-sm text-slate-800 sm:flex-1">
+                  <span className="mb-1 block font-medium">Note for {order.placedBy} (optional)</span>
+                  <input
+                    name="note"
+                    maxLength={300}
+                    className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900"
+                  />
+                </label>
+                <SubmitButton pending={isPending} name="intent" value="approve">
+                  Approve {order.number}
+                </SubmitButton>
+                <SubmitButton pending={isPending} name="intent" value="decline" variant="danger">
+                  Decline
+                </SubmitButton>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 export default function CompanyPage() {
-  const { me, owner, company, members, invitations } = useLoaderData<typeof loader>();
+  const { me, owner, company, members, invitations, awaiting } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>() as Result;
   const formErrors = lastResult && "error" in lastResult ? lastResult.error?.[""] : null;
   return (
@@ -226,6 +303,8 @@ export default function CompanyPage() {
       <div role="alert">
         <ErrorList errors={formErrors} />
       </div>
+
+      {owner ? <Approvals awaiting={awaiting} /> : null}
 
       <h2 className="mt-4 text-lg font-semibold text-slate-900">Members</h2>
       <ul className="mt-2 space-y-3" data-testid="members">

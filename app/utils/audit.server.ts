@@ -15,7 +15,11 @@ export type AuditEvent = {
   ip?: string;
   /** The admin who acted; for a security event, the email the attempt named. */
   actor?: { id?: string | null; email?: string | null } | null;
-  target?: { type: "user" | "part" | "order" | "review" | "mail" | "company"; id: string; label?: string | null } | null;
+  target?: {
+    type: "user" | "part" | "order" | "review" | "mail" | "company";
+    id: string;
+    label?: string | null;
+  } | null;
   before?: AuditValues | null;
   after?: AuditValues | null;
 };

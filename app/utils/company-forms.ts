@@ -7,6 +7,17 @@ const MAX_LIMIT_DOLLARS = 10_000_000;
 const objectId = z.string({ required_error: "Choose a member" }).regex(/^[a-f0-9]{24}$/i, "Choose a member");
 const role = z.enum(COMPANY_ROLES, { errorMap: () => ({ message: "Choose a role" }) });
 
+/** An owner's decision on an order awaiting approval, with an optional note for the buyer. */
+const decision = z.object({
+  order: z.string({ required_error: "Choose an order" }).regex(/^[a-f0-9]{24}$/i, "Choose an order"),
+  note: z
+    .string()
+    .trim()
+    .max(300, "A note is at most 300 characters")
+    .regex(/^[^<>]*$/, "Use plain text without < or >")
+    .optional(),
+});
+
 export const InviteSchema = z.object({ intent: z.literal("invite"), email: EmailSchema, role });
 
 export const CompanyActionSchema = z.discriminatedUnion("intent", [
@@ -24,6 +35,8 @@ export const CompanyActionSchema = z.discriminatedUnion("intent", [
       .optional(),
   }),
   z.object({ intent: z.literal("remove"), member: objectId }),
+  decision.extend({ intent: z.literal("approve") }),
+  decision.extend({ intent: z.literal("decline") }),
   z.object({
     intent: z.literal("revoke"),
     invitation: z

@@ -153,7 +153,12 @@ export async function acceptInvitation(token: string, user: UserView, context?: 
   }
   const spent = await spendInvitation(token, user.id);
   if (spent.state !== "valid") return { ok: false, ...LINK_PROBLEMS[spent.state] };
-  const moved = await moveMember(user.id, user.companyId, { companyId: spent.companyId, role: spent.role });
+  const moved = await moveMember(
+    user.id,
+    user.companyId,
+    { companyId: spent.companyId, role: spent.role },
+    { leaveEmpty: true },
+  );
   if (moved !== "moved") {
     await releaseInvitation(token);
     return moved === "last-owner"
@@ -208,6 +213,11 @@ export async function acceptInvitationAsNewAccount(
 export type MemberOutcome = { ok: true; message: string } | { ok: false; status: 403 | 404 | 409; message: string };
 
 const notOwner = { ok: false, status: 403, message: "Only an owner of the company can do that." } as const;
+
+/** Still an owner now (not removed or demoted by a colleague since this request began). */
+async function stillOwner(owner: UserView) {
+  return can(owner, "manage") && (await getMember(owner.companyId, owner.id))?.role === "owner";
+}
 const noSuchMember = { ok: false, status: 404, message: "There is no such member in your company." } as const;
 const lastOwner = {
   ok: false,
@@ -222,7 +232,7 @@ export async function changeRole(
   role: CompanyRole,
   context?: Context,
 ): Promise<MemberOutcome> {
-  if (!can(owner, "manage")) return notOwner;
+  if (!(await stillOwner(owner))) return notOwner;
   const member = await getMember(owner.companyId, memberId);
   if (!member) return noSuchMember;
   const result = await changeMemberRole(owner.companyId, memberId, role);
@@ -249,7 +259,7 @@ export async function changeSpendingLimit(
   cents: number | null,
   context?: Context,
 ): Promise<MemberOutcome> {
-  if (!can(owner, "manage")) return notOwner;
+  if (!(await stillOwner(owner))) return notOwner;
   const member = await getMember(owner.companyId, memberId);
   if (!member) return noSuchMember;
   if (member.role !== "buyer") return { ok: false, status: 409, message: "Only a buyer has a spending limit." };
@@ -270,7 +280,7 @@ export async function changeSpendingLimit(
  * sessions end at once, and their orders stay with this company.
  */
 export async function removeMember(owner: UserView, memberId: string, context?: Context): Promise<MemberOutcome> {
-  if (!can(owner, "manage")) return notOwner;
+  if (!(await stillOwner(owner))) return notOwner;
   const member = await getMember(owner.companyId, memberId);
   if (!member) return noSuchMember;
   const result = await moveMember(memberId, owner.companyId, null);
@@ -303,4 +313,12 @@ export async function withdrawInvitation(owner: UserView, handle: string): Promi
     return { ok: false, status: 404, message: "There is no such pending invitation." };
   }
   return { ok: true, message: "Invitation withdrawn" };
+}
+
+/**
+ * Paying, cancelling and the invoice of an order: its placer, or whoever handles the company's
+ * money (owner, accounts). A buyer sees a colleague's order (to order it again), not its money.
+ */
+export function mayHandleOrder(user: Pick<UserView, "id" | "role" | "companyRole">, order: { userId: string }) {
+  return user.role === "admin" || order.userId === user.id || can(user, "finance");
 }

@@ -18,6 +18,7 @@ import { getOrderById, getOwnOrder, type OrderView } from "~/models/order.server
 import { getCompany } from "~/models/company.server";
 import { getUserById } from "~/models/user.server";
 import { requireUser } from "./auth.server";
+import { mayHandleOrder } from "./company.server";
 
 export const DOCUMENT_NOT_FOUND = "We could not find that document.";
 
@@ -45,8 +46,9 @@ export async function loadOrderDocument(
   const user = await requireUser(request);
   const kind = DOCUMENT_KINDS.find((each) => each === kindParam);
   if (!kind) throw notFound();
-  const order = user.role === "admin" ? await getOrderById(orderId) : await getOwnOrder(orderId, user.id);
-  if (!order) throw notFound();
+  const order = user.role === "admin" ? await getOrderById(orderId) : await getOwnOrder(orderId, user);
+  // A buyer reads the documents of their own orders; owners and accounts every order's.
+  if (!order || !mayHandleOrder(user, order)) throw notFound();
   const available = documentsOf(order, user.role);
   if (!available.includes(kind)) {
     const instead =

@@ -17,6 +17,8 @@ import {
 } from "~/models/order.server";
 import { getPartsByIds } from "~/models/part.server";
 import { getUserById } from "~/models/user.server";
+import { can } from "./company.server";
+import { mailApprovalNeeded } from "./approvals.server";
 import { audit, type AuditEvent } from "./audit.server";
 import { formatCents } from "./misc";
 import { mailOrderPaid, mailOrderPlaced, mailOrderShipped } from "./order-mail.server";
@@ -36,7 +38,7 @@ const orderTarget = (order: OrderView) => ({
 export type CreditRefusal = { limitCents: number; balanceCents: number; orderCents: number; message: string };
 
 /** Refused before anything is reserved: on account without terms (400), or past the credit limit (409). */
-export type PaymentRefusal = { status: 400 | 409; message: string; credit: CreditRefusal | null };
+export type PaymentRefusal = { status: 400 | 403 | 409; message: string; credit: CreditRefusal | null };
 
 export type PlaceResult =
   Awaited<ReturnType<typeof placeOrderModel>> | { ok: false; failures: []; payment: PaymentRefusal };
@@ -44,13 +46,17 @@ export type PlaceResult =
 /** What checkout offers a customer: null (card only), or their terms with what is open on account now. */
 export async function checkoutTerms(user: {
   id: string;
+  companyId?: string;
   role: string;
   account: { termsDays: number; creditLimitCents: number };
 }) {
   if (user.role !== "customer" || !user.account.termsDays) return null;
-  const { balanceCents } = await openAccountOrders(user.id);
+  const { balanceCents } = await openAccountOrders(user);
   return { ...user.account, balanceCents, availableCents: Math.max(0, user.account.creditLimitCents - balanceCents) };
 }
+
+export const ACCOUNTS_CANNOT_ORDER =
+  "Your role in the company is accounts: you see and pay its orders, and a buyer or an owner places them.";
 
 /** Why an order on account is refused: the limit, what is open, and what to do. */
 export function creditMessage({ limitCents, balanceCents, orderCents }: Omit<CreditRefusal, "message">) {
@@ -71,6 +77,9 @@ export async function placeCustomerOrder(
 ): Promise<PlaceResult> {
   const user = await getUserById(input.user.id);
   if (!user) throw new Error("Orders are placed by an existing customer");
+  if (user.role === "customer" && !can(user, "order")) {
+    return { ok: false, failures: [], payment: { status: 403, message: ACCOUNTS_CANNOT_ORDER, credit: null } };
+  }
   const buyer = {
     id: user.id,
     email: user.email,
@@ -90,7 +99,7 @@ export async function placeCustomerOrder(
       (sum, line) => sum + (parts.get(line.partId)?.priceCents ?? 0) * line.quantity,
       0,
     );
-    const { balanceCents } = await openAccountOrders(user.id);
+    const { balanceCents } = await openAccountOrders(user);
     if (balanceCents + orderCents > creditLimitCents) {
       const credit = { limitCents: creditLimitCents, balanceCents, orderCents };
       const message = creditMessage(credit);
@@ -98,9 +107,25 @@ export async function placeCustomerOrder(
     }
     onAccount = { termsDays };
   }
-  const placed = await placeOrderModel({ ...input, user: buyer, onAccount });
+  const limit = user.companyRole === "buyer" ? user.spendingLimitCents : null;
+  const parts = await getPartsByIds(input.lines.map((line) => line.partId));
+  const totalCents = input.lines.reduce(
+    (sum, line) => sum + (parts.get(line.partId)?.priceCents ?? 0) * line.quantity,
+    0,
+  );
+  const overLimit = limit !== null && totalCents > limit;
+  const placed = await placeOrderModel({
+    ...input,
+    user: buyer,
+    onAccount,
+    approvalLimitCents: overLimit ? limit : null,
+  });
   if (!placed.ok) return placed;
   let order = placed.order;
+  if (order.status === "approval") {
+    await mailApprovalNeeded(order, user);
+    return { ...placed, order };
+  }
   if (onAccount) {
     const number = await assignInvoiceNumber(order.id).catch((error) => {
       console.error(`Invoice number not assigned to order ${order.number}:`, error);

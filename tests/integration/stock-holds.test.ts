@@ -135,7 +135,7 @@ describe("an unpaid card order holds its stock for a limited time", () => {
     expect((await page.json()).order.holdUntil).toBe(new Date(holdUntil).toISOString());
 
     // A paid or ended order has no hold to extend.
-    await cancelOrder(order.id, user.id);
+    await cancelOrder(order.id, user);
     const late = await post({ intent: "extend-hold", days: "3" });
     expect(late.status).toBe(409);
   });
@@ -147,11 +147,11 @@ describe("an unpaid card order holds its stock for a limited time", () => {
     for (let round = 0; round < 5; round++) {
       const first = await place(user, [{ partId: part.id, quantity: 150 }]);
       await Order.updateOne({ _id: first.id }, { $set: { holdUntil: new Date(Date.now() - 1000) } });
-      const raced = await Promise.all([cancelOrder(first.id, user.id), expireOrder(first.id), expireOrder(first.id)]);
+      const raced = await Promise.all([cancelOrder(first.id, user), expireOrder(first.id), expireOrder(first.id)]);
       expect(raced.filter(Boolean)).toHaveLength(1);
 
       const second = await place(user, [{ partId: part.id, quantity: 250 }]);
-      const ends = await Promise.all([removeOrder(second.id), cancelOrder(second.id, user.id), removeOrder(second.id)]);
+      const ends = await Promise.all([removeOrder(second.id), cancelOrder(second.id, user), removeOrder(second.id)]);
       expect(ends.filter(Boolean)).toHaveLength(1);
       expect(await stockOf(part.id)).toBe(5000);
       expect(await holdsOf(part.id)).toEqual([]);
