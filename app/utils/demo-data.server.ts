@@ -1,7 +1,7 @@
 import { catalogueKeys, Part } from "~/models/part.server";
 import { parseFitmentLine, type Category, type FitmentRow } from "./catalogue";
 import { Review } from "~/models/review.server";
-import { Company } from "~/models/company.server";
+import { Company, type CompanyRole } from "~/models/company.server";
 import { User, type Role } from "~/models/user.server";
 import { ensureDemoFailedMail } from "./failed-mail.server";
 import { assignInvoiceNumber } from "~/models/invoice.server";
@@ -9,11 +9,42 @@ import { Order } from "~/models/order.server";
 import { hashPassword } from "./password.server";
 import { getEnv } from "./env.server";
 
-/** The demo accounts; their logins are printed when the shop starts on the local database. */
-export const DEMO_USERS: { email: string; password: string; name: string; role: Role }[] = [
+/**
+ * The demo accounts; their logins are printed when the shop starts on the local database. Taylor
+ * owns the demo trade company; Blake buys for it within a limit per order, Robin keeps its accounts.
+ */
+export const DEMO_USERS: {
+  email: string;
+  password: string;
+  name: string;
+  role: Role;
+  companyRole?: CompanyRole;
+  spendingLimitCents?: number;
+}[] = [
   { email: "admin@partsworks.test", password: "admin-demo-123", name: "Avery Admin", role: "admin" },
   { email: "customer@partsworks.test", password: "customer-demo-123", name: "Casey Customer", role: "customer" },
-  { email: "trade@partsworks.test", password: "trade-demo-123", name: "Taylor Trade", role: "customer" },
+  {
+    email: "trade@partsworks.test",
+    password: "trade-demo-123",
+    name: "Taylor Trade",
+    role: "customer",
+    companyRole: "owner",
+  },
+  {
+    email: "buyer@partsworks.test",
+    password: "buyer-demo-123",
+    name: "Blake Buyer",
+    role: "customer",
+    companyRole: "buyer",
+    spendingLimitCents: 150_000,
+  },
+  {
+    email: "accounts@partsworks.test",
+    password: "accounts-demo-123",
+    name: "Robin Accounts",
+    role: "customer",
+    companyRole: "accounts",
+  },
 ];
 
 /** The demo trade customer's company and terms: on account, net 30, with a credit limit. */
@@ -272,7 +303,13 @@ export async function ensureDemoData() {
         passwordHash: await hashPassword(demo.password),
         // The demo accounts' addresses are examples: counted as verified, so no banner asks for a link.
         emailVerifiedAt: new Date(),
-        ...(demo.email === DEMO_TRADE.email ? { companyId: await demoTradeCompany(), companyRole: "owner" } : {}),
+        ...(demo.companyRole
+          ? {
+              companyId: await demoTradeCompany(),
+              companyRole: demo.companyRole,
+              ...(demo.spendingLimitCents ? { spendingLimitCents: demo.spendingLimitCents } : {}),
+            }
+          : {}),
       });
     }
   }
@@ -329,11 +366,64 @@ export async function ensureDemoData() {
   if ((await Order.estimatedDocumentCount()) === 0) await createDemoOrders(now);
 
   await ensureDemoFailedMail(DEMO_USERS[1].email);
-  return DEMO_USERS.map(({ email, password, role }) => ({ email, password, role }));
+  await ensureDemoApproval(now);
+  // A company member is printed with their role in the company (the demo.sh and seed listings).
+  return DEMO_USERS.map(({ email, password, role, companyRole }) => ({
+    email,
+    password,
+    role: companyRole && companyRole !== "owner" ? companyRole : role,
+  }));
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Blake's order over his limit, waiting for Taylor's approval (its stock held, as a placed one's):
+ * added once, also to a demo database made before companies.
+ */
+async function ensureDemoApproval(now: number) {
+  const blake = await User.findOne({ email: "buyer@partsworks.test" }).lean();
+  if (!blake?.companyId || (await Order.exists({ userId: blake._id, approvalRequired: true }))) return;
+  const part = await Part.findOne({ partNumber: "PW-1002" }).lean();
+  if (!part) return;
+  const quantity = 100;
+  const createdAt = new Date(now - 2 * HOUR_MS);
+  const order = await Order.create({
+    lines: [
+      {
+        partId: part._id,
+        partNumber: part.partNumber,
+        productName: part.name,
+        unitPriceCents: part.priceCents,
+        quantity,
+        lineTotalCents: part.priceCents * quantity,
+      },
+    ],
+    totalCents: part.priceCents * quantity,
+    userId: blake._id,
+    companyId: blake.companyId,
+    placedBy: blake._id,
+    userEmail: blake.email,
+    userName: blake.name,
+    companyName: DEMO_TRADE.companyName,
+    searchKeys: ["nfg-4450", DEMO_TRADE.companyName.toLowerCase()],
+    poNumber: "NFG-4450",
+    phone: "+1 313 555 0199",
+    address: "Northside Fleet Garage\n48 Mill Road\nDetroit, MI 48209",
+    paymentMethod: "card",
+    status: "approval",
+    approvalRequired: true,
+    approval: { limitCents: blake.spendingLimitCents ?? 0 },
+    createdAt,
+    updatedAt: createdAt,
+  });
+  // Held like a live order's (a seed, not a sale: on hand grows by it, so the stock check adds up).
+  await Part.updateOne(
+    { _id: part._id, "holds.orderId": { $ne: order._id } },
+    { $push: { holds: { orderId: order._id, quantity } }, $inc: { onHand: quantity } },
+  );
+}
 
 /**
  * Orders in every state, so Shop Today, the sales chart, a statement, invoices and packing slips
