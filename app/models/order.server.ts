@@ -1077,6 +1077,8 @@ export function listOrdersOfUser(scope: CustomerScope, { page = 1, perPage = 20 
 }
 
 export type AdminOrderFilter = {
+  /** One company's orders. */
+  companyId?: string | null;
   state?: OrderState | null;
   /** What was typed in the search: an order number, a PO number, an email or a company name (or its start). */
   q?: string | null;
@@ -1122,8 +1124,9 @@ export function stateQuery(state: OrderState, now = new Date()): Record<string, 
  * search matches the order number (with or without SO-, any case), an order id, the start of the
  * customer's email, or the start of the PO number or company name; each branch has its index.
  */
-export function adminOrderQuery({ state, q, from, to }: AdminOrderFilter = {}, now = new Date()) {
+export function adminOrderQuery({ state, q, from, to, companyId }: AdminOrderFilter = {}, now = new Date()) {
   const query: Record<string, unknown> = state ? stateQuery(state, now) : { status: PLACED };
+  if (companyId && isObjectId(companyId)) query.companyId = new mongoose.Types.ObjectId(companyId);
   const typed = q?.trim().toLowerCase();
   if (typed) {
     const prefix = { $regex: `^${escapeRegExp(typed)}` };

@@ -266,15 +266,16 @@ export async function setPhotoUrl(userId: string, photoUrl: string | null) {
   return result.matchedCount === 1;
 }
 
-/** Newest first, one page at a time. */
-export async function listUsers({ page, perPage }: { page: number; perPage: number }) {
+/** Newest first, one page at a time; with `companyId`, that company's members only. */
+export async function listUsers({ page, perPage, companyId }: { page: number; perPage: number; companyId?: string }) {
+  const filter = companyId && /^[a-f0-9]{24}$/i.test(companyId) ? { companyId } : {};
   const [docs, total] = await Promise.all([
-    User.find()
+    User.find(filter)
       .sort({ createdAt: -1, _id: -1 })
       .skip((page - 1) * perPage)
       .limit(perPage)
       .lean(),
-    User.countDocuments(),
+    User.countDocuments(filter),
   ]);
   const companyIds = docs.flatMap((doc) => (doc.companyId ? [doc.companyId] : []));
   const companies = await Company.find({ _id: { $in: companyIds } }).lean();

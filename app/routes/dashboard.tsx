@@ -19,6 +19,7 @@ const items: { to: string; label: string; roles: Role[] }[] = [
   { to: "/dashboard/company", label: "Company", roles: ["customer"] },
   { to: "/dashboard/admin", label: "Shop Today", roles: ["admin"] },
   { to: "/dashboard/allUsers", label: "All Users", roles: ["admin"] },
+  { to: "/dashboard/companies", label: "Companies", roles: ["admin"] },
   { to: "/dashboard/addProduct", label: "Add Product", roles: ["admin"] },
   { to: "/dashboard/manageProducts", label: "Manage Products", roles: ["admin"] },
   { to: "/dashboard/manageOrders", label: "Manage Orders", roles: ["admin"] },
