@@ -27,7 +27,7 @@ const PROBLEM = {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const token = params.token ?? "";
   const invitation = await describeInvitation(token);
-  const headers = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
+  const headers = { "Cache-Control": "private, no-store", "Referrer-Policy": "same-origin" };
   if (invitation.state !== "valid") {
     return json(
       { problem: PROBLEM[invitation.state], invitation: null, viewer: null },
@@ -80,7 +80,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export const headers: HeadersFunction = ({ loaderHeaders }) => ({
   "Cache-Control": "private, no-store",
-  "Referrer-Policy": loaderHeaders.get("Referrer-Policy") ?? "no-referrer",
+  "Referrer-Policy": loaderHeaders.get("Referrer-Policy") ?? "same-origin",
 });
 
 function NewAccountForm({ email }: { email: string }) {
