@@ -6,4 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
 npm run build
+# The shop prints the demo logins as it starts: admin, a customer, and the trade company's owner,
+# buyer (with a limit per order) and accounts person.
 HOST="${HOST:-127.0.0.1}" NODE_ENV=production exec node build/server.js

@@ -1,10 +1,12 @@
 /**
- * A trade buyer's company details and address book, kept on the user document. Every change is one
- * atomic update of that document: the size guard ("addresses.19" must not exist), the duplicate guard
+ * The company's details and address book, kept on the company document (company.server.ts); the
+ * functions take the person acting and work on their company. Every change is one atomic update of
+ * that document: the size guard ("addresses.19" must not exist), the duplicate guard
  * (each entry's key, on adding and on editing) and the default (one field, defaultAddressId) travel in the same update as the change.
  */
 import { Types } from "mongoose";
-import { User, type UserView } from "./user.server";
+import { Company, updateCompanyDetails } from "./company.server";
+import { User, companyIdOfUser, type UserView } from "./user.server";
 
 export const ADDRESS_BOOK_LIMIT = 20;
 
@@ -12,17 +14,8 @@ export async function updateCompany(
   userId: string,
   company: { companyName?: string; taxId?: string; country?: string; billingAddress?: string },
 ) {
-  const set: Record<string, string> = {};
-  const unset: Record<string, ""> = {};
-  for (const key of ["companyName", "taxId", "country", "billingAddress"] as const) {
-    if (company[key]) set[key] = company[key]!;
-    else unset[key] = "";
-  }
-  const result = await User.updateOne(
-    { _id: userId },
-    { ...(Object.keys(set).length ? { $set: set } : {}), $unset: unset },
-  );
-  return result.matchedCount === 1;
+  const companyId = await companyIdOfUser(userId);
+  return companyId ? updateCompanyDetails(companyId, company) : false;
 }
 
 /** The same address typed with other capitals, spaces or line breaks has the same key. */
@@ -37,19 +30,21 @@ export async function addAddress(
   userId: string,
   { label, address, makeDefault }: { label?: string; address: string; makeDefault?: boolean },
 ): Promise<"added" | "full" | "duplicate" | "missing"> {
+  const companyId = await companyIdOfUser(userId);
+  if (!companyId) return "missing";
   const key = addressKey(address);
   const id = new Types.ObjectId();
-  const pushed = await User.updateOne(
-    { _id: userId, "addresses.key": { $ne: key }, [`addresses.${ADDRESS_BOOK_LIMIT - 1}`]: { $exists: false } },
+  const pushed = await Company.updateOne(
+    { _id: companyId, "addresses.key": { $ne: key }, [`addresses.${ADDRESS_BOOK_LIMIT - 1}`]: { $exists: false } },
     {
       $push: { addresses: { _id: id, label: label || undefined, address, key } },
       ...(makeDefault ? { $set: { defaultAddressId: id } } : {}),
     },
   );
   if (pushed.modifiedCount !== 1) {
-    const user = await User.findById(userId, { addresses: 1 }).lean();
-    if (!user) return "missing";
-    return (user.addresses ?? []).some((entry) => addressKey(entry.address) === key) ? "duplicate" : "full";
+    const company = await Company.findById(companyId, { addresses: 1 }).lean();
+    if (!company) return "missing";
+    return (company.addresses ?? []).some((entry) => addressKey(entry.address) === key) ? "duplicate" : "full";
   }
   return "added";
 }
@@ -95,11 +90,13 @@ export async function editAddress(
   addressId: string,
   { label, address, makeDefault }: { label?: string; address: string; makeDefault?: boolean },
 ): Promise<"saved" | "duplicate" | "missing"> {
+  const companyId = await companyIdOfUser(userId);
+  if (!companyId) return "missing";
   const id = new Types.ObjectId(addressId);
   const key = addressKey(address);
-  const result = await User.updateOne(
+  const result = await Company.updateOne(
     // The guard is a negation ($nor), so "$" below still points at the entry matched by its id.
-    { _id: userId, "addresses._id": id, $nor: [{ addresses: { $elemMatch: { key, _id: { $ne: id } } } }] },
+    { _id: companyId, "addresses._id": id, $nor: [{ addresses: { $elemMatch: { key, _id: { $ne: id } } } }] },
     {
       $set: {
         "addresses.$.address": address,
@@ -110,22 +107,26 @@ export async function editAddress(
     },
   );
   if (result.matchedCount === 1) return "saved";
-  const user = await User.findOne({ _id: userId, "addresses._id": id }, { _id: 1 }).lean();
-  return user ? "duplicate" : "missing";
+  const company = await Company.findOne({ _id: companyId, "addresses._id": id }, { _id: 1 }).lean();
+  return company ? "duplicate" : "missing";
 }
 
 export async function deleteAddress(userId: string, addressId: string) {
   // A deleted default leaves defaultAddressId pointing at nothing: the first address is then the default.
-  const result = await User.updateOne(
-    { _id: userId, "addresses._id": addressId },
+  const companyId = await companyIdOfUser(userId);
+  if (!companyId) return false;
+  const result = await Company.updateOne(
+    { _id: companyId, "addresses._id": addressId },
     { $pull: { addresses: { _id: new Types.ObjectId(addressId) } } },
   );
   return result.matchedCount === 1;
 }
 
 export async function setDefaultAddress(userId: string, addressId: string) {
-  const result = await User.updateOne(
-    { _id: userId, "addresses._id": addressId },
+  const companyId = await companyIdOfUser(userId);
+  if (!companyId) return false;
+  const result = await Company.updateOne(
+    { _id: companyId, "addresses._id": addressId },
     { $set: { defaultAddressId: new Types.ObjectId(addressId) } },
   );
   return result.matchedCount === 1;

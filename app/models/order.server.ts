@@ -8,6 +8,7 @@ import { nextInSequence } from "./counter.server";
 import { getEnv } from "~/utils/env.server";
 import { capRefusal, unpaidCapsOf } from "~/utils/order-caps.server";
 import { cartClaimedFor, dropCheckoutClaim, emptyCheckedOutCart } from "./cart.server";
+import { companyIdOfUser } from "./user.server";
 import { getPartsByIds, holdStock, isObjectId, releaseHolds, type PartView } from "./part.server";
 
 /**
@@ -17,11 +18,14 @@ import { getPartsByIds, holdStock, isObjectId, releaseHolds, type PartView } fro
  * unpaid), which gives its stock back. Before any of these an order is "reserving", the short
  * moment while its lines take their stock: no list shows it, and the stock sweep finishes or undoes
  * one a crash left (order-stock.server.ts); "failed" is one that could not take its stock, on its
- * way out (abandonOrder). What people read is the order's state (utils/order-states.ts).
+ * way out (abandonOrder). An order over its buyer's spending limit waits as "approval", holding its
+ * stock like an unpaid one (without expiry) until an owner approves it (it goes on as unpaid or on
+ * account) or declines it (cancelled, stock back). What people read is the order's state (utils/order-states.ts).
  */
 export const ORDER_STATUSES = [
   "reserving",
   "unpaid",
+  "approval",
   "account",
   "paid",
   "shipped",
@@ -118,7 +122,12 @@ const orderSchema = new Schema(
     address: { type: String, required: true, maxlength: 300 },
     /** The buyer's purchase-order number (optional), for their paperwork: invoices, packing slips, emails, CSV. */
     poNumber: { type: String, trim: true, maxlength: 35 },
+    /** The person who placed the order (a member of the company). */
     userId: { type: Schema.Types.ObjectId, required: true },
+    /** The customer: the company the order belongs to (it stays there when its placer leaves). */
+    companyId: { type: Schema.Types.ObjectId },
+    /** Who placed it (the same as userId; kept by name so documents and lists can say so). */
+    placedBy: { type: Schema.Types.ObjectId },
     /** The customer's email (the spec's user) and display name. */
     userEmail: { type: String, required: true },
     userName: { type: String, required: true },
@@ -159,6 +168,22 @@ const orderSchema = new Schema(
     /** Given once, when the order is paid (invoice.server.ts); never on an unpaid order. */
     invoiceNumber: { type: Number },
     invoicedAt: { type: Date },
+    /** Over the buyer's limit per order: it waits for an owner's approval (status "approval"). */
+    approvalRequired: { type: Boolean },
+    /** The owner's decision on an order that needed approval. */
+    approval: {
+      type: new Schema(
+        {
+          limitCents: { type: Number },
+          outcome: { type: String, enum: ["approved", "declined"] },
+          decidedBy: { type: Schema.Types.ObjectId },
+          decidedByName: { type: String, maxlength: 100 },
+          decidedAt: { type: Date },
+          note: { type: String, trim: true, maxlength: 300 },
+        },
+        { _id: false },
+      ),
+    },
     /** The customer's past order this one was reordered from (My Orders' "Order again"). */
     reorderedFrom: { type: Schema.Types.ObjectId },
     reorderedFromNumber: { type: Number },
@@ -178,6 +203,10 @@ const orderSchema = new Schema(
 // Each list's filter, then its whole sort (_id included), so the index returns the rows in order
 // and no page sorts in memory: My Orders, Manage Orders, Manage Orders by status.
 orderSchema.index({ userId: 1, createdAt: -1, _id: -1 });
+// The company's orders (shared ordering, the admin's company page), its open ones and its statement.
+orderSchema.index({ companyId: 1, createdAt: -1, _id: -1 });
+orderSchema.index({ companyId: 1, status: 1 });
+orderSchema.index({ companyId: 1, dueAt: 1 }, { partialFilterExpression: { dueAt: { $exists: true } } });
 orderSchema.index({ createdAt: -1, _id: -1 });
 orderSchema.index({ status: 1, createdAt: -1, _id: -1 });
 // Manage Orders' search by the customer's email (a prefix), newest first.
@@ -206,9 +235,15 @@ export async function nextOrderNumber() {
   return ORDER_NUMBER_BASE + (await nextInSequence("order"));
 }
 
-// Every order created gets its number (orders placed, and those written straight by demo data and tests).
+// Every order created gets its number (orders placed, and those written straight by demo data and
+// tests), and records its company and placer.
 orderSchema.pre("validate", async function () {
   if (this.isNew && this.number == null) this.number = await nextOrderNumber();
+  if (this.isNew && !this.placedBy) this.placedBy = this.userId;
+  if (this.isNew && !this.companyId && this.userId) {
+    const companyId = await companyIdOfUser(String(this.userId));
+    if (companyId) this.companyId = new mongoose.Types.ObjectId(companyId);
+  }
 });
 
 export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.ObjectId };
@@ -263,6 +298,15 @@ export type OrderView = {
   /** The buyer's purchase-order number, or null. */
   poNumber: string | null;
   userId: string;
+  /** The company the order belongs to ("" for an order written before companies). */
+  companyId: string;
+  /** An order over its buyer's limit: the limit, and the owner's decision once made. */
+  approval: {
+    limitCents: number | null;
+    outcome: "approved" | "declined" | null;
+    decidedByName: string | null;
+    note: string | null;
+  } | null;
   userEmail: string;
   userName: string;
   companyName: string | null;
@@ -367,6 +411,15 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     address: doc.address ?? "",
     poNumber: doc.poNumber || null,
     userId: doc.userId?.toString() ?? "",
+    companyId: doc.companyId?.toString() ?? "",
+    approval: doc.approvalRequired
+      ? {
+          limitCents: doc.approval?.limitCents ?? null,
+          outcome: (doc.approval?.outcome as "approved" | "declined" | undefined) ?? null,
+          decidedByName: doc.approval?.decidedByName ?? null,
+          note: doc.approval?.note ?? null,
+        }
+      : null,
     userEmail: doc.userEmail ?? "",
     userName: doc.userName ?? "",
     companyName: doc.companyName || null,
@@ -407,10 +460,19 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
   };
 }
 
-/** One customer's order; another customer's id (or a malformed one) gives null. */
-export async function getOwnOrder(orderId: string, userId: string) {
-  if (!isObjectId(orderId) || !isObjectId(userId)) return null;
-  const doc = await Order.findOne({ _id: orderId, userId }).lean();
+/** Whose orders a customer sees: their company's (every order records it), else their own. */
+export type CustomerScope = { id: string; companyId?: string | null };
+
+function scopeFilter(scope: CustomerScope): Record<string, unknown> | null {
+  if (scope.companyId) return isObjectId(scope.companyId) ? { companyId: scope.companyId } : null;
+  return isObjectId(scope.id) ? { userId: scope.id } : null;
+}
+
+/** One of the customer's (company's) orders; another company's id (or a malformed one) gives null. */
+export async function getOwnOrder(orderId: string, scope: CustomerScope) {
+  const filter = scopeFilter(scope);
+  if (!isObjectId(orderId) || !filter) return null;
+  const doc = await Order.findOne({ _id: orderId, ...filter }).lean();
   return doc ? toOrderView(doc) : null;
 }
 
@@ -432,7 +494,7 @@ export type PlaceOrderInput = {
   address: string;
   /** The buyer's purchase-order number (optional). */
   poNumber?: string;
-  user: { id: string; email: string; name: string; companyName?: string | null };
+  user: { id: string; email: string; name: string; companyName?: string | null; companyId?: string | null };
   /** The customer's own past order the lines came from (a reorder through the cart). */
   reorderedFrom?: string | null;
   /** The buyer's price group and tax details (pricing.server.ts); absent: list prices, no tax recorded. */
@@ -443,6 +505,8 @@ export type PlaceOrderInput = {
   orderId?: string;
   /** The lines come from the customer's cart, claimed for `orderId`: emptied once the order exists. */
   fromCart?: boolean;
+  /** Over the buyer's limit per order (this limit): placed to wait for an owner's approval. */
+  approvalLimitCents?: number | null;
 };
 
 /** A line that could not be ordered: which one (its place in the request) and why. */
@@ -498,12 +562,12 @@ export const newOrderId = () => new mongoose.Types.ObjectId().toString();
 /** A cart's checkout claim older than this was left by a crash (its order is the sweep's by then). */
 export const checkoutClaimMs = () => stockSettings().reserveMs;
 
-/** The customer's orders awaiting card payment (and any still taking stock): how many and their total. */
-export async function openCardOrdersOf(userId: string, { except }: { except?: string } = {}) {
+/** The customer's (company's) orders awaiting card payment or approval: how many and their total. */
+export async function openCardOrdersOf(scope: CustomerScope, { except }: { except?: string } = {}) {
   const docs = await Order.find(
     {
-      userId,
-      status: { $in: ["reserving", "unpaid"] },
+      ...(scopeFilter(scope) ?? { _id: null }),
+      status: { $in: ["reserving", "unpaid", "approval"] },
       paymentMethod: { $ne: "account" },
       ...(except ? { _id: { $ne: except } } : {}),
     },
@@ -539,6 +603,7 @@ export async function placeOrder({
   orderId,
   fromCart = false,
   pricing = VISITOR_PRICING,
+  approvalLimitCents = null,
 }: PlaceOrderInput): Promise<PlaceOrderResult> {
   if (lines.length < 1 || lines.length > MAX_ORDER_LINES) {
     throw new Error(`An order has 1 to ${MAX_ORDER_LINES} lines`);
@@ -575,7 +640,9 @@ export async function placeOrder({
   // Card orders are capped per customer; an order on account is bounded by the credit limit instead.
   const caps = onAccount ? null : await unpaidCapsOf(user.id);
   const overCaps = async (except?: string) =>
-    caps ? capRefusal(caps, await openCardOrdersOf(user.id, { except }), totalCents) : null;
+    caps
+      ? capRefusal(caps, await openCardOrdersOf({ id: user.id, companyId: user.companyId }, { except }), totalCents)
+      : null;
   const over = await overCaps();
   if (over) {
     await dropClaim();
@@ -599,6 +666,8 @@ export async function placeOrder({
     ...(poNumber ? { poNumber } : {}),
     ...(reorderedFrom ? { reorderedFrom, ...(source?.number ? { reorderedFromNumber: source.number } : {}) } : {}),
     userId: user.id,
+    ...(user.companyId ? { companyId: user.companyId } : {}),
+    placedBy: user.id,
     userEmail: user.email,
     userName: user.name,
     ...(user.companyName ? { companyName: user.companyName } : {}),
@@ -610,6 +679,7 @@ export async function placeOrder({
           dueAt: new Date(placedAt.getTime() + onAccount.termsDays * DAY_MS),
         }
       : { paymentMethod: "card" as const }),
+    ...(approvalLimitCents !== null ? { approvalRequired: true, approval: { limitCents: approvalLimitCents } } : {}),
     status: "reserving" as const,
     reserveBy: new Date(placedAt.getTime() + stockSettings().reserveMs),
     createdAt: placedAt,
@@ -690,16 +760,18 @@ function isDuplicateNumber(error: unknown) {
  * already made returns the order as it is.
  */
 export async function confirmOrder(orderId: string, lowStockPartIds: string[] = []) {
-  const current = await Order.findById(orderId, { status: 1, paymentMethod: 1 }).lean();
+  const current = await Order.findById(orderId, { status: 1, paymentMethod: 1, approvalRequired: 1 }).lean();
   if (current?.status === "reserving") {
     const onAccount = current.paymentMethod === "account";
+    // Waiting for approval: held without expiry, and mailed by the approval service, not as placed.
+    const waits = Boolean(current.approvalRequired);
     const doc = await Order.findOneAndUpdate(
       { _id: orderId, status: "reserving" },
       {
         $set: {
-          status: onAccount ? "account" : "unpaid",
-          ...(onAccount ? {} : { holdUntil: new Date(Date.now() + stockSettings().holdMs) }),
-          mailPending: ["placed"],
+          status: waits ? "approval" : onAccount ? "account" : "unpaid",
+          ...(onAccount || waits ? {} : { holdUntil: new Date(Date.now() + stockSettings().holdMs) }),
+          ...(waits ? {} : { mailPending: ["placed"] }),
           ...(lowStockPartIds.length ? { lowStockPartIds } : {}),
         },
         $unset: { reserveBy: "" },
@@ -739,12 +811,16 @@ const ENDED_AT = { cancelled: "cancelledAt", removed: "removedAt", expired: "exp
  * stock as pending, so of two endings racing only one applies; the release itself pulls each
  * hold once (releaseHolds), and what a crash leaves pending the stock sweep settles.
  */
-export async function endUnpaidOrder(filter: Record<string, unknown>, status: (typeof ENDED_UNPAID_STATUSES)[number]) {
+export async function endUnpaidOrder(
+  filter: Record<string, unknown>,
+  status: (typeof ENDED_UNPAID_STATUSES)[number],
+  { from = "unpaid", set = {} }: { from?: "unpaid" | "approval"; set?: Record<string, unknown> } = {},
+) {
   const doc = await Order.findOneAndUpdate(
     // An order with money recorded against it is not ended here: the payment is reversed first.
-    { ...filter, status: "unpaid", paidCents: { $in: [0, null] } },
+    { ...filter, status: from, paidCents: { $in: [0, null] } },
     {
-      $set: { status, [ENDED_AT[status]]: new Date(), stockPending: "release" },
+      $set: { ...set, status, [ENDED_AT[status]]: new Date(), stockPending: "release" },
       $addToSet: { mailPending: status },
     },
     { returnDocument: "after" },
@@ -766,10 +842,78 @@ export async function settleOrderStock(
   await Order.updateOne({ _id: orderId, stockPending: pending }, { $unset: { stockPending: "" } });
 }
 
-/** The customer's own unpaid order becomes cancelled; null if it is not theirs or not unpaid (the service: utils/orders.server.ts). */
-export function cancelOrder(orderId: string, userId: string) {
-  if (!isObjectId(orderId) || !isObjectId(userId)) return Promise.resolve(null);
-  return endUnpaidOrder({ _id: orderId, userId }, "cancelled");
+/** The customer's (company's) unpaid order becomes cancelled; null if it is not theirs or not unpaid. */
+export function cancelOrder(orderId: string, scope: CustomerScope) {
+  const filter = scopeFilter(scope);
+  if (!isObjectId(orderId) || !filter) return Promise.resolve(null);
+  return endUnpaidOrder({ _id: orderId, ...filter }, "cancelled");
+}
+
+/** The company's orders waiting for an owner's approval, oldest first. */
+export async function listAwaitingApproval(companyId: string) {
+  if (!isObjectId(companyId)) return [];
+  const docs = await Order.find({ companyId, status: "approval" }).sort({ createdAt: 1, _id: 1 }).limit(100).lean();
+  return docs.map(toOrderView);
+}
+
+type Decision = { by: { id: string; name: string }; note?: string | null };
+
+/**
+ * An owner approves an order of their company that waits for approval: a card order becomes unpaid
+ * (its hold runs from now), one on account is confirmed on account (due from now). One conditional
+ * update, so of two decisions at once only one applies. Null when it is not waiting (any more).
+ */
+export async function approveOrder(orderId: string, companyId: string, { by, note }: Decision) {
+  if (!isObjectId(orderId) || !isObjectId(companyId)) return null;
+  const current = await Order.findOne(
+    { _id: orderId, companyId, status: "approval" },
+    { paymentMethod: 1, termsDays: 1, approval: 1 },
+  ).lean();
+  if (!current) return null;
+  const now = new Date();
+  const onAccount = current.paymentMethod === "account";
+  const doc = await Order.findOneAndUpdate(
+    { _id: orderId, companyId, status: "approval" },
+    {
+      $set: {
+        status: onAccount ? "account" : "unpaid",
+        ...(onAccount
+          ? { dueAt: new Date(now.getTime() + (current.termsDays ?? 0) * DAY_MS) }
+          : { holdUntil: new Date(now.getTime() + stockSettings().holdMs) }),
+        approval: {
+          limitCents: current.approval?.limitCents,
+          outcome: "approved",
+          decidedBy: by.id,
+          decidedByName: by.name,
+          decidedAt: now,
+          ...(note ? { note } : {}),
+        },
+      },
+      $addToSet: { mailPending: "placed" },
+    },
+    { returnDocument: "after" },
+  ).lean();
+  return doc ? toOrderView(doc) : null;
+}
+
+/** An owner declines: the order is cancelled with the note and its stock goes back once (as a cancel). */
+export async function declineOrder(orderId: string, companyId: string, { by, note }: Decision) {
+  if (!isObjectId(orderId) || !isObjectId(companyId)) return Promise.resolve(null);
+  const current = await Order.findOne({ _id: orderId, companyId, status: "approval" }, { approval: 1 }).lean();
+  if (!current) return null;
+  return endUnpaidOrder({ _id: orderId, companyId }, "cancelled", {
+    from: "approval",
+    set: {
+      approval: {
+        limitCents: current.approval?.limitCents,
+        outcome: "declined",
+        decidedBy: by.id,
+        decidedByName: by.name,
+        decidedAt: new Date(),
+        ...(note ? { note } : {}),
+      },
+    },
+  });
 }
 
 /** An admin removes an unpaid order; null if it is not unpaid (any more). */
@@ -911,10 +1055,11 @@ export async function reverseRecordedPayment(
 
 const OPEN_ON_ACCOUNT = { $in: ["account", "shipped"] };
 
-/** What a customer owes on account: their invoices on account not yet paid, and the sum still open. */
-export async function openAccountOrders(userId: string) {
-  if (!isObjectId(userId)) return { orders: [] as OrderView[], balanceCents: 0 };
-  const filter: Record<string, unknown> = { userId, dueAt: { $exists: true }, paidAt: null, status: OPEN_ON_ACCOUNT };
+/** What a customer (company) owes on account: invoices on account not yet paid, and the sum still open. */
+export async function openAccountOrders(scope: CustomerScope) {
+  const owner = scopeFilter(scope);
+  if (!owner) return { orders: [] as OrderView[], balanceCents: 0 };
+  const filter: Record<string, unknown> = { ...owner, dueAt: { $exists: true }, paidAt: null, status: OPEN_ON_ACCOUNT };
   const docs = await Order.find(filter).sort({ dueAt: 1, _id: 1 }).lean();
   const orders = docs.map(toOrderView);
   return { orders, balanceCents: orders.reduce((sum, order) => sum + order.balanceCents, 0) };
@@ -982,12 +1127,14 @@ async function pageOf(filter: Record<string, unknown>, page: number, perPage: nu
 /** An order being placed (or failing to be) is no one's order yet: no list shows it. */
 const PLACED = { $nin: ["reserving", "failed"] };
 
-/** One customer's orders, newest first. */
-export function listOrdersOfUser(userId: string, { page = 1, perPage = 20 } = {}) {
-  return pageOf({ userId, status: PLACED }, page, perPage);
+/** One customer's (company's) orders, newest first. */
+export function listOrdersOfUser(scope: CustomerScope, { page = 1, perPage = 20 } = {}) {
+  return pageOf({ ...(scopeFilter(scope) ?? { _id: null }), status: PLACED }, page, perPage);
 }
 
 export type AdminOrderFilter = {
+  /** One company's orders. */
+  companyId?: string | null;
   state?: OrderState | null;
   /** What was typed in the search: an order number, a PO number, an email or a company name (or its start). */
   q?: string | null;
@@ -1033,8 +1180,9 @@ export function stateQuery(state: OrderState, now = new Date()): Record<string, 
  * search matches the order number (with or without SO-, any case), an order id, the start of the
  * customer's email, or the start of the PO number or company name; each branch has its index.
  */
-export function adminOrderQuery({ state, q, from, to }: AdminOrderFilter = {}, now = new Date()) {
+export function adminOrderQuery({ state, q, from, to, companyId }: AdminOrderFilter = {}, now = new Date()) {
   const query: Record<string, unknown> = state ? stateQuery(state, now) : { status: PLACED };
+  if (companyId && isObjectId(companyId)) query.companyId = new mongoose.Types.ObjectId(companyId);
   const typed = q?.trim().toLowerCase();
   if (typed) {
     const prefix = { $regex: `^${escapeRegExp(typed)}` };
@@ -1080,11 +1228,13 @@ export const ORDER_CURSOR_PATTERN = /^(\d{1,15})_([a-f0-9]{24})$/;
  * orders waiting to ship (paid, or on account). A range on the list's index, however deep.
  */
 export async function listOrdersAfter(
-  scope: { userId: string } | { toShip: true },
+  scope: { customer: CustomerScope } | { toShip: true },
   { after, limit }: { after: string | null; limit: number },
 ) {
+  const own = "customer" in scope ? scopeFilter(scope.customer) : null;
+  if ("customer" in scope && !own) return { orders: [], next: null };
   const filter: Record<string, unknown> =
-    "userId" in scope ? { userId: scope.userId, status: PLACED } : { status: { $in: ["paid", "account"] } };
+    "customer" in scope ? { ...own, status: PLACED } : { status: { $in: ["paid", "account"] } };
   const match = after ? ORDER_CURSOR_PATTERN.exec(after) : null;
   if (match) {
     const at = new Date(Number(match[1]));

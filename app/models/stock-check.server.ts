@@ -21,8 +21,8 @@ export type StockProblem = {
   message: string;
 };
 
-// Unpaid, on account (shipped before it is paid), paid and not shipped: each holds its lines.
-const HOLDING = ["reserving", "failed", "unpaid", "account", "paid"] as const;
+// Unpaid, awaiting approval, on account (shipped before it is paid), paid and not shipped: each holds its lines.
+const HOLDING = ["reserving", "failed", "unpaid", "approval", "account", "paid"] as const;
 
 export async function checkStock({
   settleMs,

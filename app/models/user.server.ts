@@ -1,4 +1,19 @@
-import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import mongoose, { Schema, Types, type InferSchemaType } from "mongoose";
+import {
+  COMPANY_ROLES,
+  Company,
+  getOrCreateCompany,
+  setCompanyPriceGroup,
+  setCompanyTaxProfile,
+  setCompanyTerms,
+  setCompanyUnpaidCaps,
+  toCompanyView,
+  type AccountPricing,
+  type AccountTerms,
+  type CompanyDoc,
+  type CompanyRole,
+  type CompanyView,
+} from "./company.server";
 import { safeAvatar } from "~/utils/avatar";
 import type { TaxProfile } from "~/utils/tax";
 
@@ -21,58 +36,13 @@ const userSchema = new Schema(
     address: { type: String, trim: true, maxlength: 300 },
     education: { type: String, trim: true, maxlength: 200 },
     linkedin: { type: String, trim: true, maxlength: 2048 },
-    /** Trade account (My Profile): company details and an address book of at most 20 delivery addresses. */
-    companyName: { type: String, trim: true, maxlength: 120 },
-    taxId: { type: String, trim: true, maxlength: 30 },
-    country: { type: String, trim: true, maxlength: 8 },
-    billingAddress: { type: String, trim: true, maxlength: 300 },
-    addresses: {
-      type: [
-        {
-          label: { type: String, trim: true, maxlength: 60 },
-          address: { type: String, required: true, maxlength: 300 },
-          /** The address folded (case, spacing) so one conditional update can refuse a duplicate. */
-          key: { type: String, maxlength: 300 },
-        },
-      ],
-      default: undefined,
-    },
-    defaultAddressId: { type: Schema.Types.ObjectId },
+    /** The company this person belongs to (every user belongs to exactly one) and their role in it. */
+    companyId: { type: Schema.Types.ObjectId },
+    companyRole: { type: String, enum: COMPANY_ROLES },
+    /** A buyer's limit per order, in cents: an order over it waits for an owner's approval (unset: none). */
+    spendingLimitCents: { type: Number, min: 0, validate: Number.isInteger },
     /** false: the customer turned off the non-essential order emails (placed, cancelled or removed). */
     orderUpdateEmails: { type: Boolean },
-    /**
-     * This customer's own caps on orders awaiting card payment (how many, and their total in
-     * cents), set by an admin; unset, the shop's defaults apply (order-caps.server.ts).
-     */
-    unpaidOrdersCap: { type: Number, min: 0, validate: Number.isInteger },
-    unpaidValueCapCents: { type: Number, min: 0, validate: Number.isInteger },
-    /**
-     * Trade terms set by an admin: net days to pay an order on account (0: card only) and the most
-     * that may be open on account. One sub-document, so it can move to a company as a whole.
-     */
-    account: {
-      type: new Schema(
-        {
-          termsDays: { type: Number, default: 0, min: 0 },
-          creditLimitCents: { type: Number, default: 0, min: 0 },
-          /** The customer's price group (models/price-group.server.ts); unset: list prices. */
-          priceGroupId: { type: Schema.Types.ObjectId },
-          /** Tax details an admin recorded (utils/tax.ts): where the buyer is taxed and why not. */
-          tax: {
-            type: new Schema(
-              {
-                country: { type: String, trim: true, maxlength: 8 },
-                state: { type: String, trim: true, maxlength: 2 },
-                vatNumber: { type: String, trim: true, maxlength: 30 },
-                exemptionCertificate: { type: String, trim: true, maxlength: 60 },
-              },
-              { _id: false },
-            ),
-          },
-        },
-        { _id: false },
-      ),
-    },
   },
   { timestamps: true },
 );
@@ -82,8 +52,24 @@ userSchema.index({ googleId: 1 }, { sparse: true });
 userSchema.index({ createdAt: -1, _id: -1 });
 // The admins who get the shop's notices (paid orders to ship, low stock).
 userSchema.index({ role: 1 });
-// How many customers a price group has (a group in use is not deleted).
-userSchema.index({ "account.priceGroupId": 1 }, { sparse: true });
+// A company's members, and All Users filtered by company.
+userSchema.index({ companyId: 1, createdAt: -1, _id: -1 });
+
+// A new user without a company gets a company of one, as its owner (sign-up, Google, admin:create,
+// demo data, tests): the id is set before the user is written, the company right after; a company
+// that write lost is created on first read (getOrCreateCompany).
+userSchema.pre("save", function () {
+  if (this.isNew && !this.companyId) {
+    this.companyId = new Types.ObjectId();
+    this.companyRole = "owner";
+    this.$locals.newCompany = true;
+  }
+});
+userSchema.post("save", async function () {
+  if (!this.$locals.newCompany) return;
+  delete this.$locals.newCompany;
+  await Company.updateOne({ _id: this.companyId }, { $setOnInsert: { ownerCount: 1 } }, { upsert: true });
+});
 
 export type UserDoc = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId };
 
@@ -100,81 +86,53 @@ export type UserView = {
   address: string;
   education: string;
   linkedin: string;
+  /** The company this person belongs to, their role in it and (a buyer) their limit per order. */
+  companyId: string;
+  companyRole: CompanyRole;
+  spendingLimitCents: number | null;
+  /** The company's details and address book (read through the company: customerAccountOf). */
   company: { companyName: string; taxId: string; country: string; billingAddress: string };
   addresses: { id: string; label: string; address: string; isDefault: boolean }[];
   emailVerified: boolean;
   /** Order updates by email (on unless turned off; receipts and shipping notices are always sent). */
   orderUpdateEmails: boolean;
-  /** The customer's own caps on unpaid card orders (null: the shop's default). */
+  /** The company's own caps on unpaid card orders (null: the shop's default). */
   unpaidCaps: { orders: number | null; valueCents: number | null };
-  /** Trade terms: net days on account (0: card only) and the credit limit in cents. */
+  /** The company's trade terms: net days on account (0: card only) and the credit limit in cents. */
   account: AccountTerms;
   /** The account's price group and tax details. */
   pricing: AccountPricing;
 };
 
-export type AccountTerms = { termsDays: number; creditLimitCents: number };
+export type { AccountTerms } from "./company.server";
 
-/** What the account says about prices and tax: the price group (or null) and the tax details (or null). */
-export type AccountPricing = { priceGroupId: string | null; tax: TaxProfile | null };
+export type { AccountPricing } from "./company.server";
+export { accountPricingOf, countInPriceGroup } from "./company.server";
 
-export function accountPricingOf(doc: Partial<UserDoc>): AccountPricing {
-  const tax = doc.account?.tax;
-  return {
-    priceGroupId: doc.account?.priceGroupId ? String(doc.account.priceGroupId) : null,
-    tax: tax?.country
-      ? {
-          country: tax.country,
-          state: tax.state || null,
-          vatNumber: tax.vatNumber || null,
-          exemptionCertificate: tax.exemptionCertificate || null,
-        }
-      : null,
-  };
-}
-
-/** Sets a customer's price group (null: none); false for an admin or no such user. */
+/** Sets a customer's price group (their company's; null: none); false for an admin or no such user. */
 export async function setPriceGroup(userId: string, priceGroupId: string | null) {
   if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
-  const update = priceGroupId
-    ? { $set: { "account.priceGroupId": priceGroupId } }
-    : { $unset: { "account.priceGroupId": "" } };
-  const result = await User.updateOne({ _id: userId, role: "customer" }, update);
-  return result.matchedCount === 1;
+  if (!(await User.exists({ _id: userId, role: "customer" }))) return false;
+  const companyId = await companyIdOfUser(userId);
+  return companyId ? setCompanyPriceGroup(companyId, priceGroupId) : false;
 }
 
-/** Records a customer's tax details (null: none recorded); false for an admin or no such user. */
+/** Records a customer's tax details (their company's; null: none recorded); false for an admin or no such user. */
 export async function setTaxProfile(userId: string, tax: TaxProfile | null) {
   if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
-  const update = tax ? { $set: { "account.tax": tax } } : { $unset: { "account.tax": "" } };
-  const result = await User.updateOne({ _id: userId, role: "customer" }, update);
-  return result.matchedCount === 1;
+  if (!(await User.exists({ _id: userId, role: "customer" }))) return false;
+  const companyId = await companyIdOfUser(userId);
+  return companyId ? setCompanyTaxProfile(companyId, tax) : false;
 }
 
-/** How many customers are in a price group (a group in use is not deleted). */
-export async function countInPriceGroup(priceGroupId: string) {
-  if (!/^[a-f0-9]{24}$/i.test(priceGroupId)) return 0;
-  return User.countDocuments({ "account.priceGroupId": priceGroupId });
-}
-
-/** The address book; the chosen default, or the first address when none (or a deleted one) is chosen. */
-function addressBookOf(doc: Partial<UserDoc>) {
-  const entries = doc.addresses ?? [];
-  const chosen = doc.defaultAddressId ? String(doc.defaultAddressId) : null;
-  const defaultId = entries.some((entry) => String(entry._id) === chosen)
-    ? chosen
-    : entries[0]
-      ? String(entries[0]._id)
-      : null;
-  return entries.map((entry) => ({
-    id: String(entry._id),
-    label: entry.label ?? "",
-    address: entry.address,
-    isDefault: String(entry._id) === defaultId,
-  }));
-}
-
-export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): UserView {
+/**
+ * The user as screens read them. Everything that describes the customer (company details, address
+ * book, terms, caps) comes from their company; without it (a list that did not read companies) those
+ * read as empty.
+ */
+export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }, company?: CompanyView | null): UserView {
+  const companyId = doc.companyId ? String(doc.companyId) : "";
+  const shared = company ?? toCompanyView({ _id: doc.companyId ?? doc._id });
   return {
     id: doc._id.toString(),
     email: doc.email ?? "",
@@ -185,35 +143,67 @@ export function toUserView(doc: Partial<UserDoc> & { _id: Types.ObjectId }): Use
     address: doc.address ?? "",
     education: doc.education ?? "",
     linkedin: doc.linkedin ?? "",
-    company: {
-      companyName: doc.companyName ?? "",
-      taxId: doc.taxId ?? "",
-      country: doc.country ?? "",
-      billingAddress: doc.billingAddress ?? "",
-    },
-    addresses: addressBookOf(doc),
+    companyId,
+    companyRole: (doc.companyRole as CompanyRole) ?? "owner",
+    spendingLimitCents: doc.spendingLimitCents ?? null,
+    company: shared.company,
+    addresses: shared.addresses,
     emailVerified: Boolean(doc.emailVerifiedAt),
     orderUpdateEmails: doc.orderUpdateEmails !== false,
-    unpaidCaps: { orders: doc.unpaidOrdersCap ?? null, valueCents: doc.unpaidValueCapCents ?? null },
-    account: { termsDays: doc.account?.termsDays ?? 0, creditLimitCents: doc.account?.creditLimitCents ?? 0 },
-    pricing: accountPricingOf(doc),
+    unpaidCaps: shared.unpaidCaps,
+    account: shared.account,
+    pricing: shared.pricing,
   };
 }
 
-/** Sets a customer's trade terms; false for an admin account (or no such user): terms are for customers. */
+/** The customer's account as the company holds it: details, addresses, terms and caps. */
+export function customerAccountOf(user: UserView) {
+  return {
+    companyId: user.companyId,
+    company: user.company,
+    addresses: user.addresses,
+    account: user.account,
+    unpaidCaps: user.unpaidCaps,
+  };
+}
+
+/**
+ * A user's company id: a user written before companies existed (and not migrated yet) gets a company
+ * of one here, with one conditional update so two requests at once agree on it.
+ */
+export async function companyIdOfUser(userId: string) {
+  if (!/^[a-f0-9]{24}$/i.test(userId)) return null;
+  const doc = await User.findById(userId, { companyId: 1 }).lean();
+  if (!doc) return null;
+  if (doc.companyId) return String(doc.companyId);
+  await User.updateOne(
+    { _id: userId, companyId: { $exists: false } },
+    { $set: { companyId: new Types.ObjectId(), companyRole: "owner" } },
+  );
+  const after = await User.findById(userId, { companyId: 1 }).lean();
+  return after?.companyId ? String(after.companyId) : null;
+}
+
+/** A user with their company read (and created, for a user that has none yet). */
+async function withCompany(doc: UserDoc) {
+  const companyId = doc.companyId ? String(doc.companyId) : await companyIdOfUser(String(doc._id));
+  if (!companyId) return toUserView(doc);
+  const company = await getOrCreateCompany(companyId);
+  return toUserView({ ...doc, companyId: new Types.ObjectId(companyId) }, company);
+}
+
+/** Sets a customer's trade terms (their company's); false for an admin account (or no such user). */
 export async function setAccountTerms(userId: string, terms: AccountTerms) {
   if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
-  const result = await User.updateOne(
-    { _id: userId, role: "customer" },
-    { $set: { "account.termsDays": terms.termsDays, "account.creditLimitCents": terms.creditLimitCents } },
-  );
-  return result.matchedCount === 1;
+  if (!(await User.exists({ _id: userId, role: "customer" }))) return false;
+  const companyId = await companyIdOfUser(userId);
+  return companyId ? setCompanyTerms(companyId, terms) : false;
 }
 
 export async function getUserById(id: string) {
   if (!/^[a-f0-9]{24}$/i.test(id)) return null;
   const doc = await User.findById(id).lean();
-  return doc ? toUserView(doc) : null;
+  return doc ? withCompany(doc) : null;
 }
 
 /** Names and emails of the given users, by id (for screens that name people, such as the audit log). */
@@ -226,24 +216,16 @@ export async function getUserNames(ids: string[]) {
 
 export async function getUserByEmail(email: string) {
   const doc = await User.findOne({ email: email.trim().toLowerCase() }).lean();
-  return doc ? toUserView(doc) : null;
+  return doc ? withCompany(doc) : null;
 }
 
-/** An admin sets (or, with null, clears) a customer's own caps on unpaid card orders. */
+/** An admin sets (or, with null, clears) a customer's caps on unpaid card orders (their company's). */
 export async function setUnpaidCaps(userId: string, caps: { orders: number | null; valueCents: number | null }) {
   if (!/^[a-f0-9]{24}$/i.test(userId)) return null;
-  const set: Record<string, number> = {};
-  const unset: Record<string, ""> = {};
-  if (caps.orders === null) unset.unpaidOrdersCap = "";
-  else set.unpaidOrdersCap = caps.orders;
-  if (caps.valueCents === null) unset.unpaidValueCapCents = "";
-  else set.unpaidValueCapCents = caps.valueCents;
-  const doc = await User.findOneAndUpdate(
-    { _id: userId, role: "customer" },
-    { ...(Object.keys(set).length ? { $set: set } : {}), ...(Object.keys(unset).length ? { $unset: unset } : {}) },
-    { returnDocument: "after", runValidators: true },
-  ).lean();
-  return doc ? toUserView(doc) : null;
+  if (!(await User.exists({ _id: userId, role: "customer" }))) return null;
+  const companyId = await companyIdOfUser(userId);
+  if (!companyId || !(await setCompanyUnpaidCaps(companyId, caps))) return null;
+  return getUserById(userId);
 }
 
 export function isDuplicateKeyError(error: unknown) {
@@ -310,17 +292,21 @@ export async function setPhotoUrl(userId: string, photoUrl: string | null) {
   return result.matchedCount === 1;
 }
 
-/** Newest first, one page at a time. */
-export async function listUsers({ page, perPage }: { page: number; perPage: number }) {
+/** Newest first, one page at a time; with `companyId`, that company's members only. */
+export async function listUsers({ page, perPage, companyId }: { page: number; perPage: number; companyId?: string }) {
+  const filter = companyId && /^[a-f0-9]{24}$/i.test(companyId) ? { companyId } : {};
   const [docs, total] = await Promise.all([
-    User.find()
+    User.find(filter)
       .sort({ createdAt: -1, _id: -1 })
       .skip((page - 1) * perPage)
       .limit(perPage)
       .lean(),
-    User.countDocuments(),
+    User.countDocuments(filter),
   ]);
-  return { users: docs.map(toUserView), total };
+  const companyIds = docs.flatMap((doc) => (doc.companyId ? [doc.companyId] : []));
+  const companies = await Company.find({ _id: { $in: companyIds } }).lean();
+  const byId = new Map(companies.map((company) => [String(company._id), toCompanyView(company as CompanyDoc)]));
+  return { users: docs.map((doc) => toUserView(doc, byId.get(String(doc.companyId)))), total };
 }
 
 /** Promotes a user; false when there is no such user or they are already an admin. */

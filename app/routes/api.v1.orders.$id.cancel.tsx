@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getOwnOrder } from "~/models/order.server";
 import { cancelCustomerOrder } from "~/utils/orders.server";
+import { mayHandleOrder } from "~/utils/company.server";
 import { apiCall, methodNotAllowed, notFound, ok, problem } from "~/utils/api.server";
 import { orderJson } from "~/utils/api-views.server";
 import { ORDER_STATE_WORDS } from "~/utils/order-states";
@@ -9,12 +10,13 @@ import { ORDER_STATE_WORDS } from "~/utils/order-states";
 export async function action(args: ActionFunctionArgs) {
   if (args.request.method !== "POST") return methodNotAllowed("POST");
   return apiCall(args, "order", async ({ user }) => {
-    const order = await getOwnOrder(args.params.id ?? "", user.id);
-    if (!order || order.status === "reserving" || order.status === "failed")
+    const order = await getOwnOrder(args.params.id ?? "", user);
+    // A buyer cancels their own orders; owners and accounts any of the company's.
+    if (!order || !mayHandleOrder(user, order) || order.status === "reserving" || order.status === "failed")
       throw notFound("No such order in your account.");
-    const cancelled = order.status === "unpaid" ? await cancelCustomerOrder(order.id, user.id) : null;
+    const cancelled = order.status === "unpaid" ? await cancelCustomerOrder(order.id, user) : null;
     if (!cancelled) {
-      const now = (await getOwnOrder(order.id, user.id)) ?? order;
+      const now = (await getOwnOrder(order.id, user)) ?? order;
       return problem(409, `Only unpaid orders can be cancelled; ${now.number} is ${ORDER_STATE_WORDS[now.state]}.`);
     }
     return ok(orderJson(cancelled));

@@ -9,7 +9,7 @@ export async function loader(args: LoaderFunctionArgs) {
   return apiCall(args, "read", async ({ user }) => {
     const kind = args.params.kind;
     if (kind !== "invoice" && kind !== "pro-forma") throw notFound("Documents are invoice and pro-forma.");
-    const found = await orderDocumentFor({ id: user.id, role: "customer" }, args.params.id ?? "", kind);
+    const found = await orderDocumentFor(user, args.params.id ?? "", kind);
     if (!found.ok) {
       if (found.instead)
         return problem(409, `This order has a ${found.instead} instead.`, { extra: { instead: found.instead } });

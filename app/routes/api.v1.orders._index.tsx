@@ -21,7 +21,7 @@ export async function loader(args: LoaderFunctionArgs) {
   return apiCall(args, "read", async ({ user }) => {
     const query = readQuery(args.request, OrderListQuery);
     const after = decodeCursor(query.cursor, ORDER_CURSOR_PATTERN);
-    const { orders, next } = await listOrdersAfter({ userId: user.id }, { after, limit: query.limit });
+    const { orders, next } = await listOrdersAfter({ customer: user }, { after, limit: query.limit });
     return ok({ data: orders.map(orderJson), nextCursor: next ? encodeCursor(next) : null });
   });
 }

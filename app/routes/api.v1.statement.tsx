@@ -1,12 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { formatInvoiceNumber } from "~/models/invoice.server";
 import { openAccountOrders } from "~/models/order.server";
-import { apiCall, methodNotAllowed, money, ok } from "~/utils/api.server";
+import { apiCall, methodNotAllowed, money, ok, problem } from "~/utils/api.server";
+import { can } from "~/utils/company.server";
 
 /** GET /api/v1/statement: the statement of account (open invoices on account), as /dashboard/statement. */
 export async function loader(args: LoaderFunctionArgs) {
   return apiCall(args, "read", async ({ user }) => {
-    const open = await openAccountOrders(user.id);
+    // As on /dashboard/statement: a company's owners and accounts people read it, not its buyers.
+    if (!can(user, "finance")) return problem(403, "The statement is for the company's owners and accounts people.");
+    const open = await openAccountOrders(user);
     const overdue = open.orders.filter((o) => o.state === "overdue").reduce((sum, o) => sum + o.balanceCents, 0);
     return ok({
       termsDays: user.account.termsDays,

@@ -15,7 +15,9 @@ import { Pagination } from "~/components/pagination";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { deleteUserSessions } from "~/models/session.server";
+import { getCompany } from "~/models/company.server";
 import { demoteAdmin, getUserById, listUsers, makeAdmin } from "~/models/user.server";
+import { COMPANY_ROLE_WORDS } from "~/utils/company-roles";
 import { UserActionSchema } from "~/utils/account-schemas";
 import { getUser, requireAdmin } from "~/utils/auth.server";
 import { readForm } from "~/utils/form.server";
@@ -35,10 +37,23 @@ function pageFrom(request: Request) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
   const page = pageFrom(request);
-  const { users, total } = await listUsers({ page, perPage: PER_PAGE });
+  // ?company=<id>: the members of one company (linked from its page and from each row).
+  const companyId = new URL(request.url).searchParams.get("company") ?? undefined;
+  const company = companyId ? await getCompany(companyId) : null;
+  const { users, total } = await listUsers({ page, perPage: PER_PAGE, companyId: company?.id });
   return json({
     adminId: admin.id,
-    users: users.map(({ id, name, email, role, emailVerified }) => ({ id, name, email, role, emailVerified })),
+    company: company ? { id: company.id, name: company.company.companyName || "Unnamed company" } : null,
+    users: users.map(({ id, name, email, role, emailVerified, companyId, companyRole, company }) => ({
+      id,
+      name,
+      email,
+      role,
+      emailVerified,
+      companyId,
+      companyRole,
+      companyName: company.companyName,
+    })),
     page,
     pageCount: Math.max(1, Math.ceil(total / PER_PAGE)),
     total,
@@ -114,7 +129,7 @@ const COLUMNS: Column[] = [
 ];
 
 export default function AllUsers() {
-  const { users, adminId, page, pageCount, total } = useLoaderData<typeof loader>();
+  const { users, adminId, page, pageCount, total, company } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const formErrors = lastResult && "error" in lastResult ? lastResult.error?.[""] : null;
 
@@ -124,7 +139,21 @@ export default function AllUsers() {
         All Users
       </h1>
       <p className="mt-1 text-sm text-slate-600">
-        {total} {total === 1 ? "user" : "users"}, newest first.
+        {total} {total === 1 ? "user" : "users"}, newest first
+        {company ? (
+          <>
+            , members of{" "}
+            <Link to={`/dashboard/companies/${company.id}`} className="font-medium text-brand-700 underline">
+              {company.name}
+            </Link>{" "}
+            (
+            <Link to="/dashboard/allUsers" className="text-brand-700 underline">
+              show everyone
+            </Link>
+            )
+          </>
+        ) : null}
+        .
       </p>
       <ErrorList errors={formErrors} />
       <DataTable caption="Users, newest first" className="mt-2" columns={COLUMNS}>
@@ -137,6 +166,14 @@ export default function AllUsers() {
               <Link to={`/dashboard/allUsers/${user.id}`} className="font-medium text-brand-700 underline">
                 {user.name}
               </Link>
+              {user.role === "customer" && user.companyId ? (
+                <span className="block text-xs text-slate-600" data-testid="user-company">
+                  <Link to={`/dashboard/companies/${user.companyId}`} className="underline">
+                    {user.companyName || "Company of one"}
+                  </Link>
+                  , {COMPANY_ROLE_WORDS[user.companyRole].toLowerCase()}
+                </span>
+              ) : null}
             </td>
             <td className="break-all px-4 py-3 text-slate-900 max-md:col-span-2" data-label="Email">
               {user.email}

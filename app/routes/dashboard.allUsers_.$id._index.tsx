@@ -29,7 +29,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await getUserById(params.id ?? "");
   if (!user) throw new Response(NOT_FOUND, { status: 404 });
   const [open, groups] = await Promise.all([
-    user.role === "customer" ? openAccountOrders(user.id) : { orders: [], balanceCents: 0 },
+    user.role === "customer" ? openAccountOrders(user) : { orders: [], balanceCents: 0 },
     listPriceGroups(),
   ]);
   return json(

@@ -20,7 +20,8 @@ import {
 } from "~/models/cart.server";
 import { reorderIntoCart } from "~/models/cart-lines.server";
 import { checkoutClaimMs, getOwnOrder, newOrderId } from "~/models/order.server";
-import { checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
+import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
+import { can } from "~/utils/company.server";
 import { priceScreenLines } from "~/utils/pricing.server";
 import { PriceWithList, TaxSummaryRows } from "~/components/prices";
 import { requireCustomer } from "~/utils/auth.server";
@@ -58,6 +59,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: cartSchema });
   const posted = { intent: String(formData.get("intent") ?? ""), partId: String(formData.get("partId") ?? "") };
+  // Accounts people see and pay the company's orders; they do not fill carts.
+  if (!can(user, "order")) throw new Response(ACCOUNTS_CANNOT_ORDER, { status: 403 });
   const refuse = (message: string, status: number, field?: string) =>
     json<ActionData>(
       {
@@ -107,7 +110,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirectWithSuccess(CART_PATH, "Removed from your cart");
     }
     case "reorder": {
-      const order = await getOwnOrder(value.orderId, user.id);
+      const order = await getOwnOrder(value.orderId, user);
       if (!order) throw new Response("We could not find that order in your account.", { status: 404 });
       const { added } = await reorderIntoCart(user.id, order);
       if (added === 0) return redirectWithError(CART_PATH, "Nothing from that order could go into your cart");

@@ -50,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filter = toOrderFilter(submission.value);
   const result = await listAllOrders({ ...filter, page: parsePage(params.get("page")) });
   const { q, from, to } = submission.value;
-  const filtered = Boolean(q || filter.state || from || to);
+  const filtered = Boolean(q || filter.state || from || to || filter.companyId);
   // What the form shows: the filters of the orders listed ("paid" of older links read as pending).
   const values = { q: q ?? "", status: filter.state ?? "", from: from ?? "", to: to ?? "" };
   return json({ result: submission.reply(), ...result, status: filter.state, filtered, values }, { headers });
@@ -195,7 +195,15 @@ export default function ManageOrders() {
                 </th>
                 <td className="px-3 py-2 max-md:col-span-2" data-label="Customer">
                   {order.userName}
-                  {order.companyName ? <span className="block text-xs text-slate-600">{order.companyName}</span> : null}
+                  {order.companyName ? (
+                    <Link
+                      to={`/dashboard/manageOrders?company=${order.companyId}`}
+                      className="block text-xs text-slate-600 underline"
+                      aria-label={`Orders of ${order.companyName}`}
+                    >
+                      {order.companyName}
+                    </Link>
+                  ) : null}
                   <span className="block break-all text-xs text-slate-600">{order.userEmail}</span>
                   <span className="block text-xs text-slate-600">{order.phone}</span>
                 </td>

@@ -13,11 +13,12 @@ import { formatCents } from "~/utils/misc";
 import { orderPath } from "~/utils/order-lines";
 import { formatDateTime, parsePage } from "~/utils/shop-forms";
 import { orderStateText } from "~/utils/order-states";
+import { can, mayHandleOrder } from "~/utils/company.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomerOrSignOutHome(request);
   const page = parsePage(new URL(request.url).searchParams.get("page"));
-  const result = await listOrdersOfUser(user.id, { page });
+  const result = await listOrdersOfUser(user, { page });
   const orders = result.orders.map((order) => ({
     id: order.id,
     number: order.number,
@@ -34,6 +35,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     transactionId: order.transactionId,
     createdAt: order.createdAt,
     endedAt: order.cancelledAt ?? order.removedAt,
+    /** A colleague's order in the company: named, and paid or cancelled by its placer or accounts. */
+    placedBy: order.userId === user.id ? null : order.userName,
+    handles: mayHandleOrder(user, order),
   }));
   return json(
     {
@@ -41,7 +45,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       page: result.page,
       pageCount: result.pageCount,
       total: result.total,
-      onAccount: user.account.termsDays > 0 || orders.some((order) => order.dueAt),
+      onAccount: can(user, "finance") && (user.account.termsDays > 0 || orders.some((order) => order.dueAt)),
+      mayOrder: can(user, "order"),
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -59,7 +64,7 @@ const COLUMNS: Column[] = [
 ];
 
 export default function MyOrders() {
-  const { orders, page, pageCount, total, onAccount } = useLoaderData<typeof loader>();
+  const { orders, page, pageCount, total, onAccount, mayOrder } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="text-2xl font-bold">My Orders</h1>
@@ -115,10 +120,17 @@ export default function MyOrders() {
                 {order.endedAt ? (
                   <span className="block text-xs text-slate-600">{formatDateTime(order.endedAt)}</span>
                 ) : null}
-                {order.status !== "unpaid" ? <ReorderForm orderId={order.id} summary={order.summary} /> : null}
+                {order.placedBy ? (
+                  <span className="block text-xs text-slate-600" data-testid="placed-by">
+                    Placed by {order.placedBy}
+                  </span>
+                ) : null}
+                {mayOrder && order.status !== "unpaid" && order.status !== "approval" ? (
+                  <ReorderForm orderId={order.id} summary={order.summary} />
+                ) : null}
               </td>
               <td className="px-3 py-2">
-                {order.state === "unpaid" ? (
+                {order.state === "unpaid" && order.handles ? (
                   <ConfirmDialog
                     label="Cancel"
                     accessibleLabel={`Cancel ${order.number}: ${order.summary}`}
@@ -131,7 +143,7 @@ export default function MyOrders() {
                 ) : null}
               </td>
               <td className="px-3 py-2">
-                {order.status === "unpaid" && order.totalCents > 0 ? (
+                {order.status === "unpaid" && order.totalCents > 0 && order.handles ? (
                   <Link
                     to={`/dashboard/payment/${order.id}`}
                     aria-label={`Pay for ${order.number}: ${order.summary}`}

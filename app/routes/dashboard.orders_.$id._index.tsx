@@ -18,7 +18,7 @@ const NOT_FOUND = "We could not find that order in your account.";
 /** One of the customer's orders with every line, its status and its timeline. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireCustomerOrSignOutHome(request);
-  const order = await getOwnOrder(params.id ?? "", user.id);
+  const order = await getOwnOrder(params.id ?? "", user);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
   return json(
     { order, timeline: orderTimeline(order, "customer"), documents: documentsOf(order, "customer") },

@@ -9,6 +9,7 @@ import { useIsPending } from "~/components/forms";
 import { getOwnOrder } from "~/models/order.server";
 import { cancelCustomerOrder } from "~/utils/orders.server";
 import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
+import { mayHandleOrder } from "~/utils/company.server";
 import { formatCents } from "~/utils/misc";
 import { describeOrder } from "~/utils/order-lines";
 import { cancelOrderSchema } from "~/utils/shop-forms";
@@ -21,8 +22,9 @@ const NOT_UNPAID = "Only unpaid orders can be cancelled.";
 /** The cancel confirmation as a page: what the modal of My Orders shows, for browsers without JavaScript. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireCustomerOrSignOutHome(request);
-  const order = await getOwnOrder(params.id ?? "", user.id);
+  const order = await getOwnOrder(params.id ?? "", user);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
+  if (!mayHandleOrder(user, order)) throw new Response(NOT_FOUND, { status: 404 });
   return json(
     {
       order: {
@@ -42,11 +44,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCustomerOrSignOutHome(request);
-  const order = await getOwnOrder(params.id ?? "", user.id);
+  const order = await getOwnOrder(params.id ?? "", user);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
+  if (!mayHandleOrder(user, order)) throw new Response(NOT_FOUND, { status: 404 });
   const submission = parseWithZod(await readForm(request), { schema: cancelOrderSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-  const cancelled = order.status === "unpaid" ? await cancelCustomerOrder(order.id, user.id) : null;
+  const cancelled = order.status === "unpaid" ? await cancelCustomerOrder(order.id, user) : null;
   if (!cancelled) return json(submission.reply({ formErrors: [NOT_UNPAID] }), { status: 409 });
   return redirectWithSuccess("/dashboard/orders", `Your order ${cancelled.number} (${cancelled.summary}) is cancelled`);
 }

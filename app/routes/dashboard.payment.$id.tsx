@@ -16,6 +16,7 @@ import { getOwnOrder } from "~/models/order.server";
 import { orderPath } from "~/utils/order-lines";
 import { ORDER_STATE_WORDS } from "~/utils/order-states";
 import { requireUser } from "~/utils/auth.server";
+import { mayHandleOrder } from "~/utils/company.server";
 import { getEnv } from "~/utils/env.server";
 import { formatCents } from "~/utils/misc";
 import { canTakeCardPayments, createOrderCheckoutSession, createOrderPaymentIntent } from "~/utils/stripe.server";
@@ -33,8 +34,9 @@ const CheckoutSchema = z.object({ intent: z.literal("checkout") });
 /** The signed-in customer's own unpaid order; anyone else's (or none) is a 404. */
 async function requireUnpaidOrder(request: Request, orderId: string | undefined) {
   const user = await requireUser(request);
-  const order = await getOwnOrder(orderId ?? "", user.id);
+  const order = await getOwnOrder(orderId ?? "", user);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
+  if (!mayHandleOrder(user, order)) throw new Response(NOT_FOUND, { status: 404 });
   if (order.paid) throw await redirectWithInfo("/dashboard/orders", "This order is already paid.");
   if (order.status === "account") {
     throw await redirectWithInfo(

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getOwnOrder } from "~/models/order.server";
 import { requireUser } from "~/utils/auth.server";
+import { mayHandleOrder } from "~/utils/company.server";
 import { formatCents } from "~/utils/misc";
 import { describeOrder } from "~/utils/order-lines";
 import { confirmReturnFromStripe, getStripe, type ReturnCheck } from "~/utils/stripe.server";
@@ -31,8 +32,9 @@ type State = "paid" | "processing" | "not_paid" | "unknown" | "closed";
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  let order = await getOwnOrder(params.id ?? "", user.id);
+  let order = await getOwnOrder(params.id ?? "", user);
   if (!order) throw new Response("We could not find that order among yours.", { status: 404 });
+  if (!mayHandleOrder(user, order)) throw new Response("We could not find that order among yours.", { status: 404 });
 
   const search = new URL(request.url).searchParams;
   const ids = ReturnSchema.safeParse({
@@ -46,7 +48,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         paymentIntentId: ids.data.payment_intent,
         sessionId: ids.data.session_id,
       }));
-      order = (await getOwnOrder(order.id, user.id)) ?? order;
+      order = (await getOwnOrder(order.id, user)) ?? order;
     } catch (error) {
       console.error(`Checking the payment of order ${order.id} with Stripe failed`, error);
       check = "unreachable";

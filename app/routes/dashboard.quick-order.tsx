@@ -14,7 +14,8 @@ import { requireCustomer } from "~/utils/auth.server";
 import { pricePadChecks } from "~/utils/pricing.server";
 import { PriceWithList } from "~/components/prices";
 import { redirectAfterOrder } from "~/utils/checkout.server";
-import { checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
+import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
+import { can } from "~/utils/company.server";
 import { CART_PATH } from "~/utils/cart-forms";
 import { formatCents } from "~/utils/misc";
 import { MAX_ORDER_LINES } from "~/utils/order-lines";
@@ -67,6 +68,7 @@ async function roundUpLine(formData: FormData, partNumber: string | null) {
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireCustomer(request);
+  if (!can(user, "order")) throw new Response(ACCOUNTS_CANNOT_ORDER, { status: 403 });
   const formData = await readForm(request);
   // "Round up to N" on a checked line: that line's quantity becomes its part's minimum, then all is checked again.
   const roundedPad = await roundUpLine(formData, new URL(request.url).searchParams.get("roundUp"));

@@ -7,6 +7,7 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { company } from "~/content/company";
 import { openAccountOrders } from "~/models/order.server";
 import { requireCustomer } from "~/utils/auth.server";
+import { can } from "~/utils/company.server";
 import { formatCents } from "~/utils/misc";
 import { orderPath } from "~/utils/order-lines";
 import { formatDay, orderStateText, termsWords } from "~/utils/order-states";
@@ -14,7 +15,10 @@ import { formatDay, orderStateText, termsWords } from "~/utils/order-states";
 /** The customer's statement of account: open invoices with due dates, what is overdue, the balance. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
-  const open = await openAccountOrders(user.id);
+  if (!can(user, "finance")) {
+    throw new Response("The company's statement is for its owners and accounts.", { status: 403 });
+  }
+  const open = await openAccountOrders(user);
   const overdueCents = open.orders.filter((o) => o.state === "overdue").reduce((sum, o) => sum + o.balanceCents, 0);
   return json(
     {

@@ -113,7 +113,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return json(submission.reply({ fieldErrors: { quantity: [placed.failures[0].message] } }), { status: 409 });
   }
   if (saveAddress) await saveDeliveryToProfile(user.id, { phone, address });
-  if (placed.order.paymentMethod === "account") return redirectAfterOrder(placed.order);
+  if (placed.order.paymentMethod === "account" || placed.order.status === "approval") {
+    return redirectAfterOrder(placed.order);
+  }
   // One toast: the spec's two messages, and the total the order will charge.
   return redirectWithSuccess("/dashboard/orders", {
     message: "Your Order is Placed",

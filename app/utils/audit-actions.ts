@@ -34,6 +34,11 @@ export const AUDIT_ACTIONS = [
   "webhook.remove",
   "api-key.create",
   "api-key.revoke",
+  "company.invite",
+  "company.join",
+  "company.role",
+  "company.remove",
+  "company.limit",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -68,6 +73,11 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "webhook.remove": "Removed a webhook endpoint",
   "api-key.create": "Created an API key",
   "api-key.revoke": "Revoked an API key",
+  "company.invite": "Invited someone to a company",
+  "company.join": "Joined a company",
+  "company.role": "Changed a member's role",
+  "company.remove": "Removed a member from a company",
+  "company.limit": "Set a buyer's spending limit",
 };
 
 /** The words people say for the fields an entry records (the code's names stay in the database). */
@@ -87,9 +97,13 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   role: "Role",
   status: "Status",
   sessions: "Sessions",
+  companyRole: "Company role",
+  spendingLimitCents: "Spending limit",
+  email: "Email",
 };
 
 const ROLE_WORDS: Record<string, string> = { admin: "Admin", customer: "Customer" };
+const COMPANY_ROLE_WORDS: Record<string, string> = { owner: "Owner", buyer: "Buyer", accounts: "Accounts" };
 
 /** A field's label as people say it; an unknown field keeps its own name. */
 export function auditFieldLabel(key: string) {
@@ -103,6 +117,7 @@ export function formatAuditValue(key: string, value: string | number | boolean |
   if (typeof value === "number") return value.toLocaleString("en-US");
   if (typeof value === "boolean") return value ? "Yes" : "No";
   if (key === "role") return ROLE_WORDS[value] ?? value;
+  if (key === "companyRole") return COMPANY_ROLE_WORDS[value] ?? value;
   if (key === "category") return CATEGORY_LABELS[value as Category] ?? value;
   return value;
 }

@@ -17,7 +17,20 @@ export function redirectToPay(orderId: string) {
 }
 
 /** After placing: a card order goes on to pay; an order on account is confirmed, so to its page. */
-export function redirectAfterOrder(order: { id: string; number: string; paymentMethod: string; dueAt: string | null }) {
+export function redirectAfterOrder(order: {
+  id: string;
+  number: string;
+  paymentMethod: string;
+  dueAt: string | null;
+  status?: string;
+}) {
+  // Over the buyer's limit: nothing to pay yet, the owner decides first.
+  if (order.status === "approval") {
+    return redirectWithSuccess(orderPath(order.id), {
+      message: "Your Order is Placed",
+      description: `${order.number} is over your spending limit: it waits for an owner's approval, with its stock held.`,
+    });
+  }
   if (order.paymentMethod !== "account") return redirectToPay(order.id);
   return redirectWithSuccess(orderPath(order.id), {
     message: "Your Order is Placed",

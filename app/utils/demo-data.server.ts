@@ -2,6 +2,7 @@ import { countLiveKeys, createApiKey } from "~/models/api-key.server";
 import { catalogueKeys, Part, toPartView } from "~/models/part.server";
 import { parseFitmentLine, type Category, type FitmentRow } from "./catalogue";
 import { Review } from "~/models/review.server";
+import { Company, type CompanyRole } from "~/models/company.server";
 import { accountPricingOf, User, type Role } from "~/models/user.server";
 import { PriceGroup } from "~/models/price-group.server";
 import { parseBreaks, priceWith } from "./pricing";
@@ -13,11 +14,43 @@ import { Order, toOrderView } from "~/models/order.server";
 import { hashPassword } from "./password.server";
 import { getEnv } from "./env.server";
 
-/** The demo accounts; their logins are printed when the shop starts on the local database. */
-export const DEMO_USERS: { email: string; password: string; name: string; role: Role; note?: string }[] = [
+/**
+ * The demo accounts; their logins are printed when the shop starts on the local database. Taylor
+ * owns the demo trade company; Blake buys for it within a limit per order, Robin keeps its accounts.
+ */
+export const DEMO_USERS: {
+  email: string;
+  password: string;
+  name: string;
+  role: Role;
+  companyRole?: CompanyRole;
+  spendingLimitCents?: number;
+  note?: string;
+}[] = [
   { email: "admin@partsworks.test", password: "admin-demo-123", name: "Avery Admin", role: "admin" },
   { email: "customer@partsworks.test", password: "customer-demo-123", name: "Casey Customer", role: "customer" },
-  { email: "trade@partsworks.test", password: "trade-demo-123", name: "Taylor Trade", role: "customer" },
+  {
+    email: "trade@partsworks.test",
+    password: "trade-demo-123",
+    name: "Taylor Trade",
+    role: "customer",
+    companyRole: "owner",
+  },
+  {
+    email: "buyer@partsworks.test",
+    password: "buyer-demo-123",
+    name: "Blake Buyer",
+    role: "customer",
+    companyRole: "buyer",
+    spendingLimitCents: 150_000,
+  },
+  {
+    email: "accounts@partsworks.test",
+    password: "accounts-demo-123",
+    name: "Robin Accounts",
+    role: "customer",
+    companyRole: "accounts",
+  },
   {
     email: "distributor@partsworks.test",
     password: "distributor-demo-123",
@@ -298,6 +331,19 @@ const DEMO_REVIEWS = [
   ],
 ] as const;
 
+/** The demo trade company (found by its name, else created), with its billing address and terms. */
+async function demoTradeCompany() {
+  const existing = await Company.findOne({ nameKey: DEMO_TRADE.companyName.toLowerCase() }, { _id: 1 }).lean();
+  if (existing) return existing._id;
+  const company = await Company.create({
+    companyName: DEMO_TRADE.companyName,
+    billingAddress: DEMO_TRADE.billingAddress,
+    account: DEMO_TRADE.account,
+    ownerCount: 1,
+  });
+  return company._id;
+}
+
 /**
  * Adds whatever is missing of the demo data: idempotent, never touches what is there.
  * Returns the demo logins.
@@ -310,12 +356,8 @@ export async function ensureDemoData() {
     const exists = await User.exists({ email: demo.email });
     const trade = DEMO_ACCOUNTS[demo.email];
     if (!exists && trade) {
-      await User.create({
-        email: demo.email,
-        name: demo.name,
-        role: demo.role,
-        passwordHash: await hashPassword(demo.password),
-        emailVerifiedAt: new Date(),
+      // A company of its own, holding its price group and tax details.
+      const company = await Company.create({
         companyName: trade.companyName,
         billingAddress: trade.billingAddress,
         country: trade.country,
@@ -326,6 +368,16 @@ export async function ensureDemoData() {
           ...(trade.inGroup ? { priceGroupId: group._id } : {}),
           tax: trade.tax,
         },
+        ownerCount: 1,
+      });
+      await User.create({
+        email: demo.email,
+        name: demo.name,
+        role: demo.role,
+        passwordHash: await hashPassword(demo.password),
+        emailVerifiedAt: new Date(),
+        companyId: company._id,
+        companyRole: "owner",
       });
       continue;
     }
@@ -337,11 +389,11 @@ export async function ensureDemoData() {
         passwordHash: await hashPassword(demo.password),
         // The demo accounts' addresses are examples: counted as verified, so no banner asks for a link.
         emailVerifiedAt: new Date(),
-        ...(demo.email === DEMO_TRADE.email
+        ...(demo.companyRole
           ? {
-              companyName: DEMO_TRADE.companyName,
-              billingAddress: DEMO_TRADE.billingAddress,
-              account: DEMO_TRADE.account,
+              companyId: await demoTradeCompany(),
+              companyRole: demo.companyRole,
+              ...(demo.spendingLimitCents ? { spendingLimitCents: demo.spendingLimitCents } : {}),
             }
           : {}),
       });
@@ -420,7 +472,14 @@ export async function ensureDemoData() {
     const orders = await Order.find({ userId: trade._id }).sort({ createdAt: 1 }).limit(2).lean();
     await ensureDemoWebhooks(trade._id.toString(), orders.map(toOrderView));
   }
-  return DEMO_USERS.map(({ email, password, role, note }) => ({ email, password, role, note: note ?? null }));
+  await ensureDemoApproval(now);
+  // A company member is printed with their role in the company (the demo.sh and seed listings).
+  return DEMO_USERS.map(({ email, password, role, companyRole, note }) => ({
+    email,
+    password,
+    role: companyRole && companyRole !== "owner" ? companyRole : role,
+    note: note ?? null,
+  }));
 }
 
 /**
@@ -433,7 +492,8 @@ async function ensureEuDemoOrder(now: number) {
   const part = await Part.findOne({ partNumber: "PW-1005" }).lean();
   if (!part) return;
   const view = toPartView(part);
-  const pricing = { group: null, tax: accountPricingOf(buyer).tax };
+  const company = buyer.companyId ? await Company.findById(buyer.companyId).lean() : null;
+  const pricing = { group: null, tax: accountPricingOf(company?.account).tax };
   const priced = priceWith(pricing, new Map([[view.id, view]]), [{ partId: view.id, quantity: 1000 }]);
   const line = priced.lines[0];
   const placedAt = new Date(now - 5 * DAY_MS);
@@ -461,8 +521,10 @@ async function ensureEuDemoOrder(now: number) {
     userId: buyer._id,
     userEmail: buyer.email,
     userName: buyer.name,
-    companyName: buyer.companyName,
-    searchKeys: ["be-2026-117", (buyer.companyName ?? "").toLowerCase()],
+    companyId: buyer.companyId,
+    placedBy: buyer._id,
+    companyName: company?.companyName,
+    searchKeys: ["be-2026-117", (company?.companyName ?? "").toLowerCase()],
     paymentMethod: "card",
     status: "paid",
     paidCents: priced.totalCents,
@@ -475,6 +537,53 @@ async function ensureEuDemoOrder(now: number) {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Blake's order over his limit, waiting for Taylor's approval (its stock held, as a placed one's):
+ * added once, also to a demo database made before companies.
+ */
+async function ensureDemoApproval(now: number) {
+  const blake = await User.findOne({ email: "buyer@partsworks.test" }).lean();
+  if (!blake?.companyId || (await Order.exists({ userId: blake._id, approvalRequired: true }))) return;
+  const part = await Part.findOne({ partNumber: "PW-1002" }).lean();
+  if (!part) return;
+  const quantity = 100;
+  const createdAt = new Date(now - 2 * HOUR_MS);
+  const order = await Order.create({
+    lines: [
+      {
+        partId: part._id,
+        partNumber: part.partNumber,
+        productName: part.name,
+        unitPriceCents: part.priceCents,
+        quantity,
+        lineTotalCents: part.priceCents * quantity,
+      },
+    ],
+    totalCents: part.priceCents * quantity,
+    userId: blake._id,
+    companyId: blake.companyId,
+    placedBy: blake._id,
+    userEmail: blake.email,
+    userName: blake.name,
+    companyName: DEMO_TRADE.companyName,
+    searchKeys: ["nfg-4450", DEMO_TRADE.companyName.toLowerCase()],
+    poNumber: "NFG-4450",
+    phone: "+1 313 555 0199",
+    address: "Northside Fleet Garage\n48 Mill Road\nDetroit, MI 48209",
+    paymentMethod: "card",
+    status: "approval",
+    approvalRequired: true,
+    approval: { limitCents: blake.spendingLimitCents ?? 0 },
+    createdAt,
+    updatedAt: createdAt,
+  });
+  // Held like a live order's (a seed, not a sale: on hand grows by it, so the stock check adds up).
+  await Part.updateOne(
+    { _id: part._id, "holds.orderId": { $ne: order._id } },
+    { $push: { holds: { orderId: order._id, quantity } }, $inc: { onHand: quantity } },
+  );
+}
 
 /**
  * Orders in every state, so Shop Today, the sales chart, a statement, invoices and packing slips
@@ -504,14 +613,24 @@ async function createDemoOrders(now: number) {
       const line = { partId: part._id, partNumber, productName: part.name, unitPriceCents: part.priceCents, quantity };
       return [{ ...line, lineTotalCents: part.priceCents * quantity }];
     });
-  const buyer = (user: typeof casey, address: string) => ({
-    userId: user._id,
-    userEmail: user.email,
-    userName: user.name,
-    phone: "+1 313 555 0199",
-    address,
-    ...(user.companyName ? { companyName: user.companyName, searchKeys: [user.companyName.toLowerCase()] } : {}),
-  });
+  const companyNames = new Map(
+    (await Company.find({ _id: { $in: [casey.companyId!, taylor.companyId!] } }, { companyName: 1 }).lean()).map(
+      (company) => [String(company._id), company.companyName ?? ""],
+    ),
+  );
+  const buyer = (user: typeof casey, address: string) => {
+    const companyName = companyNames.get(String(user.companyId)) ?? "";
+    return {
+      userId: user._id,
+      companyId: user.companyId,
+      placedBy: user._id,
+      userEmail: user.email,
+      userName: user.name,
+      phone: "+1 313 555 0199",
+      address,
+      ...(companyName ? { companyName, searchKeys: [companyName.toLowerCase()] } : {}),
+    };
+  };
   const transfer = (amountCents: number, daysAgo: number, reference: string) => ({
     amountCents,
     method: "bank-transfer" as const,

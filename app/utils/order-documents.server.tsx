@@ -15,8 +15,10 @@ import {
 } from "~/components/order-document";
 import { assignInvoiceNumber, formatInvoiceNumber } from "~/models/invoice.server";
 import { getOrderById, getOwnOrder, type OrderView } from "~/models/order.server";
-import { getUserById } from "~/models/user.server";
+import { getCompany } from "~/models/company.server";
+import { getUserById, type UserView } from "~/models/user.server";
 import { requireUser } from "./auth.server";
+import { mayHandleOrder } from "./company.server";
 
 export const DOCUMENT_NOT_FOUND = "We could not find that document.";
 
@@ -59,14 +61,15 @@ export type DocumentLookup =
  * or the document the order has instead (the invoice of an unpaid order is its pro-forma).
  */
 export async function orderDocumentFor(
-  user: { id: string; role: "admin" | "customer" },
+  user: Pick<UserView, "id" | "role" | "companyId" | "companyRole">,
   orderId: string,
   kindParam: string | undefined,
 ): Promise<DocumentLookup> {
   const kind = DOCUMENT_KINDS.find((each) => each === kindParam);
   if (!kind) return { ok: false, instead: null };
-  const order = user.role === "admin" ? await getOrderById(orderId) : await getOwnOrder(orderId, user.id);
-  if (!order) return { ok: false, instead: null };
+  const order = user.role === "admin" ? await getOrderById(orderId) : await getOwnOrder(orderId, user);
+  // A buyer reads the documents of their own orders; owners and accounts every order's.
+  if (!order || !mayHandleOrder(user, order)) return { ok: false, instead: null };
   const available = documentsOf(order, user.role);
   if (!available.includes(kind)) {
     const instead =
@@ -82,7 +85,8 @@ export async function orderDocumentFor(
     invoiceNumber = formatInvoiceNumber(number);
     invoicedAt ??= new Date().toISOString();
   }
-  const profile = await getUserById(order.userId);
+  // The customer is the order's company (its placer may have left it since).
+  const profile = order.companyId ? await getCompany(order.companyId) : await getUserById(order.userId);
   const data: OrderDocumentData = {
     kind,
     invoiceNumber,

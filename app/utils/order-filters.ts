@@ -21,6 +21,11 @@ export const orderFilterSchema = z
     ),
     from: day.optional(),
     to: day.optional(),
+    /** One company's orders (a link from the company's page). */
+    company: z
+      .string()
+      .regex(/^[a-f0-9]{24}$/i, "Choose a company from its page")
+      .optional(),
   })
   .refine((value) => !value.from || !value.to || value.from <= value.to, {
     path: ["to"],
@@ -32,8 +37,9 @@ export type OrderFilterValues = z.infer<typeof orderFilterSchema>;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The form's values as the model's filter: what was typed, the state, a time range. */
-export function toOrderFilter({ q, status, from, to }: OrderFilterValues) {
+export function toOrderFilter({ q, status, from, to, company }: OrderFilterValues) {
   return {
+    companyId: company ?? null,
     q: q || null,
     state: status ?? null,
     from: from ? new Date(`${from}T00:00:00Z`) : null,

@@ -5,6 +5,7 @@
  */
 
 export const ORDER_STATES = [
+  "approval",
   "unpaid",
   "part-paid",
   "on-account",
@@ -19,6 +20,7 @@ export type OrderState = (typeof ORDER_STATES)[number];
 
 /** The word for each state. Unpaid, Pending and Shipped are the spec's (Manage Orders). */
 export const ORDER_STATE_WORDS: Record<OrderState, string> = {
+  approval: "Awaiting approval",
   unpaid: "Unpaid",
   "part-paid": "Part-paid",
   "on-account": "On account",
@@ -32,6 +34,7 @@ export const ORDER_STATE_WORDS: Record<OrderState, string> = {
 
 /** What each state means, for the filter's options and help. */
 export const ORDER_STATE_MEANINGS: Record<OrderState, string> = {
+  approval: "Awaiting approval (over a buyer's spending limit; its stock is held)",
   unpaid: "Unpaid (awaiting payment)",
   "part-paid": "Part-paid (balance left)",
   "on-account": "On account (invoiced, not yet due)",
@@ -63,6 +66,7 @@ type StateInput = {
 export function orderState(order: StateInput, now: Date = new Date()): OrderState {
   const { status } = order;
   if (status === "cancelled" || status === "removed" || status === "expired") return status;
+  if (status === "approval") return "approval";
   const paid = Boolean(order.paidAt) || status === "paid";
   if (paid) return status === "shipped" ? "shipped" : "pending";
   if (order.dueAt && new Date(order.dueAt).getTime() < now.getTime()) return "overdue";

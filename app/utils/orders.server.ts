@@ -12,12 +12,15 @@ import {
   placeOrder as placeOrderModel,
   removeOrder,
   reverseRecordedPayment,
+  type CustomerScope,
   type OrderView,
   type PlaceOrderInput,
   type RecordedPaymentInput,
 } from "~/models/order.server";
 import { getPartsByIds } from "~/models/part.server";
 import { getUserById } from "~/models/user.server";
+import { can } from "./company.server";
+import { mailApprovalNeeded } from "./approvals.server";
 import { audit, type AuditEvent } from "./audit.server";
 import { customerPricing, priceWith } from "./pricing.server";
 import { formatCents } from "./misc";
@@ -38,7 +41,7 @@ const orderTarget = (order: OrderView) => ({
 export type CreditRefusal = { limitCents: number; balanceCents: number; orderCents: number; message: string };
 
 /** Refused before anything is reserved: on account without terms (400), or past the credit limit (409). */
-export type PaymentRefusal = { status: 400 | 409; message: string; credit: CreditRefusal | null };
+export type PaymentRefusal = { status: 400 | 403 | 409; message: string; credit: CreditRefusal | null };
 
 export type PlaceResult =
   Awaited<ReturnType<typeof placeOrderModel>> | { ok: false; failures: []; payment: PaymentRefusal };
@@ -46,13 +49,17 @@ export type PlaceResult =
 /** What checkout offers a customer: null (card only), or their terms with what is open on account now. */
 export async function checkoutTerms(user: {
   id: string;
+  companyId?: string;
   role: string;
   account: { termsDays: number; creditLimitCents: number };
 }) {
   if (user.role !== "customer" || !user.account.termsDays) return null;
-  const { balanceCents } = await openAccountOrders(user.id);
+  const { balanceCents } = await openAccountOrders(user);
   return { ...user.account, balanceCents, availableCents: Math.max(0, user.account.creditLimitCents - balanceCents) };
 }
+
+export const ACCOUNTS_CANNOT_ORDER =
+  "Your role in the company is accounts: you see and pay its orders, and a buyer or an owner places them.";
 
 /** Why an order on account is refused: the limit, what is open, and what to do. */
 export function creditMessage({ limitCents, balanceCents, orderCents }: Omit<CreditRefusal, "message">) {
@@ -76,9 +83,18 @@ export async function placeCustomerOrder(
 ): Promise<PlaceResult> {
   const user = await getUserById(input.user.id);
   if (!user) throw new Error("Orders are placed by an existing customer");
-  // The customer's group and tax as they are now: the model prices the lines with them and freezes them.
+  if (user.role === "customer" && !can(user, "order")) {
+    return { ok: false, failures: [], payment: { status: 403, message: ACCOUNTS_CANNOT_ORDER, credit: null } };
+  }
+  // The company's group and tax as they are now: the model prices the lines with them and freezes them.
   const pricing = await customerPricing(user);
-  const buyer = { id: user.id, email: user.email, name: user.name, companyName: user.company.companyName || null };
+  const buyer = {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    companyName: user.company.companyName || null,
+    companyId: user.companyId || null,
+  };
   let onAccount: { termsDays: number } | null = null;
   if (input.payment === "account") {
     const { termsDays, creditLimitCents } = user.account;
@@ -88,7 +104,7 @@ export async function placeCustomerOrder(
     }
     const parts = await getPartsByIds(input.lines.map((line) => line.partId));
     const orderCents = priceWith(pricing, parts, input.lines).totalCents;
-    const { balanceCents } = await openAccountOrders(user.id);
+    const { balanceCents } = await openAccountOrders(user);
     if (balanceCents + orderCents > creditLimitCents) {
       const credit = { limitCents: creditLimitCents, balanceCents, orderCents };
       const message = creditMessage(credit);
@@ -96,9 +112,24 @@ export async function placeCustomerOrder(
     }
     onAccount = { termsDays };
   }
-  const placed = await placeOrderModel({ ...input, user: buyer, onAccount, pricing });
+  // A buyer's limit is on what the order costs them (their price, with tax).
+  const limit = user.companyRole === "buyer" ? user.spendingLimitCents : null;
+  const parts = await getPartsByIds(input.lines.map((line) => line.partId));
+  const totalCents = priceWith(pricing, parts, input.lines).totalCents;
+  const overLimit = limit !== null && totalCents > limit;
+  const placed = await placeOrderModel({
+    ...input,
+    user: buyer,
+    onAccount,
+    pricing,
+    approvalLimitCents: overLimit ? limit : null,
+  });
   if (!placed.ok) return placed;
   let order = placed.order;
+  if (order.status === "approval") {
+    await mailApprovalNeeded(order, user);
+    return { ...placed, order };
+  }
   if (onAccount) {
     const number = await assignInvoiceNumber(order.id).catch((error) => {
       console.error(`Invoice number not assigned to order ${order.number}:`, error);
@@ -114,8 +145,8 @@ export async function placeCustomerOrder(
 // --- Ending unpaid orders -------------------------------------------------------------------------
 
 /** The customer cancels their own unpaid order; null if it is not theirs or not unpaid (any more). */
-export async function cancelCustomerOrder(orderId: string, customerId: string) {
-  const order = await cancelOrder(orderId, customerId);
+export async function cancelCustomerOrder(orderId: string, customer: CustomerScope) {
+  const order = await cancelOrder(orderId, customer);
   if (order) await raiseOrderEvent({ type: "orderCancelled", order, by: "customer" });
   return order;
 }

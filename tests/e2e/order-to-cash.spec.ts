@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Order } from "~/models/order.server";
-import { User } from "~/models/user.server";
-import { sessionCookieValue } from "../setup/factories";
+import { sessionCookieValue, updateCompanyOf } from "../setup/factories";
 import { expect, test } from "./fixtures";
 
 test("a trade customer orders on account from the cart; staff ship it with tracking and record the bank transfer; the statement and invoice show it paid", async ({
@@ -13,10 +12,9 @@ test("a trade customer orders on account from the cart; staff ship it with track
 }) => {
   test.slow(); // a long journey on a small shared machine
   const customer = await login({ name: "Tess Trade" });
-  await User.updateOne(
-    { _id: customer.id },
-    { $set: { companyName: "Tess Fleet Repairs", account: { termsDays: 30, creditLimitCents: 1_000_000 } } },
-  );
+  await updateCompanyOf(customer.id, {
+    $set: { companyName: "Tess Fleet Repairs", account: { termsDays: 30, creditLimitCents: 1_000_000 } },
+  });
   const part = await createPart({
     name: `Account Kit ${randomUUID().slice(0, 6)}`,
     priceCents: 2500,

@@ -1,5 +1,6 @@
 import { Order } from "~/models/order.server";
 import { User } from "~/models/user.server";
+import { storedCustomer, updateCompanyOf } from "../setup/factories";
 import { expect, test } from "./fixtures";
 
 test("a buyer enters company details and delivery addresses on My Profile", async ({ page, login, checkA11y }) => {
@@ -14,7 +15,7 @@ test("a buyer enters company details and delivery addresses on My Profile", asyn
   await page.getByLabel("Billing address").fill("Hauptstrasse 1\n10115 Berlin");
   await page.getByRole("button", { name: "Save company details" }).click();
   await expect(page.getByText(/not a valid Germany VAT or tax number/)).toBeVisible();
-  expect((await User.findById(user.id).lean())?.companyName).toBeUndefined();
+  expect((await storedCustomer(user.id))?.companyName).toBeUndefined();
   await page.getByLabel("VAT or tax number").fill("DE 123456789");
   await page.getByRole("button", { name: "Save company details" }).click();
   await expect(page.getByTestId("toast")).toContainText("Company details saved");
@@ -54,7 +55,7 @@ test("a buyer enters company details and delivery addresses on My Profile", asyn
   await expect(book.getByRole("listitem")).toHaveCount(1);
   await checkA11y();
 
-  const stored = await User.findById(user.id).lean();
+  const stored = await storedCustomer(user.id);
   expect(stored?.addresses?.map((entry) => entry.address)).toEqual(["3 Depot Lane"]);
   expect(String(stored?.defaultAddressId)).toBe(String(stored?.addresses?.[0]._id));
 });
@@ -106,10 +107,9 @@ test("orders start from the profile's phone and default address, save a new addr
   await page.getByLabel("Units for the cart").fill("100");
   await page.getByRole("button", { name: `Add to cart ${part.name}` }).click();
   await expect(page.getByTestId("toast")).toContainText("added to your cart");
-  await User.updateOne(
-    { _id: user.id },
-    { $push: { addresses: { label: "Site", address: "Site office, Gate 4", key: "site office, gate 4" } } },
-  );
+  await updateCompanyOf(user.id, {
+    $push: { addresses: { label: "Site", address: "Site office, Gate 4", key: "site office, gate 4" } },
+  });
   await page.goto("/dashboard/cart");
   await expect(phone).toHaveValue("+49 30 123456");
   await expect(address).toHaveValue("Gearhaus Plant 2\nIndustriestrasse 5\n10115 Berlin");
@@ -129,7 +129,7 @@ test("orders start from the profile's phone and default address, save a new addr
     ["PO-4500/17", "Gearhaus Plant 2\nIndustriestrasse 5\n10115 Berlin"],
     ["CART-7", "Site office, Gate 5"],
   ]);
-  const stored = await User.findById(user.id).lean();
+  const stored = await storedCustomer(user.id);
   expect(stored?.addresses?.map((entry) => entry.address)).toEqual([
     "Gearhaus Plant 2\nIndustriestrasse 5\n10115 Berlin",
     "Site office, Gate 4",

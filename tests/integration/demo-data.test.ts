@@ -4,12 +4,15 @@
  */
 import { beforeAll, describe, expect, test } from "vitest";
 import { listApiKeys } from "~/models/api-key.server";
-import { listOverdue, Order } from "~/models/order.server";
+import { listMembers } from "~/models/company-member.server";
+import { listAwaitingApproval, listOverdue, Order } from "~/models/order.server";
+import { checkStock } from "~/models/stock-check.server";
 import { User } from "~/models/user.server";
 import { ensureDemoData } from "~/utils/demo-data.server";
 
+let logins: Awaited<ReturnType<typeof ensureDemoData>>;
 beforeAll(async () => {
-  await ensureDemoData();
+  logins = await ensureDemoData();
 });
 
 describe("the demo data", () => {
@@ -27,6 +30,31 @@ describe("the demo data", () => {
     expect(overdue.orders.map((order) => order.userEmail)).toContain("trade@partsworks.test");
   });
 
+  test("shows a company with an owner, a buyer with a limit, an accounts person and an order awaiting approval", async () => {
+    const owner = await User.findOne({ email: "trade@partsworks.test" }).lean();
+    const members = await listMembers(String(owner!.companyId));
+    expect(members.map((member) => [member.email, member.role])).toEqual([
+      ["trade@partsworks.test", "owner"],
+      ["buyer@partsworks.test", "buyer"],
+      ["accounts@partsworks.test", "accounts"],
+    ]);
+    expect(members.find((member) => member.role === "buyer")?.spendingLimitCents).toBe(150_000);
+    const awaiting = await listAwaitingApproval(String(owner!.companyId));
+    expect(awaiting).toHaveLength(1);
+    expect(awaiting[0]).toMatchObject({ userEmail: "buyer@partsworks.test", state: "approval" });
+    expect(awaiting[0].totalCents).toBeGreaterThan(150_000);
+    // The logins printed at start name each member's part.
+    expect(logins.map((login) => [login.email, login.role])).toEqual(
+      expect.arrayContaining([
+        ["buyer@partsworks.test", "buyer"],
+        ["accounts@partsworks.test", "accounts"],
+      ]),
+    );
+    // The held order's stock adds up, and a second run adds nothing.
+    expect((await checkStock({ settleMs: 0 })).problems).toEqual([]);
+    await ensureDemoData();
+    expect(await Order.countDocuments({ userEmail: "buyer@partsworks.test" })).toBe(1);
+  });
   test("the trade customer's API keys screen lists a key, once however often the demo starts", async () => {
     await ensureDemoData();
     const trade = await User.findOne({ email: "trade@partsworks.test" }).lean();
@@ -38,7 +66,7 @@ describe("the demo data", () => {
 describe("the demo's prices and tax", () => {
   test("has parts with volume breaks, a distributor in a price group and an EU company with a valid VAT number whose invoice is a reverse charge", async () => {
     const { Part } = await import("~/models/part.server");
-    const { User, toUserView } = await import("~/models/user.server");
+    const { User, getUserById } = await import("~/models/user.server");
     const { priceLines } = await import("~/utils/pricing.server");
     const { validVat } = await import("~/utils/tax");
     const { DEMO_USERS } = await import("~/utils/demo-data.server");
@@ -46,14 +74,16 @@ describe("the demo's prices and tax", () => {
     const withBreaks = await Part.find({ "volumeBreaks.0": { $exists: true } }).lean();
     expect(withBreaks.length).toBeGreaterThanOrEqual(2);
 
-    const distributor = toUserView((await User.findOne({ email: "distributor@partsworks.test" }).lean())!);
+    const distributor = (await getUserById(
+      String((await User.findOne({ email: "distributor@partsworks.test" }).lean())!._id),
+    ))!;
     expect(distributor.pricing.priceGroupId).not.toBeNull();
     const plug = (await Part.findOne({ partNumber: "PW-1005" }).lean())!;
     const theirs = await priceLines({ id: distributor.id }, [{ partId: plug._id.toString(), quantity: 100 }]);
     const list = await priceLines(null, [{ partId: plug._id.toString(), quantity: 100 }]);
     expect(theirs.lines[0].unitPriceCents).toBeLessThan(list.lines[0].unitPriceCents);
 
-    const eu = toUserView((await User.findOne({ email: "eu@partsworks.test" }).lean())!);
+    const eu = (await getUserById(String((await User.findOne({ email: "eu@partsworks.test" }).lean())!._id)))!;
     expect(eu.pricing.tax && validVat(eu.pricing.tax)).toBe(true);
     const euOrder = await Order.findOne({ userEmail: "eu@partsworks.test", status: "paid" }).lean();
     expect(euOrder?.taxLines?.[0]).toMatchObject({ kind: "reverse-charge", amountCents: 0 });

@@ -5,11 +5,10 @@
 import { afterAll, describe, expect, test } from "vitest";
 import { formatInvoiceNumber } from "~/models/invoice.server";
 import { Order } from "~/models/order.server";
-import { User } from "~/models/user.server";
 import { loader as documentLoader } from "~/routes/documents.$id.$kind";
 import { loader as pdfLoader } from "~/routes/documents.$id.$kind_.pdf";
 import { closePdfBrowser } from "~/utils/pdf.server";
-import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
+import { createPart, createUser, sessionCookieHeader, updateCompanyOf } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { fetchPage, getRequest, loaderArgs, pageText, settle } from "../setup/requests";
 import { signedIn } from "./ordering.helpers";
@@ -34,17 +33,14 @@ async function paidOrderOf(customer: { id: string; email: string; name: string }
 describe("documents of an order", () => {
   test("the invoice of a paid order shows its number, the lines and the totals, the seller and the buyer's company", async () => {
     const { user: customer, cookie } = await signedIn("customer", "Carla Buyer");
-    await User.updateOne(
-      { _id: customer.id },
-      {
-        $set: {
-          companyName: "Buyer Garage Inc",
-          taxId: "DE123456789",
-          country: "DE",
-          billingAddress: "Hauptstr. 5\n10115 Berlin",
-        },
+    await updateCompanyOf(customer.id, {
+      $set: {
+        companyName: "Buyer Garage Inc",
+        taxId: "DE123456789",
+        country: "DE",
+        billingAddress: "Hauptstr. 5\n10115 Berlin",
       },
-    );
+    });
     const order = await paidOrderOf(customer);
     // The order missed its number (a crash between the writes): the invoice gives it one.
     expect((await Order.findById(order.id).lean())?.invoiceNumber).toBeUndefined();

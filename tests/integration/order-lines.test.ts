@@ -197,7 +197,7 @@ describe("an order of several lines", () => {
     if (!first.ok || !second.ok) throw new Error("orders not placed");
     expect([await stockOf(a.id), await stockOf(b.id)]).toEqual([400, 600]);
 
-    const cancels = await Promise.all([cancelOrder(first.order.id, user.id), cancelOrder(first.order.id, user.id)]);
+    const cancels = await Promise.all([cancelOrder(first.order.id, user), cancelOrder(first.order.id, user)]);
     expect(cancels.filter(Boolean)).toHaveLength(1);
     expect([await stockOf(a.id), await stockOf(b.id)]).toEqual([700, 800]);
 

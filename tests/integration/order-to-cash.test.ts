@@ -10,6 +10,7 @@ import { InvoiceNumber } from "~/models/invoice.server";
 import { Order } from "~/models/order.server";
 import { Outbox } from "~/models/outbox.server";
 import { Part } from "~/models/part.server";
+import mongoose from "mongoose";
 import { User } from "~/models/user.server";
 import { loader as manageOrdersLoader } from "~/routes/dashboard.manageOrders";
 import { action as adminOrderAction } from "~/routes/dashboard.manageOrders_.$id._index";
@@ -17,7 +18,7 @@ import { action as customerAction } from "~/routes/dashboard.allUsers_.$id._inde
 import { action as partAction } from "~/routes/parts.$id";
 import { loader as statementLoader } from "~/routes/dashboard.statement";
 import * as orderNumbersMigration from "../../scripts/migrations/20261125140000-order-numbers.js";
-import { createPart, createUser } from "../setup/factories";
+import { createPart, createUser, storedCustomer, updateCompanyOf } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { expectFieldError, signedIn, snapshot, toastOf } from "./ordering.helpers";
@@ -45,10 +46,9 @@ const pay = (amount: string, extra: Record<string, string> = {}) => ({
 
 async function customerWithTerms(termsDays = 30, creditLimitCents = 100_000) {
   const { user, cookie } = await signedIn("customer");
-  await User.updateOne(
-    { _id: user.id },
-    { $set: { account: { termsDays, creditLimitCents }, companyName: `Garage ${user.id.slice(-6)}` } },
-  );
+  await updateCompanyOf(user.id, {
+    $set: { account: { termsDays, creditLimitCents }, companyName: `Garage ${user.id.slice(-6)}` },
+  });
   return { user, cookie };
 }
 
@@ -89,7 +89,7 @@ describe("order numbers", () => {
     }
     expect(await search(po.toLowerCase())).toEqual([name]);
     expect(await search(user.email.toUpperCase())).toEqual([`SO-${second.number}`, name]);
-    const company = (await User.findById(user.id).lean())!.companyName!;
+    const company = (await storedCustomer(user.id))!.companyName!;
     expect(await search(company.slice(0, 9).toUpperCase())).toEqual([`SO-${second.number}`, name]);
   });
 });
@@ -97,7 +97,11 @@ describe("order numbers", () => {
 describe("the order-numbers migration", () => {
   test("numbers orders placed before numbers existed in the order they were placed, and leaves numbered ones alone", async () => {
     const customer = await createUser();
-    await User.updateOne({ _id: customer.id }, { $set: { companyName: "Old Works Ltd" } });
+    // The shape before companies: the company name on the user.
+    await User.collection.updateOne(
+      { _id: new mongoose.Types.ObjectId(customer.id) },
+      { $set: { companyName: "Old Works Ltd" } },
+    );
     const part = await createPart();
     const line = {
       partId: part.id,
@@ -332,12 +336,12 @@ describe("payment on account", () => {
       /for customers/,
       422,
     );
-    expect((await User.findById(other.id).lean())!.account).toBeUndefined();
-    expect((await User.findById(customer.id).lean())!.account).toBeUndefined();
+    expect((await storedCustomer(other.id))!.account).toBeUndefined();
+    expect((await storedCustomer(customer.id))!.account).toBeUndefined();
 
     const saved = await setTerms(customer.id, { termsDays: "30", creditLimit: "5000" }, cookie);
     expect(saved.status).toBe(302);
-    expect((await User.findById(customer.id).lean())!.account).toMatchObject({
+    expect((await storedCustomer(customer.id))!.account).toMatchObject({
       termsDays: 30,
       creditLimitCents: 500_000,
     });

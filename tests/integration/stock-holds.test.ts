@@ -21,7 +21,7 @@ import { action as adminOrderAction, loader as adminOrderLoader } from "~/routes
 import { loader as orderPageLoader } from "~/routes/dashboard.orders_.$id._index";
 import { getEnv } from "~/utils/env.server";
 import { expireOrder, sweepStock } from "~/utils/stock-jobs.server";
-import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
+import { createPart, createUser, sessionCookieHeader, storedCustomer, updateCompanyOf } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 
 const HOUR = 60 * 60 * 1000;
@@ -135,7 +135,7 @@ describe("an unpaid card order holds its stock for a limited time", () => {
     expect((await page.json()).order.holdUntil).toBe(new Date(holdUntil).toISOString());
 
     // A paid or ended order has no hold to extend.
-    await cancelOrder(order.id, user.id);
+    await cancelOrder(order.id, user);
     const late = await post({ intent: "extend-hold", days: "3" });
     expect(late.status).toBe(409);
   });
@@ -143,15 +143,15 @@ describe("an unpaid card order holds its stock for a limited time", () => {
   test("cancel racing expiry, and remove racing cancel: one ending wins and each hold comes back once", async () => {
     const part = await createPart({ availableQuantity: 5000 });
     const { user } = await customer();
-    await User.updateOne({ _id: user.id }, { $set: { unpaidOrdersCap: 100, unpaidValueCapCents: 1e10 } });
+    await updateCompanyOf(user.id, { $set: { unpaidOrdersCap: 100, unpaidValueCapCents: 1e10 } });
     for (let round = 0; round < 5; round++) {
       const first = await place(user, [{ partId: part.id, quantity: 150 }]);
       await Order.updateOne({ _id: first.id }, { $set: { holdUntil: new Date(Date.now() - 1000) } });
-      const raced = await Promise.all([cancelOrder(first.id, user.id), expireOrder(first.id), expireOrder(first.id)]);
+      const raced = await Promise.all([cancelOrder(first.id, user), expireOrder(first.id), expireOrder(first.id)]);
       expect(raced.filter(Boolean)).toHaveLength(1);
 
       const second = await place(user, [{ partId: part.id, quantity: 250 }]);
-      const ends = await Promise.all([removeOrder(second.id), cancelOrder(second.id, user.id), removeOrder(second.id)]);
+      const ends = await Promise.all([removeOrder(second.id), cancelOrder(second.id, user), removeOrder(second.id)]);
       expect(ends.filter(Boolean)).toHaveLength(1);
       expect(await stockOf(part.id)).toBe(5000);
       expect(await holdsOf(part.id)).toEqual([]);
@@ -265,9 +265,9 @@ describe("caps on what one account holds unpaid", () => {
       const refused = await post({ orders, value: "1000" });
       expect(refused.status).toBe(400);
     }
-    expect((await User.findById(user.id).lean())?.unpaidOrdersCap).toBeUndefined();
+    expect((await storedCustomer(user.id))?.unpaidOrdersCap).toBeUndefined();
     expect((await post({ orders: "10", value: "250000" })).status).toBe(302);
-    const stored = await User.findById(user.id).lean();
+    const stored = await storedCustomer(user.id);
     expect(stored).toMatchObject({ unpaidOrdersCap: 10, unpaidValueCapCents: 25_000_000 });
     expect(await Audit.exists({ action: "user.unpaid-caps", targetId: user.id })).toBeTruthy();
 
@@ -276,7 +276,7 @@ describe("caps on what one account holds unpaid", () => {
     for (let i = 0; i < 3; i++) await place(user, [{ partId: part.id, quantity: 100 }]);
     // Empty fields go back to the shop's defaults.
     expect((await post({ orders: "", value: "" })).status).toBe(302);
-    expect((await User.findById(user.id).lean())?.unpaidOrdersCap).toBeUndefined();
+    expect((await storedCustomer(user.id))?.unpaidOrdersCap).toBeUndefined();
   });
 });
 

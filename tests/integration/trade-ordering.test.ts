@@ -7,7 +7,6 @@
 import { describe, expect, test } from "vitest";
 import { Cart } from "~/models/cart.server";
 import { Order } from "~/models/order.server";
-import { User } from "~/models/user.server";
 import { action as cartAction, loader as cartLoader } from "~/routes/dashboard.cart";
 import { loader as manageOrdersLoader } from "~/routes/dashboard.manageOrders";
 import { loader as myOrdersLoader } from "~/routes/dashboard.orders";
@@ -15,7 +14,7 @@ import { loader as orderPageLoader } from "~/routes/dashboard.orders_.$id._index
 import { action as padAction, loader as padLoader } from "~/routes/dashboard.quick-order";
 import { action as profileAction } from "~/routes/dashboard._index";
 import { action as orderAction, loader as partLoader } from "~/routes/parts.$id";
-import { createPart } from "../setup/factories";
+import { createPart, storedCustomer } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, fetchPage, getRequest, loaderArgs, pageText, postRequest, settle } from "../setup/requests";
 import { expectFieldError, signedIn, snapshot } from "./ordering.helpers";
@@ -29,7 +28,7 @@ const postPad = (fields: Record<string, string>, cookie: string) =>
 const postProfile = (fields: Record<string, string>, cookie: string) =>
   settle(profileAction(actionArgs(postRequest("/dashboard?index", fields, { cookie }))));
 const json = async (response: Promise<Response>) => (await response).json();
-const stored = (id: string) => User.findById(id).lean();
+const stored = (id: string) => storedCustomer(id);
 
 const fiftyLines = Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n");
 

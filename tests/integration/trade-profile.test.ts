@@ -1,8 +1,7 @@
 /** My Profile's trade account: company details (tax number by country format) and the address book. */
 import { describe, expect, test } from "vitest";
-import { User } from "~/models/user.server";
 import { action, loader } from "~/routes/dashboard._index";
-import { createUser, sessionCookieHeader } from "../setup/factories";
+import { createUser, sessionCookieHeader, storedCustomer } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 
 async function signedIn() {
@@ -13,7 +12,7 @@ const post = (cookie: string, fields: Record<string, string>) =>
   settle(action(actionArgs(postRequest("/dashboard?index", fields, { cookie }))));
 const errors = async (response: Response) =>
   ((await response.json()) as { error?: Record<string, string[] | null> }).error ?? {};
-const stored = (id: string) => User.findById(id).lean();
+const stored = (id: string) => storedCustomer(id);
 
 describe("company details", () => {
   test("are saved with the tax number in its country's format, normalised", async () => {

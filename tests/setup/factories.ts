@@ -3,6 +3,8 @@ import type { Category } from "~/utils/catalogue";
 import { randomUUID } from "node:crypto";
 import { Part, toPartView } from "~/models/part.server";
 import { createSession } from "~/models/session.server";
+import type { UpdateQuery } from "mongoose";
+import { Company, type CompanyDoc, type CompanyRole } from "~/models/company.server";
 import { User, toUserView, type Role } from "~/models/user.server";
 import { hashPassword } from "~/utils/password.server";
 import { authSessionStorage } from "~/utils/session.server";
@@ -16,11 +18,16 @@ export async function createUser({
   name = role === "admin" ? "Ada Admin" : "Carl Customer",
   email = `${role}-${randomUUID().slice(0, 8)}@example.com`,
   verified = true,
+  company,
+  spendingLimitCents,
 }: {
   role?: Role;
   name?: string;
   email?: string;
   /** false: the address was never proved (a fresh sign-up). */ verified?: boolean;
+  /** A member of this company with this role (else the owner of a company of one). */
+  company?: { id: string; role: CompanyRole };
+  spendingLimitCents?: number;
 } = {}) {
   passwordHash ??= hashPassword(TEST_PASSWORD);
   const doc = await User.create({
@@ -29,8 +36,30 @@ export async function createUser({
     role,
     passwordHash: await passwordHash,
     ...(verified ? { emailVerifiedAt: new Date() } : {}),
+    ...(company ? { companyId: company.id, companyRole: company.role } : {}),
+    ...(spendingLimitCents ? { spendingLimitCents } : {}),
   });
+  if (company?.role === "owner") await Company.updateOne({ _id: company.id }, { $inc: { ownerCount: 1 } });
   return { ...toUserView(doc.toObject()), password: TEST_PASSWORD };
+}
+
+/**
+ * The customer as stored: the user's own fields with their company's (details, address book, terms,
+ * caps) on top, as they were on the user before companies.
+ */
+export async function storedCustomer(userId: string) {
+  const user = await User.findById(userId).lean();
+  if (!user) return null;
+  const company = await Company.findById(user.companyId).lean();
+  const { _id, createdAt, updatedAt, ...shared } = company ?? ({} as Partial<CompanyDoc>);
+  void [_id, createdAt, updatedAt];
+  return { ...user, ...shared };
+}
+
+/** Changes a customer's company document directly (what an admin or the migration would have set). */
+export async function updateCompanyOf(userId: string, update: UpdateQuery<CompanyDoc>) {
+  const user = await User.findById(userId, { companyId: 1 }).lean();
+  await Company.updateOne({ _id: user!.companyId }, update);
 }
 
 export async function createPart(

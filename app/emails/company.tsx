@@ -1,0 +1,110 @@
+import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./layout";
+
+export function CompanyInvitationEmail({
+  inviter,
+  companyName,
+  roleWords,
+  acceptUrl,
+  shopUrl,
+  days,
+}: {
+  inviter: string;
+  companyName: string;
+  roleWords: string;
+  acceptUrl: string;
+  shopUrl: string;
+  days: number;
+}) {
+  return (
+    <EmailLayout preview={`${inviter} invites you to order for ${companyName} at ${SHOP_NAME}`} shopUrl={shopUrl}>
+      <Paragraph>Hello,</Paragraph>
+      <Paragraph>
+        {inviter} invites you to join {companyName} on {SHOP_NAME} as {roleWords}. The link works once, for {days} days.
+      </Paragraph>
+      <ActionLink href={acceptUrl}>Accept the invitation</ActionLink>
+      <Paragraph>
+        If you already have a {SHOP_NAME} account with this address, sign in to it to accept. If you did not expect
+        this, ignore this email.
+      </Paragraph>
+    </EmailLayout>
+  );
+}
+
+export function RemovedFromCompanyEmail({
+  name,
+  companyName,
+  shopUrl,
+}: {
+  name: string;
+  companyName: string;
+  shopUrl: string;
+}) {
+  return (
+    <EmailLayout preview={`You no longer order for ${companyName}`} shopUrl={shopUrl}>
+      <Paragraph>Hello {name},</Paragraph>
+      <Paragraph>
+        An owner of {companyName} removed you from its account on {SHOP_NAME}, and you were signed out. The orders you
+        placed stay with {companyName}. Your own account stays: sign in again to order for yourself.
+      </Paragraph>
+    </EmailLayout>
+  );
+}
+
+export function ApprovalNeededEmail({
+  ownerName,
+  buyerName,
+  orderNumber,
+  total,
+  limit,
+  approvalsUrl,
+  shopUrl,
+}: {
+  ownerName: string;
+  buyerName: string;
+  orderNumber: string;
+  total: string;
+  limit: string;
+  approvalsUrl: string;
+  shopUrl: string;
+}) {
+  return (
+    <EmailLayout preview={`${orderNumber} from ${buyerName} waits for your approval`} shopUrl={shopUrl}>
+      <Paragraph>Hello {ownerName},</Paragraph>
+      <Paragraph>
+        {buyerName} placed order {orderNumber} for {total}, over their limit of {limit} per order. Its stock is held
+        until you decide: approve it to go on, or decline it with a note.
+      </Paragraph>
+      <ActionLink href={approvalsUrl}>See orders awaiting approval</ActionLink>
+    </EmailLayout>
+  );
+}
+
+export function OrderDecidedEmail({
+  name,
+  orderNumber,
+  approved,
+  ownerName,
+  note,
+  orderUrl,
+  shopUrl,
+}: {
+  name: string;
+  orderNumber: string;
+  approved: boolean;
+  ownerName: string;
+  note: string | null;
+  orderUrl: string;
+  shopUrl: string;
+}) {
+  return (
+    <EmailLayout preview={`${orderNumber} was ${approved ? "approved" : "declined"}`} shopUrl={shopUrl}>
+      <Paragraph>Hello {name},</Paragraph>
+      <Paragraph>
+        {ownerName} {approved ? "approved" : "declined"} your order {orderNumber}.
+        {approved ? " It goes on as any other order." : " It is cancelled and its stock is released."}
+      </Paragraph>
+      {note ? <Paragraph>Their note: {note}</Paragraph> : null}
+      <ActionLink href={orderUrl}>See the order</ActionLink>
+    </EmailLayout>
+  );
+}

@@ -1,0 +1,145 @@
+import { randomBytes } from "node:crypto";
+import mongoose, { Schema, type Types } from "mongoose";
+import { hashToken } from "./account-token.server";
+import { COMPANY_ROLES, type CompanyRole } from "./company.server";
+
+/**
+ * An invitation to join a company, sent by email. Like the account links (account-token.server.ts)
+ * the link carries a random token and only its hash is stored; it expires, and one use ever succeeds.
+ */
+const invitationSchema = new Schema(
+  {
+    /** sha256(token), base64url. */
+    _id: { type: String, required: true },
+    companyId: { type: Schema.Types.ObjectId, required: true },
+    email: { type: String, required: true, lowercase: true, trim: true, maxlength: 254 },
+    role: { type: String, enum: COMPANY_ROLES, required: true },
+    invitedBy: { type: Schema.Types.ObjectId, required: true },
+    expiresAt: { type: Date, required: true },
+    usedAt: { type: Date },
+    /** Who accepted it (the account that joined). */
+    usedBy: { type: Schema.Types.ObjectId },
+    revokedAt: { type: Date },
+  },
+  { timestamps: true },
+);
+
+invitationSchema.index({ companyId: 1, createdAt: -1 });
+// Real MongoDB deletes them a month after they expire (the local database ignores TTL indexes).
+invitationSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 30 * 24 * 60 * 60 });
+
+type InvitationDoc = {
+  _id: string;
+  companyId: Types.ObjectId;
+  email: string;
+  role: CompanyRole;
+  invitedBy: Types.ObjectId;
+  expiresAt: Date;
+  usedAt?: Date;
+  usedBy?: Types.ObjectId;
+  revokedAt?: Date;
+  createdAt?: Date;
+};
+
+export const Invitation: mongoose.Model<InvitationDoc> =
+  (mongoose.models.Invitation as mongoose.Model<InvitationDoc>) ??
+  mongoose.model<InvitationDoc>("Invitation", invitationSchema);
+
+export type InvitationView = {
+  /** A handle for the owner's list (the stored hash's start: the token itself is never kept). */
+  handle: string;
+  companyId: string;
+  email: string;
+  role: CompanyRole;
+  expiresAt: string;
+  status: "pending" | "accepted" | "expired" | "revoked";
+};
+
+function toInvitationView(doc: InvitationDoc): InvitationView {
+  return {
+    handle: doc._id.slice(0, 22),
+    companyId: String(doc.companyId),
+    email: doc.email,
+    role: doc.role,
+    expiresAt: doc.expiresAt.toISOString(),
+    status: doc.usedAt ? "accepted" : doc.revokedAt ? "revoked" : doc.expiresAt <= new Date() ? "expired" : "pending",
+  };
+}
+
+/** A new invitation; returns the token for the link (not stored). */
+export async function createInvitation(input: {
+  companyId: string;
+  email: string;
+  role: CompanyRole;
+  invitedBy: string;
+  ttlMs: number;
+}) {
+  const token = randomBytes(32).toString("base64url");
+  await Invitation.create({
+    _id: hashToken(token),
+    companyId: input.companyId,
+    email: input.email,
+    role: input.role,
+    invitedBy: input.invitedBy,
+    expiresAt: new Date(Date.now() + input.ttlMs),
+  });
+  return token;
+}
+
+export type InvitationState =
+  { state: "valid"; companyId: string; email: string; role: CompanyRole } | { state: "expired" | "used" | "unknown" };
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** What a link's invitation is, without using it. */
+export async function checkInvitation(token: string): Promise<InvitationState> {
+  if (!TOKEN_PATTERN.test(token)) return { state: "unknown" };
+  const doc = await Invitation.findById(hashToken(token)).lean();
+  if (!doc || doc.revokedAt) return { state: "unknown" };
+  if (doc.usedAt) return { state: "used" };
+  if (doc.expiresAt <= new Date()) return { state: "expired" };
+  return { state: "valid", companyId: String(doc.companyId), email: doc.email, role: doc.role };
+}
+
+/** Uses the invitation for this account: only one use ever succeeds, before it expires. */
+export async function spendInvitation(token: string, userId: string): Promise<InvitationState> {
+  if (!TOKEN_PATTERN.test(token)) return { state: "unknown" };
+  const doc = await Invitation.findOneAndUpdate(
+    {
+      _id: hashToken(token),
+      usedAt: { $exists: false },
+      revokedAt: { $exists: false },
+      expiresAt: { $gt: new Date() },
+    },
+    { $set: { usedAt: new Date(), usedBy: userId } },
+    { returnDocument: "after" },
+  ).lean();
+  if (doc) return { state: "valid", companyId: String(doc.companyId), email: doc.email, role: doc.role };
+  return checkInvitation(token);
+}
+
+/** Gives an invitation back when the join it was used for could not be written. */
+export async function releaseInvitation(token: string) {
+  await Invitation.updateOne({ _id: hashToken(token) }, { $unset: { usedAt: "", usedBy: "" } });
+}
+
+/** The company's invitations, newest first (pending ones and the last few answered). */
+export async function listInvitations(companyId: string) {
+  const docs = await Invitation.find({ companyId }).sort({ createdAt: -1 }).limit(50).lean();
+  return docs.map(toInvitationView);
+}
+
+/** Withdraws a pending invitation of this company (by its handle); false when there is none. */
+export async function revokeInvitation(companyId: string, handle: string) {
+  if (!/^[A-Za-z0-9_-]{22}$/.test(handle)) return false;
+  const result = await Invitation.updateOne(
+    {
+      _id: { $regex: `^${handle.replace(/[-]/g, "\\-")}` },
+      companyId,
+      usedAt: { $exists: false },
+      revokedAt: { $exists: false },
+    },
+    { $set: { revokedAt: new Date() } },
+  );
+  return result.modifiedCount === 1;
+}

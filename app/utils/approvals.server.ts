@@ -1,0 +1,110 @@
+/**
+ * Approvals: an order over its buyer's limit per order waits for an owner, who approves it (it goes
+ * on as a card order or on account) or declines it with a note (cancelled, its stock back once).
+ * The owners are told by mail; the buyer hears the decision.
+ */
+import { createElement } from "react";
+import { ApprovalNeededEmail, OrderDecidedEmail } from "~/emails/company";
+import { listMembers } from "~/models/company-member.server";
+import { assignInvoiceNumber } from "~/models/invoice.server";
+import { approveOrder, declineOrder, getOwnOrder, openAccountOrders, type OrderView } from "~/models/order.server";
+import type { UserView } from "~/models/user.server";
+import { can } from "./company.server";
+import { queueEmail, shopUrl } from "./email.server";
+import { formatCents } from "./misc";
+import { orderPath } from "./order-lines";
+import { raiseOrderEvent } from "./order-events.server";
+import { creditMessage } from "./orders.server";
+
+/** Each owner of the company gets one message naming the order, the buyer and the limit. */
+export async function mailApprovalNeeded(order: OrderView, buyer: UserView) {
+  try {
+    const owners = (await listMembers(buyer.companyId)).filter((member) => member.role === "owner");
+    for (const owner of owners) {
+      await queueEmail({
+        key: `approval:${order.id}:${owner.id}`,
+        to: owner.email,
+        subject: `${order.number} from ${buyer.name} waits for your approval`,
+        body: createElement(ApprovalNeededEmail, {
+          ownerName: owner.name,
+          buyerName: buyer.name,
+          orderNumber: order.number,
+          total: formatCents(order.totalCents),
+          limit: formatCents(buyer.spendingLimitCents ?? 0),
+          approvalsUrl: shopUrl("/dashboard/company#approvals"),
+          shopUrl: shopUrl(),
+        }),
+      });
+    }
+  } catch (error) {
+    // The order is placed and held: a mail that failed must not make it look failed.
+    console.error(`Approval mail for order ${order.number} not written`, error);
+  }
+}
+
+export type DecisionOutcome = { ok: true; order: OrderView } | { ok: false; status: 403 | 404 | 409; message: string };
+
+async function mailDecision(order: OrderView, owner: UserView, approved: boolean, note: string | null) {
+  await queueEmail({
+    key: `approval-decided:${order.id}`,
+    to: order.userEmail,
+    subject: `${order.number} was ${approved ? "approved" : "declined"}`,
+    body: createElement(OrderDecidedEmail, {
+      name: order.userName,
+      orderNumber: order.number,
+      approved,
+      ownerName: owner.name,
+      note,
+      orderUrl: shopUrl(orderPath(order.id)),
+      shopUrl: shopUrl(),
+    }),
+  }).catch((error) => console.error(`Decision mail for order ${order.number} not written`, error));
+}
+
+/** An owner approves an order of their company; on account, the credit limit still applies. */
+export async function approveCompanyOrder(
+  owner: UserView,
+  orderId: string,
+  note: string | null,
+): Promise<DecisionOutcome> {
+  if (!can(owner, "manage")) return { ok: false, status: 403, message: "Only an owner can approve orders." };
+  const current = await getOwnOrder(orderId, owner);
+  if (!current || current.status !== "approval") {
+    return { ok: false, status: 404, message: "That order is not waiting for approval." };
+  }
+  if (current.paymentMethod === "account") {
+    const { balanceCents } = await openAccountOrders(owner);
+    const limitCents = owner.account.creditLimitCents;
+    if (balanceCents + current.totalCents > limitCents) {
+      return {
+        ok: false,
+        status: 409,
+        message: creditMessage({ limitCents, balanceCents, orderCents: current.totalCents }),
+      };
+    }
+  }
+  let order = await approveOrder(orderId, owner.companyId, { by: owner, note });
+  if (!order) return { ok: false, status: 404, message: "That order is not waiting for approval." };
+  if (order.paymentMethod === "account") {
+    const number = await assignInvoiceNumber(order.id).catch(() => null);
+    if (number) order = { ...order, invoiceNumber: number };
+  }
+  // Placed once approved: the customer's mail and the webhooks hear of it now.
+  await raiseOrderEvent({ type: "orderPlaced", order, belowMinimum: [] });
+  await mailDecision(order, owner, true, note);
+  return { ok: true, order };
+}
+
+/** An owner declines an order of their company with a note: cancelled, its stock back once. */
+export async function declineCompanyOrder(
+  owner: UserView,
+  orderId: string,
+  note: string | null,
+): Promise<DecisionOutcome> {
+  if (!can(owner, "manage")) return { ok: false, status: 403, message: "Only an owner can decline orders." };
+  const order = await declineOrder(orderId, owner.companyId, { by: owner, note });
+  if (!order) return { ok: false, status: 404, message: "That order is not waiting for approval." };
+  await raiseOrderEvent({ type: "orderCancelled", order, by: "customer" });
+  await mailDecision(order, owner, false, note);
+  return { ok: true, order };
+}

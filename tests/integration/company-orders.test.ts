@@ -1,0 +1,284 @@
+/** Shared ordering by role, and orders over a buyer's limit waiting for an owner's approval. */
+import { describe, expect, test } from "vitest";
+import { Cart } from "~/models/cart.server";
+import { Company } from "~/models/company.server";
+import { Order, openCardOrdersOf } from "~/models/order.server";
+import { Outbox } from "~/models/outbox.server";
+import { Part } from "~/models/part.server";
+import { action as companyAction } from "~/routes/dashboard.company";
+import { action as cartAction } from "~/routes/dashboard.cart";
+import { loader as ordersLoader } from "~/routes/dashboard.orders";
+import { loader as orderLoader } from "~/routes/dashboard.orders_.$id._index";
+import { loader as cancelLoader } from "~/routes/dashboard.orders_.$id.cancel";
+import { loader as paymentLoader } from "~/routes/dashboard.payment.$id";
+import { loader as statementLoader } from "~/routes/dashboard.statement";
+import { loader as documentLoader } from "~/routes/documents.$id.$kind";
+import { action as partAction } from "~/routes/parts.$id";
+import { action as quickOrderAction } from "~/routes/dashboard.quick-order";
+import { placeCustomerOrder } from "~/utils/orders.server";
+import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
+import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+
+async function company({ limitCents }: { limitCents?: number } = {}) {
+  const owner = await createUser({ name: "Olga Owner" });
+  await Company.updateOne(
+    { _id: owner.companyId },
+    { $set: { companyName: `Works ${owner.id.slice(-5)}`, account: { termsDays: 30, creditLimitCents: 10_000_000 } } },
+  );
+  const as = (role: "buyer" | "accounts", name: string, spendingLimitCents?: number) =>
+    createUser({ name, company: { id: owner.companyId, role }, spendingLimitCents });
+  const [buyer, colleague, accounts] = await Promise.all([
+    as("buyer", "Ben Buyer", limitCents),
+    as("buyer", "Cleo Colleague"),
+    as("accounts", "Ann Accounts"),
+  ]);
+  const cookies = {
+    owner: await sessionCookieHeader(owner.id),
+    buyer: await sessionCookieHeader(buyer.id),
+    colleague: await sessionCookieHeader(colleague.id),
+    accounts: await sessionCookieHeader(accounts.id),
+  };
+  return { owner, buyer, colleague, accounts, cookies };
+}
+
+const place = (userId: string, partId: string, quantity = 100, payment: "card" | "account" = "card") =>
+  placeCustomerOrder({
+    user: { id: userId },
+    lines: [{ partId, quantity }],
+    phone: "+1 555 0100",
+    address: "1 Depot Road",
+    payment,
+  });
+
+const load = (
+  loader: (args: never) => unknown,
+  path: string,
+  cookie: string,
+  params: Record<string, string> = {},
+): Promise<Response> =>
+  settle((loader as (args: unknown) => Promise<unknown>)(loaderArgs(getRequest(path, { cookie }), params)));
+
+const status = async (promise: Promise<Response>) => (await promise).status;
+
+describe("shared ordering by role", () => {
+  test("every member sees the company's orders; only the placer, owners and accounts pay, cancel or read the invoice", async () => {
+    const { buyer, cookies } = await company();
+    const part = await createPart();
+    const placed = await place(buyer.id, part.id);
+    if (!placed.ok) throw new Error("not placed");
+    const id = placed.order.id;
+
+    for (const cookie of Object.values(cookies)) {
+      const list = await (await load(ordersLoader, "/dashboard/orders", cookie)).json();
+      expect(list.orders.map((order: { id: string }) => order.id)).toContain(id);
+      expect(await status(load(orderLoader, `/dashboard/orders/${id}`, cookie, { id }))).toBe(200);
+    }
+    const colleagueList = await (await load(ordersLoader, "/dashboard/orders", cookies.colleague)).json();
+    const row = colleagueList.orders.find((order: { id: string }) => order.id === id);
+    expect(row).toMatchObject({ placedBy: "Ben Buyer", handles: false });
+
+    // A colleague (buyer) neither pays nor cancels another buyer's order, nor reads its documents.
+    expect(await status(load(paymentLoader, `/dashboard/payment/${id}`, cookies.colleague, { id }))).toBe(404);
+    expect(await status(load(cancelLoader, `/dashboard/orders/${id}/cancel`, cookies.colleague, { id }))).toBe(404);
+    expect(
+      await status(load(documentLoader, `/documents/${id}/pro-forma`, cookies.colleague, { id, kind: "pro-forma" })),
+    ).toBe(404);
+    // The placer, accounts and the owner do.
+    for (const cookie of [cookies.buyer, cookies.accounts, cookies.owner]) {
+      expect(await status(load(paymentLoader, `/dashboard/payment/${id}`, cookie, { id }))).toBe(200);
+      expect(await status(load(documentLoader, `/documents/${id}/pro-forma`, cookie, { id, kind: "pro-forma" }))).toBe(
+        200,
+      );
+    }
+    // The statement is the owners' and accounts'.
+    expect(await status(load(statementLoader, "/dashboard/statement", cookies.accounts))).toBe(200);
+    expect(await status(load(statementLoader, "/dashboard/statement", cookies.owner))).toBe(200);
+    expect(await status(load(statementLoader, "/dashboard/statement", cookies.buyer))).toBe(403);
+  });
+
+  test("any buyer orders again from a colleague's order into their own cart; carts stay personal", async () => {
+    const { buyer, colleague, cookies } = await company();
+    const part = await createPart();
+    const placed = await place(buyer.id, part.id, 150);
+    if (!placed.ok) throw new Error("not placed");
+    await Order.updateOne({ _id: placed.order.id }, { $set: { status: "paid", paidAt: new Date() } });
+    const response = await settle(
+      cartAction(
+        actionArgs(
+          postRequest(
+            "/dashboard/cart",
+            { intent: "reorder", orderId: placed.order.id },
+            { cookie: cookies.colleague },
+          ),
+        ),
+      ),
+    );
+    expect(response.status).toBe(302);
+    const colleagueCart = await Cart.findOne({ userId: colleague.id }).lean();
+    expect(colleagueCart?.lines.map((line) => [String(line.partId), line.quantity])).toEqual([[part.id, 150]]);
+    expect(await Cart.findOne({ userId: buyer.id, "lines.0": { $exists: true } }).lean()).toBeNull();
+  });
+
+  test("accounts does not order: the part page, the cart and the quick order refuse with 403 and nothing is written", async () => {
+    const { accounts, cookies } = await company();
+    const part = await createPart();
+    const before = (await Part.findById(part.id).lean())?.availableQuantity;
+    const fields = { phone: "+1 555 0100", address: "1 Depot Road", quantity: "100" };
+    expect(
+      await status(
+        settle(
+          partAction(
+            actionArgs(postRequest(`/parts/${part.id}`, fields, { cookie: cookies.accounts }), { id: part.id }),
+          ),
+        ),
+      ),
+    ).toBe(403);
+    expect(
+      await status(
+        settle(
+          cartAction(
+            actionArgs(
+              postRequest(
+                "/dashboard/cart",
+                { intent: "add", partId: part.id, quantity: "100" },
+                { cookie: cookies.accounts },
+              ),
+            ),
+          ),
+        ),
+      ),
+    ).toBe(403);
+    expect(
+      await status(
+        settle(
+          quickOrderAction(
+            actionArgs(
+              postRequest(
+                "/dashboard/quick-order",
+                { intent: "order", lines: `${part.partNumber} 100`, ...fields },
+                { cookie: cookies.accounts },
+              ),
+            ),
+          ),
+        ),
+      ),
+    ).toBe(403);
+    expect(await Order.countDocuments({ userId: accounts.id })).toBe(0);
+    expect(await Cart.findOne({ userId: accounts.id, "lines.0": { $exists: true } }).lean()).toBeNull();
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(before);
+  });
+
+  test("a member of company A reaches none of company B's orders, documents or reorders (404, nothing written)", async () => {
+    const a = await company();
+    const b = await company();
+    const part = await createPart();
+    const placed = await place(b.buyer.id, part.id);
+    if (!placed.ok) throw new Error("not placed");
+    const id = placed.order.id;
+    for (const cookie of Object.values(a.cookies)) {
+      expect(await status(load(orderLoader, `/dashboard/orders/${id}`, cookie, { id }))).toBe(404);
+      expect(await status(load(paymentLoader, `/dashboard/payment/${id}`, cookie, { id }))).toBe(404);
+      expect(await status(load(cancelLoader, `/dashboard/orders/${id}/cancel`, cookie, { id }))).toBe(404);
+      expect(await status(load(documentLoader, `/documents/${id}/pro-forma`, cookie, { id, kind: "pro-forma" }))).toBe(
+        404,
+      );
+      const list = await (await load(ordersLoader, "/dashboard/orders", cookie)).json();
+      expect(list.orders.map((order: { id: string }) => order.id)).not.toContain(id);
+    }
+    const reorder = await settle(
+      cartAction(
+        actionArgs(postRequest("/dashboard/cart", { intent: "reorder", orderId: id }, { cookie: a.cookies.buyer })),
+      ),
+    );
+    expect(reorder.status).toBe(404);
+    expect(await Cart.findOne({ userId: a.buyer.id, "lines.0": { $exists: true } }).lean()).toBeNull();
+  });
+});
+
+describe("spending limits and approval", () => {
+  const decide = (cookie: string, fields: Record<string, string>) =>
+    settle(companyAction(actionArgs(postRequest("/dashboard/company", fields, { cookie }))));
+
+  test("an order over the buyer's limit waits for approval with its stock held and counted; the owner is mailed and approves", async () => {
+    const { owner, buyer, cookies } = await company({ limitCents: 50_000 });
+    const part = await createPart({ priceCents: 500, availableQuantity: 1000 });
+    const within = await place(buyer.id, part.id, 100); // $500: at the limit
+    expect(within.ok && within.order.status).toBe("unpaid");
+    const over = await place(buyer.id, part.id, 200); // $1,000: over it
+    if (!over.ok) throw new Error("not placed");
+    expect(over.order.status).toBe("approval");
+    expect(over.order.state).toBe("approval");
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(1000 - 300);
+    expect((await openCardOrdersOf(buyer)).count).toBe(2);
+    expect(
+      await Outbox.exists({ to: owner.email, subject: new RegExp(`${over.order.number}.*approval`) }),
+    ).toBeTruthy();
+    // Nothing to pay before the decision.
+    expect(
+      await status(load(paymentLoader, `/dashboard/payment/${over.order.id}`, cookies.buyer, { id: over.order.id })),
+    ).not.toBe(200);
+
+    // A buyer cannot decide.
+    expect((await decide(cookies.buyer, { intent: "approve", order: over.order.id })).status).toBe(403);
+    expect((await Order.findById(over.order.id).lean())?.status).toBe("approval");
+
+    const approved = await decide(cookies.owner, { intent: "approve", order: over.order.id, note: "Fine this once" });
+    expect(approved.status).toBe(302);
+    const stored = await Order.findById(over.order.id).lean();
+    expect(stored?.status).toBe("unpaid");
+    expect(stored?.holdUntil).toBeTruthy();
+    expect(stored?.approval).toMatchObject({ outcome: "approved", note: "Fine this once" });
+    expect(
+      await status(load(paymentLoader, `/dashboard/payment/${over.order.id}`, cookies.buyer, { id: over.order.id })),
+    ).toBe(200);
+    // Decided once: a second decision finds nothing waiting.
+    expect((await decide(cookies.owner, { intent: "decline", order: over.order.id })).status).toBe(404);
+  });
+
+  test("approved on account, the order is confirmed and invoiced", async () => {
+    const { buyer, cookies } = await company({ limitCents: 10_000 });
+    const part = await createPart({ priceCents: 500 });
+    const over = await place(buyer.id, part.id, 100, "account");
+    if (!over.ok) throw new Error("not placed");
+    expect(over.order.status).toBe("approval");
+    expect((await decide(cookies.owner, { intent: "approve", order: over.order.id })).status).toBe(302);
+    const stored = await Order.findById(over.order.id).lean();
+    expect(stored?.status).toBe("account");
+    expect(stored?.invoiceNumber).toBeTruthy();
+  });
+
+  test("declining with a note gives the stock back once, even when two owners decline at once", async () => {
+    const { owner, buyer, cookies } = await company({ limitCents: 100 });
+    const second = await createUser({ company: { id: owner.companyId, role: "owner" } });
+    const secondCookie = await sessionCookieHeader(second.id);
+    const part = await createPart({ availableQuantity: 1000 });
+    const over = await place(buyer.id, part.id, 200);
+    if (!over.ok) throw new Error("not placed");
+    const results = await Promise.all([
+      decide(cookies.owner, { intent: "decline", order: over.order.id, note: "Too many" }),
+      decide(secondCookie, { intent: "decline", order: over.order.id, note: "No" }),
+    ]);
+    expect(results.map((response) => response.status).sort()).toEqual([302, 404]);
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(1000);
+    const stored = await Order.findById(over.order.id).lean();
+    expect(stored?.status).toBe("cancelled");
+    expect(stored?.approval?.outcome).toBe("declined");
+    expect(
+      await Outbox.exists({ to: buyer.email, subject: new RegExp(`${over.order.number} was declined`) }),
+    ).toBeTruthy();
+  });
+
+  test("an owner of another company cannot approve or decline (404), and a bad note is refused (400), nothing written", async () => {
+    const a = await company({ limitCents: 100 });
+    const b = await company();
+    const part = await createPart();
+    const over = await place(a.buyer.id, part.id);
+    if (!over.ok) throw new Error("not placed");
+    expect((await decide(b.cookies.owner, { intent: "approve", order: over.order.id })).status).toBe(404);
+    expect((await decide(b.cookies.owner, { intent: "decline", order: over.order.id })).status).toBe(404);
+    expect((await decide(a.cookies.owner, { intent: "decline", order: over.order.id, note: "<b>x</b>" })).status).toBe(
+      400,
+    );
+    expect((await Order.findById(over.order.id).lean())?.status).toBe("approval");
+  });
+});
