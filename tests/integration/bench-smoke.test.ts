@@ -75,6 +75,8 @@ describe.skipIf(!haveDeps)("npm run bench (small)", () => {
       "/parts filtered",
       "/parts/{id}",
       "/dashboard/orders",
+      "GET /api/v1/parts",
+      "GET /api/v1/parts search",
       "/blogs",
     ]);
     for (const result of report.load) {
