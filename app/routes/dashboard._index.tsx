@@ -44,6 +44,7 @@ import { IntegrationsPanel } from "~/components/integrations-panel";
 import { integrationStatus } from "~/utils/integrations.server";
 import { AddressBook } from "~/components/profile/address-book";
 import { CompanyForm } from "~/components/profile/company-form";
+import { can } from "~/utils/company.server";
 import { addAddress, deleteAddress, editAddress, setDefaultAddress, updateCompany } from "~/models/address-book.server";
 import { AddressActionSchema, AddressSchema, CompanySchema, MAX_ADDRESSES } from "~/utils/trade-schemas";
 import { countryName } from "~/utils/tax-id";
@@ -52,13 +53,25 @@ const DEFAULT_AVATAR = "/images/default-avatar.svg";
 /** Spec 9: the profile success message lasts 1500 ms. */
 const PROFILE_TOAST_MS = 1500;
 
+/** Who may change what the company shares: its owners the details, those who order the address book. */
+function companyRightsOf(user: Parameters<typeof can>[0]) {
+  const admin = user.role === "admin";
+  return { details: admin || can(user, "manage"), addresses: admin || can(user, "order") };
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const editId = new URL(request.url).searchParams.get("edit");
   const editing = user.addresses.find((entry) => entry.id === editId) ?? null;
   const hasPassword = Boolean(await getPasswordHashOf(user.id));
   return json(
-    { profile: user, editing, hasPassword, integrations: user.role === "admin" ? integrationStatus() : null },
+    {
+      profile: user,
+      editing,
+      hasPassword,
+      rights: companyRightsOf(user),
+      integrations: user.role === "admin" ? integrationStatus() : null,
+    },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -172,6 +185,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const saved = (message: string) => redirectWithSuccess("/dashboard", { message, duration: PROFILE_TOAST_MS });
   const gone = async () => redirectWithError("/login", "No user is logged in", { headers: await endSession(request) });
 
+  const rights = companyRightsOf(user);
+  if (intent === "company" && !rights.details) {
+    throw new Response("Only an owner of your company changes its details.", { status: 403 });
+  }
+  if (intent.startsWith("address-") && !rights.addresses) {
+    throw new Response("Your role in the company does not change its address book.", { status: 403 });
+  }
   if (intent === "company") {
     const submission = parseWithZod(formData, { schema: CompanySchema });
     if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
@@ -257,7 +277,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 const notAdded = <span className="text-slate-600">Not added yet</span>;
 
 export default function MyProfile() {
-  const { profile, editing, hasPassword, integrations } = useLoaderData<typeof loader>();
+  const { profile, editing, hasPassword, rights, integrations } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // Several forms on one page: each gets back only its own result.
   const resultFor = (name: string) => {
@@ -344,8 +364,16 @@ export default function MyProfile() {
       </section>
 
       <AvatarForm hasOwnPicture={ownPicture} lastResult={resultFor("avatar")} />
-      <CompanyForm company={profile.company} lastResult={resultFor("company")} />
-      <AddressBook addresses={profile.addresses} editing={editing} lastResult={resultFor("address-save")} />
+      {rights.details ? (
+        <CompanyForm company={profile.company} lastResult={resultFor("company")} />
+      ) : (
+        <p className="rounded-lg border border-slate-200 bg-white p-6 text-slate-700 shadow-sm">
+          Your company&apos;s owner keeps its details, tax number and billing address.
+        </p>
+      )}
+      {rights.addresses ? (
+        <AddressBook addresses={profile.addresses} editing={editing} lastResult={resultFor("address-save")} />
+      ) : null}
       <section aria-labelledby="edit-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         <h2 id="edit-heading" className="text-xl font-semibold text-slate-900">
           Update profile

@@ -9,6 +9,7 @@ import { Outbox } from "~/models/outbox.server";
 import { Session } from "~/models/session.server";
 import { User } from "~/models/user.server";
 import { action as companyAction, loader as companyLoader } from "~/routes/dashboard.company";
+import { action as profileAction } from "~/routes/dashboard._index";
 import { action as inviteAction, loader as inviteLoader } from "~/routes/invitations.$token";
 import { getUser } from "~/utils/auth.server";
 import { createUser, sessionCookieHeader } from "../setup/factories";
@@ -193,6 +194,39 @@ describe("each role against the company screen", () => {
       }
       expect(await snapshot(owner.companyId)).toEqual(before);
     }
+  });
+
+  test("only owners change the company's details; accounts cannot change its address book (403, nothing written)", async () => {
+    const { owner, member } = await company();
+    const buyer = await member("buyer");
+    const accounts = await member("accounts");
+    const profilePost = async (personId: string, fields: Record<string, string>) =>
+      settle(
+        profileAction({
+          request: postRequest("/dashboard", fields, { cookie: await sessionCookieHeader(personId) }),
+          params: {},
+          context: context(),
+        }),
+      );
+    const details = { intent: "company", companyName: "Taken Over Ltd", billingAddress: "1 Elsewhere" };
+    const before = await Company.findById(owner.companyId).lean();
+    for (const person of [buyer, accounts]) {
+      expect((await profilePost(person.id, details)).status).toBe(403);
+    }
+    const address = { intent: "address-save", label: "Back door", address: "2 Side Street, Springfield" };
+    expect((await profilePost(accounts.id, address)).status).toBe(403);
+    const unchanged = await Company.findById(owner.companyId).lean();
+    expect([unchanged?.companyName, unchanged?.billingAddress, unchanged?.addresses ?? []]).toEqual([
+      before?.companyName,
+      before?.billingAddress,
+      before?.addresses ?? [],
+    ]);
+    // A buyer orders to the company's addresses, so may add one; the owner changes the details.
+    expect((await profilePost(buyer.id, address)).status).toBe(302);
+    expect((await profilePost(owner.id, details)).status).toBe(302);
+    const after = await Company.findById(owner.companyId).lean();
+    expect(after?.companyName).toBe("Taken Over Ltd");
+    expect(after?.addresses?.map((entry) => entry.address)).toEqual(["2 Side Street, Springfield"]);
   });
 
   test("an owner of company A cannot touch company B's members or invitations (404, nothing written)", async () => {
