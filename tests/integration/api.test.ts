@@ -13,7 +13,7 @@ import { savePriceGroup } from "~/models/price-group.server";
 import { setPriceGroup, setTaxProfile, User } from "~/models/user.server";
 import { action as keysAction, loader as keysLoader } from "~/routes/dashboard.apiKeys";
 import type { ApiScope } from "~/utils/api-scopes";
-import { createPart, createUser } from "../setup/factories";
+import { createPart, createUser, updateCompanyOf } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { signedIn, snapshot } from "./ordering.helpers";
 
@@ -448,7 +448,7 @@ describe("orders", () => {
 
   test("statement: terms, credit limit, open invoices with money in cents", async () => {
     const { token, user } = await keyFor("customer", ["read", "order"]);
-    await User.updateOne({ _id: user.id }, { $set: { account: { termsDays: 30, creditLimitCents: 1_000_000 } } });
+    await updateCompanyOf(user.id, { $set: { account: { termsDays: 30, creditLimitCents: 1_000_000 } } });
     const part = await createPart({ minOrderQuantity: 1, priceCents: 2500 });
     const placed = await call(token, "/orders", {
       method: "POST",
@@ -514,10 +514,7 @@ describe("staff", () => {
 
   test("orders to ship, ship with tracking, record a payment (idempotent)", async () => {
     const customer = await keyFor("customer", ["read", "order"]);
-    await User.updateOne(
-      { _id: customer.user.id },
-      { $set: { account: { termsDays: 30, creditLimitCents: 1_000_000 } } },
-    );
+    await updateCompanyOf(customer.user.id, { $set: { account: { termsDays: 30, creditLimitCents: 1_000_000 } } });
     const part = await createPart({ minOrderQuantity: 1, priceCents: 1000 });
     const placed = await call(customer.token, "/orders", {
       method: "POST",
