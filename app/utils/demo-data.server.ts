@@ -532,6 +532,11 @@ async function ensureEuDemoOrder(now: number) {
     transactionId: "pi_demo_eu_reverse_charge",
     createdAt: placedAt,
   });
+  // Paid, not yet shipped: it holds its stock like the other demo orders (on hand grows by it).
+  await Part.updateOne(
+    { _id: part._id, "holds.orderId": { $ne: order._id } },
+    { $push: { holds: { orderId: order._id, quantity: line.quantity } }, $inc: { onHand: line.quantity } },
+  );
   await assignInvoiceNumber(order._id.toString());
 }
 
