@@ -149,6 +149,13 @@ describe.skipIf(!haveDeps)("npm run bench (small)", () => {
       apiOrders.placed,
     );
     expect(output).toContain("Orders by API");
+    // The small run's order figures, for whoever runs this (no assertion on speed).
+    console.log(
+      output
+        .split("\n")
+        .filter((line) => /^(Orders|Stock|Refused)/.test(line))
+        .join("\n"),
+    );
 
     expect(report.pageWeight.map((page: { path: string }) => page.path)).toEqual([
       "/",
