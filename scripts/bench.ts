@@ -6,7 +6,8 @@
  *   npm run bench -- --parts 2000 --duration 3 --no-lighthouse     a quick run (CI)
  *
  * Options: --parts N (100000), --duration S (10), --warmup S (2), --connections C (50),
- *   --order-customers K (50), --order-duration S (= duration), --no-orders, --no-lighthouse,
+ *   --order-customers K (50, for both order benchmarks: the order form and the API),
+ *   --order-duration S (= duration, each), --no-orders (neither), --no-lighthouse,
  *   --build-dir DIR (run an existing build instead of building), --out FILE (JSON; by default
  *   bench-results/bench-<time>.json, and bench-results/latest.json), --server-cpu (0),
  *   --load-cpu (1), --db-cpu (the local database; unpinned by default), --cpu-prof DIR (write a
@@ -31,6 +32,7 @@ import { connectDb, disconnectDb, syncIndexes } from "../app/utils/db.server";
 import { ensureDemoData } from "../app/utils/demo-data.server";
 import { seedCatalogue, type SeedReport } from "./bench/catalogue";
 import type { LoadOptions, LoadResult } from "./bench/load";
+import type { ApiOrderLoadOptions, ApiOrderLoadResult } from "./bench/api-orders";
 import type { OrderLoadOptions, OrderLoadResult } from "./bench/orders";
 import { buildShop, hasTaskset, pinned, startDb, startShop, type Shop } from "./bench/shop";
 import { FRESH_BUDGETS_MS, measureAlone } from "./bench/fresh";
@@ -215,31 +217,32 @@ async function patiently<T>(read: () => Promise<T>, attempts = 5): Promise<T> {
   }
 }
 
-async function orderBenchmark(shop: Shop, cookies: string[]) {
-  // Five fresh parts, each with stock for 400 orders of 100 units: enough that a fast run sells
-  // out, so the stock check sees both placed and refused orders.
-  const stock = 40_000;
+const HOT_STOCK = 40_000;
+
+/**
+ * Five fresh parts, each with stock for 400 orders of 100 units: enough that a fast run sells out,
+ * so the stock check sees both placed and refused orders. Each order benchmark has its own.
+ */
+async function hotParts(label: string) {
   const created = await Part.insertMany(
     Array.from({ length: 5 }, (_, index) => ({
-      name: `Benchmark Hot Part ${index + 1}`,
-      partNumber: `HOT-${index + 1}-${randomBytes(3).toString("hex").toUpperCase()}`,
+      name: `Benchmark Hot Part ${label} ${index + 1}`,
+      partNumber: `HOT-${label}-${index + 1}-${randomBytes(3).toString("hex").toUpperCase()}`,
       description: "Ordered by many customers at once during the benchmark.",
       img: "/images/parts/pw-1001.svg",
       priceCents: 1500,
       minOrderQuantity: 100,
-      availableQuantity: stock,
+      availableQuantity: HOT_STOCK,
     })),
   );
-  const partIds = created.map((part) => part._id.toString());
-  const input: OrderLoadOptions = {
-    baseUrl: shop.url,
-    cookies,
-    partIds,
-    quantity: 100,
-    duration: options.orderDuration,
-  };
-  const result = await runPinned<OrderLoadResult>("orders.ts", input);
+  return created.map((part) => ({ id: part._id.toString(), partNumber: part.partNumber }));
+}
 
+/**
+ * The stock of each part after an order benchmark, beside the orders in the database and the
+ * units the answers said were placed: never below zero, and the start minus what was ordered.
+ */
+async function stockCheck(partIds: string[], placedUnits: Record<string, number>) {
   const parts = [];
   for (const id of partIds) {
     // The database may still be working through the load: be patient with it.
@@ -256,18 +259,55 @@ async function orderBenchmark(shop: Shop, cookies: string[]) {
     const end = part?.availableQuantity ?? Number.NaN;
     parts.push({
       partId: id,
-      startStock: stock,
+      startStock: HOT_STOCK,
       endStock: end,
       ordersInDb: ordered[0]?.orders ?? 0,
       unitsOrderedInDb: unitsInDb,
-      unitsPlacedPerAnswers: result.placedUnits[id] ?? 0,
+      unitsPlacedPerAnswers: placedUnits[id] ?? 0,
       neverBelowZero: end >= 0,
-      stockMatches: end === stock - unitsInDb,
-      answersMatch: unitsInDb === (result.placedUnits[id] ?? 0),
+      stockMatches: end === HOT_STOCK - unitsInDb,
+      answersMatch: unitsInDb === (placedUnits[id] ?? 0),
     });
   }
   const invariantHolds = parts.every((part) => part.neverBelowZero && part.stockMatches && part.answersMatch);
-  return { ...result, parts, invariantHolds };
+  return { parts, invariantHolds };
+}
+
+/** Customers posting the real order form (POST /parts/{id}, signed in), as a browser without JavaScript. */
+async function orderBenchmark(shop: Shop, cookies: string[]) {
+  const partIds = (await hotParts("SCREEN")).map((part) => part.id);
+  const input: OrderLoadOptions = {
+    baseUrl: shop.url,
+    cookies,
+    partIds,
+    quantity: 100,
+    duration: options.orderDuration,
+  };
+  const result = await runPinned<OrderLoadResult>("orders.ts", input);
+  return { ...result, ...(await stockCheck(partIds, result.placedUnits)) };
+}
+
+/**
+ * The same customers placing orders through the API (POST /api/v1/orders), each with their own
+ * key: lines by part number and quantity, a fresh Idempotency-Key per order.
+ */
+async function apiOrderBenchmark(shop: Shop, apiKeys: string[]) {
+  const parts = await hotParts("API");
+  const input: ApiOrderLoadOptions = {
+    baseUrl: shop.url,
+    apiKeys,
+    parts,
+    quantity: 100,
+    duration: options.orderDuration,
+  };
+  const result = await runPinned<ApiOrderLoadResult>("api-orders.ts", input);
+  return {
+    ...result,
+    ...(await stockCheck(
+      parts.map((part) => part.id),
+      result.placedUnits,
+    )),
+  };
 }
 
 async function main() {
@@ -317,11 +357,25 @@ async function main() {
         .lean()
     ).map((user) => user._id.toString());
     const cookies = await signedInCookies(customerIds);
-    // An API key of the last customer (the one whose pages are measured signed in).
+    // The ordering customers are large trade accounts: their own caps on unpaid card orders (as an
+    // admin sets them on Companies), so the order benchmarks measure placing orders rather than the
+    // caps that keep a new account from holding the catalogue unpaid (a few orders each).
+    const { companyIdOfUser } = await import("../app/models/user.server");
+    const { getOrCreateCompany, setCompanyUnpaidCaps } = await import("../app/models/company.server");
+    for (const userId of customerIds.slice(0, options.orderCustomers)) {
+      const companyId = await companyIdOfUser(userId);
+      if (!companyId) throw new Error(`no company for bench customer ${userId}`);
+      await getOrCreateCompany(companyId);
+      await setCompanyUnpaidCaps(companyId, { orders: 1_000_000, valueCents: 1_000_000_000_000 });
+    }
+    // An API key for each customer: the last one's (the customer whose pages are measured signed
+    // in) reads the API's parts, the ordering customers' place orders through the API.
     const { createApiKey } = await import("../app/models/api-key.server");
-    const apiKey = (
-      await createApiKey({ ownerId: customerIds[customerIds.length - 1], name: "Bench", scopes: ["read", "order"] })
-    ).token;
+    const apiKeys: string[] = [];
+    for (const ownerId of customerIds) {
+      apiKeys.push((await createApiKey({ ownerId, name: "Bench", scopes: ["read", "order"] })).token);
+    }
+    const apiKey = apiKeys[apiKeys.length - 1];
 
     const staticDir = path.join(work, "static");
     mkdirSync(staticDir, { recursive: true });
@@ -490,6 +544,14 @@ async function main() {
       orders = await orderBenchmark(shop, cookies.slice(0, options.orderCustomers));
       if (!shop.alive()) throw new Error("the shop stopped during the order benchmark");
     }
+    let apiOrders: Awaited<ReturnType<typeof apiOrderBenchmark>> | null = null;
+    if (options.orders) {
+      log(
+        `Orders by API: ${options.orderCustomers} customers with API keys ordering at once for ${options.orderDuration} s…`,
+      );
+      apiOrders = await apiOrderBenchmark(shop, apiKeys.slice(0, options.orderCustomers));
+      if (!shop.alive()) throw new Error("the shop stopped during the API order benchmark");
+    }
 
     log("Page weight…");
     const weights: PageWeight[] = await measurePages(shop.url, buildDir);
@@ -517,6 +579,7 @@ async function main() {
       seed,
       load: results,
       orders,
+      apiOrders,
       pageWeight: weights,
       lighthouse,
     };
@@ -531,6 +594,10 @@ async function main() {
     if (problem) log(`Over budget: ${problem}`);
     if (orders && !orders.invariantHolds) {
       console.error("The stock invariant does not hold: see orders.parts in the JSON.");
+      process.exitCode = 1;
+    }
+    if (apiOrders && !apiOrders.invariantHolds) {
+      console.error("The stock invariant does not hold for orders by API: see apiOrders.parts in the JSON.");
       process.exitCode = 1;
     }
   } finally {
@@ -553,6 +620,7 @@ type Report = {
     appP95BudgetMet?: boolean | null;
   })[];
   orders: Awaited<ReturnType<typeof orderBenchmark>> | null;
+  apiOrders: Awaited<ReturnType<typeof apiOrderBenchmark>> | null;
   pageWeight: PageWeight[];
   lighthouse: Awaited<ReturnType<typeof import("./lighthouse").runLighthouse>> | null;
 };
@@ -609,6 +677,14 @@ function searchBudgetLines(load: Report["load"]) {
     );
 }
 
+/** One order benchmark in two lines: its rate and latency, then the stock check. */
+function orderLines(title: string, o: NonNullable<Report["orders"]>) {
+  return [
+    `${title}: ${o.customers} customers, ${o.placed} placed of ${o.attempts} attempts in ${o.seconds} s = ${o.ordersPerSecond} orders/s; p50 ${o.latency.p50} ms, p95 ${o.latency.p95} ms, p99 ${o.latency.p99} ms; answers ${JSON.stringify(o.status)}${o.errors ? `, ${o.errors} errors` : ""}.`,
+    `Stock: ${o.invariantHolds ? "never below zero, and equal to the start minus what was ordered, on every part" : "INVARIANT BROKEN"} (${o.parts.map((part) => `${part.startStock} - ${part.unitsOrderedInDb} = ${part.endStock}`).join("; ")}).`,
+  ];
+}
+
 function formatReport(report: Report) {
   const { machine: m } = report;
   const lines = [
@@ -627,13 +703,11 @@ function formatReport(report: Report) {
     `Search budget (the app's share of a search, p95 over different searches, under ${SEARCH_APP_P95_BUDGET_MS} ms):`,
     ...searchBudgetLines(report.load),
   );
-  if (report.orders) {
-    const o = report.orders;
-    lines.push(
-      "",
-      `Orders: ${o.customers} customers, ${o.placed} placed of ${o.attempts} attempts in ${o.seconds} s = ${o.ordersPerSecond} orders/s; p50 ${o.latency.p50} ms, p95 ${o.latency.p95} ms, p99 ${o.latency.p99} ms; answers ${JSON.stringify(o.status)}${o.errors ? `, ${o.errors} errors` : ""}.`,
-      `Stock: ${o.invariantHolds ? "never below zero, and equal to the start minus what was ordered, on every part" : "INVARIANT BROKEN"} (${o.parts.map((part) => `${part.startStock} - ${part.unitsOrderedInDb} = ${part.endStock}`).join("; ")}).`,
-    );
+  if (report.orders) lines.push("", ...orderLines("Orders (order form, signed in)", report.orders));
+  if (report.apiOrders) {
+    lines.push("", ...orderLines("Orders by API (POST /api/v1/orders, a key each)", report.apiOrders));
+    const refusals = Object.entries(report.apiOrders.refusals);
+    if (refusals.length) lines.push(`Refused: ${refusals.map(([title, count]) => `${count} × ${title}`).join("; ")}.`);
   }
   lines.push("", "Page weight:", formatPageWeights(report.pageWeight));
   if (report.lighthouse) {

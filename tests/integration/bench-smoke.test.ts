@@ -33,7 +33,7 @@ function runBench(args: string[]) {
 type Timing = { p50: number; p95: number; p99: number; count: number };
 
 describe.skipIf(!haveDeps)("npm run bench (small)", () => {
-  test("runs every target, the order benchmark and page weight, and writes a sane JSON report", async () => {
+  test("runs every target, both order benchmarks (form and API) and page weight, and writes a sane JSON report", async () => {
     const out = path.join(work, "bench.json");
     const { code, output } = await runBench([
       "--parts",
@@ -121,6 +121,41 @@ describe.skipIf(!haveDeps)("npm run bench (small)", () => {
       expect(part.endStock).toBe(part.startStock - part.unitsOrderedInDb);
       expect(part.unitsOrderedInDb).toBe(part.unitsPlacedPerAnswers);
     }
+
+    // Orders by API, measured the same way: placed with customers' keys, and every answer an order
+    // placed (201) or a part sold out (409), never a refused key, a bad body or an error.
+    const apiOrders = report.apiOrders;
+    expect(apiOrders.customers).toBe(5);
+    expect(apiOrders.placed, JSON.stringify(apiOrders.refusals)).toBeGreaterThan(0);
+    expect(apiOrders.errors).toBe(0);
+    expect(apiOrders.status["201"]).toBe(apiOrders.placed);
+    for (const code of Object.keys(apiOrders.status))
+      expect(["201", "409"], JSON.stringify(apiOrders.refusals)).toContain(code);
+    expect(apiOrders.ordersPerSecond).toBeGreaterThan(0);
+    expect(apiOrders.latency.count).toBe(apiOrders.attempts);
+    expect(apiOrders.latency.p50).toBeGreaterThan(0);
+    expect(apiOrders.latency.p50).toBeLessThanOrEqual(apiOrders.latency.p95);
+    expect(apiOrders.invariantHolds).toBe(true);
+    expect(apiOrders.parts).toHaveLength(5);
+    // Its own parts: the stock the API sold is not the order form's.
+    const screenParts = new Set(orders.parts.map((part: { partId: string }) => part.partId));
+    for (const part of apiOrders.parts) {
+      expect(screenParts.has(part.partId)).toBe(false);
+      expect(part.endStock).toBeGreaterThanOrEqual(0);
+      expect(part.endStock).toBe(part.startStock - part.unitsOrderedInDb);
+      expect(part.unitsOrderedInDb).toBe(part.unitsPlacedPerAnswers);
+    }
+    expect(apiOrders.parts.reduce((sum: number, part: { ordersInDb: number }) => sum + part.ordersInDb, 0)).toBe(
+      apiOrders.placed,
+    );
+    expect(output).toContain("Orders by API");
+    // The small run's order figures, for whoever runs this (no assertion on speed).
+    console.log(
+      output
+        .split("\n")
+        .filter((line) => /^(Orders|Stock|Refused)/.test(line))
+        .join("\n"),
+    );
 
     expect(report.pageWeight.map((page: { path: string }) => page.path)).toEqual([
       "/",
