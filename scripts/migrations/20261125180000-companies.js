@@ -66,6 +66,18 @@ export async function up(db) {
     { $unset: stray },
   );
 
+  // One update per placer, not per order (a shop has far fewer customers than orders).
+  const placers = await orders.distinct("userId", { companyId: { $exists: false } });
+  for (const userId of placers) {
+    if (!userId) continue;
+    const placer = await users.findOne({ _id: userId }, { projection: { companyId: 1 } });
+    if (!placer?.companyId) continue;
+    await orders.updateMany(
+      { userId, companyId: { $exists: false } },
+      { $set: { companyId: placer.companyId, placedBy: userId } },
+    );
+  }
+  // What is left (a placer since deleted), order by order.
   for (;;) {
     const batch = await orders
       .find({ companyId: { $exists: false } }, { projection: { userId: 1 } })
