@@ -11,6 +11,7 @@ import { company } from "../../app/content/company";
 import { DEFAULT_BRAND, type Category, type FitmentRow } from "../../app/utils/catalogue";
 import { Review } from "../../app/models/review.server";
 import { User } from "../../app/models/user.server";
+import { Company } from "../../app/models/company.server";
 
 /** A small deterministic PRNG, so that two runs seed the same catalogue. */
 export function random(seed: number) {
@@ -309,7 +310,7 @@ export async function seedCatalogue(
   log(`  ${size.parts} parts in ${seconds.parts.toFixed(1)} s`);
 
   since = performance.now();
-  const customers: { _id: Types.ObjectId; email: string; name: string }[] = [];
+  const customers: { _id: Types.ObjectId; email: string; name: string; companyId: Types.ObjectId }[] = [];
   await inBatches(
     size.customers,
     500,
@@ -320,6 +321,9 @@ export async function seedCatalogue(
         email: `bench-customer-${index + 1}@example.com`,
         name: `Bench Customer ${index + 1}`,
         role: "customer",
+        // Each a company of one, as every customer is once the companies migration has run.
+        companyId: new Types.ObjectId(),
+        companyRole: "owner",
         address: `${index + 1} Workshop Lane, Springfield`,
         number: `555-${String(index).padStart(4, "0")}`,
         createdAt,
@@ -327,6 +331,10 @@ export async function seedCatalogue(
       };
     },
     async (docs) => {
+      await Company.collection.insertMany(
+        docs.map((doc) => ({ _id: doc.companyId, ownerCount: 1, createdAt: doc.createdAt, updatedAt: doc.updatedAt })),
+        { ordered: false },
+      );
       await User.collection.insertMany(docs, { ordered: false });
       customers.push(...docs);
     },
@@ -366,6 +374,8 @@ export async function seedCatalogue(
         phone: "555-0100",
         address: `${index + 1} Depot Road, Springfield`,
         userId: customer._id,
+        companyId: customer.companyId,
+        placedBy: customer._id,
         userEmail: customer.email,
         userName: customer.name,
         status,
