@@ -92,7 +92,11 @@ export async function startShop({
   }
   const [command, args] = pinned(cpus, "node", [...nodeArgs, path.join(buildDir, "server.js")]);
   const app = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  app.stdout?.on("data", (chunk: Buffer) => onLog?.(chunk.toString()));
+  let output = "";
+  app.stdout?.on("data", (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+    onLog?.(chunk.toString());
+  });
   let errors = "";
   let stopping = false;
   app.stderr?.on("data", (chunk: Buffer) => {
@@ -104,7 +108,8 @@ export async function startShop({
   });
   const url = `http://localhost:${port}`;
   try {
-    await waitForHealth(`${url}/healthz`, app, () => errors);
+    // A shop that never becomes healthy says why: its last output and errors.
+    await waitForHealth(`${url}/healthz`, app, () => `${output}\n${errors}`);
   } catch (error) {
     await stopProcess(app);
     await catcher?.stop();
