@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import mongoose, { Schema } from "mongoose";
+import { claimableFilter, strandedFilter } from "./claims.server";
 import { isDuplicateKeyError } from "./user.server";
 
 /**
@@ -96,10 +97,7 @@ export async function claimForSending(id: string, staleMs: number, messageId: st
   const now = new Date();
   const token = randomUUID();
   const message = await Outbox.findOneAndUpdate(
-    {
-      _id: id,
-      $or: [{ status: "pending" }, { status: "sending", sendingSince: { $lt: new Date(now.getTime() - staleMs) } }],
-    },
+    claimableFilter(id, staleMs, now),
     { $set: { status: "sending", sendingSince: now, claimToken: token, messageId }, $inc: { attempts: 1 } },
     { returnDocument: "after" },
   ).lean();
@@ -146,13 +144,7 @@ export async function listStranded({
   staleMs: number;
   limit?: number;
 }) {
-  const now = Date.now();
-  const docs = await Outbox.find({
-    $or: [
-      { status: "pending", updatedAt: { $lt: new Date(now - idleMs) } },
-      { status: "sending", sendingSince: { $lt: new Date(now - staleMs) } },
-    ],
-  })
+  const docs = await Outbox.find(strandedFilter(idleMs, staleMs))
     .sort({ updatedAt: 1 })
     .limit(limit)
     .select({ _id: 1 })

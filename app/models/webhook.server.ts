@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import mongoose, { Schema, type Types } from "mongoose";
+import { claimableFilter, strandedFilter } from "./claims.server";
 import { isObjectId } from "./part.server";
 import { isDuplicateKeyError } from "./user.server";
 
@@ -187,10 +188,7 @@ export async function claimDelivery(id: string, staleMs: number) {
   const now = new Date();
   const token = randomUUID();
   const delivery = await WebhookDelivery.findOneAndUpdate(
-    {
-      _id: id,
-      $or: [{ status: "pending" }, { status: "sending", sendingSince: { $lt: new Date(now.getTime() - staleMs) } }],
-    },
+    claimableFilter(id, staleMs, now),
     { $set: { status: "sending", sendingSince: now, claimToken: token }, $inc: { attempts: 1 } },
     { returnDocument: "after" },
   ).lean();
@@ -237,13 +235,7 @@ export async function listStrandedDeliveries({
   staleMs: number;
   limit?: number;
 }) {
-  const now = Date.now();
-  const docs = await WebhookDelivery.find({
-    $or: [
-      { status: "pending", updatedAt: { $lt: new Date(now - idleMs) } },
-      { status: "sending", sendingSince: { $lt: new Date(now - staleMs) } },
-    ],
-  })
+  const docs = await WebhookDelivery.find(strandedFilter(idleMs, staleMs))
     .sort({ updatedAt: 1 })
     .limit(limit)
     .select({ _id: 1 })
