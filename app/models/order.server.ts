@@ -499,8 +499,11 @@ export type PlaceOrderInput = {
   reorderedFrom?: string | null;
   /** The buyer's price group and tax details (pricing.server.ts); absent: list prices, no tax recorded. */
   pricing?: CustomerPricing;
-  /** On account with these net days (the service checked the credit limit); else a card order. */
-  onAccount?: { termsDays: number } | null;
+  /**
+   * On account with these net days (the service checked the credit limit, which is checked again
+   * here with this order written); else a card order.
+   */
+  onAccount?: { termsDays: number; creditLimitCents?: number } | null;
   /** The order's id, chosen beforehand (a cart's checkout claims the cart for it). */
   orderId?: string;
   /** The lines come from the customer's cart, claimed for `orderId`: emptied once the order exists. */
@@ -519,7 +522,14 @@ export type LineFailure = LineProblem & {
 
 /** Not placed: the lines that could not be ordered, or a refusal of the whole order (a cap). */
 export type PlaceOrderResult =
-  { ok: true; order: OrderView; belowMinimum: PartView[] } | { ok: false; failures: LineFailure[]; refusal?: string };
+  | { ok: true; order: OrderView; belowMinimum: PartView[] }
+  | {
+      ok: false;
+      failures: LineFailure[];
+      refusal?: string;
+      /** On account, past the credit limit once counted with the orders placed at the same time. */
+      overCredit?: { limitCents: number; balanceCents: number; orderCents: number };
+    };
 
 /** The same part twice becomes one line with both quantities; the first place is kept. */
 function mergeLines(lines: OrderLineRequest[]) {
@@ -700,6 +710,18 @@ export async function placeOrder({
     await abandonOrder(id, []);
     await dropClaim();
     return { ok: false, failures: [], refusal: overNow };
+  }
+  if (onAccount?.creditLimitCents !== undefined) {
+    const balanceCents = await accountCommitmentOf({ id: user.id, companyId: user.companyId }, { except: id });
+    if (balanceCents + totalCents > onAccount.creditLimitCents) {
+      await abandonOrder(id, []);
+      await dropClaim();
+      return {
+        ok: false,
+        failures: [],
+        overCredit: { limitCents: onAccount.creditLimitCents, balanceCents, orderCents: totalCents },
+      };
+    }
   }
 
   const held = await Promise.all(merged.map((line) => holdStock(line.partId, id, line.quantity)));
@@ -1063,6 +1085,30 @@ export async function openAccountOrders(scope: CustomerScope) {
   const docs = await Order.find(filter).sort({ dueAt: 1, _id: 1 }).lean();
   const orders = docs.map(toOrderView);
   return { orders, balanceCents: orders.reduce((sum, order) => sum + order.balanceCents, 0) };
+}
+
+/**
+ * What the customer (company) has committed on account: the open balance, and orders on account
+ * being placed or awaiting an owner's approval (they become invoices once approved). The credit
+ * limit bounds this, so buyers waiting for approval at once cannot together pass it.
+ */
+export async function accountCommitmentOf(scope: CustomerScope, { except }: { except?: string } = {}) {
+  const owner = scopeFilter(scope);
+  if (!owner) return 0;
+  const [open, waiting] = await Promise.all([
+    openAccountOrders(scope),
+    Order.find(
+      {
+        ...owner,
+        paymentMethod: "account",
+        status: { $in: ["reserving", "approval"] },
+        ...(except ? { _id: { $ne: except } } : {}),
+      },
+      { totalCents: 1 },
+    ).lean(),
+  ]);
+  const openCents = open.orders.filter((order) => order.id !== except).reduce((sum, o) => sum + o.balanceCents, 0);
+  return openCents + waiting.reduce((sum, doc) => sum + (doc.totalCents ?? 0), 0);
 }
 
 /** Invoices on account past their due date and still unpaid, oldest due first (Shop Today). */

@@ -7,7 +7,7 @@ import { createElement } from "react";
 import { ApprovalNeededEmail, OrderDecidedEmail } from "~/emails/company";
 import { listMembers } from "~/models/company-member.server";
 import { assignInvoiceNumber } from "~/models/invoice.server";
-import { approveOrder, declineOrder, getOwnOrder, openAccountOrders, type OrderView } from "~/models/order.server";
+import { accountCommitmentOf, approveOrder, declineOrder, getOwnOrder, type OrderView } from "~/models/order.server";
 import type { UserView } from "~/models/user.server";
 import { can } from "./company.server";
 import { queueEmail, shopUrl } from "./email.server";
@@ -73,7 +73,8 @@ export async function approveCompanyOrder(
     return { ok: false, status: 404, message: "That order is not waiting for approval." };
   }
   if (current.paymentMethod === "account") {
-    const { balanceCents } = await openAccountOrders(owner);
+    // The open balance and the other orders waiting on account (this one is counted as its total).
+    const balanceCents = await accountCommitmentOf(owner, { except: current.id });
     const limitCents = owner.account.creditLimitCents;
     if (balanceCents + current.totalCents > limitCents) {
       return {

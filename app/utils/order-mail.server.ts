@@ -146,8 +146,15 @@ export async function mailOrderShipped(order: CustomerOrder) {
   );
 }
 
-/** Cancelled by the customer, or removed by the shop. */
-export async function mailOrderEnded(order: CustomerOrder, by: "customer" | "shop") {
+/**
+ * Cancelled by the customer, or removed by the shop. An order an owner declined is cancelled too,
+ * but its buyer hears of it once, from the approvals service (who declined it and why): not here.
+ */
+export async function mailOrderEnded(
+  order: CustomerOrder & { approval?: { outcome: string | null } | null },
+  by: "customer" | "shop",
+) {
+  if (order.approval?.outcome === "declined") return true;
   return safely(by === "customer" ? "order cancelled" : "order removed", () =>
     mailCustomer(order, {
       key: `order:${order.id}:${by === "customer" ? "cancelled" : "removed"}`,

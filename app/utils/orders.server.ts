@@ -5,6 +5,7 @@
  */
 import { assignInvoiceNumber } from "~/models/invoice.server";
 import {
+  accountCommitmentOf,
   addRecordedPayment,
   cancelOrder,
   markShipped,
@@ -46,7 +47,10 @@ export type PaymentRefusal = { status: 400 | 403 | 409; message: string; credit:
 export type PlaceResult =
   Awaited<ReturnType<typeof placeOrderModel>> | { ok: false; failures: []; payment: PaymentRefusal };
 
-/** What checkout offers a customer: null (card only), or their terms with what is open on account now. */
+/**
+ * What checkout offers a customer: null (card only), or their terms with what is open on account
+ * now and what is left of the limit (orders on account awaiting approval take their part too).
+ */
 export async function checkoutTerms(user: {
   id: string;
   companyId?: string;
@@ -54,18 +58,23 @@ export async function checkoutTerms(user: {
   account: { termsDays: number; creditLimitCents: number };
 }) {
   if (user.role !== "customer" || !user.account.termsDays) return null;
-  const { balanceCents } = await openAccountOrders(user);
-  return { ...user.account, balanceCents, availableCents: Math.max(0, user.account.creditLimitCents - balanceCents) };
+  const [{ balanceCents }, committedCents] = await Promise.all([openAccountOrders(user), accountCommitmentOf(user)]);
+  return { ...user.account, balanceCents, availableCents: Math.max(0, user.account.creditLimitCents - committedCents) };
 }
 
 export const ACCOUNTS_CANNOT_ORDER =
   "Your role in the company is accounts: you see and pay its orders, and a buyer or an owner places them.";
 
+function overCredit(credit: Omit<CreditRefusal, "message">): PlaceResult {
+  const message = creditMessage(credit);
+  return { ok: false, failures: [], payment: { status: 409, message, credit: { ...credit, message } } };
+}
+
 /** Why an order on account is refused: the limit, what is open, and what to do. */
 export function creditMessage({ limitCents, balanceCents, orderCents }: Omit<CreditRefusal, "message">) {
   return (
     `This order (${formatCents(orderCents)}) would take your account past its credit limit of ` +
-    `${formatCents(limitCents)}: ${formatCents(balanceCents)} is open on account now. ` +
+    `${formatCents(limitCents)}: ${formatCents(balanceCents)} is open or awaiting approval on account now. ` +
     `Pay an open invoice (see your statement) or pay this order by card.`
   );
 }
@@ -95,7 +104,7 @@ export async function placeCustomerOrder(
     companyName: user.company.companyName || null,
     companyId: user.companyId || null,
   };
-  let onAccount: { termsDays: number } | null = null;
+  let onAccount: { termsDays: number; creditLimitCents: number } | null = null;
   if (input.payment === "account") {
     const { termsDays, creditLimitCents } = user.account;
     if (!termsDays || user.role !== "customer") {
@@ -104,13 +113,11 @@ export async function placeCustomerOrder(
     }
     const parts = await getPartsByIds(input.lines.map((line) => line.partId));
     const orderCents = priceWith(pricing, parts, input.lines).totalCents;
-    const { balanceCents } = await openAccountOrders(user);
-    if (balanceCents + orderCents > creditLimitCents) {
-      const credit = { limitCents: creditLimitCents, balanceCents, orderCents };
-      const message = creditMessage(credit);
-      return { ok: false, failures: [], payment: { status: 409, message, credit: { ...credit, message } } };
-    }
-    onAccount = { termsDays };
+    // What is open and what waits for approval on account: two buyers waiting at once stay within the limit.
+    const balanceCents = await accountCommitmentOf(user);
+    if (balanceCents + orderCents > creditLimitCents)
+      return overCredit({ limitCents: creditLimitCents, balanceCents, orderCents });
+    onAccount = { termsDays, creditLimitCents };
   }
   // A buyer's limit is on what the order costs them (their price, with tax).
   const limit = user.companyRole === "buyer" ? user.spendingLimitCents : null;
@@ -124,7 +131,7 @@ export async function placeCustomerOrder(
     pricing,
     approvalLimitCents: overLimit ? limit : null,
   });
-  if (!placed.ok) return placed;
+  if (!placed.ok) return placed.overCredit ? overCredit(placed.overCredit) : placed;
   let order = placed.order;
   if (order.status === "approval") {
     await mailApprovalNeeded(order, user);

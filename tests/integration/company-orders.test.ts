@@ -2,7 +2,8 @@
 import { describe, expect, test } from "vitest";
 import { Cart } from "~/models/cart.server";
 import { Company } from "~/models/company.server";
-import { Order, openCardOrdersOf } from "~/models/order.server";
+import { Order, accountCommitmentOf, openCardOrdersOf } from "~/models/order.server";
+import { User, getUserById } from "~/models/user.server";
 import { Outbox } from "~/models/outbox.server";
 import { Part } from "~/models/part.server";
 import { action as companyAction } from "~/routes/dashboard.company";
@@ -15,8 +16,9 @@ import { loader as statementLoader } from "~/routes/dashboard.statement";
 import { loader as documentLoader } from "~/routes/documents.$id.$kind";
 import { action as partAction } from "~/routes/parts.$id";
 import { action as quickOrderAction } from "~/routes/dashboard.quick-order";
-import { placeCustomerOrder } from "~/utils/orders.server";
+import { checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
 import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
+import { settledMailTo } from "../setup/mail-settled";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 
 async function company({ limitCents }: { limitCents?: number } = {}) {
@@ -247,6 +249,40 @@ describe("spending limits and approval", () => {
     expect(stored?.invoiceNumber).toBeTruthy();
   });
 
+  test("orders on account awaiting approval count against the company's credit limit: two buyers cannot together pass it", async () => {
+    const { owner, buyer, colleague, cookies } = await company({ limitCents: 100 });
+    await Company.updateOne({ _id: owner.companyId }, { $set: { "account.creditLimitCents": 100_000 } });
+    await User.updateOne({ _id: colleague.id }, { $set: { spendingLimitCents: 100 } });
+    const part = await createPart({ priceCents: 600, availableQuantity: 1000 });
+    const first = await place(buyer.id, part.id, 100, "account"); // $600, waits for approval
+    if (!first.ok) throw new Error("not placed");
+    expect(first.order.status).toBe("approval");
+    expect((await checkoutTerms((await getUserById(colleague.id))!))?.availableCents).toBe(40_000);
+
+    // The colleague's $600 would take the company to $1,200 committed on account of its $1,000.
+    const second = await place(colleague.id, part.id, 100, "account");
+    expect(second.ok).toBe(false);
+    expect(!second.ok && "payment" in second && second.payment).toMatchObject({
+      status: 409,
+      credit: { limitCents: 100_000, balanceCents: 60_000, orderCents: 60_000 },
+    });
+    expect(await Order.countDocuments({ companyId: owner.companyId })).toBe(1);
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(900);
+
+    // Both placed at the same moment, with nothing committed yet: at most one gets through.
+    await decide(cookies.owner, { intent: "decline", order: first.order.id });
+    const racing = await Promise.all([
+      place(buyer.id, part.id, 100, "account"),
+      place(colleague.id, part.id, 100, "account"),
+    ]);
+    expect(racing.filter((result) => result.ok).length).toBeLessThanOrEqual(1);
+    expect(await accountCommitmentOf({ id: owner.id, companyId: owner.companyId })).toBeLessThanOrEqual(100_000);
+
+    // A card order is not on account: the credit limit does not bound it.
+    const byCard = await place(colleague.id, part.id, 100, "card");
+    expect(byCard.ok && byCard.order.status).toBe("approval");
+  });
+
   test("declining with a note gives the stock back once, even when two owners decline at once", async () => {
     const { owner, buyer, cookies } = await company({ limitCents: 100 });
     const second = await createUser({ company: { id: owner.companyId, role: "owner" } });
@@ -266,6 +302,19 @@ describe("spending limits and approval", () => {
     expect(
       await Outbox.exists({ to: buyer.email, subject: new RegExp(`${over.order.number} was declined`) }),
     ).toBeTruthy();
+  });
+
+  test("a declined order's buyer gets one email, the decision with its note (not a cancellation as well)", async () => {
+    const { buyer, cookies } = await company({ limitCents: 100 });
+    const part = await createPart({ availableQuantity: 1000 });
+    const over = await place(buyer.id, part.id, 200);
+    if (!over.ok) throw new Error("not placed");
+    const declined = await decide(cookies.owner, { intent: "decline", order: over.order.id, note: "Order it in May" });
+    expect(declined.status).toBe(302);
+    const aboutOrder = (await settledMailTo(buyer.email)).filter((mail) => mail.subject.includes(over.order.number));
+    expect(aboutOrder).toHaveLength(1);
+    expect(aboutOrder[0].subject).toMatch(/was declined/);
+    expect(aboutOrder[0].text).toContain("Order it in May");
   });
 
   test("an owner of another company cannot approve or decline (404), and a bad note is refused (400), nothing written", async () => {
