@@ -4,11 +4,16 @@ import { API_SCOPES, type ApiScope } from "~/utils/api-scopes";
 
 /**
  * API keys: a random 32-byte token shown once, stored as its SHA-256 (a high-entropy token needs
- * no slow hash). `ownerId` is the one field that says whose key it is: the key acts as that owner.
+ * no slow hash). A customer's key belongs to their company (`companyId`: its owners see and revoke
+ * it) and acts as the member who made it (`ownerId`); a staff key (an admin's) has no company and
+ * belongs to the admin who made it.
  */
 const apiKeySchema = new Schema(
   {
+    /** Who made the key: it acts as this person, within their role now. */
     ownerId: { type: Schema.Types.ObjectId, required: true },
+    /** The company a customer's key belongs to (unset: a staff key). */
+    companyId: { type: Schema.Types.ObjectId },
     name: { type: String, required: true, maxlength: 60 },
     scopes: { type: [{ type: String, enum: API_SCOPES }], required: true },
     /** sha256 of the whole token, hex. */
@@ -23,18 +28,35 @@ const apiKeySchema = new Schema(
 );
 apiKeySchema.index({ hash: 1 }, { unique: true });
 apiKeySchema.index({ ownerId: 1, createdAt: -1 });
+// A company's keys, newest first (its owners' list).
+apiKeySchema.index({ companyId: 1, createdAt: -1 }, { partialFilterExpression: { companyId: { $exists: true } } });
 
 type ApiKeyDoc = mongoose.InferSchemaType<typeof apiKeySchema> & { _id: Types.ObjectId };
 export const ApiKey: mongoose.Model<ApiKeyDoc> =
   (mongoose.models.ApiKey as mongoose.Model<ApiKeyDoc>) ?? mongoose.model<ApiKeyDoc>("ApiKey", apiKeySchema);
 
 export const API_KEY_PREFIX = "pw_live_";
-/** Keys one owner may hold at once (revoked keys do not count). */
+/** Keys one company (or one admin) may hold at once (revoked keys do not count). */
 export const MAX_KEYS_PER_OWNER = 20;
+
+/**
+ * Whose keys a list, a count or a revocation covers: a company's (all of them, or one member's
+ * within it), or an admin's staff keys.
+ */
+export type KeyHolder = { companyId: string; ownerId?: string } | { staffId: string };
+
+function holderFilter(holder: KeyHolder): Record<string, unknown> | null {
+  if ("staffId" in holder) return isObjectId(holder.staffId) ? { ownerId: holder.staffId, companyId: null } : null;
+  if (!isObjectId(holder.companyId) || (holder.ownerId !== undefined && !isObjectId(holder.ownerId))) return null;
+  return { companyId: holder.companyId, ...(holder.ownerId ? { ownerId: holder.ownerId } : {}) };
+}
+
+const isObjectId = (id: unknown): id is string => typeof id === "string" && /^[a-f0-9]{24}$/i.test(id);
 
 export type ApiKeyView = {
   id: string;
   ownerId: string;
+  companyId: string | null;
   name: string;
   scopes: ApiScope[];
   prefix: string;
@@ -47,6 +69,7 @@ function toView(doc: ApiKeyDoc): ApiKeyView {
   return {
     id: doc._id.toString(),
     ownerId: doc.ownerId.toString(),
+    companyId: doc.companyId ? doc.companyId.toString() : null,
     name: doc.name,
     scopes: [...doc.scopes] as ApiScope[],
     prefix: doc.prefix,
@@ -61,10 +84,22 @@ export const hashApiToken = (token: string) => createHash("sha256").update(token
 /** A token looks like ours: the prefix and 43 base64url characters (32 bytes). */
 export const API_TOKEN_PATTERN = /^pw_live_[A-Za-z0-9_-]{43}$/;
 
-export async function createApiKey({ ownerId, name, scopes }: { ownerId: string; name: string; scopes: ApiScope[] }) {
+export async function createApiKey({
+  ownerId,
+  companyId,
+  name,
+  scopes,
+}: {
+  ownerId: string;
+  /** The customer's company (absent: a staff key). */
+  companyId?: string | null;
+  name: string;
+  scopes: ApiScope[];
+}) {
   const token = `${API_KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
   const doc = await ApiKey.create({
     ownerId,
+    ...(companyId ? { companyId } : {}),
     name,
     scopes,
     hash: hashApiToken(token),
@@ -74,25 +109,36 @@ export async function createApiKey({ ownerId, name, scopes }: { ownerId: string;
   return { token, key: toView(doc.toObject() as ApiKeyDoc) };
 }
 
-export async function countLiveKeys(ownerId: string) {
-  return ApiKey.countDocuments({ ownerId, revokedAt: null });
+export async function countLiveKeys(holder: KeyHolder) {
+  const filter = holderFilter(holder);
+  return filter ? ApiKey.countDocuments({ ...filter, revokedAt: null }) : 0;
 }
 
-/** The owner's keys, newest first, revoked ones included (they show as revoked). */
-export async function listApiKeys(ownerId: string) {
-  const docs = await ApiKey.find({ ownerId }).sort({ createdAt: -1 }).limit(100).lean();
+/** The holder's keys, newest first, revoked ones included (they show as revoked). */
+export async function listApiKeys(holder: KeyHolder) {
+  const filter = holderFilter(holder);
+  if (!filter) return [];
+  const docs = await ApiKey.find(filter).sort({ createdAt: -1 }).limit(100).lean();
   return docs.map((doc) => toView(doc as ApiKeyDoc));
 }
 
-/** Revokes one of the owner's live keys; null when it is not theirs or already revoked. */
-export async function revokeApiKey(keyId: string, ownerId: string) {
-  if (!/^[a-f0-9]{24}$/i.test(keyId)) return null;
+/** Revokes one of the holder's live keys; null when it is not theirs or already revoked. */
+export async function revokeApiKey(keyId: string, holder: KeyHolder) {
+  const filter = holderFilter(holder);
+  if (!isObjectId(keyId) || !filter) return null;
   const doc = await ApiKey.findOneAndUpdate(
-    { _id: keyId, ownerId, revokedAt: null },
+    { _id: keyId, ...filter, revokedAt: null },
     { $set: { revokedAt: new Date() } },
     { returnDocument: "after" },
   ).lean();
   return doc ? toView(doc as ApiKeyDoc) : null;
+}
+
+/** A member's live keys in a company stop (they were removed from it). */
+export async function revokeMemberKeys(companyId: string, ownerId: string) {
+  if (!isObjectId(companyId) || !isObjectId(ownerId)) return 0;
+  const result = await ApiKey.updateMany({ companyId, ownerId, revokedAt: null }, { $set: { revokedAt: new Date() } });
+  return result.modifiedCount;
 }
 
 /** The live key with this token, or null. Notes its use at most once a minute (one write, not per call). */

@@ -10,16 +10,18 @@ import { isDuplicateKeyError } from "./user.server";
  * claimed by one attempt at a time, retried with backoff, failed after the last attempt.
  */
 
-/** A customer's endpoint hears of their own orders ("own"); an admin's of every order ("all"). */
+/** A company's endpoint hears of the company's orders ("own"); an admin's of every order ("all"). */
 export const WEBHOOK_SCOPES = ["own", "all"] as const;
 export type WebhookScope = (typeof WEBHOOK_SCOPES)[number];
-/** Enough for a shop, an ERP and a test system, per owner. */
+/** Enough for a shop, an ERP and a test system, per company (or admin). */
 export const MAX_ENDPOINTS_PER_OWNER = 5;
 
 const endpointSchema = new Schema(
   {
-    /** The user who registered it (later: their company). */
+    /** The person who registered it. */
     ownerId: { type: Schema.Types.ObjectId, required: true },
+    /** The company whose orders it hears of (scope "own"); unset on an admin's endpoint. */
+    companyId: { type: Schema.Types.ObjectId },
     scope: { type: String, enum: WEBHOOK_SCOPES, required: true },
     url: { type: String, required: true, maxlength: 500 },
     /** The signing secret: kept to sign each delivery, shown to its owner once, at creation. */
@@ -27,13 +29,15 @@ const endpointSchema = new Schema(
   },
   { timestamps: true },
 );
-// An order's event goes to its customer's endpoints and to every admin endpoint.
+// An order's event goes to its company's endpoints and to every admin endpoint.
 endpointSchema.index({ ownerId: 1, createdAt: 1 });
+endpointSchema.index({ companyId: 1, createdAt: 1 }, { partialFilterExpression: { companyId: { $exists: true } } });
 endpointSchema.index({ scope: 1 });
 
 type EndpointDoc = {
   _id: Types.ObjectId;
   ownerId: Types.ObjectId;
+  companyId?: Types.ObjectId;
   scope: WebhookScope;
   url: string;
   secret: string;
@@ -55,31 +59,54 @@ const toEndpointView = (doc: EndpointDoc): EndpointView => ({
   createdAt: doc.createdAt.toISOString(),
 });
 
-export async function listEndpointsOf(ownerId: string) {
-  if (!isObjectId(ownerId)) return [];
-  const docs = await WebhookEndpoint.find({ ownerId }).sort({ createdAt: 1 }).lean();
+/** Whose endpoints: a company's (every member's view of them), or an admin's own (staff). */
+export type EndpointHolder = { companyId: string } | { staffId: string };
+
+function holderFilter(holder: EndpointHolder): Record<string, unknown> | null {
+  if ("staffId" in holder) return isObjectId(holder.staffId) ? { ownerId: holder.staffId, scope: "all" } : null;
+  return isObjectId(holder.companyId) ? { companyId: holder.companyId, scope: "own" } : null;
+}
+
+export async function listEndpointsOf(holder: EndpointHolder) {
+  const filter = holderFilter(holder);
+  if (!filter) return [];
+  const docs = await WebhookEndpoint.find(filter).sort({ createdAt: 1 }).lean();
   return docs.map(toEndpointView);
 }
 
-export async function countEndpointsOf(ownerId: string) {
-  return isObjectId(ownerId) ? WebhookEndpoint.countDocuments({ ownerId }) : 0;
+export async function countEndpointsOf(holder: EndpointHolder) {
+  const filter = holderFilter(holder);
+  return filter ? WebhookEndpoint.countDocuments(filter) : 0;
 }
 
-export async function addEndpoint(input: { ownerId: string; scope: WebhookScope; url: string; secret: string }) {
-  const doc = await WebhookEndpoint.create(input);
+export async function addEndpoint(input: {
+  ownerId: string;
+  companyId?: string | null;
+  scope: WebhookScope;
+  url: string;
+  secret: string;
+}) {
+  const { companyId, ...fields } = input;
+  const doc = await WebhookEndpoint.create({ ...fields, ...(companyId ? { companyId } : {}) });
   return toEndpointView(doc.toObject());
 }
 
-/** Removes one of the owner's endpoints; null when they have no such endpoint. */
-export async function removeEndpoint(ownerId: string, endpointId: string) {
-  if (!isObjectId(ownerId) || !isObjectId(endpointId)) return null;
-  const doc = await WebhookEndpoint.findOneAndDelete({ _id: endpointId, ownerId }).lean();
+/** Removes one of the holder's endpoints; null when they have no such endpoint. */
+export async function removeEndpoint(holder: EndpointHolder, endpointId: string) {
+  const filter = holderFilter(holder);
+  if (!filter || !isObjectId(endpointId)) return null;
+  const doc = await WebhookEndpoint.findOneAndDelete({ _id: endpointId, ...filter }).lean();
   return doc ? toEndpointView(doc) : null;
 }
 
-/** The endpoints that hear of this customer's orders: their own and every admin's. */
-export async function endpointsForOrderOf(customerId: string) {
-  const mine: Record<string, unknown>[] = isObjectId(customerId) ? [{ scope: "own", ownerId: customerId }] : [];
+/**
+ * The endpoints that hear of an order: its company's and every admin's (an order written before
+ * companies, with none, goes to the endpoints of its placer's company as the migration set them).
+ */
+export async function endpointsForOrderOf(order: { companyId: string }) {
+  const mine: Record<string, unknown>[] = isObjectId(order.companyId)
+    ? [{ scope: "own", companyId: order.companyId }]
+    : [];
   const filter: Record<string, unknown> = { $or: [{ scope: "all" }, ...mine] };
   const docs = await WebhookEndpoint.find(filter).select({ _id: 1, ownerId: 1, scope: 1 }).lean<EndpointDoc[]>();
   return docs.map((doc) => ({ id: doc._id.toString(), ownerId: doc.ownerId.toString(), scope: doc.scope }));
@@ -124,6 +151,8 @@ const deliverySchema = new Schema(
 deliverySchema.index({ endpointId: 1, eventId: 1 }, { unique: true });
 // The screen's last deliveries of an owner's endpoints, newest first.
 deliverySchema.index({ ownerId: 1, createdAt: -1 });
+// A company's screen: the last deliveries of its endpoints, newest first.
+deliverySchema.index({ endpointId: 1, createdAt: -1 });
 // The sweep: deliveries waiting, or held by an attempt that stopped.
 deliverySchema.index({ status: 1, updatedAt: 1 });
 
@@ -257,10 +286,21 @@ export type DeliveryView = {
   deliveredAt: string | null;
 };
 
-/** The owner's last deliveries, newest first. */
-export async function listRecentDeliveries(ownerId: string, limit = 20): Promise<DeliveryView[]> {
-  if (!isObjectId(ownerId)) return [];
-  const docs = await WebhookDelivery.find({ ownerId }).sort({ createdAt: -1 }).limit(limit).select({ body: 0 }).lean();
+/**
+ * Which deliveries a holder sees: an admin's by owner; a company's by its endpoints (at most a few),
+ * so a colleague sees the deliveries of an endpoint another owner added.
+ */
+async function deliveryFilter(holder: EndpointHolder): Promise<Record<string, unknown> | null> {
+  if ("staffId" in holder) return isObjectId(holder.staffId) ? { ownerId: holder.staffId } : null;
+  const endpoints = await listEndpointsOf(holder);
+  return endpoints.length ? { endpointId: { $in: endpoints.map((endpoint) => endpoint.id) } } : null;
+}
+
+/** The holder's last deliveries, newest first. */
+export async function listRecentDeliveries(holder: EndpointHolder, limit = 20): Promise<DeliveryView[]> {
+  const filter = await deliveryFilter(holder);
+  if (!filter) return [];
+  const docs = await WebhookDelivery.find(filter).sort({ createdAt: -1 }).limit(limit).select({ body: 0 }).lean();
   return docs.map((doc) => ({
     id: doc._id,
     eventId: doc.eventId,
@@ -277,13 +317,15 @@ export async function listRecentDeliveries(ownerId: string, limit = 20): Promise
 }
 
 /**
- * The owner sends a delivery again (the same event id and body, freshly signed): a fresh set of
+ * The holder sends a delivery again (the same event id and body, freshly signed): a fresh set of
  * attempts. Null when it is not theirs, or is being sent right now.
  */
-export async function redeliver(ownerId: string, id: string) {
-  if (!isObjectId(ownerId) || typeof id !== "string" || id.length > 200) return null;
+export async function redeliver(holder: EndpointHolder, id: string) {
+  if (typeof id !== "string" || id.length > 200) return null;
+  const filter = await deliveryFilter(holder);
+  if (!filter) return null;
   return WebhookDelivery.findOneAndUpdate(
-    { _id: id, ownerId, status: { $in: ["delivered", "failed", "pending"] } },
+    { _id: id, ...filter, status: { $in: ["delivered", "failed", "pending"] } },
     { $set: { status: "pending", attempts: 0 }, $unset: { failedAt: "", queuedAt: "", deliveredAt: "" } },
     { returnDocument: "after" },
   )

@@ -6,22 +6,36 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { listApiKeys } from "~/models/api-key.server";
 import { apiKeyActionSchema, createApiKeySchema } from "~/utils/api-key-forms";
-import { createKeyFor, revokeKeyOf } from "~/utils/api-keys.server";
-import { SCOPE_WORDS, scopesOfRole } from "~/utils/api-scopes";
+import { createKeyFor, listKeysFor, revokeKeyOf, scopesOf } from "~/utils/api-keys.server";
+import { SCOPE_WORDS } from "~/utils/api-scopes";
 import { requireUser } from "~/utils/auth.server";
+import { can } from "~/utils/company.server";
 import { readForm } from "~/utils/form.server";
 import { formatDateTime } from "~/utils/shop-forms";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 const PATH = "/dashboard/apiKeys";
 
-/** API keys: the signed-in user's keys for /api/v1 (customers: read, order; admins: staff scopes). */
+/**
+ * API keys for /api/v1. A customer's keys belong to their company: each member makes keys within
+ * their role (accounts: read only) and sees their own; an owner sees and revokes every key of the
+ * company. An admin's are staff keys, their own.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const keys = await listApiKeys(user.id);
-  return json({ keys, scopes: scopesOfRole(user.role) }, { headers: { "Cache-Control": "private, no-store" } });
+  const keys = await listKeysFor(user);
+  return json(
+    {
+      keys,
+      scopes: scopesOf(user),
+      company: user.role === "customer",
+      /** An owner's list is the company's: it names who made each key. */
+      companyWide: can(user, "manage"),
+      selfId: user.id,
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 type ActionData = { result: SubmissionResult<string[]>; created?: { name: string; token: string } };
@@ -37,7 +51,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const key = await revokeKeyOf(user, value.keyId, context);
     if (!key) {
       return json<ActionData>(
-        { result: submission.reply({ formErrors: ["That key is already revoked, or is not yours."] }) },
+        { result: submission.reply({ formErrors: ["That key is already revoked, or is not one you may revoke."] }) },
         { status: 404 },
       );
     }
@@ -66,9 +80,10 @@ const COLUMNS: Column[] = [
   { label: "Last used" },
   { label: "Action" },
 ];
+const COMPANY_COLUMNS: Column[] = [...COLUMNS.slice(0, 2), { label: "Made by" }, ...COLUMNS.slice(2)];
 
 export default function ApiKeysPage() {
-  const { keys, scopes } = useLoaderData<typeof loader>();
+  const { keys, scopes, company, companyWide, selfId } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formAction === PATH;
@@ -92,6 +107,9 @@ export default function ApiKeysPage() {
       <p className="mt-1 max-w-2xl text-sm text-slate-600">
         A key lets your own systems use the shop&apos;s API as you: send it as{" "}
         <code className="rounded bg-slate-100 px-1">Authorization: Bearer …</code>. It can do what you can and no more.
+        {company
+          ? " Keys belong to your company: a key stops when the person who made it leaves the company or loses the role it needs, and the company's owners see and revoke every key."
+          : null}{" "}
         See the{" "}
         <Link to="/api/docs" reloadDocument className="font-medium text-brand-700 underline">
           API reference
@@ -141,11 +159,16 @@ export default function ApiKeysPage() {
         </SubmitButton>
       </Form>
 
-      <h2 className="mt-8 text-lg font-semibold text-slate-900">Your keys</h2>
+      <h2 className="mt-8 text-lg font-semibold text-slate-900">{companyWide ? "Your company's keys" : "Your keys"}</h2>
       {keys.length === 0 ? (
-        <p className="mt-2 text-sm text-slate-600">You have no API keys yet.</p>
+        <p className="mt-2 text-sm text-slate-600">
+          {companyWide ? "Your company has no API keys yet." : "You have no API keys yet."}
+        </p>
       ) : (
-        <DataTable caption="Your API keys, newest first" columns={COLUMNS}>
+        <DataTable
+          caption={companyWide ? "Your company's API keys, newest first" : "Your API keys, newest first"}
+          columns={companyWide ? COMPANY_COLUMNS : COLUMNS}
+        >
           {keys.map((key) => (
             <tr key={key.id} data-testid="api-key-row" data-revoked={key.revokedAt ? "" : undefined}>
               <th scope="row" className="px-4 py-3 font-medium text-slate-900">
@@ -155,6 +178,11 @@ export default function ApiKeysPage() {
               <td className="px-4 py-3 text-slate-800" data-label="Scopes">
                 {key.scopes.join(", ")}
               </td>
+              {companyWide ? (
+                <td className="px-4 py-3 text-slate-800" data-label="Made by" data-testid="api-key-maker">
+                  {key.ownerId === selfId ? "You" : key.createdBy}
+                </td>
+              ) : null}
               <td className="px-4 py-3 text-slate-800" data-label="Created">
                 {formatDateTime(key.createdAt)}
               </td>

@@ -12,15 +12,29 @@ import { readForm } from "~/utils/form.server";
 import { formatDateTime } from "~/utils/shop-forms";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { addEndpointSchema, webhookActionSchema, WEBHOOKS_PATH } from "~/utils/webhook-forms";
-import { createEndpoint, deleteEndpoint, redeliverWebhook } from "~/utils/webhooks.server";
+import {
+  createEndpoint,
+  deleteEndpoint,
+  endpointsOf,
+  mayManageWebhooks,
+  redeliverWebhook,
+} from "~/utils/webhooks.server";
 
-/** Webhooks: the endpoints that hear of orders (a customer's own, an admin's all), and their last deliveries. */
+/**
+ * Webhooks: the endpoints that hear of orders (a company's, of every order of the company; an
+ * admin's, of every order) and their last deliveries. A company's owners manage them; its other
+ * members are told who does.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [endpoints, deliveries] = await Promise.all([listEndpointsOf(user.id), listRecentDeliveries(user.id, 20)]);
+  const manages = mayManageWebhooks(user);
+  const holder = endpointsOf(user);
+  const [endpoints, deliveries] = manages
+    ? await Promise.all([listEndpointsOf(holder), listRecentDeliveries(holder, 20)])
+    : [[], []];
   return json(
     // The limit comes with the data: a .server module's constants are not in the browser's bundle.
-    { endpoints, deliveries, allOrders: user.role === "admin", maxEndpoints: MAX_ENDPOINTS_PER_OWNER },
+    { endpoints, deliveries, allOrders: user.role === "admin", manages, maxEndpoints: MAX_ENDPOINTS_PER_OWNER },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -31,14 +45,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await readForm(request), { schema: webhookActionSchema });
   if (submission.status !== "success") return json<ActionData>({ result: submission.reply() }, { status: 400 });
-  const actor = { id: user.id, email: user.email, role: user.role };
+  const actor = user;
+  if (!mayManageWebhooks(actor)) {
+    return json<ActionData>(
+      { result: submission.reply({ formErrors: ["Your company's owners manage its webhooks: ask one of them."] }) },
+      { status: 403 },
+    );
+  }
   const value = submission.value;
   if (value.intent === "add") {
     const outcome = await createEndpoint(value.url, { actor, context });
     if (!outcome.ok) {
       return json<ActionData>(
         { result: submission.reply({ fieldErrors: { url: [outcome.message] } }) },
-        { status: 400 },
+        { status: outcome.status },
       );
     }
     // The secret is shown this once, in this answer (never in a redirect, a cookie or the page's later loads).
@@ -57,7 +77,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     return redirectWithSuccess(WEBHOOKS_PATH, `${removed.url} is removed: it hears of no more orders`);
   }
-  const delivery = await redeliverWebhook(value.deliveryId, user);
+  const delivery = await redeliverWebhook(value.deliveryId, actor);
   if (!delivery) {
     return json<ActionData>(
       { result: submission.reply({ formErrors: ["That delivery cannot be sent again now (it is being sent)."] }) },
@@ -88,7 +108,7 @@ const STATUS_CLASS = {
 };
 
 export default function WebhooksPage() {
-  const { endpoints, deliveries, allOrders, maxEndpoints } = useLoaderData<typeof loader>();
+  const { endpoints, deliveries, allOrders, manages, maxEndpoints } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const posting = navigation.state !== "idle" && navigation.formAction === WEBHOOKS_PATH ? navigation.formData : null;
@@ -109,14 +129,29 @@ export default function WebhooksPage() {
         Webhooks
       </h1>
       <p className="mt-1 text-sm text-slate-700">
-        Your systems hear of {allOrders ? "every order" : "your orders"} as it happens: placed, paid, shipped (with
-        carrier and tracking), cancelled and expired. Each delivery is a JSON POST signed with the endpoint&apos;s
-        secret: the <code className="font-mono">PartsWorks-Signature</code> header is{" "}
-        <code className="font-mono">t=&lt;unix time&gt;,v1=&lt;HMAC-SHA256 of &quot;t.body&quot;&gt;</code>.
+        {allOrders
+          ? "Your systems hear of every order"
+          : "Your company's systems hear of every order of the company, whoever placed it,"}{" "}
+        as it happens: placed, paid, shipped (with carrier and tracking), cancelled and expired. Each delivery is a JSON
+        POST signed with the endpoint&apos;s secret: the <code className="font-mono">PartsWorks-Signature</code> header
+        is <code className="font-mono">t=&lt;unix time&gt;,v1=&lt;HMAC-SHA256 of &quot;t.body&quot;&gt;</code>.
       </p>
       <ErrorList errors={formErrors} />
 
-      {actionData?.created ? (
+      {manages ? null : (
+        <p
+          className="mt-4 rounded border border-slate-300 bg-white p-4 text-sm text-slate-800"
+          data-testid="webhooks-owners-only"
+        >
+          Your company&apos;s owners add and remove its endpoints and see their deliveries: ask one of them. See the{" "}
+          <Link to="/dashboard/company" className="text-brand-700 underline">
+            Company
+          </Link>{" "}
+          page for who they are.
+        </p>
+      )}
+
+      {manages && actionData?.created ? (
         <div role="status" className="mt-4 rounded border border-green-700 bg-green-50 p-4 text-sm text-slate-900">
           <p className="font-semibold">
             <span className="break-all">{actionData.created.url}</span> is added.
@@ -131,113 +166,125 @@ export default function WebhooksPage() {
         </div>
       ) : null}
 
-      <h2 className="mt-6 text-lg font-semibold text-slate-900">Endpoints</h2>
-      {endpoints.length ? (
-        <DataTable caption="Your webhook endpoints" columns={ENDPOINT_COLUMNS}>
-          {endpoints.map((endpoint) => (
-            <tr key={endpoint.id} data-testid="webhook-endpoint">
-              <th scope="row" className="break-all px-3 py-3 font-mono font-medium text-slate-900">
-                {endpoint.url}
-              </th>
-              <td className="px-3 py-3 text-slate-800" data-label="Added">
-                {formatDateTime(endpoint.createdAt)}
-              </td>
-              <td className="px-3 py-3">
-                <Form method="post" action={WEBHOOKS_PATH}>
-                  <input type="hidden" name="intent" value="remove" />
-                  <input type="hidden" name="endpointId" value={endpoint.id} />
-                  <SubmitButton
-                    variant="danger"
-                    className="px-3 py-1 text-sm"
-                    pending={posting?.get("endpointId") === endpoint.id}
-                    pendingText="Removing…"
-                  >
-                    Remove<span className="sr-only"> {endpoint.url}</span>
-                  </SubmitButton>
-                </Form>
-              </td>
-            </tr>
-          ))}
-        </DataTable>
-      ) : (
-        <p className="mt-2 text-sm text-slate-700">No endpoints yet: add the URL your system listens on.</p>
-      )}
+      {manages ? (
+        <>
+          <h2 className="mt-6 text-lg font-semibold text-slate-900">Endpoints</h2>
+          {endpoints.length ? (
+            <DataTable
+              caption={allOrders ? "Your webhook endpoints" : "Your company's webhook endpoints"}
+              columns={ENDPOINT_COLUMNS}
+            >
+              {endpoints.map((endpoint) => (
+                <tr key={endpoint.id} data-testid="webhook-endpoint">
+                  <th scope="row" className="break-all px-3 py-3 font-mono font-medium text-slate-900">
+                    {endpoint.url}
+                  </th>
+                  <td className="px-3 py-3 text-slate-800" data-label="Added">
+                    {formatDateTime(endpoint.createdAt)}
+                  </td>
+                  <td className="px-3 py-3">
+                    <Form method="post" action={WEBHOOKS_PATH}>
+                      <input type="hidden" name="intent" value="remove" />
+                      <input type="hidden" name="endpointId" value={endpoint.id} />
+                      <SubmitButton
+                        variant="danger"
+                        className="px-3 py-1 text-sm"
+                        pending={posting?.get("endpointId") === endpoint.id}
+                        pendingText="Removing…"
+                      >
+                        Remove<span className="sr-only"> {endpoint.url}</span>
+                      </SubmitButton>
+                    </Form>
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
+          ) : (
+            <p className="mt-2 text-sm text-slate-700">No endpoints yet: add the URL your system listens on.</p>
+          )}
 
-      {endpoints.length < maxEndpoints ? (
-        <Form method="post" action={WEBHOOKS_PATH} {...getFormProps(form)} className="mt-4 max-w-xl">
-          <input type="hidden" name="intent" value="add" />
-          <Field
-            meta={fields.url}
-            label="Endpoint URL"
-            type="url"
-            inputProps={{ placeholder: "https://erp.example.com/partsworks", autoComplete: "off" }}
-            help="HTTPS on a public server. It must answer 2xx within 10 seconds; anything else is retried."
-          />
-          <SubmitButton pending={posting?.get("intent") === "add"} pendingText="Adding…">
-            Add endpoint
-          </SubmitButton>
-        </Form>
-      ) : (
-        <p className="mt-4 text-sm text-slate-700">You have {maxEndpoints} endpoints, the most one account may have.</p>
-      )}
+          {endpoints.length < maxEndpoints ? (
+            <Form method="post" action={WEBHOOKS_PATH} {...getFormProps(form)} className="mt-4 max-w-xl">
+              <input type="hidden" name="intent" value="add" />
+              <Field
+                meta={fields.url}
+                label="Endpoint URL"
+                type="url"
+                inputProps={{ placeholder: "https://erp.example.com/partsworks", autoComplete: "off" }}
+                help="HTTPS on a public server. It must answer 2xx within 10 seconds; anything else is retried."
+              />
+              <SubmitButton pending={posting?.get("intent") === "add"} pendingText="Adding…">
+                Add endpoint
+              </SubmitButton>
+            </Form>
+          ) : (
+            <p className="mt-4 text-sm text-slate-700">
+              There are {maxEndpoints} endpoints, the most {allOrders ? "one account" : "one company"} may have.
+            </p>
+          )}
 
-      <h2 className="mt-8 text-lg font-semibold text-slate-900">Last deliveries</h2>
-      {deliveries.length ? (
-        <DataTable caption="The last deliveries to your endpoints, newest first" columns={DELIVERY_COLUMNS}>
-          {deliveries.map((delivery) => (
-            <tr key={delivery.id} data-testid="webhook-delivery">
-              <th scope="row" className="px-3 py-3 font-medium text-slate-900">
-                {delivery.type} <span className="font-normal">of {delivery.orderNumber}</span>
-                <span className="block break-all text-xs font-normal text-slate-600">
-                  {urlOf.get(delivery.endpointId) ?? "a removed endpoint"}
-                </span>
-              </th>
-              <td className={`px-3 py-3 font-medium ${STATUS_CLASS[delivery.status]}`} data-label="Status">
-                {STATUS_WORDS[delivery.status]}
-              </td>
-              <td className="px-3 py-3 text-slate-800 md:text-right" data-label="Attempts">
-                {delivery.attempts}
-              </td>
-              <td className="break-words px-3 py-3 text-slate-800" data-label="Last answer">
-                {delivery.lastStatusCode ? `HTTP ${delivery.lastStatusCode}` : null}
-                {delivery.lastError && delivery.status !== "delivered" ? (
-                  <span className="block text-xs text-slate-600">{delivery.lastError}</span>
-                ) : null}
-                {!delivery.lastStatusCode && !delivery.lastError ? "None yet" : null}
-              </td>
-              <td className="px-3 py-3 text-slate-800" data-label="Written">
-                {formatDateTime(delivery.createdAt)}
-              </td>
-              <td className="px-3 py-3">
-                {urlOf.has(delivery.endpointId) && delivery.status !== "sending" ? (
-                  <Form method="post" action={WEBHOOKS_PATH}>
-                    <input type="hidden" name="intent" value="redeliver" />
-                    <input type="hidden" name="deliveryId" value={delivery.id} />
-                    <SubmitButton
-                      className="px-3 py-1 text-sm"
-                      pending={posting?.get("deliveryId") === delivery.id}
-                      pendingText="Sending…"
-                    >
-                      Redeliver
-                      <span className="sr-only">
-                        {" "}
-                        {delivery.type} of {delivery.orderNumber}
-                      </span>
-                    </SubmitButton>
-                  </Form>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </DataTable>
-      ) : (
-        <p className="mt-2 text-sm text-slate-700">
-          No deliveries yet: the next order event goes to your endpoints.{" "}
-          <Link className="text-brand-700 underline" to={allOrders ? "/dashboard/manageOrders" : "/dashboard/orders"}>
-            {allOrders ? "Manage Orders" : "My Orders"}
-          </Link>
-        </p>
-      )}
+          <h2 className="mt-8 text-lg font-semibold text-slate-900">Last deliveries</h2>
+          {deliveries.length ? (
+            <DataTable caption="The last deliveries to your endpoints, newest first" columns={DELIVERY_COLUMNS}>
+              {deliveries.map((delivery) => (
+                <tr key={delivery.id} data-testid="webhook-delivery">
+                  <th scope="row" className="px-3 py-3 font-medium text-slate-900">
+                    {delivery.type} <span className="font-normal">of {delivery.orderNumber}</span>
+                    <span className="block break-all text-xs font-normal text-slate-600">
+                      {urlOf.get(delivery.endpointId) ?? "a removed endpoint"}
+                    </span>
+                  </th>
+                  <td className={`px-3 py-3 font-medium ${STATUS_CLASS[delivery.status]}`} data-label="Status">
+                    {STATUS_WORDS[delivery.status]}
+                  </td>
+                  <td className="px-3 py-3 text-slate-800 md:text-right" data-label="Attempts">
+                    {delivery.attempts}
+                  </td>
+                  <td className="break-words px-3 py-3 text-slate-800" data-label="Last answer">
+                    {delivery.lastStatusCode ? `HTTP ${delivery.lastStatusCode}` : null}
+                    {delivery.lastError && delivery.status !== "delivered" ? (
+                      <span className="block text-xs text-slate-600">{delivery.lastError}</span>
+                    ) : null}
+                    {!delivery.lastStatusCode && !delivery.lastError ? "None yet" : null}
+                  </td>
+                  <td className="px-3 py-3 text-slate-800" data-label="Written">
+                    {formatDateTime(delivery.createdAt)}
+                  </td>
+                  <td className="px-3 py-3">
+                    {urlOf.has(delivery.endpointId) && delivery.status !== "sending" ? (
+                      <Form method="post" action={WEBHOOKS_PATH}>
+                        <input type="hidden" name="intent" value="redeliver" />
+                        <input type="hidden" name="deliveryId" value={delivery.id} />
+                        <SubmitButton
+                          className="px-3 py-1 text-sm"
+                          pending={posting?.get("deliveryId") === delivery.id}
+                          pendingText="Sending…"
+                        >
+                          Redeliver
+                          <span className="sr-only">
+                            {" "}
+                            {delivery.type} of {delivery.orderNumber}
+                          </span>
+                        </SubmitButton>
+                      </Form>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
+          ) : (
+            <p className="mt-2 text-sm text-slate-700">
+              No deliveries yet: the next order event goes to your endpoints.{" "}
+              <Link
+                className="text-brand-700 underline"
+                to={allOrders ? "/dashboard/manageOrders" : "/dashboard/orders"}
+              >
+                {allOrders ? "Manage Orders" : "My Orders"}
+              </Link>
+            </p>
+          )}
+        </>
+      ) : null}
     </section>
   );
 }

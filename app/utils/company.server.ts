@@ -15,6 +15,7 @@ import {
   spendInvitation,
 } from "~/models/invitation.server";
 import { deleteUserSessions } from "~/models/session.server";
+import { revokeMemberKeys } from "~/models/api-key.server";
 import {
   createPasswordUser,
   getUserByEmail,
@@ -287,6 +288,8 @@ export async function removeMember(owner: UserView, memberId: string, context?: 
   if (result === "missing") return noSuchMember;
   if (result === "last-owner") return lastOwner;
   await deleteUserSessions(memberId);
+  // Their keys of this company stop at once (the API also refuses a key whose maker left its company).
+  await revokeMemberKeys(owner.companyId, memberId);
   const company = await getCompany(owner.companyId);
   const companyName = company?.company.companyName || `${owner.name}'s company`;
   await queueEmail({
@@ -301,7 +304,7 @@ export async function removeMember(owner: UserView, memberId: string, context?: 
     action: "company.remove",
     target: { type: "user", id: memberId, label: `${member.name} <${member.email}>` },
     before: { companyRole: member.role },
-    after: { sessions: "ended" },
+    after: { sessions: "ended", apiKeys: "revoked" },
   });
   return { ok: true, message: `${member.name} was removed and signed out` };
 }

@@ -462,15 +462,27 @@ export async function ensureDemoData() {
 
   // API keys shows a key on first start: the trade customer's purchasing system (its token is
   // never shown; a new key is made on the screen).
-  const trade = await User.findOne({ email: DEMO_TRADE.email }).select({ _id: 1 }).lean();
-  if (trade && (await countLiveKeys(trade._id.toString())) === 0) {
-    await createApiKey({ ownerId: trade._id.toString(), name: "Purchasing system", scopes: ["read", "order"] });
+  // Keys belong to the company: its owner's purchasing system, and the counter tablet its buyer made
+  // (the owner's list names who made each).
+  const trade = await User.findOne({ email: DEMO_TRADE.email }).select({ _id: 1, companyId: 1 }).lean();
+  if (trade?.companyId && (await countLiveKeys({ companyId: trade.companyId.toString() })) === 0) {
+    const companyId = trade.companyId.toString();
+    await createApiKey({
+      ownerId: trade._id.toString(),
+      companyId,
+      name: "Purchasing system",
+      scopes: ["read", "order"],
+    });
+    const counter = await User.findOne({ email: "buyer@partsworks.test", companyId }).select({ _id: 1 }).lean();
+    if (counter) {
+      await createApiKey({ ownerId: counter._id.toString(), companyId, name: "Counter tablet", scopes: ["read"] });
+    }
   }
 
   await ensureDemoFailedMail(DEMO_USERS[1].email);
-  if (trade) {
+  if (trade?.companyId) {
     const orders = await Order.find({ userId: trade._id }).sort({ createdAt: 1 }).limit(2).lean();
-    await ensureDemoWebhooks(trade._id.toString(), orders.map(toOrderView));
+    await ensureDemoWebhooks(trade._id.toString(), trade.companyId.toString(), orders.map(toOrderView));
   }
   await ensureDemoApproval(now);
   // A company member is printed with their role in the company (the demo.sh and seed listings).

@@ -14,10 +14,13 @@ import {
   MAX_ENDPOINTS_PER_OWNER,
   redeliver,
   removeEndpoint,
+  type EndpointHolder,
 } from "~/models/webhook.server";
 import type { OrderView } from "~/models/order.server";
 import { listAdminRecipients } from "~/models/user.server";
+import type { CompanyRole } from "./company-roles";
 import { audit, type AuditEvent } from "./audit.server";
+import { can } from "./company.server";
 import { getEnv } from "./env.server";
 import { queueWebhookDelivery } from "./jobs.server";
 import type { OrderEvent } from "./order-events.server";
@@ -108,7 +111,7 @@ export function signatureHeader(secret: string, body: string, timestamp = Math.f
  */
 export async function queueOrderWebhooks(event: OrderEvent) {
   try {
-    const found = await endpointsForOrderOf(event.order.userId);
+    const found = await endpointsForOrderOf(event.order);
     if (!found.length) return true;
     // An endpoint for every order is its owner's while they are an admin: a demoted admin's hears of no more.
     const admins = found.some((endpoint) => endpoint.scope === "all")
@@ -162,39 +165,68 @@ export function endpointUrlProblem(text: string, allowLocalHttp = getEnv().WEBHO
   return null;
 }
 
-type Actor = { id: string; email: string; role: string };
+type Actor = { id: string; email: string; role: "customer" | "admin"; companyId: string; companyRole: CompanyRole };
 type Context = AuditEvent["context"];
+
+/**
+ * A customer's endpoints belong to their company and hear of every order of it, whoever placed it;
+ * its owners add and remove them (an endpoint receives every order's details and money). An admin's
+ * are their own and hear of every order.
+ */
+export function endpointsOf(actor: Pick<Actor, "id" | "role" | "companyId">): EndpointHolder {
+  return actor.role === "admin" ? { staffId: actor.id } : { companyId: actor.companyId };
+}
+
+/** Whether the actor may add, remove and redeliver: an admin, or an owner of the company. */
+export const mayManageWebhooks = (actor: Pick<Actor, "role" | "companyRole">) =>
+  actor.role === "admin" || can(actor, "manage");
+
+const OWNERS_ONLY = "Your company's owners manage its webhooks: ask one of them.";
 
 /** A signing secret: 32 random bytes, shown once. */
 const newSecret = () => `whsec_${randomBytes(32).toString("base64url")}`;
 
 export type AddEndpointOutcome =
-  { ok: true; endpoint: { id: string; url: string }; secret: string } | { ok: false; field: "url"; message: string };
+  | { ok: true; endpoint: { id: string; url: string }; secret: string }
+  | { ok: false; status: 400 | 403; field: "url"; message: string };
 
-/** Registers an endpoint for the actor: an admin's hears of every order, a customer's of their own. */
-export async function createEndpoint(url: string, { actor, context }: { actor: Actor; context?: Context }) {
+/** Registers an endpoint: an admin's hears of every order, a company owner's of every order of the company. */
+export async function createEndpoint(
+  url: string,
+  { actor, context }: { actor: Actor; context?: Context },
+): Promise<AddEndpointOutcome> {
+  if (!mayManageWebhooks(actor)) return { ok: false, status: 403, field: "url", message: OWNERS_ONLY };
   const problem = endpointUrlProblem(url);
-  if (problem) return { ok: false, field: "url", message: problem } satisfies AddEndpointOutcome;
-  if ((await countEndpointsOf(actor.id)) >= MAX_ENDPOINTS_PER_OWNER) {
-    const message = `You have ${MAX_ENDPOINTS_PER_OWNER} endpoints, the most one account may have: remove one first`;
-    return { ok: false, field: "url", message } satisfies AddEndpointOutcome;
+  if (problem) return { ok: false, status: 400, field: "url", message: problem };
+  const holder = endpointsOf(actor);
+  if ((await countEndpointsOf(holder)) >= MAX_ENDPOINTS_PER_OWNER) {
+    const who = "staffId" in holder ? "one account" : "one company";
+    const message = `There are ${MAX_ENDPOINTS_PER_OWNER} endpoints, the most ${who} may have: remove one first`;
+    return { ok: false, status: 400, field: "url", message };
   }
   const secret = newSecret();
   const scope = actor.role === "admin" ? "all" : "own";
-  const endpoint = await addEndpoint({ ownerId: actor.id, scope, url, secret });
+  const endpoint = await addEndpoint({
+    ownerId: actor.id,
+    companyId: scope === "own" ? actor.companyId : null,
+    scope,
+    url,
+    secret,
+  });
   await audit({
     context,
     actor,
     action: "webhook.create",
     target: { type: "webhook", id: endpoint.id, label: url },
-    after: { url, orders: scope === "all" ? "every order" : "their own orders" },
+    after: { url, orders: scope === "all" ? "every order" : "the company's orders" },
   });
-  return { ok: true, endpoint, secret } satisfies AddEndpointOutcome;
+  return { ok: true, endpoint, secret };
 }
 
-/** Removes one of the actor's endpoints (and what it had not yet received); null when not theirs. */
+/** Removes one of the holder's endpoints (and what it had not yet received); null when not theirs (or not an owner). */
 export async function deleteEndpoint(endpointId: string, { actor, context }: { actor: Actor; context?: Context }) {
-  const removed = await removeEndpoint(actor.id, endpointId);
+  if (!mayManageWebhooks(actor)) return null;
+  const removed = await removeEndpoint(endpointsOf(actor), endpointId);
   if (!removed) return null;
   await dropUndelivered(removed.id);
   await audit({
@@ -207,21 +239,24 @@ export async function deleteEndpoint(endpointId: string, { actor, context }: { a
   return removed;
 }
 
-/** Sends a delivery again with the same event id and body, freshly signed; null when not the owner's. */
-export async function redeliverWebhook(deliveryId: string, owner: { id: string }) {
-  const delivery = await redeliver(owner.id, deliveryId);
+/** Sends a delivery again with the same event id and body, freshly signed; null when not the holder's. */
+export async function redeliverWebhook(deliveryId: string, actor: Actor) {
+  if (!mayManageWebhooks(actor)) return null;
+  const delivery = await redeliver(endpointsOf(actor), deliveryId);
   if (delivery) await queueWebhookDelivery(delivery._id);
   return delivery;
 }
 
 /**
- * The demo's trade customer has an endpoint (a name that never resolves: nothing leaves the demo)
- * with one delivery delivered and one failed, so the Webhooks screen shows both on first start.
+ * The demo's trade company has an endpoint, added by its owner (a name that never resolves: nothing
+ * leaves the demo) with one delivery delivered and one failed, so the Webhooks screen shows both on
+ * first start.
  */
-export async function ensureDemoWebhooks(customerId: string, orders: OrderView[]) {
-  if ((await countEndpointsOf(customerId)) > 0 || orders.length < 2) return;
+export async function ensureDemoWebhooks(customerId: string, companyId: string, orders: OrderView[]) {
+  if ((await countEndpointsOf({ companyId })) > 0 || orders.length < 2) return;
   const endpoint = await addEndpoint({
     ownerId: customerId,
+    companyId,
     scope: "own",
     url: "https://erp.northside-fleet.invalid/partsworks",
     secret: newSecret(),

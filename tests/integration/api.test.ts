@@ -21,7 +21,9 @@ const SHOP = process.env.SHOP_URL!;
 
 async function keyFor(role: "customer" | "admin", scopes: ApiScope[]) {
   const user = await createUser({ role });
-  const { token } = await createApiKey({ ownerId: user.id, name: "Test system", scopes });
+  // As the Keys screen makes them: a customer's belongs to their company, a staff key to its admin.
+  const companyId = role === "customer" ? user.companyId : null;
+  const { token } = await createApiKey({ ownerId: user.id, companyId, name: "Test system", scopes });
   return { user, token };
 }
 

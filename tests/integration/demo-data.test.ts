@@ -3,11 +3,11 @@
  * `npm run demo` seeds a new one, it has an order in every state and a statement with an overdue invoice.
  */
 import { beforeAll, describe, expect, test } from "vitest";
-import { listApiKeys } from "~/models/api-key.server";
+import { listKeysFor } from "~/utils/api-keys.server";
 import { listMembers } from "~/models/company-member.server";
 import { listAwaitingApproval, listOverdue, Order } from "~/models/order.server";
 import { checkStock } from "~/models/stock-check.server";
-import { User } from "~/models/user.server";
+import { User, getUserByEmail } from "~/models/user.server";
 import { ensureDemoData } from "~/utils/demo-data.server";
 
 let logins: Awaited<ReturnType<typeof ensureDemoData>>;
@@ -55,11 +55,17 @@ describe("the demo data", () => {
     await ensureDemoData();
     expect(await Order.countDocuments({ userEmail: "buyer@partsworks.test" })).toBe(1);
   });
-  test("the trade customer's API keys screen lists a key, once however often the demo starts", async () => {
+  test("the trade company's API keys screen lists its keys with who made them, once however often the demo starts", async () => {
     await ensureDemoData();
-    const trade = await User.findOne({ email: "trade@partsworks.test" }).lean();
-    const keys = await listApiKeys(trade!._id.toString());
-    expect(keys.map((key) => [key.name, key.scopes])).toEqual([["Purchasing system", ["read", "order"]]]);
+    const trade = await getUserByEmail("trade@partsworks.test");
+    const keys = await listKeysFor(trade!);
+    expect(keys.map((key) => [key.name, key.scopes, key.createdBy]).sort()).toEqual([
+      ["Counter tablet", ["read"], "Blake Buyer"],
+      ["Purchasing system", ["read", "order"], trade!.name],
+    ]);
+    // The buyer sees only their own.
+    const buyer = await getUserByEmail("buyer@partsworks.test");
+    expect((await listKeysFor(buyer!)).map((key) => key.name)).toEqual(["Counter tablet"]);
   });
 });
 

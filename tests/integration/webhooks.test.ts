@@ -81,13 +81,13 @@ describe("the Webhooks screen", () => {
     ).toBeTruthy();
   });
 
-  test("at most 5 endpoints per account; forged intents are a 400", async () => {
+  test("at most 5 endpoints per company; forged intents are a 400", async () => {
     const { user, cookie } = await signedIn();
     for (let i = 0; i < 5; i++) await addEndpoint(cookie, `https://erp${i}.example.com/hook`);
     await expectFieldError(
       await post({ intent: "add", url: "https://erp9.example.com/hook" }, cookie),
       "url",
-      /the most one account may have/,
+      /the most one company may have/,
     );
     expect((await post({ intent: "drop-table", url: "x" }, cookie)).status).toBe(400);
     expect((await post({ intent: "remove", endpointId: "nope" }, cookie)).status).toBe(400);
