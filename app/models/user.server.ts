@@ -5,7 +5,6 @@ import {
   getOrCreateCompany,
   setCompanyPriceGroup,
   setCompanyTaxProfile,
-  setCompanyTerms,
   setCompanyUnpaidCaps,
   toCompanyView,
   type AccountPricing,
@@ -190,14 +189,6 @@ async function withCompany(doc: UserDoc) {
   if (!companyId) return toUserView(doc);
   const company = await getOrCreateCompany(companyId);
   return toUserView({ ...doc, companyId: new Types.ObjectId(companyId) }, company);
-}
-
-/** Sets a customer's trade terms (their company's); false for an admin account (or no such user). */
-export async function setAccountTerms(userId: string, terms: AccountTerms) {
-  if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
-  if (!(await User.exists({ _id: userId, role: "customer" }))) return false;
-  const companyId = await companyIdOfUser(userId);
-  return companyId ? setCompanyTerms(companyId, terms) : false;
 }
 
 export async function getUserById(id: string) {

@@ -1,24 +1,19 @@
-import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { openAccountOrders } from "~/models/order.server";
-import { UnpaidCapsForm } from "~/components/hold-forms";
-import { getUserById, setAccountTerms, setPriceGroup, setTaxProfile, setUnpaidCaps } from "~/models/user.server";
+import { getUserById, setPriceGroup, setTaxProfile } from "~/models/user.server";
 import { getPriceGroup, listPriceGroups } from "~/models/price-group.server";
 import { CustomerPricingForm } from "~/components/customer-pricing-form";
 import { customerPricingSchema } from "~/utils/pricing-forms";
-import { accountTermsSchema } from "~/utils/account-terms";
 import { audit } from "~/utils/audit.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { readForm } from "~/utils/form.server";
-import { unpaidCapsSchema } from "~/utils/hold-forms";
 import { formatCents } from "~/utils/misc";
 import { shopUnpaidCaps } from "~/utils/order-caps.server";
-import { formatDay, orderStateText, PAYMENT_TERMS, termsWords } from "~/utils/order-states";
+import { formatDay, orderStateText, termsWords } from "~/utils/order-states";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 const NOT_FOUND = "There is no user with that id.";
@@ -39,6 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         name: user.name,
         email: user.email,
         role: user.role,
+        companyId: user.companyId,
         company: user.company,
         account: user.account,
         unpaidCaps: user.unpaidCaps,
@@ -66,71 +62,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await getUserById(params.id ?? "");
   if (!user) throw new Response(NOT_FOUND, { status: 404 });
   const formData = await readForm(request);
-  if (formData.get("intent") === "unpaid-caps") return saveUnpaidCaps(formData, user, admin, context);
   if (formData.get("intent") === "pricing") return savePricing(formData, user, admin, context);
-  const submission = parseWithZod(formData, { schema: accountTermsSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-  if (user.role !== "customer") {
-    return json(
-      submission.reply({ fieldErrors: { termsDays: ["Payment terms are for customers; this is an admin account."] } }),
-      { status: 422 },
-    );
-  }
-  const terms = { termsDays: submission.value.termsDays, creditLimitCents: submission.value.creditLimit * 100 };
-  if (!(await setAccountTerms(user.id, terms))) {
-    return json(submission.reply({ formErrors: ["This account changed meanwhile; reload the page."] }), {
-      status: 409,
-    });
-  }
-  await audit({
-    context,
-    actor: admin,
-    action: "user.set-terms",
-    target: { type: "user", id: user.id, label: user.email },
-    before: { terms: termsWords(user.account.termsDays), creditLimitCents: user.account.creditLimitCents },
-    after: { terms: termsWords(terms.termsDays), creditLimitCents: terms.creditLimitCents },
-  });
-  return redirectWithSuccess(
-    `/dashboard/allUsers/${user.id}`,
-    `${user.name}: ${termsWords(terms.termsDays)}, credit limit ${formatCents(terms.creditLimitCents)}`,
+  // Terms, credit and caps are the company's: set on its record (/dashboard/companies/{id}), not here.
+  return json(
+    { error: "Set payment terms, the credit limit and caps on the company's record (Companies)." },
+    { status: 400 },
   );
-}
-
-/** The customer's own caps on orders awaiting card payment (empty fields: the shop's defaults). */
-async function saveUnpaidCaps(
-  formData: FormData,
-  user: NonNullable<Awaited<ReturnType<typeof getUserById>>>,
-  admin: { id: string; email: string },
-  context: ActionFunctionArgs["context"],
-) {
-  const submission = parseWithZod(formData, { schema: unpaidCapsSchema });
-  const intent = "unpaid-caps" as const;
-  if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
-  if (user.role !== "customer") {
-    const message = "Caps on unpaid orders are for customers; this is an admin account.";
-    return json({ intent, result: submission.reply({ formErrors: [message] }) }, { status: 422 });
-  }
-  const caps = {
-    orders: submission.value.orders ?? null,
-    valueCents: submission.value.value === undefined ? null : submission.value.value * 100,
-  };
-  if (!(await setUnpaidCaps(user.id, caps))) {
-    return json(
-      { intent, result: submission.reply({ formErrors: ["This account changed meanwhile; reload the page."] }) },
-      { status: 409 },
-    );
-  }
-  const words = (c: { orders: number | null; valueCents: number | null }) =>
-    `${c.orders ?? "default"} orders, ${c.valueCents === null ? "default value" : formatCents(c.valueCents)}`;
-  await audit({
-    context,
-    actor: admin,
-    action: "user.unpaid-caps",
-    target: { type: "user", id: user.id, label: user.email },
-    before: { caps: words(user.unpaidCaps) },
-    after: { caps: words(caps) },
-  });
-  return redirectWithSuccess(`/dashboard/allUsers/${user.id}`, `${user.name} may hold unpaid: ${words(caps)}`);
 }
 
 /** The customer's price group and tax details (the account's, so they move with it to a company). */
@@ -179,22 +116,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 export default function CustomerPage() {
   const { customer, open, capDefaults, groups } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
-  const capsReply = reply && "result" in reply && reply.intent === "unpaid-caps" ? reply : undefined;
   const pricingReply = reply && "result" in reply && reply.intent === "pricing" ? reply.result : undefined;
-  const lastResult = reply && !("result" in reply) ? reply : undefined;
-  const [form, fields] = useForm({
-    id: "account-terms",
-    lastResult,
-    constraint: getZodConstraint(accountTermsSchema),
-    defaultValue: {
-      termsDays: String(customer.account.termsDays),
-      creditLimit: String(customer.account.creditLimitCents / 100),
-    },
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: accountTermsSchema }),
-  });
-  const isPending = useIsPending();
   const ordersHref = `/dashboard/manageOrders?q=${encodeURIComponent(customer.email)}`;
   return (
     <div className="mx-auto max-w-3xl px-4 py-8">
@@ -247,62 +169,33 @@ export default function CustomerPage() {
         </section>
       ) : null}
 
-      <section
-        aria-labelledby="terms-heading"
-        className="mt-8 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
-      >
-        <h2 id="terms-heading" className="text-lg font-semibold">
-          Payment terms and credit
-        </h2>
-        <p className="text-sm text-slate-600">
-          With terms, the customer may order on account: confirmed at once, invoiced, due after the net days, while what
-          is open stays within the credit limit.
-        </p>
-        <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-x-4 sm:grid-cols-2">
-          <div>
-            <label htmlFor={fields.termsDays.id} className="mb-1 block text-sm font-medium text-slate-800">
-              Terms
-            </label>
-            <select
-              {...getSelectProps(fields.termsDays)}
-              key={fields.termsDays.key}
-              className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2"
-            >
-              {PAYMENT_TERMS.map((days) => (
-                <option key={days} value={String(days)}>
-                  {termsWords(days)}
-                </option>
-              ))}
-            </select>
-            <ErrorList id={fields.termsDays.errorId} errors={fields.termsDays.errors} />
-          </div>
-          <Field
-            meta={fields.creditLimit}
-            label="Credit limit (whole dollars)"
-            type="number"
-            inputProps={{ min: 0, step: 1, inputMode: "numeric" }}
-          />
-          <ErrorList id={form.errorId} errors={form.errors} />
-          <div className="sm:col-span-2">
-            <SubmitButton pending={isPending} pendingText="Saving…">
-              Save terms
-            </SubmitButton>
-          </div>
-        </Form>
-      </section>
-      <section
-        aria-labelledby="caps-heading"
-        className="mt-8 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
-      >
-        <h2 id="caps-heading" className="text-lg font-semibold">
-          Orders awaiting card payment
-        </h2>
-        <p className="text-sm text-slate-600">
-          How much this customer may hold unpaid at once: each unpaid card order keeps its stock from other buyers until
-          it is paid or its hold runs out. Orders on account are bounded by the credit limit instead.
-        </p>
-        <UnpaidCapsForm reply={capsReply} caps={customer.unpaidCaps} defaults={capDefaults} />
-      </section>
+      {customer.role === "customer" ? (
+        <section
+          aria-labelledby="terms-heading"
+          className="mt-8 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
+        >
+          <h2 id="terms-heading" className="text-lg font-semibold">
+            Payment terms, credit and caps
+          </h2>
+          <p className="text-sm text-slate-700" data-testid="terms-on-company">
+            They belong to {customer.name}&apos;s company and apply to all its members: set them on the{" "}
+            <Link to={`/dashboard/companies/${customer.companyId}`} className="font-medium text-brand-700 underline">
+              company&apos;s record
+            </Link>
+            .
+          </p>
+          <dl className="mt-2 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]">
+            <dt className="font-medium text-slate-700">Orders awaiting card payment</dt>
+            <dd>
+              {customer.unpaidCaps.orders ?? `${capDefaults.orders} (shop default)`} at most,{" "}
+              {customer.unpaidCaps.valueCents === null
+                ? `${formatCents(capDefaults.valueCents)} (shop default)`
+                : formatCents(customer.unpaidCaps.valueCents)}{" "}
+              in value
+            </dd>
+          </dl>
+        </section>
+      ) : null}
       <section
         aria-labelledby="pricing-heading"
         className="mt-8 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"

@@ -1,20 +1,36 @@
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ErrorList, Field, SubmitButton } from "~/components/forms";
+import { UnpaidCapsForm } from "~/components/hold-forms";
 import { listMembers } from "~/models/company-member.server";
 import { getCompany } from "~/models/company.server";
 import { listOrdersOfUser, openAccountOrders } from "~/models/order.server";
+import { accountTermsSchema } from "~/utils/account-terms";
 import { requireAdmin } from "~/utils/auth.server";
 import { COMPANY_ROLE_WORDS } from "~/utils/company-roles";
+import { capsWords, setCapsOfCompany, setTermsOfCompany } from "~/utils/company.server";
+import { readForm } from "~/utils/form.server";
+import { unpaidCapsSchema } from "~/utils/hold-forms";
 import { formatCents } from "~/utils/misc";
-import { orderStateText, termsWords } from "~/utils/order-states";
+import { shopUnpaidCaps } from "~/utils/order-caps.server";
+import { orderStateText, PAYMENT_TERMS, termsWords } from "~/utils/order-states";
+import { redirectWithSuccess } from "~/utils/toast.server";
 
-/** One company for the shop: its members and roles, limits, terms, open balance and latest orders. */
+const NOT_FOUND = "There is no company with that id.";
+
+/**
+ * One company for the shop: its members and roles, limits, open balance and latest orders, and
+ * where an admin sets its payment terms, credit limit and caps on unpaid orders (they are the
+ * company's: every member orders within them).
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const company = await getCompany(params.id ?? "");
-  if (!company) throw new Response("There is no company with that id.", { status: 404 });
+  if (!company) throw new Response(NOT_FOUND, { status: 404 });
   const scope = { id: "", companyId: company.id };
   const [members, open, latest] = await Promise.all([
     listMembers(company.id),
@@ -29,8 +45,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         taxId: company.company.taxId,
         billingAddress: company.company.billingAddress,
         terms: termsWords(company.account.termsDays),
+        termsDays: company.account.termsDays,
         creditLimitCents: company.account.creditLimitCents,
+        unpaidCaps: company.unpaidCaps,
       },
+      // A company's members may or may not have verified their email: the form names the verified default.
+      capDefaults: shopUnpaidCaps(true),
       members,
       balanceCents: open.balanceCents,
       orders: latest.orders.map((order) => ({
@@ -48,10 +68,103 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   );
 }
 
+type Reply = { intent: "terms" | "unpaid-caps"; result: SubmissionResult<string[]> };
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const company = await getCompany(params.id ?? "");
+  if (!company) throw new Response(NOT_FOUND, { status: 404 });
+  const formData = await readForm(request);
+  const path = `/dashboard/companies/${company.id}`;
+  const label = company.company.companyName || "The company";
+  const changed = ["This company changed meanwhile; reload the page."];
+  if (formData.get("intent") === "unpaid-caps") {
+    const submission = parseWithZod(formData, { schema: unpaidCapsSchema });
+    const intent = "unpaid-caps" as const;
+    if (submission.status !== "success") return json<Reply>({ intent, result: submission.reply() }, { status: 400 });
+    const caps = {
+      orders: submission.value.orders ?? null,
+      valueCents: submission.value.value === undefined ? null : submission.value.value * 100,
+    };
+    if (!(await setCapsOfCompany(admin, company, caps, context))) {
+      return json<Reply>({ intent, result: submission.reply({ formErrors: changed }) }, { status: 409 });
+    }
+    return redirectWithSuccess(path, `${label} may hold unpaid: ${capsWords(caps)}`);
+  }
+  const submission = parseWithZod(formData, { schema: accountTermsSchema });
+  const intent = "terms" as const;
+  if (submission.status !== "success") return json<Reply>({ intent, result: submission.reply() }, { status: 400 });
+  const terms = { termsDays: submission.value.termsDays, creditLimitCents: submission.value.creditLimit * 100 };
+  if (!(await setTermsOfCompany(admin, company, terms, context))) {
+    return json<Reply>({ intent, result: submission.reply({ formErrors: changed }) }, { status: 409 });
+  }
+  return redirectWithSuccess(
+    path,
+    `${label}: ${termsWords(terms.termsDays)}, credit limit ${formatCents(terms.creditLimitCents)}`,
+  );
+}
+
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
+function TermsForm({
+  reply,
+  termsDays,
+  creditLimitCents,
+}: {
+  reply: Reply | undefined;
+  termsDays: number;
+  creditLimitCents: number;
+}) {
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === "terms";
+  const [form, fields] = useForm({
+    id: "company-terms",
+    lastResult: reply?.intent === "terms" ? reply.result : null,
+    constraint: getZodConstraint(accountTermsSchema),
+    defaultValue: { termsDays: String(termsDays), creditLimit: String(creditLimitCents / 100) },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: accountTermsSchema }),
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-x-4 sm:grid-cols-2">
+      <input type="hidden" name="intent" value="terms" />
+      <div>
+        <label htmlFor={fields.termsDays.id} className="mb-1 block text-sm font-medium text-slate-800">
+          Terms
+        </label>
+        <select
+          {...getSelectProps(fields.termsDays)}
+          key={fields.termsDays.key}
+          className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2"
+        >
+          {PAYMENT_TERMS.map((days) => (
+            <option key={days} value={String(days)}>
+              {termsWords(days)}
+            </option>
+          ))}
+        </select>
+        <ErrorList id={fields.termsDays.errorId} errors={fields.termsDays.errors} />
+      </div>
+      <Field
+        meta={fields.creditLimit}
+        label="Credit limit (whole dollars)"
+        type="number"
+        inputProps={{ min: 0, step: 1, inputMode: "numeric" }}
+      />
+      <div className="sm:col-span-2">
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <SubmitButton pending={pending} pendingText="Saving…">
+          Save terms
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
 export default function CompanyRecord() {
-  const { company, members, balanceCents, orders, orderCount } = useLoaderData<typeof loader>();
+  const { company, members, balanceCents, orders, orderCount, capDefaults } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>() as Reply | undefined;
   return (
     <section aria-labelledby="company-record-heading">
       <p className="text-sm">
@@ -66,7 +179,7 @@ export default function CompanyRecord() {
         <dt className="font-medium text-slate-700">Terms</dt>
         <dd data-testid="company-terms">{company.terms}</dd>
         <dt className="font-medium text-slate-700">Credit limit</dt>
-        <dd>{formatCents(company.creditLimitCents)}</dd>
+        <dd data-testid="company-credit-limit">{formatCents(company.creditLimitCents)}</dd>
         <dt className="font-medium text-slate-700">Open on account</dt>
         <dd data-testid="company-balance">{formatCents(balanceCents)}</dd>
         {company.taxId ? (
@@ -82,9 +195,32 @@ export default function CompanyRecord() {
           </>
         ) : null}
       </dl>
-      <p className="mt-2 text-sm text-slate-700">
-        Terms and caps are set on an owner&apos;s record (All Users); they apply to the whole company.
-      </p>
+
+      <section aria-labelledby="terms-heading" className="mt-6 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
+        <h2 id="terms-heading" className="text-lg font-semibold text-slate-900">
+          Payment terms and credit
+        </h2>
+        <p className="text-sm text-slate-600">
+          With terms, the company&apos;s owners and buyers may order on account: confirmed at once, invoiced, due after
+          the net days, while what is open (and what waits for approval on account) stays within the credit limit.
+        </p>
+        <TermsForm reply={reply} termsDays={company.termsDays} creditLimitCents={company.creditLimitCents} />
+      </section>
+
+      <section aria-labelledby="caps-heading" className="mt-6 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
+        <h2 id="caps-heading" className="text-lg font-semibold text-slate-900">
+          Orders awaiting card payment
+        </h2>
+        <p className="mb-3 text-sm text-slate-600">
+          How much the company may hold unpaid at once, all its members together: each unpaid card order keeps its stock
+          from other buyers until it is paid or its hold runs out.
+        </p>
+        <UnpaidCapsForm
+          reply={reply?.intent === "unpaid-caps" ? reply : undefined}
+          caps={company.unpaidCaps}
+          defaults={capDefaults}
+        />
+      </section>
 
       <h2 className="mt-6 text-lg font-semibold text-slate-900">Members</h2>
       <ul className="mt-2 space-y-2">

@@ -39,6 +39,8 @@ export const AUDIT_ACTIONS = [
   "company.role",
   "company.remove",
   "company.limit",
+  "company.set-terms",
+  "company.unpaid-caps",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -78,6 +80,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "company.role": "Changed a member's role",
   "company.remove": "Removed a member from a company",
   "company.limit": "Set a buyer's spending limit",
+  "company.set-terms": "Set a company's payment terms and credit limit",
+  "company.unpaid-caps": "Set a company's caps on unpaid orders",
 };
 
 /** The words people say for the fields an entry records (the code's names stay in the database). */

@@ -6,7 +6,15 @@
 import { createElement } from "react";
 import { CompanyInvitationEmail, RemovedFromCompanyEmail } from "~/emails/company";
 import { changeMemberRole, getMember, moveMember, setSpendingLimit } from "~/models/company-member.server";
-import { COMPANY_ROLE_WORDS, getCompany, type CompanyRole } from "~/models/company.server";
+import {
+  COMPANY_ROLE_WORDS,
+  getCompany,
+  setCompanyTerms,
+  setCompanyUnpaidCaps,
+  type AccountTerms,
+  type CompanyView,
+  type CompanyRole,
+} from "~/models/company.server";
 import {
   checkInvitation,
   createInvitation,
@@ -26,6 +34,8 @@ import {
 } from "~/models/user.server";
 import { audit, type AuditEvent } from "./audit.server";
 import { queueEmail, shopUrl } from "./email.server";
+import { formatCents } from "./misc";
+import { termsWords } from "./order-states";
 
 export const INVITATION_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -324,4 +334,47 @@ export async function withdrawInvitation(owner: UserView, handle: string): Promi
  */
 export function mayHandleOrder(user: Pick<UserView, "id" | "role" | "companyRole">, order: { userId: string }) {
   return user.role === "admin" || order.userId === user.id || can(user, "finance");
+}
+
+// --- The shop's side: terms and caps on the company record ------------------------------------------
+
+type Admin = { id: string; email: string };
+const companyTarget = (company: CompanyView) => ({
+  type: "company" as const,
+  id: company.id,
+  label: company.company.companyName || "Unnamed company",
+});
+
+/** An admin sets a company's payment terms and credit limit (every member orders within them); audited. */
+export async function setTermsOfCompany(admin: Admin, company: CompanyView, terms: AccountTerms, context?: Context) {
+  if (!(await setCompanyTerms(company.id, terms))) return false;
+  await audit({
+    context,
+    actor: admin,
+    action: "company.set-terms",
+    target: companyTarget(company),
+    before: { terms: termsWords(company.account.termsDays), creditLimitCents: company.account.creditLimitCents },
+    after: { terms: termsWords(terms.termsDays), creditLimitCents: terms.creditLimitCents },
+  });
+  return true;
+}
+
+export type UnpaidCaps = { orders: number | null; valueCents: number | null };
+
+/** How caps read in the audit log and the toast. */
+export const capsWords = (caps: UnpaidCaps) =>
+  `${caps.orders ?? "default"} orders, ${caps.valueCents === null ? "default value" : formatCents(caps.valueCents)}`;
+
+/** An admin sets (or clears, with nulls) a company's own caps on unpaid card orders; audited. */
+export async function setCapsOfCompany(admin: Admin, company: CompanyView, caps: UnpaidCaps, context?: Context) {
+  if (!(await setCompanyUnpaidCaps(company.id, caps))) return false;
+  await audit({
+    context,
+    actor: admin,
+    action: "company.unpaid-caps",
+    target: companyTarget(company),
+    before: { caps: capsWords(company.unpaidCaps) },
+    after: { caps: capsWords(caps) },
+  });
+  return true;
 }

@@ -118,3 +118,45 @@ test("a company's owner, buyer and accounts person work on one account", async (
   await buyerContext.close();
   await accountsContext.close();
 });
+
+test("an admin sets a company's terms, credit limit and caps on its record; a negative limit is refused at the field", async ({
+  page,
+  login,
+  checkA11y,
+}) => {
+  const member = await createUser({ name: "Terry Terms" });
+  const companyName = `Terms Works ${randomUUID().slice(0, 6)}`;
+  await Company.updateOne({ _id: member.companyId }, { $set: { companyName } });
+  await login({ role: "admin" });
+
+  await page.goto(`/dashboard/companies/${member.companyId}`);
+  await expect(page.getByRole("heading", { name: companyName, level: 1 })).toBeVisible();
+  const limit = page.getByLabel("Credit limit (whole dollars)");
+  await limit.fill("-5");
+  await page.getByRole("button", { name: "Save terms" }).click();
+  await expect(page.getByText("A credit limit cannot be negative")).toBeVisible();
+  await expect(page.getByLabel("Credit limit (whole dollars)")).toHaveAttribute("aria-invalid", "true");
+  expect((await Company.findById(member.companyId).lean())?.account?.creditLimitCents ?? 0).toBe(0);
+
+  await page.getByLabel("Terms", { exact: true }).selectOption("30");
+  await page.getByLabel("Credit limit (whole dollars)").fill("2500");
+  await page.getByRole("button", { name: "Save terms" }).click();
+  await expect(page.getByTestId("toast")).toContainText(`${companyName}: Net 30 days, credit limit $2,500`);
+  await expect(page.getByTestId("company-credit-limit")).toHaveText("$2,500");
+
+  await page.getByLabel("Orders awaiting card payment (most at once)").fill("4");
+  await page.getByRole("button", { name: "Save the caps" }).click();
+  await expect(page.getByTestId("toast")).toContainText(`${companyName} may hold unpaid: 4 orders`);
+  expect(await Company.findById(member.companyId).lean()).toMatchObject({
+    unpaidOrdersCap: 4,
+    account: { termsDays: 30, creditLimitCents: 250_000 },
+  });
+  await checkA11y();
+
+  // The member's record says where terms are set, and links there.
+  await page.goto(`/dashboard/allUsers/${member.id}`);
+  await expect(page.getByTestId("terms-on-company")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save terms" })).toHaveCount(0);
+  await page.getByRole("link", { name: "company's record" }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/companies/${member.companyId}$`));
+});

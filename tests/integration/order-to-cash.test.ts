@@ -15,10 +15,11 @@ import { User } from "~/models/user.server";
 import { loader as manageOrdersLoader } from "~/routes/dashboard.manageOrders";
 import { action as adminOrderAction } from "~/routes/dashboard.manageOrders_.$id._index";
 import { action as customerAction } from "~/routes/dashboard.allUsers_.$id._index";
+import { action as companyAction } from "~/routes/dashboard.companies_.$id";
 import { action as partAction } from "~/routes/parts.$id";
 import { loader as statementLoader } from "~/routes/dashboard.statement";
 import * as orderNumbersMigration from "../../scripts/migrations/20261125140000-order-numbers.js";
-import { createPart, createUser, storedCustomer, updateCompanyOf } from "../setup/factories";
+import { createPart, createUser, sessionCookieHeader, storedCustomer, updateCompanyOf } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { expectFieldError, signedIn, snapshot, toastOf } from "./ordering.helpers";
@@ -310,42 +311,57 @@ describe("shipping with tracking", () => {
 });
 
 describe("payment on account", () => {
-  function setTerms(userId: string, fields: Record<string, string>, cookie: string) {
+  function setTerms(companyId: string, fields: Record<string, string>, cookie: string) {
     return settle(
-      customerAction(actionArgs(postRequest(`/dashboard/allUsers/${userId}`, fields, { cookie }), { id: userId })),
+      companyAction(
+        actionArgs(postRequest(`/dashboard/companies/${companyId}`, { intent: "terms", ...fields }, { cookie }), {
+          id: companyId,
+        }),
+      ),
     );
   }
 
-  test("terms and a credit limit are set on a customer; refused for an admin and for a negative limit, nothing written", async () => {
+  test("terms and a credit limit are set on the company's record; bad input is refused at the field, nothing written", async () => {
     const { cookie } = await admin();
     const customer = await createUser();
-    const other = await createUser({ role: "admin" });
-    await expectFieldError(
-      await setTerms(customer.id, { termsDays: "30", creditLimit: "-1" }, cookie),
-      "creditLimit",
-      /negative/,
+    const colleague = await createUser({ company: { id: customer.companyId, role: "buyer" } });
+    for (const [fields, field, message] of [
+      [{ termsDays: "30", creditLimit: "-1" }, "creditLimit", /negative/],
+      [{ termsDays: "30", creditLimit: "10000001" }, "creditLimit", /at most/],
+      [{ termsDays: "30", creditLimit: "12.5" }, "creditLimit", /whole dollars/],
+      [{ termsDays: "45", creditLimit: "100" }, "termsDays", /Choose/],
+      [{ termsDays: "365", creditLimit: "100" }, "termsDays", /Choose/],
+    ] as const) {
+      await expectFieldError(await setTerms(customer.companyId, fields, cookie), field, message);
+    }
+    expect((await storedCustomer(customer.id))!.account).toBeUndefined();
+    expect(await Audit.countDocuments({ action: "company.set-terms", targetId: customer.companyId })).toBe(0);
+
+    // A customer cannot set terms (signed out, sent to sign in), and the user page no longer takes them.
+    const byCustomer = await setTerms(
+      customer.companyId,
+      { termsDays: "30", creditLimit: "5000" },
+      await sessionCookieHeader(customer.id),
     );
-    await expectFieldError(
-      await setTerms(customer.id, { termsDays: "45", creditLimit: "100" }, cookie),
-      "termsDays",
-      /Choose/,
+    expect(byCustomer.headers.get("location")).toMatch(/^\/login/);
+    const onUserPage = await settle(
+      customerAction(
+        actionArgs(
+          postRequest(`/dashboard/allUsers/${customer.id}`, { termsDays: "30", creditLimit: "5000" }, { cookie }),
+          { id: customer.id },
+        ),
+      ),
     );
-    await expectFieldError(
-      await setTerms(other.id, { termsDays: "30", creditLimit: "5000" }, cookie),
-      "termsDays",
-      /for customers/,
-      422,
-    );
-    expect((await storedCustomer(other.id))!.account).toBeUndefined();
+    expect(onUserPage.status).toBe(400);
     expect((await storedCustomer(customer.id))!.account).toBeUndefined();
 
-    const saved = await setTerms(customer.id, { termsDays: "30", creditLimit: "5000" }, cookie);
+    const saved = await setTerms(customer.companyId, { termsDays: "30", creditLimit: "5000" }, cookie);
     expect(saved.status).toBe(302);
-    expect((await storedCustomer(customer.id))!.account).toMatchObject({
-      termsDays: 30,
-      creditLimitCents: 500_000,
-    });
-    expect(await Audit.countDocuments({ action: "user.set-terms", targetId: customer.id })).toBe(1);
+    // The company's: every member orders within them.
+    for (const member of [customer, colleague]) {
+      expect((await storedCustomer(member.id))!.account).toMatchObject({ termsDays: 30, creditLimitCents: 500_000 });
+    }
+    expect(await Audit.countDocuments({ action: "company.set-terms", targetId: customer.companyId })).toBe(1);
   });
 
   test("an order on account is confirmed and invoiced with its due date; past the credit limit it is refused and nothing is written", async () => {

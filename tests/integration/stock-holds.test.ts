@@ -15,7 +15,7 @@ import { Outbox } from "~/models/outbox.server";
 import { holdStock, Part } from "~/models/part.server";
 import { checkStock } from "~/models/stock-check.server";
 import { User } from "~/models/user.server";
-import { action as customerAction } from "~/routes/dashboard.allUsers_.$id._index";
+import { action as companyAction } from "~/routes/dashboard.companies_.$id";
 import { action as cartAction } from "~/routes/dashboard.cart";
 import { action as adminOrderAction, loader as adminOrderLoader } from "~/routes/dashboard.manageOrders_.$id._index";
 import { loader as orderPageLoader } from "~/routes/dashboard.orders_.$id._index";
@@ -249,16 +249,17 @@ describe("caps on what one account holds unpaid", () => {
     expect(await stockOf(parts[0].id)).toBe(parts[0].availableQuantity - 100);
   });
 
-  test("an admin sets a customer's own caps on their record; bad input is a 400 and changes nothing", async () => {
+  test("an admin sets a customer's own caps on their company's record; bad input is a 400 and changes nothing", async () => {
     const { user } = await customer({ verified: false });
     const admin = await createUser({ role: "admin" });
     const cookie = await sessionCookieHeader(admin.id);
     const post = (fields: Record<string, string>) =>
       settle(
-        customerAction(
-          actionArgs(postRequest(`/dashboard/allUsers/${user.id}`, { intent: "unpaid-caps", ...fields }, { cookie }), {
-            id: user.id,
-          }),
+        companyAction(
+          actionArgs(
+            postRequest(`/dashboard/companies/${user.companyId}`, { intent: "unpaid-caps", ...fields }, { cookie }),
+            { id: user.companyId },
+          ),
         ),
       );
     for (const orders of ["0", "-1", "1.5", "many"]) {
@@ -269,7 +270,7 @@ describe("caps on what one account holds unpaid", () => {
     expect((await post({ orders: "10", value: "250000" })).status).toBe(302);
     const stored = await storedCustomer(user.id);
     expect(stored).toMatchObject({ unpaidOrdersCap: 10, unpaidValueCapCents: 25_000_000 });
-    expect(await Audit.exists({ action: "user.unpaid-caps", targetId: user.id })).toBeTruthy();
+    expect(await Audit.exists({ action: "company.unpaid-caps", targetId: user.companyId })).toBeTruthy();
 
     // Their own caps now apply, though the email is still not verified.
     const part = await createPart({ availableQuantity: 5000, priceCents: 100 });
