@@ -10,7 +10,8 @@ test("a customer creates an API key, sees it once, uses it, and revokes it", asy
   await page.goto("/dashboard");
   await page.getByRole("link", { name: "API keys" }).click();
   await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
-  await expect(page.getByText("You have no API keys yet.")).toBeVisible();
+  // A customer signed up alone owns a company of one: the list is the company's.
+  await expect(page.getByText("Your company has no API keys yet.")).toBeVisible();
 
   // No name: the field says so, nothing is created.
   await page.getByRole("button", { name: "Create key" }).click();
@@ -32,6 +33,7 @@ test("a customer creates an API key, sees it once, uses it, and revokes it", asy
   await page.goto("/dashboard/apiKeys");
   await expect(page.getByTestId("new-api-key")).toHaveCount(0);
   await expect(page.getByTestId("api-key-row")).toContainText("read, order");
+  await expect(page.getByTestId("api-key-maker")).toHaveText("You");
   await page.getByRole("button", { name: "Revoke Purchasing" }).click();
   await expect(page.getByTestId("toast")).toContainText("is revoked");
   await expect(page.getByTestId("api-key-row")).toContainText("Revoked");

@@ -157,6 +157,8 @@ test("an admin sets a company's terms, credit limit and caps on its record; a ne
   await page.goto(`/dashboard/allUsers/${member.id}`);
   await expect(page.getByTestId("terms-on-company")).toBeVisible();
   await expect(page.getByRole("button", { name: "Save terms" })).toHaveCount(0);
-  await page.getByRole("link", { name: "company's record" }).click();
-  await expect(page).toHaveURL(new RegExp(`/dashboard/companies/${member.companyId}$`));
+  await expect(page.getByRole("link", { name: "company's record" })).toHaveAttribute(
+    "href",
+    `/dashboard/companies/${member.companyId}`,
+  );
 });
