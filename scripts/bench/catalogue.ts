@@ -364,7 +364,12 @@ export async function seedCatalogue(
     async (docs) => {
       if (current) {
         await Company.collection.insertMany(
-          docs.map((doc) => ({ _id: doc.companyId, ownerCount: 1, createdAt: doc.createdAt, updatedAt: doc.updatedAt })),
+          docs.map((doc) => ({
+            _id: doc.companyId,
+            ownerCount: 1,
+            createdAt: doc.createdAt,
+            updatedAt: doc.updatedAt,
+          })),
           { ordered: false },
         );
       }

@@ -45,9 +45,9 @@ try {
     await connectDb(db.uri);
     await syncIndexes();
     const earlier = readdirSync(MIGRATIONS_DIR).filter((name) => name.endsWith(".js") && name < FIRST_PENDING);
-    await mongoose.connection.db!.collection("changelog").insertMany(
-      earlier.map((fileName) => ({ fileName, appliedAt: new Date() })),
-    );
+    await mongoose.connection
+      .db!.collection("changelog")
+      .insertMany(earlier.map((fileName) => ({ fileName, appliedAt: new Date() })));
     log(`Seeding ${size.parts} parts, ${size.customers} customers, ${size.orders} orders (before ${FIRST_PENDING})…`);
     const seed = await seedCatalogue(size, { log, shape: "before-stock-holds" });
     log(`  seeded in ${seed.seconds.total.toFixed(1)} s`);
@@ -61,7 +61,12 @@ try {
     const copy = await startLocalDb({ dataFile, database: "shop-bench" });
     try {
       await connectDb(copy.uri);
-      log(`\n${path.relative(process.cwd(), dir)}, load average ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`);
+      log(
+        `\n${path.relative(process.cwd(), dir)}, load average ${os
+          .loadavg()
+          .map((value) => value.toFixed(2))
+          .join(" ")}`,
+      );
       const started = performance.now();
       const applied = await migrateDb(undefined, { dir, log });
       log(`${applied.length} migrations in ${((performance.now() - started) / 1000).toFixed(1)} s`);
