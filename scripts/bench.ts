@@ -663,7 +663,7 @@ type Report = {
   lighthouse: Awaited<ReturnType<typeof import("./lighthouse").runLighthouse>> | null;
 };
 
-const LOAD_HEADER = `${"target".padEnd(24)}   req/s   p50 ms   p95 ms   p99 ms   ratio   db p95   app p95   db share   non-2xx   alone, median of 50: ms (db/app), CPU/req`;
+const LOAD_HEADER = `${"target".padEnd(24)}   req/s   p50 ms   p95 ms   p99 ms   ratio   db p95   app p95   db share   non-2xx   alone, median of ${options.aloneRequests}: ms (db/app), CPU/req`;
 
 type Row = Pick<Report["load"][number], "name" | "rps" | "latency" | "ratioToCeiling" | "serverTiming" | "single"> & {
   /** Answers that were not what the target asks for (errors and timeouts included). */
