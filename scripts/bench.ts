@@ -283,7 +283,8 @@ async function stockCheck(partIds: string[], placedUnits: Record<string, number>
 
 /** Customers posting the real order form (POST /parts/{id}, signed in), as a browser without JavaScript. */
 async function orderBenchmark(shop: Shop, cookies: string[]) {
-  const partIds = (await hotParts("SCREEN")).map((part) => part.id);
+  // Patiently: the stand-in may still be working through the last load test's queue.
+  const partIds = (await patiently(() => hotParts("SCREEN"))).map((part) => part.id);
   const input: OrderLoadOptions = {
     baseUrl: shop.url,
     cookies,
@@ -300,7 +301,7 @@ async function orderBenchmark(shop: Shop, cookies: string[]) {
  * key: lines by part number and quantity, a fresh Idempotency-Key per order.
  */
 async function apiOrderBenchmark(shop: Shop, apiKeys: string[]) {
-  const parts = await hotParts("API");
+  const parts = await patiently(() => hotParts("API"));
   const input: ApiOrderLoadOptions = {
     baseUrl: shop.url,
     apiKeys,
