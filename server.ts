@@ -63,7 +63,8 @@ try {
     logger,
   });
   await syncIndexes();
-  await migrateDb(); // versioned data migrations (scripts/migrations, migrate-mongo)
+  // Versioned data migrations (scripts/migrations, migrate-mongo), each with its duration in the log.
+  await migrateDb(undefined, { log: (line) => logger.info(line) });
 } catch (error) {
   if (!(error instanceof StartupError) && !isDbUnavailableError(error) && !isLocalDbError(error)) throw error;
   console.error(`Cannot start: ${oneLine(error)}`);

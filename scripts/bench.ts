@@ -8,7 +8,8 @@
  * Options: --parts N (100000), --duration S (10), --warmup S (2), --connections C (50),
  *   --order-customers K (50, for both order benchmarks: the order form and the API),
  *   --order-duration S (= duration, each), --no-orders (neither), --no-lighthouse,
- *   --build-dir DIR (run an existing build instead of building), --out FILE (JSON; by default
+ *   --only NAME,NAME (only these load targets, with their static ceilings), --alone-requests N (50:
+ *   the requests one at a time per target), --build-dir DIR (run an existing build instead of building), --out FILE (JSON; by default
  *   bench-results/bench-<time>.json, and bench-results/latest.json), --server-cpu (0),
  *   --load-cpu (1), --db-cpu (the local database; unpinned by default), --cpu-prof DIR (write a
  *   V8 CPU profile of the server into DIR when it stops).
@@ -30,6 +31,8 @@ import { Part } from "../app/models/part.server";
 import { User } from "../app/models/user.server";
 import { connectDb, disconnectDb, syncIndexes } from "../app/utils/db.server";
 import { ensureDemoData } from "../app/utils/demo-data.server";
+import { migrateDb } from "../app/utils/migrate.server";
+import { encodeCursor } from "../app/utils/api.server";
 import { seedCatalogue, type SeedReport } from "./bench/catalogue";
 import type { LoadOptions, LoadResult } from "./bench/load";
 import type { ApiOrderLoadOptions, ApiOrderLoadResult } from "./bench/api-orders";
@@ -55,6 +58,8 @@ const { values: args } = parseArgs({
     "load-cpu": { type: "string", default: "1" },
     "db-cpu": { type: "string" },
     "cpu-prof": { type: "string" },
+    only: { type: "string" },
+    "alone-requests": { type: "string", default: "50" },
   },
 });
 
@@ -80,6 +85,9 @@ const options = {
   loadCpu: args["load-cpu"],
   dbCpu: args["db-cpu"] ?? null,
   cpuProfileDir: args["cpu-prof"] ? path.resolve(args["cpu-prof"]) : null,
+  /** Only these load targets (by name, comma-separated), with the static ceilings they are compared with. */
+  only: args.only ? args.only.split(",").map((name) => name.trim()) : null,
+  aloneRequests: Math.floor(positive("alone-requests", args["alone-requests"])),
 };
 
 const log = (line: string) => console.log(line);
@@ -113,7 +121,7 @@ function runPinned<T>(module: string, input: unknown): Promise<T> {
  * Server-Timing split (app = total minus database, up to the headers) and the server's CPU time.
  */
 async function alone(urls: string | string[], headers: Record<string, string> = {}, pid?: number) {
-  const measured = await measureAlone(urls, { headers, requests: 50, warmup: 5, pid });
+  const measured = await measureAlone(urls, { headers, requests: options.aloneRequests, warmup: 5, pid });
   return {
     latencyP50: measured.latencyP50,
     dbP50: measured.dbP50,
@@ -275,7 +283,8 @@ async function stockCheck(partIds: string[], placedUnits: Record<string, number>
 
 /** Customers posting the real order form (POST /parts/{id}, signed in), as a browser without JavaScript. */
 async function orderBenchmark(shop: Shop, cookies: string[]) {
-  const partIds = (await hotParts("SCREEN")).map((part) => part.id);
+  // Patiently: the stand-in may still be working through the last load test's queue.
+  const partIds = (await patiently(() => hotParts("SCREEN"))).map((part) => part.id);
   const input: OrderLoadOptions = {
     baseUrl: shop.url,
     cookies,
@@ -292,7 +301,7 @@ async function orderBenchmark(shop: Shop, cookies: string[]) {
  * key: lines by part number and quantity, a fresh Idempotency-Key per order.
  */
 async function apiOrderBenchmark(shop: Shop, apiKeys: string[]) {
-  const parts = await hotParts("API");
+  const parts = await patiently(() => hotParts("API"));
   const input: ApiOrderLoadOptions = {
     baseUrl: shop.url,
     apiKeys,
@@ -338,6 +347,10 @@ async function main() {
     const secret = randomBytes(32).toString("hex");
     process.env.SESSION_SECRET = secret;
     await syncIndexes();
+    // As a new shop does: every migration runs on the empty database (nothing to convert) and is
+    // recorded applied; the catalogue is then written in the current shape, so the shop starts
+    // with nothing to migrate (scripts/bench/migrations.ts measures the migrations at this size).
+    await migrateDb();
     await ensureDemoData();
 
     const size = {
@@ -413,8 +426,16 @@ async function main() {
     }
     log(`  database warmed up under load for ${((performance.now() - warmStarted) / 1000).toFixed(0)} s`);
     const partId = seed.samplePartIds[Math.floor(seed.samplePartIds.length / 2)];
+    // A cursor deep in the API's list (newest first): the position of the part 50 from the end, in
+    // the API's own cursor form, as a client paging through the whole catalogue would send it.
+    const [deepPart] = await Part.find({}, { createdAt: 1 })
+      .sort({ createdAt: -1, _id: -1 })
+      .skip(Math.max(0, (await Part.estimatedDocumentCount()) - 50))
+      .limit(1)
+      .lean();
+    const deepApiCursor = encodeCursor(`${deepPart.createdAt?.getTime() ?? 0}_${deepPart._id.toString()}`);
 
-    const targets: Target[] = [
+    const allTargets: Target[] = [
       { name: "static /", path: "/__static/home.html", note: "ceiling: the HTML of / as a file" },
       { name: "/", path: "/", ceiling: "static /", note: "home, anonymous", budgetMs: FRESH_BUDGETS_MS.home },
       { name: "static /parts", path: "/__static/parts.html", note: "ceiling: the HTML of /parts as a file" },
@@ -471,6 +492,13 @@ async function main() {
         note: "the API's first page of parts (25, JSON), with a key",
       },
       {
+        name: "GET /api/v1/parts deep",
+        path: `/api/v1/parts?cursor=${deepApiCursor}`,
+        ceiling: "static /parts",
+        headers: { Authorization: `Bearer ${apiKey}` },
+        note: "the API's page of 25 some 50 parts before the end of the catalogue, by its cursor",
+      },
+      {
         name: "GET /api/v1/parts search",
         path: `/api/v1/parts?q=${seed.searchWord}`,
         paths: seed.searches.map((search) => search.replace(/^\/parts/, "/api/v1/parts")),
@@ -487,6 +515,12 @@ async function main() {
       },
     ];
 
+    const only = options.only;
+    const chosen = only ? allTargets.filter((target) => only.includes(target.name)) : allTargets;
+    if (only && chosen.length !== only.length) throw new Error(`--only: no such target among ${only.join(", ")}`);
+    const targets = allTargets.filter(
+      (target) => chosen.includes(target) || chosen.some((other) => other.ceiling === target.name),
+    );
     const results: (LoadResult & {
       name: string;
       path: string;
@@ -534,22 +568,27 @@ async function main() {
         appP95BudgetMs: target.appP95BudgetMs ?? null,
         appP95BudgetMet: target.appP95BudgetMs === undefined ? null : single.appP95 < target.appP95BudgetMs,
       });
-      log(`  ${loadLine(results[results.length - 1])}`);
+      log(`  ${loadLine(loadRow(results[results.length - 1]))}`);
       if (!shop.alive()) throw new Error("the shop stopped during the load test");
     }
 
-    let orders: Awaited<ReturnType<typeof orderBenchmark>> | null = null;
+    // Order placement beside the same static ceiling as the catalogue's pages.
+    const ceilingRps = results.find((done) => done.name === "static /parts")?.rps ?? 0;
+    const ratio = (rps: number) => (ceilingRps > 0 ? round(rps / ceilingRps, 3) : null);
+    let orders: (Awaited<ReturnType<typeof orderBenchmark>> & { ratioToCeiling: number | null }) | null = null;
     if (options.orders) {
       log(`Orders: ${options.orderCustomers} signed-in customers ordering at once for ${options.orderDuration} s…`);
-      orders = await orderBenchmark(shop, cookies.slice(0, options.orderCustomers));
+      const placed = await orderBenchmark(shop, cookies.slice(0, options.orderCustomers));
+      orders = { ...placed, ratioToCeiling: ratio(placed.requestsPerSecond) };
       if (!shop.alive()) throw new Error("the shop stopped during the order benchmark");
     }
-    let apiOrders: Awaited<ReturnType<typeof apiOrderBenchmark>> | null = null;
+    let apiOrders: (Awaited<ReturnType<typeof apiOrderBenchmark>> & { ratioToCeiling: number | null }) | null = null;
     if (options.orders) {
       log(
         `Orders by API: ${options.orderCustomers} customers with API keys ordering at once for ${options.orderDuration} s…`,
       );
-      apiOrders = await apiOrderBenchmark(shop, apiKeys.slice(0, options.orderCustomers));
+      const placed = await apiOrderBenchmark(shop, apiKeys.slice(0, options.orderCustomers));
+      apiOrders = { ...placed, ratioToCeiling: ratio(placed.requestsPerSecond) };
       if (!shop.alive()) throw new Error("the shop stopped during the API order benchmark");
     }
 
@@ -619,26 +658,38 @@ type Report = {
     appP95BudgetMs?: number | null;
     appP95BudgetMet?: boolean | null;
   })[];
-  orders: Awaited<ReturnType<typeof orderBenchmark>> | null;
-  apiOrders: Awaited<ReturnType<typeof apiOrderBenchmark>> | null;
+  orders: (Awaited<ReturnType<typeof orderBenchmark>> & { ratioToCeiling: number | null }) | null;
+  apiOrders: (Awaited<ReturnType<typeof apiOrderBenchmark>> & { ratioToCeiling: number | null }) | null;
   pageWeight: PageWeight[];
   lighthouse: Awaited<ReturnType<typeof import("./lighthouse").runLighthouse>> | null;
 };
 
-const LOAD_HEADER =
-  "target             req/s   p50 ms   p95 ms   p99 ms   ratio   db p95   app p95   db share   non-2xx   alone, median of 50: ms (db/app), CPU/req";
+const LOAD_HEADER = `${"target".padEnd(24)}   req/s   p50 ms   p95 ms   p99 ms   ratio   db p95   app p95   db share   non-2xx   alone, median of ${options.aloneRequests}: ms (db/app), CPU/req`;
 
-function loadLine(result: Report["load"][number]) {
+type Row = Pick<Report["load"][number], "name" | "rps" | "latency" | "ratioToCeiling" | "serverTiming" | "single"> & {
+  /** Answers that were not what the target asks for (errors and timeouts included). */
+  failed: number;
+};
+
+function loadRow(result: Report["load"][number]): Row {
+  const non2xx = Object.entries(result.status)
+    .filter(([code]) => !code.startsWith("2"))
+    .reduce((sum, [, count]) => sum + count, 0);
+  return { ...result, failed: non2xx + result.errors + result.timeouts };
+}
+
+/** An order benchmark as a row of the load table: every answer a request, a refusal not a success. */
+function orderRow(name: string, o: NonNullable<Report["orders"]>): Row {
+  const refused = Object.values(o.refusals).reduce((sum, count) => sum + count, 0);
+  return { ...o, name, rps: o.requestsPerSecond, failed: refused + o.errors };
+}
+
+function loadLine(result: Row) {
   const timing = result.serverTiming;
   const dbShare = timing && timing.total.mean > 0 ? `${Math.round((timing.db.mean / timing.total.mean) * 100)}%` : "-";
-  const non2xx =
-    Object.entries(result.status)
-      .filter(([code]) => !code.startsWith("2"))
-      .reduce((sum, [, count]) => sum + count, 0) +
-    result.errors +
-    result.timeouts;
+  const non2xx = result.failed;
   return [
-    result.name.padEnd(17),
+    result.name.padEnd(24),
     String(result.rps).padStart(7),
     String(result.latency.p50).padStart(8),
     String(result.latency.p95).padStart(8),
@@ -694,7 +745,11 @@ function formatReport(report: Report) {
     "",
     LOAD_HEADER,
   ];
-  for (const result of report.load) lines.push(loadLine(result));
+  for (const result of report.load) lines.push(loadLine(loadRow(result)));
+  // Order placement, in the same columns: req/s counts every answer (placed or refused), the
+  // refusals (a part sold out) under non-2xx; orders/s is in the lines below the table.
+  if (report.orders) lines.push(loadLine(orderRow("POST order form", report.orders)));
+  if (report.apiOrders) lines.push(loadLine(orderRow("POST /api/v1/orders", report.apiOrders)));
   lines.push(
     "",
     "Budgets, rendered fresh (app share of one request alone, median of 50):",

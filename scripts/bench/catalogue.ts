@@ -12,6 +12,8 @@ import { DEFAULT_BRAND, type Category, type FitmentRow } from "../../app/utils/c
 import { Review } from "../../app/models/review.server";
 import { User } from "../../app/models/user.server";
 import { Company } from "../../app/models/company.server";
+import { Counter } from "../../app/models/counter.server";
+import { ORDER_NUMBER_BASE } from "../../app/utils/order-number";
 
 /** A small deterministic PRNG, so that two runs seed the same catalogue. */
 export function random(seed: number) {
@@ -184,6 +186,20 @@ const DAY = 24 * 60 * 60 * 1000;
 
 export type CatalogueSize = { parts: number; customers: number; orders: number; reviews: number };
 
+/**
+ * The shape the documents are written in. `current`: as the shop writes them today, so a shop
+ * started on the catalogue has no migration to run (the caller records them all applied, as
+ * on a new database). `before-stock-holds`: as a shop had them before the stock-holds and
+ * companies migrations (no holds, on-hand figures, hold times, companies, nor an order's company and
+ * placer), to measure those migrations on a catalogue of this size (scripts/bench/migrations.ts).
+ */
+export type SeedShape = "current" | "before-stock-holds";
+
+/** Orders in these states hold their stock (app/models/order-states). */
+const LIVE_STATUSES = new Set(["unpaid", "paid", "account"]);
+/** How long a seeded unpaid order holds its stock: the shop's default (ORDER_HOLD_HOURS). */
+const HOLD_MS = 72 * 60 * 60 * 1000;
+
 export type SeedReport = CatalogueSize & {
   seconds: { parts: number; customers: number; orders: number; reviews: number; total: number };
   partsPerSecond: number;
@@ -277,24 +293,40 @@ async function inBatches<T>(
   }
 }
 
+/** `write` over `items` in chunks of `size` (one round trip each). */
+export async function inChunks<T>(items: T[], size: number, write: (chunk: T[]) => Promise<unknown>) {
+  for (let start = 0; start < items.length; start += size) await write(items.slice(start, start + size));
+}
+
 export async function seedCatalogue(
   size: CatalogueSize,
-  { log = () => {} }: { log?: (line: string) => void } = {},
+  { log = () => {}, shape = "current" }: { log?: (line: string) => void; shape?: SeedShape } = {},
 ): Promise<SeedReport> {
+  const current = shape === "current";
   const rand = random(20240611);
   const now = Date.now() - 60_000;
   const started = performance.now();
   const seconds = { parts: 0, customers: 0, orders: 0, reviews: 0, total: 0 };
   const mark = (key: keyof typeof seconds, since: number) => (seconds[key] = (performance.now() - since) / 1000);
 
-  const parts: { _id: Types.ObjectId; name: string; partNumber: string; priceCents: number }[] = [];
+  const parts: {
+    _id: Types.ObjectId;
+    name: string;
+    partNumber: string;
+    priceCents: number;
+    availableQuantity: number;
+  }[] = [];
   let since = performance.now();
   let lastLog = since;
   let inserted = 0;
   await inBatches(
     size.parts,
     1000,
-    (index) => syntheticPart(index, rand, now),
+    (index) => {
+      const part = syntheticPart(index, rand, now);
+      // What it has on hand; the parts that live orders hold get their holds once the orders exist.
+      return current ? { ...part, onHand: part.availableQuantity } : part;
+    },
     async (docs) => {
       await Part.collection.insertMany(docs, { ordered: false });
       inserted += docs.length;
@@ -310,7 +342,7 @@ export async function seedCatalogue(
   log(`  ${size.parts} parts in ${seconds.parts.toFixed(1)} s`);
 
   since = performance.now();
-  const customers: { _id: Types.ObjectId; email: string; name: string; companyId: Types.ObjectId }[] = [];
+  const customers: { _id: Types.ObjectId; email: string; name: string; companyId?: Types.ObjectId }[] = [];
   await inBatches(
     size.customers,
     500,
@@ -322,8 +354,7 @@ export async function seedCatalogue(
         name: `Bench Customer ${index + 1}`,
         role: "customer",
         // Each a company of one, as every customer is once the companies migration has run.
-        companyId: new Types.ObjectId(),
-        companyRole: "owner",
+        ...(current ? { companyId: new Types.ObjectId(), companyRole: "owner" } : {}),
         address: `${index + 1} Workshop Lane, Springfield`,
         number: `555-${String(index).padStart(4, "0")}`,
         createdAt,
@@ -331,10 +362,17 @@ export async function seedCatalogue(
       };
     },
     async (docs) => {
-      await Company.collection.insertMany(
-        docs.map((doc) => ({ _id: doc.companyId, ownerCount: 1, createdAt: doc.createdAt, updatedAt: doc.updatedAt })),
-        { ordered: false },
-      );
+      if (current) {
+        await Company.collection.insertMany(
+          docs.map((doc) => ({
+            _id: doc.companyId,
+            ownerCount: 1,
+            createdAt: doc.createdAt,
+            updatedAt: doc.updatedAt,
+          })),
+          { ordered: false },
+        );
+      }
       await User.collection.insertMany(docs, { ordered: false });
       customers.push(...docs);
     },
@@ -343,6 +381,15 @@ export async function seedCatalogue(
 
   since = performance.now();
   const statuses = ["unpaid", "paid", "shipped", "cancelled"] as const;
+  // Numbered as the shop numbers orders: the counter moved on once for all of them.
+  const counter = await Counter.findOneAndUpdate(
+    { _id: "order" },
+    { $inc: { seq: size.orders } },
+    { upsert: true, returnDocument: "after", projection: { seq: 1 } },
+  ).lean();
+  const firstNumber = ORDER_NUMBER_BASE + counter!.seq - size.orders + 1;
+  // The holds of the live orders, per part: written on the parts once the orders are in.
+  const holds = new Map<string, { orderId: Types.ObjectId; quantity: number }[]>();
   await inBatches(
     size.orders,
     1000,
@@ -367,19 +414,31 @@ export async function seedCatalogue(
       const customer = customers[index % Math.max(1, customers.length)];
       const status = pick(rand, statuses);
       const createdAt = new Date(now - 180 * DAY + index * 30_000);
+      const _id = new Types.ObjectId();
+      const paid = status === "paid" || status === "shipped";
+      const totalCents = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
+      if (current && LIVE_STATUSES.has(status)) {
+        for (const line of lines) {
+          const list = holds.get(line.partId.toString()) ?? [];
+          list.push({ orderId: _id, quantity: line.quantity });
+          holds.set(line.partId.toString(), list);
+        }
+      }
       return {
-        _id: new Types.ObjectId(),
+        _id,
+        number: firstNumber + index,
         lines,
-        totalCents: lines.reduce((sum, line) => sum + line.lineTotalCents, 0),
+        totalCents,
         phone: "555-0100",
         address: `${index + 1} Depot Road, Springfield`,
         userId: customer._id,
-        companyId: customer.companyId,
-        placedBy: customer._id,
+        ...(current ? { companyId: customer.companyId, placedBy: customer._id } : {}),
         userEmail: customer.email,
         userName: customer.name,
         status,
-        ...(status === "paid" || status === "shipped" ? { transactionId: `pi_bench_${index}`, paidAt: createdAt } : {}),
+        ...(current && status === "unpaid" ? { holdUntil: new Date(now + HOLD_MS) } : {}),
+        paidCents: paid ? totalCents : 0,
+        ...(paid ? { transactionId: `pi_bench_${index}`, paidAt: createdAt } : {}),
         ...(status === "shipped" ? { shippedAt: createdAt } : {}),
         ...(status === "cancelled" ? { cancelledAt: createdAt } : {}),
         createdAt,
@@ -387,6 +446,24 @@ export async function seedCatalogue(
       };
     },
     (docs) => (customers.length ? Order.collection.insertMany(docs, { ordered: false }) : Promise.resolve()),
+  );
+  // Each held part: its holds, and on hand what is available plus what they keep.
+  const available = new Map(parts.map((part) => [part._id.toString(), part.availableQuantity]));
+  await inChunks([...holds], 1000, (chunk) =>
+    Part.collection.bulkWrite(
+      chunk.map(([partId, list]) => ({
+        updateOne: {
+          filter: { _id: new Types.ObjectId(partId) },
+          update: {
+            $set: {
+              holds: list,
+              onHand: (available.get(partId) ?? 0) + list.reduce((sum, hold) => sum + hold.quantity, 0),
+            },
+          },
+        },
+      })),
+      { ordered: false },
+    ),
   );
   mark("orders", since);
 
@@ -397,7 +474,12 @@ export async function seedCatalogue(
     (index) => {
       const customer = customers[index % Math.max(1, customers.length)];
       const createdAt = new Date(now - 180 * DAY + index * 90_000);
+      // A customer's newest review is the visible one, the older ones replaced by it.
+      const newest = !customer || index + customers.length >= size.reviews;
       return {
+        ...(newest
+          ? { hidden: false, ...(customer ? { visibleUserId: customer._id } : {}) }
+          : { hidden: true, hiddenReason: "replaced" }),
         _id: new Types.ObjectId(),
         userId: customer?._id,
         userName: customer?.name ?? `Reviewer ${index + 1}`,

@@ -7,35 +7,62 @@
  * Idempotent: a hold is pushed only where the order holds none of that part, onHand is set only
  * where it is missing, and holdUntil only where it is missing.
  */
-const BATCH = 500;
+const BATCH = 1000;
+
+/**
+ * Collects update operations and writes them `BATCH` at a time (one round trip each, not one per
+ * document: at 100,000 parts that is minutes less at start-up). `ordered` keeps a part's holds in
+ * the order the orders were read, as one write per order did.
+ */
+function batchedWrites(collection, { ordered }) {
+  let ops = [];
+  const flush = async () => {
+    if (ops.length === 0) return;
+    const chunk = ops;
+    ops = [];
+    await collection.bulkWrite(chunk, { ordered });
+  };
+  return {
+    flush,
+    async add(op) {
+      ops.push(op);
+      if (ops.length >= BATCH) await flush();
+    },
+  };
+}
 
 export async function up(db) {
   const orders = db.collection("orders");
   const parts = db.collection("parts");
+  const holds = batchedWrites(parts, { ordered: true });
   const live = orders
     .find({ status: { $in: ["unpaid", "paid", "account"] } }, { projection: { lines: 1 } })
     .batchSize(BATCH);
   for await (const order of live) {
-    const lines = order.lines ?? [];
-    if (lines.length === 0) continue;
-    await parts.bulkWrite(
-      lines.map((line) => ({
+    for (const line of order.lines ?? []) {
+      await holds.add({
         updateOne: {
           filter: { _id: line.partId, "holds.orderId": { $ne: order._id } },
           update: { $push: { holds: { orderId: order._id, quantity: line.quantity } } },
         },
-      })),
-      { ordered: false },
-    );
+      });
+    }
   }
-  const missing = parts.find({ onHand: { $exists: false } }, { projection: { availableQuantity: 1, holds: 1 } });
+  await holds.flush();
+  const onHand = batchedWrites(parts, { ordered: false });
+  const missing = parts
+    .find({ onHand: { $exists: false } }, { projection: { availableQuantity: 1, holds: 1 } })
+    .batchSize(BATCH);
   for await (const part of missing) {
     const held = (part.holds ?? []).reduce((sum, hold) => sum + (hold.quantity ?? 0), 0);
-    await parts.updateOne(
-      { _id: part._id, onHand: { $exists: false } },
-      { $set: { onHand: (part.availableQuantity ?? 0) + held } },
-    );
+    await onHand.add({
+      updateOne: {
+        filter: { _id: part._id, onHand: { $exists: false } },
+        update: { $set: { onHand: (part.availableQuantity ?? 0) + held } },
+      },
+    });
   }
+  await onHand.flush();
   const hours = Number(process.env.ORDER_HOLD_HOURS) || 72;
   await orders.updateMany(
     { status: "unpaid", holdUntil: { $exists: false } },

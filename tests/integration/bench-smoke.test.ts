@@ -64,6 +64,10 @@ describe.skipIf(!haveDeps)("npm run bench (small)", () => {
     const names = report.load.map((result: { name: string }) => result.name);
     // The deep page is the one a visitor reaches: the last page's Previous link, with its cursor.
     expect(report.load.find((result: { name: string }) => result.name === "/parts deep").path).toMatch(/[?&]before=/);
+    // The API's deep page is asked by the API's own cursor.
+    expect(report.load.find((result: { name: string }) => result.name === "GET /api/v1/parts deep").path).toMatch(
+      /[?&]cursor=/,
+    );
     expect(names).toEqual([
       "static /",
       "/",
@@ -76,6 +80,7 @@ describe.skipIf(!haveDeps)("npm run bench (small)", () => {
       "/parts/{id}",
       "/dashboard/orders",
       "GET /api/v1/parts",
+      "GET /api/v1/parts deep",
       "GET /api/v1/parts search",
       "/blogs",
     ]);
@@ -149,6 +154,29 @@ describe.skipIf(!haveDeps)("npm run bench (small)", () => {
       apiOrders.placed,
     );
     expect(output).toContain("Orders by API");
+    // Both order benchmarks are rows of the table too: req/s, latency, the app's and the database's
+    // share from Server-Timing, and the ratio to the static ceiling, like the pages.
+    for (const [name, placing] of [
+      ["POST order form", orders],
+      ["POST /api/v1/orders", apiOrders],
+    ] as const) {
+      expect(placing.requestsPerSecond, name).toBeGreaterThan(0);
+      expect(placing.ratioToCeiling, name).toBeGreaterThan(0);
+      expect(placing.serverTiming, name).not.toBeNull();
+      expect(placing.serverTiming.total.count, name).toBe(placing.attempts - placing.errors);
+      expect(placing.serverTiming.db.p95, `${name}: its queries are seen`).toBeGreaterThan(0);
+      expect(placing.serverTiming.render.p50, name).toBeGreaterThan(0);
+    }
+    // The table of the printed report has a row for each API target and each order benchmark.
+    const table = output.slice(output.lastIndexOf("target "));
+    for (const row of [
+      "GET /api/v1/parts ",
+      "GET /api/v1/parts deep",
+      "GET /api/v1/parts search",
+      "POST order form",
+      "POST /api/v1/orders",
+    ])
+      expect(table, row).toMatch(new RegExp(`^${row.replace(/[/.]/g, "\\$&")}\\s+\\d`, "m"));
     // The small run's order figures, for whoever runs this (no assertion on speed).
     console.log(
       output
@@ -171,5 +199,5 @@ describe.skipIf(!haveDeps)("npm run bench (small)", () => {
       expect(page.js.gzipBytes).toBeLessThanOrEqual(90 * 1024);
     }
     expect(report.lighthouse).toBeNull();
-  }, 240_000);
+  }, 360_000);
 });
