@@ -494,7 +494,8 @@ async function ensureEuDemoOrder(now: number) {
   const view = toPartView(part);
   const company = buyer.companyId ? await Company.findById(buyer.companyId).lean() : null;
   const pricing = { group: null, tax: accountPricingOf(company?.account).tax };
-  const priced = priceWith(pricing, new Map([[view.id, view]]), [{ partId: view.id, quantity: 1000 }]);
+  const address = "Autoteile Becker GmbH, Hafenstraße 12, 20457 Hamburg, Germany";
+  const priced = priceWith(pricing, new Map([[view.id, view]]), [{ partId: view.id, quantity: 1000 }], address);
   const line = priced.lines[0];
   const placedAt = new Date(now - 5 * DAY_MS);
   const order = await Order.create({
@@ -516,7 +517,7 @@ async function ensureEuDemoOrder(now: number) {
     totalCents: priced.totalCents,
     buyerVatNumber: pricing.tax?.vatNumber ?? undefined,
     phone: "+49 40 5550 1200",
-    address: "Autoteile Becker GmbH, Hafenstraße 12, 20457 Hamburg, Germany",
+    address,
     poNumber: "BE-2026-117",
     userId: buyer._id,
     userEmail: buyer.email,
