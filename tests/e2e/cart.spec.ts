@@ -73,7 +73,7 @@ test("a customer fills a cart from the parts list and a part page, fixes a quant
   await page.getByRole("button", { name: "Place the order ($1,590)" }).click();
   await expect(page).toHaveURL(/\/dashboard\/payment\/[a-f0-9]{24}$/);
   await expect(page.getByTestId("toast")).toContainText("Your Order is Placed");
-  await expect(page.getByTestId("pay-price")).toHaveText("$1,500");
+  await expect(page.getByTestId("pay-price")).toHaveText("$1,590");
   await expect(page.getByTestId("order-line")).toHaveCount(2);
 
   const orders = await Order.find({ userId: user.id }).lean();
@@ -87,10 +87,10 @@ test("a customer fills a cart from the parts list and a part page, fixes a quant
   await page.goto("/dashboard/orders");
   const row = page.getByTestId(`order-${orders[0]._id}`);
   await expect(row).toContainText(`${first.name} + 1 more`);
-  await expect(row).toContainText("$1,500");
+  await expect(row).toContainText("$1,590");
   await row.getByRole("link", { name: /^SO-\d+$/ }).click();
   await expect(page.getByTestId("order-line")).toHaveCount(2);
-  await expect(page.getByTestId("order-total")).toHaveText("$1,500");
+  await expect(page.getByTestId("order-total")).toHaveText("$1,590");
 });
 
 test("the quick-order pad checks pasted lines, then orders them at once; a past order goes back into the cart", async ({
