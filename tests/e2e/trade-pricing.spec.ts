@@ -57,6 +57,7 @@ test("a distributor sees its price on the card, the part page and the cart, reac
   // The cart prices the line at the break, with Michigan sales tax on the net.
   await page.getByLabel("Units for the cart").fill("1000");
   await page.getByRole("button", { name: /Add to cart/ }).click();
+  await expect(page.getByTestId("toast")).toContainText("added to your cart");
   await page.goto("/dashboard/cart");
   await expect(page.getByTestId("line-total")).toHaveText("$16,000");
   await expect(page.getByTestId("tax-line")).toContainText("MI sales tax 6%");
@@ -97,6 +98,7 @@ test("an EU company with a valid VAT number sees the reverse charge in its cart 
   await page.goto(`/parts/${part.id}`);
   await page.getByLabel("Units for the cart").fill("200");
   await page.getByRole("button", { name: /Add to cart/ }).click();
+  await expect(page.getByTestId("toast")).toContainText("added to your cart");
   await page.goto("/dashboard/cart");
   await expect(page.getByTestId("tax-line")).toContainText("Reverse charge");
   await expect(page.getByTestId("tax-line")).toContainText("VAT to be accounted for by the recipient");
