@@ -5,12 +5,22 @@
  */
 import { company } from "./company";
 
+/**
+ * The seller's own tax identity, printed on every invoice: set these to the company's real
+ * registrations before going live (docs/behaviour.md, "Tax"). The shop refuses to start when a
+ * number does not fit its country's format (utils/tax.ts). The values here are the demo company's.
+ */
 export const seller = {
-  /** The seller's home country and state (app/content/company.ts). */
+  /** The seller's home country and state (app/content/company.ts): where it is based and taxes at home. */
   country: "US",
   state: company.address.region,
-  /** The seller's EU VAT registration (its EU distribution warehouse), printed on EU invoices. */
-  euVat: { country: "NL", number: "NL859324716B01" },
+  /** The seller's US tax number (app/content/company.ts), printed on every invoice. */
+  taxId: company.taxId,
+  /**
+   * The seller's EU VAT registration (its Rotterdam distribution warehouse), printed on invoices of
+   * EU deliveries beside the buyer's number. Netherlands format: NL, 9 digits, B, 2 digits.
+   */
+  euVat: { country: "NL", number: "NL859324710B01" },
 } as const;
 
 /** US states where the seller is registered to collect sales tax, with the state rate. */
@@ -67,7 +77,6 @@ export const TAX_WORDING = {
   notCollected: (state: string) =>
     `No sales tax charged: the seller does not collect sales tax in ${state}; the buyer may owe use tax.`,
   export: "No tax charged: export outside the United States and the EU; import duties and taxes are the buyer's.",
-  unknown: "No tax charged: the buyer's tax location is not recorded.",
 } as const;
 
 /** The largest rate the shop accepts anywhere (a rate over 100 % is a typing error). */

@@ -632,7 +632,7 @@ export async function placeOrder({
   }
 
   // Priced here, from the parts just read: the prices and the tax are frozen on the order.
-  const priced = priceWith(pricing, parts, merged);
+  const priced = priceWith(pricing, parts, merged, address);
   const orderLines = priced.lines.map((line) => {
     const part = parts.get(line.partId)!;
     return {

@@ -22,7 +22,8 @@ import { reorderIntoCart } from "~/models/cart-lines.server";
 import { checkoutClaimMs, getOwnOrder, newOrderId } from "~/models/order.server";
 import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
 import { can } from "~/utils/company.server";
-import { priceScreenLines } from "~/utils/pricing.server";
+import { priceLines, priceScreenLines } from "~/utils/pricing.server";
+import { placeWords, type TaxLine } from "~/utils/tax";
 import { PriceWithList, TaxSummaryRows } from "~/components/prices";
 import { requireCustomer } from "~/utils/auth.server";
 import { redirectAfterOrder } from "~/utils/checkout.server";
@@ -35,19 +36,21 @@ import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
   const [stored, terms] = await Promise.all([getCart(user.id), checkoutTerms(user)]);
-  // Each line at this customer's price (group, volume break), with the tax on the net.
+  const buyer = deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo"));
+  // Each line at this customer's price (group, volume break), with the tax for the chosen delivery address.
   const priced = await priceScreenLines(
     user,
     stored.lines.map((line) => ({ ...line, priced: Boolean(line.part) })),
+    buyer.address,
   );
-  const cart = { ...stored, ...priced };
-  return json(
-    { cart, terms, buyer: deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo")) },
-    { headers: { "Cache-Control": "private, no-store" } },
-  );
+  const cart = { ...stored, ...priced, taxPlaceWords: placeWords(priced.taxPlace) };
+  return json({ cart, terms, buyer }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
-type ActionData = { intent: string; partId: string; result: SubmissionResult<string[]> };
+/** The total of the typed address when it differs from what the page showed: the checkout shows it before placing. */
+type Quote = { netCents: number; taxLines: TaxLine[]; totalCents: number; placeWords: string };
+
+type ActionData = { intent: string; partId: string; result: SubmissionResult<string[]>; quote?: Quote };
 
 /**
  * Every form of the cart posts here: add (from the parts list and the part page), update and remove
@@ -130,6 +133,24 @@ export async function action({ request }: ActionFunctionArgs) {
         );
       }
       const lines = cart.lines.map((line) => ({ partId: line.partId, quantity: line.quantity }));
+      // The tax follows the address typed: a total other than the one shown is shown first, not charged.
+      const quoted = await priceLines(user, lines, value.address);
+      if (value.quotedTotalCents !== undefined && quoted.totalCents !== value.quotedTotalCents) {
+        const quote = {
+          netCents: quoted.netCents,
+          taxLines: quoted.taxLines,
+          totalCents: quoted.totalCents,
+          placeWords: placeWords(quoted.taxPlace),
+        };
+        const message =
+          `For delivery to ${quote.placeWords} the total with tax is ${formatCents(quote.totalCents)} ` +
+          `(${quoted.taxLines.map((line) => line.label).join(", ")}), not ${formatCents(value.quotedTotalCents)}. ` +
+          `Nothing was ordered: check the total and place the order again.`;
+        return json<ActionData>(
+          { ...posted, result: submission.reply({ formErrors: [message] }), quote },
+          { status: 409 },
+        );
+      }
       // The cart is claimed for the order, only while it is what was checked (a double submit cannot
       // order it twice), and emptied once the order exists; a checkout that fails leaves it as it was.
       const orderId = newOrderId();
@@ -243,6 +264,7 @@ export default function CartPage() {
             cart={cart}
             buyer={buyer}
             lastResult={actionData?.intent === "checkout" ? actionData.result : undefined}
+            quote={actionData?.intent === "checkout" ? actionData.quote : undefined}
           />
         </>
       )}
@@ -389,12 +411,21 @@ function CheckoutForm({
   buyer,
   terms,
   lastResult,
+  quote,
 }: {
   cart: CartData;
   terms: ReturnType<typeof useLoaderData<typeof loader>>["terms"];
   buyer: ReturnType<typeof useLoaderData<typeof loader>>["buyer"];
   lastResult: SubmissionResult<string[]> | undefined;
+  quote: Quote | undefined;
 }) {
+  // What "Place the order" charges: the cart's total for the default address, or the one just quoted for the typed address.
+  const shown = quote ?? {
+    netCents: cart.netCents,
+    taxLines: cart.taxLines,
+    totalCents: cart.totalCents,
+    placeWords: cart.taxPlaceWords,
+  };
   const [form, fields] = useForm<z.output<typeof checkoutSchema>>({
     id: "checkout",
     lastResult,
@@ -418,15 +449,32 @@ function CheckoutForm({
       </p>
       <Form method="post" action={CART_PATH} className="mt-4" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="checkout" />
+        <input type="hidden" name="quotedTotalCents" value={shown.totalCents} />
         <SavedAddressPicker saved={buyer.saved} chosenId={buyer.addressId} />
         <DeliveryFields fields={fields} />
         <PaymentChoice meta={fields.payment} terms={terms} />
+        <div className="mb-4 rounded border border-slate-200 bg-slate-50 p-3 text-sm" data-testid="checkout-tax">
+          <p>
+            Net {formatCents(shown.netCents)}
+            {shown.taxLines.map((line, index) => (
+              <span key={index} className="block">
+                {line.label}: {formatCents(line.amountCents)}
+                {line.note ? <span className="block text-xs text-slate-600">{line.note}</span> : null}
+              </span>
+            ))}
+            <strong className="block">Total with tax: {formatCents(shown.totalCents)}</strong>
+          </p>
+          <p className="mt-1 text-xs text-slate-600">
+            Tax for delivery to {shown.placeWords}. It follows the delivery address: with another address you see the
+            new total before anything is ordered.
+          </p>
+        </div>
         <ErrorList id={form.errorId} errors={form.errors} />
         {!cart.ok ? (
           <p className="mb-2 text-sm text-red-700">Fix the lines marked in red before you check out.</p>
         ) : null}
         <SubmitButton pending={isPending} pendingText="Placing the order…" className="w-full">
-          Place the order ({formatCents(cart.totalCents)})
+          Place the order ({formatCents(shown.totalCents)})
         </SubmitButton>
       </Form>
     </section>

@@ -27,6 +27,7 @@ import { redirectAfterOrder } from "~/utils/checkout.server";
 import { checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
 import { priceTable } from "~/utils/pricing";
 import { customerPricing } from "~/utils/pricing.server";
+import { placeWords, taxLinesFor, taxOn, taxPlaceFor } from "~/utils/tax";
 import { PriceWithList } from "~/components/prices";
 
 const NOT_FOUND = "That part is not in our catalogue (any more).";
@@ -41,7 +42,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   ]);
   if (!part || !catalogue) throw new Response(NOT_FOUND, { status: 404 });
   // This customer's price at each volume break (their group's price where it is lower).
-  const { group } = await customerPricing(user.role === "customer" ? user : null);
+  const pricing = await customerPricing(user.role === "customer" ? user : null);
+  const { group } = pricing;
+  const delivery = deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo"));
+  // The tax for the delivery address the form starts with: the form shows the total with it.
+  const taxPlace = taxPlaceFor(pricing.tax, { address: delivery.address, companyCountry: pricing.companyCountry });
+  const [taxLine] = taxLinesFor(pricing.tax, 0, taxPlace);
   const prices = priceTable(part, group, part.minOrderQuantity).map(
     ({ minQuantity, unitPriceCents, listPriceCents }) => ({
       minQuantity,
@@ -59,11 +65,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       /** The visitor's remembered vehicle and whether this part fits it. */
       vehicle: vehicle ? { label: vehicleLabel(vehicle), fits: fitsVehicle(catalogue.fitment, vehicle) } : null,
       origin: getEnv().PUBLIC_URL.replace(/\/+$/, ""),
-      buyer: {
-        name: user.name,
-        email: user.email,
-        ...deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo")),
-      },
+      buyer: { name: user.name, email: user.email, ...delivery },
+      tax: { label: taxLine.label, rate: taxLine.rate, note: taxLine.note, place: placeWords(taxPlace) },
       isAdmin: user.role === "admin",
       refusal: refusal?.partId === part.id ? refusal : null,
       terms,
@@ -128,7 +131,8 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => ({
 });
 
 export default function PartDetails() {
-  const { part, prices, buyer, isAdmin, catalogue, vehicle, origin, refusal, terms } = useLoaderData<typeof loader>();
+  const { part, prices, buyer, isAdmin, catalogue, vehicle, origin, refusal, terms, tax } =
+    useLoaderData<typeof loader>();
   const canMeetMinimum = part.availableQuantity >= part.minOrderQuantity;
   return (
     <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 md:grid-cols-2">
@@ -196,7 +200,14 @@ export default function PartDetails() {
           </p>
         ) : (
           // A saved address chosen from the picker starts the form again with it.
-          <OrderForm key={buyer.addressId ?? "profile"} part={part} prices={prices} buyer={buyer} terms={terms} />
+          <OrderForm
+            key={buyer.addressId ?? "profile"}
+            part={part}
+            prices={prices}
+            buyer={buyer}
+            terms={terms}
+            tax={tax}
+          />
         )}
         {!isAdmin && canMeetMinimum ? (
           <div id={`part-${part.id}`} className="mt-6 border-t border-slate-200 pt-4">
@@ -264,11 +275,13 @@ function OrderForm({
   prices,
   buyer,
   terms,
+  tax,
 }: {
   part: LoaderData["part"];
   prices: LoaderData["prices"];
   buyer: LoaderData["buyer"];
   terms: LoaderData["terms"];
+  tax: LoaderData["tax"];
 }) {
   const lastResult = useActionData<typeof action>();
   const schema = useMemo(() => orderFormSchema(part), [part]);
@@ -339,6 +352,20 @@ function OrderForm({
         <p className="text-lg" aria-live="polite">
           Total: <strong data-testid="order-total">{total}</strong>
           <span className="text-sm text-slate-600"> ({formatCents(current.unitPriceCents)} per unit, before tax)</span>
+        </p>
+        <p className="w-full text-sm text-slate-700" data-testid="order-tax">
+          {tax.label}
+          {tax.rate ? `: ${valid ? formatCents(taxOn(current.unitPriceCents * number, tax.rate)) : "—"}` : ""} for
+          delivery to {tax.place}. Total with tax:{" "}
+          <strong data-testid="order-total-with-tax">
+            {valid
+              ? formatCents(current.unitPriceCents * number + taxOn(current.unitPriceCents * number, tax.rate))
+              : "—"}
+          </strong>
+          {tax.note ? <span className="block text-xs text-slate-600">{tax.note}</span> : null}
+          <span className="block text-xs text-slate-600">
+            Another delivery address may change the tax; the order page shows it before you pay.
+          </span>
         </p>
         {valid && next ? (
           <p className="w-full text-sm text-green-800" data-testid="next-break">

@@ -6,7 +6,7 @@ import { Company, type CompanyRole } from "~/models/company.server";
 import { accountPricingOf, User, type Role } from "~/models/user.server";
 import { PriceGroup } from "~/models/price-group.server";
 import { parseBreaks, priceWith } from "./pricing";
-import type { TaxProfile } from "./tax";
+import { taxLinesFor, taxPlaceFor, taxTotal, type TaxProfile } from "./tax";
 import { ensureDemoFailedMail } from "./failed-mail.server";
 import { ensureDemoWebhooks } from "./webhooks.server";
 import { assignInvoiceNumber } from "~/models/invoice.server";
@@ -506,7 +506,8 @@ async function ensureEuDemoOrder(now: number) {
   const view = toPartView(part);
   const company = buyer.companyId ? await Company.findById(buyer.companyId).lean() : null;
   const pricing = { group: null, tax: accountPricingOf(company?.account).tax };
-  const priced = priceWith(pricing, new Map([[view.id, view]]), [{ partId: view.id, quantity: 1000 }]);
+  const address = "Autoteile Becker GmbH, Hafenstraße 12, 20457 Hamburg, Germany";
+  const priced = priceWith(pricing, new Map([[view.id, view]]), [{ partId: view.id, quantity: 1000 }], address);
   const line = priced.lines[0];
   const placedAt = new Date(now - 5 * DAY_MS);
   const order = await Order.create({
@@ -528,7 +529,7 @@ async function ensureEuDemoOrder(now: number) {
     totalCents: priced.totalCents,
     buyerVatNumber: pricing.tax?.vatNumber ?? undefined,
     phone: "+49 40 5550 1200",
-    address: "Autoteile Becker GmbH, Hafenstraße 12, 20457 Hamburg, Germany",
+    address,
     poNumber: "BE-2026-117",
     userId: buyer._id,
     userEmail: buyer.email,
@@ -566,6 +567,13 @@ async function ensureDemoApproval(now: number) {
   if (!part) return;
   const quantity = 100;
   const createdAt = new Date(now - 2 * HOUR_MS);
+  const netCents = part.priceCents * quantity;
+  const taxLines = taxLinesFor(
+    null,
+    netCents,
+    taxPlaceFor(null, { address: "Northside Fleet Garage\n48 Mill Road\nDetroit, MI 48209" }),
+  );
+  const approvalMoney = { netCents, taxCents: taxTotal(taxLines), taxLines, totalCents: netCents + taxTotal(taxLines) };
   const order = await Order.create({
     lines: [
       {
@@ -577,7 +585,7 @@ async function ensureDemoApproval(now: number) {
         lineTotalCents: part.priceCents * quantity,
       },
     ],
-    totalCents: part.priceCents * quantity,
+    ...approvalMoney,
     userId: blake._id,
     companyId: blake.companyId,
     placedBy: blake._id,
@@ -736,7 +744,10 @@ async function createDemoOrders(now: number) {
   for (const seed of seeds) {
     const orderLines = lines(seed.wanted);
     if (!orderLines.length) continue;
-    const totalCents = orderLines.reduce((sum, line) => sum + line.lineTotalCents, 0);
+    // Taxed as a placed order is: by its delivery address (these are Michigan addresses: 6 %).
+    const netCents = orderLines.reduce((sum, line) => sum + line.lineTotalCents, 0);
+    const taxLines = taxLinesFor(null, netCents, taxPlaceFor(null, { address: String(seed.fields.address ?? "") }));
+    const totalCents = netCents + taxTotal(taxLines);
     const createdAt = at(seed.placed);
     const money =
       seed.fields.poNumber === "NFG-4410"
@@ -756,6 +767,9 @@ async function createDemoOrders(now: number) {
             : {};
     const order = await Order.create({
       lines: orderLines,
+      netCents,
+      taxCents: totalCents - netCents,
+      taxLines,
       totalCents,
       ...seed.fields,
       ...(seed.fields.poNumber

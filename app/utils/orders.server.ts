@@ -112,7 +112,7 @@ export async function placeCustomerOrder(
       return { ok: false, failures: [], payment: { status: 400, message, credit: null } };
     }
     const parts = await getPartsByIds(input.lines.map((line) => line.partId));
-    const orderCents = priceWith(pricing, parts, input.lines).totalCents;
+    const orderCents = priceWith(pricing, parts, input.lines, input.address).totalCents;
     // What is open and what waits for approval on account: two buyers waiting at once stay within the limit.
     const balanceCents = await accountCommitmentOf(user);
     if (balanceCents + orderCents > creditLimitCents)
@@ -122,7 +122,7 @@ export async function placeCustomerOrder(
   // A buyer's limit is on what the order costs them (their price, with tax).
   const limit = user.companyRole === "buyer" ? user.spendingLimitCents : null;
   const parts = await getPartsByIds(input.lines.map((line) => line.partId));
-  const totalCents = priceWith(pricing, parts, input.lines).totalCents;
+  const totalCents = priceWith(pricing, parts, input.lines, input.address).totalCents;
   const overLimit = limit !== null && totalCents > limit;
   const placed = await placeOrderModel({
     ...input,

@@ -11,30 +11,39 @@ import type { TaxProfile } from "./tax";
 
 export { priceWith, type CustomerPricing, type PricedOrder, type PricedLine } from "./pricing";
 
+type PricingCustomer =
+  | { id: string }
+  | {
+      pricing: { priceGroupId: string | null; tax: TaxProfile | null };
+      company?: { country: string };
+      role?: string;
+    }
+  | null;
+
 /** The price group and tax details of a signed-in customer; list prices for a visitor or an admin. */
-export async function customerPricing(
-  customer: { id: string } | { pricing: { priceGroupId: string | null; tax: TaxProfile | null }; role?: string } | null,
-): Promise<CustomerPricing> {
+export async function customerPricing(customer: PricingCustomer): Promise<CustomerPricing> {
   if (!customer) return VISITOR_PRICING;
   const user = "pricing" in customer ? customer : await getUserById(customer.id);
   if (!user) return VISITOR_PRICING;
   const group = await getPriceGroup(user.pricing.priceGroupId);
-  return { group, tax: user.pricing.tax };
+  return { group, tax: user.pricing.tax, companyCountry: user.company?.country || null };
 }
 
 /**
- * Prices an order's lines for a customer (or a visitor, null): each line at its volume break or the
- * customer's group price, the tax on the net, and the total. Lines whose part is gone are left out.
+ * Prices an order's lines for a customer (or a visitor, null), delivered to `address`: each line at
+ * its volume break or the customer's group price (lines of one part together), the tax on the net
+ * for the delivery place, and the total. Lines whose part is gone are left out.
  */
 export async function priceLines(
-  customer: Parameters<typeof customerPricing>[0],
+  customer: PricingCustomer,
   lines: readonly { partId: string; quantity: number }[],
+  address?: string | null,
 ) {
   const [pricing, parts] = await Promise.all([
     customerPricing(customer),
     getPartsByIds(lines.map((line) => line.partId)),
   ]);
-  return priceWith(pricing, parts, lines);
+  return priceWith(pricing, parts, lines, address);
 }
 
 /**
@@ -43,9 +52,9 @@ export async function priceLines(
  */
 export async function priceScreenLines<
   L extends { partId: string; quantity: number; lineTotalCents: number | null; priced?: boolean },
->(customer: Parameters<typeof customerPricing>[0], lines: L[]) {
+>(customer: PricingCustomer, lines: L[], address?: string | null) {
   const wanted = lines.filter((line) => line.priced !== false);
-  const order = await priceLines(customer, wanted);
+  const order = await priceLines(customer, wanted, address);
   const byPart = new Map(order.lines.map((line) => [line.partId, line]));
   const priced = lines.map((line) => {
     const price = line.priced !== false ? byPart.get(line.partId) : undefined;
@@ -63,6 +72,7 @@ export async function priceScreenLines<
     lines: priced,
     netCents: order.netCents,
     taxLines: order.taxLines,
+    taxPlace: order.taxPlace,
     taxCents: order.taxCents,
     totalCents: order.totalCents,
   };

@@ -3,7 +3,7 @@
  * discount or net price (docs/behaviour.md, "Prices"). Pure functions shared by the server and the
  * browser; the server decides every price that is charged (pricing.server.ts).
  */
-import { taxLinesFor, taxTotal, type TaxLine, type TaxProfile } from "./tax";
+import { taxLinesFor, taxPlaceFor, taxTotal, type TaxLine, type TaxPlace, type TaxProfile } from "./tax";
 
 /**
  * From `minQuantity` units a line costs either `percentOff` below list or `unitPriceCents` a unit.
@@ -129,10 +129,13 @@ export function nextBreakHint(part: PricedPart, quantity: number, group: PriceGr
   return null;
 }
 
-/** Who is buying, as pricing sees it: their price group and tax details (nothing for a visitor). */
-export type CustomerPricing = { group: PriceGroupRules | null; tax: TaxProfile | null };
+/**
+ * Who is buying, as pricing sees it: their price group, the tax details an admin recorded, and the
+ * country of their company's details (nothing for a visitor).
+ */
+export type CustomerPricing = { group: PriceGroupRules | null; tax: TaxProfile | null; companyCountry?: string | null };
 
-export const VISITOR_PRICING: CustomerPricing = { group: null, tax: null };
+export const VISITOR_PRICING: CustomerPricing = { group: null, tax: null, companyCountry: null };
 
 export type PricedLine = {
   partId: string;
@@ -148,18 +151,35 @@ export type PricedOrder = {
   /** The sum of the lines: what tax is charged on. */
   netCents: number;
   taxLines: TaxLine[];
+  /** Where the order is taxed (the delivery address, or what stands in for it: tax.ts, taxPlaceFor). */
+  taxPlace: TaxPlace;
   taxCents: number;
   /** Net plus tax: what the customer pays. */
   totalCents: number;
 };
 
-/** Prices lines of parts already read, for a customer whose pricing is known (pure). */
+/** Lines of the same part become one line of their combined quantity, in the order first seen. */
+export function mergeSameParts<L extends { partId: string; quantity: number }>(lines: readonly L[]): L[] {
+  const merged = new Map<string, L>();
+  for (const line of lines) {
+    const seen = merged.get(line.partId);
+    merged.set(line.partId, seen ? { ...seen, quantity: seen.quantity + line.quantity } : { ...line });
+  }
+  return [...merged.values()];
+}
+
+/**
+ * Prices lines of parts already read, for a customer whose pricing is known, delivered to `address`
+ * (pure). Lines of the same part are priced as one line of their combined quantity, so two lines
+ * of 300 reach the break at 600; the tax follows the delivery address (tax.ts, taxPlaceFor).
+ */
 export function priceWith(
   pricing: CustomerPricing,
   parts: Map<string, PricedPart>,
   lines: readonly { partId: string; quantity: number }[],
+  address?: string | null,
 ): PricedOrder {
-  const priced = lines.flatMap((line) => {
+  const priced = mergeSameParts(lines).flatMap((line) => {
     const part = parts.get(line.partId);
     if (!part) return [];
     const price = unitPrice(part, line.quantity, pricing.group);
@@ -175,9 +195,10 @@ export function priceWith(
     ];
   });
   const netCents = priced.reduce((sum, line) => sum + line.lineTotalCents, 0);
-  const taxLines = taxLinesFor(pricing.tax, netCents);
+  const taxPlace = taxPlaceFor(pricing.tax, { address, companyCountry: pricing.companyCountry });
+  const taxLines = taxLinesFor(pricing.tax, netCents, taxPlace);
   const taxCents = taxTotal(taxLines);
-  return { lines: priced, netCents, taxLines, taxCents, totalCents: netCents + taxCents };
+  return { lines: priced, netCents, taxLines, taxPlace, taxCents, totalCents: netCents + taxCents };
 }
 
 // --- The compact syntax of breaks (forms and CSV) ----------------------------------------------

@@ -4,8 +4,8 @@
  * placed and freezes the lines on the order; screens show what is stored.
  */
 import { z } from "zod";
-import { EU_VAT, MAX_TAX_RATE, seller, TAX_WORDING, US_SALES_TAX } from "~/content/tax";
-import { taxIdProblem } from "./tax-id";
+import { EU_VAT, MAX_TAX_RATE, seller, TAX_WORDING, US_SALES_TAX, US_STATES } from "~/content/tax";
+import { COUNTRY_OPTIONS, countryName, taxIdProblem } from "./tax-id";
 
 /** A buyer's tax details, kept in the customer's account (set by an admin on the customer's record). */
 export type TaxProfile = {
@@ -25,6 +25,7 @@ export const TAX_KINDS = [
   "exempt",
   "not-collected",
   "export",
+  /** Orders placed before every order was taxed by its delivery place; never decided now. */
   "unknown",
 ] as const;
 export type TaxKind = (typeof TAX_KINDS)[number];
@@ -50,6 +51,25 @@ export const rateTableSchema = z.record(z.string().regex(/^[A-Z]{2}$/), rateSche
 rateTableSchema.parse(US_SALES_TAX);
 rateTableSchema.parse(EU_VAT);
 
+/** The seller's identity must be a real registration, not a placeholder: checked when the shop starts. */
+export const sellerIdentitySchema = z.object({
+  country: z.literal("US"),
+  state: z.enum(US_STATES),
+  taxId: z.string().regex(/^EIN \d{2}-\d{7}$/, "The seller's tax number is an EIN: EIN 12-3456789"),
+  euVat: z.object({ country: z.string().regex(/^[A-Z]{2}$/), number: z.string() }).superRefine((vat, ctx) => {
+    if (!(vat.country in EU_VAT)) ctx.addIssue({ code: "custom", message: `${vat.country} is not an EU country` });
+    const problem = taxIdProblem(vat.country, vat.number);
+    if (problem || !vat.number.startsWith(vat.country)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["number"],
+        message: problem ?? "Write the number with its country prefix",
+      });
+    }
+  }),
+});
+sellerIdentitySchema.parse(seller);
+
 export const isEu = (country: string) => country in EU_VAT;
 
 /** A rate applied to a base, rounded to the cent (half up) once per order. */
@@ -64,18 +84,119 @@ export function validVat(profile: TaxProfile) {
   return Boolean(profile.vatNumber && isEu(profile.country) && !taxIdProblem(profile.country, profile.vatNumber));
 }
 
-/** The order's tax lines on its net total. */
-export function taxLinesFor(profile: TaxProfile | null, netCents: number): TaxLine[] {
+/** Where the goods go, as tax sees it: a country and, in the US, a state; and where that was read. */
+export type TaxPlace = {
+  country: string;
+  state: string | null;
+  /** The delivery address named it; else the account's recorded tax location; else the company's country; else the seller's own state. */
+  from: "address" | "account" | "company" | "seller";
+};
+
+/** Country names (and common other spellings) a delivery address may end with, upper case. */
+const COUNTRY_WORDS: Record<string, string> = {
+  ...Object.fromEntries(
+    COUNTRY_OPTIONS.filter((option) => option.code !== "OTHER").map((option) => [
+      option.name.toUpperCase(),
+      option.code,
+    ]),
+  ),
+  ...Object.fromEntries(Object.keys(EU_VAT).map((code) => [countryName(code).toUpperCase(), code])),
+  USA: "US",
+  "U.S.A.": "US",
+  "U.S.": "US",
+  "UNITED STATES OF AMERICA": "US",
+  DEUTSCHLAND: "DE",
+  "THE NETHERLANDS": "NL",
+  NEDERLAND: "NL",
+  HOLLAND: "NL",
+  ÖSTERREICH: "AT",
+  ESPAÑA: "ES",
+  ITALIA: "IT",
+  POLSKA: "PL",
+  SVERIGE: "SE",
+  DANMARK: "DK",
+  BELGIË: "BE",
+  BELGIQUE: "BE",
+  UK: "GB",
+  "GREAT BRITAIN": "GB",
+  ENGLAND: "GB",
+  SCOTLAND: "GB",
+  WALES: "GB",
+};
+
+/**
+ * The country (and US state) a delivery address names, or null when it names none: a country by
+ * name at its end ("…, Hamburg, Germany"), or a US state code before a ZIP code ("Detroit, MI 48209").
+ */
+export function placeInAddress(address: string | null | undefined): { country: string; state: string | null } | null {
+  if (!address) return null;
+  const pieces = address
+    .split(/[\n,]/)
+    .map((piece) => piece.trim().replace(/\.$/, "").toUpperCase())
+    .filter(Boolean);
+  const last = pieces.at(-1) ?? "";
+  const country = COUNTRY_WORDS[last] ?? COUNTRY_WORDS[`${last}.`] ?? null;
+  const zip = [...address.toUpperCase().matchAll(/\b([A-Z]{2})\s+\d{5}(?:-\d{4})?\b/g)]
+    .map((match) => match[1])
+    .filter((code) => (US_STATES as readonly string[]).includes(code))
+    .at(-1);
+  if (country && country !== seller.country) return { country, state: null };
+  if (zip) return { country: seller.country, state: zip };
+  return country ? { country, state: null } : null;
+}
+
+/**
+ * Where an order is taxed, in this order: the delivery address when it names a country or a US
+ * state; else the tax location an admin recorded on the account; else the company's own country;
+ * else the seller's own state (tax is charged, never left out because a place was not written).
+ * A US place without a state takes the account's state, else the seller's.
+ */
+export function taxPlaceFor(
+  profile: TaxProfile | null,
+  { address, companyCountry }: { address?: string | null; companyCountry?: string | null } = {},
+): TaxPlace {
+  const home = (from: TaxPlace["from"]): TaxPlace => ({ country: seller.country, state: seller.state, from });
+  const usState = (state: string | null) =>
+    state ?? (profile?.country === seller.country ? profile.state : null) ?? seller.state;
+  const named = placeInAddress(address);
+  if (named)
+    return { ...named, state: named.country === seller.country ? usState(named.state) : null, from: "address" };
+  if (profile?.country) {
+    return {
+      country: profile.country,
+      state: profile.country === seller.country ? usState(profile.state) : null,
+      from: "account",
+    };
+  }
+  if (companyCountry && companyCountry !== "OTHER") {
+    return companyCountry === seller.country
+      ? home("company")
+      : { country: companyCountry, state: null, from: "company" };
+  }
+  return home("seller");
+}
+
+/** "Michigan, US" or "Germany": the place as the cart and the checkout name it. */
+export function placeWords(place: { country: string; state: string | null }) {
+  return place.country === seller.country && place.state
+    ? `${place.state}, ${countryName(place.country)}`
+    : countryName(place.country);
+}
+
+/**
+ * The order's tax lines on its net total, for goods going to `place`. Only two things remove tax
+ * that the place would charge: a resale or exemption certificate on file (US deliveries), and a
+ * valid VAT number of a business in another EU country than the seller's (EU deliveries outside it).
+ */
+export function taxLinesFor(profile: TaxProfile | null, netCents: number, place: TaxPlace): TaxLine[] {
   const none = (kind: TaxKind, label: string, note: string): TaxLine[] => [
     { kind, label, rate: 0, baseCents: netCents, amountCents: 0, note },
   ];
-  if (!profile?.country) return none("unknown", "No tax", TAX_WORDING.unknown);
-  if (profile.country === seller.country) {
-    const state = profile.state ?? "";
+  if (place.country === seller.country) {
+    const state = place.state ?? seller.state;
     const rate = US_SALES_TAX[state];
-    if (rate === undefined)
-      return none("not-collected", "No sales tax", TAX_WORDING.notCollected(state || "that state"));
-    if (profile.exemptionCertificate) {
+    if (rate === undefined) return none("not-collected", "No sales tax", TAX_WORDING.notCollected(state));
+    if (profile?.exemptionCertificate && profile.country === seller.country) {
       return none("exempt", "Tax exempt", TAX_WORDING.exempt(profile.exemptionCertificate));
     }
     return [
@@ -89,16 +210,21 @@ export function taxLinesFor(profile: TaxProfile | null, netCents: number): TaxLi
       },
     ];
   }
-  if (isEu(profile.country)) {
+  if (isEu(place.country)) {
     // A business in another member state accounts for the VAT itself; at home, or a consumer, pays it.
-    if (profile.country !== seller.euVat.country && validVat(profile)) {
+    if (
+      place.country !== seller.euVat.country &&
+      profile &&
+      profile.country !== seller.euVat.country &&
+      validVat(profile)
+    ) {
       return none("reverse-charge", "Reverse charge", TAX_WORDING.reverseCharge);
     }
-    const rate = EU_VAT[profile.country];
+    const rate = EU_VAT[place.country];
     return [
       {
         kind: "vat",
-        label: `VAT ${profile.country} ${rateWords(rate)}`,
+        label: `VAT ${place.country} ${rateWords(rate)}`,
         rate,
         baseCents: netCents,
         amountCents: taxOn(netCents, rate),

@@ -49,7 +49,7 @@ test("a customer fills a cart from the parts list and a part page, fixes a quant
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Cart" }).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Your cart" })).toBeVisible();
-  await expect(page.getByTestId("cart-total")).toHaveText("$900");
+  await expect(page.getByTestId("cart-total")).toHaveText("$954");
   await checkA11y();
 
   // A quantity below the part's minimum is refused by the line; the cart stays as it was.
@@ -57,7 +57,7 @@ test("a customer fills a cart from the parts list and a part page, fixes a quant
   await firstLine.getByLabel(`Quantity of ${first.name}`, { exact: true }).fill("99");
   await firstLine.getByRole("button", { name: `Update the quantity of ${first.name}` }).click();
   await expect(page.getByText("The minimum order is 100 units")).toBeVisible();
-  await expect(page.getByTestId("cart-total")).toHaveText("$900");
+  await expect(page.getByTestId("cart-total")).toHaveText("$954");
   await page
     .getByTestId(`cart-line-${first.partNumber}`)
     .getByLabel(`Quantity of ${first.name}`, { exact: true })
@@ -66,14 +66,14 @@ test("a customer fills a cart from the parts list and a part page, fixes a quant
     .getByTestId(`cart-line-${first.partNumber}`)
     .getByRole("button", { name: `Update the quantity of ${first.name}` })
     .click();
-  await expect(page.getByTestId("cart-total")).toHaveText("$1,500");
+  await expect(page.getByTestId("cart-total")).toHaveText("$1,590");
 
   await page.getByLabel("Phone").fill("+1 555 0199");
   await page.getByLabel("Address", { exact: true }).fill("3 Axle Street, Springfield");
-  await page.getByRole("button", { name: "Place the order ($1,500)" }).click();
+  await page.getByRole("button", { name: "Place the order ($1,590)" }).click();
   await expect(page).toHaveURL(/\/dashboard\/payment\/[a-f0-9]{24}$/);
   await expect(page.getByTestId("toast")).toContainText("Your Order is Placed");
-  await expect(page.getByTestId("pay-price")).toHaveText("$1,500");
+  await expect(page.getByTestId("pay-price")).toHaveText("$1,590");
   await expect(page.getByTestId("order-line")).toHaveCount(2);
 
   const orders = await Order.find({ userId: user.id }).lean();
@@ -87,10 +87,10 @@ test("a customer fills a cart from the parts list and a part page, fixes a quant
   await page.goto("/dashboard/orders");
   const row = page.getByTestId(`order-${orders[0]._id}`);
   await expect(row).toContainText(`${first.name} + 1 more`);
-  await expect(row).toContainText("$1,500");
+  await expect(row).toContainText("$1,590");
   await row.getByRole("link", { name: /^SO-\d+$/ }).click();
   await expect(page.getByTestId("order-line")).toHaveCount(2);
-  await expect(page.getByTestId("order-total")).toHaveText("$1,500");
+  await expect(page.getByTestId("order-total")).toHaveText("$1,590");
 });
 
 test("the quick-order pad checks pasted lines, then orders them at once; a past order goes back into the cart", async ({
@@ -125,7 +125,7 @@ test("the quick-order pad checks pasted lines, then orders them at once; a past 
   await page.getByLabel("Address", { exact: true }).fill("9 Gasket Way");
   await page.getByRole("button", { name: "Order now" }).click();
   await expect(page).toHaveURL(/\/dashboard\/payment\/[a-f0-9]{24}$/);
-  await expect(page.getByTestId("pay-price")).toHaveText("$990");
+  await expect(page.getByTestId("pay-price")).toHaveText("$1,049.40");
 
   // A shipped order from last month, ordered again: the price of b has gone up since.
   const past = await createOrder({
@@ -148,7 +148,7 @@ test("the quick-order pad checks pasted lines, then orders them at once; a past 
   await expect(page.getByTestId("cart-notices")).toHaveText(
     `${b.name} (${b.partNumber}): the price went up from $9 to $10 a unit.`,
   );
-  await expect(page.getByTestId("cart-total")).toHaveText("$1,600");
+  await expect(page.getByTestId("cart-total")).toHaveText("$1,696");
   await checkA11y();
 });
 
@@ -286,5 +286,5 @@ test("signed in, /parts adds to the cart and picks a vehicle in place with JavaS
     expect(problems).toEqual([]);
   }
   await page.goto("/dashboard/cart");
-  await expect(page.getByTestId("cart-total")).toHaveText("$450");
+  await expect(page.getByTestId("cart-total")).toHaveText("$477");
 });

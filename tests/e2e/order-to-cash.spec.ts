@@ -42,7 +42,7 @@ test("a trade customer orders on account from the cart; staff ship it with track
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
   await expect(page.getByTestId("order-status")).toContainText("On account, due");
   await page.goto("/dashboard/statement");
-  await expect(page.getByTestId("statement-balance")).toHaveText("$1,000");
+  await expect(page.getByTestId("statement-balance")).toHaveText("$1,060"); // $1,000 and Michigan's 6 %
   await expect(page.getByTestId("statement-row")).toContainText(number);
 
   // Staff ship it with tracking (before it is paid), then record the transfer.
@@ -60,15 +60,15 @@ test("a trade customer orders on account from the cart; staff ship it with track
   await expect(page.getByTestId("shipment")).toContainText("UPS, tracking number 1Z999AA10123456784");
 
   // A payment above the balance is refused at the field; the full amount pays it.
-  await page.getByLabel("Amount received (USD)").fill("1000.01");
+  await page.getByLabel("Amount received (USD)").fill("1060.01");
   await page.getByLabel("Reference").fill(number);
   await page.getByRole("button", { name: "Record payment" }).click();
-  await expect(page.getByText("That is more than the balance of $1,000.")).toBeVisible();
-  await page.getByLabel("Amount received (USD)").fill("1000");
+  await expect(page.getByText("That is more than the balance of $1,060.")).toBeVisible();
+  await page.getByLabel("Amount received (USD)").fill("1060");
   await page.getByRole("button", { name: "Record payment" }).click();
   await expect(page.getByTestId("toast")).toContainText(`${number} is paid; the receipt is emailed`);
   await expect(page.getByTestId("order-status")).toHaveText("Shipped");
-  await expect(page.getByTestId("recorded-payments")).toContainText("$1,000 by bank transfer");
+  await expect(page.getByTestId("recorded-payments")).toContainText("$1,060 by bank transfer");
   await checkA11y();
 
   // The customer: nothing open on the statement; the invoice says paid, with the tracking.

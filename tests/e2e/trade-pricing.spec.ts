@@ -57,14 +57,30 @@ test("a distributor sees its price on the card, the part page and the cart, reac
   // The cart prices the line at the break, with Michigan sales tax on the net.
   await page.getByLabel("Units for the cart").fill("1000");
   await page.getByRole("button", { name: /Add to cart/ }).click();
+  await expect(page.getByTestId("toast")).toContainText("added to your cart");
   await page.goto("/dashboard/cart");
   await expect(page.getByTestId("line-total")).toHaveText("$16,000");
   await expect(page.getByTestId("tax-line")).toContainText("MI sales tax 6%");
   await expect(page.getByTestId("tax-amount")).toHaveText("$960");
   await expect(page.getByTestId("cart-total")).toHaveText("$16,960");
+  await expect(page.getByTestId("checkout-tax")).toContainText("Tax for delivery to MI, United States");
+
+  // Delivered to Texas, where the seller does not collect: the checkout shows the new total first.
+  await page.getByLabel("Phone").fill("+1 555 0177");
+  await page.getByLabel("Address", { exact: true }).fill("Dina's Depot\n500 Congress Ave\nAustin, TX 78701");
+  await page.getByRole("button", { name: "Place the order ($16,960)" }).click();
+  await expect(page.getByText(/For delivery to TX, United States the total with tax is \$16,000/)).toBeVisible();
+  expect(await Order.countDocuments({ userId: customer.id })).toBe(0);
+  await expect(page.getByTestId("checkout-tax")).toContainText("does not collect sales tax in TX");
+  await page.getByRole("button", { name: "Place the order ($16,000)" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/payment\/[a-f0-9]{24}$/);
+  await expect(page.getByTestId("pay-price")).toHaveText("$16,000");
+  const order = await Order.findOne({ userId: customer.id }).lean();
+  expect(order).toMatchObject({ netCents: 1_600_000, taxCents: 0, totalCents: 1_600_000 });
+  expect(order!.taxLines![0]).toMatchObject({ kind: "not-collected" });
 });
 
-test("an EU company with a valid VAT number is invoiced with the reverse charge and no VAT", async ({
+test("an EU company with a valid VAT number sees the reverse charge in its cart and on its invoice", async ({
   page,
   login,
   createPart,
@@ -77,26 +93,63 @@ test("an EU company with a valid VAT number is invoiced with the reverse charge 
     exemptionCertificate: null,
   });
   const part = await createPart({ priceCents: 1250 });
+
+  // The cart, before paying: no VAT, the reverse charge and its reason.
+  await page.goto(`/parts/${part.id}`);
+  await page.getByLabel("Units for the cart").fill("200");
+  await page.getByRole("button", { name: /Add to cart/ }).click();
+  await expect(page.getByTestId("toast")).toContainText("added to your cart");
+  await page.goto("/dashboard/cart");
+  await expect(page.getByTestId("tax-line")).toContainText("Reverse charge");
+  await expect(page.getByTestId("tax-line")).toContainText("VAT to be accounted for by the recipient");
+  await expect(page.getByTestId("cart-total")).toHaveText("$2,500");
+  await page.getByLabel("Phone").fill("+49 40 555 0100");
+  await page.getByLabel("Address", { exact: true }).fill("Hafenstrasse 12\n20457 Hamburg\nGermany");
+  await page.getByRole("button", { name: "Place the order ($2,500)" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/payment\/[a-f0-9]{24}$/);
+  const placed = await Order.findOne({ userId: customer.id }).lean();
+  expect(placed).toMatchObject({ taxCents: 0, totalCents: 250_000, buyerVatNumber: "DE811907980" });
+  await markOrderPaid({
+    orderId: placed!._id.toString(),
+    transactionId: `pi_${placed!._id.toString()}`,
+    amountCents: placed!.totalCents,
+    currency: "usd",
+  });
+  expect((await Order.findById(placed!._id).lean())?.status).toBe("paid");
+
+  await page.goto(`/documents/${placed!._id.toString()}/invoice`);
+  await expect(page.getByTestId("document-tax")).toContainText("Reverse charge");
+  await expect(page.getByTestId("tax-note")).toContainText("VAT to be accounted for by the recipient");
+  await expect(page.getByTestId("tax-note")).toContainText("DE811907980");
+  await expect(page.getByTestId("tax-note")).toContainText("supplier VAT number NL859324710B01");
+  await expect(page.getByTestId("buyer-vat")).toHaveText("VAT number: DE811907980");
+  await expect(page.getByTestId("document-total")).toHaveText("$2,500");
+});
+
+test("a customer with no tax details is taxed by the delivery address, and the invoice says so", async ({
+  page,
+  login,
+  createPart,
+}) => {
+  const customer = await login({ name: "Ola Ohio" });
+  const part = await createPart({ priceCents: 1000 });
   const placed = await placeCustomerOrder({
-    lines: [{ partId: part.id, quantity: 200 }],
-    phone: "+49 40 555 0100",
-    address: "Hafenstrasse 12, 20457 Hamburg",
+    lines: [{ partId: part.id, quantity: 100 }],
+    phone: "+1 555 0101",
+    address: "12 High Street\nColumbus, OH 43004",
     user: { id: customer.id },
   });
   if (!placed.ok) throw new Error("the order was not placed");
-  expect(placed.order.taxCents).toBe(0);
+  // Ohio 5.75 % of $1,000.
+  expect(placed.order).toMatchObject({ netCents: 100_000, taxCents: 5750, totalCents: 105_750 });
   await markOrderPaid({
     orderId: placed.order.id,
     transactionId: `pi_${placed.order.id}`,
     amountCents: placed.order.totalCents,
     currency: "usd",
   });
-  expect((await Order.findById(placed.order.id).lean())?.status).toBe("paid");
-
   await page.goto(`/documents/${placed.order.id}/invoice`);
-  await expect(page.getByTestId("document-tax")).toContainText("Reverse charge");
-  await expect(page.getByTestId("tax-note")).toContainText("VAT to be accounted for by the recipient");
-  await expect(page.getByTestId("tax-note")).toContainText("DE811907980");
-  await expect(page.getByTestId("buyer-vat")).toHaveText("VAT number: DE811907980");
-  await expect(page.getByTestId("document-total")).toHaveText("$2,500");
+  await expect(page.getByTestId("document-tax")).toContainText("OH sales tax 5.75%");
+  await expect(page.getByTestId("document-total")).toHaveText("$1,057.50");
+  await expect(page.getByText("tax location is not recorded")).toHaveCount(0);
 });

@@ -294,7 +294,8 @@ describe("orders", () => {
       total: unknown;
       createdAt: string;
     };
-    expect(order).toMatchObject({ state: "unpaid", total: { amount: 48_000, currency: "USD" } });
+    // $480 net and Michigan sales tax (6 %): the address names no other place.
+    expect(order).toMatchObject({ state: "unpaid", total: { amount: 50_880, currency: "USD" } });
     expect(order.number).toMatch(/^SO-\d+$/);
     expect(order.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(placed.headers.get("location")).toBe(`/api/v1/orders/${order.id}`);
@@ -463,7 +464,7 @@ describe("orders", () => {
       invoices: { invoiceNumber: string | null; dueAt: string }[];
     };
     expect(statement.termsDays).toBe(30);
-    expect(statement.balance.amount).toBe(10_000);
+    expect(statement.balance.amount).toBe(10_600); // $100 and 6 % Michigan sales tax
     expect(statement.invoices).toHaveLength(1);
     expect(statement.invoices[0].invoiceNumber).toBeTruthy();
   });
@@ -559,7 +560,8 @@ describe("staff", () => {
     );
 
     const key = randomUUID();
-    const payment = { amount: 5000, receivedOn: "2026-01-15", method: "bank-transfer", reference: "BACS 1" };
+    // The order's $50 and 6 % Michigan sales tax.
+    const payment = { amount: 5300, receivedOn: "2026-01-15", method: "bank-transfer", reference: "BACS 1" };
     const paid = await call(staff.token, `/staff/orders/${order.id}/payments`, {
       method: "POST",
       body: payment,

@@ -103,7 +103,8 @@ describe("the cart", () => {
     expect(await linesOf(user.id)).toEqual([{ partId: part.id, quantity: 250 }]);
 
     const cart = await cartOf(cookie);
-    expect(cart).toMatchObject({ totalCents: 250 * 250, totalQuantity: 250, ok: true });
+    // The net and Michigan's 6 % (the default delivery address names no other place).
+    expect(cart).toMatchObject({ netCents: 250 * 250, totalCents: 66_250, totalQuantity: 250, ok: true });
     expect(cart.lines[0]).toMatchObject({ partId: part.id, quantity: 250, lineTotalCents: 62_500, problem: null });
     // Stock is not reserved by a cart.
     expect(await stockOf(part.id)).toBe(300);
@@ -171,7 +172,9 @@ describe("the cart", () => {
       description: "Order Placed Successfully!",
     });
     expect(orders[0].lines).toHaveLength(20);
-    expect(orders[0].totalCents).toBe(parts.reduce((sum, part) => sum + part.priceCents * 100, 0));
+    const net = parts.reduce((sum, part) => sum + part.priceCents * 100, 0);
+    expect(orders[0].netCents).toBe(net);
+    expect(orders[0].totalCents).toBe(net + Math.round(net * 0.06));
     expect(await linesOf(user.id)).toEqual([]);
     for (const part of parts) expect(await stockOf(part.id)).toBe(900);
   });

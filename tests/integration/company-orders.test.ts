@@ -202,11 +202,11 @@ describe("spending limits and approval", () => {
     settle(companyAction(actionArgs(postRequest("/dashboard/company", fields, { cookie }))));
 
   test("an order over the buyer's limit waits for approval with its stock held and counted; the owner is mailed and approves", async () => {
-    const { owner, buyer, cookies } = await company({ limitCents: 50_000 });
+    const { owner, buyer, cookies } = await company({ limitCents: 53_000 });
     const part = await createPart({ priceCents: 500, availableQuantity: 1000 });
-    const within = await place(buyer.id, part.id, 100); // $500: at the limit
+    const within = await place(buyer.id, part.id, 100); // $500 and 6 % Michigan sales tax, $530: at the limit
     expect(within.ok && within.order.status).toBe("unpaid");
-    const over = await place(buyer.id, part.id, 200); // $1,000: over it
+    const over = await place(buyer.id, part.id, 200); // $1,060 with tax: over it
     if (!over.ok) throw new Error("not placed");
     expect(over.order.status).toBe("approval");
     expect(over.order.state).toBe("approval");

@@ -59,8 +59,11 @@ describe("an order of several lines", () => {
         priceSource: "list",
       },
     ]);
+    // Michigan's 6 % on the net: the delivery address names no other place.
     expect(order).toMatchObject({
-      totalCents: 307_000,
+      netCents: 307_000,
+      taxCents: 18_420,
+      totalCents: 325_420,
       totalQuantity: 270,
       summary: `${a.name} + 1 more`,
       status: "unpaid",
@@ -221,7 +224,9 @@ describe("an order of several lines", () => {
     if (!placed.ok) throw new Error("not placed");
     const evidence = { orderId: placed.order.id, transactionId: "pi_lines_1", currency: "usd" };
     expect((await markOrderPaid({ ...evidence, amountCents: 50_000 })).outcome).toBe("mismatch");
-    expect((await markOrderPaid({ ...evidence, amountCents: 120_000 })).outcome).toBe("paid");
+    // The net alone is not the total: $1,200 and 6 % Michigan sales tax.
+    expect((await markOrderPaid({ ...evidence, amountCents: 120_000 })).outcome).toBe("mismatch");
+    expect((await markOrderPaid({ ...evidence, amountCents: 127_200 })).outcome).toBe("paid");
     expect((await Order.findById(placed.order.id).lean())?.status).toBe("paid");
   });
 });

@@ -125,10 +125,11 @@ describe("order emails", () => {
     expect(mail.text).toContain(`200 × Mail Brake Pad (${part.partNumber}) at $2.50 each: $500`);
     expect(mail.text).toContain("Your PO number: PO-77/B");
     expect(timesIn(mail, "PO-77/B")).toEqual({ html: 1, text: 1 });
-    // A customer without recorded tax details: the net, why no tax is charged, the total.
+    // A customer without recorded tax details, an address that names no other place: the seller's own state's tax.
     expect(mail.text).toContain("Net: $500");
-    expect(mail.text).toContain("the buyer's tax location is not recorded");
-    expect(mail.text).toContain("Total with tax: $500 for 200 units");
+    expect(mail.text).toContain("MI sales tax 6%: $30");
+    expect(mail.text).not.toContain("not recorded");
+    expect(mail.text).toContain("Total with tax: $530 for 200 units");
     expect(mail.html).toContain("Mail Brake Pad");
     expect(mail.html).not.toMatch(/<img/i);
     const payLink = linkIn(mail, `${shopUrl}/dashboard/payment/`);

@@ -369,7 +369,7 @@ describe("payment on account", () => {
     const part = await createPart({ priceCents: 1_000, availableQuantity: 1_000, minOrderQuantity: 1 });
     const delivery = { phone: "555-0100", address: "1 Account Road", payment: "account" };
 
-    const placed = await orderFromPart(part.id, { ...delivery, quantity: "100" }, cookie); // $1,000
+    const placed = await orderFromPart(part.id, { ...delivery, quantity: "100" }, cookie); // $1,000 + 6 % MI tax: $1,060
     expect(placed.status).toBe(302);
     const order = (await Order.findOne({ userId: user.id }).lean())!;
     expect(order).toMatchObject({ status: "account", paymentMethod: "account", termsDays: 30 });
@@ -378,10 +378,10 @@ describe("payment on account", () => {
     expect(Math.round(days)).toBe(30);
     expect(placed.headers.get("Location")).toBe(`/dashboard/orders/${order._id}`);
 
-    // $1,000 open + $600 > $1,500: refused, naming the limit and the balance.
+    // $1,060 open + $636 > $1,500: refused, naming the limit and the balance.
     const before = await snapshot({ partIds: [part.id] });
     const refused = await orderFromPart(part.id, { ...delivery, quantity: "100", poNumber: "" }, cookie);
-    await expectFieldError(refused, "payment", /credit limit of \$1,500: \$1,000 is open/, 409);
+    await expectFieldError(refused, "payment", /credit limit of \$1,500: \$1,060 is open/, 409);
     const fresh = await orderFromPart(part.id, { ...delivery, quantity: "60" }, cookie);
     await expectFieldError(fresh, "payment", /credit limit of \$1,500.*Pay an open invoice/, 409);
     expect(await snapshot({ partIds: [part.id] })).toEqual(before);
@@ -390,10 +390,10 @@ describe("payment on account", () => {
     const statement = await (
       await settle(statementLoader(loaderArgs(getRequest("/dashboard/statement", { cookie }))))
     ).json();
-    expect(statement.balanceCents).toBe(100_000);
+    expect(statement.balanceCents).toBe(106_000);
     expect(statement.orders.map((o: { number: string }) => o.number)).toEqual([`SO-${order.number}`]);
     const { cookie: staff } = await admin();
-    expect((await orderAction(order._id.toString(), pay("1000"), staff)).status).toBe(302);
+    expect((await orderAction(order._id.toString(), pay("1060"), staff)).status).toBe(302);
     const paid = (await Order.findById(order._id).lean())!;
     expect(paid.status).toBe("paid");
     expect(paid.invoiceNumber).toBe(order.invoiceNumber);
@@ -443,6 +443,6 @@ describe("payment on account", () => {
     const statement = await (
       await settle(statementLoader(loaderArgs(getRequest("/dashboard/statement", { cookie }))))
     ).json();
-    expect(statement.overdueCents).toBe(20_000);
+    expect(statement.overdueCents).toBe(21_200); // $200 and 6 % Michigan sales tax
   });
 });

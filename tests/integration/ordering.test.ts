@@ -75,7 +75,8 @@ describe("placing an order", () => {
     expect(await toastOf(response)).toMatchObject({
       type: "success",
       message: "Your Order is Placed",
-      description: `Order Placed Successfully! Total: $1,875 for 150 × ${part.name}.`,
+      // $1,875 and 6 % Michigan sales tax: the address names no other place.
+      description: `Order Placed Successfully! Total: $1,987.50 for 150 × ${part.name}.`,
     });
 
     const orders = await Order.find({ "lines.partId": part.id }).lean();
@@ -89,7 +90,9 @@ describe("placing an order", () => {
       lineTotalCents: 1250 * 150,
     });
     expect(orders[0]).toMatchObject({
-      totalCents: 1250 * 150,
+      netCents: 1250 * 150,
+      taxCents: Math.round(1250 * 150 * 0.06),
+      totalCents: Math.round(1250 * 150 * 1.06),
       phone: "+1 555 0100",
       address: "12 Gear Lane, Springfield",
       userEmail: user.email,

@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { Part } from "~/models/part.server";
+import { Company } from "~/models/company.server";
 import { PriceGroup } from "~/models/price-group.server";
 import { User } from "~/models/user.server";
 import { action as editProduct } from "~/routes/dashboard.manageProducts_.$id.edit";
@@ -180,10 +181,16 @@ describe("a customer's tax details", () => {
     [{ country: "US" }, "state", "US state"],
     [{ country: "DE", exemptionCertificate: "X-1" }, "exemptionCertificate", "for US customers"],
     [{ country: "CA", vatNumber: "123456789" }, "vatNumber", "for EU customers"],
+    [{ country: "XX" }, "country", "Choose a country"],
+    [{ state: "MI" }, "country", "Choose the country these tax details are for"],
+    [{ country: "US", state: "ZZ" }, "state", "US state"],
+    [{ country: "US", state: "MI", exemptionCertificate: "x".repeat(61) }, "exemptionCertificate", "At most 60"],
   ])("%o: a message at %s, 400, the account unchanged", async (fields, field, message) => {
     const cookie = await admin();
     const customer = await createUser({});
     const before = await User.findById(customer.id).lean();
+    // The tax details live on the company's account: it must be unchanged too.
+    const companyBefore = await Company.findById(before!.companyId).lean();
     const response = await settle(
       customerAction(
         actionArgs(postRequest(`/dashboard/allUsers/${customer.id}`, { intent: "pricing", ...fields }, { cookie }), {
@@ -196,6 +203,7 @@ describe("a customer's tax details", () => {
     expect(body).toContain(field);
     expect(body).toContain(message);
     expect(await User.findById(customer.id).lean()).toEqual(before);
+    expect(await Company.findById(before!.companyId).lean()).toEqual(companyBefore);
   });
 
   test("a tax rate over 100 % is refused by the rate tables' check", async () => {

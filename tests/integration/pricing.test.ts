@@ -11,7 +11,15 @@ import { setPriceGroup, setTaxProfile } from "~/models/user.server";
 import { placeCustomerOrder } from "~/utils/orders.server";
 import { parseBreaks, formatBreaks, nextBreakHint } from "~/utils/pricing";
 import { priceLines } from "~/utils/pricing.server";
-import { taxLinesFor, type TaxProfile } from "~/utils/tax";
+import { seller } from "~/content/tax";
+import {
+  placeInAddress,
+  rateTableSchema,
+  sellerIdentitySchema,
+  taxLinesFor,
+  taxPlaceFor,
+  type TaxProfile,
+} from "~/utils/tax";
 import { createPart, createUser } from "../setup/factories";
 
 const BREAKS = parseBreaks("100:-0%;500:-5%;1000:-10%");
@@ -104,6 +112,32 @@ describe("the pricing function", () => {
     expect(priced.totalCents).toBe(priced.netCents + 10_225);
   });
 
+  test("two lines of the same part are priced together: 300 and 300 reach the break at 500", async () => {
+    const part = await createPart({ priceCents: 1250, availableQuantity: 5000, volumeBreaks: BREAKS.breaks });
+    const user = await customerIn(noGroup);
+    const priced = await priceLines({ id: user.id }, [
+      { partId: part.id, quantity: 300 },
+      { partId: part.id, quantity: 300 },
+    ]);
+    expect(priced.lines).toHaveLength(1);
+    expect(priced.lines[0]).toMatchObject({ quantity: 600, unitPriceCents: 1188, source: "break" });
+    expect(priced.netCents).toBe(1188 * 600);
+    const placed = await placeCustomerOrder({
+      lines: [
+        { partId: part.id, quantity: 300 },
+        { partId: part.id, quantity: 300 },
+      ],
+      phone: "+1 555 0100",
+      address: "1 Test Street",
+      user: { id: user.id },
+    });
+    expect(placed.ok && placed.order.lines).toEqual([
+      expect.objectContaining({ quantity: 600, unitPriceCents: 1188, lineTotalCents: 1188 * 600 }),
+    ]);
+    // Taxed in the seller's own state (the address names no other): 6 % of the net.
+    expect(placed.ok && placed.order.taxCents).toBe(Math.round(1188 * 600 * 0.06));
+  });
+
   test("the part page's hint names the units to the next lower price", () => {
     const part = {
       priceCents: 1250,
@@ -148,16 +182,19 @@ describe("tax", () => {
     exemptionCertificate: null,
     ...fields,
   });
+  /** The tax lines of an order of `net` for a buyer with these details, delivered to `address`. */
+  const taxed = (tax: TaxProfile | null, address?: string, companyCountry?: string) =>
+    taxLinesFor(tax, net, taxPlaceFor(tax, { address, companyCountry }));
 
   test("domestic: the seller's own state's sales tax", () => {
-    expect(taxLinesFor(profile({ state: "MI" }), net)).toEqual([
+    expect(taxed(profile({ state: "MI" }))).toEqual([
       { kind: "sales-tax", label: "MI sales tax 6%", rate: 6, baseCents: net, amountCents: 6000, note: null },
     ]);
   });
 
   test("another US state: its rate where the seller collects, none (with the reason) where it does not", () => {
-    expect(taxLinesFor(profile({ state: "IL" }), net)[0]).toMatchObject({ kind: "sales-tax", amountCents: 6250 });
-    expect(taxLinesFor(profile({ state: "TX" }), net)[0]).toMatchObject({
+    expect(taxed(profile({ state: "IL" }))[0]).toMatchObject({ kind: "sales-tax", amountCents: 6250 });
+    expect(taxed(profile({ state: "TX" }))[0]).toMatchObject({
       kind: "not-collected",
       amountCents: 0,
       note: expect.stringContaining("does not collect sales tax in TX"),
@@ -165,7 +202,7 @@ describe("tax", () => {
   });
 
   test("exempt: a recorded certificate, printed as the reason", () => {
-    expect(taxLinesFor(profile({ state: "MI", exemptionCertificate: "MI-RS-0042" }), net)[0]).toMatchObject({
+    expect(taxed(profile({ state: "MI", exemptionCertificate: "MI-RS-0042" }))[0]).toMatchObject({
       kind: "exempt",
       amountCents: 0,
       note: expect.stringContaining("MI-RS-0042"),
@@ -173,30 +210,113 @@ describe("tax", () => {
   });
 
   test("EU reverse charge: a business with a valid VAT number in another member state", () => {
-    expect(taxLinesFor(profile({ country: "DE", vatNumber: "DE811907980" }), net)[0]).toMatchObject({
+    expect(taxed(profile({ country: "DE", vatNumber: "DE811907980" }))[0]).toMatchObject({
       kind: "reverse-charge",
       amountCents: 0,
       note: expect.stringContaining("Reverse charge"),
     });
     // A number that fails its country's format is no reverse charge: German VAT is charged.
-    expect(taxLinesFor(profile({ country: "DE", vatNumber: "DE12" }), net)[0]).toMatchObject({
+    expect(taxed(profile({ country: "DE", vatNumber: "DE12" }))[0]).toMatchObject({
       kind: "vat",
       rate: 19,
       amountCents: 19_000,
     });
     // In the seller's own EU VAT country, VAT is charged even to a business.
-    expect(taxLinesFor(profile({ country: "NL", vatNumber: "NL123456789B01" }), net)[0]).toMatchObject({
+    expect(taxed(profile({ country: "NL", vatNumber: "NL123456789B01" }))[0]).toMatchObject({
       kind: "vat",
       amountCents: 21_000,
     });
   });
 
   test("outside the EU and the US: an export, no tax, with the reason", () => {
-    expect(taxLinesFor(profile({ country: "CA" }), net)[0]).toMatchObject({
+    expect(taxed(profile({ country: "CA" }))[0]).toMatchObject({
       kind: "export",
       amountCents: 0,
       note: expect.stringContaining("export"),
     });
+  });
+
+  test("no tax details recorded: the delivery address decides, and an address naming no place is taxed at home", () => {
+    const cases: [string, string | undefined, { kind: string; amountCents: number; label?: string }][] = [
+      ["a US state with its ZIP code", "48 Mill Road\nColumbus, OH 43004", { kind: "sales-tax", amountCents: 5750, label: "OH sales tax 5.75%" }],
+      ["a state where the seller does not collect", "1 Main St, Austin, TX 78701, USA", { kind: "not-collected", amountCents: 0 }],
+      ["a country by name on the last line", "Hafenstraße 12\n20457 Hamburg\nGermany", { kind: "vat", amountCents: 19_000, label: "VAT DE 19%" }],
+      ["an EU country in its own language", "Via Roma 1, 00100 Roma, Italia", { kind: "vat", amountCents: 22_000 }],
+      ["a country outside the US and the EU", "10 King St W, Toronto, Canada", { kind: "export", amountCents: 0 }],
+      ["no place named: the seller's own state", "1 Test Street", { kind: "sales-tax", amountCents: 6000, label: "MI sales tax 6%" }],
+      ["no address at all (the cart before one is typed): the seller's own state", undefined, { kind: "sales-tax", amountCents: 6000 }],
+    ]; // prettier-ignore
+    for (const [name, address, expected] of cases) {
+      expect(taxed(null, address)[0], name).toMatchObject(expected);
+    }
+    // The company's own country stands in when the address names none.
+    expect(taxed(null, "Kungsgatan 1", "SE")[0]).toMatchObject({ kind: "vat", rate: 25 });
+    expect(taxed(null, "1 Yonge St", "CA")[0]).toMatchObject({ kind: "export" });
+  });
+
+  test("the delivery address wins over the recorded tax location; only a certificate or a VAT number removes tax", () => {
+    // An Ohio customer's goods going to Michigan pay Michigan's tax.
+    expect(taxed(profile({ state: "OH" }), "Detroit, MI 48209")[0]).toMatchObject({ kind: "sales-tax", rate: 6 });
+    // A German business shipping to its own warehouse in Germany: reverse charge.
+    expect(taxed(profile({ country: "DE", vatNumber: "DE811907980" }), "20457 Hamburg, Germany")[0]).toMatchObject({
+      kind: "reverse-charge",
+    });
+    // The same business taking the goods in the Netherlands (the seller's EU VAT country): Dutch VAT.
+    expect(taxed(profile({ country: "DE", vatNumber: "DE811907980" }), "Rotterdam, Netherlands")[0]).toMatchObject({
+      kind: "vat",
+      rate: 21,
+    });
+    // Its goods going to Detroit: Michigan sales tax, the VAT number does not matter there.
+    expect(taxed(profile({ country: "DE", vatNumber: "DE811907980" }), "Detroit, MI 48226")[0]).toMatchObject({
+      kind: "sales-tax",
+      amountCents: 6000,
+    });
+    // A certificate exempts US deliveries in any state the seller collects in.
+    expect(taxed(profile({ state: "MI", exemptionCertificate: "MI-RS-0042" }), "Toledo, OH 43604")[0]).toMatchObject({
+      kind: "exempt",
+    });
+    // A US address without a state takes the recorded state.
+    expect(taxed(profile({ state: "IL" }), "1 Wacker Drive, Chicago, USA")[0]).toMatchObject({ rate: 6.25 });
+    expect(placeInAddress("12 Gear Lane, Springfield")).toBeNull();
+  });
+
+  test("no order is ever left untaxed without a reason: every case prints a rate or a note", () => {
+    const buyers = [
+      null,
+      profile({ state: "MI" }),
+      profile({ state: "TX" }),
+      profile({ country: "DE", vatNumber: "DE811907980" }),
+    ];
+    const addresses = [
+      undefined,
+      "1 Test Street",
+      "Detroit, MI 48209",
+      "Austin, TX 78701",
+      "Hamburg, Germany",
+      "Tokyo, Japan",
+    ];
+    for (const buyer of buyers)
+      for (const address of addresses) {
+        const [line] = taxed(buyer, address);
+        expect(line.kind).not.toBe("unknown");
+        expect(line.amountCents > 0 || Boolean(line.note)).toBe(true);
+      }
+  });
+
+  test("the rate tables and the seller's identity are checked: a rate over 100 % or a placeholder number is refused", () => {
+    expect(rateTableSchema.safeParse({ MI: 6 }).success).toBe(true);
+    const over = rateTableSchema.safeParse({ MI: 106 });
+    expect(over.success).toBe(false);
+    expect(over.error?.issues[0].message).toBe("A tax rate is at most 100 %");
+    expect(rateTableSchema.safeParse({ MI: -1 }).success).toBe(false);
+    expect(sellerIdentitySchema.safeParse(seller).success).toBe(true);
+    expect(sellerIdentitySchema.safeParse({ ...seller, euVat: { country: "NL", number: "NL000000000" } }).success).toBe(
+      false,
+    );
+    expect(sellerIdentitySchema.safeParse({ ...seller, euVat: { country: "US", number: "123456789" } }).success).toBe(
+      false,
+    );
+    expect(sellerIdentitySchema.safeParse({ ...seller, taxId: "TBD" }).success).toBe(false);
   });
 });
 

@@ -181,7 +181,8 @@ describe("the quick-order pad", () => {
     expect(orders).toHaveLength(1);
     expect(placed.headers.get("Location")).toBe(`/dashboard/payment/${orders[0]._id}`);
     expect(orders[0].lines).toHaveLength(20);
-    expect(orders[0].totalCents).toBe(20 * 150 * 120);
+    expect(orders[0].netCents).toBe(20 * 150 * 120);
+    expect(orders[0].totalCents).toBe(Math.round(20 * 150 * 120 * 1.06)); // with Michigan's 6 %
     for (const part of parts) expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(380);
   });
   test("part numbers as an ERP or an old invoice writes them: pw1003, PW 1003 and an OE number all find the part", async () => {
@@ -216,5 +217,26 @@ describe("the quick-order pad", () => {
     const added = await post({ intent: "cart", lines: `pq${digits} 20\nPQ ${digits}, 30\noe ${digits}-77 40` }, cookie);
     expect(added.status).toBe(302);
     expect(await cartLines(user.id)).toEqual([{ partId: part.id, quantity: 90 }]);
+  });
+
+  test("two lines of one part, typed two ways, are one line at the combined quantity's volume break", async () => {
+    const digits = String(Date.now()).slice(-6);
+    await createPart({
+      partNumber: `PM-${digits}`,
+      priceCents: 1250,
+      availableQuantity: 5000,
+      volumeBreaks: [{ minQuantity: 500, percentOff: 5, unitPriceCents: null }],
+    });
+    const { user, cookie } = await signedIn();
+    const lines = `PM-${digits}, 300\npm${digits}, 300`;
+    const checked = await (await post({ intent: "check", lines }, cookie)).json();
+    expect(checked.checks).toHaveLength(1);
+    expect(checked.checks[0]).toMatchObject({ quantity: 600, lineNumbers: [1, 2], lineTotalCents: 1188 * 600 });
+    expect(checked.checks[0].part.priceCents).toBe(1188);
+    const placed = await post({ intent: "order", lines, phone: "+1 555 0100", address: "1 Pad Road" }, cookie);
+    expect(placed.status).toBe(302);
+    const order = await Order.findOne({ userId: user.id }).lean();
+    expect(order!.lines).toHaveLength(1);
+    expect(order!.lines[0]).toMatchObject({ quantity: 600, unitPriceCents: 1188, priceSource: "break" });
   });
 });

@@ -208,13 +208,14 @@ describe("caps on what one account holds unpaid", () => {
   test("the value cap: $5,000 unverified, $50,000 verified", async () => {
     const part = await createPart({ availableQuantity: 100_000, priceCents: 1000, minOrderQuantity: 10 });
     const unverified = await customer({ verified: false });
-    await fillCart(unverified.user.id, [{ partId: part.id, quantity: 501 }]);
+    // The cap is on what the orders cost with tax: 472 units are $4,720 and $283.20 of Michigan tax.
+    await fillCart(unverified.user.id, [{ partId: part.id, quantity: 472 }]);
     const refused = await checkout(unverified.cookie);
     expect(refused.status).toBe(409);
     expect((await refused.json()).result.error[""][0]).toMatch(
       /more than an account whose email is not verified may hold unpaid \(\$5,000\)/,
     );
-    await fillCart(unverified.user.id, [{ partId: part.id, quantity: 500 }]);
+    await fillCart(unverified.user.id, [{ partId: part.id, quantity: 471 }]); // $4,992.60 with tax
     expect((await checkout(unverified.cookie)).status).toBe(302);
 
     const verified = await customer();
@@ -222,7 +223,7 @@ describe("caps on what one account holds unpaid", () => {
     const over = await checkout(verified.cookie);
     expect(over.status).toBe(409);
     expect((await over.json()).result.error[""][0]).toMatch(/\(\$50,000\)/);
-    expect(await stockOf(part.id)).toBe(100_000 - 500);
+    expect(await stockOf(part.id)).toBe(100_000 - 471);
   });
 
   test("the hoarding attack: a fresh unverified account with the whole catalogue in its cart at full stock is refused, and nothing is held", async () => {
