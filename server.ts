@@ -209,10 +209,12 @@ app.use(
   }),
 );
 // Every file in public/ has an extension; pages never do, so they skip the file-system lookup.
+// So do single fetch's data requests (`/parts.data`, `/_root.data`): Remix answers those.
 const publicFiles = express.static("public", { maxAge: "1h", index: false });
-app.use((req: Request, res: Response, next: NextFunction) =>
-  path.extname(req.path) ? publicFiles(req, res, next) : next(),
-);
+app.use((req: Request, res: Response, next: NextFunction) => {
+  const extension = path.extname(req.path);
+  return extension && extension !== ".data" ? publicFiles(req, res, next) : next();
+});
 
 // `npm run bench` only: saved copies of rendered pages, served by this same server as the ceiling
 // that server-side rendering is measured against.

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { defer } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Await, Link, useLoaderData } from "@remix-run/react";
 import { Suspense } from "react";
 import { PartGrid } from "~/components/part-card";
@@ -38,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // A signed-in customer sees their own price (a page with a session cookie is never shared).
   const parts = await priceCards(await getUser(request), listed);
   await waitAtMost(reviews, REVIEWS_WAIT_MS);
-  return defer({ parts, reviews }, { headers: publicPageHeaders(request) });
+  return data({ parts, reviews }, { headers: publicPageHeaders(request) });
 }
 
 export const headers = publicPageHeadersFunction;

@@ -1,7 +1,7 @@
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data as dataWithInit } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
@@ -32,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     user.role === "customer" ? openAccountOrders(user) : { orders: [], balanceCents: 0 },
     listPriceGroups(),
   ]);
-  return json(
+  return dataWithInit(
     {
       customer: {
         id: user.id,
@@ -69,16 +69,16 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (formData.get("intent") === "unpaid-caps") return saveUnpaidCaps(formData, user, admin, context);
   if (formData.get("intent") === "pricing") return savePricing(formData, user, admin, context);
   const submission = parseWithZod(formData, { schema: accountTermsSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return dataWithInit(submission.reply(), { status: 400 });
   if (user.role !== "customer") {
-    return json(
+    return dataWithInit(
       submission.reply({ fieldErrors: { termsDays: ["Payment terms are for customers; this is an admin account."] } }),
       { status: 422 },
     );
   }
   const terms = { termsDays: submission.value.termsDays, creditLimitCents: submission.value.creditLimit * 100 };
   if (!(await setAccountTerms(user.id, terms))) {
-    return json(submission.reply({ formErrors: ["This account changed meanwhile; reload the page."] }), {
+    return dataWithInit(submission.reply({ formErrors: ["This account changed meanwhile; reload the page."] }), {
       status: 409,
     });
   }
@@ -105,17 +105,17 @@ async function saveUnpaidCaps(
 ) {
   const submission = parseWithZod(formData, { schema: unpaidCapsSchema });
   const intent = "unpaid-caps" as const;
-  if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return dataWithInit({ intent, result: submission.reply() }, { status: 400 });
   if (user.role !== "customer") {
     const message = "Caps on unpaid orders are for customers; this is an admin account.";
-    return json({ intent, result: submission.reply({ formErrors: [message] }) }, { status: 422 });
+    return dataWithInit({ intent, result: submission.reply({ formErrors: [message] }) }, { status: 422 });
   }
   const caps = {
     orders: submission.value.orders ?? null,
     valueCents: submission.value.value === undefined ? null : submission.value.value * 100,
   };
   if (!(await setUnpaidCaps(user.id, caps))) {
-    return json(
+    return dataWithInit(
       { intent, result: submission.reply({ formErrors: ["This account changed meanwhile; reload the page."] }) },
       { status: 409 },
     );
@@ -142,21 +142,21 @@ async function savePricing(
 ) {
   const submission = parseWithZod(formData, { schema: customerPricingSchema });
   const intent = "pricing" as const;
-  if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return dataWithInit({ intent, result: submission.reply() }, { status: 400 });
   if (user.role !== "customer") {
     const message = "Price groups and tax details are for customers; this is an admin account.";
-    return json({ intent, result: submission.reply({ formErrors: [message] }) }, { status: 422 });
+    return dataWithInit({ intent, result: submission.reply({ formErrors: [message] }) }, { status: 422 });
   }
   const { priceGroupId, tax } = submission.value;
   const group = priceGroupId ? await getPriceGroup(priceGroupId) : null;
   if (priceGroupId && !group) {
     const reply = submission.reply({ fieldErrors: { priceGroupId: ["That price group no longer exists"] } });
-    return json({ intent, result: reply }, { status: 422 });
+    return dataWithInit({ intent, result: reply }, { status: 422 });
   }
   // Two single-field updates of the same account: each is atomic, and either alone leaves a valid account.
   if (!(await setPriceGroup(user.id, priceGroupId)) || !(await setTaxProfile(user.id, tax))) {
     const reply = submission.reply({ formErrors: ["This account changed meanwhile; reload the page."] });
-    return json({ intent, result: reply }, { status: 409 });
+    return dataWithInit({ intent, result: reply }, { status: 409 });
   }
   const words = (t: typeof tax) =>
     t ? [t.country, t.state, t.vatNumber, t.exemptionCertificate].filter(Boolean).join(" ") : "not recorded";

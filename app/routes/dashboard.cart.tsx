@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import type { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -41,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     stored.lines.map((line) => ({ ...line, priced: Boolean(line.part) })),
   );
   const cart = { ...stored, ...priced };
-  return json(
+  return data(
     { cart, terms, buyer: deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo")) },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -62,7 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
   // Accounts people see and pay the company's orders; they do not fill carts.
   if (!can(user, "order")) throw new Response(ACCOUNTS_CANNOT_ORDER, { status: 403 });
   const refuse = (message: string, status: number, field?: string) =>
-    json<ActionData>(
+    data<ActionData>(
       {
         ...posted,
         result: submission.reply(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }),
@@ -83,7 +83,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     const quantityError = posted.intent === "add" ? submission.error?.quantity?.[0] : undefined;
     const back = quantityError ? await backToCard(quantityError) : null;
-    return back ?? json<ActionData>({ ...posted, result: submission.reply() }, { status: 400 });
+    return back ?? data<ActionData>({ ...posted, result: submission.reply() }, { status: 400 });
   }
   const value = submission.value;
 
@@ -149,20 +149,20 @@ export async function action({ request }: ActionFunctionArgs) {
       });
       if (!placed.ok && "payment" in placed) {
         await dropCheckoutClaim(user.id, orderId);
-        return json<ActionData>(
+        return data<ActionData>(
           { ...posted, result: submission.reply({ fieldErrors: { payment: [placed.payment.message] } }) },
           { status: placed.payment.status },
         );
       }
       if (!placed.ok) {
         if (placed.refusal) {
-          return json<ActionData>(
+          return data<ActionData>(
             { ...posted, result: submission.reply({ formErrors: [placed.refusal] }) },
             { status: 409 },
           );
         }
         const names = new Map(cart.lines.map((line) => [line.partId, line.part?.name ?? "A removed part"]));
-        return json<ActionData>(
+        return data<ActionData>(
           {
             ...posted,
             result: submission.reply({

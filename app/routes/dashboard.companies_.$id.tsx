@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { listMembers } from "~/models/company-member.server";
@@ -21,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     openAccountOrders(scope),
     listOrdersOfUser(scope, { perPage: 10 }),
   ]);
-  return json(
+  return data(
     {
       company: {
         id: company.id,

@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
@@ -18,8 +18,7 @@ import { createEndpoint, deleteEndpoint, redeliverWebhook } from "~/utils/webhoo
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const [endpoints, deliveries] = await Promise.all([listEndpointsOf(user.id), listRecentDeliveries(user.id, 20)]);
-  return json(
-    // The limit comes with the data: a .server module's constants are not in the browser's bundle.
+  return data(
     { endpoints, deliveries, allOrders: user.role === "admin", maxEndpoints: MAX_ENDPOINTS_PER_OWNER },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -30,19 +29,19 @@ type ActionData = { result: SubmissionResult<string[]>; created?: { url: string;
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await readForm(request), { schema: webhookActionSchema });
-  if (submission.status !== "success") return json<ActionData>({ result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return data<ActionData>({ result: submission.reply() }, { status: 400 });
   const actor = { id: user.id, email: user.email, role: user.role };
   const value = submission.value;
   if (value.intent === "add") {
     const outcome = await createEndpoint(value.url, { actor, context });
     if (!outcome.ok) {
-      return json<ActionData>(
+      return data<ActionData>(
         { result: submission.reply({ fieldErrors: { url: [outcome.message] } }) },
         { status: 400 },
       );
     }
     // The secret is shown this once, in this answer (never in a redirect, a cookie or the page's later loads).
-    return json<ActionData>(
+    return data<ActionData>(
       { result: submission.reply({ resetForm: true }), created: { url: outcome.endpoint.url, secret: outcome.secret } },
       { headers: { "Cache-Control": "no-store" } },
     );
@@ -50,7 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (value.intent === "remove") {
     const removed = await deleteEndpoint(value.endpointId, { actor, context });
     if (!removed) {
-      return json<ActionData>(
+      return data<ActionData>(
         { result: submission.reply({ formErrors: ["That endpoint is already removed."] }) },
         { status: 404 },
       );
@@ -59,7 +58,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const delivery = await redeliverWebhook(value.deliveryId, user);
   if (!delivery) {
-    return json<ActionData>(
+    return data<ActionData>(
       { result: submission.reply({ formErrors: ["That delivery cannot be sent again now (it is being sent)."] }) },
       { status: 404 },
     );
