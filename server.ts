@@ -15,6 +15,7 @@ import { startStockJobs } from "./app/utils/stock-jobs.server";
 import { migrateDb } from "./app/utils/migrate.server";
 import { EnvError, getEnv, isGoogleConfigured, isStripeConfigured, TRUST_PROXY_COUNT_WARNING } from "./server/env";
 import { dbOutageGuard, RETRY_AFTER_SECONDS } from "./server/db-outage";
+import { withPageUrls } from "./server/single-fetch";
 import { connectWithRetry, oneLine, StartupError } from "./server/db-start";
 import { isLocalDbError, startLocalDb, type LocalDb } from "./server/local-db";
 import { isLocalUrl, mailInbox, startMailCatcher, type MailCatcher } from "./server/mail-catcher";
@@ -120,7 +121,7 @@ async function importBuild(): Promise<ServerBuild> {
 const outage = dbOutageGuard({ isUnavailable: isDbUnavailableError, probe: pingDb, logger });
 function remixHandler(build: ServerBuild) {
   return createRequestHandler({
-    build: outage.wrapBuild(build),
+    build: outage.wrapBuild(withPageUrls(build)),
     mode: env.NODE_ENV,
     getLoadContext: (req, res) => ({
       cspNonce: res.locals.cspNonce as string,
