@@ -15,6 +15,7 @@ import { startStockJobs } from "./app/utils/stock-jobs.server";
 import { migrateDb } from "./app/utils/migrate.server";
 import { EnvError, getEnv, isGoogleConfigured, isStripeConfigured, TRUST_PROXY_COUNT_WARNING } from "./server/env";
 import { dbOutageGuard, RETRY_AFTER_SECONDS } from "./server/db-outage";
+import { withPageUrls } from "./server/single-fetch";
 import { connectWithRetry, oneLine, StartupError } from "./server/db-start";
 import { isLocalDbError, startLocalDb, type LocalDb } from "./server/local-db";
 import { isLocalUrl, mailInbox, startMailCatcher, type MailCatcher } from "./server/mail-catcher";
@@ -121,7 +122,7 @@ async function importBuild(): Promise<ServerBuild> {
 const outage = dbOutageGuard({ isUnavailable: isDbUnavailableError, probe: pingDb, logger });
 function remixHandler(build: ServerBuild) {
   return createRequestHandler({
-    build: outage.wrapBuild(build),
+    build: outage.wrapBuild(withPageUrls(build)),
     mode: env.NODE_ENV,
     getLoadContext: (req, res) => ({
       cspNonce: res.locals.cspNonce as string,
@@ -210,10 +211,12 @@ app.use(
   }),
 );
 // Every file in public/ has an extension; pages never do, so they skip the file-system lookup.
+// So do single fetch's data requests (`/parts.data`, `/_root.data`): Remix answers those.
 const publicFiles = express.static("public", { maxAge: "1h", index: false });
-app.use((req: Request, res: Response, next: NextFunction) =>
-  path.extname(req.path) ? publicFiles(req, res, next) : next(),
-);
+app.use((req: Request, res: Response, next: NextFunction) => {
+  const extension = path.extname(req.path);
+  return extension && extension !== ".data" ? publicFiles(req, res, next) : next();
+});
 
 // `npm run bench` only: saved copies of rendered pages, served by this same server as the ceiling
 // that server-side rendering is measured against.

@@ -7,7 +7,12 @@ import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./utils/nonce";
 import { RequestIdProvider } from "./utils/request-id";
 
-const ABORT_DELAY = 5_000;
+/**
+ * How long single fetch waits for a loader's promises (the home page's reviews) before it rejects
+ * them; the render is aborted a second later, once those rejections have reached the page.
+ */
+export const streamTimeout = 5_000;
+const ABORT_DELAY = streamTimeout + 1_000;
 /** Seconds, as server/db-outage.ts sends them on the answers of loaders and actions. */
 const RETRY_AFTER = "5";
 
@@ -72,7 +77,7 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <RequestIdProvider value={loadContext.requestId ?? null}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+          <RemixServer context={remixContext} url={request.url} nonce={nonce} />
         </RequestIdProvider>
       </NonceProvider>,
       {

@@ -11,4 +11,10 @@ declare module "@remix-run/node" {
     /** The request's logger: every line it writes carries the request id. */
     logger: Logger;
   }
+
+  // Single fetch: loaders and actions return plain data (or `data()`), and `useLoaderData<typeof
+  // loader>` types what turbo-stream carries (Dates stay Dates) rather than JSON.
+  interface Future {
+    v3_singleFetch: true;
+  }
 }

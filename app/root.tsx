@@ -1,5 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data as dataWithInit } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -37,9 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
   // getToast always re-commits its cookie; only send it when a toast was consumed, so pages
   // without one carry no Set-Cookie and public pages stay cacheable (app/utils/cache.server.ts).
-  // Without headers to send, the data goes to the page as it is: a json() Response would be
-  // serialised and parsed again on every request.
-  return toast ? json(data, { headers }) : data;
+  return toast ? dataWithInit(data, { headers }) : data;
 }
 
 export type RootLoader = typeof loader;

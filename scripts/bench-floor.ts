@@ -70,7 +70,7 @@ writeFileSync(
 );
 const built = spawnSync("npx", ["remix", "build"], {
   cwd: floorDir,
-  env: { ...process.env, NODE_ENV: "production", FLOOR_BUILD_DIR: floorBuild },
+  env: { ...process.env, NODE_ENV: "production", FLOOR_BUILD_DIR: floorBuild, VITE_CJS_IGNORE_WARNING: "true" },
   stdio: ["ignore", "ignore", "inherit"],
 });
 if (built.status !== 0) throw new Error("building the floor app failed");

@@ -82,7 +82,7 @@ const SESSION_COOKIE = /(?:^|;\s*)__session=/;
 
 /**
  * Any answer to a signed-in browser, or one that sets a cookie, may carry that person's data (the
- * navbar's name on a 404, the root loader's user in `?_data=root`): no cache stores it, and a
+ * navbar's name on a 404, the root loader's user in `/_root.data`): no cache stores it, and a
  * shared cache keeps anonymous copies apart by Cookie. Applied as the headers go out, so it wins
  * over whatever a page's own headers said (one Cache-Control header, never two).
  */

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { defer } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Await, Link, useLoaderData } from "@remix-run/react";
 import { Suspense } from "react";
 import { PartGrid } from "~/components/part-card";
@@ -37,8 +37,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { parts: listed } = await listPartCards({ perPage: HOME_PART_COUNT, withTotal: false });
   // A signed-in customer sees their own price (a page with a session cookie is never shared).
   const parts = await priceCards(await getUser(request), listed);
-  await waitAtMost(reviews, REVIEWS_WAIT_MS);
-  return defer({ parts, reviews }, { headers: publicPageHeaders(request) });
+  // Arrived in time: the list itself, rendered in the page's first HTML (single fetch would
+  // otherwise stream even a settled promise after the shell, which only JavaScript can show).
+  const reviewsNowOrLater = await settledWithin(reviews, REVIEWS_WAIT_MS);
+  return data({ parts, reviews: reviewsNowOrLater }, { headers: publicPageHeaders(request) });
 }
 
 export const headers = publicPageHeadersFunction;
@@ -46,15 +48,21 @@ export const headers = publicPageHeadersFunction;
 /** Sent without the framework's JavaScript: see useHydrate in root.tsx (the 90 KB budget). */
 export const handle = { hydrate: false };
 
-async function waitAtMost(promise: Promise<unknown>, ms: number) {
+/** The promise's value if it comes within `ms`, else the promise itself (also when it fails). */
+async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | Promise<T>> {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    promise.catch(() => undefined),
-    new Promise((resolve) => {
-      timer = setTimeout(resolve, ms);
-    }),
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(resolve, ms, "late");
+  });
+  const first = await Promise.race([
+    promise.then(
+      (value) => ({ value }),
+      () => "late" as const,
+    ),
+    late,
   ]);
   clearTimeout(timer);
+  return first === "late" ? promise : first.value;
 }
 
 export default function Home() {

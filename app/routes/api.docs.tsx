@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getEnv } from "~/utils/env.server";
@@ -46,7 +46,7 @@ export function loader(_args: LoaderFunctionArgs) {
       ];
     }),
   );
-  return json(
+  return data(
     {
       title: document.info.title,
       description: document.info.description ?? "",

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { MailedLinkConfirm, MailedLinkProblem } from "~/components/mailed-link-problem";
 import { MailedLinkSchema } from "~/utils/account-schemas";
@@ -26,12 +26,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const check = await checkEmailChangeToken(token);
   if (check.state !== "valid") {
-    return json(
+    return data(
       { problem: PROBLEMS[check.state], token: "", email: "", step: check.step },
       { status: 400, headers: TOKEN_PAGE_HEADERS },
     );
   }
-  return json({ problem: null, token, email: check.email, step: check.step }, { headers: TOKEN_PAGE_HEADERS });
+  return data({ problem: null, token, email: check.email, step: check.step }, { headers: TOKEN_PAGE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -47,7 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
         description: "Open it to use that address; until then your account keeps its address.",
       });
     }
-    return json({ problem: PROBLEMS[outcome.problem] }, { status: outcome.problem === "taken" ? 409 : 400 });
+    return data({ problem: PROBLEMS[outcome.problem] }, { status: outcome.problem === "taken" ? 409 : 400 });
   }
   const outcome = await confirmEmailChange(token, await getSessionId(request));
   if (!outcome.problem) {
@@ -57,7 +57,7 @@ export async function action({ request }: ActionFunctionArgs) {
       description: "Every other session of your account was signed out.",
     });
   }
-  return json(
+  return data(
     { problem: PROBLEMS[outcome.problem] },
     { status: outcome.problem === "taken" ? 409 : 400, headers: TOKEN_PAGE_HEADERS },
   );

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
@@ -64,7 +64,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const editId = new URL(request.url).searchParams.get("edit");
   const editing = user.addresses.find((entry) => entry.id === editId) ?? null;
   const hasPassword = Boolean(await getPasswordHashOf(user.id));
-  return json(
+  return data(
     {
       profile: user,
       editing,
@@ -83,7 +83,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 async function changeEmailAction(user: UserView, formData: FormData, context: ActionFunctionArgs["context"]) {
   const submission = parseWithZod(formData, { schema: ChangeEmailSchema });
   const reply = (status: number, result = submission.reply({ hideFields: ["currentPassword"] })) =>
-    json({ ...result, formName: "change-email" }, { status });
+    data({ ...result, formName: "change-email" }, { status });
   if (submission.status !== "success") return reply(400);
   const { newEmail, currentPassword } = submission.value;
   const fieldError = (field: string, message: string) =>
@@ -120,7 +120,7 @@ async function changePasswordAction(
   const submission = parseWithZod(formData, { schema: ChangePasswordSchema });
   const hide = ["currentPassword", "newPassword"];
   const reply = (status: number, result = submission.reply({ hideFields: hide })) =>
-    json({ ...result, formName: "change-password" }, { status });
+    data({ ...result, formName: "change-password" }, { status });
   if (submission.status !== "success") return reply(400);
   const { currentPassword, newPassword } = submission.value;
   const common = commonPasswordProblem(newPassword);
@@ -143,7 +143,7 @@ async function changePasswordAction(
 async function setPasswordAction(user: UserView, context: ActionFunctionArgs["context"]) {
   const refusal = await mailRequestAttempt({ ip: clientIp(context), email: user.email, action: "password-reset" });
   if (refusal)
-    return json(
+    return data(
       { status: "error" as const, error: { "": [refusal.message] }, formName: "set-password" },
       { status: 429 },
     );
@@ -159,7 +159,7 @@ const NO_PASSWORD_YET = "Your account has no password yet: ask for a link to set
 async function emailPreferencesAction(user: UserView, formData: FormData) {
   const submission = parseWithZod(formData, { schema: EmailPreferencesSchema });
   if (submission.status !== "success")
-    return json({ ...submission.reply(), formName: "email-preferences" }, { status: 400 });
+    return data({ ...submission.reply(), formName: "email-preferences" }, { status: 400 });
   const on = submission.value.orderUpdateEmails === true;
   await setOrderUpdateEmails(user.id, on);
   return redirectWithSuccess(
@@ -194,13 +194,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (intent === "company") {
     const submission = parseWithZod(formData, { schema: CompanySchema });
-    if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
+    if (submission.status !== "success") return data({ ...submission.reply(), formName: intent }, { status: 400 });
     if (!(await updateCompany(user.id, submission.value))) throw await gone();
     return saved("Company details saved");
   }
   if (intent === "address-save") {
     const submission = parseWithZod(formData, { schema: AddressSchema });
-    if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
+    if (submission.status !== "success") return data({ ...submission.reply(), formName: intent }, { status: 400 });
     const { addressId, ...entry } = submission.value;
     const outcome = addressId ? await editAddress(user.id, addressId, entry) : await addAddress(user.id, entry);
     if (outcome === "missing" && addressId)
@@ -212,11 +212,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       outcome === "duplicate"
         ? "This address is already in your address book"
         : `Your address book is full (${MAX_ADDRESSES} addresses)`;
-    return json({ ...submission.reply({ fieldErrors: { address: [message] } }), formName: intent }, { status: 409 });
+    return data({ ...submission.reply({ fieldErrors: { address: [message] } }), formName: intent }, { status: 409 });
   }
   if (intent === "address-delete" || intent === "address-default") {
     const submission = parseWithZod(formData, { schema: AddressActionSchema });
-    if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
+    if (submission.status !== "success") return data({ ...submission.reply(), formName: intent }, { status: 400 });
     const { addressId } = submission.value;
     const done =
       intent === "address-delete"
@@ -229,8 +229,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "avatar") {
     const submission = parseWithZod(formData, { schema: AvatarSchema });
     const refuse = (status: number, message: string) =>
-      json({ ...submission.reply({ fieldErrors: { avatar: [message] } }), formName: intent }, { status });
-    if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
+      data({ ...submission.reply({ fieldErrors: { avatar: [message] } }), formName: intent }, { status });
+    if (submission.status !== "success") return data({ ...submission.reply(), formName: intent }, { status: 400 });
     const tooMany = await avatarUploadAttempt(user.id);
     if (tooMany) return refuse(429, tooMany);
     const bytes = new Uint8Array(await submission.value.avatar.arrayBuffer());
@@ -258,7 +258,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   const submission = parseWithZod(formData, { schema: ProfileSchema });
   if (submission.status !== "success") {
-    return json({ ...submission.reply(), formName: "profile" }, { status: 400 });
+    return data({ ...submission.reply(), formName: "profile" }, { status: 400 });
   }
   const updated = await updateProfile(user.id, submission.value);
   if (!updated) throw await gone();

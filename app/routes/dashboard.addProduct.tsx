@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -19,13 +19,13 @@ const FAILED_TO_ADD = "Failed to add the part";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return json(null, { headers: { "Cache-Control": "private, no-store" } });
+  return data(null, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const submission = parseWithZod(await readForm(request), { schema: newPartSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const {
     name,
     description,
@@ -56,7 +56,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       volumeBreaks,
     });
     if (!result.ok) {
-      return json(
+      return data(
         submission.reply({
           formErrors: [FAILED_TO_ADD],
           fieldErrors: { partNumber: ["That part number is already in use"] },
@@ -73,7 +73,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   } catch (error) {
     console.error(error);
-    return json(submission.reply({ formErrors: [FAILED_TO_ADD] }), { status: 500 });
+    return data(submission.reply({ formErrors: [FAILED_TO_ADD] }), { status: 500 });
   }
   return redirectWithSuccess("/dashboard/manageProducts", "Part added successfully");
 }

@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
@@ -43,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       }),
     ),
   });
-  return json(
+  return data(
     {
       awaitingPayment: slim(awaitingPayment),
       awaitingShipment: slim(awaitingShipment),

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList } from "~/components/forms";
@@ -41,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const companyId = new URL(request.url).searchParams.get("company") ?? undefined;
   const company = companyId ? await getCompany(companyId) : null;
   const { users, total } = await listUsers({ page, perPage: PER_PAGE, companyId: company?.id });
-  return json({
+  return {
     adminId: admin.id,
     company: company ? { id: company.id, name: company.company.companyName || "Unnamed company" } : null,
     users: users.map(({ id, name, email, role, emailVerified, companyId, companyRole, company }) => ({
@@ -57,7 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     page,
     pageCount: Math.max(1, Math.ceil(total / PER_PAGE)),
     total,
-  });
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -66,12 +66,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!user || user.role !== "admin") throw new Response(MAKE_ADMIN_FAILED, { status: 403 });
 
   const submission = parseWithZod(await readForm(request), { schema: UserActionSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { userId, intent } = submission.value;
   const page = pageFrom(request);
   const back = `/dashboard/allUsers${page > 1 ? `?page=${page}` : ""}`;
   const target = await getUserById(userId);
-  const refuse = (message: string, status: number) => json(submission.reply({ formErrors: [message] }), { status });
+  const refuse = (message: string, status: number) => data(submission.reply({ formErrors: [message] }), { status });
 
   if (intent === "demote") {
     const outcome = await demoteAdmin(userId);

@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data as dataWithInit } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -26,7 +26,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   const raw = new URL(request.url).searchParams.get("page");
   const page = raw && /^\d{1,6}$/.test(raw) && Number(raw) > 1 ? Number(raw) : 1;
-  return json(
+  return dataWithInit(
     { intent, user: { id: user.id, name: user.name, email: user.email }, isSelf: user.id === admin.id, page },
     { headers: { "Cache-Control": "private, no-store" } },
   );

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data as dataWithInit } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { openAccountOrders } from "~/models/order.server";
@@ -27,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     user.role === "customer" ? openAccountOrders(user) : { orders: [], balanceCents: 0 },
     listPriceGroups(),
   ]);
-  return json(
+  return dataWithInit(
     {
       customer: {
         id: user.id,
@@ -64,7 +64,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
   if (formData.get("intent") === "pricing") return savePricing(formData, user, admin, context);
   // Terms, credit and caps are the company's: set on its record (/dashboard/companies/{id}), not here.
-  return json(
+  return dataWithInit(
     { error: "Set payment terms, the credit limit and caps on the company's record (Companies)." },
     { status: 400 },
   );
@@ -79,21 +79,21 @@ async function savePricing(
 ) {
   const submission = parseWithZod(formData, { schema: customerPricingSchema });
   const intent = "pricing" as const;
-  if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return dataWithInit({ intent, result: submission.reply() }, { status: 400 });
   if (user.role !== "customer") {
     const message = "Price groups and tax details are for customers; this is an admin account.";
-    return json({ intent, result: submission.reply({ formErrors: [message] }) }, { status: 422 });
+    return dataWithInit({ intent, result: submission.reply({ formErrors: [message] }) }, { status: 422 });
   }
   const { priceGroupId, tax } = submission.value;
   const group = priceGroupId ? await getPriceGroup(priceGroupId) : null;
   if (priceGroupId && !group) {
     const reply = submission.reply({ fieldErrors: { priceGroupId: ["That price group no longer exists"] } });
-    return json({ intent, result: reply }, { status: 422 });
+    return dataWithInit({ intent, result: reply }, { status: 422 });
   }
   // Two single-field updates of the same account: each is atomic, and either alone leaves a valid account.
   if (!(await setPriceGroup(user.id, priceGroupId)) || !(await setTaxProfile(user.id, tax))) {
     const reply = submission.reply({ formErrors: ["This account changed meanwhile; reload the page."] });
-    return json({ intent, result: reply }, { status: 409 });
+    return dataWithInit({ intent, result: reply }, { status: 409 });
   }
   const words = (t: typeof tax) =>
     t ? [t.country, t.state, t.vatNumber, t.exemptionCertificate].filter(Boolean).join(" ") : "not recorded";

@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
@@ -25,7 +25,7 @@ const PATH = "/dashboard/apiKeys";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const keys = await listKeysFor(user);
-  return json(
+  return data(
     {
       keys,
       scopes: scopesOf(user),
@@ -44,13 +44,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await readForm(request), { schema: apiKeyActionSchema });
   if (submission.status !== "success") {
-    return json<ActionData>({ result: submission.reply() }, { status: 400 });
+    return data<ActionData>({ result: submission.reply() }, { status: 400 });
   }
   const { value } = submission;
   if (value.intent === "revoke") {
     const key = await revokeKeyOf(user, value.keyId, context);
     if (!key) {
-      return json<ActionData>(
+      return data<ActionData>(
         { result: submission.reply({ formErrors: ["That key is already revoked, or is not one you may revoke."] }) },
         { status: 404 },
       );
@@ -59,13 +59,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const outcome = await createKeyFor(user, value, context);
   if (!outcome.ok) {
-    return json<ActionData>(
+    return data<ActionData>(
       { result: submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }) },
       { status: 400 },
     );
   }
   // The token is shown in this answer only: it is stored hashed and cannot be shown again.
-  return json<ActionData>(
+  return data<ActionData>(
     { result: submission.reply({ resetForm: true }), created: { name: outcome.key.name, token: outcome.token } },
     { headers: { "Cache-Control": "private, no-store" } },
   );

@@ -1,7 +1,7 @@
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
@@ -31,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (submission.status !== "success") {
     // Bad filters show their message next to the field and no entries (nothing is guessed).
     const entries: (AuditEntryView & { actorName: string | null })[] = [];
-    return json({ result: submission.reply(), entries, page: 1, pageCount: 1, total: 0 }, { status: 400, headers });
+    return data({ result: submission.reply(), entries, page: 1, pageCount: 1, total: 0 }, { status: 400, headers });
   }
   const { action, actor, from, to } = submission.value;
   const list = await listAuditEntries(
@@ -57,7 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       targetLabel: person ? `${person.name} (${person.email})` : entry.targetLabel,
     };
   });
-  return json({ result: submission.reply(), ...list, entries }, { headers });
+  return data({ result: submission.reply(), ...list, entries }, { headers });
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });

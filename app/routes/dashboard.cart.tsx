@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import type { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -44,7 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     buyer.address,
   );
   const cart = { ...stored, ...priced, taxPlaceWords: placeWords(priced.taxPlace) };
-  return json({ cart, terms, buyer }, { headers: { "Cache-Control": "private, no-store" } });
+  return data({ cart, terms, buyer }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 /** The total of the typed address when it differs from what the page showed: the checkout shows it before placing. */
@@ -65,7 +65,7 @@ export async function action({ request }: ActionFunctionArgs) {
   // Accounts people see and pay the company's orders; they do not fill carts.
   if (!can(user, "order")) throw new Response(ACCOUNTS_CANNOT_ORDER, { status: 403 });
   const refuse = (message: string, status: number, field?: string) =>
-    json<ActionData>(
+    data<ActionData>(
       {
         ...posted,
         result: submission.reply(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }),
@@ -86,7 +86,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     const quantityError = posted.intent === "add" ? submission.error?.quantity?.[0] : undefined;
     const back = quantityError ? await backToCard(quantityError) : null;
-    return back ?? json<ActionData>({ ...posted, result: submission.reply() }, { status: 400 });
+    return back ?? data<ActionData>({ ...posted, result: submission.reply() }, { status: 400 });
   }
   const value = submission.value;
 
@@ -146,7 +146,7 @@ export async function action({ request }: ActionFunctionArgs) {
           `For delivery to ${quote.placeWords} the total with tax is ${formatCents(quote.totalCents)} ` +
           `(${quoted.taxLines.map((line) => line.label).join(", ")}), not ${formatCents(value.quotedTotalCents)}. ` +
           `Nothing was ordered: check the total and place the order again.`;
-        return json<ActionData>(
+        return data<ActionData>(
           { ...posted, result: submission.reply({ formErrors: [message] }), quote },
           { status: 409 },
         );
@@ -170,20 +170,20 @@ export async function action({ request }: ActionFunctionArgs) {
       });
       if (!placed.ok && "payment" in placed) {
         await dropCheckoutClaim(user.id, orderId);
-        return json<ActionData>(
+        return data<ActionData>(
           { ...posted, result: submission.reply({ fieldErrors: { payment: [placed.payment.message] } }) },
           { status: placed.payment.status },
         );
       }
       if (!placed.ok) {
         if (placed.refusal) {
-          return json<ActionData>(
+          return data<ActionData>(
             { ...posted, result: submission.reply({ formErrors: [placed.refusal] }) },
             { status: 409 },
           );
         }
         const names = new Map(cart.lines.map((line) => [line.partId, line.part?.name ?? "A removed part"]));
-        return json<ActionData>(
+        return data<ActionData>(
           {
             ...posted,
             result: submission.reply({

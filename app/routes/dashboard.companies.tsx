@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Pagination } from "~/components/pagination";
@@ -20,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 60);
   const { companies, total } = await listCompanies({ page, perPage: PER_PAGE, q: q || undefined });
   const counts = await memberCounts(companies.map((company) => company.id));
-  return json(
+  return data(
     {
       q,
       page,

@@ -1,7 +1,7 @@
 import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
@@ -37,7 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     openAccountOrders(scope),
     listOrdersOfUser(scope, { perPage: 10 }),
   ]);
-  return json(
+  return data(
     {
       company: {
         id: company.id,
@@ -81,22 +81,22 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (formData.get("intent") === "unpaid-caps") {
     const submission = parseWithZod(formData, { schema: unpaidCapsSchema });
     const intent = "unpaid-caps" as const;
-    if (submission.status !== "success") return json<Reply>({ intent, result: submission.reply() }, { status: 400 });
+    if (submission.status !== "success") return data<Reply>({ intent, result: submission.reply() }, { status: 400 });
     const caps = {
       orders: submission.value.orders ?? null,
       valueCents: submission.value.value === undefined ? null : submission.value.value * 100,
     };
     if (!(await setCapsOfCompany(admin, company, caps, context))) {
-      return json<Reply>({ intent, result: submission.reply({ formErrors: changed }) }, { status: 409 });
+      return data<Reply>({ intent, result: submission.reply({ formErrors: changed }) }, { status: 409 });
     }
     return redirectWithSuccess(path, `${label} may hold unpaid: ${capsWords(caps)}`);
   }
   const submission = parseWithZod(formData, { schema: accountTermsSchema });
   const intent = "terms" as const;
-  if (submission.status !== "success") return json<Reply>({ intent, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return data<Reply>({ intent, result: submission.reply() }, { status: 400 });
   const terms = { termsDays: submission.value.termsDays, creditLimitCents: submission.value.creditLimit * 100 };
   if (!(await setTermsOfCompany(admin, company, terms, context))) {
-    return json<Reply>({ intent, result: submission.reply({ formErrors: changed }) }, { status: 409 });
+    return data<Reply>({ intent, result: submission.reply({ formErrors: changed }) }, { status: 409 });
   }
   return redirectWithSuccess(
     path,

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
@@ -38,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     owner ? listInvitations(user.companyId) : Promise.resolve([]),
     owner ? listAwaitingApproval(user.companyId) : Promise.resolve([]),
   ]);
-  return json(
+  return data(
     {
       me: { id: user.id, role: user.companyRole },
       owner,
@@ -66,21 +66,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireCustomer(request);
   const submission = parseWithZod(await readForm(request), { schema: CompanyActionSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   // Every intent here is an owner's: anyone else is refused before anything is read or written.
   if (!can(user, "manage")) {
-    return json(submission.reply({ formErrors: ["Only an owner of the company can do that."] }), { status: 403 });
+    return data(submission.reply({ formErrors: ["Only an owner of the company can do that."] }), { status: 403 });
   }
   const value = submission.value;
   if (value.intent === "invite") {
     const invited = await inviteMember(user, { email: value.email, role: value.role }, context);
-    if (!invited.ok) return json(submission.reply({ fieldErrors: { email: [invited.message] } }), { status: 409 });
+    if (!invited.ok) return data(submission.reply({ fieldErrors: { email: [invited.message] } }), { status: 409 });
     return redirectWithSuccess("/dashboard/company", `Invitation sent to ${value.email}`);
   }
   if (value.intent === "approve" || value.intent === "decline") {
     const decide = value.intent === "approve" ? approveCompanyOrder : declineCompanyOrder;
     const decided = await decide(user, value.order, value.note ?? null);
-    if (!decided.ok) return json(submission.reply({ formErrors: [decided.message] }), { status: decided.status });
+    if (!decided.ok) return data(submission.reply({ formErrors: [decided.message] }), { status: decided.status });
     return redirectWithSuccess(
       "/dashboard/company#approvals",
       `${decided.order.number} ${value.intent === "approve" ? "approved" : "declined"}`,
@@ -92,7 +92,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     outcome = await changeSpendingLimit(user, value.member, value.limit ? value.limit * 100 : null, context);
   } else if (value.intent === "remove") outcome = await removeMember(user, value.member, context);
   else outcome = await withdrawInvitation(user, value.invitation);
-  if (!outcome.ok) return json(submission.reply({ formErrors: [outcome.message] }), { status: outcome.status });
+  if (!outcome.ok) return data(submission.reply({ formErrors: [outcome.message] }), { status: outcome.status });
   // Removing yourself signs you out: your next page is the sign-in.
   return redirectWithSuccess(
     value.intent === "remove" && value.member === user.id ? "/login" : "/dashboard/company",

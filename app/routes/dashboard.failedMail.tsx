@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { replyErrors } from "~/components/confirm-dialog";
@@ -24,16 +24,16 @@ const resendSchema = z.object({
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const { items, total } = await listFailedMail(100);
-  return json({ items: toFailedMailItems(items), total }, { headers: { "Cache-Control": "private, no-store" } });
+  return data({ items: toFailedMailItems(items), total }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const submission = parseWithZod(await readForm(request), { schema: resendSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const message = await sendFailedMailAgain({ outboxId: submission.value.outboxId, admin, context });
   if (!message) {
-    return json(submission.reply({ formErrors: ["That email is no longer waiting to be sent again."] }), {
+    return data(submission.reply({ formErrors: ["That email is no longer waiting to be sent again."] }), {
       status: 409,
     });
   }

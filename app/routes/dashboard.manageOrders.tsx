@@ -1,7 +1,7 @@
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -33,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const headers = { "Cache-Control": "private, no-store" };
   if (submission.status !== "success") {
     // A bad filter shows its message next to the field and no orders (nothing is guessed).
-    return json(
+    return data(
       {
         result: submission.reply(),
         orders: [] as OrderView[],
@@ -53,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filtered = Boolean(q || filter.state || from || to || filter.companyId);
   // What the form shows: the filters of the orders listed ("paid" of older links read as pending).
   const values = { q: q ?? "", status: filter.state ?? "", from: from ?? "", to: to ?? "" };
-  return json({ result: submission.reply(), ...result, status: filter.state, filtered, values }, { headers });
+  return data({ result: submission.reply(), ...result, status: filter.state, filtered, values }, { headers });
 }
 
 /** The Remove confirmation of an unpaid order posts here (shipping and payments are on the order's page). */
@@ -62,7 +62,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: manageOrdersSchema });
   const posted = { orderId: String(formData.get("orderId") ?? ""), intent: String(formData.get("intent") ?? "") };
-  if (submission.status !== "success") return json({ ...posted, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return data({ ...posted, result: submission.reply() }, { status: 400 });
 
   const { orderId } = submission.value;
   const changed = await removeUnpaidOrder(orderId);
@@ -71,7 +71,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const message = !order
       ? "That order does not exist."
       : `Only unpaid orders with no money received can be removed; ${order.number} is ${ORDER_STATE_WORDS[order.state]}.`;
-    return json({ ...posted, result: submission.reply({ formErrors: [message] }) }, { status: order ? 409 : 404 });
+    return data({ ...posted, result: submission.reply({ formErrors: [message] }) }, { status: order ? 409 : 404 });
   }
   await audit({ context, actor: admin, ...orderStatusChange("remove", changed) });
   const { search } = new URL(request.url);

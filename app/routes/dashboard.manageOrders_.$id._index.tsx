@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data as dataWithInit } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ExtendHoldForm, HoldNotice } from "~/components/hold-forms";
@@ -32,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = params.id ?? "";
   const [order, actors] = await Promise.all([getOrderById(id), orderShopActors(id)]);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
-  return json(
+  return dataWithInit(
     { order, timeline: orderTimeline(order, "admin", actors), documents: documentsOf(order, "admin") },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -48,13 +48,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (intent === "extend-hold") {
     const submission = parseWithZod(formData, { schema: extendHoldSchema });
     if (submission.status !== "success")
-      return json({ intent, paymentId, result: submission.reply() }, { status: 400 });
+      return dataWithInit({ intent, paymentId, result: submission.reply() }, { status: 400 });
     const order = await extendHold(id, submission.value.days, { id: admin.id, email: admin.email }, context);
     if (!order) {
       const current = await getOrderById(id);
       if (!current) throw new Response(NOT_FOUND, { status: 404 });
       const message = `Only an unpaid card order holds stock; ${current.number} has no hold to extend (or it changed just now).`;
-      return json({ intent, paymentId, result: submission.reply({ formErrors: [message] }) }, { status: 409 });
+      return dataWithInit({ intent, paymentId, result: submission.reply({ formErrors: [message] }) }, { status: 409 });
     }
     return redirectWithSuccess(
       `/dashboard/manageOrders/${order.id}`,
@@ -63,7 +63,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   const submission = parseWithZod(formData, { schema: adminOrderSchema(intent) });
   if (submission.status !== "success") {
-    return json({ intent, paymentId, result: submission.reply() }, { status: 400 });
+    return dataWithInit({ intent, paymentId, result: submission.reply() }, { status: 400 });
   }
   const current = await getOrderById(id);
   if (!current) throw new Response(NOT_FOUND, { status: 404 });
@@ -78,7 +78,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       { actor, context, current },
     );
     if (!shipped.ok) {
-      return json(
+      return dataWithInit(
         { intent, paymentId, result: submission.reply({ formErrors: [shipped.message] }) },
         { status: shipped.status },
       );
@@ -101,7 +101,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       const reply = recorded.field
         ? submission.reply({ fieldErrors: { [recorded.field]: [recorded.message] } })
         : submission.reply({ formErrors: [recorded.message] });
-      return json({ intent, paymentId, result: reply }, { status: recorded.status });
+      return dataWithInit({ intent, paymentId, result: reply }, { status: recorded.status });
     }
     const { order } = recorded;
     return redirectWithSuccess(
@@ -114,7 +114,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
   const reversed = await reversePayment(current.id, value.paymentId, value.reason, { actor, context });
   if (!reversed.ok) {
-    return json(
+    return dataWithInit(
       { intent, paymentId, result: submission.reply({ formErrors: [reversed.message] }) },
       { status: reversed.status },
     );

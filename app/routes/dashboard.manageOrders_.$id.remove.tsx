@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -17,7 +17,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const order = await getOrderById(params.id ?? "");
   if (!order) throw new Response("That order does not exist.", { status: 404 });
-  return json(
+  return data(
     {
       order: {
         id: order.id,

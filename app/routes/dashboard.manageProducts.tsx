@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from "~/components/confirm-dialog";
@@ -20,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const page = parsePage(new URL(request.url).searchParams.get("page"));
   const result = await listPartsForAdmin({ page });
-  return json(result, { headers: { "Cache-Control": "private, no-store" } });
+  return data(result, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 /** Two forms post here: a row's price-and-stock edit (intent=update) and a delete confirmation. */
@@ -32,13 +32,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (previous) formData.set("currentPriceCents", String(previous.priceCents));
   const submission = parseWithZod(formData, { schema: manageProductsSchema });
   const posted = { partId: String(formData.get("partId") ?? ""), intent: String(formData.get("intent") ?? "") };
-  if (submission.status !== "success") return json({ ...posted, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return data({ ...posted, result: submission.reply() }, { status: 400 });
 
   const { value } = submission;
   if (value.intent === "delete") {
     const deleted = await deletePart(value.partId);
     if (!deleted) {
-      return json(
+      return data(
         { ...posted, result: submission.reply({ formErrors: ["That part no longer exists."] }) },
         { status: 404 },
       );
@@ -60,7 +60,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     expectedStock: value.expectedStock,
   });
   if (!updated.ok && updated.reason === "missing") {
-    return json(
+    return data(
       { ...posted, result: submission.reply({ formErrors: ["That part no longer exists."] }) },
       { status: 404 },
     );
@@ -68,7 +68,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!updated.ok) {
     const now = updated.part?.availableQuantity ?? 0;
     const message = `Orders changed the stock to ${now.toLocaleString("en-US")} while you were editing: check it and save again`;
-    return json({ ...posted, result: submission.reply({ fieldErrors: { stock: [message] } }) }, { status: 409 });
+    return data({ ...posted, result: submission.reply({ fieldErrors: { stock: [message] } }) }, { status: 409 });
   }
   await audit({
     context,

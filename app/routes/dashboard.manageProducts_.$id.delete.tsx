@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -15,7 +15,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const part = await getPart(params.id ?? "");
   if (!part) throw new Response("That part no longer exists.", { status: 404 });
-  return json(
+  return data(
     { part: { id: part.id, name: part.name, priceCents: part.priceCents, availableQuantity: part.availableQuantity } },
     { headers: { "Cache-Control": "private, no-store" } },
   );

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data as dataWithInit } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
@@ -22,7 +22,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const part = await getPartForEdit(params.id ?? "");
   if (!part) throw new Response(MISSING, { status: 404 });
-  return json({ part }, { headers: { "Cache-Control": "private, no-store" } });
+  return dataWithInit({ part }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -39,7 +39,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       if (await partNumberTaken(partNumber, id)) ctx.addIssue({ path: ["partNumber"], code: "custom", message: TAKEN });
     }),
   });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return dataWithInit(submission.reply(), { status: 400 });
   const {
     name,
     description,
@@ -69,7 +69,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     volumeBreaks,
   });
   if (!result.ok && result.reason === "missing") throw new Response(MISSING, { status: 404 });
-  if (!result.ok) return json(submission.reply({ fieldErrors: { partNumber: [TAKEN] } }), { status: 409 });
+  if (!result.ok) return dataWithInit(submission.reply({ fieldErrors: { partNumber: [TAKEN] } }), { status: 409 });
   await audit({
     context,
     actor: admin,

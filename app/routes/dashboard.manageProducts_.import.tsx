@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data as dataWithInit } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, SubmitButton } from "~/components/forms";
@@ -16,7 +16,7 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return json({}, { headers: { "Cache-Control": "private, no-store" } });
+  return dataWithInit({}, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 type Conflict = ImportConflict;
@@ -38,24 +38,27 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!(thrown instanceof Response) || thrown.status !== 413) throw thrown;
     const limit = `${Math.floor(getEnv().BODY_LIMIT_BYTES / 1024).toLocaleString("en-US")} KB`;
     const message = `The file is larger than ${limit}. Split it into smaller files (at most ${MAX_IMPORT_LINES.toLocaleString("en-US")} lines each).`;
-    return json<ActionData>({ kind: "form", result: { status: "error", error: { file: [message] } } }, { status: 413 });
+    return dataWithInit<ActionData>(
+      { kind: "form", result: { status: "error", error: { file: [message] } } },
+      { status: 413 },
+    );
   }
   const submission = parseWithZod(formData, { schema: importSchema });
   if (submission.status !== "success") {
-    return json<ActionData>({ kind: "form", result: submission.reply() }, { status: 400 });
+    return dataWithInit<ActionData>({ kind: "form", result: submission.reply() }, { status: 400 });
   }
   const { value } = submission;
 
   if (value.intent === "preview") {
     const dryRun = await dryRunImport(value.file);
     if (!dryRun.ok) {
-      return json<ActionData>(
+      return dataWithInit<ActionData>(
         { kind: "form", result: submission.reply({ fieldErrors: { file: [dryRun.message] } }) },
         { status: dryRun.status },
       );
     }
     const { changes, ...report } = dryRun;
-    return json<ActionData>(
+    return dataWithInit<ActionData>(
       { kind: "preview", result: submission.reply(), report, changes: JSON.stringify(changes) },
       { status: report.problems.length ? 422 : 200 },
     );
@@ -68,7 +71,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       `Import applied: ${applied.toLocaleString("en-US")} ${applied === 1 ? "part" : "parts"} updated`,
     );
   }
-  return json<ActionData>({ kind: "applied", result: submission.reply(), applied, conflicts }, { status: 409 });
+  return dataWithInit<ActionData>({ kind: "applied", result: submission.reply(), applied, conflicts }, { status: 409 });
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });

@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { CancelOrderDialogForm, cancelOrderPath } from "~/components/cancel-order-form";
 import { ConfirmDialog, confirmLinkClass } from "~/components/confirm-dialog";
@@ -39,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     placedBy: order.userId === user.id ? null : order.userName,
     handles: mayHandleOrder(user, order),
   }));
-  return json(
+  return data(
     {
       orders,
       page: result.page,

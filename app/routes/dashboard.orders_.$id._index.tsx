@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { cancelOrderPath } from "~/components/cancel-order-form";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -20,7 +20,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireCustomerOrSignOutHome(request);
   const order = await getOwnOrder(params.id ?? "", user);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
-  return json(
+  return data(
     { order, timeline: orderTimeline(order, "customer"), documents: documentsOf(order, "customer") },
     { headers: { "Cache-Control": "private, no-store" } },
   );

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { CancelOrderPageForm } from "~/components/cancel-order-form";
@@ -25,7 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const order = await getOwnOrder(params.id ?? "", user);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
   if (!mayHandleOrder(user, order)) throw new Response(NOT_FOUND, { status: 404 });
-  return json(
+  return data(
     {
       order: {
         id: order.id,
@@ -48,9 +48,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
   if (!mayHandleOrder(user, order)) throw new Response(NOT_FOUND, { status: 404 });
   const submission = parseWithZod(await readForm(request), { schema: cancelOrderSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const cancelled = order.status === "unpaid" ? await cancelCustomerOrder(order.id, user) : null;
-  if (!cancelled) return json(submission.reply({ formErrors: [NOT_UNPAID] }), { status: 409 });
+  if (!cancelled) return data(submission.reply({ formErrors: [NOT_UNPAID] }), { status: 409 });
   return redirectWithSuccess("/dashboard/orders", `Your order ${cancelled.number} (${cancelled.summary}) is cancelled`);
 }
 

@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect, redirectDocument } from "@remix-run/node";
+import { data as dataWithInit, redirect, redirectDocument } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
 import type { Stripe as StripeJs } from "@stripe/stripe-js";
@@ -81,12 +81,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const headers = { "Cache-Control": "private, no-store" };
   const env = getEnv();
   if (!canTakeCardPayments(env)) {
-    return json({ ...data, payment: { state: "unconfigured" as const } }, { headers });
+    return dataWithInit({ ...data, payment: { state: "unconfigured" as const } }, { headers });
   }
   if (isClientSideNavigation(request)) throw redirectDocument(`/dashboard/payment/${order.id}`);
   try {
     const intent = await createOrderPaymentIntent(order);
-    return json(
+    return dataWithInit(
       {
         ...data,
         payment: {
@@ -99,7 +99,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     );
   } catch (error) {
     console.error(`Creating the PaymentIntent for order ${order.id} failed`, error);
-    return json({ ...data, payment: { state: "unavailable" as const } }, { headers });
+    return dataWithInit({ ...data, payment: { state: "unavailable" as const } }, { headers });
   }
 }
 
@@ -107,16 +107,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { order } = await requireUnpaidOrder(request, params.id);
   const submission = parseWithZod(await readForm(request), { schema: CheckoutSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return dataWithInit(submission.reply(), { status: 400 });
   if (!canTakeCardPayments()) {
-    return json(submission.reply({ formErrors: [NOT_CONFIGURED] }), { status: 503 });
+    return dataWithInit(submission.reply({ formErrors: [NOT_CONFIGURED] }), { status: 503 });
   }
   let url: string;
   try {
     ({ url } = await createOrderCheckoutSession(order));
   } catch (error) {
     console.error(`Creating the Checkout Session for order ${order.id} failed`, error);
-    return json(submission.reply({ formErrors: [SERVICE_DOWN] }), { status: 502 });
+    return dataWithInit(submission.reply({ formErrors: [SERVICE_DOWN] }), { status: 502 });
   }
   return redirect(url, 303);
 }

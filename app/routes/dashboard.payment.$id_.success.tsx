@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -64,7 +64,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         : check === "unreachable"
           ? "unknown"
           : "not_paid";
-  return json(
+  return data(
     {
       state,
       order: {

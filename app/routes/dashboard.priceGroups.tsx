@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
@@ -28,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [groups, editing] = await Promise.all([listPriceGroups(), editId ? getPriceGroup(editId) : null]);
   if (editId && !editing) throw new Response("There is no price group with that id.", { status: 404 });
   const members = await Promise.all(groups.map((group) => countInPriceGroup(group.id)));
-  return json(
+  return data(
     {
       groups: groups.map((group, index) => ({
         ...group,
@@ -44,15 +44,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const submission = parseWithZod(await readForm(request), { schema: priceGroupsSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const value = submission.value;
   if (value.intent === "delete") {
     const group = await getPriceGroup(value.id);
-    if (!group) return json(submission.reply({ formErrors: ["That price group no longer exists."] }), { status: 404 });
+    if (!group) return data(submission.reply({ formErrors: ["That price group no longer exists."] }), { status: 404 });
     const members = await countInPriceGroup(group.id);
     if (members > 0) {
       const message = `${group.name} has ${members} ${members === 1 ? "customer" : "customers"}: move them to another group first.`;
-      return json(submission.reply({ formErrors: [message] }), { status: 409 });
+      return data(submission.reply({ formErrors: [message] }), { status: 409 });
     }
     await deletePriceGroup(group.id);
     await audit({
@@ -64,11 +64,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirectWithSuccess(PATH, `Price group ${group.name} deleted`);
   }
   if (await priceGroupNameTaken(value.name, value.id)) {
-    return json(submission.reply({ fieldErrors: { name: ["Another price group has this name"] } }), { status: 409 });
+    return data(submission.reply({ fieldErrors: { name: ["Another price group has this name"] } }), { status: 409 });
   }
   const before = value.id ? await getPriceGroup(value.id) : null;
   if (value.id && !before) {
-    return json(submission.reply({ formErrors: ["That price group no longer exists."] }), { status: 404 });
+    return data(submission.reply({ formErrors: ["That price group no longer exists."] }), { status: 404 });
   }
   const input = {
     name: value.name,
@@ -77,7 +77,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     stacksWithBreaks: value.stacksWithBreaks,
   };
   const saved = await savePriceGroup(input, value.id);
-  if (!saved) return json(submission.reply({ formErrors: ["That price group no longer exists."] }), { status: 404 });
+  if (!saved) return data(submission.reply({ formErrors: ["That price group no longer exists."] }), { status: 404 });
   await audit({
     context,
     actor: admin,

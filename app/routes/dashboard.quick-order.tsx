@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data as dataWithInit } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -29,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
   const { phone, address } = deliveryDefaults(user);
   const terms = await checkoutTerms(user);
-  return json({ buyer: { phone, address }, terms }, { headers: { "Cache-Control": "private, no-store" } });
+  return dataWithInit({ buyer: { phone, address }, terms }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 type ActionData = {
@@ -76,7 +76,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: quickOrderSchema });
   const stamp = Date.now();
   if (submission.status !== "success") {
-    return json<ActionData>({ result: submission.reply(), checks: [], stamp }, { status: 400 });
+    return dataWithInit<ActionData>({ result: submission.reply(), checks: [], stamp }, { status: 400 });
   }
   const value = submission.value;
   // Each line at this customer's price (group, volume break): what the pad shows and the cart will charge.
@@ -86,12 +86,12 @@ export async function action({ request }: ActionFunctionArgs) {
   if (value.intent === "check") {
     // A rounded-up pad is shown as the new text of the pad.
     const remaining = roundedPad ?? undefined;
-    return json<ActionData>({ result: submission.reply(), checks, remaining, stamp });
+    return dataWithInit<ActionData>({ result: submission.reply(), checks, remaining, stamp });
   }
 
   if (value.intent === "cart") {
     if (broken.length === checks.length) {
-      return json<ActionData>(
+      return dataWithInit<ActionData>(
         {
           result: submission.reply({ formErrors: ["No line can go into the cart yet: fix the lines marked below"] }),
           checks,
@@ -108,7 +108,7 @@ export async function action({ request }: ActionFunctionArgs) {
     );
     if (added === 0) {
       // Nothing went in (stock already in the cart, or no room): the pad keeps every line.
-      return json<ActionData>({
+      return dataWithInit<ActionData>({
         checks,
         remaining: padTextOf(checks),
         message: ["Nothing could go into your cart.", ...notices].join(" "),
@@ -120,7 +120,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirectWithSuccess(CART_PATH, notices.length ? { message, description: notices.join(" ") } : message);
     }
     // The valid lines are in the cart; the pad keeps only what still needs fixing.
-    return json<ActionData>({
+    return dataWithInit<ActionData>({
       checks: broken,
       remaining: padTextOf(broken),
       message: [`${message}. Fix the lines below and add them too.`, ...notices].join(" "),
@@ -130,7 +130,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
   if (broken.length) {
     const count = broken.length === 1 ? "the line" : `the ${broken.length} lines`;
-    return json<ActionData>(
+    return dataWithInit<ActionData>(
       { result: submission.reply({ formErrors: [`Fix ${count} marked below before ordering`] }), checks, stamp },
       { status: 400 },
     );
@@ -144,21 +144,21 @@ export async function action({ request }: ActionFunctionArgs) {
     payment: value.payment,
   });
   if (!placed.ok && "payment" in placed) {
-    return json<ActionData>(
+    return dataWithInit<ActionData>(
       { result: submission.reply({ fieldErrors: { payment: [placed.payment.message] } }), checks, stamp },
       { status: placed.payment.status },
     );
   }
   if (!placed.ok) {
     if (placed.refusal) {
-      return json<ActionData>(
+      return dataWithInit<ActionData>(
         { result: submission.reply({ formErrors: [placed.refusal] }), checks, stamp },
         { status: 409 },
       );
     }
     // Stock or a part changed between the check and the order: say so on each line.
     for (const failure of placed.failures) checks[failure.index].problem = failure;
-    return json<ActionData>(
+    return dataWithInit<ActionData>(
       { result: submission.reply({ formErrors: ["Nothing was ordered: fix the lines marked below"] }), checks, stamp },
       { status: 409 },
     );

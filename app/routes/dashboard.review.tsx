@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -13,7 +13,7 @@ import { readForm } from "~/utils/form.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
-  return json(
+  return data(
     { reviewer: { name: user.name, email: user.email, img: user.photoUrl || DEFAULT_AVATAR } },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireCustomer(request);
   const submission = parseWithZod(await readForm(request), { schema: reviewSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   await createReview({ user, ...submission.value });
   return redirectWithSuccess("/", "Thank you! Your review is on the home page.");
 }

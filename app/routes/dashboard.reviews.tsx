@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from "~/components/confirm-dialog";
 import { Pagination } from "~/components/pagination";
@@ -28,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const page = parsePage(new URL(request.url).searchParams.get("page"));
   const { reviews, total } = await listReviewsForAdmin({ page, perPage: PER_PAGE });
-  return json(
+  return data(
     {
       reviews: reviews.map(({ id, userName, email, rating, description, status, createdAt }) => ({
         id,
@@ -50,12 +50,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const submission = parseWithZod(await readForm(request), { schema: reviewModerationSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { intent, reviewId } = submission.value;
   const page = parsePage(new URL(request.url).searchParams.get("page"));
   const back = `/dashboard/reviews${page > 1 ? `?page=${page}` : ""}`;
   const review = await getReviewForAdmin(reviewId);
-  const refuse = (message: string, status: number) => json(submission.reply({ formErrors: [message] }), { status });
+  const refuse = (message: string, status: number) => data(submission.reply({ formErrors: [message] }), { status });
   if (!review) return refuse("That review no longer exists.", 404);
   const target = { type: "review" as const, id: review.id, label: `${review.rating}★ by ${review.email}` };
 

@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -12,7 +12,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const review = await getReviewForAdmin(params.id ?? "");
   if (!review) throw new Response("That review no longer exists.", { status: 404 });
-  return json(
+  return data(
     { review: { id: review.id, userName: review.userName, description: truncate(review.description, 200) } },
     { headers: { "Cache-Control": "private, no-store" } },
   );

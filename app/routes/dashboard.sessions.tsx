@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, SubmitButton } from "~/components/forms";
@@ -16,13 +16,13 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const sessions = await listUserSessions(user.id, await getSessionId(request));
-  return json({ sessions }, { headers: { "Cache-Control": "private, no-store" } });
+  return data({ sessions }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await readForm(request), { schema: SessionActionSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const current = await getSessionId(request);
   if (submission.value.intent === "end-others") {
     const ended = current ? await deleteOtherSessions(user.id, current) : 0;
@@ -36,10 +36,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const own = await listUserSessions(user.id, current);
   const target = own.find((session) => session.handle === handle);
   if (!target) {
-    return json(submission.reply({ formErrors: ["That session has already ended."] }), { status: 404 });
+    return data(submission.reply({ formErrors: ["That session has already ended."] }), { status: 404 });
   }
   if (target.current) {
-    return json(submission.reply({ formErrors: ["To end this session, sign out."] }), { status: 400 });
+    return data(submission.reply({ formErrors: ["To end this session, sign out."] }), { status: 400 });
   }
   await deleteOwnSession(user.id, handle);
   return redirectWithSuccess("/dashboard/sessions", `The session on ${target.device} has been signed out.`);

@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { documentPath } from "~/components/order-document";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -20,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const open = await openAccountOrders(user);
   const overdueCents = open.orders.filter((o) => o.state === "overdue").reduce((sum, o) => sum + o.balanceCents, 0);
-  return json(
+  return data(
     {
       account: user.account,
       balanceCents: open.balanceCents,

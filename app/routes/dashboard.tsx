@@ -1,5 +1,4 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
 import { NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -36,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // too: there an expired or revoked session signs out and goes home (spec 4).
   const onMyOrders = /^\/dashboard\/orders(\/|$)/.test(new URL(request.url).pathname);
   const user = onMyOrders ? await requireUserOrSignOutHome(request) : await requireUser(request);
-  return json({
+  return {
     user: {
       name: user.name,
       role: user.role,
@@ -44,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       email: user.email,
       emailVerified: user.emailVerified,
     },
-  });
+  };
 }
 
 export default function DashboardLayout() {

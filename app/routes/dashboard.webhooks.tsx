@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
@@ -32,8 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [endpoints, deliveries] = manages
     ? await Promise.all([listEndpointsOf(holder), listRecentDeliveries(holder, 20)])
     : [[], []];
-  return json(
-    // The limit comes with the data: a .server module's constants are not in the browser's bundle.
+  return data(
     { endpoints, deliveries, allOrders: user.role === "admin", manages, maxEndpoints: MAX_ENDPOINTS_PER_OWNER },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -44,10 +43,10 @@ type ActionData = { result: SubmissionResult<string[]>; created?: { url: string;
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await readForm(request), { schema: webhookActionSchema });
-  if (submission.status !== "success") return json<ActionData>({ result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return data<ActionData>({ result: submission.reply() }, { status: 400 });
   const actor = user;
   if (!mayManageWebhooks(actor)) {
-    return json<ActionData>(
+    return data<ActionData>(
       { result: submission.reply({ formErrors: ["Your company's owners manage its webhooks: ask one of them."] }) },
       { status: 403 },
     );
@@ -56,13 +55,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (value.intent === "add") {
     const outcome = await createEndpoint(value.url, { actor, context });
     if (!outcome.ok) {
-      return json<ActionData>(
+      return data<ActionData>(
         { result: submission.reply({ fieldErrors: { url: [outcome.message] } }) },
         { status: outcome.status },
       );
     }
     // The secret is shown this once, in this answer (never in a redirect, a cookie or the page's later loads).
-    return json<ActionData>(
+    return data<ActionData>(
       { result: submission.reply({ resetForm: true }), created: { url: outcome.endpoint.url, secret: outcome.secret } },
       { headers: { "Cache-Control": "no-store" } },
     );
@@ -70,7 +69,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (value.intent === "remove") {
     const removed = await deleteEndpoint(value.endpointId, { actor, context });
     if (!removed) {
-      return json<ActionData>(
+      return data<ActionData>(
         { result: submission.reply({ formErrors: ["That endpoint is already removed."] }) },
         { status: 404 },
       );
@@ -79,7 +78,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const delivery = await redeliverWebhook(value.deliveryId, actor);
   if (!delivery) {
-    return json<ActionData>(
+    return data<ActionData>(
       { result: submission.reply({ formErrors: ["That delivery cannot be sent again now (it is being sent)."] }) },
       { status: 404 },
     );

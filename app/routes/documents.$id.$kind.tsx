@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data as dataWithInit } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { documentPath, OrderDocument } from "~/components/order-document";
@@ -15,7 +15,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const data = await loadOrderDocument(request, params.id ?? "", params.kind);
   const back =
     user.role === "admin" ? `/dashboard/manageOrders/${data.order.id}` : `/dashboard/orders/${data.order.id}`;
-  return json(
+  return dataWithInit(
     { data, title: documentTitle(data), back, pdf: documentPath(data.order.id, data.kind, true) },
     { headers: { "Cache-Control": "private, no-store" } },
   );

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { ForgotPasswordSchema, RESET_LINK_SENT } from "~/utils/account-schemas";
@@ -12,17 +12,17 @@ import { clientIp } from "~/utils/rate-limit.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  return json({ sent: url.searchParams.has("sent") });
+  return { sent: url.searchParams.has("sent") };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: ForgotPasswordSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { email } = submission.value;
   const refusal = await mailRequestAttempt({ ip: clientIp(context), email, action: "password-reset" });
   if (refusal) {
-    return json(submission.reply({ formErrors: [refusal.message] }), {
+    return data(submission.reply({ formErrors: [refusal.message] }), {
       status: 429,
       headers: { "Retry-After": String(refusal.retryAfterSeconds) },
     });

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
@@ -29,14 +29,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const invitation = await describeInvitation(token);
   const headers = { "Cache-Control": "private, no-store", "Referrer-Policy": "same-origin" };
   if (invitation.state !== "valid") {
-    return json(
+    return data(
       { problem: PROBLEM[invitation.state], invitation: null, viewer: null },
       { status: STATUS[invitation.state], headers },
     );
   }
   const user = await getUser(request);
   const viewer = user ? { email: user.email, matches: user.email === invitation.email } : null;
-  return json(
+  return data(
     { problem: null, invitation: { ...invitation, token }, viewer },
     { status: viewer && !viewer.matches ? 403 : 200, headers },
   );
@@ -47,15 +47,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
   if (formData.get("intent") === "create") {
     const submission = parseWithZod(formData, { schema: AcceptNewAccountSchema });
-    if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
+    if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
     if (await getUser(request)) {
-      return json(submission.reply({ formErrors: ["Sign out first: you are signed in to another account."] }), {
+      return data(submission.reply({ formErrors: ["Sign out first: you are signed in to another account."] }), {
         status: 403,
       });
     }
     const common = commonPasswordProblem(submission.value.password);
     if (common) {
-      return json(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
+      return data(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
     }
     const outcome = await acceptInvitationAsNewAccount(
       token,
@@ -63,7 +63,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       context,
     );
     if (!outcome.ok) {
-      return json(submission.reply({ formErrors: [outcome.message], hideFields: ["password"] }), {
+      return data(submission.reply({ formErrors: [outcome.message], hideFields: ["password"] }), {
         status: outcome.status,
       });
     }
@@ -72,9 +72,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   const user = await requireUser(request, { redirectTo: `/invitations/${token}` });
   const submission = parseWithZod(formData, { schema: AcceptSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const outcome = await acceptInvitation(token, user, context);
-  if (!outcome.ok) return json(submission.reply({ formErrors: [outcome.message] }), { status: outcome.status });
+  if (!outcome.ok) return data(submission.reply({ formErrors: [outcome.message] }), { status: outcome.status });
   return redirectWithSuccess("/dashboard/company", `You joined ${outcome.companyName}.`);
 }
 

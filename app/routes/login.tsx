@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { authPageHeaders, GoogleSignIn } from "~/components/google-button";
@@ -65,23 +65,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(url.searchParams.get("redirectTo") ?? refererPath(request), "");
   if (await getUser(request)) throw redirect(redirectTo || "/");
   const googleError = url.searchParams.get("googleError");
-  return json({
+  return {
     redirectTo,
     waitingPart: await waitingPart(redirectTo),
     googleAvailable: isGoogleSignInAvailable(),
     googleMessage: googleError && googleError in googleMessages ? googleMessages[googleError as GoogleFailure] : null,
-  });
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: LoginSchema });
   if (submission.status !== "success") {
-    return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
+    return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
   // Refused attempts keep the email in the form and say when to try again.
   const tooMany = (refusal: Refusal) =>
-    json(submission.reply({ formErrors: [refusal.message], hideFields: ["password"] }), {
+    data(submission.reply({ formErrors: [refusal.message], hideFields: ["password"] }), {
       status: 429,
       headers: { "Retry-After": String(refusal.retryAfterSeconds) },
     });
@@ -91,7 +91,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!user) {
     const refusal = await attempt.failed();
     if (refusal) return tooMany(refusal);
-    return json(submission.reply({ formErrors: [INVALID_LOGIN], hideFields: ["password"] }), { status: 401 });
+    return data(submission.reply({ formErrors: [INVALID_LOGIN], hideFields: ["password"] }), { status: 401 });
   }
   await attempt.succeeded();
   // A Google sign-in waiting for this password proof is linked now; every other session ends.

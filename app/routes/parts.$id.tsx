@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data as dataWithInit } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useMemo, useState } from "react";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -57,7 +57,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   );
   // An "Add to cart" refused without JavaScript came back here: its message goes by the form.
   const { refusal, setCookie } = await takeCartRefusal(request);
-  return json(
+  return dataWithInit(
     {
       part,
       prices,
@@ -86,13 +86,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!part) throw new Response(NOT_FOUND, { status: 404 });
   const submission = parseWithZod(await readForm(request), { schema: orderFormSchema(part) });
   if (user.role === "admin") {
-    return json(submission.reply({ formErrors: ["Orders are placed from customer accounts, not by admins."] }), {
-      status: 403,
-    });
+    return dataWithInit(
+      submission.reply({ formErrors: ["Orders are placed from customer accounts, not by admins."] }),
+      {
+        status: 403,
+      },
+    );
   }
   // "Update total" (the page without JavaScript) re-renders the form with the typed quantity: no order.
   if (submission.status !== "success") {
-    return json(submission.reply(), { status: submission.status === "error" ? 400 : 200 });
+    return dataWithInit(submission.reply(), { status: submission.status === "error" ? 400 : 200 });
   }
 
   const { quantity, phone, address, poNumber, saveAddress, payment } = submission.value;
@@ -105,15 +108,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
     payment,
   });
   if (!placed.ok && "payment" in placed) {
-    return json(submission.reply({ fieldErrors: { payment: [placed.payment.message] } }), {
+    return dataWithInit(submission.reply({ fieldErrors: { payment: [placed.payment.message] } }), {
       status: placed.payment.status,
     });
   }
   if (!placed.ok) {
     // Over the customer's caps on unpaid orders: said above the form, with how to lift them.
-    if (placed.refusal) return json(submission.reply({ formErrors: [placed.refusal] }), { status: 409 });
+    if (placed.refusal) return dataWithInit(submission.reply({ formErrors: [placed.refusal] }), { status: 409 });
     // Someone else's order took the stock between the page load and this one (or the part went).
-    return json(submission.reply({ fieldErrors: { quantity: [placed.failures[0].message] } }), { status: 409 });
+    return dataWithInit(submission.reply({ fieldErrors: { quantity: [placed.failures[0].message] } }), { status: 409 });
   }
   if (saveAddress) await saveDeliveryToProfile(user.id, { phone, address });
   if (placed.order.paymentMethod === "account" || placed.order.status === "approval") {

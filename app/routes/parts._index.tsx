@@ -6,7 +6,7 @@ import type {
   MetaFunction,
   SerializeFrom,
 } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { data as dataWithInit, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { z } from "zod";
@@ -52,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       q: (url.searchParams.get("q") ?? "").slice(0, SEARCH_MAX_LENGTH * 2),
       sort: partsSearchSchema.shape.sort.parse(url.searchParams.get("sort")),
     };
-    return json(
+    return dataWithInit(
       {
         result: submission.reply(),
         state,
@@ -138,7 +138,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const headers = new Headers(publicPageHeaders(request, { status, setsCookie: Boolean(setCookie || forgetRefusal) }));
   if (setCookie) headers.append("Set-Cookie", setCookie);
   if (forgetRefusal) headers.append("Set-Cookie", forgetRefusal);
-  return json(
+  return dataWithInit(
     {
       result: null,
       state,

@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data as dataWithInit } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { getPortfolio } from "~/content/content.server";
 import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
 
 /** The developer's portfolio, from app/content/portfolio.json. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  return json({ portfolio: getPortfolio() }, { headers: publicPageHeaders(request) });
+  return dataWithInit({ portfolio: getPortfolio() }, { headers: publicPageHeaders(request) });
 }
 
 export const headers = publicPageHeadersFunction;

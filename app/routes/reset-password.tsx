@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
@@ -18,7 +18,7 @@ export const PASSWORD_CHANGED =
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const check = await checkResetToken(token);
-  return json(
+  return data(
     { token, problem: check.state === "valid" ? null : RESET_LINK_PROBLEMS[check.state] },
     { headers: TOKEN_PAGE_HEADERS },
   );
@@ -27,13 +27,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: ResetPasswordSchema });
-  if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const common = commonPasswordProblem(submission.value.password);
   if (common)
-    return json(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
+    return data(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
   const problem = await resetPassword(submission.value.token, submission.value.password);
   if (problem) {
-    return json(submission.reply({ formErrors: [RESET_LINK_PROBLEMS[problem]], hideFields: ["password"] }), {
+    return data(submission.reply({ formErrors: [RESET_LINK_PROBLEMS[problem]], hideFields: ["password"] }), {
       status: 400,
     });
   }

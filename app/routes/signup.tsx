@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
@@ -16,28 +16,28 @@ import { sendWelcomeEmail } from "~/utils/email-verification.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getUser(request)) throw redirect("/dashboard");
-  return json({ googleAvailable: isGoogleSignInAvailable() });
+  return { googleAvailable: isGoogleSignInAvailable() };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: SignupSchema });
   if (submission.status !== "success") {
-    return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
+    return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
   const { name, email, password } = submission.value;
   const common = commonPasswordProblem(password);
   if (common)
-    return json(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
+    return data(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
   const refusal = await signInThrottle().signupAttempt({ ip: clientIp(context) });
   if (refusal) {
-    return json(submission.reply({ formErrors: [refusal.message], hideFields: ["password"] }), {
+    return data(submission.reply({ formErrors: [refusal.message], hideFields: ["password"] }), {
       status: 429,
       headers: { "Retry-After": String(refusal.retryAfterSeconds) },
     });
   }
   const taken = () =>
-    json(submission.reply({ fieldErrors: { email: [EMAIL_TAKEN] }, hideFields: ["password"] }), { status: 409 });
+    data(submission.reply({ fieldErrors: { email: [EMAIL_TAKEN] }, hideFields: ["password"] }), { status: 409 });
   if (await getUserByEmail(email)) return taken();
   let user: Awaited<ReturnType<typeof createPasswordUser>>;
   try {

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { ErrorList, SubmitButton, useIsPending } from "~/components/forms";
@@ -23,8 +23,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const userId = readUnsubscribeToken(token);
   const user = userId ? await getUserById(userId) : null;
-  if (!user) return json({ token: "", email: null, on: false }, { status: 400, headers: TOKEN_PAGE_HEADERS });
-  return json({ token, email: user.email, on: user.orderUpdateEmails }, { headers: TOKEN_PAGE_HEADERS });
+  if (!user) return data({ token: "", email: null, on: false }, { status: 400, headers: TOKEN_PAGE_HEADERS });
+  return data({ token, email: user.email, on: user.orderUpdateEmails }, { headers: TOKEN_PAGE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -33,12 +33,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: UnsubscribeSchema });
   const userId = submission.status === "success" ? readUnsubscribeToken(submission.value.token) : null;
   if (!userId || !(await setOrderUpdateEmails(userId, false))) {
-    return json(
+    return data(
       { done: false, result: submission.reply({ formErrors: [BAD_LINK] }) },
       { status: 400, headers: TOKEN_PAGE_HEADERS },
     );
   }
-  return json({ done: true, result: submission.reply({ resetForm: true }) }, { headers: TOKEN_PAGE_HEADERS });
+  return data({ done: true, result: submission.reply({ resetForm: true }) }, { headers: TOKEN_PAGE_HEADERS });
 }
 
 export default function Unsubscribe() {

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { MailedLinkConfirm, MailedLinkProblem } from "~/components/mailed-link-problem";
 import { MailedLinkSchema } from "~/utils/account-schemas";
@@ -26,9 +26,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const check = await checkVerifyToken(token);
   if (check.state !== "valid") {
-    return json({ problem: PROBLEMS[check.state], token: "", email: "" }, { status: 400, headers: TOKEN_PAGE_HEADERS });
+    return data({ problem: PROBLEMS[check.state], token: "", email: "" }, { status: 400, headers: TOKEN_PAGE_HEADERS });
   }
-  return json({ problem: null, token, email: check.email }, { headers: TOKEN_PAGE_HEADERS });
+  return data({ problem: null, token, email: check.email }, { headers: TOKEN_PAGE_HEADERS });
 }
 
 /** One use, then on to the dashboard (or the login) with a toast. */
@@ -39,7 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const user = await getUser(request);
     return redirectWithSuccess(user ? "/dashboard" : "/login", EMAIL_VERIFIED);
   }
-  return json({ problem: PROBLEMS[problem] }, { status: 400, headers: TOKEN_PAGE_HEADERS });
+  return data({ problem: PROBLEMS[problem] }, { status: 400, headers: TOKEN_PAGE_HEADERS });
 }
 
 export default function VerifyEmailPage() {

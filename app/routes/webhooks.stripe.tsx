@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs } from "@remix-run/node";
 import { getEnv } from "~/utils/env.server";
 import { readLimitedBody } from "~/utils/form.server";
 import { handleStripeEvent, verifyWebhook, WebhookSignatureError } from "~/utils/stripe.server";
@@ -15,16 +15,16 @@ const noStore = { "Cache-Control": "no-store" };
  */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") {
-    return json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST", ...noStore } });
+    return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST", ...noStore } });
   }
   const secret = getEnv().STRIPE_WEBHOOK_SECRET;
   if (!secret) {
     // Anyone can post here: the answer names no setting; the shop's log tells the operator.
     console.error("A Stripe webhook arrived, but STRIPE_WEBHOOK_SECRET is not set: it was not applied.");
-    return json({ error: "Webhooks are not accepted yet" }, { status: 503, headers: noStore });
+    return Response.json({ error: "Webhooks are not accepted yet" }, { status: 503, headers: noStore });
   }
   const raw = await readLimitedBody(request, MAX_BODY_BYTES);
-  if (raw === null) return json({ error: "Payload too large" }, { status: 413, headers: noStore });
+  if (raw === null) return Response.json({ error: "Payload too large" }, { status: 413, headers: noStore });
   const body = raw.toString("utf8");
 
   let event;
@@ -32,22 +32,22 @@ export async function action({ request }: ActionFunctionArgs) {
     event = verifyWebhook(body, request.headers.get("Stripe-Signature"), secret);
   } catch (error) {
     if (error instanceof WebhookSignatureError) {
-      return json({ error: "Invalid signature" }, { status: 400, headers: noStore });
+      return Response.json({ error: "Invalid signature" }, { status: 400, headers: noStore });
     }
     throw error;
   }
 
   try {
     const result = await handleStripeEvent(event);
-    return json({ received: true, result }, { headers: noStore });
+    return Response.json({ received: true, result }, { headers: noStore });
   } catch (error) {
     // Not applied: answer 500 so that Stripe delivers the event again later.
     console.error(`Stripe event ${event.id} (${event.type}) could not be applied`, error);
-    return json({ error: "The event could not be applied" }, { status: 500, headers: noStore });
+    return Response.json({ error: "The event could not be applied" }, { status: 500, headers: noStore });
   }
 }
 
 /** Only Stripe's POSTs belong here. */
 export async function loader() {
-  return json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST", ...noStore } });
+  return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST", ...noStore } });
 }

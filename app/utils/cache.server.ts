@@ -16,7 +16,7 @@ function hasSessionCookie(request: Request) {
   return /(?:^|;\s*)(?:__session|__vehicle)=/.test(request.headers.get("Cookie") ?? "");
 }
 
-/** Headers for a public page's loader answer (also used as-is for its `?_data` requests). */
+/** Headers for a public page's loader answer, read by its `headers` export (documents and `.data` requests alike). */
 export function publicPageHeaders(
   request: Request,
   { status = 200, setsCookie = false }: { status?: number; setsCookie?: boolean } = {},
@@ -45,9 +45,8 @@ export const publicPageHeadersFunction: HeadersFunction = ({ loaderHeaders, pare
  * Pages opened from a link with a token in it (password reset, email verification, unsubscribe):
  * never stored by any cache, never named in a Referer to another site. `same-origin`, not
  * `no-referrer`: under `no-referrer` a browser posts the page's own form with `Origin: null`,
- * which the same-origin check refuses, so the form would fail without JavaScript. Their loaders
- * send these for `?_data` requests; their `headers` export sends them with the document, which
- * gets only what that export returns.
+ * which the same-origin check refuses, so the form would fail without JavaScript. Their `headers`
+ * export sends them, with the document and with single fetch's `.data` requests alike.
  */
 export const TOKEN_PAGE_HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "same-origin" };
 export const tokenPageHeadersFunction: HeadersFunction = () => TOKEN_PAGE_HEADERS;

@@ -39,6 +39,4 @@ export const {
   redirectWithInfo,
   redirectWithSuccess,
   redirectWithWarning,
-  jsonWithError,
-  jsonWithSuccess,
 } = createToastUtilsWithCustomSession(toastSessionStorage);

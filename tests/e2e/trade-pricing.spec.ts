@@ -56,7 +56,10 @@ test("a distributor sees its price on the card, the part page and the cart, reac
 
   // The cart prices the line at the break, with Michigan sales tax on the net.
   await page.getByLabel("Units for the cart").fill("1000");
+  // The add is answered before the cart is opened (a navigation would cancel it in flight).
+  const added = page.waitForResponse((response) => response.request().method() === "POST");
   await page.getByRole("button", { name: /Add to cart/ }).click();
+  await added;
   await expect(page.getByTestId("toast")).toContainText("added to your cart");
   await page.goto("/dashboard/cart");
   await expect(page.getByTestId("line-total")).toHaveText("$16,000");

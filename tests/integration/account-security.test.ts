@@ -217,29 +217,33 @@ describe("forgot password's timing", () => {
 });
 
 describe("personal answers are never cached", () => {
-  test("with a session cookie: one Cache-Control `private, no-store` and Vary: Cookie, `?_data` included", async () => {
+  test("with a session cookie: one Cache-Control `private, no-store` and Vary: Cookie, single fetch's `.data` included", async () => {
     const { user, cookie } = await signedIn("customer", `Priya Private ${randomUUID().slice(0, 6)}`);
     for (const pathname of [
-      "/?_data=root",
+      "/_root.data",
       "/no-such-page-here",
       "/forgot-password",
       "/parts",
       "/blogs",
-      "/?_data=routes%2F_index",
+      "/blogs.data",
+      "/_root.data?_routes=routes%2F_index",
     ]) {
       const response = await fetch(`${SHOP}${pathname}`, { headers: { Cookie: cookie }, redirect: "manual" });
       const body = await response.text();
       expect(response.headers.get("cache-control"), pathname).toBe("private, no-store");
       expect(response.headers.get("vary") ?? "", pathname).toMatch(/\bCookie\b/i);
-      if (["/?_data=root", "/no-such-page-here", "/forgot-password"].includes(pathname))
+      if (["/_root.data", "/no-such-page-here", "/forgot-password"].includes(pathname))
         expect(body, pathname).toContain(user.name);
     }
   });
 
-  test("without one, public pages stay cacheable by a CDN", async () => {
-    const response = await fetch(`${SHOP}/blogs`);
-    expect(response.headers.get("cache-control")).toMatch(/^public/);
-    expect(response.headers.get("vary") ?? "").toMatch(/\bCookie\b/i);
+  test("without one, public pages and their single-fetch data stay cacheable by a CDN", async () => {
+    for (const pathname of ["/blogs", "/blogs.data", "/portfolio.data", "/_root.data?_routes=root%2Croutes%2F_index"]) {
+      const response = await fetch(`${SHOP}${pathname}`);
+      expect(response.status, pathname).toBe(200);
+      expect(response.headers.get("cache-control"), pathname).toMatch(/^public/);
+      expect(response.headers.get("vary") ?? "", pathname).toMatch(/\bCookie\b/i);
+    }
   });
 });
 

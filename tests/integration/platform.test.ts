@@ -351,6 +351,18 @@ describe("redirects after sign-in stay on the shop", () => {
     });
     expect(response.headers.get("location")).toBe("/parts?q=brake");
   });
+
+  test("a signed-out client-side navigation is sent to sign in and back to the page, not to its data request", async () => {
+    // What the browser asks when it moves to /dashboard/orders?page=2 from another dashboard page.
+    const response = await fetch(`${SHOP}/dashboard/orders.data?page=2&_routes=routes%2Fdashboard.orders`, {
+      redirect: "manual",
+    });
+    // Single fetch answers a redirect inside its data (202), for the client router to follow.
+    expect(response.status).toBe(202);
+    const body = await response.text();
+    expect(body).toContain(`/login?${new URLSearchParams({ redirectTo: "/dashboard/orders?page=2" })}`);
+    expect(body).not.toContain("_routes");
+  });
 });
 
 describe("the error page", () => {

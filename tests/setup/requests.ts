@@ -57,14 +57,29 @@ export function actionArgs(request: Request, params: Record<string, string> = {}
   return { request, params, context: testContext() };
 }
 
-/** Runs a loader or action and returns its Response, whether it was returned or thrown. */
+/** What Remix's `data(value, init)` returns: the value with the status and headers to answer with. */
+function isDataWithInit(value: unknown): value is { data: unknown; init: ResponseInit | null } {
+  return typeof value === "object" && value !== null && "type" in value && value.type === "DataWithResponseInit";
+}
+
+/** What the browser would get from a returned or thrown value: a Response, `data()` or plain data. */
+function asResponse(value: unknown): Response | null {
+  if (value instanceof Response) return value;
+  if (isDataWithInit(value)) return Response.json(value.data, value.init ?? undefined);
+  return null;
+}
+
+/**
+ * Runs a loader or action and returns its answer as a Response, whether it was returned or thrown
+ * (a Response, `data()` with a status and headers, or plain data as JSON).
+ */
 export async function settle(result: Promise<unknown>): Promise<Response> {
   try {
     const value = await result;
-    if (value instanceof Response) return value;
-    return new Response(JSON.stringify(value), { status: 200 });
+    return asResponse(value) ?? Response.json(value, { status: 200 });
   } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
+    const response = asResponse(thrown);
+    if (response) return response;
     throw thrown;
   }
 }

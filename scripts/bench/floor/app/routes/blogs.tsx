@@ -1,10 +1,9 @@
-import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { items } from "../blogs.server";
 
 /** The shop's /blogs content (the same questions in <details>), without its layout and middleware. */
 export function loader() {
-  return json({ items });
+  return { items };
 }
 
 export default function Blogs() {
