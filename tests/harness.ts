@@ -10,8 +10,9 @@
  *
  * Vitest runs as two processes side by side, one per project of vitest.config.ts: the files with a
  * database of their own, several at a time, and the files on the shared database, one at a time.
- * In a whole run Playwright runs beside both, on a second shop with a database and a mail catcher
- * of its own (the shared Vitest files and the browser tests never see each other's data or mail).
+ * In a whole run Playwright follows the shared files (it uses the same shop and database) while the
+ * own-db files may still be running; with TEST_SIDE_BY_SIDE=1 it runs beside both from the start,
+ * on a second shop with a database and a mail catcher of its own.
  * At the end it prints the browser suite's slowest tests and files (tests/setup/durations-reporter.ts),
  * each runner's time, the CPU the run used against what the machine had, and the summary line.
  */
@@ -132,8 +133,12 @@ function playwrightCounts(file: string): Counts {
   };
 }
 
-/** The browser suite beside the shared Vitest files: only in a whole run that picks no Vitest project. */
-const sideBySide = mode === "all" && !pickedProject;
+/**
+ * TEST_SIDE_BY_SIDE=1: in a whole run, the browser suite starts at once beside both Vitest projects,
+ * on a shop of its own, instead of after the shared files. Off by default until measured on a quiet
+ * machine: on a machine already overloaded, three runners at once pushed browser tests past their timeouts.
+ */
+const sideBySide = mode === "all" && !pickedProject && process.env.TEST_SIDE_BY_SIDE === "1";
 
 const load = () =>
   loadavg()
@@ -176,9 +181,19 @@ async function main() {
     });
   if (mode === "unit") await timed("Vitest", () => runVitest(env));
   if (mode === "e2e") await playwright(false);
-  if (mode === "all" && !sideBySide) {
+  if (mode === "all" && pickedProject) {
     await timed("Vitest", () => runVitest(env));
     await playwright(false);
+  } else if (mode === "all" && !sideBySide) {
+    // The own-db files never touch the suite's shop, so they run beside everything else; the browser
+    // suite starts once the shared files (which use the shop and its database) are done.
+    await Promise.all([
+      timed("Vitest own-db", () => runVitestProject("own-db", env)),
+      (async () => {
+        await timed("Vitest shared", () => runVitestProject("shared", env));
+        await playwright(true);
+      })(),
+    ]);
   } else if (sideBySide) {
     // Three at once: the own-db files on databases of their own, the shared files on the first shop,
     // the browser suite on the second.
