@@ -25,7 +25,11 @@ export default defineConfig({
   reporter: [["list"]],
   use: {
     baseURL,
-    trace: "retain-on-failure",
+    // Recording a trace costs the browser side about a quarter of its CPU in every test, so a test is
+    // traced only when it runs again after failing (on CI); a failure keeps a screenshot and the page's
+    // outline (error-context.md). Locally: rerun the failing test with --trace on.
+    trace: "on-first-retry",
+    screenshot: "only-on-failure",
     launchOptions: {
       executablePath: toolChromiumPath(process.env),
       args: CHROMIUM_ARGS,

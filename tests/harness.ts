@@ -10,14 +10,17 @@
  *
  * Vitest runs as two processes side by side, one per project of vitest.config.ts: the files with a
  * database of their own, several at a time, and the files on the shared database, one at a time.
- * In a whole run Playwright follows the shared files (it uses the same shop and database) while
- * the own-db files may still be running.
+ * In a whole run Playwright follows the shared files (it uses the same shop and database) while the
+ * own-db files may still be running; with TEST_SIDE_BY_SIDE=1 it runs beside both from the start,
+ * on a second shop with a database and a mail catcher of its own.
+ * At the end it prints the browser suite's slowest tests and files (tests/setup/durations-reporter.ts),
+ * each runner's time, the CPU the run used against what the machine had, and the summary line.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { startServices, type Services } from "./setup/services";
+import { processCpuSeconds, startServices, type Services } from "./setup/services";
 
 const [mode = "all", ...passThrough] = process.argv.slice(2).filter((arg) => arg !== "--");
 if (!["all", "unit", "e2e"].includes(mode)) {
@@ -65,6 +68,7 @@ async function runVitestProject(project: VitestProject | undefined, env: NodeJS.
   if (project) args.push(`--project=${project}`, "--passWithNoTests");
   const code = await (project ? runLines : run)("npx", [...args, ...passThrough], env);
   const counts = vitestCounts(out);
+  printSlowestFiles(out, project ?? "Vitest");
   // An error outside any test (Vitest's "Unhandled Errors") fails the run without failing a test.
   if (code !== 0 && counts.failed === 0) counts.failed = 1;
   return counts;
@@ -105,6 +109,19 @@ function vitestCounts(file: string): Counts {
   };
 }
 
+/** The five files of a Vitest run that took longest, so the next file to split or speed up is in view. */
+function printSlowestFiles(file: string, label: string) {
+  if (!existsSync(file)) return;
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  const files = ((report.testResults ?? []) as { name: string; startTime: number; endTime: number }[])
+    .map((result) => ({ name: path.relative(process.cwd(), result.name), ms: result.endTime - result.startTime }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 5);
+  if (!files.length) return;
+  const lines = files.map(({ name, ms }) => `  ${`${(ms / 1000).toFixed(1)} s`.padStart(7)}  ${name}`);
+  console.log(`Slowest ${label} files:\n${lines.join("\n")}`);
+}
+
 function playwrightCounts(file: string): Counts {
   if (!existsSync(file)) return { passed: 0, failed: 1, skipped: 0, flaky: 0 };
   const { stats, errors } = JSON.parse(readFileSync(file, "utf8"));
@@ -116,11 +133,25 @@ function playwrightCounts(file: string): Counts {
   };
 }
 
+/**
+ * TEST_SIDE_BY_SIDE=1: in a whole run, the browser suite starts at once beside both Vitest projects,
+ * on a shop of its own, instead of after the shared files. Off by default until measured on a quiet
+ * machine: on a machine already overloaded, three runners at once pushed browser tests past their timeouts.
+ */
+const sideBySide = mode === "all" && !pickedProject && process.env.TEST_SIDE_BY_SIDE === "1";
+
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" ");
+
 async function main() {
   const started = Date.now();
-  services = await startServices(work);
+  const loadAtStart = load();
+  services = await startServices(work, { shops: sideBySide ? ["shared", "browser"] : ["shared"] });
   const setupSeconds = Math.round((Date.now() - started) / 1000);
-  const env = { ...process.env, ...services.env };
+  const env = { ...process.env, ...services.env.shared };
+  const browserEnv = { ...process.env, ...(services.env.browser ?? services.env.shared) };
   const totals: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0 };
   const add = (label: string, counts: Counts) => {
     totals.passed += counts.passed;
@@ -139,8 +170,9 @@ async function main() {
   const playwright = (lines: boolean) =>
     timed("Playwright", async () => {
       const out = path.join(work, "playwright.json");
-      await (lines ? runLines : run)("npx", ["playwright", "test", "--reporter=list,json", ...passThrough], {
-        ...env,
+      const reporters = "list,json,./tests/setup/durations-reporter.ts";
+      await (lines ? runLines : run)("npx", ["playwright", "test", `--reporter=${reporters}`, ...passThrough], {
+        ...browserEnv,
         PLAYWRIGHT_JSON_OUTPUT_NAME: out,
         // Each run keeps its traces apart, so overlapping runs never delete each other's.
         PLAYWRIGHT_OUTPUT_DIR: path.join("test-results", path.basename(work)),
@@ -152,7 +184,7 @@ async function main() {
   if (mode === "all" && pickedProject) {
     await timed("Vitest", () => runVitest(env));
     await playwright(false);
-  } else if (mode === "all") {
+  } else if (mode === "all" && !sideBySide) {
     // The own-db files never touch the suite's shop, so they run beside everything else; the browser
     // suite starts once the shared files (which use the shop and its database) are done.
     await Promise.all([
@@ -162,11 +194,27 @@ async function main() {
         await playwright(true);
       })(),
     ]);
+  } else if (sideBySide) {
+    // Three at once: the own-db files on databases of their own, the shared files on the first shop,
+    // the browser suite on the second.
+    await Promise.all([
+      timed("Vitest own-db", () => runVitestProject("own-db", env)),
+      timed("Vitest shared", () => runVitestProject("shared", env)),
+      playwright(true),
+    ]);
   }
 
   console.log("");
   for (const [label, counts] of results) add(label, counts);
   const seconds = Math.round((Date.now() - started) / 1000);
+  // Whether the cores were the limit: CPU used by everything the run started, against what it had.
+  const serviceCpu = services.cpuSeconds();
+  const runnersCpu = processCpuSeconds(process.pid, { children: true }) - processCpuSeconds(process.pid);
+  const usedCpu = Math.round(runnersCpu + serviceCpu.database + serviceCpu.shops);
+  console.log(
+    `CPU: ${usedCpu} s of ${seconds * cpus().length} s (${cpus().length} cores); build, seeding, test runners and browsers ${Math.round(runnersCpu)} s, ` +
+      `shops ${Math.round(serviceCpu.shops)} s, database ${Math.round(serviceCpu.database)} s; load average ${loadAtStart} at the start, ${load()} at the end`,
+  );
   if (totals.flaky) console.log(`(${totals.flaky} passed only on retry)`);
   console.log(`Finished in ${seconds} s (build, database and shop: ${setupSeconds} s)`);
   console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

@@ -31,7 +31,7 @@ async function addToCart(page: Page, part: { id: string; name: string }, units: 
 /** The cart's checkout by card, with a delivery address; the caller looks at where it lands. */
 async function checkOut(page: Page) {
   await page.goto("/dashboard/cart");
-  await page.getByLabel("Phone").fill("+1 313 555 0199");
+  await page.getByLabel("Phone", { exact: true }).fill("+1 313 555 0199");
   await page.getByRole("textbox", { name: "Address", exact: true }).fill("9 Hold Lane\nDetroit, MI 48209");
   await page.getByRole("button", { name: /Place the order/ }).click();
 }
