@@ -51,3 +51,6 @@ export function noteRequestUser(userId: string) {
   const context = storage.getStore();
   if (context) context.userId = userId;
 }
+
+// The app's one door into server/: the database time of a request lives in timing.ts.
+export { trackDbWait } from "./timing";

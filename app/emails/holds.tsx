@@ -1,4 +1,4 @@
-import { formatCents } from "~/utils/misc";
+import { formatCents } from "~/domain/format";
 import { formatDateTime } from "~/utils/shop-forms";
 import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./layout";
 import { orderName, type EmailOrder } from "./orders";

@@ -3,9 +3,9 @@
  * fit the visitor's vehicle, the part page's catalogue data, the admin's catalogue edits and the
  * sitemap. The Part schema itself and the card listing are in part.server.ts.
  */
-import type { VolumeBreak } from "~/utils/pricing";
+import type { VolumeBreak } from "~/domain/pricing";
 import mongoose from "mongoose";
-import { coalesce } from "~/utils/coalesce.server";
+import { coalesce } from "./coalesce.server";
 import {
   CATEGORIES,
   DEFAULT_BRAND,
@@ -13,7 +13,7 @@ import {
   vehicleKey,
   type Category,
   type FitmentRow,
-} from "~/utils/catalogue";
+} from "~/domain/catalogue";
 import type { Vehicle } from "~/content/vehicles";
 import {
   catalogueKeys,

@@ -1,5 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
-import { coalesce } from "~/utils/coalesce.server";
+import { coalesce } from "./coalesce.server";
 import {
   CATEGORIES,
   CATEGORY_LABELS,
@@ -12,10 +12,10 @@ import {
   vehicleKey,
   type Category,
   type FitmentRow,
-} from "~/utils/catalogue";
-import { truncate } from "~/utils/misc";
-import { formatBreaks, type VolumeBreak } from "~/utils/pricing";
-import { escapeRegExp, normalizeSearch, type PartSort } from "~/utils/search";
+} from "~/domain/catalogue";
+import { truncate } from "~/domain/format";
+import { formatBreaks, type VolumeBreak } from "~/domain/pricing";
+import { escapeRegExp, normalizeSearch, type PartSort } from "~/domain/search";
 
 export const DEFAULT_MIN_ORDER_QUANTITY = 100;
 

@@ -14,8 +14,8 @@ import {
   type CompanyRole,
   type CompanyView,
 } from "./company.server";
-import { safeAvatar } from "~/utils/avatar";
-import type { TaxProfile } from "~/utils/tax";
+import { safeAvatar } from "~/domain/avatar";
+import type { TaxProfile } from "~/domain/tax";
 
 export const ROLES = ["customer", "admin"] as const;
 export type Role = (typeof ROLES)[number];

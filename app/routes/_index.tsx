@@ -10,7 +10,7 @@ import { getUser } from "~/utils/auth.server";
 import { priceCards } from "~/utils/pricing.server";
 import { getNewestReviews } from "~/models/review.server";
 import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
-import { truncate } from "~/utils/misc";
+import { truncate } from "~/domain/format";
 
 const HOME_PART_COUNT = 6;
 const HOME_REVIEW_COUNT = 3;

@@ -47,7 +47,7 @@ import { CompanyForm } from "~/components/profile/company-form";
 import { can } from "~/utils/company.server";
 import { addAddress, deleteAddress, editAddress, setDefaultAddress, updateCompany } from "~/models/address-book.server";
 import { AddressActionSchema, AddressSchema, CompanySchema, MAX_ADDRESSES } from "~/utils/trade-schemas";
-import { countryName } from "~/utils/tax-id";
+import { countryName } from "~/domain/tax-id";
 
 const DEFAULT_AVATAR = "/images/default-avatar.svg";
 /** Spec 9: the profile success message lasts 1500 ms. */

@@ -10,7 +10,7 @@ import { PartCatalogueFields, PartDescriptionFields, PartPriceFields } from "~/c
 import { addPart } from "~/models/part.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { audit, partTarget, partValues } from "~/utils/audit.server";
-import { DEFAULT_BRAND } from "~/utils/catalogue";
+import { DEFAULT_BRAND } from "~/domain/catalogue";
 import { newPartSchema } from "~/utils/catalogue-forms";
 import { readForm } from "~/utils/form.server";
 import { DEFAULT_MIN_ORDER, dollarsToCents } from "~/utils/shop-forms";

@@ -17,7 +17,7 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { deleteUserSessions } from "~/models/session.server";
 import { getCompany } from "~/models/company.server";
 import { demoteAdmin, getUserById, listUsers, makeAdmin } from "~/models/user.server";
-import { COMPANY_ROLE_WORDS } from "~/utils/company-roles";
+import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
 import { UserActionSchema } from "~/utils/account-schemas";
 import { getUser, requireAdmin } from "~/utils/auth.server";
 import { readForm } from "~/utils/form.server";

@@ -16,9 +16,9 @@ import { audit } from "~/utils/audit.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { readForm } from "~/utils/form.server";
 import { unpaidCapsSchema } from "~/utils/hold-forms";
-import { formatCents } from "~/utils/misc";
-import { shopUnpaidCaps } from "~/utils/order-caps.server";
-import { formatDay, orderStateText, PAYMENT_TERMS, termsWords } from "~/utils/order-states";
+import { formatCents } from "~/domain/format";
+import { shopUnpaidCaps } from "~/models/unpaid-caps.server";
+import { formatDay, orderStateText, PAYMENT_TERMS, termsWords } from "~/domain/order-states";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 const NOT_FOUND = "There is no user with that id.";

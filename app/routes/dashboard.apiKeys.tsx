@@ -9,7 +9,7 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { listApiKeys } from "~/models/api-key.server";
 import { apiKeyActionSchema, createApiKeySchema } from "~/utils/api-key-forms";
 import { createKeyFor, revokeKeyOf } from "~/utils/api-keys.server";
-import { SCOPE_WORDS, scopesOfRole } from "~/utils/api-scopes";
+import { SCOPE_WORDS, scopesOfRole } from "~/domain/api-scopes";
 import { requireUser } from "~/utils/auth.server";
 import { readForm } from "~/utils/form.server";
 import { formatDateTime } from "~/utils/shop-forms";

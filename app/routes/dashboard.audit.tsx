@@ -15,7 +15,7 @@ import {
   auditFieldLabel,
   auditFilterSchema,
   formatAuditValue,
-} from "~/utils/audit-actions";
+} from "~/domain/audit-actions";
 import { requireAdmin } from "~/utils/auth.server";
 import { formatDateTime, parsePage } from "~/utils/shop-forms";
 

@@ -6,8 +6,8 @@ import { Pagination } from "~/components/pagination";
 import { memberCounts } from "~/models/company-member.server";
 import { listCompanies } from "~/models/company.server";
 import { requireAdmin } from "~/utils/auth.server";
-import { formatCents } from "~/utils/misc";
-import { termsWords } from "~/utils/order-states";
+import { formatCents } from "~/domain/format";
+import { termsWords } from "~/domain/order-states";
 
 const PER_PAGE = 20;
 

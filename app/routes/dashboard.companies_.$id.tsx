@@ -6,9 +6,9 @@ import { listMembers } from "~/models/company-member.server";
 import { getCompany } from "~/models/company.server";
 import { listOrdersOfUser, openAccountOrders } from "~/models/order.server";
 import { requireAdmin } from "~/utils/auth.server";
-import { COMPANY_ROLE_WORDS } from "~/utils/company-roles";
-import { formatCents } from "~/utils/misc";
-import { orderStateText, termsWords } from "~/utils/order-states";
+import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
+import { formatCents } from "~/domain/format";
+import { orderStateText, termsWords } from "~/domain/order-states";
 
 /** One company for the shop: its members and roles, limits, terms, open balance and latest orders. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -6,8 +6,8 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getOwnOrder } from "~/models/order.server";
 import { requireUser } from "~/utils/auth.server";
 import { mayHandleOrder } from "~/utils/company.server";
-import { formatCents } from "~/utils/misc";
-import { describeOrder } from "~/utils/order-lines";
+import { formatCents } from "~/domain/format";
+import { describeOrder } from "~/domain/order-lines";
 import { confirmReturnFromStripe, getStripe, type ReturnCheck } from "~/utils/stripe.server";
 
 const PAYMENT_COMPLETED = "Congrats! Your payment is completed.";

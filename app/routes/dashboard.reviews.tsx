@@ -12,7 +12,7 @@ import { deleteReview, getReviewForAdmin, hideReview, listReviewsForAdmin, unhid
 import { audit } from "~/utils/audit.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { readForm } from "~/utils/form.server";
-import { truncate } from "~/utils/misc";
+import { truncate } from "~/domain/format";
 import { formatDateTime, parsePage, reviewModerationSchema } from "~/utils/shop-forms";
 import { redirectWithSuccess } from "~/utils/toast.server";
 

@@ -5,7 +5,7 @@ import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getReviewForAdmin } from "~/models/review.server";
 import { requireAdmin } from "~/utils/auth.server";
-import { truncate } from "~/utils/misc";
+import { truncate } from "~/domain/format";
 
 /** The delete confirmation of Manage Reviews as a page (the modal, without JavaScript). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

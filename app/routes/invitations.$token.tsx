@@ -7,7 +7,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { getUser, requireUser, startSession } from "~/utils/auth.server";
 import { AcceptNewAccountSchema, AcceptSchema } from "~/utils/company-forms";
-import { COMPANY_ROLE_HELP, COMPANY_ROLE_WORDS } from "~/utils/company-roles";
+import { COMPANY_ROLE_HELP, COMPANY_ROLE_WORDS } from "~/domain/company-roles";
 import { acceptInvitation, acceptInvitationAsNewAccount, describeInvitation } from "~/utils/company.server";
 import { readForm } from "~/utils/form.server";
 import { commonPasswordProblem, hashPassword } from "~/utils/password.server";

@@ -16,7 +16,7 @@ import {
   type GoogleFailure,
 } from "~/utils/auth.server";
 import { getPart } from "~/models/part.server";
-import { safeRedirect } from "~/utils/misc";
+import { safeRedirect } from "~/utils/safe-redirect";
 import { clientIp, signInThrottle, type Refusal } from "~/utils/rate-limit.server";
 import { readForm } from "~/utils/form.server";
 import { redirectWithSuccess } from "~/utils/toast.server";

@@ -25,7 +25,7 @@ import { getEnv } from "~/utils/env.server";
 import { findPartByNumber } from "~/utils/part-number.server";
 import { parsePartsSearch, partsSearchSchema, pickedVehicle, searchFilters } from "~/utils/parts-search.server";
 import { EMPTY_PARTS_STATE, isNarrowed, partsHref, partsParams, type PartsState } from "~/utils/parts-url";
-import { PART_SORT_LABELS, PART_SORTS, SEARCH_MAX_LENGTH } from "~/utils/search";
+import { PART_SORT_LABELS, PART_SORTS, SEARCH_MAX_LENGTH } from "~/domain/search";
 import { CART_PATH } from "~/utils/cart-forms";
 import { readForm } from "~/utils/form.server";
 import type { HydrateHandle } from "~/utils/hydrated";

@@ -1,4 +1,4 @@
-import { AVATAR_MAX_BYTES } from "./avatar";
+import { AVATAR_MAX_BYTES } from "~/domain/avatar";
 /** The zod schemas of the account forms (sign-up, login, My Profile), shared by server and browser. */
 import { z } from "zod";
 

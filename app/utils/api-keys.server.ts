@@ -12,7 +12,7 @@ import {
   type ApiKeyView,
 } from "~/models/api-key.server";
 import { getUserById, type UserView } from "~/models/user.server";
-import { scopesOfRole, type ApiScope } from "./api-scopes";
+import { scopesOfRole, type ApiScope } from "~/domain/api-scopes";
 import { audit, personLabel, type AuditEvent } from "./audit.server";
 
 type Owner = Pick<UserView, "id" | "email" | "name" | "role">;

@@ -28,7 +28,7 @@ import {
   type Role,
   type UserView,
 } from "~/models/user.server";
-import { googlePicture } from "./avatar";
+import { googlePicture } from "~/domain/avatar";
 import { getEnv, isGoogleConfigured } from "./env.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { memoizedForRequest, noteRequestUser } from "../../server/request-context";

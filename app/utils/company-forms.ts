@@ -1,6 +1,6 @@
 /** The company screens' forms (members, invitations, limits), shared by the server and the browser. */
 import { z } from "zod";
-import { COMPANY_ROLES } from "./company-roles";
+import { COMPANY_ROLES } from "~/domain/company-roles";
 import { EmailSchema, NameSchema, PasswordSchema } from "./account-schemas";
 
 const MAX_LIMIT_DOLLARS = 10_000_000;

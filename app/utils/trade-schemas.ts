@@ -3,7 +3,7 @@
  * server and browser. HTML is refused, multi-line text is bounded in lines and characters.
  */
 import { z } from "zod";
-import { TAX_COUNTRIES, taxIdProblem, normalizeTaxId } from "./tax-id";
+import { TAX_COUNTRIES, taxIdProblem, normalizeTaxId } from "~/domain/tax-id";
 
 export const MAX_ADDRESSES = 20;
 export const ADDRESS_MAX_LINES = 6;

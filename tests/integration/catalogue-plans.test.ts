@@ -11,7 +11,7 @@ import mongoose from "mongoose";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { catalogueFacets } from "~/models/part-catalogue.server";
 import { listPartCards, Part, type CatalogueFilters } from "~/models/part.server";
-import type { PartSort } from "~/utils/search";
+import type { PartSort } from "~/domain/search";
 
 type Read = { method: string; filter: Record<string, unknown>; options: Record<string, unknown>; pipeline?: object[] };
 let reads: Read[] = [];

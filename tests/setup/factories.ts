@@ -1,5 +1,5 @@
 /** Test data written straight to the database, and sessions for it (shared by both suites). */
-import type { Category } from "~/utils/catalogue";
+import type { Category } from "~/domain/catalogue";
 import { randomUUID } from "node:crypto";
 import { Part, toPartView } from "~/models/part.server";
 import { createSession } from "~/models/session.server";

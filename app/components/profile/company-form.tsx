@@ -2,7 +2,7 @@ import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@c
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
-import { COUNTRY_OPTIONS } from "~/utils/tax-id";
+import { COUNTRY_OPTIONS } from "~/domain/tax-id";
 import { CompanySchema } from "~/utils/trade-schemas";
 
 type Company = { companyName: string; taxId: string; country: string; billingAddress: string };
