@@ -196,7 +196,7 @@ function machine() {
 async function signedInCookies(userIds: string[]) {
   // The shop's own session storage, signed with the shop's secret (SESSION_SECRET, set at start).
   const { createSession } = await import("../app/models/session.server");
-  const { authSessionStorage } = await import("../app/utils/session.server");
+  const { authSessionStorage } = await import("../app/utils/session-cookie.server");
   const cookies: string[] = [];
   for (const userId of userIds) {
     const session = await authSessionStorage.getSession();

@@ -15,17 +15,15 @@ import {
   type FitmentRow,
 } from "~/domain/catalogue";
 import type { Vehicle } from "~/content/vehicles";
+import { catalogueKeys } from "~/domain/part-search-keys";
+import { isObjectId, Part, toPartView } from "./part.server";
 import {
-  catalogueKeys,
-  isObjectId,
   listingIndex,
   listingLead,
-  Part,
   partSearchFilter,
   searchesNothing,
-  toPartView,
   type CatalogueFilters,
-} from "./part.server";
+} from "./part-query-plan.server";
 
 export type FacetCount = { value: string; count: number };
 export type CatalogueFacets = { categories: FacetCount[]; brands: FacetCount[]; inStock: number };

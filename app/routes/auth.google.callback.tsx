@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { finishGoogleSignIn, startSession } from "~/utils/auth.server";
+import { finishGoogleSignIn } from "~/utils/google-sign-in.server";
+import { startSession } from "~/utils/session-cookie.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 
 /**

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { isGoogleSignInAvailable, startGoogleSignIn } from "~/utils/auth.server";
+import { isGoogleSignInAvailable, startGoogleSignIn } from "~/utils/google-sign-in.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { readForm } from "~/utils/form.server";
 

@@ -32,7 +32,8 @@ import {
   SAME_EMAIL,
 } from "~/utils/account-schemas";
 import { changePassword, checkCurrentPassword } from "~/utils/account-security.server";
-import { endSession, getSessionId, getUser, requireUser } from "~/utils/auth.server";
+import { endSession, getSessionId } from "~/utils/session-cookie.server";
+import { getUser, requireUser } from "~/utils/guards.server";
 import { requestEmailChange, requestEmailChangeApproval } from "~/utils/email-change.server";
 import { commonPasswordProblem } from "~/utils/password.server";
 import { sendPasswordResetLink } from "~/utils/password-reset.server";

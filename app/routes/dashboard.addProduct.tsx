@@ -8,7 +8,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { PartCatalogueFields, PartDescriptionFields, PartPriceFields } from "~/components/part-catalogue-fields";
 import { addPart } from "~/models/part.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { audit, partTarget, partValues } from "~/utils/audit.server";
 import { DEFAULT_BRAND } from "~/domain/catalogue";
 import { newPartSchema } from "~/utils/catalogue-forms";

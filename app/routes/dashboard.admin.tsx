@@ -8,7 +8,7 @@ import { lowStockParts, oldestOrders, salesByDay, type DaySales } from "~/models
 import { listOverdue } from "~/models/order.server";
 import { getLatestStockCheck } from "~/models/stock-check.server";
 import { formatDay, orderStateText } from "~/domain/order-states";
-import { requireAdmin } from "~/utils/auth.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { listFailedMail } from "~/utils/failed-mail.server";
 import { formatCents } from "~/domain/format";
 import { formatDateTime } from "~/utils/shop-forms";

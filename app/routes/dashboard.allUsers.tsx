@@ -19,7 +19,7 @@ import { getCompany } from "~/models/company.server";
 import { demoteAdmin, getUserById, listUsers, makeAdmin } from "~/models/user.server";
 import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
 import { UserActionSchema } from "~/utils/account-schemas";
-import { getUser, requireAdmin } from "~/utils/auth.server";
+import { getUser, requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { audit, personLabel } from "~/utils/audit.server";
 

@@ -13,7 +13,7 @@ import { CustomerPricingForm } from "~/components/customer-pricing-form";
 import { customerPricingSchema } from "~/utils/pricing-forms";
 import { accountTermsSchema } from "~/utils/account-terms";
 import { audit } from "~/utils/audit.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { unpaidCapsSchema } from "~/utils/hold-forms";
 import { formatCents } from "~/domain/format";

@@ -10,7 +10,7 @@ import { listApiKeys } from "~/models/api-key.server";
 import { apiKeyActionSchema, createApiKeySchema } from "~/utils/api-key-forms";
 import { createKeyFor, revokeKeyOf } from "~/utils/api-keys.server";
 import { SCOPE_WORDS, scopesOfRole } from "~/domain/api-scopes";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { formatDateTime } from "~/utils/shop-forms";
 import { redirectWithSuccess } from "~/utils/toast.server";

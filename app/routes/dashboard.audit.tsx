@@ -16,7 +16,7 @@ import {
   auditFilterSchema,
   formatAuditValue,
 } from "~/domain/audit-actions";
-import { requireAdmin } from "~/utils/auth.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { formatDateTime, parsePage } from "~/utils/shop-forms";
 
 const PER_PAGE = 50;

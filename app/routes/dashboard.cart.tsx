@@ -24,7 +24,7 @@ import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/util
 import { can } from "~/utils/company.server";
 import { priceScreenLines } from "~/utils/pricing.server";
 import { PriceWithList, TaxSummaryRows } from "~/components/prices";
-import { requireCustomer } from "~/utils/auth.server";
+import { requireCustomer } from "~/utils/guards.server";
 import { redirectAfterOrder } from "~/utils/checkout.server";
 import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/utils/cart-forms";
 import { formatCents } from "~/domain/format";

@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { listMembers } from "~/models/company-member.server";
 import { getCompany } from "~/models/company.server";
 import { listOrdersOfUser, openAccountOrders } from "~/models/order.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
 import { formatCents } from "~/domain/format";
 import { orderStateText, termsWords } from "~/domain/order-states";

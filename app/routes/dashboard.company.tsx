@@ -10,7 +10,7 @@ import { getCompany } from "~/models/company.server";
 import { listInvitations } from "~/models/invitation.server";
 import { listAwaitingApproval } from "~/models/order.server";
 import { approveCompanyOrder, declineCompanyOrder } from "~/utils/approvals.server";
-import { requireCustomer } from "~/utils/auth.server";
+import { requireCustomer } from "~/utils/guards.server";
 import { CompanyActionSchema, InviteSchema } from "~/utils/company-forms";
 import { COMPANY_ROLE_HELP, COMPANY_ROLE_WORDS, COMPANY_ROLES, type CompanyRole } from "~/domain/company-roles";
 import {

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/utils/guards.server";
 import { sendVerificationEmail } from "~/utils/email-verification.server";
 import { readForm } from "~/utils/form.server";
 import { mailRequestAttempt } from "~/utils/mail-throttle.server";

@@ -14,7 +14,7 @@ import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { getOrderById, listAllOrders, type OrderView } from "~/models/order.server";
 import { removeUnpaidOrder } from "~/utils/orders.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { formatCents } from "~/domain/format";
 import { readForm } from "~/utils/form.server";
 import { audit, orderStatusChange } from "~/utils/audit.server";

@@ -8,7 +8,7 @@ import { RecordedPayments, RecordPaymentForm, ShipForm } from "~/components/orde
 import { OrderDetails, OrderHeading, PaymentSummary } from "~/components/order-details";
 import { orderShopActors } from "~/models/audit.server";
 import { getOrderById } from "~/models/order.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { extendHoldSchema } from "~/utils/hold-forms";
 import { formatCents } from "~/domain/format";

@@ -4,7 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getOrderById } from "~/models/order.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { formatCents } from "~/domain/format";
 import { describeOrder } from "~/domain/order-lines";
 import { ORDER_STATE_WORDS } from "~/domain/order-states";

@@ -8,7 +8,7 @@ import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms
 import { PartCatalogueFields, PartDescriptionFields, PartPriceFields } from "~/components/part-catalogue-fields";
 import { getPartForEdit, partNumberTaken, updatePartCatalogue } from "~/models/part-catalogue.server";
 import { audit, partEditChanges, partTarget } from "~/utils/audit.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { catalogueFormDefaults, editPartSchema } from "~/utils/catalogue-forms";
 import { readForm } from "~/utils/form.server";
 import { dollarsToCents, priceFieldValue } from "~/utils/shop-forms";

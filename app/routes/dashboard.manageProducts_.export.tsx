@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { eachPartForExport, type PartExportRow } from "~/models/part.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { eachPartForExport, type PartExportRow } from "~/models/part-csv.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { formatBreaks } from "~/domain/pricing";
 import { CATEGORY_LABELS, type Category } from "~/domain/catalogue";
 import { csvDollars, csvFileDay, csvResponse, type CsvColumn } from "~/utils/csv.server";

@@ -8,7 +8,7 @@ import { PoNumber } from "~/components/order-lines";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { listOrdersOfUser } from "~/models/order.server";
-import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
+import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
 import { formatCents } from "~/domain/format";
 import { orderPath } from "~/domain/order-lines";
 import { formatDateTime, parsePage } from "~/utils/shop-forms";

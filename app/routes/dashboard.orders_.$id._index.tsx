@@ -5,7 +5,7 @@ import { cancelOrderPath } from "~/components/cancel-order-form";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SubmitButton, useIsPending } from "~/components/forms";
 import { getOwnOrder } from "~/models/order.server";
-import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
+import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
 import { orderTimeline } from "~/utils/order-timeline";
 import { orderStateText } from "~/domain/order-states";
 import { formatCents } from "~/domain/format";

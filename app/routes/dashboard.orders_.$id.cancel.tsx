@@ -8,7 +8,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useIsPending } from "~/components/forms";
 import { getOwnOrder } from "~/models/order.server";
 import { cancelCustomerOrder } from "~/utils/orders.server";
-import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
+import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
 import { mayHandleOrder } from "~/utils/company.server";
 import { formatCents } from "~/domain/format";
 import { describeOrder } from "~/domain/order-lines";

@@ -15,7 +15,7 @@ import { ErrorList, SubmitButton } from "~/components/forms";
 import { getOwnOrder } from "~/models/order.server";
 import { orderPath } from "~/domain/order-lines";
 import { ORDER_STATE_WORDS } from "~/domain/order-states";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/utils/guards.server";
 import { mayHandleOrder } from "~/utils/company.server";
 import { getEnv } from "~/utils/env.server";
 import { formatCents } from "~/domain/format";

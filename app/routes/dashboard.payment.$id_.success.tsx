@@ -4,7 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getOwnOrder } from "~/models/order.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/utils/guards.server";
 import { mayHandleOrder } from "~/utils/company.server";
 import { formatCents } from "~/domain/format";
 import { describeOrder } from "~/domain/order-lines";

@@ -14,7 +14,7 @@ import {
 } from "~/models/price-group.server";
 import { countInPriceGroup } from "~/models/user.server";
 import { audit } from "~/utils/audit.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { formatRules, priceGroupSchema, priceGroupsSchema, RULES_HELP } from "~/utils/pricing-forms";
 import { redirectWithSuccess } from "~/utils/toast.server";

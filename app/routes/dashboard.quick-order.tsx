@@ -10,7 +10,7 @@ import { ErrorList, SubmitButton, TextareaField } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
 import { padLinesIntoCart } from "~/models/cart-lines.server";
-import { requireCustomer } from "~/utils/auth.server";
+import { requireCustomer } from "~/utils/guards.server";
 import { pricePadChecks } from "~/utils/pricing.server";
 import { PriceWithList } from "~/components/prices";
 import { redirectAfterOrder } from "~/utils/checkout.server";

@@ -10,7 +10,7 @@ import { StarRating } from "~/components/storefront";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { deleteReview, getReviewForAdmin, hideReview, listReviewsForAdmin, unhideReview } from "~/models/review.server";
 import { audit } from "~/utils/audit.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { truncate } from "~/domain/format";
 import { formatDateTime, parsePage, reviewModerationSchema } from "~/utils/shop-forms";

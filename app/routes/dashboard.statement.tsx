@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { company } from "~/content/company";
 import { openAccountOrders } from "~/models/order.server";
-import { requireCustomer } from "~/utils/auth.server";
+import { requireCustomer } from "~/utils/guards.server";
 import { can } from "~/utils/company.server";
 import { formatCents } from "~/domain/format";
 import { orderPath } from "~/domain/order-lines";

@@ -5,7 +5,7 @@ import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { VerifyEmailBanner } from "~/components/verify-email-banner";
 import type { Role } from "~/models/user.server";
-import { requireUser, requireUserOrSignOutHome } from "~/utils/auth.server";
+import { requireUser, requireUserOrSignOutHome } from "~/utils/guards.server";
 
 const DEFAULT_AVATAR = "/images/default-avatar.svg";
 

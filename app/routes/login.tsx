@@ -6,15 +6,10 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { authPageHeaders, GoogleSignIn } from "~/components/google-button";
 import { LoginSchema } from "~/utils/account-schemas";
-import {
-  authenticateWithPassword,
-  getUser,
-  INVALID_LOGIN,
-  isGoogleSignInAvailable,
-  linkPendingGoogle,
-  startSession,
-  type GoogleFailure,
-} from "~/utils/auth.server";
+import { authenticateWithPassword, INVALID_LOGIN } from "~/utils/sign-in.server";
+import { requireAnonymous } from "~/utils/guards.server";
+import { isGoogleSignInAvailable, linkPendingGoogle, type GoogleFailure } from "~/utils/google-sign-in.server";
+import { startSession } from "~/utils/session-cookie.server";
 import { getPart } from "~/models/part.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { clientIp, signInThrottle, type Refusal } from "~/utils/rate-limit.server";
@@ -63,7 +58,7 @@ async function waitingPart(redirectTo: string) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const redirectTo = safeRedirect(url.searchParams.get("redirectTo") ?? refererPath(request), "");
-  if (await getUser(request)) throw redirect(redirectTo || "/");
+  await requireAnonymous(request, redirectTo || "/");
   const googleError = url.searchParams.get("googleError");
   return json({
     redirectTo,

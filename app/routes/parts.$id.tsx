@@ -14,7 +14,7 @@ import { PartCatalogueDetails, partJsonLd } from "~/components/part-catalogue-de
 import { vehicleLabel } from "~/content/vehicles";
 import { getPartCatalogue } from "~/models/part-catalogue.server";
 import { getPart } from "~/models/part.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/utils/guards.server";
 import { fitsVehicle } from "~/domain/catalogue";
 import { getEnv } from "~/utils/env.server";
 import { getRememberedVehicle } from "~/utils/vehicle.server";

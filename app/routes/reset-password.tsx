@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
 import { ResetPasswordSchema } from "~/utils/account-schemas";
-import { endSession } from "~/utils/auth.server";
+import { endSession } from "~/utils/session-cookie.server";
 import { readForm } from "~/utils/form.server";
 import { commonPasswordProblem } from "~/utils/password.server";
 import { checkResetToken, RESET_LINK_PROBLEMS, resetPassword } from "~/utils/password-reset.server";

@@ -1,21 +1,23 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { authPageHeaders, GoogleSignIn } from "~/components/google-button";
 import { createPasswordUser, getUserByEmail, isDuplicateKeyError } from "~/models/user.server";
 import { EMAIL_TAKEN, SignupSchema } from "~/utils/account-schemas";
-import { getUser, isGoogleSignInAvailable, startSession } from "~/utils/auth.server";
+import { requireAnonymous } from "~/utils/guards.server";
+import { isGoogleSignInAvailable } from "~/utils/google-sign-in.server";
+import { startSession } from "~/utils/session-cookie.server";
 import { commonPasswordProblem, hashPassword } from "~/utils/password.server";
 import { clientIp, signInThrottle } from "~/utils/rate-limit.server";
 import { readForm } from "~/utils/form.server";
 import { sendWelcomeEmail } from "~/utils/email-verification.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  if (await getUser(request)) throw redirect("/dashboard");
+  await requireAnonymous(request, "/dashboard");
   return json({ googleAvailable: isGoogleSignInAvailable() });
 }
 

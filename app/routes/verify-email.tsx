@@ -4,7 +4,7 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { MailedLinkConfirm, MailedLinkProblem } from "~/components/mailed-link-problem";
 import { MailedLinkSchema } from "~/utils/account-schemas";
-import { getUser } from "~/utils/auth.server";
+import { getUser } from "~/utils/guards.server";
 import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
 import { checkVerifyToken, verifyEmailWithToken } from "~/utils/email-verification.server";
 import { readForm } from "~/utils/form.server";

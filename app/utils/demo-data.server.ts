@@ -1,5 +1,6 @@
 import { countLiveKeys, createApiKey } from "~/models/api-key.server";
-import { catalogueKeys, Part, toPartView } from "~/models/part.server";
+import { catalogueKeys } from "~/domain/part-search-keys";
+import { Part, toPartView } from "~/models/part.server";
 import { parseFitmentLine, type Category, type FitmentRow } from "~/domain/catalogue";
 import { Review } from "~/models/review.server";
 import { Company, type CompanyRole } from "~/models/company.server";

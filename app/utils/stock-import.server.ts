@@ -1,6 +1,6 @@
 import { findPartsByNumbers, matchOf, normalisePartNumber } from "./part-number.server";
 import { parse } from "csv-parse";
-import { applyImportedChange } from "~/models/part.server";
+import { applyImportedChange } from "~/models/part-csv.server";
 import { audit, partTarget, partValues, type AuditEvent } from "./audit.server";
 import { formatCents } from "~/domain/format";
 import { MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";

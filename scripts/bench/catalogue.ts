@@ -5,7 +5,8 @@
  */
 import { Types } from "mongoose";
 import { Order } from "../../app/models/order.server";
-import { catalogueKeys, Part } from "../../app/models/part.server";
+import { catalogueKeys } from "../../app/domain/part-search-keys";
+import { Part } from "../../app/models/part.server";
 import { VEHICLE_MAKES } from "../../app/content/vehicles";
 import { company } from "../../app/content/company";
 import { DEFAULT_BRAND, type Category, type FitmentRow } from "../../app/domain/catalogue";

@@ -6,7 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { catalogueFacets } from "~/models/part-catalogue.server";
-import { listPartCards, Part } from "~/models/part.server";
+import { listPartCards } from "~/models/part-listing.server";
+import { Part } from "~/models/part.server";
 import { action as addAction } from "~/routes/dashboard.addProduct";
 import { action as editAction, loader as editLoader } from "~/routes/dashboard.manageProducts_.$id.edit";
 import { loader as partLoader } from "~/routes/parts.$id";

@@ -7,7 +7,7 @@ import type { UpdateQuery } from "mongoose";
 import { Company, type CompanyDoc, type CompanyRole } from "~/models/company.server";
 import { User, toUserView, type Role } from "~/models/user.server";
 import { hashPassword } from "~/utils/password.server";
-import { authSessionStorage } from "~/utils/session.server";
+import { authSessionStorage } from "~/utils/session-cookie.server";
 
 export const TEST_PASSWORD = "correct-horse-42";
 
