@@ -2,7 +2,7 @@ import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@c
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
-import { US_STATES } from "~/content/tax";
+import { US_STATES } from "~/content/tax-rates";
 import { customerPricingSchema } from "~/utils/pricing-forms";
 import { COUNTRY_OPTIONS } from "~/domain/tax-id";
 

@@ -1,5 +1,5 @@
 import { company } from "~/content/company";
-import { seller } from "~/content/tax";
+import { seller } from "~/content/tax-rates";
 import { formatCents } from "~/domain/format";
 import { termsWords } from "~/domain/order-states";
 import { describeShipment } from "~/utils/shipping";

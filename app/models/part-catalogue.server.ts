@@ -1,7 +1,7 @@
 /**
  * The catalogue side of parts: filter counts for /parts, exact part-number lookup, which cards
  * fit the visitor's vehicle, the part page's catalogue data, the admin's catalogue edits and the
- * sitemap. The Part schema itself and the card listing are in part.server.ts.
+ * sitemap. The Part schema itself and the card listing are in part.server.ts and part-listing.server.ts.
  */
 import type { VolumeBreak } from "~/domain/pricing";
 import mongoose from "mongoose";

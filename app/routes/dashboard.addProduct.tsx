@@ -9,7 +9,7 @@ import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms
 import { PartCatalogueFields, PartDescriptionFields, PartPriceFields } from "~/components/part-catalogue-fields";
 import { addPart } from "~/models/part.server";
 import { requireAdmin } from "~/utils/guards.server";
-import { audit, partTarget, partValues } from "~/utils/audit.server";
+import { audit, partTarget, partValues } from "~/utils/audit-trail.server";
 import { DEFAULT_BRAND } from "~/domain/catalogue";
 import { newPartSchema } from "~/utils/catalogue-forms";
 import { readForm } from "~/utils/form.server";

@@ -318,7 +318,7 @@ const SALES_COLUMNS: Column[] = [
   { label: "Sales", align: "right" },
 ];
 
-export const meta: MetaFunction = () => [{ title: "Shop Today | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Shop Today — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -58,7 +58,7 @@ export default function UserConfirmPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Confirm — All Users | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Confirm: All Users — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

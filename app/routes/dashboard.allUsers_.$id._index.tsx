@@ -12,7 +12,7 @@ import { getPriceGroup, listPriceGroups } from "~/models/price-group.server";
 import { CustomerPricingForm } from "~/components/customer-pricing-form";
 import { customerPricingSchema } from "~/utils/pricing-forms";
 import { accountTermsSchema } from "~/utils/account-terms";
-import { audit } from "~/utils/audit.server";
+import { audit } from "~/utils/audit-trail.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { unpaidCapsSchema } from "~/utils/hold-forms";

@@ -187,7 +187,7 @@ export default function ApiKeysPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "API keys | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "API keys — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

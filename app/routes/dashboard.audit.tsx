@@ -200,7 +200,7 @@ function Values({ values }: { values: AuditValues | null }) {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Audit Log | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Audit Log — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

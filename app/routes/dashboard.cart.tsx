@@ -238,7 +238,7 @@ export default function CartPage() {
       ) : (
         <>
           <CartTable cart={cart} actionData={actionData} />
-          <CheckoutForm
+          <PlaceOrderForm
             terms={terms}
             key={buyer.addressId ?? "profile"}
             cart={cart}
@@ -385,7 +385,7 @@ function CartRow({ line, actionData }: { line: CartData["lines"][number]; action
   );
 }
 
-function CheckoutForm({
+function PlaceOrderForm({
   cart,
   buyer,
   terms,

@@ -88,7 +88,7 @@ export default function CompaniesPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Companies | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Companies — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -134,7 +134,7 @@ export default function CompanyRecord() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Company | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Company — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

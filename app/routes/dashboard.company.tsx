@@ -371,7 +371,7 @@ export default function CompanyPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Your company | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Your company — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

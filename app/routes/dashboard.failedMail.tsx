@@ -74,7 +74,7 @@ export default function FailedMail() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Emails not sent | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Emails not sent — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

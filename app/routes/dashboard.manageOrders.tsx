@@ -17,7 +17,7 @@ import { removeUnpaidOrder } from "~/utils/orders.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { formatCents } from "~/domain/format";
 import { readForm } from "~/utils/form.server";
-import { audit, orderStatusChange } from "~/utils/audit.server";
+import { audit, orderStatusChange } from "~/utils/audit-trail.server";
 import { orderFilterSchema, toOrderFilter } from "~/utils/order-filters";
 import { formatDateTime, manageOrdersSchema, parsePage } from "~/utils/shop-forms";
 import { ORDER_STATE_MEANINGS, ORDER_STATE_WORDS, ORDER_STATES, orderStateText } from "~/domain/order-states";

@@ -14,7 +14,7 @@ import { requireAdmin } from "~/utils/guards.server";
 import { formatCents } from "~/domain/format";
 import { dollarsToCents, manageProductsSchema, parsePage, priceFieldValue, updatePartSchema } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
-import { audit, partTarget, partValues } from "~/utils/audit.server";
+import { audit, partTarget, partValues } from "~/utils/audit-trail.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -7,7 +7,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { PartCatalogueFields, PartDescriptionFields, PartPriceFields } from "~/components/part-catalogue-fields";
 import { getPartForEdit, partNumberTaken, updatePartCatalogue } from "~/models/part-catalogue.server";
-import { audit, partEditChanges, partTarget } from "~/utils/audit.server";
+import { audit, partEditChanges, partTarget } from "~/utils/audit-trail.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { catalogueFormDefaults, editPartSchema } from "~/utils/catalogue-forms";
 import { readForm } from "~/utils/form.server";

@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, SubmitButton } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { deleteOtherSessions, deleteOwnSession, listUserSessions } from "~/models/session.server";
-import { SessionActionSchema } from "~/utils/account-schemas";
+import { sessionActionSchema } from "~/utils/account-schemas";
 import { getSessionId } from "~/utils/session-cookie.server";
 import { requireUser } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await readForm(request), { schema: SessionActionSchema });
+  const submission = parseWithZod(await readForm(request), { schema: sessionActionSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const current = await getSessionId(request);
   if (submission.value.intent === "end-others") {
@@ -121,7 +121,7 @@ export default function SessionsPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Your sessions | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Your sessions — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -129,7 +129,7 @@ export default function DashboardLayout() {
 /** Account pages are personal: never stored by the browser or a shared cache. */
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
-export const meta: MetaFunction = () => [{ title: "Dashboard | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Dashboard — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -242,7 +242,7 @@ export default function WebhooksPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Webhooks | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Webhooks — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

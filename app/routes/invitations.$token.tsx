@@ -175,7 +175,7 @@ export default function InvitationPage() {
 }
 
 export const meta: MetaFunction = () => [
-  { title: "Company invitation | PartsWorks" },
+  { title: "Company invitation — PartsWorks" },
   { name: "robots", content: "noindex" },
 ];
 

@@ -5,7 +5,7 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { authPageHeaders, GoogleSignIn } from "~/components/google-button";
-import { LoginSchema } from "~/utils/account-schemas";
+import { loginSchema } from "~/utils/account-schemas";
 import { authenticateWithPassword, INVALID_LOGIN } from "~/utils/sign-in.server";
 import { requireAnonymous } from "~/utils/guards.server";
 import { isGoogleSignInAvailable, linkPendingGoogle, type GoogleFailure } from "~/utils/google-sign-in.server";
@@ -70,7 +70,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: LoginSchema });
+  const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") {
     return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
@@ -106,10 +106,10 @@ export default function LoginPage() {
     id: "login",
     lastResult,
     defaultValue: { redirectTo },
-    constraint: getZodConstraint(LoginSchema),
+    constraint: getZodConstraint(loginSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
   });
 
   return (
@@ -184,4 +184,4 @@ export default function LoginPage() {
 
 export const headers = authPageHeaders;
 
-export const meta: MetaFunction = () => [{ title: "Login | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Login — PartsWorks" }];

@@ -7,7 +7,7 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { authPageHeaders, GoogleSignIn } from "~/components/google-button";
 import { createPasswordUser, getUserByEmail, isDuplicateKeyError } from "~/models/user.server";
-import { EMAIL_TAKEN, SignupSchema } from "~/utils/account-schemas";
+import { EMAIL_TAKEN, signupSchema } from "~/utils/account-schemas";
 import { requireAnonymous } from "~/utils/guards.server";
 import { isGoogleSignInAvailable } from "~/utils/google-sign-in.server";
 import { startSession } from "~/utils/session-cookie.server";
@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: SignupSchema });
+  const submission = parseWithZod(formData, { schema: signupSchema });
   if (submission.status !== "success") {
     return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
@@ -61,10 +61,10 @@ export default function SignupPage() {
   const [form, fields] = useForm({
     id: "signup",
     lastResult,
-    constraint: getZodConstraint(SignupSchema),
+    constraint: getZodConstraint(signupSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignupSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signupSchema }),
   });
 
   return (
@@ -101,4 +101,4 @@ export default function SignupPage() {
 
 export const headers = authPageHeaders;
 
-export const meta: MetaFunction = () => [{ title: "Sign Up | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Sign Up — PartsWorks" }];

@@ -13,7 +13,7 @@ import {
 } from "~/models/api-key.server";
 import { getUserById, type UserView } from "~/models/user.server";
 import { scopesOfRole, type ApiScope } from "~/domain/api-scopes";
-import { audit, personLabel, type AuditEvent } from "./audit.server";
+import { audit, personLabel, type AuditEvent } from "./audit-trail.server";
 
 type Owner = Pick<UserView, "id" | "email" | "name" | "role">;
 type Context = AuditEvent["context"];

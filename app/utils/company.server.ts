@@ -23,7 +23,7 @@ import {
   markEmailVerified,
   type UserView,
 } from "~/models/user.server";
-import { audit, type AuditEvent } from "./audit.server";
+import { audit, type AuditEvent } from "./audit-trail.server";
 import { queueEmail, shopUrl } from "./email.server";
 
 export const INVITATION_DAYS = 7;

@@ -21,7 +21,7 @@ import { getPartsByIds } from "~/models/part.server";
 import { getUserById } from "~/models/user.server";
 import { can } from "./company.server";
 import { mailApprovalNeeded } from "./approvals.server";
-import { audit, type AuditEvent } from "./audit.server";
+import { audit, type AuditEvent } from "./audit-trail.server";
 import { customerPricing, priceWith } from "./pricing.server";
 import { formatCents } from "~/domain/format";
 import { raiseOrderEvent } from "./order-events.server";

@@ -1,6 +1,6 @@
 /** The forms of prices and tax: a price group (admins' Price Groups) and a customer's prices and tax. */
 import { z } from "zod";
-import { US_STATES } from "~/content/tax";
+import { US_STATES } from "~/content/tax-rates";
 import { CATEGORIES, CATEGORY_LABELS } from "~/domain/catalogue";
 import type { GroupRule } from "~/domain/pricing";
 import { isEu } from "~/domain/tax";

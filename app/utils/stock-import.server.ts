@@ -1,7 +1,7 @@
 import { findPartsByNumbers, matchOf, normalisePartNumber } from "./part-number.server";
 import { parse } from "csv-parse";
 import { applyImportedChange } from "~/models/part-csv.server";
-import { audit, partTarget, partValues, type AuditEvent } from "./audit.server";
+import { audit, partTarget, partValues, type AuditEvent } from "./audit-trail.server";
 import { formatCents } from "~/domain/format";
 import { MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
 import { MAX_IMPORT_LINES, type ImportChange } from "./stock-import";

@@ -17,7 +17,7 @@ import {
 } from "~/models/webhook.server";
 import type { OrderView } from "~/models/order.server";
 import { listAdminRecipients } from "~/models/user.server";
-import { audit, type AuditEvent } from "./audit.server";
+import { audit, type AuditEvent } from "./audit-trail.server";
 import { getEnv } from "./env.server";
 import { queueWebhookDelivery } from "./jobs.server";
 import type { OrderEvent } from "./order-events.server";
