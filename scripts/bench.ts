@@ -30,7 +30,7 @@ import { Part } from "../app/models/part.server";
 import { User } from "../app/models/user.server";
 import { connectDb, disconnectDb, syncIndexes } from "../app/utils/db.server";
 import { ensureDemoData } from "../app/utils/demo-data.server";
-import { seedCatalogue, type SeedReport } from "./bench/catalogue";
+import { seedCatalogue, type SeedReport } from "./bench/seed-catalogue";
 import type { LoadOptions, LoadResult } from "./bench/load";
 import type { ApiOrderLoadOptions, ApiOrderLoadResult } from "./bench/api-orders";
 import type { OrderLoadOptions, OrderLoadResult } from "./bench/orders";
