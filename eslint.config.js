@@ -59,26 +59,49 @@ export default tseslint.config(
               message: "shared/ holds plain modules that everything may import: they import neither app/ nor server/.",
             },
             {
-              // Side effects belong to the service that made a change (utils/order-events.server.ts).
+              // app/ reaches server/ only through the request context (and the settings it validated).
+              target: "./app",
+              from: "./server",
+              except: ["./request-context.ts", "./env.ts"],
+              message:
+                "app/ reaches server/ only through server/request-context.ts (per-request state) and utils/env.server.ts.",
+            },
+            {
               target: "./app/models",
+              from: ["./app/utils", "./app/routes", "./app/components", "./app/emails", "./app/browser"],
+              message:
+                "Models are the bottom floor: Mongoose, other models and app/domain only. Side effects (mail, webhooks, audit) belong to the service that made the change.",
+            },
+            {
+              target: "./app/models",
+              from: "./server",
+              except: ["./request-context.ts"],
+              message: "Models read the shop's settings from models/settings.server.ts, never from server/env.ts.",
+            },
+            {
+              target: "./app/domain",
               from: [
-                "./app/utils/order-mail.server.ts",
-                "./app/utils/order-events.server.ts",
-                "./app/utils/webhooks.server.ts",
-                "./app/utils/email.server.ts",
-                "./app/utils/audit.server.ts",
-                "./app/utils/jobs.server.ts",
+                "./app/models",
+                "./app/utils",
+                "./app/routes",
+                "./app/components",
+                "./app/emails",
+                "./app/browser",
+                "./app/content/content.server.ts",
+                "./server",
               ],
               message:
-                "Models never send mail, webhooks or audit entries: the service that made the change raises them.",
+                "app/domain is plain code (no Mongoose, no I/O): it imports only itself, zod and app/content's data.",
             },
-            // Next, once the models no longer import helpers from utils/ (pure ones move beside the models or to shared/):
-            // { target: "./app/models", from: ["./app/utils", "./app/routes", "./app/components"],
-            //   message: "Models are the bottom floor: Mongoose and plain helpers only." },
           ],
         },
       ],
     },
+  },
+  {
+    // app/domain holds plain code that models and services share: no database, no Node I/O.
+    files: ["app/domain/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { paths: ["mongoose"], patterns: ["node:*"] }] },
   },
   {
     files: ["**/*.{js,cjs}"],

@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Footer, Navbar } from "~/components/layout";
 import { TOAST_DURATION_MS, Toaster } from "~/components/toaster";
 import { countCartLines } from "~/models/cart.server";
-import { getUser } from "~/utils/auth.server";
+import { getUser } from "~/utils/guards.server";
 import { getPublicEnv } from "~/utils/env.server";
 import { browserAsset } from "~/utils/browser-assets.server";
 import { getToast, hasToastCookie } from "~/utils/toast.server";

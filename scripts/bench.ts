@@ -33,7 +33,7 @@ import { connectDb, disconnectDb, syncIndexes } from "../app/utils/db.server";
 import { ensureDemoData } from "../app/utils/demo-data.server";
 import { migrateDb } from "../app/utils/migrate.server";
 import { encodeCursor } from "../app/utils/api.server";
-import { seedCatalogue, type SeedReport } from "./bench/catalogue";
+import { seedCatalogue, type SeedReport } from "./bench/seed-catalogue";
 import type { LoadOptions, LoadResult } from "./bench/load";
 import type { ApiOrderLoadOptions, ApiOrderLoadResult } from "./bench/api-orders";
 import type { OrderLoadOptions, OrderLoadResult } from "./bench/orders";
@@ -204,7 +204,7 @@ function machine() {
 async function signedInCookies(userIds: string[]) {
   // The shop's own session storage, signed with the shop's secret (SESSION_SECRET, set at start).
   const { createSession } = await import("../app/models/session.server");
-  const { authSessionStorage } = await import("../app/utils/session.server");
+  const { authSessionStorage } = await import("../app/utils/session-cookie.server");
   const cookies: string[] = [];
   for (const userId of userIds) {
     const session = await authSessionStorage.getSession();

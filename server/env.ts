@@ -53,7 +53,7 @@ const schema = z.object({
     .default(24),
   /**
    * Sessions (ASVS 3.3.2): a session ends after this many minutes without a request, and at the
-   * latest this many hours after sign-in; admins' sooner (app/utils/auth.server.ts sessionLimits).
+   * latest this many hours after sign-in; admins' sooner (app/utils/session-cookie.server.ts sessionLimits).
    */
   SESSION_IDLE_MINUTES: z.coerce
     .number()

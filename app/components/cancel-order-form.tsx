@@ -4,7 +4,7 @@ import { Form, Link, useFetcher } from "@remix-run/react";
 import { useState, type ComponentProps, type ReactNode } from "react";
 import { Button, ErrorList, Field, SubmitButton } from "~/components/forms";
 import { useHydrated } from "~/utils/hydrated";
-import { describeOrder } from "~/utils/order-lines";
+import { describeOrder } from "~/domain/order-lines";
 import { CANCEL_WORD, cancelOrderSchema } from "~/utils/shop-forms";
 
 type CancelTarget = { id: string; summary: string; lineCount: number; totalQuantity: number };

@@ -2,9 +2,9 @@ import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@c
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
-import { US_STATES } from "~/content/tax";
+import { US_STATES } from "~/content/tax-rates";
 import { customerPricingSchema } from "~/utils/pricing-forms";
-import { COUNTRY_OPTIONS } from "~/utils/tax-id";
+import { COUNTRY_OPTIONS } from "~/domain/tax-id";
 
 const selectClass =
   "block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2 aria-[invalid=true]:border-red-700";

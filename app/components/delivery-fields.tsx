@@ -2,7 +2,7 @@ import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import { ErrorList, Field, TextareaField } from "~/components/forms";
 import { PO_NUMBER_MAX } from "~/utils/trade-schemas";
-import { formatCents } from "~/utils/misc";
+import { formatCents } from "~/domain/format";
 
 type Text = FieldMetadata<string | undefined>;
 

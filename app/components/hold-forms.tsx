@@ -2,7 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { extendHoldSchema, MAX_HOLD_EXTENSION_DAYS, unpaidCapsSchema } from "~/utils/hold-forms";
-import { formatCents } from "~/utils/misc";
+import { formatCents } from "~/domain/format";
 import { formatDateTime } from "~/utils/shop-forms";
 import { ErrorList, Field, SubmitButton } from "./forms";
 

@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod";
 import { Form, Link } from "@remix-run/react";
 import { SubmitButton, useIsPending } from "~/components/forms";
-import { MailedLinkSchema } from "~/utils/account-schemas";
+import { mailedLinkSchema } from "~/utils/account-schemas";
 
 /** The page a mailed link lands on when it cannot be used: what went wrong, and the way back. */
 export function MailedLinkProblem({ title, problem, testId }: { title: string; problem: string; testId: string }) {
@@ -47,7 +47,7 @@ export function MailedLinkConfirm({
   testId: string;
 }) {
   const isPending = useIsPending();
-  const [form] = useForm({ id: testId, constraint: getZodConstraint(MailedLinkSchema) });
+  const [form] = useForm({ id: testId, constraint: getZodConstraint(mailedLinkSchema) });
   return (
     <div className="mx-auto max-w-md px-4 py-10">
       <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">

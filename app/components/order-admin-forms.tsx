@@ -2,9 +2,9 @@ import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@c
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { carriers, COLLECTED } from "~/content/carriers";
-import { formatCents } from "~/utils/misc";
+import { formatCents } from "~/domain/format";
 import { recordPaymentSchema, reversePaymentSchema, shipOrderSchema, today } from "~/utils/order-forms";
-import { formatDay, PAYMENT_METHOD_WORDS, PAYMENT_METHODS } from "~/utils/order-states";
+import { formatDay, PAYMENT_METHOD_WORDS, PAYMENT_METHODS } from "~/domain/order-states";
 import { ErrorList, Field, SubmitButton } from "./forms";
 
 type Reply = { intent: string; paymentId?: string; result: SubmissionResult<string[]> } | undefined;

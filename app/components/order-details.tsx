@@ -3,8 +3,8 @@ import type { ComponentProps } from "react";
 import { DOCUMENT_TITLES, documentPath, type DocumentKind } from "./order-document";
 import { OrderLinesTable } from "./order-lines";
 import { OrderTimeline } from "./order-timeline";
-import { formatCents } from "~/utils/misc";
-import { formatDay, termsWords } from "~/utils/order-states";
+import { formatCents } from "~/domain/format";
+import { formatDay, termsWords } from "~/domain/order-states";
 import { describeShipment } from "~/utils/shipping";
 
 const linkClass = "font-medium text-brand-700 underline hover:text-brand-800 inline-flex min-h-11 items-center";

@@ -1,9 +1,9 @@
 import { company } from "~/content/company";
-import { seller } from "~/content/tax";
-import { formatCents } from "~/utils/misc";
-import { termsWords } from "~/utils/order-states";
+import { seller } from "~/content/tax-rates";
+import { formatCents } from "~/domain/format";
+import { termsWords } from "~/domain/order-states";
 import { describeShipment } from "~/utils/shipping";
-import { countryName } from "~/utils/tax-id";
+import { countryName } from "~/domain/tax-id";
 
 export const DOCUMENT_KINDS = ["invoice", "pro-forma", "packing-slip"] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];

@@ -1,5 +1,5 @@
-import { CATEGORY_LABELS, formatFitmentRow, type Category, type FitmentRow } from "~/utils/catalogue";
-import { formatCents } from "~/utils/misc";
+import { CATEGORY_LABELS, formatFitmentRow, type Category, type FitmentRow } from "~/domain/catalogue";
+import { formatCents } from "~/domain/format";
 
 type Catalogue = { category: Category; brand: string; oeNumbers: string[]; fitment: FitmentRow[] };
 

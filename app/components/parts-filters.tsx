@@ -1,7 +1,7 @@
 import { Form, Link, useNavigate } from "@remix-run/react";
 import { useState, type ChangeEvent, type ReactNode } from "react";
 import { findMake, findModel, modelYears, VEHICLE_MAKES, vehicleLabel, type Vehicle } from "~/content/vehicles";
-import { CATEGORY_LABELS, isCategory } from "~/utils/catalogue";
+import { CATEGORY_LABELS, isCategory } from "~/domain/catalogue";
 import { partsHref, type PartsState } from "~/utils/parts-url";
 import { Button } from "./forms";
 

@@ -1,4 +1,4 @@
-import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./layout";
+import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
 
 export function CompanyInvitationEmail({
   inviter,

@@ -1,6 +1,6 @@
-import { formatCents } from "~/utils/misc";
+import { formatCents } from "~/domain/format";
 import { formatDateTime } from "~/utils/shop-forms";
-import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./layout";
+import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
 import { orderName, type EmailOrder } from "./orders";
 
 type Links = { shopUrl: string; orderUrl: string; payUrl: string };

@@ -1,8 +1,8 @@
 import { Text } from "@react-email/components";
-import { formatCents } from "~/utils/misc";
-import { PAYMENT_METHOD_WORDS, formatDay } from "~/utils/order-states";
+import { formatCents } from "~/domain/format";
+import { PAYMENT_METHOD_WORDS, formatDay } from "~/domain/order-states";
 import { describeShipment } from "~/utils/shipping";
-import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./layout";
+import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
 
 /** What an order email shows of the order (a subset of OrderView). */
 export type EmailOrder = {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import mongoose, { Schema, type Types } from "mongoose";
-import { API_SCOPES, type ApiScope } from "~/utils/api-scopes";
+import { API_SCOPES, type ApiScope } from "~/domain/api-scopes";
 
 /**
  * API keys: a random 32-byte token shown once, stored as its SHA-256 (a high-entropy token needs

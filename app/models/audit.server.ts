@@ -1,7 +1,7 @@
 import mongoose, { Schema, type Types } from "mongoose";
-import { AUDIT_ACTIONS, type AuditAction } from "~/utils/audit-actions";
+import { AUDIT_ACTIONS, type AuditAction } from "~/domain/audit-actions";
 
-export type { AuditAction } from "~/utils/audit-actions";
+export type { AuditAction } from "~/domain/audit-actions";
 
 /**
  * The audit log: one entry per admin action and per security event. Append-only from the app: this

@@ -1,5 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
-import { lineProblem, MAX_ORDER_LINES, type LineProblem } from "~/utils/order-lines";
+import { lineProblem, MAX_ORDER_LINES, type LineProblem } from "~/domain/order-lines";
 import { isDuplicateKeyError } from "./user.server";
 import { getPartsByIds, isObjectId, type PartView } from "./part.server";
 

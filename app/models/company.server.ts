@@ -1,5 +1,5 @@
 import mongoose, { Schema, Types, type InferSchemaType } from "mongoose";
-import type { TaxProfile } from "~/utils/tax";
+import type { TaxProfile } from "~/domain/tax";
 
 /**
  * The company is the customer: its details, tax number, billing address, address book, trade terms
@@ -8,7 +8,7 @@ import type { TaxProfile } from "~/utils/tax";
  * on every request); `ownerCount` is the guard that keeps a company from losing its last owner:
  * every change that takes an owner away decrements it with one conditional update first.
  */
-export { COMPANY_ROLES, COMPANY_ROLE_WORDS, type CompanyRole } from "~/utils/company-roles";
+export { COMPANY_ROLES, COMPANY_ROLE_WORDS, type CompanyRole } from "~/domain/company-roles";
 
 const companySchema = new Schema(
   {

@@ -1,12 +1,13 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
-import { lineProblem, MAX_ORDER_LINES, orderSummary, type LineProblem } from "~/utils/order-lines";
-import { formatOrderNumber, ORDER_NUMBER_BASE, parseOrderNumber } from "~/utils/order-number";
-import { orderState, PAYMENT_METHODS, type OrderState } from "~/utils/order-states";
-import { priceWith, VISITOR_PRICING, type CustomerPricing, type PriceSource } from "~/utils/pricing";
-import { TAX_KINDS, type TaxKind, type TaxLine } from "~/utils/tax";
+import { lineProblem, MAX_ORDER_LINES, orderSummary, type LineProblem } from "~/domain/order-lines";
+import { formatOrderNumber, ORDER_NUMBER_BASE, parseOrderNumber } from "~/domain/order-number";
+import { orderState, PAYMENT_METHODS, type OrderState } from "~/domain/order-states";
+import { priceWith, VISITOR_PRICING, type CustomerPricing, type PriceSource } from "~/domain/pricing";
+import { TAX_KINDS, type TaxKind, type TaxLine } from "~/domain/tax";
 import { nextInSequence } from "./counter.server";
-import { getEnv } from "~/utils/env.server";
-import { capRefusal, unpaidCapsOf } from "~/utils/order-caps.server";
+import { capRefusal } from "~/domain/order-caps";
+import { modelSettings } from "./settings.server";
+import { unpaidCapsOf } from "./unpaid-caps.server";
 import { cartClaimedFor, dropCheckoutClaim, emptyCheckedOutCart } from "./cart.server";
 import { companyIdOfUser } from "./user.server";
 import { getPartsByIds, holdStock, isObjectId, releaseHolds, type PartView } from "./part.server";
@@ -556,15 +557,11 @@ function failureOf(
   };
 }
 
-/** The settings of holding stock (server/env.ts). */
+/** The settings of holding stock (models/settings.server.ts). */
 function stockSettings() {
-  const env = getEnv();
-  return {
-    reserveMs: env.STOCK_RESERVE_DEADLINE_SECONDS * 1000,
-    holdMs: env.ORDER_HOLD_HOURS * HOUR_MS,
-  };
+  const settings = modelSettings();
+  return { reserveMs: settings.stockReserveMs, holdMs: settings.orderHoldMs };
 }
-const HOUR_MS = 60 * 60 * 1000;
 
 /** A fresh order id, chosen before the order is written (the cart's checkout claim names it). */
 export const newOrderId = () => new mongoose.Types.ObjectId().toString();
@@ -590,7 +587,7 @@ export async function openCardOrdersOf(scope: CustomerScope, { except }: { excep
  * Places an order of one or more lines, all or nothing, in steps that a crash at any point leaves
  * recoverable (no multi-document transaction: the local database has none):
  * 1. every line is checked against the part as it is now (a failure stops here, nothing written);
- * 2. a card order is checked against the customer's caps on unpaid orders (order-caps.server.ts);
+ * 2. a card order is checked against the customer's caps on unpaid orders (models/unpaid-caps.server.ts);
  * 3. the order is written in the "reserving" state with its lines, and the caps are checked again
  *    with it counted (two checkouts at once cannot both slip under);
  * 4. each line takes its stock with one conditional update that also notes the order's hold on

@@ -1,11 +1,11 @@
 /**
  * The catalogue side of parts: filter counts for /parts, exact part-number lookup, which cards
  * fit the visitor's vehicle, the part page's catalogue data, the admin's catalogue edits and the
- * sitemap. The Part schema itself and the card listing are in part.server.ts.
+ * sitemap. The Part schema itself and the card listing are in part.server.ts and part-listing.server.ts.
  */
-import type { VolumeBreak } from "~/utils/pricing";
+import type { VolumeBreak } from "~/domain/pricing";
 import mongoose from "mongoose";
-import { coalesce } from "~/utils/coalesce.server";
+import { coalesce } from "./coalesce.server";
 import {
   CATEGORIES,
   DEFAULT_BRAND,
@@ -13,19 +13,17 @@ import {
   vehicleKey,
   type Category,
   type FitmentRow,
-} from "~/utils/catalogue";
+} from "~/domain/catalogue";
 import type { Vehicle } from "~/content/vehicles";
+import { catalogueKeys } from "~/domain/part-search-keys";
+import { isObjectId, Part, toPartView } from "./part.server";
 import {
-  catalogueKeys,
-  isObjectId,
   listingIndex,
   listingLead,
-  Part,
   partSearchFilter,
   searchesNothing,
-  toPartView,
   type CatalogueFilters,
-} from "./part.server";
+} from "./part-query-plan.server";
 
 export type FacetCount = { value: string; count: number };
 export type CatalogueFacets = { categories: FacetCount[]; brands: FacetCount[]; inStock: number };

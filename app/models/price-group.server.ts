@@ -1,5 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
-import type { GroupRule, PriceGroupRules } from "~/utils/pricing";
+import type { GroupRule, PriceGroupRules } from "~/domain/pricing";
 
 /**
  * A customer price group (docs/behaviour.md, "Prices"): a discount on every part, discounts by

@@ -1,6 +1,6 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
-import { safeAvatar } from "~/utils/avatar";
-import { coalesce } from "~/utils/coalesce.server";
+import { safeAvatar } from "~/domain/avatar";
+import { coalesce } from "./coalesce.server";
 import { hasPaidOrder } from "./order.server";
 import { isDuplicateKeyError } from "./user.server";
 

@@ -13,8 +13,8 @@ import {
   type CompanyRole,
   type CompanyView,
 } from "./company.server";
-import { safeAvatar } from "~/utils/avatar";
-import type { TaxProfile } from "~/utils/tax";
+import { safeAvatar } from "~/domain/avatar";
+import type { TaxProfile } from "~/domain/tax";
 
 export const ROLES = ["customer", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -332,7 +332,7 @@ export class GoogleAccountUnverifiedError extends Error {}
 
 /**
  * The email belongs to a password account not linked to Google yet: its owner proves it by signing
- * in with the password once (app/utils/auth.server.ts), never by Google's word alone.
+ * in with the password once (app/utils/google-sign-in.server.ts), never by Google's word alone.
  */
 export class GoogleAccountNeedsProofError extends Error {}
 

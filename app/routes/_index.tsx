@@ -5,12 +5,12 @@ import { Suspense } from "react";
 import { PartGrid } from "~/components/part-card";
 import { Section, SocialLink, Spinner, StarRating } from "~/components/storefront";
 import { company } from "~/content/company";
-import { listPartCards } from "~/models/part.server";
-import { getUser } from "~/utils/auth.server";
+import { listPartCards } from "~/models/part-listing.server";
+import { getUser } from "~/utils/guards.server";
 import { priceCards } from "~/utils/pricing.server";
 import { getNewestReviews } from "~/models/review.server";
 import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
-import { truncate } from "~/utils/misc";
+import { truncate } from "~/domain/format";
 
 const HOME_PART_COUNT = 6;
 const HOME_REVIEW_COUNT = 3;

@@ -129,7 +129,7 @@ export default function ApiDocs() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "API reference | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "API reference — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

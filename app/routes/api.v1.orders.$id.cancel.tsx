@@ -4,7 +4,7 @@ import { cancelCustomerOrder } from "~/utils/orders.server";
 import { mayHandleOrder } from "~/utils/company.server";
 import { apiCall, methodNotAllowed, notFound, ok, problem } from "~/utils/api.server";
 import { orderJson } from "~/utils/api-views.server";
-import { ORDER_STATE_WORDS } from "~/utils/order-states";
+import { ORDER_STATE_WORDS } from "~/domain/order-states";
 
 /** POST /api/v1/orders/{id}/cancel: cancels an unpaid order, as My Orders does (its stock goes back). */
 export async function action(args: ActionFunctionArgs) {

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { listPartCards, PART_CURSOR_PATTERN } from "~/models/part.server";
+import { listPartCards } from "~/models/part-listing.server";
+import { PART_CURSOR_PATTERN } from "~/models/part-keyset.server";
 import { apiCall, decodeCursor, encodeCursor, methodNotAllowed, ok, readQuery } from "~/utils/api.server";
 import { PartListQuery } from "~/utils/api-schemas.server";
 import { partJson } from "~/utils/api-views.server";

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { finishGoogleSignIn, startSession } from "~/utils/auth.server";
-import { safeRedirect } from "~/utils/misc";
+import { finishGoogleSignIn } from "~/utils/google-sign-in.server";
+import { startSession } from "~/utils/session-cookie.server";
+import { safeRedirect } from "~/utils/safe-redirect";
 
 /**
  * Google sends the user back here. Success: a new session and the page they started from.

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { isGoogleSignInAvailable, startGoogleSignIn } from "~/utils/auth.server";
-import { safeRedirect } from "~/utils/misc";
+import { isGoogleSignInAvailable, startGoogleSignIn } from "~/utils/google-sign-in.server";
+import { safeRedirect } from "~/utils/safe-redirect";
 import { readForm } from "~/utils/form.server";
 
 /** The Google button's POST: off to Google, with the page to come back to kept in a cookie. */

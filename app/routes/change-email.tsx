@@ -3,8 +3,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { MailedLinkConfirm, MailedLinkProblem } from "~/components/mailed-link-problem";
-import { MailedLinkSchema } from "~/utils/account-schemas";
-import { getSessionId, getUser } from "~/utils/auth.server";
+import { mailedLinkSchema } from "~/utils/account-schemas";
+import { getSessionId } from "~/utils/session-cookie.server";
+import { getUser } from "~/utils/guards.server";
 import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
 import { approveEmailChange, checkEmailChangeToken, confirmEmailChange } from "~/utils/email-change.server";
 import { readForm } from "~/utils/form.server";
@@ -35,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readForm(request), { schema: MailedLinkSchema });
+  const submission = parseWithZod(await readForm(request), { schema: mailedLinkSchema });
   const token = submission.status === "success" ? submission.value.token : "";
   const step = (await checkEmailChangeToken(token)).step;
   if (step === "approve") {
@@ -93,6 +94,6 @@ export default function ChangeEmailPage() {
 export const headers = tokenPageHeadersFunction;
 
 export const meta: MetaFunction = () => [
-  { title: "Change your email | PartsWorks" },
+  { title: "Change your email — PartsWorks" },
   { name: "robots", content: "noindex" },
 ];

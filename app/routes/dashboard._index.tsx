@@ -23,16 +23,17 @@ import {
   saveAvatar,
 } from "~/utils/avatar-store.server";
 import {
-  ChangeEmailSchema,
-  ChangePasswordSchema,
+  changeEmailSchema,
+  changePasswordSchema,
   EMAIL_TAKEN,
-  EmailPreferencesSchema,
-  AvatarSchema,
-  ProfileSchema,
+  emailPreferencesSchema,
+  avatarSchema,
+  profileSchema,
   SAME_EMAIL,
 } from "~/utils/account-schemas";
 import { changePassword, checkCurrentPassword } from "~/utils/account-security.server";
-import { endSession, getSessionId, getUser, requireUser } from "~/utils/auth.server";
+import { endSession, getSessionId } from "~/utils/session-cookie.server";
+import { getUser, requireUser } from "~/utils/guards.server";
 import { requestEmailChange, requestEmailChangeApproval } from "~/utils/email-change.server";
 import { commonPasswordProblem } from "~/utils/password.server";
 import { sendPasswordResetLink } from "~/utils/password-reset.server";
@@ -46,8 +47,8 @@ import { AddressBook } from "~/components/profile/address-book";
 import { CompanyForm } from "~/components/profile/company-form";
 import { can } from "~/utils/company.server";
 import { addAddress, deleteAddress, editAddress, setDefaultAddress, updateCompany } from "~/models/address-book.server";
-import { AddressActionSchema, AddressSchema, CompanySchema, MAX_ADDRESSES } from "~/utils/trade-schemas";
-import { countryName } from "~/utils/tax-id";
+import { addressActionSchema, addressSchema, companySchema, MAX_ADDRESSES } from "~/utils/trade-schemas";
+import { countryName } from "~/domain/tax-id";
 
 const DEFAULT_AVATAR = "/images/default-avatar.svg";
 /** Spec 9: the profile success message lasts 1500 ms. */
@@ -81,7 +82,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * current address instead); nothing changes until the link mailed to the new address is opened.
  */
 async function changeEmailAction(user: UserView, formData: FormData, context: ActionFunctionArgs["context"]) {
-  const submission = parseWithZod(formData, { schema: ChangeEmailSchema });
+  const submission = parseWithZod(formData, { schema: changeEmailSchema });
   const reply = (status: number, result = submission.reply({ hideFields: ["currentPassword"] })) =>
     data({ ...result, formName: "change-email" }, { status });
   if (submission.status !== "success") return reply(400);
@@ -117,7 +118,7 @@ async function changePasswordAction(
   formData: FormData,
   context: ActionFunctionArgs["context"],
 ) {
-  const submission = parseWithZod(formData, { schema: ChangePasswordSchema });
+  const submission = parseWithZod(formData, { schema: changePasswordSchema });
   const hide = ["currentPassword", "newPassword"];
   const reply = (status: number, result = submission.reply({ hideFields: hide })) =>
     data({ ...result, formName: "change-password" }, { status });
@@ -157,7 +158,7 @@ async function setPasswordAction(user: UserView, context: ActionFunctionArgs["co
 const NO_PASSWORD_YET = "Your account has no password yet: ask for a link to set one.";
 
 async function emailPreferencesAction(user: UserView, formData: FormData) {
-  const submission = parseWithZod(formData, { schema: EmailPreferencesSchema });
+  const submission = parseWithZod(formData, { schema: emailPreferencesSchema });
   if (submission.status !== "success")
     return data({ ...submission.reply(), formName: "email-preferences" }, { status: 400 });
   const on = submission.value.orderUpdateEmails === true;
@@ -193,14 +194,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     throw new Response("Your role in the company does not change its address book.", { status: 403 });
   }
   if (intent === "company") {
-    const submission = parseWithZod(formData, { schema: CompanySchema });
-    if (submission.status !== "success") return data({ ...submission.reply(), formName: intent }, { status: 400 });
+    const submission = parseWithZod(formData, { schema: companySchema });
+    if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
     if (!(await updateCompany(user.id, submission.value))) throw await gone();
     return saved("Company details saved");
   }
   if (intent === "address-save") {
-    const submission = parseWithZod(formData, { schema: AddressSchema });
-    if (submission.status !== "success") return data({ ...submission.reply(), formName: intent }, { status: 400 });
+    const submission = parseWithZod(formData, { schema: addressSchema });
+    if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
     const { addressId, ...entry } = submission.value;
     const outcome = addressId ? await editAddress(user.id, addressId, entry) : await addAddress(user.id, entry);
     if (outcome === "missing" && addressId)
@@ -215,8 +216,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ ...submission.reply({ fieldErrors: { address: [message] } }), formName: intent }, { status: 409 });
   }
   if (intent === "address-delete" || intent === "address-default") {
-    const submission = parseWithZod(formData, { schema: AddressActionSchema });
-    if (submission.status !== "success") return data({ ...submission.reply(), formName: intent }, { status: 400 });
+    const submission = parseWithZod(formData, { schema: addressActionSchema });
+    if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
     const { addressId } = submission.value;
     const done =
       intent === "address-delete"
@@ -227,7 +228,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   if (intent === "avatar") {
-    const submission = parseWithZod(formData, { schema: AvatarSchema });
+    const submission = parseWithZod(formData, { schema: avatarSchema });
     const refuse = (status: number, message: string) =>
       data({ ...submission.reply({ fieldErrors: { avatar: [message] } }), formName: intent }, { status });
     if (submission.status !== "success") return data({ ...submission.reply(), formName: intent }, { status: 400 });
@@ -256,7 +257,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "set-password") return setPasswordAction(user, context);
   if (intent === "email-preferences") return emailPreferencesAction(user, formData);
 
-  const submission = parseWithZod(formData, { schema: ProfileSchema });
+  const submission = parseWithZod(formData, { schema: profileSchema });
   if (submission.status !== "success") {
     return data({ ...submission.reply(), formName: "profile" }, { status: 400 });
   }
@@ -300,10 +301,10 @@ export default function MyProfile() {
       education: profile.education,
       linkedin: profile.linkedin,
     },
-    constraint: getZodConstraint(ProfileSchema),
+    constraint: getZodConstraint(profileSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
   });
 
   return (
@@ -420,7 +421,7 @@ export default function MyProfile() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "My Profile | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "My Profile — PartsWorks" }];
 
 function EmailSettings({
   email,
@@ -438,10 +439,10 @@ function EmailSettings({
   const [changeForm, changeFields] = useForm({
     id: "change-email",
     lastResult: changeResult,
-    constraint: getZodConstraint(ChangeEmailSchema),
+    constraint: getZodConstraint(changeEmailSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangeEmailSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: changeEmailSchema }),
   });
   const [prefsForm, prefsFields] = useForm({
     id: "email-preferences",

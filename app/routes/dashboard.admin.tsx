@@ -7,10 +7,10 @@ import { FailedMailList, toFailedMailItems } from "~/components/failed-mail";
 import { lowStockParts, oldestOrders, salesByDay, type DaySales } from "~/models/admin-home.server";
 import { listOverdue } from "~/models/order.server";
 import { getLatestStockCheck } from "~/models/stock-check.server";
-import { formatDay, orderStateText } from "~/utils/order-states";
-import { requireAdmin } from "~/utils/auth.server";
+import { formatDay, orderStateText } from "~/domain/order-states";
+import { requireAdmin } from "~/utils/guards.server";
 import { listFailedMail } from "~/utils/failed-mail.server";
-import { formatCents } from "~/utils/misc";
+import { formatCents } from "~/domain/format";
 import { formatDateTime } from "~/utils/shop-forms";
 
 /** The admin home: what needs doing now, parts running low, and the last 30 days of sales. */
@@ -318,7 +318,7 @@ const SALES_COLUMNS: Column[] = [
   { label: "Sales", align: "right" },
 ];
 
-export const meta: MetaFunction = () => [{ title: "Shop Today | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Shop Today — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -17,11 +17,11 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { deleteUserSessions } from "~/models/session.server";
 import { getCompany } from "~/models/company.server";
 import { demoteAdmin, getUserById, listUsers, makeAdmin } from "~/models/user.server";
-import { COMPANY_ROLE_WORDS } from "~/utils/company-roles";
-import { UserActionSchema } from "~/utils/account-schemas";
-import { getUser, requireAdmin } from "~/utils/auth.server";
+import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
+import { userActionSchema } from "~/utils/account-schemas";
+import { getUser, requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
-import { audit, personLabel } from "~/utils/audit.server";
+import { audit, personLabel } from "~/utils/audit-trail.server";
 
 const PER_PAGE = 20;
 /** Spec 8: what the page shows when the server refuses a promotion (403). */
@@ -65,8 +65,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await getUser(request);
   if (!user || user.role !== "admin") throw new Response(MAKE_ADMIN_FAILED, { status: 403 });
 
-  const submission = parseWithZod(await readForm(request), { schema: UserActionSchema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const submission = parseWithZod(await readForm(request), { schema: userActionSchema });
+  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const { userId, intent } = submission.value;
   const page = pageFrom(request);
   const back = `/dashboard/allUsers${page > 1 ? `?page=${page}` : ""}`;
@@ -240,7 +240,7 @@ function UserConfirm({
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "All Users | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "All Users — PartsWorks" }];
 
 /** A refused promotion (403) shows "Failed to Make an admin" inside the dashboard. */
 export function ErrorBoundary() {

@@ -5,7 +5,7 @@ import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { userConfirmCopy, type UserConfirmIntent } from "~/components/user-confirm-copy";
 import { getUserById } from "~/models/user.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { requireAdmin } from "~/utils/guards.server";
 
 /**
  * All Users' Make Admin, Remove admin and Sign out everywhere as a page (the modal, without JavaScript). Its
@@ -58,7 +58,7 @@ export default function UserConfirmPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Confirm — All Users | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Confirm: All Users — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

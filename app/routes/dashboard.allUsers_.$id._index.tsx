@@ -8,12 +8,12 @@ import { getUserById, setPriceGroup, setTaxProfile } from "~/models/user.server"
 import { getPriceGroup, listPriceGroups } from "~/models/price-group.server";
 import { CustomerPricingForm } from "~/components/customer-pricing-form";
 import { customerPricingSchema } from "~/utils/pricing-forms";
-import { audit } from "~/utils/audit.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { audit } from "~/utils/audit-trail.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
-import { formatCents } from "~/utils/misc";
-import { shopUnpaidCaps } from "~/utils/order-caps.server";
-import { formatDay, orderStateText, termsWords } from "~/utils/order-states";
+import { formatCents } from "~/domain/format";
+import { shopUnpaidCaps } from "~/models/unpaid-caps.server";
+import { formatDay, orderStateText, termsWords } from "~/domain/order-states";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 const NOT_FOUND = "There is no user with that id.";

@@ -8,8 +8,8 @@ import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { apiKeyActionSchema, createApiKeySchema } from "~/utils/api-key-forms";
 import { createKeyFor, listKeysFor, revokeKeyOf, scopesOf } from "~/utils/api-keys.server";
-import { SCOPE_WORDS } from "~/utils/api-scopes";
-import { requireUser } from "~/utils/auth.server";
+import { SCOPE_WORDS } from "~/domain/api-scopes";
+import { requireUser } from "~/utils/guards.server";
 import { can } from "~/utils/company.server";
 import { readForm } from "~/utils/form.server";
 import { formatDateTime } from "~/utils/shop-forms";
@@ -215,7 +215,7 @@ export default function ApiKeysPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "API keys | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "API keys — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

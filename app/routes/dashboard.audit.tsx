@@ -15,8 +15,8 @@ import {
   auditFieldLabel,
   auditFilterSchema,
   formatAuditValue,
-} from "~/utils/audit-actions";
-import { requireAdmin } from "~/utils/auth.server";
+} from "~/domain/audit-actions";
+import { requireAdmin } from "~/utils/guards.server";
 import { formatDateTime, parsePage } from "~/utils/shop-forms";
 
 const PER_PAGE = 50;
@@ -200,7 +200,7 @@ function Values({ values }: { values: AuditValues | null }) {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Audit Log | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Audit Log — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

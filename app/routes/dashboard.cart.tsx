@@ -25,10 +25,11 @@ import { can } from "~/utils/company.server";
 import { priceLines, priceScreenLines } from "~/utils/pricing.server";
 import { placeWords, type TaxLine } from "~/utils/tax";
 import { PriceWithList, TaxSummaryRows } from "~/components/prices";
-import { requireCustomer } from "~/utils/auth.server";
+import { requireCustomer } from "~/utils/guards.server";
 import { redirectAfterOrder } from "~/utils/checkout.server";
 import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/utils/cart-forms";
-import { formatCents, safeRedirect } from "~/utils/misc";
+import { formatCents } from "~/domain/format";
+import { safeRedirect } from "~/utils/safe-redirect";
 import { readForm } from "~/utils/form.server";
 import { cartRefusalCookie } from "~/utils/cart-refusal.server";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
@@ -258,7 +259,7 @@ export default function CartPage() {
       ) : (
         <>
           <CartTable cart={cart} actionData={actionData} />
-          <CheckoutForm
+          <PlaceOrderForm
             terms={terms}
             key={buyer.addressId ?? "profile"}
             cart={cart}
@@ -406,7 +407,7 @@ function CartRow({ line, actionData }: { line: CartData["lines"][number]; action
   );
 }
 
-function CheckoutForm({
+function PlaceOrderForm({
   cart,
   buyer,
   terms,

@@ -5,9 +5,9 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Pagination } from "~/components/pagination";
 import { memberCounts } from "~/models/company-member.server";
 import { listCompanies } from "~/models/company.server";
-import { requireAdmin } from "~/utils/auth.server";
-import { formatCents } from "~/utils/misc";
-import { termsWords } from "~/utils/order-states";
+import { requireAdmin } from "~/utils/guards.server";
+import { formatCents } from "~/domain/format";
+import { termsWords } from "~/domain/order-states";
 
 const PER_PAGE = 20;
 
@@ -88,7 +88,7 @@ export default function CompaniesPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Companies | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Companies — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -10,14 +10,14 @@ import { listMembers } from "~/models/company-member.server";
 import { getCompany } from "~/models/company.server";
 import { listOrdersOfUser, openAccountOrders } from "~/models/order.server";
 import { accountTermsSchema } from "~/utils/account-terms";
-import { requireAdmin } from "~/utils/auth.server";
-import { COMPANY_ROLE_WORDS } from "~/utils/company-roles";
+import { requireAdmin } from "~/utils/guards.server";
+import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
 import { capsWords, setCapsOfCompany, setTermsOfCompany } from "~/utils/company.server";
 import { readForm } from "~/utils/form.server";
 import { unpaidCapsSchema } from "~/utils/hold-forms";
-import { formatCents } from "~/utils/misc";
-import { shopUnpaidCaps } from "~/utils/order-caps.server";
-import { orderStateText, PAYMENT_TERMS, termsWords } from "~/utils/order-states";
+import { formatCents } from "~/domain/format";
+import { shopUnpaidCaps } from "~/models/unpaid-caps.server";
+import { orderStateText, PAYMENT_TERMS, termsWords } from "~/domain/order-states";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 const NOT_FOUND = "There is no company with that id.";
@@ -270,7 +270,7 @@ export default function CompanyRecord() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Company | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Company — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -10,9 +10,9 @@ import { getCompany } from "~/models/company.server";
 import { listInvitations } from "~/models/invitation.server";
 import { listAwaitingApproval } from "~/models/order.server";
 import { approveCompanyOrder, declineCompanyOrder } from "~/utils/approvals.server";
-import { requireCustomer } from "~/utils/auth.server";
+import { requireCustomer } from "~/utils/guards.server";
 import { CompanyActionSchema, InviteSchema } from "~/utils/company-forms";
-import { COMPANY_ROLE_HELP, COMPANY_ROLE_WORDS, COMPANY_ROLES, type CompanyRole } from "~/utils/company-roles";
+import { COMPANY_ROLE_HELP, COMPANY_ROLE_WORDS, COMPANY_ROLES, type CompanyRole } from "~/domain/company-roles";
 import {
   can,
   changeRole,
@@ -23,8 +23,8 @@ import {
   type MemberOutcome,
 } from "~/utils/company.server";
 import { readForm } from "~/utils/form.server";
-import { formatCents } from "~/utils/misc";
-import { termsWords } from "~/utils/order-states";
+import { formatCents } from "~/domain/format";
+import { termsWords } from "~/domain/order-states";
 import { formatDateTime } from "~/utils/shop-forms";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
@@ -371,7 +371,7 @@ export default function CompanyPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Your company | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Your company — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/utils/guards.server";
 import { sendVerificationEmail } from "~/utils/email-verification.server";
 import { readForm } from "~/utils/form.server";
 import { mailRequestAttempt } from "~/utils/mail-throttle.server";
@@ -10,7 +10,7 @@ import { clientIp } from "~/utils/rate-limit.server";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 
 /** The email forms of the dashboard (for now: send the verification link again). */
-const EmailActionSchema = z.object({ intent: z.literal("resend-verification") });
+const emailActionSchema = z.object({ intent: z.literal("resend-verification") });
 
 export async function loader() {
   return redirect("/dashboard");
@@ -18,7 +18,7 @@ export async function loader() {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, { redirectTo: "/dashboard" });
-  const submission = parseWithZod(await readForm(request), { schema: EmailActionSchema });
+  const submission = parseWithZod(await readForm(request), { schema: emailActionSchema });
   if (submission.status !== "success") return redirectWithError("/dashboard", "That request was not understood.");
   if (user.emailVerified) return redirectWithSuccess("/dashboard", "Your email address is already verified.");
   const refusal = await mailRequestAttempt({ ip: clientIp(context), email: user.email, action: "verify-email" });

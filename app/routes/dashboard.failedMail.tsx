@@ -7,7 +7,7 @@ import { replyErrors } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FailedMailList, toFailedMailItems } from "~/components/failed-mail";
 import { ErrorList } from "~/components/forms";
-import { requireAdmin } from "~/utils/auth.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { listFailedMail, sendFailedMailAgain } from "~/utils/failed-mail.server";
 import { readForm } from "~/utils/form.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -74,7 +74,7 @@ export default function FailedMail() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Emails not sent | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Emails not sent — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -9,18 +9,18 @@ import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { OrderLinesDetails, PoNumber } from "~/components/order-lines";
-import { describeOrder } from "~/utils/order-lines";
+import { describeOrder } from "~/domain/order-lines";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { getOrderById, listAllOrders, type OrderView } from "~/models/order.server";
 import { removeUnpaidOrder } from "~/utils/orders.server";
-import { requireAdmin } from "~/utils/auth.server";
-import { formatCents } from "~/utils/misc";
+import { requireAdmin } from "~/utils/guards.server";
+import { formatCents } from "~/domain/format";
 import { readForm } from "~/utils/form.server";
-import { audit, orderStatusChange } from "~/utils/audit.server";
+import { audit, orderStatusChange } from "~/utils/audit-trail.server";
 import { orderFilterSchema, toOrderFilter } from "~/utils/order-filters";
 import { formatDateTime, manageOrdersSchema, parsePage } from "~/utils/shop-forms";
-import { ORDER_STATE_MEANINGS, ORDER_STATE_WORDS, ORDER_STATES, orderStateText } from "~/utils/order-states";
+import { ORDER_STATE_MEANINGS, ORDER_STATE_WORDS, ORDER_STATES, orderStateText } from "~/domain/order-states";
 
 /**
  * Newest first, 20 a page; search (order number, PO number, email or company), state and dates,

@@ -8,13 +8,13 @@ import { RecordedPayments, RecordPaymentForm, ShipForm } from "~/components/orde
 import { OrderDetails, OrderHeading, PaymentSummary } from "~/components/order-details";
 import { orderShopActors } from "~/models/audit.server";
 import { getOrderById } from "~/models/order.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { extendHoldSchema } from "~/utils/hold-forms";
-import { formatCents } from "~/utils/misc";
+import { formatCents } from "~/domain/format";
 import { documentsOf } from "~/utils/order-documents.server";
 import { adminOrderSchema } from "~/utils/order-forms";
-import { orderStateText } from "~/utils/order-states";
+import { orderStateText } from "~/domain/order-states";
 import { orderTimeline } from "~/utils/order-timeline";
 import { recordPayment, reversePayment, shipOrder } from "~/utils/orders.server";
 import { formatDateTime } from "~/utils/shop-forms";

@@ -4,10 +4,10 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getOrderById } from "~/models/order.server";
-import { requireAdmin } from "~/utils/auth.server";
-import { formatCents } from "~/utils/misc";
-import { describeOrder } from "~/utils/order-lines";
-import { ORDER_STATE_WORDS } from "~/utils/order-states";
+import { requireAdmin } from "~/utils/guards.server";
+import { formatCents } from "~/domain/format";
+import { describeOrder } from "~/domain/order-lines";
+import { ORDER_STATE_WORDS } from "~/domain/order-states";
 
 /**
  * The Remove confirmation as a page (the modal of Manage Orders, without JavaScript). Its form

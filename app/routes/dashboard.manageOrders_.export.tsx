@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod";
 import { eachOrder, type OrderView } from "~/models/order.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { csvDollars, csvFileDay, csvResponse, type CsvColumn } from "~/utils/csv.server";
 import { orderFilterSchema, toOrderFilter } from "~/utils/order-filters";
-import { ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/utils/order-states";
+import { ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 import { formatInvoiceNumber } from "~/models/invoice.server";
 import { describeShipment } from "~/utils/shipping";
 

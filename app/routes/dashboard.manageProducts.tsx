@@ -10,11 +10,11 @@ import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { deletePart, getPart, listPartsForAdmin, updatePartPriceAndStock } from "~/models/part.server";
-import { requireAdmin } from "~/utils/auth.server";
-import { formatCents } from "~/utils/misc";
+import { requireAdmin } from "~/utils/guards.server";
+import { formatCents } from "~/domain/format";
 import { dollarsToCents, manageProductsSchema, parsePage, priceFieldValue, updatePartSchema } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
-import { audit, partTarget, partValues } from "~/utils/audit.server";
+import { audit, partTarget, partValues } from "~/utils/audit-trail.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

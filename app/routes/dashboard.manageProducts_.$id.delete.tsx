@@ -4,8 +4,8 @@ import { useLoaderData } from "@remix-run/react";
 import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getPart } from "~/models/part.server";
-import { requireAdmin } from "~/utils/auth.server";
-import { formatCents } from "~/utils/misc";
+import { requireAdmin } from "~/utils/guards.server";
+import { formatCents } from "~/domain/format";
 
 /**
  * The delete confirmation as a page (the modal of Manage Products, without JavaScript). Its form

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { eachPartForExport, type PartExportRow } from "~/models/part.server";
-import { requireAdmin } from "~/utils/auth.server";
-import { formatBreaks } from "~/utils/pricing";
-import { CATEGORY_LABELS, type Category } from "~/utils/catalogue";
+import { eachPartForExport, type PartExportRow } from "~/models/part-csv.server";
+import { requireAdmin } from "~/utils/guards.server";
+import { formatBreaks } from "~/domain/pricing";
+import { CATEGORY_LABELS, type Category } from "~/domain/catalogue";
 import { csvDollars, csvFileDay, csvResponse, type CsvColumn } from "~/utils/csv.server";
 
 /** The headers the stock import reads back ("Part number", "Price", "Stock"): a round trip works. */

@@ -8,11 +8,11 @@ import { PoNumber } from "~/components/order-lines";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { listOrdersOfUser } from "~/models/order.server";
-import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
-import { formatCents } from "~/utils/misc";
-import { orderPath } from "~/utils/order-lines";
+import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
+import { formatCents } from "~/domain/format";
+import { orderPath } from "~/domain/order-lines";
 import { formatDateTime, parsePage } from "~/utils/shop-forms";
-import { orderStateText } from "~/utils/order-states";
+import { orderStateText } from "~/domain/order-states";
 import { can, mayHandleOrder } from "~/utils/company.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -8,12 +8,12 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useIsPending } from "~/components/forms";
 import { getOwnOrder } from "~/models/order.server";
 import { cancelCustomerOrder } from "~/utils/orders.server";
-import { requireCustomerOrSignOutHome } from "~/utils/auth.server";
+import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
 import { mayHandleOrder } from "~/utils/company.server";
-import { formatCents } from "~/utils/misc";
-import { describeOrder } from "~/utils/order-lines";
+import { formatCents } from "~/domain/format";
+import { describeOrder } from "~/domain/order-lines";
 import { cancelOrderSchema } from "~/utils/shop-forms";
-import { ORDER_STATE_WORDS } from "~/utils/order-states";
+import { ORDER_STATE_WORDS } from "~/domain/order-states";
 import { readForm } from "~/utils/form.server";
 
 const NOT_FOUND = "We could not find that order in your account.";

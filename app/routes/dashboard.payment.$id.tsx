@@ -13,12 +13,12 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderLinesTable } from "~/components/order-lines";
 import { ErrorList, SubmitButton } from "~/components/forms";
 import { getOwnOrder } from "~/models/order.server";
-import { orderPath } from "~/utils/order-lines";
-import { ORDER_STATE_WORDS } from "~/utils/order-states";
-import { requireUser } from "~/utils/auth.server";
+import { orderPath } from "~/domain/order-lines";
+import { ORDER_STATE_WORDS } from "~/domain/order-states";
+import { requireUser } from "~/utils/guards.server";
 import { mayHandleOrder } from "~/utils/company.server";
 import { getEnv } from "~/utils/env.server";
-import { formatCents } from "~/utils/misc";
+import { formatCents } from "~/domain/format";
 import { canTakeCardPayments, createOrderCheckoutSession, createOrderPaymentIntent } from "~/utils/stripe.server";
 import { company } from "~/content/company";
 import { readForm } from "~/utils/form.server";
@@ -29,7 +29,7 @@ const SERVICE_DOWN = "We could not reach the card payment service. Please try ag
 const NOT_CONFIGURED = "Card payment is not available yet.";
 
 /** The pay screen has one form: "Pay with card" on Stripe's hosted Checkout page. */
-const CheckoutSchema = z.object({ intent: z.literal("checkout") });
+const checkoutSchema = z.object({ intent: z.literal("checkout") });
 
 /** The signed-in customer's own unpaid order; anyone else's (or none) is a 404. */
 async function requireUnpaidOrder(request: Request, orderId: string | undefined) {
@@ -106,8 +106,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** Without JavaScript: a Stripe Checkout Session for the order, and off to Stripe's hosted page. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { order } = await requireUnpaidOrder(request, params.id);
-  const submission = parseWithZod(await readForm(request), { schema: CheckoutSchema });
-  if (submission.status !== "success") return dataWithInit(submission.reply(), { status: 400 });
+  const submission = parseWithZod(await readForm(request), { schema: checkoutSchema });
+  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   if (!canTakeCardPayments()) {
     return dataWithInit(submission.reply({ formErrors: [NOT_CONFIGURED] }), { status: 503 });
   }
@@ -186,7 +186,7 @@ export default function PayOrder() {
         ) : payment.state === "unavailable" ? (
           <>
             <p className="mt-3 text-slate-700">{SERVICE_DOWN}</p>
-            <CheckoutForm lastResult={lastResult} />
+            <CardPaymentForm lastResult={lastResult} />
           </>
         ) : (
           <CardPayment
@@ -227,7 +227,7 @@ function NotConfigured() {
 }
 
 /** Stripe's hosted Checkout: the way to pay without JavaScript, and the fallback when Stripe.js cannot load. */
-function CheckoutForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+function CardPaymentForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
   const [form] = useForm({ id: "checkout", lastResult });
   const [pending, setPending] = useState(false);
   useEffect(() => {
@@ -306,7 +306,7 @@ function CardPayment({
             The card form could not load. You can still pay on Stripe&apos;s secure page.
           </p>
         ) : null}
-        <CheckoutForm lastResult={lastResult} />
+        <CardPaymentForm lastResult={lastResult} />
       </>
     );
   }

@@ -4,16 +4,16 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getOwnOrder } from "~/models/order.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/utils/guards.server";
 import { mayHandleOrder } from "~/utils/company.server";
-import { formatCents } from "~/utils/misc";
-import { describeOrder } from "~/utils/order-lines";
+import { formatCents } from "~/domain/format";
+import { describeOrder } from "~/domain/order-lines";
 import { confirmReturnFromStripe, getStripe, type ReturnCheck } from "~/utils/stripe.server";
 
 const PAYMENT_COMPLETED = "Congrats! Your payment is completed.";
 
 /** What Stripe appends to the return URL: the PaymentIntent (Payment Element) or the Checkout Session. */
-const ReturnSchema = z.object({
+const returnSchema = z.object({
   payment_intent: z
     .string()
     .regex(/^pi_[A-Za-z0-9_]{1,200}$/)
@@ -37,7 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!mayHandleOrder(user, order)) throw new Response("We could not find that order among yours.", { status: 404 });
 
   const search = new URL(request.url).searchParams;
-  const ids = ReturnSchema.safeParse({
+  const ids = returnSchema.safeParse({
     payment_intent: search.get("payment_intent") ?? undefined,
     session_id: search.get("session_id") ?? undefined,
   });

@@ -13,8 +13,8 @@ import {
   savePriceGroup,
 } from "~/models/price-group.server";
 import { countInPriceGroup } from "~/models/user.server";
-import { audit } from "~/utils/audit.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { audit } from "~/utils/audit-trail.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { formatRules, priceGroupSchema, priceGroupsSchema, RULES_HELP } from "~/utils/pricing-forms";
 import { redirectWithSuccess } from "~/utils/toast.server";

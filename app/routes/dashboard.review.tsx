@@ -7,7 +7,7 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import { createReview, DEFAULT_AVATAR } from "~/models/review.server";
-import { requireCustomer } from "~/utils/auth.server";
+import { requireCustomer } from "~/utils/guards.server";
 import { DEFAULT_RATING, REVIEW_MAX_LENGTH, reviewSchema } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
 

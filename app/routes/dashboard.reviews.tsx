@@ -9,10 +9,10 @@ import { ErrorList, SubmitButton } from "~/components/forms";
 import { StarRating } from "~/components/storefront";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { deleteReview, getReviewForAdmin, hideReview, listReviewsForAdmin, unhideReview } from "~/models/review.server";
-import { audit } from "~/utils/audit.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { audit } from "~/utils/audit-trail.server";
+import { requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
-import { truncate } from "~/utils/misc";
+import { truncate } from "~/domain/format";
 import { formatDateTime, parsePage, reviewModerationSchema } from "~/utils/shop-forms";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
@@ -187,7 +187,7 @@ export default function ManageReviews() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Reviews | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Reviews — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

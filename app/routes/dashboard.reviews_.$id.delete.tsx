@@ -4,8 +4,8 @@ import { useLoaderData } from "@remix-run/react";
 import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getReviewForAdmin } from "~/models/review.server";
-import { requireAdmin } from "~/utils/auth.server";
-import { truncate } from "~/utils/misc";
+import { requireAdmin } from "~/utils/guards.server";
+import { truncate } from "~/domain/format";
 
 /** The delete confirmation of Manage Reviews as a page (the modal, without JavaScript). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

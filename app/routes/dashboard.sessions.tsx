@@ -6,8 +6,9 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, SubmitButton } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { deleteOtherSessions, deleteOwnSession, listUserSessions } from "~/models/session.server";
-import { SessionActionSchema } from "~/utils/account-schemas";
-import { getSessionId, requireUser } from "~/utils/auth.server";
+import { sessionActionSchema } from "~/utils/account-schemas";
+import { getSessionId } from "~/utils/session-cookie.server";
+import { requireUser } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { formatDateTime } from "~/utils/shop-forms";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -21,8 +22,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await readForm(request), { schema: SessionActionSchema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const submission = parseWithZod(await readForm(request), { schema: sessionActionSchema });
+  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const current = await getSessionId(request);
   if (submission.value.intent === "end-others") {
     const ended = current ? await deleteOtherSessions(user.id, current) : 0;
@@ -120,7 +121,7 @@ export default function SessionsPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Your sessions | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Your sessions — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -6,11 +6,11 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { company } from "~/content/company";
 import { openAccountOrders } from "~/models/order.server";
-import { requireCustomer } from "~/utils/auth.server";
+import { requireCustomer } from "~/utils/guards.server";
 import { can } from "~/utils/company.server";
-import { formatCents } from "~/utils/misc";
-import { orderPath } from "~/utils/order-lines";
-import { formatDay, orderStateText, termsWords } from "~/utils/order-states";
+import { formatCents } from "~/domain/format";
+import { orderPath } from "~/domain/order-lines";
+import { formatDay, orderStateText, termsWords } from "~/domain/order-states";
 
 /** The customer's statement of account: open invoices with due dates, what is overdue, the balance. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { VerifyEmailBanner } from "~/components/verify-email-banner";
 import type { Role } from "~/models/user.server";
-import { requireUser, requireUserOrSignOutHome } from "~/utils/auth.server";
+import { requireUser, requireUserOrSignOutHome } from "~/utils/guards.server";
 
 const DEFAULT_AVATAR = "/images/default-avatar.svg";
 
@@ -128,7 +128,7 @@ export default function DashboardLayout() {
 /** Account pages are personal: never stored by the browser or a shared cache. */
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
-export const meta: MetaFunction = () => [{ title: "Dashboard | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Dashboard — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -7,7 +7,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { listEndpointsOf, listRecentDeliveries, MAX_ENDPOINTS_PER_OWNER } from "~/models/webhook.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { formatDateTime } from "~/utils/shop-forms";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -288,7 +288,7 @@ export default function WebhooksPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Webhooks | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Webhooks — PartsWorks" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

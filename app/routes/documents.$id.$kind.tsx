@@ -3,7 +3,7 @@ import { data as dataWithInit } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { documentPath, OrderDocument } from "~/components/order-document";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/utils/guards.server";
 import { documentTitle, loadOrderDocument } from "~/utils/order-documents.server";
 
 /**

@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
-import { ForgotPasswordSchema, RESET_LINK_SENT } from "~/utils/account-schemas";
+import { forgotPasswordSchema, RESET_LINK_SENT } from "~/utils/account-schemas";
 import { readForm } from "~/utils/form.server";
 import { mailRequestAttempt } from "~/utils/mail-throttle.server";
 import { requestPasswordReset } from "~/utils/password-reset.server";
@@ -17,8 +17,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: ForgotPasswordSchema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
+  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const { email } = submission.value;
   const refusal = await mailRequestAttempt({ ip: clientIp(context), email, action: "password-reset" });
   if (refusal) {
@@ -39,10 +39,10 @@ export default function ForgotPasswordPage() {
   const [form, fields] = useForm({
     id: "forgot-password",
     lastResult,
-    constraint: getZodConstraint(ForgotPasswordSchema),
+    constraint: getZodConstraint(forgotPasswordSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
   });
 
   return (
@@ -85,4 +85,4 @@ export default function ForgotPasswordPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Forgot password | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Forgot password — PartsWorks" }];

@@ -5,9 +5,10 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
-import { getUser, requireUser, startSession } from "~/utils/auth.server";
+import { getUser, requireUser } from "~/utils/guards.server";
+import { startSession } from "~/utils/session-cookie.server";
 import { AcceptNewAccountSchema, AcceptSchema } from "~/utils/company-forms";
-import { COMPANY_ROLE_HELP, COMPANY_ROLE_WORDS } from "~/utils/company-roles";
+import { COMPANY_ROLE_HELP, COMPANY_ROLE_WORDS } from "~/domain/company-roles";
 import { acceptInvitation, acceptInvitationAsNewAccount, describeInvitation } from "~/utils/company.server";
 import { readForm } from "~/utils/form.server";
 import { commonPasswordProblem, hashPassword } from "~/utils/password.server";
@@ -174,7 +175,7 @@ export default function InvitationPage() {
 }
 
 export const meta: MetaFunction = () => [
-  { title: "Company invitation | PartsWorks" },
+  { title: "Company invitation — PartsWorks" },
   { name: "robots", content: "noindex" },
 ];
 

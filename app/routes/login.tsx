@@ -5,18 +5,13 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { authPageHeaders, GoogleSignIn } from "~/components/google-button";
-import { LoginSchema } from "~/utils/account-schemas";
-import {
-  authenticateWithPassword,
-  getUser,
-  INVALID_LOGIN,
-  isGoogleSignInAvailable,
-  linkPendingGoogle,
-  startSession,
-  type GoogleFailure,
-} from "~/utils/auth.server";
+import { loginSchema } from "~/utils/account-schemas";
+import { authenticateWithPassword, INVALID_LOGIN } from "~/utils/sign-in.server";
+import { requireAnonymous } from "~/utils/guards.server";
+import { isGoogleSignInAvailable, linkPendingGoogle, type GoogleFailure } from "~/utils/google-sign-in.server";
+import { startSession } from "~/utils/session-cookie.server";
 import { getPart } from "~/models/part.server";
-import { safeRedirect } from "~/utils/misc";
+import { safeRedirect } from "~/utils/safe-redirect";
 import { clientIp, signInThrottle, type Refusal } from "~/utils/rate-limit.server";
 import { readForm } from "~/utils/form.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -63,7 +58,7 @@ async function waitingPart(redirectTo: string) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const redirectTo = safeRedirect(url.searchParams.get("redirectTo") ?? refererPath(request), "");
-  if (await getUser(request)) throw redirect(redirectTo || "/");
+  await requireAnonymous(request, redirectTo || "/");
   const googleError = url.searchParams.get("googleError");
   return {
     redirectTo,
@@ -75,7 +70,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: LoginSchema });
+  const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
@@ -111,10 +106,10 @@ export default function LoginPage() {
     id: "login",
     lastResult,
     defaultValue: { redirectTo },
-    constraint: getZodConstraint(LoginSchema),
+    constraint: getZodConstraint(loginSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
   });
 
   return (
@@ -189,4 +184,4 @@ export default function LoginPage() {
 
 export const headers = authPageHeaders;
 
-export const meta: MetaFunction = () => [{ title: "Login | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Login — PartsWorks" }];

@@ -16,8 +16,8 @@ import { useOptionalUser, type RootLoader } from "~/root";
 import { ActiveFilters, FacetLists, FiltersPanel, RememberedVehicle, VehiclePicker } from "~/components/parts-filters";
 import { vehicleLabel, type Vehicle } from "~/content/vehicles";
 import { catalogueFacets, facetsTotal, idsFittingVehicle, type CatalogueFacets } from "~/models/part-catalogue.server";
-import { listPartCards, type PartCardView } from "~/models/part.server";
-import { getUser } from "~/utils/auth.server";
+import { listPartCards, type PartCardView } from "~/models/part-listing.server";
+import { getUser } from "~/utils/guards.server";
 import { priceCards } from "~/utils/pricing.server";
 import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
 import { takeCartRefusal, type CartRefusal } from "~/utils/cart-refusal.server";
@@ -25,7 +25,7 @@ import { getEnv } from "~/utils/env.server";
 import { findPartByNumber } from "~/utils/part-number.server";
 import { parsePartsSearch, partsSearchSchema, pickedVehicle, searchFilters } from "~/utils/parts-search.server";
 import { EMPTY_PARTS_STATE, isNarrowed, partsHref, partsParams, type PartsState } from "~/utils/parts-url";
-import { PART_SORT_LABELS, PART_SORTS, SEARCH_MAX_LENGTH } from "~/utils/search";
+import { PART_SORT_LABELS, PART_SORTS, SEARCH_MAX_LENGTH } from "~/domain/search";
 import { CART_PATH } from "~/utils/cart-forms";
 import { readForm } from "~/utils/form.server";
 import type { HydrateHandle } from "~/utils/hydrated";
@@ -181,15 +181,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
 }) => (formAction === CART_PATH && currentUrl.href === nextUrl.href ? false : defaultShouldRevalidate);
 
 /**
- * For visitors, sent without the framework's JavaScript, like the home page (see usePageHydrates):
- * the list is links and GET forms, which need none. Hydrating it cost the page Lighthouse's first
- * paint (the framework's scripts load at high priority, so the simulated first paint waited for
- * them) or, loaded later, its blocking time (hydration is one long task); Lighthouse audits the
- * page as a visitor. The Search button's pending state and the vehicle picker's refine-in-place
- * come from the root's small static script.
- *
- * Signed-in users get the hydrated page: Add to cart adds without a reload (pending text, toast,
- * errors by the field) and the picker refines through the router.
+ * Visitors get the page without the framework's JavaScript (links and GET forms need none; why:
+ * docs/performance.md, "Pages sent without the framework"); signed-in users get it hydrated.
  */
 export const handle: HydrateHandle = {
   hydrate: (matches) => Boolean((matches.find((match) => match.id === "root")?.data as RootData | undefined)?.user),
@@ -272,7 +265,9 @@ export default function PartsList() {
             <EmptyState state={state} narrowed={narrowed} />
           )}
 
-          {pageCount > 1 && parts.length ? <Pagination state={state} pageCount={pageCount} cursors={cursors} /> : null}
+          {pageCount > 1 && parts.length ? (
+            <KeysetPagination state={state} pageCount={pageCount} cursors={cursors} />
+          ) : null}
         </div>
       </div>
     </div>
@@ -385,7 +380,8 @@ function SearchForm({
   );
 }
 
-function Pagination({
+// Page numbers whose neighbours are reached by cursor (components/pagination.tsx numbers pages only).
+function KeysetPagination({
   state,
   pageCount,
   cursors,

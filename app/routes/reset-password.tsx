@@ -5,8 +5,8 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
-import { ResetPasswordSchema } from "~/utils/account-schemas";
-import { endSession } from "~/utils/auth.server";
+import { resetPasswordSchema } from "~/utils/account-schemas";
+import { endSession } from "~/utils/session-cookie.server";
 import { readForm } from "~/utils/form.server";
 import { commonPasswordProblem } from "~/utils/password.server";
 import { checkResetToken, RESET_LINK_PROBLEMS, resetPassword } from "~/utils/password-reset.server";
@@ -26,8 +26,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: ResetPasswordSchema });
-  if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  const submission = parseWithZod(formData, { schema: resetPasswordSchema });
+  if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const common = commonPasswordProblem(submission.value.password);
   if (common)
     return data(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
@@ -49,10 +49,10 @@ export default function ResetPasswordPage() {
     id: "reset-password",
     lastResult,
     defaultValue: { token },
-    constraint: getZodConstraint(ResetPasswordSchema),
+    constraint: getZodConstraint(resetPasswordSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
   });
 
   return (
@@ -105,6 +105,6 @@ export default function ResetPasswordPage() {
 export const headers = tokenPageHeadersFunction;
 
 export const meta: MetaFunction = () => [
-  { title: "Reset password | PartsWorks" },
+  { title: "Reset password — PartsWorks" },
   { name: "robots", content: "noindex" },
 ];

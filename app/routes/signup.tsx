@@ -7,21 +7,23 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { authPageHeaders, GoogleSignIn } from "~/components/google-button";
 import { createPasswordUser, getUserByEmail, isDuplicateKeyError } from "~/models/user.server";
-import { EMAIL_TAKEN, SignupSchema } from "~/utils/account-schemas";
-import { getUser, isGoogleSignInAvailable, startSession } from "~/utils/auth.server";
+import { EMAIL_TAKEN, signupSchema } from "~/utils/account-schemas";
+import { requireAnonymous } from "~/utils/guards.server";
+import { isGoogleSignInAvailable } from "~/utils/google-sign-in.server";
+import { startSession } from "~/utils/session-cookie.server";
 import { commonPasswordProblem, hashPassword } from "~/utils/password.server";
 import { clientIp, signInThrottle } from "~/utils/rate-limit.server";
 import { readForm } from "~/utils/form.server";
 import { sendWelcomeEmail } from "~/utils/email-verification.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  if (await getUser(request)) throw redirect("/dashboard");
-  return { googleAvailable: isGoogleSignInAvailable() };
+  await requireAnonymous(request, "/dashboard");
+  return json({ googleAvailable: isGoogleSignInAvailable() });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: SignupSchema });
+  const submission = parseWithZod(formData, { schema: signupSchema });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
@@ -59,10 +61,10 @@ export default function SignupPage() {
   const [form, fields] = useForm({
     id: "signup",
     lastResult,
-    constraint: getZodConstraint(SignupSchema),
+    constraint: getZodConstraint(signupSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignupSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signupSchema }),
   });
 
   return (
@@ -99,4 +101,4 @@ export default function SignupPage() {
 
 export const headers = authPageHeaders;
 
-export const meta: MetaFunction = () => [{ title: "Sign Up | PartsWorks" }];
+export const meta: MetaFunction = () => [{ title: "Sign Up — PartsWorks" }];

@@ -16,7 +16,7 @@ const BAD_LINK =
   "This unsubscribe link is not valid. Check that you copied all of it, or turn the emails off on My Profile.";
 
 /** The form posts the token; a mail client's one-click unsubscribe (RFC 8058) posts to the link itself. */
-const UnsubscribeSchema = z.object({ token: z.string({ required_error: BAD_LINK }).max(200) });
+const unsubscribeSchema = z.object({ token: z.string({ required_error: BAD_LINK }).max(200) });
 
 /** The link in every non-essential email: works without signing in, asks for one click. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -30,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
   if (!formData.has("token")) formData.set("token", new URL(request.url).searchParams.get("token") ?? "");
-  const submission = parseWithZod(formData, { schema: UnsubscribeSchema });
+  const submission = parseWithZod(formData, { schema: unsubscribeSchema });
   const userId = submission.status === "success" ? readUnsubscribeToken(submission.value.token) : null;
   if (!userId || !(await setOrderUpdateEmails(userId, false))) {
     return data(
@@ -84,4 +84,4 @@ export default function Unsubscribe() {
 
 export const headers = tokenPageHeadersFunction;
 
-export const meta: MetaFunction = () => [{ title: "Unsubscribe | PartsWorks" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [{ title: "Unsubscribe — PartsWorks" }, { name: "robots", content: "noindex" }];

@@ -3,8 +3,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { MailedLinkConfirm, MailedLinkProblem } from "~/components/mailed-link-problem";
-import { MailedLinkSchema } from "~/utils/account-schemas";
-import { getUser } from "~/utils/auth.server";
+import { mailedLinkSchema } from "~/utils/account-schemas";
+import { getUser } from "~/utils/guards.server";
 import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
 import { checkVerifyToken, verifyEmailWithToken } from "~/utils/email-verification.server";
 import { readForm } from "~/utils/form.server";
@@ -33,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** One use, then on to the dashboard (or the login) with a toast. */
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readForm(request), { schema: MailedLinkSchema });
+  const submission = parseWithZod(await readForm(request), { schema: mailedLinkSchema });
   const problem = submission.status === "success" ? await verifyEmailWithToken(submission.value.token) : "unknown";
   if (!problem) {
     const user = await getUser(request);
@@ -62,6 +62,6 @@ export default function VerifyEmailPage() {
 export const headers = tokenPageHeadersFunction;
 
 export const meta: MetaFunction = () => [
-  { title: "Confirm your email | PartsWorks" },
+  { title: "Confirm your email — PartsWorks" },
   { name: "robots", content: "noindex" },
 ];

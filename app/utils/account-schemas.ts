@@ -1,4 +1,4 @@
-import { AVATAR_MAX_BYTES } from "./avatar";
+import { AVATAR_MAX_BYTES } from "~/domain/avatar";
 /** The zod schemas of the account forms (sign-up, login, My Profile), shared by server and browser. */
 import { z } from "zod";
 
@@ -8,7 +8,7 @@ export const EMAIL_TAKEN = "An account with this email already exists";
 /** A simple email pattern: something@something.something, no spaces. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export const EmailSchema = z
+export const emailSchema = z
   .string({ required_error: "Email is Required", invalid_type_error: "Email is Required" })
   .trim()
   .min(1, "Email is Required")
@@ -16,29 +16,29 @@ export const EmailSchema = z
   .regex(EMAIL_PATTERN, "Provide a valid Email")
   .toLowerCase();
 
-export const PasswordSchema = z
+export const passwordSchema = z
   .string({ required_error: "Password is Required", invalid_type_error: "Password is Required" })
   .min(6, "Must be 6 characters or longer")
   .max(128, "Must be 128 characters or fewer");
 
-export const NameSchema = z
+export const nameSchema = z
   .string({ required_error: "Name is Required", invalid_type_error: "Name is Required" })
   .trim()
   .min(1, "Name is Required")
   .max(100, "Name must be 100 characters or fewer");
 
-const RedirectToSchema = z.string().max(2048).optional();
+const redirectToSchema = z.string().max(2048).optional();
 
-export const LoginSchema = z.object({
-  email: EmailSchema,
-  password: PasswordSchema,
-  redirectTo: RedirectToSchema,
+export const loginSchema = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  redirectTo: redirectToSchema,
 });
 
-export const SignupSchema = z.object({
-  name: NameSchema,
-  email: EmailSchema,
-  password: PasswordSchema,
+export const signupSchema = z.object({
+  name: nameSchema,
+  email: emailSchema,
+  password: passwordSchema,
 });
 
 function webAddress(label: string, { httpsOnly }: { httpsOnly: boolean }) {
@@ -69,8 +69,8 @@ const optionalText = (label: string, max: number) =>
     .max(max, `${label} must be ${max} characters or fewer`)
     .optional();
 
-export const ProfileSchema = z.object({
-  name: NameSchema,
+export const profileSchema = z.object({
+  name: nameSchema,
   // No picture address here: the avatar is the Google account's picture or the default (utils/avatar.ts).
   number: z
     .string({ invalid_type_error: "Phone number must be text" })
@@ -84,7 +84,7 @@ export const ProfileSchema = z.object({
 });
 
 /** My Profile's picture upload (its bytes are checked on the server: PNG, JPEG or WebP). */
-export const AvatarSchema = z.object({
+export const avatarSchema = z.object({
   // Any File-like upload (the server's form parser and the browser each have their own File class).
   avatar: z
     .custom<File>(
@@ -95,18 +95,18 @@ export const AvatarSchema = z.object({
     .refine((file) => file.size <= AVATAR_MAX_BYTES, "The picture must be 512 KB or smaller"),
 });
 
-export const MakeAdminSchema = z.object({
+export const makeAdminSchema = z.object({
   userId: z.string({ required_error: "Choose a user" }).regex(/^[a-f0-9]{24}$/i, "Choose a user"),
 });
 
 /** All Users' forms: make admin (the default, as the spec's form posts only the user), remove admin, sign out everywhere. */
 export const USER_INTENTS = ["make-admin", "demote", "sign-out"] as const;
-export const UserActionSchema = MakeAdminSchema.extend({
+export const userActionSchema = makeAdminSchema.extend({
   intent: z.enum(USER_INTENTS, { errorMap: () => ({ message: "Choose an action" }) }).default("make-admin"),
 });
 
 /** Your sessions: end one (named by its handle) or all the others. */
-export const SessionActionSchema = z.discriminatedUnion("intent", [
+export const sessionActionSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("end"),
     session: z.string({ required_error: "Choose a session" }).regex(/^[A-Za-z0-9_-]{22}$/, "Choose a session"),
@@ -118,15 +118,15 @@ export const SessionActionSchema = z.discriminatedUnion("intent", [
 export const RESET_LINK_SENT =
   "If an account exists for that email, we have sent a link to reset your password. It works for one hour.";
 
-export const ForgotPasswordSchema = z.object({ email: EmailSchema });
+export const forgotPasswordSchema = z.object({ email: emailSchema });
 
-export const ResetPasswordSchema = z.object({
+export const resetPasswordSchema = z.object({
   token: z.string({ required_error: "This password reset link is not valid." }).max(100),
-  password: PasswordSchema,
+  password: passwordSchema,
 });
 
 /** Asked before a change of email or password (ASVS 3.7.1); absent on an account without a password. */
-const CurrentPasswordSchema = z
+const currentPasswordSchema = z
   .string({ invalid_type_error: "Enter your current password" })
   .max(128, "Must be 128 characters or fewer")
   .optional();
@@ -134,30 +134,30 @@ export const CURRENT_PASSWORD_REQUIRED = "Enter your current password";
 export const CURRENT_PASSWORD_WRONG = "This is not your current password";
 
 /** My Profile: a new email address, used once the link mailed to it is opened. */
-export const ChangeEmailSchema = z.object({
+export const changeEmailSchema = z.object({
   intent: z.literal("change-email"),
-  newEmail: EmailSchema,
-  currentPassword: CurrentPasswordSchema,
+  newEmail: emailSchema,
+  currentPassword: currentPasswordSchema,
 });
 
 /** My Profile: a new password, with the current one. */
-export const ChangePasswordSchema = z.object({
+export const changePasswordSchema = z.object({
   intent: z.literal("change-password"),
   currentPassword: z
     .string({ required_error: CURRENT_PASSWORD_REQUIRED, invalid_type_error: CURRENT_PASSWORD_REQUIRED })
     .min(1, CURRENT_PASSWORD_REQUIRED)
     .max(128, "Must be 128 characters or fewer"),
-  newPassword: PasswordSchema,
+  newPassword: passwordSchema,
 });
 export const SAME_EMAIL = "This is already your email address";
 
 /** My Profile: the non-essential order emails on or off (a checkbox: absent means off). */
-export const EmailPreferencesSchema = z.object({
+export const emailPreferencesSchema = z.object({
   intent: z.literal("email-preferences"),
   orderUpdateEmails: z.boolean().optional(),
 });
 
 /** The confirm button of a page a mailed link opens (verify email, change email): the link's token. */
-export const MailedLinkSchema = z.object({
+export const mailedLinkSchema = z.object({
   token: z.string({ required_error: "This link is not valid." }).max(100, "This link is not valid."),
 });

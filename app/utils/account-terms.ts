@@ -1,6 +1,6 @@
 /** The customer's trade terms form (an admin sets them on the customer's page); shared by server and browser. */
 import { z } from "zod";
-import { PAYMENT_TERMS } from "./order-states";
+import { PAYMENT_TERMS } from "~/domain/order-states";
 
 const MAX_CREDIT_DOLLARS = 10_000_000;
 

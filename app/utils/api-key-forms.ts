@@ -1,6 +1,6 @@
 /** The API keys screen's forms (create, revoke), shared by the server and the browser. */
 import { z } from "zod";
-import { API_SCOPES } from "./api-scopes";
+import { API_SCOPES } from "~/domain/api-scopes";
 
 export const createApiKeySchema = z.object({
   intent: z.literal("create"),

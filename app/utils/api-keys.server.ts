@@ -16,8 +16,8 @@ import {
   type KeyHolder as KeysOf,
 } from "~/models/api-key.server";
 import { getUserById, getUserNames, type UserView } from "~/models/user.server";
-import { CUSTOMER_SCOPES, scopesOfRole, type ApiScope } from "./api-scopes";
-import { audit, personLabel, type AuditEvent } from "./audit.server";
+import { CUSTOMER_SCOPES, scopesOfRole, type ApiScope } from "~/domain/api-scopes";
+import { audit, personLabel, type AuditEvent } from "./audit-trail.server";
 import { can } from "./company.server";
 
 type Member = Pick<UserView, "id" | "email" | "name" | "role" | "companyId" | "companyRole">;

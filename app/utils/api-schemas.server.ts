@@ -5,11 +5,11 @@
 import { extendZodWithOpenApi } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { FIRST_MODEL_YEAR, LAST_MODEL_YEAR } from "~/content/vehicles";
-import { CATEGORIES } from "./catalogue";
+import { CATEGORIES } from "~/domain/catalogue";
 import { MAX_AMOUNT_CENTS, paymentFields, shipmentFields, trackingGiven } from "./order-forms";
-import { MAX_ORDER_LINES, MAX_LINE_QUANTITY } from "./order-lines";
-import { ORDER_STATES } from "./order-states";
-import { PART_SORTS } from "./search";
+import { MAX_ORDER_LINES, MAX_LINE_QUANTITY } from "~/domain/order-lines";
+import { ORDER_STATES } from "~/domain/order-states";
+import { PART_SORTS } from "~/domain/search";
 import { partsSearchSchema } from "./parts-search.server";
 import { deliveryFields, MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
 import { MAX_IMPORT_LINES } from "./stock-import";

@@ -4,7 +4,7 @@ import type { OrderView } from "~/models/order.server";
 import type { PartCatalogue } from "~/models/part-catalogue.server";
 import type { PartView } from "~/models/part.server";
 import { money } from "./api.server";
-import { DEFAULT_BRAND, type Category } from "./catalogue";
+import { DEFAULT_BRAND, type Category } from "~/domain/catalogue";
 
 export function partJson(
   part: Omit<PartView, "createdAt"> & { brand?: string; category?: Category; listPriceCents?: number },

@@ -8,7 +8,7 @@ import mongoose from "mongoose";
 import { RateLimiterMongo, RateLimiterRes } from "rate-limiter-flexible";
 import type { z } from "zod";
 import { claimIdempotencyKey, releaseIdempotencyKey, storeIdempotentAnswer } from "~/models/idempotency.server";
-import type { ApiScope } from "./api-scopes";
+import type { ApiScope } from "~/domain/api-scopes";
 import { authenticateToken, type KeyHolder } from "./api-keys.server";
 import { getEnv } from "./env.server";
 import { readLimitedBody } from "./form.server";

@@ -11,8 +11,8 @@ import { accountCommitmentOf, approveOrder, declineOrder, getOwnOrder, type Orde
 import type { UserView } from "~/models/user.server";
 import { can } from "./company.server";
 import { queueEmail, shopUrl } from "./email.server";
-import { formatCents } from "./misc";
-import { orderPath } from "./order-lines";
+import { formatCents } from "~/domain/format";
+import { orderPath } from "~/domain/order-lines";
 import { raiseOrderEvent } from "./order-events.server";
 import { creditMessage } from "./orders.server";
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import mongoose from "mongoose";
 import { RateLimiterMongo, RateLimiterRes } from "rate-limiter-flexible";
 import sharp from "sharp";
-import { AVATAR_FILE, AVATAR_TYPES, type AvatarType } from "./avatar";
+import { AVATAR_FILE, AVATAR_TYPES, type AvatarType } from "~/domain/avatar";
 import { getEnv } from "./env.server";
 import { inWords, THROTTLE_COLLECTION } from "./rate-limit.server";
 

@@ -1,6 +1,6 @@
 /** The cart's forms (one schema, an intent per form), shared by the server and the browser. */
 import { z } from "zod";
-import { MAX_LINE_QUANTITY } from "./order-lines";
+import { MAX_LINE_QUANTITY } from "~/domain/order-lines";
 import { deliveryFields, lineQuantity, recordId } from "./shop-forms";
 
 export const CART_PATH = "/dashboard/cart";

@@ -14,9 +14,9 @@ import {
   MAX_OE_NUMBERS,
   parseFitmentLine,
   type FitmentRow,
-} from "./catalogue";
+} from "~/domain/catalogue";
 import { addPartSchema, dollarsToCents, editablePriceFields, wholeDollarsOrUnchanged } from "./shop-forms";
-import { formatBreaks, parseBreaks, type VolumeBreak } from "./pricing";
+import { formatBreaks, parseBreaks, type VolumeBreak } from "~/domain/pricing";
 
 const lines = (text: string | undefined) =>
   (text ?? "")

@@ -1,5 +1,5 @@
-import { formatDay } from "./order-states";
-import { orderPath } from "./order-lines";
+import { formatDay } from "~/domain/order-states";
+import { orderPath } from "~/domain/order-lines";
 import { redirectWithSuccess } from "./toast.server";
 
 /**

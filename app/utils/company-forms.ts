@@ -1,7 +1,7 @@
 /** The company screens' forms (members, invitations, limits), shared by the server and the browser. */
 import { z } from "zod";
-import { COMPANY_ROLES } from "./company-roles";
-import { EmailSchema, NameSchema, PasswordSchema } from "./account-schemas";
+import { COMPANY_ROLES } from "~/domain/company-roles";
+import { emailSchema, nameSchema, passwordSchema } from "./account-schemas";
 
 const MAX_LIMIT_DOLLARS = 10_000_000;
 const objectId = z.string({ required_error: "Choose a member" }).regex(/^[a-f0-9]{24}$/i, "Choose a member");
@@ -18,7 +18,7 @@ const decision = z.object({
     .optional(),
 });
 
-export const InviteSchema = z.object({ intent: z.literal("invite"), email: EmailSchema, role });
+export const InviteSchema = z.object({ intent: z.literal("invite"), email: emailSchema, role });
 
 export const CompanyActionSchema = z.discriminatedUnion("intent", [
   InviteSchema,
@@ -51,6 +51,6 @@ export const AcceptSchema = z.object({ intent: z.literal("accept") });
 /** Accepting without an account: the new account's name and password (the address is the invited one). */
 export const AcceptNewAccountSchema = z.object({
   intent: z.literal("create"),
-  name: NameSchema,
-  password: PasswordSchema,
+  name: nameSchema,
+  password: passwordSchema,
 });

@@ -32,7 +32,7 @@ import {
   markEmailVerified,
   type UserView,
 } from "~/models/user.server";
-import { audit, type AuditEvent } from "./audit.server";
+import { audit, type AuditEvent } from "./audit-trail.server";
 import { queueEmail, shopUrl } from "./email.server";
 import { formatCents } from "./misc";
 import { termsWords } from "./order-states";

@@ -1,4 +1,6 @@
 import mongoose from "mongoose";
+import { provideModelSettings } from "~/models/settings.server";
+import { getEnv } from "./env.server";
 
 mongoose.set("strictQuery", true);
 // Filters are built from zod-parsed strings and numbers only, so user input never carries
@@ -11,11 +13,25 @@ mongoose.set("strictQuery", true);
  * affected: the wait applies only while no server answers.
  */
 export async function connectDb(uri: string, { timeoutMs = 10_000 }: { timeoutMs?: number } = {}) {
+  provideModelSettings(modelSettingsFromEnv);
   if (mongoose.connection.readyState === 1) return mongoose.connection;
   // Queries made while mongoose knows the connection is down wait the same time, not its 10 s.
   mongoose.set("bufferTimeoutMS", timeoutMs);
   await mongoose.connect(uri, { serverSelectionTimeoutMS: timeoutMs, maxPoolSize: 20 });
   return mongoose.connection;
+}
+
+/** Read each time a model asks, from the settings validated at start (server/env.ts). */
+function modelSettingsFromEnv() {
+  const env = getEnv();
+  return {
+    stockReserveMs: env.STOCK_RESERVE_DEADLINE_SECONDS * 1000,
+    orderHoldMs: env.ORDER_HOLD_HOURS * 60 * 60 * 1000,
+    unpaidCaps: {
+      verified: { orders: env.UNPAID_ORDERS_CAP, valueCents: env.UNPAID_VALUE_CAP * 100 },
+      unverified: { orders: env.UNVERIFIED_UNPAID_ORDERS_CAP, valueCents: env.UNVERIFIED_UNPAID_VALUE_CAP * 100 },
+    },
+  };
 }
 
 const UNAVAILABLE_ERRORS = new Set([

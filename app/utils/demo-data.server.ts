@@ -1,12 +1,13 @@
 import { countLiveKeys, createApiKey } from "~/models/api-key.server";
-import { catalogueKeys, Part, toPartView } from "~/models/part.server";
-import { parseFitmentLine, type Category, type FitmentRow } from "./catalogue";
+import { catalogueKeys } from "~/domain/part-search-keys";
+import { Part, toPartView } from "~/models/part.server";
+import { parseFitmentLine, type Category, type FitmentRow } from "~/domain/catalogue";
 import { Review } from "~/models/review.server";
 import { Company, type CompanyRole } from "~/models/company.server";
 import { accountPricingOf, User, type Role } from "~/models/user.server";
 import { PriceGroup } from "~/models/price-group.server";
-import { parseBreaks, priceWith } from "./pricing";
-import { taxLinesFor, taxPlaceFor, taxTotal, type TaxProfile } from "./tax";
+import { parseBreaks, priceWith } from "~/domain/pricing";
+import { taxLinesFor, taxPlaceFor, taxTotal, type TaxProfile } from "~/domain/tax";
 import { ensureDemoFailedMail } from "./failed-mail.server";
 import { ensureDemoWebhooks } from "./webhooks.server";
 import { assignInvoiceNumber } from "~/models/invoice.server";

@@ -1,5 +1,5 @@
 import { addFailedMail, listFailedMail, retryFailedMail } from "~/models/outbox.server";
-import { audit, type AuditEvent } from "./audit.server";
+import { audit, type AuditEvent } from "./audit-trail.server";
 import { queueDelivery } from "./jobs.server";
 
 export { listFailedMail };

@@ -3,7 +3,7 @@ import type { Agenda } from "agenda";
 import mongoose from "mongoose";
 import nodemailer from "nodemailer";
 import { claimForSending, listStranded, markSent, releaseAfterFailure } from "~/models/outbox.server";
-import { audit } from "./audit.server";
+import { audit } from "./audit-trail.server";
 import {
   getAgenda,
   JOBS_COLLECTION,

@@ -17,7 +17,7 @@ import { assignInvoiceNumber, formatInvoiceNumber } from "~/models/invoice.serve
 import { getOrderById, getOwnOrder, type OrderView } from "~/models/order.server";
 import { getCompany } from "~/models/company.server";
 import { getUserById, type UserView } from "~/models/user.server";
-import { requireUser } from "./auth.server";
+import { requireUser } from "./guards.server";
 import { mayHandleOrder } from "./company.server";
 
 export const DOCUMENT_NOT_FOUND = "We could not find that document.";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ORDER_STATES } from "./order-states";
+import { ORDER_STATES } from "~/domain/order-states";
 
 const day = z
   .string()

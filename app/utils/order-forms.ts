@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { carriers, COLLECTED } from "~/content/carriers";
-import { PAYMENT_METHODS } from "./order-states";
+import { PAYMENT_METHODS } from "~/domain/order-states";
 
 const CARRIER_IDS = [COLLECTED, ...carriers.map((carrier): string => carrier.id)] as [string, ...string[]];
 

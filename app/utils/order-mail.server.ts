@@ -13,7 +13,7 @@ import {
 import { HoldEndingEmail, OrderExpiredEmail } from "~/emails/holds";
 import { getUserById, listAdminRecipients } from "~/models/user.server";
 import { queueEmail, shopUrl } from "./email.server";
-import { orderPath } from "./order-lines";
+import { orderPath } from "~/domain/order-lines";
 import { formatDateTime } from "./shop-forms";
 import { unsubscribeUrl } from "./unsubscribe.server";
 

@@ -1,5 +1,5 @@
-import { formatCents } from "./misc";
-import { formatDay, PAYMENT_METHOD_WORDS } from "./order-states";
+import { formatCents } from "~/domain/format";
+import { formatDay, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 
 /** An order's timeline: every event with its time and who did it, in the order they happened. */
 export type TimelineEvent = {

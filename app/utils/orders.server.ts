@@ -22,11 +22,11 @@ import { getPartsByIds } from "~/models/part.server";
 import { getUserById } from "~/models/user.server";
 import { can } from "./company.server";
 import { mailApprovalNeeded } from "./approvals.server";
-import { audit, type AuditEvent } from "./audit.server";
+import { audit, type AuditEvent } from "./audit-trail.server";
 import { customerPricing, priceWith } from "./pricing.server";
-import { formatCents } from "./misc";
+import { formatCents } from "~/domain/format";
 import { raiseOrderEvent } from "./order-events.server";
-import { ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "./order-states";
+import { ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 
 type Actor = { id: string; email: string };
 type Context = AuditEvent["context"];

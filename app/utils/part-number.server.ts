@@ -5,8 +5,8 @@
  * part that replaces it, when exactly one does.
  */
 import { getPartsByNumberKeys, type PartView } from "~/models/part.server";
-import { partNumberKey } from "./catalogue";
-import { coalesce } from "./coalesce.server";
+import { partNumberKey } from "~/domain/catalogue";
+import { coalesce } from "~/models/coalesce.server";
 
 /** What a typed number is compared by: upper case, letters and digits only. */
 export const normalisePartNumber = partNumberKey;

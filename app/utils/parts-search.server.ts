@@ -1,9 +1,10 @@
 import { parseWithZod, unstable_coerceFormValue as coerceFormValue } from "@conform-to/zod";
 import { z } from "zod";
 import { findMake, findModel, FIRST_MODEL_YEAR, LAST_MODEL_YEAR } from "~/content/vehicles";
-import { PART_CURSOR_PATTERN, type CatalogueFilters } from "~/models/part.server";
-import { BRAND_MAX_LENGTH, CATEGORIES, type Category } from "./catalogue";
-import { PART_SORTS, SEARCH_MAX_LENGTH } from "./search";
+import { PART_CURSOR_PATTERN } from "~/models/part-keyset.server";
+import { type CatalogueFilters } from "~/models/part-query-plan.server";
+import { BRAND_MAX_LENGTH, CATEGORIES, type Category } from "~/domain/catalogue";
+import { PART_SORTS, SEARCH_MAX_LENGTH } from "~/domain/search";
 
 /** Far beyond any real catalogue; keeps skip() within sane bounds. */
 export const MAX_PAGE = 100_000;

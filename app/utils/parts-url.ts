@@ -3,7 +3,7 @@
  * bookmarked and reached with the back button. Shared by the page's links, its forms and the
  * canonical URL, so parameters always come in one order.
  */
-import type { PartSort } from "./search";
+import type { PartSort } from "~/domain/search";
 
 export type PartsState = {
   q: string;

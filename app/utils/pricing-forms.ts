@@ -1,10 +1,10 @@
 /** The forms of prices and tax: a price group (admins' Price Groups) and a customer's prices and tax. */
 import { z } from "zod";
-import { US_STATES } from "~/content/tax";
-import { CATEGORIES, CATEGORY_LABELS } from "./catalogue";
-import type { GroupRule } from "./pricing";
-import { isEu } from "./tax";
-import { normalizeTaxId, TAX_COUNTRIES, taxIdProblem } from "./tax-id";
+import { US_STATES } from "~/content/tax-rates";
+import { CATEGORIES, CATEGORY_LABELS } from "~/domain/catalogue";
+import type { GroupRule } from "~/domain/pricing";
+import { isEu } from "~/domain/tax";
+import { normalizeTaxId, TAX_COUNTRIES, taxIdProblem } from "~/domain/tax-id";
 
 export const RULES_HELP =
   "One rule a line: “category brakes -8%”, “brand Nordwerk -10%”, or a net price for a part number, “part PW-1001 11.25”.";

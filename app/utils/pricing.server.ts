@@ -6,10 +6,10 @@
 import { getPriceGroup } from "~/models/price-group.server";
 import { getPartsByIds, type PartView } from "~/models/part.server";
 import { getUserById } from "~/models/user.server";
-import { priceWith, unitPrice, VISITOR_PRICING, type CustomerPricing } from "./pricing";
-import type { TaxProfile } from "./tax";
+import { priceWith, unitPrice, VISITOR_PRICING, type CustomerPricing } from "~/domain/pricing";
+import type { TaxProfile } from "~/domain/tax";
 
-export { priceWith, type CustomerPricing, type PricedOrder, type PricedLine } from "./pricing";
+export { priceWith, type CustomerPricing, type PricedOrder, type PricedLine } from "~/domain/pricing";
 
 type PricingCustomer =
   | { id: string }

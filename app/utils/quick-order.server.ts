@@ -1,6 +1,6 @@
 /** The quick-order pad's lines checked against the catalogue (the pad's text: quick-order.ts). */
 import type { PartView } from "~/models/part.server";
-import { lineProblem, type LineProblem } from "./order-lines";
+import { lineProblem, type LineProblem } from "~/domain/order-lines";
 import { findPartsByNumbers, matchOf, unmatchedMessage } from "./part-number.server";
 import type { PadEntry } from "./quick-order";
 

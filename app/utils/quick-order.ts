@@ -4,7 +4,7 @@
  * server and the browser.
  */
 import { z } from "zod";
-import { MAX_ORDER_LINES } from "./order-lines";
+import { MAX_ORDER_LINES } from "~/domain/order-lines";
 import { deliveryFields } from "./shop-forms";
 
 export const QUICK_ORDER_PATH = "/dashboard/quick-order";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import ipaddr from "ipaddr.js";
 import mongoose from "mongoose";
 import { RateLimiterMongo, RateLimiterRes } from "rate-limiter-flexible";
-import { audit } from "./audit.server";
+import { audit } from "./audit-trail.server";
 import { getEnv } from "./env.server";
 
 /**

@@ -1,11 +1,11 @@
 import { findPartsByNumbers, matchOf, normalisePartNumber } from "./part-number.server";
 import { parse } from "csv-parse";
-import { applyImportedChange } from "~/models/part.server";
-import { audit, partTarget, partValues, type AuditEvent } from "./audit.server";
-import { formatCents } from "./misc";
+import { applyImportedChange } from "~/models/part-csv.server";
+import { audit, partTarget, partValues, type AuditEvent } from "./audit-trail.server";
+import { formatCents } from "~/domain/format";
 import { MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
 import { MAX_IMPORT_LINES, type ImportChange } from "./stock-import";
-import { formatBreaks, parseBreaks, type VolumeBreak } from "./pricing";
+import { formatBreaks, parseBreaks, type VolumeBreak } from "~/domain/pricing";
 
 /** A file refused whole (nothing listed, nothing written), with the status the answer carries. */
 export type ImportRefusal = { ok: false; status: 400 | 413 | 415 | 422; message: string };

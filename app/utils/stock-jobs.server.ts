@@ -9,7 +9,7 @@ import {
 } from "~/models/order-stock.server";
 import { endUnpaidOrder, mailWritten } from "~/models/order.server";
 import { checkStock, saveStockCheck } from "~/models/stock-check.server";
-import { audit } from "./audit.server";
+import { audit } from "./audit-trail.server";
 import { getEnv } from "./env.server";
 import { mailHoldEnding } from "./order-mail.server";
 import { raiseOrderEvent } from "./order-events.server";

@@ -3,7 +3,7 @@
  * server and browser. HTML is refused, multi-line text is bounded in lines and characters.
  */
 import { z } from "zod";
-import { TAX_COUNTRIES, taxIdProblem, normalizeTaxId } from "./tax-id";
+import { TAX_COUNTRIES, taxIdProblem, normalizeTaxId } from "~/domain/tax-id";
 
 export const MAX_ADDRESSES = 20;
 export const ADDRESS_MAX_LINES = 6;
@@ -48,7 +48,7 @@ export const poNumber = plainText("PO number", PO_NUMBER_MAX)
   .refine((value) => /^[\p{L}\p{N} ./#_-]*$/u.test(value), "Use letters, digits, spaces and . / # _ -")
   .optional();
 
-export const CompanySchema = z
+export const companySchema = z
   .object({
     intent: z.literal("company"),
     companyName: plainText("Company name", 120).optional(),
@@ -65,7 +65,7 @@ export const CompanySchema = z
 
 const objectId = z.string({ required_error: "Choose an address" }).regex(/^[a-f0-9]{24}$/i, "Choose an address");
 
-export const AddressSchema = z.object({
+export const addressSchema = z.object({
   intent: z.literal("address-save"),
   /** Absent: a new address. */
   addressId: objectId.optional(),
@@ -74,7 +74,7 @@ export const AddressSchema = z.object({
   makeDefault: z.boolean().optional(),
 });
 
-export const AddressActionSchema = z.object({
+export const addressActionSchema = z.object({
   intent: z.enum(["address-delete", "address-default"]),
   addressId: objectId,
 });

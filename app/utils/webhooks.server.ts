@@ -18,8 +18,8 @@ import {
 } from "~/models/webhook.server";
 import type { OrderView } from "~/models/order.server";
 import { listAdminRecipients } from "~/models/user.server";
-import type { CompanyRole } from "./company-roles";
-import { audit, type AuditEvent } from "./audit.server";
+import type { CompanyRole } from "~/domain/company-roles";
+import { audit, type AuditEvent } from "./audit-trail.server";
 import { can } from "./company.server";
 import { getEnv } from "./env.server";
 import { queueWebhookDelivery } from "./jobs.server";

@@ -6,7 +6,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { connectDb, disconnectDb, syncIndexes } from "../../app/utils/db.server";
 import { ensureDemoData } from "../../app/utils/demo-data.server";
-import { seedCatalogue } from "./catalogue";
+import { seedCatalogue } from "./seed-catalogue";
 import { buildShop, startDb, startShop } from "./shop";
 
 export async function startDemoShop({

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Cart } from "~/models/cart.server";
 import { Order } from "~/models/order.server";
 import { Part } from "~/models/part.server";
-import { parseFitmentLine } from "~/utils/catalogue";
+import { parseFitmentLine } from "~/domain/catalogue";
 import { createOrder } from "../setup/order-factories";
 import { expect, test } from "./fixtures";
 

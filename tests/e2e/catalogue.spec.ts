@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { Part } from "~/models/part.server";
-import { parseFitmentLine, type Category } from "~/utils/catalogue";
+import { parseFitmentLine, type Category } from "~/domain/catalogue";
 import { expect, test } from "./fixtures";
 
 /**

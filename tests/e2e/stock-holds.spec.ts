@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { Order } from "~/models/order.server";
 import { Part } from "~/models/part.server";
-import { MAX_ORDER_LINES } from "~/utils/order-lines";
+import { MAX_ORDER_LINES } from "~/domain/order-lines";
 import { formatDateTime } from "~/utils/shop-forms";
 import { createUser, sessionCookieValue } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { LocalDb } from "../../server/local-db";
 import { startShop } from "../../scripts/bench/shop";
 import { createApiKey } from "~/models/api-key.server";
-import type { ApiScope } from "~/utils/api-scopes";
+import type { ApiScope } from "~/domain/api-scopes";
 import { createPart, createUser } from "../setup/factories";
 
 let shop: Awaited<ReturnType<typeof startShop>>;

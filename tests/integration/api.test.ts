@@ -12,7 +12,7 @@ import { Part } from "~/models/part.server";
 import { savePriceGroup } from "~/models/price-group.server";
 import { setPriceGroup, setTaxProfile, User } from "~/models/user.server";
 import { action as keysAction, loader as keysLoader } from "~/routes/dashboard.apiKeys";
-import type { ApiScope } from "~/utils/api-scopes";
+import type { ApiScope } from "~/domain/api-scopes";
 import { createPart, createUser, updateCompanyOf } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { signedIn, snapshot } from "./ordering.helpers";

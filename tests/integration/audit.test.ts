@@ -18,7 +18,7 @@ import { action as ordersAction } from "~/routes/dashboard.manageOrders";
 import { action as orderPageAction } from "~/routes/dashboard.manageOrders_.$id._index";
 import { action as productsAction } from "~/routes/dashboard.manageProducts";
 import { action as editAction } from "~/routes/dashboard.manageProducts_.$id.edit";
-import { audit } from "~/utils/audit.server";
+import { audit } from "~/utils/audit-trail.server";
 import { SignInThrottle } from "~/utils/rate-limit.server";
 import { createPart, createUser } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";

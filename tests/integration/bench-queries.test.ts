@@ -6,7 +6,8 @@
 import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 import { afterEach, describe, expect, test } from "vitest";
-import { listPartCards, Part } from "~/models/part.server";
+import { listPartCards } from "~/models/part-listing.server";
+import { Part } from "~/models/part.server";
 import { getNewestReviews } from "~/models/review.server";
 
 type Seen = { collection: string; method: string; args: unknown[] };

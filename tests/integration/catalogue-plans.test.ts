@@ -10,8 +10,10 @@ import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { catalogueFacets } from "~/models/part-catalogue.server";
-import { listPartCards, Part, type CatalogueFilters } from "~/models/part.server";
-import type { PartSort } from "~/utils/search";
+import { listPartCards } from "~/models/part-listing.server";
+import { Part } from "~/models/part.server";
+import { type CatalogueFilters } from "~/models/part-query-plan.server";
+import type { PartSort } from "~/domain/search";
 
 type Read = { method: string; filter: Record<string, unknown>; options: Record<string, unknown>; pipeline?: object[] };
 let reads: Read[] = [];

@@ -6,13 +6,14 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { catalogueFacets } from "~/models/part-catalogue.server";
-import { listPartCards, Part } from "~/models/part.server";
+import { listPartCards } from "~/models/part-listing.server";
+import { Part } from "~/models/part.server";
 import { action as addAction } from "~/routes/dashboard.addProduct";
 import { action as editAction, loader as editLoader } from "~/routes/dashboard.manageProducts_.$id.edit";
 import { loader as partLoader } from "~/routes/parts.$id";
 import { action as partsAction, loader as partsLoader } from "~/routes/parts._index";
 import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from "~/utils/cache.server";
-import { parseFitmentLine, partNumberKey, type Category, type FitmentRow } from "~/utils/catalogue";
+import { parseFitmentLine, partNumberKey, type Category, type FitmentRow } from "~/domain/catalogue";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { signedIn, snapshot } from "./ordering.helpers";
 

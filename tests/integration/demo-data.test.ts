@@ -74,7 +74,7 @@ describe("the demo's prices and tax", () => {
     const { Part } = await import("~/models/part.server");
     const { User, getUserById } = await import("~/models/user.server");
     const { priceLines } = await import("~/utils/pricing.server");
-    const { validVat } = await import("~/utils/tax");
+    const { validVat } = await import("~/domain/tax");
     const { DEMO_USERS } = await import("~/utils/demo-data.server");
 
     const withBreaks = await Part.find({ "volumeBreaks.0": { $exists: true } }).lean();

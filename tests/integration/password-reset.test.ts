@@ -10,7 +10,7 @@ import { Session } from "~/models/session.server";
 import { User } from "~/models/user.server";
 import { action as forgotAction } from "~/routes/forgot-password";
 import { action as resetAction, loader as resetLoader } from "~/routes/reset-password";
-import { verifyLogin } from "~/utils/auth.server";
+import { verifyLogin } from "~/utils/sign-in.server";
 import { RESET_LINK_PROBLEMS } from "~/utils/password-reset.server";
 import { createUser, sessionCookieValue, TEST_PASSWORD } from "../setup/factories";
 import { linkIn, waitForMail } from "../setup/mail";

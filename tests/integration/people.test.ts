@@ -8,7 +8,7 @@ import path from "node:path";
 import mongoose from "mongoose";
 import sharp from "sharp";
 import { describe, expect, test } from "vitest";
-import { googlePicture } from "~/utils/avatar";
+import { googlePicture } from "~/domain/avatar";
 import * as avatarMigration from "../../scripts/migrations/20261123151000-avatar-addresses.js";
 import { Audit } from "~/models/audit.server";
 import { Review } from "~/models/review.server";

@@ -207,7 +207,7 @@ describe("a customer's tax details", () => {
   });
 
   test("a tax rate over 100 % is refused by the rate tables' check", async () => {
-    const { rateTableSchema } = await import("~/utils/tax");
+    const { rateTableSchema } = await import("~/domain/tax");
     const result = rateTableSchema.safeParse({ MI: 6, OH: 140 });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0].message).toMatch(/at most 100/);

@@ -9,9 +9,9 @@ import { Part } from "~/models/part.server";
 import { savePriceGroup, type PriceGroupInput } from "~/models/price-group.server";
 import { setPriceGroup, setTaxProfile } from "~/models/user.server";
 import { placeCustomerOrder } from "~/utils/orders.server";
-import { parseBreaks, formatBreaks, nextBreakHint } from "~/utils/pricing";
+import { parseBreaks, formatBreaks, nextBreakHint } from "~/domain/pricing";
 import { priceLines } from "~/utils/pricing.server";
-import { seller } from "~/content/tax";
+import { seller } from "~/content/tax-rates";
 import {
   placeInAddress,
   rateTableSchema,
@@ -19,7 +19,7 @@ import {
   taxLinesFor,
   taxPlaceFor,
   type TaxProfile,
-} from "~/utils/tax";
+} from "~/domain/tax";
 import { createPart, createUser } from "../setup/factories";
 
 const BREAKS = parseBreaks("100:-0%;500:-5%;1000:-10%");

@@ -13,7 +13,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { authSessionStorage } from "~/utils/session.server";
+import { authSessionStorage } from "~/utils/session-cookie.server";
 import { freePort, startLocalDb, type LocalDb } from "../../server/local-db";
 
 const buildDir = process.env.BUILD_DIR ?? "build";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { listPartCards, Part } from "~/models/part.server";
+import { listPartCards } from "~/models/part-listing.server";
+import { Part } from "~/models/part.server";
 import { loader as homeLoader } from "~/routes/_index";
 import { loader as partsLoader } from "~/routes/parts._index";
 import { loader as robotsLoader } from "~/routes/[robots.txt]";

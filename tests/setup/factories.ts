@@ -1,5 +1,5 @@
 /** Test data written straight to the database, and sessions for it (shared by both suites). */
-import type { Category } from "~/utils/catalogue";
+import type { Category } from "~/domain/catalogue";
 import { randomUUID } from "node:crypto";
 import { Part, toPartView } from "~/models/part.server";
 import { createSession } from "~/models/session.server";
@@ -7,7 +7,7 @@ import type { UpdateQuery } from "mongoose";
 import { Company, type CompanyDoc, type CompanyRole } from "~/models/company.server";
 import { User, toUserView, type Role } from "~/models/user.server";
 import { hashPassword } from "~/utils/password.server";
-import { authSessionStorage } from "~/utils/session.server";
+import { authSessionStorage } from "~/utils/session-cookie.server";
 
 export const TEST_PASSWORD = "correct-horse-42";
 

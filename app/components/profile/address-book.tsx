@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link } from "@remix-run/react";
 import { Button, ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
-import { AddressSchema, MAX_ADDRESSES } from "~/utils/trade-schemas";
+import { addressSchema, MAX_ADDRESSES } from "~/utils/trade-schemas";
 
 export type SavedAddress = { id: string; label: string; address: string; isDefault: boolean };
 
@@ -103,10 +103,10 @@ function AddressForm({
     id: editing ? `address-${editing.id}` : "address-new",
     lastResult,
     defaultValue: editing ? { label: editing.label, address: editing.address, addressId: editing.id } : undefined,
-    constraint: getZodConstraint(AddressSchema),
+    constraint: getZodConstraint(addressSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AddressSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: addressSchema }),
   });
   return (
     <Form

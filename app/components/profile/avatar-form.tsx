@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { ErrorList, SubmitButton, useIsPending } from "~/components/forms";
-import { AvatarSchema } from "~/utils/account-schemas";
+import { avatarSchema } from "~/utils/account-schemas";
 
 /**
  * My Profile: upload a picture to our own storage (PNG, JPEG or WebP up to 512 KB), or remove it.
@@ -19,7 +19,7 @@ export function AvatarForm({
     id: "avatar",
     lastResult,
     shouldValidate: "onSubmit",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AvatarSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: avatarSchema }),
   });
   const navigation = useNavigation();
   const pendingIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : undefined;

@@ -2,8 +2,8 @@ import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@c
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
-import { COUNTRY_OPTIONS } from "~/utils/tax-id";
-import { CompanySchema } from "~/utils/trade-schemas";
+import { COUNTRY_OPTIONS } from "~/domain/tax-id";
+import { companySchema } from "~/utils/trade-schemas";
 
 type Company = { companyName: string; taxId: string; country: string; billingAddress: string };
 
@@ -14,10 +14,10 @@ export function CompanyForm({ company, lastResult }: { company: Company; lastRes
     id: "company",
     lastResult,
     defaultValue: company,
-    constraint: getZodConstraint(CompanySchema),
+    constraint: getZodConstraint(companySchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CompanySchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: companySchema }),
   });
   const { key: countryKey, ...countryProps } = getSelectProps(fields.country);
   return (

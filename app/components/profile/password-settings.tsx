@@ -2,7 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
-import { ChangePasswordSchema } from "~/utils/account-schemas";
+import { changePasswordSchema } from "~/utils/account-schemas";
 
 /**
  * My Profile's password: a change asks for the current password and signs out every other
@@ -20,10 +20,10 @@ export function PasswordSettings({
   const [form, fields] = useForm({
     id: "change-password",
     lastResult,
-    constraint: getZodConstraint(ChangePasswordSchema),
+    constraint: getZodConstraint(changePasswordSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
   });
   return (
     <section aria-labelledby="password-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">

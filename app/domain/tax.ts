@@ -1,10 +1,10 @@
 /**
  * The tax on an order, from the buyer's recorded tax details and the seller's rules in
- * app/content/tax.ts (docs/behaviour.md, "Tax"). Pure: the server decides it when an order is
+ * app/content/tax-rates.ts (docs/behaviour.md, "Tax"). Pure: the server decides it when an order is
  * placed and freezes the lines on the order; screens show what is stored.
  */
 import { z } from "zod";
-import { EU_VAT, MAX_TAX_RATE, seller, TAX_WORDING, US_SALES_TAX, US_STATES } from "~/content/tax";
+import { EU_VAT, MAX_TAX_RATE, seller, TAX_WORDING, US_SALES_TAX, US_STATES } from "~/content/tax-rates";
 import { COUNTRY_OPTIONS, countryName, taxIdProblem } from "./tax-id";
 
 /** A buyer's tax details, kept in the customer's account (set by an admin on the customer's record). */

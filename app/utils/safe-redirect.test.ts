@@ -1,5 +1,5 @@
-import { describe, expect, it, test } from "vitest";
-import { formatCents, safeRedirect } from "./misc";
+import { describe, expect, it } from "vitest";
+import { safeRedirect } from "./safe-redirect";
 
 /** Where a browser would go if it followed `Location: <path>` from the shop. */
 function browserDestination(location: string) {
@@ -51,18 +51,5 @@ describe("safeRedirect keeps sign-in redirects on the shop", () => {
     for (const trick of tricks) {
       expect(browserDestination(safeRedirect(trick))).toBe("https://shop.example.com");
     }
-  });
-});
-
-describe("formatCents: the one money formatter", () => {
-  test("whole dollars without cents, any other amount with two decimals", () => {
-    expect(formatCents(125_000)).toBe("$1,250");
-    expect(formatCents(724_880)).toBe("$7,248.80");
-    expect(formatCents(5)).toBe("$0.05");
-  });
-  test("plain: the same digits for a spreadsheet, without the sign and grouping", () => {
-    expect(formatCents(125_000, { plain: true })).toBe("1250");
-    expect(formatCents(724_880, { plain: true })).toBe("7248.80");
-    expect(formatCents(2450, { plain: true })).toBe("24.50");
   });
 });

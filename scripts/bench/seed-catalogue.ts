@@ -5,10 +5,11 @@
  */
 import { Types } from "mongoose";
 import { Order } from "../../app/models/order.server";
-import { catalogueKeys, Part } from "../../app/models/part.server";
+import { catalogueKeys } from "../../app/domain/part-search-keys";
+import { Part } from "../../app/models/part.server";
 import { VEHICLE_MAKES } from "../../app/content/vehicles";
 import { company } from "../../app/content/company";
-import { DEFAULT_BRAND, type Category, type FitmentRow } from "../../app/utils/catalogue";
+import { DEFAULT_BRAND, type Category, type FitmentRow } from "../../app/domain/catalogue";
 import { Review } from "../../app/models/review.server";
 import { User } from "../../app/models/user.server";
 import { Company } from "../../app/models/company.server";

@@ -1,4 +1,4 @@
-import { trackDbWait } from "../../server/timing";
+import { trackDbWait } from "../../server/request-context";
 
 /**
  * Identical reads that are in flight at the same moment share one database round trip: a burst

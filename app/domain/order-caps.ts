@@ -1,6 +1,4 @@
-import { getUserById } from "~/models/user.server";
-import { formatCents } from "./misc";
-import { getEnv } from "./env.server";
+import { formatCents } from "./format";
 
 /**
  * The caps on what one customer may hold in orders awaiting card payment: how many orders and
@@ -8,29 +6,6 @@ import { getEnv } from "./env.server";
  * customer's own (on their record). They keep one account from holding the catalogue unpaid.
  */
 export type UnpaidCaps = { orders: number; valueCents: number; verified: boolean; own: boolean };
-
-/** The shop's caps for an account with (or without) a verified email. */
-export function shopUnpaidCaps(verified: boolean) {
-  const env = getEnv();
-  return verified
-    ? { orders: env.UNPAID_ORDERS_CAP, valueCents: env.UNPAID_VALUE_CAP * 100, verified }
-    : { orders: env.UNVERIFIED_UNPAID_ORDERS_CAP, valueCents: env.UNVERIFIED_UNPAID_VALUE_CAP * 100, verified };
-}
-
-export async function unpaidCapsOf(userId: string): Promise<UnpaidCaps> {
-  const env = getEnv();
-  const user = await getUserById(userId);
-  const verified = Boolean(user?.emailVerified);
-  const orders = user?.unpaidCaps.orders ?? (verified ? env.UNPAID_ORDERS_CAP : env.UNVERIFIED_UNPAID_ORDERS_CAP);
-  const valueCents =
-    user?.unpaidCaps.valueCents ?? (verified ? env.UNPAID_VALUE_CAP : env.UNVERIFIED_UNPAID_VALUE_CAP) * 100;
-  return {
-    orders,
-    valueCents,
-    verified,
-    own: Boolean(user && (user.unpaidCaps.orders !== null || user.unpaidCaps.valueCents !== null)),
-  };
-}
 
 /** What lifts the cap, said to the customer: verify, pay or cancel, or ask the shop. */
 function howToLift(caps: UnpaidCaps) {
