@@ -8,7 +8,7 @@ import { company } from "./company";
 /**
  * The seller's own tax identity, printed on every invoice: set these to the company's real
  * registrations before going live (docs/behaviour.md, "Tax"). The shop refuses to start when a
- * number does not fit its country's format (utils/tax.ts). The values here are the demo company's.
+ * number does not fit its country's format (domain/tax.ts). The values here are the demo company's.
  */
 export const seller = {
   /** The seller's home country and state (app/content/company.ts): where it is based and taxes at home. */

@@ -47,7 +47,7 @@ const companySchema = new Schema(
           creditLimitCents: { type: Number, default: 0, min: 0 },
           /** The company's price group (models/price-group.server.ts); unset: list prices. */
           priceGroupId: { type: Schema.Types.ObjectId },
-          /** Tax details an admin recorded (utils/tax.ts): where the buyer is taxed and why not. */
+          /** Tax details an admin recorded (domain/tax.ts): where the buyer is taxed and why not. */
           tax: {
             type: new Schema(
               {

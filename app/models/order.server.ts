@@ -21,7 +21,7 @@ import { getPartsByIds, holdStock, isObjectId, releaseHolds, type PartView } fro
  * one a crash left (order-stock.server.ts); "failed" is one that could not take its stock, on its
  * way out (abandonOrder). An order over its buyer's spending limit waits as "approval", holding its
  * stock like an unpaid one (without expiry) until an owner approves it (it goes on as unpaid or on
- * account) or declines it (cancelled, stock back). What people read is the order's state (utils/order-states.ts).
+ * account) or declines it (cancelled, stock back). What people read is the order's state (domain/order-states.ts).
  */
 export const ORDER_STATUSES = [
   "reserving",
@@ -79,14 +79,14 @@ const orderLineSchema = new Schema(
     quantity: { type: Number, required: true, min: 1 },
     /** unit price x quantity, computed on the server. */
     lineTotalCents: { type: Number, required: true, min: 1 },
-    /** The list price of a unit when ordered, and what gave the unit price (utils/pricing.ts). */
+    /** The list price of a unit when ordered, and what gave the unit price (domain/pricing.ts). */
     listUnitPriceCents: { type: Number, min: 1 },
     priceSource: { type: String, enum: ["list", "break", "group", "group+break"] },
   },
   { _id: false },
 );
 
-/** One tax line of an order as placed (utils/tax.ts): a rate on a base, or none and why. */
+/** One tax line of an order as placed (domain/tax.ts): a rate on a base, or none and why. */
 const taxLineSchema = new Schema(
   {
     kind: { type: String, enum: TAX_KINDS, required: true },
@@ -312,7 +312,7 @@ export type OrderView = {
   userName: string;
   companyName: string | null;
   status: OrderStatus;
-  /** What people read: the state of the order's money and goods (utils/order-states.ts). */
+  /** What people read: the state of the order's money and goods (domain/order-states.ts). */
   state: OrderState;
   paymentMethod: "card" | "account";
   termsDays: number | null;
@@ -1188,7 +1188,7 @@ export type AdminOrderFilter = {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** The orders in a state at `now`, as a MongoDB filter (the words of utils/order-states.ts). */
+/** The orders in a state at `now`, as a MongoDB filter (the words of domain/order-states.ts). */
 export function stateQuery(state: OrderState, now = new Date()): Record<string, unknown> {
   switch (state) {
     case "unpaid":

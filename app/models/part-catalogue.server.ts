@@ -159,7 +159,7 @@ export type PartEdit = {
   fitment: FitmentRow[];
   /** Stock below this shows on the admin home; null: below the minimum order. */
   lowStockThreshold: number | null;
-  /** Volume breaks, sorted by quantity (utils/pricing.ts). */
+  /** Volume breaks, sorted by quantity (domain/pricing.ts). */
   volumeBreaks: VolumeBreak[];
 };
 

@@ -57,7 +57,7 @@ const partSchema = new Schema(
       validate: Number.isInteger,
     },
     availableQuantity: { type: Number, required: true, min: 0, validate: Number.isInteger },
-    /** Volume breaks, sorted by quantity (utils/pricing.ts): from minQuantity, a % off list or a unit price. */
+    /** Volume breaks, sorted by quantity (domain/pricing.ts): from minQuantity, a % off list or a unit price. */
     volumeBreaks: { type: [volumeBreakSchema], default: undefined },
     /**
      * The units the shop has and has not shipped: available plus every hold below. Only a restock

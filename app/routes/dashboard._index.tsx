@@ -195,13 +195,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (intent === "company") {
     const submission = parseWithZod(formData, { schema: companySchema });
-    if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
+    if (submission.status !== "success") return data({ ...submission.reply(), formName: intent }, { status: 400 });
     if (!(await updateCompany(user.id, submission.value))) throw await gone();
     return saved("Company details saved");
   }
   if (intent === "address-save") {
     const submission = parseWithZod(formData, { schema: addressSchema });
-    if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
+    if (submission.status !== "success") return data({ ...submission.reply(), formName: intent }, { status: 400 });
     const { addressId, ...entry } = submission.value;
     const outcome = addressId ? await editAddress(user.id, addressId, entry) : await addAddress(user.id, entry);
     if (outcome === "missing" && addressId)
@@ -217,7 +217,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (intent === "address-delete" || intent === "address-default") {
     const submission = parseWithZod(formData, { schema: addressActionSchema });
-    if (submission.status !== "success") return json({ ...submission.reply(), formName: intent }, { status: 400 });
+    if (submission.status !== "success") return data({ ...submission.reply(), formName: intent }, { status: 400 });
     const { addressId } = submission.value;
     const done =
       intent === "address-delete"

@@ -66,7 +66,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!user || user.role !== "admin") throw new Response(MAKE_ADMIN_FAILED, { status: 403 });
 
   const submission = parseWithZod(await readForm(request), { schema: userActionSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { userId, intent } = submission.value;
   const page = pageFrom(request);
   const back = `/dashboard/allUsers${page > 1 ? `?page=${page}` : ""}`;

@@ -23,7 +23,7 @@ import { checkoutClaimMs, getOwnOrder, newOrderId } from "~/models/order.server"
 import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
 import { can } from "~/utils/company.server";
 import { priceLines, priceScreenLines } from "~/utils/pricing.server";
-import { placeWords, type TaxLine } from "~/utils/tax";
+import { placeWords, type TaxLine } from "~/domain/tax";
 import { PriceWithList, TaxSummaryRows } from "~/components/prices";
 import { requireCustomer } from "~/utils/guards.server";
 import { redirectAfterOrder } from "~/utils/checkout.server";

@@ -14,7 +14,7 @@ const COLUMNS: CsvColumn<PartExportRow>[] = [
   { header: "Price", value: (part) => csvDollars(part.priceCents) },
   { header: "Stock", value: (part) => part.availableQuantity },
   { header: "Minimum order", value: (part) => part.minOrderQuantity },
-  // The compact syntax of Edit Product (utils/pricing.ts), read back by the import.
+  // The compact syntax of Edit Product (domain/pricing.ts), read back by the import.
   { header: "Volume breaks", value: (part) => formatBreaks(part.volumeBreaks) },
 ];
 

@@ -107,7 +107,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { order } = await requireUnpaidOrder(request, params.id);
   const submission = parseWithZod(await readForm(request), { schema: checkoutSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return dataWithInit(submission.reply(), { status: 400 });
   if (!canTakeCardPayments()) {
     return dataWithInit(submission.reply({ formErrors: [NOT_CONFIGURED] }), { status: 503 });
   }

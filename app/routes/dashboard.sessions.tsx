@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await readForm(request), { schema: sessionActionSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const current = await getSessionId(request);
   if (submission.value.intent === "end-others") {
     const ended = current ? await deleteOtherSessions(user.id, current) : 0;

@@ -18,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { email } = submission.value;
   const refusal = await mailRequestAttempt({ ip: clientIp(context), email, action: "password-reset" });
   if (refusal) {

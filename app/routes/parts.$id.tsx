@@ -27,7 +27,7 @@ import { redirectAfterOrder } from "~/utils/checkout.server";
 import { checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
 import { priceTable } from "~/domain/pricing";
 import { customerPricing } from "~/utils/pricing.server";
-import { placeWords, taxLinesFor, taxOn, taxPlaceFor } from "~/utils/tax";
+import { placeWords, taxLinesFor, taxOn, taxPlaceFor } from "~/domain/tax";
 import { PriceWithList } from "~/components/prices";
 
 const NOT_FOUND = "That part is not in our catalogue (any more).";

@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: resetPasswordSchema });
-  if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const common = commonPasswordProblem(submission.value.password);
   if (common)
     return data(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
@@ -18,7 +18,7 @@ import { sendWelcomeEmail } from "~/utils/email-verification.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request, "/dashboard");
-  return json({ googleAvailable: isGoogleSignInAvailable() });
+  return { googleAvailable: isGoogleSignInAvailable() };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -68,7 +68,7 @@ const fitment = z
     return rows;
   });
 
-/** Volume breaks in the compact syntax (utils/pricing.ts): "100:-0%;500:-5%;1000:11.25". */
+/** Volume breaks in the compact syntax (domain/pricing.ts): "100:-0%;500:-5%;1000:11.25". */
 const volumeBreaks = z
   .string({ invalid_type_error: "Volume breaks must be text" })
   .max(400, "Keep the volume breaks under 400 characters")

@@ -34,8 +34,8 @@ import {
 } from "~/models/user.server";
 import { audit, type AuditEvent } from "./audit-trail.server";
 import { queueEmail, shopUrl } from "./email.server";
-import { formatCents } from "./misc";
-import { termsWords } from "./order-states";
+import { formatCents } from "~/domain/format";
+import { termsWords } from "~/domain/order-states";
 
 export const INVITATION_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -14,7 +14,7 @@ import mongoose from "mongoose";
 import { connectDb, disconnectDb, syncIndexes } from "../../app/utils/db.server";
 import { MIGRATIONS_DIR, migrateDb } from "../../app/utils/migrate.server";
 import { startLocalDb } from "../../server/local-db";
-import { seedCatalogue } from "./catalogue";
+import { seedCatalogue } from "./seed-catalogue";
 import { startDb } from "./shop";
 
 /** The first migration the seed's shape has not had. */

@@ -14,7 +14,7 @@ import { Review } from "../../app/models/review.server";
 import { User } from "../../app/models/user.server";
 import { Company } from "../../app/models/company.server";
 import { Counter } from "../../app/models/counter.server";
-import { ORDER_NUMBER_BASE } from "../../app/utils/order-number";
+import { ORDER_NUMBER_BASE } from "../../app/domain/order-number";
 
 /** A small deterministic PRNG, so that two runs seed the same catalogue. */
 export function random(seed: number) {
