@@ -49,7 +49,7 @@ export function Field({
         {label}
       </label>
       <input key={key} {...props} {...inputProps} className={inputClass} />
-      {help ? <p className="mt-1 text-xs text-slate-600">{help}</p> : null}
+      {help ? <p className="mt-1 text-xs text-slate-600 [overflow-wrap:anywhere]">{help}</p> : null}
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
   );
@@ -85,7 +85,7 @@ export function TextareaField({
         className={inputClass}
       />
       {help ? (
-        <p id={help.id} className="mt-1 text-xs text-slate-600">
+        <p id={help.id} className="mt-1 text-xs text-slate-600 [overflow-wrap:anywhere]">
           {help.text}
         </p>
       ) : null}

@@ -198,7 +198,7 @@ export default function ManageOrders() {
                   {order.companyName ? (
                     <Link
                       to={`/dashboard/manageOrders?company=${order.companyId}`}
-                      className="block text-xs text-slate-600 underline"
+                      className="flex min-h-11 items-center text-xs text-slate-600 underline md:block md:min-h-0"
                       aria-label={`Orders of ${order.companyName}`}
                     >
                       {order.companyName}

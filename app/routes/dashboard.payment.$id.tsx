@@ -356,7 +356,7 @@ function PaymentForm({
 
   return (
     <form onSubmit={pay} className="mt-3" aria-describedby="payment-error" data-testid="payment-element-form">
-      <p className="mb-3 text-sm text-slate-700">
+      <p className="mb-3 text-sm text-slate-700 [overflow-wrap:anywhere]">
         Paying as <strong>{billing.name}</strong> ({billing.email})
       </p>
       {ready ? null : <p className="text-slate-600">Loading the card form…</p>}

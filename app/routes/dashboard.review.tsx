@@ -56,11 +56,11 @@ export default function AddReview() {
           height={56}
           className="h-14 w-14 rounded-full border border-slate-200 object-cover"
         />
-        <div>
+        <div className="min-w-0">
           <p className="font-semibold" data-testid="reviewer-name">
             {reviewer.name}
           </p>
-          <p className="text-sm text-slate-600">{reviewer.email}</p>
+          <p className="break-all text-sm text-slate-600">{reviewer.email}</p>
         </div>
       </div>
       <p className="mt-2 text-sm text-slate-600">

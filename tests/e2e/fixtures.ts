@@ -9,7 +9,7 @@ type TestUser = Awaited<ReturnType<typeof createUser>>;
 export const test = base.extend<
   {
     /** Creates a user and signs this browser context in as them (writes the session directly). */
-    login: (options?: { role?: Role; name?: string; verified?: boolean }) => Promise<TestUser>;
+    login: (options?: { role?: Role; name?: string; email?: string; verified?: boolean }) => Promise<TestUser>;
     createPart: typeof createPart;
     /** Fails the test on any axe-core violation of the current page. */
     checkA11y: () => Promise<void>;

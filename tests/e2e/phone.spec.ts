@@ -128,13 +128,11 @@ for (const screen of SCREENS) {
   test(`${label} fits a 360 px phone (${screen.role})`, async ({ page, login, createPart }) => {
     const part = await createPart({ name: "Heavy Duty Ceramic Brake Pad Set for Commercial Vans and Light Trucks" });
     // A long name and email, the kind that used to widen tables.
-    const owner =
-      screen.role === "customer"
-        ? await login({ role: "customer", name: "Maximiliana Featherstonehaugh-Worthington" })
-        : await createUser({
-            name: "Maximiliana Featherstonehaugh-Worthington",
-            email: `procurement.department.${Date.now()}@northern-fleet-maintenance-services.example.com`,
-          });
+    const person = {
+      name: "Maximiliana Featherstonehaugh-Worthington",
+      email: `procurement.department.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@northern-fleet-maintenance-services.example.com`,
+    };
+    const owner = screen.role === "customer" ? await login({ role: "customer", ...person }) : await createUser(person);
     // An order of two lines (lists fold them under "All 2 lines"), and a paid one.
     const second = await createPart({ name: "Long-Life Synthetic Transmission Fluid, 20 Litre Drum" });
     const order = await createOrder({
