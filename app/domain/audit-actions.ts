@@ -94,6 +94,7 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   availableQuantity: "Stock",
   minOrderQuantity: "Minimum order",
   lowStockThreshold: "Low-stock threshold",
+  volumeBreaks: "Volume breaks",
   category: "Category",
   brand: "Brand",
   oeNumbers: "OE numbers",

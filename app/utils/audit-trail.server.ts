@@ -1,4 +1,6 @@
 import { insertAuditEntry, type AuditAction, type AuditValues } from "~/models/audit.server";
+import type { PartEdit } from "~/models/part-catalogue.server";
+import { formatBreaks } from "~/domain/pricing";
 import { getEnv } from "./env.server";
 
 export type { AuditAction, AuditValues } from "~/models/audit.server";
@@ -86,21 +88,7 @@ export function orderStatusChange(
   };
 }
 
-type EditablePart = {
-  name: string;
-  description: string;
-  img: string;
-  priceCents: number;
-  minOrderQuantity: number;
-  partNumber: string;
-  category: string;
-  brand: string;
-  oeNumbers: readonly string[];
-  fitment: readonly { make: string; model: string; yearFrom: number; yearTo: number; engine?: string | null }[];
-  lowStockThreshold: number | null;
-};
-
-function editValues(part: EditablePart): AuditValues {
+function editValues(part: PartEdit): AuditValues {
   return {
     name: part.name,
     description: part.description,
@@ -115,11 +103,12 @@ function editValues(part: EditablePart): AuditValues {
       .map((row) => `${row.make} ${row.model} ${row.yearFrom}-${row.yearTo}${row.engine ? ` ${row.engine}` : ""}`)
       .join("; "),
     lowStockThreshold: part.lowStockThreshold,
+    volumeBreaks: formatBreaks(part.volumeBreaks),
   };
 }
 
 /** An Edit Product save as the log keeps it: only the fields that changed, before and after. */
-export function partEditChanges(before: EditablePart, after: EditablePart) {
+export function partEditChanges(before: PartEdit, after: PartEdit) {
   const was = editValues(before);
   const now = editValues(after);
   const changed = Object.keys(now).filter((key) => was[key] !== now[key]);

@@ -72,9 +72,10 @@ class GoogleSignInError extends Error {
 
 /**
  * A Google identity waiting to be linked to the password account with its email: kept (signed,
- * ten minutes, sent only to /login) until the owner signs in there with the password once.
+ * ten minutes) until the owner signs in at /login with the password once. Its path is the whole
+ * site: with JavaScript the form posts to /login.data, which a cookie for /login is not sent to.
  */
-const googleLinkCookie = createCookie("__google_link", { ...OAUTH_COOKIE, path: "/login" });
+const googleLinkCookie = createCookie("__google_link", { ...OAUTH_COOKIE, path: "/" });
 
 async function pendingGoogleLink(request: Request): Promise<PendingGoogleLink | null> {
   const value: unknown = await googleLinkCookie.parse(request.headers.get("Cookie"));

@@ -113,6 +113,7 @@ describe("every admin action writes one entry: who, when, from where, what, befo
             brand: part.brand ?? "PartsWorks",
             oeNumbers: "",
             fitment: "",
+            volumeBreaks: "500:-5%",
           },
           { cookie },
         ),
@@ -146,11 +147,17 @@ describe("every admin action writes one entry: who, when, from where, what, befo
     const values = { partNumber: part.partNumber, minOrderQuantity: 100 };
     expect(entries[0]).toMatchObject({ before: null, after: { ...values, priceCents: 3700, availableQuantity: 800 } });
     // The edit keeps only what changed.
-    expect(entries[1].before).toEqual({ description: "Two-piston caliper.", priceCents: 3700, category: "suspension" });
+    expect(entries[1].before).toEqual({
+      description: "Two-piston caliper.",
+      priceCents: 3700,
+      category: "suspension",
+      volumeBreaks: "",
+    });
     expect(entries[1].after).toEqual({
       description: "Two-piston caliper, zinc plated.",
       priceCents: 3900,
       category: "brakes",
+      volumeBreaks: "500:-5%",
     });
     expect(entries[2]).toMatchObject({
       before: { ...values, priceCents: 3900, availableQuantity: 800 },

@@ -254,17 +254,18 @@ describe("spending limits and approval", () => {
     await Company.updateOne({ _id: owner.companyId }, { $set: { "account.creditLimitCents": 100_000 } });
     await User.updateOne({ _id: colleague.id }, { $set: { spendingLimitCents: 100 } });
     const part = await createPart({ priceCents: 600, availableQuantity: 1000 });
-    const first = await place(buyer.id, part.id, 100, "account"); // $600, waits for approval
+    // $600 and Michigan's 6 % sales tax (the address names no other place): $636, waits for approval.
+    const first = await place(buyer.id, part.id, 100, "account");
     if (!first.ok) throw new Error("not placed");
     expect(first.order.status).toBe("approval");
-    expect((await checkoutTerms((await getUserById(colleague.id))!))?.availableCents).toBe(40_000);
+    expect((await checkoutTerms((await getUserById(colleague.id))!))?.availableCents).toBe(36_400);
 
-    // The colleague's $600 would take the company to $1,200 committed on account of its $1,000.
+    // The colleague's $636 would take the company to $1,272 committed on account of its $1,000.
     const second = await place(colleague.id, part.id, 100, "account");
     expect(second.ok).toBe(false);
     expect(!second.ok && "payment" in second && second.payment).toMatchObject({
       status: 409,
-      credit: { limitCents: 100_000, balanceCents: 60_000, orderCents: 60_000 },
+      credit: { limitCents: 100_000, balanceCents: 63_600, orderCents: 63_600 },
     });
     expect(await Order.countDocuments({ companyId: owner.companyId })).toBe(1);
     expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(900);
