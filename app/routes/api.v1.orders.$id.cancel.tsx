@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getOwnOrder } from "~/models/order.server";
 import { cancelCustomerOrder } from "~/utils/orders.server";
-import { mayHandleOrder } from "~/utils/company.server";
+import { mayHandleOrder } from "~/utils/companies.server";
 import { apiCall, methodNotAllowed, notFound, ok, problem } from "~/utils/api.server";
 import { orderJson } from "~/utils/api-views.server";
 import { ORDER_STATE_WORDS } from "~/domain/order-states";

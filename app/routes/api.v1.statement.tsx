@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { formatInvoiceNumber } from "~/models/invoice.server";
 import { openAccountOrders } from "~/models/order.server";
 import { apiCall, methodNotAllowed, money, ok, problem } from "~/utils/api.server";
-import { can } from "~/utils/company.server";
+import { can } from "~/utils/companies.server";
 
 /** GET /api/v1/statement: the statement of account (open invoices on account), as /dashboard/statement. */
 export async function loader(args: LoaderFunctionArgs) {

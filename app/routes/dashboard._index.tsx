@@ -45,7 +45,7 @@ import { IntegrationsPanel } from "~/components/integrations-panel";
 import { integrationStatus } from "~/utils/integrations.server";
 import { AddressBook } from "~/components/profile/address-book";
 import { CompanyForm } from "~/components/profile/company-form";
-import { can } from "~/utils/company.server";
+import { can } from "~/utils/companies.server";
 import { addAddress, deleteAddress, editAddress, setDefaultAddress, updateCompany } from "~/models/address-book.server";
 import { addressActionSchema, addressSchema, companySchema, MAX_ADDRESSES } from "~/utils/trade-schemas";
 import { countryName } from "~/domain/tax-id";

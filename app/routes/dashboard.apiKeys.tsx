@@ -10,7 +10,7 @@ import { apiKeyActionSchema, createApiKeySchema } from "~/utils/api-key-forms";
 import { createKeyFor, listKeysFor, revokeKeyOf, scopesOf } from "~/utils/api-keys.server";
 import { SCOPE_WORDS } from "~/domain/api-scopes";
 import { requireUser } from "~/utils/guards.server";
-import { can } from "~/utils/company.server";
+import { can } from "~/utils/companies.server";
 import { readForm } from "~/utils/form.server";
 import { formatDateTime } from "~/utils/shop-forms";
 import { redirectWithSuccess } from "~/utils/toast.server";

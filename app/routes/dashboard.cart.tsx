@@ -21,7 +21,7 @@ import {
 import { reorderIntoCart } from "~/models/cart-lines.server";
 import { checkoutClaimMs, getOwnOrder, newOrderId } from "~/models/order.server";
 import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
-import { can } from "~/utils/company.server";
+import { can } from "~/utils/companies.server";
 import { priceLines, priceScreenLines } from "~/utils/pricing.server";
 import { placeWords, type TaxLine } from "~/domain/tax";
 import { PriceWithList, TaxSummaryRows } from "~/components/prices";

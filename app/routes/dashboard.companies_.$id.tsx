@@ -12,7 +12,7 @@ import { listOrdersOfUser, openAccountOrders } from "~/models/order.server";
 import { accountTermsSchema } from "~/utils/account-terms";
 import { requireAdmin } from "~/utils/guards.server";
 import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
-import { capsWords, setCapsOfCompany, setTermsOfCompany } from "~/utils/company.server";
+import { capsWords, setCapsOfCompany, setTermsOfCompany } from "~/utils/companies.server";
 import { readForm } from "~/utils/form.server";
 import { unpaidCapsSchema } from "~/utils/hold-forms";
 import { formatCents } from "~/domain/format";

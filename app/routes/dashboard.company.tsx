@@ -11,7 +11,7 @@ import { listInvitations } from "~/models/invitation.server";
 import { listAwaitingApproval } from "~/models/order.server";
 import { approveCompanyOrder, declineCompanyOrder } from "~/utils/approvals.server";
 import { requireCustomer } from "~/utils/guards.server";
-import { CompanyActionSchema, InviteSchema } from "~/utils/company-forms";
+import { companyActionSchema, inviteSchema } from "~/utils/company-forms";
 import { COMPANY_ROLE_HELP, COMPANY_ROLE_WORDS, COMPANY_ROLES, type CompanyRole } from "~/domain/company-roles";
 import {
   can,
@@ -21,7 +21,7 @@ import {
   removeMember,
   withdrawInvitation,
   type MemberOutcome,
-} from "~/utils/company.server";
+} from "~/utils/companies.server";
 import { readForm } from "~/utils/form.server";
 import { formatCents } from "~/domain/format";
 import { termsWords } from "~/domain/order-states";
@@ -65,7 +65,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireCustomer(request);
-  const submission = parseWithZod(await readForm(request), { schema: CompanyActionSchema });
+  const submission = parseWithZod(await readForm(request), { schema: companyActionSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   // Every intent here is an owner's: anyone else is refused before anything is read or written.
   if (!can(user, "manage")) {
@@ -109,10 +109,10 @@ function InviteForm({ lastResult }: { lastResult: Result }) {
   const [form, fields] = useForm({
     id: "invite",
     lastResult,
-    constraint: getZodConstraint(InviteSchema),
+    constraint: getZodConstraint(inviteSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: InviteSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteSchema }),
   });
   const { key: roleKey, ...roleProps } = getSelectProps(fields.role);
   return (

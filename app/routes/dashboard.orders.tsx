@@ -13,7 +13,7 @@ import { formatCents } from "~/domain/format";
 import { orderPath } from "~/domain/order-lines";
 import { formatDateTime, parsePage } from "~/utils/shop-forms";
 import { orderStateText } from "~/domain/order-states";
-import { can, mayHandleOrder } from "~/utils/company.server";
+import { can, mayHandleOrder } from "~/utils/companies.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomerOrSignOutHome(request);

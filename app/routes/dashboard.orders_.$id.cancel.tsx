@@ -9,7 +9,7 @@ import { useIsPending } from "~/components/forms";
 import { getOwnOrder } from "~/models/order.server";
 import { cancelCustomerOrder } from "~/utils/orders.server";
 import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
-import { mayHandleOrder } from "~/utils/company.server";
+import { mayHandleOrder } from "~/utils/companies.server";
 import { formatCents } from "~/domain/format";
 import { describeOrder } from "~/domain/order-lines";
 import { cancelOrderSchema } from "~/utils/shop-forms";

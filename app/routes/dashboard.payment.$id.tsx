@@ -16,7 +16,7 @@ import { getOwnOrder } from "~/models/order.server";
 import { orderPath } from "~/domain/order-lines";
 import { ORDER_STATE_WORDS } from "~/domain/order-states";
 import { requireUser } from "~/utils/guards.server";
-import { mayHandleOrder } from "~/utils/company.server";
+import { mayHandleOrder } from "~/utils/companies.server";
 import { getEnv } from "~/utils/env.server";
 import { formatCents } from "~/domain/format";
 import { canTakeCardPayments, createOrderCheckoutSession, createOrderPaymentIntent } from "~/utils/stripe.server";

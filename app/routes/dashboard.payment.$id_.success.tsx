@@ -5,7 +5,7 @@ import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getOwnOrder } from "~/models/order.server";
 import { requireUser } from "~/utils/guards.server";
-import { mayHandleOrder } from "~/utils/company.server";
+import { mayHandleOrder } from "~/utils/companies.server";
 import { formatCents } from "~/domain/format";
 import { describeOrder } from "~/domain/order-lines";
 import { confirmReturnFromStripe, getStripe, type ReturnCheck } from "~/utils/stripe.server";

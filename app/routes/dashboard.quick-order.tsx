@@ -15,7 +15,7 @@ import { pricePadChecks } from "~/utils/pricing.server";
 import { PriceWithList } from "~/components/prices";
 import { redirectAfterOrder } from "~/utils/checkout.server";
 import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
-import { can } from "~/utils/company.server";
+import { can } from "~/utils/companies.server";
 import { CART_PATH } from "~/utils/cart-forms";
 import { formatCents } from "~/domain/format";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";

@@ -7,7 +7,7 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { company } from "~/content/company";
 import { openAccountOrders } from "~/models/order.server";
 import { requireCustomer } from "~/utils/guards.server";
-import { can } from "~/utils/company.server";
+import { can } from "~/utils/companies.server";
 import { formatCents } from "~/domain/format";
 import { orderPath } from "~/domain/order-lines";
 import { formatDay, orderStateText, termsWords } from "~/domain/order-states";

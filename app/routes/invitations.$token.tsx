@@ -7,9 +7,9 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { getUser, requireUser } from "~/utils/guards.server";
 import { startSession } from "~/utils/session-cookie.server";
-import { AcceptNewAccountSchema, AcceptSchema } from "~/utils/company-forms";
+import { acceptNewAccountSchema, acceptSchema } from "~/utils/company-forms";
 import { COMPANY_ROLE_HELP, COMPANY_ROLE_WORDS } from "~/domain/company-roles";
-import { acceptInvitation, acceptInvitationAsNewAccount, describeInvitation } from "~/utils/company.server";
+import { acceptInvitation, acceptInvitationAsNewAccount, describeInvitation } from "~/utils/companies.server";
 import { readForm } from "~/utils/form.server";
 import { commonPasswordProblem, hashPassword } from "~/utils/password.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -47,7 +47,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const token = params.token ?? "";
   const formData = await readForm(request);
   if (formData.get("intent") === "create") {
-    const submission = parseWithZod(formData, { schema: AcceptNewAccountSchema });
+    const submission = parseWithZod(formData, { schema: acceptNewAccountSchema });
     if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
     if (await getUser(request)) {
       return data(submission.reply({ formErrors: ["Sign out first: you are signed in to another account."] }), {
@@ -72,7 +72,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return redirectWithSuccess("/dashboard/company", `Welcome to ${outcome.companyName}!`, { headers });
   }
   const user = await requireUser(request, { redirectTo: `/invitations/${token}` });
-  const submission = parseWithZod(formData, { schema: AcceptSchema });
+  const submission = parseWithZod(formData, { schema: acceptSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const outcome = await acceptInvitation(token, user, context);
   if (!outcome.ok) return data(submission.reply({ formErrors: [outcome.message] }), { status: outcome.status });
@@ -90,10 +90,10 @@ function NewAccountForm({ email }: { email: string }) {
   const [form, fields] = useForm({
     id: "accept-new",
     lastResult,
-    constraint: getZodConstraint(AcceptNewAccountSchema),
+    constraint: getZodConstraint(acceptNewAccountSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AcceptNewAccountSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: acceptNewAccountSchema }),
   });
   return (
     <Form method="post" {...getFormProps(form)} noValidate className="mt-4">

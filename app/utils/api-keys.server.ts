@@ -18,7 +18,7 @@ import {
 import { getUserById, getUserNames, type UserView } from "~/models/user.server";
 import { CUSTOMER_SCOPES, scopesOfRole, type ApiScope } from "~/domain/api-scopes";
 import { audit, personLabel, type AuditEvent } from "./audit-trail.server";
-import { can } from "./company.server";
+import { can } from "./companies.server";
 
 type Member = Pick<UserView, "id" | "email" | "name" | "role" | "companyId" | "companyRole">;
 type Context = AuditEvent["context"];

@@ -9,7 +9,7 @@ import { listMembers } from "~/models/company-member.server";
 import { assignInvoiceNumber } from "~/models/invoice.server";
 import { accountCommitmentOf, approveOrder, declineOrder, getOwnOrder, type OrderView } from "~/models/order.server";
 import type { UserView } from "~/models/user.server";
-import { can } from "./company.server";
+import { can } from "./companies.server";
 import { queueEmail, shopUrl } from "./email.server";
 import { formatCents } from "~/domain/format";
 import { orderPath } from "~/domain/order-lines";

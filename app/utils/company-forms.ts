@@ -18,10 +18,10 @@ const decision = z.object({
     .optional(),
 });
 
-export const InviteSchema = z.object({ intent: z.literal("invite"), email: emailSchema, role });
+export const inviteSchema = z.object({ intent: z.literal("invite"), email: emailSchema, role });
 
-export const CompanyActionSchema = z.discriminatedUnion("intent", [
-  InviteSchema,
+export const companyActionSchema = z.discriminatedUnion("intent", [
+  inviteSchema,
   z.object({ intent: z.literal("role"), member: objectId, role }),
   z.object({
     intent: z.literal("limit"),
@@ -46,10 +46,10 @@ export const CompanyActionSchema = z.discriminatedUnion("intent", [
 ]);
 
 /** Accepting while signed in (one button). */
-export const AcceptSchema = z.object({ intent: z.literal("accept") });
+export const acceptSchema = z.object({ intent: z.literal("accept") });
 
 /** Accepting without an account: the new account's name and password (the address is the invited one). */
-export const AcceptNewAccountSchema = z.object({
+export const acceptNewAccountSchema = z.object({
   intent: z.literal("create"),
   name: nameSchema,
   password: passwordSchema,

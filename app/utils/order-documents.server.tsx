@@ -18,7 +18,7 @@ import { getOrderById, getOwnOrder, type OrderView } from "~/models/order.server
 import { getCompany } from "~/models/company.server";
 import { getUserById, type UserView } from "~/models/user.server";
 import { requireUser } from "./guards.server";
-import { mayHandleOrder } from "./company.server";
+import { mayHandleOrder } from "./companies.server";
 
 export const DOCUMENT_NOT_FOUND = "We could not find that document.";
 

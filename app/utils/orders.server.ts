@@ -20,7 +20,7 @@ import {
 } from "~/models/order.server";
 import { getPartsByIds } from "~/models/part.server";
 import { getUserById } from "~/models/user.server";
-import { can } from "./company.server";
+import { can } from "./companies.server";
 import { mailApprovalNeeded } from "./approvals.server";
 import { audit, type AuditEvent } from "./audit-trail.server";
 import { customerPricing, priceWith } from "./pricing.server";

@@ -20,7 +20,7 @@ import type { OrderView } from "~/models/order.server";
 import { listAdminRecipients } from "~/models/user.server";
 import type { CompanyRole } from "~/domain/company-roles";
 import { audit, type AuditEvent } from "./audit-trail.server";
-import { can } from "./company.server";
+import { can } from "./companies.server";
 import { getEnv } from "./env.server";
 import { queueWebhookDelivery } from "./jobs.server";
 import type { OrderEvent } from "./order-events.server";
