@@ -206,13 +206,14 @@ describe("forgot password's timing", () => {
     const unknown: number[] = [];
     for (let i = 0; i < 30; i++) {
       existing.push(await time(known[i].email));
+      // The link goes out after the answer; waiting for it keeps the shop's sending of one link
+      // (its writes to the same database) out of the next measurement.
+      await waitForMail(known[i].email, { subject: "Reset your PartsWorks password" });
       unknown.push(await time(fresh("timing-unknown")));
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
     // A leaking path (a password hash, a mail sent in line) costs tens of ms; 5 ms leaves room for a busy machine.
     expect(Math.abs(median(existing) - median(unknown))).toBeLessThan(5);
-    // The links still go out, after the answers.
-    await waitForMail(known[0].email, { subject: "Reset your PartsWorks password" });
   });
 });
 
