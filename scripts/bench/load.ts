@@ -7,7 +7,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon, { type Client } from "autocannon";
-import { parseServerTiming, round, summary } from "./stats";
+import { parseServerTiming, round, serverTimings, summary, type ServerTimingSummary } from "./stats";
 
 export type LoadOptions = {
   url: string;
@@ -36,11 +36,7 @@ export type LoadResult = {
   errors: number;
   timeouts: number;
   bytesPerResponse: number;
-  serverTiming: {
-    db: ReturnType<typeof summary>;
-    render: ReturnType<typeof summary>;
-    total: ReturnType<typeof summary>;
-  } | null;
+  serverTiming: ServerTimingSummary | null;
 };
 
 /** Each request of the run takes the next of `paths`, over every connection. */
@@ -51,7 +47,7 @@ function nextPath(paths: string[]) {
 
 function run(options: LoadOptions, seconds: number, record: boolean) {
   const latencies: number[] = [];
-  const timings = { db: [] as number[], render: [] as number[], total: [] as number[] };
+  const timings = serverTimings();
   const status: Record<string, number> = {};
   let bytes = 0;
   return new Promise<LoadResult>((resolve, reject) => {
@@ -76,12 +72,8 @@ function run(options: LoadOptions, seconds: number, record: boolean) {
             }
           });
           client.on("response", () => {
-            const timing = pending;
+            timings.add(pending);
             pending = undefined;
-            if (timing?.total === undefined) return;
-            timings.total.push(timing.total);
-            timings.db.push(timing.db ?? 0);
-            timings.render.push(timing.render ?? timing.total - (timing.db ?? 0));
           });
         },
       },
@@ -99,9 +91,7 @@ function run(options: LoadOptions, seconds: number, record: boolean) {
           errors: result.errors,
           timeouts: result.timeouts,
           bytesPerResponse: latencies.length ? Math.round(bytes / latencies.length) : 0,
-          serverTiming: timings.total.length
-            ? { db: summary(timings.db), render: summary(timings.render), total: summary(timings.total) }
-            : null,
+          serverTiming: timings.summary(),
         });
       },
     );

@@ -6,7 +6,7 @@
  * placed per part and the Server-Timing split (db / app) of every answer, like load.ts.
  */
 import http from "node:http";
-import { parseServerTiming, round, summary } from "./stats";
+import { parseServerTiming, round, serverTimings, summary, type ServerTimingSummary } from "./stats";
 
 export type OrderLoadResult = {
   customers: number;
@@ -24,11 +24,7 @@ export type OrderLoadResult = {
   /** What the answers that placed nothing said, counted. */
   refusals: Record<string, number>;
   /** The Server-Timing split of every answer (app = total minus db), as load.ts reports it. */
-  serverTiming: {
-    db: ReturnType<typeof summary>;
-    render: ReturnType<typeof summary>;
-    total: ReturnType<typeof summary>;
-  } | null;
+  serverTiming: ServerTimingSummary | null;
 };
 
 export type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
@@ -70,7 +66,7 @@ export async function orderLoad({
 }): Promise<OrderLoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: customers });
   const latencies: number[] = [];
-  const timings = { db: [] as number[], render: [] as number[], total: [] as number[] };
+  const timings = serverTimings();
   const status: Record<string, number> = {};
   const placedUnits: Record<string, number> = {};
   const refusals: Record<string, number> = {};
@@ -87,12 +83,7 @@ export async function orderLoad({
         latencies.push(performance.now() - sent);
         status[answer.status] = (status[answer.status] ?? 0) + 1;
         const header = answer.headers["server-timing"];
-        const timing = parseServerTiming(Array.isArray(header) ? header.join(",") : header);
-        if (timing.total !== undefined) {
-          timings.total.push(timing.total);
-          timings.db.push(timing.db ?? 0);
-          timings.render.push(timing.render ?? timing.total - (timing.db ?? 0));
-        }
+        timings.add(parseServerTiming(Array.isArray(header) ? header.join(",") : header));
         if (outcome.placed) {
           placed += 1;
           placedUnits[outcome.partId] = (placedUnits[outcome.partId] ?? 0) + quantity;
@@ -120,8 +111,6 @@ export async function orderLoad({
     errors,
     placedUnits,
     refusals,
-    serverTiming: timings.total.length
-      ? { db: summary(timings.db), render: summary(timings.render), total: summary(timings.total) }
-      : null,
+    serverTiming: timings.summary(),
   };
 }

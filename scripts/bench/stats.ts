@@ -43,3 +43,26 @@ export function parseServerTiming(header: string | null | undefined) {
   }
   return timings;
 }
+
+export type ServerTimingSummary = {
+  db: ReturnType<typeof summary>;
+  render: ReturnType<typeof summary>;
+  total: ReturnType<typeof summary>;
+};
+
+/** Collects the Server-Timing split (db, render = total minus db when absent) of many answers. */
+export function serverTimings() {
+  const timings = { db: [] as number[], render: [] as number[], total: [] as number[] };
+  return {
+    add(timing: ReturnType<typeof parseServerTiming> | undefined) {
+      if (timing?.total === undefined) return;
+      timings.total.push(timing.total);
+      timings.db.push(timing.db ?? 0);
+      timings.render.push(timing.render ?? timing.total - (timing.db ?? 0));
+    },
+    summary(): ServerTimingSummary | null {
+      if (!timings.total.length) return null;
+      return { db: summary(timings.db), render: summary(timings.render), total: summary(timings.total) };
+    },
+  };
+}
