@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { CHROMIUM_ARGS, toolChromiumPath } from "./shared/chromium";
+import { PLAYWRIGHT_CHROMIUM_ARGS, toolChromiumPath } from "./shared/chromium";
 
 /** Run through `npm test e2e`, which starts the database and the shop and sets SHOP_URL. */
 const baseURL = process.env.SHOP_URL ?? "http://localhost:3000";
@@ -32,7 +32,7 @@ export default defineConfig({
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: toolChromiumPath(process.env),
-      args: CHROMIUM_ARGS,
+      args: PLAYWRIGHT_CHROMIUM_ARGS,
     },
   },
   projects: [

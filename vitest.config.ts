@@ -18,6 +18,7 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/cart.test.ts",
   "tests/integration/catalogue-plans.test.ts",
   "tests/integration/catalogue.test.ts",
+  "tests/integration/chromium-args.test.ts",
   "tests/integration/database.test.ts",
   "tests/integration/demo-data.test.ts",
   "tests/integration/exposure.test.ts",

@@ -4,7 +4,7 @@
  * closed on shutdown; each PDF gets its own context (no JavaScript, no network) and a time limit.
  */
 import { chromium, type Browser } from "playwright-core";
-import { CHROMIUM_ARGS } from "../../shared/chromium";
+import { PLAYWRIGHT_CHROMIUM_ARGS } from "../../shared/chromium";
 import { getEnv } from "./env.server";
 
 export const PDF_TIMEOUT_MS = 20_000;
@@ -49,7 +49,7 @@ function getBrowser() {
     const launching = chromium
       .launch({
         executablePath: getEnv().CHROME_PATH,
-        args: CHROMIUM_ARGS,
+        args: PLAYWRIGHT_CHROMIUM_ARGS,
         // The server's own shutdown closes the browser; Playwright's SIGINT handler would exit the
         // process before requests in flight finish.
         handleSIGINT: false,
