@@ -1,5 +1,5 @@
 /**
- * A small, fast run of `npm run bench` (2,000 parts, 2 s per target), so the benchmark cannot rot.
+ * A small, fast run of `npm run bench` (2,000 parts, 1 s per target, 10 requests alone), so the benchmark cannot rot.
  * It asserts that the run finished and wrote a sane report, never how fast anything was.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -39,7 +39,7 @@ describe.skipIf(!haveDeps)("npm run bench (small)", () => {
       "--parts",
       "2000",
       "--duration",
-      "2",
+      "1",
       "--warmup",
       "0",
       "--connections",
@@ -47,7 +47,9 @@ describe.skipIf(!haveDeps)("npm run bench (small)", () => {
       "--order-customers",
       "5",
       "--order-duration",
-      "2",
+      "1",
+      "--alone-requests",
+      "10",
       "--no-lighthouse",
       "--build-dir",
       buildDir!,
