@@ -28,6 +28,10 @@ if (!["all", "unit", "e2e"].includes(mode)) {
   process.exit(2);
 }
 
+// Every local database the run starts (the suite's, the own-db files', the bench smoke's) lives for
+// minutes at most: C1-compiled code and the serial collector cost it half the CPU of the JVM's defaults.
+process.env.JAVA_TOOL_OPTIONS ??= "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+
 const work = mkdtempSync(path.join(tmpdir(), "shop-test-"));
 let services: Services | undefined;
 

@@ -190,34 +190,40 @@ describe("the mail throttle", () => {
 });
 
 describe("forgot password's timing", () => {
-  test("the answer takes the same time whether or not the account exists (the median of 30 paired differences within 5 ms)", async () => {
-    const known = await Promise.all(Array.from({ length: 31 }, () => createUser({ email: fresh("timing-known") })));
-    const time = async (email: string) => {
-      const started = performance.now();
-      const response = await callAction(forgotAction, "/forgot-password", { email });
-      const took = performance.now() - started;
-      expect(response.status).toBe(302);
-      return took;
-    };
-    // One of each first, unmeasured (first calls load code and open connections).
-    await time(known[30].email);
-    await time(fresh("timing-unknown"));
-    // Pairs, one answer of each back to back and in turn first, so that a busy moment of the
-    // machine slows both sides of a pair alike; the median of the pairs' differences is compared.
-    const differences: number[] = [];
-    for (let i = 0; i < 30; i++) {
-      const knownFirst = i % 2 === 0;
-      const first = await time(knownFirst ? known[i].email : fresh("timing-unknown"));
-      const second = await time(knownFirst ? fresh("timing-unknown") : known[i].email);
-      differences.push(knownFirst ? first - second : second - first);
-      // The link goes out after the answer; waiting for it keeps the shop's sending of one link
-      // (its writes to the same database) out of the next pair.
-      await waitForMail(known[i].email, { subject: "Reset your PartsWorks password" });
-    }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-    // A leaking path (a password hash, a mail sent in line) costs tens of ms; 5 ms leaves room for a busy machine.
-    expect(Math.abs(median(differences))).toBeLessThan(5);
-  });
+  // Tried up to three times: a leak shows in every try, while a machine busy enough to skew one
+  // measurement (other test runners on the same cores) rarely stays so for three.
+  test(
+    "the answer takes the same time whether or not the account exists (the median of 30 paired differences within 5 ms)",
+    { retry: 2 },
+    async () => {
+      const known = await Promise.all(Array.from({ length: 31 }, () => createUser({ email: fresh("timing-known") })));
+      const time = async (email: string) => {
+        const started = performance.now();
+        const response = await callAction(forgotAction, "/forgot-password", { email });
+        const took = performance.now() - started;
+        expect(response.status).toBe(302);
+        return took;
+      };
+      // One of each first, unmeasured (first calls load code and open connections).
+      await time(known[30].email);
+      await time(fresh("timing-unknown"));
+      // Pairs, one answer of each back to back and in turn first, so that a busy moment of the
+      // machine slows both sides of a pair alike; the median of the pairs' differences is compared.
+      const differences: number[] = [];
+      for (let i = 0; i < 30; i++) {
+        const knownFirst = i % 2 === 0;
+        const first = await time(knownFirst ? known[i].email : fresh("timing-unknown"));
+        const second = await time(knownFirst ? fresh("timing-unknown") : known[i].email);
+        differences.push(knownFirst ? first - second : second - first);
+        // The link goes out after the answer; waiting for it keeps the shop's sending of one link
+        // (its writes to the same database) out of the next pair.
+        await waitForMail(known[i].email, { subject: "Reset your PartsWorks password" });
+      }
+      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+      // A leaking path (a password hash, a mail sent in line) costs tens of ms; 5 ms leaves room for a busy machine.
+      expect(Math.abs(median(differences))).toBeLessThan(5);
+    },
+  );
 });
 
 describe("personal answers are never cached", () => {

@@ -40,11 +40,14 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-// Shortened: a 4 s lock (an attempt gives up on a silent server after 1 s), a sweep every 2 s.
+// Shortened: a 10 s lock (an attempt gives up on a silent server after 2.5 s, and another may take
+// its message over after 9 s), a sweep every 2 s. A shorter lock let a starved process on a busy
+// machine outlive its claim, so that the message went out twice.
+const LOCK_MS = 10_000;
 const fast = (extra: Record<string, string> = {}) => ({
   SMTP_URL: smtp.url,
   JOBS_POLL_MS: "250",
-  MAIL_LOCK_MS: "4000",
+  MAIL_LOCK_MS: String(LOCK_MS),
   MAIL_SWEEP_MS: "2000",
   ...extra,
 });
@@ -91,7 +94,7 @@ describe("a mail server that hangs on DATA, then SIGKILL of the shop", () => {
     const mine = () => smtp.delivered.filter((mail) => mail.to.includes(user.email));
     const until = Date.now() + 120_000;
     while (mine().length < keys.length && Date.now() < until) await sleep(250);
-    await sleep(6000); // longer than a lock: a second sending would show by now
+    await sleep(LOCK_MS + 2000); // longer than a lock and a sweep: a second sending would show by now
     expect(mine()).toHaveLength(keys.length);
     expect(new Set(mine().map((mail) => mail.messageId)).size).toBe(keys.length);
     const outbox = await Outbox.find({ _id: { $in: keys } }).lean();
