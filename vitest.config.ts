@@ -12,6 +12,7 @@ export const OWN_DATABASE_FILES = [
   "app/**/*.test.{ts,tsx}",
   "tests/integration/admin-home.test.ts",
   "tests/integration/admin.test.ts",
+  "tests/integration/api-fuzz.test.ts",
   "tests/integration/bench-queries.test.ts",
   "tests/integration/bench-smoke.test.ts",
   "tests/integration/bench-timing.test.ts",
@@ -53,6 +54,7 @@ export const OWN_DATABASE_FILES = [
  */
 const LONGEST_FIRST = [
   "bench-smoke",
+  "api-fuzz",
   "faults/database",
   "order-mail",
   "faults/mail",

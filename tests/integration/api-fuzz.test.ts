@@ -2,7 +2,7 @@
  * schemathesis (PyPI, installed into .cache/ by scripts/api-fuzz.sh) fuzzes a shop from its own
  * /api/v1/openapi.json, once with a customer's key and once with a staff key: no 5xx, and every
  * answer (status, content type, headers, body) as the document says. Its summary is printed.
- * The shop is this test's own, on the suite's database, with a rate limit the fuzzer stays under
+ * The shop is this test's own, on the file's database, with a rate limit the fuzzer stays under
  * (at the default most of its calls would be 429s, leaving the logic behind them untested).
  */
 import { spawn } from "node:child_process";
