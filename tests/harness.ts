@@ -20,7 +20,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { processCpuSeconds, startServices, type Services } from "./setup/services";
+import { machineBusySeconds, processCpuSeconds, startServices, type Services } from "./setup/services";
 
 const [mode = "all", ...passThrough] = process.argv.slice(2).filter((arg) => arg !== "--");
 if (!["all", "unit", "e2e"].includes(mode)) {
@@ -151,6 +151,7 @@ const load = () =>
 
 async function main() {
   const started = Date.now();
+  const busyAtStart = machineBusySeconds();
   const loadAtStart = load();
   services = await startServices(work, { shops: sideBySide ? ["shared", "browser"] : ["shared"] });
   const setupSeconds = Math.round((Date.now() - started) / 1000);
@@ -218,6 +219,11 @@ async function main() {
   console.log(
     `CPU: ${usedCpu} s of ${seconds * cpus().length} s (${cpus().length} cores); build, seeding, test runners and browsers ${Math.round(runnersCpu)} s, ` +
       `shops ${Math.round(serviceCpu.shops)} s, database ${Math.round(serviceCpu.database)} s; load average ${loadAtStart} at the start, ${load()} at the end`,
+  );
+  // The machine's own count, which also sees the processes the figures above miss (Chromium's renderers).
+  const busy = machineBusySeconds() - busyAtStart;
+  console.log(
+    `Machine: ${Math.round(busy)} s of CPU busy out of ${seconds * cpus().length} s (${Math.round((100 * busy) / (seconds * cpus().length))} %), counting everything that ran on it`,
   );
   if (totals.flaky) console.log(`(${totals.flaky} passed only on retry)`);
   console.log(`Finished in ${seconds} s (build, database and shop: ${setupSeconds} s)`);

@@ -108,6 +108,23 @@ export function processCpuSeconds(pid: number | undefined, { children = false } 
   }
 }
 
+/**
+ * Busy CPU seconds of the whole machine since boot (every core: user, nice, system, interrupts, steal).
+ * The difference over a run counts what the runners' own figures miss, such as Chromium's renderers.
+ */
+export function machineBusySeconds() {
+  try {
+    const [, user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8")
+      .split("\n")[0]
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    return (user + nice + system + irq + softirq + steal) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return 0;
+  }
+}
+
 function spawnAsync(command: string, args: string[], env: NodeJS.ProcessEnv, what: string) {
   return new Promise<void>((resolve, reject) => {
     const child = spawn(command, args, { stdio: ["ignore", "ignore", "inherit"], env });
