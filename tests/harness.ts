@@ -212,18 +212,19 @@ async function main() {
   console.log("");
   for (const [label, counts] of results) add(label, counts);
   const seconds = Math.round((Date.now() - started) / 1000);
+  const available = seconds * cpus().length;
   // Whether the cores were the limit: CPU used by everything the run started, against what it had.
   const serviceCpu = services.cpuSeconds();
   const runnersCpu = processCpuSeconds(process.pid, { children: true }) - processCpuSeconds(process.pid);
   const usedCpu = Math.round(runnersCpu + serviceCpu.database + serviceCpu.shops);
   console.log(
-    `CPU: ${usedCpu} s of ${seconds * cpus().length} s (${cpus().length} cores); build, seeding, test runners and browsers ${Math.round(runnersCpu)} s, ` +
+    `CPU: ${usedCpu} s of ${available} s (${cpus().length} cores); build, seeding, test runners and browsers ${Math.round(runnersCpu)} s, ` +
       `shops ${Math.round(serviceCpu.shops)} s, database ${Math.round(serviceCpu.database)} s; load average ${loadAtStart} at the start, ${load()} at the end`,
   );
   // The machine's own count, which also sees the processes the figures above miss (Chromium's renderers).
   const busy = machineBusySeconds() - busyAtStart;
   console.log(
-    `Machine: ${Math.round(busy)} s of CPU busy out of ${seconds * cpus().length} s (${Math.round((100 * busy) / (seconds * cpus().length))} %), counting everything that ran on it`,
+    `Machine: ${Math.round(busy)} s of CPU busy out of ${available} s (${Math.round((100 * busy) / available)} %), counting everything that ran on it`,
   );
   if (totals.flaky) console.log(`(${totals.flaky} passed only on retry)`);
   console.log(`Finished in ${seconds} s (build, database and shop: ${setupSeconds} s)`);
