@@ -1,4 +1,4 @@
-import { test as base, expect } from "@playwright/test";
+import { test as base, expect, type Page, type Route } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { connectDb } from "~/utils/db.server";
 import { createPart, createUser, sessionCookieValue } from "../setup/factories";
@@ -14,7 +14,11 @@ export const test = base.extend<
     /** Fails the test on any axe-core violation of the current page. */
     checkA11y: () => Promise<void>;
   },
-  { db: void }
+  {
+    db: void;
+    /** A page with JavaScript on, kept for the worker, where checkA11y checks pages shown without it. */
+    a11yTwin: Page;
+  }
 >({
   db: [
     async ({}, use) => {
@@ -22,6 +26,14 @@ export const test = base.extend<
       if (!uri) throw new Error("MONGODB_URI is not set: run the tests with `npm test e2e`");
       await connectDb(uri);
       await use();
+    },
+    { scope: "worker" },
+  ],
+  a11yTwin: [
+    async ({ browser }, use) => {
+      const context = await browser.newContext({ javaScriptEnabled: true });
+      await use(await context.newPage());
+      await context.close();
     },
     { scope: "worker" },
   ],
@@ -36,7 +48,7 @@ export const test = base.extend<
   createPart: async ({ db: _db }, use) => {
     await use(createPart);
   },
-  checkA11y: async ({ page, browser, javaScriptEnabled }, use) => {
+  checkA11y: async ({ page, a11yTwin, javaScriptEnabled }, use) => {
     await use(async () => {
       if (javaScriptEnabled) {
         const results = await new AxeBuilder({ page }).analyze();
@@ -51,20 +63,22 @@ export const test = base.extend<
         .replace(/<script\b[\s\S]*?<\/script>/gi, "")
         .replace(/<link\b[^>]*rel="modulepreload"[^>]*>/gi, "")
         .replace(/<\/?noscript>/gi, "");
-      const twinContext = await browser.newContext({ viewport: page.viewportSize(), javaScriptEnabled: true });
+      const url = page.url();
+      const twin = a11yTwin;
+      await twin.setViewportSize(page.viewportSize()!);
+      const serve = (route: Route) =>
+        route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html });
+      const isPage = (target: URL) => target.href === url;
+      await twin.route(isPage, serve);
       try {
-        const twin = await twinContext.newPage();
-        const url = page.url();
-        await twin.route(
-          (target) => target.href === url,
-          (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }),
-        );
+        // A URL that differs only in its #fragment would not load again.
+        if (twin.url().split("#")[0] === url.split("#")[0]) await twin.goto("about:blank");
         await twin.goto(url);
         await expect(twin.locator("body")).toHaveText(await page.locator("body").innerText(), { useInnerText: true });
         const results = await new AxeBuilder({ page: twin }).analyze();
         expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
       } finally {
-        await twinContext.close();
+        await twin.unroute(isPage, serve);
       }
     });
   },
