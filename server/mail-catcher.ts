@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { RequestHandler } from "express";
-import { simpleParser } from "mailparser";
-import { SMTPServer } from "smtp-server";
+import type { SMTPServer } from "smtp-server";
 
 /**
  * A local SMTP server that keeps what it receives, for development, demos and tests: the shop
@@ -35,6 +34,8 @@ export type MailCatcher = {
 const KEEP = 500;
 
 export async function startMailCatcher({ port = 0, host = "127.0.0.1" } = {}): Promise<MailCatcher> {
+  // Loaded here, not at the top: a shop with SMTP_URL set never starts a catcher and need not load them.
+  const [{ simpleParser }, { SMTPServer }] = await Promise.all([import("mailparser"), import("smtp-server")]);
   const caught: CaughtMail[] = [];
   let server: SMTPServer | undefined;
   let boundPort = port;

@@ -1,4 +1,3 @@
-import { render } from "@react-email/components";
 import type { ReactElement } from "react";
 import { addToOutbox, Outbox } from "~/models/outbox.server";
 import { getEnv } from "./env.server";
@@ -31,6 +30,8 @@ export async function queueEmail({
   headers?: Record<string, string>;
 }) {
   if (await Outbox.exists({ _id: key })) return false; // this event already has its message
+  // Loaded at the first message: the renderer brings Prettier and html-to-text, a slower start otherwise.
+  const { render } = await import("@react-email/render");
   const [html, text] = await Promise.all([render(body), render(body, { plainText: true })]);
   const isNew = await addToOutbox({ _id: key, to, subject, html, text, headers });
   if (isNew) await queueDelivery(key);

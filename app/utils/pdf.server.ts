@@ -3,7 +3,7 @@
  * `page.pdf()` in Debian's Chromium. One browser for the process, launched at the first PDF and
  * closed on shutdown; each PDF gets its own context (no JavaScript, no network) and a time limit.
  */
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { PLAYWRIGHT_CHROMIUM_ARGS } from "../../shared/chromium";
 import { getEnv } from "./env.server";
 
@@ -46,17 +46,20 @@ let shutdownHooked = false;
 
 function getBrowser() {
   if (!browser) {
-    const launching = chromium
-      .launch({
-        executablePath: getEnv().CHROME_PATH,
-        args: PLAYWRIGHT_CHROMIUM_ARGS,
-        // The server's own shutdown closes the browser; Playwright's SIGINT handler would exit the
-        // process before requests in flight finish.
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-        timeout: PDF_TIMEOUT_MS,
-      })
+    // Loaded at the first PDF: playwright-core is a third of a shop's start otherwise.
+    const launching = import("playwright-core")
+      .then(({ chromium }) =>
+        chromium.launch({
+          executablePath: getEnv().CHROME_PATH,
+          args: PLAYWRIGHT_CHROMIUM_ARGS,
+          // The server's own shutdown closes the browser; Playwright's SIGINT handler would exit the
+          // process before requests in flight finish.
+          handleSIGINT: false,
+          handleSIGTERM: false,
+          handleSIGHUP: false,
+          timeout: PDF_TIMEOUT_MS,
+        }),
+      )
       .then((launched) => {
         launched.on("disconnected", () => {
           if (browser === launching) browser = null;
