@@ -5,8 +5,8 @@
  *   npm run bench                                   100,000 parts, 10 s per target, Lighthouse
  *   npm run bench -- --parts 2000 --duration 3 --no-lighthouse     a quick run (CI)
  *
- * Options: --parts N (100000), --duration S (10), --warmup S (2), --connections C (50),
- *   --order-customers K (50, for both order benchmarks: the order form and the API),
+ * Options: --parts N (100000), --duration S (10), --warmup S (2; 0 also skips the database's warm-up),
+ *   --connections C (50), --order-customers K (50, for both order benchmarks: the order form and the API),
  *   --order-duration S (= duration, each), --no-orders (neither), --no-lighthouse,
  *   --only NAME,NAME (only these load targets, with their static ceilings), --alone-requests N (50:
  *   the requests one at a time per target), --build-dir DIR (run an existing build instead of building), --out FILE (JSON; by default
@@ -414,17 +414,19 @@ async function main() {
     const deep = await deepPages(shop.url, partsHtml, options.parts);
     // Warm the database server up: at 100,000 parts its sorted scans took about 3 s each at
     // first and about 0.2 s after some 20 s under load (a JVM compiling its hot paths, its store
-    // settling after the bulk insert). Load first, then measure.
-    const warmStarted = performance.now();
-    for (const page of ["/", "/parts"]) {
-      await runPinned<LoadResult>("load.ts", {
-        url: `${shop.url}${page}`,
-        connections: 10,
-        duration: Math.min(20, options.duration * 2),
-        warmup: 0,
-      } satisfies LoadOptions);
+    // settling after the bulk insert). Load first, then measure; --warmup 0 measures it cold.
+    if (options.warmup > 0) {
+      const warmStarted = performance.now();
+      for (const page of ["/", "/parts"]) {
+        await runPinned<LoadResult>("load.ts", {
+          url: `${shop.url}${page}`,
+          connections: 10,
+          duration: Math.min(20, options.duration * 2),
+          warmup: 0,
+        } satisfies LoadOptions);
+      }
+      log(`  database warmed up under load for ${((performance.now() - warmStarted) / 1000).toFixed(0)} s`);
     }
-    log(`  database warmed up under load for ${((performance.now() - warmStarted) / 1000).toFixed(0)} s`);
     const partId = seed.samplePartIds[Math.floor(seed.samplePartIds.length / 2)];
     // A cursor deep in the API's list (newest first): the position of the part 50 from the end, in
     // the API's own cursor form, as a client paging through the whole catalogue would send it.

@@ -2,7 +2,7 @@
  * A shop killed (SIGKILL) in the middle of 50 concurrent cart checkouts of several lines loses no
  * stock and empties no cart for nothing: after a restart, the stock sweep finishes or undoes every
  * order left half placed, and for every part available + held by live orders = the stock before.
- * The shop and its database are this test's own (a local database on a temporary file), started
+ * The shop is this test's own, on the file's own database (tests/setup/vitest.setup.ts), started
  * with a short reserve deadline and sweep interval; only processes started here are killed. The
  * kill comes 60, 120 and 180 ms after the first order of the burst reaches the database.
  */
@@ -14,28 +14,26 @@ import { randomBytes } from "node:crypto";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { authSessionStorage } from "~/utils/session-cookie.server";
-import { freePort, startLocalDb, type LocalDb } from "../../server/local-db";
+import { freePort } from "../../server/local-db";
 
 const buildDir = process.env.BUILD_DIR ?? "build";
 const CHECKOUTS = 50;
 const PARTS = 8;
 const STOCK = 100_000;
 
-let db: LocalDb;
+const db = { uri: process.env.MONGODB_URI! };
 let connection: mongoose.Connection;
 let dataDir: string;
 const shops: ChildProcess[] = [];
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "shop-crash-test-"));
-  db = await startLocalDb({ dataFile: path.join(dataDir, "db.mv"), database: "crash" });
   connection = await mongoose.createConnection(db.uri).asPromise();
 });
 
 afterAll(async () => {
   for (const shop of shops) if (shop.exitCode === null && shop.signalCode === null) shop.kill("SIGKILL");
   await connection?.close();
-  await db?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
