@@ -30,11 +30,6 @@ export default defineConfig({
     // outline (error-context.md). Locally: rerun the failing test with --trace on.
     trace: "on-first-retry",
     screenshot: "only-on-failure",
-    // One browser context per worker, reset between tests (cookies, cache, storage, routes, extra pages,
-    // viewport): a fresh context and its first renderer cost a test about 0.4 s of CPU. Nothing here uses
-    // what the reset leaves (permissions, geolocation, offline, extra headers); a worker that saw a
-    // failure is replaced, so a retry starts in a new browser.
-    reuseContext: true,
     launchOptions: {
       executablePath: toolChromiumPath(process.env),
       args: PLAYWRIGHT_CHROMIUM_ARGS,

@@ -1,10 +1,58 @@
-import { test as base, expect, type Page, type Route } from "@playwright/test";
+import {
+  test as base,
+  expect,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type CDPSession,
+  type Page,
+  type Route,
+} from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { connectDb } from "~/utils/db.server";
 import { createPart, createUser, sessionCookieValue } from "../setup/factories";
 import type { Role } from "~/models/user.server";
 
 type TestUser = Awaited<ReturnType<typeof createUser>>;
+
+/**
+ * One browser context and page per worker, made as new again before each test: a new context costs
+ * a test about 0.4 s of Chromium's CPU, most of it the renderer its first page starts. Playwright's
+ * own `reuseContext` resets through about:blank, which still starts a renderer per test; this reset
+ * stays on the shop's origin. Before each test the previous page is left for a plain text page of
+ * the shop (its scripts and requests stop), then cookies, routes, extra pages, storage and the
+ * browser cache are cleared and the viewport and media are set again. A worker that saw a failure
+ * is replaced, and a retry gets a context of its own.
+ */
+type WorkerPage = { key?: string; context?: BrowserContext; page?: Page; cdp?: CDPSession };
+
+/** The page events tests listen to: their listeners are dropped when the test ends. */
+const TEST_EVENTS = [
+  "console",
+  "pageerror",
+  "request",
+  "response",
+  "requestfailed",
+  "requestfinished",
+  "dialog",
+  "popup",
+];
+
+async function resetWorkerPage({ context, page, cdp }: Required<WorkerPage>, options: BrowserContextOptions) {
+  for (const other of context.pages()) if (other !== page) await other.close();
+  await page.unrouteAll({ behavior: "ignoreErrors" });
+  await context.unrouteAll({ behavior: "ignoreErrors" });
+  await page.goto(new URL("/robots.txt", options.baseURL).href);
+  await context.clearCookies();
+  if (options.javaScriptEnabled) {
+    await page.evaluate(() => {
+      localStorage.clear();
+      sessionStorage.clear();
+    });
+  }
+  await cdp.send("Network.clearBrowserCache");
+  await page.emulateMedia({ media: null, colorScheme: null, reducedMotion: null });
+  if (options.viewport) await page.setViewportSize(options.viewport);
+}
 
 export const test = base.extend<
   {
@@ -18,8 +66,67 @@ export const test = base.extend<
     db: void;
     /** A page with JavaScript on, kept for the worker, where checkA11y checks pages shown without it. */
     a11yTwin: Page;
+    workerPage: WorkerPage;
   }
 >({
+  workerPage: [
+    async ({}, use) => {
+      const kept: WorkerPage = {};
+      await use(kept);
+      await kept.context?.close();
+    },
+    { scope: "worker" },
+  ],
+  context: async (
+    {
+      browser,
+      workerPage,
+      baseURL,
+      contextOptions,
+      viewport,
+      javaScriptEnabled,
+      userAgent,
+      deviceScaleFactor,
+      isMobile,
+      hasTouch,
+      ignoreHTTPSErrors,
+    },
+    use,
+    testInfo,
+  ) => {
+    const options: BrowserContextOptions = {
+      ...contextOptions,
+      baseURL,
+      viewport,
+      javaScriptEnabled,
+      userAgent,
+      deviceScaleFactor,
+      isMobile,
+      hasTouch,
+      ignoreHTTPSErrors,
+    };
+    // A test run again after a failure gets a context of its own, as Playwright would give it.
+    if (testInfo.retry > 0) {
+      const fresh = await browser.newContext(options);
+      await use(fresh);
+      await fresh.close();
+      return;
+    }
+    const key = JSON.stringify({ ...options, viewport: null });
+    if (workerPage.key !== key) {
+      await workerPage.context?.close();
+      const context = await browser.newContext(options);
+      const page = await context.newPage();
+      Object.assign(workerPage, { key, context, page, cdp: await context.newCDPSession(page) });
+    } else {
+      await resetWorkerPage(workerPage as Required<WorkerPage>, options);
+    }
+    await use(workerPage.context!);
+    for (const event of TEST_EVENTS) await workerPage.page!.removeAllListeners(event, { behavior: "ignoreErrors" });
+  },
+  page: async ({ context, workerPage }, use) => {
+    await use(context === workerPage.context ? workerPage.page! : await context.newPage());
+  },
   db: [
     async ({}, use) => {
       const uri = process.env.MONGODB_URI;
