@@ -30,6 +30,7 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/instances.test.ts",
   "tests/integration/invoices.test.ts",
   "tests/integration/manage-orders.test.ts",
+  "tests/integration/migrations-batched.test.ts",
   "tests/integration/order-lines.test.ts",
   "tests/integration/order-to-cash.test.ts",
   "tests/integration/pricing.test.ts",
