@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { Audit } from "~/models/audit.server";
 import { Company } from "~/models/company.server";
+import { changeMemberRole } from "~/models/company-member.server";
 import { Invitation } from "~/models/invitation.server";
 import { Order } from "~/models/order.server";
 import { Outbox } from "~/models/outbox.server";
@@ -304,7 +305,26 @@ describe("roles, limits and removal", () => {
       const owners = await User.countDocuments({ companyId: owner.companyId, companyRole: "owner" });
       expect(owners).toBe(1);
       expect((await Company.findById(owner.companyId).lean())?.ownerCount).toBe(1);
-      expect(results.map((response) => response.status).sort()).toEqual([302, 409]);
+      // The loser is refused either way: 409 when it passed the owner check before the winner wrote
+      // (the owner seat stops it), 403 when it arrived after and was no owner any more.
+      const statuses = results.map((response) => response.status).sort();
+      expect(statuses[0]).toBe(302);
+      expect([403, 409]).toContain(statuses[1]);
+    }
+  });
+
+  test("the owner seat lets exactly one of two simultaneous demotions through, whichever arrives first", async () => {
+    for (let round = 0; round < 5; round++) {
+      const { owner, member } = await company();
+      const second = await member("owner");
+      // Both changes read the company as having two owners; only the seat decides.
+      const results = await Promise.all([
+        changeMemberRole(owner.companyId, second.id, "buyer"),
+        changeMemberRole(owner.companyId, owner.id, "buyer"),
+      ]);
+      expect(results.sort()).toEqual(["changed", "last-owner"]);
+      expect(await User.countDocuments({ companyId: owner.companyId, companyRole: "owner" })).toBe(1);
+      expect((await Company.findById(owner.companyId).lean())?.ownerCount).toBe(1);
     }
   });
 
