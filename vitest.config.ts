@@ -20,6 +20,9 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/catalogue-plans.test.ts",
   "tests/integration/catalogue.test.ts",
   "tests/integration/chromium-args.test.ts",
+  "tests/integration/companies.test.ts",
+  "tests/integration/company-admin.test.ts",
+  "tests/integration/company-members.test.ts",
   "tests/integration/database.test.ts",
   "tests/integration/demo-data.test.ts",
   "tests/integration/exposure.test.ts",
@@ -27,16 +30,17 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/faults/local-db-crash.test.ts",
   "tests/integration/faults/mail.test.ts",
   "tests/integration/faults/shutdown.test.ts",
+  "tests/integration/faults/webhooks.test.ts",
   "tests/integration/instances.test.ts",
   "tests/integration/invoices.test.ts",
   "tests/integration/manage-orders.test.ts",
   "tests/integration/migrations-batched.test.ts",
   "tests/integration/order-lines.test.ts",
   "tests/integration/order-to-cash.test.ts",
-  "tests/integration/pricing.test.ts",
-  "tests/integration/pricing-forms.test.ts",
   "tests/integration/ordering.test.ts",
   "tests/integration/payment-unconfigured.test.ts",
+  "tests/integration/pricing-forms.test.ts",
+  "tests/integration/pricing.test.ts",
   "tests/integration/quick-order.test.ts",
   "tests/integration/scripts.test.ts",
   "tests/integration/setup-messages.test.ts",
@@ -50,27 +54,32 @@ export const OWN_DATABASE_FILES = [
 ];
 
 /**
- * The longest files start first, so none is left running alone at the end. Vitest orders by the
- * last run's timings when it has them; a fresh clone has none, and would start with the largest files.
+ * The order that keeps both cores busy. Files that mostly compute start first, beside the shared
+ * files (which mostly wait on the shop); files that mostly wait (shops and databases stopped, killed
+ * and started again) go last, beside the browser suite, which keeps the cores busy by itself. Each
+ * group runs longest first. Without this Vitest orders by the last run's timings, or by file size.
  */
-const LONGEST_FIRST = [
-  "bench-smoke",
-  "api-fuzz",
+const FIRST = ["bench-smoke", "api-fuzz", "order-mail"];
+const LAST = [
+  "stock-crash",
+  "exposure",
   "faults/database",
-  "order-mail",
   "faults/mail",
+  "faults/webhooks",
   "database",
   "instances",
-  "exposure",
-  "stock-crash",
   "faults/shutdown",
-].map((name) => `/${name}.test.ts`);
+  "faults/local-db-crash",
+];
 
-class LongestFirst extends BaseSequencer {
+class BusyCoresFirst extends BaseSequencer {
   async sort(files: TestSpecification[]) {
+    const position = (names: string[], file: TestSpecification) =>
+      names.findIndex((name) => file.moduleId.endsWith(`/${name}.test.ts`));
     const rank = (file: TestSpecification) => {
-      const index = LONGEST_FIRST.findIndex((suffix) => file.moduleId.endsWith(suffix));
-      return index === -1 ? LONGEST_FIRST.length : index;
+      const first = position(FIRST, file);
+      const last = position(LAST, file);
+      return first !== -1 ? first : last !== -1 ? FIRST.length + 1 + last : FIRST.length;
     };
     return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
   }
@@ -86,8 +95,9 @@ export default defineConfig({
     environment: "node",
     pool: "forks",
     // own-db files two at a time (two cores), beside the shared files one at a time (mostly waiting on the shop).
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
-    sequence: { sequencer: LongestFirst },
+    // A fork is kept for many files (node_modules load once per fork); the setup file resets the shop's modules per file.
+    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
+    sequence: { sequencer: BusyCoresFirst },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

@@ -1,8 +1,12 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { Agent, setGlobalDispatcher } from "undici";
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll, beforeAll, expect, vi } from "vitest";
 import { connectDb, disconnectDb, syncIndexes } from "~/utils/db.server";
+
+// A fork runs many files (isolate: false keeps node_modules loaded); each file still gets the shop's
+// own modules fresh, so no cache, setting or vi.mock of one file reaches the next.
+vi.resetModules();
 
 // A connection per request for the tests' fetch calls: many tests read only a response's status and
 // headers, and a pooled socket behind an unread body can stall a later request.
