@@ -3,7 +3,6 @@ import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import mongoose from "mongoose";
 import { RateLimiterMongo, RateLimiterRes } from "rate-limiter-flexible";
-import sharp from "sharp";
 import { AVATAR_FILE, AVATAR_TYPES, type AvatarType } from "~/domain/avatar";
 import { getEnv } from "./env.server";
 import { inWords, THROTTLE_COLLECTION } from "./rate-limit.server";
@@ -38,6 +37,8 @@ const AVATAR_SIDE = 512;
  */
 export async function reencodeAvatar(bytes: Uint8Array, type: AvatarType) {
   try {
+    // Loaded on the first upload: its native library is a tenth of a second of every start.
+    const { default: sharp } = await import("sharp");
     const image = sharp(bytes, { limitInputPixels: 40_000_000 })
       .rotate()
       .resize(AVATAR_SIDE, AVATAR_SIDE, { fit: "inside", withoutEnlargement: true });

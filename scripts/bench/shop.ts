@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { freePort, startLocalDb, type LocalDb } from "../../server/local-db";
 import { startMailCatcher, type MailCatcher } from "../../server/mail-catcher";
@@ -60,6 +60,7 @@ export async function startShop({
   extraEnv = {},
   nodeArgs = [],
   onLog,
+  logFile,
 }: {
   work: string;
   db: LocalDb;
@@ -71,6 +72,8 @@ export async function startShop({
   nodeArgs?: string[];
   /** Receives the server's standard output (its JSON request log). */
   onLog?: (chunk: string) => void;
+  /** Appends the server's standard output to this file directly (no pipe through this process). */
+  logFile?: string;
 }): Promise<Shop> {
   if (!existsSync(path.join(buildDir, "server.js"))) throw new Error(`no build in ${buildDir}`);
   const port = await freePort();
@@ -91,12 +94,15 @@ export async function startShop({
     env.SMTP_URL = catcher.smtpUrl;
   }
   const [command, args] = pinned(cpus, "node", [...nodeArgs, path.join(buildDir, "server.js")]);
-  const app = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const logFd = logFile ? openSync(logFile, "a") : undefined;
+  const app = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", logFd ?? "pipe", "pipe"] });
+  if (logFd !== undefined) closeSync(logFd);
   let output = "";
   app.stdout?.on("data", (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
     onLog?.(chunk.toString());
   });
+  const lastOutput = () => (logFile ? readFileSync(logFile, "utf8").slice(-4000) : output);
   let errors = "";
   let stopping = false;
   app.stderr?.on("data", (chunk: Buffer) => {
@@ -109,7 +115,7 @@ export async function startShop({
   const url = `http://localhost:${port}`;
   try {
     // A shop that never becomes healthy says why: its last output and errors.
-    await waitForHealth(`${url}/healthz`, app, () => `${output}\n${errors}`);
+    await waitForHealth(`${url}/healthz`, app, () => `${lastOutput()}\n${errors}`);
   } catch (error) {
     await stopProcess(app);
     await catcher?.stop();

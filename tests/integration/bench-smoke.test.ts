@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
+import { tsxCommand } from "../setup/tsx-command";
 
 const buildDir = process.env.BUILD_DIR;
 const haveDeps =
@@ -22,7 +23,7 @@ function runBench(args: string[]) {
     // The bench starts its own database and shop: it must not inherit the test run's.
     const env = { ...process.env };
     for (const key of ["MONGODB_URI", "SHOP_URL", "PUBLIC_URL", "PORT", "SESSION_SECRET"]) delete env[key];
-    const child = spawn("npx", ["tsx", "scripts/bench.ts", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(...tsxCommand("scripts/bench.ts", args), { env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -6,10 +6,11 @@ import { Review } from "~/models/review.server";
 import { User } from "~/models/user.server";
 import { verifyPassword } from "~/utils/password.server";
 import { createUser } from "../setup/factories";
+import { tsxCommand } from "../setup/tsx-command";
 
 /** Runs one of the project's npm scripts' entry points against the test database. */
 function runScript(file: string, args: string[] = []) {
-  const result = spawnSync("npx", ["tsx", file, ...args], { env: process.env, encoding: "utf8" });
+  const result = spawnSync(...tsxCommand(file, args), { env: process.env, encoding: "utf8" });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 

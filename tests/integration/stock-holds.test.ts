@@ -23,6 +23,7 @@ import { getEnv } from "~/utils/env.server";
 import { expireOrder, sweepStock } from "~/utils/stock-jobs.server";
 import { createPart, createUser, sessionCookieHeader, storedCustomer, updateCompanyOf } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+import { tsxCommand } from "../setup/tsx-command";
 
 const HOUR = 60 * 60 * 1000;
 const delivery = { phone: "+1 555 0100", address: "1 Hold Street, Springfield" };
@@ -389,7 +390,7 @@ describe("the stock check", () => {
     });
     await connection.collection("parts").insertOne(part("1", 500, 500));
     const run = () =>
-      spawnSync("npx", ["tsx", "scripts/stock-check.ts"], {
+      spawnSync(...tsxCommand("scripts/stock-check.ts"), {
         env: { ...process.env, MONGODB_URI: uri },
         encoding: "utf8",
       });

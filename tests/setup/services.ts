@@ -10,12 +10,13 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { appendFileSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { startLocalDb, type LocalDb } from "../../server/local-db";
 import { startShop } from "../../scripts/bench/shop";
 import { startMailProvider } from "./mail";
 import { startOAuthServer, startStripeMock } from "./providers";
+import { tsxCommand } from "./tsx-command";
 
 export type Services = {
   /** The environment of each shop, by the name it was asked for. */
@@ -71,14 +72,7 @@ export async function startServices(work: string, { shops = ["shop"] }: { shops?
         await built;
         // The shop's request log (one JSON line per request), for the tests at SHOP_LOG (tests/setup/shop-log.ts).
         const log = path.join(work, `shop${suffix}.log`);
-        appendFileSync(log, "");
-        const shop = await startShop({
-          work,
-          db: shopDb,
-          buildDir,
-          extraEnv,
-          onLog: (chunk) => appendFileSync(log, chunk),
-        });
+        const shop = await startShop({ work, db: shopDb, buildDir, extraEnv, logFile: log });
         stops.push(shop.stop);
         pids.shops.push(shop.pid);
         env[name] = { ...shop.env, SHOP_URL: shop.url, MAIL_CATCHER_URL: mail.env.MAIL_CATCHER_URL, SHOP_LOG: log };
@@ -138,5 +132,5 @@ function buildShop(buildDir: string) {
 }
 
 function seed(env: Record<string, string>) {
-  return spawnAsync("npx", ["tsx", "scripts/seed.ts"], { ...process.env, ...env }, "seeding the test database");
+  return spawnAsync(...tsxCommand("scripts/seed.ts"), { ...process.env, ...env }, "seeding the test database");
 }
