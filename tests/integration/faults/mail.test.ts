@@ -149,7 +149,10 @@ describe("a message that keeps failing", () => {
     const failed = (await Outbox.findById(key).lean())!;
     expect(failed.attempts).toBe(2);
     expect(failed.lastError).toBeTruthy();
-    expect(await Audit.exists({ action: "mail.failed", targetId: key })).toBeTruthy();
+    // The worker writes the audit entry after the message's state: wait for it, as an admin would.
+    await expect
+      .poll(() => Audit.exists({ action: "mail.failed", targetId: key }), { timeout: 10_000, interval: 200 })
+      .toBeTruthy();
 
     const admin = await createUser({ role: "admin", name: "Mail Admin" });
     const cookie = await sessionCookieHeader(admin.id);
