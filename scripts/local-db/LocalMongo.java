@@ -49,10 +49,18 @@ public final class LocalMongo {
         }
     };
 
-    /** Commands that may change data (lower case; an aggregate may end in $out or $merge). */
+    /** Commands that change data (lower case); an aggregate does when a stage is $out or $merge. */
     private static final Set<String> WRITES = Set.of(
         "insert", "update", "delete", "findandmodify", "create", "drop", "dropdatabase", "createindexes",
-        "dropindexes", "renamecollection", "collmod", "aggregate");
+        "dropindexes", "renamecollection", "collmod");
+
+    static boolean writes(String command, Document query) {
+        String name = command.toLowerCase();
+        if (WRITES.contains(name)) return true;
+        if (!name.equals("aggregate") || !(query.get("pipeline") instanceof List<?> pipeline)) return false;
+        return pipeline.stream()
+            .anyMatch(stage -> stage instanceof Document d && (d.containsKey("$out") || d.containsKey("$merge")));
+    }
 
     /** The H2 backend, committing after every command that writes. */
     static final class DurableBackend extends H2Backend {
@@ -70,12 +78,11 @@ public final class LocalMongo {
             try {
                 return super.handleCommand(channel, database, command, query);
             } finally {
-                if (WRITES.contains(command.toLowerCase())) {
+                if (writes(command, query)) {
                     synchronized (this) {
-                        if (store.hasUnsavedChanges()) {
-                            store.commit();
-                            if (fsync) store.sync();
-                        }
+                        // A commit walks every map of the store; it stores only what changed since the
+                        // last one, and answers -1 when nothing did.
+                        if (store.commit() != -1 && fsync) store.sync();
                     }
                 }
             }

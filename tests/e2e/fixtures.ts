@@ -68,6 +68,8 @@ async function axeViolations(page: Page) {
   return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
 }
 
+type MakePerWorker<T> = (onTeardown: (close: () => Promise<void>) => void) => Promise<T>;
+
 export const test = base.extend<
   {
     /** Creates a user and signs this browser context in as them (writes the session directly). */
@@ -81,6 +83,11 @@ export const test = base.extend<
     /** A page with JavaScript on, kept for the worker, where checkA11y checks pages shown without it. */
     a11yTwin: Page;
     workerPage: WorkerPage;
+    /**
+     * Made once per worker under a key, and torn down (`onTeardown`) when the worker ends. A file's
+     * own worker-scoped fixture would instead give its tests workers, and browsers, of their own.
+     */
+    perWorker: <T>(key: string, make: MakePerWorker<T>) => Promise<T>;
   }
 >({
   workerPage: [
@@ -147,6 +154,19 @@ export const test = base.extend<
       if (!uri) throw new Error("MONGODB_URI is not set: run the tests with `npm test e2e`");
       await connectDb(uri);
       await use();
+    },
+    { scope: "worker" },
+  ],
+  perWorker: [
+    async ({}, use) => {
+      const made = new Map<string, Promise<unknown>>();
+      const teardowns: (() => Promise<void>)[] = [];
+      const onTeardown = (close: () => Promise<void>) => void teardowns.push(close);
+      await use(<T>(key: string, make: MakePerWorker<T>) => {
+        if (!made.has(key)) made.set(key, make(onTeardown));
+        return made.get(key) as Promise<T>;
+      });
+      for (const close of teardowns.reverse()) await close();
     },
     { scope: "worker" },
   ],

@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { insertAuditEntry } from "~/models/audit.server";
 import { Review } from "~/models/review.server";
 import { createPart, createUser, sessionCookieValue } from "../setup/factories";
@@ -115,66 +115,66 @@ async function layoutProblems(page: Page) {
 }
 
 /**
- * The screens' data and one page per role, made once per worker: each screen is its own test, but
- * a new browser context and seven documents for each of 57 screens was most of this file's time.
+ * The screens' data and a page per role, made once per worker: each screen is its own test, but a
+ * new browser context and seven documents for each of 57 screens was most of this file's time.
  */
-const screenTest = test.extend<object, { screens: { data: Data; pageFor: (role: Role) => Promise<Page> } }>({
-  screens: [
-    async ({ browser, db: _db }, use, workerInfo) => {
-      const part = await createPart({ name: "Heavy Duty Ceramic Brake Pad Set for Commercial Vans and Light Trucks" });
-      const second = await createPart({ name: "Long-Life Synthetic Transmission Fluid, 20 Litre Drum" });
-      // A long name and email, the kind that used to widen tables.
-      const owner = await createUser({
-        name: "Maximiliana Featherstonehaugh-Worthington",
-        email: `procurement.department.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@northern-fleet-maintenance-services.example.com`,
-      });
-      // An order of two lines (lists fold them under "All 2 lines"), and a paid one.
-      const order = await createOrder({
-        user: owner,
-        lines: [
-          { part, quantity: 100 },
-          { part: second, quantity: 250 },
-        ],
-      });
-      const paidOrder = await createOrder({ user: owner, part, status: "paid" });
-      const review = await Review.create({
-        userId: owner.id,
-        userName: owner.name,
-        email: owner.email,
-        rating: 4,
-        description: "Arrived on a pallet, well packed, and every one of the pads fitted our fleet's vans.",
-      });
-      const data = {
-        partId: part.id,
-        orderId: order.id,
-        paidOrderId: paidOrder.id,
-        userId: owner.id,
-        reviewId: review.id,
-      };
+async function makeScreens(
+  browser: Browser,
+  { baseURL, javaScriptEnabled }: { baseURL?: string; javaScriptEnabled?: boolean },
+  onTeardown: (close: () => Promise<void>) => void,
+) {
+  const part = await createPart({ name: "Heavy Duty Ceramic Brake Pad Set for Commercial Vans and Light Trucks" });
+  const second = await createPart({ name: "Long-Life Synthetic Transmission Fluid, 20 Litre Drum" });
+  // A long name and email, the kind that used to widen tables.
+  const owner = await createUser({
+    name: "Maximiliana Featherstonehaugh-Worthington",
+    email: `procurement.department.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@northern-fleet-maintenance-services.example.com`,
+  });
+  // An order of two lines (lists fold them under "All 2 lines"), and a paid one.
+  const order = await createOrder({
+    user: owner,
+    lines: [
+      { part, quantity: 100 },
+      { part: second, quantity: 250 },
+    ],
+  });
+  const paidOrder = await createOrder({ user: owner, part, status: "paid" });
+  const review = await Review.create({
+    userId: owner.id,
+    userName: owner.name,
+    email: owner.email,
+    rating: 4,
+    description: "Arrived on a pallet, well packed, and every one of the pads fitted our fleet's vans.",
+  });
+  const data: Data = {
+    partId: part.id,
+    orderId: order.id,
+    paidOrderId: paidOrder.id,
+    userId: owner.id,
+    reviewId: review.id,
+  };
 
-      const { baseURL, javaScriptEnabled } = workerInfo.project.use;
-      const pages = new Map<Role, Promise<Page>>();
-      const open = async (role: Role) => {
-        const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled, baseURL });
-        const user = role === "customer" ? owner : role === "admin" ? await createUser({ role: "admin" }) : null;
-        if (user) {
-          const { value } = await sessionCookieValue(user.id);
-          await context.addCookies([{ name: "__session", value, url: baseURL! }]);
-        }
-        return context.newPage();
-      };
-      await use({
-        data,
-        pageFor: (role) => {
-          if (!pages.has(role)) pages.set(role, open(role));
-          return pages.get(role)!;
-        },
-      });
-      for (const page of pages.values()) await (await page).context().close();
+  const pages = new Map<Role, Promise<Page>>();
+  const open = async (role: Role) => {
+    const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled, baseURL });
+    const user = role === "customer" ? owner : role === "admin" ? await createUser({ role: "admin" }) : null;
+    if (user) {
+      const { value } = await sessionCookieValue(user.id);
+      await context.addCookies([{ name: "__session", value, url: baseURL! }]);
+    }
+    return context.newPage();
+  };
+  onTeardown(async () => {
+    for (const page of pages.values()) await (await page).context().close();
+  });
+  return {
+    data,
+    pageFor: (role: Role) => {
+      if (!pages.has(role)) pages.set(role, open(role));
+      return pages.get(role)!;
     },
-    { scope: "worker" },
-  ],
-});
+  };
+}
 
 for (const screen of SCREENS) {
   const label =
@@ -187,12 +187,15 @@ for (const screen of SCREENS) {
           userId: ":user",
           reviewId: ":review",
         });
-  screenTest(`${label} fits a 360 px phone (${screen.role})`, async ({ screens }) => {
+  test(`${label} fits a 360 px phone (${screen.role})`, async ({ browser, perWorker, db: _db }, testInfo) => {
+    const screens = await perWorker("phone screens", (onTeardown) =>
+      makeScreens(browser, testInfo.project.use, onTeardown),
+    );
     const page = await screens.pageFor(screen.role);
     const path = typeof screen.path === "string" ? screen.path : screen.path(screens.data);
     const response = await page.goto(path);
     if (screen.optional && response?.status() === 404) {
-      screenTest.skip(true, `${path} answers 404: not in this build yet`);
+      test.skip(true, `${path} answers 404: not in this build yet`);
     }
     // The screen itself, not an error page standing in for it (unless the error page is the screen).
     if (!screen.error) expect(response?.status(), `${path} answers`).toBeLessThan(400);

@@ -6,7 +6,7 @@
  * (at the default most of its calls would be 429s, leaving the logic behind them untested).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -17,11 +17,12 @@ import type { ApiScope } from "~/domain/api-scopes";
 import { createPart, createUser } from "../setup/factories";
 
 let shop: Awaited<ReturnType<typeof startShop>>;
+const work = mkdtempSync(path.join(tmpdir(), "api-fuzz-"));
 
 beforeAll(async () => {
   const db = { uri: process.env.MONGODB_URI!, port: 0, pid: 0, stop: async () => {} } satisfies LocalDb;
   shop = await startShop({
-    work: mkdtempSync(path.join(tmpdir(), "api-fuzz-")),
+    work,
     db,
     buildDir: process.env.BUILD_DIR!,
     extraEnv: { API_CALLS_PER_MINUTE: "100000" },
@@ -30,6 +31,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await shop?.stop();
+  rmSync(work, { recursive: true, force: true });
 });
 
 function fuzz(token: string) {

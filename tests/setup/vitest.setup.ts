@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
+import mongoose from "mongoose";
 import { Agent, setGlobalDispatcher } from "undici";
 import { afterAll, beforeAll, expect, vi } from "vitest";
 import { connectDb, disconnectDb, syncIndexes } from "~/utils/db.server";
@@ -36,5 +37,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The file's own database goes with it: every commit of the database server walks all its collections.
+  if (process.env.TEST_OWN_DATABASE && mongoose.connection.readyState === 1) await mongoose.connection.dropDatabase();
   await disconnectDb();
 });
