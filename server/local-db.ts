@@ -50,11 +50,14 @@ export async function startLocalDb({
   dataFile,
   database = "shop",
   port: wantedPort,
+  sync,
 }: {
   dataFile: string;
   database?: string;
   /** A fixed port (a restart on the address the shop already uses); a free one otherwise. */
   port?: number;
+  /** When an acknowledged write is stored (docs/database.md); LOCAL_DB_SYNC, else `commit`, otherwise. */
+  sync?: "commit" | "fsync" | "none";
 }): Promise<LocalDb> {
   installLocalDb();
   const port = wantedPort ?? (await freePort());
@@ -68,7 +71,7 @@ export async function startLocalDb({
       String(port),
       dataFile,
     ],
-    { stdio: ["pipe", "pipe", "pipe"] },
+    { stdio: ["pipe", "pipe", "pipe"], env: sync ? { ...process.env, LOCAL_DB_SYNC: sync } : process.env },
   );
   await waitForReady(child);
   let stopped: Promise<void> | undefined;

@@ -30,8 +30,11 @@ async function perSecond(concurrency: number, write: (i: number) => Promise<unkn
 }
 
 async function run(mode: (typeof modes)[number], round: number) {
-  process.env.LOCAL_DB_SYNC = mode;
-  const db = await startLocalDb({ dataFile: path.join(work, `${mode}-${round}`, "bench.mv"), database: "bench" });
+  const db = await startLocalDb({
+    dataFile: path.join(work, `${mode}-${round}`, "bench.mv"),
+    database: "bench",
+    sync: mode,
+  });
   const connection = await mongoose.createConnection(db.uri).asPromise();
   const docs = connection.db!.collection<{ _id: string; pad: string; n?: number }>("docs");
   await docs.insertOne({ _id: "warm-up", pad: "" });
