@@ -5,9 +5,12 @@ import {
   type BrowserContextOptions,
   type CDPSession,
   type Page,
+  type Response,
   type Route,
 } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { connectDb } from "~/utils/db.server";
 import { createPart, createUser, sessionCookieValue } from "../setup/factories";
 import type { Role } from "~/models/user.server";
@@ -19,11 +22,31 @@ type TestUser = Awaited<ReturnType<typeof createUser>>;
  * a test about 0.4 s of Chromium's CPU, most of it the renderer its first page starts. Playwright's
  * own `reuseContext` resets through about:blank, which still starts a renderer per test; this reset
  * stays on the shop's origin. Before each test the previous page is left for a plain text page of
- * the shop (its scripts and requests stop), then cookies, routes, extra pages, storage and the
- * browser cache are cleared and the viewport and media are set again. A worker that saw a failure
- * is replaced, and a retry gets a context of its own.
+ * the shop (its scripts and requests stop), then cookies, routes, extra pages and storage are
+ * cleared and the viewport and media are set again. A worker that saw a failure is replaced, and a
+ * retry gets a context of its own.
+ *
+ * The browser cache is cleared only after a test that was given an answer it could show again
+ * without asking (a visitor's page, kept for stale-while-revalidate): a later test must never see
+ * an earlier one's catalogue. What cannot change until the next build stays cached, as it would
+ * for a visitor going from page to page; a cold cache cost each test's first page about 0.08 s of
+ * Chromium's CPU.
  */
-type WorkerPage = { key?: string; context?: BrowserContext; page?: Page; cdp?: CDPSession };
+type WorkerPage = { key?: string; context?: BrowserContext; page?: Page; cdp?: CDPSession; reusedAnswer?: boolean };
+
+/** Answers the same for everyone until the next build: fingerprinted files, profile pictures, public/'s files, these. */
+const UNCHANGING = ["/build/", "/avatars/", "/robots.txt", "/api/docs"];
+
+/** Whether the browser may show this answer again without asking the shop, when it could have changed. */
+function reusableAnswer(response: Response) {
+  const cacheControl = response.headers()["cache-control"] ?? "";
+  if (/no-store|no-cache|immutable/.test(cacheControl)) return false;
+  const lifetimes = [...cacheControl.matchAll(/(?:^|[\s,])(max-age|stale-while-revalidate)=(\d+)/g)];
+  if (!lifetimes.some(([, , seconds]) => Number(seconds) > 0)) return false;
+  const { pathname } = new URL(response.url());
+  if (UNCHANGING.some((prefix) => pathname.startsWith(prefix))) return false;
+  return !existsSync(path.join("public", decodeURIComponent(pathname)));
+}
 
 /** The page events tests listen to: their listeners are dropped when the test ends. */
 const TEST_EVENTS = [
@@ -37,7 +60,8 @@ const TEST_EVENTS = [
   "popup",
 ];
 
-async function resetWorkerPage({ context, page, cdp }: Required<WorkerPage>, options: BrowserContextOptions) {
+async function resetWorkerPage(workerPage: Required<WorkerPage>, options: BrowserContextOptions) {
+  const { context, page, cdp } = workerPage;
   for (const other of context.pages()) if (other !== page) await other.close();
   await page.unrouteAll({ behavior: "ignoreErrors" });
   await context.unrouteAll({ behavior: "ignoreErrors" });
@@ -49,7 +73,8 @@ async function resetWorkerPage({ context, page, cdp }: Required<WorkerPage>, opt
       sessionStorage.clear();
     });
   }
-  await cdp.send("Network.clearBrowserCache");
+  if (workerPage.reusedAnswer) await cdp.send("Network.clearBrowserCache");
+  workerPage.reusedAnswer = false;
   await page.emulateMedia({ media: null, colorScheme: null, reducedMotion: null });
   if (options.viewport) await page.setViewportSize(options.viewport);
 }
@@ -138,7 +163,10 @@ export const test = base.extend<
       await workerPage.context?.close();
       const context = await browser.newContext(options);
       const page = await context.newPage();
-      Object.assign(workerPage, { key, context, page, cdp: await context.newCDPSession(page) });
+      Object.assign(workerPage, { key, context, page, cdp: await context.newCDPSession(page), reusedAnswer: false });
+      context.on("response", (response) => {
+        if (!workerPage.reusedAnswer && reusableAnswer(response)) workerPage.reusedAnswer = true;
+      });
     } else {
       await resetWorkerPage(workerPage as Required<WorkerPage>, options);
     }
