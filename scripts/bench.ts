@@ -14,9 +14,9 @@
  *   --load-cpu (1), --db-cpu (the local database; unpinned by default), --cpu-prof DIR (write a
  *   V8 CPU profile of the server into DIR when it stops).
  *
- * The shop and its database run pinned to one CPU, every load generator (autocannon, the order
- * clients) in its own process pinned to the other, so they never take turns on a core. Lighthouse,
- * which runs after the load, leaves chromium unpinned (scripts/lighthouse.ts says why).
+ * The shop and its database run pinned to one CPU, the load generators (autocannon, the order
+ * clients) in one process of their own pinned to the other, so they never take turns on a core.
+ * Lighthouse, which runs after the load, leaves chromium unpinned (scripts/lighthouse.ts says why).
  * Everything runs on a throwaway local database in a temp directory; nothing touches .data/.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -24,6 +24,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import mongoose from "mongoose";
 import { Order } from "../app/models/order.server";
@@ -35,6 +36,7 @@ import { migrateDb } from "../app/utils/migrate.server";
 import { encodeCursor } from "../app/utils/api.server";
 import { seedCatalogue, type SeedReport } from "./bench/seed-catalogue";
 import type { LoadOptions, LoadResult } from "./bench/load";
+import type { LoadJob } from "./bench/load-runner";
 import type { ApiOrderLoadOptions, ApiOrderLoadResult } from "./bench/api-orders";
 import type { OrderLoadOptions, OrderLoadResult } from "./bench/orders";
 import { buildShop, hasTaskset, pinned, startDb, startShop, type Shop } from "./bench/shop";
@@ -93,27 +95,52 @@ const options = {
 const log = (line: string) => console.log(line);
 const here = path.dirname(new URL(import.meta.url).pathname);
 
-/** Runs a TypeScript module of scripts/bench in its own process pinned to the load CPU. */
-function runPinned<T>(module: string, input: unknown): Promise<T> {
+/** The load generators' process (scripts/bench/load-runner.ts), pinned to the load CPU, started at the first job. */
+let loadRunner: { run: (job: LoadJob, input: unknown) => Promise<unknown>; stop: () => void } | undefined;
+
+function startLoadRunner(): NonNullable<typeof loadRunner> {
   const [command, commandArgs] = pinned(options.loadCpu, process.execPath, [
     "--import",
     "tsx",
-    path.join(here, "bench", module),
-    JSON.stringify(input),
+    path.join(here, "bench", "load-runner.ts"),
   ]);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "inherit"] });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.once("exit", (code) => {
-      if (code !== 0) return reject(new Error(`${module} exited with ${code}`));
-      try {
-        resolve(JSON.parse(output.trim().split("\n").pop() ?? "") as T);
-      } catch (error) {
-        reject(error);
-      }
-    });
+  const child = spawn(command, commandArgs, { stdio: ["pipe", "pipe", "inherit"] });
+  const waiting: { resolve: (value: unknown) => void; reject: (error: Error) => void }[] = [];
+  createInterface({ input: child.stdout! }).on("line", (line) => {
+    const answer = answerOf(line);
+    if (!answer) return void process.stderr.write(`${line}\n`);
+    const job = waiting.shift();
+    if (answer.error === undefined) job?.resolve(answer.result);
+    else job?.reject(new Error(answer.error));
   });
+  child.once("exit", (code) => {
+    for (const job of waiting.splice(0)) job.reject(new Error(`the load runner exited with ${code}`));
+    loadRunner = undefined;
+  });
+  return {
+    run: (job, input) =>
+      new Promise((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        child.stdin!.write(`${JSON.stringify({ job, input })}\n`);
+      }),
+    stop: () => child.stdin!.end(),
+  };
+}
+
+/** A line of the load runner that answers a job, or null (anything else it prints goes to stderr). */
+function answerOf(line: string) {
+  try {
+    const answer = JSON.parse(line) as { result?: unknown; error?: string } | null;
+    return answer && typeof answer === "object" && ("result" in answer || "error" in answer) ? answer : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One job of the load generators (one at a time: the load CPU is theirs alone). */
+function runPinned<T>(job: LoadJob, input: unknown): Promise<T> {
+  loadRunner ??= startLoadRunner();
+  return loadRunner.run(job, input) as Promise<T>;
 }
 
 /**
@@ -292,7 +319,7 @@ async function orderBenchmark(shop: Shop, cookies: string[]) {
     quantity: 100,
     duration: options.orderDuration,
   };
-  const result = await runPinned<OrderLoadResult>("orders.ts", input);
+  const result = await runPinned<OrderLoadResult>("orders", input);
   return { ...result, ...(await stockCheck(partIds, result.placedUnits)) };
 }
 
@@ -309,7 +336,7 @@ async function apiOrderBenchmark(shop: Shop, apiKeys: string[]) {
     quantity: 100,
     duration: options.orderDuration,
   };
-  const result = await runPinned<ApiOrderLoadResult>("api-orders.ts", input);
+  const result = await runPinned<ApiOrderLoadResult>("api-orders", input);
   return {
     ...result,
     ...(await stockCheck(
@@ -326,7 +353,10 @@ async function main() {
   const work = mkdtempSync(path.join(os.tmpdir(), "shop-bench-"));
   const ownBuild = !args["build-dir"];
   const buildDir = path.resolve(args["build-dir"] ?? path.join(".cache", `bench-build-${path.basename(work)}`));
-  const cleanups: (() => Promise<void> | void)[] = [() => rmSync(work, { recursive: true, force: true })];
+  const cleanups: (() => Promise<void> | void)[] = [
+    () => rmSync(work, { recursive: true, force: true }),
+    () => loadRunner?.stop(),
+  ];
   if (ownBuild) cleanups.push(() => rmSync(buildDir, { recursive: true, force: true }));
   const before = machine();
   if (!before.taskset) log("taskset (util-linux) is missing: the server and the load generator will share CPUs.");
@@ -418,7 +448,7 @@ async function main() {
     if (options.warmup > 0) {
       const warmStarted = performance.now();
       for (const page of ["/", "/parts"]) {
-        await runPinned<LoadResult>("load.ts", {
+        await runPinned<LoadResult>("load", {
           url: `${shop.url}${page}`,
           connections: 10,
           duration: Math.min(20, options.duration * 2),
@@ -552,7 +582,7 @@ async function main() {
         headers: target.headers,
         paths: target.paths,
       };
-      const result = await runPinned<LoadResult>("load.ts", input);
+      const result = await runPinned<LoadResult>("load", input);
       // Requests still queued when the run stopped (the warm-up's too) are answered before this one:
       // the next target starts on an idle shop.
       await fetch(`${shop.url}${target.path}`, { headers: target.headers }).then((response) => response.arrayBuffer());

@@ -1,8 +1,8 @@
 /**
- * One load test with autocannon, meant to run in its own process (pinned to another CPU than the
- * server): `tsx scripts/bench/load.ts '<json options>'`. Prints one JSON object: requests/s,
- * latency percentiles (p95 included, which autocannon's own summary lacks), status codes, and the
- * Server-Timing split (db / render / total) of every answer.
+ * One load test with autocannon, run in the load generators' process (scripts/bench/load-runner.ts,
+ * pinned to another CPU than the server) or alone: `tsx scripts/bench/load.ts '<json options>'`,
+ * which prints one JSON object: requests/s, latency percentiles (p95 included, which autocannon's
+ * own summary lacks), status codes, and the Server-Timing split (db / render / total) of every answer.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,6 +1,6 @@
 /**
- * The order benchmark's load, meant to run in its own process (pinned to another CPU than the
- * server): `tsx scripts/bench/orders.ts '<json options>'`. Many signed-in customers post the real
+ * The order benchmark's load, run in the load generators' process (scripts/bench/load-runner.ts,
+ * pinned to another CPU than the server) or alone: `tsx scripts/bench/orders.ts '<json options>'`. Many signed-in customers post the real
  * order form (POST /parts/{id}, as a browser without JavaScript would) at the same time, for a
  * fixed time (the loop: scripts/bench/order-load.ts). Prints one JSON object: orders/s, latency
  * percentiles, status codes, the Server-Timing split, and the units that answers said were ordered
