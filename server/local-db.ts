@@ -56,7 +56,7 @@ export async function startLocalDb({
   database?: string;
   /** A fixed port (a restart on the address the shop already uses); a free one otherwise. */
   port?: number;
-  /** When an acknowledged write is stored (docs/database.md); LOCAL_DB_SYNC, else `commit`, otherwise. */
+  /** When an acknowledged write reaches the file (docs/database.md); without it, LOCAL_DB_SYNC or `commit`. */
   sync?: "commit" | "fsync" | "none";
 }): Promise<LocalDb> {
   installLocalDb();
