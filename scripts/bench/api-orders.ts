@@ -1,9 +1,9 @@
 /**
  * The API order benchmark's load, run in the load generators' process (scripts/bench/load-runner.ts,
- * pinned to another CPU than the server) or alone: `tsx scripts/bench/api-orders.ts '<json options>'`. Many customers, each with their own
- * API key, place orders with `POST /api/v1/orders` (lines by part number and quantity, a fresh
- * Idempotency-Key per order) at the same time, for a fixed time, in the loop the order form's
- * benchmark uses (scripts/bench/order-load.ts). Prints one JSON object in the same shape: a 201
+ * pinned to another CPU than the server) or alone: `tsx scripts/bench/api-orders.ts '<json options>'`.
+ * Many customers, each with their own API key, place orders with `POST /api/v1/orders` (lines by
+ * part number and quantity, a fresh Idempotency-Key per order) at the same time, for a fixed time,
+ * in the loop the order form's benchmark uses (scripts/bench/order-load.ts). Prints one JSON object in the same shape: a 201
  * is a placed order, and a refusal is counted by its problem detail.
  */
 import { randomUUID } from "node:crypto";

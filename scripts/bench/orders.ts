@@ -1,10 +1,10 @@
 /**
  * The order benchmark's load, run in the load generators' process (scripts/bench/load-runner.ts,
- * pinned to another CPU than the server) or alone: `tsx scripts/bench/orders.ts '<json options>'`. Many signed-in customers post the real
- * order form (POST /parts/{id}, as a browser without JavaScript would) at the same time, for a
- * fixed time (the loop: scripts/bench/order-load.ts). Prints one JSON object: orders/s, latency
- * percentiles, status codes, the Server-Timing split, and the units that answers said were ordered
- * per part (a 302 to My Orders is a placed order).
+ * pinned to another CPU than the server) or alone: `tsx scripts/bench/orders.ts '<json options>'`.
+ * Many signed-in customers post the real order form (POST /parts/{id}, as a browser without
+ * JavaScript would) at the same time, for a fixed time (the loop: scripts/bench/order-load.ts).
+ * Prints one JSON object: orders/s, latency percentiles, status codes, the Server-Timing split, and
+ * the units that answers said were ordered per part (a 302 to My Orders is a placed order).
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -45,7 +45,8 @@ function reusableAnswer(response: Response) {
   if (!lifetimes.some(([, , seconds]) => Number(seconds) > 0)) return false;
   const { pathname } = new URL(response.url());
   if (UNCHANGING.some((prefix) => pathname.startsWith(prefix))) return false;
-  return !existsSync(path.join("public", decodeURIComponent(pathname)));
+  // Not decoded (a malformed escape would throw in the listener): an escaped name counts as changeable.
+  return !existsSync(path.join("public", pathname));
 }
 
 /** The page events tests listen to: their listeners are dropped when the test ends. */
