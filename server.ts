@@ -11,7 +11,7 @@ import { connectDb, disconnectDb, isDbHealthy, isDbUnavailableError, pingDb, syn
 import { backfillCatalogueKeys } from "./app/models/part-catalogue.server";
 import { ensureDemoData } from "./app/utils/demo-data.server";
 import { startMailWorker } from "./app/utils/mail-worker.server";
-import { startStockJobs } from "./app/utils/stock-jobs.server";
+import { startStockJobs } from "./app/orders/stock-jobs.server";
 import { migrateDb } from "./app/utils/migrate.server";
 import { EnvError, getEnv, isGoogleConfigured, isStripeConfigured, TRUST_PROXY_COUNT_WARNING } from "./server/env";
 import { dbOutageGuard, RETRY_AFTER_SECONDS } from "./server/db-outage";
@@ -110,7 +110,7 @@ const mailWorker = await startMailWorker({
   sweepMs: env.MAIL_SWEEP_MS,
   maxAttempts: env.MAIL_MAX_ATTEMPTS,
 });
-// Orders left half placed by a crash, holds running out, and the stock check (stock-jobs.server.ts).
+// Orders left half placed by a crash, holds running out, and the stock check (orders/stock-jobs.server.ts).
 await startStockJobs(mailWorker.agenda, logger);
 
 // --- Remix build ------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import mongoose from "mongoose";
-import { Order } from "../app/models/order.server";
+import { Order } from "../app/orders/model/schema.server";
 import { Part } from "../app/models/part.server";
 import { User } from "../app/models/user.server";
 import { connectDb, disconnectDb, syncIndexes } from "../app/utils/db.server";

@@ -1,4 +1,5 @@
-import { Order, toOrderView } from "./order.server";
+import { Order } from "~/orders/model/schema.server";
+import { toOrderView } from "~/orders/model/view.server";
 import { Part } from "./part.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -5,7 +5,7 @@
 import { formatCents } from "~/domain/format";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
 import { addLinesToCart, getCart, noteOnCart, type CartLine, type NoticeSource } from "./cart.server";
-import type { OrderView } from "./order.server";
+import type { OrderView } from "~/orders/model/view.server";
 import { getPartsByIds, type PartView } from "./part.server";
 
 const units = (n: number) => n.toLocaleString("en-US");

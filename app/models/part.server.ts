@@ -76,7 +76,7 @@ const partSchema = new Schema(
      * The orders holding stock of this part: order id and units. A hold is pushed in the same
      * atomic update that takes the units out of availableQuantity and pulled in the one that gives
      * them back (or ships them), so whether an order holds stock is never in doubt after a crash,
-     * and no hold is given back twice (order-stock.server.ts).
+     * and no hold is given back twice (orders/model/holds.server.ts).
      */
     holds: { type: [holdSchema], default: undefined },
     // --- Catalogue data (edited by admins) ---

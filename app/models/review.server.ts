@@ -1,7 +1,7 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 import { safeAvatar } from "~/domain/avatar";
 import { coalesce } from "./coalesce.server";
-import { hasPaidOrder } from "./order.server";
+import { hasPaidOrder } from "~/orders/model/reads.server";
 import { isDuplicateKeyError } from "./user.server";
 
 export const DEFAULT_AVATAR = "/images/default-avatar.svg";

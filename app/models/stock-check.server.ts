@@ -1,5 +1,5 @@
 import mongoose, { Schema } from "mongoose";
-import { Order } from "./order.server";
+import { Order } from "~/orders/model/schema.server";
 import { Part } from "./part.server";
 
 /**

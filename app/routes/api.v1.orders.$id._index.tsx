@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { getOwnOrder } from "~/models/order.server";
+import { getOwnOrder } from "~/orders/model/reads.server";
 import { apiCall, methodNotAllowed, notFound, ok } from "~/utils/api.server";
 import { orderJson } from "~/utils/api-views.server";
 

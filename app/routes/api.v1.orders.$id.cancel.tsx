@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { getOwnOrder } from "~/models/order.server";
-import { cancelCustomerOrder } from "~/utils/orders.server";
+import { getOwnOrder } from "~/orders/model/reads.server";
+import { cancelCustomerOrder } from "~/orders/service.server";
 import { mayHandleOrder } from "~/utils/companies.server";
 import { apiCall, methodNotAllowed, notFound, ok, problem } from "~/utils/api.server";
 import { orderJson } from "~/utils/api-views.server";

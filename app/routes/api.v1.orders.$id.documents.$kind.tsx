@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { documentFileName } from "~/components/order-document";
 import { apiCall, methodNotAllowed, notFound, problem } from "~/utils/api.server";
-import { orderDocumentFor, renderDocumentHtml } from "~/utils/order-documents.server";
+import { orderDocumentFor, renderDocumentHtml } from "~/orders/documents.server";
 import { htmlToPdf } from "~/utils/pdf.server";
 
 /** GET /api/v1/orders/{id}/documents/{invoice|pro-forma}: the PDF the order's page offers. */

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { listOrdersAfter, ORDER_CURSOR_PATTERN } from "~/models/order.server";
+import { listOrdersAfter, ORDER_CURSOR_PATTERN } from "~/orders/model/search.server";
 import {
   apiCall,
   decodeCursor,
@@ -13,7 +13,7 @@ import {
 } from "~/utils/api.server";
 import { OrderListQuery, PlaceOrderBody } from "~/utils/api-schemas.server";
 import { orderJson } from "~/utils/api-views.server";
-import { placeCustomerOrder } from "~/utils/orders.server";
+import { placeCustomerOrder } from "~/orders/service.server";
 import { findPartByNumber } from "~/utils/part-number.server";
 
 /** GET /api/v1/orders: the key owner's orders, newest first. */

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { listOrdersAfter, ORDER_CURSOR_PATTERN } from "~/models/order.server";
+import { listOrdersAfter, ORDER_CURSOR_PATTERN } from "~/orders/model/search.server";
 import { apiCall, decodeCursor, encodeCursor, methodNotAllowed, ok, readQuery } from "~/utils/api.server";
 import { ToShipQuery } from "~/utils/api-schemas.server";
 import { orderJson } from "~/utils/api-views.server";

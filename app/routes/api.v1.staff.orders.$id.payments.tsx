@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { getOrderById } from "~/models/order.server";
+import { getOrderById } from "~/orders/model/reads.server";
 import { apiCall, idempotent, methodNotAllowed, notFound, ok, problem, readJson } from "~/utils/api.server";
 import { PaymentBody } from "~/utils/api-schemas.server";
 import { orderJson } from "~/utils/api-views.server";
-import { recordPayment } from "~/utils/orders.server";
+import { recordPayment } from "~/orders/service.server";
 
 /**
  * POST /api/v1/staff/orders/{id}/payments: records money received outside Stripe (bank transfer,

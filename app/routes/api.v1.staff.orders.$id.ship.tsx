@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { getOrderById } from "~/models/order.server";
+import { getOrderById } from "~/orders/model/reads.server";
 import { apiCall, methodNotAllowed, notFound, ok, problem, readJson } from "~/utils/api.server";
 import { ShipBody } from "~/utils/api-schemas.server";
 import { orderJson } from "~/utils/api-views.server";
-import { shipOrder } from "~/utils/orders.server";
+import { shipOrder } from "~/orders/service.server";
 
 /** POST /api/v1/staff/orders/{id}/ship: marks an order shipped with its carrier and tracking number. */
 export async function action(args: ActionFunctionArgs) {

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { formatInvoiceNumber } from "~/models/invoice.server";
-import { openAccountOrders } from "~/models/order.server";
+import { formatInvoiceNumber } from "~/orders/model/invoice.server";
+import { openAccountOrders } from "~/orders/model/payments.server";
 import { apiCall, methodNotAllowed, money, ok, problem } from "~/utils/api.server";
 import { can } from "~/utils/companies.server";
 

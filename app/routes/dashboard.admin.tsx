@@ -1,11 +1,10 @@
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { type HeadersFunction, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { FailedMailList, toFailedMailItems } from "~/components/failed-mail";
 import { lowStockParts, oldestOrders, salesByDay, type DaySales } from "~/models/admin-home.server";
-import { listOverdue } from "~/models/order.server";
+import { listOverdue } from "~/orders/model/payments.server";
 import { getLatestStockCheck } from "~/models/stock-check.server";
 import { formatDay, orderStateText } from "~/domain/order-states";
 import { requireAdmin } from "~/utils/guards.server";

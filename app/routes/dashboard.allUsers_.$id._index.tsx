@@ -1,9 +1,14 @@
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data as dataWithInit } from "@remix-run/node";
+import {
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  data as dataWithInit,
+} from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { openAccountOrders } from "~/models/order.server";
+import { openAccountOrders } from "~/orders/model/payments.server";
 import { getUserById, setPriceGroup, setTaxProfile } from "~/models/user.server";
 import { getPriceGroup, listPriceGroups } from "~/models/price-group.server";
 import { CustomerPricingForm } from "~/components/customer-pricing-form";

@@ -1,7 +1,13 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import {
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  data,
+  redirect,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import type { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -19,14 +25,15 @@ import {
   type NoticeSource,
 } from "~/models/cart.server";
 import { reorderIntoCart } from "~/models/cart-lines.server";
-import { checkoutClaimMs, getOwnOrder, newOrderId } from "~/models/order.server";
-import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
+import { checkoutClaimMs, newOrderId } from "~/orders/model/placing.server";
+import { getOwnOrder } from "~/orders/model/reads.server";
+import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/orders/service.server";
 import { can } from "~/utils/companies.server";
 import { priceLines, priceScreenLines } from "~/utils/pricing.server";
 import { placeWords, type TaxLine } from "~/domain/tax";
 import { PriceWithList, TaxSummaryRows } from "~/components/prices";
 import { requireCustomer } from "~/utils/guards.server";
-import { redirectAfterOrder } from "~/utils/checkout.server";
+import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
 import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/utils/cart-forms";
 import { formatCents } from "~/domain/format";
 import { safeRedirect } from "~/utils/safe-redirect";

@@ -1,14 +1,20 @@
 import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import {
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  data,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { UnpaidCapsForm } from "~/components/hold-forms";
 import { listMembers } from "~/models/company-member.server";
 import { getCompany } from "~/models/company.server";
-import { listOrdersOfUser, openAccountOrders } from "~/models/order.server";
+import { listOrdersOfUser } from "~/orders/model/reads.server";
+import { openAccountOrders } from "~/orders/model/payments.server";
 import { accountTermsSchema } from "~/utils/account-terms";
 import { requireAdmin } from "~/utils/guards.server";
 import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";

@@ -1,15 +1,20 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import {
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  data,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { listMembers } from "~/models/company-member.server";
 import { getCompany } from "~/models/company.server";
 import { listInvitations } from "~/models/invitation.server";
-import { listAwaitingApproval } from "~/models/order.server";
-import { approveCompanyOrder, declineCompanyOrder } from "~/utils/approvals.server";
+import { listAwaitingApproval } from "~/orders/model/approvals.server";
+import { approveCompanyOrder, declineCompanyOrder } from "~/orders/approvals.server";
 import { requireCustomer } from "~/utils/guards.server";
 import { companyActionSchema, inviteSchema } from "~/utils/company-forms";
 import { COMPANY_ROLE_HELP, COMPANY_ROLE_WORDS, COMPANY_ROLES, type CompanyRole } from "~/domain/company-roles";

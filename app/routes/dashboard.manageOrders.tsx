@@ -1,9 +1,13 @@
-import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
+import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import {
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  data,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import type { SubmissionResult } from "@conform-to/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -12,8 +16,10 @@ import { OrderLinesDetails, PoNumber } from "~/components/order-lines";
 import { describeOrder } from "~/domain/order-lines";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { getOrderById, listAllOrders, type OrderView } from "~/models/order.server";
-import { removeUnpaidOrder } from "~/utils/orders.server";
+import { getOrderById } from "~/orders/model/reads.server";
+import { listAllOrders } from "~/orders/model/search.server";
+import { type OrderView } from "~/orders/model/view.server";
+import { removeUnpaidOrder } from "~/orders/service.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { formatCents } from "~/domain/format";
 import { readForm } from "~/utils/form.server";

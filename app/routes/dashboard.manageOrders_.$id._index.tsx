@@ -1,24 +1,29 @@
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data as dataWithInit } from "@remix-run/node";
+import {
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  data as dataWithInit,
+} from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ExtendHoldForm, HoldNotice } from "~/components/hold-forms";
 import { RecordedPayments, RecordPaymentForm, ShipForm } from "~/components/order-admin-forms";
 import { OrderDetails, OrderHeading, PaymentSummary } from "~/components/order-details";
 import { orderShopActors } from "~/models/audit.server";
-import { getOrderById } from "~/models/order.server";
+import { getOrderById } from "~/orders/model/reads.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { extendHoldSchema } from "~/utils/hold-forms";
 import { formatCents } from "~/domain/format";
-import { documentsOf } from "~/utils/order-documents.server";
+import { documentsOf } from "~/orders/documents.server";
 import { adminOrderSchema } from "~/utils/order-forms";
 import { orderStateText } from "~/domain/order-states";
 import { orderTimeline } from "~/utils/order-timeline";
-import { recordPayment, reversePayment, shipOrder } from "~/utils/orders.server";
+import { recordPayment, reversePayment, shipOrder } from "~/orders/service.server";
 import { formatDateTime } from "~/utils/shop-forms";
-import { extendHold } from "~/utils/stock-jobs.server";
+import { extendHold } from "~/orders/stock-jobs.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 const NOT_FOUND = "There is no order with that number.";

@@ -1,9 +1,8 @@
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { type HeadersFunction, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { getOrderById } from "~/models/order.server";
+import { getOrderById } from "~/orders/model/reads.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { formatCents } from "~/domain/format";
 import { describeOrder } from "~/domain/order-lines";

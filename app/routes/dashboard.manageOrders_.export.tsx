@@ -1,11 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod";
-import { eachOrder, type OrderView } from "~/models/order.server";
+import { eachOrder } from "~/orders/model/search.server";
+import { type OrderView } from "~/orders/model/view.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { csvDollars, csvFileDay, csvResponse, type CsvColumn } from "~/utils/csv.server";
 import { orderFilterSchema, toOrderFilter } from "~/utils/order-filters";
 import { ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
-import { formatInvoiceNumber } from "~/models/invoice.server";
+import { formatInvoiceNumber } from "~/orders/model/invoice.server";
 import { describeShipment } from "~/utils/shipping";
 
 /** One row per order; its lines summarised in one cell ("PW-1001 Brake Pad x 200; ..."). */

@@ -1,5 +1,4 @@
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { type HeadersFunction, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { CancelOrderDialogForm, cancelOrderPath } from "~/components/cancel-order-form";
 import { ConfirmDialog, confirmLinkClass } from "~/components/confirm-dialog";
@@ -7,7 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PoNumber } from "~/components/order-lines";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { listOrdersOfUser } from "~/models/order.server";
+import { listOrdersOfUser } from "~/orders/model/reads.server";
 import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
 import { formatCents } from "~/domain/format";
 import { orderPath } from "~/domain/order-lines";

@@ -1,17 +1,16 @@
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { type HeadersFunction, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { cancelOrderPath } from "~/components/cancel-order-form";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SubmitButton, useIsPending } from "~/components/forms";
-import { getOwnOrder } from "~/models/order.server";
+import { getOwnOrder } from "~/orders/model/reads.server";
 import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
 import { orderTimeline } from "~/utils/order-timeline";
 import { orderStateText } from "~/domain/order-states";
 import { formatCents } from "~/domain/format";
 import { HoldNotice } from "~/components/hold-forms";
 import { OrderDetails, OrderHeading, PaymentSummary } from "~/components/order-details";
-import { documentsOf } from "~/utils/order-documents.server";
+import { documentsOf } from "~/orders/documents.server";
 
 const NOT_FOUND = "We could not find that order in your account.";
 

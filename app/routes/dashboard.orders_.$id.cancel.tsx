@@ -1,13 +1,18 @@
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import {
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  data,
+} from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { CancelOrderPageForm } from "~/components/cancel-order-form";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useIsPending } from "~/components/forms";
-import { getOwnOrder } from "~/models/order.server";
-import { cancelCustomerOrder } from "~/utils/orders.server";
+import { getOwnOrder } from "~/orders/model/reads.server";
+import { cancelCustomerOrder } from "~/orders/service.server";
 import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
 import { mayHandleOrder } from "~/utils/companies.server";
 import { formatCents } from "~/domain/format";

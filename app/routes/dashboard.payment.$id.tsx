@@ -1,7 +1,14 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data as dataWithInit, redirect, redirectDocument } from "@remix-run/node";
+import {
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  data as dataWithInit,
+  redirect,
+  redirectDocument,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
 import type { Stripe as StripeJs } from "@stripe/stripe-js";
@@ -12,7 +19,7 @@ import { HoldNotice } from "~/components/hold-forms";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderLinesTable } from "~/components/order-lines";
 import { ErrorList, SubmitButton } from "~/components/forms";
-import { getOwnOrder } from "~/models/order.server";
+import { getOwnOrder } from "~/orders/model/reads.server";
 import { orderPath } from "~/domain/order-lines";
 import { ORDER_STATE_WORDS } from "~/domain/order-states";
 import { requireUser } from "~/utils/guards.server";

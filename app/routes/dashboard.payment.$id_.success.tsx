@@ -1,9 +1,8 @@
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { type HeadersFunction, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { getOwnOrder } from "~/models/order.server";
+import { getOwnOrder } from "~/orders/model/reads.server";
 import { requireUser } from "~/utils/guards.server";
 import { mayHandleOrder } from "~/utils/companies.server";
 import { formatCents } from "~/domain/format";

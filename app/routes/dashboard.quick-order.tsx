@@ -1,7 +1,12 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data as dataWithInit } from "@remix-run/node";
+import {
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  data as dataWithInit,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -13,8 +18,8 @@ import { padLinesIntoCart } from "~/models/cart-lines.server";
 import { requireCustomer } from "~/utils/guards.server";
 import { pricePadChecks } from "~/utils/pricing.server";
 import { PriceWithList } from "~/components/prices";
-import { redirectAfterOrder } from "~/utils/checkout.server";
-import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
+import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
+import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/orders/service.server";
 import { can } from "~/utils/companies.server";
 import { CART_PATH } from "~/utils/cart-forms";
 import { formatCents } from "~/domain/format";

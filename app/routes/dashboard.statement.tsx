@@ -1,11 +1,10 @@
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { type HeadersFunction, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { documentPath } from "~/components/order-document";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { company } from "~/content/company";
-import { openAccountOrders } from "~/models/order.server";
+import { openAccountOrders } from "~/orders/model/payments.server";
 import { requireCustomer } from "~/utils/guards.server";
 import { can } from "~/utils/companies.server";
 import { formatCents } from "~/domain/format";

@@ -1,10 +1,14 @@
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data as dataWithInit } from "@remix-run/node";
+import {
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  data as dataWithInit,
+} from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { documentPath, OrderDocument } from "~/components/order-document";
 import { requireUser } from "~/utils/guards.server";
-import { documentTitle, loadOrderDocument } from "~/utils/order-documents.server";
+import { documentTitle, loadOrderDocument } from "~/orders/documents.server";
 
 /**
  * An order's invoice, pro-forma invoice or packing slip, as a page that prints cleanly on A4 and

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { documentFileName } from "~/components/order-document";
-import { loadOrderDocument, renderDocumentHtml } from "~/utils/order-documents.server";
+import { loadOrderDocument, renderDocumentHtml } from "~/orders/documents.server";
 import { htmlToPdf } from "~/utils/pdf.server";
 
 const PDF_UNAVAILABLE = "The PDF could not be made just now. Please try again, or print the page instead.";

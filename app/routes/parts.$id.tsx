@@ -1,7 +1,12 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data as dataWithInit } from "@remix-run/node";
+import {
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  data as dataWithInit,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useMemo, useState } from "react";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -23,8 +28,8 @@ import { useHydrated } from "~/utils/hydrated";
 import { formatCents } from "~/domain/format";
 import { orderFormSchema } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
-import { redirectAfterOrder } from "~/utils/checkout.server";
-import { checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
+import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
+import { checkoutTerms, placeCustomerOrder } from "~/orders/service.server";
 import { priceTable } from "~/domain/pricing";
 import { customerPricing } from "~/utils/pricing.server";
 import { placeWords, taxLinesFor, taxOn, taxPlaceFor } from "~/domain/tax";

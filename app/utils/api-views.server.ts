@@ -1,6 +1,6 @@
 /** How the API shows parts and orders: money as integer cents with its currency, times in ISO 8601 UTC. */
-import { formatInvoiceNumber } from "~/models/invoice.server";
-import type { OrderView } from "~/models/order.server";
+import { formatInvoiceNumber } from "~/orders/model/invoice.server";
+import type { OrderView } from "~/orders/model/view.server";
 import type { PartCatalogue } from "~/models/part-catalogue.server";
 import type { PartView } from "~/models/part.server";
 import { money } from "./api.server";

@@ -74,7 +74,7 @@ export function partValues(part: {
   return { partNumber, priceCents, availableQuantity, minOrderQuantity };
 }
 
-/** Remove (unpaid to removed) as an audit event (shipping and payments: utils/orders.server.ts). */
+/** Remove (unpaid to removed) as an audit event (shipping and payments: orders/service.server.ts). */
 export function orderStatusChange(
   intent: "remove",
   order: { id: string; number: string; summary: string; userEmail: string },

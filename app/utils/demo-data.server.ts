@@ -10,8 +10,9 @@ import { parseBreaks, priceWith } from "~/domain/pricing";
 import { taxLinesFor, taxPlaceFor, taxTotal, type TaxProfile } from "~/domain/tax";
 import { ensureDemoFailedMail } from "./failed-mail.server";
 import { ensureDemoWebhooks } from "./webhooks.server";
-import { assignInvoiceNumber } from "~/models/invoice.server";
-import { Order, toOrderView } from "~/models/order.server";
+import { assignInvoiceNumber } from "~/orders/model/invoice.server";
+import { Order } from "~/orders/model/schema.server";
+import { toOrderView } from "~/orders/model/view.server";
 import { hashPassword } from "./password.server";
 import { getEnv } from "./env.server";
 

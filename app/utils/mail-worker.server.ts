@@ -14,7 +14,7 @@ import {
 } from "./jobs.server";
 import { sendPasswordResetLink } from "./password-reset.server";
 import { getEnv } from "./env.server";
-import { sweepOrderMail } from "./order-mail-sweep.server";
+import { sweepOrderMail } from "~/orders/mail-sweep.server";
 import { defineWebhookJobs, sweepWebhookDeliveries } from "./webhook-worker.server";
 
 /** Waits 2 s, 4 s, 8 s … up to 10 minutes between tries: a down server delays mail. */
@@ -59,7 +59,7 @@ export type MailWorker = {
  * attempt gives up on a silent SMTP server well before its lock expires. Failures retry with
  * backoff; after `maxAttempts` a message is marked failed (audit log and Shop Today, where an admin
  * sends it again). A sweep every `sweepMs` writes the mail of order events left without one
- * (order-mail-sweep.server.ts) and gives a job to every message left without a live one.
+ * (orders/mail-sweep.server.ts) and gives a job to every message left without a live one.
  */
 export async function startMailWorker({
   smtpUrl,

@@ -1,13 +1,13 @@
 import Stripe from "stripe";
-import type { OrderView } from "~/models/order.server";
-import { raiseOrderEvent } from "./order-events.server";
+import type { OrderView } from "~/orders/model/view.server";
+import { raiseOrderEvent } from "~/orders/events.server";
 import {
   claimStripeEvent,
   markOrderPaid,
   releaseStripeEvent,
   type MarkPaidOutcome,
   type PaymentEvidence,
-} from "~/models/payment.server";
+} from "~/orders/model/card-payment.server";
 import { getEnv } from "./env.server";
 import { formatCents } from "~/domain/format";
 

@@ -1,6 +1,6 @@
 /**
  * Outbound webhooks: endpoints people register (the Webhooks screen), the deliveries each order
- * event writes to them (a subscriber of order-events.server.ts), and how a delivery is signed and
+ * event writes to them (a subscriber of orders/events.server.ts), and how a delivery is signed and
  * sent (the job in webhook-worker.server.ts). The scheme is in docs/webhooks.md.
  */
 import { createHmac, randomBytes } from "node:crypto";
@@ -16,14 +16,14 @@ import {
   removeEndpoint,
   type EndpointHolder,
 } from "~/models/webhook.server";
-import type { OrderView } from "~/models/order.server";
+import type { OrderView } from "~/orders/model/view.server";
 import { listAdminRecipients } from "~/models/user.server";
 import type { CompanyRole } from "~/domain/company-roles";
 import { audit, type AuditEvent } from "./audit-trail.server";
 import { can } from "./companies.server";
 import { getEnv } from "./env.server";
 import { queueWebhookDelivery } from "./jobs.server";
-import type { OrderEvent } from "./order-events.server";
+import type { OrderEvent } from "~/orders/events.server";
 
 export const SIGNATURE_HEADER = "PartsWorks-Signature";
 export const EVENT_ID_HEADER = "PartsWorks-Event-Id";

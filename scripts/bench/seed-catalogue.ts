@@ -4,7 +4,7 @@
  * batches (no per-document Mongoose work), into whatever database Mongoose is connected to.
  */
 import { Types } from "mongoose";
-import { Order } from "../../app/models/order.server";
+import { Order } from "../../app/orders/model/schema.server";
 import { catalogueKeys } from "../../app/domain/part-search-keys";
 import { Part } from "../../app/models/part.server";
 import { VEHICLE_MAKES } from "../../app/content/vehicles";

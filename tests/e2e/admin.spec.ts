@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";
 import { createUser } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Cart } from "~/models/cart.server";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";
 import { parseFitmentLine } from "~/domain/catalogue";
 import { createOrder } from "../setup/order-factories";

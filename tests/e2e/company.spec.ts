@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, BrowserContext } from "@playwright/test";
 import { Company } from "~/models/company.server";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { Outbox } from "~/models/outbox.server";
 import { createUser, sessionCookieValue } from "../setup/factories";
 import { expect, test } from "./fixtures";

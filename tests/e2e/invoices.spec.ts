@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { createUser } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { expect, test } from "./fixtures";

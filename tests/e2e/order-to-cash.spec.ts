@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { sessionCookieValue, updateCompanyOf } from "../setup/factories";
 import { expect, test } from "./fixtures";
 

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import Stripe from "stripe";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { createOrder } from "../setup/order-factories";
 import { expect, test } from "./fixtures";
 

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { Types } from "mongoose";
 import { Audit, insertAuditEntry } from "~/models/audit.server";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { Part, toPartView } from "~/models/part.server";
 import { User, toUserView } from "~/models/user.server";
 import { createUser, sessionCookieValue } from "../setup/factories";

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
 import { formatDateTime } from "~/utils/shop-forms";

@@ -1,4 +1,4 @@
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { User } from "~/models/user.server";
 import { storedCustomer, updateCompanyOf } from "../setup/factories";
 import { expect, test } from "./fixtures";

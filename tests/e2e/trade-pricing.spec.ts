@@ -1,8 +1,8 @@
-import { Order } from "~/models/order.server";
-import { markOrderPaid } from "~/models/payment.server";
+import { Order } from "~/orders/model/schema.server";
+import { markOrderPaid } from "~/orders/model/card-payment.server";
 import { savePriceGroup } from "~/models/price-group.server";
 import { setPriceGroup, setTaxProfile } from "~/models/user.server";
-import { placeCustomerOrder } from "~/utils/orders.server";
+import { placeCustomerOrder } from "~/orders/service.server";
 import { expect, test } from "./fixtures";
 
 test("a distributor sees its price on the card, the part page and the cart, reaches the next break, and pays tax on the net", async ({

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { lowStockParts } from "~/models/admin-home.server";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";
 import { loader } from "~/routes/dashboard.admin";
 import { action as editAction } from "~/routes/dashboard.manageProducts_.$id.edit";

@@ -4,7 +4,7 @@
  * bad-input matrix and the conditional updates.
  */
 import { describe, expect, test } from "vitest";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { getNewestParts, Part } from "~/models/part.server";
 import { Session } from "~/models/session.server";
 import { action as addAction, loader as addLoader } from "~/routes/dashboard.addProduct";

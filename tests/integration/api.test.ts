@@ -7,7 +7,7 @@ import { request as httpRequest } from "node:http";
 import { describe, expect, test } from "vitest";
 import { ApiKey, createApiKey } from "~/models/api-key.server";
 import { Audit } from "~/models/audit.server";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";
 import { savePriceGroup } from "~/models/price-group.server";
 import { setPriceGroup, setTaxProfile, User } from "~/models/user.server";

@@ -8,7 +8,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { describe, expect, test } from "vitest";
 import { Audit } from "~/models/audit.server";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";
 import { User } from "~/models/user.server";
 import { action as addAction } from "~/routes/dashboard.addProduct";

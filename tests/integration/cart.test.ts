@@ -6,7 +6,7 @@
 import { Types } from "mongoose";
 import { describe, expect, test } from "vitest";
 import { Cart } from "~/models/cart.server";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";
 import { action as cartAction, loader as cartLoader } from "~/routes/dashboard.cart";
 import { action as padAction } from "~/routes/dashboard.quick-order";

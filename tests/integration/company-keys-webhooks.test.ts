@@ -13,7 +13,7 @@ import { WebhookDelivery, WebhookEndpoint } from "~/models/webhook.server";
 import { action as keysAction, loader as keysLoader } from "~/routes/dashboard.apiKeys";
 import { action as companyAction } from "~/routes/dashboard.company";
 import { action as webhooksAction, loader as webhooksLoader } from "~/routes/dashboard.webhooks";
-import { placeCustomerOrder } from "~/utils/orders.server";
+import { placeCustomerOrder } from "~/orders/service.server";
 import * as keysMigration from "../../scripts/migrations/20261125200000-company-keys-webhooks.js";
 import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";

@@ -5,7 +5,7 @@ import { Audit } from "~/models/audit.server";
 import { Company } from "~/models/company.server";
 import { changeMemberRole } from "~/models/company-member.server";
 import { Invitation } from "~/models/invitation.server";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { Outbox } from "~/models/outbox.server";
 import { Session } from "~/models/session.server";
 import { User } from "~/models/user.server";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import mongoose from "mongoose";
 import { afterAll, describe, expect, test } from "vitest";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { holdStock, Part } from "~/models/part.server";
 import { Session } from "~/models/session.server";
 import { User } from "~/models/user.server";

@@ -5,7 +5,9 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { listKeysFor } from "~/utils/api-keys.server";
 import { listMembers } from "~/models/company-member.server";
-import { listAwaitingApproval, listOverdue, Order } from "~/models/order.server";
+import { listAwaitingApproval } from "~/orders/model/approvals.server";
+import { listOverdue } from "~/orders/model/payments.server";
+import { Order } from "~/orders/model/schema.server";
 import { checkStock } from "~/models/stock-check.server";
 import { User, getUserByEmail } from "~/models/user.server";
 import { ensureDemoData } from "~/utils/demo-data.server";

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";
 import { Session } from "~/models/session.server";
 import type { LocalDb } from "../../server/local-db";

@@ -3,8 +3,8 @@
  * HTTP, against the real database): who may see which, what each shows, and the PDF.
  */
 import { afterAll, describe, expect, test } from "vitest";
-import { formatInvoiceNumber } from "~/models/invoice.server";
-import { Order } from "~/models/order.server";
+import { formatInvoiceNumber } from "~/orders/model/invoice.server";
+import { Order } from "~/orders/model/schema.server";
 import { loader as documentLoader } from "~/routes/documents.$id.$kind";
 import { loader as pdfLoader } from "~/routes/documents.$id.$kind_.pdf";
 import { closePdfBrowser } from "~/utils/pdf.server";

@@ -4,9 +4,9 @@
  * and a number taken but not used is given back and used next.
  */
 import { describe, expect, test } from "vitest";
-import { assignInvoiceNumber, invoiceCounter } from "~/models/invoice.server";
-import { Order } from "~/models/order.server";
-import { markOrderPaid } from "~/models/payment.server";
+import { assignInvoiceNumber, invoiceCounter } from "~/orders/model/invoice.server";
+import { Order } from "~/orders/model/schema.server";
+import { markOrderPaid } from "~/orders/model/card-payment.server";
 import { createPart, createUser } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { action as ordersAction, loader as ordersLoader } from "~/routes/dashboard.manageOrders";
 import { action as adminOrderAction, loader as adminOrderLoader } from "~/routes/dashboard.manageOrders_.$id._index";
 import { loader as customerOrderLoader } from "~/routes/dashboard.orders_.$id._index";

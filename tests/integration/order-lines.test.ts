@@ -5,9 +5,11 @@
  */
 import mongoose from "mongoose";
 import { describe, expect, test } from "vitest";
-import { cancelOrder, Order, placeOrder, removeOrder, type PlaceOrderResult } from "~/models/order.server";
+import { cancelOrder, removeOrder } from "~/orders/model/holds.server";
+import { Order } from "~/orders/model/schema.server";
+import { placeOrder, type PlaceOrderResult } from "~/orders/model/placing.server";
 import { Part } from "~/models/part.server";
-import { markOrderPaid } from "~/models/payment.server";
+import { markOrderPaid } from "~/orders/model/card-payment.server";
 import { setUnpaidCaps } from "~/models/user.server";
 import { loader as manageOrdersLoader } from "~/routes/dashboard.manageOrders";
 import { loader as myOrdersLoader } from "~/routes/dashboard.orders";

@@ -6,8 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { Audit } from "~/models/audit.server";
-import { InvoiceNumber } from "~/models/invoice.server";
-import { Order } from "~/models/order.server";
+import { InvoiceNumber } from "~/orders/model/invoice.server";
+import { Order } from "~/orders/model/schema.server";
 import { Outbox } from "~/models/outbox.server";
 import { Part } from "~/models/part.server";
 import mongoose from "mongoose";

@@ -1,7 +1,7 @@
 /** Shared by the integration tests: sessions, database snapshots, toasts, form helpers. */
 import { getToast } from "~/utils/toast.server";
 import { expect } from "vitest";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";
 import { Review } from "~/models/review.server";
 import type { Role } from "~/models/user.server";

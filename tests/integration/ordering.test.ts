@@ -3,7 +3,8 @@
  * order (also 50 at once), the bad-input matrix, cancelling, ownership, and reviews.
  */
 import { describe, expect, test } from "vitest";
-import { Order, placeOrder } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
+import { placeOrder } from "~/orders/model/placing.server";
 import { Part } from "~/models/part.server";
 import { Review } from "~/models/review.server";
 import { Session } from "~/models/session.server";

@@ -1,7 +1,7 @@
 /** A shop started without Stripe keys: the pay screen says so plainly (no setting names); nothing is faked. */
 import { describe, expect, test, vi } from "vitest";
-import { Order } from "~/models/order.server";
-import { Payment } from "~/models/payment.server";
+import { Order } from "~/orders/model/schema.server";
+import { Payment } from "~/orders/model/card-payment.server";
 import { action, loader } from "~/routes/dashboard.payment.$id";
 import { action as webhook } from "~/routes/webhooks.stripe";
 import { createUser, sessionCookieHeader } from "../setup/factories";

@@ -5,8 +5,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { Order } from "~/models/order.server";
-import { Payment, StripeEvent } from "~/models/payment.server";
+import { Order } from "~/orders/model/schema.server";
+import { Payment, StripeEvent } from "~/orders/model/card-payment.server";
 import { getStripe, handleStripeEvent } from "~/utils/stripe.server";
 import { createUser } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";

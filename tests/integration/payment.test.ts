@@ -6,8 +6,8 @@
  */
 import type Stripe from "stripe";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { Order } from "~/models/order.server";
-import { Payment } from "~/models/payment.server";
+import { Order } from "~/orders/model/schema.server";
+import { Payment } from "~/orders/model/card-payment.server";
 import { action, loader } from "~/routes/dashboard.payment.$id";
 import { loader as returnLoader } from "~/routes/dashboard.payment.$id_.success";
 import { getStripe } from "~/utils/stripe.server";

@@ -4,11 +4,11 @@
  * tax case, and prices and tax frozen on a placed order whatever changes afterwards.
  */
 import { describe, expect, test } from "vitest";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";
 import { savePriceGroup, type PriceGroupInput } from "~/models/price-group.server";
 import { setPriceGroup, setTaxProfile } from "~/models/user.server";
-import { placeCustomerOrder } from "~/utils/orders.server";
+import { placeCustomerOrder } from "~/orders/service.server";
 import { parseBreaks, formatBreaks, nextBreakHint } from "~/domain/pricing";
 import { priceLines } from "~/utils/pricing.server";
 import { seller } from "~/content/tax-rates";
@@ -384,7 +384,7 @@ describe("an order freezes its prices and tax", () => {
       userEmail: user.email,
       userName: user.name,
     });
-    const { toOrderView } = await import("~/models/order.server");
+    const { toOrderView } = await import("~/orders/model/view.server");
     expect(toOrderView(doc.toObject())).toMatchObject({
       netCents: 50_000,
       taxCents: 0,

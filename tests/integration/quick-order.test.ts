@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { Cart } from "~/models/cart.server";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";
 import { action as padAction } from "~/routes/dashboard.quick-order";
 import { createPart } from "../setup/factories";

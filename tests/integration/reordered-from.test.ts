@@ -3,7 +3,7 @@
  * timeline, with a link, on the customer's and the admin's order pages.
  */
 import { describe, expect, test } from "vitest";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { action as cartAction } from "~/routes/dashboard.cart";
 import { loader as adminOrderLoader } from "~/routes/dashboard.manageOrders_.$id._index";
 import { loader as orderLoader } from "~/routes/dashboard.orders_.$id._index";

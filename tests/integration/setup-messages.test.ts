@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import type { LocalDb } from "../../server/local-db";
 import { ENV_NAMES } from "../../server/env";
 import { startShop, type Shop } from "../../scripts/bench/shop";

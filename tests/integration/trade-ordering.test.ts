@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { Cart } from "~/models/cart.server";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { action as cartAction, loader as cartLoader } from "~/routes/dashboard.cart";
 import { loader as manageOrdersLoader } from "~/routes/dashboard.manageOrders";
 import { loader as myOrdersLoader } from "~/routes/dashboard.orders";

@@ -7,11 +7,11 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { Audit } from "~/models/audit.server";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { WebhookDelivery, WebhookEndpoint } from "~/models/webhook.server";
 import { action as webhooksAction, loader as webhooksLoader } from "~/routes/dashboard.webhooks";
-import { raiseOrderEvent } from "~/utils/order-events.server";
-import { placeCustomerOrder } from "~/utils/orders.server";
+import { raiseOrderEvent } from "~/orders/events.server";
+import { placeCustomerOrder } from "~/orders/service.server";
 import { endpointUrlProblem, signatureHeader } from "~/utils/webhooks.server";
 import { createPart } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";

@@ -4,7 +4,8 @@
  * on-hand count grows by it), so cancelling it gives the units back as a placed order's would.
  */
 import { randomUUID } from "node:crypto";
-import { Order, toOrderView, type OrderStatus } from "~/models/order.server";
+import { Order, type OrderStatus } from "~/orders/model/schema.server";
+import { toOrderView } from "~/orders/model/view.server";
 import { Part } from "~/models/part.server";
 import { createPart } from "./factories";
 

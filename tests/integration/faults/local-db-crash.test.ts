@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { setUnpaidCaps } from "~/models/user.server";
 import { createPart, createUser, sessionCookieHeader } from "../../setup/factories";
 import { killShop, ownDatabase, postForm, sleep, spawnShop, waitHealthy, type ShopProcess } from "./fault-helpers";

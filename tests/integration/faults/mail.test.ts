@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Audit } from "~/models/audit.server";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { addToOutbox, Outbox } from "~/models/outbox.server";
 import { createPart, createUser, sessionCookieHeader } from "../../setup/factories";
 import {

@@ -12,9 +12,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Audit } from "~/models/audit.server";
-import { Order } from "~/models/order.server";
+import { Order } from "~/orders/model/schema.server";
 import { WebhookDelivery } from "~/models/webhook.server";
-import { expireOrder } from "~/utils/stock-jobs.server";
+import { expireOrder } from "~/orders/stock-jobs.server";
 import { createPart, createUser, sessionCookieHeader } from "../../setup/factories";
 import {
   killShop,

@@ -6,13 +6,14 @@ import {
   noteHoldReminders,
   settleLeftStock,
   settleStaleCartClaims,
-} from "~/models/order-stock.server";
-import { endUnpaidOrder, mailWritten } from "~/models/order.server";
+  endUnpaidOrder,
+} from "~/orders/model/holds.server";
+import { mailWritten } from "~/orders/model/events.server";
 import { checkStock, saveStockCheck } from "~/models/stock-check.server";
-import { audit } from "./audit-trail.server";
-import { getEnv } from "./env.server";
-import { mailHoldEnding } from "./order-mail.server";
-import { raiseOrderEvent } from "./order-events.server";
+import { audit } from "~/utils/audit-trail.server";
+import { getEnv } from "~/utils/env.server";
+import { mailHoldEnding } from "./mail.server";
+import { raiseOrderEvent } from "./events.server";
 
 /**
  * The stock's own jobs (agenda, on every instance that runs the mail worker). Each step is made of

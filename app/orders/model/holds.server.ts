@@ -1,12 +1,71 @@
+/**
+ * An order's hold on stock: ending an unpaid order (stock back), settling what a crash left pending,
+ * finishing or undoing orders left reserving, the hold's end, its reminder, and extending it.
+ */
 import { assignInvoiceNumber } from "./invoice.server";
-import { dropCheckoutClaim, emptyCheckedOutCart, listStaleCheckoutClaims } from "./cart.server";
-import { abandonOrder, confirmOrder, Order, settleOrderStock, toOrderView, type OrderView } from "./order.server";
-import { partsHeldBy } from "./part.server";
+import { dropCheckoutClaim, emptyCheckedOutCart, listStaleCheckoutClaims } from "~/models/cart.server";
+import { isObjectId, partsHeldBy, releaseHolds } from "~/models/part.server";
+import { ENDED_UNPAID_STATUSES, Order } from "./schema.server";
+import { toOrderView, type OrderView } from "./view.server";
+import { type CustomerScope, scopeFilter } from "./reads.server";
+import { abandonOrder, confirmOrder } from "./placing.server";
+
+const ENDED_AT = { cancelled: "cancelledAt", removed: "removedAt", expired: "expiredAt" } as const;
+
+/**
+ * Ends an unpaid order (cancelled by its customer, removed by an admin, or expired) and gives
+ * every line's stock back. The status changes in one conditional update that also notes the
+ * stock as pending, so of two endings racing only one applies; the release itself pulls each
+ * hold once (releaseHolds), and what a crash leaves pending the stock sweep settles.
+ */
+export async function endUnpaidOrder(
+  filter: Record<string, unknown>,
+  status: (typeof ENDED_UNPAID_STATUSES)[number],
+  { from = "unpaid", set = {} }: { from?: "unpaid" | "approval"; set?: Record<string, unknown> } = {},
+) {
+  const doc = await Order.findOneAndUpdate(
+    // An order with money recorded against it is not ended here: the payment is reversed first.
+    { ...filter, status: from, paidCents: { $in: [0, null] } },
+    {
+      $set: { ...set, status, [ENDED_AT[status]]: new Date(), stockPending: "release" },
+      $addToSet: { mailPending: status },
+    },
+    { returnDocument: "after" },
+  ).lean();
+  if (!doc) return null;
+  const view = toOrderView(doc);
+  await settleOrderStock(view.id, view.lines, "release");
+  // Its event (noted above as pending) is raised by the service that ended it (orders/service.server.ts).
+  return view;
+}
+
+/** Gives back (or ships) the order's holds, then notes that nothing is pending. Safe to run again. */
+export async function settleOrderStock(
+  orderId: string,
+  lines: { partId: string; quantity: number }[],
+  pending: "release" | "ship",
+) {
+  await releaseHolds(orderId, lines, { ship: pending === "ship" });
+  await Order.updateOne({ _id: orderId, stockPending: pending }, { $unset: { stockPending: "" } });
+}
+
+/** The customer's (company's) unpaid order becomes cancelled; null if it is not theirs or not unpaid. */
+export function cancelOrder(orderId: string, scope: CustomerScope) {
+  const filter = scopeFilter(scope);
+  if (!isObjectId(orderId) || !filter) return Promise.resolve(null);
+  return endUnpaidOrder({ _id: orderId, ...filter }, "cancelled");
+}
+
+/** An admin removes an unpaid order; null if it is not unpaid (any more). */
+export function removeOrder(orderId: string) {
+  if (!isObjectId(orderId)) return Promise.resolve(null);
+  return endUnpaidOrder({ _id: orderId }, "removed");
+}
 
 /**
  * The orders a crash (or a failed write) left half way, and the unpaid orders whose hold runs out.
  * Every step here is a conditional update that applies once, so several instances may run them at
- * the same time (the jobs in stock-jobs.server.ts) and a step run twice changes nothing.
+ * the same time (the jobs in orders/stock-jobs.server.ts) and a step run twice changes nothing.
  */
 
 /**

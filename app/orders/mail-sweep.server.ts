@@ -1,11 +1,13 @@
-import { listPendingOrderMail, mailWritten, type OrderMailEvent, type OrderView } from "~/models/order.server";
+import { listPendingOrderMail, mailWritten } from "~/orders/model/events.server";
+import { type OrderMailEvent } from "~/orders/model/schema.server";
+import { type OrderView } from "~/orders/model/view.server";
 import { getPartsByIds } from "~/models/part.server";
-import { mailHoldEnding } from "./order-mail.server";
-import { raiseOrderEvent } from "./order-events.server";
+import { mailHoldEnding } from "./mail.server";
+import { raiseOrderEvent } from "./events.server";
 
 /**
  * Each change of an order notes its event on the order in the same atomic update (`mailPending`),
- * and the service raises it right after (order-events.server.ts: mail and webhook deliveries). The
+ * and the service raises it right after (orders/events.server.ts: mail and webhook deliveries). The
  * database has no transactions, so a crash or a failed write between the two leaves the event
  * noted and its outbox entries unwritten: this sweep, run by the outbox sweep job every minute,
  * raises those events again. Each entry's id is its event's, so the step and the sweep never write

@@ -1,21 +1,17 @@
 /**
- * The order's domain events and their subscribers. A service (orders.server.ts, stripe.server.ts,
- * stock-jobs.server.ts) makes a change whose atomic update also notes the event as pending on the
+ * The order's domain events and their subscribers. A service (orders/service.server.ts, stripe.server.ts,
+ * orders/stock-jobs.server.ts) makes a change whose atomic update also notes the event as pending on the
  * order (`mailPending`), then raises it here: every subscriber writes its outbox entries (mail,
  * webhook deliveries), and once all did, the pending note comes off. The database has no
  * transactions, so what a crash or a failed write leaves noted, the order event sweep raises again
- * (order-mail-sweep.server.ts); each subscriber's outbox key makes a second raise write nothing.
+ * (orders/mail-sweep.server.ts); each subscriber's outbox key makes a second raise write nothing.
  */
-import { mailWritten, type OrderMailEvent, type OrderView } from "~/models/order.server";
+import { mailWritten } from "~/orders/model/events.server";
+import { type OrderMailEvent } from "~/orders/model/schema.server";
+import { type OrderView } from "~/orders/model/view.server";
 import type { EmailPart } from "~/emails/orders";
-import {
-  mailOrderEnded,
-  mailOrderExpired,
-  mailOrderPaid,
-  mailOrderPlaced,
-  mailOrderShipped,
-} from "./order-mail.server";
-import { queueOrderWebhooks } from "./webhooks.server";
+import { mailOrderEnded, mailOrderExpired, mailOrderPaid, mailOrderPlaced, mailOrderShipped } from "./mail.server";
+import { queueOrderWebhooks } from "~/utils/webhooks.server";
 
 export type OrderEvent =
   | { type: "orderPlaced"; order: OrderView; belowMinimum: EmailPart[] }
@@ -42,7 +38,7 @@ export function pendingNoteOf(event: OrderEvent): OrderMailEvent {
   }
 }
 
-/** The mail of each event (order-mail.server.ts). True when every message is written (or not due). */
+/** The mail of each event (orders/mail.server.ts). True when every message is written (or not due). */
 function mailSubscriber(event: OrderEvent) {
   switch (event.type) {
     case "orderPlaced":

@@ -1,31 +1,29 @@
 /**
  * The order services: each change of an order that screens (and later the API) make goes through
- * one function here, which calls the models, raises the order's event (order-events.server.ts:
+ * one function here, which calls the models, raises the order's event (orders/events.server.ts:
  * mail and webhooks) and audits. Models only store; the words people read come from order-states.ts.
  */
-import { assignInvoiceNumber } from "~/models/invoice.server";
+import { assignInvoiceNumber } from "~/orders/model/invoice.server";
 import {
   accountCommitmentOf,
   addRecordedPayment,
-  cancelOrder,
-  markShipped,
   openAccountOrders,
-  placeOrder as placeOrderModel,
-  removeOrder,
   reverseRecordedPayment,
-  type CustomerScope,
-  type OrderView,
-  type PlaceOrderInput,
   type RecordedPaymentInput,
-} from "~/models/order.server";
+} from "~/orders/model/payments.server";
+import { cancelOrder, removeOrder } from "~/orders/model/holds.server";
+import { markShipped } from "~/orders/model/shipments.server";
+import { placeOrder as placeOrderModel, type PlaceOrderInput } from "~/orders/model/placing.server";
+import { type CustomerScope } from "~/orders/model/reads.server";
+import { type OrderView } from "~/orders/model/view.server";
 import { getPartsByIds } from "~/models/part.server";
 import { getUserById } from "~/models/user.server";
-import { can } from "./companies.server";
+import { can } from "~/utils/companies.server";
 import { mailApprovalNeeded } from "./approvals.server";
-import { audit, type AuditEvent } from "./audit-trail.server";
-import { customerPricing, priceWith } from "./pricing.server";
+import { audit, type AuditEvent } from "~/utils/audit-trail.server";
+import { customerPricing, priceWith } from "~/utils/pricing.server";
 import { formatCents } from "~/domain/format";
-import { raiseOrderEvent } from "./order-events.server";
+import { raiseOrderEvent } from "./events.server";
 import { ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 
 type Actor = { id: string; email: string };

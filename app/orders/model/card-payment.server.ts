@@ -1,7 +1,8 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 import { assignInvoiceNumber } from "./invoice.server";
-import { Order, toOrderView, type OrderView } from "./order.server";
-import { isDuplicateKeyError } from "./user.server";
+import { Order } from "./schema.server";
+import { toOrderView, type OrderView } from "./view.server";
+import { isDuplicateKeyError } from "~/models/user.server";
 
 /** The payment record of the spec: myOrder, transactionId, for, status. */
 const paymentSchema = new Schema(
@@ -61,7 +62,7 @@ export type MarkPaidOutcome = "paid" | "already_paid" | "paid_by_other" | "misma
 
 /**
  * The outcome, and the order whose "paid" event is noted and not yet handed to its subscribers
- * (mail, webhooks): the service that called raises it (utils/order-events.server.ts).
+ * (mail, webhooks): the service that called raises it (orders/events.server.ts).
  */
 export type MarkPaidResult = { outcome: MarkPaidOutcome; paidEvent: OrderView | null };
 

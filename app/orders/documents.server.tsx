@@ -13,12 +13,13 @@ import {
   type DocumentKind,
   type OrderDocumentData,
 } from "~/components/order-document";
-import { assignInvoiceNumber, formatInvoiceNumber } from "~/models/invoice.server";
-import { getOrderById, getOwnOrder, type OrderView } from "~/models/order.server";
+import { assignInvoiceNumber, formatInvoiceNumber } from "~/orders/model/invoice.server";
+import { getOrderById, getOwnOrder } from "~/orders/model/reads.server";
+import { type OrderView } from "~/orders/model/view.server";
 import { getCompany } from "~/models/company.server";
 import { getUserById, type UserView } from "~/models/user.server";
-import { requireUser } from "./guards.server";
-import { mayHandleOrder } from "./companies.server";
+import { requireUser } from "~/utils/guards.server";
+import { mayHandleOrder } from "~/utils/companies.server";
 
 export const DOCUMENT_NOT_FOUND = "We could not find that document.";
 

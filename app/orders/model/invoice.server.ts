@@ -1,6 +1,6 @@
 import mongoose, { Schema } from "mongoose";
-import { Counter } from "./counter.server";
-import { Order } from "./order.server";
+import { Counter } from "~/models/counter.server";
+import { Order } from "./schema.server";
 
 /**
  * Invoice numbers: 1, 2, 3… with no gap and no duplicate. One counter document takes the next

@@ -6,15 +6,18 @@
 import { createElement } from "react";
 import { ApprovalNeededEmail, OrderDecidedEmail } from "~/emails/company";
 import { listMembers } from "~/models/company-member.server";
-import { assignInvoiceNumber } from "~/models/invoice.server";
-import { accountCommitmentOf, approveOrder, declineOrder, getOwnOrder, type OrderView } from "~/models/order.server";
+import { assignInvoiceNumber } from "~/orders/model/invoice.server";
+import { accountCommitmentOf } from "~/orders/model/payments.server";
+import { approveOrder, declineOrder } from "~/orders/model/approvals.server";
+import { getOwnOrder } from "~/orders/model/reads.server";
+import { type OrderView } from "~/orders/model/view.server";
 import type { UserView } from "~/models/user.server";
-import { can } from "./companies.server";
-import { queueEmail, shopUrl } from "./email.server";
+import { can } from "~/utils/companies.server";
+import { queueEmail, shopUrl } from "~/utils/email.server";
 import { formatCents } from "~/domain/format";
 import { orderPath } from "~/domain/order-lines";
-import { raiseOrderEvent } from "./order-events.server";
-import { creditMessage } from "./orders.server";
+import { raiseOrderEvent } from "./events.server";
+import { creditMessage } from "./service.server";
 
 /** Each owner of the company gets one message naming the order, the buyer and the limit. */
 export async function mailApprovalNeeded(order: OrderView, buyer: UserView) {

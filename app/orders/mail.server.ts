@@ -12,17 +12,17 @@ import {
 } from "~/emails/orders";
 import { HoldEndingEmail, OrderExpiredEmail } from "~/emails/holds";
 import { getUserById, listAdminRecipients } from "~/models/user.server";
-import { queueEmail, shopUrl } from "./email.server";
+import { queueEmail, shopUrl } from "~/utils/email.server";
 import { orderPath } from "~/domain/order-lines";
-import { formatDateTime } from "./shop-forms";
-import { unsubscribeUrl } from "./unsubscribe.server";
+import { formatDateTime } from "~/utils/shop-forms";
+import { unsubscribeUrl } from "~/utils/unsubscribe.server";
 
 /**
  * The emails of the order life cycle, written to the outbox right after the change that causes
  * them. Each has a key made of the order and the event, so a double submit, a webhook retry, a
  * second instance or the order mail sweep never mails twice. None of these ever throws: an order
  * never fails because mail failed. Each returns whether all its messages are written (or not due);
- * on false the event stays pending on the order and the sweep (order-mail-sweep.server.ts) writes
+ * on false the event stays pending on the order and the sweep (orders/mail-sweep.server.ts) writes
  * it later.
  */
 

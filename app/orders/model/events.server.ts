@@ -1,0 +1,40 @@
+/**
+ * The order's events whose mail and webhooks are still to be written (`mailPending`), for the sweep.
+ */
+import { ORDER_MAIL_EVENTS, type OrderMailEvent, Order } from "./schema.server";
+import { type OrderView, toOrderView } from "./view.server";
+
+// --- Mail of the order's events ---------------------------------------------------------------------
+
+/**
+ * The event's mail is written to the outbox (or not due, e.g. the customer turned order updates
+ * off): nothing is left for the sweep. Never throws: if this fails, the sweep finds the event
+ * pending and finds its mail already in the outbox.
+ */
+export async function mailWritten(orderId: string, event: OrderMailEvent) {
+  try {
+    await Order.updateOne({ _id: orderId }, { $pull: { mailPending: event } });
+  } catch (error) {
+    console.error(`Could not mark the ${event} mail of order ${orderId} as written:`, error);
+  }
+}
+
+export type PendingOrderMail = { order: OrderView; events: OrderMailEvent[]; lowStockPartIds: string[] };
+
+/** Orders with an event whose mail is still not written `graceMs` after their last change, oldest first. */
+export async function listPendingOrderMail({ graceMs, limit }: { graceMs: number; limit: number }) {
+  const docs = await Order.find({
+    mailPending: { $in: ORDER_MAIL_EVENTS },
+    updatedAt: { $lte: new Date(Date.now() - graceMs) },
+  })
+    .sort({ updatedAt: 1 })
+    .limit(limit)
+    .lean();
+  return docs.map((doc): PendingOrderMail => ({
+    order: toOrderView(doc),
+    events: (doc.mailPending ?? []).filter((event): event is OrderMailEvent =>
+      (ORDER_MAIL_EVENTS as readonly string[]).includes(event),
+    ),
+    lowStockPartIds: (doc.lowStockPartIds ?? []).map((id) => id.toString()),
+  }));
+}

@@ -1,0 +1,158 @@
+/**
+ * Money recorded by staff against an order (and its reversal), and what a customer owes on account:
+ * open invoices, the credit committed, and overdue invoices.
+ */
+import mongoose from "mongoose";
+import { PAYMENT_METHODS } from "~/domain/order-states";
+import { isObjectId } from "~/models/part.server";
+import { Order } from "./schema.server";
+import { type RecordedPaymentView, type OrderView, toOrderView } from "./view.server";
+import { type CustomerScope, scopeFilter } from "./reads.server";
+
+// --- Money recorded by staff (bank transfer, cheque, cash) ----------------------------------------
+// Each change reads the order, checks it, and writes with one update conditional on what it read
+// (status, money received): of two staff recording at once one is taken, the other reads again
+// and is told what changed. No transaction needed.
+
+export type RecordedPaymentInput = {
+  amountCents: number;
+  method: (typeof PAYMENT_METHODS)[number];
+  receivedOn: Date;
+  reference: string;
+  recordedBy: string;
+};
+
+export type RecordPaymentOutcome =
+  | { outcome: "recorded"; order: OrderView; paidInFull: boolean }
+  | { outcome: "already_paid" | "over_balance" | "not_payable"; order: OrderView }
+  | { outcome: "not_found" };
+
+const sameMoney = (paidCents: number | null | undefined) => (paidCents ? paidCents : { $in: [0, null] });
+
+export async function addRecordedPayment(orderId: string, input: RecordedPaymentInput): Promise<RecordPaymentOutcome> {
+  if (!isObjectId(orderId)) return { outcome: "not_found" };
+  for (;;) {
+    const current = await Order.findById(orderId).lean();
+    if (!current) return { outcome: "not_found" };
+    const view = toOrderView(current);
+    if (view.paid) return { outcome: "already_paid", order: view };
+    if (view.status === "cancelled" || view.status === "removed") return { outcome: "not_payable", order: view };
+    if (input.amountCents > view.balanceCents) return { outcome: "over_balance", order: view };
+    const paidCents = view.paidCents + input.amountCents;
+    const paidInFull = paidCents >= view.totalCents;
+    const now = new Date();
+    const doc = await Order.findOneAndUpdate(
+      { _id: orderId, status: current.status, paidAt: null, paidCents: sameMoney(current.paidCents) },
+      {
+        $push: { payments: { ...input, recordedAt: now } },
+        $set: {
+          paidCents,
+          ...(paidInFull ? { paidAt: now, status: current.status === "shipped" ? "shipped" : "paid" } : {}),
+        },
+        ...(paidInFull ? { $addToSet: { mailPending: "paid" } } : {}),
+      },
+      { returnDocument: "after" },
+    ).lean();
+    if (doc) return { outcome: "recorded", order: toOrderView(doc), paidInFull };
+    // Someone changed the order between the read and the write: read it again and decide again.
+  }
+}
+
+export type ReversePaymentOutcome =
+  | { outcome: "reversed"; order: OrderView; payment: RecordedPaymentView; unpaid: boolean }
+  | { outcome: "already_reversed" | "no_such_payment"; order: OrderView }
+  | { outcome: "not_found" };
+
+/** Marks a recorded payment reversed (kept, with who and why); an order it had paid is unpaid again. */
+export async function reverseRecordedPayment(
+  orderId: string,
+  paymentId: string,
+  { reason, reversedBy }: { reason: string; reversedBy: string },
+): Promise<ReversePaymentOutcome> {
+  if (!isObjectId(orderId)) return { outcome: "not_found" };
+  for (;;) {
+    const current = await Order.findById(orderId).lean();
+    if (!current) return { outcome: "not_found" };
+    const view = toOrderView(current);
+    const index = view.payments.findIndex((entry) => entry.id === paymentId);
+    const payment = view.payments[index];
+    if (!payment || !isObjectId(paymentId)) return { outcome: "no_such_payment", order: view };
+    if (payment.reversedAt) return { outcome: "already_reversed", order: view };
+    const paidCents = Math.max(0, view.paidCents - payment.amountCents);
+    // Paid by recorded payments (not by card), and no longer covered: unpaid again, as it was before.
+    const unpaid = Boolean(current.paidAt) && !current.transactionId && paidCents < view.totalCents;
+    const before =
+      current.status === "paid" ? (current.paymentMethod === "account" ? "account" : "unpaid") : current.status;
+    const doc = await Order.findOneAndUpdate(
+      {
+        _id: orderId,
+        status: current.status,
+        paidCents: sameMoney(current.paidCents),
+        // By its place in the list (entries are never removed, so the place is stable).
+        [`payments.${index}._id`]: new mongoose.Types.ObjectId(paymentId),
+        [`payments.${index}.reversedAt`]: null,
+      },
+      {
+        $set: {
+          paidCents,
+          [`payments.${index}.reversedAt`]: new Date(),
+          [`payments.${index}.reversedBy`]: reversedBy,
+          [`payments.${index}.reversalReason`]: reason,
+          ...(unpaid ? { status: before } : {}),
+        },
+        ...(unpaid ? { $unset: { paidAt: 1 } } : {}),
+      },
+      { returnDocument: "after" },
+    ).lean();
+    if (doc) {
+      const order = toOrderView(doc);
+      return { outcome: "reversed", order, payment: order.payments.find((entry) => entry.id === paymentId)!, unpaid };
+    }
+  }
+}
+
+const OPEN_ON_ACCOUNT = { $in: ["account", "shipped"] };
+
+/** What a customer (company) owes on account: invoices on account not yet paid, and the sum still open. */
+export async function openAccountOrders(scope: CustomerScope) {
+  const owner = scopeFilter(scope);
+  if (!owner) return { orders: [] as OrderView[], balanceCents: 0 };
+  const filter: Record<string, unknown> = { ...owner, dueAt: { $exists: true }, paidAt: null, status: OPEN_ON_ACCOUNT };
+  const docs = await Order.find(filter).sort({ dueAt: 1, _id: 1 }).lean();
+  const orders = docs.map(toOrderView);
+  return { orders, balanceCents: orders.reduce((sum, order) => sum + order.balanceCents, 0) };
+}
+
+/**
+ * What the customer (company) has committed on account: the open balance, and orders on account
+ * being placed or awaiting an owner's approval (they become invoices once approved). The credit
+ * limit bounds this, so buyers waiting for approval at once cannot together pass it.
+ */
+export async function accountCommitmentOf(scope: CustomerScope, { except }: { except?: string } = {}) {
+  const owner = scopeFilter(scope);
+  if (!owner) return 0;
+  const [open, waiting] = await Promise.all([
+    openAccountOrders(scope),
+    Order.find(
+      {
+        ...owner,
+        paymentMethod: "account",
+        status: { $in: ["reserving", "approval"] },
+        ...(except ? { _id: { $ne: except } } : {}),
+      },
+      { totalCents: 1 },
+    ).lean(),
+  ]);
+  const openCents = open.orders.filter((order) => order.id !== except).reduce((sum, o) => sum + o.balanceCents, 0);
+  return openCents + waiting.reduce((sum, doc) => sum + (doc.totalCents ?? 0), 0);
+}
+
+/** Invoices on account past their due date and still unpaid, oldest due first (Shop Today). */
+export async function listOverdue(limit = 10, now = new Date()) {
+  const filter: Record<string, unknown> = { dueAt: { $lt: now }, paidAt: null, status: OPEN_ON_ACCOUNT };
+  const [docs, total] = await Promise.all([
+    Order.find(filter).sort({ dueAt: 1, _id: 1 }).limit(limit).lean(),
+    Order.countDocuments(filter),
+  ]);
+  return { orders: docs.map(toOrderView), total };
+}

@@ -1,0 +1,56 @@
+/**
+ * Reading orders: one order in the customer's scope or by id, and a customer's orders a page at a time.
+ */
+import { isObjectId } from "~/models/part.server";
+import { Order } from "./schema.server";
+import { type OrderView, toOrderView } from "./view.server";
+
+/** Whose orders a customer sees: their company's (every order records it), else their own. */
+export type CustomerScope = { id: string; companyId?: string | null };
+
+export function scopeFilter(scope: CustomerScope): Record<string, unknown> | null {
+  if (scope.companyId) return isObjectId(scope.companyId) ? { companyId: scope.companyId } : null;
+  return isObjectId(scope.id) ? { userId: scope.id } : null;
+}
+
+/** One of the customer's (company's) orders; another company's id (or a malformed one) gives null. */
+export async function getOwnOrder(orderId: string, scope: CustomerScope) {
+  const filter = scopeFilter(scope);
+  if (!isObjectId(orderId) || !filter) return null;
+  const doc = await Order.findOne({ _id: orderId, ...filter }).lean();
+  return doc ? toOrderView(doc) : null;
+}
+
+export async function getOrderById(orderId: string) {
+  if (!isObjectId(orderId)) return null;
+  const doc = await Order.findById(orderId).lean();
+  return doc ? toOrderView(doc) : null;
+}
+
+export type OrderPage = { orders: OrderView[]; page: number; pageCount: number; total: number };
+
+export async function pageOf(filter: Record<string, unknown>, page: number, perPage: number): Promise<OrderPage> {
+  const total = await Order.countDocuments(filter);
+  const pageCount = Math.max(1, Math.ceil(total / perPage));
+  const current = Math.min(Math.max(1, page), pageCount);
+  const docs = await Order.find(filter)
+    .sort({ createdAt: -1, _id: -1 })
+    .skip((current - 1) * perPage)
+    .limit(perPage)
+    .lean();
+  return { orders: docs.map(toOrderView), page: current, pageCount, total };
+}
+
+/** An order being placed (or failing to be) is no one's order yet: no list shows it. */
+export const PLACED = { $nin: ["reserving", "failed"] };
+
+/** One customer's (company's) orders, newest first. */
+export function listOrdersOfUser(scope: CustomerScope, { page = 1, perPage = 20 } = {}) {
+  return pageOf({ ...(scopeFilter(scope) ?? { _id: null }), status: PLACED }, page, perPage);
+}
+
+/** True when the user has an order that was paid (paid or already shipped). */
+export async function hasPaidOrder(userId: string) {
+  if (!isObjectId(userId)) return false;
+  return Boolean(await Order.exists({ userId, paidAt: { $ne: null } }));
+}

@@ -1,0 +1,260 @@
+/**
+ * The order's schema: its statuses, lines, tax lines, recorded payments and shipment, its indexes,
+ * and its number. The model floor of the order module: Mongoose, other models and app/domain only.
+ */
+import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { MAX_ORDER_LINES } from "~/domain/order-lines";
+import { ORDER_NUMBER_BASE } from "~/domain/order-number";
+import { PAYMENT_METHODS } from "~/domain/order-states";
+import { TAX_KINDS } from "~/domain/tax";
+import { nextInSequence } from "~/models/counter.server";
+import { modelSettings } from "~/models/settings.server";
+import { companyIdOfUser } from "~/models/user.server";
+
+/**
+ * A card order: unpaid -> paid -> shipped. An order on account: account (confirmed, invoiced, due
+ * on its due date) -> shipped, paid whenever its money is recorded (paidAt). An unpaid order can
+ * also end as cancelled (by its customer), removed (by an admin) or expired (its hold ran out
+ * unpaid), which gives its stock back. Before any of these an order is "reserving", the short
+ * moment while its lines take their stock: no list shows it, and the stock sweep finishes or undoes
+ * one a crash left (orders/model/holds.server.ts); "failed" is one that could not take its stock, on its
+ * way out (abandonOrder). An order over its buyer's spending limit waits as "approval", holding its
+ * stock like an unpaid one (without expiry) until an owner approves it (it goes on as unpaid or on
+ * account) or declines it (cancelled, stock back). What people read is the order's state (domain/order-states.ts).
+ */
+export const ORDER_STATUSES = [
+  "reserving",
+  "unpaid",
+  "approval",
+  "account",
+  "paid",
+  "shipped",
+  "cancelled",
+  "removed",
+  "expired",
+  "failed",
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/** The statuses an order ends in before it was paid: its stock goes back. */
+export const ENDED_UNPAID_STATUSES = ["cancelled", "removed", "expired"] as const;
+/** Statuses of an order that is invoiced: paid, or confirmed on account (shipped is one or the other). */
+export const INVOICED_STATUSES = ["account", "paid", "shipped"] as const;
+
+/** The changes that mail someone: placing an order, each later status, and the hold's reminder. */
+export const ORDER_MAIL_EVENTS = ["placed", "paid", "shipped", "cancelled", "removed", "expired", "reminder"] as const;
+export type OrderMailEvent = (typeof ORDER_MAIL_EVENTS)[number];
+
+/** Money received outside Stripe, as staff recorded it; a wrong entry is reversed, never deleted. */
+const recordedPaymentSchema = new Schema({
+  amountCents: { type: Number, required: true, min: 1 },
+  method: { type: String, enum: PAYMENT_METHODS, required: true },
+  /** The day the money arrived (UTC midnight). */
+  receivedOn: { type: Date, required: true },
+  reference: { type: String, trim: true, maxlength: 60, default: "" },
+  recordedBy: { type: String, required: true },
+  recordedAt: { type: Date, required: true },
+  reversedAt: { type: Date },
+  reversedBy: { type: String },
+  reversalReason: { type: String, maxlength: 200 },
+});
+
+/** How the order left: a carrier and its tracking number, or collected by the customer. */
+const shipmentSchema = new Schema(
+  {
+    /** A carrier id from app/content/carriers.ts, or "collected". */
+    carrier: { type: String, required: true, maxlength: 40 },
+    trackingNumber: { type: String, trim: true, maxlength: 60 },
+  },
+  { _id: false },
+);
+
+/** One part of an order, with a snapshot of the part as it was ordered. */
+const orderLineSchema = new Schema(
+  {
+    partId: { type: Schema.Types.ObjectId, required: true },
+    partNumber: { type: String, default: "", maxlength: 32 },
+    productName: { type: String, required: true, maxlength: 120 },
+    unitPriceCents: { type: Number, required: true, min: 1 },
+    quantity: { type: Number, required: true, min: 1 },
+    /** unit price x quantity, computed on the server. */
+    lineTotalCents: { type: Number, required: true, min: 1 },
+    /** The list price of a unit when ordered, and what gave the unit price (domain/pricing.ts). */
+    listUnitPriceCents: { type: Number, min: 1 },
+    priceSource: { type: String, enum: ["list", "break", "group", "group+break"] },
+  },
+  { _id: false },
+);
+
+/** One tax line of an order as placed (domain/tax.ts): a rate on a base, or none and why. */
+const taxLineSchema = new Schema(
+  {
+    kind: { type: String, enum: TAX_KINDS, required: true },
+    label: { type: String, required: true, maxlength: 80 },
+    rate: { type: Number, required: true, min: 0, max: 100 },
+    baseCents: { type: Number, required: true, min: 0 },
+    amountCents: { type: Number, required: true, min: 0 },
+    note: { type: String, maxlength: 300 },
+  },
+  { _id: false },
+);
+
+const orderSchema = new Schema(
+  {
+    /** The order's number, as people read it (SO-100042): given when the order is placed. */
+    number: { type: Number },
+    lines: {
+      type: [orderLineSchema],
+      required: true,
+      validate: {
+        validator: (lines: unknown[]) => lines.length >= 1 && lines.length <= MAX_ORDER_LINES,
+        message: `An order has 1 to ${MAX_ORDER_LINES} lines`,
+      },
+    },
+    /** What the customer pays: the lines' net plus tax (orders placed before tax: the lines alone). */
+    totalCents: { type: Number, required: true, min: 1 },
+    /** The sum of the lines' totals, and the tax on it, frozen when placed (absent on older orders). */
+    netCents: { type: Number, min: 0 },
+    taxCents: { type: Number, min: 0 },
+    taxLines: { type: [taxLineSchema], default: undefined },
+    /** The buyer's VAT number as placed (printed with a reverse charge). */
+    buyerVatNumber: { type: String, maxlength: 30 },
+    phone: { type: String, required: true, maxlength: 40 },
+    address: { type: String, required: true, maxlength: 300 },
+    /** The buyer's purchase-order number (optional), for their paperwork: invoices, packing slips, emails, CSV. */
+    poNumber: { type: String, trim: true, maxlength: 35 },
+    /** The person who placed the order (a member of the company). */
+    userId: { type: Schema.Types.ObjectId, required: true },
+    /** The customer: the company the order belongs to (it stays there when its placer leaves). */
+    companyId: { type: Schema.Types.ObjectId },
+    /** Who placed it (the same as userId; kept by name so documents and lists can say so). */
+    placedBy: { type: Schema.Types.ObjectId },
+    /** The customer's email (the spec's user) and display name. */
+    userEmail: { type: String, required: true },
+    userName: { type: String, required: true },
+    /** The buyer's company, as it was when the order was placed (documents, search). */
+    companyName: { type: String, trim: true, maxlength: 120 },
+    /** Lower-case PO number and company name: Manage Orders' search by their start. */
+    searchKeys: { type: [String], default: undefined },
+    /** Card (through Stripe) or on account (invoiced at once, due `dueAt`). */
+    paymentMethod: { type: String, enum: ["card", "account"], default: "card" },
+    /** Net days of an order on account, and the day its invoice is due. */
+    termsDays: { type: Number },
+    dueAt: { type: Date },
+    /** Money received so far: a card payment, or the recorded payments not reversed. */
+    paidCents: { type: Number, default: 0, min: 0 },
+    payments: { type: [recordedPaymentSchema], default: undefined },
+    shipment: { type: shipmentSchema },
+    status: { type: String, enum: ORDER_STATUSES, required: true, default: "unpaid" },
+    /** Stripe PaymentIntent id, once paid. */
+    transactionId: { type: String },
+    // The order's timeline: placed (createdAt), then each change of status.
+    paidAt: { type: Date },
+    shippedAt: { type: Date },
+    cancelledAt: { type: Date },
+    removedAt: { type: Date },
+    expiredAt: { type: Date },
+    /** While reserving: when the stock sweep takes over an order a crash left behind. */
+    reserveBy: { type: Date },
+    /** An unpaid card order holds its stock until then; the expiry job ends it after (orders/stock-jobs.server.ts). */
+    holdUntil: { type: Date },
+    /** When the reminder that the hold ends soon was noted (once per hold; an extension clears it). */
+    holdReminderAt: { type: Date },
+    /**
+     * What is still to be done with the order's stock holds after a change of status, set in the
+     * same update: "release" (ended unpaid) or "ship" (shipped). The step settles them at once and
+     * unsets it; what a crash leaves, the stock sweep settles.
+     */
+    stockPending: { type: String, enum: ["release", "ship"] },
+    /** Given once, when the order is paid (orders/model/invoice.server.ts); never on an unpaid order. */
+    invoiceNumber: { type: Number },
+    invoicedAt: { type: Date },
+    /** Over the buyer's limit per order: it waits for an owner's approval (status "approval"). */
+    approvalRequired: { type: Boolean },
+    /** The owner's decision on an order that needed approval. */
+    approval: {
+      type: new Schema(
+        {
+          limitCents: { type: Number },
+          outcome: { type: String, enum: ["approved", "declined"] },
+          decidedBy: { type: Schema.Types.ObjectId },
+          decidedByName: { type: String, maxlength: 100 },
+          decidedAt: { type: Date },
+          note: { type: String, trim: true, maxlength: 300 },
+        },
+        { _id: false },
+      ),
+    },
+    /** The customer's past order this one was reordered from (My Orders' "Order again"). */
+    reorderedFrom: { type: Schema.Types.ObjectId },
+    reorderedFromNumber: { type: Number },
+    /**
+     * The events not yet handed to their subscribers (mail, webhooks). Each change adds its event in
+     * the same atomic update that makes it; the service raises it and takes it off once every
+     * outbox entry is written (orders/events.server.ts); what a crash or a failed write leaves
+     * here, the order event sweep raises again (orders/mail-sweep.server.ts).
+     */
+    mailPending: { type: [{ type: String, enum: ORDER_MAIL_EVENTS }], default: undefined },
+    /** The parts whose stock this order took below their minimum order (the admins' low-stock notice). */
+    lowStockPartIds: { type: [Schema.Types.ObjectId], default: undefined },
+  },
+  { timestamps: true },
+);
+
+// Each list's filter, then its whole sort (_id included), so the index returns the rows in order
+// and no page sorts in memory: My Orders, Manage Orders, Manage Orders by status.
+orderSchema.index({ userId: 1, createdAt: -1, _id: -1 });
+// The company's orders (shared ordering, the admin's company page), its open ones and its statement.
+orderSchema.index({ companyId: 1, createdAt: -1, _id: -1 });
+orderSchema.index({ companyId: 1, status: 1 });
+orderSchema.index({ companyId: 1, dueAt: 1 }, { partialFilterExpression: { dueAt: { $exists: true } } });
+orderSchema.index({ createdAt: -1, _id: -1 });
+orderSchema.index({ status: 1, createdAt: -1, _id: -1 });
+// Manage Orders' search by the customer's email (a prefix), newest first.
+orderSchema.index({ userEmail: 1, createdAt: -1, _id: -1 });
+// The admin home's sales of the last 30 days (paid orders by the day they were paid).
+orderSchema.index({ paidAt: 1 }, { sparse: true });
+// The order mail sweep: the few orders with an event whose mail is not written yet.
+orderSchema.index({ mailPending: 1 }, { sparse: true });
+// The stock sweep and the hold jobs: orders left reserving, holds running out, holds to settle.
+orderSchema.index({ reserveBy: 1 }, { sparse: true });
+orderSchema.index({ holdUntil: 1 }, { sparse: true });
+orderSchema.index({ stockPending: 1 }, { sparse: true });
+// The caps on what a customer holds unpaid: their open orders by status.
+orderSchema.index({ userId: 1, status: 1 });
+// An order by its number (search, links people type); unique, so a number is never given twice.
+// Sparse (not partial): the local database treats a partial index's missing numbers as duplicates.
+orderSchema.index({ number: 1 }, { unique: true, sparse: true });
+// Manage Orders' search by PO number or company name (a prefix of the lower-case keys), newest first.
+orderSchema.index({ searchKeys: 1, createdAt: -1, _id: -1 }, { sparse: true });
+// Overdue invoices and a customer's statement: open invoices on account by due date.
+orderSchema.index({ dueAt: 1 }, { sparse: true });
+orderSchema.index({ userId: 1, dueAt: 1 }, { partialFilterExpression: { dueAt: { $exists: true } } });
+
+/** The next order number: a counter shared by every instance, moved on atomically. */
+export async function nextOrderNumber() {
+  return ORDER_NUMBER_BASE + (await nextInSequence("order"));
+}
+
+// Every order created gets its number (orders placed, and those written straight by demo data and
+// tests), and records its company and placer.
+orderSchema.pre("validate", async function () {
+  if (this.isNew && this.number == null) this.number = await nextOrderNumber();
+  if (this.isNew && !this.placedBy) this.placedBy = this.userId;
+  if (this.isNew && !this.companyId && this.userId) {
+    const companyId = await companyIdOfUser(String(this.userId));
+    if (companyId) this.companyId = new mongoose.Types.ObjectId(companyId);
+  }
+});
+
+export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.ObjectId };
+
+export const Order: mongoose.Model<OrderDoc> =
+  (mongoose.models.Order as mongoose.Model<OrderDoc>) ?? mongoose.model<OrderDoc>("Order", orderSchema);
+
+/** The settings of holding stock (models/settings.server.ts). */
+export function stockSettings() {
+  const settings = modelSettings();
+  return { reserveMs: settings.stockReserveMs, holdMs: settings.orderHoldMs };
+}
+
+export const DAY_MS = 24 * 60 * 60 * 1000;

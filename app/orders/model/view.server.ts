@@ -1,0 +1,220 @@
+/**
+ * An order as the screens, mail, documents and the API read it (plain data, string ids, words from
+ * domain/order-states.ts), built from its stored document.
+ */
+import type { Types } from "mongoose";
+import { orderSummary } from "~/domain/order-lines";
+import { formatOrderNumber } from "~/domain/order-number";
+import { orderState, PAYMENT_METHODS, type OrderState } from "~/domain/order-states";
+import type { PriceSource } from "~/domain/pricing";
+import type { TaxKind, TaxLine } from "~/domain/tax";
+import type { OrderStatus, OrderDoc } from "./schema.server";
+
+export type OrderLineView = {
+  partId: string;
+  partNumber: string;
+  productName: string;
+  unitPriceCents: number;
+  quantity: number;
+  lineTotalCents: number;
+  /** The list price of a unit when ordered (null on orders placed before price groups). */
+  listUnitPriceCents: number | null;
+  priceSource: PriceSource | null;
+};
+
+export type RecordedPaymentView = {
+  id: string;
+  amountCents: number;
+  method: (typeof PAYMENT_METHODS)[number];
+  receivedOn: string;
+  reference: string;
+  recordedBy: string;
+  recordedAt: string;
+  reversedAt: string | null;
+  reversedBy: string | null;
+  reversalReason: string | null;
+};
+
+export type ShipmentView = { carrier: string; trackingNumber: string | null };
+
+export type OrderView = {
+  id: string;
+  /** The order's number as people read it: "SO-100042". */
+  number: string;
+  lines: OrderLineView[];
+  /** The first line's part name, with "+ N more" when there are more lines. */
+  summary: string;
+  totalQuantity: number;
+  totalCents: number;
+  /** The lines' sum before tax (the total on orders placed before tax). */
+  netCents: number;
+  taxCents: number;
+  /** Empty on orders placed before tax lines were kept: they show no tax line. */
+  taxLines: TaxLine[];
+  buyerVatNumber: string | null;
+  phone: string;
+  address: string;
+  /** The buyer's purchase-order number, or null. */
+  poNumber: string | null;
+  userId: string;
+  /** The company the order belongs to ("" for an order written before companies). */
+  companyId: string;
+  /** An order over its buyer's limit: the limit, and the owner's decision once made. */
+  approval: {
+    limitCents: number | null;
+    outcome: "approved" | "declined" | null;
+    decidedByName: string | null;
+    note: string | null;
+  } | null;
+  userEmail: string;
+  userName: string;
+  companyName: string | null;
+  status: OrderStatus;
+  /** What people read: the state of the order's money and goods (domain/order-states.ts). */
+  state: OrderState;
+  paymentMethod: "card" | "account";
+  termsDays: number | null;
+  dueAt: string | null;
+  paidCents: number;
+  /** What is still to pay (0 once paid, or for an order that ended). */
+  balanceCents: number;
+  payments: RecordedPaymentView[];
+  shipment: ShipmentView | null;
+  paid: boolean;
+  shipped: boolean;
+  transactionId: string | null;
+  createdAt: string;
+  paidAt: string | null;
+  shippedAt: string | null;
+  cancelledAt: string | null;
+  removedAt: string | null;
+  expiredAt: string | null;
+  /** Until when an unpaid card order holds its stock, or null. */
+  holdUntil: string | null;
+  invoiceNumber: number | null;
+  invoicedAt: string | null;
+  /** The id of the order this one was reordered from, or null. */
+  reorderedFrom: string | null;
+  /** The number of the order this one was reordered from, or null. */
+  reorderedFromNumber: string | null;
+};
+
+const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+
+type LineDoc = Partial<Omit<OrderLineView, "partId">> & { partId?: Types.ObjectId | string | null };
+
+/** An order written without a number (a bulk insert of test data): the end of its id. */
+const numberOf = (doc: { _id: Types.ObjectId; number?: number | null }) =>
+  doc.number ? formatOrderNumber(doc.number) : doc._id.toString().slice(-8).toUpperCase();
+
+type PaymentDoc = {
+  _id?: Types.ObjectId;
+  amountCents: number;
+  method: string;
+  receivedOn: Date;
+  reference?: string | null;
+  recordedBy: string;
+  recordedAt: Date;
+  reversedAt?: Date | null;
+  reversedBy?: string | null;
+  reversalReason?: string | null;
+};
+
+function toPaymentView(payment: PaymentDoc): RecordedPaymentView {
+  return {
+    id: payment._id?.toString() ?? "",
+    amountCents: payment.amountCents,
+    method: payment.method as RecordedPaymentView["method"],
+    receivedOn: payment.receivedOn.toISOString(),
+    reference: payment.reference ?? "",
+    recordedBy: payment.recordedBy,
+    recordedAt: payment.recordedAt.toISOString(),
+    reversedAt: iso(payment.reversedAt),
+    reversedBy: payment.reversedBy ?? null,
+    reversalReason: payment.reversalReason ?? null,
+  };
+}
+
+export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): OrderView {
+  const status = (doc.status as OrderStatus) ?? "unpaid";
+  const lines = ((doc.lines ?? []) as LineDoc[]).map((line) => ({
+    partId: line.partId?.toString() ?? "",
+    partNumber: line.partNumber ?? "",
+    productName: line.productName ?? "",
+    unitPriceCents: line.unitPriceCents ?? 0,
+    quantity: line.quantity ?? 0,
+    lineTotalCents: line.lineTotalCents ?? 0,
+    listUnitPriceCents: line.listUnitPriceCents ?? null,
+    priceSource: (line.priceSource as PriceSource | undefined) ?? null,
+  }));
+  const taxLines = ((doc.taxLines ?? []) as Partial<TaxLine>[]).map((line) => ({
+    kind: (line.kind ?? "unknown") as TaxKind,
+    label: line.label ?? "",
+    rate: line.rate ?? 0,
+    baseCents: line.baseCents ?? 0,
+    amountCents: line.amountCents ?? 0,
+    note: line.note ?? null,
+  }));
+  return {
+    id: doc._id.toString(),
+    number: numberOf(doc),
+    lines,
+    summary: orderSummary(lines[0]?.productName ?? "", lines.length),
+    totalQuantity: lines.reduce((sum, line) => sum + line.quantity, 0),
+    totalCents: doc.totalCents ?? 0,
+    netCents: doc.netCents ?? doc.totalCents ?? 0,
+    taxCents: doc.taxCents ?? 0,
+    taxLines,
+    buyerVatNumber: doc.buyerVatNumber ?? null,
+    phone: doc.phone ?? "",
+    address: doc.address ?? "",
+    poNumber: doc.poNumber || null,
+    userId: doc.userId?.toString() ?? "",
+    companyId: doc.companyId?.toString() ?? "",
+    approval: doc.approvalRequired
+      ? {
+          limitCents: doc.approval?.limitCents ?? null,
+          outcome: (doc.approval?.outcome as "approved" | "declined" | undefined) ?? null,
+          decidedByName: doc.approval?.decidedByName ?? null,
+          note: doc.approval?.note ?? null,
+        }
+      : null,
+    userEmail: doc.userEmail ?? "",
+    userName: doc.userName ?? "",
+    companyName: doc.companyName || null,
+    status,
+    state: orderState({
+      status,
+      totalCents: doc.totalCents ?? 0,
+      paidCents: doc.paidCents ?? 0,
+      paidAt: doc.paidAt,
+      dueAt: doc.dueAt,
+    }),
+    paymentMethod: doc.paymentMethod === "account" ? "account" : "card",
+    termsDays: doc.termsDays ?? null,
+    dueAt: iso(doc.dueAt),
+    paidCents: doc.paidCents ?? 0,
+    balanceCents:
+      doc.paidAt || status === "cancelled" || status === "removed" || status === "expired"
+        ? 0
+        : Math.max(0, (doc.totalCents ?? 0) - (doc.paidCents ?? 0)),
+    payments: ((doc.payments ?? []) as PaymentDoc[]).map(toPaymentView),
+    shipment: doc.shipment?.carrier
+      ? { carrier: doc.shipment.carrier, trackingNumber: doc.shipment.trackingNumber || null }
+      : null,
+    paid: Boolean(doc.paidAt) || status === "paid",
+    shipped: status === "shipped",
+    transactionId: doc.transactionId ?? null,
+    createdAt: (doc.createdAt ?? new Date(0)).toISOString(),
+    paidAt: iso(doc.paidAt),
+    shippedAt: iso(doc.shippedAt),
+    cancelledAt: iso(doc.cancelledAt),
+    removedAt: iso(doc.removedAt),
+    expiredAt: iso(doc.expiredAt),
+    holdUntil: status === "unpaid" ? iso(doc.holdUntil) : null,
+    invoiceNumber: doc.invoiceNumber ?? null,
+    invoicedAt: iso(doc.invoicedAt),
+    reorderedFrom: doc.reorderedFrom ? doc.reorderedFrom.toString() : null,
+    reorderedFromNumber: doc.reorderedFromNumber ? formatOrderNumber(doc.reorderedFromNumber) : null,
+  };
+}
