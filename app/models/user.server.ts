@@ -3,9 +3,6 @@ import {
   COMPANY_ROLES,
   Company,
   getOrCreateCompany,
-  setCompanyPriceGroup,
-  setCompanyTaxProfile,
-  setCompanyUnpaidCaps,
   toCompanyView,
   type AccountPricing,
   type AccountTerms,
@@ -14,9 +11,9 @@ import {
   type CompanyView,
 } from "./company.server";
 import { safeAvatar } from "~/domain/avatar";
-import type { TaxProfile } from "~/domain/tax";
 
 export const ROLES = ["customer", "admin"] as const;
+
 export type Role = (typeof ROLES)[number];
 
 const userSchema = new Schema(
@@ -47,10 +44,14 @@ const userSchema = new Schema(
 );
 
 userSchema.index({ email: 1 }, { unique: true });
+
 userSchema.index({ googleId: 1 }, { sparse: true });
+
 userSchema.index({ createdAt: -1, _id: -1 });
+
 // The admins who get the shop's notices (paid orders to ship, low stock).
 userSchema.index({ role: 1 });
+
 // A company's members, and All Users filtered by company.
 userSchema.index({ companyId: 1, createdAt: -1, _id: -1 });
 
@@ -64,6 +65,7 @@ userSchema.pre("save", function () {
     this.$locals.newCompany = true;
   }
 });
+
 userSchema.post("save", async function () {
   if (!this.$locals.newCompany) return;
   delete this.$locals.newCompany;
@@ -106,23 +108,8 @@ export type UserView = {
 export type { AccountTerms } from "./company.server";
 
 export type { AccountPricing } from "./company.server";
+
 export { accountPricingOf, countInPriceGroup } from "./company.server";
-
-/** Sets a customer's price group (their company's; null: none); false for an admin or no such user. */
-export async function setPriceGroup(userId: string, priceGroupId: string | null) {
-  if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
-  if (!(await User.exists({ _id: userId, role: "customer" }))) return false;
-  const companyId = await companyIdOfUser(userId);
-  return companyId ? setCompanyPriceGroup(companyId, priceGroupId) : false;
-}
-
-/** Records a customer's tax details (their company's; null: none recorded); false for an admin or no such user. */
-export async function setTaxProfile(userId: string, tax: TaxProfile | null) {
-  if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
-  if (!(await User.exists({ _id: userId, role: "customer" }))) return false;
-  const companyId = await companyIdOfUser(userId);
-  return companyId ? setCompanyTaxProfile(companyId, tax) : false;
-}
 
 /**
  * The user as screens read them. Everything that describes the customer (company details, address
@@ -210,77 +197,8 @@ export async function getUserByEmail(email: string) {
   return doc ? withCompany(doc) : null;
 }
 
-/** An admin sets (or, with null, clears) a customer's caps on unpaid card orders (their company's). */
-export async function setUnpaidCaps(userId: string, caps: { orders: number | null; valueCents: number | null }) {
-  if (!/^[a-f0-9]{24}$/i.test(userId)) return null;
-  if (!(await User.exists({ _id: userId, role: "customer" }))) return null;
-  const companyId = await companyIdOfUser(userId);
-  if (!companyId || !(await setCompanyUnpaidCaps(companyId, caps))) return null;
-  return getUserById(userId);
-}
-
 export function isDuplicateKeyError(error: unknown) {
   return typeof error === "object" && error !== null && (error as { code?: number }).code === 11000;
-}
-
-/** The fields a user edits on My Profile; an absent optional field is cleared. */
-export type ProfileUpdate = {
-  name: string;
-  number?: string;
-  address?: string;
-  education?: string;
-  linkedin?: string;
-};
-
-export async function createPasswordUser({
-  name,
-  email,
-  passwordHash,
-}: {
-  name: string;
-  email: string;
-  passwordHash: string;
-}) {
-  const doc = await User.create({ name, email, passwordHash, role: "customer" });
-  return toUserView(doc.toObject());
-}
-
-/** An account's password hash by id (null for a Google-only account or no such user). */
-export async function getPasswordHashOf(userId: string) {
-  if (!/^[a-f0-9]{24}$/i.test(userId)) return null;
-  const doc = await User.findById(userId).select("+passwordHash").lean();
-  return doc?.passwordHash || null;
-}
-
-/** The user and their password hash (null for an unknown email or a Google-only account). */
-export async function getUserWithPasswordHash(email: string) {
-  const doc = await User.findOne({ email: email.trim().toLowerCase() }).select("+passwordHash").lean();
-  if (!doc) return null;
-  return { user: toUserView(doc), passwordHash: doc.passwordHash || null };
-}
-
-export async function updateProfile(userId: string, update: ProfileUpdate) {
-  const set: Record<string, string> = { name: update.name };
-  const unset: Record<string, ""> = {};
-  for (const key of ["number", "address", "education", "linkedin"] as const) {
-    const value = update[key];
-    if (value) set[key] = value;
-    else unset[key] = "";
-  }
-  const result = await User.updateOne(
-    { _id: userId },
-    Object.keys(unset).length ? { $set: set, $unset: unset } : { $set: set },
-  );
-  return result.matchedCount === 1;
-}
-
-/** Sets (an address from safeAvatar) or clears the profile picture; false when there is no such user. */
-export async function setPhotoUrl(userId: string, photoUrl: string | null) {
-  const result = await User.updateOne(
-    { _id: userId },
-    photoUrl ? { $set: { photoUrl } } : { $unset: { photoUrl: "" } },
-  );
-  return result.matchedCount === 1;
 }
 
 /** Newest first, one page at a time; with `companyId`, that company's members only. */
@@ -300,148 +218,8 @@ export async function listUsers({ page, perPage, companyId }: { page: number; pe
   return { users: docs.map((doc) => toUserView(doc, byId.get(String(doc.companyId)))), total };
 }
 
-/** Promotes a user; false when there is no such user or they are already an admin. */
-export async function makeAdmin(userId: string) {
-  if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
-  const result = await User.updateOne({ _id: userId, role: { $ne: "admin" } }, { $set: { role: "admin" } });
-  return result.modifiedCount === 1;
-}
-
-/**
- * Takes the admin role from a user, never from the last admin: "not-admin" when there is no such
- * admin, "last-admin" when no other admin would remain.
- */
-export async function demoteAdmin(userId: string): Promise<"demoted" | "not-admin" | "last-admin"> {
-  if (!/^[a-f0-9]{24}$/i.test(userId)) return "not-admin";
-  if ((await User.countDocuments({ role: "admin" })) < 2) {
-    return (await User.exists({ _id: userId, role: "admin" })) ? "last-admin" : "not-admin";
-  }
-  const result = await User.updateOne({ _id: userId, role: "admin" }, { $set: { role: "customer" } });
-  if (result.modifiedCount !== 1) return "not-admin";
-  // Demote, then count: if concurrent demotions left no admin, each one that sees zero puts its admin back.
-  if ((await User.countDocuments({ role: "admin" })) === 0) {
-    await User.updateOne({ _id: userId, role: "customer" }, { $set: { role: "admin" } });
-    return "last-admin";
-  }
-  return "demoted";
-}
-
-export class GoogleAccountConflictError extends Error {}
-/** The email belongs to an account whose owner never proved it: linking would hand it to Google's user. */
-export class GoogleAccountUnverifiedError extends Error {}
-
-/**
- * The email belongs to a password account not linked to Google yet: its owner proves it by signing
- * in with the password once (app/utils/google-sign-in.server.ts), never by Google's word alone.
- */
-export class GoogleAccountNeedsProofError extends Error {}
-
-/**
- * Signs in with a Google identity whose email Google has verified: the account linked to this
- * Google id, else a new customer account. An existing account with this email is never linked
- * here (GoogleAccountNeedsProofError): see linkGoogleAccount.
- * Google's name and picture fill a new account; the picture also fills an existing account that
- * has no photo yet.
- */
-export async function findOrCreateGoogleUser({
-  googleId,
-  email,
-  name,
-  photoUrl,
-}: {
-  googleId: string;
-  email: string;
-  name: string;
-  photoUrl?: string;
-}): Promise<UserView> {
-  const normalized = email.trim().toLowerCase();
-  const linked = await User.findOne({ googleId }).lean();
-  if (linked) {
-    if (!linked.photoUrl && photoUrl) await User.updateOne({ _id: linked._id }, { $set: { photoUrl } });
-    return toUserView({ ...linked, photoUrl: linked.photoUrl || photoUrl });
-  }
-  const existing = await User.findOne({ email: normalized }).lean();
-  if (existing) {
-    if (existing.googleId && existing.googleId !== googleId) {
-      throw new GoogleAccountConflictError("This email address is linked to a different Google account.");
-    }
-    // Anyone can sign up with someone else's address and a password of their own: link only an
-    // account whose owner has proved the address, or the stranger's password would keep opening it.
-    if (!existing.emailVerifiedAt) {
-      throw new GoogleAccountUnverifiedError("This email address belongs to an account that is not verified.");
-    }
-    if (existing.googleId === googleId) return toUserView(existing);
-    throw new GoogleAccountNeedsProofError("This email address belongs to a password account not linked to Google.");
-  }
-  try {
-    const doc = await User.create({
-      email: normalized,
-      name,
-      googleId,
-      photoUrl,
-      role: "customer",
-      // Google has verified the address (verifyGoogleProfile refuses it otherwise).
-      emailVerifiedAt: new Date(),
-    });
-    return toUserView(doc.toObject());
-  } catch (error) {
-    // Two callbacks for the same new account at once: the other one created it.
-    if (isDuplicateKeyError(error)) return findOrCreateGoogleUser({ googleId, email, name, photoUrl });
-    throw error;
-  }
-}
-
-/**
- * Links a Google identity to an account whose owner has just proved it (signed in with its
- * password): only while the account has no Google id and still has this email. False otherwise.
- */
-export async function linkGoogleAccount(userId: string, link: { googleId: string; email: string; photoUrl?: string }) {
-  if (await User.exists({ googleId: link.googleId })) return false;
-  const result = await User.updateOne(
-    { _id: userId, email: link.email, googleId: { $exists: false } },
-    { $set: { googleId: link.googleId } },
-  );
-  if (result.modifiedCount === 1 && link.photoUrl) {
-    await User.updateOne({ _id: userId, photoUrl: { $in: [null, ""] } }, { $set: { photoUrl: link.photoUrl } });
-  }
-  return result.modifiedCount === 1;
-}
-
-/** Sets a new password (a reset; also gives a Google-only account a password). */
-export async function setPasswordHash(userId: string, passwordHash: string) {
-  const result = await User.updateOne({ _id: userId }, { $set: { passwordHash } });
-  return result.matchedCount === 1;
-}
-
-/** The address is proved to be the owner's (only while it is still the account's address). */
-export async function markEmailVerified(userId: string, email: string) {
-  const result = await User.updateOne(
-    { _id: userId, email, emailVerifiedAt: { $exists: false } },
-    { $set: { emailVerifiedAt: new Date() } },
-  );
-  return result.modifiedCount === 1;
-}
-
-/** Turns the non-essential order emails on or off; false when there is no such user. */
-export async function setOrderUpdateEmails(userId: string, on: boolean) {
-  if (!/^[a-f0-9]{24}$/i.test(userId)) return false;
-  const result = await User.updateOne({ _id: userId }, { $set: { orderUpdateEmails: on } });
-  return result.matchedCount === 1;
-}
-
 /** The admins' addresses (for the shop's own notices). */
 export async function listAdminRecipients() {
   const docs = await User.find({ role: "admin" }).select({ email: 1, name: 1 }).lean();
   return docs.map((doc) => ({ id: doc._id.toString(), email: doc.email, name: doc.name }));
-}
-
-/** A proved new address (a change-of-email link): the account takes it, verified. */
-export async function changeEmail(userId: string, email: string): Promise<"changed" | "taken" | "missing"> {
-  try {
-    const result = await User.updateOne({ _id: userId }, { $set: { email, emailVerifiedAt: new Date() } });
-    return result.matchedCount === 1 ? "changed" : "missing";
-  } catch (error) {
-    if (isDuplicateKeyError(error)) return "taken";
-    throw error;
-  }
 }

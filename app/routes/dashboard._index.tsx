@@ -1,19 +1,13 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
-import {
-  getPasswordHashOf,
-  getUserByEmail,
-  setOrderUpdateEmails,
-  setPhotoUrl,
-  updateProfile,
-  type UserView,
-} from "~/models/user.server";
+import { getPasswordHashOf } from "~/models/user-credentials.server";
+import { getUserByEmail, type UserView } from "~/models/user.server";
+import { setOrderUpdateEmails, setPhotoUrl, updateProfile } from "~/models/user-profile.server";
 import { AvatarForm } from "~/components/profile/avatar-form";
 import {
   avatarUploadAttempt,

@@ -1,6 +1,5 @@
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList } from "~/components/forms";
@@ -16,7 +15,8 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { deleteUserSessions } from "~/models/session.server";
 import { getCompany } from "~/models/company.server";
-import { demoteAdmin, getUserById, listUsers, makeAdmin } from "~/models/user.server";
+import { demoteAdmin, makeAdmin } from "~/models/user-admin.server";
+import { getUserById, listUsers } from "~/models/user.server";
 import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
 import { userActionSchema } from "~/utils/account-schemas";
 import { getUser, requireAdmin } from "~/utils/guards.server";

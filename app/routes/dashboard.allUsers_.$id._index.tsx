@@ -9,7 +9,8 @@ import {
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { openAccountOrders } from "~/orders/model/payments.server";
-import { getUserById, setPriceGroup, setTaxProfile } from "~/models/user.server";
+import { getUserById } from "~/models/user.server";
+import { setPriceGroup, setTaxProfile } from "~/models/user-admin.server";
 import { getPriceGroup, listPriceGroups } from "~/models/price-group.server";
 import { CustomerPricingForm } from "~/components/customer-pricing-form";
 import { customerPricingSchema } from "~/utils/pricing-forms";

@@ -1,12 +1,12 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { authPageHeaders, GoogleSignIn } from "~/components/google-button";
-import { createPasswordUser, getUserByEmail, isDuplicateKeyError } from "~/models/user.server";
+import { createPasswordUser } from "~/models/user-credentials.server";
+import { getUserByEmail, isDuplicateKeyError } from "~/models/user.server";
 import { EMAIL_TAKEN, signupSchema } from "~/utils/account-schemas";
 import { requireAnonymous } from "~/utils/guards.server";
 import { isGoogleSignInAvailable } from "~/utils/google-sign-in.server";

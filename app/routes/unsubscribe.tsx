@@ -1,11 +1,11 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { ErrorList, SubmitButton, useIsPending } from "~/components/forms";
-import { getUserById, setOrderUpdateEmails } from "~/models/user.server";
+import { getUserById } from "~/models/user.server";
+import { setOrderUpdateEmails } from "~/models/user-profile.server";
 import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
 import { readForm } from "~/utils/form.server";
 import { readUnsubscribeToken } from "~/utils/unsubscribe.server";

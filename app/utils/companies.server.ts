@@ -24,14 +24,9 @@ import {
 } from "~/models/invitation.server";
 import { deleteUserSessions } from "~/models/session.server";
 import { revokeMemberKeys } from "~/models/api-key.server";
-import {
-  createPasswordUser,
-  getUserByEmail,
-  getUserById,
-  isDuplicateKeyError,
-  markEmailVerified,
-  type UserView,
-} from "~/models/user.server";
+import { createPasswordUser } from "~/models/user-credentials.server";
+import { getUserByEmail, getUserById, isDuplicateKeyError, type UserView } from "~/models/user.server";
+import { markEmailVerified } from "~/models/user-profile.server";
 import { audit, type AuditEvent } from "./audit-trail.server";
 import { queueEmail, shopUrl } from "./email.server";
 import { formatCents } from "~/domain/format";

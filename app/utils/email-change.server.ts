@@ -10,7 +10,8 @@ import {
   TOKEN_KINDS,
 } from "~/models/account-token.server";
 import { deleteOtherSessions } from "~/models/session.server";
-import { changeEmail, getUserByEmail, getUserById } from "~/models/user.server";
+import { changeEmail } from "~/models/user-profile.server";
+import { getUserByEmail, getUserById } from "~/models/user.server";
 import { queueEmail, shopUrl } from "./email.server";
 
 export const CHANGE_LINK_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { VerifyEmail, WelcomeEmail } from "~/emails/account";
 import { checkAccountToken, createAccountToken, hashToken, spendAccountToken } from "~/models/account-token.server";
-import { markEmailVerified } from "~/models/user.server";
+import { markEmailVerified } from "~/models/user-profile.server";
 import { queueEmail, shopUrl } from "./email.server";
 
 export const VERIFY_LINK_TTL_MS = 24 * 60 * 60 * 1000;

@@ -8,8 +8,8 @@ import {
   GoogleAccountNeedsProofError,
   GoogleAccountUnverifiedError,
   linkGoogleAccount,
-  type UserView,
-} from "~/models/user.server";
+} from "~/models/user-credentials.server";
+import { type UserView } from "~/models/user.server";
 import { googlePicture } from "~/domain/avatar";
 import { getEnv, isGoogleConfigured } from "./env.server";
 import { bodylessCopy } from "./sign-in.server";

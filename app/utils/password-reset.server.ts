@@ -10,7 +10,9 @@ import {
   type TokenState,
 } from "~/models/account-token.server";
 import { deleteUserSessions } from "~/models/session.server";
-import { getUserByEmail, getUserById, markEmailVerified, setPasswordHash } from "~/models/user.server";
+import { getUserByEmail, getUserById } from "~/models/user.server";
+import { markEmailVerified } from "~/models/user-profile.server";
+import { setPasswordHash } from "~/models/user-credentials.server";
 import { queueEmail, shopUrl } from "./email.server";
 import { getAgenda, RESET_REQUEST_JOB } from "./jobs.server";
 import { hashPassword } from "./password.server";

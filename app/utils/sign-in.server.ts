@@ -1,7 +1,8 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { getUserWithPasswordHash, type UserView } from "~/models/user.server";
+import { getUserWithPasswordHash } from "~/models/user-credentials.server";
+import { type UserView } from "~/models/user.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { authSessionStorage } from "./session-cookie.server";
 

@@ -1,7 +1,7 @@
 import { Order } from "~/orders/model/schema.server";
 import { markOrderPaid } from "~/orders/model/card-payment.server";
 import { savePriceGroup } from "~/models/price-group.server";
-import { setPriceGroup, setTaxProfile } from "~/models/user.server";
+import { setPriceGroup, setTaxProfile } from "~/models/user-admin.server";
 import { placeCustomerOrder } from "~/orders/service.server";
 import { expect, test } from "./fixtures";
 

@@ -11,7 +11,7 @@ import { Part } from "~/models/part.server";
 import { Session } from "~/models/session.server";
 import type { LocalDb } from "../../server/local-db";
 import { startShop, type Shop } from "../../scripts/bench/shop";
-import { setUnpaidCaps } from "~/models/user.server";
+import { setUnpaidCaps } from "~/models/user-admin.server";
 import { createPart, createUser, sessionCookieHeader, TEST_PASSWORD } from "../setup/factories";
 
 /** A customer placing 10 orders at once: their own caps on unpaid orders let the stock decide. */

@@ -10,7 +10,7 @@ import { Order } from "~/orders/model/schema.server";
 import { placeOrder, type PlaceOrderResult } from "~/orders/model/placing.server";
 import { Part } from "~/models/part.server";
 import { markOrderPaid } from "~/orders/model/card-payment.server";
-import { setUnpaidCaps } from "~/models/user.server";
+import { setUnpaidCaps } from "~/models/user-admin.server";
 import { loader as manageOrdersLoader } from "~/routes/dashboard.manageOrders";
 import { loader as myOrdersLoader } from "~/routes/dashboard.orders";
 import { loader as orderPageLoader } from "~/routes/dashboard.orders_.$id._index";

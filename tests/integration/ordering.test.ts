@@ -8,7 +8,7 @@ import { placeOrder } from "~/orders/model/placing.server";
 import { Part } from "~/models/part.server";
 import { Review } from "~/models/review.server";
 import { Session } from "~/models/session.server";
-import { setUnpaidCaps } from "~/models/user.server";
+import { setUnpaidCaps } from "~/models/user-admin.server";
 import { action as cancelAction, loader as cancelLoader } from "~/routes/dashboard.orders_.$id.cancel";
 import { loader as myOrdersLoader } from "~/routes/dashboard.orders";
 import { action as reviewAction, loader as reviewLoader } from "~/routes/dashboard.review";

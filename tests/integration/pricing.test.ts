@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";
 import { savePriceGroup, type PriceGroupInput } from "~/models/price-group.server";
-import { setPriceGroup, setTaxProfile } from "~/models/user.server";
+import { setPriceGroup, setTaxProfile } from "~/models/user-admin.server";
 import { placeCustomerOrder } from "~/orders/service.server";
 import { parseBreaks, formatBreaks, nextBreakHint } from "~/domain/pricing";
 import { priceLines } from "~/utils/pricing.server";

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Order } from "~/orders/model/schema.server";
-import { setUnpaidCaps } from "~/models/user.server";
+import { setUnpaidCaps } from "~/models/user-admin.server";
 import { createPart, createUser, sessionCookieHeader } from "../../setup/factories";
 import { killShop, ownDatabase, postForm, sleep, spawnShop, waitHealthy, type ShopProcess } from "./fault-helpers";
 
