@@ -79,10 +79,43 @@ export default tseslint.config(
               message: "Models read the shop's settings from models/settings.server.ts, never from server/env.ts.",
             },
             {
+              // The order module (app/orders/): its model/ folder is the model floor, its services sit above.
+              target: "./app/orders/model",
+              from: ["./app/utils", "./app/routes", "./app/components", "./app/emails", "./app/browser"],
+              message:
+                "app/orders/model is the order's model floor: Mongoose, other models, app/domain and itself only. Side effects belong to the order services (app/orders/*.server.ts).",
+            },
+            {
+              target: "./app/orders/model",
+              from: "./app/orders",
+              except: ["./model"],
+              message:
+                "app/orders/model is the order's model floor: it never imports the order services above it (app/orders/*.server.ts).",
+            },
+            {
+              target: "./app/orders/model",
+              from: "./server",
+              except: ["./request-context.ts"],
+              message: "Models read the shop's settings from models/settings.server.ts, never from server/env.ts.",
+            },
+            {
+              target: "./app/models",
+              from: "./app/orders",
+              except: ["./model"],
+              message:
+                "Models may read the order's model floor (app/orders/model), never the order services that raise side effects.",
+            },
+            {
+              target: "./app/orders",
+              from: "./app/routes",
+              message: "The order services are called by routes, never the other way round.",
+            },
+            {
               target: "./app/domain",
               from: [
                 "./app/models",
                 "./app/utils",
+                "./app/orders",
                 "./app/routes",
                 "./app/components",
                 "./app/emails",
