@@ -13,15 +13,14 @@ import {
 } from "~/orders/model/payments.server";
 import { cancelOrder, removeOrder } from "~/orders/model/holds.server";
 import { markShipped } from "~/orders/model/shipments.server";
-import { placeOrder as placeOrderModel, type PlaceOrderInput } from "~/orders/model/placing.server";
 import { type CustomerScope } from "~/orders/model/reads.server";
 import { type OrderView } from "~/orders/model/view.server";
-import { getPartsByIds } from "~/models/part.server";
 import { getUserById } from "~/models/user.server";
 import { can } from "~/utils/companies.server";
-import { mailApprovalNeeded } from "./approvals.server";
 import { audit, type AuditEvent } from "~/utils/audit-trail.server";
-import { customerPricing, priceWith } from "~/utils/pricing.server";
+import { customerPricing } from "~/utils/pricing.server";
+import type { WorkflowOptions } from "~/utils/workflow.server";
+import { placeOrder, type PlaceOrderInput } from "./checkout.server";
 import { formatCents } from "~/domain/format";
 import { raiseOrderEvent } from "./events.server";
 import { ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
@@ -42,8 +41,7 @@ export type CreditRefusal = { limitCents: number; balanceCents: number; orderCen
 /** Refused before anything is reserved: on account without terms (400), or past the credit limit (409). */
 export type PaymentRefusal = { status: 400 | 403 | 409; message: string; credit: CreditRefusal | null };
 
-export type PlaceResult =
-  Awaited<ReturnType<typeof placeOrderModel>> | { ok: false; failures: []; payment: PaymentRefusal };
+export type PlaceResult = Awaited<ReturnType<typeof placeOrder>> | { ok: false; failures: []; payment: PaymentRefusal };
 
 /**
  * What checkout offers a customer: null (card only), or their terms with what is open on account
@@ -80,28 +78,20 @@ export function creditMessage({ limitCents, balanceCents, orderCents }: Omit<Cre
 /**
  * Places an order for a customer: by card, or on account when they have terms and the open
  * balance plus this order stays within their credit limit. An order on account is confirmed and
- * invoiced at once, due after its net days.
+ * invoiced at once, due after its net days. The steps are the checkout workflow's (checkout.server.ts).
  */
 export async function placeCustomerOrder(
-  input: Omit<PlaceOrderInput, "onAccount" | "user" | "pricing"> & {
+  input: Omit<PlaceOrderInput, "onAccount" | "user" | "pricing" | "spendingLimitCents" | "placer"> & {
     user: { id: string };
     payment?: "card" | "account";
   },
+  options: Pick<WorkflowOptions, "afterStep"> = {},
 ): Promise<PlaceResult> {
   const user = await getUserById(input.user.id);
   if (!user) throw new Error("Orders are placed by an existing customer");
   if (user.role === "customer" && !can(user, "order")) {
     return { ok: false, failures: [], payment: { status: 403, message: ACCOUNTS_CANNOT_ORDER, credit: null } };
   }
-  // The company's group and tax as they are now: the model prices the lines with them and freezes them.
-  const pricing = await customerPricing(user);
-  const buyer = {
-    id: user.id,
-    email: user.email,
-    name: user.name,
-    companyName: user.company.companyName || null,
-    companyId: user.companyId || null,
-  };
   let onAccount: { termsDays: number; creditLimitCents: number } | null = null;
   if (input.payment === "account") {
     const { termsDays, creditLimitCents } = user.account;
@@ -109,42 +99,29 @@ export async function placeCustomerOrder(
       const message = "Your account has no payment terms: pay by card, or ask us about an account.";
       return { ok: false, failures: [], payment: { status: 400, message, credit: null } };
     }
-    const parts = await getPartsByIds(input.lines.map((line) => line.partId));
-    const orderCents = priceWith(pricing, parts, input.lines, input.address).totalCents;
-    // What is open and what waits for approval on account: two buyers waiting at once stay within the limit.
-    const balanceCents = await accountCommitmentOf(user);
-    if (balanceCents + orderCents > creditLimitCents)
-      return overCredit({ limitCents: creditLimitCents, balanceCents, orderCents });
     onAccount = { termsDays, creditLimitCents };
   }
-  // A buyer's limit is on what the order costs them (their price, with tax).
-  const limit = user.companyRole === "buyer" ? user.spendingLimitCents : null;
-  const parts = await getPartsByIds(input.lines.map((line) => line.partId));
-  const totalCents = priceWith(pricing, parts, input.lines, input.address).totalCents;
-  const overLimit = limit !== null && totalCents > limit;
-  const placed = await placeOrderModel({
-    ...input,
-    user: buyer,
-    onAccount,
-    pricing,
-    approvalLimitCents: overLimit ? limit : null,
-  });
+  const placed = await placeOrder(
+    {
+      ...input,
+      user: {
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        companyName: user.company.companyName || null,
+        companyId: user.companyId || null,
+      },
+      placer: user,
+      onAccount,
+      // The company's group and tax as they are now: checkout prices the lines with them and freezes them.
+      pricing: await customerPricing(user),
+      // A buyer's limit is on what the order costs them (their price, with tax).
+      spendingLimitCents: user.companyRole === "buyer" ? user.spendingLimitCents : null,
+    },
+    options,
+  );
   if (!placed.ok) return placed.overCredit ? overCredit(placed.overCredit) : placed;
-  let order = placed.order;
-  if (order.status === "approval") {
-    await mailApprovalNeeded(order, user);
-    return { ...placed, order };
-  }
-  if (onAccount) {
-    const number = await assignInvoiceNumber(order.id).catch((error) => {
-      console.error(`Invoice number not assigned to order ${order.number}:`, error);
-      return null;
-    });
-    if (number) order = { ...order, invoiceNumber: number };
-  }
-  // Raised right after the order; never throws (an order never fails because mail or a webhook failed).
-  await raiseOrderEvent({ type: "orderPlaced", order, belowMinimum: placed.belowMinimum });
-  return { ...placed, order };
+  return placed;
 }
 
 // --- Ending unpaid orders -------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 import type { Agenda } from "agenda";
 import {
   extendHold as extendHoldOfOrder,
-  finishLeftReserving,
   listHoldsEnded,
   noteHoldReminders,
   settleLeftStock,
@@ -9,6 +8,7 @@ import {
   endUnpaidOrder,
 } from "~/orders/model/holds.server";
 import { mailWritten } from "~/orders/model/events.server";
+import { finishLeftReserving } from "./checkout.server";
 import { checkStock, saveStockCheck } from "~/models/stock-check.server";
 import { audit } from "~/utils/audit-trail.server";
 import { getEnv } from "~/utils/env.server";

@@ -7,7 +7,7 @@ import mongoose from "mongoose";
 import { describe, expect, test } from "vitest";
 import { cancelOrder, removeOrder } from "~/orders/model/holds.server";
 import { Order } from "~/orders/model/schema.server";
-import { placeOrder, type PlaceOrderResult } from "~/orders/model/placing.server";
+import { placeOrder, type PlaceOrderResult } from "~/orders/checkout.server";
 import { Part } from "~/models/part.server";
 import { markOrderPaid } from "~/orders/model/card-payment.server";
 import { setUnpaidCaps } from "~/models/user-admin.server";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { Order } from "~/orders/model/schema.server";
-import { placeOrder } from "~/orders/model/placing.server";
+import { placeOrder } from "~/orders/checkout.server";
 import { Part } from "~/models/part.server";
 import { Review } from "~/models/review.server";
 import { Session } from "~/models/session.server";

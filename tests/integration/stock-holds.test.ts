@@ -12,7 +12,7 @@ import { Audit } from "~/models/audit.server";
 import { Cart } from "~/models/cart.server";
 import { cancelOrder, removeOrder } from "~/orders/model/holds.server";
 import { Order } from "~/orders/model/schema.server";
-import { placeOrder } from "~/orders/model/placing.server";
+import { placeOrder } from "~/orders/checkout.server";
 import { Outbox } from "~/models/outbox.server";
 import { holdStock, Part } from "~/models/part.server";
 import { checkStock } from "~/models/stock-check.server";

@@ -2,13 +2,11 @@
  * An order's hold on stock: ending an unpaid order (stock back), settling what a crash left pending,
  * finishing or undoing orders left reserving, the hold's end, its reminder, and extending it.
  */
-import { assignInvoiceNumber } from "./invoice.server";
 import { dropCheckoutClaim, emptyCheckedOutCart, listStaleCheckoutClaims } from "~/models/cart.server";
-import { isObjectId, partsHeldBy, releaseHolds } from "~/models/part.server";
+import { isObjectId, releaseHolds } from "~/models/part.server";
 import { ENDED_UNPAID_STATUSES, Order } from "./schema.server";
 import { toOrderView, type OrderView } from "./view.server";
 import { type CustomerScope, scopeFilter } from "./reads.server";
-import { abandonOrder, confirmOrder } from "./placing.server";
 
 const ENDED_AT = { cancelled: "cancelledAt", removed: "removedAt", expired: "expiredAt" } as const;
 
@@ -69,38 +67,15 @@ export function removeOrder(orderId: string) {
  */
 
 /**
- * Orders still reserving past their deadline: one whose every line holds its stock is confirmed
- * (and its cart emptied), any other gives back what it took and is dropped (its cart kept).
- * Returns how many of each.
+ * Orders still reserving (or failed) past their deadline, oldest first: a crash (or a failed write)
+ * left them half placed, and the checkout's sweep (orders/checkout.server.ts) finishes or undoes each.
  */
-export async function finishLeftReserving({ now = new Date(), limit = 200 } = {}) {
+export async function listLeftReserving({ now = new Date(), limit = 200 } = {}) {
   const docs = await Order.find({ status: { $in: ["reserving", "failed"] }, reserveBy: { $lte: now } })
     .sort({ reserveBy: 1 })
     .limit(limit)
     .lean();
-  let confirmed = 0;
-  let released = 0;
-  for (const doc of docs) {
-    const order = toOrderView(doc);
-    if (doc.status === "reserving") {
-      const held = await partsHeldBy(
-        order.id,
-        order.lines.map((line) => line.partId),
-      );
-      if (order.lines.every((line) => held.has(line.partId)) && (await confirmOrder(order.id))) {
-        await emptyCheckedOutCart(order.userId, order.id);
-        // An order on account is invoiced when placed; its "placed" mail is the order mail sweep's.
-        if (order.paymentMethod === "account") await assignInvoiceNumber(order.id).catch(() => null);
-        confirmed++;
-        continue;
-      }
-    }
-    if (await abandonOrder(order.id, order.lines)) {
-      await dropCheckoutClaim(order.userId, order.id);
-      released++;
-    }
-  }
-  return { confirmed, released };
+  return docs.map(toOrderView);
 }
 
 /**

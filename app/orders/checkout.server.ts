@@ -1,0 +1,399 @@
+/**
+ * Checkout: placing an order is a workflow of named steps, each with its compensation
+ * (utils/workflow.server.ts), read top to bottom in CHECKOUT below. There is no multi-document
+ * transaction (the local database has none): each step is one or a few single-document updates, a
+ * failure undoes what ran, last first, and a crash at any point leaves an order "reserving" that
+ * the stock sweep takes up with the same steps (finishLeftReserving).
+ */
+import { capRefusal, type UnpaidCaps } from "~/domain/order-caps";
+import { lineProblem, MAX_ORDER_LINES, type LineProblem } from "~/domain/order-lines";
+import { priceWith, VISITOR_PRICING, type CustomerPricing } from "~/domain/pricing";
+import { cartClaimedFor, dropCheckoutClaim, emptyCheckedOutCart } from "~/models/cart.server";
+import { getPartsByIds, holdStock, isObjectId, partsHeldBy, type PartView } from "~/models/part.server";
+import { unpaidCapsOf } from "~/models/unpaid-caps.server";
+import { getUserById, type UserView } from "~/models/user.server";
+import { runWorkflow, stop, type Step, type WorkflowOptions } from "~/utils/workflow.server";
+import { mailApprovalNeeded } from "./approvals.server";
+import { raiseOrderEvent } from "./events.server";
+import { listLeftReserving } from "./model/holds.server";
+import { assignInvoiceNumber } from "./model/invoice.server";
+import { accountCommitmentOf } from "./model/payments.server";
+import {
+  abandonOrder,
+  confirmOrder,
+  newOrderId,
+  openCardOrdersOf,
+  unconfirmOrder,
+  writeReservingOrder,
+} from "./model/placing.server";
+import { DAY_MS, Order, stockSettings } from "./model/schema.server";
+import type { OrderView } from "./model/view.server";
+
+export type OrderLineRequest = { partId: string; quantity: number };
+
+export type PlaceOrderInput = {
+  lines: OrderLineRequest[];
+  phone: string;
+  address: string;
+  /** The buyer's purchase-order number (optional). */
+  poNumber?: string;
+  user: { id: string; email: string; name: string; companyName?: string | null; companyId?: string | null };
+  /** The customer's own past order the lines came from (a reorder through the cart). */
+  reorderedFrom?: string | null;
+  /** The buyer's price group and tax details (pricing.server.ts); absent: list prices, no tax recorded. */
+  pricing?: CustomerPricing;
+  /** On account with these net days, within this credit limit (if given); else a card order. */
+  onAccount?: { termsDays: number; creditLimitCents?: number } | null;
+  /** The order's id, chosen beforehand (a cart's checkout claims the cart for it). */
+  orderId?: string;
+  /** The lines come from the customer's cart, claimed for `orderId`: emptied once the order exists. */
+  fromCart?: boolean;
+  /** The buyer's limit per order (their price, with tax): over it, the order waits for an owner's approval. */
+  spendingLimitCents?: number | null;
+  /** The buyer as the screens read them (for the approval mail); read when absent. */
+  placer?: UserView;
+};
+
+/** A line that could not be ordered: which one (its place in the request) and why. */
+export type LineFailure = LineProblem & {
+  index: number;
+  partId: string;
+  partNumber: string | null;
+  productName: string | null;
+};
+
+type Refusal = {
+  ok: false;
+  failures: LineFailure[];
+  refusal?: string;
+  /** On account, past the credit limit once counted with the orders placed at the same time. */
+  overCredit?: { limitCents: number; balanceCents: number; orderCents: number };
+};
+
+/** Not placed: the lines that could not be ordered, or a refusal of the whole order (a cap). */
+export type PlaceOrderResult = { ok: true; order: OrderView; belowMinimum: PartView[] } | Refusal;
+
+type MergedLine = OrderLineRequest & { index: number };
+
+/** What the steps share: the request, then what each step found or wrote. */
+type Checkout = {
+  input: PlaceOrderInput;
+  id: string;
+  lines: MergedLine[];
+  parts: Map<string, PartView>;
+  priced: ReturnType<typeof priceWith> | null;
+  caps: UnpaidCaps | null;
+  belowMinimum: PartView[];
+  order: OrderView | null;
+  /** This run confirmed the order (so its undo may put it back). */
+  confirmed: boolean;
+};
+
+type CheckoutStep = Step<Checkout, Refusal>;
+
+const TOOK_TOO_LONG = "Placing your order took too long; nothing was ordered, please try again";
+const refuse = (fields: Omit<Refusal, "ok" | "failures"> & { failures?: LineFailure[] }) =>
+  stop<Refusal>({ ok: false, failures: [], ...fields });
+const scopeOf = (c: Checkout) => ({ id: c.input.user.id, companyId: c.input.user.companyId });
+
+/** The same part twice becomes one line with both quantities; the first place is kept. */
+function mergeLines(lines: OrderLineRequest[]) {
+  const merged = new Map<string, MergedLine>();
+  lines.forEach((line, index) => {
+    const seen = merged.get(line.partId);
+    if (seen) seen.quantity += line.quantity;
+    else merged.set(line.partId, { ...line, index });
+  });
+  return [...merged.values()];
+}
+
+function failureOf(line: MergedLine, part: PartView | undefined, problem: LineProblem): LineFailure {
+  return {
+    ...problem,
+    index: line.index,
+    partId: line.partId,
+    partNumber: part?.partNumber ?? null,
+    productName: part?.name ?? null,
+  };
+}
+
+/** Card orders are capped per customer; one on account is bounded by the credit limit instead. */
+async function overCaps(c: Checkout, except?: string) {
+  const orderCents = c.priced!.totalCents;
+  if (c.caps) {
+    const refusal = capRefusal(c.caps, await openCardOrdersOf(scopeOf(c), { except }), orderCents);
+    return refusal ? refuse({ refusal }) : undefined;
+  }
+  const limitCents = c.input.onAccount?.creditLimitCents;
+  if (limitCents === undefined) return undefined;
+  const balanceCents = await accountCommitmentOf(scopeOf(c), { except });
+  return balanceCents + orderCents > limitCents
+    ? refuse({ overCredit: { limitCents, balanceCents, orderCents } })
+    : undefined;
+}
+
+const CHECKOUT: CheckoutStep[] = [
+  {
+    // The checkout screen claimed the cart for this order's id just before (a double submit cannot
+    // order it twice); from here on a failure gives it back with its lines.
+    name: "claim-cart",
+    run: async (c) => {
+      if (c.input.fromCart && !(await cartClaimedFor(c.input.user.id, c.id))) return refuse({ refusal: TOOK_TOO_LONG });
+    },
+    compensate: async (c) => dropCheckoutClaim(c.input.user.id, c.id),
+  },
+  {
+    // Every line against the part as it is now: a failure stops here, nothing written.
+    name: "validate-lines",
+    run: async (c) => {
+      c.parts = await getPartsByIds(c.lines.map((line) => line.partId));
+      const failures = c.lines.flatMap((line) => {
+        const problem = lineProblem(c.parts.get(line.partId), line.quantity);
+        return problem ? [failureOf(line, c.parts.get(line.partId), problem)] : [];
+      });
+      if (failures.length) return refuse({ failures });
+    },
+  },
+  {
+    // Priced here, from the parts just read: the prices and the tax are frozen on the order.
+    name: "price-and-tax",
+    run: async (c) => {
+      c.priced = priceWith(c.input.pricing ?? VISITOR_PRICING, c.parts, c.lines, c.input.address);
+    },
+  },
+  {
+    // A card order within the customer's caps on unpaid orders; one on account within the credit limit.
+    name: "check-caps-and-credit",
+    run: async (c) => {
+      c.caps = c.input.onAccount ? null : await unpaidCapsOf(c.input.user.id);
+      return overCaps(c);
+    },
+  },
+  {
+    // The order, "reserving" with its lines and number; then the caps and credit counted again with
+    // it written, so of two checkouts racing past the first look, one sees the other.
+    name: "write-reserving-order",
+    run: async (c) => {
+      await writeReservingOrder(orderFields(c, await reorderedFromNumber(c.input.reorderedFrom)));
+      return overCaps(c, c.id);
+    },
+    compensate: async (c) => ((await abandonOrder(c.id, [])) ? undefined : "kept"),
+  },
+  {
+    // Each line takes its stock with one conditional update that notes the order's hold on the part.
+    name: "hold-stock",
+    run: async (c) => {
+      const held = await Promise.all(c.lines.map((line) => holdStock(line.partId, c.id, line.quantity)));
+      if (held.some((part) => part === null)) {
+        const missed = c.lines.filter((_, i) => !held[i]);
+        const now = await getPartsByIds(missed.map((line) => line.partId));
+        return refuse({
+          failures: missed.map((line) => {
+            const part = now.get(line.partId);
+            // Between the check and the hold another order took the stock (or an admin changed the part).
+            const problem = lineProblem(part, line.quantity) ?? {
+              reason: "above-stock" as const,
+              message: "Other orders took this stock just now; please try again",
+            };
+            return failureOf(line, part ?? c.parts.get(line.partId), problem);
+          }),
+        });
+      }
+      c.belowMinimum = held.filter(
+        (part): part is PartView => part !== null && part.availableQuantity < part.minOrderQuantity,
+      );
+    },
+    // The sweep takes nothing more: it finishes an order only when every line already holds its stock.
+    resume: async (c) => {
+      const held = await partsHeldBy(
+        c.id,
+        c.lines.map((line) => line.partId),
+      );
+      if (c.order?.status !== "reserving" || !c.lines.every((line) => held.has(line.partId)))
+        return refuse({ refusal: TOOK_TOO_LONG });
+    },
+    // Marked failed first (nothing can confirm it any more), then each hold given back once.
+    compensate: async (c) => ((await abandonOrder(c.id, c.lines)) ? undefined : "kept"),
+  },
+  {
+    // A card order becomes unpaid (held until its hold time), one on account is confirmed, one over
+    // the buyer's limit waits for approval. A cart claim the sweep let go (this checkout outlived
+    // the deadline) means the cart was let go: not ordered.
+    name: "confirm-or-send-for-approval",
+    run: async (c) => {
+      if (c.input.fromCart && !(await cartClaimedFor(c.input.user.id, c.id))) return refuse({ refusal: TOOK_TOO_LONG });
+      c.order = await confirmOrder(
+        c.id,
+        c.belowMinimum.map((part) => part.id),
+      );
+      if (!c.order) return refuse({ refusal: TOOK_TOO_LONG });
+      c.confirmed = true;
+    },
+    resume: async (c) => {
+      c.order = await confirmOrder(c.id);
+      if (!c.order) return refuse({ refusal: TOOK_TOO_LONG });
+      c.confirmed = true;
+    },
+    compensate: async (c) => {
+      if (c.confirmed) await unconfirmOrder(c.id);
+    },
+  },
+  {
+    // The order is placed: its cart empties, an order on account is invoiced, and its event (or the
+    // owners' approval mail) goes out. Nothing here fails the order: each part logs its own failure
+    // and a sweep finishes it (the cart claim sweep, the invoice screen, the order event sweep).
+    name: "raise-events",
+    run: async (c) => {
+      const order = await finishPlaced(c);
+      if (order.status === "approval") {
+        const placer = c.input.placer ?? (await getUserById(c.input.user.id));
+        if (placer) await mailApprovalNeeded(order, placer);
+      } else {
+        await raiseOrderEvent({ type: "orderPlaced", order, belowMinimum: c.belowMinimum });
+      }
+    },
+    // The sweep leaves the event to the order event sweep, which finds it noted on the order.
+    resume: async (c) => {
+      await finishPlaced(c);
+    },
+  },
+];
+
+/** The steps' names, in order (the tests fail each in turn). */
+export const CHECKOUT_STEPS = CHECKOUT.map((step) => step.name);
+
+async function reorderedFromNumber(reorderedFrom: string | null | undefined) {
+  if (!reorderedFrom || !isObjectId(reorderedFrom)) return null;
+  return (await Order.findById(reorderedFrom, { number: 1 }).lean())?.number ?? null;
+}
+
+function orderFields(c: Checkout, sourceNumber: number | null) {
+  const { input, priced } = c;
+  const { user, poNumber, reorderedFrom, onAccount, pricing } = input;
+  const searchKeys = [poNumber, user.companyName].filter(Boolean).map((key) => key!.toLowerCase());
+  const limit = input.spendingLimitCents ?? null;
+  const placedAt = new Date();
+  return {
+    _id: c.id,
+    lines: priced!.lines.map((line) => {
+      const part = c.parts.get(line.partId)!;
+      return {
+        partId: part.id,
+        partNumber: part.partNumber,
+        productName: part.name,
+        unitPriceCents: line.unitPriceCents,
+        quantity: line.quantity,
+        lineTotalCents: line.lineTotalCents,
+        listUnitPriceCents: line.listPriceCents,
+        priceSource: line.source,
+      };
+    }),
+    totalCents: priced!.totalCents,
+    netCents: priced!.netCents,
+    taxCents: priced!.taxCents,
+    taxLines: priced!.taxLines,
+    ...(pricing?.tax?.vatNumber ? { buyerVatNumber: pricing.tax.vatNumber } : {}),
+    phone: input.phone,
+    address: input.address,
+    ...(poNumber ? { poNumber } : {}),
+    ...(reorderedFrom ? { reorderedFrom, ...(sourceNumber ? { reorderedFromNumber: sourceNumber } : {}) } : {}),
+    userId: user.id,
+    ...(user.companyId ? { companyId: user.companyId } : {}),
+    placedBy: user.id,
+    userEmail: user.email,
+    userName: user.name,
+    ...(user.companyName ? { companyName: user.companyName } : {}),
+    ...(searchKeys.length ? { searchKeys } : {}),
+    ...(onAccount
+      ? {
+          paymentMethod: "account" as const,
+          termsDays: onAccount.termsDays,
+          dueAt: new Date(placedAt.getTime() + onAccount.termsDays * DAY_MS),
+        }
+      : { paymentMethod: "card" as const }),
+    ...(limit !== null && priced!.totalCents > limit
+      ? { approvalRequired: true, approval: { limitCents: limit } }
+      : {}),
+    status: "reserving" as const,
+    reserveBy: new Date(placedAt.getTime() + stockSettings().reserveMs),
+    createdAt: placedAt,
+  };
+}
+
+/** The cart the order came from empties; an order confirmed on account gets its invoice number. */
+async function finishPlaced(c: Checkout) {
+  let order = c.order!;
+  await emptyCheckedOutCart(order.userId, order.id).catch((error) =>
+    console.error(`Cart of order ${order.number} not emptied (the cart claim sweep will):`, error),
+  );
+  if (order.status === "account") {
+    const number = await assignInvoiceNumber(order.id).catch((error) => {
+      console.error(`Invoice number not assigned to order ${order.number}:`, error);
+      return null;
+    });
+    if (number) order = { ...order, invoiceNumber: number };
+  }
+  c.order = order;
+  return order;
+}
+
+/**
+ * Places an order of one or more lines, all or nothing, through the CHECKOUT steps. The order keeps
+ * a snapshot of each part's number, name and unit price; every total is computed here.
+ * `options.afterStep` is the workflow's seam between steps (the tests fail each step in turn).
+ */
+export async function placeOrder(
+  input: PlaceOrderInput,
+  options: Pick<WorkflowOptions, "afterStep"> = {},
+): Promise<PlaceOrderResult> {
+  if (input.lines.length < 1 || input.lines.length > MAX_ORDER_LINES) {
+    throw new Error(`An order has 1 to ${MAX_ORDER_LINES} lines`);
+  }
+  const checkout: Checkout = {
+    input,
+    id: input.orderId ?? newOrderId(),
+    lines: mergeLines(input.lines),
+    parts: new Map(),
+    priced: null,
+    caps: null,
+    belowMinimum: [],
+    order: null,
+    confirmed: false,
+  };
+  const result = await runWorkflow(CHECKOUT, checkout, options);
+  if (!result.ok) return result.stop;
+  return { ok: true, order: checkout.order!, belowMinimum: checkout.belowMinimum };
+}
+
+/**
+ * The stock sweep's part of checkout: orders still reserving past their deadline (a crash, or a
+ * placing step that outlived it) resume at "hold-stock". One whose every line holds its stock is
+ * confirmed and its cart emptied; any other is undone by the same compensations (holds back, order
+ * dropped, cart claim let go). Returns how many of each.
+ */
+export async function finishLeftReserving({ now = new Date(), limit = 200 } = {}) {
+  let confirmed = 0;
+  let released = 0;
+  for (const order of await listLeftReserving({ now, limit })) {
+    const checkout: Checkout = {
+      input: {
+        lines: order.lines,
+        phone: order.phone,
+        address: order.address,
+        user: { id: order.userId, email: order.userEmail, name: order.userName, companyId: order.companyId || null },
+      },
+      id: order.id,
+      lines: order.lines.map((line, index) => ({ partId: line.partId, quantity: line.quantity, index })),
+      parts: new Map(),
+      priced: null,
+      caps: null,
+      belowMinimum: [],
+      order,
+      confirmed: false,
+    };
+    const result = await runWorkflow(CHECKOUT, checkout, { resumeAt: "hold-stock" });
+    if (result.ok) confirmed++;
+    else if (!result.kept) released++;
+  }
+  return { confirmed, released };
+}
