@@ -6,12 +6,12 @@
  * the stock sweep takes up with the same steps (finishLeftReserving).
  */
 import { capRefusal, type UnpaidCaps } from "~/domain/order-caps";
-import { lineProblem, MAX_ORDER_LINES, type LineProblem } from "~/domain/order-lines";
-import { priceWith, VISITOR_PRICING, type CustomerPricing } from "~/domain/pricing";
+import { lineProblem, MAX_ORDER_LINES } from "~/domain/order-lines";
+import { priceWith, VISITOR_PRICING } from "~/domain/pricing";
 import { cartClaimedFor, dropCheckoutClaim, emptyCheckedOutCart } from "~/models/cart.server";
-import { getPartsByIds, holdStock, isObjectId, partsHeldBy, type PartView } from "~/models/part.server";
+import { getPartsByIds, holdStock, partsHeldBy, type PartView } from "~/models/part.server";
 import { unpaidCapsOf } from "~/models/unpaid-caps.server";
-import { getUserById, type UserView } from "~/models/user.server";
+import { getUserById } from "~/models/user.server";
 import { runWorkflow, stop, type Step, type WorkflowOptions } from "~/utils/workflow.server";
 import { mailApprovalNeeded } from "./approvals.server";
 import { raiseOrderEvent } from "./events.server";
@@ -26,57 +26,21 @@ import {
   unconfirmOrder,
   writeReservingOrder,
 } from "./model/placing.server";
-import { DAY_MS, Order, stockSettings } from "./model/schema.server";
 import type { OrderView } from "./model/view.server";
-
-export type OrderLineRequest = { partId: string; quantity: number };
-
-export type PlaceOrderInput = {
-  lines: OrderLineRequest[];
-  phone: string;
-  address: string;
-  /** The buyer's purchase-order number (optional). */
-  poNumber?: string;
-  user: { id: string; email: string; name: string; companyName?: string | null; companyId?: string | null };
-  /** The customer's own past order the lines came from (a reorder through the cart). */
-  reorderedFrom?: string | null;
-  /** The buyer's price group and tax details (pricing.server.ts); absent: list prices, no tax recorded. */
-  pricing?: CustomerPricing;
-  /** On account with these net days, within this credit limit (if given); else a card order. */
-  onAccount?: { termsDays: number; creditLimitCents?: number } | null;
-  /** The order's id, chosen beforehand (a cart's checkout claims the cart for it). */
-  orderId?: string;
-  /** The lines come from the customer's cart, claimed for `orderId`: emptied once the order exists. */
-  fromCart?: boolean;
-  /** The buyer's limit per order (their price, with tax): over it, the order waits for an owner's approval. */
-  spendingLimitCents?: number | null;
-  /** The buyer as the screens read them (for the approval mail); read when absent. */
-  placer?: UserView;
-};
-
-/** A line that could not be ordered: which one (its place in the request) and why. */
-export type LineFailure = LineProblem & {
-  index: number;
-  partId: string;
-  partNumber: string | null;
-  productName: string | null;
-};
-
-type Refusal = {
-  ok: false;
-  failures: LineFailure[];
-  refusal?: string;
-  /** On account, past the credit limit once counted with the orders placed at the same time. */
-  overCredit?: { limitCents: number; balanceCents: number; orderCents: number };
-};
-
-/** Not placed: the lines that could not be ordered, or a refusal of the whole order (a cap). */
-export type PlaceOrderResult = { ok: true; order: OrderView; belowMinimum: PartView[] } | Refusal;
-
-type MergedLine = OrderLineRequest & { index: number };
+import {
+  type PlaceOrderInput,
+  type LineFailure,
+  type Refusal,
+  type PlaceOrderResult,
+  type MergedLine,
+  mergeLines,
+  failureOf,
+  reorderedFromNumber,
+  orderFields,
+} from "./checkout-order.server";
 
 /** What the steps share: the request, then what each step found or wrote. */
-type Checkout = {
+export type Checkout = {
   input: PlaceOrderInput;
   id: string;
   lines: MergedLine[];
@@ -92,30 +56,11 @@ type Checkout = {
 type CheckoutStep = Step<Checkout, Refusal>;
 
 const TOOK_TOO_LONG = "Placing your order took too long; nothing was ordered, please try again";
+
 const refuse = (fields: Omit<Refusal, "ok" | "failures"> & { failures?: LineFailure[] }) =>
   stop<Refusal>({ ok: false, failures: [], ...fields });
+
 const scopeOf = (c: Checkout) => ({ id: c.input.user.id, companyId: c.input.user.companyId });
-
-/** The same part twice becomes one line with both quantities; the first place is kept. */
-function mergeLines(lines: OrderLineRequest[]) {
-  const merged = new Map<string, MergedLine>();
-  lines.forEach((line, index) => {
-    const seen = merged.get(line.partId);
-    if (seen) seen.quantity += line.quantity;
-    else merged.set(line.partId, { ...line, index });
-  });
-  return [...merged.values()];
-}
-
-function failureOf(line: MergedLine, part: PartView | undefined, problem: LineProblem): LineFailure {
-  return {
-    ...problem,
-    index: line.index,
-    partId: line.partId,
-    partNumber: part?.partNumber ?? null,
-    productName: part?.name ?? null,
-  };
-}
 
 /** Card orders are capped per customer; one on account is bounded by the credit limit instead. */
 async function overCaps(c: Checkout, except?: string) {
@@ -261,64 +206,6 @@ const CHECKOUT: CheckoutStep[] = [
 
 /** The steps' names, in order (the tests fail each in turn). */
 export const CHECKOUT_STEPS = CHECKOUT.map((step) => step.name);
-
-async function reorderedFromNumber(reorderedFrom: string | null | undefined) {
-  if (!reorderedFrom || !isObjectId(reorderedFrom)) return null;
-  return (await Order.findById(reorderedFrom, { number: 1 }).lean())?.number ?? null;
-}
-
-function orderFields(c: Checkout, sourceNumber: number | null) {
-  const { input, priced } = c;
-  const { user, poNumber, reorderedFrom, onAccount, pricing } = input;
-  const searchKeys = [poNumber, user.companyName].filter(Boolean).map((key) => key!.toLowerCase());
-  const limit = input.spendingLimitCents ?? null;
-  const placedAt = new Date();
-  return {
-    _id: c.id,
-    lines: priced!.lines.map((line) => {
-      const part = c.parts.get(line.partId)!;
-      return {
-        partId: part.id,
-        partNumber: part.partNumber,
-        productName: part.name,
-        unitPriceCents: line.unitPriceCents,
-        quantity: line.quantity,
-        lineTotalCents: line.lineTotalCents,
-        listUnitPriceCents: line.listPriceCents,
-        priceSource: line.source,
-      };
-    }),
-    totalCents: priced!.totalCents,
-    netCents: priced!.netCents,
-    taxCents: priced!.taxCents,
-    taxLines: priced!.taxLines,
-    ...(pricing?.tax?.vatNumber ? { buyerVatNumber: pricing.tax.vatNumber } : {}),
-    phone: input.phone,
-    address: input.address,
-    ...(poNumber ? { poNumber } : {}),
-    ...(reorderedFrom ? { reorderedFrom, ...(sourceNumber ? { reorderedFromNumber: sourceNumber } : {}) } : {}),
-    userId: user.id,
-    ...(user.companyId ? { companyId: user.companyId } : {}),
-    placedBy: user.id,
-    userEmail: user.email,
-    userName: user.name,
-    ...(user.companyName ? { companyName: user.companyName } : {}),
-    ...(searchKeys.length ? { searchKeys } : {}),
-    ...(onAccount
-      ? {
-          paymentMethod: "account" as const,
-          termsDays: onAccount.termsDays,
-          dueAt: new Date(placedAt.getTime() + onAccount.termsDays * DAY_MS),
-        }
-      : { paymentMethod: "card" as const }),
-    ...(limit !== null && priced!.totalCents > limit
-      ? { approvalRequired: true, approval: { limitCents: limit } }
-      : {}),
-    status: "reserving" as const,
-    reserveBy: new Date(placedAt.getTime() + stockSettings().reserveMs),
-    createdAt: placedAt,
-  };
-}
 
 /** The cart the order came from empties; an order confirmed on account gets its invoice number. */
 async function finishPlaced(c: Checkout) {

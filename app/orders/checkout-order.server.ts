@@ -1,0 +1,136 @@
+/**
+ * What checkout takes and what it writes: the request, a line that cannot be ordered and why, the
+ * result, and the order document as the "write-reserving-order" step writes it (prices and tax frozen).
+ */
+import type { LineProblem } from "~/domain/order-lines";
+import type { CustomerPricing } from "~/domain/pricing";
+import { isObjectId, type PartView } from "~/models/part.server";
+import type { UserView } from "~/models/user.server";
+import { DAY_MS, Order, stockSettings } from "./model/schema.server";
+import type { OrderView } from "./model/view.server";
+import type { Checkout } from "./checkout.server";
+
+export type OrderLineRequest = { partId: string; quantity: number };
+
+export type PlaceOrderInput = {
+  lines: OrderLineRequest[];
+  phone: string;
+  address: string;
+  /** The buyer's purchase-order number (optional). */
+  poNumber?: string;
+  user: { id: string; email: string; name: string; companyName?: string | null; companyId?: string | null };
+  /** The customer's own past order the lines came from (a reorder through the cart). */
+  reorderedFrom?: string | null;
+  /** The buyer's price group and tax details (pricing.server.ts); absent: list prices, no tax recorded. */
+  pricing?: CustomerPricing;
+  /** On account with these net days, within this credit limit (if given); else a card order. */
+  onAccount?: { termsDays: number; creditLimitCents?: number } | null;
+  /** The order's id, chosen beforehand (a cart's checkout claims the cart for it). */
+  orderId?: string;
+  /** The lines come from the customer's cart, claimed for `orderId`: emptied once the order exists. */
+  fromCart?: boolean;
+  /** The buyer's limit per order (their price, with tax): over it, the order waits for an owner's approval. */
+  spendingLimitCents?: number | null;
+  /** The buyer as the screens read them (for the approval mail); read when absent. */
+  placer?: UserView;
+};
+
+/** A line that could not be ordered: which one (its place in the request) and why. */
+export type LineFailure = LineProblem & {
+  index: number;
+  partId: string;
+  partNumber: string | null;
+  productName: string | null;
+};
+
+export type Refusal = {
+  ok: false;
+  failures: LineFailure[];
+  refusal?: string;
+  /** On account, past the credit limit once counted with the orders placed at the same time. */
+  overCredit?: { limitCents: number; balanceCents: number; orderCents: number };
+};
+
+/** Not placed: the lines that could not be ordered, or a refusal of the whole order (a cap). */
+export type PlaceOrderResult = { ok: true; order: OrderView; belowMinimum: PartView[] } | Refusal;
+
+export type MergedLine = OrderLineRequest & { index: number };
+
+/** The same part twice becomes one line with both quantities; the first place is kept. */
+export function mergeLines(lines: OrderLineRequest[]) {
+  const merged = new Map<string, MergedLine>();
+  lines.forEach((line, index) => {
+    const seen = merged.get(line.partId);
+    if (seen) seen.quantity += line.quantity;
+    else merged.set(line.partId, { ...line, index });
+  });
+  return [...merged.values()];
+}
+
+export function failureOf(line: MergedLine, part: PartView | undefined, problem: LineProblem): LineFailure {
+  return {
+    ...problem,
+    index: line.index,
+    partId: line.partId,
+    partNumber: part?.partNumber ?? null,
+    productName: part?.name ?? null,
+  };
+}
+
+export async function reorderedFromNumber(reorderedFrom: string | null | undefined) {
+  if (!reorderedFrom || !isObjectId(reorderedFrom)) return null;
+  return (await Order.findById(reorderedFrom, { number: 1 }).lean())?.number ?? null;
+}
+
+export function orderFields(c: Checkout, sourceNumber: number | null) {
+  const { input, priced } = c;
+  const { user, poNumber, reorderedFrom, onAccount, pricing } = input;
+  const searchKeys = [poNumber, user.companyName].filter(Boolean).map((key) => key!.toLowerCase());
+  const limit = input.spendingLimitCents ?? null;
+  const placedAt = new Date();
+  return {
+    _id: c.id,
+    lines: priced!.lines.map((line) => {
+      const part = c.parts.get(line.partId)!;
+      return {
+        partId: part.id,
+        partNumber: part.partNumber,
+        productName: part.name,
+        unitPriceCents: line.unitPriceCents,
+        quantity: line.quantity,
+        lineTotalCents: line.lineTotalCents,
+        listUnitPriceCents: line.listPriceCents,
+        priceSource: line.source,
+      };
+    }),
+    totalCents: priced!.totalCents,
+    netCents: priced!.netCents,
+    taxCents: priced!.taxCents,
+    taxLines: priced!.taxLines,
+    ...(pricing?.tax?.vatNumber ? { buyerVatNumber: pricing.tax.vatNumber } : {}),
+    phone: input.phone,
+    address: input.address,
+    ...(poNumber ? { poNumber } : {}),
+    ...(reorderedFrom ? { reorderedFrom, ...(sourceNumber ? { reorderedFromNumber: sourceNumber } : {}) } : {}),
+    userId: user.id,
+    ...(user.companyId ? { companyId: user.companyId } : {}),
+    placedBy: user.id,
+    userEmail: user.email,
+    userName: user.name,
+    ...(user.companyName ? { companyName: user.companyName } : {}),
+    ...(searchKeys.length ? { searchKeys } : {}),
+    ...(onAccount
+      ? {
+          paymentMethod: "account" as const,
+          termsDays: onAccount.termsDays,
+          dueAt: new Date(placedAt.getTime() + onAccount.termsDays * DAY_MS),
+        }
+      : { paymentMethod: "card" as const }),
+    ...(limit !== null && priced!.totalCents > limit
+      ? { approvalRequired: true, approval: { limitCents: limit } }
+      : {}),
+    status: "reserving" as const,
+    reserveBy: new Date(placedAt.getTime() + stockSettings().reserveMs),
+    createdAt: placedAt,
+  };
+}
