@@ -196,7 +196,7 @@ export type CatalogueSize = { parts: number; customers: number; orders: number; 
  */
 export type SeedShape = "current" | "before-stock-holds";
 
-/** Orders in these states hold their stock (app/models/order-states). */
+/** Orders in these states hold their stock (app/domain/order-states.ts). */
 const LIVE_STATUSES = new Set(["unpaid", "paid", "account"]);
 /** How long a seeded unpaid order holds its stock: the shop's default (ORDER_HOLD_HOURS). */
 const HOLD_MS = 72 * 60 * 60 * 1000;

@@ -1,0 +1,48 @@
+/**
+ * The order module's floors, as the lint (eslint.config.js) keeps them: each probe is a file that a
+ * newcomer might write at that place, linted by the project's own ESLint configuration.
+ */
+import { ESLint } from "eslint";
+import { describe, expect, test } from "vitest";
+
+const eslint = new ESLint({ cwd: process.cwd() });
+
+/** The restricted-path messages a file at `filePath` with these imports gets. */
+async function layerErrors(filePath: string, imports: string[]) {
+  const code = imports.map((spec, i) => `import * as m${i} from "${spec}";\nexport const u${i} = m${i};\n`).join("");
+  const [result] = await eslint.lintText(code, { filePath });
+  return result.messages.filter((message) => message.ruleId === "import-x/no-restricted-paths");
+}
+
+describe("the order module's floors", () => {
+  test("its model floor imports models, app/domain and itself, never a service, util, route or component", async () => {
+    const file = "app/orders/model/probe.server.ts";
+    expect(await layerErrors(file, ["./schema.server", "~/models/part.server", "~/domain/order-states"])).toEqual([]);
+    for (const spec of [
+      "../events.server",
+      "~/orders/checkout.server",
+      "~/utils/env.server",
+      "~/routes/dashboard.cart",
+      "~/components/order-details",
+      "~/emails/orders",
+    ]) {
+      expect(await layerErrors(file, [spec]), spec).toHaveLength(1);
+    }
+  });
+
+  test("models elsewhere read the order's model floor, never its services", async () => {
+    const file = "app/models/probe.server.ts";
+    expect(await layerErrors(file, ["~/orders/model/view.server"])).toEqual([]);
+    expect(await layerErrors(file, ["~/orders/service.server"])).toHaveLength(1);
+  });
+
+  test("its services use models and services, and never import a route", async () => {
+    const file = "app/orders/probe.server.ts";
+    expect(await layerErrors(file, ["./model/schema.server", "~/utils/email.server", "./events.server"])).toEqual([]);
+    expect(await layerErrors(file, ["~/routes/dashboard.cart"])).toHaveLength(1);
+  });
+
+  test("app/domain stays plain: no import of the order module", async () => {
+    expect(await layerErrors("app/domain/probe.ts", ["~/orders/model/schema.server"])).toHaveLength(1);
+  });
+});
