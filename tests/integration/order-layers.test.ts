@@ -26,23 +26,23 @@ describe("the order module's floors", () => {
       "~/components/order-details",
       "~/emails/orders",
     ]) {
-      expect(await layerErrors(file, [spec]), spec).toHaveLength(1);
+      expect(await layerErrors(file, [spec]), spec).not.toEqual([]);
     }
   });
 
   test("models elsewhere read the order's model floor, never its services", async () => {
     const file = "app/models/probe.server.ts";
     expect(await layerErrors(file, ["~/orders/model/view.server"])).toEqual([]);
-    expect(await layerErrors(file, ["~/orders/service.server"])).toHaveLength(1);
+    expect(await layerErrors(file, ["~/orders/service.server"])).not.toEqual([]);
   });
 
   test("its services use models and services, and never import a route", async () => {
     const file = "app/orders/probe.server.ts";
     expect(await layerErrors(file, ["./model/schema.server", "~/utils/email.server", "./events.server"])).toEqual([]);
-    expect(await layerErrors(file, ["~/routes/dashboard.cart"])).toHaveLength(1);
+    expect(await layerErrors(file, ["~/routes/dashboard.cart"])).not.toEqual([]);
   });
 
   test("app/domain stays plain: no import of the order module", async () => {
-    expect(await layerErrors("app/domain/probe.ts", ["~/orders/model/schema.server"])).toHaveLength(1);
+    expect(await layerErrors("app/domain/probe.ts", ["~/orders/model/schema.server"])).not.toEqual([]);
   });
 });
