@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
-import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
+import { inputAttributes, ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import { getPasswordHashOf } from "~/models/user-credentials.server";
 import { getUserByEmail, type UserView } from "~/models/user.server";
 import { setOrderUpdateEmails, setPhotoUrl, updateProfile } from "~/models/user-profile.server";
@@ -442,7 +442,7 @@ function EmailSettings({
     id: "email-preferences",
     defaultValue: { orderUpdateEmails: orderUpdateEmails ? "on" : undefined },
   });
-  const { key: prefsKey, ...checkboxProps } = getInputProps(prefsFields.orderUpdateEmails, { type: "checkbox" });
+  const { key: prefsKey, ...checkboxProps } = inputAttributes(prefsFields.orderUpdateEmails, { type: "checkbox" });
   return (
     <section aria-labelledby="email-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
       <h2 id="email-heading" className="text-xl font-semibold text-slate-900">

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import {
   type ActionFunctionArgs,
@@ -9,7 +9,14 @@ import {
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
+import {
+  selectAttributesWithoutPlaceholder,
+  inputAttributes,
+  ErrorList,
+  Field,
+  SubmitButton,
+  useIsPending,
+} from "~/components/forms";
 import { listMembers } from "~/models/company-member.server";
 import { getCompany } from "~/models/company.server";
 import { listInvitations } from "~/models/invitation.server";
@@ -119,7 +126,7 @@ function InviteForm({ lastResult }: { lastResult: Result }) {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteSchema }),
   });
-  const { key: roleKey, ...roleProps } = getSelectProps(fields.role);
+  const { key: roleKey, ...roleProps } = selectAttributesWithoutPlaceholder(fields.role);
   return (
     <section
       aria-labelledby="invite-heading"
@@ -202,7 +209,7 @@ function MemberControls({ member, lastResult, self }: { member: Member; lastResu
               Limit per order, $ (empty: none)
             </label>
             <input
-              {...getInputProps(limitFields.limit, { type: "number" })}
+              {...inputAttributes(limitFields.limit, { type: "number" })}
               key={limitFields.limit.key}
               min={1}
               step={1}
