@@ -1,6 +1,6 @@
 /**
  * An order's hold on stock: ending an unpaid order (stock back), settling what a crash left pending,
- * finishing or undoing orders left reserving, the hold's end, its reminder, and extending it.
+ * finding orders left reserving (the checkout resumes them), the hold's end, its reminder, and extending it.
  */
 import { dropCheckoutClaim, emptyCheckedOutCart, listStaleCheckoutClaims } from "~/models/cart.server";
 import { isObjectId, releaseHolds } from "~/models/part.server";
