@@ -168,12 +168,15 @@ export async function noteHoldReminders({
  * when the order is not unpaid (any more) or its hold changed meanwhile.
  */
 export async function extendHold(orderId: string, days: number) {
-  const doc = await Order.findOne({ _id: orderId, status: "unpaid" }, { holdUntil: 1 }).lean();
+  const doc = await Order.findOne(
+    { _id: orderId, status: { $in: HOLDING_UNPAID } },
+    { holdUntil: 1, status: 1 },
+  ).lean();
   if (!doc) return null;
   const from = Math.max(doc.holdUntil?.getTime() ?? 0, Date.now());
   const until = new Date(from + days * 24 * 60 * 60 * 1000);
   const updated = await Order.findOneAndUpdate(
-    { _id: orderId, status: "unpaid", holdUntil: doc.holdUntil ?? null },
+    { _id: orderId, status: doc.status, holdUntil: doc.holdUntil ?? null },
     { $set: { holdUntil: until }, $unset: { holdReminderAt: "" } },
     { returnDocument: "after" },
   ).lean();
