@@ -11,16 +11,28 @@ type Reply = { intent: string; result: SubmissionResult<string[]> } | undefined;
 const pendingFor = (navigation: ReturnType<typeof useNavigation>, intent: string) =>
   navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
 
-/** "Stock held for you until …": on the order page and the pay screen of an unpaid card order. */
-export function HoldNotice({ holdUntil, who = "you" }: { holdUntil: string | null; who?: "you" | "customer" }) {
+/**
+ * "Stock held for you until …": on the order page and the pay screen of an unpaid card order, and of
+ * an order waiting for an owner's approval (`waiting`), whose hold ends the same way.
+ */
+export function HoldNotice({
+  holdUntil,
+  who = "you",
+  waiting = false,
+}: {
+  holdUntil: string | null;
+  who?: "you" | "customer";
+  waiting?: boolean;
+}) {
   if (!holdUntil) return null;
+  const needed = waiting ? "approved" : "paid";
   return (
     <p data-testid="hold-until" className="mt-3 rounded border-l-4 border-amber-600 bg-amber-50 p-3 text-amber-900">
       {who === "you" ? "We hold the stock for this order until " : "Stock held for the customer until "}
       <strong>{formatDateTime(holdUntil)}</strong>.{" "}
       {who === "you"
-        ? "If it is not paid by then, it is cancelled and the stock goes back on sale."
-        : "Unpaid by then, the order expires and its stock goes back on sale."}
+        ? `If it is not ${needed} by then, it is cancelled and the stock goes back on sale.`
+        : `Not ${needed} by then, the order expires and its stock goes back on sale.`}
     </p>
   );
 }

@@ -91,3 +91,6 @@ export function orderStateText(order: { state: OrderState; dueAt: string | null 
 export const PAYMENT_TERMS = [0, 7, 15, 30, 60] as const;
 export type PaymentTerms = (typeof PAYMENT_TERMS)[number];
 export const termsWords = (days: number | null | undefined) => (days ? `Net ${days} days` : "None (card only)");
+
+/** Staff may remove an order that holds stock with nothing paid: unpaid, or still waiting for approval. */
+export const removableByStaff = (state: OrderState) => state === "unpaid" || state === "approval";

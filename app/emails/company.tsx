@@ -56,6 +56,7 @@ export function ApprovalNeededEmail({
   orderNumber,
   total,
   limit,
+  holdUntil,
   approvalsUrl,
   shopUrl,
 }: {
@@ -64,6 +65,8 @@ export function ApprovalNeededEmail({
   orderNumber: string;
   total: string;
   limit: string;
+  /** When the held stock goes back if nobody decides, in words. */
+  holdUntil: string;
   approvalsUrl: string;
   shopUrl: string;
 }) {
@@ -72,9 +75,34 @@ export function ApprovalNeededEmail({
       <Paragraph>Hello {ownerName},</Paragraph>
       <Paragraph>
         {buyerName} placed order {orderNumber} for {total}, over their limit of {limit} per order. Its stock is held
-        until you decide: approve it to go on, or decline it with a note.
+        until {holdUntil}: approve it to go on, or decline it with a note. Undecided by then, it is cancelled.
       </Paragraph>
       <ActionLink href={approvalsUrl}>See orders awaiting approval</ActionLink>
+    </EmailLayout>
+  );
+}
+
+/** To each owner: nobody decided in time, so the order waiting for approval is cancelled. */
+export function ApprovalExpiredEmail({
+  ownerName,
+  buyerName,
+  orderNumber,
+  total,
+  shopUrl,
+}: {
+  ownerName: string;
+  buyerName: string;
+  orderNumber: string;
+  total: string;
+  shopUrl: string;
+}) {
+  return (
+    <EmailLayout preview={`${orderNumber} from ${buyerName} was not approved in time`} shopUrl={shopUrl}>
+      <Paragraph>Hello {ownerName},</Paragraph>
+      <Paragraph>
+        Order {orderNumber} from {buyerName} ({total}) waited for an owner&apos;s approval until its hold ended. It is
+        cancelled and its stock is back on sale; {buyerName} can place it again.
+      </Paragraph>
     </EmailLayout>
   );
 }

@@ -102,7 +102,17 @@ const MESSAGES: Record<string, ReactElement> = {
       orderNumber={order.number}
       total="$2,003.40"
       limit="$1,500.00"
+      holdUntil="29 Nov 2026, 10:00 UTC"
       approvalsUrl={`${shopUrl}dashboard/company#approvals`}
+      shopUrl={shopUrl}
+    />
+  ),
+  ApprovalExpiredEmail: (
+    <company.ApprovalExpiredEmail
+      ownerName={name}
+      buyerName="Blaž Kovač"
+      orderNumber={order.number}
+      total="$2,003.40"
       shopUrl={shopUrl}
     />
   ),

@@ -4,7 +4,7 @@
  * The owners are told by mail; the buyer hears the decision.
  */
 import { createElement } from "react";
-import { ApprovalNeededEmail, OrderDecidedEmail } from "~/emails/company";
+import { ApprovalExpiredEmail, ApprovalNeededEmail, OrderDecidedEmail } from "~/emails/company";
 import { listMembers } from "~/models/company-member.server";
 import { assignInvoiceNumber } from "~/orders/model/invoice.server";
 import { accountCommitmentOf } from "~/orders/model/payments.server";
@@ -15,6 +15,7 @@ import type { UserView } from "~/models/user.server";
 import { can } from "~/utils/companies.server";
 import { queueEmail, shopUrl } from "~/utils/email.server";
 import { formatCents } from "~/domain/format";
+import { formatDateTime } from "~/utils/shop-forms";
 import { orderPath } from "~/domain/order-lines";
 import { raiseOrderEvent } from "./events.server";
 import { creditMessage } from "./service.server";
@@ -34,6 +35,7 @@ export async function mailApprovalNeeded(order: OrderView, buyer: UserView) {
           orderNumber: order.number,
           total: formatCents(order.totalCents),
           limit: formatCents(buyer.spendingLimitCents ?? 0),
+          holdUntil: order.holdUntil ? formatDateTime(order.holdUntil) : "an owner decides",
           approvalsUrl: shopUrl("/dashboard/company#approvals"),
           shopUrl: shopUrl(),
         }),
@@ -42,6 +44,30 @@ export async function mailApprovalNeeded(order: OrderView, buyer: UserView) {
   } catch (error) {
     // The order is placed and held: a mail that failed must not make it look failed.
     console.error(`Approval mail for order ${order.number} not written`, error);
+  }
+}
+
+/** Each owner hears that an order waiting for their approval ran out of time and is cancelled. */
+export async function mailApprovalExpired(order: OrderView) {
+  try {
+    const owners = (await listMembers(order.companyId)).filter((member) => member.role === "owner");
+    for (const owner of owners) {
+      await queueEmail({
+        key: `approval-expired:${order.id}:${owner.id}`,
+        to: owner.email,
+        subject: `${order.number} from ${order.userName} was not approved in time`,
+        body: createElement(ApprovalExpiredEmail, {
+          ownerName: owner.name,
+          buyerName: order.userName,
+          orderNumber: order.number,
+          total: formatCents(order.totalCents),
+          shopUrl: shopUrl(),
+        }),
+      });
+    }
+  } catch (error) {
+    // The order is ended and its stock back: a mail that failed must not undo that.
+    console.error(`Approval expiry mail for order ${order.number} not written`, error);
   }
 }
 

@@ -5,7 +5,7 @@ import {
   noteHoldReminders,
   settleLeftStock,
   settleStaleCartClaims,
-  endUnpaidOrder,
+  expireHeldOrder,
 } from "~/orders/model/holds.server";
 import { mailWritten } from "~/orders/model/events.server";
 import { finishLeftReserving } from "./checkout.server";
@@ -14,6 +14,7 @@ import { audit } from "~/utils/audit-trail.server";
 import { getEnv } from "~/utils/env.server";
 import { mailHoldEnding } from "./mail.server";
 import { raiseOrderEvent } from "./events.server";
+import { mailApprovalExpired } from "./approvals.server";
 
 /**
  * The stock's own jobs (agenda, on every instance that runs the mail worker). Each step is made of
@@ -30,16 +31,22 @@ const HOUR_MS = 60 * 60 * 1000;
 
 type Logger = { info: (msg: string) => void; warn: (obj: object, msg: string) => void };
 
-/** Ends one unpaid order whose hold ran out: stock back once, its event (mail, webhooks), audit. False when it was paid, ended or extended meanwhile. */
+/**
+ * Ends one order whose hold ran out, unpaid or still waiting for approval: stock back once, its
+ * event (the buyer's mail, webhooks), the owners' mail when it waited for them, audit. False when it
+ * was paid, decided, ended or extended meanwhile.
+ */
 export async function expireOrder(orderId: string, now = new Date()) {
-  const order = await endUnpaidOrder({ _id: orderId, holdUntil: { $lte: now } }, "expired");
+  const order = await expireHeldOrder(orderId, now);
   if (!order) return false;
+  const waited = Boolean(order.approval && !order.approval.outcome);
   await raiseOrderEvent({ type: "orderExpired", order });
+  if (waited) await mailApprovalExpired(order);
   await audit({
     action: "order.expire",
     ip: "job",
     target: { type: "order", id: order.id, label: `${order.summary} for ${order.userEmail}` },
-    before: { status: "unpaid" },
+    before: { status: waited ? "approval" : "unpaid" },
     after: { status: "expired" },
   });
   return true;

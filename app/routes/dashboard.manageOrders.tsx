@@ -26,7 +26,13 @@ import { readForm } from "~/utils/form.server";
 import { audit, orderStatusChange } from "~/utils/audit-trail.server";
 import { orderFilterSchema, toOrderFilter } from "~/utils/order-filters";
 import { formatDateTime, manageOrdersSchema, parsePage } from "~/utils/shop-forms";
-import { ORDER_STATE_MEANINGS, ORDER_STATE_WORDS, ORDER_STATES, orderStateText } from "~/domain/order-states";
+import {
+  ORDER_STATE_MEANINGS,
+  ORDER_STATE_WORDS,
+  ORDER_STATES,
+  orderStateText,
+  removableByStaff,
+} from "~/domain/order-states";
 
 /**
  * Newest first, 20 a page; search (order number, PO number, email or company), state and dates,
@@ -76,7 +82,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const order = await getOrderById(orderId);
     const message = !order
       ? "That order does not exist."
-      : `Only unpaid orders with no money received can be removed; ${order.number} is ${ORDER_STATE_WORDS[order.state]}.`;
+      : `Only orders unpaid or awaiting approval, with no money received, can be removed; ${order.number} is ${ORDER_STATE_WORDS[order.state]}.`;
     return data({ ...posted, result: submission.reply({ formErrors: [message] }) }, { status: order ? 409 : 404 });
   }
   await audit({ context, actor: admin, ...orderStatusChange("remove", changed) });
@@ -229,7 +235,7 @@ export default function ManageOrders() {
                   <StatusTimes order={order} />
                 </td>
                 <td className="px-3 py-2">
-                  {order.state === "unpaid" ? (
+                  {removableByStaff(order.state) ? (
                     <ConfirmDialog
                       label="Remove"
                       accessibleLabel={`Remove ${order.number}: ${order.summary} for ${order.userName}`}

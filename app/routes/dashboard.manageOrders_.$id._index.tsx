@@ -161,7 +161,7 @@ export default function AdminOrderPage() {
           </>
         ) : null}
       </dl>
-      <HoldNotice holdUntil={order.holdUntil} who="customer" />
+      <HoldNotice holdUntil={order.holdUntil} who="customer" waiting={order.status === "approval"} />
       <PaymentSummary order={order} />
       <OrderDetails order={order} timeline={timeline} documents={documents} />
       {order.holdUntil ? (

@@ -6,7 +6,7 @@ import { getOrderById } from "~/orders/model/reads.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { formatCents } from "~/domain/format";
 import { describeOrder } from "~/domain/order-lines";
-import { ORDER_STATE_WORDS } from "~/domain/order-states";
+import { ORDER_STATE_WORDS, removableByStaff } from "~/domain/order-states";
 
 /**
  * The Remove confirmation as a page (the modal of Manage Orders, without JavaScript). Its form
@@ -45,7 +45,7 @@ export default function RemoveOrderPage() {
         {describeOrder(order)} for {order.userName}, {formatCents(order.totalCents)}
       </p>
       <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-        {order.state === "unpaid" ? (
+        {removableByStaff(order.state) ? (
           <ConfirmPageForm
             action="/dashboard/manageOrders"
             hidden={{ intent: "remove", orderId: order.id }}
@@ -57,7 +57,7 @@ export default function RemoveOrderPage() {
         ) : (
           <>
             <p>
-              Only unpaid orders with no money received can be removed; {order.number} is{" "}
+              Only orders unpaid or awaiting approval, with no money received, can be removed; {order.number} is{" "}
               {ORDER_STATE_WORDS[order.state]}.
             </p>
             <Link to="/dashboard/manageOrders" className="mt-4 inline-block font-medium text-brand-700 underline">

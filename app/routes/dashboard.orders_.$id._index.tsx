@@ -40,7 +40,7 @@ export default function OrderPage() {
           Your PO number: <strong>{order.poNumber}</strong>
         </p>
       ) : null}
-      <HoldNotice holdUntil={order.holdUntil} />
+      <HoldNotice holdUntil={order.holdUntil} waiting={order.status === "approval"} />
       <p className="mt-3">
         Status: <strong data-testid="order-status">{orderStateText(order)}</strong>
         {order.balanceCents > 0 && order.paidCents > 0 ? (

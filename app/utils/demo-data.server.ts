@@ -559,7 +559,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 
 /**
- * Blake's order over his limit, waiting for Taylor's approval (its stock held, as a placed one's):
+ * Blake's order over his limit, waiting for Taylor's approval (its stock held for the hold window, as a placed one's):
  * added once, also to a demo database made before companies.
  */
 async function ensureDemoApproval(now: number) {
@@ -602,6 +602,8 @@ async function ensureDemoApproval(now: number) {
     status: "approval",
     approvalRequired: true,
     approval: { limitCents: blake.spendingLimitCents ?? 0 },
+    // Held for the same window as an unpaid card order, from when it was placed.
+    holdUntil: new Date(createdAt.getTime() + getEnv().ORDER_HOLD_HOURS * HOUR_MS),
     createdAt,
     updatedAt: createdAt,
   });

@@ -453,7 +453,7 @@ describe("Manage Orders", () => {
     await expectFieldError(
       await post(ordersAction, "/dashboard/manageOrders", { intent: "remove", orderId: paid.id }, cookie),
       "",
-      /Only unpaid orders with no money received can be removed/,
+      /Only orders unpaid or awaiting approval, with no money received, can be removed/,
       409,
     );
     expect(await snapshot({ partIds: [part.id], orderIds: [unpaid.id, paid.id] })).toEqual(before);

@@ -19,6 +19,9 @@ import { loader as documentLoader } from "~/routes/documents.$id.$kind";
 import { action as partAction } from "~/routes/parts.$id";
 import { action as quickOrderAction } from "~/routes/dashboard.quick-order";
 import { checkoutTerms, placeCustomerOrder } from "~/orders/service.server";
+import { sweepStock } from "~/orders/stock-jobs.server";
+import { stockSettings } from "~/orders/model/schema.server";
+import { action as manageOrdersAction } from "~/routes/dashboard.manageOrders";
 import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
 import { settledMailTo } from "../setup/mail-settled";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
@@ -237,6 +240,68 @@ describe("spending limits and approval", () => {
     ).toBe(200);
     // Decided once: a second decision finds nothing waiting.
     expect((await decide(cookies.owner, { intent: "decline", order: over.order.id })).status).toBe(404);
+  });
+
+  test("an order left waiting for approval holds its stock only as long as an unpaid card order: then it expires, the stock goes back, and the buyer and the owner are told", async () => {
+    const { owner, buyer } = await company({ limitCents: 10_000 });
+    const part = await createPart({ priceCents: 500, availableQuantity: 1000 });
+    const before = Date.now();
+    const over = await place(buyer.id, part.id, 200);
+    if (!over.ok) throw new Error("not placed");
+    expect(over.order.status).toBe("approval");
+    const holdUntil = new Date(over.order.holdUntil ?? 0).getTime();
+    expect(holdUntil).toBeGreaterThanOrEqual(before + stockSettings().holdMs);
+    expect(holdUntil).toBeLessThanOrEqual(Date.now() + stockSettings().holdMs);
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(800);
+
+    // Before the hold ends, the sweep leaves it waiting.
+    await sweepStock(new Date(holdUntil - 60_000));
+    expect((await Order.findById(over.order.id).lean())?.status).toBe("approval");
+
+    await sweepStock(new Date(holdUntil + 1_000));
+    expect((await Order.findById(over.order.id).lean())?.status).toBe("expired");
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(1000);
+    expect(await Outbox.exists({ _id: `order:${over.order.id}:expired`, to: buyer.email })).toBeTruthy();
+    expect(await Outbox.exists({ _id: `approval-expired:${over.order.id}:${owner.id}`, to: owner.email })).toBeTruthy();
+    // Expired: an owner's late decision finds nothing to approve.
+    const cookie = await sessionCookieHeader(owner.id);
+    const late = await settle(
+      companyAction(
+        actionArgs(postRequest("/dashboard/company", { intent: "approve", order: over.order.id }, { cookie })),
+      ),
+    );
+    expect(late.status).toBe(404);
+  });
+
+  test("on account, a waiting order holds its stock for the window too, and approving it ends the hold (credit bounds it instead)", async () => {
+    const { buyer, cookies } = await company({ limitCents: 10_000 });
+    const part = await createPart({ priceCents: 500 });
+    const over = await place(buyer.id, part.id, 100, "account");
+    if (!over.ok) throw new Error("not placed");
+    expect(over.order.holdUntil).toBeTruthy();
+    expect((await decide(cookies.owner, { intent: "approve", order: over.order.id })).status).toBe(302);
+    const stored = await Order.findById(over.order.id).lean();
+    expect(stored?.status).toBe("account");
+    expect(stored?.holdUntil).toBeFalsy();
+  });
+
+  test("staff can remove an order waiting for approval: its stock goes back once", async () => {
+    const { buyer } = await company({ limitCents: 10_000 });
+    const part = await createPart({ priceCents: 500, availableQuantity: 1000 });
+    const over = await place(buyer.id, part.id, 200);
+    if (!over.ok) throw new Error("not placed");
+    const admin = await createUser({ name: "Ada Admin", role: "admin" });
+    const cookie = await sessionCookieHeader(admin.id);
+    const remove = () =>
+      settle(
+        manageOrdersAction(
+          actionArgs(postRequest("/dashboard/manageOrders", { intent: "remove", orderId: over.order.id }, { cookie })),
+        ),
+      );
+    const [first, second] = await Promise.all([remove(), remove()]);
+    expect([first.status, second.status].sort()).toEqual([302, 409]);
+    expect((await Order.findById(over.order.id).lean())?.status).toBe("removed");
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(1000);
   });
 
   test("approved on account, the order is confirmed and invoiced", async () => {

@@ -17,7 +17,7 @@ type Decision = { by: { id: string; name: string }; note?: string | null };
 
 /**
  * An owner approves an order of their company that waits for approval: a card order becomes unpaid
- * (its hold runs from now), one on account is confirmed on account (due from now). One conditional
+ * (its hold runs again from now), one on account is confirmed on account (due from now, no hold). One conditional
  * update, so of two decisions at once only one applies. Null when it is not waiting (any more).
  */
 export async function approveOrder(orderId: string, companyId: string, { by, note }: Decision) {
@@ -47,6 +47,8 @@ export async function approveOrder(orderId: string, companyId: string, { by, not
         },
       },
       $addToSet: { mailPending: "placed" },
+      // The wait's hold (and its reminder) ends: an order on account is bounded by credit instead.
+      $unset: onAccount ? { holdUntil: "", holdReminderAt: "" } : { holdReminderAt: "" },
     },
     { returnDocument: "after" },
   ).lean();

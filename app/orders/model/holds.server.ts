@@ -10,6 +10,10 @@ import { type CustomerScope, scopeFilter } from "./reads.server";
 
 const ENDED_AT = { cancelled: "cancelledAt", removed: "removedAt", expired: "expiredAt" } as const;
 
+type WaitingStatus = "unpaid" | "approval";
+/** The orders that hold stock with nothing paid and no credit behind them: each has a hold that ends. */
+const HOLDING_UNPAID: WaitingStatus[] = ["unpaid", "approval"];
+
 /**
  * Ends an unpaid order (cancelled by its customer, removed by an admin, or expired) and gives
  * every line's stock back. The status changes in one conditional update that also notes the
@@ -19,11 +23,11 @@ const ENDED_AT = { cancelled: "cancelledAt", removed: "removedAt", expired: "exp
 export async function endUnpaidOrder(
   filter: Record<string, unknown>,
   status: (typeof ENDED_UNPAID_STATUSES)[number],
-  { from = "unpaid", set = {} }: { from?: "unpaid" | "approval"; set?: Record<string, unknown> } = {},
+  { from = "unpaid", set = {} }: { from?: WaitingStatus | WaitingStatus[]; set?: Record<string, unknown> } = {},
 ) {
   const doc = await Order.findOneAndUpdate(
     // An order with money recorded against it is not ended here: the payment is reversed first.
-    { ...filter, status: from, paidCents: { $in: [0, null] } },
+    { ...filter, status: Array.isArray(from) ? { $in: from } : from, paidCents: { $in: [0, null] } },
     {
       $set: { ...set, status, [ENDED_AT[status]]: new Date(), stockPending: "release" },
       $addToSet: { mailPending: status },
@@ -54,10 +58,15 @@ export function cancelOrder(orderId: string, scope: CustomerScope) {
   return endUnpaidOrder({ _id: orderId, ...filter }, "cancelled");
 }
 
-/** An admin removes an unpaid order; null if it is not unpaid (any more). */
+/** An admin removes an unpaid order, or one waiting for approval; null if it is neither (any more). */
 export function removeOrder(orderId: string) {
   if (!isObjectId(orderId)) return Promise.resolve(null);
-  return endUnpaidOrder({ _id: orderId }, "removed");
+  return endUnpaidOrder({ _id: orderId }, "removed", { from: HOLDING_UNPAID });
+}
+
+/** Ends an order whose hold ran out by `now`: unpaid, or still waiting for an owner's approval. */
+export function expireHeldOrder(orderId: string, now: Date) {
+  return endUnpaidOrder({ _id: orderId, holdUntil: { $lte: now } }, "expired", { from: HOLDING_UNPAID });
 }
 
 /**
@@ -109,9 +118,9 @@ export async function settleLeftStock({ graceMs, limit = 200 }: { graceMs: numbe
   return docs.length;
 }
 
-/** The unpaid orders whose hold ended by `now`, oldest hold first. */
+/** The unpaid orders and those waiting for approval whose hold ended by `now`, oldest hold first. */
 export async function listHoldsEnded({ now = new Date(), limit = 200 } = {}) {
-  const docs = await Order.find({ status: "unpaid", holdUntil: { $lte: now } }, { _id: 1 })
+  const docs = await Order.find({ status: { $in: HOLDING_UNPAID }, holdUntil: { $lte: now } }, { _id: 1 })
     .sort({ holdUntil: 1 })
     .limit(limit)
     .lean();
@@ -159,12 +168,15 @@ export async function noteHoldReminders({
  * when the order is not unpaid (any more) or its hold changed meanwhile.
  */
 export async function extendHold(orderId: string, days: number) {
-  const doc = await Order.findOne({ _id: orderId, status: "unpaid" }, { holdUntil: 1 }).lean();
+  const doc = await Order.findOne(
+    { _id: orderId, status: { $in: HOLDING_UNPAID } },
+    { holdUntil: 1, status: 1 },
+  ).lean();
   if (!doc) return null;
   const from = Math.max(doc.holdUntil?.getTime() ?? 0, Date.now());
   const until = new Date(from + days * 24 * 60 * 60 * 1000);
   const updated = await Order.findOneAndUpdate(
-    { _id: orderId, status: "unpaid", holdUntil: doc.holdUntil ?? null },
+    { _id: orderId, status: doc.status, holdUntil: doc.holdUntil ?? null },
     { $set: { holdUntil: until }, $unset: { holdReminderAt: "" } },
     { returnDocument: "after" },
   ).lean();

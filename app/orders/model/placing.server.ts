@@ -56,21 +56,22 @@ function isDuplicateNumber(error: unknown) {
 /**
  * Every line of a reserving order holds its stock: a card order becomes unpaid, holding the stock
  * until ORDER_HOLD_HOURS from now; an order on account is confirmed on account (it does not
- * expire). Null when it is not reserving (any more). A confirmation the placing step or the sweep
+ * expire); an order over its buyer's limit waits for approval, held for the same ORDER_HOLD_HOURS. Null when it is not reserving (any more). A confirmation the placing step or the sweep
  * already made returns the order as it is.
  */
 export async function confirmOrder(orderId: string, lowStockPartIds: string[] = []) {
   const current = await Order.findById(orderId, { status: 1, paymentMethod: 1, approvalRequired: 1 }).lean();
   if (current?.status === "reserving") {
     const onAccount = current.paymentMethod === "account";
-    // Waiting for approval: held without expiry, and mailed by the approval service, not as placed.
+    // Waiting for approval: held for the same window as an unpaid card order (an owner who never
+    // decides must not keep the stock from everyone), and mailed by the approval service, not as placed.
     const waits = Boolean(current.approvalRequired);
     const doc = await Order.findOneAndUpdate(
       { _id: orderId, status: "reserving" },
       {
         $set: {
           status: waits ? "approval" : onAccount ? "account" : "unpaid",
-          ...(onAccount || waits ? {} : { holdUntil: new Date(Date.now() + stockSettings().holdMs) }),
+          ...(onAccount && !waits ? {} : { holdUntil: new Date(Date.now() + stockSettings().holdMs) }),
           ...(waits ? {} : { mailPending: ["placed"] }),
           ...(lowStockPartIds.length ? { lowStockPartIds } : {}),
         },

@@ -211,7 +211,7 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     cancelledAt: iso(doc.cancelledAt),
     removedAt: iso(doc.removedAt),
     expiredAt: iso(doc.expiredAt),
-    holdUntil: status === "unpaid" ? iso(doc.holdUntil) : null,
+    holdUntil: status === "unpaid" || status === "approval" ? iso(doc.holdUntil) : null,
     invoiceNumber: doc.invoiceNumber ?? null,
     invoicedAt: iso(doc.invoicedAt),
     reorderedFrom: doc.reorderedFrom ? doc.reorderedFrom.toString() : null,
