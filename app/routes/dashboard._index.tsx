@@ -35,7 +35,7 @@ import { changePassword, checkCurrentPassword } from "~/utils/account-security.s
 import { endSession, getSessionId } from "~/utils/session-cookie.server";
 import { getUser, requireUser } from "~/utils/guards.server";
 import { requestEmailChange, requestEmailChangeApproval } from "~/utils/email-change.server";
-import { commonPasswordProblem } from "~/utils/password.server";
+import { passwordProblem } from "~/utils/password.server";
 import { sendPasswordResetLink } from "~/utils/password-reset.server";
 import { PasswordSettings } from "~/components/profile/password-settings";
 import { readForm } from "~/utils/form.server";
@@ -124,7 +124,7 @@ async function changePasswordAction(
     data({ ...result, formName: "change-password" }, { status });
   if (submission.status !== "success") return reply(400);
   const { currentPassword, newPassword } = submission.value;
-  const common = commonPasswordProblem(newPassword);
+  const common = passwordProblem(newPassword, user);
   if (common) return reply(400, submission.reply({ fieldErrors: { newPassword: [common] }, hideFields: hide }));
   const proof = await checkCurrentPassword(user, currentPassword, clientIp(context));
   if (proof === "no-password") return reply(400, submission.reply({ formErrors: [NO_PASSWORD_YET], hideFields: hide }));

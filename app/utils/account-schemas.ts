@@ -21,6 +21,10 @@ export const passwordSchema = z
   .min(6, "Must be 6 characters or longer")
   .max(128, "Must be 128 characters or fewer");
 
+/** The hint under every new-password field (the server's checks: app/utils/password.server.ts). */
+export const NEW_PASSWORD_HELP =
+  "At least 6 characters and hard to guess: not a common password, the shop's name, your email or your name.";
+
 export const nameSchema = z
   .string({ required_error: "Name is Required", invalid_type_error: "Name is Required" })
   .trim()

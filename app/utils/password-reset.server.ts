@@ -13,6 +13,7 @@ import { deleteUserSessions } from "~/models/session.server";
 import { getUserByEmail, getUserById, markEmailVerified, setPasswordHash } from "~/models/user.server";
 import { queueEmail, shopUrl } from "./email.server";
 import { getAgenda, RESET_REQUEST_JOB } from "./jobs.server";
+import { resetMailAllowed } from "./mail-throttle.server";
 import { hashPassword } from "./password.server";
 
 export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
@@ -37,10 +38,17 @@ export async function requestPasswordReset(email: string) {
   }
 }
 
-/** Mails a reset link when the account exists; does nothing visible otherwise. */
+/**
+ * Mails a reset link when the account exists and its address has not had its share of reset mail
+ * (mail-throttle.server.ts); does nothing visible otherwise.
+ */
 export async function sendPasswordResetLink(email: string) {
   const user = await getUserByEmail(email);
   if (!user) return;
+  if (!(await resetMailAllowed(user.email))) {
+    console.warn("A password reset link was not mailed: the address has had its share of reset mail for now");
+    return;
+  }
   const token = await createAccountToken({
     kind: "reset-password",
     userId: user.id,
