@@ -372,7 +372,9 @@ describe("PDF printing", () => {
     const greedyOrder = await createOrder({ user: greedy.user });
     const otherOrder = await createOrder({ user: other.user });
     const pdfOf = (cookie: string, id: string) =>
-      settle(pdfLoader(loaderArgs(getRequest(`/documents/${id}/pro-forma/pdf`, { cookie }), { id, kind: "pro-forma" })));
+      settle(
+        pdfLoader(loaderArgs(getRequest(`/documents/${id}/pro-forma/pdf`, { cookie }), { id, kind: "pro-forma" })),
+      );
     const flood = Array.from({ length: PDF_CONCURRENCY + PDF_QUEUE }, () => pdfOf(greedy.cookie, greedyOrder.id));
     const others = await pdfOf(other.cookie, otherOrder.id);
     expect(others.status).toBe(200);
