@@ -116,6 +116,7 @@ export const sessionActionSchema = z.discriminatedUnion("intent", [
     session: z.string({ required_error: "Choose a session" }).regex(/^[A-Za-z0-9_-]{22}$/, "Choose a session"),
   }),
   z.object({ intent: z.literal("end-others") }),
+  z.object({ intent: z.literal("revoke-keys") }),
 ]);
 
 /** The one answer of the forgot-password form, whether or not the account exists. */

@@ -9,8 +9,8 @@ import {
   spendAccountToken,
   type TokenState,
 } from "~/models/account-token.server";
-import { deleteUserSessions } from "~/models/session.server";
 import { getUserByEmail, getUserById, markEmailVerified, setPasswordHash } from "~/models/user.server";
+import { credentialsInWords, endAccessMadeBefore } from "./account-access.server";
 import { queueEmail, shopUrl } from "./email.server";
 import { getAgenda, RESET_REQUEST_JOB } from "./jobs.server";
 import { resetMailAllowed } from "./mail-throttle.server";
@@ -71,8 +71,8 @@ export const checkResetToken = (token: string) => checkAccountToken("reset-passw
 
 /**
  * Sets the new password with a reset link: the link is used up (once, within the hour), every
- * session of the account ends, other reset links stop working, and a notice goes to the account's
- * address. Returns the problem with the link, or null when the password was changed.
+ * session, API key and webhook made on the account ends, other reset links stop working, and a
+ * notice goes to the account's address. Returns the problem with the link, or null when the password was changed.
  */
 export async function resetPassword(
   token: string,
@@ -86,9 +86,10 @@ export async function resetPassword(
     await releaseAccountToken("reset-password", token);
     return "unknown";
   }
-  // The link reached this address, which proves it too.
+  // The link reached this address, which proves it too: whatever was made on the account before
+  // (a squatter's sessions, keys and webhooks included) ends.
   await markEmailVerified(user.id, used.email);
-  await deleteUserSessions(user.id);
+  const ended = await endAccessMadeBefore(user);
   await retireAccountTokens(user.id, "reset-password");
   await queueEmail({
     key: `password-changed:${hashToken(token)}`,
@@ -98,6 +99,7 @@ export async function resetPassword(
       name: user.name,
       shopUrl: shopUrl(),
       forgotUrl: shopUrl("/forgot-password"),
+      ended: credentialsInWords(ended),
     }),
   });
   return null;
