@@ -52,7 +52,7 @@ export class DeliveryError extends Error {
 }
 
 /** The one answer for every failure below HTTP: refused, reset, timed out, not TLS, not HTTP. */
-export const NO_ANSWER = "no answer over HTTPS: the endpoint could not be reached";
+export const NO_ANSWER = "the endpoint could not be reached (no HTTP answer)";
 export const NOT_PUBLIC = "the name does not lead to a public address";
 
 type SendOptions = {
