@@ -21,7 +21,7 @@ import { isLocalDbError, startLocalDb, type LocalDb } from "./server/local-db";
 import { isLocalUrl, mailInbox, startMailCatcher, type MailCatcher } from "./server/mail-catcher";
 import { createLogger, requestLogger } from "./server/logger";
 import { requestContext } from "./server/request-context";
-import { bodyLimit, knownMethods, sameOriginWrites } from "./server/request-guards";
+import { apiRouteMatcher, bodyLimit, knownMethods, sameOriginWrites } from "./server/request-guards";
 import { cspNonce, privateAnswers, securityHeaders } from "./server/security-headers";
 import { gracefulShutdown } from "./server/shutdown";
 import { serverTiming } from "./server/timing";
@@ -134,6 +134,8 @@ function remixHandler(build: ServerBuild) {
 }
 const firstBuild = await importBuild();
 let handleRemix = remixHandler(firstBuild);
+// Which paths are API routes (the same-origin check exempts those with a key, and no others).
+let isApiRoute = apiRouteMatcher(firstBuild.routes);
 if (isDev) {
   // `remix dev --manual` rebuilds; load the new build and tell the dev server it is live.
   broadcastDevReady(firstBuild);
@@ -143,6 +145,7 @@ if (isDev) {
     timer = setTimeout(async () => {
       const next = await importBuild();
       handleRemix = remixHandler(next);
+      isApiRoute = apiRouteMatcher(next.routes);
       broadcastDevReady(next);
     }, 100);
   });
@@ -185,7 +188,7 @@ app.use(
   }),
 );
 app.use(knownMethods());
-app.use(sameOriginWrites({ publicOrigin: new URL(env.PUBLIC_URL).origin }));
+app.use(sameOriginWrites({ publicOrigin: new URL(env.PUBLIC_URL).origin, isApiRoute: (path) => isApiRoute(path) }));
 app.use(bodyLimit({ limitBytes: env.BODY_LIMIT_BYTES }));
 
 app.get("/healthz", async (_req, res) => {

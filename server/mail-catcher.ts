@@ -100,6 +100,20 @@ export async function startMailCatcher({ port = 0, host = "127.0.0.1" } = {}): P
 
 const escape = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
+/** Headers a reverse proxy adds (nginx, Apache, Caddy, HAProxy, CDNs): their presence means a proxy relayed the request. */
+const PROXY_HEADERS = [
+  "forwarded",
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-port",
+  "x-real-ip",
+  "x-client-ip",
+  "via",
+  "cf-connecting-ip",
+  "true-client-ip",
+];
+
 /** A peer on this machine: 127.0.0.0/8 or ::1, also as an IPv4-mapped IPv6 address. */
 export function isLoopbackAddress(address: string | undefined) {
   if (!address) return false;
@@ -118,12 +132,14 @@ export function isLocalUrl(url: string) {
  * frame), `/dev/mail.json` (all of them), `/dev/mail/{id}.html` (one message's HTML part).
  *
  * Reset and verification links are in there, so only a browser on this machine may read them: the
- * peer's socket address decides (a header such as X-Forwarded-For could be forged). Any other
- * peer gets the shop's own 404, as if the pages did not exist.
+ * peer's socket address decides (a header such as X-Forwarded-For could be forged), and a request
+ * that carries any proxy header is refused too, since a reverse proxy on this machine connects from
+ * loopback on behalf of anyone. Any other request gets the shop's own 404, as if the pages did not exist.
  */
 export function mailInbox(catcher: Pick<MailCatcher, "messages" | "clear">): RequestHandler {
   return (req, res, next) => {
     if (!req.path.startsWith("/dev/mail") || !isLoopbackAddress(req.socket.remoteAddress)) return next();
+    if (PROXY_HEADERS.some((name) => req.headers[name] !== undefined)) return next();
     // Only on the catcher's own answers: set before next() it doubled every page's Cache-Control.
     res.setHeader("Cache-Control", "no-store");
     if (req.method === "GET" && req.path === "/dev/mail.json") return void res.json(catcher.messages());

@@ -13,13 +13,23 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * this one is stricter and knows the public origin, so once it has passed, the Origin header is not
  * handed on and a rewritten Host cannot fail the form.
  */
-export function sameOriginWrites({ publicOrigin }: { publicOrigin: string }) {
+export function sameOriginWrites({
+  publicOrigin,
+  isApiRoute,
+}: {
+  publicOrigin: string;
+  /** Whether a normalised path is one of the API's routes (server.ts asks the Remix build). */
+  isApiRoute: (pathname: string) => boolean;
+}) {
   return function sameOriginWrites(req: Request, res: Response, next: NextFunction) {
-    if (SAFE_METHODS.has(req.method) || req.path === "/webhooks/stripe") return next();
+    if (SAFE_METHODS.has(req.method)) return next();
+    // Decided on the path as the router will see it: `/api/v1/../../dashboard/cart` is the cart.
+    const pathname = normalisedPath(req.originalUrl);
+    if (pathname === "/webhooks/stripe") return next();
     // The API is called by other systems with a key, never with the browser's cookies (its routes
     // read no session), so a forged cross-site request carries no credential it could use.
-    const api = req.path.startsWith("/api/v1/");
-    if (api && /^Bearer\s/i.test(req.get("authorization") ?? "")) return next();
+    const api = pathname.startsWith("/api/v1/");
+    if (api && isApiRoute(pathname) && /^Bearer\s/i.test(req.get("authorization") ?? "")) return next();
     const origin = req.get("origin");
     const site = req.get("sec-fetch-site");
     const sameOrigin = origin
@@ -47,6 +57,18 @@ export function sameOriginWrites({ publicOrigin }: { publicOrigin: string }) {
     delete req.headers.origin;
     next();
   };
+}
+
+/**
+ * The path as the Remix adapter parses it (dot segments, encoded or not, resolved): it appends the
+ * request's target to the origin, so this does the same.
+ */
+export function normalisedPath(url: string) {
+  try {
+    return new URL(`http://shop.invalid${url}`).pathname;
+  } catch {
+    return "/";
+  }
 }
 
 /**
@@ -83,4 +105,33 @@ export function knownMethods() {
     }
     res.type("text/plain").send("Method not allowed.");
   };
+}
+
+type RouteManifest = Record<string, { id: string; parentId?: string; path?: string; index?: boolean } | undefined>;
+
+/**
+ * A test of whether a normalised path is one of the API's routes (`/api/v1/...`), made from the
+ * Remix build's route manifest: each route's full path joined from its parents', `:param` as one
+ * segment. Written here because the router's matcher is not a dependency of the shop's own.
+ */
+export function apiRouteMatcher(routes: RouteManifest) {
+  const fullPath = (id: string | undefined): string => {
+    const route = id ? routes[id] : undefined;
+    if (!route) return "";
+    return [fullPath(route.parentId), route.path ?? ""].filter(Boolean).join("/");
+  };
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const patterns = Object.values(routes)
+    .filter((route): route is NonNullable<typeof route> => Boolean(route))
+    .map((route) => `/${fullPath(route.id)}`)
+    .filter((path) => path.startsWith("/api/v1/"))
+    .map((path) => {
+      const segments = path.split("/").map((segment) => {
+        if (segment === "*") return ".*";
+        if (segment.startsWith(":")) return segment.endsWith("?") ? "[^/]*" : "[^/]+";
+        return escape(segment);
+      });
+      return new RegExp(`^${segments.join("/")}/?$`);
+    });
+  return (pathname: string) => patterns.some((pattern) => pattern.test(pathname));
 }

@@ -41,6 +41,13 @@ export function securityHeaders({
   googleAuthorizationOrigin: string | null;
 }) {
   const devSources = dev ? ["ws://localhost:*", "http://localhost:*"] : [];
+  const rest = {
+    // Stripe's and OpenStreetMap's frames are not served with CORP headers: requiring them would break both.
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    xFrameOptions: { action: "deny" },
+  } as const;
   const policy = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -66,19 +73,19 @@ export function securityHeaders({
         ...(https ? { upgradeInsecureRequests: [] } : {}),
       },
     },
-    // Stripe's and OpenStreetMap's frames are not served with CORP headers: requiring them would break both.
-    crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-    xFrameOptions: { action: "deny" },
+    ...rest,
   });
+  // Profile pictures (app/routes/avatars.$name.tsx) send their own closed CSP and nosniff: one of each.
+  const filePolicy = helmet({ ...rest, contentSecurityPolicy: false, xContentTypeOptions: false });
   return function securityHeaders(req: Request, res: Response, next: NextFunction) {
     res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+    if (req.path.startsWith("/avatars/")) return filePolicy(req, res, next);
     policy(req, res, next);
   };
 }
 
-const SESSION_COOKIE = /(?:^|;\s*)__session=/;
+/** The session cookie by either of its names (`__Host-session` over HTTPS: app/utils/session-cookie.server.ts). */
+const SESSION_COOKIE = /(?:^|;\s*)(?:__session|__Host-session)=/;
 
 /**
  * Any answer to a signed-in browser, or one that sets a cookie, may carry that person's data (the

@@ -28,7 +28,7 @@ export function userConfirmCopy(intent: UserConfirmIntent, user: { name: string;
     pending: "Signing out…",
     title: isSelf ? "Sign yourself out everywhere?" : `Sign ${user.name} out everywhere?`,
     message: isSelf
-      ? "Every session of yours ends, this one too: you will have to sign in again."
-      : `Every session of ${user.name} (${user.email}) ends: on each device they will have to sign in again.`,
+      ? "Every session of yours ends, this one too, and every API key you made is revoked: you will have to sign in again."
+      : `Every session of ${user.name} (${user.email}) ends and every API key they made is revoked: on each device they will have to sign in again. Their webhooks stay.`,
   };
 }

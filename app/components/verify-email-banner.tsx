@@ -20,3 +20,15 @@ export function VerifyEmailBanner({ email }: { email: string }) {
     </div>
   );
 }
+
+/** In place of the forms that make API keys and webhooks while the address is unproved. */
+export function VerifyFirstNotice({ message }: { message: string }) {
+  return (
+    <p
+      data-testid="verify-first"
+      className="mt-4 max-w-xl rounded border border-amber-600 bg-amber-50 p-4 text-sm text-amber-900"
+    >
+      {message}
+    </p>
+  );
+}

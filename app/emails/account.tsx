@@ -18,10 +18,13 @@ export function PasswordChangedEmail({
   name,
   shopUrl,
   forgotUrl,
+  ended = null,
 }: {
   name: string;
   shopUrl: string;
   forgotUrl: string;
+  /** The API keys and webhooks ended with it, in words ("2 API keys and 1 webhook"), if any. */
+  ended?: string | null;
 }) {
   return (
     <EmailLayout preview={`Your ${SHOP_NAME} password was changed`} shopUrl={shopUrl}>
@@ -29,6 +32,12 @@ export function PasswordChangedEmail({
       <Paragraph>
         The password of your {SHOP_NAME} account was just changed, and every device signed in to it was signed out.
       </Paragraph>
+      {ended ? (
+        <Paragraph>
+          The API keys and webhooks made on the account before the change stopped working too ({ended}). Make new ones
+          on the dashboard if your systems need them.
+        </Paragraph>
+      ) : null}
       <Paragraph>
         If this was not you, reset your password now at {forgotUrl} and tell us by replying to this email.
       </Paragraph>
@@ -120,6 +129,36 @@ export function EmailChangedEmail({ name, newEmail, shopUrl }: { name: string; n
       <Paragraph>
         Your {SHOP_NAME} account now uses {newEmail}; this address gets no more mail from us. If this was not you, reply
         to this email at once.
+      </Paragraph>
+    </EmailLayout>
+  );
+}
+
+/** After an address is proved: what was made on the account before it, and has now ended. */
+export function AddressProvedEmail({
+  name,
+  sessions,
+  ended,
+  shopUrl,
+  forgotUrl,
+}: {
+  name: string;
+  sessions: number;
+  ended: string | null;
+  shopUrl: string;
+  forgotUrl: string;
+}) {
+  const signedOut = sessions === 1 ? "1 session" : `${sessions} sessions`;
+  return (
+    <EmailLayout preview={`Your ${SHOP_NAME} address is confirmed`} shopUrl={shopUrl}>
+      <Paragraph>Hello {name},</Paragraph>
+      <Paragraph>
+        Your email address is confirmed. To make sure only you hold the account, what was set up on it before was ended:{" "}
+        {[sessions ? `${signedOut} signed out` : "", ended ? `${ended} removed` : ""].filter(Boolean).join(", ")}.
+      </Paragraph>
+      <Paragraph>
+        If you did not create this account, someone may have signed up with your address: choose a new password at{" "}
+        {forgotUrl}, and the account is yours alone.
       </Paragraph>
     </EmailLayout>
   );

@@ -142,6 +142,21 @@ export async function revokeMemberKeys(companyId: string, ownerId: string) {
 }
 
 /** The live key with this token, or null. Notes its use at most once a minute (one write, not per call). */
+/** Revokes every live key this person made (in their company, or as staff); the keys revoked. */
+export async function revokeKeysMadeBy(ownerId: string) {
+  if (!isObjectId(ownerId)) return [];
+  const live = await ApiKey.find({ ownerId, revokedAt: null }).lean();
+  if (!live.length) return [];
+  const revokedAt = new Date();
+  await ApiKey.updateMany({ _id: { $in: live.map((doc) => doc._id) }, revokedAt: null }, { $set: { revokedAt } });
+  return live.map((doc) => toView({ ...doc, revokedAt }));
+}
+
+/** How many live keys this person made. */
+export async function countKeysMadeBy(ownerId: string) {
+  return isObjectId(ownerId) ? ApiKey.countDocuments({ ownerId, revokedAt: null }) : 0;
+}
+
 export async function findLiveKey(token: string) {
   if (!API_TOKEN_PATTERN.test(token)) return null;
   const doc = await ApiKey.findOne({ hash: hashApiToken(token), revokedAt: null }).lean();

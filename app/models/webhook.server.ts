@@ -333,6 +333,17 @@ export async function redeliver(holder: EndpointHolder, id: string) {
     .lean();
 }
 
+/** Removes every endpoint this person added (and what they had not yet received); the endpoints removed. */
+export async function removeEndpointsMadeBy(ownerId: string) {
+  if (!isObjectId(ownerId)) return [];
+  const docs = await WebhookEndpoint.find({ ownerId }).lean<EndpointDoc[]>();
+  if (!docs.length) return [];
+  const ids = docs.map((doc) => doc._id);
+  await WebhookEndpoint.deleteMany({ _id: { $in: ids } });
+  await WebhookDelivery.deleteMany({ endpointId: { $in: ids }, status: { $in: ["pending", "failed"] } });
+  return docs.map(toEndpointView);
+}
+
 /** When an endpoint is removed, its deliveries not yet made are dropped (nothing goes to a removed URL). */
 export async function dropUndelivered(endpointId: string) {
   if (!isObjectId(endpointId)) return;

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { documentFileName } from "~/components/order-document";
 import { apiCall, methodNotAllowed, notFound, problem } from "~/utils/api.server";
 import { orderDocumentFor, renderDocumentHtml } from "~/orders/documents.server";
-import { htmlToPdf } from "~/utils/pdf.server";
+import { htmlToPdf, PdfBusyError } from "~/utils/pdf.server";
 
 /** GET /api/v1/orders/{id}/documents/{invoice|pro-forma}: the PDF the order's page offers. */
 export async function loader(args: LoaderFunctionArgs) {
@@ -17,10 +17,14 @@ export async function loader(args: LoaderFunctionArgs) {
     }
     let pdf: Buffer;
     try {
-      pdf = await htmlToPdf(renderDocumentHtml(found.data));
+      pdf = await htmlToPdf(renderDocumentHtml(found.data), "Letter", { requester: user.id });
     } catch (error) {
-      args.context.logger?.error({ err: error }, "PDF failed");
-      return problem(503, "The PDF could not be made just now: try again shortly.", {
+      const mine = error instanceof PdfBusyError && error.mine;
+      if (!mine) args.context.logger?.error({ err: error }, "PDF failed");
+      const detail = mine
+        ? "Your other PDFs are still being made: ask again when they are done."
+        : "The PDF could not be made just now: try again shortly.";
+      return problem(503, detail, {
         headers: { "Retry-After": "10" },
       });
     }

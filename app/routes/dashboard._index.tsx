@@ -29,7 +29,8 @@ import { changePassword, checkCurrentPassword } from "~/utils/account-security.s
 import { endSession, getSessionId } from "~/utils/session-cookie.server";
 import { getUser, requireUser } from "~/utils/guards.server";
 import { requestEmailChange, requestEmailChangeApproval } from "~/utils/email-change.server";
-import { commonPasswordProblem } from "~/utils/password.server";
+import { credentialsInWords } from "~/utils/account-access.server";
+import { passwordProblem } from "~/utils/password.server";
 import { sendPasswordResetLink } from "~/utils/password-reset.server";
 import { PasswordSettings } from "~/components/profile/password-settings";
 import { readForm } from "~/utils/form.server";
@@ -118,7 +119,7 @@ async function changePasswordAction(
     data({ ...result, formName: "change-password" }, { status });
   if (submission.status !== "success") return reply(400);
   const { currentPassword, newPassword } = submission.value;
-  const common = commonPasswordProblem(newPassword);
+  const common = passwordProblem(newPassword, user);
   if (common) return reply(400, submission.reply({ fieldErrors: { newPassword: [common] }, hideFields: hide }));
   const proof = await checkCurrentPassword(user, currentPassword, clientIp(context));
   if (proof === "no-password") return reply(400, submission.reply({ formErrors: [NO_PASSWORD_YET], hideFields: hide }));
@@ -126,11 +127,14 @@ async function changePasswordAction(
     return reply(429, submission.reply({ formErrors: [proof.refused.message], hideFields: hide }));
   if (typeof proof === "object")
     return reply(400, submission.reply({ fieldErrors: { currentPassword: [proof.fieldError] }, hideFields: hide }));
-  if (!(await changePassword(user, await getSessionId(request), newPassword)))
-    throw new Response(null, { status: 404 });
+  const ended = await changePassword(user, await getSessionId(request), newPassword, context);
+  if (!ended) throw new Response(null, { status: 404 });
+  const credentials = credentialsInWords(ended);
   return redirectWithSuccess("/dashboard", {
     message: "Your password has been changed",
-    description: "Every other session of your account was signed out.",
+    description: credentials
+      ? `Every other session of your account was signed out, and your ${credentials} stopped working: make new ones if you need them.`
+      : "Every other session of your account was signed out.",
   });
 }
 

@@ -14,6 +14,7 @@ import { Pagination } from "~/components/pagination";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { deleteUserSessions } from "~/models/session.server";
+import { revokeKeysMadeBy } from "~/utils/account-access.server";
 import { getCompany } from "~/models/company.server";
 import { demoteAdmin, makeAdmin } from "~/models/user-admin.server";
 import { getUserById, listUsers } from "~/models/user.server";
@@ -93,16 +94,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "sign-out") {
     if (!target) return refuse("That user does not exist.", 404);
     const ended = await deleteUserSessions(userId);
+    // A key is a way in as good as a session: it ends with them.
+    const keys = await revokeKeysMadeBy(target, { actor: user, context, why: "signed out everywhere" });
     await audit({
       context,
       actor: user,
       action: "user.sign-out-everywhere",
       target: { type: "user", id: userId, label: personLabel(target) },
-      before: { sessions: ended },
-      after: { sessions: 0 },
+      before: { sessions: ended, apiKeys: keys },
+      after: { sessions: 0, apiKeys: 0 },
     });
-    if (userId === user.id) return redirectWithSuccess("/login", "You have been signed out everywhere.");
-    return redirectWithSuccess(back, `${target.name} has been signed out everywhere.`);
+    const revoked = keys ? ` ${keys === 1 ? "1 API key" : `${keys} API keys`} revoked.` : "";
+    if (userId === user.id) return redirectWithSuccess("/login", `You have been signed out everywhere.${revoked}`);
+    return redirectWithSuccess(back, `${target.name} has been signed out everywhere.${revoked}`);
   }
 
   if (userId === user.id) return refuse("You cannot change your own role.", 400);

@@ -5,8 +5,10 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
+import { VerifyFirstNotice } from "~/components/verify-email-banner";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { apiKeyActionSchema, createApiKeySchema } from "~/utils/api-key-forms";
+import { mayMakeCredentials, VERIFY_FIRST } from "~/utils/account-access.server";
 import { createKeyFor, listKeysFor, revokeKeyOf, scopesOf } from "~/utils/api-keys.server";
 import { SCOPE_WORDS } from "~/domain/api-scopes";
 import { requireUser } from "~/utils/guards.server";
@@ -33,6 +35,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       /** An owner's list is the company's: it names who made each key. */
       companyWide: can(user, "manage"),
       selfId: user.id,
+      /** Unproved address: no new keys (the form gives way to why). */
+      verifyFirst: mayMakeCredentials(user) ? null : VERIFY_FIRST,
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -59,10 +63,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const outcome = await createKeyFor(user, value, context);
   if (!outcome.ok) {
-    return data<ActionData>(
-      { result: submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } }) },
-      { status: 400 },
-    );
+    const reply = outcome.field
+      ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } })
+      : submission.reply({ formErrors: [outcome.message] });
+    return data<ActionData>({ result: reply }, { status: outcome.status });
   }
   // The token is shown in this answer only: it is stored hashed and cannot be shown again.
   return data<ActionData>(
@@ -83,7 +87,7 @@ const COLUMNS: Column[] = [
 const COMPANY_COLUMNS: Column[] = [...COLUMNS.slice(0, 2), { label: "Made by" }, ...COLUMNS.slice(2)];
 
 export default function ApiKeysPage() {
-  const { keys, scopes, company, companyWide, selfId } = useLoaderData<typeof loader>();
+  const { keys, scopes, company, companyWide, selfId, verifyFirst } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formAction === PATH;
@@ -131,33 +135,41 @@ export default function ApiKeysPage() {
         </div>
       ) : null}
 
-      <Form method="post" action={PATH} className="mt-6 max-w-xl" {...getFormProps(form)}>
-        <h2 className="text-lg font-semibold text-slate-900">New key</h2>
-        <input type="hidden" name="intent" value="create" />
-        <Field meta={fields.name} label="Name" help="Which system uses it, for example “Purchasing”." />
-        <fieldset aria-describedby={fields.scopes.errorId}>
-          <legend className="mb-1 block text-sm font-medium text-slate-800">What the key may do</legend>
-          {scopes.map((scope) => (
-            <label key={scope} className="flex min-h-11 items-center gap-2 text-slate-800">
-              <input
-                type="checkbox"
-                name={fields.scopes.name}
-                value={scope}
-                defaultChecked={scope === scopes[0]}
-                className="h-5 w-5"
-              />
-              <span>
-                <span className="font-mono text-sm">{scope}</span>: {SCOPE_WORDS[scope]}
-              </span>
-            </label>
-          ))}
-          <ErrorList id={fields.scopes.errorId} errors={fields.scopes.errors} />
-        </fieldset>
-        <ErrorList errors={formErrors} />
-        <SubmitButton pending={creating} pendingText="Creating…">
-          Create key
-        </SubmitButton>
-      </Form>
+      {verifyFirst ? (
+        <div className="mt-6">
+          <h2 className="text-lg font-semibold text-slate-900">New key</h2>
+          <VerifyFirstNotice message={verifyFirst} />
+          <ErrorList errors={formErrors} />
+        </div>
+      ) : (
+        <Form method="post" action={PATH} className="mt-6 max-w-xl" {...getFormProps(form)}>
+          <h2 className="text-lg font-semibold text-slate-900">New key</h2>
+          <input type="hidden" name="intent" value="create" />
+          <Field meta={fields.name} label="Name" help="Which system uses it, for example “Purchasing”." />
+          <fieldset aria-describedby={fields.scopes.errorId}>
+            <legend className="mb-1 block text-sm font-medium text-slate-800">What the key may do</legend>
+            {scopes.map((scope) => (
+              <label key={scope} className="flex min-h-11 items-center gap-2 text-slate-800">
+                <input
+                  type="checkbox"
+                  name={fields.scopes.name}
+                  value={scope}
+                  defaultChecked={scope === scopes[0]}
+                  className="h-5 w-5"
+                />
+                <span>
+                  <span className="font-mono text-sm">{scope}</span>: {SCOPE_WORDS[scope]}
+                </span>
+              </label>
+            ))}
+            <ErrorList id={fields.scopes.errorId} errors={fields.scopes.errors} />
+          </fieldset>
+          <ErrorList errors={formErrors} />
+          <SubmitButton pending={creating} pendingText="Creating…">
+            Create key
+          </SubmitButton>
+        </Form>
+      )}
 
       <h2 className="mt-8 text-lg font-semibold text-slate-900">{companyWide ? "Your company's keys" : "Your keys"}</h2>
       {keys.length === 0 ? (

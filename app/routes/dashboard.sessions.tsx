@@ -5,7 +5,9 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, SubmitButton } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
+import { countKeysMadeBy } from "~/models/api-key.server";
 import { deleteOtherSessions, deleteOwnSession, listUserSessions } from "~/models/session.server";
+import { revokeKeysMadeBy } from "~/utils/account-access.server";
 import { sessionActionSchema } from "~/utils/account-schemas";
 import { getSessionId } from "~/utils/session-cookie.server";
 import { requireUser } from "~/utils/guards.server";
@@ -17,14 +19,26 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const sessions = await listUserSessions(user.id, await getSessionId(request));
-  return data({ sessions }, { headers: { "Cache-Control": "private, no-store" } });
+  const liveKeys = await countKeysMadeBy(user.id);
+  return data({ sessions, liveKeys }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await readForm(request), { schema: sessionActionSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const current = await getSessionId(request);
+  if (submission.value.intent === "revoke-keys") {
+    const revoked = await revokeKeysMadeBy(user, { actor: user, context, why: "revoked by their maker" });
+    return redirectWithSuccess(
+      "/dashboard/sessions",
+      revoked === 0
+        ? "You have no live API keys."
+        : revoked === 1
+          ? "Your API key is revoked."
+          : `Your ${revoked} API keys are revoked.`,
+    );
+  }
   if (submission.value.intent === "end-others") {
     const ended = current ? await deleteOtherSessions(user.id, current) : 0;
     return redirectWithSuccess(
@@ -51,12 +65,13 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const COLUMNS: Column[] = [{ label: "Device" }, { label: "Started" }, { label: "Address" }, { label: "Action" }];
 
 export default function SessionsPage() {
-  const { sessions } = useLoaderData<typeof loader>();
+  const { sessions, liveKeys } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formAction === "/dashboard/sessions";
   const pendingSession = pending ? navigation.formData?.get("session") : null;
   const pendingOthers = pending && navigation.formData?.get("intent") === "end-others";
+  const pendingKeys = pending && navigation.formData?.get("intent") === "revoke-keys";
   const formErrors = lastResult && "error" in lastResult ? lastResult.error?.[""] : null;
   const others = sessions.filter((session) => !session.current).length;
 
@@ -117,6 +132,24 @@ export default function SessionsPage() {
       ) : (
         <p className="mt-4 text-sm text-slate-600">You are signed in on this device only.</p>
       )}
+
+      <h2 className="mt-8 text-lg font-semibold text-slate-900">API keys</h2>
+      <p className="mt-1 max-w-2xl text-sm text-slate-700" data-testid="keys-not-sessions">
+        Signing out does not revoke API keys: a key keeps working until it is revoked.{" "}
+        {liveKeys === 0
+          ? "You have no live API keys."
+          : liveKeys === 1
+            ? "You made 1 key that still works."
+            : `You made ${liveKeys} keys that still work.`}
+      </p>
+      {liveKeys > 0 ? (
+        <Form method="post" action="/dashboard/sessions" className="mt-3">
+          <input type="hidden" name="intent" value="revoke-keys" />
+          <SubmitButton variant="danger" pending={pendingKeys} pendingText="Revoking…">
+            Revoke all my API keys
+          </SubmitButton>
+        </Form>
+      ) : null}
     </section>
   );
 }

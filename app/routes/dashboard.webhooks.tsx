@@ -5,8 +5,10 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
+import { VerifyFirstNotice } from "~/components/verify-email-banner";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { listEndpointsOf, listRecentDeliveries, MAX_ENDPOINTS_PER_OWNER } from "~/models/webhook.server";
+import { mayMakeCredentials, VERIFY_FIRST } from "~/utils/account-access.server";
 import { requireUser } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { formatDateTime } from "~/utils/shop-forms";
@@ -33,7 +35,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ? await Promise.all([listEndpointsOf(holder), listRecentDeliveries(holder, 20)])
     : [[], []];
   return data(
-    { endpoints, deliveries, allOrders: user.role === "admin", manages, maxEndpoints: MAX_ENDPOINTS_PER_OWNER },
+    {
+      endpoints,
+      deliveries,
+      allOrders: user.role === "admin",
+      manages,
+      maxEndpoints: MAX_ENDPOINTS_PER_OWNER,
+      /** Unproved address: no new endpoints (the form gives way to why). */
+      verifyFirst: mayMakeCredentials(user) ? null : VERIFY_FIRST,
+    },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -55,10 +65,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (value.intent === "add") {
     const outcome = await createEndpoint(value.url, { actor, context });
     if (!outcome.ok) {
-      return data<ActionData>(
-        { result: submission.reply({ fieldErrors: { url: [outcome.message] } }) },
-        { status: outcome.status },
-      );
+      const reply = outcome.field
+        ? submission.reply({ fieldErrors: { url: [outcome.message] } })
+        : submission.reply({ formErrors: [outcome.message] });
+      return data<ActionData>({ result: reply }, { status: outcome.status });
     }
     // The secret is shown this once, in this answer (never in a redirect, a cookie or the page's later loads).
     return data<ActionData>(
@@ -107,7 +117,7 @@ const STATUS_CLASS = {
 };
 
 export default function WebhooksPage() {
-  const { endpoints, deliveries, allOrders, manages, maxEndpoints } = useLoaderData<typeof loader>();
+  const { endpoints, deliveries, allOrders, manages, maxEndpoints, verifyFirst } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const posting = navigation.state !== "idle" && navigation.formAction === WEBHOOKS_PATH ? navigation.formData : null;
@@ -202,7 +212,9 @@ export default function WebhooksPage() {
             <p className="mt-2 text-sm text-slate-700">No endpoints yet: add the URL your system listens on.</p>
           )}
 
-          {endpoints.length < maxEndpoints ? (
+          {verifyFirst ? (
+            <VerifyFirstNotice message={verifyFirst} />
+          ) : endpoints.length < maxEndpoints ? (
             <Form method="post" action={WEBHOOKS_PATH} {...getFormProps(form)} className="mt-4 max-w-xl">
               <input type="hidden" name="intent" value="add" />
               <Field

@@ -7,11 +7,12 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { getUser, requireUser } from "~/utils/guards.server";
 import { startSession } from "~/utils/session-cookie.server";
+import { NEW_PASSWORD_HELP } from "~/utils/account-schemas";
 import { acceptNewAccountSchema, acceptSchema } from "~/utils/company-forms";
 import { COMPANY_ROLE_HELP, COMPANY_ROLE_WORDS } from "~/domain/company-roles";
 import { acceptInvitation, acceptInvitationAsNewAccount, describeInvitation } from "~/utils/companies.server";
 import { readForm } from "~/utils/form.server";
-import { commonPasswordProblem, hashPassword } from "~/utils/password.server";
+import { passwordProblem, hashPassword } from "~/utils/password.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 const STATUS = { unknown: 404, used: 410, expired: 410 } as const;
@@ -54,7 +55,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         status: 403,
       });
     }
-    const common = commonPasswordProblem(submission.value.password);
+    const invitation = await describeInvitation(token);
+    const common = passwordProblem(submission.value.password, {
+      email: invitation.state === "valid" ? invitation.email : null,
+      name: submission.value.name,
+    });
     if (common) {
       return data(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
     }
@@ -107,6 +112,7 @@ function NewAccountForm({ email }: { email: string }) {
         type="password"
         label="Choose a password"
         inputProps={{ autoComplete: "new-password" }}
+        help={NEW_PASSWORD_HELP}
       />
       <ErrorList id={form.errorId} errors={form.errors} />
       <SubmitButton pending={isPending} pendingText="Joining…">

@@ -5,10 +5,10 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { inputAttributes, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
-import { resetPasswordSchema } from "~/utils/account-schemas";
+import { NEW_PASSWORD_HELP, resetPasswordSchema } from "~/utils/account-schemas";
 import { endSession } from "~/utils/session-cookie.server";
 import { readForm } from "~/utils/form.server";
-import { commonPasswordProblem } from "~/utils/password.server";
+import { passwordProblem } from "~/utils/password.server";
 import { checkResetToken, RESET_LINK_PROBLEMS, resetPassword } from "~/utils/password-reset.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
@@ -28,7 +28,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: resetPasswordSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
-  const common = commonPasswordProblem(submission.value.password);
+  const link = await checkResetToken(submission.value.token);
+  const common = passwordProblem(submission.value.password, { email: link.state === "valid" ? link.email : null });
   if (common)
     return data(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
   const problem = await resetPassword(submission.value.token, submission.value.password);
@@ -82,7 +83,7 @@ export default function ResetPasswordPage() {
               label="New password"
               type="password"
               inputProps={{ autoComplete: "new-password", autoFocus: true }}
-              help="At least 6 characters."
+              help={NEW_PASSWORD_HELP}
             />
             <ErrorList id={form.errorId} errors={form.errors} />
             {form.errors?.length ? (

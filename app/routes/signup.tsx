@@ -7,11 +7,11 @@ import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms
 import { authPageHeaders, GoogleSignIn } from "~/components/google-button";
 import { createPasswordUser } from "~/models/user-credentials.server";
 import { getUserByEmail, isDuplicateKeyError } from "~/models/user.server";
-import { EMAIL_TAKEN, signupSchema } from "~/utils/account-schemas";
+import { EMAIL_TAKEN, NEW_PASSWORD_HELP, signupSchema } from "~/utils/account-schemas";
 import { requireAnonymous } from "~/utils/guards.server";
 import { isGoogleSignInAvailable } from "~/utils/google-sign-in.server";
 import { startSession } from "~/utils/session-cookie.server";
-import { commonPasswordProblem, hashPassword } from "~/utils/password.server";
+import { passwordProblem, hashPassword } from "~/utils/password.server";
 import { clientIp, signInThrottle } from "~/utils/rate-limit.server";
 import { readForm } from "~/utils/form.server";
 import { sendWelcomeEmail } from "~/utils/email-verification.server";
@@ -28,7 +28,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
   const { name, email, password } = submission.value;
-  const common = commonPasswordProblem(password);
+  const common = passwordProblem(password, { email, name });
   if (common)
     return data(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
   const refusal = await signInThrottle().signupAttempt({ ip: clientIp(context) });
@@ -80,7 +80,7 @@ export default function SignupPage() {
             label="Password"
             type="password"
             inputProps={{ autoComplete: "new-password" }}
-            help="At least 6 characters."
+            help={NEW_PASSWORD_HELP}
           />
           <ErrorList id={form.errorId} errors={form.errors} />
           <SubmitButton pending={isPending} pendingText="Creating your account…" className="w-full">

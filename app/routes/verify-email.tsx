@@ -8,6 +8,7 @@ import { getUser } from "~/utils/guards.server";
 import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
 import { checkVerifyToken, verifyEmailWithToken } from "~/utils/email-verification.server";
 import { readForm } from "~/utils/form.server";
+import { getSessionId } from "~/utils/session-cookie.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 export const EMAIL_VERIFIED = "Thank you: your email address is verified.";
@@ -34,7 +35,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** One use, then on to the dashboard (or the login) with a toast. */
 export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request), { schema: mailedLinkSchema });
-  const problem = submission.status === "success" ? await verifyEmailWithToken(submission.value.token) : "unknown";
+  const keepSessionId = await getSessionId(request);
+  const problem =
+    submission.status === "success" ? await verifyEmailWithToken(submission.value.token, { keepSessionId }) : "unknown";
   if (!problem) {
     const user = await getUser(request);
     return redirectWithSuccess(user ? "/dashboard" : "/login", EMAIL_VERIFIED);

@@ -21,6 +21,10 @@ export const passwordSchema = z
   .min(6, "Must be 6 characters or longer")
   .max(128, "Must be 128 characters or fewer");
 
+/** The hint under every new-password field (the server's checks: app/utils/password.server.ts). */
+export const NEW_PASSWORD_HELP =
+  "At least 6 characters and hard to guess: not a common password, the shop's name, your email or your name.";
+
 export const nameSchema = z
   .string({ required_error: "Name is Required", invalid_type_error: "Name is Required" })
   .trim()
@@ -112,6 +116,7 @@ export const sessionActionSchema = z.discriminatedUnion("intent", [
     session: z.string({ required_error: "Choose a session" }).regex(/^[A-Za-z0-9_-]{22}$/, "Choose a session"),
   }),
   z.object({ intent: z.literal("end-others") }),
+  z.object({ intent: z.literal("revoke-keys") }),
 ]);
 
 /** The one answer of the forgot-password form, whether or not the account exists. */

@@ -4,6 +4,8 @@ import { retireAccountTokens } from "~/models/account-token.server";
 import { deleteOtherSessions } from "~/models/session.server";
 import { getPasswordHashOf, setPasswordHash } from "~/models/user-credentials.server";
 import { type UserView } from "~/models/user.server";
+import { credentialsInWords, endAccessMadeBefore } from "./account-access.server";
+import type { AuditEvent } from "./audit-trail.server";
 import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG } from "./account-schemas";
 import { queueEmail, shopUrl } from "./email.server";
 import { hashPassword, verifyPassword } from "./password.server";
@@ -33,12 +35,18 @@ export async function checkCurrentPassword(
 }
 
 /**
- * A new password from My Profile: every other session ends (this one stays), reset links mailed
- * before stop working, and the account's address is told.
+ * A new password from My Profile: every other session ends (this one stays), and so do the API
+ * keys and webhooks the person made; reset links mailed before stop working, and the account's
+ * address is told. False when there is no such account; else what ended.
  */
-export async function changePassword(user: UserView, keepSessionId: string | null, newPassword: string) {
+export async function changePassword(
+  user: UserView,
+  keepSessionId: string | null,
+  newPassword: string,
+  context?: AuditEvent["context"],
+) {
   if (!(await setPasswordHash(user.id, await hashPassword(newPassword)))) return false;
-  await deleteOtherSessions(user.id, keepSessionId ?? "");
+  const ended = await endAccessMadeBefore(user, { keepSessionId, context });
   await retireAccountTokens(user.id, "reset-password");
   await queueEmail({
     key: `password-changed:${user.id}:${Date.now()}`,
@@ -48,7 +56,8 @@ export async function changePassword(user: UserView, keepSessionId: string | nul
       name: user.name,
       shopUrl: shopUrl(),
       forgotUrl: shopUrl("/forgot-password"),
+      ended: credentialsInWords(ended),
     }),
   });
-  return true;
+  return ended;
 }

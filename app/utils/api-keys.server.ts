@@ -17,10 +17,12 @@ import {
 } from "~/models/api-key.server";
 import { getUserById, getUserNames, type UserView } from "~/models/user.server";
 import { CUSTOMER_SCOPES, scopesOfRole, type ApiScope } from "~/domain/api-scopes";
+import { mayMakeCredentials, VERIFY_FIRST } from "./account-access.server";
 import { audit, personLabel, type AuditEvent } from "./audit-trail.server";
 import { can } from "./companies.server";
 
 type Member = Pick<UserView, "id" | "email" | "name" | "role" | "companyId" | "companyRole">;
+type Maker = Member & Pick<UserView, "emailVerified">;
 type Context = AuditEvent["context"];
 
 /**
@@ -52,22 +54,31 @@ const keyTarget = (key: ApiKeyView, maker: string) => ({
 });
 
 export type CreateKeyOutcome =
-  { ok: true; token: string; key: ApiKeyView } | { ok: false; field: "scopes" | "name"; message: string };
+  | { ok: true; token: string; key: ApiKeyView }
+  | { ok: false; status: 400 | 403; field: "scopes" | "name" | ""; message: string };
 
+/** Makes a key (its token is in the answer, once); refused while the maker's address is unproved. */
 export async function createKeyFor(
-  owner: Member,
+  owner: Maker,
   { name, scopes }: { name: string; scopes: ApiScope[] },
   context?: Context,
 ): Promise<CreateKeyOutcome> {
+  if (!mayMakeCredentials(owner)) return { ok: false, status: 403, field: "", message: VERIFY_FIRST };
   const allowed = scopesOf(owner);
   if (scopes.some((scope) => !allowed.includes(scope))) {
-    return { ok: false, field: "scopes", message: `Your keys may have these scopes only: ${allowed.join(", ")}` };
+    return {
+      ok: false,
+      status: 400,
+      field: "scopes",
+      message: `Your keys may have these scopes only: ${allowed.join(", ")}`,
+    };
   }
   const staff = owner.role === "admin";
   // A company's keys are counted together: one limit however many members make them.
   if ((await countLiveKeys(staff ? { staffId: owner.id } : { companyId: owner.companyId })) >= MAX_KEYS_PER_OWNER) {
     return {
       ok: false,
+      status: 400,
       field: "name",
       message: staff
         ? `You have ${MAX_KEYS_PER_OWNER} keys already: revoke one you no longer use first`

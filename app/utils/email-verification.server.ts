@@ -1,7 +1,9 @@
 import { createElement } from "react";
-import { VerifyEmail, WelcomeEmail } from "~/emails/account";
+import { AddressProvedEmail, VerifyEmail, WelcomeEmail } from "~/emails/account";
 import { checkAccountToken, createAccountToken, hashToken, spendAccountToken } from "~/models/account-token.server";
+import { getUserById } from "~/models/user.server";
 import { markEmailVerified } from "~/models/user-profile.server";
+import { credentialsInWords, endAccessMadeBefore } from "./account-access.server";
 import { queueEmail, shopUrl } from "./email.server";
 
 export const VERIFY_LINK_TTL_MS = 24 * 60 * 60 * 1000;
@@ -41,10 +43,36 @@ export async function sendVerificationEmail(user: { id: string; email: string; n
 /** What a verification link is, without using it (the page the link opens). */
 export const checkVerifyToken = (token: string) => checkAccountToken("verify-email", token);
 
-/** Uses a verification link; the problem with it, or null when the address is now verified. */
-export async function verifyEmailWithToken(token: string) {
+/**
+ * Uses a verification link; the problem with it, or null when the address is now verified. The
+ * first proof of the address ends what was made on the account before it (anyone may have signed
+ * up with it first): every session but `keepSessionId` (the browser confirming, when it is this
+ * account's), every API key and webhook; the owner is told when anything ended.
+ */
+export async function verifyEmailWithToken(
+  token: string,
+  { keepSessionId = null }: { keepSessionId?: string | null } = {},
+) {
   const used = await spendAccountToken("verify-email", token);
   if (used.state !== "valid") return used.state;
-  await markEmailVerified(used.userId, used.email);
+  if (!(await markEmailVerified(used.userId, used.email))) return null;
+  const user = await getUserById(used.userId);
+  if (!user) return null;
+  const ended = await endAccessMadeBefore(user, { keepSessionId });
+  const credentials = credentialsInWords(ended);
+  if (ended.sessions || credentials) {
+    await queueEmail({
+      key: `address-proved:${hashToken(token)}`,
+      to: user.email,
+      subject: "Your PartsWorks address is confirmed",
+      body: createElement(AddressProvedEmail, {
+        name: user.name,
+        sessions: ended.sessions,
+        ended: credentials,
+        shopUrl: shopUrl(),
+        forgotUrl: shopUrl("/forgot-password"),
+      }),
+    });
+  }
   return null;
 }

@@ -11,7 +11,7 @@ import {
 } from "~/models/user-credentials.server";
 import { type UserView } from "~/models/user.server";
 import { googlePicture } from "~/domain/avatar";
-import { getEnv, isGoogleConfigured } from "./env.server";
+import { getEnv, isGoogleConfigured, siteCookieName } from "./env.server";
 import { bodylessCopy } from "./sign-in.server";
 
 const env = getEnv();
@@ -75,7 +75,7 @@ class GoogleSignInError extends Error {
  * ten minutes) until the owner signs in at /login with the password once. Its path is the whole
  * site: with JavaScript the form posts to /login.data, which a cookie for /login is not sent to.
  */
-const googleLinkCookie = createCookie("__google_link", { ...OAUTH_COOKIE, path: "/" });
+const googleLinkCookie = createCookie(siteCookieName("google_link", "__google_link"), { ...OAUTH_COOKIE, path: "/" });
 
 async function pendingGoogleLink(request: Request): Promise<PendingGoogleLink | null> {
   const value: unknown = await googleLinkCookie.parse(request.headers.get("Cookie"));

@@ -4,20 +4,30 @@ import { addressKey, emailAndIpKey, inWords, THROTTLE_COLLECTION } from "./rate-
 
 /**
  * Throttling of the forms that send mail to an address someone types (forgot password, resend
- * verification), on rate-limiter-flexible like sign-in: per address of the sender, per email asked
- * for from that address, and a larger ceiling per email from everywhere, so nobody floods an inbox
- * or tries the form in bulk, and nobody can use up an email's allowance to keep its owner's reset
- * mail from coming (the owner's own address has its own count). Unlike sign-in, every request
- * counts: each one sends a message.
+ * verification, change of email), on rate-limiter-flexible like sign-in: per address of the
+ * sender and per email asked for from that address, so nobody tries the form in bulk. A ceiling
+ * per email from everywhere refuses the signed-in forms only: on forgot password it would let
+ * anyone with a few addresses refuse the owner's own request. Reset mail is capped where it is
+ * sent instead (resetMailAllowed): per address mailed, counting mails, not requests answered.
  */
 const HOUR = 60 * 60;
+const DAY = 24 * HOUR;
 const PER_EMAIL_AND_IP_PER_HOUR = 5;
 const PER_EMAIL_PER_HOUR = 30;
 const PER_IP_PER_HOUR = 30;
+/** Reset links mailed to one address, whoever asks: a flood sends a few, and each works for an hour. */
+export const RESET_MAILS_PER_HOUR = 3;
+export const RESET_MAILS_PER_DAY = 10;
 
-let limiters:
-  | { byEmailAndIp: RateLimiterMongo; byEmail: RateLimiterMongo; byIp: RateLimiterMongo; ready: Promise<void> }
-  | undefined;
+type Limiters = {
+  byEmailAndIp: RateLimiterMongo;
+  byEmail: RateLimiterMongo;
+  byIp: RateLimiterMongo;
+  resetMailsHour: RateLimiterMongo;
+  resetMailsDay: RateLimiterMongo;
+  ready: Promise<void>;
+};
+let limiters: Limiters | undefined;
 
 function getLimiters() {
   if (limiters) return limiters;
@@ -40,7 +50,19 @@ function getLimiters() {
     limiters = undefined;
     throw error;
   });
-  limiters = { byEmailAndIp, byEmail, byIp, ready };
+  const resetMailsHour = new RateLimiterMongo({
+    ...common,
+    keyPrefix: "reset_mail_hour",
+    points: RESET_MAILS_PER_HOUR,
+    duration: HOUR,
+  });
+  const resetMailsDay = new RateLimiterMongo({
+    ...common,
+    keyPrefix: "reset_mail_day",
+    points: RESET_MAILS_PER_DAY,
+    duration: DAY,
+  });
+  limiters = { byEmailAndIp, byEmail, byIp, resetMailsHour, resetMailsDay, ready };
   return limiters;
 }
 
@@ -57,11 +79,12 @@ export async function mailRequestAttempt({
   const { byEmailAndIp, byEmail, byIp, ready } = getLimiters();
   await ready;
   const address = addressKey(ip);
-  for (const [limiter, key] of [
+  const checks: [RateLimiterMongo, string][] = [
     [byIp, address],
     [byEmailAndIp, emailAndIpKey(email, address)],
-    [byEmail, emailAndIpKey(email, "any")],
-  ] as const) {
+  ];
+  if (action !== "password-reset") checks.push([byEmail, emailAndIpKey(email, "any")]);
+  for (const [limiter, key] of checks) {
     try {
       await limiter.consume(key, 1);
     } catch (rejected) {
@@ -75,4 +98,30 @@ export async function mailRequestAttempt({
     }
   }
   return null;
+}
+
+/**
+ * Whether another reset link may be mailed to `email` now (one is counted when it may): at most
+ * RESET_MAILS_PER_HOUR an hour and RESET_MAILS_PER_DAY a day. Over the cap the request was still
+ * answered like any other; the links mailed within the hour still work, so the owner has one.
+ */
+export async function resetMailAllowed(email: string) {
+  const { resetMailsHour, resetMailsDay, ready } = getLimiters();
+  await ready;
+  const key = emailAndIpKey(email, "reset-mail");
+  const day = await resetMailsDay.get(key);
+  if (day && day.consumedPoints >= RESET_MAILS_PER_DAY) return false;
+  try {
+    await resetMailsHour.consume(key, 1);
+  } catch (rejected) {
+    if (rejected instanceof RateLimiterRes) return false;
+    throw rejected;
+  }
+  try {
+    await resetMailsDay.consume(key, 1);
+  } catch (rejected) {
+    if (rejected instanceof RateLimiterRes) return false;
+    throw rejected;
+  }
+  return true;
 }

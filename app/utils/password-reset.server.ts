@@ -13,8 +13,10 @@ import { deleteUserSessions } from "~/models/session.server";
 import { getUserByEmail, getUserById } from "~/models/user.server";
 import { markEmailVerified } from "~/models/user-profile.server";
 import { setPasswordHash } from "~/models/user-credentials.server";
+import { credentialsInWords, endAccessMadeBefore } from "./account-access.server";
 import { queueEmail, shopUrl } from "./email.server";
 import { getAgenda, RESET_REQUEST_JOB } from "./jobs.server";
+import { resetMailAllowed } from "./mail-throttle.server";
 import { hashPassword } from "./password.server";
 
 export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
@@ -39,10 +41,17 @@ export async function requestPasswordReset(email: string) {
   }
 }
 
-/** Mails a reset link when the account exists; does nothing visible otherwise. */
+/**
+ * Mails a reset link when the account exists and its address has not had its share of reset mail
+ * (mail-throttle.server.ts); does nothing visible otherwise.
+ */
 export async function sendPasswordResetLink(email: string) {
   const user = await getUserByEmail(email);
   if (!user) return;
+  if (!(await resetMailAllowed(user.email))) {
+    console.warn("A password reset link was not mailed: the address has had its share of reset mail for now");
+    return;
+  }
   const token = await createAccountToken({
     kind: "reset-password",
     userId: user.id,
@@ -65,8 +74,8 @@ export const checkResetToken = (token: string) => checkAccountToken("reset-passw
 
 /**
  * Sets the new password with a reset link: the link is used up (once, within the hour), every
- * session of the account ends, other reset links stop working, and a notice goes to the account's
- * address. Returns the problem with the link, or null when the password was changed.
+ * session, API key and webhook made on the account ends, other reset links stop working, and a
+ * notice goes to the account's address. Returns the problem with the link, or null when the password was changed.
  */
 export async function resetPassword(
   token: string,
@@ -80,9 +89,10 @@ export async function resetPassword(
     await releaseAccountToken("reset-password", token);
     return "unknown";
   }
-  // The link reached this address, which proves it too.
+  // The link reached this address, which proves it too: whatever was made on the account before
+  // (a squatter's sessions, keys and webhooks included) ends.
   await markEmailVerified(user.id, used.email);
-  await deleteUserSessions(user.id);
+  const ended = await endAccessMadeBefore(user);
   await retireAccountTokens(user.id, "reset-password");
   await queueEmail({
     key: `password-changed:${hashToken(token)}`,
@@ -92,6 +102,7 @@ export async function resetPassword(
       name: user.name,
       shopUrl: shopUrl(),
       forgotUrl: shopUrl("/forgot-password"),
+      ended: credentialsInWords(ended),
     }),
   });
   return null;

@@ -11,17 +11,24 @@ export const PDF_TIMEOUT_MS = 20_000;
 /** PDFs printed at once (each a Chromium page); more wait in line, up to PDF_QUEUE, then are refused. */
 export const PDF_CONCURRENCY = 2;
 export const PDF_QUEUE = 6;
+/**
+ * One person's share: PDFs of theirs printing or waiting at once. Below the whole line
+ * (PDF_CONCURRENCY + PDF_QUEUE), so one person asking for many cannot leave everyone else a 503.
+ */
+export const PDF_PER_REQUESTER = 2;
 
-/** Too many PDFs asked for at once: the route answers 503 with Retry-After. */
+/** Too many PDFs asked for at once (by everyone, or by this requester): the route answers 503 with Retry-After. */
 export class PdfBusyError extends Error {
-  constructor() {
-    super("Too many PDFs are being printed just now");
+  constructor(readonly mine = false) {
+    super(mine ? "This requester has PDFs printing already" : "Too many PDFs are being printed just now");
   }
 }
 
 // A few lines of counting instead of a queue package: one process-wide cap with a bounded line.
 let printing = 0;
 const waiting: (() => void)[] = [];
+/** PDFs each requester has printing or waiting (entries go when they reach zero). */
+const inFlight = new Map<string, number>();
 
 async function takeTurn() {
   if (printing < PDF_CONCURRENCY) {
@@ -95,14 +102,30 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 
 /**
  * A PDF of a complete HTML document that needs nothing from the network. At most PDF_CONCURRENCY
- * print at once; PdfBusyError when PDF_QUEUE more already wait.
+ * print at once; PdfBusyError when PDF_QUEUE more already wait, or when `requester` (a user's id)
+ * has PDF_PER_REQUESTER of theirs printing or waiting.
  */
-export async function htmlToPdf(html: string, paper: PaperSize = "Letter"): Promise<Buffer> {
-  await takeTurn();
+export async function htmlToPdf(
+  html: string,
+  paper: PaperSize = "Letter",
+  { requester }: { requester?: string } = {},
+): Promise<Buffer> {
+  const mine = requester ? (inFlight.get(requester) ?? 0) : 0;
+  if (requester && mine >= PDF_PER_REQUESTER) throw new PdfBusyError(true);
+  if (requester) inFlight.set(requester, mine + 1);
   try {
-    return await printPdf(html, paper);
+    await takeTurn();
+    try {
+      return await printPdf(html, paper);
+    } finally {
+      endTurn();
+    }
   } finally {
-    endTurn();
+    if (requester) {
+      const left = (inFlight.get(requester) ?? 1) - 1;
+      if (left > 0) inFlight.set(requester, left);
+      else inFlight.delete(requester);
+    }
   }
 }
 

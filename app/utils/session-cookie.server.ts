@@ -2,15 +2,17 @@ import { createCookieSessionStorage } from "@remix-run/node";
 import { createSession, deleteOtherSessions, deleteSession } from "~/models/session.server";
 import type { Role } from "~/models/user.server";
 import { deviceSummary } from "~/domain/user-agent";
-import { getEnv } from "./env.server";
+import { cookiesAreSecure, getEnv, siteCookieName } from "./env.server";
 
 const env = getEnv();
-const secure = env.NODE_ENV === "production" && env.PUBLIC_URL.startsWith("https:");
+const secure = cookiesAreSecure();
+/** `__Host-session` over HTTPS, `__session` otherwise (server/security-headers.ts knows both). */
+export const SESSION_COOKIE_NAME = siteCookieName("session", "__session");
 
 /** Holds only the opaque id of a Session record (app/models/session.server.ts). */
 export const authSessionStorage = createCookieSessionStorage<{ sessionId: string }>({
   cookie: {
-    name: "__session",
+    name: SESSION_COOKIE_NAME,
     httpOnly: true,
     sameSite: "lax",
     path: "/",
@@ -21,7 +23,7 @@ export const authSessionStorage = createCookieSessionStorage<{ sessionId: string
   },
 });
 
-const SESSION_COOKIE = /(?:^|;\s*)__session=/;
+const SESSION_COOKIE = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE_NAME}=`);
 
 export async function getSessionId(request: Request) {
   const cookie = request.headers.get("Cookie");

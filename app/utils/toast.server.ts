@@ -10,22 +10,24 @@
  */
 import { createCookieSessionStorage } from "@remix-run/node";
 import { createToastUtilsWithCustomSession } from "remix-toast";
-import { getEnv } from "./env.server";
+import { cookiesAreSecure, getEnv, siteCookieName } from "./env.server";
 
 const env = getEnv();
 
+const TOAST_COOKIE_NAME = siteCookieName("toast", "toast");
+
 export const toastSessionStorage = createCookieSessionStorage({
   cookie: {
-    name: "toast",
+    name: TOAST_COOKIE_NAME,
     httpOnly: true,
     sameSite: "lax",
     path: "/",
-    secure: env.NODE_ENV === "production" && env.PUBLIC_URL.startsWith("https:"),
+    secure: cookiesAreSecure(),
     secrets: [env.SESSION_SECRET],
   },
 });
 
-const TOAST_COOKIE = /(?:^|;\s*)toast=/;
+const TOAST_COOKIE = new RegExp(`(?:^|;\\s*)${TOAST_COOKIE_NAME}=`);
 
 /** Whether the request carries a toast cookie at all (most requests do not). */
 export function hasToastCookie(request: Request) {

@@ -19,6 +19,7 @@ import {
 import type { OrderView } from "~/orders/model/view.server";
 import { listAdminRecipients } from "~/models/user.server";
 import type { CompanyRole } from "~/domain/company-roles";
+import { mayMakeCredentials, VERIFY_FIRST } from "./account-access.server";
 import { audit, type AuditEvent } from "./audit-trail.server";
 import { can } from "./companies.server";
 import { getEnv } from "./env.server";
@@ -188,14 +189,18 @@ const newSecret = () => `whsec_${randomBytes(32).toString("base64url")}`;
 
 export type AddEndpointOutcome =
   | { ok: true; endpoint: { id: string; url: string }; secret: string }
-  | { ok: false; status: 400 | 403; field: "url"; message: string };
+  | { ok: false; status: 400 | 403; field: "url" | ""; message: string };
 
-/** Registers an endpoint: an admin's hears of every order, a company owner's of every order of the company. */
+/**
+ * Registers an endpoint: an admin's hears of every order, a company owner's of every order of the
+ * company. Refused while the owner's address is unproved.
+ */
 export async function createEndpoint(
   url: string,
-  { actor, context }: { actor: Actor; context?: Context },
+  { actor, context }: { actor: Actor & { emailVerified: boolean }; context?: Context },
 ): Promise<AddEndpointOutcome> {
   if (!mayManageWebhooks(actor)) return { ok: false, status: 403, field: "url", message: OWNERS_ONLY };
+  if (!mayMakeCredentials(actor)) return { ok: false, status: 403, field: "", message: VERIFY_FIRST };
   const problem = endpointUrlProblem(url);
   if (problem) return { ok: false, status: 400, field: "url", message: problem };
   const holder = endpointsOf(actor);

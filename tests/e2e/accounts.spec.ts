@@ -45,6 +45,25 @@ test.describe("sign-up", () => {
     if (javaScriptEnabled) await checkA11y(); // axe runs inside the page
   });
 
+  test("a password that is easy to guess is refused with the reason, and no account is made", async ({ page }) => {
+    const email = uniqueEmail("guessable");
+    await page.goto("/signup");
+    await expect(page.getByText("not a common password, the shop's name, your email or your name")).toBeVisible();
+    await page.getByLabel("Name").fill("Gus Guessable");
+    await page.getByLabel("Email").fill(email);
+    for (const [password, reason] of [
+      ["zzzzzz", /repeated characters/],
+      ["partsworks", /made of the shop's name, your email or your name/],
+      ["letmein!", /This password is too common/],
+    ] as const) {
+      await page.getByLabel("Password").fill(password);
+      await page.getByRole("button", { name: "Sign Up", exact: true }).click();
+      await expect(page.getByLabel("Password")).toHaveAccessibleDescription(reason);
+      await expect(page).toHaveURL(/\/signup$/);
+    }
+    await page.screenshot({ path: test.info().outputPath("signup-guessable.png"), fullPage: true });
+  });
+
   test("creates the account, signs in and lands on /dashboard", async ({ page }) => {
     const email = uniqueEmail("signup");
     await page.goto("/signup");

@@ -3,6 +3,7 @@
  * another site (server.ts), before any route runs. Over HTTP against the running shop.
  */
 import { randomUUID } from "node:crypto";
+import { request as httpRequest } from "node:http";
 import { describe, expect, test } from "vitest";
 import { Session } from "~/models/session.server";
 import { User } from "~/models/user.server";
@@ -82,5 +83,70 @@ describe("POSTs from another origin", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/dashboard");
     expect(await User.exists({ email: fields.email })).toBeTruthy();
+  });
+});
+
+/** A POST sent with its path exactly as written (fetch would resolve `..` before sending). */
+function rawPost(path: string, headers: Record<string, string>, body = "") {
+  const { hostname, port } = new URL(SHOP);
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpRequest(
+      {
+        hostname,
+        port,
+        path,
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          "Content-Length": Buffer.byteLength(body),
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("the API's exemption (a Bearer key instead of a same-origin browser)", () => {
+  test.each([
+    "/api/v1/../../dashboard/cart",
+    "/api/v1/%2e%2e/%2E%2E/dashboard/cart",
+    "/api/v1/orders/../../../dashboard/allUsers",
+  ])("%s with any Bearer header is judged as the page it reaches: refused from another site", async (path) => {
+    const admin = await createUser({ role: "admin" });
+    const target = await createUser();
+    const { value } = await sessionCookieValue(admin.id);
+    const answer = await rawPost(
+      path,
+      {
+        Origin: "https://evil.example",
+        Authorization: "Bearer x",
+        Cookie: `__session=${value}`,
+      },
+      new URLSearchParams({ userId: target.id }).toString(),
+    );
+    expect(answer.status).toBe(403);
+    expect(answer.body).toBe("Cross-origin requests are not allowed.");
+    expect((await User.findById(target.id).lean())?.role).toBe("customer");
+  });
+
+  test("only for API routes that exist: an unknown /api/v1/ path from another site is a 401 before any route runs", async () => {
+    const answer = await rawPost("/api/v1/no-such-thing", {
+      Origin: "https://evil.example",
+      Authorization: "Bearer x",
+    });
+    expect(answer.status).toBe(401);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 401, title: "Unauthorized" });
+    // A real API route with a key goes on to the API, which judges the key itself.
+    const real = await rawPost("/api/v1/orders", { Origin: "https://evil.example", Authorization: "Bearer x" }, "{}");
+    expect(real.status).toBe(401);
+    expect(JSON.parse(real.body).detail).not.toMatch(/Send an API key/);
   });
 });

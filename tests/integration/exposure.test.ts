@@ -4,7 +4,8 @@
  * the client address from X-Forwarded-For only when the peer is a listed proxy. Each shop here is
  * its own process, started with the setting under test.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
@@ -12,12 +13,17 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { LocalDb } from "../../server/local-db";
 import { startShop, type Shop } from "../../scripts/bench/shop";
 import { Session } from "~/models/session.server";
-import { createUser, sessionCookieValue } from "../setup/factories";
+import { createUser, sessionCookieValue, TEST_PASSWORD } from "../setup/factories";
 
 const work = mkdtempSync(path.join(tmpdir(), "shop-exposure-"));
 const db = { uri: process.env.MONGODB_URI! } as LocalDb;
 const buildDir = process.env.BUILD_DIR!;
 const shops: Shop[] = [];
+/** A valid 1x1 PNG (what an upload is re-encoded to looks the same to the route). */
+const ONE_PIXEL_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 /** This machine's own non-loopback address: a request to it arrives from a non-loopback peer. */
 const outsideAddress = Object.values(networkInterfaces())
@@ -42,9 +48,9 @@ afterAll(async () => {
 });
 
 /** A raw GET whose answer headers come back as sent (repeated headers kept apart). */
-function rawGet(host: string, port: number, pathname: string) {
+function rawGet(host: string, port: number, pathname: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; headers: string[]; body: string }>((resolve, reject) => {
-    const req = httpRequest({ host, port, path: pathname, method: "GET" }, (res) => {
+    const req = httpRequest({ host, port, path: pathname, method: "GET", headers }, (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => (body += chunk));
@@ -73,7 +79,7 @@ describe("the caught mail of a shop without SMTP_URL", () => {
   beforeAll(async () => {
     // Its own local database and demo data, as `npm run demo` has (on the suite's database another
     // shop's mail worker could send the message through its own catcher).
-    shop = await shopWith({ NODE_ENV: "test", SMTP_URL: "", MONGODB_URI: "" });
+    shop = await shopWith({ NODE_ENV: "test", SMTP_URL: "", MONGODB_URI: "", AVATAR_DIR: path.join(work, "avatars") });
   }, 120_000);
 
   test("a stranger cannot read a reset link: /dev/mail answers only to this machine's loopback", async () => {
@@ -97,6 +103,38 @@ describe("the caught mail of a shop without SMTP_URL", () => {
       headers: { "X-Forwarded-For": "127.0.0.1", Host: "localhost" },
     });
     expect(forged.status).toBe(404);
+  });
+
+  test("a reverse proxy on this machine does not expose it: any request relayed with proxy headers gets the 404", async () => {
+    // nginx, Apache or Caddy on the same host connect from loopback for anyone on the internet.
+    const relayed: Record<string, string>[] = [
+      { "X-Forwarded-For": "198.51.100.7" },
+      { "X-Real-IP": "198.51.100.7" },
+      { Forwarded: "for=198.51.100.7;proto=https" },
+      { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "shop.example.com" },
+      { Via: "1.1 proxy" },
+    ];
+    for (const headers of relayed) {
+      const answer = await rawGet("127.0.0.1", shop.port, "/dev/mail.json", headers);
+      expect(answer.status, JSON.stringify(headers)).toBe(404);
+      expect(answer.body).not.toContain("reset-password?token=");
+    }
+    expect((await rawGet("127.0.0.1", shop.port, "/dev/mail.json")).status).toBe(200);
+  });
+
+  test("a profile picture carries one CSP and one nosniff header, its own closed ones", async () => {
+    const name = `${randomBytes(16).toString("hex")}.png`;
+    const dir = path.join(work, "avatars");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, name), ONE_PIXEL_PNG);
+    const answer = await rawGet("127.0.0.1", shop.port, `/avatars/${name}`);
+    expect(answer.status).toBe(200);
+    expect(headerValues(answer.headers, "content-security-policy")).toEqual(["default-src 'none'; sandbox"]);
+    expect(headerValues(answer.headers, "x-content-type-options")).toEqual(["nosniff"]);
+    // Pages keep the shop's own policy, once.
+    const page = await rawGet("127.0.0.1", shop.port, "/blogs");
+    expect(headerValues(page.headers, "content-security-policy")).toHaveLength(1);
+    expect(headerValues(page.headers, "content-security-policy")[0]).toContain("default-src 'self'");
   });
 
   test("every answer carries one Cache-Control header, not the catcher's no-store beside the page's own", async () => {
@@ -124,6 +162,42 @@ describe("a production demo (local database, no SMTP_URL)", () => {
     const shop = await shopWith({ NODE_ENV: "production", SMTP_URL: "", MONGODB_URI: "", HOST: "127.0.0.1" });
     expect((await rawGet("127.0.0.1", shop.port, "/healthz")).status).toBe(200);
     await expect(rawGet(outsideAddress!, shop.port, "/dev/mail.json")).rejects.toThrow(/ECONNREFUSED/);
+  }, 120_000);
+});
+
+describe("a shop served over HTTPS", () => {
+  test("names its session cookie __Host-session (Secure, Path=/, no Domain) and reads it back", async () => {
+    const shop = await shopWith({ NODE_ENV: "production", PUBLIC_URL: "https://shop.example.com" });
+    const user = await createUser();
+    // The proxy in front speaks HTTPS; the shop sees its public origin in Origin.
+    const answer = await post(
+      shop,
+      "/login",
+      { email: user.email, password: TEST_PASSWORD },
+      { Origin: "https://shop.example.com" },
+    );
+    expect(answer.status).toBe(302);
+    const cookies = answer.headers.getSetCookie();
+    const session = cookies.find((cookie) => cookie.startsWith("__Host-session="));
+    expect(session, cookies.join("\n")).toBeTruthy();
+    expect(session).toMatch(/;\s*Secure/i);
+    expect(session).toMatch(/;\s*Path=\/(;|$)/i);
+    expect(session).not.toMatch(/;\s*Domain=/i);
+    expect(cookies.some((cookie) => cookie.startsWith("__session="))).toBe(false);
+    const toast = cookies.find((cookie) => /^(__Host-)?toast=/.test(cookie));
+    if (toast) expect(toast).toMatch(/^__Host-toast=/);
+    const dashboard = await fetch(`${shop.url}/dashboard`, {
+      headers: { Cookie: session!.split(";")[0] },
+      redirect: "manual",
+    });
+    expect(dashboard.status).toBe(200);
+    expect(dashboard.headers.get("cache-control")).toBe("private, no-store");
+    // The old name opens nothing: a cookie planted without the prefix is not a session.
+    const planted = await fetch(`${shop.url}/dashboard`, {
+      headers: { Cookie: session!.split(";")[0].replace("__Host-session=", "__session=") },
+      redirect: "manual",
+    });
+    expect(planted.status).toBe(302);
   }, 120_000);
 });
 

@@ -2,7 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
-import { changePasswordSchema } from "~/utils/account-schemas";
+import { changePasswordSchema, NEW_PASSWORD_HELP } from "~/utils/account-schemas";
 
 /**
  * My Profile's password: a change asks for the current password and signs out every other
@@ -44,7 +44,7 @@ export function PasswordSettings({
             label="New password"
             type="password"
             inputProps={{ autoComplete: "new-password" }}
-            help="At least 6 characters, and not one of the common passwords attackers try first. Your other sessions will be signed out."
+            help={`${NEW_PASSWORD_HELP} Your other sessions end, and so do the API keys and webhooks you made.`}
           />
           <ErrorList id={form.errorId} errors={form.errors} />
           <SubmitButton pending={pendingIntent === "change-password"} pendingText="Changing…">
