@@ -1,7 +1,6 @@
 import { createElement } from "react";
 import { PasswordChangedEmail } from "~/emails/account";
 import { retireAccountTokens } from "~/models/account-token.server";
-import { deleteOtherSessions } from "~/models/session.server";
 import { getPasswordHashOf, setPasswordHash } from "~/models/user-credentials.server";
 import { type UserView } from "~/models/user.server";
 import { credentialsInWords, endAccessMadeBefore } from "./account-access.server";

@@ -9,7 +9,6 @@ import {
   spendAccountToken,
   type TokenState,
 } from "~/models/account-token.server";
-import { deleteUserSessions } from "~/models/session.server";
 import { getUserByEmail, getUserById } from "~/models/user.server";
 import { markEmailVerified } from "~/models/user-profile.server";
 import { setPasswordHash } from "~/models/user-credentials.server";
