@@ -61,7 +61,12 @@ const MESSAGES: Record<string, ReactElement> = {
     <account.PasswordResetEmail name={name} resetUrl={`${shopUrl}reset-password?token=t`} shopUrl={shopUrl} />
   ),
   PasswordChangedEmail: (
-    <account.PasswordChangedEmail name={name} forgotUrl={`${shopUrl}forgot-password`} shopUrl={shopUrl} />
+    <account.PasswordChangedEmail
+      name={name}
+      forgotUrl={`${shopUrl}forgot-password`}
+      shopUrl={shopUrl}
+      ended="2 API keys and 1 webhook"
+    />
   ),
   WelcomeEmail: <account.WelcomeEmail name={name} verifyUrl={`${shopUrl}verify-email?token=t`} shopUrl={shopUrl} />,
   VerifyEmail: <account.VerifyEmail name={name} verifyUrl={`${shopUrl}verify-email?token=t`} shopUrl={shopUrl} />,
@@ -78,6 +83,15 @@ const MESSAGES: Record<string, ReactElement> = {
       name={name}
       approveUrl={`${shopUrl}change-email?token=t`}
       newEmail="zoë@partsworks.test"
+      shopUrl={shopUrl}
+    />
+  ),
+  AddressProvedEmail: (
+    <account.AddressProvedEmail
+      name={name}
+      sessions={2}
+      ended="1 API key and 1 webhook"
+      forgotUrl={`${shopUrl}forgot-password`}
       shopUrl={shopUrl}
     />
   ),
