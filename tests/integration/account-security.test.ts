@@ -375,12 +375,26 @@ describe("PDF printing", () => {
       settle(
         pdfLoader(loaderArgs(getRequest(`/documents/${id}/pro-forma/pdf`, { cookie }), { id, kind: "pro-forma" })),
       );
-    const flood = Array.from({ length: PDF_CONCURRENCY + PDF_QUEUE }, () => pdfOf(greedy.cookie, greedyOrder.id));
+    // Eight asked for in the same moment (one person's open tabs): the first two take their share.
+    const html = "<!doctype html><title>x</title><p>A page</p>";
+    const flood = Array.from({ length: PDF_CONCURRENCY + PDF_QUEUE }, () =>
+      htmlToPdf(html, "Letter", { requester: greedy.user.id }).then(
+        () => 200,
+        (error: unknown) => (error instanceof PdfBusyError ? 503 : 500),
+      ),
+    );
+    // While those print, the same person's next PDF through the route is refused, with a time to come back...
+    const refused = await pdfOf(greedy.cookie, greedyOrder.id);
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    // ...and someone else's prints.
     const others = await pdfOf(other.cookie, otherOrder.id);
     expect(others.status).toBe(200);
     expect(others.headers.get("content-type")).toBe("application/pdf");
-    const statuses = (await Promise.all(flood)).map((response) => response.status);
+    const statuses = await Promise.all(flood);
     expect(statuses.filter((status) => status === 200)).toHaveLength(PDF_PER_REQUESTER);
     expect(statuses.filter((status) => status === 503)).toHaveLength(PDF_CONCURRENCY + PDF_QUEUE - PDF_PER_REQUESTER);
+    // Done printing, the person gets PDFs again.
+    expect((await pdfOf(greedy.cookie, greedyOrder.id)).status).toBe(200);
   }, 120_000);
 });
