@@ -4,6 +4,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRout
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Footer, Navbar } from "~/components/layout";
+import { FocusAfterSubmit } from "~/components/focus-after-submit";
 import { TOAST_DURATION_MS, Toaster } from "~/components/toaster";
 import { countCartLines } from "~/models/cart.server";
 import { getUser } from "~/utils/guards.server";
@@ -100,6 +101,7 @@ export default function App() {
     <Document>
       <Navbar user={user} />
       <Toaster toast={toast} />
+      <FocusAfterSubmit />
       <main id="main" className="flex-1 aria-busy:opacity-60">
         <Outlet />
       </main>

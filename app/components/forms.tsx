@@ -26,6 +26,14 @@ const inputClass =
 
 type InputType = "text" | "email" | "password" | "number" | "url" | "tel" | "hidden";
 
+/**
+ * A field in error is rendered with `autofocus`: a page the server sends back with errors (without
+ * JavaScript) opens with the focus on the first of them, as Conform moves it there with JavaScript.
+ */
+function focusIfInvalid(meta: { errors?: string[] }) {
+  return meta.errors?.length ? { autoFocus: true } : {};
+}
+
 /** Label, input and error list, wired by Conform (id, name, aria-invalid, aria-describedby, constraints). */
 export function Field({
   meta,
@@ -48,7 +56,7 @@ export function Field({
       <label htmlFor={meta.id} className="mb-1 block text-sm font-medium text-slate-800">
         {label}
       </label>
-      <input key={key} {...props} {...inputProps} className={inputClass} />
+      <input key={key} {...props} {...inputProps} {...focusIfInvalid(meta)} className={inputClass} />
       {help ? <p className="mt-1 text-xs text-slate-600 [overflow-wrap:anywhere]">{help}</p> : null}
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
@@ -82,6 +90,7 @@ export function TextareaField({
         {...props}
         {...(describedBy ? { "aria-describedby": describedBy } : {})}
         {...textareaProps}
+        {...focusIfInvalid(meta)}
         className={inputClass}
       />
       {help ? (
