@@ -234,6 +234,8 @@ export const test = base.extend<
   a11yTwin: [
     async ({ browser }, use) => {
       const context = await browser.newContext({ javaScriptEnabled: true });
+      // It only ever loads pages to check them.
+      await preloadAxe(context);
       await use(await context.newPage());
       await context.close();
     },
