@@ -21,7 +21,7 @@ import { layoutProblems } from "./layout";
  * scroll) run on every screen, and every rule only on the screens marked `phoneLayout`: the markup,
  * names and colours are the same at every width (a phone's table cards are white, as the page), so
  * what a phone adds is the layout's own controls (the menu, the dashboard's drawer button, the
- * catalogue's filters), checked there. Colour contrast alone is three quarters of axe's time.
+ * catalogue's filters), checked there. Colour contrast alone is about half of axe's time.
  *
  * At 360 px each screen must also fit the phone (tests/e2e/layout.ts): phone.spec.ts checks that
  * without JavaScript on its own data, this file with JavaScript on the demo's.
