@@ -1,9 +1,9 @@
-import { Transform, type TransformCallback } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { DocumentStream } from "./utils/document-stream.server";
 import { NonceProvider } from "./utils/nonce";
 import { RequestIdProvider } from "./utils/request-id";
 
@@ -15,41 +15,6 @@ export const streamTimeout = 5_000;
 const ABORT_DELAY = streamTimeout + 1_000;
 /** Seconds, as server/db-outage.ts sends them on the answers of loaders and actions. */
 const RETRY_AFTER = "5";
-
-/**
- * React writes a page in pieces of 2 KB and calls `flush()` once it has written all it has. Each
- * piece handed on alone costs a turn through the web stream, the compression middleware (one zlib
- * job each) and the socket: two dozen for a 48 KB page. This passes on what was written between
- * two flushes as one chunk, so the shell goes out at once and each streamed part after it too.
- */
-class FlushBatches extends Transform {
-  private pending: Buffer[] = [];
-
-  _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
-    this.pending.push(chunk);
-    callback();
-  }
-
-  flush() {
-    if (this.pending.length === 0) return;
-    this.push(this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending));
-    this.pending = [];
-  }
-
-  _flush(callback: TransformCallback) {
-    this.flush();
-    callback();
-  }
-
-  /**
-   * React ends its destination again when the destination closes; on a finished stream that
-   * only builds an ERR_STREAM_ALREADY_FINISHED error (with its stack) that nobody reads.
-   */
-  end(...args: unknown[]): this {
-    if (this.writableEnded) return this;
-    return (super.end as (...rest: unknown[]) => this).apply(this, args);
-  }
-}
 
 export default function handleRequest(
   request: Request,
@@ -68,7 +33,7 @@ export default function handleRequest(
     let shellRendered = false;
     const send = () => {
       shellRendered = true;
-      const body = new FlushBatches();
+      const body = new DocumentStream();
       const stream = createReadableStreamFromReadable(body);
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));

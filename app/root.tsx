@@ -1,6 +1,15 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data as dataWithInit } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useMatches,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Footer, Navbar } from "~/components/layout";
@@ -64,9 +73,18 @@ function staticToastScript(duration: number) {
   return `(function(){var t=document.querySelector('[data-testid="toast"]');if(!t)return;var c=function(){t.remove()};var b=t.querySelector("button");if(b)b.addEventListener("click",c);setTimeout(c,${duration})})()`;
 }
 
+/** CSS of its own that a route puts in the head (`handle.headStyle`): the printable documents. */
+function useHeadStyles() {
+  return useMatches().flatMap((match) => {
+    const style = (match.handle as { headStyle?: unknown } | undefined)?.headStyle;
+    return typeof style === "string" ? [style] : [];
+  });
+}
+
 function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const hydrate = useHydrate();
+  const headStyles = useHeadStyles();
   return (
     <html lang="en" className="h-full">
       <head>
@@ -75,6 +93,9 @@ function Document({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#1e3a8a" />
         <Meta />
         <Links />
+        {headStyles.map((css, i) => (
+          <style key={i} dangerouslySetInnerHTML={{ __html: css }} />
+        ))}
       </head>
       <body className="flex min-h-full flex-col">
         {children}

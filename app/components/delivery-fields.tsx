@@ -1,6 +1,6 @@
-import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { type FieldMetadata } from "@conform-to/react";
 import { Link } from "@remix-run/react";
-import { ErrorList, Field, TextareaField } from "~/components/forms";
+import { inputAttributes, ErrorList, Field, TextareaField } from "~/components/forms";
 import { PO_NUMBER_MAX } from "~/utils/trade-schemas";
 import { formatCents } from "~/domain/format";
 
@@ -21,7 +21,7 @@ export function DeliveryFields({
 }: {
   fields: { phone: Text; address: Text; saveAddress: FieldMetadata<boolean | undefined>; poNumber: Text };
 }) {
-  const { key: saveKey, ...saveProps } = getInputProps(fields.saveAddress, { type: "checkbox" });
+  const { key: saveKey, ...saveProps } = inputAttributes(fields.saveAddress, { type: "checkbox" });
   return (
     <>
       <Field meta={fields.phone} label="Phone" type="tel" inputProps={{ autoComplete: "tel" }} />
@@ -106,7 +106,7 @@ export function PaymentChoice({
     <fieldset className="mb-2" aria-describedby={meta.errorId}>
       <legend className="mb-1 text-sm font-medium text-slate-800">Payment</legend>
       {choices.map((choice) => {
-        const { key, ...props } = getInputProps(meta, { type: "radio", value: choice.value });
+        const { key, ...props } = inputAttributes(meta, { type: "radio", value: choice.value });
         return (
           <label key={choice.value} className="flex min-h-11 items-start gap-2 py-1 text-slate-800">
             <input

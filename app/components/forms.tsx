@@ -1,4 +1,4 @@
-import { getInputProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
+import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import { useFormAction, useNavigation } from "@remix-run/react";
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 
@@ -26,6 +26,43 @@ const inputClass =
 
 type InputType = "text" | "email" | "password" | "number" | "url" | "tel" | "hidden";
 
+type InputOptions = Parameters<typeof getInputProps>[1];
+
+// Which constraint attributes HTML allows on which input types (the HTML standard's input type table).
+const TAKES_LENGTH_AND_PATTERN = new Set(["text", "search", "url", "tel", "email", "password"]);
+const TAKES_RANGE = new Set(["date", "month", "week", "time", "datetime-local", "number", "range"]);
+const TAKES_NO_REQUIRED = new Set(["hidden", "range", "color", "submit", "reset", "button", "image"]);
+
+/**
+ * Conform's input props without the constraints the schema implies but HTML does not allow on this
+ * type of input (a hidden field's maxLength, a radio button's min and max, a date's pattern):
+ * browsers ignore them, the W3C checker counts them as errors. The server's schema still checks.
+ */
+export function inputAttributes<Schema, Options extends InputOptions>(
+  meta: FieldMetadata<Schema, Record<string, unknown>, string[]>,
+  options: Options,
+) {
+  const props: ReturnType<typeof getInputProps<Schema, Options>> = getInputProps(meta, options);
+  const { maxLength, minLength, pattern, min, max, step, required, ...rest } = props;
+  return {
+    ...rest,
+    ...(TAKES_LENGTH_AND_PATTERN.has(options.type) ? { maxLength, minLength, pattern } : {}),
+    ...(TAKES_RANGE.has(options.type) ? { min, max, step } : {}),
+    ...(TAKES_NO_REQUIRED.has(options.type) ? {} : { required }),
+  };
+}
+
+/**
+ * Conform's select props for a select whose first option is a real choice: it always has a value,
+ * and HTML allows `required` only on a select whose empty first option asks for a choice.
+ */
+export function selectAttributesWithoutPlaceholder<Schema>(
+  meta: FieldMetadata<Schema, Record<string, unknown>, string[]>,
+) {
+  const { required: _alwaysChosen, ...props } = getSelectProps(meta);
+  return props;
+}
+
 /**
  * A field in error is rendered with `autofocus`: a page the server sends back with errors (without
  * JavaScript) opens with the focus on the first of them, as Conform moves it there with JavaScript.
@@ -50,7 +87,8 @@ export function Field({
   help?: ReactNode;
   className?: string;
 }) {
-  const { key, ...props } = getInputProps(meta, { type });
+  // The attributes follow the type the input really gets (inputProps may set one, such as a date).
+  const { key, ...props } = inputAttributes(meta, { type: (inputProps?.type as InputType | undefined) ?? type });
   return (
     <div className={className}>
       <label htmlFor={meta.id} className="mb-1 block text-sm font-medium text-slate-800">

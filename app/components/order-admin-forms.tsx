@@ -5,7 +5,7 @@ import { carriers, COLLECTED } from "~/content/carriers";
 import { formatCents } from "~/domain/format";
 import { recordPaymentSchema, reversePaymentSchema, shipOrderSchema, today } from "~/utils/order-forms";
 import { formatDay, PAYMENT_METHOD_WORDS, PAYMENT_METHODS } from "~/domain/order-states";
-import { ErrorList, Field, SubmitButton } from "./forms";
+import { ErrorList, Field, selectAttributesWithoutPlaceholder, SubmitButton } from "./forms";
 
 type Reply = { intent: string; paymentId?: string; result: SubmissionResult<string[]> } | undefined;
 
@@ -92,7 +92,7 @@ export function RecordPaymentForm({ balanceCents, reply }: { balanceCents: numbe
         <label htmlFor={fields.method.id} className={labelClass}>
           Method
         </label>
-        <select {...getSelectProps(fields.method)} key={fields.method.key} className={selectClass}>
+        <select {...selectAttributesWithoutPlaceholder(fields.method)} key={fields.method.key} className={selectClass}>
           {PAYMENT_METHODS.map((method) => (
             <option key={method} value={method}>
               {PAYMENT_METHOD_WORDS[method]}

@@ -171,7 +171,6 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
   const title = DOCUMENT_TITLES[kind];
   return (
     <article className="pw-doc" data-testid="order-document" aria-labelledby="document-title">
-      <style dangerouslySetInnerHTML={{ __html: DOCUMENT_CSS }} />
       <header className="pw-head">
         <div>
           <h1 id="document-title">{title}</h1>

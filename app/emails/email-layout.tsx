@@ -1,6 +1,5 @@
 import { Body } from "@react-email/body";
 import { Container } from "@react-email/container";
-import { Head } from "@react-email/head";
 import { Hr } from "@react-email/hr";
 import { Html } from "@react-email/html";
 import { Link } from "@react-email/link";
@@ -26,9 +25,14 @@ export function EmailLayout({
 }) {
   return (
     <Html lang="en">
-      <Head />
-      <Preview>{preview}</Preview>
+      {/* Our own head: a title, and every meta with its content (email clients read these as they are). */}
+      <head>
+        <meta httpEquiv="Content-Type" content="text/html; charset=UTF-8" />
+        <meta name="x-apple-disable-message-reformatting" content="" />
+        <title>{preview}</title>
+      </head>
       <Body style={{ backgroundColor: "#f8fafc", fontFamily: "Arial, sans-serif", color: "#0f172a" }}>
+        <Preview>{preview}</Preview>
         <Container style={{ backgroundColor: "#ffffff", padding: "24px", maxWidth: "560px" }}>
           <Text style={{ fontSize: "20px", fontWeight: "bold", margin: 0 }}>
             <Link href={shopUrl} style={{ color: "#1d4ed8" }}>

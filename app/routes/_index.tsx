@@ -194,7 +194,8 @@ export default function Home() {
               width={600}
               height={360}
               referrerPolicy="no-referrer"
-              sandbox="allow-scripts allow-same-origin allow-popups"
+              // Scripts without the map's own origin: a frame given both could lift its own sandbox.
+              sandbox="allow-scripts allow-popups"
               className="relative block h-80 w-full"
             />
           </div>

@@ -64,7 +64,7 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => ({
 export default function ApiDocs() {
   const { title, description, server, operations } = useLoaderData<typeof loader>();
   return (
-    <main className="mx-auto max-w-4xl px-4 py-10">
+    <div className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-3xl font-bold text-slate-900">{title}</h1>
       <p className="mt-2 text-slate-700">{description}</p>
       <p className="mt-2 text-slate-700">
@@ -125,7 +125,7 @@ export default function ApiDocs() {
           </ul>
         </section>
       ))}
-    </main>
+    </div>
   );
 }
 

@@ -1,11 +1,11 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
-import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
+import { inputAttributes, ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import {
   getPasswordHashOf,
   getUserByEmail,
@@ -448,7 +448,7 @@ function EmailSettings({
     id: "email-preferences",
     defaultValue: { orderUpdateEmails: orderUpdateEmails ? "on" : undefined },
   });
-  const { key: prefsKey, ...checkboxProps } = getInputProps(prefsFields.orderUpdateEmails, { type: "checkbox" });
+  const { key: prefsKey, ...checkboxProps } = inputAttributes(prefsFields.orderUpdateEmails, { type: "checkbox" });
   return (
     <section aria-labelledby="email-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
       <h2 id="email-heading" className="text-xl font-semibold text-slate-900">

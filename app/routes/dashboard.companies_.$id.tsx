@@ -1,10 +1,10 @@
-import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList, Field, SubmitButton } from "~/components/forms";
+import { selectAttributesWithoutPlaceholder, ErrorList, Field, SubmitButton } from "~/components/forms";
 import { UnpaidCapsForm } from "~/components/hold-forms";
 import { listMembers } from "~/models/company-member.server";
 import { getCompany } from "~/models/company.server";
@@ -134,7 +134,7 @@ function TermsForm({
           Terms
         </label>
         <select
-          {...getSelectProps(fields.termsDays)}
+          {...selectAttributesWithoutPlaceholder(fields.termsDays)}
           key={fields.termsDays.key}
           className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2"
         >

@@ -1,10 +1,17 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
+import {
+  selectAttributesWithoutPlaceholder,
+  inputAttributes,
+  ErrorList,
+  Field,
+  SubmitButton,
+  useIsPending,
+} from "~/components/forms";
 import { listMembers } from "~/models/company-member.server";
 import { getCompany } from "~/models/company.server";
 import { listInvitations } from "~/models/invitation.server";
@@ -114,7 +121,7 @@ function InviteForm({ lastResult }: { lastResult: Result }) {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteSchema }),
   });
-  const { key: roleKey, ...roleProps } = getSelectProps(fields.role);
+  const { key: roleKey, ...roleProps } = selectAttributesWithoutPlaceholder(fields.role);
   return (
     <section
       aria-labelledby="invite-heading"
@@ -197,7 +204,7 @@ function MemberControls({ member, lastResult, self }: { member: Member; lastResu
               Limit per order, $ (empty: none)
             </label>
             <input
-              {...getInputProps(limitFields.limit, { type: "number" })}
+              {...inputAttributes(limitFields.limit, { type: "number" })}
               key={limitFields.limit.key}
               min={1}
               step={1}

@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data as dataWithInit } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList, SubmitButton } from "~/components/forms";
+import { inputAttributes, ErrorList, SubmitButton } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { requireAdmin } from "~/utils/guards.server";
 import { getEnv } from "~/utils/env.server";
@@ -116,7 +116,7 @@ export default function ImportProducts() {
           CSV file
         </label>
         <input
-          {...getInputProps(fields.file, { type: "file" })}
+          {...inputAttributes(fields.file, { type: "file" })}
           key={fields.file.key}
           accept=".csv,text/csv,text/plain"
           className="block w-full max-w-md text-sm file:mr-3 file:min-h-11 file:cursor-pointer file:rounded file:border file:border-solid file:border-slate-400 file:bg-white file:px-4 file:font-medium file:text-slate-900 hover:file:bg-slate-50"

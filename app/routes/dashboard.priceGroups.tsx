@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
+import { inputAttributes, ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import {
   deletePriceGroup,
   getPriceGroup,
@@ -210,7 +210,7 @@ function GroupForm({ editing }: { editing: ReturnType<typeof useLoaderData<typeo
         />
         <div className="sm:col-span-2">
           <label className="inline-flex min-h-11 items-center gap-2">
-            <input {...getInputProps(fields.stacksWithBreaks, { type: "checkbox" })} className="h-5 w-5" />
+            <input {...inputAttributes(fields.stacksWithBreaks, { type: "checkbox" })} className="h-5 w-5" />
             Stacks with volume breaks (the break&apos;s discount applies on the group price)
           </label>
           <ErrorList id={fields.stacksWithBreaks.errorId} errors={fields.stacksWithBreaks.errors} />

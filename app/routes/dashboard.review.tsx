@@ -1,11 +1,11 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
+import { inputAttributes, ErrorList, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import { createReview, DEFAULT_AVATAR } from "~/models/review.server";
 import { requireCustomer } from "~/utils/guards.server";
 import { DEFAULT_RATING, REVIEW_MAX_LENGTH, reviewSchema } from "~/utils/shop-forms";
@@ -77,7 +77,7 @@ export default function AddReview() {
           */}
           <div className="flex w-max flex-row-reverse justify-end gap-1 text-4xl leading-none text-slate-300 [&>input:checked~label]:text-amber-500 [&>input:focus-visible+label]:outline [&>input:focus-visible+label]:outline-2 [&>input:focus-visible+label]:outline-brand-700 [&>label:hover]:text-amber-400 [&>label:hover~label]:text-amber-400">
             {RATINGS.map((rating) => {
-              const { key, ...props } = getInputProps(fields.rating, { type: "radio", value: String(rating) });
+              const { key, ...props } = inputAttributes(fields.rating, { type: "radio", value: String(rating) });
               return [
                 <input key={`${key ?? ""}-input-${rating}`} {...props} id={`rating-${rating}`} className="sr-only" />,
                 <label

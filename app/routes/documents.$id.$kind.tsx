@@ -2,7 +2,7 @@ import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-r
 import { data as dataWithInit } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { documentPath, OrderDocument } from "~/components/order-document";
+import { DOCUMENT_CSS, documentPath, OrderDocument } from "~/components/order-document";
 import { requireUser } from "~/utils/guards.server";
 import { documentTitle, loadOrderDocument } from "~/utils/order-documents.server";
 
@@ -20,6 +20,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
+
+/** The document's print CSS, in the page's head (root.tsx): a style element in the body may only style what follows it. */
+export const handle = { headStyle: DOCUMENT_CSS };
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 

@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
+import { inputAttributes, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { authPageHeaders, GoogleSignIn } from "~/components/google-button";
 import { loginSchema } from "~/utils/account-schemas";
 import { authenticateWithPassword, INVALID_LOGIN } from "~/utils/sign-in.server";
@@ -147,7 +147,7 @@ export default function LoginPage() {
         ) : null}
         {/* Always noValidate: the server (and Conform, once hydrated) show the shop's own messages. */}
         <Form method="post" {...getFormProps(form)} noValidate className="mt-4 space-y-1">
-          <input {...getInputProps(fields.redirectTo, { type: "hidden" })} key={fields.redirectTo.key} />
+          <input {...inputAttributes(fields.redirectTo, { type: "hidden" })} key={fields.redirectTo.key} />
           <Field
             meta={fields.email}
             label="Email"

@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
+import { inputAttributes, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
 import { resetPasswordSchema } from "~/utils/account-schemas";
 import { endSession } from "~/utils/session-cookie.server";
@@ -76,7 +76,7 @@ export default function ResetPasswordPage() {
           </>
         ) : (
           <Form method="post" {...getFormProps(form)} noValidate className="mt-4 space-y-1">
-            <input {...getInputProps(fields.token, { type: "hidden" })} key={fields.token.key} />
+            <input {...inputAttributes(fields.token, { type: "hidden" })} key={fields.token.key} />
             <Field
               meta={fields.password}
               label="New password"

@@ -9,6 +9,17 @@ export function shopUrl(pathname = "/") {
 }
 
 /**
+ * A message's HTML and plain-text parts. The renderer starts every document with XHTML 1.0's
+ * doctype; the markup it writes is HTML, so the HTML doctype says so (docs/behaviour.md, "Email HTML").
+ */
+export async function renderEmail(body: ReactElement) {
+  // Loaded at the first message: the renderer brings Prettier and html-to-text, a slower start otherwise.
+  const { render } = await import("@react-email/render");
+  const [html, text] = await Promise.all([render(body), render(body, { plainText: true })]);
+  return { html: html.replace(/^<!DOCTYPE[^>]*>/i, "<!DOCTYPE html>"), text };
+}
+
+/**
  * Account mail (welcome and verification, reset, password changed, change of email) has no sweep
  * behind it, unlike order mail (order-mail-sweep.server.ts): the person asked for it and can ask again.
  *
@@ -30,9 +41,7 @@ export async function queueEmail({
   headers?: Record<string, string>;
 }) {
   if (await Outbox.exists({ _id: key })) return false; // this event already has its message
-  // Loaded at the first message: the renderer brings Prettier and html-to-text, a slower start otherwise.
-  const { render } = await import("@react-email/render");
-  const [html, text] = await Promise.all([render(body), render(body, { plainText: true })]);
+  const { html, text } = await renderEmail(body);
   const isNew = await addToOutbox({ _id: key, to, subject, html, text, headers });
   if (isNew) await queueDelivery(key);
   return isNew;

@@ -9,6 +9,7 @@ import {
   DOCUMENT_KINDS,
   DOCUMENT_TITLES,
   documentPath,
+  DOCUMENT_CSS,
   OrderDocument,
   type DocumentKind,
   type OrderDocumentData,
@@ -143,6 +144,7 @@ export function renderDocumentHtml(data: OrderDocumentData) {
       <head>
         <meta charSet="utf-8" />
         <title>{documentTitle(data)}</title>
+        <style dangerouslySetInnerHTML={{ __html: DOCUMENT_CSS }} />
       </head>
       <body style={{ margin: 0, background: "#fff" }}>
         <main>

@@ -1,7 +1,15 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link } from "@remix-run/react";
-import { Button, ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
+import {
+  inputAttributes,
+  Button,
+  ErrorList,
+  Field,
+  SubmitButton,
+  TextareaField,
+  useIsPending,
+} from "~/components/forms";
 import { addressSchema, MAX_ADDRESSES } from "~/utils/trade-schemas";
 
 export type SavedAddress = { id: string; label: string; address: string; isDefault: boolean };
@@ -119,7 +127,7 @@ function AddressForm({
     >
       <h3 className="text-lg font-semibold md:col-span-2">{title}</h3>
       <input type="hidden" name="intent" value="address-save" />
-      {editing ? <input {...getInputProps(fields.addressId, { type: "hidden" })} key={fields.addressId.key} /> : null}
+      {editing ? <input {...inputAttributes(fields.addressId, { type: "hidden" })} key={fields.addressId.key} /> : null}
       <Field meta={fields.label} label="Name of the address" inputProps={{ placeholder: "Main warehouse" }} />
       <TextareaField
         meta={fields.address}
@@ -127,7 +135,7 @@ function AddressForm({
         textareaProps={{ rows: 4, autoComplete: "shipping street-address" }}
       />
       <label className="flex items-center gap-2 md:col-span-2">
-        <input {...getInputProps(fields.makeDefault, { type: "checkbox" })} key={fields.makeDefault.key} />
+        <input {...inputAttributes(fields.makeDefault, { type: "checkbox" })} key={fields.makeDefault.key} />
         Use as my default delivery address
       </label>
       <div className="mt-2 flex gap-3 md:col-span-2">

@@ -1,7 +1,7 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
-import { ErrorList, SubmitButton, useIsPending } from "~/components/forms";
+import { inputAttributes, ErrorList, SubmitButton, useIsPending } from "~/components/forms";
 import { avatarSchema } from "~/utils/account-schemas";
 
 /**
@@ -24,7 +24,7 @@ export function AvatarForm({
   const navigation = useNavigation();
   const pendingIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : undefined;
   const submitting = useIsPending();
-  const { key, ...fileProps } = getInputProps(fields.avatar, { type: "file" });
+  const { key, ...fileProps } = inputAttributes(fields.avatar, { type: "file" });
   return (
     <section aria-labelledby="avatar-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
       <h2 id="avatar-heading" className="text-xl font-semibold text-slate-900">

@@ -1,0 +1,314 @@
+/**
+ * Every page the shop serves, as a visitor, each member of the demo's trade company, a customer and
+ * an admin would open it, with the demo's own data (lists long enough to page, an order of every
+ * state): strict UTF-8 without a NUL byte, one document that ends with `</html>` and nothing after
+ * it, and zero errors from the W3C Nu Html Checker. Every route module with a screen must have a
+ * line here; a new screen without one fails the last test.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import mongoose from "mongoose";
+import { beforeAll, describe, expect, test } from "vitest";
+import { createAccountToken } from "~/models/account-token.server";
+import { createInvitation } from "~/models/invitation.server";
+import { loadOrderDocument, renderDocumentHtml } from "~/utils/order-documents.server";
+import { unsubscribeToken } from "~/utils/unsubscribe.server";
+import { sessionCookieHeader } from "../setup/factories";
+import { byteProblems, checkHtml, documentEndProblems } from "../setup/vnu";
+
+const BASE = process.env.SHOP_URL ?? "http://localhost:3000";
+const ORIGIN = new URL(BASE).origin;
+
+/** `crawler`: asked by a search engine's crawler, which gets the whole page at once instead of streamed. */
+type Page = { route: string; url: string; as?: string; form?: Record<string, string>; crawler?: boolean };
+
+const db = () => mongoose.connection.db!;
+const idOf = (doc: { _id: unknown } | null | undefined) => String(doc?._id);
+
+async function userId(email: string) {
+  const user = await db().collection("users").findOne({ email });
+  if (!user) throw new Error(`the demo has no ${email}`);
+  return idOf(user);
+}
+
+/** Every page to check, with the demo's ids filled in. */
+async function pagesToCheck(): Promise<Page[]> {
+  const [admin, customer, owner, buyer, accounts] = await Promise.all(
+    ["admin", "customer", "trade", "buyer", "accounts"].map((name) => userId(`${name}@partsworks.test`)),
+  );
+  const part = await db()
+    .collection("parts")
+    .findOne({}, { sort: { _id: 1 } });
+  const review = await db().collection("reviews").findOne({});
+  const tradeOwner = await db().collection("users").findOne({ email: "trade@partsworks.test" });
+  const company = await db().collection("companies").findOne({ _id: tradeOwner?.companyId });
+  const priceGroup = await db().collection("pricegroups").findOne({});
+  const orders = await db()
+    .collection("orders")
+    .find({}, { projection: { userId: 1, paid: 1, cancelledAt: 1, removedAt: 1, paymentMethod: 1 } })
+    .sort({ _id: -1 })
+    .limit(40)
+    .toArray();
+  // Unpaid card orders: a customer can pay or cancel those still holding their stock.
+  const unpaidOrders = orders.filter(
+    (order) => !order.paid && !order.cancelledAt && !order.removedAt && order.paymentMethod === "card",
+  );
+  const unpaid = unpaidOrders[0];
+  if (!part || !review || !company || !unpaid)
+    throw new Error("the demo data is missing a part, review, company or unpaid order");
+
+  const token = (kind: "reset-password" | "verify-email" | "change-email") =>
+    createAccountToken({
+      userId: customer,
+      kind,
+      email: kind === "change-email" ? "casey.new@partsworks.test" : "customer@partsworks.test",
+      ttlMs: 3_600_000,
+    });
+  const invitation = await createInvitation({
+    companyId: idOf(company),
+    email: "new.colleague@partsworks.test",
+    role: "buyer",
+    invitedBy: owner,
+    ttlMs: 3_600_000,
+  });
+
+  const pages: Page[] = [
+    // A visitor.
+    { route: "_index", url: "/" },
+    { route: "parts._index", url: "/parts" },
+    { route: "parts._index", url: "/parts?q=brake&sort=price-asc" },
+    { route: "parts._index", url: "/parts?q=no-such-part-anywhere" },
+    { route: "parts._index", url: "/parts?page=2" },
+    { route: "blogs", url: "/blogs" },
+    { route: "portfolio", url: "/portfolio" },
+    { route: "login", url: "/login" },
+    { route: "login", url: "/login", form: { email: "nobody@partsworks.test", password: "not-the-password" } },
+    { route: "signup", url: "/signup" },
+    { route: "signup", url: "/signup", form: { name: "", email: "not-an-email", password: "short" } },
+    { route: "forgot-password", url: "/forgot-password" },
+    { route: "forgot-password", url: "/forgot-password", form: { email: "" } },
+    { route: "reset-password", url: `/reset-password?token=${await token("reset-password")}` },
+    { route: "reset-password", url: "/reset-password?token=no-such-token" },
+    { route: "verify-email", url: `/verify-email?token=${await token("verify-email")}` },
+    { route: "verify-email", url: "/verify-email?token=no-such-token" },
+    { route: "change-email", url: `/change-email?token=${await token("change-email")}` },
+    { route: "change-email", url: "/change-email?token=no-such-token" },
+    { route: "unsubscribe", url: `/unsubscribe?token=${unsubscribeToken(customer)}` },
+    { route: "unsubscribe", url: "/unsubscribe?token=no-such-token" },
+    { route: "invitations.$token", url: `/invitations/${invitation}` },
+    { route: "invitations.$token", url: "/invitations/no-such-invitation" },
+    { route: "api.docs", url: "/api/docs" },
+    { route: "$", url: "/no-such-page" },
+    { route: "_index", url: "/", crawler: true },
+    { route: "parts._index", url: "/parts?q=filter", crawler: true },
+    // A customer of their own.
+    ...["/dashboard", "/dashboard/orders", "/dashboard/review", "/dashboard/cart", "/dashboard/quick-order"].map(
+      (url) => ({
+        route: url === "/dashboard" ? "dashboard._index" : `dashboard.${url.split("/")[2]}`,
+        url,
+        as: customer,
+      }),
+    ),
+    { route: "dashboard.sessions", url: "/dashboard/sessions", as: customer },
+    { route: "dashboard.apiKeys", url: "/dashboard/apiKeys", as: customer },
+    { route: "dashboard.webhooks", url: "/dashboard/webhooks", as: customer },
+    { route: "parts.$id", url: `/parts/${idOf(part)}`, as: customer },
+    { route: "parts.$id", url: "/parts/000000000000000000000000", as: customer },
+    {
+      route: "dashboard.quick-order",
+      url: "/dashboard/quick-order",
+      as: customer,
+      form: { intent: "check", lines: "PW-1003 200\nNO-SUCH 5" },
+    },
+    // The trade company's owner, buyer and accounts member.
+    ...[owner, buyer, accounts].flatMap((as) => [
+      { route: "dashboard.company", url: "/dashboard/company", as },
+      { route: "dashboard.orders", url: "/dashboard/orders", as },
+      { route: "dashboard.cart", url: "/dashboard/cart", as },
+      { route: "dashboard._index", url: "/dashboard", as },
+    ]),
+    { route: "dashboard.statement", url: "/dashboard/statement", as: owner },
+    { route: "dashboard.statement", url: "/dashboard/statement", as: accounts },
+    ...unpaidOrders.flatMap((order) => [
+      {
+        route: "dashboard.orders_.$id.cancel",
+        url: `/dashboard/orders/${idOf(order)}/cancel`,
+        as: String(order.userId),
+      },
+      { route: "dashboard.payment.$id", url: `/dashboard/payment/${idOf(order)}`, as: String(order.userId) },
+      {
+        route: "dashboard.payment.$id_.success",
+        url: `/dashboard/payment/${idOf(order)}/success`,
+        as: String(order.userId),
+      },
+    ]),
+    // Every order of the demo, as its placer and as staff, with its documents.
+    ...orders.flatMap((order) => [
+      { route: "dashboard.orders_.$id._index", url: `/dashboard/orders/${idOf(order)}`, as: String(order.userId) },
+      { route: "dashboard.manageOrders_.$id._index", url: `/dashboard/manageOrders/${idOf(order)}`, as: admin },
+      ...["invoice", "pro-forma", "packing-slip"].map((kind) => ({
+        route: "documents.$id.$kind",
+        url: `/documents/${idOf(order)}/${kind}`,
+        as: kind === "packing-slip" ? admin : String(order.userId),
+      })),
+    ]),
+    { route: "dashboard.manageOrders_.$id.remove", url: `/dashboard/manageOrders/${idOf(unpaid)}/remove`, as: admin },
+    // Staff.
+    ...[
+      ["dashboard.admin", "/dashboard/admin"],
+      ["dashboard._index", "/dashboard"],
+      ["dashboard.allUsers", "/dashboard/allUsers"],
+      ["dashboard.allUsers", `/dashboard/allUsers?company=${idOf(company)}`],
+      ["dashboard.allUsers_.$id._index", `/dashboard/allUsers/${owner}`],
+      ["dashboard.allUsers_.$id.$intent", `/dashboard/allUsers/${customer}/make-admin`],
+      ["dashboard.allUsers_.$id.$intent", `/dashboard/allUsers/${customer}/sign-out`],
+      ["dashboard.addProduct", "/dashboard/addProduct"],
+      ["dashboard.manageProducts", "/dashboard/manageProducts"],
+      ["dashboard.manageProducts_.$id.edit", `/dashboard/manageProducts/${idOf(part)}/edit`],
+      ["dashboard.manageProducts_.$id.delete", `/dashboard/manageProducts/${idOf(part)}/delete`],
+      ["dashboard.manageProducts_.import", "/dashboard/manageProducts/import"],
+      ["dashboard.manageOrders", "/dashboard/manageOrders"],
+      ["dashboard.manageOrders", "/dashboard/manageOrders?status=unpaid&q=SO-"],
+      ["dashboard.manageOrders", "/dashboard/manageOrders?q=no-such-order"],
+      ["dashboard.priceGroups", "/dashboard/priceGroups"],
+      ["dashboard.priceGroups", `/dashboard/priceGroups?edit=${idOf(priceGroup)}`],
+      ["dashboard.companies", "/dashboard/companies"],
+      ["dashboard.companies_.$id", `/dashboard/companies/${idOf(company)}`],
+      ["dashboard.reviews", "/dashboard/reviews"],
+      ["dashboard.reviews_.$id.delete", `/dashboard/reviews/${idOf(review)}/delete`],
+      ["dashboard.audit", "/dashboard/audit"],
+      ["dashboard.failedMail", "/dashboard/failedMail"],
+      ["dashboard.sessions", "/dashboard/sessions"],
+      ["dashboard.apiKeys", "/dashboard/apiKeys"],
+      ["dashboard.webhooks", "/dashboard/webhooks"],
+      ["parts.$id", `/parts/${idOf(part)}`],
+    ].map(([route, url]) => ({ route, url, as: admin })),
+    { route: "dashboard.addProduct", url: "/dashboard/addProduct", as: admin, form: { name: "", price: "-1" } },
+    { route: "dashboard.manageOrders", url: "/dashboard/manageOrders", as: admin, crawler: true },
+  ];
+  return pages;
+}
+
+type Fetched = { page: Page; name: string; status: number; type: string; bytes: Uint8Array };
+
+const cookies = new Map<string, Promise<string>>();
+const cookieOf = (id: string) => {
+  if (!cookies.has(id)) cookies.set(id, sessionCookieHeader(id));
+  return cookies.get(id)!;
+};
+
+async function fetchPage(page: Page): Promise<Fetched> {
+  const headers: Record<string, string> = {};
+  if (page.as) headers.Cookie = await cookieOf(page.as);
+  if (page.crawler) headers["User-Agent"] = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+  const init: RequestInit = { headers, redirect: "manual" };
+  if (page.form) {
+    init.method = "POST";
+    init.body = new URLSearchParams(page.form);
+    headers.Origin = ORIGIN;
+    headers["Content-Type"] = "application/x-www-form-urlencoded";
+  }
+  const response = await fetch(new URL(page.url, BASE), init);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const name = `${page.form ? "POST" : "GET"} ${page.url}${page.as ? ` (as ${page.as})` : ""}${page.crawler ? " (crawler)" : ""}`;
+  return { page, name, status: response.status, type: response.headers.get("content-type") ?? "", bytes };
+}
+
+let fetched: Fetched[] = [];
+
+beforeAll(async () => {
+  const pages = await pagesToCheck();
+  // A few at a time: the shop answers them as it would a handful of visitors.
+  for (let i = 0; i < pages.length; i += 4) fetched.push(...(await Promise.all(pages.slice(i, i + 4).map(fetchPage))));
+  // Redirects (to sign in, to the cart) have no document to check.
+  fetched = fetched.filter((one) => one.status < 300 || one.status >= 400);
+}, 120_000);
+
+describe("every page a visitor, a customer, a company's members and staff open", () => {
+  test("is strict UTF-8 without a NUL byte", () => {
+    const problems = fetched.flatMap((one) => byteProblems(one.bytes).map((problem) => `${one.name}: ${problem}`));
+    expect(problems).toEqual([]);
+    expect(fetched.length).toBeGreaterThan(100);
+  });
+
+  test("is one HTML document that ends with </html>, with nothing after it", () => {
+    const html = fetched.filter((one) => one.type.startsWith("text/html"));
+    const problems = html.flatMap((one) =>
+      documentEndProblems(Buffer.from(one.bytes).toString("utf8")).map((problem) => `${one.name}: ${problem}`),
+    );
+    expect(problems).toEqual([]);
+    expect(html.length).toBe(fetched.length);
+  });
+
+  test("passes the W3C Nu Html Checker with zero errors", async () => {
+    const results = await checkHtml(
+      fetched.map((one) => ({ name: one.name, html: Buffer.from(one.bytes).toString("utf8") })),
+    );
+    const errors = [...results].flatMap(([name, messages]) =>
+      messages.map((m) => `${name}: ${m.message} [${m.extract ?? ""}]`),
+    );
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  test("the documents' own HTML, which the PDFs print, passes the checker too", async () => {
+    const admin = await userId("admin@partsworks.test");
+    const cookie = await cookieOf(admin);
+    const documents = fetched.filter((one) => one.page.route === "documents.$id.$kind" && one.status === 200);
+    const rendered = await Promise.all(
+      documents.map(async (one) => {
+        const [, , id, kind] = one.page.url.split("/");
+        const data = await loadOrderDocument(
+          new Request(new URL(one.page.url, BASE), { headers: { Cookie: cookie } }),
+          id,
+          kind,
+          { pdf: true },
+        );
+        return { name: `PDF of ${one.page.url}`, html: renderDocumentHtml(data) };
+      }),
+    );
+    expect(rendered.length).toBeGreaterThan(5);
+    expect(rendered.flatMap((doc) => byteProblems(Buffer.from(doc.html, "utf8")))).toEqual([]);
+    const results = await checkHtml(rendered);
+    expect([...results].flatMap(([name, messages]) => messages.map((m) => `${name}: ${m.message}`))).toEqual([]);
+  }, 60_000);
+
+  test("the data answers of client-side navigation are clean bytes too", async () => {
+    const [admin, owner] = await Promise.all([userId("admin@partsworks.test"), userId("trade@partsworks.test")]);
+    const answers = await Promise.all(
+      [
+        ["/parts.data", admin],
+        ["/dashboard/manageOrders.data", admin],
+        ["/dashboard/orders.data", owner],
+        ["/dashboard/audit.data", admin],
+      ].map(([url, as]) => fetchPage({ route: "", url, as })),
+    );
+    expect(answers.map((one) => one.status)).toEqual([200, 200, 200, 200]);
+    expect(answers.flatMap((one) => byteProblems(one.bytes))).toEqual([]);
+  });
+
+  test("every route module with a screen is among the pages checked", () => {
+    const routesDir = path.resolve("app/routes");
+    const screens = readdirSync(routesDir)
+      .filter((file) => /\.tsx?$/.test(file) && !file.includes(".test."))
+      .filter((file) => /^export default/m.test(readFileSync(path.join(routesDir, file), "utf8")))
+      .map((file) => file.replace(/\.tsx?$/, ""))
+      // The dashboard's drawer wraps every dashboard screen; it has no page of its own.
+      .filter((route) => route !== "dashboard");
+    const checked = new Set(
+      fetched.filter((one) => one.status === 200 || one.page.route === "$").map((one) => one.page.route),
+    );
+    // A route missing here either has no line above or answered none of its lines with its screen.
+    const missing = screens
+      .filter((route) => !checked.has(route))
+      .map(
+        (route) =>
+          `${route}: ${
+            fetched
+              .filter((one) => one.page.route === route)
+              .map((one) => `${one.name} ${one.status}`)
+              .join(", ") || "no line"
+          }`,
+      );
+    expect(missing).toEqual([]);
+  });
+});
