@@ -14,6 +14,7 @@ import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Footer, Navbar } from "~/components/layout";
 import { FocusAfterSubmit } from "~/components/focus-after-submit";
+import { FirstErrorScope } from "~/components/forms";
 import { TOAST_DURATION_MS, Toaster } from "~/components/toaster";
 import { countCartLines } from "~/models/cart.server";
 import { getUser } from "~/utils/guards.server";
@@ -124,7 +125,9 @@ export default function App() {
       <Toaster toast={toast} />
       <FocusAfterSubmit />
       <main id="main" className="flex-1 aria-busy:opacity-60">
-        <Outlet />
+        <FirstErrorScope>
+          <Outlet />
+        </FirstErrorScope>
       </main>
       <Footer />
       <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(env)}` }} />

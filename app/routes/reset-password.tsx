@@ -81,7 +81,7 @@ export default function ResetPasswordPage() {
               meta={fields.password}
               label="New password"
               type="password"
-              inputProps={{ autoComplete: "new-password", autoFocus: true }}
+              inputProps={{ autoComplete: "new-password", autoFocus: form.valid }}
               help="At least 6 characters."
             />
             <ErrorList id={form.errorId} errors={form.errors} />
