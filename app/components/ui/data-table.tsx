@@ -20,6 +20,8 @@ export type Column = { label: ReactNode; align?: "left" | "right" };
  *
  * A table wider than its place scrolls sideways inside its box; while it does, the box is a named
  * region in the Tab order, so a keyboard can reach it and scroll it with the arrow keys (WCAG 2.1.1).
+ * The server cannot measure, so the box starts in the Tab order (without JavaScript it stays there);
+ * once the page runs, it leaves the Tab order while everything fits.
  */
 export function DataTable({
   caption,
@@ -73,10 +75,13 @@ export function DataTable({
   );
 }
 
-/** Whether the box is narrower than what it holds (so it scrolls sideways), kept up to date as either resizes. */
+/**
+ * Whether the box is narrower than what it holds (so it scrolls sideways), kept up to date as either
+ * resizes; true until measured.
+ */
 function useScrollsSideways() {
   const ref = useRef<HTMLDivElement>(null);
-  const [now, setNow] = useState(false);
+  const [now, setNow] = useState(true);
   useEffect(() => {
     const box = ref.current;
     if (!box) return;
