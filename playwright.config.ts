@@ -36,7 +36,8 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "js-on", use: { ...devices["Desktop Chrome"], javaScriptEnabled: true } },
-    { name: "js-off", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false } },
+    // A test tagged @js-on or @js-off runs in that project only (its file says why).
+    { name: "js-on", use: { ...devices["Desktop Chrome"], javaScriptEnabled: true }, grepInvert: /@js-off\b/ },
+    { name: "js-off", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false }, grepInvert: /@js-on\b/ },
   ],
 });

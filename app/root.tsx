@@ -13,6 +13,8 @@ import {
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Footer, Navbar } from "~/components/layout";
+import { FocusAfterSubmit } from "~/components/focus-after-submit";
+import { FirstErrorScope } from "~/components/forms";
 import { TOAST_DURATION_MS, Toaster } from "~/components/toaster";
 import { countCartLines } from "~/models/cart.server";
 import { getUser } from "~/utils/guards.server";
@@ -121,8 +123,11 @@ export default function App() {
     <Document>
       <Navbar user={user} />
       <Toaster toast={toast} />
+      <FocusAfterSubmit />
       <main id="main" className="flex-1 aria-busy:opacity-60">
-        <Outlet />
+        <FirstErrorScope>
+          <Outlet />
+        </FirstErrorScope>
       </main>
       <Footer />
       <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(env)}` }} />

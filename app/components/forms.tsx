@@ -1,5 +1,6 @@
 import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import { useFormAction, useNavigation } from "@remix-run/react";
+import { createContext, useContext, useRef } from "react";
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 
 /**
@@ -63,6 +64,26 @@ export function selectAttributesWithoutPlaceholder<Schema>(
   return props;
 }
 
+const FirstErrorClaim = createContext<{ taken: boolean } | null>(null);
+
+/**
+ * The page's first field in error is rendered with `autofocus`: a page the server sends back with
+ * errors (without JavaScript) opens with the focus on it, as Conform moves it there with JavaScript.
+ * HTML allows one autofocus a page: the first Field in error to render (in document order on the
+ * server) takes it, once per render of the page (FirstErrorScope in the root).
+ */
+export function FirstErrorScope({ children }: { children: ReactNode }) {
+  const claim = useRef({ taken: false });
+  return <FirstErrorClaim.Provider value={claim.current}>{children}</FirstErrorClaim.Provider>;
+}
+
+function useFocusIfFirstError(meta: { errors?: string[] }) {
+  const claim = useContext(FirstErrorClaim);
+  if (!meta.errors?.length || !claim || claim.taken) return {};
+  claim.taken = true;
+  return { autoFocus: true };
+}
+
 /** Label, input and error list, wired by Conform (id, name, aria-invalid, aria-describedby, constraints). */
 export function Field({
   meta,
@@ -81,12 +102,13 @@ export function Field({
 }) {
   // The attributes follow the type the input really gets (inputProps may set one, such as a date).
   const { key, ...props } = inputAttributes(meta, { type: (inputProps?.type as InputType | undefined) ?? type });
+  const focus = useFocusIfFirstError(meta);
   return (
     <div className={className}>
       <label htmlFor={meta.id} className="mb-1 block text-sm font-medium text-slate-800">
         {label}
       </label>
-      <input key={key} {...props} {...inputProps} className={inputClass} />
+      <input key={key} {...props} {...inputProps} {...focus} className={inputClass} />
       {help ? <p className="mt-1 text-xs text-slate-600 [overflow-wrap:anywhere]">{help}</p> : null}
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
@@ -109,6 +131,7 @@ export function TextareaField({
 }) {
   const { key, ...props } = getTextareaProps(meta);
   const describedBy = help ? [props["aria-describedby"], help.id].filter(Boolean).join(" ") : undefined;
+  const focus = useFocusIfFirstError(meta);
   return (
     <div className={className}>
       <label htmlFor={meta.id} className="mb-1 block text-sm font-medium text-slate-800">
@@ -120,6 +143,7 @@ export function TextareaField({
         {...props}
         {...(describedBy ? { "aria-describedby": describedBy } : {})}
         {...textareaProps}
+        {...focus}
         className={inputClass}
       />
       {help ? (

@@ -164,7 +164,10 @@ export default function CustomerPage() {
           <ul className="mt-1 divide-y divide-slate-200 rounded border border-slate-200">
             {open.orders.map((order) => (
               <li key={order.id} className="flex flex-wrap justify-between gap-2 px-3 py-2">
-                <Link to={`/dashboard/manageOrders/${order.id}`} className="font-medium text-brand-700 underline">
+                <Link
+                  to={`/dashboard/manageOrders/${order.id}`}
+                  className="inline-flex min-h-11 items-center font-medium text-brand-700 underline md:min-h-6"
+                >
                   {order.number}
                 </Link>
                 <span>{orderStateText(order)}</span>

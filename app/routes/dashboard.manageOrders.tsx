@@ -166,7 +166,10 @@ export default function ManageOrders() {
             Filter
           </SubmitButton>
           {filtered ? (
-            <Link to="/dashboard/manageOrders" className="text-sm font-medium text-brand-700 underline">
+            <Link
+              to="/dashboard/manageOrders"
+              className="inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline"
+            >
               Clear
             </Link>
           ) : null}
@@ -263,9 +266,13 @@ export default function ManageOrders() {
                     <Link
                       to={`/dashboard/manageOrders/${order.id}#ship`}
                       className="inline-flex min-h-11 items-center rounded bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-800"
-                      aria-label={`Ship ${order.number} with tracking: ${order.summary} for ${order.userName}`}
                     >
+                      {/* The name starts with what the link says, so a speech user can say it. */}
                       Ship with tracking…
+                      <span className="sr-only">
+                        {" "}
+                        {order.number}: {order.summary} for {order.userName}
+                      </span>
                     </Link>
                   ) : null}
                   {order.balanceCents > 0 ? (

@@ -109,8 +109,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       return dataWithInit({ intent, paymentId, result: reply }, { status: recorded.status });
     }
     const { order } = recorded;
+    // Back to the payments, where the one just recorded is listed.
     return redirectWithSuccess(
-      back,
+      `${back}#payment`,
       recorded.paidInFull
         ? `${order.number} is paid; the receipt is emailed`
         : `Payment recorded on ${order.number}: ${formatCents(order.balanceCents)} left to pay`,
@@ -125,7 +126,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     );
   }
   return redirectWithSuccess(
-    back,
+    `${back}#payment`,
     `Payment reversed on ${reversed.order.number}: ${formatCents(reversed.order.balanceCents)} to pay`,
   );
 }

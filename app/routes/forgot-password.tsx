@@ -67,7 +67,7 @@ export default function ForgotPasswordPage() {
             meta={fields.email}
             label="Email"
             type="email"
-            inputProps={{ autoComplete: "email", autoFocus: !sent }}
+            inputProps={{ autoComplete: "email", autoFocus: !sent && form.valid }}
           />
           <ErrorList id={form.errorId} errors={form.errors} />
           <SubmitButton pending={isPending} pendingText="Sending…" className="w-full">

@@ -152,7 +152,7 @@ export default function LoginPage() {
             meta={fields.email}
             label="Email"
             type="email"
-            inputProps={{ autoComplete: "email", autoFocus: true }}
+            inputProps={{ autoComplete: "email", autoFocus: form.valid }}
           />
           <Field
             meta={fields.password}

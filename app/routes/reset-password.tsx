@@ -82,7 +82,7 @@ export default function ResetPasswordPage() {
               meta={fields.password}
               label="New password"
               type="password"
-              inputProps={{ autoComplete: "new-password", autoFocus: true }}
+              inputProps={{ autoComplete: "new-password", autoFocus: form.valid }}
               help={NEW_PASSWORD_HELP}
             />
             <ErrorList id={form.errorId} errors={form.errors} />

@@ -73,7 +73,7 @@ export default function SignupPage() {
         <h1 className="text-2xl font-bold text-slate-900">Sign Up</h1>
         {/* Always noValidate: the server (and Conform, once hydrated) show the shop's own messages. */}
         <Form method="post" {...getFormProps(form)} noValidate className="mt-4 space-y-1">
-          <Field meta={fields.name} label="Name" inputProps={{ autoComplete: "name", autoFocus: true }} />
+          <Field meta={fields.name} label="Name" inputProps={{ autoComplete: "name", autoFocus: form.valid }} />
           <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email" }} />
           <Field
             meta={fields.password}

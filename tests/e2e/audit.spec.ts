@@ -17,7 +17,7 @@ test("an admin ships an order and finds it in the Audit Log, filtered by action 
   await page.goto("/dashboard/manageOrders?status=pending");
   await page
     .getByTestId(`order-${order.id}`)
-    .getByRole("link", { name: /^Ship SO-\d+ with tracking/ })
+    .getByRole("link", { name: /^Ship with tracking… SO-\d+:/ })
     .click();
   await page.getByLabel("Carrier").selectOption("fedex");
   await page.getByLabel("Tracking number").fill("7712 3456 7890");

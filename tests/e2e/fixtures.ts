@@ -9,6 +9,7 @@ import {
   type Route,
 } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
+import axe from "axe-core";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { connectDb } from "~/utils/db.server";
@@ -80,18 +81,49 @@ async function resetWorkerPage(workerPage: Required<WorkerPage>, options: Browse
   if (options.viewport) await page.setViewportSize(options.viewport);
 }
 
+/** axe-core 4.13's experimental rules with a WCAG 2.x A or AA tag (a speech user's link names among them). */
+const EXPERIMENTAL_WCAG_RULES = [
+  "css-orientation-lock",
+  "label-content-name-mismatch",
+  "p-as-heading",
+  "table-fake-caption",
+  "td-has-header",
+];
+
 /**
- * axe-core's violations on the page, with every rule. Run with axe.run in the page itself (legacy
+ * axe-core's violations on the page, with every rule (axe-core's experimental ones aside). Run with axe.run in the page itself (legacy
  * mode): the default gathers each frame's results in a new blank page, which cost each check about
  * 1 s of CPU for its renderer; what legacy mode leaves out, cross-origin frames, are third-party
  * content (the home page's map). Only violations are gathered in full, the part a check reads.
+ * `tags` limits the run to the rules with those tags (e.g. the WCAG levels), `rules` to those rules;
+ * without either every rule runs. A page whose context has axe preloaded (preloadAxe) runs it as it is.
  */
-async function axeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .setLegacyMode()
-    .options({ resultTypes: ["violations"] })
-    .analyze();
-  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+export async function axeViolations(page: Page, { tags, rules }: { tags?: string[]; rules?: string[] } = {}) {
+  const options: axe.RunOptions = { resultTypes: ["violations"] };
+  if (rules) options.runOnly = { type: "rule", values: rules };
+  else if (tags) {
+    options.runOnly = { type: "tag", values: tags };
+    // axe-core leaves its experimental rules out of a run by tags; those of the WCAG levels run too.
+    options.rules = Object.fromEntries(EXPERIMENTAL_WCAG_RULES.map((rule) => [rule, { enabled: true }]));
+  }
+  const preloaded = await page.evaluate(() => "axe" in window);
+  const results = preloaded
+    ? await page.evaluate((options) => (window as unknown as { axe: typeof axe }).axe.run(document, options), options)
+    : await new AxeBuilder({ page }).setLegacyMode().options(options).analyze();
+  // Each with the first elements it names, so a failure says where to look.
+  return results.violations.map((v) => {
+    const targets = v.nodes.slice(0, 3).map((node) => node.target.join(" "));
+    return `${v.id}: ${v.help} (${v.nodes.length}: ${targets.join(", ")}${v.nodes.length > 3 ? ", …" : ""})`;
+  });
+}
+
+/**
+ * Loads axe-core into each document of the context as it opens (an init script, given to the browser
+ * once), for pages checked again and again: AxeBuilder sends its 0.5 MB source with every check,
+ * which was about a third of a screen's check in accessibility.spec.ts.
+ */
+export async function preloadAxe(context: BrowserContext) {
+  await context.addInitScript({ content: axe.source });
 }
 
 type MakePerWorker<T> = (onTeardown: (close: () => Promise<void>) => void) => Promise<T>;
@@ -202,6 +234,8 @@ export const test = base.extend<
   a11yTwin: [
     async ({ browser }, use) => {
       const context = await browser.newContext({ javaScriptEnabled: true });
+      // It only ever loads pages to check them.
+      await preloadAxe(context);
       await use(await context.newPage());
       await context.close();
     },
@@ -237,7 +271,8 @@ export const test = base.extend<
       await twin.setViewportSize(page.viewportSize()!);
       const serve = (route: Route) =>
         route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html });
-      const isPage = (target: URL) => target.href === url;
+      // A request's URL has no #fragment: the page's own does, after a redirect to a part of it.
+      const isPage = (target: URL) => target.href === url.split("#")[0];
       await twin.route(isPage, serve);
       try {
         // A URL that differs only in its #fragment would not load again.

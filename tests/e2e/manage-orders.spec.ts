@@ -31,7 +31,7 @@ test("an admin finds a customer's order by email and status, opens it, and reads
   // Ship it from its page (carrier and tracking number); back in the list the filter shows what is listed.
   await page
     .getByTestId(`order-${paid.id}`)
-    .getByRole("link", { name: /^Ship SO-\d+ with tracking/ })
+    .getByRole("link", { name: /^Ship with tracking… SO-\d+:/ })
     .click();
   await page.getByLabel("Carrier").selectOption("dhl");
   await page.getByLabel("Tracking number").fill("JD0140 0000 0001");

@@ -4,11 +4,14 @@ import { Review } from "~/models/review.server";
 import { createPart, createUser, sessionCookieValue } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { expect, test } from "./fixtures";
+import { layoutProblems } from "./layout";
 
 /**
- * Every screen on a 360 px phone, as a visitor, a customer and an admin (with JavaScript on and
- * off: the two projects): the page never scrolls sideways, every control is inside the screen,
- * and buttons, fields and button-like links are at least 44 px tall.
+ * Every screen on a 360 px phone, as a visitor, a customer and an admin: the page never scrolls
+ * sideways, every control is inside the screen, and buttons, fields and button-like links are at
+ * least 44 px tall (tests/e2e/layout.ts). The walk runs without JavaScript (tagged @js-off), on data
+ * made to be long (names, emails); with JavaScript accessibility.spec.ts checks the same of every
+ * screen, for every role, on the demo's data. The other tests here run in both projects.
  *
  * A new screen is one line in SCREENS. `optional` screens come from work that may not be in this
  * build yet: they are skipped, saying so, while their route answers 404.
@@ -71,48 +74,8 @@ const SCREENS: Screen[] = [
 ];
 
 const PHONE = { width: 360, height: 740 };
-const MIN_TAP = 44;
 
 test.use({ viewport: PHONE });
-
-/** What does not fit: the page's own width, controls outside the screen, tap targets too small. */
-async function layoutProblems(page: Page) {
-  return page.evaluate(
-    ({ minTap }) => {
-      const width = document.documentElement.clientWidth;
-      const problems: string[] = [];
-      if (document.documentElement.scrollWidth > width) {
-        problems.push(`the page is ${document.documentElement.scrollWidth} px wide on a ${width} px screen`);
-      }
-      const name = (el: Element) =>
-        `${el.tagName.toLowerCase()} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 40)}"`;
-      const controls = document.querySelectorAll(
-        "a[href], button, summary, select, textarea, input:not([type=hidden]), label[for]",
-      );
-      for (const el of controls) {
-        const box = el.getBoundingClientRect();
-        // Not rendered, or visually hidden for screen readers (the 1 px sr-only box).
-        if (box.width <= 1 || box.height <= 1 || getComputedStyle(el).visibility === "hidden") continue;
-        if (box.left < -0.5 || box.right > width + 0.5) {
-          problems.push(`${name(el)} is outside the screen (${Math.round(box.left)}–${Math.round(box.right)} px)`);
-        }
-        // Links inside text are exempt (WCAG 2.5.8); a link laid out as a box is a button to a thumb.
-        // A label that stands for a visually hidden radio or checkbox (the review's stars) is the target.
-        const hiddenControl = el.matches("label[for]") ? document.getElementById(el.getAttribute("for")!) : null;
-        const labelIsTarget = hiddenControl ? hiddenControl.getBoundingClientRect().width <= 1 : false;
-        const buttonLike =
-          el.matches("button, summary, select, textarea, input:not([type=checkbox]):not([type=radio])") ||
-          (el.matches("a") && getComputedStyle(el).display !== "inline") ||
-          labelIsTarget;
-        if (buttonLike && box.height < minTap - 0.5) {
-          problems.push(`${name(el)} is ${Math.round(box.height)} px tall (less than ${minTap})`);
-        }
-      }
-      return problems;
-    },
-    { minTap: MIN_TAP },
-  );
-}
 
 /**
  * The screens' data and a page per role, made once per worker: each screen is its own test, but a
@@ -187,20 +150,24 @@ for (const screen of SCREENS) {
           userId: ":user",
           reviewId: ":review",
         });
-  test(`${label} fits a 360 px phone (${screen.role})`, async ({ browser, perWorker, db: _db }, testInfo) => {
-    const screens = await perWorker("phone screens", (onTeardown) =>
-      makeScreens(browser, testInfo.project.use, onTeardown),
-    );
-    const page = await screens.pageFor(screen.role);
-    const path = typeof screen.path === "string" ? screen.path : screen.path(screens.data);
-    const response = await page.goto(path);
-    if (screen.optional && response?.status() === 404) {
-      test.skip(true, `${path} answers 404: not in this build yet`);
-    }
-    // The screen itself, not an error page standing in for it (unless the error page is the screen).
-    if (!screen.error) expect(response?.status(), `${path} answers`).toBeLessThan(400);
-    expect(await layoutProblems(page)).toEqual([]);
-  });
+  test(
+    `${label} fits a 360 px phone (${screen.role})`,
+    { tag: "@js-off" },
+    async ({ browser, perWorker, db: _db }, testInfo) => {
+      const screens = await perWorker("phone screens", (onTeardown) =>
+        makeScreens(browser, testInfo.project.use, onTeardown),
+      );
+      const page = await screens.pageFor(screen.role);
+      const path = typeof screen.path === "string" ? screen.path : screen.path(screens.data);
+      const response = await page.goto(path);
+      if (screen.optional && response?.status() === 404) {
+        test.skip(true, `${path} answers 404: not in this build yet`);
+      }
+      // The screen itself, not an error page standing in for it (unless the error page is the screen).
+      if (!screen.error) expect(response?.status(), `${path} answers`).toBeLessThan(400);
+      expect(await layoutProblems(page)).toEqual([]);
+    },
+  );
 }
 
 test("the menus open on a phone, fit the screen and lead on, with and without JavaScript", async ({ page, login }) => {

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 
 export type Column = { label: ReactNode; align?: "left" | "right" };
 
@@ -17,6 +17,11 @@ export type Column = { label: ReactNode; align?: "left" | "right" };
  * - the `footer` rows (a total) become a line under the cards, label and value apart.
  * A short table of a few narrow columns that fits a phone as it is (figures by day) passes
  * `stack={false}` and stays a table.
+ *
+ * A table wider than its place scrolls sideways inside its box; while it does, the box is a named
+ * region in the Tab order, so a keyboard can reach it and scroll it with the arrow keys (WCAG 2.1.1).
+ * The server cannot measure, so the box starts in the Tab order (without JavaScript it stays there);
+ * once the page runs, it leaves the Tab order while everything fits.
  */
 export function DataTable({
   caption,
@@ -38,8 +43,13 @@ export function DataTable({
   /** Rows become cards below `md` (the default). */
   stack?: boolean;
 }) {
+  const scrolls = useScrollsSideways();
   return (
-    <div className={`${className} ${stack ? "data-table md:overflow-x-auto" : "overflow-x-auto"}`}>
+    <div
+      ref={scrolls.ref}
+      className={`${className} ${stack ? "data-table md:overflow-x-auto" : "overflow-x-auto"} focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700`}
+      {...(scrolls.now ? { role: "region", "aria-label": caption, tabIndex: 0 } : {})}
+    >
       <table
         className={`min-w-full text-left text-sm ${stack ? "md:divide-y md:divide-slate-200" : "divide-y divide-slate-200"}`}
         data-testid={testId}
@@ -63,4 +73,24 @@ export function DataTable({
       </table>
     </div>
   );
+}
+
+/**
+ * Whether the box is narrower than what it holds (so it scrolls sideways), kept up to date as either
+ * resizes; true until measured.
+ */
+function useScrollsSideways() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [now, setNow] = useState(true);
+  useEffect(() => {
+    const box = ref.current;
+    if (!box) return;
+    const check = () => setNow(box.scrollWidth > box.clientWidth + 1);
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(box);
+    if (box.firstElementChild) observer.observe(box.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, now };
 }
