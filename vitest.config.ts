@@ -27,6 +27,7 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/demo-data.test.ts",
   "tests/integration/exposure.test.ts",
   "tests/integration/faults/database.test.ts",
+  "tests/integration/faults/frozen-database.test.ts",
   "tests/integration/faults/local-db-crash.test.ts",
   "tests/integration/faults/mail.test.ts",
   "tests/integration/faults/shutdown.test.ts",
