@@ -67,7 +67,7 @@ try {
     // Started again by itself should it stop (server/local-db.ts).
     localDb = await startSupervisedLocalDb({ dataFile, logger });
     mongoUri = localDb.uri;
-    logger.info(`Local database (mongo-java-server) on ${mongoUri}, data in ${dataFile}`);
+    logger.info(`Local database (mongo-java-server, pid ${localDb.pid}) on ${mongoUri}, data in ${dataFile}`);
   }
   const uri = mongoUri;
   await connectWithRetry({
@@ -232,8 +232,8 @@ app.get("/healthz", async (_req, res) => {
   // Known to be away: answered at once, as pages are.
   if (outage.down) return res.status(503).json({ status: "database unavailable", integrations });
   const health = await checkDbHealth({ deadlineMs: 2000 });
+  outage.noteHealth(health.ok ? null : health.problem);
   if (health.ok) return res.status(200).json({ status: "ok", integrations });
-  outage.noteHealth(health.problem);
   res.status(503).json({ status: `database ${health.problem}`, integrations });
 });
 app.get("/livez", (_req, res) => {

@@ -29,6 +29,7 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/faults/database.test.ts",
   "tests/integration/faults/frozen-database.test.ts",
   "tests/integration/faults/local-db-crash.test.ts",
+  "tests/integration/faults/local-db-heals.test.ts",
   "tests/integration/faults/mail.test.ts",
   "tests/integration/faults/shutdown.test.ts",
   "tests/integration/faults/webhooks.test.ts",

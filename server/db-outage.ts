@@ -62,11 +62,14 @@ export function dbOutageGuard({
   async function watchStorage() {
     while (storage) {
       await new Promise((resolve) => setTimeout(resolve, probeMs * 4));
-      if (await writeProbe().catch(() => false)) {
-        storage = null;
-        logger.info("database disk has space again: saving again");
-      }
+      if (await writeProbe().catch(() => false)) clearFull();
     }
+  }
+
+  function clearFull() {
+    if (!storage) return;
+    storage = null;
+    logger.info("database disk has space again: saving again");
   }
 
   function markDown() {
@@ -145,9 +148,10 @@ export function dbOutageGuard({
       return storage;
     },
     /** Reports a failed health check: the database is away, or its disk is full. */
-    noteHealth(problem: "unavailable" | "disk full" | "read-only") {
+    noteHealth(problem: "unavailable" | "disk full" | "read-only" | null) {
       if (problem === "disk full") markFull();
       else if (problem === "unavailable") markDown();
+      else if (problem === null) clearFull();
     },
     /** Reports an error seen elsewhere (outside Remix): true when it means the database is away. */
     noteError(error: unknown) {

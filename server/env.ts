@@ -258,9 +258,15 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
 function localSessionSecret(dataDir: string) {
   const file = path.resolve(dataDir, "session-secret");
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(path.dirname(file), { recursive: true });
   const secret = randomBytes(32).toString("hex");
-  writeFileSync(file, secret, { mode: 0o600 });
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, secret, { mode: 0o600 });
+  } catch (error) {
+    // A read-only or missing data directory: one line at start, not a stack.
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    throw new EnvError(`Cannot start: the data directory ${path.resolve(dataDir)} cannot be written (${code})`);
+  }
   return secret;
 }
 

@@ -105,13 +105,24 @@ export async function startLocalDb({
  * permission, no such parent): the shop then stops at once instead of failing on its first write.
  */
 export function checkDataDirectory(directory: string) {
-  const probe = path.join(directory, `.write-check-${process.pid}`);
-  try {
-    mkdirSync(directory, { recursive: true });
+  const tryWrite = (where: string) => {
+    const probe = path.join(where, `.write-check-${process.pid}`);
     writeFileSync(probe, "");
     rmSync(probe);
+  };
+  try {
+    mkdirSync(directory, { recursive: true });
+    tryWrite(directory);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    let code = (error as NodeJS.ErrnoException).code ?? "error";
+    // A recursive mkdir on a read-only disk says ENOENT: the nearest folder that exists says why.
+    let existing = path.dirname(directory);
+    while (!existsSync(existing) && existing !== path.dirname(existing)) existing = path.dirname(existing);
+    try {
+      if (code === "ENOENT") tryWrite(existing);
+    } catch (cause) {
+      code = (cause as NodeJS.ErrnoException).code ?? code;
+    }
     throw new LocalDbError(`the data directory ${directory} cannot be written (${code})`);
   }
 }

@@ -169,7 +169,9 @@ public final class LocalMongo {
             });
             compactor.scheduleWithFixedDelay(() -> {
                 try {
-                    if (!store.isClosed() && store.getFillRate() < 80) {
+                    // Compaction writes before it frees: never on a disk already short of space.
+                    if (!store.isClosed() && store.getFillRate() < 80
+                        && backend.directory.getUsableSpace() >= backend.minFreeBytes) {
                         synchronized (backend) {
                             store.compactFile(500);
                         }
