@@ -23,6 +23,8 @@ import { useHydrated } from "~/utils/hydrated";
 import { formatCents } from "~/domain/format";
 import { orderFormSchema } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
+import { newOneTimeKey, runOnce } from "~/utils/one-time-key.server";
+import { ONE_TIME_KEY_FIELD } from "~/utils/one-time-key";
 import { redirectAfterOrder } from "~/utils/checkout.server";
 import { checkoutTerms, placeCustomerOrder } from "~/utils/orders.server";
 import { priceTable } from "~/domain/pricing";
@@ -70,6 +72,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       isAdmin: user.role === "admin",
       refusal: refusal?.partId === part.id ? refusal : null,
       terms,
+      /** The order form's one-time key: the same form sent twice places one order. */
+      oneTimeKey: newOneTimeKey(),
     },
     {
       headers: {
@@ -82,7 +86,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const part = await getPart(params.id ?? "");
+  return runOnce(request, { ownerId: user.id, operation: "order:part-page" }, () =>
+    placePartOrder(request, params.id ?? "", user),
+  );
+}
+
+async function placePartOrder(request: Request, partId: string, user: Awaited<ReturnType<typeof requireUser>>) {
+  const part = await getPart(partId);
   if (!part) throw new Response(NOT_FOUND, { status: 404 });
   const submission = parseWithZod(await readForm(request), { schema: orderFormSchema(part) });
   if (user.role === "admin") {
@@ -134,7 +144,7 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => ({
 });
 
 export default function PartDetails() {
-  const { part, prices, buyer, isAdmin, catalogue, vehicle, origin, refusal, terms, tax } =
+  const { part, prices, buyer, isAdmin, catalogue, vehicle, origin, refusal, terms, tax, oneTimeKey } =
     useLoaderData<typeof loader>();
   const canMeetMinimum = part.availableQuantity >= part.minOrderQuantity;
   return (
@@ -210,6 +220,7 @@ export default function PartDetails() {
             buyer={buyer}
             terms={terms}
             tax={tax}
+            oneTimeKey={oneTimeKey}
           />
         )}
         {!isAdmin && canMeetMinimum ? (
@@ -279,12 +290,14 @@ function OrderForm({
   buyer,
   terms,
   tax,
+  oneTimeKey,
 }: {
   part: LoaderData["part"];
   prices: LoaderData["prices"];
   buyer: LoaderData["buyer"];
   terms: LoaderData["terms"];
   tax: LoaderData["tax"];
+  oneTimeKey: string;
 }) {
   const lastResult = useActionData<typeof action>();
   const schema = useMemo(() => orderFormSchema(part), [part]);
@@ -314,6 +327,7 @@ function OrderForm({
 
   return (
     <Form method="post" className="mt-4 space-y-1" {...getFormProps(form)}>
+      <input type="hidden" name={ONE_TIME_KEY_FIELD} value={oneTimeKey} />
       <div>
         <label htmlFor="buyer-name" className="mb-1 block text-sm font-medium text-slate-800">
           Name
