@@ -14,6 +14,7 @@ import {
   isDbBusyError,
   isDbFullError,
   isDbUnavailableError,
+  lastDbAnswerAt,
   pingDb,
   syncIndexes,
 } from "./app/utils/db.server";
@@ -150,6 +151,8 @@ const outage = dbOutageGuard({
   isFull: isDbFullError,
   probe: pingDb,
   writeProbe: async () => (await checkDbHealth()).ok,
+  lastAnswerAt: lastDbAnswerAt,
+  deadlineMs: env.DB_OPERATION_TIMEOUT_MS,
   logger,
 });
 function remixHandler(build: ServerBuild) {

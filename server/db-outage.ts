@@ -8,8 +8,9 @@ import type { ServerBuild } from "@remix-run/node";
  * probe (every `probeMs`) reaches it again: no restart is needed, and requests do not pile up
  * behind an outage.
  *
- * A pool whose connections all stayed busy past their deadline (`isBusy`: a frozen server, or one
- * far too slow for the traffic) counts as away too, until the probe gets through. A disk too full to
+ * An operation past its deadline (`isBusy`: a frozen server, or one too slow for the traffic at
+ * that moment) answers 503 at once; the shop counts the database as away only when a probe cannot
+ * get through either. A disk too full to
  * write (`isFull`) answers 503 for changes only: reads go on, and it is reported once in the log and
  * on Shop Today until `writeProbe` succeeds again.
  *
@@ -32,9 +33,15 @@ export function dbOutageGuard({
   isFull = () => false,
   probe,
   writeProbe = probe,
+  lastAnswerAt,
+  deadlineMs = 1000,
   logger,
   probeMs = 500,
 }: {
+  /** When the database last answered anything: none for a whole deadline means it is frozen, not busy. */
+  lastAnswerAt?: () => number;
+  /** The operations' deadline (DB_OPERATION_TIMEOUT_MS). */
+  deadlineMs?: number;
   isUnavailable: (error: unknown) => boolean;
   isBusy?: (error: unknown) => boolean;
   isFull?: (error: unknown) => boolean;
@@ -79,6 +86,23 @@ export function dbOutageGuard({
     void watch();
   }
 
+  /**
+   * An operation that timed out: a frozen database, or a busy one. Down only when a probe cannot
+   * get through either, so a slow moment under load answers 503 for the requests it hit, not for all.
+   */
+  let probing = false;
+  function suspect() {
+    if (down || probing) return;
+    if (lastAnswerAt && Date.now() - lastAnswerAt() >= deadlineMs) return markDown();
+    probing = true;
+    void probe()
+      .catch(() => false)
+      .then((answered) => {
+        probing = false;
+        if (!answered) markDown();
+      });
+  }
+
   function markFull() {
     if (storage) return;
     storage = "disk full";
@@ -116,7 +140,11 @@ export function dbOutageGuard({
           markFull();
           throw full(ran);
         }
-        if (!isUnavailable(error) && !isBusy(error)) throw error;
+        if (isBusy(error)) {
+          suspect();
+          throw unavailable(ran);
+        }
+        if (!isUnavailable(error)) throw error;
         markDown();
         throw unavailable(ran);
       }
@@ -135,7 +163,8 @@ export function dbOutageGuard({
       if (value instanceof Promise)
         value.catch((error: unknown) => {
           if (isFull(error)) markFull();
-          else if (isUnavailable(error) || isBusy(error)) markDown();
+          else if (isBusy(error)) suspect();
+          else if (isUnavailable(error)) markDown();
         });
   }
 
@@ -159,7 +188,11 @@ export function dbOutageGuard({
         markFull();
         return true;
       }
-      if (!isUnavailable(error) && !isBusy(error)) return false;
+      if (isBusy(error)) {
+        suspect();
+        return true;
+      }
+      if (!isUnavailable(error)) return false;
       markDown();
       return true;
     },

@@ -31,6 +31,8 @@ export async function connectDb(
   await mongoose.connect(uri, {
     serverSelectionTimeoutMS: timeoutMs,
     maxPoolSize: 20,
+    // Tells a frozen database (nothing answers) from a busy one (some answers): see lastDbAnswerAt.
+    monitorCommands: operationTimeoutMs > 0,
     ...(operationTimeoutMs > 0
       ? {
           socketTimeoutMS: operationTimeoutMs,
@@ -39,8 +41,17 @@ export async function connectDb(
         }
       : {}),
   });
+  if (operationTimeoutMs > 0) {
+    mongoose.connection.getClient().on("commandSucceeded", () => {
+      lastAnswerAt = Date.now();
+    });
+  }
   return mongoose.connection;
 }
+
+let lastAnswerAt = Date.now();
+/** When the database last answered a command (with deadlines on: connectDb's operationTimeoutMs). */
+export const lastDbAnswerAt = () => lastAnswerAt;
 
 /** Read each time a model asks, from the settings validated at start (server/env.ts). */
 function modelSettingsFromEnv() {
@@ -87,13 +98,12 @@ export function isDbUnavailableError(error: unknown): boolean {
 }
 
 /**
- * True when every connection of the pool stayed busy past DB_OPERATION_TIMEOUT_MS. A frozen server
- * looks like this (its connections never come back), and so does one far too slow for the traffic:
- * either way waiting longer only piles requests up, so the shop answers 503 until a probe gets
- * through (server/db-outage.ts).
+ * True when the database did not answer within DB_OPERATION_TIMEOUT_MS: no answer on the connection,
+ * or no free connection in the pool. A frozen server looks like this, and so does one too slow for
+ * the traffic at that moment: server/db-outage.ts probes to tell them apart.
  */
 export function isDbBusyError(error: unknown): boolean {
-  return someCause(error, ({ name }) => name === "MongoWaitQueueTimeoutError");
+  return someCause(error, ({ name }) => name === "MongoWaitQueueTimeoutError" || name === "MongoNetworkTimeoutError");
 }
 
 /**
