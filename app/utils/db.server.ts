@@ -15,9 +15,9 @@ mongoose.set("strictQuery", true);
  * - `operationTimeoutMs` (DB_OPERATION_TIMEOUT_MS, default 0.8 s): how long an operation waits for an
  *   answer on its connection (socketTimeoutMS: a frozen server accepts connections and never answers;
  *   the driver retries a read once, so a read may wait twice that before the page answers 503),
- *   how long a new connection's handshake may take, and how long a request waits for a free
- *   connection of the pool (waitQueueTimeoutMS), so that requests never pile up behind a stalled
- *   database. 0 (the default for scripts and tests) waits as long as the driver does.
+ *   how long a new connection's handshake may take, and (twice it) how long a request waits for a
+ *   free connection of the pool (waitQueueTimeoutMS), so that requests never pile up behind a
+ *   stalled database. 0 (the default for scripts and tests) waits as long as the driver does.
  * A page then answers 503 at once rather than after the driver's 30 s (server/db-outage.ts).
  */
 export async function connectDb(
@@ -37,7 +37,8 @@ export async function connectDb(
       ? {
           socketTimeoutMS: operationTimeoutMs,
           connectTimeoutMS: Math.max(operationTimeoutMs, timeoutMs),
-          waitQueueTimeoutMS: operationTimeoutMs,
+          // Twice the deadline: a burst after a quiet spell opens connections first (two at a time).
+          waitQueueTimeoutMS: operationTimeoutMs * 2,
         }
       : {}),
   });
