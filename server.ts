@@ -17,6 +17,7 @@ import {
   lastDbAnswerAt,
   pingDb,
   syncIndexes,
+  warmPool,
 } from "./app/utils/db.server";
 import { backfillCatalogueKeys } from "./app/models/part-catalogue.server";
 import { ensureDemoData } from "./app/utils/demo-data.server";
@@ -89,6 +90,7 @@ try {
   // operation has one (DB_OPERATION_TIMEOUT_MS, app/utils/db.server.ts).
   await disconnectDb();
   await connectDb(uri, { timeoutMs: env.DB_TIMEOUT_MS, operationTimeoutMs: env.DB_OPERATION_TIMEOUT_MS });
+  await warmPool(6, env.DB_STARTUP_WAIT_MS);
   if (localDb) {
     // The local database is for development and demos: make sure it has the demo data.
     const logins = await ensureDemoData();

@@ -66,6 +66,8 @@ const LAST = [
   "stock-crash",
   "exposure",
   "faults/database",
+  "faults/local-db-heals",
+  "faults/frozen-database",
   "faults/mail",
   "faults/webhooks",
   "database",

@@ -14,10 +14,10 @@ mongoose.set("strictQuery", true);
  *   (server selection, and mongoose's wait while it knows the connection is down);
  * - `operationTimeoutMs` (DB_OPERATION_TIMEOUT_MS, default 0.8 s): how long an operation waits for an
  *   answer on its connection (socketTimeoutMS: a frozen server accepts connections and never answers;
- *   the driver retries a read once, so a read may wait twice that before the page answers 503),
- *   how long a new connection's handshake may take, and (twice it) how long a request waits for a
- *   free connection of the pool (waitQueueTimeoutMS), so that requests never pile up behind a
- *   stalled database. 0 (the default for scripts and tests) waits as long as the driver does.
+ *   reads are not retried, as a retry would wait a second deadline),
+ *   how long a new connection's handshake may take, and how long a request waits for a free
+ *   connection of the pool (waitQueueTimeoutMS), so that requests never pile up behind a stalled
+ *   database. 0 (the default for scripts and tests) waits as long as the driver does.
  * A page then answers 503 at once rather than after the driver's 30 s (server/db-outage.ts).
  */
 export async function connectDb(
@@ -37,8 +37,10 @@ export async function connectDb(
       ? {
           socketTimeoutMS: operationTimeoutMs,
           connectTimeoutMS: Math.max(operationTimeoutMs, timeoutMs),
-          // Twice the deadline: a burst after a quiet spell opens connections first (two at a time).
-          waitQueueTimeoutMS: operationTimeoutMs * 2,
+          waitQueueTimeoutMS: operationTimeoutMs,
+          // A read retried on a frozen server waits out a second deadline on another of its
+          // connections: the page answers 503 after one instead, and the person tries again.
+          retryReads: false,
         }
       : {}),
   });
@@ -189,6 +191,16 @@ export async function pingDb() {
   } catch {
     return false;
   }
+}
+
+/**
+ * Opens `count` connections of the pool before traffic (and the job runner's start) needs them: a
+ * burst on an empty pool opens them two at a time, and under load that can outlast the pool wait.
+ */
+export async function warmPool(count: number, waitMs: number) {
+  const until = Date.now() + waitMs;
+  while (!(await pingDb()) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 200));
+  await Promise.all(Array.from({ length: count }, () => pingDb()));
 }
 
 export async function disconnectDb() {
