@@ -79,9 +79,25 @@ export function dbOutageGuard({
     logger.info("database disk has space again: saving again");
   }
 
+  // Requests already waiting on the database when it is found away are answered at once too,
+  // rather than each after its own deadline (their database calls end by themselves later).
+  const waiting = new Set<() => void>();
+  const GONE = Symbol("database away");
+  function untilDown() {
+    let stop = () => {};
+    const gone = new Promise<never>((_, reject) => {
+      const wake = () => reject(GONE);
+      waiting.add(wake);
+      stop = () => waiting.delete(wake);
+    });
+    return { gone, stop };
+  }
+
   function markDown() {
     if (down) return;
     down = true;
+    for (const wake of waiting) wake();
+    waiting.clear();
     logger.warn("database unreachable: pages and actions answer 503 until it is back");
     void watch();
   }
@@ -131,11 +147,13 @@ export function dbOutageGuard({
     const refused = changes ? NOTHING_SAVED : "Please try again in a minute.";
     return async (...args: Args): Promise<Result> => {
       if (down) throw unavailable(refused);
+      const { gone, stop } = untilDown();
       try {
-        const result = await fn(...args);
+        const result = await Promise.race([fn(...args), gone]);
         settleDeferred(result);
         return result;
       } catch (error) {
+        if (error === GONE) throw unavailable(ran);
         if (isFull(error)) {
           markFull();
           throw full(ran);
@@ -147,6 +165,8 @@ export function dbOutageGuard({
         if (!isUnavailable(error)) throw error;
         markDown();
         throw unavailable(ran);
+      } finally {
+        stop();
       }
     };
   }

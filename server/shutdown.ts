@@ -102,13 +102,13 @@ export function gracefulShutdown({
     // A client still using its connection sends its next request within the grace and is answered
     // with Connection: close; a connection idle all that time is closed after it.
     await sleep(Math.min(idleGraceMs, msLeft()));
-    closeIdle(idleGraceMs / 2);
+    closeIdle(idleGraceMs);
 
     let code = 0;
     // Answered when nothing has been in flight for 100 ms and every connection is closed or
     // closing (a request read just as its idle connection was closed still gets its answer).
     for (let quietSince = 0; msLeft() > 0; await sleep(25)) {
-      closeIdle(idleGraceMs / 2);
+      closeIdle(idleGraceMs);
       const open = [...sockets].some((socket) => !socket.writableEnded);
       if (busy.size > 0 || open) quietSince = 0;
       else if (!quietSince) quietSince = Date.now();
