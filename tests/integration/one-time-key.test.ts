@@ -33,11 +33,18 @@ describe("the part page's order form", () => {
     const key = await keyOf(partLoader(loaderArgs(getRequest(`/parts/${part.id}`, { cookie }), { id: part.id })));
     const fields = { ...delivery, quantity: "150", idempotencyKey: key };
 
+    // At the same moment (a double click): the second waits for the first's outcome (or, past 3 s
+    // on a busy machine, says it is still being placed); either way one order.
     const [first, second] = await Promise.all([postPart(part.id, fields, cookie), postPart(part.id, fields, cookie)]);
-    expect([first.status, second.status]).toEqual([302, 302]);
-    expect(second.headers.get("Location")).toBe(first.headers.get("Location"));
+    const placed = [first, second].find((answer) => answer.status === 302)!;
+    expect(placed).toBeDefined();
+    for (const answer of [first, second]) {
+      expect([302, 409]).toContain(answer.status);
+      if (answer.status === 302) expect(answer.headers.get("Location")).toBe(placed.headers.get("Location"));
+    }
     const again = await postPart(part.id, fields, cookie);
     expect(again.status).toBe(302);
+    expect(again.headers.get("Location")).toBe(placed.headers.get("Location"));
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
 
     expect(await Order.countDocuments({ userId: user.id })).toBe(1);
@@ -131,7 +138,8 @@ describe("staff recording a payment", () => {
     const post = () => settle(adminOrderAction(actionArgs(postRequest(url, fields, { cookie }), { id: order.id })));
 
     const [first, second] = await Promise.all([post(), post()]);
-    expect([first.status, second.status]).toEqual([302, 302]);
+    expect([first.status, second.status]).toContain(302);
+    for (const answer of [first, second]) expect([302, 409]).toContain(answer.status);
     const stored = (await Order.findById(order.id).lean())!;
     expect(stored.payments).toHaveLength(1);
     expect(stored.paidCents).toBe(40_000);
