@@ -37,6 +37,7 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/migrations-batched.test.ts",
   "tests/integration/order-lines.test.ts",
   "tests/integration/order-to-cash.test.ts",
+  "tests/integration/order-person-search.test.ts",
   "tests/integration/ordering.test.ts",
   "tests/integration/payment-unconfigured.test.ts",
   "tests/integration/pricing-forms.test.ts",

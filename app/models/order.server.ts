@@ -11,6 +11,7 @@ import { unpaidCapsOf } from "./unpaid-caps.server";
 import { cartClaimedFor, dropCheckoutClaim, emptyCheckedOutCart } from "./cart.server";
 import { companyIdOfUser } from "./user.server";
 import { getPartsByIds, holdStock, isObjectId, releaseHolds, type PartView } from "./part.server";
+import { orderSearchBranches, orderSearchKeys } from "./order-search.server";
 
 /**
  * A card order: unpaid -> paid -> shipped. An order on account: account (confirmed, invoiced, due
@@ -134,7 +135,7 @@ const orderSchema = new Schema(
     userName: { type: String, required: true },
     /** The buyer's company, as it was when the order was placed (documents, search). */
     companyName: { type: String, trim: true, maxlength: 120 },
-    /** Lower-case PO number and company name: Manage Orders' search by their start. */
+    /** PO number, company name and the placer's name, lower case: Manage Orders' search (order-search.server.ts). */
     searchKeys: { type: [String], default: undefined },
     /** Card (through Stripe) or on account (invoiced at once, due `dueAt`). */
     paymentMethod: { type: String, enum: ["card", "account"], default: "card" },
@@ -658,7 +659,7 @@ export async function placeOrder({
 
   const source =
     reorderedFrom && isObjectId(reorderedFrom) ? await Order.findById(reorderedFrom, { number: 1 }).lean() : null;
-  const searchKeys = [poNumber, user.companyName].filter(Boolean).map((key) => key!.toLowerCase());
+  const searchKeys = orderSearchKeys({ poNumber, companyName: user.companyName, placerName: user.name });
   const placedAt = new Date();
   const fields = {
     _id: id,
@@ -1179,14 +1180,12 @@ export type AdminOrderFilter = {
   /** One company's orders. */
   companyId?: string | null;
   state?: OrderState | null;
-  /** What was typed in the search: an order number, a PO number, an email or a company name (or its start). */
+  /** What was typed: an order number, a PO number, an email, a company or the placer's name (or its start). */
   q?: string | null;
   /** Placed at or after `from` and before `to`. */
   from?: Date | null;
   to?: Date | null;
 };
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The orders in a state at `now`, as a MongoDB filter (the words of domain/order-states.ts). */
 export function stateQuery(state: OrderState, now = new Date()): Record<string, unknown> {
@@ -1228,14 +1227,11 @@ export function adminOrderQuery({ state, q, from, to, companyId }: AdminOrderFil
   if (companyId && isObjectId(companyId)) query.companyId = new mongoose.Types.ObjectId(companyId);
   const typed = q?.trim().toLowerCase();
   if (typed) {
-    const prefix = { $regex: `^${escapeRegExp(typed)}` };
     const number = parseOrderNumber(typed);
     query.$or = [
       ...(number ? [{ number }] : []),
       ...(isObjectId(typed) ? [{ _id: new mongoose.Types.ObjectId(typed) }] : []),
-      // Anchored, case-sensitive prefixes of lower-case fields: ranges on their indexes.
-      { userEmail: prefix },
-      { searchKeys: prefix },
+      ...orderSearchBranches(typed),
     ];
   }
   if (from || to) query.createdAt = { ...(from ? { $gte: from } : {}), ...(to ? { $lt: to } : {}) };

@@ -23,7 +23,8 @@ import { formatDateTime, manageOrdersSchema, parsePage } from "~/utils/shop-form
 import { ORDER_STATE_MEANINGS, ORDER_STATE_WORDS, ORDER_STATES, orderStateText } from "~/domain/order-states";
 
 /**
- * Newest first, 20 a page; search (order number, PO number, email or company), state and dates,
+ * Newest first, 20 a page; search (order number, PO number, email, company or the name of who
+ * placed it: models/order-search.server.ts), state and dates,
  * all in the URL.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -123,8 +124,8 @@ export default function ManageOrders() {
       >
         <Field
           meta={fields.q}
-          label="Order, PO, email or company"
-          inputProps={{ type: "search", placeholder: "SO-100042, PO number, name@…" }}
+          label="Order, PO, email or company, or a name"
+          inputProps={{ type: "search", placeholder: "SO-100042, PO number, a name, name@…" }}
         />
         <div>
           <label htmlFor={fields.status.id} className="mb-1 block text-sm font-medium text-slate-800">

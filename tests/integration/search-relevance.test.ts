@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { createApiKey } from "~/models/api-key.server";
 import { Part } from "~/models/part.server";
-import { parseFitmentLine, type FitmentRow } from "~/domain/catalogue";
+import { parseFitmentLine, type Category, type FitmentRow } from "~/domain/catalogue";
 import { ensureDemoData } from "~/utils/demo-data.server";
 import { loader as apiPartsLoader } from "~/routes/api.v1.parts._index";
 import { loader as partsLoader } from "~/routes/parts._index";
@@ -37,29 +37,30 @@ const fits = (...lines: string[]): FitmentRow[] =>
   });
 
 /** Parts a test creates, by their own part numbers (the table names parts by number). */
-const CREATED = [
-  {
-    partNumber: "SR-2001",
-    name: "Aluminum Intake Manifold",
-    category: "engine",
-    fitment: fits("Ford Focus 2012-2018"),
-  },
-  {
-    partNumber: "SR-2002",
-    name: "Headlamp Assembly Left",
-    category: "lighting",
-    fitment: fits("Honda Civic 2016-2021"),
-  },
-  { partNumber: "SR-2003", name: "Waterpump Gasket", category: "cooling", fitment: fits("Toyota Corolla 2010-2018") },
-  {
-    partNumber: "SR-2004",
-    name: "Rear Shocks Pair",
-    category: "suspension",
-    fitment: fits("Volkswagen Golf 2013-2020"),
-  },
-  { partNumber: "SR-2005", name: "Basket Liner", category: "other", fitment: [] },
-  { partNumber: "SR-2006", name: "Gasket Set", category: "engine", oeNumbers: ["GS 778 100"], fitment: [] },
-] as const;
+const CREATED: { partNumber: string; name: string; category: Category; oeNumbers?: string[]; fitment: FitmentRow[] }[] =
+  [
+    {
+      partNumber: "SR-2001",
+      name: "Aluminum Intake Manifold",
+      category: "engine",
+      fitment: fits("Ford Focus 2012-2018"),
+    },
+    {
+      partNumber: "SR-2002",
+      name: "Headlamp Assembly Left",
+      category: "lighting",
+      fitment: fits("Honda Civic 2016-2021"),
+    },
+    { partNumber: "SR-2003", name: "Waterpump Gasket", category: "cooling", fitment: fits("Toyota Corolla 2010-2018") },
+    {
+      partNumber: "SR-2004",
+      name: "Rear Shocks Pair",
+      category: "suspension",
+      fitment: fits("Volkswagen Golf 2013-2020"),
+    },
+    { partNumber: "SR-2005", name: "Basket Liner", category: "other", fitment: [] },
+    { partNumber: "SR-2006", name: "Gasket Set", category: "engine", oeNumbers: ["GS 778 100"], fitment: [] },
+  ];
 
 beforeAll(async () => {
   await ensureDemoData();
@@ -70,7 +71,6 @@ beforeAll(async () => {
       priceCents: 1500,
       availableQuantity: 800,
       ...part,
-      fitment: [...part.fitment],
     });
   }
 });
