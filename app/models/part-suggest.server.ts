@@ -42,16 +42,17 @@ export async function nearCatalogueWords(word: string, limit = 3) {
 export async function nearPartNumbers(typed: string, limit = 3) {
   const key = partNumberKey(typed);
   if (key.length < 3) return [];
+  const read = limit + 2;
   const [below, above] = await Promise.all([
     Part.find({ partNumberKey: { $lt: key } })
       .select({ partNumber: 1, partNumberKey: 1 })
       .sort({ partNumberKey: -1 })
-      .limit(limit)
+      .limit(read)
       .lean(),
     Part.find({ partNumberKey: { $gt: key } })
       .select({ partNumber: 1, partNumberKey: 1 })
       .sort({ partNumberKey: 1 })
-      .limit(limit)
+      .limit(read)
       .lean(),
   ]);
   return [...below, ...above]

@@ -99,6 +99,8 @@ export async function didYouMean(text: string | null): Promise<Suggestion[]> {
       }
     });
   }
-  if (words.length > 1 && known.every(Boolean)) for (const word of words) add(word);
+  // Words known but never together: each alone (a number's pieces are not words to offer).
+  const plain = words.filter((word) => !/\d/.test(word));
+  if (plain.length > 1 && known.every(Boolean)) for (const word of plain) add(word);
   return suggestions.slice(0, 5);
 }

@@ -46,10 +46,14 @@ const KINDS: Record<string, string[]> = {
     ["break pads", "aluminum radiator", "headlamp bulb", "damper", "muffler", "shocks", "tail light", "rotor"],
     each,
   ),
-  "run together / apart": cycle(["sparkplug", "waterpump", "oilfilter", "airfilter", "wiper blades", "tail lamps"], each),
-  "typing errors": cycle(WORDS.filter((word) => word.length >= 5), each).map((word, index) =>
-    index % 2 ? swap(word) : `${word.slice(0, -1)}`,
+  "run together / apart": cycle(
+    ["sparkplug", "waterpump", "oilfilter", "airfilter", "wiper blades", "tail lamps"],
+    each,
   ),
+  "typing errors": cycle(
+    WORDS.filter((word) => word.length >= 5),
+    each,
+  ).map((word, index) => (index % 2 ? swap(word) : `${word.slice(0, -1)}`)),
   "vehicle in the text": cycle(
     ["golf brake", "corolla filter", "civic pump", "toyota", "focus radiator", "bmw 3 series sensor", "octavia plug"],
     each,
@@ -59,9 +63,10 @@ const KINDS: Record<string, string[]> = {
     { length: each },
     (_, index) => `${number(1 + index * 991)}, ${number(2 + index * 977)} ${number(3 + index * 953)}`,
   ),
-  "nothing found (did you mean)": cycle(["zzqx", "radiator wipers", "BN-9999999", "qwrtplk", "ceramic thermostat mirror"], each).map(
-    (text, index) => (index < 5 ? text : `${text} ${index}`),
-  ),
+  "nothing found (did you mean)": cycle(
+    ["zzqx", "radiator wipers", "BN-9999999", "qwrtplk", "ceramic thermostat mirror"],
+    each,
+  ).map((text, index) => (index < 5 ? text : `${text} ${index}`)),
 };
 
 /** The reads /parts makes for a search (app/routes/parts._index.tsx), in the same order. */
@@ -105,7 +110,12 @@ try {
     console.log(
       `Keys a part stores (first 1,000): ${keys.terms.toFixed(1)} terms, of which ${keys.fuzzy.toFixed(1)} deletion keys; ${keys.words.toFixed(1)} words`,
     );
-    console.log(`load average ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`);
+    console.log(
+      `load average ${os
+        .loadavg()
+        .map((value) => value.toFixed(2))
+        .join(" ")}`,
+    );
     console.log("| kind | searches | p50 ms | p95 ms | max ms |");
     console.log("| --- | ---: | ---: | ---: | ---: |");
     for (const [kind, texts] of Object.entries(KINDS)) {

@@ -11,6 +11,8 @@ import { parseFitmentLine, type Category, type FitmentRow } from "~/domain/catal
 import { ensureDemoData } from "~/utils/demo-data.server";
 import { loader as apiPartsLoader } from "~/routes/api.v1.parts._index";
 import { loader as partsLoader } from "~/routes/parts._index";
+import { parsePad } from "~/utils/quick-order";
+import { checkPadLines } from "~/utils/quick-order.server";
 import { createUser } from "../setup/factories";
 import { getRequest, loaderArgs, settle } from "../setup/requests";
 
@@ -155,7 +157,7 @@ describe("how the page says what it did", () => {
   test("did you mean: near part numbers, near words, and each word alone when together they find nothing", async () => {
     const number = await loadParts("PW-1099");
     expect(number.body!.parts).toEqual([]);
-    expect(number.body!.suggestions.map((entry) => entry.q)).toEqual(expect.arrayContaining(["PW-1012"]));
+    expect(number.body!.suggestions.map((entry) => entry.q)).toEqual(expect.arrayContaining(["PW-1009"]));
 
     const apart = await loadParts("radiator wipers");
     expect(apart.body!.parts).toEqual([]);
@@ -204,5 +206,13 @@ describe("GET /api/v1/parts", () => {
     const numbers = await call("PW1005, nope-1, PW1003");
     expect(numbers.body.data.map((part) => part.partNumber)).toEqual(["PW-1005", "PW-1003"]);
     expect(numbers.body.notFound).toEqual(["nope-1"]);
+  });
+});
+
+describe("the quick-order pad", () => {
+  test("an unknown part number names the nearest ones; a far one names none", async () => {
+    const [near, far] = await checkPadLines(parsePad("PW1030 100\nZZ-1 100"));
+    expect(near.problem?.message).toBe("Unknown part number PW1030 (did you mean PW-1010 or PW-1009?)");
+    expect(far.problem?.message).toBe("Unknown part number ZZ-1");
   });
 });
