@@ -107,12 +107,9 @@ export const PartList = z
   .object({
     data: z.array(Part),
     nextCursor: z.string().nullable(),
-    notFound: z
-      .array(z.string())
-      .optional()
-      .openapi({
-        description: "For q of several part numbers: the numbers typed that name no part (data: the others, in order)",
-      }),
+    notFound: z.array(z.string()).optional().openapi({
+      description: "For q of several part numbers: the numbers typed that name no part (data: the others, in order)",
+    }),
     vehicle: z
       .object({ make: z.string(), model: z.string().nullable(), year: z.number().int().nullable() })
       .optional()
