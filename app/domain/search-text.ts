@@ -138,7 +138,10 @@ const SYNONYM_ENTRIES = SEARCH_SYNONYMS.map((group) => group.map((entry) => sear
  * word: a part stores its neighbouring words joined). With `fuzzy`, every word of five letters or
  * more also carries its deletion keys. Empty when nothing searchable was typed.
  */
-export function queryClauses(text: string, { fuzzy = false } = {}): QueryClause[] {
+export function queryClauses(
+  text: string,
+  { fuzzy = false, corrections = null }: { fuzzy?: boolean; corrections?: Record<string, string[]> | null } = {},
+): QueryClause[] {
   const words = searchWords(text).map(cut);
   const clauses = words.map((word) => ({ typed: word, terms: new Set(stemVariants(word)), fuzzy: new Set<string>() }));
   for (let index = 0; index + 1 < words.length; index++) {
@@ -163,6 +166,8 @@ export function queryClauses(text: string, { fuzzy = false } = {}): QueryClause[
       }
     }
   }
+  // Catalogue words near a mistyped word (found first, see forgivingFilters): whole words, as prefixes.
+  for (const clause of clauses) for (const word of corrections?.[clause.typed] ?? []) clause.terms.add(cut(word));
   if (fuzzy) {
     for (const clause of clauses) {
       for (const variant of stemVariants(clause.typed)) {
@@ -218,10 +223,20 @@ export function partNumberList(text: string): string[] | null {
 
 /**
  * The catalogue words nearest to a typed word, best first: the fewest errors, then the most
- * common (`counts`), then alphabetical. At most `max` errors (two for long words, one otherwise).
+ * common (`counts`), then alphabetical. At most `max` errors (by default, for "did you mean": three
+ * from eight letters, two from five, one below).
  */
-export function nearestWords(typed: string, candidates: Map<string, number>, limit = 3) {
-  const max = typed.length >= FUZZY_TWO_ERRORS_LENGTH ? 3 : typed.length >= FUZZY_MIN_LENGTH ? 2 : 1;
+
+/** How many errors a search forgives in a word of this length: one from five letters, two from eight. */
+export function forgivenErrors(word: string) {
+  return word.length >= FUZZY_TWO_ERRORS_LENGTH ? 2 : word.length >= FUZZY_MIN_LENGTH ? 1 : 0;
+}
+export function nearestWords(
+  typed: string,
+  candidates: Map<string, number>,
+  limit = 3,
+  max = typed.length >= FUZZY_TWO_ERRORS_LENGTH ? 3 : typed.length >= FUZZY_MIN_LENGTH ? 2 : 1,
+) {
   return [...candidates.entries()]
     .filter(([word]) => word !== typed && isWord(word))
     .map(([word, count]) => ({ word, count, distance: editDistance(typed, word, max) }))

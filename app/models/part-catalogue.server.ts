@@ -42,7 +42,7 @@ export async function catalogueFacets(
 ): Promise<CatalogueFacets> {
   return coalesce(`part-facets:${JSON.stringify([query, filters])}`, async () => {
     if (searchesNothing(query)) return { categories: [], brands: [], inStock: 0 };
-    const common = partSearchFilter(query, { vehicle: filters.vehicle, fuzzy: filters.fuzzy });
+    const common = partSearchFilter(query, { vehicle: filters.vehicle, corrections: filters.corrections });
     const only = (picked: CatalogueFilters) => partSearchFilter(null, picked);
     const [result] = await Part.aggregate<{
       categories: { _id: string; count: number }[];

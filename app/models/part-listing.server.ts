@@ -85,7 +85,7 @@ async function readPartCards({
 }: ListOptions) {
   if (searchesNothing(query)) return { parts: [], total: withTotal ? 0 : null, cursors: { first: null, last: null } };
   const filter = partSearchFilter(query, filters);
-  const cardsFilter = withWordsTest(filter, query, filters?.fuzzy);
+  const cardsFilter = withWordsTest(filter, query, filters?.corrections);
   const filtered = Object.keys(filter).length > 0;
   const spec = PART_SORT_SPECS[sort];
   const index = listingIndex(listingLead(query, filters), sort);

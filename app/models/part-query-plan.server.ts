@@ -34,8 +34,11 @@ export type CatalogueFilters = {
   inStock?: boolean;
   /** A make, a make and model, or a whole vehicle with its year. */
   vehicle?: { make: string; model?: string | null; year?: number | null } | null;
-  /** Forgive typing errors too (the search's second read, when the words as typed find nothing). */
-  fuzzy?: boolean;
+  /**
+   * Catalogue words near mistyped words, by the word typed (the search's second read, when the words
+   * as typed find nothing: catalogue-search.server.ts, forgivingFilters).
+   */
+  corrections?: Record<string, string[]> | null;
 };
 
 /**
@@ -48,16 +51,16 @@ function textFilter(clauses: QueryClause[]) {
   // Only punctuation was typed: it matches nothing (rather than everything).
   if (clauses.length === 0) return { _id: { $exists: false } };
   const each = clauses.map((clause) => {
-    const terms = [...clause.terms, ...clause.fuzzy];
+    const terms = clause.terms;
     return terms.length === 1 ? { terms: terms[0] } : { terms: { $in: terms } };
   });
   return each.length === 1 ? each[0] : { $and: each };
 }
 
 /** The clauses of what was typed: null when nothing was, empty when only punctuation was. */
-function typedClauses(query: string | null | undefined, fuzzy = false) {
+function typedClauses(query: string | null | undefined, corrections: CatalogueFilters["corrections"] = null) {
   const text = normalizeSearch(query);
-  return text ? queryClauses(text, { fuzzy }) : null;
+  return text ? queryClauses(text, { corrections }) : null;
 }
 
 /**
@@ -65,11 +68,14 @@ function typedClauses(query: string | null | undefined, fuzzy = false) {
  * Only for reads that fetch just the cards they return (a first page, a page after a cursor): there
  * it costs MongoDB nothing, and the local database, which has no index on the terms, tests a part's
  * few words before its many terms. Never in a count or a skip, which MongoDB answers from the
- * index keys and would otherwise fetch every part to test. A word forgiven a typing error has no
- * such test (its keys are not prefixes of words).
+ * index keys and would otherwise fetch every part to test.
  */
-export function withWordsTest(filter: object, query: string | null | undefined, fuzzy = false) {
-  const clauses = (typedClauses(query, fuzzy) ?? []).filter((clause) => clause.fuzzy.length === 0);
+export function withWordsTest(
+  filter: object,
+  query: string | null | undefined,
+  corrections: CatalogueFilters["corrections"] = null,
+) {
+  const clauses = typedClauses(query, corrections) ?? [];
   if (clauses.length === 0) return filter;
   const test = (clause: QueryClause) => {
     const each = clause.terms.map((term) => ({ words: { $regex: `^${escapeRegExp(term)}` } }));
@@ -95,7 +101,7 @@ export function searchesNothing(query: string | null | undefined) {
 /** The filter for a storefront search: the text and every chosen filter, all of them at once. */
 export function partSearchFilter(query: string | null | undefined, filters: CatalogueFilters = {}) {
   const clauses: object[] = [];
-  const typed = typedClauses(query, filters.fuzzy);
+  const typed = typedClauses(query, filters.corrections);
   if (typed) clauses.push(textFilter(typed));
   if (filters.vehicle) clauses.push({ vehicleKeys: vehicleKey(filters.vehicle) });
   if (filters.category) clauses.push({ category: filters.category });

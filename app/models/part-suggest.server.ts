@@ -19,7 +19,7 @@ export async function isCatalogueWord(word: string) {
  * The catalogue words nearest to a typed word (up to two errors, three from eight letters; see
  * nearestWords), from the parts that share a deletion key with it.
  */
-export async function nearCatalogueWords(word: string, limit = 3) {
+export async function nearCatalogueWords(word: string, limit = 3, maxErrors?: number) {
   if (!/^[a-z]+$/.test(word) || word.length < FUZZY_MIN_LENGTH - 1) return [];
   const depth = word.length >= FUZZY_MIN_LENGTH + 2 ? 2 : 1;
   const keys = deletions(word, depth)
@@ -32,7 +32,7 @@ export async function nearCatalogueWords(word: string, limit = 3) {
     .lean();
   const counts = new Map<string, number>();
   for (const doc of docs) for (const found of doc.words ?? []) counts.set(found, (counts.get(found) ?? 0) + 1);
-  return nearestWords(word, counts, limit);
+  return nearestWords(word, counts, limit, maxErrors);
 }
 
 /**

@@ -1,12 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { canForgive } from "~/domain/search-text";
 import { listPartCards } from "~/models/part-listing.server";
 import { PART_CURSOR_PATTERN } from "~/models/part-keyset.server";
 import type { CatalogueFilters } from "~/models/part-query-plan.server";
 import { apiCall, decodeCursor, encodeCursor, methodNotAllowed, ok, readQuery } from "~/utils/api.server";
 import { PartListQuery } from "~/utils/api-schemas.server";
 import { partJson } from "~/utils/api-views.server";
-import { partNumberListSearch, withTypedVehicle } from "~/utils/catalogue-search.server";
+import { partNumberListSearch, typingCorrections, withTypedVehicle } from "~/utils/catalogue-search.server";
 import { searchFilters } from "~/utils/parts-search.server";
 import { priceCards } from "~/utils/pricing.server";
 
@@ -34,13 +33,17 @@ export async function loader(args: LoaderFunctionArgs) {
     const typed = withTypedVehicle(q, searchFilters({ ...query, page: 1 }));
     const read = (filters: CatalogueFilters, after: string | null) =>
       listPartCards({ query: typed.text, filters, sort: query.sort, perPage: query.limit, withTotal: false, after });
-    let forgiven = Boolean(cursor?.startsWith("~"));
     const after = cursor?.replace(/^~/, "") ?? null;
-    let page = await read({ ...typed.filters, fuzzy: forgiven }, after);
-    // The words as typed find nothing: the same search with typing errors forgiven.
-    if (!cursor && page.parts.length === 0 && typed.text && canForgive(typed.text)) {
-      page = await read({ ...typed.filters, fuzzy: true }, null);
-      forgiven = page.parts.length > 0;
+    const corrections = cursor?.startsWith("~") ? await typingCorrections(typed.text) : null;
+    let forgiven = Boolean(corrections);
+    let page = await read({ ...typed.filters, corrections }, after);
+    // The words as typed find nothing: the same search with the catalogue words near the typed ones.
+    if (!cursor && page.parts.length === 0) {
+      const near = await typingCorrections(typed.text);
+      if (near) {
+        page = await read({ ...typed.filters, corrections: near }, null);
+        forgiven = page.parts.length > 0;
+      }
     }
     const { parts, cursors } = page;
     const nextCursor =

@@ -6,7 +6,7 @@
  * app/domain/search-text.ts.
  */
 import { searchWords } from "~/domain/catalogue";
-import { canForgive, partNumberList } from "~/domain/search-text";
+import { forgivenErrors, fuzzyQueryKeys, partNumberList } from "~/domain/search-text";
 import { vehicleInQuery, vehicleInQueryLabel } from "~/domain/vehicle-in-query";
 import { listPartCardsByIds } from "~/models/part-listing.server";
 import type { CatalogueFilters } from "~/models/part-query-plan.server";
@@ -54,9 +54,23 @@ export function withTypedVehicle(q: string | null | undefined, filters: Catalogu
 }
 
 /**
+ * The catalogue words near each mistyped word of the text (one error from five letters, two from
+ * eight), found through the parts' deletion keys; null when no word has any. Looked up first, so
+ * the search itself is a short $in of whole words, never of every deletion key of what was typed.
+ */
+export async function typingCorrections(text: string | null) {
+  const words = text ? searchWords(text).filter((word) => fuzzyQueryKeys(word).length > 0) : [];
+  const found = await Promise.all(words.map((word) => nearCatalogueWords(word, 3, forgivenErrors(word))));
+  const corrections = Object.fromEntries(
+    words.flatMap((word, index) => (found[index].length ? [[word, found[index]]] : [])),
+  );
+  return Object.keys(corrections).length ? corrections : null;
+}
+
+/**
  * The filters to read with: as typed, or, when the words as typed find nothing (`count` is 0) and
- * a word is long enough to forgive, with typing errors forgiven. Whole words rank first this way:
- * a forgiven read happens only when no part has the words as typed.
+ * a word is near a catalogue word, with that word too. Whole words rank first this way: a forgiven
+ * read happens only when no part has the words as typed.
  */
 export async function forgivingFilters(
   text: string | null,
@@ -64,10 +78,14 @@ export async function forgivingFilters(
   count: (filters: CatalogueFilters) => Promise<number>,
 ) {
   const exact = await count(filters);
-  if (exact > 0 || !text || !canForgive(text)) return { filters, count: exact, forgiven: false };
-  const fuzzy = { ...filters, fuzzy: true };
-  const forgiven = await count(fuzzy);
-  return forgiven > 0 ? { filters: fuzzy, count: forgiven, forgiven: true } : { filters, count: 0, forgiven: false };
+  if (exact > 0) return { filters, count: exact, forgiven: false };
+  const corrections = await typingCorrections(text);
+  if (!corrections) return { filters, count: 0, forgiven: false };
+  const forgiving = { ...filters, corrections };
+  const forgiven = await count(forgiving);
+  return forgiven > 0
+    ? { filters: forgiving, count: forgiven, forgiven: true }
+    : { filters, count: 0, forgiven: false };
 }
 
 export type Suggestion = { q: string; label: string };

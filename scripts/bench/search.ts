@@ -1,6 +1,6 @@
 /**
  * Every kind of catalogue search at the benchmark's size: `npx tsx scripts/bench/search.ts
- * [--parts 100000] [--each 20]`. Seeds the synthetic catalogue (scripts/bench/seed-catalogue.ts)
+ * [--parts 100000] [--each 20] [--kinds "typing errors,…"]`. Seeds the synthetic catalogue (scripts/bench/seed-catalogue.ts)
  * into a throwaway local database, then asks `--each` different searches of every kind, one at a
  * time, through the same reads /parts makes (several numbers, a vehicle in the text, the counts,
  * the forgiving second read when nothing matches as typed, the page of cards, "did you mean"),
@@ -26,7 +26,12 @@ import { startDb } from "./shop";
 import { percentile } from "./stats";
 
 const { values: args } = parseArgs({
-  options: { parts: { type: "string", default: "100000" }, each: { type: "string", default: "20" } },
+  options: {
+    parts: { type: "string", default: "100000" },
+    each: { type: "string", default: "20" },
+    /** Only these kinds (comma-separated names from the table), e.g. "typing errors". */
+    kinds: { type: "string" },
+  },
 });
 const parts = Number(args.parts);
 const each = Number(args.each);
@@ -118,7 +123,8 @@ try {
     );
     console.log("| kind | searches | p50 ms | p95 ms | max ms |");
     console.log("| --- | ---: | ---: | ---: | ---: |");
-    for (const [kind, texts] of Object.entries(KINDS)) {
+    const only = args.kinds?.split(",").map((kind) => kind.trim());
+    for (const [kind, texts] of Object.entries(KINDS).filter(([kind]) => !only || only.includes(kind))) {
       const times: number[] = [];
       for (const text of texts) times.push(await search(text));
       const sorted = [...times].sort((a, b) => a - b);

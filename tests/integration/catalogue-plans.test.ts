@@ -150,7 +150,11 @@ function requests(): Request[] {
   // The forgiving second read: a word with a typing error, alone and with a vehicle and a category.
   for (const vehicle of [null, { make: "Volkswagen", model: "Golf", year: 2016 }])
     for (const sort of ["newest", "price-asc", "price-desc"] as const)
-      all.push({ query: `${word} brakr`, filters: { vehicle, category: "brakes", fuzzy: true }, sort });
+      all.push({
+        query: `${word} brakr`,
+        filters: { vehicle, category: "brakes", corrections: { brakr: ["brake"] } },
+        sort,
+      });
   return all;
 }
 
@@ -190,7 +194,10 @@ describe("every /parts read names the index that answers it", () => {
     const facets = await catalogueFacets(word, {});
     expect(facets.categories).toEqual([{ value: "brakes", count: 6 }]);
     expect(facets.inStock).toBe(3);
-    const forgiven = await listPartCards({ query: `${word} brakr pad`, filters: { fuzzy: true } });
+    const forgiven = await listPartCards({
+      query: `${word} brakr pad`,
+      filters: { corrections: { brakr: ["brake", "brace"] } },
+    });
     expect(forgiven.total).toBe(6);
   });
 });
