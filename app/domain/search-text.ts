@@ -123,11 +123,8 @@ export function joinedPairs(words: readonly string[]) {
   return pairs;
 }
 
-/**
- * One typed word as a clause: the part must have one of these terms (prefixes of its words, or
- * deletion keys). `exact` is the word as typed (for "did you mean" and the words test).
- */
-export type QueryClause = { typed: string; terms: string[]; fuzzy: string[] };
+/** One typed word as a clause: the part must have one of these terms (prefixes of its words). */
+export type QueryClause = { typed: string; terms: string[] };
 
 const SYNONYM_ENTRIES = SEARCH_SYNONYMS.map((group) => group.map((entry) => searchWords(entry)));
 
@@ -135,15 +132,15 @@ const SYNONYM_ENTRIES = SEARCH_SYNONYMS.map((group) => group.map((entry) => sear
  * What was typed as clauses, one per word, all of which a part must meet. Each clause holds the
  * word, its stems, the word joined with its neighbour (typed apart, stored together), and, for
  * a run of words that is one entry of a synonym group, the group's other entries (written as one
- * word: a part stores its neighbouring words joined). With `fuzzy`, every word of five letters or
- * more also carries its deletion keys. Empty when nothing searchable was typed.
+ * word: a part stores its neighbouring words joined), and the catalogue words near a mistyped word
+ * (`corrections`). Empty when nothing searchable was typed.
  */
 export function queryClauses(
   text: string,
-  { fuzzy = false, corrections = null }: { fuzzy?: boolean; corrections?: Record<string, string[]> | null } = {},
+  { corrections = null }: { corrections?: Record<string, string[]> | null } = {},
 ): QueryClause[] {
   const words = searchWords(text).map(cut);
-  const clauses = words.map((word) => ({ typed: word, terms: new Set(stemVariants(word)), fuzzy: new Set<string>() }));
+  const clauses = words.map((word) => ({ typed: word, terms: new Set(stemVariants(word)) }));
   for (let index = 0; index + 1 < words.length; index++) {
     const [first, second] = [words[index], words[index + 1]];
     if (!isWord(first) || !isWord(second)) continue;
@@ -168,17 +165,10 @@ export function queryClauses(
   }
   // Catalogue words near a mistyped word (found first, see forgivingFilters): whole words, as prefixes.
   for (const clause of clauses) for (const word of corrections?.[clause.typed] ?? []) clause.terms.add(cut(word));
-  if (fuzzy) {
-    for (const clause of clauses) {
-      for (const variant of stemVariants(clause.typed)) {
-        for (const key of fuzzyQueryKeys(variant)) clause.fuzzy.add(key);
-      }
-    }
-  }
   // Unique clauses, the most selective (longest shortest term) first: the database narrows by it.
   const seen = new Set<string>();
   return clauses
-    .map((clause) => ({ typed: clause.typed, terms: [...clause.terms], fuzzy: [...clause.fuzzy] }))
+    .map((clause) => ({ typed: clause.typed, terms: [...clause.terms] }))
     .filter((clause) => {
       const key = [...clause.terms].sort().join(" ");
       if (seen.has(key)) return false;
@@ -189,11 +179,6 @@ export function queryClauses(
 }
 
 const shortest = (terms: string[]) => Math.min(...terms.map((term) => term.length));
-
-/** Whether any word typed could be forgiven a typing error (worth a second, fuzzy, read). */
-export function canForgive(text: string) {
-  return searchWords(text).some((word) => fuzzyQueryKeys(word).length > 0);
-}
 
 /**
  * The typed text as a list of part numbers, when it is one: two or more entries separated by
