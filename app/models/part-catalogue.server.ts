@@ -15,7 +15,7 @@ import {
   type FitmentRow,
 } from "~/domain/catalogue";
 import type { Vehicle } from "~/content/vehicles";
-import { catalogueKeys } from "~/domain/part-search-keys";
+import { catalogueKeys, SEARCH_KEYS_VERSION } from "~/domain/part-search-keys";
 import { isObjectId, Part, toPartView } from "./part.server";
 import {
   listingIndex,
@@ -42,7 +42,7 @@ export async function catalogueFacets(
 ): Promise<CatalogueFacets> {
   return coalesce(`part-facets:${JSON.stringify([query, filters])}`, async () => {
     if (searchesNothing(query)) return { categories: [], brands: [], inStock: 0 };
-    const common = partSearchFilter(query, { vehicle: filters.vehicle });
+    const common = partSearchFilter(query, { vehicle: filters.vehicle, corrections: filters.corrections });
     const only = (picked: CatalogueFilters) => partSearchFilter(null, picked);
     const [result] = await Part.aggregate<{
       categories: { _id: string; count: number }[];
@@ -232,8 +232,9 @@ export async function listSitemapParts(file: number) {
 
 /**
  * Parts stored before the catalogue fields existed get their search keys (and the default
- * category and brand): run by the shop at every start, and by `npm run catalogue:backfill`. A part whose number is another's written differently ("PW 1012" beside "PW-1012") is
- * left without keys and reported, for an admin to renumber.
+ * category and brand), and parts whose keys an older version derived get today's: run by the shop
+ * at every start, and by `npm run catalogue:backfill`. A part whose number is another's written
+ * differently ("PW 1012" beside "PW-1012") is left without keys and reported, for an admin to renumber.
  */
 export async function backfillCatalogueKeys() {
   // Every key is written with the others (catalogueKeys), so a part without terms lacks them all.
@@ -249,5 +250,40 @@ export async function backfillCatalogueKeys() {
       conflicts.push(part.partNumber);
     }
   }
-  return { updated, conflicts };
+  return { updated: updated + (await rewriteOldSearchKeys()), conflicts };
+}
+
+/**
+ * Today's keys for parts that have older ones, 500 per write. Each update is conditional on the
+ * version it read, so two instances starting at once write the same keys at most twice.
+ */
+async function rewriteOldSearchKeys() {
+  const old = { terms: { $exists: true }, searchKeysVersion: { $not: { $gte: SEARCH_KEYS_VERSION } } };
+  const fields = { partNumber: 1, name: 1, brand: 1, category: 1, oeNumbers: 1, fitment: 1, searchKeysVersion: 1 };
+  let updated = 0;
+  let batch: Parameters<typeof Part.bulkWrite>[0] = [];
+  const flush = async () => {
+    if (batch.length) updated += (await Part.bulkWrite(batch, { ordered: false })).modifiedCount;
+    batch = [];
+  };
+  for await (const doc of Part.find(old).select(fields).lean().cursor()) {
+    batch.push({
+      updateOne: {
+        filter: { _id: doc._id, searchKeysVersion: doc.searchKeysVersion ?? { $exists: false } },
+        update: {
+          $set: catalogueKeys({
+            partNumber: doc.partNumber,
+            name: doc.name,
+            brand: doc.brand,
+            category: doc.category,
+            oeNumbers: doc.oeNumbers,
+            fitment: (doc.fitment ?? []) as FitmentRow[],
+          }),
+        },
+      },
+    });
+    if (batch.length >= 500) await flush();
+  }
+  await flush();
+  return updated;
 }

@@ -85,7 +85,7 @@ async function readPartCards({
 }: ListOptions) {
   if (searchesNothing(query)) return { parts: [], total: withTotal ? 0 : null, cursors: { first: null, last: null } };
   const filter = partSearchFilter(query, filters);
-  const cardsFilter = withWordsTest(filter, query);
+  const cardsFilter = withWordsTest(filter, query, filters?.corrections);
   const filtered = Object.keys(filter).length > 0;
   const spec = PART_SORT_SPECS[sort];
   const index = listingIndex(listingLead(query, filters), sort);
@@ -144,18 +144,30 @@ async function readPartCards({
     ]);
   }
 
-  const parts: PartCardView[] = docs.map((doc) => {
-    const { createdAt: _createdAt, ...view } = toPartView(doc);
-    return {
-      ...view,
-      brand: doc.brand ?? DEFAULT_BRAND,
-      category: (doc.category ?? "other") as Category,
-      description: truncate(view.description, CARD_DESCRIPTION_LENGTH),
-    };
-  });
+  const parts = docs.map(toCard);
   const cursors = {
     first: docs.length ? cursorOf(docs[0], sort) : null,
     last: docs.length ? cursorOf(docs[docs.length - 1], sort) : null,
   };
   return { parts, total, cursors };
+}
+
+function toCard(doc: PartDoc): PartCardView {
+  const { createdAt: _createdAt, ...view } = toPartView(doc);
+  return {
+    ...view,
+    brand: doc.brand ?? DEFAULT_BRAND,
+    category: (doc.category ?? "other") as Category,
+    description: truncate(view.description, CARD_DESCRIPTION_LENGTH),
+  };
+}
+
+/** The cards of these parts, in the order given (a list of part numbers typed at once); one read by _id. */
+export async function listPartCardsByIds(ids: string[]) {
+  if (ids.length === 0) return [];
+  const docs = await Part.find({ _id: { $in: ids } })
+    .select(CARD_FIELDS)
+    .lean();
+  const byId = new Map(docs.map((doc) => [doc._id.toString(), toCard(doc as PartDoc)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

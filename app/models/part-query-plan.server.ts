@@ -1,5 +1,6 @@
 import { escapeRegExp, normalizeSearch, type PartSort } from "~/domain/search";
-import { queryTerms, vehicleKey, type Category } from "~/domain/catalogue";
+import { vehicleKey, type Category } from "~/domain/catalogue";
+import { queryClauses, type QueryClause } from "~/domain/search-text";
 
 /**
  * Which equality leads a listing index: the search terms, the vehicle, the category or the brand
@@ -33,24 +34,33 @@ export type CatalogueFilters = {
   inStock?: boolean;
   /** A make, a make and model, or a whole vehicle with its year. */
   vehicle?: { make: string; model?: string | null; year?: number | null } | null;
+  /**
+   * Catalogue words near mistyped words, by the word typed (the search's second read, when the words
+   * as typed find nothing: catalogue-search.server.ts, forgivingFilters).
+   */
+  corrections?: Record<string, string[]> | null;
 };
 
 /**
- * The search text as a filter: every word typed starts a word of the name, brand or category, or
- * a piece of the part number or an OE number (so "PW 1012", "pw-1012" and "PW1012" all find
- * PW-1012). Each is an equality on `terms`; input is reduced to letters and digits first, so
- * nothing typed has a meaning to the database.
+ * The search text as a filter: every word typed (or one of its forms: search-text.ts, queryClauses)
+ * starts a word of the name, brand or category, or a piece of the part number or an OE number (so
+ * "PW 1012", "pw-1012" and "PW1012" all find PW-1012). Each word is an equality (or an $in) on
+ * `terms`; input is reduced to letters and digits first, so nothing typed has a meaning to the database.
  */
-function textFilter(terms: string[]) {
+function textFilter(clauses: QueryClause[]) {
   // Only punctuation was typed: it matches nothing (rather than everything).
-  if (terms.length === 0) return { _id: { $exists: false } };
-  return terms.length === 1 ? { terms: terms[0] } : { terms: { $all: terms } };
+  if (clauses.length === 0) return { _id: { $exists: false } };
+  const each = clauses.map((clause) => {
+    const terms = clause.terms;
+    return terms.length === 1 ? { terms: terms[0] } : { terms: { $in: terms } };
+  });
+  return each.length === 1 ? each[0] : { $and: each };
 }
 
-/** The terms of what was typed (queryTerms): null when nothing was, empty when only punctuation was. */
-function typedTerms(query: string | null | undefined) {
+/** The clauses of what was typed: null when nothing was, empty when only punctuation was. */
+function typedClauses(query: string | null | undefined, corrections: CatalogueFilters["corrections"] = null) {
   const text = normalizeSearch(query);
-  return text ? queryTerms(text) : null;
+  return text ? queryClauses(text, { corrections }) : null;
 }
 
 /**
@@ -60,15 +70,23 @@ function typedTerms(query: string | null | undefined) {
  * few words before its many terms. Never in a count or a skip, which MongoDB answers from the
  * index keys and would otherwise fetch every part to test.
  */
-export function withWordsTest(filter: object, query: string | null | undefined) {
-  const terms = typedTerms(query) ?? [];
-  if (terms.length === 0) return filter;
-  return { $and: [...terms.map((term) => ({ words: { $regex: `^${escapeRegExp(term)}` } })), filter] };
+export function withWordsTest(
+  filter: object,
+  query: string | null | undefined,
+  corrections: CatalogueFilters["corrections"] = null,
+) {
+  const clauses = typedClauses(query, corrections) ?? [];
+  if (clauses.length === 0) return filter;
+  const test = (clause: QueryClause) => {
+    const each = clause.terms.map((term) => ({ words: { $regex: `^${escapeRegExp(term)}` } }));
+    return each.length === 1 ? each[0] : { $or: each };
+  };
+  return { $and: [...clauses.map(test), filter] };
 }
 
 /** The index a /parts request is read along (listingIndex): the first equality it has, or none. */
 export function listingLead(query: string | null | undefined, filters: CatalogueFilters = {}): ListingLead {
-  if (typedTerms(query)?.length) return "terms";
+  if (typedClauses(query)?.length) return "terms";
   if (filters.vehicle) return "vehicleKeys";
   if (filters.category) return "category";
   if (filters.brand) return "brand";
@@ -77,14 +95,14 @@ export function listingLead(query: string | null | undefined, filters: Catalogue
 
 /** Text was typed, but nothing in it can be searched for ("--"): nothing matches, no query needed. */
 export function searchesNothing(query: string | null | undefined) {
-  return typedTerms(query)?.length === 0;
+  return typedClauses(query)?.length === 0;
 }
 
 /** The filter for a storefront search: the text and every chosen filter, all of them at once. */
 export function partSearchFilter(query: string | null | undefined, filters: CatalogueFilters = {}) {
   const clauses: object[] = [];
-  const terms = typedTerms(query);
-  if (terms) clauses.push(textFilter(terms));
+  const typed = typedClauses(query, filters.corrections);
+  if (typed) clauses.push(textFilter(typed));
   if (filters.vehicle) clauses.push({ vehicleKeys: vehicleKey(filters.vehicle) });
   if (filters.category) clauses.push({ category: filters.category });
   if (filters.brand) clauses.push({ brand: filters.brand });

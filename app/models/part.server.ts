@@ -93,11 +93,14 @@ const partSchema = new Schema(
     vehicleKeys: { type: [String], default: undefined },
     /**
      * Every prefix of the words of the name, brand and category, and of the part and OE numbers
-     * (catalogue.ts, searchTerms): a search for "brak" is an equality on this array.
+     * (catalogue.ts, searchTerms): a search for "brak" is an equality on this array. Also the
+     * deletion keys of those words ("~filtr" for "filter", search-text.ts), which forgive typos.
      */
     terms: { type: [String], default: undefined },
     /** The words whose prefixes the terms are (about a fifth as many): see textFilter. */
     words: { type: [String], default: undefined },
+    /** Which derivation wrote the keys above (SEARCH_KEYS_VERSION): older ones are rewritten at start. */
+    searchKeysVersion: { type: Number },
     /** Stock below this shows on the admin home (unset: the part's minimum order). */
     lowStockThreshold: {
       type: Number,
@@ -131,6 +134,8 @@ for (const lead of LISTING_LEADS) {
 partSchema.index({ partNumber: 1 }, { unique: true });
 partSchema.index({ partNumberKey: 1 }, { unique: true, sparse: true });
 partSchema.index({ oeKeys: 1 });
+// The start's backfill: the parts whose search keys an older version wrote.
+partSchema.index({ searchKeysVersion: 1 });
 // The stock check and the sweep: the parts an order holds stock on.
 partSchema.index({ "holds.orderId": 1 }, { sparse: true });
 

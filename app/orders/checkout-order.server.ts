@@ -9,6 +9,7 @@ import type { UserView } from "~/models/user.server";
 import { DAY_MS, Order, stockSettings } from "./model/schema.server";
 import type { OrderView } from "./model/view.server";
 import type { Checkout } from "./checkout.server";
+import { orderSearchKeys } from "~/orders/model/search-keys.server";
 
 export type OrderLineRequest = { partId: string; quantity: number };
 
@@ -85,7 +86,7 @@ export async function reorderedFromNumber(reorderedFrom: string | null | undefin
 export function orderFields(c: Checkout, sourceNumber: number | null) {
   const { input, priced } = c;
   const { user, poNumber, reorderedFrom, onAccount, pricing } = input;
-  const searchKeys = [poNumber, user.companyName].filter(Boolean).map((key) => key!.toLowerCase());
+  const searchKeys = orderSearchKeys({ poNumber, companyName: user.companyName, placerName: user.name });
   const limit = input.spendingLimitCents ?? null;
   const placedAt = new Date();
   return {

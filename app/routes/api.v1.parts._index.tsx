@@ -1,28 +1,62 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { listPartCards } from "~/models/part-listing.server";
 import { PART_CURSOR_PATTERN } from "~/models/part-keyset.server";
+import type { CatalogueFilters } from "~/models/part-query-plan.server";
 import { apiCall, decodeCursor, encodeCursor, methodNotAllowed, ok, readQuery } from "~/utils/api.server";
 import { PartListQuery } from "~/utils/api-schemas.server";
 import { partJson } from "~/utils/api-views.server";
+import { partNumberListSearch, typingCorrections, withTypedVehicle } from "~/utils/catalogue-search.server";
 import { searchFilters } from "~/utils/parts-search.server";
 import { priceCards } from "~/utils/pricing.server";
 
-/** GET /api/v1/parts: the catalogue, searched and filtered as on /parts, a page at a time. */
+/** A cursor of a search read with typing errors forgiven carries that mark, so its next page is read alike. */
+const FORGIVEN_CURSOR = new RegExp(`^~?${PART_CURSOR_PATTERN.source.slice(1)}`);
+
+/**
+ * GET /api/v1/parts: the catalogue, searched and filtered as on /parts, a page at a time. Several
+ * part numbers at once answer exactly those parts in the order asked, with `notFound`; a vehicle
+ * named in the text narrows as `make`/`model` do, and the answer says so in `vehicle`.
+ */
 export async function loader(args: LoaderFunctionArgs) {
   return apiCall(args, ["read", "stock"], async ({ user }) => {
     const query = readQuery(args.request, PartListQuery);
-    const after = decodeCursor(query.cursor, PART_CURSOR_PATTERN);
-    const { parts, cursors } = await listPartCards({
-      query: query.q?.trim() || null,
-      filters: searchFilters({ ...query, page: 1 }),
-      sort: query.sort,
-      perPage: query.limit,
-      withTotal: false,
-      after,
-    });
-    const nextCursor = parts.length === query.limit && cursors.last ? encodeCursor(cursors.last) : null;
+    const cursor = decodeCursor(query.cursor, FORGIVEN_CURSOR);
+    const q = query.q?.trim() || null;
+    const numbers = cursor ? null : await partNumberListSearch(q);
+    if (numbers) {
+      return ok({
+        data: (await priceCards(user, numbers.parts)).map(partJson),
+        nextCursor: null,
+        notFound: numbers.missing,
+      });
+    }
+    const typed = withTypedVehicle(q, searchFilters({ ...query, page: 1 }));
+    const read = (filters: CatalogueFilters, after: string | null) =>
+      listPartCards({ query: typed.text, filters, sort: query.sort, perPage: query.limit, withTotal: false, after });
+    const after = cursor?.replace(/^~/, "") ?? null;
+    const corrections = cursor?.startsWith("~") ? await typingCorrections(typed.text) : null;
+    let forgiven = Boolean(corrections);
+    let page = await read({ ...typed.filters, corrections }, after);
+    // The words as typed find nothing: the same search with the catalogue words near the typed ones.
+    if (!cursor && page.parts.length === 0) {
+      const near = await typingCorrections(typed.text);
+      if (near) {
+        page = await read({ ...typed.filters, corrections: near }, null);
+        forgiven = page.parts.length > 0;
+      }
+    }
+    const { parts, cursors } = page;
+    const nextCursor =
+      parts.length === query.limit && cursors.last ? encodeCursor(`${forgiven ? "~" : ""}${cursors.last}`) : null;
     // The key owner's own price (a price group), as the catalogue's cards show it.
-    return ok({ data: (await priceCards(user, parts)).map(partJson), nextCursor });
+    return ok({
+      data: (await priceCards(user, parts)).map(partJson),
+      nextCursor,
+      ...(typed.vehicle
+        ? { vehicle: { make: typed.vehicle.make, model: typed.vehicle.model, year: typed.vehicle.year } }
+        : {}),
+      ...(forgiven ? { forgiven: true } : {}),
+    });
   });
 }
 

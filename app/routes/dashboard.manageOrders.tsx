@@ -35,7 +35,8 @@ import {
 } from "~/domain/order-states";
 
 /**
- * Newest first, 20 a page; search (order number, PO number, email or company), state and dates,
+ * Newest first, 20 a page; search (order number, PO number, email, company or the name of who
+ * placed it: orders/model/search-keys.server.ts), state and dates,
  * all in the URL.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -135,8 +136,8 @@ export default function ManageOrders() {
       >
         <Field
           meta={fields.q}
-          label="Order, PO, email or company"
-          inputProps={{ type: "search", placeholder: "SO-100042, PO number, name@…" }}
+          label="Order, PO, email or company, or a name"
+          inputProps={{ type: "search", placeholder: "SO-100042, PO number, a name, name@…" }}
         />
         <div>
           <label htmlFor={fields.status.id} className="mb-1 block text-sm font-medium text-slate-800">

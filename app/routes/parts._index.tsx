@@ -23,6 +23,15 @@ import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.serv
 import { takeCartRefusal, type CartRefusal } from "~/utils/cart-refusal.server";
 import { getEnv } from "~/utils/env.server";
 import { findPartByNumber } from "~/utils/part-number.server";
+import {
+  didYouMean,
+  forgivingFilters,
+  partNumberListSearch,
+  withTypedVehicle,
+  type Suggestion,
+  type TypedVehicle,
+} from "~/utils/catalogue-search.server";
+import { DidYouMean, MissingNumbers, SearchNotes } from "~/components/parts-search-notes";
 import { parsePartsSearch, partsSearchSchema, pickedVehicle, searchFilters } from "~/utils/parts-search.server";
 import { EMPTY_PARTS_STATE, isNarrowed, partsHref, partsParams, type PartsState } from "~/utils/parts-url";
 import { PART_SORT_LABELS, PART_SORTS, SEARCH_MAX_LENGTH } from "~/domain/search";
@@ -33,6 +42,12 @@ import { forgetVehicle, getRememberedVehicle, rememberVehicle } from "~/utils/ve
 
 const PER_PAGE = 12;
 const NO_FACETS: CatalogueFacets = { categories: [], brands: [], inStock: 0 };
+const NO_SEARCH_NOTES = {
+  typedVehicle: null as TypedVehicle | null,
+  missingNumbers: null as string[] | null,
+  forgiven: false,
+  suggestions: [] as Suggestion[],
+};
 
 type Card = PartCardView & { fits: boolean };
 
@@ -65,6 +80,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         remembered,
         canonical: canonicalUrl(EMPTY_PARTS_STATE),
         refusal: null as CartRefusal | null,
+        ...NO_SEARCH_NOTES,
       },
       { status: 400, headers: publicPageHeaders(request, { status: 400 }) },
     );
@@ -78,7 +94,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (part) return redirect(`/parts/${part.id}`, { headers: { "Cache-Control": "private, no-store" } });
   }
 
-  const filters = searchFilters(search);
+  // Several part numbers at once: exactly those parts, in the order typed, and the ones not found.
+  const numberList = q && page === 1 && !after && !before ? await partNumberListSearch(q) : null;
+  // A make or model named in the text narrows to the parts that fit it (unless one is picked).
+  const typed = withTypedVehicle(q, searchFilters(search));
   const picked = pickedVehicle(search);
   const state: PartsState = {
     q,
@@ -86,9 +105,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     page,
     after,
     before,
-    category: filters.category ?? null,
-    brand: filters.brand ?? null,
-    inStock: Boolean(filters.inStock),
+    category: typed.filters.category ?? null,
+    brand: typed.filters.brand ?? null,
+    inStock: Boolean(typed.filters.inStock),
     make: picked?.make ?? null,
     model: picked?.model ?? null,
     year: picked?.year ?? null,
@@ -102,21 +121,31 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
   // The counts give the total too (one read fewer); the Previous/Next links carry a cursor, so a
   // page deep in the list is a range on the index.
-  const facets = await catalogueFacets(q, filters);
+  // When the words as typed find nothing, the same search again with typing errors forgiven.
+  let facets: CatalogueFacets = NO_FACETS;
+  const { filters, forgiven } = numberList
+    ? { filters: typed.filters, forgiven: false }
+    : await forgivingFilters(typed.text, typed.filters, async (tried) => {
+        facets = await catalogueFacets(typed.text, tried);
+        return facetsTotal(facets, tried);
+      });
   const {
     parts: listed,
     total,
     cursors,
-  } = await listPartCards({
-    query: q,
-    filters,
-    sort,
-    page,
-    perPage: PER_PAGE,
-    after,
-    before,
-    total: facetsTotal(facets, filters),
-  });
+  } = numberList
+    ? { parts: numberList.parts, total: numberList.parts.length, cursors: { first: null, last: null } }
+    : await listPartCards({
+        query: typed.text,
+        filters,
+        sort,
+        page,
+        perPage: PER_PAGE,
+        after,
+        before,
+        total: facetsTotal(facets, filters),
+      });
+  const suggestions = !numberList && total === 0 && page === 1 ? await didYouMean(typed.text) : [];
   // A signed-in customer sees their own price (a page with a session cookie is never shared).
   const parts = await priceCards(await getUser(request), listed);
   const fitting = new Set(
@@ -130,7 +159,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         : [],
   );
   const count = total ?? 0;
-  const pageCount = Math.ceil(count / PER_PAGE);
+  const pageCount = numberList ? 1 : Math.ceil(count / PER_PAGE);
   // A page past the end exists for nobody: say so with a 404 (and a link back), not an empty 200.
   const status = page > Math.max(pageCount, 1) ? 404 : 200;
   // An "Add to cart" refused without JavaScript came back here: its message goes to that part's card.
@@ -151,6 +180,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       remembered: chosen ?? remembered,
       canonical: canonicalUrl(state),
       refusal,
+      typedVehicle: typed.vehicle,
+      missingNumbers: numberList?.missing ?? null,
+      forgiven,
+      suggestions,
     },
     { status, headers },
   );
@@ -224,6 +257,13 @@ export default function PartsList() {
                 : null}
           </p>
           <ActiveFilters state={state} />
+          <SearchNotes
+            state={state}
+            typedVehicle={data.typedVehicle}
+            forgiven={data.forgiven}
+            listed={Boolean(data.missingNumbers)}
+          />
+          {data.missingNumbers?.length ? <MissingNumbers numbers={data.missingNumbers} /> : null}
 
           {errors.length ? (
             <div className="mt-4 rounded-lg border border-red-300 bg-red-50 p-6" data-testid="search-errors">
@@ -262,7 +302,7 @@ export default function PartsList() {
               </p>
             </div>
           ) : (
-            <EmptyState state={state} narrowed={narrowed} />
+            <EmptyState state={state} narrowed={narrowed} suggestions={data.suggestions} />
           )}
 
           {pageCount > 1 && parts.length ? (
@@ -274,7 +314,15 @@ export default function PartsList() {
   );
 }
 
-function EmptyState({ state, narrowed }: { state: PartsState; narrowed: boolean }) {
+function EmptyState({
+  state,
+  narrowed,
+  suggestions,
+}: {
+  state: PartsState;
+  narrowed: boolean;
+  suggestions: Suggestion[];
+}) {
   const filtered = Boolean(state.category || state.brand || state.inStock || state.make);
   return (
     <div className="mt-8 rounded-lg border border-dashed border-slate-300 p-10 text-center" data-testid="empty-state">
@@ -285,6 +333,7 @@ function EmptyState({ state, narrowed }: { state: PartsState; narrowed: boolean 
             ? "No parts match these filters"
             : "No parts are listed yet"}
       </h2>
+      <DidYouMean state={state} suggestions={suggestions} />
       {narrowed ? (
         <p className="mt-2 text-slate-700">
           Check the spelling, search by part number (such as PW-1001){filtered ? ", remove a filter" : ""}, or{" "}

@@ -103,7 +103,23 @@ export const PartListQuery = partsSearchSchema
   })
   .strict();
 
-export const PartList = z.object({ data: z.array(Part), nextCursor: z.string().nullable() }).openapi("PartList");
+export const PartList = z
+  .object({
+    data: z.array(Part),
+    nextCursor: z.string().nullable(),
+    notFound: z.array(z.string()).optional().openapi({
+      description: "For q of several part numbers: the numbers typed that name no part (data: the others, in order)",
+    }),
+    vehicle: z
+      .object({ make: z.string(), model: z.string().nullable(), year: z.number().int().nullable() })
+      .optional()
+      .openapi({ description: "The vehicle named in q: the parts listed fit it" }),
+    forgiven: z
+      .boolean()
+      .optional()
+      .openapi({ description: "True when no part had the words as typed and typing errors were forgiven" }),
+  })
+  .openapi("PartList");
 
 export const PartNumberParam = z.object({
   number: z.string().min(1).max(40).openapi({ description: "A part number or an OE number", example: "PW-1003" }),

@@ -12,6 +12,7 @@ import { ensureDemoFailedMail } from "./failed-mail.server";
 import { ensureDemoWebhooks } from "./webhooks.server";
 import { assignInvoiceNumber } from "~/orders/model/invoice.server";
 import { Order } from "~/orders/model/schema.server";
+import { orderSearchKeys } from "~/orders/model/search-keys.server";
 import { toOrderView } from "~/orders/model/view.server";
 import { hashPassword } from "./password.server";
 import { getEnv } from "./env.server";
@@ -539,7 +540,7 @@ async function ensureEuDemoOrder(now: number) {
     companyId: buyer.companyId,
     placedBy: buyer._id,
     companyName: company?.companyName,
-    searchKeys: ["be-2026-117", (company?.companyName ?? "").toLowerCase()],
+    searchKeys: orderSearchKeys({ poNumber: "BE-2026-117", companyName: company?.companyName, placerName: buyer.name }),
     paymentMethod: "card",
     status: "paid",
     paidCents: priced.totalCents,
@@ -594,7 +595,7 @@ async function ensureDemoApproval(now: number) {
     userEmail: blake.email,
     userName: blake.name,
     companyName: DEMO_TRADE.companyName,
-    searchKeys: ["nfg-4450", DEMO_TRADE.companyName.toLowerCase()],
+    searchKeys: orderSearchKeys({ poNumber: "NFG-4450", companyName: DEMO_TRADE.companyName, placerName: blake.name }),
     poNumber: "NFG-4450",
     phone: "+1 313 555 0199",
     address: "Northside Fleet Garage\n48 Mill Road\nDetroit, MI 48209",
@@ -657,7 +658,8 @@ async function createDemoOrders(now: number) {
       userName: user.name,
       phone: "+1 313 555 0199",
       address,
-      ...(companyName ? { companyName, searchKeys: [companyName.toLowerCase()] } : {}),
+      ...(companyName ? { companyName } : {}),
+      searchKeys: orderSearchKeys({ companyName, placerName: user.name }),
     };
   };
   const transfer = (amountCents: number, daysAgo: number, reference: string) => ({
@@ -777,7 +779,13 @@ async function createDemoOrders(now: number) {
       totalCents,
       ...seed.fields,
       ...(seed.fields.poNumber
-        ? { searchKeys: [String(seed.fields.poNumber).toLowerCase(), "northside fleet garage"] }
+        ? {
+            searchKeys: orderSearchKeys({
+              poNumber: String(seed.fields.poNumber),
+              companyName: "Northside Fleet Garage",
+              placerName: String(seed.fields.userName ?? ""),
+            }),
+          }
         : {}),
       ...money,
       // An unpaid card order holds its stock for the hold time from when it was placed.

@@ -1,6 +1,7 @@
 /** The quick-order pad's lines checked against the catalogue (the pad's text: quick-order.ts). */
 import type { PartView } from "~/models/part.server";
 import { lineProblem, type LineProblem } from "~/domain/order-lines";
+import { nearPartNumbers } from "~/models/part-suggest.server";
 import { findPartsByNumbers, matchOf, unmatchedMessage } from "./part-number.server";
 import type { PadEntry } from "./quick-order";
 
@@ -77,5 +78,22 @@ export async function checkPadLines(entries: PadEntry[]): Promise<PadLineCheck[]
       check.lineTotalCents = check.part.priceCents * check.quantity;
     }
   }
+  await suggestNumbers(checks);
   return checks;
+}
+
+/** How many unknown numbers of one pad get "did you mean" (two index reads each). */
+const MAX_SUGGESTED_LINES = 10;
+
+/** An unknown number's message names the nearest part numbers, when some are near (a typo off an invoice). */
+async function suggestNumbers(checks: PadLineCheck[]) {
+  const unknown = checks
+    .filter((check) => !check.part && check.problem?.message.startsWith("Unknown part number"))
+    .slice(0, MAX_SUGGESTED_LINES);
+  await Promise.all(
+    unknown.map(async (check) => {
+      const near = await nearPartNumbers(check.partNumber, 2);
+      if (near.length && check.problem) check.problem.message += ` (did you mean ${near.join(" or ")}?)`;
+    }),
+  );
 }

@@ -52,7 +52,8 @@ function equalities(filter: Record<string, unknown>): Set<string> {
   for (const member of members) {
     if (Array.isArray(member.$and)) for (const field of equalities(member)) found.add(field);
     for (const [key, value] of Object.entries(member)) {
-      const isEquality = typeof value === "string" || (value && typeof value === "object" && "$all" in value);
+      const isEquality =
+        typeof value === "string" || (value && typeof value === "object" && ("$all" in value || "$in" in value));
       if (!key.startsWith("$") && isEquality) found.add(key);
     }
   }
@@ -146,6 +147,14 @@ function requests(): Request[] {
                 filters: { vehicle, category, brand, inStock },
                 sort,
               });
+  // The forgiving second read: a word with a typing error, alone and with a vehicle and a category.
+  for (const vehicle of [null, { make: "Volkswagen", model: "Golf", year: 2016 }])
+    for (const sort of ["newest", "price-asc", "price-desc"] as const)
+      all.push({
+        query: `${word} brakr`,
+        filters: { vehicle, category: "brakes", corrections: { brakr: ["brake"] } },
+        sort,
+      });
   return all;
 }
 
@@ -185,6 +194,11 @@ describe("every /parts read names the index that answers it", () => {
     const facets = await catalogueFacets(word, {});
     expect(facets.categories).toEqual([{ value: "brakes", count: 6 }]);
     expect(facets.inStock).toBe(3);
+    const forgiven = await listPartCards({
+      query: `${word} brakr pad`,
+      filters: { corrections: { brakr: ["brake", "brace"] } },
+    });
+    expect(forgiven.total).toBe(6);
   });
 });
 

@@ -133,7 +133,7 @@ const orderSchema = new Schema(
     userName: { type: String, required: true },
     /** The buyer's company, as it was when the order was placed (documents, search). */
     companyName: { type: String, trim: true, maxlength: 120 },
-    /** Lower-case PO number and company name: Manage Orders' search by their start. */
+    /** PO number, company name and the placer's name, lower case: Manage Orders' search (search-keys.server.ts). */
     searchKeys: { type: [String], default: undefined },
     /** Card (through Stripe) or on account (invoiced at once, due `dueAt`). */
     paymentMethod: { type: String, enum: ["card", "account"], default: "card" },

@@ -9,19 +9,18 @@ import { isObjectId } from "~/models/part.server";
 import { type OrderDoc, Order } from "./schema.server";
 import { type OrderView, toOrderView } from "./view.server";
 import { type CustomerScope, scopeFilter, pageOf, PLACED } from "./reads.server";
+import { orderSearchBranches } from "./search-keys.server";
 
 export type AdminOrderFilter = {
   /** One company's orders. */
   companyId?: string | null;
   state?: OrderState | null;
-  /** What was typed in the search: an order number, a PO number, an email or a company name (or its start). */
+  /** What was typed: an order number, a PO number, an email, a company or the placer's name (or its start). */
   q?: string | null;
   /** Placed at or after `from` and before `to`. */
   from?: Date | null;
   to?: Date | null;
 };
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The orders in a state at `now`, as a MongoDB filter (the words of domain/order-states.ts). */
 export function stateQuery(state: OrderState, now = new Date()): Record<string, unknown> {
@@ -63,14 +62,11 @@ export function adminOrderQuery({ state, q, from, to, companyId }: AdminOrderFil
   if (companyId && isObjectId(companyId)) query.companyId = new mongoose.Types.ObjectId(companyId);
   const typed = q?.trim().toLowerCase();
   if (typed) {
-    const prefix = { $regex: `^${escapeRegExp(typed)}` };
     const number = parseOrderNumber(typed);
     query.$or = [
       ...(number ? [{ number }] : []),
       ...(isObjectId(typed) ? [{ _id: new mongoose.Types.ObjectId(typed) }] : []),
-      // Anchored, case-sensitive prefixes of lower-case fields: ranges on their indexes.
-      { userEmail: prefix },
-      { searchKeys: prefix },
+      ...orderSearchBranches(typed),
     ];
   }
   if (from || to) query.createdAt = { ...(from ? { $gte: from } : {}), ...(to ? { $lt: to } : {}) };

@@ -1,0 +1,53 @@
+/**
+ * Words buyers type for what the catalogue calls something else. Each line is one group: a search
+ * for any of its entries also finds parts named with the others. An entry may be two words ("shock
+ * absorber"); write entries singular and in lower case (plurals are found anyway). Shared by server
+ * and browser; the search reads it on every request, so a change here needs no re-indexing.
+ */
+export const SEARCH_SYNONYMS: readonly (readonly string[])[] = [
+  // Names for the same part.
+  ["headlamp", "headlight", "head lamp", "head light"],
+  ["tail lamp", "tail light", "rear lamp", "rear light"],
+  ["shock absorber", "shock", "damper"],
+  ["brake", "break"],
+  ["windscreen", "windshield"],
+  ["wiper", "wiper blade"],
+  ["tyre", "tire"],
+  ["exhaust", "muffler", "silencer"],
+  ["spark plug", "sparkplug"],
+  ["alternator", "generator"],
+  ["battery", "accumulator"],
+  ["bulb", "lamp"],
+  ["coolant", "antifreeze"],
+  ["rotor", "disc", "disk"],
+  ["gasket", "seal"],
+  ["bonnet", "hood"],
+  ["boot", "trunk"],
+  ["gearbox", "transmission"],
+  ["petrol", "gasoline"],
+  // British and American spellings.
+  ["aluminium", "aluminum"],
+  ["colour", "color"],
+  ["grey", "gray"],
+  ["centre", "center"],
+  ["fibre", "fiber"],
+  ["litre", "liter"],
+  ["metre", "meter"],
+  ["caliper", "calliper"],
+  ["mould", "mold"],
+  ["vapour", "vapor"],
+];
+
+/**
+ * Other names of makes as buyers type them, each with the make it means (app/content/vehicles.ts).
+ */
+export const MAKE_NICKNAMES: Readonly<Record<string, string>> = {
+  vw: "Volkswagen",
+  vauxhall: "Opel",
+  chevy: "Chevrolet",
+  merc: "Mercedes-Benz",
+  mercedes: "Mercedes-Benz",
+  benz: "Mercedes-Benz",
+  alfa: "Alfa Romeo",
+  beemer: "BMW",
+};

@@ -1,0 +1,141 @@
+/**
+ * Every kind of catalogue search at the benchmark's size: `npx tsx scripts/bench/search.ts
+ * [--parts 100000] [--each 20] [--kinds "typing errors,…"]`. Seeds the synthetic catalogue (scripts/bench/seed-catalogue.ts)
+ * into a throwaway local database, then asks `--each` different searches of every kind, one at a
+ * time, through the same reads /parts makes (several numbers, a vehicle in the text, the counts,
+ * the forgiving second read when nothing matches as typed, the page of cards, "did you mean"),
+ * and prints p50/p95/max per kind and the keys a part stores for search.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { catalogueFacets, facetsTotal } from "../../app/models/part-catalogue.server";
+import { listPartCards } from "../../app/models/part-listing.server";
+import { Part } from "../../app/models/part.server";
+import {
+  didYouMean,
+  forgivingFilters,
+  partNumberListSearch,
+  withTypedVehicle,
+} from "../../app/utils/catalogue-search.server";
+import { findPartByNumber } from "../../app/utils/part-number.server";
+import { connectDb, disconnectDb, syncIndexes } from "../../app/utils/db.server";
+import { seedCatalogue } from "./seed-catalogue";
+import { startDb } from "./shop";
+import { percentile } from "./stats";
+
+const { values: args } = parseArgs({
+  options: {
+    parts: { type: "string", default: "100000" },
+    each: { type: "string", default: "20" },
+    /** Only these kinds (comma-separated names from the table), e.g. "typing errors". */
+    kinds: { type: "string" },
+  },
+});
+const parts = Number(args.parts);
+const each = Number(args.each);
+
+const WORDS = ["brake", "filter", "pump", "plug", "radiator", "alternator", "sensor", "bearing", "caliper", "mirror"];
+const MATERIALS = ["ceramic", "forged", "aluminium", "stainless", "carbon", "reinforced"];
+const swap = (word: string) => `${word.slice(0, 2)}${word[3]}${word[2]}${word.slice(4)}`;
+const cycle = <T>(list: T[], count: number) => Array.from({ length: count }, (_, index) => list[index % list.length]);
+const number = (index: number) => `BN-${String(index).padStart(6, "0")}`;
+
+/** What buyers type, by kind: `each` different texts of every kind. */
+const KINDS: Record<string, string[]> = {
+  "a word": cycle(WORDS, each).map((word, index) => (index < WORDS.length ? word : word.slice(0, 4))),
+  "two words": cycle(WORDS, each).map((word, index) => `${MATERIALS[index % MATERIALS.length]} ${word}`),
+  plurals: cycle(WORDS, each).map((word, index) => `${MATERIALS[index % MATERIALS.length]} ${word}s`),
+  "synonyms and spellings": cycle(
+    ["break pads", "aluminum radiator", "headlamp bulb", "damper", "muffler", "shocks", "tail light", "rotor"],
+    each,
+  ),
+  "run together / apart": cycle(
+    ["sparkplug", "waterpump", "oilfilter", "airfilter", "wiper blades", "tail lamps"],
+    each,
+  ),
+  "typing errors": cycle(
+    WORDS.filter((word) => word.length >= 5),
+    each,
+  ).map((word, index) => (index % 2 ? swap(word) : `${word.slice(0, -1)}`)),
+  "vehicle in the text": cycle(
+    ["golf brake", "corolla filter", "civic pump", "toyota", "focus radiator", "bmw 3 series sensor", "octavia plug"],
+    each,
+  ),
+  "one part number": Array.from({ length: each }, (_, index) => number(1 + index * 997)),
+  "several part numbers": Array.from(
+    { length: each },
+    (_, index) => `${number(1 + index * 991)}, ${number(2 + index * 977)} ${number(3 + index * 953)}`,
+  ),
+  "nothing found (did you mean)": cycle(
+    ["zzqx", "radiator wipers", "BN-9999999", "qwrtplk", "ceramic thermostat mirror"],
+    each,
+  ).map((text, index) => (index < 5 ? text : `${text} ${index}`)),
+};
+
+/** The reads /parts makes for a search (app/routes/parts._index.tsx), in the same order. */
+async function search(q: string) {
+  const started = performance.now();
+  if (await findPartByNumber(q)) return performance.now() - started;
+  const list = await partNumberListSearch(q);
+  if (list) return performance.now() - started;
+  const typed = withTypedVehicle(q, { category: null, brand: null, inStock: false, vehicle: null });
+  let facets = { categories: [], brands: [], inStock: 0 } as Awaited<ReturnType<typeof catalogueFacets>>;
+  const { filters } = await forgivingFilters(typed.text, typed.filters, async (tried) => {
+    facets = await catalogueFacets(typed.text, tried);
+    return facetsTotal(facets, tried);
+  });
+  const total = facetsTotal(facets, filters);
+  await listPartCards({ query: typed.text, filters, perPage: 12, total });
+  if (total === 0) await didYouMean(typed.text);
+  return performance.now() - started;
+}
+
+const work = mkdtempSync(path.join(os.tmpdir(), "shop-search-bench-"));
+try {
+  const db = await startDb(work);
+  try {
+    await connectDb(db.uri);
+    await syncIndexes();
+    console.log(`Seeding ${parts} parts…`);
+    const seeded = await seedCatalogue({ parts, customers: 10, orders: 0, reviews: 0 }, { log: () => {} });
+    console.log(`  seeded in ${seeded.seconds.total.toFixed(1)} s`);
+    const [keys] = await Part.aggregate<{ terms: number; fuzzy: number; words: number }>([
+      { $limit: 1000 },
+      {
+        $project: {
+          terms: { $size: "$terms" },
+          words: { $size: "$words" },
+          fuzzy: { $size: { $filter: { input: "$terms", cond: { $eq: [{ $substrCP: ["$$this", 0, 1] }, "~"] } } } },
+        },
+      },
+      { $group: { _id: null, terms: { $avg: "$terms" }, fuzzy: { $avg: "$fuzzy" }, words: { $avg: "$words" } } },
+    ]);
+    console.log(
+      `Keys a part stores (first 1,000): ${keys.terms.toFixed(1)} terms, of which ${keys.fuzzy.toFixed(1)} deletion keys; ${keys.words.toFixed(1)} words`,
+    );
+    console.log(
+      `load average ${os
+        .loadavg()
+        .map((value) => value.toFixed(2))
+        .join(" ")}`,
+    );
+    console.log("| kind | searches | p50 ms | p95 ms | max ms |");
+    console.log("| --- | ---: | ---: | ---: | ---: |");
+    const only = args.kinds?.split(",").map((kind) => kind.trim());
+    for (const [kind, texts] of Object.entries(KINDS).filter(([kind]) => !only || only.includes(kind))) {
+      const times: number[] = [];
+      for (const text of texts) times.push(await search(text));
+      const sorted = [...times].sort((a, b) => a - b);
+      console.log(
+        `| ${kind} | ${texts.length} | ${percentile(sorted, 50).toFixed(0)} | ${percentile(sorted, 95).toFixed(0)} | ${sorted[sorted.length - 1].toFixed(0)} |`,
+      );
+    }
+  } finally {
+    await disconnectDb();
+    await db.stop();
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
