@@ -200,7 +200,12 @@ async function demoData() {
     invitationToken,
     orders: {
       approval: await orderId({ poNumber: "NFG-4450" }),
-      unpaid: await orderId({ userEmail: casey, status: "unpaid" }),
+      // The demo's unpaid order, or one like it when a file before this one paid or ended it.
+      unpaid: await orderId({ userEmail: casey, status: "unpaid" }).catch(async () => {
+        const user = await db.collection("users").findOne({ email: casey });
+        const order = await createOrder({ user: { id: String(user!._id), email: casey, name: String(user!.name) } });
+        return order.id;
+      }),
       "part-paid": await orderId({ poNumber: "NFG-4432" }),
       "on-account": await orderId({ poNumber: "NFG-4451" }),
       overdue: await orderId({ poNumber: "NFG-4398" }),

@@ -63,9 +63,13 @@ test("sign-up, sign-out and login forms work through the proxy, with Secure cook
   await expect(page).toHaveURL(`${proxy.url}/dashboard`);
   await expect(page.getByTestId("profile-details")).toContainText(email);
 
-  const session = (await context.cookies(proxy.url)).find((cookie) => cookie.name === "__session");
+  // Over HTTPS the session cookie takes the __Host- prefix: Secure, path /, no Domain, so no subdomain can set it.
+  const cookies = await context.cookies(proxy.url);
+  expect(cookies.find((cookie) => cookie.name === "__session")).toBeUndefined();
+  const session = cookies.find((cookie) => cookie.name === "__Host-session");
   expect(session?.secure).toBe(true);
   expect(session?.httpOnly).toBe(true);
+  expect(session?.path).toBe("/");
 
   await page.getByRole("button", { name: "Sign Out" }).click();
   await expect(
