@@ -6,6 +6,7 @@ import { createUser, sessionCookieValue } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { axeViolations, expect, preloadAxe, test } from "./fixtures";
 import { layoutProblems } from "./layout";
+import { ORDER_STATES } from "~/domain/order-states";
 
 /**
  * Every screen each role can reach, with the demo's own data (lists long enough to scroll, an order
@@ -117,20 +118,10 @@ const SCREENS: Screen[] = [
   { role: "admin", path: "/dashboard/manageProducts/import" },
   { role: "admin", path: "/dashboard/manageOrders" },
   { role: "admin", path: "/dashboard/manageOrders?status=overdue" },
-  ...(
-    [
-      "approval",
-      "unpaid",
-      "part-paid",
-      "on-account",
-      "overdue",
-      "pending",
-      "shipped",
-      "cancelled",
-      "removed",
-      "expired",
-    ] as const
-  ).map((state): Screen => ({ role: "admin", path: (d) => `/dashboard/manageOrders/${d.orders[state]}` })),
+  ...ORDER_STATES.map((state): Screen => ({
+    role: "admin",
+    path: (d) => `/dashboard/manageOrders/${d.orders[state]}`,
+  })),
   { role: "admin", path: (d) => `/dashboard/manageOrders/${d.orders.unpaid}/remove` },
   { role: "admin", path: (d) => `/documents/${d.orders.pending}/packing-slip` },
   { role: "admin", path: "/dashboard/priceGroups" },
