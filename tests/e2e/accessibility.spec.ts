@@ -1,10 +1,10 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Browser } from "@playwright/test";
 import mongoose from "mongoose";
 import { insertAuditEntry } from "~/models/audit.server";
 import { createInvitation } from "~/models/invitation.server";
 import { createUser, sessionCookieValue } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
-import { axeViolations, expect, preloadAxe, test } from "./fixtures";
+import { axeViolations, expect, pagesByRole, preloadAxe, test } from "./fixtures";
 import { layoutProblems } from "./layout";
 import { ORDER_STATES } from "~/domain/order-states";
 
@@ -216,7 +216,6 @@ async function makeScreens(
   onTeardown: (close: () => Promise<void>) => void,
 ) {
   const data = await demoData();
-  const pages = new Map<Role, Promise<Page>>();
   const open = async (role: Role) => {
     const context = await browser.newContext({ viewport: DESKTOP, baseURL });
     await preloadAxe(context);
@@ -227,16 +226,7 @@ async function makeScreens(
     }
     return context.newPage();
   };
-  onTeardown(async () => {
-    for (const page of pages.values()) await (await page).context().close();
-  });
-  return {
-    data,
-    pageFor: (role: Role) => {
-      if (!pages.has(role)) pages.set(role, open(role));
-      return pages.get(role)!;
-    },
-  };
+  return { data, pageFor: pagesByRole(open, onTeardown) };
 }
 
 const placeholders = new Proxy({} as Record<string, unknown>, {

@@ -122,6 +122,24 @@ export async function axeViolations(page: Page, { tags, rules }: { tags?: string
  * once), for pages checked again and again: AxeBuilder sends its 0.5 MB source with every check,
  * which was about a third of a screen's check in accessibility.spec.ts.
  */
+/**
+ * One page per role, opened the first time a test asks for it and kept for the worker (the screen
+ * walks visit many screens as the same person); every page's context closes at the worker's end.
+ */
+export function pagesByRole<Role>(
+  open: (role: Role) => Promise<Page>,
+  onTeardown: (close: () => Promise<void>) => void,
+) {
+  const pages = new Map<Role, Promise<Page>>();
+  onTeardown(async () => {
+    for (const page of pages.values()) await (await page).context().close();
+  });
+  return (role: Role) => {
+    if (!pages.has(role)) pages.set(role, open(role));
+    return pages.get(role)!;
+  };
+}
+
 export async function preloadAxe(context: BrowserContext) {
   await context.addInitScript({ content: axe.source });
 }

@@ -1,9 +1,9 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Browser } from "@playwright/test";
 import { insertAuditEntry } from "~/models/audit.server";
 import { Review } from "~/models/review.server";
 import { createPart, createUser, sessionCookieValue } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
-import { expect, test } from "./fixtures";
+import { expect, pagesByRole, test } from "./fixtures";
 import { layoutProblems } from "./layout";
 
 /**
@@ -117,7 +117,6 @@ async function makeScreens(
     reviewId: review.id,
   };
 
-  const pages = new Map<Role, Promise<Page>>();
   const open = async (role: Role) => {
     const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled, baseURL });
     const user = role === "customer" ? owner : role === "admin" ? await createUser({ role: "admin" }) : null;
@@ -127,16 +126,7 @@ async function makeScreens(
     }
     return context.newPage();
   };
-  onTeardown(async () => {
-    for (const page of pages.values()) await (await page).context().close();
-  });
-  return {
-    data,
-    pageFor: (role: Role) => {
-      if (!pages.has(role)) pages.set(role, open(role));
-      return pages.get(role)!;
-    },
-  };
+  return { data, pageFor: pagesByRole(open, onTeardown) };
 }
 
 for (const screen of SCREENS) {
