@@ -1,6 +1,7 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { PURE_FILES } from "./vitest.fast.config";
 
 /**
  * Test files that run in parallel, each on a database of its own (tests/setup/vitest.setup.ts).
@@ -104,15 +105,25 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       {
+        // Pure rules and parsing: no database, no setup file (also `npm run test:fast`).
+        resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
+        test: { name: "pure", include: PURE_FILES, environment: "node", pool: "threads" },
+      },
+      {
         extends: true,
-        test: { name: "own-db", include: OWN_DATABASE_FILES, env: { TEST_OWN_DATABASE: "1" } },
+        test: {
+          name: "own-db",
+          include: OWN_DATABASE_FILES,
+          exclude: PURE_FILES,
+          env: { TEST_OWN_DATABASE: "1" },
+        },
       },
       {
         extends: true,
         test: {
           name: "shared",
           include: ALL_FILES,
-          exclude: OWN_DATABASE_FILES,
+          exclude: [...OWN_DATABASE_FILES, ...PURE_FILES],
           poolOptions: { forks: { singleFork: true } },
         },
       },

@@ -8,7 +8,8 @@
  *   npm test unit [files]    Vitest only (arguments go to vitest)
  *   npm test e2e [args]      Playwright only (arguments go to playwright)
  *
- * Vitest runs as two processes side by side, one per project of vitest.config.ts: the files with a
+ * Vitest runs as three processes side by side, one per project of vitest.config.ts: the pure tests
+ * (no database; also `npm run test:fast`), the files with a
  * database of their own, several at a time, and the files on the shared database, one at a time.
  * In a whole run Playwright follows the shared files (it uses the same shop and database) while the
  * own-db files may still be running; with TEST_SIDE_BY_SIDE=1 it runs beside both from the start,
@@ -62,7 +63,7 @@ function runLines(command: string, args: string[], env: NodeJS.ProcessEnv) {
   });
 }
 
-const VITEST_PROJECTS = ["own-db", "shared"] as const;
+const VITEST_PROJECTS = ["pure", "own-db", "shared"] as const;
 type VitestProject = (typeof VITEST_PROJECTS)[number];
 
 /** One Vitest project (or one run of all, when the arguments pick a project). */

@@ -1,0 +1,15 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+/** Tests of pure rules, parsing and formatting: no database, no shop, no browser. */
+export const PURE_FILES = [
+  "app/domain/**/*.test.ts",
+  "app/utils/quick-order.test.ts",
+  "app/utils/safe-redirect.test.ts",
+];
+
+/** `npm run test:fast`: the pure tests alone, the loop to run on every save (the full suite runs them too). */
+export default defineConfig({
+  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
+  test: { include: PURE_FILES, environment: "node", pool: "threads" },
+});
