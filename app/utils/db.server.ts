@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import mongoose from "mongoose";
 import { provideModelSettings } from "~/models/settings.server";
 import { getEnv } from "./env.server";
@@ -7,19 +8,53 @@ mongoose.set("strictQuery", true);
 // query operators ({"$gt": ""} is refused by the schemas before it reaches a query).
 
 /**
- * Connects once. `timeoutMs` (DB_TIMEOUT_MS, default 1 s) is how long a query waits for a
- * database it cannot reach, before connecting and after: a page then answers 503 at once rather
- * than after the driver's 30 s (server/db-outage.ts). A reachable but busy database is not
- * affected: the wait applies only while no server answers.
+ * Connects once. Every database call of the server has a deadline (docs/deployment.md, "When the
+ * database goes away"), all from the driver's own options:
+ * - `timeoutMs` (DB_TIMEOUT_MS, default 1 s): how long a query waits for a database it cannot reach
+ *   (server selection, and mongoose's wait while it knows the connection is down);
+ * - `operationTimeoutMs` (DB_OPERATION_TIMEOUT_MS, default 0.8 s): how long an operation waits for an
+ *   answer on its connection (socketTimeoutMS: a frozen server accepts connections and never answers;
+ *   reads are not retried, as a retry would wait a second deadline),
+ *   how long a new connection's handshake may take, and how long a request waits for a free
+ *   connection of the pool (waitQueueTimeoutMS), so that requests never pile up behind a stalled
+ *   database. 0 (the default for scripts and tests) waits as long as the driver does.
+ * A page then answers 503 at once rather than after the driver's 30 s (server/db-outage.ts).
  */
-export async function connectDb(uri: string, { timeoutMs = 10_000 }: { timeoutMs?: number } = {}) {
+export async function connectDb(
+  uri: string,
+  { timeoutMs = 10_000, operationTimeoutMs = 0 }: { timeoutMs?: number; operationTimeoutMs?: number } = {},
+) {
   provideModelSettings(modelSettingsFromEnv);
   if (mongoose.connection.readyState === 1) return mongoose.connection;
   // Queries made while mongoose knows the connection is down wait the same time, not its 10 s.
   mongoose.set("bufferTimeoutMS", timeoutMs);
-  await mongoose.connect(uri, { serverSelectionTimeoutMS: timeoutMs, maxPoolSize: 20 });
+  await mongoose.connect(uri, {
+    serverSelectionTimeoutMS: timeoutMs,
+    maxPoolSize: 20,
+    // Tells a frozen database (nothing answers) from a busy one (some answers): see lastDbAnswerAt.
+    monitorCommands: operationTimeoutMs > 0,
+    ...(operationTimeoutMs > 0
+      ? {
+          socketTimeoutMS: operationTimeoutMs,
+          connectTimeoutMS: Math.max(operationTimeoutMs, timeoutMs),
+          waitQueueTimeoutMS: operationTimeoutMs,
+          // A read retried on a frozen server waits out a second deadline on another of its
+          // connections: the page answers 503 after one instead, and the person tries again.
+          retryReads: false,
+        }
+      : {}),
+  });
+  if (operationTimeoutMs > 0) {
+    mongoose.connection.getClient().on("commandSucceeded", () => {
+      lastAnswerAt = Date.now();
+    });
+  }
   return mongoose.connection;
 }
+
+let lastAnswerAt = Date.now();
+/** When the database last answered a command (with deadlines on: connectDb's operationTimeoutMs). */
+export const lastDbAnswerAt = () => lastAnswerAt;
 
 /** Read each time a model asks, from the settings validated at start (server/env.ts). */
 function modelSettingsFromEnv() {
@@ -44,17 +79,48 @@ const UNAVAILABLE_ERRORS = new Set([
   "MongoPoolClearedError",
 ]);
 
-/** True for an error that means "the database cannot be reached" (not a bad query), or one caused by it. */
-export function isDbUnavailableError(error: unknown): boolean {
+/** Walks an error and its causes. */
+function someCause(error: unknown, test: (cause: { name?: string; message?: string; code?: unknown }) => boolean) {
   for (let cause = error, depth = 0; cause && depth < 5; depth++) {
     if (typeof cause !== "object") return false;
-    const { name, message } = cause as { name?: string; message?: string };
-    if (name && UNAVAILABLE_ERRORS.has(name)) return true;
-    // mongoose's own wait for a connection: "Operation `orders.find()` buffering timed out after 1000ms"
-    if (name === "MongooseError" && /buffering timed out/.test(message ?? "")) return true;
+    if (test(cause as { name?: string; message?: string; code?: unknown })) return true;
     cause = (cause as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** True for an error that means "the database cannot be reached" (not a bad query), or one caused by it. */
+export function isDbUnavailableError(error: unknown): boolean {
+  return someCause(
+    error,
+    ({ name, message }) =>
+      (!!name && UNAVAILABLE_ERRORS.has(name)) ||
+      // mongoose's own wait for a connection: "Operation `orders.find()` buffering timed out after 1000ms"
+      (name === "MongooseError" && /buffering timed out/.test(message ?? "")),
+  );
+}
+
+/**
+ * True when the database did not answer within DB_OPERATION_TIMEOUT_MS: no answer on the connection,
+ * or no free connection in the pool. A frozen server looks like this, and so does one too slow for
+ * the traffic at that moment: server/db-outage.ts probes to tell them apart.
+ */
+export function isDbBusyError(error: unknown): boolean {
+  return someCause(error, ({ name }) => name === "MongoWaitQueueTimeoutError" || name === "MongoNetworkTimeoutError");
+}
+
+/**
+ * The code MongoDB gives a write refused for want of disk space; the local database
+ * (scripts/local-db/LocalMongo.java) refuses writes with it while its disk is nearly full.
+ */
+export const OUT_OF_DISK_SPACE = 14031;
+
+/** True for a write the database refused because its disk is full (reads still work). */
+export function isDbFullError(error: unknown): boolean {
+  return someCause(
+    error,
+    ({ code, message }) => code === OUT_OF_DISK_SPACE || /No space left on device/i.test(message ?? ""),
+  );
 }
 
 /**
@@ -73,14 +139,41 @@ export async function syncIndexes() {
   );
 }
 
-export async function isDbHealthy() {
+export type DbHealth = { ok: true } | { ok: false; problem: "unavailable" | "disk full" | "read-only" };
+
+const HEALTH_ID = `${hostname()}:${process.pid}`;
+
+/**
+ * The database can be read and written: this instance's document in `health` is written and read
+ * back (a closed or read-only store, a full disk and a frozen server all fail it). Each step has the
+ * driver's deadlines (connectDb); `deadlineMs` bounds the whole, as their sum could exceed it.
+ */
+export async function checkDbHealth({ deadlineMs = 2000 }: { deadlineMs?: number } = {}): Promise<DbHealth> {
+  const db = mongoose.connection.db;
+  if (mongoose.connection.readyState !== 1 || !db) return { ok: false, problem: "unavailable" };
+  const health = db.collection<{ _id: string; at: Date }>("health");
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("the health check passed its deadline")), deadlineMs);
+  });
   try {
-    const db = mongoose.connection.db;
-    if (mongoose.connection.readyState !== 1 || !db) return false;
-    await db.admin().ping();
-    return true;
-  } catch {
-    return false;
+    const at = new Date();
+    await Promise.race([
+      (async () => {
+        await health.updateOne({ _id: HEALTH_ID }, { $set: { at } }, { upsert: true, maxTimeMS: deadlineMs });
+        const read = await health.findOne({ _id: HEALTH_ID }, { maxTimeMS: deadlineMs });
+        if (read?.at.getTime() !== at.getTime()) throw new Error("the health document did not read back");
+      })(),
+      deadline,
+    ]);
+    return { ok: true };
+  } catch (error) {
+    if (isDbFullError(error)) return { ok: false, problem: "disk full" };
+    if (someCause(error, ({ message }) => /read-?only/i.test(message ?? "")))
+      return { ok: false, problem: "read-only" };
+    return { ok: false, problem: "unavailable" };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -98,6 +191,16 @@ export async function pingDb() {
   } catch {
     return false;
   }
+}
+
+/**
+ * Opens `count` connections of the pool before traffic (and the job runner's start) needs them: a
+ * burst on an empty pool opens them two at a time, and under load that can outlast the pool wait.
+ */
+export async function warmPool(count: number, waitMs: number) {
+  const until = Date.now() + waitMs;
+  while (!(await pingDb()) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 200));
+  await Promise.all(Array.from({ length: count }, () => pingDb()));
 }
 
 export async function disconnectDb() {

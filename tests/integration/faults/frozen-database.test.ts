@@ -1,0 +1,97 @@
+/**
+ * Fault test: the database freezes (SIGSTOP: a stalled disk, a long pause, a partition that drops
+ * packets). It accepts connections and never answers, so only deadlines help: pages and forms answer
+ * 503 with Retry-After within 2 s, /healthz says 503 within 3 s, a burst of requests does not pile up
+ * behind it, and the shop serves again by itself within seconds of SIGCONT.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { startLocalDb, stablePort, type LocalDb } from "../../../server/local-db";
+import { killShop, sleep, spawnShop, waitHealthy, type ShopProcess } from "./fault-helpers";
+
+const work = mkdtempSync(path.join(tmpdir(), "shop-fault-frozen-"));
+let shop: ShopProcess | undefined;
+let db: LocalDb | undefined;
+
+afterAll(async () => {
+  await killShop(shop);
+  if (db) {
+    process.kill(db.pid, "SIGCONT");
+    await db.stop();
+  }
+  rmSync(work, { recursive: true, force: true });
+});
+
+async function timedGet(url: string, accept = "text/html") {
+  const started = Date.now();
+  const response = await fetch(url, { headers: { Accept: accept } });
+  const body = await response.text();
+  return { status: response.status, ms: Date.now() - started, retryAfter: response.headers.get("retry-after"), body };
+}
+
+describe("a database frozen by SIGSTOP", () => {
+  test("answers 503 within 2 s, /healthz 503 within 3 s, no pile-up, and serves again after SIGCONT", async () => {
+    db = await startLocalDb({ dataFile: path.join(work, "db.mv"), database: "shop-frozen", port: await stablePort() });
+    shop = await spawnShop(db.uri, { LOG_LEVEL: "info" });
+    await waitHealthy(shop);
+    const pages = ["/", "/parts", "/blogs", "/login"];
+    for (const page of pages) expect((await timedGet(`${shop.url}${page}`)).status, page).toBe(200);
+
+    process.kill(db.pid, "SIGSTOP");
+    const frozenAt = Date.now();
+    // /healthz, asked again and again from the moment of the stall, says 503 within 3 s.
+    const health = (async () => {
+      for (;;) {
+        const answer = await timedGet(`${shop!.url}/healthz`, "application/json");
+        if (answer.status === 503) return { ...answer, since: Date.now() - frozenAt };
+      }
+    })();
+    // A burst of 40 requests at once: each is answered within the deadline, none waits behind another.
+    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => timedGet(`${shop!.url}${pages[i % 4]}`)));
+    const healthAnswer = await health;
+    expect(healthAnswer.since).toBeLessThan(3000);
+    expect(healthAnswer.body).toContain("database unavailable");
+
+    // Then steady traffic for 6 s, a form among it.
+    const steady: Awaited<ReturnType<typeof timedGet>>[] = [];
+    for (let i = 0; Date.now() - frozenAt < 6000; i++) {
+      steady.push(await timedGet(`${shop.url}${pages[i % pages.length]}`));
+      await sleep(100);
+    }
+    const postStarted = Date.now();
+    const post = await fetch(`${shop.url}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: `http://localhost:${shop.port}` },
+      body: "email=someone%40example.com&password=whatever-it-is",
+    });
+    expect(post.status).toBe(503);
+    expect(Date.now() - postStarted).toBeLessThan(2000);
+
+    // Pages that need no database (the blog, the sign-in form) may still be served.
+    for (const answer of [...burst, ...steady]) {
+      expect([200, 503]).toContain(answer.status);
+      expect(answer.ms, JSON.stringify([burst.map((a) => a.ms), steady.map((a) => a.ms)])).toBeLessThan(2000);
+      if (answer.status === 503) expect(answer.retryAfter).toMatch(/^\d+$/);
+    }
+    expect(burst.filter((answer, i) => i % 4 < 2).every((answer) => answer.status === 503)).toBe(true);
+    expect(steady.length).toBeGreaterThan(10);
+    const page = steady.find((answer) => answer.body.includes("<html"))!;
+    expect(page.body).toContain("We&#x27;ll be right back");
+
+    process.kill(db.pid, "SIGCONT");
+    const resumed = Date.now();
+    await expect
+      .poll(async () => (await timedGet(`${shop!.url}/parts`)).status, { timeout: 10_000, interval: 100 })
+      .toBe(200);
+    expect(Date.now() - resumed).toBeLessThan(10_000);
+    await expect
+      .poll(async () => (await timedGet(`${shop!.url}/healthz`, "application/json")).status, { timeout: 5000 })
+      .toBe(200);
+    for (const page of pages) expect((await timedGet(`${shop.url}${page}`)).status, page).toBe(200);
+    expect(shop.child.exitCode).toBeNull(); // the same process: no restart
+    expect(shop.output()).not.toContain("unhandled rejection");
+  }, 90_000);
+});
