@@ -15,7 +15,7 @@ import {
   isDbFullError,
   isDbUnavailableError,
   lastDbAnswerAt,
-  pingDb,
+  probeDb,
   syncIndexes,
   warmPool,
 } from "./app/utils/db.server";
@@ -86,10 +86,15 @@ try {
   if (backfilled.updated) logger.info(`Search keys written for ${backfilled.updated} parts`);
   for (const number of backfilled.conflicts)
     logger.warn(`Part ${number} clashes with another's number as a key: renumber it`);
-  // Index builds and migrations may take longer than a request's deadline; from here on every
-  // operation has one (DB_OPERATION_TIMEOUT_MS, app/utils/db.server.ts).
+  // Index builds and migrations may take longer than an operation's ceiling; from here on every
+  // operation has one, and a heartbeat tells a frozen database from a busy one
+  // (DB_OPERATION_TIMEOUT_MS and DB_STALL_MS, app/utils/db.server.ts).
   await disconnectDb();
-  await connectDb(uri, { timeoutMs: env.DB_TIMEOUT_MS, operationTimeoutMs: env.DB_OPERATION_TIMEOUT_MS });
+  await connectDb(uri, {
+    timeoutMs: env.DB_TIMEOUT_MS,
+    operationTimeoutMs: env.DB_OPERATION_TIMEOUT_MS,
+    stallMs: env.DB_STALL_MS,
+  });
   await warmPool(6, env.DB_STARTUP_WAIT_MS);
   if (localDb) {
     // The local database is for development and demos: make sure it has the demo data.
@@ -151,12 +156,13 @@ const outage = dbOutageGuard({
   isUnavailable: isDbUnavailableError,
   isBusy: isDbBusyError,
   isFull: isDbFullError,
-  probe: pingDb,
+  probe: probeDb,
   writeProbe: async () => (await checkDbHealth()).ok,
   lastAnswerAt: lastDbAnswerAt,
-  deadlineMs: env.DB_OPERATION_TIMEOUT_MS,
+  stallMs: env.DB_STALL_MS,
   logger,
 });
+outage.start();
 function remixHandler(build: ServerBuild) {
   return createRequestHandler({
     build: outage.wrapBuild(withPageUrls(build)),
@@ -202,7 +208,13 @@ const shutdown = gracefulShutdown({
   cleanup: [
     { name: "the mail sender", run: (msLeft) => mailWorker.stop(Math.max(0, msLeft - 2000)) },
     { name: "the mail catcher", run: async () => mailCatcher?.stop() },
-    { name: "the database connection", run: () => disconnectDb() },
+    {
+      name: "the database connection",
+      run: () => {
+        outage.stop();
+        return disconnectDb();
+      },
+    },
     { name: "the local database", run: async () => localDb?.stop() },
   ],
 });
@@ -239,7 +251,10 @@ app.get("/healthz", async (_req, res) => {
   if (shutdown.draining) return res.status(503).json({ status: "shutting down", integrations });
   // Known to be away: answered at once, as pages are.
   if (outage.down) return res.status(503).json({ status: "database unavailable", integrations });
-  const health = await checkDbHealth({ deadlineMs: 2000 });
+  // Answered 503 the moment the heartbeat finds the database frozen, whatever the check waits on.
+  const health = await outage
+    .whileUp(checkDbHealth({ deadlineMs: 2000 }))
+    .catch(() => ({ ok: false, problem: "unavailable" }) as const);
   outage.noteHealth(health.ok ? null : health.problem);
   if (health.ok) return res.status(200).json({ status: "ok", integrations });
   res.status(503).json({ status: `database ${health.problem}`, integrations });

@@ -2,17 +2,20 @@ import type { ServerBuild } from "@remix-run/node";
 
 /**
  * Honest answers while the database is away. A loader or action that fails because the database
- * cannot be reached (refused, or frozen past DB_OPERATION_TIMEOUT_MS) throws a 503 with Retry-After
- * instead, which the shop's error page renders ("We'll be right back", with the request id). From
- * then on every loader and action answers 503 at once, without waiting for the database, until a
- * probe (every `probeMs`) reaches it again: no restart is needed, and requests do not pile up
- * behind an outage.
+ * cannot be reached throws a 503 with Retry-After instead, which the shop's error page renders
+ * ("We'll be right back", with the request id). From then on every loader and action answers 503
+ * at once, without waiting for the database, until a probe (every `probeMs`) reaches it again: no
+ * restart is needed, and requests do not pile up behind an outage.
  *
- * An operation past its deadline (`isBusy`: a frozen server, or one too slow for the traffic at
- * that moment) answers 503 at once; the shop counts the database as away only when a probe cannot
- * get through either. A disk too full to
- * write (`isFull`) answers 503 for changes only: reads go on, and it is reported once in the log and
- * on Shop Today until `writeProbe` succeeds again.
+ * A frozen database (it accepts connections and never answers) is found by the heartbeat
+ * (`start`): a probe every `heartbeatMs` that gets no answer within its deadline while nothing else
+ * has answered for `stallMs` either (`lastAnswerAt`) makes the database away, and the requests
+ * already waiting on it are answered 503 at that moment. A database that is only busy keeps
+ * answering, so slow operations run to the end: no short deadline on every operation decides it.
+ * An operation past its (generous) ceiling, or a request that found no free connection (`isBusy`),
+ * answers 503 and asks the heartbeat at once. A disk too full to write (`isFull`) answers 503 for
+ * changes only: reads go on, and it is reported once in the log and on Shop Today until
+ * `writeProbe` succeeds again.
  *
  * An action's 503 says whether it may have changed something: refused before it ran, nothing was
  * saved; failed while it ran, it may have been (an order, say), and the page says where to look.
@@ -34,18 +37,21 @@ export function dbOutageGuard({
   probe,
   writeProbe = probe,
   lastAnswerAt,
-  deadlineMs = 1000,
+  stallMs = 1200,
+  heartbeatMs = 300,
   logger,
   probeMs = 500,
 }: {
-  /** When the database last answered anything: none for a whole deadline means it is frozen, not busy. */
+  /** When the database last answered anything: nothing for `stallMs` means it is frozen, not busy. */
   lastAnswerAt?: () => number;
-  /** The operations' deadline (DB_OPERATION_TIMEOUT_MS). */
-  deadlineMs?: number;
+  /** How long the database may answer nothing at all, a probe included (DB_STALL_MS). */
+  stallMs?: number;
+  /** How often the heartbeat probes while the database is up. */
+  heartbeatMs?: number;
   isUnavailable: (error: unknown) => boolean;
   isBusy?: (error: unknown) => boolean;
   isFull?: (error: unknown) => boolean;
-  /** True when the database answers again. */
+  /** True when the database answers (within its own deadline: `stallMs` at most). */
   probe: () => Promise<boolean>;
   /** True when the database takes writes again (after a full disk). */
   writeProbe?: () => Promise<boolean>;
@@ -103,21 +109,24 @@ export function dbOutageGuard({
   }
 
   /**
-   * An operation that timed out: a frozen database, or a busy one. Down only when a probe cannot
-   * get through either, so a slow moment under load answers 503 for the requests it hit, not for all.
+   * Asks the database now: down only when the probe gets no answer and nothing else has answered
+   * for `stallMs` either, so a busy moment (a ping behind a long query) is not an outage.
    */
   let probing = false;
-  function suspect() {
+  async function heartbeat() {
     if (down || probing) return;
-    if (lastAnswerAt && Date.now() - lastAnswerAt() >= deadlineMs) return markDown();
     probing = true;
-    void probe()
-      .catch(() => false)
-      .then((answered) => {
-        probing = false;
-        if (!answered) markDown();
-      });
+    try {
+      const answered = await probe().catch(() => false);
+      if (!answered && !down && (!lastAnswerAt || Date.now() - lastAnswerAt() >= stallMs)) markDown();
+    } finally {
+      probing = false;
+    }
   }
+  function suspect() {
+    void heartbeat();
+  }
+  let beating: NodeJS.Timeout | undefined;
 
   function markFull() {
     if (storage) return;
@@ -189,17 +198,42 @@ export function dbOutageGuard({
   }
 
   return {
+    /** Starts the heartbeat (a probe every `heartbeatMs` while the database is up). */
+    start() {
+      beating ??= setInterval(() => void heartbeat(), heartbeatMs);
+      beating.unref();
+    },
+    stop() {
+      clearInterval(beating);
+      beating = undefined;
+    },
     get down() {
       return down;
+    },
+    /** `work`'s outcome, or a rejection the moment the database is found away. */
+    async whileUp<T>(work: Promise<T>): Promise<T> {
+      if (down) throw new Error("database unavailable");
+      const { gone, stop } = untilDown();
+      try {
+        return await Promise.race([work, gone]);
+      } catch (error) {
+        if (error === GONE) throw new Error("database unavailable");
+        throw error;
+      } finally {
+        stop();
+      }
     },
     /** What keeps the database from taking writes while it answers reads (for /healthz and Shop Today). */
     get storage() {
       return storage;
     },
-    /** Reports a failed health check: the database is away, or its disk is full. */
+    /**
+     * Reports a health check: a full disk is noted at once; one that did not answer in time asks
+     * the heartbeat (a busy database is not an outage).
+     */
     noteHealth(problem: "unavailable" | "disk full" | "read-only" | null) {
       if (problem === "disk full") markFull();
-      else if (problem === "unavailable") markDown();
+      else if (problem === "unavailable") suspect();
       else if (problem === null) clearFull();
     },
     /** Reports an error seen elsewhere (outside Remix): true when it means the database is away. */

@@ -173,12 +173,15 @@ const schema = z.object({
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /**
    * The database (app/utils/db.server.ts): how long a query waits for an unreachable database before
-   * the page answers 503; how long an operation waits for the answer of a database that stopped
-   * answering (a frozen server), and a request for a free connection; and how long the shop waits
-   * for the database at start before giving up.
+   * the page answers 503; how long the database may answer nothing at all, a heartbeat ping
+   * included, before it counts as frozen (every page then answers 503 at once); the ceiling of one
+   * operation and of a request's wait for a free connection (well above the slowest legitimate
+   * query: a slow database under load is not an outage; 0: none); and how long the shop waits for
+   * the database at start before giving up.
    */
   DB_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(1000),
-  DB_OPERATION_TIMEOUT_MS: z.coerce.number().int().min(200).max(600_000).default(800),
+  DB_STALL_MS: z.coerce.number().int().min(200).max(60_000).default(1200),
+  DB_OPERATION_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   DB_STARTUP_WAIT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   /**
    * Jobs and mail (app/utils/jobs.server.ts, mail-worker.server.ts): how often the job runner looks

@@ -8,21 +8,28 @@ mongoose.set("strictQuery", true);
 // query operators ({"$gt": ""} is refused by the schemas before it reaches a query).
 
 /**
- * Connects once. Every database call of the server has a deadline (docs/deployment.md, "When the
- * database goes away"), all from the driver's own options:
+ * Connects once. A database that stops answering is told from one that is only slow by a heartbeat,
+ * not by a short deadline on every operation (docs/deployment.md, "When the database goes away"):
  * - `timeoutMs` (DB_TIMEOUT_MS, default 1 s): how long a query waits for a database it cannot reach
  *   (server selection, and mongoose's wait while it knows the connection is down);
- * - `operationTimeoutMs` (DB_OPERATION_TIMEOUT_MS, default 0.8 s): how long an operation waits for an
- *   answer on its connection (socketTimeoutMS: a frozen server accepts connections and never answers;
- *   reads are not retried, as a retry would wait a second deadline),
- *   how long a new connection's handshake may take, and how long a request waits for a free
- *   connection of the pool (waitQueueTimeoutMS), so that requests never pile up behind a stalled
- *   database. 0 (the default for scripts and tests) waits as long as the driver does.
- * A page then answers 503 at once rather than after the driver's 30 s (server/db-outage.ts).
+ * - `stallMs` (DB_STALL_MS, default 1.2 s): with it, a second small client pings the database on
+ *   its own connection (`probeDb`), and every answer of either client is noted (`lastDbAnswerAt`);
+ *   server/db-outage.ts counts the database as away when a ping gets no answer within `stallMs` and
+ *   nothing else has answered for as long, then answers 503 at once. A busy database keeps
+ *   answering something, so its slow operations run to the end.
+ * - `operationTimeoutMs` (DB_OPERATION_TIMEOUT_MS, default 60 s): the ceiling for one operation's
+ *   answer (socketTimeoutMS) and a request's wait for a free connection of the pool
+ *   (waitQueueTimeoutMS), sized well above the slowest legitimate operation (a long forgiving
+ *   search or a stock import's dry run under load); it only ends a connection lost without either
+ *   side noticing. 0 (the default for scripts and tests) waits as long as the driver does.
  */
 export async function connectDb(
   uri: string,
-  { timeoutMs = 10_000, operationTimeoutMs = 0 }: { timeoutMs?: number; operationTimeoutMs?: number } = {},
+  {
+    timeoutMs = 10_000,
+    operationTimeoutMs = 0,
+    stallMs = 0,
+  }: { timeoutMs?: number; operationTimeoutMs?: number; stallMs?: number } = {},
 ) {
   provideModelSettings(modelSettingsFromEnv);
   if (mongoose.connection.readyState === 1) return mongoose.connection;
@@ -32,29 +39,64 @@ export async function connectDb(
     serverSelectionTimeoutMS: timeoutMs,
     maxPoolSize: 20,
     // Tells a frozen database (nothing answers) from a busy one (some answers): see lastDbAnswerAt.
-    monitorCommands: operationTimeoutMs > 0,
-    ...(operationTimeoutMs > 0
-      ? {
-          socketTimeoutMS: operationTimeoutMs,
-          connectTimeoutMS: Math.max(operationTimeoutMs, timeoutMs),
-          waitQueueTimeoutMS: operationTimeoutMs,
-          // A read retried on a frozen server waits out a second deadline on another of its
-          // connections: the page answers 503 after one instead, and the person tries again.
-          retryReads: false,
-        }
-      : {}),
+    monitorCommands: stallMs > 0,
+    ...(operationTimeoutMs > 0 ? { socketTimeoutMS: operationTimeoutMs, waitQueueTimeoutMS: operationTimeoutMs } : {}),
   });
-  if (operationTimeoutMs > 0) {
-    mongoose.connection.getClient().on("commandSucceeded", () => {
-      lastAnswerAt = Date.now();
-    });
+  if (stallMs > 0) {
+    lastAnswerAt = Date.now();
+    mongoose.connection.getClient().on("commandSucceeded", noteAnswer);
+    // Its own pool, so a ping never waits behind the shop's queries for a connection; its own
+    // deadlines, so a ping to a frozen server ends (and drops its connection) after stallMs.
+    probe = {
+      stallMs,
+      client: new mongoose.mongo.MongoClient(uri, {
+        maxPoolSize: 2,
+        serverSelectionTimeoutMS: stallMs,
+        connectTimeoutMS: stallMs,
+        socketTimeoutMS: stallMs,
+        retryReads: false,
+        monitorCommands: true,
+      }),
+    };
+    probe.client.on("commandSucceeded", noteAnswer);
+    await probe.client.connect();
   }
   return mongoose.connection;
 }
 
 let lastAnswerAt = Date.now();
-/** When the database last answered a command (with deadlines on: connectDb's operationTimeoutMs). */
+const noteAnswer = () => {
+  lastAnswerAt = Date.now();
+};
+let probe: { client: InstanceType<typeof mongoose.mongo.MongoClient>; stallMs: number } | undefined;
+/** When the database last answered a command (with the heartbeat on: connectDb's stallMs). */
 export const lastDbAnswerAt = () => lastAnswerAt;
+
+/**
+ * The heartbeat: true when the database answers a ping within connectDb's `stallMs`, on the
+ * probe's own connection (whatever mongoose believes of its connection, and however busy its pool).
+ * Without the heartbeat, a ping on the shop's connection.
+ */
+export async function probeDb(): Promise<boolean> {
+  if (!probe) return pingDb();
+  const { client, stallMs } = probe;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      client
+        .db("admin")
+        .command({ ping: 1 })
+        .then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), stallMs);
+      }),
+    ]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Read each time a model asks, from the settings validated at start (server/env.ts). */
 function modelSettingsFromEnv() {
@@ -102,8 +144,8 @@ export function isDbUnavailableError(error: unknown): boolean {
 
 /**
  * True when the database did not answer within DB_OPERATION_TIMEOUT_MS: no answer on the connection,
- * or no free connection in the pool. A frozen server looks like this, and so does one too slow for
- * the traffic at that moment: server/db-outage.ts probes to tell them apart.
+ * or no free connection in the pool. A frozen server looks like this, and so does one far too slow
+ * for the traffic at that moment: server/db-outage.ts asks the heartbeat to tell them apart.
  */
 export function isDbBusyError(error: unknown): boolean {
   return someCause(error, ({ name }) => name === "MongoWaitQueueTimeoutError" || name === "MongoNetworkTimeoutError");
@@ -180,7 +222,7 @@ export async function checkDbHealth({ deadlineMs = 2000 }: { deadlineMs?: number
 /**
  * Asks the database directly, whatever mongoose believes of the connection: the attempt makes the
  * driver check the server at once rather than at its next heartbeat (10 s), so a database that is
- * back is found within a second (server/db-outage.ts probes with it).
+ * back is found within a second (probeDb uses it when the heartbeat is off).
  */
 export async function pingDb() {
   try {
@@ -204,5 +246,7 @@ export async function warmPool(count: number, waitMs: number) {
 }
 
 export async function disconnectDb() {
-  await mongoose.disconnect();
+  const closing = probe?.client.close(true);
+  probe = undefined;
+  await Promise.all([mongoose.disconnect(), closing]);
 }

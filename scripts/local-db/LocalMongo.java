@@ -39,6 +39,9 @@ import org.h2.mvstore.MVStore;
  * proportional to the data (docs/performance.md). Should the store close anyway (an I/O error), the
  * process says so in one line and exits 3; the shop starts it again (server/local-db.ts).
  *
+ * Every connection has its own thread (up to LOCAL_DB_THREADS, default 64), so a slow query never
+ * holds up the answers of other connections.
+ *
  * Prints "READY <port>" once it accepts connections. It stops, flushing the store, on SIGTERM/SIGINT
  * or when its standard input closes, so it never outlives the process that started it.
  */
@@ -183,7 +186,10 @@ public final class LocalMongo {
             }, compactSeconds, compactSeconds, TimeUnit.SECONDS);
         }
         MongoServer server = new MongoServer(backend);
-        server.bind(new InetSocketAddress("127.0.0.1", port));
+        // Each connection's commands run on its event loop, one at a time; with Netty's default
+        // (two loops per core) a quick query, or the shop's heartbeat ping, waits behind a slow
+        // one on another connection of the same loop. Enough loops give each connection its own.
+        server.bind(new InetSocketAddress("127.0.0.1", port), 1, setting("LOCAL_DB_THREADS", 64));
 
         Thread stopper = new Thread(() -> {
             server.shutdownNow();
