@@ -37,8 +37,8 @@ export function dbOutageGuard({
   probe,
   writeProbe = probe,
   lastAnswerAt,
-  stallMs = 1200,
-  heartbeatMs = 300,
+  stallMs = 1000,
+  heartbeatMs = 200,
   logger,
   probeMs = 500,
 }: {
