@@ -45,21 +45,22 @@ export async function connectDb(
   if (stallMs > 0) {
     lastAnswerAt = Date.now();
     mongoose.connection.getClient().on("commandSucceeded", noteAnswer);
-    // Its own pool, so a ping never waits behind the shop's queries for a connection; its own
-    // deadlines, so a ping to a frozen server ends (and drops its connection) after stallMs.
+    // Its own pool, so a ping never waits behind the shop's queries for a connection; a ping to
+    // a frozen server ends (and drops its connection) after stallMs. A new connection's handshake
+    // may take longer (TLS and sign-in to a distant server): probeDb's own deadline bounds the
+    // ping either way. It connects with its first ping, so a slow handshake never stops the start.
     probe = {
       stallMs,
       client: new mongoose.mongo.MongoClient(uri, {
         maxPoolSize: 2,
         serverSelectionTimeoutMS: stallMs,
-        connectTimeoutMS: stallMs,
+        connectTimeoutMS: Math.max(stallMs, 10_000),
         socketTimeoutMS: stallMs,
         retryReads: false,
         monitorCommands: true,
       }),
     };
     probe.client.on("commandSucceeded", noteAnswer);
-    await probe.client.connect();
   }
   return mongoose.connection;
 }
