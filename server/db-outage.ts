@@ -37,8 +37,8 @@ export function dbOutageGuard({
   probe,
   writeProbe = probe,
   lastAnswerAt,
-  stallMs = 1000,
-  heartbeatMs = 200,
+  stallMs = 800,
+  heartbeatMs = 150,
   logger,
   probeMs = 500,
 }: {

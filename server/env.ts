@@ -180,7 +180,7 @@ const schema = z.object({
    * the database at start before giving up.
    */
   DB_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(1000),
-  DB_STALL_MS: z.coerce.number().int().min(200).max(60_000).default(1000),
+  DB_STALL_MS: z.coerce.number().int().min(200).max(60_000).default(800),
   DB_OPERATION_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   DB_STARTUP_WAIT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   /**

@@ -12,7 +12,7 @@ mongoose.set("strictQuery", true);
  * not by a short deadline on every operation (docs/deployment.md, "When the database goes away"):
  * - `timeoutMs` (DB_TIMEOUT_MS, default 1 s): how long a query waits for a database it cannot reach
  *   (server selection, and mongoose's wait while it knows the connection is down);
- * - `stallMs` (DB_STALL_MS, default 1 s): with it, a second small client pings the database on
+ * - `stallMs` (DB_STALL_MS, default 0.8 s): with it, a second small client pings the database on
  *   its own connection (`probeDb`), and every answer of either client is noted (`lastDbAnswerAt`);
  *   server/db-outage.ts counts the database as away when a ping gets no answer within `stallMs` and
  *   nothing else has answered for as long, then answers 503 at once. A busy database keeps
