@@ -7,7 +7,18 @@ import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import expressStaticGzip from "express-static-gzip";
-import { connectDb, disconnectDb, isDbHealthy, isDbUnavailableError, pingDb, syncIndexes } from "./app/utils/db.server";
+import {
+  checkDbHealth,
+  connectDb,
+  disconnectDb,
+  isDbBusyError,
+  isDbFullError,
+  isDbUnavailableError,
+  lastDbAnswerAt,
+  probeDb,
+  syncIndexes,
+  warmPool,
+} from "./app/utils/db.server";
 import { backfillCatalogueKeys } from "./app/models/part-catalogue.server";
 import { ensureDemoData } from "./app/utils/demo-data.server";
 import { startMailWorker } from "./app/utils/mail-worker.server";
@@ -17,7 +28,7 @@ import { EnvError, getEnv, isGoogleConfigured, isStripeConfigured, TRUST_PROXY_C
 import { dbOutageGuard, RETRY_AFTER_SECONDS } from "./server/db-outage";
 import { withPageUrls } from "./server/single-fetch";
 import { connectWithRetry, oneLine, StartupError } from "./server/db-start";
-import { isLocalDbError, startLocalDb, type LocalDb } from "./server/local-db";
+import { checkDataDirectory, isLocalDbError, startSupervisedLocalDb, type LocalDb } from "./server/local-db";
 import { isLocalUrl, mailInbox, startMailCatcher, type MailCatcher } from "./server/mail-catcher";
 import { createLogger, requestLogger } from "./server/logger";
 import { requestContext } from "./server/request-context";
@@ -46,15 +57,19 @@ const buildPath = path.join(buildDir, "index.js");
 
 // --- Database ---------------------------------------------------------------------------------
 // A database that is not there yet is waited for (server/db-start.ts); whatever stops the start
-// (an unreachable database, a malformed address, a local database that cannot start) is one line.
+// (an unreachable database, a malformed address, a local database that cannot start, a data
+// directory that cannot be written, a full disk) is one line.
 let localDb: LocalDb | undefined;
 try {
   let mongoUri = env.MONGODB_URI;
   if (!mongoUri) {
-    const dataFile = path.resolve(env.DATA_DIR, "db", "shop.mv");
-    localDb = await startLocalDb({ dataFile });
+    const dataDir = path.resolve(env.DATA_DIR, "db");
+    checkDataDirectory(dataDir);
+    const dataFile = path.join(dataDir, "shop.mv");
+    // Started again by itself should it stop (server/local-db.ts).
+    localDb = await startSupervisedLocalDb({ dataFile, logger });
     mongoUri = localDb.uri;
-    logger.info(`Local database (mongo-java-server) on ${mongoUri}, data in ${dataFile}`);
+    logger.info(`Local database (mongo-java-server, pid ${localDb.pid}) on ${mongoUri}, data in ${dataFile}`);
   }
   const uri = mongoUri;
   await connectWithRetry({
@@ -66,23 +81,41 @@ try {
   await syncIndexes();
   // Versioned data migrations (scripts/migrations, migrate-mongo), each with its duration in the log.
   await migrateDb(undefined, { log: (line) => logger.info(line) });
+  // Parts without their search keys (stored before a change of them) get them; nothing when none is.
+  const backfilled = await backfillCatalogueKeys();
+  if (backfilled.updated) logger.info(`Search keys written for ${backfilled.updated} parts`);
+  for (const number of backfilled.conflicts)
+    logger.warn(`Part ${number} clashes with another's number as a key: renumber it`);
+  // Index builds and migrations may take longer than an operation's ceiling; from here on every
+  // operation has one, and a heartbeat tells a frozen database from a busy one
+  // (DB_OPERATION_TIMEOUT_MS and DB_STALL_MS, app/utils/db.server.ts).
+  await disconnectDb();
+  await connectDb(uri, {
+    timeoutMs: env.DB_TIMEOUT_MS,
+    operationTimeoutMs: env.DB_OPERATION_TIMEOUT_MS,
+    stallMs: env.DB_STALL_MS,
+  });
+  await warmPool(6, env.DB_STARTUP_WAIT_MS);
+  if (localDb) {
+    // The local database is for development and demos: make sure it has the demo data.
+    const logins = await ensureDemoData();
+    console.log("Demo logins (well-known passwords, for trying the shop on this machine only):");
+    for (const login of logins)
+      console.log(
+        `  ${login.role.padEnd(8)} ${login.email} / ${login.password}${login.note ? ` (${login.note})` : ""}`,
+      );
+  }
 } catch (error) {
-  if (!(error instanceof StartupError) && !isDbUnavailableError(error) && !isLocalDbError(error)) throw error;
-  console.error(`Cannot start: ${oneLine(error)}`);
+  if (
+    !(error instanceof StartupError) &&
+    !isDbUnavailableError(error) &&
+    !isDbFullError(error) &&
+    !isLocalDbError(error)
+  )
+    throw error;
+  console.error(`Cannot start: ${isDbFullError(error) ? "the database's disk is full" : oneLine(error)}`);
   await localDb?.stop();
   process.exit(1);
-}
-// Parts without their search keys (stored before a change of them) get them; nothing when none is.
-const backfilled = await backfillCatalogueKeys();
-if (backfilled.updated) logger.info(`Search keys written for ${backfilled.updated} parts`);
-for (const number of backfilled.conflicts)
-  logger.warn(`Part ${number} clashes with another's number as a key: renumber it`);
-if (localDb) {
-  // The local database is for development and demos: make sure it has the demo data.
-  const logins = await ensureDemoData();
-  console.log("Demo logins (well-known passwords, for trying the shop on this machine only):");
-  for (const login of logins)
-    console.log(`  ${login.role.padEnd(8)} ${login.email} / ${login.password}${login.note ? ` (${login.note})` : ""}`);
 }
 
 // --- Mail ---------------------------------------------------------------------------------------
@@ -119,7 +152,17 @@ async function importBuild(): Promise<ServerBuild> {
   return import(isDev ? `${url}?t=${Date.now()}` : url);
 }
 // While the database is away, loaders and actions answer 503 at once (server/db-outage.ts).
-const outage = dbOutageGuard({ isUnavailable: isDbUnavailableError, probe: pingDb, logger });
+const outage = dbOutageGuard({
+  isUnavailable: isDbUnavailableError,
+  isBusy: isDbBusyError,
+  isFull: isDbFullError,
+  probe: probeDb,
+  writeProbe: async () => (await checkDbHealth()).ok,
+  lastAnswerAt: lastDbAnswerAt,
+  stallMs: env.DB_STALL_MS,
+  logger,
+});
+outage.start();
 function remixHandler(build: ServerBuild) {
   return createRequestHandler({
     build: outage.wrapBuild(withPageUrls(build)),
@@ -129,6 +172,7 @@ function remixHandler(build: ServerBuild) {
       clientIp: req.ip ?? "",
       requestId: String(req.id),
       logger: req.log,
+      databaseStorage: outage.storage,
     }),
   });
 }
@@ -164,7 +208,13 @@ const shutdown = gracefulShutdown({
   cleanup: [
     { name: "the mail sender", run: (msLeft) => mailWorker.stop(Math.max(0, msLeft - 2000)) },
     { name: "the mail catcher", run: async () => mailCatcher?.stop() },
-    { name: "the database connection", run: () => disconnectDb() },
+    {
+      name: "the database connection",
+      run: () => {
+        outage.stop();
+        return disconnectDb();
+      },
+    },
     { name: "the local database", run: async () => localDb?.stop() },
   ],
 });
@@ -191,14 +241,27 @@ app.use(knownMethods());
 app.use(sameOriginWrites({ publicOrigin: new URL(env.PUBLIC_URL).origin, isApiRoute: (path) => isApiRoute(path) }));
 app.use(bodyLimit({ limitBytes: env.BODY_LIMIT_BYTES }));
 
+// Readiness: this instance can serve, its database read and written (a health document, within
+// 2 s). Liveness (/livez) only says the process answers: a database outage must not restart it.
 app.get("/healthz", async (_req, res) => {
   res.setHeader("Cache-Control", "no-store");
   // Which integrations have keys (booleans only, never a value).
   const integrations = { stripe: isStripeConfigured(env), google: isGoogleConfigured(env) };
   // Shutting down: no longer ready, so a load balancer sends nothing new while requests finish.
   if (shutdown.draining) return res.status(503).json({ status: "shutting down", integrations });
-  const healthy = await isDbHealthy();
-  res.status(healthy ? 200 : 503).json({ status: healthy ? "ok" : "database unavailable", integrations });
+  // Known to be away: answered at once, as pages are.
+  if (outage.down) return res.status(503).json({ status: "database unavailable", integrations });
+  // Answered 503 the moment the heartbeat finds the database frozen, whatever the check waits on.
+  const health = await outage
+    .whileUp(checkDbHealth({ deadlineMs: 2000 }))
+    .catch(() => ({ ok: false, problem: "unavailable" }) as const);
+  outage.noteHealth(health.ok ? null : health.problem);
+  if (health.ok) return res.status(200).json({ status: "ok", integrations });
+  res.status(503).json({ status: `database ${health.problem}`, integrations });
+});
+app.get("/livez", (_req, res) => {
+  res.setHeader("Cache-Control", "no-store");
+  res.status(200).json({ status: "alive" });
 });
 
 // Fingerprinted build assets never change: compressed once at build time (npm run build:compress),

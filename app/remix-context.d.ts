@@ -10,6 +10,8 @@ declare module "@remix-run/node" {
     requestId: string;
     /** The request's logger: every line it writes carries the request id. */
     logger: Logger;
+    /** Set while the database answers reads but cannot take writes (server/db-outage.ts); Shop Today shows it. */
+    databaseStorage?: "disk full" | null;
   }
 
   // Single fetch: loaders and actions return plain data (or `data()`), and `useLoaderData<typeof

@@ -173,9 +173,15 @@ const schema = z.object({
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /**
    * The database (app/utils/db.server.ts): how long a query waits for an unreachable database before
-   * the page answers 503, and how long the shop waits for the database at start before giving up.
+   * the page answers 503; how long the database may answer nothing at all, a heartbeat ping
+   * included, before it counts as frozen (every page then answers 503 at once); the ceiling of one
+   * operation and of a request's wait for a free connection (well above the slowest legitimate
+   * query: a slow database under load is not an outage; 0: none); and how long the shop waits for
+   * the database at start before giving up.
    */
   DB_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(1000),
+  DB_STALL_MS: z.coerce.number().int().min(200).max(60_000).default(800),
+  DB_OPERATION_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   DB_STARTUP_WAIT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   /**
    * Jobs and mail (app/utils/jobs.server.ts, mail-worker.server.ts): how often the job runner looks
@@ -255,9 +261,15 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
 function localSessionSecret(dataDir: string) {
   const file = path.resolve(dataDir, "session-secret");
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(path.dirname(file), { recursive: true });
   const secret = randomBytes(32).toString("hex");
-  writeFileSync(file, secret, { mode: 0o600 });
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, secret, { mode: 0o600 });
+  } catch (error) {
+    // A read-only or missing data directory: one line at start, not a stack.
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    throw new EnvError(`Cannot start: the data directory ${path.resolve(dataDir)} cannot be written (${code})`);
+  }
   return secret;
 }
 

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
@@ -46,22 +46,17 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startLocalDb({
-  dataFile,
-  database = "shop",
-  port: wantedPort,
-  sync,
-}: {
+type LaunchOptions = {
   dataFile: string;
   database?: string;
   /** A fixed port (a restart on the address the shop already uses); a free one otherwise. */
   port?: number;
   /** When an acknowledged write reaches the file (docs/database.md); without it, LOCAL_DB_SYNC or `commit`. */
   sync?: "commit" | "fsync" | "none";
-}): Promise<LocalDb> {
-  installLocalDb();
-  const port = wantedPort ?? (await freePort());
-  const child = spawn(
+};
+
+function launch(port: number, { dataFile, sync }: LaunchOptions) {
+  return spawn(
     "java",
     [
       "-Xss4m",
@@ -73,6 +68,25 @@ export async function startLocalDb({
     ],
     { stdio: ["pipe", "pipe", "pipe"], env: sync ? { ...process.env, LOCAL_DB_SYNC: sync } : process.env },
   );
+}
+
+function stopChild(child: ChildProcess) {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+export async function startLocalDb({
+  dataFile,
+  database = "shop",
+  port: wantedPort,
+  sync,
+}: LaunchOptions): Promise<LocalDb> {
+  installLocalDb();
+  const port = wantedPort ?? (await freePort());
+  const child = launch(port, { dataFile, sync });
   await waitForReady(child);
   let stopped: Promise<void> | undefined;
   return {
@@ -80,11 +94,117 @@ export async function startLocalDb({
     pid: child.pid ?? 0,
     uri: `mongodb://127.0.0.1:${port}/${database}`,
     stop() {
-      stopped ??= new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      });
+      stopped ??= stopChild(child);
+      return stopped;
+    },
+  };
+}
+
+/**
+ * Fails with one line when the data directory cannot be created or written (read-only, no
+ * permission, no such parent): the shop then stops at once instead of failing on its first write.
+ */
+export function checkDataDirectory(directory: string) {
+  const tryWrite = (where: string) => {
+    const probe = path.join(where, `.write-check-${process.pid}`);
+    writeFileSync(probe, "");
+    rmSync(probe);
+  };
+  try {
+    mkdirSync(directory, { recursive: true });
+    tryWrite(directory);
+  } catch (error) {
+    let code = (error as NodeJS.ErrnoException).code ?? "error";
+    // A recursive mkdir on a read-only disk says ENOENT: the nearest folder that exists says why.
+    let existing = path.dirname(directory);
+    while (!existsSync(existing) && existing !== path.dirname(existing)) existing = path.dirname(existing);
+    try {
+      if (code === "ENOENT") tryWrite(existing);
+    } catch (cause) {
+      code = (cause as NodeJS.ErrnoException).code ?? code;
+    }
+    throw new LocalDbError(`the data directory ${directory} cannot be written (${code})`);
+  }
+}
+
+/**
+ * A port below Linux's ephemeral range: while the database is down, the driver's attempts to
+ * connect to a closed port in that range can be given the port itself as their source (a TCP
+ * self-connect), which then holds the port the database restarts on.
+ */
+export async function stablePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+}
+
+type Logger = { warn: (msg: string) => void; info: (msg: string) => void };
+
+/**
+ * The shop's own local database, started again whenever it stops without being asked to (a crash,
+ * a kill, a store that closed itself on an I/O error): on the same port and file, after 0.5 s, then
+ * 1, 2, 4 … up to 10 s between attempts, one log line per attempt. The shop's connection finds it
+ * again by itself (server/db-outage.ts).
+ */
+export async function startSupervisedLocalDb({
+  logger,
+  ...options
+}: LaunchOptions & { logger: Logger }): Promise<LocalDb> {
+  installLocalDb();
+  const port = options.port ?? (await stablePort());
+  let child = launch(port, options);
+  await waitForReady(child);
+  let stopping = false;
+  let stopped: Promise<void> | undefined;
+
+  const watch = (current: ChildProcess) => {
+    let lastError = "";
+    current.stderr?.on("data", (chunk: Buffer) => {
+      lastError = lastLine(chunk.toString()) || lastError;
+    });
+    current.once("exit", (code, signal) => {
+      if (stopping) return;
+      void restart(`${signal ? `killed by ${signal}` : `exit ${code}`}${lastError ? `: ${lastError}` : ""}`);
+    });
+  };
+
+  async function restart(why: string) {
+    for (let attempt = 1; !stopping; attempt++) {
+      const delay = Math.min(500 * 2 ** (attempt - 1), 10_000);
+      logger.warn(`Local database stopped (${why}); starting it again in ${delay / 1000} s (attempt ${attempt})`);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (stopping) return;
+      const next = launch(port, options);
+      try {
+        await waitForReady(next);
+      } catch (error) {
+        why = error instanceof Error ? error.message : String(error);
+        continue;
+      }
+      if (stopping) return void stopChild(next);
+      child = next;
+      watch(child);
+      logger.info(`Local database running again (pid ${child.pid})`);
+      return;
+    }
+  }
+
+  watch(child);
+  return {
+    port,
+    get pid() {
+      return child.pid ?? 0;
+    },
+    uri: `mongodb://127.0.0.1:${port}/${options.database ?? "shop"}`,
+    stop() {
+      stopping = true;
+      stopped ??= stopChild(child);
       return stopped;
     },
   };

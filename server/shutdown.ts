@@ -46,12 +46,16 @@ export function gracefulShutdown({
   let exitCode: Promise<number> | undefined;
   const sockets = new Set<Socket>();
   const busy = new Map<Socket, Response>();
+  /** When each connection last finished an answer (or opened): how long it has been idle. */
+  const idleSince = new Map<Socket, number>();
 
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
+    idleSince.set(socket, Date.now());
     socket.once("close", () => {
       sockets.delete(socket);
       busy.delete(socket);
+      idleSince.delete(socket);
     });
   });
 
@@ -59,13 +63,27 @@ export function gracefulShutdown({
     busy.set(req.socket, res);
     res.once("finish", () => {
       busy.delete(req.socket);
-      // A response already under way when the shutdown began could not carry the header: its
-      // connection closes as soon as it is answered.
-      if (draining) req.socket.end();
+      idleSince.set(req.socket, Date.now());
+      // A response already under way when the shutdown began could not carry the header, and
+      // promised its client the connection: closing it now would reset the request the client may
+      // be sending on it this instant. It is closed once idle (below), or answers that request
+      // with Connection: close.
     });
     if (draining) res.setHeader("Connection", "close");
     next();
   };
+
+  /**
+   * Closes the connections idle for `quietMs` (a client that reuses its connection sends its next
+   * request within moments, and is answered with Connection: close instead).
+   */
+  function closeIdle(quietMs: number) {
+    const now = Date.now();
+    for (const socket of sockets) {
+      if (busy.has(socket) || socket.writableEnded) continue;
+      if (now - (idleSince.get(socket) ?? 0) >= quietMs) socket.end();
+    }
+  }
 
   async function run(reason: string): Promise<number> {
     const started = Date.now();
@@ -84,13 +102,15 @@ export function gracefulShutdown({
     // A client still using its connection sends its next request within the grace and is answered
     // with Connection: close; a connection idle all that time is closed after it.
     await sleep(Math.min(idleGraceMs, msLeft()));
-    for (const socket of sockets) if (!busy.has(socket)) socket.end();
+    closeIdle(idleGraceMs);
 
     let code = 0;
-    // Answered when nothing has been in flight for 100 ms (a request read just as its idle
-    // connection was closed still gets its answer).
+    // Answered when nothing has been in flight for 100 ms and every connection is closed or
+    // closing (a request read just as its idle connection was closed still gets its answer).
     for (let quietSince = 0; msLeft() > 0; await sleep(25)) {
-      if (busy.size > 0) quietSince = 0;
+      closeIdle(idleGraceMs);
+      const open = [...sockets].some((socket) => !socket.writableEnded);
+      if (busy.size > 0 || open) quietSince = 0;
       else if (!quietSince) quietSince = Date.now();
       else if (Date.now() - quietSince >= 100) break;
     }

@@ -58,7 +58,7 @@ export function ErrorPage({
           <code className="break-all font-mono">{reference}</code>.
         </p>
       ) : null}
-      <div className="mt-8 flex gap-4">
+      <div className="mt-8 flex flex-wrap justify-center gap-4">
         <Link
           to="/"
           className="inline-flex min-h-11 items-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
@@ -71,6 +71,15 @@ export function ErrorPage({
         >
           Browse parts
         </Link>
+        {status === 503 ? (
+          // An order or payment sent while the shop was away may have been saved: this is where to look.
+          <Link
+            to="/dashboard/orders"
+            className="inline-flex min-h-11 items-center rounded border border-brand-700 px-4 py-2 font-medium text-brand-700 hover:bg-brand-50"
+          >
+            My Orders
+          </Link>
+        ) : null}
       </div>
     </section>
   );

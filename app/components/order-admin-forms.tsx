@@ -6,6 +6,7 @@ import { formatCents } from "~/domain/format";
 import { recordPaymentSchema, reversePaymentSchema, shipOrderSchema, today } from "~/utils/order-forms";
 import { formatDay, PAYMENT_METHOD_WORDS, PAYMENT_METHODS } from "~/domain/order-states";
 import { ErrorList, Field, selectAttributesWithoutPlaceholder, SubmitButton } from "./forms";
+import { ONE_TIME_KEY_FIELD } from "~/utils/one-time-key";
 
 type Reply = { intent: string; paymentId?: string; result: SubmissionResult<string[]> } | undefined;
 
@@ -67,7 +68,16 @@ export function ShipForm({ orderNumber, reply }: { orderNumber: string; reply: R
 }
 
 /** Money received outside Stripe: amount, day received, method, reference. */
-export function RecordPaymentForm({ balanceCents, reply }: { balanceCents: number; reply: Reply }) {
+export function RecordPaymentForm({
+  balanceCents,
+  reply,
+  oneTimeKey,
+}: {
+  balanceCents: number;
+  reply: Reply;
+  /** The same payment sent twice is recorded once (app/utils/one-time-key.server.ts). */
+  oneTimeKey: string;
+}) {
   const [form, fields] = useForm({
     id: "record-payment-form",
     lastResult: reply?.intent === "record-payment" ? reply.result : null,
@@ -81,6 +91,7 @@ export function RecordPaymentForm({ balanceCents, reply }: { balanceCents: numbe
   return (
     <Form method="post" {...getFormProps(form)} className="grid gap-x-4 sm:grid-cols-2">
       <input type="hidden" name="intent" value="record-payment" />
+      <input type="hidden" name={ONE_TIME_KEY_FIELD} value={oneTimeKey} />
       <Field
         meta={fields.amount}
         label="Amount received (USD)"

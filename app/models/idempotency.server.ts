@@ -13,6 +13,8 @@ const idempotencySchema = new Schema(
     /** Null while the first call is still running. */
     status: { type: Number, default: null },
     body: { type: String, default: null },
+    /** When the first call began: a record still without an answer long after it ended uncertainly. */
+    claimedAt: { type: Date, default: () => new Date() },
     expiresAt: { type: Date, required: true },
   },
   { collection: "api_idempotency", versionKey: false },
@@ -25,7 +27,12 @@ const Idempotency: mongoose.Model<IdempotencyDoc> =
   (mongoose.models.Idempotency as mongoose.Model<IdempotencyDoc>) ??
   mongoose.model<IdempotencyDoc>("Idempotency", idempotencySchema);
 
-export type IdempotencyRecord = { bodyHash: string; status: number | null; body: string | null };
+export type IdempotencyRecord = {
+  bodyHash: string;
+  status: number | null;
+  body: string | null;
+  claimedAt: Date | null;
+};
 
 /** Claims the key for this call; when another call claimed it first, returns that call's record. */
 export async function claimIdempotencyKey(
@@ -41,7 +48,15 @@ export async function claimIdempotencyKey(
     const doc = await Idempotency.findOne(filter).lean();
     // Expired and deleted in between: claim again.
     if (!doc) return claimIdempotencyKey(claim, expiresAt);
-    return { claimed: false, record: { bodyHash: doc.bodyHash, status: doc.status ?? null, body: doc.body ?? null } };
+    return {
+      claimed: false,
+      record: {
+        bodyHash: doc.bodyHash,
+        status: doc.status ?? null,
+        body: doc.body ?? null,
+        claimedAt: doc.claimedAt ?? null,
+      },
+    };
   }
 }
 
@@ -55,4 +70,23 @@ export async function storeIdempotentAnswer(
 /** The call failed before it answered: the key is free for a retry. */
 export async function releaseIdempotencyKey(claim: { ownerId: string; operation: string; key: string }) {
   await Idempotency.deleteOne({ ...claim, status: null });
+}
+
+/** The answer of a claimed key, or null while its first call has none (still running, or ended uncertainly). */
+export async function findIdempotentAnswer(claim: { ownerId: string; operation: string; key: string }) {
+  const doc = await Idempotency.findOne(claim).lean();
+  return doc && doc.status !== null && doc.status !== undefined ? { status: doc.status, body: doc.body ?? "" } : null;
+}
+
+/**
+ * Claims again a key whose first call was refused (status 400 and up), for a call with another body:
+ * a refusal changed nothing, so the corrected form may run. One of two racing calls wins.
+ */
+export async function reclaimRefusedKey(claim: { ownerId: string; operation: string; key: string; bodyHash: string }) {
+  const { bodyHash, ...filter } = claim;
+  const result = await Idempotency.updateOne(
+    { ...filter, status: { $gte: 400 } },
+    { $set: { status: null, body: null, bodyHash, claimedAt: new Date() } },
+  );
+  return result.modifiedCount === 1;
 }

@@ -13,7 +13,7 @@ import { formatCents } from "~/domain/format";
 import { formatDateTime } from "~/utils/shop-forms";
 
 /** The admin home: what needs doing now, parts running low, and the last 30 days of sales. */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const [awaitingPayment, awaitingShipment, overdue, lowStock, sales, stockCheck, failedMail] = await Promise.all([
     oldestOrders("unpaid"),
@@ -52,6 +52,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       // Said only when the last stock check (every 10 minutes, or npm run stock:check) found a difference.
       stockCheck: stockCheck?.problemCount ? stockCheck : null,
       failedMail: { total: failedMail.total, items: toFailedMailItems(failedMail.items) },
+      // The database answers reads but refuses writes (server/db-outage.ts): orders and sign-ups fail until it is fixed.
+      diskFull: context.databaseStorage === "disk full",
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -62,11 +64,27 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 type OrderList = ReturnType<typeof useLoaderData<typeof loader>>["awaitingPayment"];
 
 export default function AdminHome() {
-  const { awaitingPayment, awaitingShipment, overdue, lowStock, sales, stockCheck, failedMail } =
+  const { awaitingPayment, awaitingShipment, overdue, lowStock, sales, stockCheck, failedMail, diskFull } =
     useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <h1 className="text-2xl font-bold">Shop Today</h1>
+      {diskFull ? (
+        <section
+          role="alert"
+          aria-labelledby="disk-full"
+          className="mt-6 rounded border border-red-300 bg-red-50 p-4"
+          data-testid="disk-full"
+        >
+          <h2 id="disk-full" className="text-xl font-semibold text-red-800">
+            The database&apos;s disk is full
+          </h2>
+          <p className="text-sm text-slate-700">
+            Pages still show, but nothing can be saved: orders, payments and sign-ups answer &ldquo;cannot save
+            changes&rdquo;. Free space on the database&apos;s disk; the shop saves again by itself within seconds.
+          </p>
+        </section>
+      ) : null}
       {failedMail.total > 0 ? (
         <section aria-labelledby="failed-mail" className="mt-6" data-testid="failed-mail-section">
           <h2 id="failed-mail" className="text-xl font-semibold text-red-800">

@@ -38,6 +38,8 @@ import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/utils/c
 import { formatCents } from "~/domain/format";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { readForm } from "~/utils/form.server";
+import { newOneTimeKey, runOnce } from "~/utils/one-time-key.server";
+import { ONE_TIME_KEY_FIELD } from "~/utils/one-time-key";
 import { cartRefusalCookie } from "~/utils/cart-refusal.server";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 
@@ -52,7 +54,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     buyer.address,
   );
   const cart = { ...stored, ...priced, taxPlaceWords: placeWords(priced.taxPlace) };
-  return data({ cart, terms, buyer }, { headers: { "Cache-Control": "private, no-store" } });
+  // The checkout form's one-time key: the same checkout sent twice places one order.
+  return data(
+    { cart, terms, buyer, oneTimeKey: newOneTimeKey() },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 /** The total of the typed address when it differs from what the page showed: the checkout shows it before placing. */
@@ -67,6 +73,19 @@ type ActionData = { intent: string; partId: string; result: SubmissionResult<str
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireCustomer(request);
+  // Only the checkout form carries a one-time key; the other forms of the cart run as they are.
+  return runOnce(
+    request,
+    {
+      ownerId: user.id,
+      operation: "order:cart-checkout",
+      shape: (result) => ({ intent: "checkout", partId: "", result }),
+    },
+    () => cartAction(request, user),
+  );
+}
+
+async function cartAction(request: Request, user: Awaited<ReturnType<typeof requireCustomer>>) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: cartSchema });
   const posted = { intent: String(formData.get("intent") ?? ""), partId: String(formData.get("partId") ?? "") };
@@ -219,7 +238,7 @@ const NOTICE_HEADINGS: Record<NoticeSource | "earlier", string> = {
 };
 
 export default function CartPage() {
-  const { cart, buyer, terms } = useLoaderData<typeof loader>();
+  const { cart, buyer, terms, oneTimeKey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
@@ -273,6 +292,7 @@ export default function CartPage() {
             buyer={buyer}
             lastResult={actionData?.intent === "checkout" ? actionData.result : undefined}
             quote={actionData?.intent === "checkout" ? actionData.quote : undefined}
+            oneTimeKey={oneTimeKey}
           />
         </>
       )}
@@ -420,7 +440,9 @@ function PlaceOrderForm({
   terms,
   lastResult,
   quote,
+  oneTimeKey,
 }: {
+  oneTimeKey: string;
   cart: CartData;
   terms: ReturnType<typeof useLoaderData<typeof loader>>["terms"];
   buyer: ReturnType<typeof useLoaderData<typeof loader>>["buyer"];
@@ -457,6 +479,7 @@ function PlaceOrderForm({
       </p>
       <Form method="post" action={CART_PATH} className="mt-4" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="checkout" />
+        <input type="hidden" name={ONE_TIME_KEY_FIELD} value={oneTimeKey} />
         <input type="hidden" name="quotedTotalCents" value={shown.totalCents} />
         <SavedAddressPicker saved={buyer.saved} chosenId={buyer.addressId} />
         <DeliveryFields fields={fields} />

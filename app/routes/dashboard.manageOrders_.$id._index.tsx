@@ -15,6 +15,7 @@ import { orderShopActors } from "~/models/audit.server";
 import { getOrderById } from "~/orders/model/reads.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
+import { newOneTimeKey, runOnce } from "~/utils/one-time-key.server";
 import { extendHoldSchema } from "~/utils/hold-forms";
 import { formatCents } from "~/domain/format";
 import { documentsOf } from "~/orders/documents.server";
@@ -38,14 +39,36 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const [order, actors] = await Promise.all([getOrderById(id), orderShopActors(id)]);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
   return dataWithInit(
-    { order, timeline: orderTimeline(order, "admin", actors), documents: documentsOf(order, "admin") },
+    {
+      order,
+      timeline: orderTimeline(order, "admin", actors),
+      documents: documentsOf(order, "admin"),
+      // The payment form's one-time key: the same payment sent twice is recorded once.
+      oneTimeKey: newOneTimeKey(),
+    },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
 
 /** Four forms post here, told apart by their intent: ship, record-payment, reverse-payment, extend-hold. */
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request);
+export async function action(args: ActionFunctionArgs) {
+  const admin = await requireAdmin(args.request);
+  return runOnce(
+    args.request,
+    {
+      ownerId: admin.id,
+      operation: "payment:record",
+      when: (form) => form.get("intent") === "record-payment",
+      shape: (result) => ({ intent: "record-payment", paymentId: "", result }),
+    },
+    () => orderAction(args, admin),
+  );
+}
+
+async function orderAction(
+  { request, params, context }: ActionFunctionArgs,
+  admin: Awaited<ReturnType<typeof requireAdmin>>,
+) {
   const id = params.id ?? "";
   const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "ship");
@@ -134,7 +157,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export default function AdminOrderPage() {
-  const { order, timeline, documents } = useLoaderData<typeof loader>();
+  const { order, timeline, documents, oneTimeKey } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const canShip = order.status === "paid" || order.status === "account";
   return (
@@ -194,7 +217,7 @@ export default function AdminOrderPage() {
           {order.balanceCents > 0 ? (
             <div className="mt-4">
               <h3 className="font-medium">Record a payment</h3>
-              <RecordPaymentForm balanceCents={order.balanceCents} reply={reply} />
+              <RecordPaymentForm balanceCents={order.balanceCents} reply={reply} oneTimeKey={oneTimeKey} />
             </div>
           ) : null}
         </section>

@@ -28,13 +28,19 @@ import { MAX_PAD_CHARACTERS, parsePad, QUICK_ORDER_PATH, quickOrderSchema } from
 import { checkPadLines, type PadLineCheck } from "~/utils/quick-order.server";
 import { normalisePartNumber } from "~/utils/part-number.server";
 import { readForm } from "~/utils/form.server";
+import { newOneTimeKey, runOnce } from "~/utils/one-time-key.server";
+import { ONE_TIME_KEY_FIELD } from "~/utils/one-time-key";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
   const { phone, address } = deliveryDefaults(user);
   const terms = await checkoutTerms(user);
-  return dataWithInit({ buyer: { phone, address }, terms }, { headers: { "Cache-Control": "private, no-store" } });
+  // "Order now" carries a one-time key: the same order sent twice places one order.
+  return dataWithInit(
+    { buyer: { phone, address }, terms, oneTimeKey: newOneTimeKey() },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 type ActionData = {
@@ -74,6 +80,19 @@ async function roundUpLine(formData: FormData, partNumber: string | null) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireCustomer(request);
   if (!can(user, "order")) throw new Response(ACCOUNTS_CANNOT_ORDER, { status: 403 });
+  return runOnce(
+    request,
+    {
+      ownerId: user.id,
+      operation: "order:quick-order",
+      when: (form) => form.get("intent") === "order",
+      shape: (result) => ({ result, checks: [], stamp: Date.now() }),
+    },
+    () => quickOrderAction(request, user),
+  );
+}
+
+async function quickOrderAction(request: Request, user: Awaited<ReturnType<typeof requireCustomer>>) {
   const formData = await readForm(request);
   // "Round up to N" on a checked line: that line's quantity becomes its part's minimum, then all is checked again.
   const roundedPad = await roundUpLine(formData, new URL(request.url).searchParams.get("roundUp"));
@@ -177,7 +196,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const EXAMPLE = "PW-1001 150\nPW-1003\t200\nPW-1005, 100";
 
 export default function QuickOrder() {
-  const { buyer, terms } = useLoaderData<typeof loader>();
+  const { buyer, terms, oneTimeKey } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const pendingIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
@@ -211,6 +230,7 @@ export default function QuickOrder() {
       {/* The answer to "Check the lines" comes first, so a phone shows it without scrolling past the form. */}
       {checks.length ? <CheckedLines checks={checks} valid={valid} formId={form.id} stamp={data?.stamp ?? 0} /> : null}
       <Form method="post" action={QUICK_ORDER_PATH} className="mt-4 grid gap-6 lg:grid-cols-2" {...getFormProps(form)}>
+        <input type="hidden" name={ONE_TIME_KEY_FIELD} value={oneTimeKey} />
         <div>
           <TextareaField
             meta={fields.lines}

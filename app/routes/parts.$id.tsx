@@ -28,6 +28,8 @@ import { useHydrated } from "~/utils/hydrated";
 import { formatCents } from "~/domain/format";
 import { orderFormSchema } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
+import { newOneTimeKey, runOnce } from "~/utils/one-time-key.server";
+import { ONE_TIME_KEY_FIELD } from "~/utils/one-time-key";
 import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
 import { checkoutTerms, placeCustomerOrder } from "~/orders/service.server";
 import { priceTable } from "~/domain/pricing";
@@ -75,6 +77,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       isAdmin: user.role === "admin",
       refusal: refusal?.partId === part.id ? refusal : null,
       terms,
+      /** The order form's one-time key: the same form sent twice places one order. */
+      oneTimeKey: newOneTimeKey(),
     },
     {
       headers: {
@@ -87,7 +91,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const part = await getPart(params.id ?? "");
+  return runOnce(request, { ownerId: user.id, operation: "order:part-page" }, () =>
+    placePartOrder(request, params.id ?? "", user),
+  );
+}
+
+async function placePartOrder(request: Request, partId: string, user: Awaited<ReturnType<typeof requireUser>>) {
+  const part = await getPart(partId);
   if (!part) throw new Response(NOT_FOUND, { status: 404 });
   const submission = parseWithZod(await readForm(request), { schema: orderFormSchema(part) });
   if (user.role === "admin") {
@@ -139,7 +149,7 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => ({
 });
 
 export default function PartDetails() {
-  const { part, prices, buyer, isAdmin, catalogue, vehicle, origin, refusal, terms, tax } =
+  const { part, prices, buyer, isAdmin, catalogue, vehicle, origin, refusal, terms, tax, oneTimeKey } =
     useLoaderData<typeof loader>();
   const canMeetMinimum = part.availableQuantity >= part.minOrderQuantity;
   return (
@@ -215,6 +225,7 @@ export default function PartDetails() {
             buyer={buyer}
             terms={terms}
             tax={tax}
+            oneTimeKey={oneTimeKey}
           />
         )}
         {!isAdmin && canMeetMinimum ? (
@@ -284,12 +295,14 @@ function OrderForm({
   buyer,
   terms,
   tax,
+  oneTimeKey,
 }: {
   part: LoaderData["part"];
   prices: LoaderData["prices"];
   buyer: LoaderData["buyer"];
   terms: LoaderData["terms"];
   tax: LoaderData["tax"];
+  oneTimeKey: string;
 }) {
   const lastResult = useActionData<typeof action>();
   const schema = useMemo(() => orderFormSchema(part), [part]);
@@ -319,6 +332,7 @@ function OrderForm({
 
   return (
     <Form method="post" className="mt-4 space-y-1" {...getFormProps(form)}>
+      <input type="hidden" name={ONE_TIME_KEY_FIELD} value={oneTimeKey} />
       <div>
         <label htmlFor="buyer-name" className="mb-1 block text-sm font-medium text-slate-800">
           Name

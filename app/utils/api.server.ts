@@ -227,7 +227,9 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
  * Runs `change` once per Idempotency-Key of this owner and operation: a repeat with the same body
  * gets the first answer (with `Idempotent-Replayed: true`); the same key with another body is
  * refused (422), as is a repeat while the first call still runs (409). Without the header the
- * change simply runs. Only answers below 500 are kept.
+ * change simply runs. Only answers below 500 are kept; a first call that failed without one (an
+ * error, a 5xx: the database went away in the middle) may still have made its change, so its key
+ * stays claimed and a repeat is told to check (409) rather than make the change a second time.
  */
 export async function idempotent(
   request: Request,
@@ -249,6 +251,13 @@ export async function idempotent(
       return problem(422, "This Idempotency-Key was used with another body: use a new key for a new request.");
     }
     if (record.status === null || record.body === null) {
+      const running = record.claimedAt && Date.now() - record.claimedAt.getTime() < 30_000;
+      if (!running) {
+        return problem(
+          409,
+          "The first request with this Idempotency-Key failed before its outcome was known, and may have made its change: look it up (GET /api/v1/orders) before sending it again with a new key.",
+        );
+      }
       return problem(409, "A request with this Idempotency-Key is still being processed: try again shortly.", {
         headers: { "Retry-After": "1" },
       });
@@ -266,13 +275,11 @@ export async function idempotent(
   try {
     response = await change();
   } catch (error) {
-    await releaseIdempotencyKey(claim);
+    // A refusal thrown as a response changed nothing: the key is free again. Anything else may have.
+    if (error instanceof Response && error.status < 500) await releaseIdempotencyKey(claim);
     throw error;
   }
-  if (response.status >= 500) {
-    await releaseIdempotencyKey(claim);
-    return response;
-  }
+  if (response.status >= 500) return response;
   await storeIdempotentAnswer(claim, { status: response.status, body: await response.clone().text() });
   return response;
 }

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import mongoose from "mongoose";
 import { provideModelSettings } from "~/models/settings.server";
 import { getEnv } from "./env.server";
@@ -7,18 +8,97 @@ mongoose.set("strictQuery", true);
 // query operators ({"$gt": ""} is refused by the schemas before it reaches a query).
 
 /**
- * Connects once. `timeoutMs` (DB_TIMEOUT_MS, default 1 s) is how long a query waits for a
- * database it cannot reach, before connecting and after: a page then answers 503 at once rather
- * than after the driver's 30 s (server/db-outage.ts). A reachable but busy database is not
- * affected: the wait applies only while no server answers.
+ * Connects once. A database that stops answering is told from one that is only slow by a heartbeat,
+ * not by a short deadline on every operation (docs/deployment.md, "When the database goes away"):
+ * - `timeoutMs` (DB_TIMEOUT_MS, default 1 s): how long a query waits for a database it cannot reach
+ *   (server selection, and mongoose's wait while it knows the connection is down);
+ * - `stallMs` (DB_STALL_MS, default 0.8 s): with it, a second small client pings the database on
+ *   its own connection (`probeDb`), and every answer of either client is noted (`lastDbAnswerAt`);
+ *   server/db-outage.ts counts the database as away when a ping gets no answer within `stallMs` and
+ *   nothing else has answered for as long, then answers 503 at once. A busy database keeps
+ *   answering something, so its slow operations run to the end.
+ * - `operationTimeoutMs` (DB_OPERATION_TIMEOUT_MS, default 60 s): the ceiling for one operation's
+ *   answer (socketTimeoutMS) and a request's wait for a free connection of the pool
+ *   (waitQueueTimeoutMS), sized well above the slowest legitimate operation (a long forgiving
+ *   search or a stock import's dry run under load); it only ends a connection lost without either
+ *   side noticing. 0 (the default for scripts and tests) waits as long as the driver does.
  */
-export async function connectDb(uri: string, { timeoutMs = 10_000 }: { timeoutMs?: number } = {}) {
+export async function connectDb(
+  uri: string,
+  {
+    timeoutMs = 10_000,
+    operationTimeoutMs = 0,
+    stallMs = 0,
+  }: { timeoutMs?: number; operationTimeoutMs?: number; stallMs?: number } = {},
+) {
   provideModelSettings(modelSettingsFromEnv);
   if (mongoose.connection.readyState === 1) return mongoose.connection;
   // Queries made while mongoose knows the connection is down wait the same time, not its 10 s.
   mongoose.set("bufferTimeoutMS", timeoutMs);
-  await mongoose.connect(uri, { serverSelectionTimeoutMS: timeoutMs, maxPoolSize: 20 });
+  await mongoose.connect(uri, {
+    serverSelectionTimeoutMS: timeoutMs,
+    maxPoolSize: 20,
+    // Tells a frozen database (nothing answers) from a busy one (some answers): see lastDbAnswerAt.
+    monitorCommands: stallMs > 0,
+    ...(operationTimeoutMs > 0 ? { socketTimeoutMS: operationTimeoutMs, waitQueueTimeoutMS: operationTimeoutMs } : {}),
+  });
+  if (stallMs > 0) {
+    lastAnswerAt = Date.now();
+    mongoose.connection.getClient().on("commandSucceeded", noteAnswer);
+    // Its own pool, so a ping never waits behind the shop's queries for a connection; a ping to
+    // a frozen server ends (and drops its connection) after stallMs. A new connection's handshake
+    // may take longer (TLS and sign-in to a distant server): probeDb's own deadline bounds the
+    // ping either way. It connects with its first ping, so a slow handshake never stops the start.
+    probe = {
+      stallMs,
+      client: new mongoose.mongo.MongoClient(uri, {
+        maxPoolSize: 2,
+        serverSelectionTimeoutMS: stallMs,
+        connectTimeoutMS: Math.max(stallMs, 10_000),
+        socketTimeoutMS: stallMs,
+        retryReads: false,
+        monitorCommands: true,
+      }),
+    };
+    probe.client.on("commandSucceeded", noteAnswer);
+  }
   return mongoose.connection;
+}
+
+let lastAnswerAt = Date.now();
+const noteAnswer = () => {
+  lastAnswerAt = Date.now();
+};
+let probe: { client: InstanceType<typeof mongoose.mongo.MongoClient>; stallMs: number } | undefined;
+/** When the database last answered a command (with the heartbeat on: connectDb's stallMs). */
+export const lastDbAnswerAt = () => lastAnswerAt;
+
+/**
+ * The heartbeat: true when the database answers a ping within connectDb's `stallMs`, on the
+ * probe's own connection (whatever mongoose believes of its connection, and however busy its pool).
+ * Without the heartbeat, a ping on the shop's connection.
+ */
+export async function probeDb(): Promise<boolean> {
+  if (!probe) return pingDb();
+  const { client, stallMs } = probe;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      client
+        .db("admin")
+        .command({ ping: 1 })
+        .then(() => true),
+      new Promise<boolean>((resolve) => {
+        // After the I/O already waiting: on a starved process the timer and the answer are due
+        // together, and timers run first.
+        timer = setTimeout(() => setImmediate(() => resolve(false)), stallMs);
+      }),
+    ]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Read each time a model asks, from the settings validated at start (server/env.ts). */
@@ -44,17 +124,48 @@ const UNAVAILABLE_ERRORS = new Set([
   "MongoPoolClearedError",
 ]);
 
-/** True for an error that means "the database cannot be reached" (not a bad query), or one caused by it. */
-export function isDbUnavailableError(error: unknown): boolean {
+/** Walks an error and its causes. */
+function someCause(error: unknown, test: (cause: { name?: string; message?: string; code?: unknown }) => boolean) {
   for (let cause = error, depth = 0; cause && depth < 5; depth++) {
     if (typeof cause !== "object") return false;
-    const { name, message } = cause as { name?: string; message?: string };
-    if (name && UNAVAILABLE_ERRORS.has(name)) return true;
-    // mongoose's own wait for a connection: "Operation `orders.find()` buffering timed out after 1000ms"
-    if (name === "MongooseError" && /buffering timed out/.test(message ?? "")) return true;
+    if (test(cause as { name?: string; message?: string; code?: unknown })) return true;
     cause = (cause as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** True for an error that means "the database cannot be reached" (not a bad query), or one caused by it. */
+export function isDbUnavailableError(error: unknown): boolean {
+  return someCause(
+    error,
+    ({ name, message }) =>
+      (!!name && UNAVAILABLE_ERRORS.has(name)) ||
+      // mongoose's own wait for a connection: "Operation `orders.find()` buffering timed out after 1000ms"
+      (name === "MongooseError" && /buffering timed out/.test(message ?? "")),
+  );
+}
+
+/**
+ * True when the database did not answer within DB_OPERATION_TIMEOUT_MS: no answer on the connection,
+ * or no free connection in the pool. A frozen server looks like this, and so does one far too slow
+ * for the traffic at that moment: server/db-outage.ts asks the heartbeat to tell them apart.
+ */
+export function isDbBusyError(error: unknown): boolean {
+  return someCause(error, ({ name }) => name === "MongoWaitQueueTimeoutError" || name === "MongoNetworkTimeoutError");
+}
+
+/**
+ * The code MongoDB gives a write refused for want of disk space; the local database
+ * (scripts/local-db/LocalMongo.java) refuses writes with it while its disk is nearly full.
+ */
+export const OUT_OF_DISK_SPACE = 14031;
+
+/** True for a write the database refused because its disk is full (reads still work). */
+export function isDbFullError(error: unknown): boolean {
+  return someCause(
+    error,
+    ({ code, message }) => code === OUT_OF_DISK_SPACE || /No space left on device/i.test(message ?? ""),
+  );
 }
 
 /**
@@ -73,21 +184,48 @@ export async function syncIndexes() {
   );
 }
 
-export async function isDbHealthy() {
+export type DbHealth = { ok: true } | { ok: false; problem: "unavailable" | "disk full" | "read-only" };
+
+const HEALTH_ID = `${hostname()}:${process.pid}`;
+
+/**
+ * The database can be read and written: this instance's document in `health` is written and read
+ * back (a closed or read-only store, a full disk and a frozen server all fail it). Each step has the
+ * driver's deadlines (connectDb); `deadlineMs` bounds the whole, as their sum could exceed it.
+ */
+export async function checkDbHealth({ deadlineMs = 2000 }: { deadlineMs?: number } = {}): Promise<DbHealth> {
+  const db = mongoose.connection.db;
+  if (mongoose.connection.readyState !== 1 || !db) return { ok: false, problem: "unavailable" };
+  const health = db.collection<{ _id: string; at: Date }>("health");
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("the health check passed its deadline")), deadlineMs);
+  });
   try {
-    const db = mongoose.connection.db;
-    if (mongoose.connection.readyState !== 1 || !db) return false;
-    await db.admin().ping();
-    return true;
-  } catch {
-    return false;
+    const at = new Date();
+    await Promise.race([
+      (async () => {
+        await health.updateOne({ _id: HEALTH_ID }, { $set: { at } }, { upsert: true, maxTimeMS: deadlineMs });
+        const read = await health.findOne({ _id: HEALTH_ID }, { maxTimeMS: deadlineMs });
+        if (read?.at.getTime() !== at.getTime()) throw new Error("the health document did not read back");
+      })(),
+      deadline,
+    ]);
+    return { ok: true };
+  } catch (error) {
+    if (isDbFullError(error)) return { ok: false, problem: "disk full" };
+    if (someCause(error, ({ message }) => /read-?only/i.test(message ?? "")))
+      return { ok: false, problem: "read-only" };
+    return { ok: false, problem: "unavailable" };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
 /**
  * Asks the database directly, whatever mongoose believes of the connection: the attempt makes the
  * driver check the server at once rather than at its next heartbeat (10 s), so a database that is
- * back is found within a second (server/db-outage.ts probes with it).
+ * back is found within a second (probeDb uses it when the heartbeat is off).
  */
 export async function pingDb() {
   try {
@@ -100,6 +238,18 @@ export async function pingDb() {
   }
 }
 
+/**
+ * Opens `count` connections of the pool before traffic (and the job runner's start) needs them: a
+ * burst on an empty pool opens them two at a time, and under load that can outlast the pool wait.
+ */
+export async function warmPool(count: number, waitMs: number) {
+  const until = Date.now() + waitMs;
+  while (!(await pingDb()) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 200));
+  await Promise.all(Array.from({ length: count }, () => pingDb()));
+}
+
 export async function disconnectDb() {
-  await mongoose.disconnect();
+  const closing = probe?.client.close(true);
+  probe = undefined;
+  await Promise.all([mongoose.disconnect(), closing]);
 }

@@ -2,6 +2,7 @@ import { redirect } from "@remix-run/node";
 import { deleteSession, getLiveSession, touchSession } from "~/models/session.server";
 import { getUserById, type UserView } from "~/models/user.server";
 import { memoizedForRequest, noteRequestUser } from "../../server/request-context";
+import { isDbFullError } from "./db.server";
 import { clearSessionHeaders, getSessionId, MINUTE, sessionLimits } from "./session-cookie.server";
 import { redirectWithError } from "./toast.server";
 
@@ -27,7 +28,10 @@ export async function getUser(request: Request): Promise<UserView | null> {
     }
     // Written at most once a minute (or a tenth of the idle time), not on every request.
     if (now - session.lastSeenAt >= Math.min(MINUTE, idleMs / 10)) {
-      await touchSession(sessionId, new Date(Math.min(now + idleMs, endsAt)));
+      // A database that refuses writes for want of disk space still lets people read their pages.
+      await touchSession(sessionId, new Date(Math.min(now + idleMs, endsAt))).catch((error: unknown) => {
+        if (!isDbFullError(error)) throw error;
+      });
     }
     noteRequestUser(user.id);
     return user;

@@ -3,11 +3,15 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.MongoVersion;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.exception.MongoServerError;
 import io.netty.channel.Channel;
 import org.h2.mvstore.MVStore;
 
@@ -26,6 +30,17 @@ import org.h2.mvstore.MVStore;
  * each commit (survives a crash of the machine too, at a much higher cost: docs/performance.md);
  * LOCAL_DB_SYNC=none leaves it to H2's own commit about once a second (faster, and a crash loses
  * up to the last second of acknowledged writes).
+ *
+ * Looks after itself: a write is refused (MongoDB's OutOfDiskSpace, code 14031) while less than
+ * LOCAL_DB_MIN_FREE_MB (default 64) is free where the file is, so a full disk never reaches the store
+ * and reads go on; writes work again once space is freed. The store is compacted every
+ * LOCAL_DB_COMPACT_SECONDS (default 30) when less than 80% of its file is live data, and old chunks
+ * are kept LOCAL_DB_RETENTION_MS (default 5000) before their space is reused, so the file stays
+ * proportional to the data (docs/performance.md). Should the store close anyway (an I/O error), the
+ * process says so in one line and exits 3; the shop starts it again (server/local-db.ts).
+ *
+ * Every connection has its own thread (up to LOCAL_DB_THREADS, default 64), so a slow query never
+ * holds up the answers of other connections.
  *
  * Prints "READY <port>" once it accepts connections. It stops, flushing the store, on SIGTERM/SIGINT
  * or when its standard input closes, so it never outlives the process that started it.
@@ -62,31 +77,64 @@ public final class LocalMongo {
             .anyMatch(stage -> stage instanceof Document d && (d.containsKey("$out") || d.containsKey("$merge")));
     }
 
-    /** The H2 backend, committing after every command that writes. */
-    static final class DurableBackend extends H2Backend {
+    /** MongoDB's code for a write refused for want of disk space. */
+    static final int OUT_OF_DISK_SPACE = 14031;
+
+    /**
+     * The H2 backend, refusing writes while the disk is nearly full and, unless sync is "none",
+     * committing after every command that writes.
+     */
+    static final class GuardedBackend extends H2Backend {
         private final MVStore store;
+        private final File directory;
+        private final long minFreeBytes;
+        private final boolean commit;
         private final boolean fsync;
 
-        DurableBackend(MVStore store, boolean fsync) {
+        GuardedBackend(MVStore store, File directory, long minFreeBytes, String sync) {
             super(store);
             this.store = store;
-            this.fsync = fsync;
+            this.directory = directory;
+            this.minFreeBytes = minFreeBytes;
+            this.commit = !"none".equals(sync);
+            this.fsync = "fsync".equals(sync);
         }
 
         @Override
         public Document handleCommand(Channel channel, String database, String command, Document query) {
+            boolean writes = writes(command, query);
+            if (writes && !command.equalsIgnoreCase("delete") && !command.equalsIgnoreCase("drop")
+                && directory.getUsableSpace() < minFreeBytes) {
+                // Deletes free space: they go through.
+                throw new MongoServerError(OUT_OF_DISK_SPACE, "OutOfDiskSpace",
+                    "disk full: less than " + (minFreeBytes >> 20) + " MB free for the database file in " + directory);
+            }
             try {
                 return super.handleCommand(channel, database, command, query);
             } finally {
-                if (writes(command, query)) {
+                if (writes && commit && !store.isClosed()) {
                     synchronized (this) {
                         // A commit walks every map of the store; it stores only what changed since the
                         // last one, and answers -1 when nothing did.
                         if (store.commit() != -1 && fsync) store.sync();
                     }
                 }
+                if (store.isClosed()) closed(store.getPanicException());
             }
         }
+    }
+
+    /** The store closed itself (an I/O error such as a full disk): one line, and exit for a restart. */
+    static void closed(Throwable cause) {
+        String why = cause == null ? "unknown cause" : String.valueOf(cause.getMessage()).split("\n")[0];
+        System.err.println("STORE CLOSED: " + why);
+        System.err.flush();
+        Runtime.getRuntime().halt(3);
+    }
+
+    static int setting(String name, int fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : Integer.parseInt(value.trim());
     }
 
     public static void main(String[] args) throws Exception {
@@ -102,12 +150,46 @@ public final class LocalMongo {
         }
 
         String cacheMb = System.getenv().getOrDefault("LOCAL_DB_CACHE_MB", "512");
-        MVStore store = new MVStore.Builder().fileName(file.getPath()).cacheSize(Integer.parseInt(cacheMb)).open();
+        MVStore store = new MVStore.Builder()
+            .fileName(file.getPath())
+            .cacheSize(Integer.parseInt(cacheMb))
+            .backgroundExceptionHandler((thread, error) -> closed(error))
+            .open();
+        store.setRetentionTime(setting("LOCAL_DB_RETENTION_MS", 5000));
         String sync = System.getenv().getOrDefault("LOCAL_DB_SYNC", "commit");
-        H2Backend backend = "none".equals(sync) ? new H2Backend(store) : new DurableBackend(store, "fsync".equals(sync));
+        long minFree = (long) setting("LOCAL_DB_MIN_FREE_MB", 64) << 20;
+        GuardedBackend backend = new GuardedBackend(store, file.getAbsoluteFile().getParentFile(), minFree, sync);
         backend.version(VERSION);
+
+        // Compaction: rewrites the chunks that are mostly dead and moves the live ones to the front
+        // of the file, which then shrinks; each run holds the store at most 500 ms.
+        int compactSeconds = setting("LOCAL_DB_COMPACT_SECONDS", 30);
+        if (compactSeconds > 0) {
+            ScheduledExecutorService compactor = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "compactor");
+                thread.setDaemon(true);
+                return thread;
+            });
+            compactor.scheduleWithFixedDelay(() -> {
+                try {
+                    // Compaction writes before it frees: never on a disk already short of space.
+                    if (!store.isClosed() && store.getFillRate() < 80
+                        && backend.directory.getUsableSpace() >= backend.minFreeBytes) {
+                        synchronized (backend) {
+                            store.compactFile(500);
+                        }
+                    }
+                } catch (RuntimeException error) {
+                    if (store.isClosed()) closed(error);
+                    System.err.println("compaction failed: " + String.valueOf(error.getMessage()).split("\n")[0]);
+                }
+            }, compactSeconds, compactSeconds, TimeUnit.SECONDS);
+        }
         MongoServer server = new MongoServer(backend);
-        server.bind(new InetSocketAddress("127.0.0.1", port));
+        // Each connection's commands run on its event loop, one at a time; with Netty's default
+        // (two loops per core) a quick query, or the shop's heartbeat ping, waits behind a slow
+        // one on another connection of the same loop. Enough loops give each connection its own.
+        server.bind(new InetSocketAddress("127.0.0.1", port), 1, setting("LOCAL_DB_THREADS", 64));
 
         Thread stopper = new Thread(() -> {
             server.shutdownNow();

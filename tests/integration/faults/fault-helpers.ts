@@ -100,17 +100,19 @@ export type ShopProcess = {
 
 /**
  * Starts the production server of the suite's build on `mongoUri` (no wait for health: a test
- * may start it before its database). `env` adds or overrides settings.
+ * may start it before its database), or on its own embedded database when `mongoUri` is null
+ * (give it a DATA_DIR). `env` adds or overrides settings.
  */
-export async function spawnShop(mongoUri: string, env: Record<string, string> = {}): Promise<ShopProcess> {
+export async function spawnShop(mongoUri: string | null, env: Record<string, string> = {}): Promise<ShopProcess> {
   const buildDir = process.env.BUILD_DIR;
   if (!buildDir) throw new Error("BUILD_DIR is not set: run the tests through tests/harness.ts");
   const port = await freePort();
+  const { MONGODB_URI: _suiteDatabase, ...inherited } = process.env;
   const child = spawn("node", [path.join(buildDir, "server.js")], {
     env: {
-      ...process.env,
+      ...inherited,
       NODE_ENV: "production",
-      MONGODB_URI: mongoUri,
+      ...(mongoUri ? { MONGODB_URI: mongoUri } : {}),
       SESSION_SECRET: process.env.SESSION_SECRET ?? randomBytes(32).toString("hex"),
       PORT: String(port),
       PUBLIC_URL: `http://localhost:${port}`,

@@ -1,8 +1,11 @@
 /**
  * Fault test: the embedded database (scripts/local-db/LocalMongo.java) is SIGKILLed while 200
  * orders are being placed. Every order the shop acknowledged is there after its restart: the
- * store commits each write before it answers.
+ * store commits each write before it answers. Each order form carries its one-time key, and every
+ * one not acknowledged is sent again with it, as a customer would after the error page: none is
+ * placed twice.
  */
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -36,20 +39,25 @@ describe("SIGKILL of the local database during 200 order placements", () => {
     await Promise.all(users.map((user) => setUnpaidCaps(user.id, { orders: 100, valueCents: 1e10 })));
     const cookies = await Promise.all(users.map((user) => sessionCookieHeader(user.id)));
     const acknowledged: string[] = [];
+    const unacknowledged: { address: string; key: string; cookie: string }[] = [];
     let answered = 0;
     let next = 0;
     const worker = async () => {
       for (let i = next++; i < 200; i = next++) {
         const address = `${i} Crash Lane`;
+        const key = randomUUID();
+        const cookie = cookies[i % cookies.length]!;
         try {
           const answer = await postForm(
             `${shop!.url}/parts/${part.id}`,
-            { quantity: "1", phone: "555-0100", address },
-            { cookie: cookies[i % cookies.length], origin: `http://localhost:${shop!.port}` },
+            { quantity: "1", phone: "555-0100", address, idempotencyKey: key },
+            { cookie, origin: `http://localhost:${shop!.port}` },
           );
           if (answer.status === 302) acknowledged.push(address);
+          else unacknowledged.push({ address, key, cookie });
         } catch {
           // no answer: not acknowledged
+          unacknowledged.push({ address, key, cookie });
         }
         answered++;
       }
@@ -68,5 +76,23 @@ describe("SIGKILL of the local database during 200 order placements", () => {
     );
     const lost = acknowledged.filter((address) => !stored.has(address));
     expect(lost).toEqual([]);
+
+    // The customers whose order got no answer send the same form again, once the shop serves again.
+    await waitHealthy(shop);
+    const retried = await Promise.all(
+      unacknowledged.map(({ address, key, cookie }) =>
+        postForm(
+          `${shop!.url}/parts/${part.id}`,
+          { quantity: "1", phone: "555-0100", address, idempotencyKey: key },
+          { cookie, origin: `http://localhost:${shop!.port}` },
+        ),
+      ),
+    );
+    // Placed now, or the first attempt's outcome cannot be confirmed (409, which says to look in My Orders).
+    for (const answer of retried) expect([302, 409]).toContain(answer.status);
+    const placed = await Order.find({ "lines.partId": part.id }).select({ address: 1 }).lean();
+    const perAddress = new Map<string, number>();
+    for (const order of placed) perAddress.set(order.address, (perAddress.get(order.address) ?? 0) + 1);
+    expect([...perAddress].filter(([, count]) => count > 1)).toEqual([]);
   }, 120_000);
 });
