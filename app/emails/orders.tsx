@@ -1,3 +1,4 @@
+import type { OrderPaymentMethod } from "~/domain/order-payments";
 import { Text } from "@react-email/text";
 import { formatCents } from "~/domain/format";
 import { PAYMENT_METHOD_WORDS, formatDay } from "~/domain/order-states";
@@ -29,7 +30,7 @@ export type EmailOrder = {
   paidAt: string | null;
   /** The customer's purchase-order number, when they gave one. */
   poNumber?: string | null;
-  paymentMethod?: "card" | "account";
+  paymentMethod?: OrderPaymentMethod;
   dueAt?: string | null;
   payments?: {
     amountCents: number;

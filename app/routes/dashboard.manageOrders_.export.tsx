@@ -18,6 +18,7 @@ const COLUMNS: CsvColumn<OrderView>[] = [
     header: "Payment",
     value: (order) => (order.paymentMethod === "account" ? `On account, net ${order.termsDays} days` : "Card"),
   },
+  { header: "Invoice date (UTC)", value: (order) => order.invoicedAt },
   { header: "Due (UTC)", value: (order) => order.dueAt },
   { header: "Customer name", value: (order) => order.userName },
   { header: "Customer email", value: (order) => order.userEmail },

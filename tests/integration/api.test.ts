@@ -562,7 +562,7 @@ describe("staff", () => {
 
     const key = randomUUID();
     // The order's $50 and 6 % Michigan sales tax.
-    const payment = { amount: 5300, receivedOn: "2026-01-15", method: "bank-transfer", reference: "BACS 1" };
+    const payment = { amount: 5300, receivedOn: new Date().toISOString().slice(0, 10), method: "bank-transfer", reference: "BACS 1" };
     const paid = await call(staff.token, `/staff/orders/${order.id}/payments`, {
       method: "POST",
       body: payment,
