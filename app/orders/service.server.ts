@@ -26,6 +26,7 @@ import { formatCents } from "~/domain/format";
 import { raiseOrderEvent } from "./events.server";
 import { formatDay, ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 import { SECOND_PAYMENT_LABEL } from "~/utils/order-forms";
+import type { OrderPaymentMethod } from "~/domain/order-payments";
 
 type Actor = { id: string; email: string };
 type Context = AuditEvent["context"];
@@ -78,14 +79,15 @@ export function creditMessage({ limitCents, balanceCents, orderCents }: Omit<Cre
 }
 
 /**
- * Places an order for a customer: by card, or on account when they have terms and the open
- * balance plus this order stays within their credit limit. An order on account is confirmed and
- * invoiced at once, due after its net days. The steps are the checkout workflow's (checkout.server.ts).
+ * Places an order for a customer: by card, by bank transfer against the pro-forma (unpaid, holding
+ * its stock as a card order does, until staff record the money), or on account when they have terms
+ * and the open balance plus this order stays within their credit limit. An order on account is
+ * confirmed and invoiced at once, due after its net days. The steps are the checkout workflow's (checkout.server.ts).
  */
 export async function placeCustomerOrder(
   input: Omit<PlaceOrderInput, "onAccount" | "user" | "pricing" | "spendingLimitCents" | "placer"> & {
     user: { id: string };
-    payment?: "card" | "account";
+    payment?: OrderPaymentMethod;
   },
   options: Pick<WorkflowOptions, "afterStep"> = {},
 ): Promise<PlaceResult> {
@@ -115,6 +117,7 @@ export async function placeCustomerOrder(
       },
       placer: user,
       onAccount,
+      bankTransfer: input.payment === "bank-transfer",
       // The company's group and tax as they are now: checkout prices the lines with them and freezes them.
       pricing: await customerPricing(user),
       // A buyer's limit is on what the order costs them (their price, with tax).

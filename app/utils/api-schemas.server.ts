@@ -9,6 +9,7 @@ import { CATEGORIES } from "~/domain/catalogue";
 import { MAX_AMOUNT_CENTS, paymentFields, shipmentFields, trackingGiven } from "./order-forms";
 import { MAX_ORDER_LINES, MAX_LINE_QUANTITY } from "~/domain/order-lines";
 import { ORDER_STATES, PAYMENT_METHODS } from "~/domain/order-states";
+import { ORDER_PAYMENT_METHODS } from "~/domain/order-payments";
 import { PART_SORTS } from "~/domain/search";
 import { partsSearchSchema } from "./parts-search.server";
 import { deliveryFields, MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
@@ -132,7 +133,7 @@ export const Order = z
     id: z.string(),
     number: z.string().openapi({ example: "SO-100042" }),
     state: z.enum(ORDER_STATES),
-    paymentMethod: z.enum(["card", "account"]),
+    paymentMethod: z.enum(ORDER_PAYMENT_METHODS),
     poNumber: z.string().nullable(),
     lines: z.array(
       z.object({
@@ -218,7 +219,10 @@ export const PlaceOrderBody = z
     phone: deliveryFields.phone,
     address: deliveryFields.address,
     poNumber: deliveryFields.poNumber,
-    payment: deliveryFields.payment.openapi({ description: "card (the default: pay at the shop) or account" }),
+    payment: deliveryFields.payment.openapi({
+      description:
+        "card (the default: pay at the shop), bank-transfer (pay against the pro-forma; the order holds its stock until the money is recorded) or account (customers with terms)",
+    }),
   })
   .strict()
   .openapi("PlaceOrderBody");
