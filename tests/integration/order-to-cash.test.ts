@@ -18,6 +18,7 @@ import { action as customerAction } from "~/routes/dashboard.allUsers_.$id._inde
 import { action as companyAction } from "~/routes/dashboard.companies_.$id";
 import { action as partAction } from "~/routes/parts.$id";
 import { loader as statementLoader } from "~/routes/dashboard.statement";
+import { loader as payLoader } from "~/routes/dashboard.payment.$id";
 import * as orderNumbersMigration from "../../scripts/migrations/20261125140000-order-numbers.js";
 import { createPart, createUser, sessionCookieHeader, storedCustomer, updateCompanyOf } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
@@ -528,3 +529,70 @@ describe("payment on account", () => {
     expect(statement.overdueCents).toBe(21_200); // $200 and 6 % Michigan sales tax
   });
 });
+
+describe("paying by bank transfer", () => {
+  test("a customer without terms orders by bank transfer: unpaid, stock held, the mail and pay screen give the reference, amount, bank details and pro-forma; the recorded transfer pays it", async () => {
+    const { user, cookie } = await signedIn("customer");
+    const part = await createPart({ priceCents: 1_000, availableQuantity: 1_000, minOrderQuantity: 1 });
+    const placed = await orderFromPart(
+      part.id,
+      { quantity: "100", phone: "555-0100", address: "1 Transfer Road", payment: "bank-transfer" },
+      cookie,
+    );
+    expect(placed.status).toBe(302);
+    const order = (await Order.findOne({ userId: user.id }).lean())!;
+    const number = `SO-${order.number}`;
+    expect(order).toMatchObject({ status: "unpaid", paymentMethod: "bank-transfer", paidCents: 0 });
+    expect(order.holdUntil!.getTime()).toBeGreaterThan(Date.now() + 60 * 60 * 1000);
+    expect(order.invoiceNumber).toBeUndefined();
+    expect((await Part.findById(part.id).lean())!.availableQuantity).toBe(900);
+    expect(placed.headers.get("Location")).toBe(`/dashboard/payment/${order._id}`);
+
+    const mail = (await Outbox.findById(`order:${order._id}:placed`).lean())!;
+    expect(mail.text).toContain(`Payment reference: ${number}`);
+    expect(mail.text).toContain("account number: 4401 2231 9087");
+    expect(mail.text).toContain(`/documents/${order._id}/pro-forma/pdf`);
+
+    const pay = await settle(
+      payLoader(loaderArgs(getRequest(`/dashboard/payment/${order._id}`, { cookie }), { id: String(order._id) })),
+    );
+    expect(pay.status).toBe(200);
+    expect(((await pay.json()) as { order: { paymentMethod: string; number: string } }).order).toMatchObject({
+      paymentMethod: "bank-transfer",
+      number,
+    });
+
+    const { cookie: staff } = await admin();
+    expect((await orderAction(String(order._id), pay_(order.totalCents, number), staff)).status).toBe(302);
+    const paid = (await Order.findById(order._id).lean())!;
+    expect(paid.status).toBe("paid");
+    expect(paid.invoicedAt!.toISOString()).toBe(paid.paidAt!.toISOString());
+  });
+
+  test("a payment choice that is not offered is refused at the field, nothing written", async () => {
+    const { cookie } = await signedIn("customer");
+    const part = await createPart({ priceCents: 1_000, availableQuantity: 1_000, minOrderQuantity: 1 });
+    const before = await snapshot({ partIds: [part.id] });
+    for (const payment of ["cheque", "account"]) {
+      const refused = await orderFromPart(
+        part.id,
+        { quantity: "100", phone: "555-0100", address: "1 Transfer Road", payment },
+        cookie,
+      );
+      expect(refused.status, payment).toBeGreaterThanOrEqual(400);
+      expect(refused.status, payment).toBeLessThan(500);
+      await expectFieldError(
+        refused,
+        "payment",
+        /Choose card, bank transfer or on account|no payment terms/,
+        refused.status,
+      );
+    }
+    expect(await snapshot({ partIds: [part.id] })).toEqual(before);
+  });
+});
+
+/** The order's whole amount as the payment form takes it, quoting `reference`. */
+function pay_(cents: number, reference: string) {
+  return pay((cents / 100).toFixed(2), { reference });
+}
