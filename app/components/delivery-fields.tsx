@@ -124,7 +124,14 @@ export function PaymentChoice({
         const { key, ...props } = inputAttributes(meta, { type: "radio", value: choice.value });
         return (
           <label key={choice.value} className="flex min-h-11 items-start gap-2 py-1 text-slate-800">
-            <input key={key} {...props} defaultChecked={initial === choice.value} className="mt-1 h-5 w-5" />
+            <input
+              key={key}
+              {...props}
+              // One id per radio (the label wraps it): the field's own id would repeat.
+              id={`${meta.id}-${choice.value}`}
+              defaultChecked={initial === choice.value}
+              className="mt-1 h-5 w-5"
+            />
             <span>
               <span className="font-medium">{choice.label}</span>
               <span className="block text-xs text-slate-600">{choice.help}</span>
