@@ -35,6 +35,7 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/faults/shutdown.test.ts",
   "tests/integration/faults/webhooks.test.ts",
   "tests/integration/instances.test.ts",
+  "tests/integration/invoice-dates.test.ts",
   "tests/integration/invoices.test.ts",
   "tests/integration/manage-orders.test.ts",
   "tests/integration/migrations-batched.test.ts",

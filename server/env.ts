@@ -294,6 +294,8 @@ export function getPublicEnv() {
   return {
     // Named for what it is, not after the setting: no page a customer reads names a setting.
     stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY ?? null,
+    // Whether checkout offers card payment (and makes it the default) or bank transfer only.
+    cardPayments: Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY),
   };
 }
 export type PublicEnv = ReturnType<typeof getPublicEnv>;

@@ -1,5 +1,7 @@
 import { type FieldMetadata } from "@conform-to/react";
-import { Link } from "@remix-run/react";
+import { Link, useRouteLoaderData } from "@remix-run/react";
+import type { OrderPaymentMethod } from "~/domain/order-payments";
+import type { RootLoader } from "~/root";
 import { inputAttributes, ErrorList, Field, TextareaField } from "~/components/forms";
 import { PO_NUMBER_MAX } from "~/utils/trade-schemas";
 import { formatCents } from "~/domain/format";
@@ -83,25 +85,38 @@ export type CheckoutTerms = {
 };
 
 /**
- * Card or on account: only for a customer with payment terms (the others never see it; the server
- * refuses "account" from them too). Card stays the default.
+ * How to pay: card (the default where card payment is set up), bank transfer against the pro-forma
+ * (the order holds its stock until the money arrives), and on account for a customer with payment
+ * terms (the server refuses "account" from the others too).
  */
 export function PaymentChoice({
   meta,
   terms,
 }: {
-  meta: FieldMetadata<"card" | "account" | undefined>;
+  meta: FieldMetadata<OrderPaymentMethod | undefined>;
   terms: CheckoutTerms | null;
 }) {
-  if (!terms) return null;
+  const cardPayments = useRouteLoaderData<RootLoader>("root")?.env.cardPayments ?? false;
   const choices = [
-    { value: "card", label: "Pay by card", help: "Pay now through our card page; we ship once it is paid." },
+    ...(cardPayments
+      ? [{ value: "card", label: "Pay by card", help: "Pay now through our card page; we ship once it is paid." }]
+      : []),
     {
-      value: "account",
-      label: `On account (net ${terms.termsDays} days)`,
-      help: `Confirmed at once and invoiced, due ${terms.termsDays} days after. ${formatCents(terms.availableCents)} of your ${formatCents(terms.creditLimitCents)} credit limit is available.`,
+      value: "bank-transfer",
+      label: "Bank transfer (pro-forma)",
+      help: "We hold the stock while you pay by bank transfer, quoting the order number; the pro-forma has our bank details. We ship once the money arrives.",
     },
-  ] as const;
+    ...(terms
+      ? [
+          {
+            value: "account",
+            label: `On account (net ${terms.termsDays} days)`,
+            help: `Confirmed at once and invoiced, due ${terms.termsDays} days after. ${formatCents(terms.availableCents)} of your ${formatCents(terms.creditLimitCents)} credit limit is available.`,
+          },
+        ]
+      : []),
+  ];
+  const initial = meta.initialValue ?? choices[0].value;
   return (
     <fieldset className="mb-2" aria-describedby={meta.errorId}>
       <legend className="mb-1 text-sm font-medium text-slate-800">Payment</legend>
@@ -112,7 +127,9 @@ export function PaymentChoice({
             <input
               key={key}
               {...props}
-              defaultChecked={(meta.initialValue ?? "card") === choice.value}
+              // One id per radio (the label wraps it): the field's own id would repeat.
+              id={`${meta.id}-${choice.value}`}
+              defaultChecked={initial === choice.value}
               className="mt-1 h-5 w-5"
             />
             <span>

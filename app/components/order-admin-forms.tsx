@@ -3,12 +3,19 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { carriers, COLLECTED } from "~/content/carriers";
 import { formatCents } from "~/domain/format";
-import { recordPaymentSchema, reversePaymentSchema, shipOrderSchema, today } from "~/utils/order-forms";
+import {
+  recordPaymentSchema,
+  reversePaymentSchema,
+  SECOND_PAYMENT_LABEL,
+  shipOrderSchema,
+  today,
+} from "~/utils/order-forms";
 import { formatDay, PAYMENT_METHOD_WORDS, PAYMENT_METHODS } from "~/domain/order-states";
 import { ErrorList, Field, selectAttributesWithoutPlaceholder, SubmitButton } from "./forms";
 import { ONE_TIME_KEY_FIELD } from "~/utils/one-time-key";
 
-type Reply = { intent: string; paymentId?: string; result: SubmissionResult<string[]> } | undefined;
+type Reply =
+  { intent: string; paymentId?: string; result: SubmissionResult<string[]>; duplicate?: boolean } | undefined;
 
 const selectClass = "block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2";
 const labelClass = "mb-1 block text-sm font-medium text-slate-800";
@@ -67,20 +74,27 @@ export function ShipForm({ orderNumber, reply }: { orderNumber: string; reply: R
   );
 }
 
-/** Money received outside Stripe: amount, day received, method, reference. */
+/**
+ * Money received outside Stripe: amount, day received, method, reference. After a payment that
+ * repeats one already recorded is refused, "This is a second payment" lets staff record it anyway.
+ */
 export function RecordPaymentForm({
   balanceCents,
+  placedOn,
   reply,
   oneTimeKey,
 }: {
   balanceCents: number;
+  /** The day the order was placed (YYYY-MM-DD): no payment arrives before it. */
+  placedOn: string;
   reply: Reply;
   /** The same payment sent twice is recorded once (app/utils/one-time-key.server.ts). */
   oneTimeKey: string;
 }) {
+  const mine = reply?.intent === "record-payment";
   const [form, fields] = useForm({
     id: "record-payment-form",
-    lastResult: reply?.intent === "record-payment" ? reply.result : null,
+    lastResult: mine ? reply.result : null,
     constraint: getZodConstraint(recordPaymentSchema),
     defaultValue: { receivedOn: today(), method: "bank-transfer" },
     shouldValidate: "onBlur",
@@ -98,7 +112,11 @@ export function RecordPaymentForm({
         help={`At most the balance, ${formatCents(balanceCents)}.`}
         inputProps={{ inputMode: "decimal", autoComplete: "off", placeholder: (balanceCents / 100).toFixed(2) }}
       />
-      <Field meta={fields.receivedOn} label="Date received" inputProps={{ type: "date", max: today() }} />
+      <Field
+        meta={fields.receivedOn}
+        label="Date received"
+        inputProps={{ type: "date", min: placedOn, max: today() }}
+      />
       <div>
         <label htmlFor={fields.method.id} className={labelClass}>
           Method
@@ -118,6 +136,12 @@ export function RecordPaymentForm({
         help="The bank's reference, or the cheque number."
         inputProps={{ autoComplete: "off" }}
       />
+      {mine && reply.duplicate ? (
+        <label className="flex min-h-11 items-start gap-2 py-1 text-slate-800 sm:col-span-2">
+          <input type="checkbox" name={fields.secondPayment.name} value="on" className="mt-1 h-5 w-5" />
+          <span className="font-medium">{SECOND_PAYMENT_LABEL}</span>
+        </label>
+      ) : null}
       <ErrorList id={form.errorId} errors={form.errors} />
       <div className="sm:col-span-2">
         <SubmitButton pending={pending} pendingText="Recording…">

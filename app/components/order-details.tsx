@@ -4,7 +4,8 @@ import { DOCUMENT_TITLES, documentPath, type DocumentKind } from "./order-docume
 import { OrderLinesTable } from "./order-lines";
 import { OrderTimeline } from "./order-timeline";
 import { formatCents } from "~/domain/format";
-import { formatDay, termsWords } from "~/domain/order-states";
+import { paymentLine, receivedPayments, type PaymentFacts } from "~/domain/order-payments";
+import { formatDay } from "~/domain/order-states";
 import { describeShipment } from "~/utils/shipping";
 
 const linkClass = "font-medium text-brand-700 underline hover:text-brand-800 inline-flex min-h-11 items-center";
@@ -120,26 +121,28 @@ function Shipment({ shipment }: { shipment: { carrier: string; trackingNumber: s
 export function PaymentSummary({
   order,
 }: {
-  order: {
-    totalCents: number;
-    paidCents: number;
-    balanceCents: number;
-    paymentMethod: "card" | "account";
-    termsDays: number | null;
+  order: PaymentFacts & {
     dueAt: string | null;
+    invoicedAt: string | null;
+    invoiceNumber: number | null;
     status: string;
   };
 }) {
   if (order.status === "cancelled" || order.status === "removed") return null;
+  const received = receivedPayments(order);
   return (
     <dl
       className="mt-3 grid gap-x-4 gap-y-1 rounded border border-slate-200 bg-slate-50 p-3 sm:grid-cols-[max-content_1fr]"
       data-testid="payment-summary"
     >
       <dt className="font-medium text-slate-700">Payment</dt>
-      <dd>
-        {order.paymentMethod === "account" ? `On account, ${termsWords(order.termsDays).toLowerCase()}` : "By card"}
-      </dd>
+      <dd data-testid="payment-line">{paymentLine(order)}</dd>
+      {order.invoiceNumber && order.invoicedAt ? (
+        <>
+          <dt className="font-medium text-slate-700">Invoice date</dt>
+          <dd data-testid="invoice-date">{formatDay(order.invoicedAt)}</dd>
+        </>
+      ) : null}
       {order.dueAt ? (
         <>
           <dt className="font-medium text-slate-700">Due</dt>
@@ -149,7 +152,19 @@ export function PaymentSummary({
       <dt className="font-medium text-slate-700">Total</dt>
       <dd>{formatCents(order.totalCents)}</dd>
       <dt className="font-medium text-slate-700">Received</dt>
-      <dd>{formatCents(order.paidCents)}</dd>
+      <dd>
+        {formatCents(order.paidCents)}
+        {received.length ? (
+          <ul className="text-sm text-slate-700" data-testid="payments-received">
+            {received.map((payment, index) => (
+              <li key={index}>
+                {formatDay(payment.on)}: {formatCents(payment.amountCents)} by {payment.method.toLowerCase()}
+                {payment.reference ? `, reference ${payment.reference}` : ""}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </dd>
       <dt className="font-medium text-slate-700">Balance</dt>
       <dd data-testid="balance">{formatCents(order.balanceCents)}</dd>
     </dl>

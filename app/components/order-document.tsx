@@ -1,6 +1,7 @@
 import { company } from "~/content/company";
 import { seller } from "~/content/tax-rates";
 import { formatCents } from "~/domain/format";
+import type { OrderPaymentMethod, ReceivedPayment } from "~/domain/order-payments";
 import { termsWords } from "~/domain/order-states";
 import { describeShipment } from "~/utils/shipping";
 import { countryName } from "~/domain/tax-id";
@@ -23,8 +24,14 @@ export type OrderDocumentData = {
     id: string;
     /** The order's number (SO-100042): its name on the document and the payment reference. */
     number: string;
-    paymentMethod: "card" | "account";
+    paymentMethod: OrderPaymentMethod;
     termsDays: number | null;
+    /** The terms it was sold on ("Net 30 days", "Card, at the time of order", "Bank transfer before dispatch"). */
+    terms: string;
+    /** How it was paid, in one line ("Paid by bank transfer", "Part-paid by cheque, $600.00 still due"). */
+    paymentLine: string;
+    /** Each payment received and not reversed: the card payment and those staff recorded. */
+    received: ReceivedPayment[];
     dueAt: string | null;
     paidCents: number;
     balanceCents: number;
@@ -164,6 +171,47 @@ function PayBy({ reference }: { reference: string }) {
   );
 }
 
+/** The payments received on an invoice, each with its day, method and reference, and what is still due. */
+function Received({ received, balanceCents }: { received: ReceivedPayment[]; balanceCents: number }) {
+  return (
+    <table data-testid="payments-received" style={{ marginTop: 16 }}>
+      <caption>Payments received</caption>
+      <thead>
+        <tr>
+          <th scope="col">Date</th>
+          <th scope="col">Method</th>
+          <th scope="col">Reference</th>
+          <th scope="col" className="pw-num">
+            Amount
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {received.map((payment, index) => (
+          <tr key={index}>
+            <td data-label="Date">{formatDate(payment.on)}</td>
+            <td className="pw-part">{payment.method}</td>
+            <td data-label="Reference">{payment.reference}</td>
+            <td className="pw-num" data-label="Amount">
+              {formatCents(payment.amountCents)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row" colSpan={3}>
+            Still due (USD)
+          </th>
+          <td className="pw-num" data-label="Amount" data-testid="still-due">
+            {formatCents(balanceCents)}
+          </td>
+        </tr>
+      </tfoot>
+    </table>
+  );
+}
+
 /** An invoice, a pro-forma invoice or a packing slip (no prices) for one order. */
 export function OrderDocument({ data }: { data: OrderDocumentData }) {
   const { kind, order, customer } = data;
@@ -183,8 +231,8 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           {kind === "invoice" ? (
             <p className="pw-note" data-testid="invoice-status">
               {order.balanceCents === 0
-                ? "Paid"
-                : `On account: ${formatCents(order.balanceCents)} due${order.dueAt ? ` by ${formatDate(order.dueAt)}` : ""}`}
+                ? order.paymentLine
+                : `${order.received.length ? "Part-paid" : "On account"}: ${formatCents(order.balanceCents)} still due${order.dueAt ? ` by ${formatDate(order.dueAt)}` : ""}`}
             </p>
           ) : null}
           <dl className="pw-meta" style={{ marginTop: 8 }}>
@@ -203,9 +251,7 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
             {kind === "invoice" ? (
               <>
                 <dt>Terms</dt>
-                <dd>
-                  {order.paymentMethod === "account" ? termsWords(order.termsDays) : "Card, at the time of order"}
-                </dd>
+                <dd data-testid="document-terms">{order.terms}</dd>
               </>
             ) : null}
             {kind === "invoice" && order.dueAt ? (
@@ -371,6 +417,9 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           </tr>
         </tfoot>
       </table>
+      {kind === "invoice" && order.received.length ? (
+        <Received received={order.received} balanceCents={order.balanceCents} />
+      ) : null}
       {kind === "pro-forma" || (kind === "invoice" && order.balanceCents > 0) ? (
         <PayBy reference={order.number} />
       ) : null}
@@ -391,7 +440,7 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           <p>
             {order.paymentMethod === "account"
               ? `${termsWords(order.termsDays)} from the invoice date; quote ${order.number} with your payment.`
-              : company.paymentTerms}{" "}
+              : `${order.paymentLine}.`}{" "}
             Thank you for your order.
           </p>
         ) : null}

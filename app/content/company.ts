@@ -8,8 +8,6 @@ export const company = {
   legalName: "PartsWorks Manufacturing LLC",
   /** The seller's tax number (US Employer Identification Number), printed on invoices. */
   taxId: "EIN 38-4417290",
-  /** Payment terms printed on invoices paid by card (an order on account prints its own net days). */
-  paymentTerms: "Paid by card at the time of order.",
   /** Where a trade buyer sends a bank transfer: printed on pro-formas and invoices. */
   bank: {
     bankName: "First Lakes Commercial Bank",

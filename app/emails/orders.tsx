@@ -1,4 +1,6 @@
+import type { OrderPaymentMethod } from "~/domain/order-payments";
 import { Text } from "@react-email/text";
+import { company } from "~/content/company";
 import { formatCents } from "~/domain/format";
 import { PAYMENT_METHOD_WORDS, formatDay } from "~/domain/order-states";
 import { describeShipment } from "~/utils/shipping";
@@ -29,7 +31,7 @@ export type EmailOrder = {
   paidAt: string | null;
   /** The customer's purchase-order number, when they gave one. */
   poNumber?: string | null;
-  paymentMethod?: "card" | "account";
+  paymentMethod?: OrderPaymentMethod;
   dueAt?: string | null;
   payments?: {
     amountCents: number;
@@ -114,6 +116,18 @@ function DeliverTo({ order }: { order: EmailOrder }) {
 
 type Links = { shopUrl: string; orderUrl: string; unsubscribeUrl?: string };
 
+/** Where to send a bank transfer, and the order number to quote. */
+function BankTransfer({ order }: { order: EmailOrder }) {
+  const { bank } = company;
+  return (
+    <Paragraph>
+      Amount: {formatCents(order.totalCents)} (US dollars). Payment reference: {order.number}. Bank: {bank.bankName};
+      account name: {bank.accountName}; routing number: {bank.routingNumber}; account number: {bank.accountNumber};
+      SWIFT: {bank.swift}.
+    </Paragraph>
+  );
+}
+
 export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: EmailOrder; payUrl: string }) {
   return (
     <EmailLayout
@@ -131,6 +145,21 @@ export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: E
           <OrderLines order={order} />
           <DeliverTo order={order} />
           <Paragraph>The order: {links.orderUrl}</Paragraph>
+        </>
+      ) : order.paymentMethod === "bank-transfer" ? (
+        <>
+          <Paragraph>
+            Thank you for your {orderName(order)}. We keep the stock for it while you pay by bank transfer, and ship
+            once the money arrives.
+          </Paragraph>
+          <OrderLines order={order} />
+          <DeliverTo order={order} />
+          <BankTransfer order={order} />
+          <Paragraph>The pro-forma invoice, with these details:</Paragraph>
+          <ActionLink href={`${links.shopUrl.replace(/\/$/, "")}/documents/${order.id}/pro-forma/pdf`}>
+            Pro-forma {order.number} (PDF)
+          </ActionLink>
+          <Paragraph>The order and how to pay it: {payUrl}</Paragraph>
         </>
       ) : (
         <>

@@ -26,6 +26,8 @@ export type PlaceOrderInput = {
   pricing?: CustomerPricing;
   /** On account with these net days, within this credit limit (if given); else a card order. */
   onAccount?: { termsDays: number; creditLimitCents?: number } | null;
+  /** Not on account: paid by bank transfer against the pro-forma instead of by card. */
+  bankTransfer?: boolean;
   /** The order's id, chosen beforehand (a cart's checkout claims the cart for it). */
   orderId?: string;
   /** The lines come from the customer's cart, claimed for `orderId`: emptied once the order exists. */
@@ -126,7 +128,7 @@ export function orderFields(c: Checkout, sourceNumber: number | null) {
           termsDays: onAccount.termsDays,
           dueAt: new Date(placedAt.getTime() + onAccount.termsDays * DAY_MS),
         }
-      : { paymentMethod: "card" as const }),
+      : { paymentMethod: input.bankTransfer ? ("bank-transfer" as const) : ("card" as const) }),
     ...(limit !== null && priced!.totalCents > limit
       ? { approvalRequired: true, approval: { limitCents: limit } }
       : {}),

@@ -18,6 +18,7 @@ import { assignInvoiceNumber, formatInvoiceNumber } from "~/orders/model/invoice
 import { getOrderById, getOwnOrder } from "~/orders/model/reads.server";
 import { type OrderView } from "~/orders/model/view.server";
 import { getCompany } from "~/models/company.server";
+import { paymentLine, receivedPayments, termsOf } from "~/domain/order-payments";
 import { getUserById, type UserView } from "~/models/user.server";
 import { requireUser } from "~/utils/guards.server";
 import { mayHandleOrder } from "~/utils/companies.server";
@@ -85,7 +86,8 @@ export async function orderDocumentFor(
     const number = order.invoiceNumber ?? (await assignInvoiceNumber(order.id));
     if (!number) return { ok: false, instead: null };
     invoiceNumber = formatInvoiceNumber(number);
-    invoicedAt ??= new Date().toISOString();
+    // Numbered just now (a crash between the writes): its date as stored with the number.
+    invoicedAt ??= (await getOrderById(order.id))?.invoicedAt ?? null;
   }
   // The customer is the order's company (its placer may have left it since).
   const profile = order.companyId ? await getCompany(order.companyId) : await getUserById(order.userId);
@@ -97,6 +99,9 @@ export async function orderDocumentFor(
       number: order.number,
       paymentMethod: order.paymentMethod,
       termsDays: order.termsDays,
+      terms: termsOf(order),
+      paymentLine: paymentLine(order),
+      received: receivedPayments(order),
       dueAt: order.dueAt,
       paidCents: order.paidCents,
       balanceCents: order.balanceCents,

@@ -24,7 +24,9 @@ import { placeOrder } from "./checkout.server";
 import type { PlaceOrderInput } from "./checkout-order.server";
 import { formatCents } from "~/domain/format";
 import { raiseOrderEvent } from "./events.server";
-import { ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
+import { formatDay, ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
+import { SECOND_PAYMENT_LABEL } from "~/utils/order-forms";
+import type { OrderPaymentMethod } from "~/domain/order-payments";
 
 type Actor = { id: string; email: string };
 type Context = AuditEvent["context"];
@@ -77,14 +79,15 @@ export function creditMessage({ limitCents, balanceCents, orderCents }: Omit<Cre
 }
 
 /**
- * Places an order for a customer: by card, or on account when they have terms and the open
- * balance plus this order stays within their credit limit. An order on account is confirmed and
- * invoiced at once, due after its net days. The steps are the checkout workflow's (checkout.server.ts).
+ * Places an order for a customer: by card, by bank transfer against the pro-forma (unpaid, holding
+ * its stock as a card order does, until staff record the money), or on account when they have terms
+ * and the open balance plus this order stays within their credit limit. An order on account is
+ * confirmed and invoiced at once, due after its net days. The steps are the checkout workflow's (checkout.server.ts).
  */
 export async function placeCustomerOrder(
   input: Omit<PlaceOrderInput, "onAccount" | "user" | "pricing" | "spendingLimitCents" | "placer"> & {
     user: { id: string };
-    payment?: "card" | "account";
+    payment?: OrderPaymentMethod;
   },
   options: Pick<WorkflowOptions, "afterStep"> = {},
 ): Promise<PlaceResult> {
@@ -114,6 +117,7 @@ export async function placeCustomerOrder(
       },
       placer: user,
       onAccount,
+      bankTransfer: input.payment === "bank-transfer",
       // The company's group and tax as they are now: checkout prices the lines with them and freezes them.
       pricing: await customerPricing(user),
       // A buyer's limit is on what the order costs them (their price, with tax).
@@ -180,7 +184,14 @@ export async function shipOrder(
 
 export type RecordOutcome =
   | { ok: true; order: OrderView; paidInFull: boolean }
-  | { ok: false; status: 404 | 409 | 422; field: "amount" | null; message: string };
+  | {
+      ok: false;
+      status: 404 | 409 | 422;
+      field: "amount" | "reference" | "receivedOn" | null;
+      message: string;
+      /** A payment like one already recorded: staff may confirm it is a second one. */
+      duplicate?: boolean;
+    };
 
 /**
  * Records money received outside Stripe. Paying the balance in full makes the order paid, gives
@@ -211,6 +222,24 @@ export async function recordPayment(
         field: "amount",
         message: `That is more than the balance of ${formatCents(result.order.balanceCents)}.`,
       };
+    case "before_order":
+      return {
+        ok: false,
+        status: 422,
+        field: "receivedOn",
+        message: `The money cannot arrive before the order was placed (${formatDay(result.order.createdAt)}).`,
+      };
+    case "duplicate": {
+      const { first } = result;
+      const words = `${formatCents(first.amountCents)} by ${PAYMENT_METHOD_WORDS[first.method].toLowerCase()}, received ${formatDay(first.receivedOn)}${first.reference ? `, reference ${first.reference}` : ""}`;
+      return {
+        ok: false,
+        status: 409,
+        field: result.by === "reference" ? "reference" : "amount",
+        duplicate: true,
+        message: `This looks like the payment already recorded by ${first.recordedBy}: ${words}. If it is a second payment, tick “${SECOND_PAYMENT_LABEL}” and record it again.`,
+      };
+    }
   }
   let { order } = result;
   if (result.paidInFull) {
@@ -233,6 +262,7 @@ export async function recordPayment(
       method: PAYMENT_METHOD_WORDS[payment.method],
       receivedOn: payment.receivedOn.toISOString().slice(0, 10),
       reference: payment.reference || null,
+      ...(payment.secondPayment ? { secondPayment: true } : {}),
       balanceCents: order.balanceCents,
       status: ORDER_STATE_WORDS[order.state],
     },

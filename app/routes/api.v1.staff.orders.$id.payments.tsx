@@ -24,6 +24,7 @@ export async function action(args: ActionFunctionArgs) {
           method: body.method,
           receivedOn: new Date(`${body.receivedOn}T00:00:00Z`),
           reference: body.reference ?? "",
+          secondPayment: body.secondPayment === true,
         },
         { actor: user, context: args.context },
       );

@@ -272,7 +272,12 @@ function Approvals({ awaiting }: { awaiting: Awaiting }) {
               <p className="text-sm text-slate-700">
                 Placed by {order.placedBy}
                 {order.limitCents !== null ? `, over their limit of ${formatCents(order.limitCents)}` : ""};{" "}
-                {order.paymentMethod === "account" ? "on account" : "by card"}.
+                {order.paymentMethod === "account"
+                  ? "on account"
+                  : order.paymentMethod === "bank-transfer"
+                    ? "by bank transfer"
+                    : "by card"}
+                .
               </p>
               <Form method="post" className="mt-2 grid gap-2 sm:flex sm:flex-wrap sm:items-end">
                 <input type="hidden" name="order" value={order.id} />

@@ -122,6 +122,7 @@ async function orderAction(
         method: value.method,
         receivedOn: new Date(`${value.receivedOn}T00:00:00Z`),
         reference: value.reference ?? "",
+        secondPayment: value.secondPayment === true,
       },
       { actor, context },
     );
@@ -129,7 +130,10 @@ async function orderAction(
       const reply = recorded.field
         ? submission.reply({ fieldErrors: { [recorded.field]: [recorded.message] } })
         : submission.reply({ formErrors: [recorded.message] });
-      return dataWithInit({ intent, paymentId, result: reply }, { status: recorded.status });
+      return dataWithInit(
+        { intent, paymentId, result: reply, duplicate: recorded.duplicate === true },
+        { status: recorded.status },
+      );
     }
     const { order } = recorded;
     // Back to the payments, where the one just recorded is listed.
@@ -217,7 +221,14 @@ export default function AdminOrderPage() {
           {order.balanceCents > 0 ? (
             <div className="mt-4">
               <h3 className="font-medium">Record a payment</h3>
-              <RecordPaymentForm balanceCents={order.balanceCents} reply={reply} oneTimeKey={oneTimeKey} />
+              {/* A new form after each payment recorded: the fields start empty again. */}
+              <RecordPaymentForm
+                key={order.payments.length}
+                balanceCents={order.balanceCents}
+                placedOn={order.createdAt.slice(0, 10)}
+                reply={reply}
+                oneTimeKey={oneTimeKey}
+              />
             </div>
           ) : null}
         </section>

@@ -8,16 +8,15 @@ import { orderFilterSchema, toOrderFilter } from "~/utils/order-filters";
 import { ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 import { formatInvoiceNumber } from "~/orders/model/invoice.server";
 import { describeShipment } from "~/utils/shipping";
+import { paymentLine } from "~/domain/order-payments";
 
 /** One row per order; its lines summarised in one cell ("PW-1001 Brake Pad x 200; ..."). */
 const COLUMNS: CsvColumn<OrderView>[] = [
   { header: "Order number", value: (order) => order.number },
   { header: "Placed (UTC)", value: (order) => order.createdAt },
   { header: "Status", value: (order) => ORDER_STATE_WORDS[order.state] },
-  {
-    header: "Payment",
-    value: (order) => (order.paymentMethod === "account" ? `On account, net ${order.termsDays} days` : "Card"),
-  },
+  { header: "Payment", value: (order) => paymentLine(order) },
+  { header: "Invoice date (UTC)", value: (order) => order.invoicedAt },
   { header: "Due (UTC)", value: (order) => order.dueAt },
   { header: "Customer name", value: (order) => order.userName },
   { header: "Customer email", value: (order) => order.userEmail },

@@ -28,6 +28,7 @@ import { getEnv } from "~/utils/env.server";
 import { formatCents } from "~/domain/format";
 import { canTakeCardPayments, createOrderCheckoutSession, createOrderPaymentIntent } from "~/utils/stripe.server";
 import { company } from "~/content/company";
+import { BankTransferDetails } from "~/components/bank-transfer";
 import { readForm } from "~/utils/form.server";
 
 const NOT_FOUND = "We could not find that order among yours.";
@@ -82,6 +83,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       totalQuantity: order.totalQuantity,
       totalCents: order.totalCents,
       holdUntil: order.holdUntil,
+      paymentMethod: order.paymentMethod,
     },
     billing: { name: user.name, email: user.email },
   };
@@ -135,9 +137,11 @@ type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 export default function PayOrder() {
   const { order, billing, payment } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
+  const byTransfer = order.paymentMethod === "bank-transfer";
+  const cardReady = payment.state !== "unconfigured";
   return (
     <div className="mx-auto max-w-2xl px-4 py-10">
-      <h1 className="text-3xl font-bold text-slate-900">Pay for your order</h1>
+      <h1 className="text-3xl font-bold text-slate-900">Pay for your order {order.number}</h1>
       <HoldNotice holdUntil={order.holdUntil} />
       <section
         aria-labelledby="summary-heading"
@@ -148,17 +152,26 @@ export default function PayOrder() {
         </h2>
         <dl className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-3">
           <div>
-            <dt className="text-sm text-slate-600">Part</dt>
+            <dt className="text-sm text-slate-600">Order</dt>
+            <dd className="font-semibold" data-testid="pay-order-number">
+              {order.number}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-sm text-slate-600">{order.lines.length === 1 ? "Part" : "Parts"}</dt>
             <dd className="font-semibold" data-testid="pay-part">
               {order.summary}
             </dd>
           </div>
-          <div>
-            <dt className="text-sm text-slate-600">Quantity</dt>
-            <dd className="font-semibold" data-testid="pay-quantity">
-              {order.totalQuantity.toLocaleString("en-US")}
-            </dd>
-          </div>
+          {/* Units of different parts do not add up: a quantity only for an order of one part. */}
+          {order.lines.length === 1 ? (
+            <div>
+              <dt className="text-sm text-slate-600">Quantity</dt>
+              <dd className="font-semibold" data-testid="pay-quantity">
+                {order.totalQuantity.toLocaleString("en-US")}
+              </dd>
+            </div>
+          ) : null}
           <div>
             <dt className="text-sm text-slate-600">Price</dt>
             <dd className="font-semibold" data-testid="pay-price">
@@ -184,27 +197,42 @@ export default function PayOrder() {
         )}
       </section>
 
-      <section aria-labelledby="pay-heading" className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-        <h2 id="pay-heading" className="text-xl font-semibold">
-          Card payment
-        </h2>
-        {payment.state === "unconfigured" ? (
-          <NotConfigured />
-        ) : payment.state === "unavailable" ? (
-          <>
-            <p className="mt-3 text-slate-700">{SERVICE_DOWN}</p>
-            <CardPaymentForm lastResult={lastResult} />
-          </>
-        ) : (
-          <CardPayment
-            clientSecret={payment.clientSecret}
-            publishableKey={payment.publishableKey}
-            billing={billing}
-            order={order}
-            lastResult={lastResult}
-          />
-        )}
-      </section>
+      {byTransfer || !cardReady ? (
+        <section
+          aria-labelledby="transfer-heading"
+          className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
+        >
+          <h2 id="transfer-heading" className="text-xl font-semibold">
+            Pay by bank transfer
+          </h2>
+          {cardReady ? null : <NotConfigured number={order.number} />}
+          <BankTransferDetails order={order} />
+        </section>
+      ) : null}
+      {cardReady ? (
+        <section
+          aria-labelledby="pay-heading"
+          className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
+        >
+          <h2 id="pay-heading" className="text-xl font-semibold">
+            {byTransfer ? "Or pay by card" : "Card payment"}
+          </h2>
+          {payment.state === "unavailable" ? (
+            <>
+              <p className="mt-3 text-slate-700">{SERVICE_DOWN}</p>
+              <CardPaymentForm lastResult={lastResult} />
+            </>
+          ) : (
+            <CardPayment
+              clientSecret={payment.clientSecret}
+              publishableKey={payment.publishableKey}
+              billing={billing}
+              order={order}
+              lastResult={lastResult}
+            />
+          )}
+        </section>
+      ) : null}
       <p className="mt-6">
         <Link to="/dashboard/orders" className="text-brand-700 underline hover:text-brand-800">
           Back to My Orders
@@ -214,12 +242,14 @@ export default function PayOrder() {
   );
 }
 
-function NotConfigured() {
+function NotConfigured({ number }: { number: string }) {
   return (
     <div className="mt-3 space-y-3 text-slate-800" data-testid="payments-not-configured">
-      <p className="font-medium">{NOT_CONFIGURED} Your order is kept, unpaid, until you can pay it.</p>
+      <p className="font-medium">
+        {NOT_CONFIGURED} Your order {number} is kept, unpaid, until you pay it by bank transfer.
+      </p>
       <p>
-        To arrange payment another way, email{" "}
+        Questions about paying {number}? Email{" "}
         <a href={`mailto:${company.email}`} className="text-brand-700 underline hover:text-brand-800">
           {company.email}
         </a>{" "}

@@ -29,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         number: order.number,
         state: order.state,
         dueAt: order.dueAt,
-        createdAt: order.createdAt,
+        invoicedAt: order.invoicedAt ?? order.createdAt,
         totalCents: order.totalCents,
         paidCents: order.paidCents,
         balanceCents: order.balanceCents,
@@ -98,7 +98,7 @@ export default function Statement() {
                 </span>
               </th>
               <td className="px-3 py-2" data-label="Invoice date">
-                {formatDay(order.createdAt)}
+                {formatDay(order.invoicedAt)}
               </td>
               <td className="px-3 py-2" data-label="Due">
                 <span className={order.state === "overdue" ? "font-semibold text-red-800" : ""}>

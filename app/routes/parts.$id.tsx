@@ -134,7 +134,8 @@ async function placePartOrder(request: Request, partId: string, user: Awaited<Re
     return dataWithInit(submission.reply({ fieldErrors: { quantity: [placed.failures[0].message] } }), { status: 409 });
   }
   if (saveAddress) await saveDeliveryToProfile(user.id, { phone, address });
-  if (placed.order.paymentMethod === "account" || placed.order.status === "approval") {
+  // On account, waiting for approval, or by bank transfer (on to the bank details): as checkout does.
+  if (placed.order.paymentMethod !== "card" || placed.order.status === "approval") {
     return redirectAfterOrder(placed.order);
   }
   // One toast: the spec's two messages, and the total the order will charge.

@@ -8,7 +8,8 @@ import { FIRST_MODEL_YEAR, LAST_MODEL_YEAR } from "~/content/vehicles";
 import { CATEGORIES } from "~/domain/catalogue";
 import { MAX_AMOUNT_CENTS, paymentFields, shipmentFields, trackingGiven } from "./order-forms";
 import { MAX_ORDER_LINES, MAX_LINE_QUANTITY } from "~/domain/order-lines";
-import { ORDER_STATES } from "~/domain/order-states";
+import { ORDER_STATES, PAYMENT_METHODS } from "~/domain/order-states";
+import { ORDER_PAYMENT_METHODS } from "~/domain/order-payments";
 import { PART_SORTS } from "~/domain/search";
 import { partsSearchSchema } from "./parts-search.server";
 import { deliveryFields, MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
@@ -132,7 +133,7 @@ export const Order = z
     id: z.string(),
     number: z.string().openapi({ example: "SO-100042" }),
     state: z.enum(ORDER_STATES),
-    paymentMethod: z.enum(["card", "account"]),
+    paymentMethod: z.enum(ORDER_PAYMENT_METHODS),
     poNumber: z.string().nullable(),
     lines: z.array(
       z.object({
@@ -164,8 +165,21 @@ export const Order = z
     phone: z.string(),
     createdAt: isoTime,
     holdUntil: isoTime.nullable(),
-    dueAt: isoTime.nullable(),
+    invoicedAt: isoTime.nullable().openapi({ description: "The invoice date (null until the order is invoiced)" }),
+    dueAt: isoTime.nullable().openapi({ description: "The invoice date plus the terms (orders on account)" }),
     paidAt: isoTime.nullable(),
+    payments: z
+      .array(
+        z.object({
+          id: z.string(),
+          amount: Money,
+          method: z.enum(PAYMENT_METHODS),
+          receivedOn: z.string().openapi({ description: "YYYY-MM-DD", example: "2026-11-20" }),
+          reference: z.string().nullable(),
+          reversed: z.boolean(),
+        }),
+      )
+      .openapi({ description: "Money recorded by staff (bank transfer, cheque, cash)" }),
     shippedAt: isoTime.nullable(),
     shipment: z.object({ carrier: z.string(), trackingNumber: z.string().nullable() }).nullable(),
     invoiceNumber: z.string().nullable(),
@@ -205,7 +219,10 @@ export const PlaceOrderBody = z
     phone: deliveryFields.phone,
     address: deliveryFields.address,
     poNumber: deliveryFields.poNumber,
-    payment: deliveryFields.payment.openapi({ description: "card (the default: pay at the shop) or account" }),
+    payment: deliveryFields.payment.openapi({
+      description:
+        "card (the default: pay at the shop), bank-transfer (pay against the pro-forma; the order holds its stock until the money is recorded) or account (customers with terms)",
+    }),
   })
   .strict()
   .openapi("PlaceOrderBody");
@@ -258,6 +275,10 @@ export const PaymentBody = z
       .max(MAX_AMOUNT_CENTS, "That amount is too large")
       .openapi({ description: "Integer minor units (cents), USD" }),
     ...paymentFields,
+    secondPayment: z.boolean({ invalid_type_error: "secondPayment is true or false" }).optional().openapi({
+      description:
+        "true records a payment that repeats one already on the order (the same reference, or the same amount within a day); without it such a payment is refused with 409",
+    }),
   })
   .strict()
   .openapi("PaymentBody");

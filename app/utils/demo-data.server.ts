@@ -16,6 +16,7 @@ import { orderSearchKeys } from "~/orders/model/search-keys.server";
 import { toOrderView } from "~/orders/model/view.server";
 import { hashPassword } from "./password.server";
 import { getEnv } from "./env.server";
+import { priceLines } from "./pricing.server";
 
 /**
  * The demo accounts; their logins are printed when the shop starts on the local database. Taylor
@@ -488,6 +489,7 @@ export async function ensureDemoData() {
     await ensureDemoWebhooks(trade._id.toString(), trade.companyId.toString(), orders.map(toOrderView));
   }
   await ensureDemoApproval(now);
+  await ensureDemoBankTransferOrder(now);
   // A company member is printed with their role in the company (the demo.sh and seed listings).
   return DEMO_USERS.map(({ email, password, role, companyRole, note }) => ({
     email,
@@ -558,6 +560,66 @@ async function ensureEuDemoOrder(now: number) {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * The distributor (no payment terms) chose bank transfer against the pro-forma: unpaid, its stock
+ * held for the usual time, awaiting the money. Added once, priced as a placed order is (a seed:
+ * stock is not taken, on hand grows by the hold).
+ */
+async function ensureDemoBankTransferOrder(now: number) {
+  const dana = await User.findOne({ email: "distributor@partsworks.test" }).lean();
+  if (!dana || (await Order.exists({ userId: dana._id, paymentMethod: "bank-transfer" }))) return;
+  const wanted = await Part.find({ partNumber: { $in: ["PW-1001", "PW-1006"] } }).lean();
+  if (wanted.length < 2) return;
+  const address = "Great Lakes Parts Distribution\n900 Harbor Drive\nToledo, OH 43604";
+  const priced = await priceLines(
+    { id: dana._id.toString() },
+    wanted.map((part) => ({ partId: part._id.toString(), quantity: 200 })),
+    address,
+  );
+  const byId = new Map(wanted.map((part) => [part._id.toString(), part]));
+  const createdAt = new Date(now - 5 * HOUR_MS);
+  const company = dana.companyId ? await Company.findById(dana.companyId, { companyName: 1 }).lean() : null;
+  const order = await Order.create({
+    lines: priced.lines.map((line) => ({
+      partId: line.partId,
+      partNumber: byId.get(line.partId)?.partNumber ?? "",
+      productName: byId.get(line.partId)?.name ?? "",
+      unitPriceCents: line.unitPriceCents,
+      quantity: line.quantity,
+      lineTotalCents: line.lineTotalCents,
+      listUnitPriceCents: line.listPriceCents,
+      priceSource: line.source,
+    })),
+    netCents: priced.netCents,
+    taxCents: priced.taxCents,
+    taxLines: priced.taxLines,
+    totalCents: priced.totalCents,
+    phone: "+1 419 555 0160",
+    address,
+    poNumber: "GLP-7781",
+    userId: dana._id,
+    companyId: dana.companyId,
+    placedBy: dana._id,
+    userEmail: dana.email,
+    userName: dana.name,
+    ...(company?.companyName ? { companyName: company.companyName } : {}),
+    searchKeys: orderSearchKeys({ poNumber: "GLP-7781", companyName: company?.companyName, placerName: dana.name }),
+    paymentMethod: "bank-transfer",
+    status: "unpaid",
+    holdUntil: new Date(createdAt.getTime() + getEnv().ORDER_HOLD_HOURS * HOUR_MS),
+    createdAt,
+    updatedAt: createdAt,
+  });
+  await Part.bulkWrite(
+    priced.lines.map((line) => ({
+      updateOne: {
+        filter: { _id: line.partId, "holds.orderId": { $ne: order._id } },
+        update: { $push: { holds: { orderId: order._id, quantity: line.quantity } }, $inc: { onHand: line.quantity } },
+      },
+    })),
+  );
+}
 
 /**
  * Blake's order over his limit, waiting for Taylor's approval (its stock held for the hold window, as a placed one's):
@@ -766,6 +828,7 @@ async function createDemoOrders(now: number) {
           : seed.fields.paymentMethod !== "account" &&
               (seed.fields.status === "shipped" || seed.fields.status === "paid")
             ? {
+                paymentMethod: "bank-transfer" as const,
                 payments: [transfer(totalCents, seed.placed - 1, `Casey ${seed.placed}`)],
                 paidCents: totalCents,
                 paidAt: at(seed.placed - 1),

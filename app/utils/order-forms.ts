@@ -57,11 +57,19 @@ const amount = z
     return cents;
   });
 
+/** A real calendar day as YYYY-MM-DD: 2026-02-30 does not roll over into March, and years start at 2000. */
+export function isCalendarDay(value: string) {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match || Number(match[1]) < 2000) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
 const day = z
   .string({ required_error: "Enter the day the money arrived" })
   .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date such as 2026-01-31")
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), "Enter a date such as 2026-01-31")
+  .min(1, "Enter the day the money arrived")
+  .refine(isCalendarDay, "Enter a real date such as 2026-01-31")
   .refine((value) => Date.parse(`${value}T00:00:00Z`) <= Date.now(), "The money cannot arrive in the future");
 
 /** A payment's day, method and reference (the form and the API; the amount is typed differently). */
@@ -71,7 +79,15 @@ export const paymentFields = {
   reference: z.string().trim().max(60, "A reference is at most 60 characters").optional(),
 };
 
-export const recordPaymentSchema = z.object({ intent: z.literal("record-payment"), amount, ...paymentFields });
+/** The form's "This is a second payment" checkbox: records a payment that looks like one already recorded. */
+export const SECOND_PAYMENT_LABEL = "This is a second payment, not the same one again";
+
+export const recordPaymentSchema = z.object({
+  intent: z.literal("record-payment"),
+  amount,
+  ...paymentFields,
+  secondPayment: z.boolean().optional(),
+});
 
 export const reversePaymentSchema = z.object({
   intent: z.literal("reverse-payment"),

@@ -1,3 +1,4 @@
+import type { OrderPaymentMethod } from "~/domain/order-payments";
 import { formatCents } from "~/domain/format";
 import { formatDay, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 
@@ -23,7 +24,7 @@ export type TimelineEvent = {
 
 type TimedOrder = {
   transactionId?: string | null;
-  paymentMethod?: "card" | "account";
+  paymentMethod?: OrderPaymentMethod;
   dueAt?: string | null;
   payments?: {
     amountCents: number;

@@ -5,6 +5,7 @@
  * operator) is refused with a field error before anything reaches the database.
  */
 import { z } from "zod";
+import { ORDER_PAYMENT_METHODS } from "~/domain/order-payments";
 import { poNumber, requiredAddressText } from "./trade-schemas";
 
 export const CANCEL_WORD = "cancel";
@@ -57,8 +58,13 @@ export const deliveryFields = {
   poNumber,
   /** "Save to my address book" (a checkbox, ticked by default). */
   saveAddress: z.boolean().optional(),
-  /** Card (the default) or on account: offered only to customers with payment terms (checked on the server). */
-  payment: z.enum(["card", "account"], { errorMap: () => ({ message: "Choose card or on account" }) }).optional(),
+  /**
+   * Card (the default where card payment is set up), bank transfer against the pro-forma, or on
+   * account (offered only to customers with payment terms; checked on the server).
+   */
+  payment: z
+    .enum(ORDER_PAYMENT_METHODS, { errorMap: () => ({ message: "Choose card, bank transfer or on account" }) })
+    .optional(),
 };
 
 /** A quantity typed into the cart (the part's own minimum and stock are checked against the database). */

@@ -78,7 +78,8 @@ test("a trade customer orders on account from the cart; staff ship it with track
   await expect(page.getByTestId("statement-balance")).toHaveText("$0");
   await expect(page.getByTestId("statement-empty")).toBeVisible();
   await page.goto(`/documents/${order._id}/invoice`);
-  await expect(page.getByTestId("invoice-status")).toHaveText("Paid");
+  await expect(page.getByTestId("invoice-status")).toHaveText("On account, net 30 days; paid by bank transfer");
+  await expect(page.getByTestId("payments-received")).toContainText(number);
   await expect(page.getByTestId("document-order-number")).toHaveText(number);
   await expect(page.getByTestId("document-shipment")).toHaveText("UPS, tracking number 1Z999AA10123456784");
   await expect(page.getByTestId("bank-details")).toHaveCount(0);

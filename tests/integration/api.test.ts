@@ -562,7 +562,12 @@ describe("staff", () => {
 
     const key = randomUUID();
     // The order's $50 and 6 % Michigan sales tax.
-    const payment = { amount: 5300, receivedOn: "2026-01-15", method: "bank-transfer", reference: "BACS 1" };
+    const payment = {
+      amount: 5300,
+      receivedOn: new Date().toISOString().slice(0, 10),
+      method: "bank-transfer",
+      reference: "BACS 1",
+    };
     const paid = await call(staff.token, `/staff/orders/${order.id}/payments`, {
       method: "POST",
       body: payment,
@@ -591,6 +596,45 @@ describe("staff", () => {
       await call(staff.token, `/staff/orders/${order.id}/payments`, { method: "POST", body: payment }),
       409,
     );
+  });
+
+  test("recording a payment: the same one again is refused naming the first unless it is a second payment; bad dates are refused, nothing written", async () => {
+    const customer = await keyFor("customer", ["read", "order"]);
+    const part = await createPart({ minOrderQuantity: 1, priceCents: 1000 });
+    const placed = await call(customer.token, "/orders", {
+      method: "POST",
+      body: { lines: [{ partNumber: part.partNumber, quantity: 10 }], ...delivery, payment: "bank-transfer" },
+    });
+    expect(placed.status).toBe(201);
+    const order = (await placed.json()) as { id: string; number: string; paymentMethod: string };
+    expect(order.paymentMethod).toBe("bank-transfer");
+    const staff = await keyFor("admin", ["orders", "payments"]);
+    const today = new Date().toISOString().slice(0, 10);
+    const first = { amount: 2000, receivedOn: today, method: "bank-transfer", reference: order.number };
+    const record = (body: Record<string, unknown>) =>
+      call(staff.token, `/staff/orders/${order.id}/payments`, { method: "POST", body });
+    expect((await record(first)).status).toBe(201);
+
+    const again = await expectProblem(await record({ ...first, amount: 1000 }), 409);
+    expect(again.errors?.[0]).toMatchObject({ field: "reference" });
+    expect(again.detail).toMatch(
+      new RegExp(`already recorded by .*: \\$20 by bank transfer, received .*, reference ${order.number}`),
+    );
+    for (const receivedOn of ["2026-02-30", "0000-01-01", "2999-01-01"]) {
+      const bad = await expectProblem(await record({ ...first, reference: "other", receivedOn }), 422);
+      expect(
+        bad.errors?.map((error) => error.field),
+        receivedOn,
+      ).toEqual(["receivedOn"]);
+    }
+    expect((await Order.findById(order.id).lean())?.payments).toHaveLength(1);
+
+    const second = await record({ ...first, amount: 1000, secondPayment: true });
+    expect(second.status).toBe(201);
+    expect(await second.json()).toMatchObject({
+      paid: { amount: 3000 },
+      payments: [{ reference: order.number }, { reference: order.number }],
+    });
   });
 });
 

@@ -60,7 +60,7 @@ describe("CSV export", () => {
       "Total (USD)": "2500",
       "Paid (USD)": "2500",
       "Balance (USD)": "0",
-      Payment: "Card",
+      Payment: "Paid by card",
       "Transaction id": "pi_csv_1",
       "PO number": "PO-4500/17",
     });

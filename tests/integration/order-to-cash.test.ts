@@ -18,6 +18,7 @@ import { action as customerAction } from "~/routes/dashboard.allUsers_.$id._inde
 import { action as companyAction } from "~/routes/dashboard.companies_.$id";
 import { action as partAction } from "~/routes/parts.$id";
 import { loader as statementLoader } from "~/routes/dashboard.statement";
+import { loader as payLoader } from "~/routes/dashboard.payment.$id";
 import * as orderNumbersMigration from "../../scripts/migrations/20261125140000-order-numbers.js";
 import { createPart, createUser, sessionCookieHeader, storedCustomer, updateCompanyOf } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
@@ -39,7 +40,7 @@ function orderAction(orderId: string, fields: Record<string, string>, cookie: st
 const pay = (amount: string, extra: Record<string, string> = {}) => ({
   intent: "record-payment",
   amount,
-  receivedOn: "2026-01-15",
+  receivedOn: new Date().toISOString().slice(0, 10),
   method: "bank-transfer",
   reference: "BACS 1234",
   ...extra,
@@ -222,12 +223,94 @@ describe("recording payments", () => {
     const customer = await createUser();
     const order = await createOrder({ user: customer, part: await createPart({ priceCents: 1_000 }), quantity: 100 });
     const { cookie } = await admin();
+    // Two different payments (staff confirmed the second): the balance alone refuses one.
     const responses = await Promise.all([
-      orderAction(order.id, pay("600"), cookie),
-      orderAction(order.id, pay("600"), cookie),
+      orderAction(order.id, pay("600", { reference: "BACS 1", secondPayment: "on" }), cookie),
+      orderAction(order.id, pay("600", { reference: "BACS 2", secondPayment: "on" }), cookie),
     ]);
     expect(responses.map((r) => r.status).sort()).toEqual([302, 422]);
     expect((await Order.findById(order.id).lean())!.paidCents).toBe(60_000);
+  });
+
+  test("the same payment again (same reference, or same amount within a day) is refused naming the first; confirmed as a second payment it is recorded", async () => {
+    const customer = await createUser();
+    const order = await createOrder({ user: customer, part: await createPart({ priceCents: 1_000 }), quantity: 100 });
+    const { cookie, user: staff } = await admin();
+    expect((await orderAction(order.id, pay("300", { reference: "BACS 77" }), cookie)).status).toBe(302);
+    const before = await snapshot({ orderIds: [order.id] });
+
+    // The same reference (spaces and case aside), another amount.
+    const sameReference = await orderAction(order.id, pay("250", { reference: "bacs77" }), cookie);
+    await expectFieldError(
+      sameReference,
+      "reference",
+      new RegExp(`already recorded by ${staff.email}: \\$300 by bank transfer, received .*reference BACS 77`),
+      409,
+    );
+    // The same amount on the same day, another reference and method.
+    const sameAmount = await orderAction(order.id, pay("300", { reference: "CHQ 5", method: "cheque" }), cookie);
+    await expectFieldError(sameAmount, "amount", /This looks like the payment already recorded/, 409);
+    expect(await snapshot({ orderIds: [order.id] })).toEqual(before);
+
+    // Staff confirm it is a second payment: recorded, and the audit says so.
+    const second = await orderAction(
+      order.id,
+      pay("300", { reference: "CHQ 5", method: "cheque", secondPayment: "on" }),
+      cookie,
+    );
+    expect(second.status).toBe(302);
+    const stored = (await Order.findById(order.id).lean())!;
+    expect(stored.paidCents).toBe(60_000);
+    expect(stored.payments?.map((p) => [p.amountCents, p.reference])).toEqual([
+      [30_000, "BACS 77"],
+      [30_000, "CHQ 5"],
+    ]);
+    // A reversed payment no longer counts: the same reference again is taken.
+    const paymentId = stored.payments![0]._id!.toString();
+    await orderAction(order.id, { intent: "reverse-payment", paymentId, reason: "Entered on the wrong order" }, cookie);
+    expect((await orderAction(order.id, pay("100", { reference: "BACS 77" }), cookie)).status).toBe(302);
+  });
+
+  test("two staff recording the same part payment at once: one is recorded, the other is told it is already there", async () => {
+    const customer = await createUser();
+    const [a, b] = await Promise.all([admin(), admin()]);
+    for (let round = 0; round < 4; round++) {
+      const order = await createOrder({ user: customer, part: await createPart({ priceCents: 1_000 }), quantity: 100 });
+      const same = pay("400", { reference: `BACS ${round}` });
+      const responses = await Promise.all([
+        orderAction(order.id, same, a.cookie),
+        orderAction(order.id, same, b.cookie),
+      ]);
+      expect(responses.map((r) => r.status).sort()).toEqual([302, 409]);
+      const refused = responses.find((r) => r.status === 409)!;
+      expect(JSON.stringify(await refused.json())).toMatch(/This looks like the payment already recorded by/);
+      const stored = (await Order.findById(order.id).lean())!;
+      expect(stored.payments).toHaveLength(1);
+      expect(stored.paidCents).toBe(40_000);
+      expect(await Audit.countDocuments({ action: "order.record-payment", targetId: order.id })).toBe(1);
+    }
+  });
+
+  const daysFromToday = (days: number) => new Date(Date.now() + days * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+
+  test.each([
+    ["a day that does not exist", "2026-02-30", /real date/],
+    ["the year zero", "0000-01-01", /real date/],
+    ["not a date", "yesterday", /real date/],
+    ["empty", "", /Enter the day the money arrived/],
+    ["in the future", daysFromToday(1), /cannot arrive in the future/],
+    ["before the order was placed", daysFromToday(-1), /cannot arrive before the order was placed/],
+  ])("a received date %s is refused at the field with nothing written", async (_label, receivedOn, message) => {
+    const customer = await createUser();
+    const order = await createOrder({ user: customer, part: await createPart({ priceCents: 1_000 }), quantity: 100 });
+    const { cookie } = await admin();
+    const before = await snapshot({ orderIds: [order.id] });
+    const response = await orderAction(order.id, pay("100", { receivedOn }), cookie);
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    await expectFieldError(response, "receivedOn", message, response.status);
+    expect(await snapshot({ orderIds: [order.id] })).toEqual(before);
+    expect(await Audit.countDocuments({ targetId: order.id })).toBe(0);
   });
 
   test("a reversal keeps the entry with its reason, unpays the order and is audited; twice is refused", async () => {
@@ -446,3 +529,70 @@ describe("payment on account", () => {
     expect(statement.overdueCents).toBe(21_200); // $200 and 6 % Michigan sales tax
   });
 });
+
+describe("paying by bank transfer", () => {
+  test("a customer without terms orders by bank transfer: unpaid, stock held, the mail and pay screen give the reference, amount, bank details and pro-forma; the recorded transfer pays it", async () => {
+    const { user, cookie } = await signedIn("customer");
+    const part = await createPart({ priceCents: 1_000, availableQuantity: 1_000, minOrderQuantity: 1 });
+    const placed = await orderFromPart(
+      part.id,
+      { quantity: "100", phone: "555-0100", address: "1 Transfer Road", payment: "bank-transfer" },
+      cookie,
+    );
+    expect(placed.status).toBe(302);
+    const order = (await Order.findOne({ userId: user.id }).lean())!;
+    const number = `SO-${order.number}`;
+    expect(order).toMatchObject({ status: "unpaid", paymentMethod: "bank-transfer", paidCents: 0 });
+    expect(order.holdUntil!.getTime()).toBeGreaterThan(Date.now() + 60 * 60 * 1000);
+    expect(order.invoiceNumber).toBeUndefined();
+    expect((await Part.findById(part.id).lean())!.availableQuantity).toBe(900);
+    expect(placed.headers.get("Location")).toBe(`/dashboard/payment/${order._id}`);
+
+    const mail = (await Outbox.findById(`order:${order._id}:placed`).lean())!;
+    expect(mail.text).toContain(`Payment reference: ${number}`);
+    expect(mail.text).toContain("account number: 4401 2231 9087");
+    expect(mail.text).toContain(`/documents/${order._id}/pro-forma/pdf`);
+
+    const pay = await settle(
+      payLoader(loaderArgs(getRequest(`/dashboard/payment/${order._id}`, { cookie }), { id: String(order._id) })),
+    );
+    expect(pay.status).toBe(200);
+    expect(((await pay.json()) as { order: { paymentMethod: string; number: string } }).order).toMatchObject({
+      paymentMethod: "bank-transfer",
+      number,
+    });
+
+    const { cookie: staff } = await admin();
+    expect((await orderAction(String(order._id), pay_(order.totalCents, number), staff)).status).toBe(302);
+    const paid = (await Order.findById(order._id).lean())!;
+    expect(paid.status).toBe("paid");
+    expect(paid.invoicedAt!.toISOString()).toBe(paid.paidAt!.toISOString());
+  });
+
+  test("a payment choice that is not offered is refused at the field, nothing written", async () => {
+    const { cookie } = await signedIn("customer");
+    const part = await createPart({ priceCents: 1_000, availableQuantity: 1_000, minOrderQuantity: 1 });
+    const before = await snapshot({ partIds: [part.id] });
+    for (const payment of ["cheque", "account"]) {
+      const refused = await orderFromPart(
+        part.id,
+        { quantity: "100", phone: "555-0100", address: "1 Transfer Road", payment },
+        cookie,
+      );
+      expect(refused.status, payment).toBeGreaterThanOrEqual(400);
+      expect(refused.status, payment).toBeLessThan(500);
+      await expectFieldError(
+        refused,
+        "payment",
+        /Choose card, bank transfer or on account|no payment terms/,
+        refused.status,
+      );
+    }
+    expect(await snapshot({ partIds: [part.id] })).toEqual(before);
+  });
+});
+
+/** The order's whole amount as the payment form takes it, quoting `reference`. */
+function pay_(cents: number, reference: string) {
+  return pay((cents / 100).toFixed(2), { reference });
+}

@@ -1,6 +1,6 @@
 import mongoose, { Schema } from "mongoose";
 import { Counter } from "~/models/counter.server";
-import { Order } from "./schema.server";
+import { DAY_MS, Order } from "./schema.server";
 
 /**
  * Invoice numbers: 1, 2, 3… with no gap and no duplicate. One counter document takes the next
@@ -80,7 +80,10 @@ const PAID = { $in: ["paid", "shipped", "account"] as ("paid" | "shipped" | "acc
  */
 export async function assignInvoiceNumber(orderId: string): Promise<number | null> {
   if (!/^[a-f0-9]{24}$/i.test(orderId)) return null;
-  const current = await Order.findOne({ _id: orderId, status: PAID }, { invoiceNumber: 1 }).lean();
+  const current = await Order.findOne(
+    { _id: orderId, status: PAID },
+    { invoiceNumber: 1, invoicedAt: 1, paidAt: 1, dueAt: 1, termsDays: 1 },
+  ).lean();
   if (!current) return null;
   if (current.invoiceNumber) return current.invoiceNumber;
   const number = await takeInvoiceNumber(orderId);
@@ -88,7 +91,7 @@ export async function assignInvoiceNumber(orderId: string): Promise<number | nul
   try {
     set = await Order.findOneAndUpdate(
       { _id: orderId, status: PAID, invoiceNumber: { $exists: false } },
-      { $set: { invoiceNumber: number, invoicedAt: new Date() } },
+      { $set: { invoiceNumber: number, invoicedAt: current.invoicedAt ?? invoiceDate(current) ?? new Date() } },
       { returnDocument: "after" },
     ).lean();
   } catch (error) {
@@ -100,6 +103,20 @@ export async function assignInvoiceNumber(orderId: string): Promise<number | nul
   await giveBack(number);
   const now = await Order.findById(orderId, { invoiceNumber: 1 }).lean();
   return now?.invoiceNumber ?? null;
+}
+
+/**
+ * The day an invoice is issued, from what the order records (docs/behaviour.md, "Invoices"): an
+ * order on account when it was confirmed (its due date less its terms), any other when it was paid.
+ * Stored once with the invoice number (invoicedAt); every screen, document, CSV and the API read that.
+ */
+export function invoiceDate(order: {
+  dueAt?: Date | null;
+  termsDays?: number | null;
+  paidAt?: Date | null;
+}): Date | null {
+  if (order.dueAt && order.termsDays != null) return new Date(order.dueAt.getTime() - order.termsDays * DAY_MS);
+  return order.paidAt ?? null;
 }
 
 /** The last number issued and those given back (for checks and tests). */

@@ -5,7 +5,7 @@
 import mongoose from "mongoose";
 import { PAYMENT_METHODS } from "~/domain/order-states";
 import { isObjectId } from "~/models/part.server";
-import { Order } from "./schema.server";
+import { DAY_MS, Order } from "./schema.server";
 import { type RecordedPaymentView, type OrderView, toOrderView } from "./view.server";
 import { type CustomerScope, scopeFilter } from "./reads.server";
 
@@ -20,34 +20,80 @@ export type RecordedPaymentInput = {
   receivedOn: Date;
   reference: string;
   recordedBy: string;
+  /** Staff confirmed that a payment looking like one already recorded is a second one. */
+  secondPayment?: boolean;
 };
 
 export type RecordPaymentOutcome =
   | { outcome: "recorded"; order: OrderView; paidInFull: boolean }
-  | { outcome: "already_paid" | "over_balance" | "not_payable"; order: OrderView }
+  | { outcome: "already_paid" | "over_balance" | "not_payable" | "before_order"; order: OrderView }
+  | { outcome: "duplicate"; order: OrderView; first: RecordedPaymentView; by: "reference" | "amount" }
   | { outcome: "not_found" };
 
 const sameMoney = (paidCents: number | null | undefined) => (paidCents ? paidCents : { $in: [0, null] });
 
+const plainReference = (reference: string) => reference.replace(/\s+/g, "").toLowerCase();
+
+/**
+ * A payment already recorded (and not reversed) that this one repeats: the same reference, or the
+ * same amount received within a day of it. Null when there is none.
+ */
+export function repeatedPayment(
+  payments: RecordedPaymentView[],
+  input: Pick<RecordedPaymentInput, "amountCents" | "receivedOn" | "reference">,
+): { first: RecordedPaymentView; by: "reference" | "amount" } | null {
+  const live = payments.filter((payment) => !payment.reversedAt);
+  const reference = plainReference(input.reference);
+  const byReference = reference ? live.find((payment) => plainReference(payment.reference) === reference) : undefined;
+  if (byReference) return { first: byReference, by: "reference" };
+  const byAmount = live.find(
+    (payment) =>
+      payment.amountCents === input.amountCents &&
+      Math.abs(new Date(payment.receivedOn).getTime() - input.receivedOn.getTime()) <= DAY_MS,
+  );
+  return byAmount ? { first: byAmount, by: "amount" } : null;
+}
+
+/** The UTC day an order was placed: money cannot arrive before it. */
+const placedDay = (createdAt: string) => Date.parse(`${createdAt.slice(0, 10)}T00:00:00Z`);
+
 export async function addRecordedPayment(orderId: string, input: RecordedPaymentInput): Promise<RecordPaymentOutcome> {
   if (!isObjectId(orderId)) return { outcome: "not_found" };
+  const { secondPayment, ...entry } = input;
   for (;;) {
     const current = await Order.findById(orderId).lean();
     if (!current) return { outcome: "not_found" };
     const view = toOrderView(current);
     if (view.paid) return { outcome: "already_paid", order: view };
     if (view.status === "cancelled" || view.status === "removed") return { outcome: "not_payable", order: view };
+    if (input.receivedOn.getTime() < placedDay(view.createdAt)) return { outcome: "before_order", order: view };
+    const repeat = secondPayment ? null : repeatedPayment(view.payments, input);
+    if (repeat) return { outcome: "duplicate", order: view, ...repeat };
     if (input.amountCents > view.balanceCents) return { outcome: "over_balance", order: view };
     const paidCents = view.paidCents + input.amountCents;
     const paidInFull = paidCents >= view.totalCents;
     const now = new Date();
+    const count = current.payments?.length ?? 0;
     const doc = await Order.findOneAndUpdate(
-      { _id: orderId, status: current.status, paidAt: null, paidCents: sameMoney(current.paidCents) },
       {
-        $push: { payments: { ...input, recordedAt: now } },
+        _id: orderId,
+        status: current.status,
+        paidAt: null,
+        paidCents: sameMoney(current.paidCents),
+        // No payment added since the read (entries are never removed): the repeat check above saw
+        // every payment, so of two staff entering the same one at once the second reads again and is refused.
+        [`payments.${count}`]: { $exists: false },
+      },
+      {
+        $push: { payments: { ...entry, recordedAt: now } },
         $set: {
           paidCents,
-          ...(paidInFull ? { paidAt: now, status: current.status === "shipped" ? "shipped" : "paid" } : {}),
+          ...(paidInFull
+            ? {
+                paidAt: now,
+                status: current.status === "shipped" ? "shipped" : "paid",
+              }
+            : {}),
         },
         ...(paidInFull ? { $addToSet: { mailPending: "paid" } } : {}),
       },

@@ -5,6 +5,7 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
 import { ORDER_NUMBER_BASE } from "~/domain/order-number";
+import { ORDER_PAYMENT_METHODS } from "~/domain/order-payments";
 import { PAYMENT_METHODS } from "~/domain/order-states";
 import { TAX_KINDS } from "~/domain/tax";
 import { nextInSequence } from "~/models/counter.server";
@@ -135,8 +136,11 @@ const orderSchema = new Schema(
     companyName: { type: String, trim: true, maxlength: 120 },
     /** PO number, company name and the placer's name, lower case: Manage Orders' search (search-keys.server.ts). */
     searchKeys: { type: [String], default: undefined },
-    /** Card (through Stripe) or on account (invoiced at once, due `dueAt`). */
-    paymentMethod: { type: String, enum: ["card", "account"], default: "card" },
+    /**
+     * Card (through Stripe), on account (invoiced at once, due `dueAt`), or bank transfer against the
+     * pro-forma (unpaid, holding its stock like a card order, until staff record the money).
+     */
+    paymentMethod: { type: String, enum: ORDER_PAYMENT_METHODS, default: "card" },
     /** Net days of an order on account, and the day its invoice is due. */
     termsDays: { type: Number },
     dueAt: { type: Date },
@@ -167,6 +171,7 @@ const orderSchema = new Schema(
     stockPending: { type: String, enum: ["release", "ship"] },
     /** Given once, when the order is paid (orders/model/invoice.server.ts); never on an unpaid order. */
     invoiceNumber: { type: Number },
+    /** The invoice date, stored once with the number (orders/model/invoice.server.ts, invoiceDate). */
     invoicedAt: { type: Date },
     /** Over the buyer's limit per order: it waits for an owner's approval (status "approval"). */
     approvalRequired: { type: Boolean },

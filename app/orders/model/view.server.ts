@@ -4,6 +4,7 @@
  */
 import type { Types } from "mongoose";
 import { orderSummary } from "~/domain/order-lines";
+import type { OrderPaymentMethod } from "~/domain/order-payments";
 import { formatOrderNumber } from "~/domain/order-number";
 import { orderState, PAYMENT_METHODS, type OrderState } from "~/domain/order-states";
 import type { PriceSource } from "~/domain/pricing";
@@ -72,7 +73,7 @@ export type OrderView = {
   status: OrderStatus;
   /** What people read: the state of the order's money and goods (domain/order-states.ts). */
   state: OrderState;
-  paymentMethod: "card" | "account";
+  paymentMethod: OrderPaymentMethod;
   termsDays: number | null;
   dueAt: string | null;
   paidCents: number;
@@ -190,7 +191,8 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
       paidAt: doc.paidAt,
       dueAt: doc.dueAt,
     }),
-    paymentMethod: doc.paymentMethod === "account" ? "account" : "card",
+    paymentMethod:
+      doc.paymentMethod === "account" || doc.paymentMethod === "bank-transfer" ? doc.paymentMethod : "card",
     termsDays: doc.termsDays ?? null,
     dueAt: iso(doc.dueAt),
     paidCents: doc.paidCents ?? 0,
