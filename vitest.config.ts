@@ -25,6 +25,7 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/company-members.test.ts",
   "tests/integration/database.test.ts",
   "tests/integration/demo-data.test.ts",
+  "tests/integration/document-pages.test.ts",
   "tests/integration/exposure.test.ts",
   "tests/integration/faults/database.test.ts",
   "tests/integration/faults/local-db-crash.test.ts",

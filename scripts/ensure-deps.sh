@@ -18,6 +18,8 @@ apt_install() {
 # Java and Maven run the local database server (mongo-java-server).
 command -v java >/dev/null && command -v javac >/dev/null || apt_install openjdk-17-jdk-headless
 command -v mvn >/dev/null || apt_install maven
+# poppler's pdftotext reads the printed documents' pages in the tests.
+command -v pdftotext >/dev/null || apt_install poppler-utils
 if [[ $want_browser -eq 1 ]]; then
   if [[ ! -x /usr/bin/chromium ]]; then
     echo "Installing Debian's chromium for the browser tests…"
