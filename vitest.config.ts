@@ -26,6 +26,7 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/database.test.ts",
   "tests/integration/demo-data.test.ts",
   "tests/integration/document-pages.test.ts",
+  "tests/integration/e-invoices.test.ts",
   "tests/integration/exposure.test.ts",
   "tests/integration/faults/database.test.ts",
   "tests/integration/faults/local-db-crash.test.ts",

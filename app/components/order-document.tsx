@@ -64,6 +64,11 @@ export function documentPath(orderId: string, kind: DocumentKind, pdf = false) {
   return `/documents/${orderId}/${kind}${pdf ? "/pdf" : ""}`;
 }
 
+/** The invoice's UBL 2.1 (Peppol BIS Billing 3.0) twin of its PDF. */
+export function ublPath(orderId: string) {
+  return `/documents/${orderId}/invoice/ubl`;
+}
+
 /** The document's file name, for the PDF download. */
 export function documentFileName(data: Pick<OrderDocumentData, "kind" | "invoiceNumber" | "order">) {
   return data.kind === "invoice" && data.invoiceNumber
