@@ -37,6 +37,12 @@ if [[ ! -f "$EINVOICE/lib/Saxon-HE-12.5.jar" ]]; then
     mvn -q -B dependency:copy -Dartifact="$artifact" -DoutputDirectory="$EINVOICE/lib"
   done
 fi
+# veraPDF's validation library (Maven Central) checks the invoice PDFs as PDF/A-3b: its class path, once.
+if [[ ! -s "$EINVOICE/verapdf.classpath" ]]; then
+  mkdir -p "$EINVOICE"
+  mvn -q -B -f tests/e-invoice/verapdf/pom.xml dependency:build-classpath \
+    -Dmdep.outputFile="$PWD/$EINVOICE/verapdf.classpath"
+fi
 if [[ $want_browser -eq 1 ]]; then
   if [[ ! -x /usr/bin/chromium ]]; then
     echo "Installing Debian's chromium for the browser tests…"

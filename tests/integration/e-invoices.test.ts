@@ -30,6 +30,18 @@ const EINVOICE = path.resolve(".data/einvoice");
 const PYTHON = path.join(EINVOICE, "venv/bin/python");
 const SAXON = `${path.join(EINVOICE, "lib")}/*`;
 const VALIDATE = path.resolve("tests/e-invoice/validate.py");
+const VERAPDF = path.resolve("tests/e-invoice/verapdf/VeraCheck.java");
+
+/** veraPDF's verdict on PDFs as PDF/A-3b: its output, and whether every one is compliant. */
+async function veraPdf(files: string[]) {
+  const classpath = (await readFile(path.join(EINVOICE, "verapdf.classpath"), "utf8")).trim();
+  try {
+    const { stdout } = await run("java", ["-cp", classpath, VERAPDF, ...files], { maxBuffer: 32 * 1024 * 1024 });
+    return { compliant: true, report: stdout };
+  } catch (error) {
+    return { compliant: false, report: String((error as { stdout?: string }).stdout ?? error) };
+  }
+}
 
 let folder = "";
 beforeAll(async () => {
@@ -221,6 +233,12 @@ describe("e-invoices", () => {
     expect(Object.keys(problems)).toHaveLength(12);
     for (const [file, errors] of Object.entries(problems)) expect(errors, file).toEqual([]);
 
+    // Every invoice PDF is PDF/A-3b to veraPDF.
+    const pdfs = Object.keys(cases).map((name) => path.join(folder, `${name}.pdf`));
+    const verdict = await veraPdf(pdfs);
+    expect(verdict.report.match(/ compliant$/gm), verdict.report).toHaveLength(pdfs.length);
+    expect(verdict.compliant).toBe(true);
+
     // The XML carries what the PDF shows.
     expect(cii.card).toContain("<ram:TypeCode>380</ram:TypeCode>");
     expect(cii.card).toContain("PO-77-ALPHA");
@@ -285,6 +303,21 @@ describe("e-invoices", () => {
     expect(structure.af).toEqual([["factur-x.xml", "/Data", "/text/xml"]]);
     expect(structure.intents).toContain("/GTS_PDFA1");
     expect(structure.pages).toBe(1);
+    // veraPDF: the invoice PDF is PDF/A-3b; the pro-forma (no e-invoice) is a plain PDF, and veraPDF says so.
+    const proForma = await createOrder({ user: customer, status: "unpaid" });
+    const plain = Buffer.from(
+      await (
+        await get(pdfLoader, `/documents/${proForma.id}/pro-forma/pdf`, { id: proForma.id, kind: "pro-forma" }, cookie)
+      ).arrayBuffer(),
+    );
+    const plainFile = path.join(folder, "pro-forma.pdf");
+    await writeFile(plainFile, plain);
+    const invoiceVerdict = await veraPdf([file]);
+    expect(invoiceVerdict.report).toContain(`${file} compliant`);
+    expect(invoiceVerdict.compliant).toBe(true);
+    const plainVerdict = await veraPdf([plainFile]);
+    expect(plainVerdict.report).toContain(`${plainFile} NOT compliant`);
+    expect(plainVerdict.compliant).toBe(false);
     // The printed page is still the invoice a person reads.
     const { stdout: text } = await run("pdftotext", [file, "-"]);
     expect(text).toContain("Invoice");
