@@ -4,7 +4,7 @@
  * document shows (OrderDocumentData, the same data the PDF prints) to the semantic model once;
  * @e-invoice-eu/core writes both syntaxes from it and makes the PDF/A-3 with `factur-x.xml`.
  */
-import { PDFArray, PDFDict, PDFDocument, PDFName } from "@cantoo/pdf-lib";
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFStream } from "@cantoo/pdf-lib";
 import { InvoiceService, type Invoice } from "@e-invoice-eu/core";
 import type { OrderDocumentData } from "~/components/order-document";
 import { company } from "~/content/company";
@@ -325,20 +325,35 @@ export async function facturXOf(source: EInvoiceSource, pdf: Uint8Array, filenam
     pdf: { buffer: pdf, filename, mimetype: "application/pdf" },
   });
   if (typeof made === "string") throw new Error("Factur-X gave no PDF");
-  return withDataRelationship(made);
+  // A credit note's XML gets its invoice reference (see withPrecedingInvoice): the attachment is replaced.
+  return facturXFixed(made, source.creditNote ? await ciiOf(source) : null);
 }
 
 /**
  * The XML's relationship to the PDF set to Data (the PDF shows the data; the XML carries it), as
- * Factur-X allows for every profile; @e-invoice-eu/core writes Alternative, what German ZUGFeRD prefers.
+ * Factur-X allows for every profile; @e-invoice-eu/core writes Alternative, what German ZUGFeRD
+ * prefers. With `xml`, the attached factur-x.xml becomes that XML.
  */
-async function withDataRelationship(pdf: Uint8Array) {
+async function facturXFixed(pdf: Uint8Array, xml: string | null) {
   const document = await PDFDocument.load(pdf, { updateMetadata: false });
   const files = document.catalog.lookupMaybe(PDFName.of("AF"), PDFArray);
   if (!files) throw new Error("The Factur-X PDF has no associated files");
   for (let index = 0; index < files.size(); index++) {
     const file = files.lookup(index, PDFDict);
     file.set(PDFName.of("AFRelationship"), PDFName.of("Data"));
+    if (!xml) continue;
+    const embedded = file.lookup(PDFName.of("EF"), PDFDict);
+    const old = embedded.lookup(PDFName.of("F"), PDFStream);
+    const bytes = new TextEncoder().encode(xml);
+    const stream = document.context.flateStream(bytes);
+    for (const [key, value] of old.dict.entries()) {
+      if (!["/Length", "/Filter", "/DecodeParms"].includes(key.asString())) stream.dict.set(key, value);
+    }
+    const params = stream.dict.lookupMaybe(PDFName.of("Params"), PDFDict);
+    params?.set(PDFName.of("Size"), PDFNumber.of(bytes.length));
+    const ref = document.context.register(stream);
+    embedded.set(PDFName.of("F"), ref);
+    embedded.set(PDFName.of("UF"), ref);
   }
   return document.save({ useObjectStreams: false, updateFieldAppearances: false });
 }

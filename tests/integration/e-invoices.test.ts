@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { TAX_WORDING } from "~/content/tax-rates";
 import { createApiKey } from "~/models/api-key.server";
 import { orderDocumentFor } from "~/orders/documents.server";
-import { ciiOf, ublOf } from "~/orders/e-invoice.server";
+import { ciiOf, facturXOf, ublOf } from "~/orders/e-invoice.server";
 import { Order } from "~/orders/model/schema.server";
 import { loader as apiDocumentLoader } from "~/routes/api.v1.orders.$id.documents.$kind";
 import { loader as pdfLoader } from "~/routes/documents.$id.$kind_.pdf";
@@ -224,7 +224,20 @@ describe("e-invoices", () => {
       invoiceIssuedAt: found.data.order.invoicedAt!,
       reason: "Two radiator cores returned.",
     };
-    cii.credit = await ciiOf({ data: found.data, creditNote });
+    // Its Factur-X PDF, made from the invoice's printed pages as a credit note's would be.
+    const printed = Buffer.from(
+      await (
+        await get(
+          pdfLoader,
+          `/documents/${cases["reverse-charge"]}/invoice/pdf`,
+          { id: cases["reverse-charge"], kind: "invoice" },
+          admin,
+        )
+      ).arrayBuffer(),
+    );
+    const creditPdf = Buffer.from(await facturXOf({ data: found.data, creditNote }, printed, "credit-note.pdf"));
+    cii.credit = await attachedXml(creditPdf, "credit");
+    expect(cii.credit).toBe(await ciiOf({ data: found.data, creditNote }));
     ubl.credit = await ublOf({ data: found.data, creditNote });
     await writeFile(path.join(xmlFolder, "credit.cii.xml"), cii.credit);
     await writeFile(path.join(xmlFolder, "credit.ubl.xml"), ubl.credit);
@@ -234,7 +247,7 @@ describe("e-invoices", () => {
     for (const [file, errors] of Object.entries(problems)) expect(errors, file).toEqual([]);
 
     // Every invoice PDF is PDF/A-3b to veraPDF.
-    const pdfs = Object.keys(cases).map((name) => path.join(folder, `${name}.pdf`));
+    const pdfs = [...Object.keys(cases), "credit"].map((name) => path.join(folder, `${name}.pdf`));
     const verdict = await veraPdf(pdfs);
     expect(verdict.report.match(/ compliant$/gm), verdict.report).toHaveLength(pdfs.length);
     expect(verdict.compliant).toBe(true);
