@@ -96,6 +96,7 @@ async function invoicedOrder(
 
 const NET = 100 * 1_250 + 120 * 4_999; // $7,248.80
 const MI_TAX = Math.round(NET * 0.06); // $434.93
+const NL_VAT_CENTS = Math.round(NET * 0.21);
 
 const salesTax = (amountCents: number) => ({
   taxCents: amountCents,
@@ -173,6 +174,26 @@ describe("e-invoices", () => {
         "account",
       )
     ).id;
+    // EU VAT charged: a Dutch business without a VAT number on file pays the Netherlands' 21 %.
+    const { user: dutch } = await signedIn("customer", "Daan Dutch");
+    const NL_VAT = NL_VAT_CENTS;
+    cases["eu-vat"] = (
+      await invoicedOrder(
+        dutch,
+        {
+          companyName: "Van Dijk Onderdelen BV",
+          taxId: "",
+          country: "NL",
+          billingAddress: "Havenweg 3\n3011 Rotterdam",
+        },
+        {
+          totalCents: NET + NL_VAT,
+          taxCents: NL_VAT,
+          paidCents: NET + NL_VAT,
+          taxLines: [{ kind: "vat", label: "VAT NL 21%", rate: 21, baseCents: NET, amountCents: NL_VAT, note: null }],
+        },
+      )
+    ).id;
     // Exempt with a resale certificate: a US buyer without any tax id.
     const { user: exempt } = await signedIn("customer", "Eli Exempt");
     cases.exempt = (
@@ -243,7 +264,7 @@ describe("e-invoices", () => {
     await writeFile(path.join(xmlFolder, "credit.ubl.xml"), ubl.credit);
 
     const { problems } = await validateFolder(xmlFolder);
-    expect(Object.keys(problems)).toHaveLength(12);
+    expect(Object.keys(problems)).toHaveLength(14);
     for (const [file, errors] of Object.entries(problems)) expect(errors, file).toEqual([]);
 
     // Every invoice PDF is PDF/A-3b to veraPDF.
@@ -275,6 +296,11 @@ describe("e-invoices", () => {
     expect(cii["reverse-charge"]).toContain("VATEX-EU-AE");
     expect(cii["reverse-charge"]).toContain("DE811907980");
     expect(cii["reverse-charge"]).toContain("NL859324710B01");
+    expect(cii["eu-vat"]).toContain("<ram:CategoryCode>S</ram:CategoryCode>");
+    expect(cii["eu-vat"]).toContain("<ram:RateApplicablePercent>21</ram:RateApplicablePercent>");
+    expect(ubl["eu-vat"]).toContain(
+      `<cbc:TaxAmount currencyID="USD">${(NL_VAT_CENTS / 100).toFixed(2)}</cbc:TaxAmount>`,
+    );
     expect(ubl.exempt).toContain("<cbc:ID>O</cbc:ID>");
     expect(ubl.exempt).not.toContain("NL859324710B01");
     // The credit note refers to the invoice it corrects.
