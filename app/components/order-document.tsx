@@ -71,6 +71,11 @@ export function documentPath(orderId: string, kind: DocumentKind, pdf = false) {
   return `/documents/${orderId}/${kind}${pdf ? "/pdf" : ""}`;
 }
 
+/** The invoice's UBL 2.1 (Peppol BIS Billing 3.0) twin of its PDF. */
+export function ublPath(orderId: string) {
+  return `/documents/${orderId}/invoice/ubl`;
+}
+
 /** The document's file name, for the PDF download. */
 export function documentFileName(data: Pick<OrderDocumentData, "kind" | "invoiceNumber" | "order">) {
   return data.kind === "invoice" && data.invoiceNumber
@@ -85,7 +90,11 @@ const formatDate = (iso: string | null) => (iso ? DATE.format(new Date(iso)) : "
 /**
  * The documents' own CSS (plain, not Tailwind: the PDF is rendered from this markup alone). In
  * print, everything but the document is hidden (the shop's header, footer and toasts), the page
- * takes the printer's paper size (A4 or US Letter) with 15 mm margins, and no table row is split.
+ * takes the printer's paper size (A4 or US Letter) and is numbered ("Page 1 of 2", a page margin
+ * box), and the type is set so that ten lines fit one page of either size. Longer documents break
+ * between table rows only, repeat the table's header on every page, and keep the totals (printed
+ * once, not repeated as a table footer would be), the bank details, each legal note and the
+ * footer whole (`pw-keep`).
  * On a screen narrower than 768 px (a phone) the lines become stacked cards, each cell named by
  * its `data-label`, and long words wrap; that block is for screens only, so print and the PDF
  * (Chromium's print media) keep the table.
@@ -96,7 +105,7 @@ export const DOCUMENT_CSS = `
 .pw-doc h2{font-size:13px;text-transform:uppercase;letter-spacing:.04em;margin:0 0 4px;color:#000}
 .pw-doc p{margin:0}
 .pw-doc .pw-head{display:flex;justify-content:space-between;gap:24px;flex-wrap:wrap;border-bottom:2px solid #000;padding-bottom:12px;margin-bottom:16px}
-.pw-doc .pw-note{margin-top:6px;font-weight:600}
+.pw-doc .pw-note{margin-top:6px;font-weight:600;max-width:110mm}
 .pw-doc .pw-meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0}
 .pw-doc .pw-meta dt{font-weight:600}
 .pw-doc .pw-meta dd{margin:0}
@@ -112,16 +121,32 @@ export const DOCUMENT_CSS = `
 .pw-doc thead{display:table-header-group}
 .pw-doc .pw-foot{margin-top:24px;font-size:12px}
 .pw-doc .pw-tax-note{margin-top:12px;font-weight:600}
+.pw-doc .pw-bank{margin-top:16px}
 .pw-actions{max-width:190mm;margin:16px auto 0;padding:0 16px;display:flex;flex-wrap:wrap;gap:12px;align-items:center}
 .pw-actions a{color:#1d4ed8;text-decoration:underline;font-weight:500;min-height:44px;display:inline-flex;align-items:center}
-@page{size:auto;margin:15mm}
+@page{size:auto;margin:12mm 14mm 14mm;@bottom-right{content:"Page " counter(page) " of " counter(pages);font:8pt "Liberation Sans",Arial,sans-serif;color:#000}}
 @media print{
   body:has(.pw-doc)>:not(main){display:none!important}
   body:has(.pw-doc){background:#fff!important}
   .pw-actions{display:none!important}
-  .pw-doc{max-width:none;padding:0;font-size:11pt}
+  .pw-doc{max-width:none;padding:0;font-size:9pt;line-height:1.25}
   .pw-doc *{color:#000!important;background:transparent!important;box-shadow:none!important}
+  .pw-doc h1{font-size:17pt}
+  .pw-doc h2{font-size:8.5pt}
+  .pw-doc .pw-head{display:grid;grid-template-columns:1fr max-content;padding-bottom:8px;margin-bottom:10px}
+  .pw-doc thead th{white-space:nowrap}
+  .pw-doc .pw-head .pw-meta{grid-template-columns:max-content 1fr max-content 1fr;column-gap:10px}
+  .pw-doc .pw-head .pw-meta dd{overflow-wrap:anywhere}
+  .pw-doc .pw-parties{margin-bottom:8px;grid-template-columns:1fr 1fr}
+  .pw-doc table{margin-top:4px}
+  .pw-doc th,.pw-doc td{padding:2px 4px}
+  .pw-doc tfoot{display:table-row-group;break-inside:avoid;page-break-inside:avoid}
+  .pw-doc .pw-bank{margin-top:10px}
+  .pw-doc .pw-bank .pw-meta{grid-template-columns:max-content 1fr max-content 1fr}
+  .pw-doc .pw-tax-note{margin-top:8px}
+  .pw-doc .pw-foot{margin-top:12px;font-size:8.5pt}
 }
+.pw-doc .pw-keep{break-inside:avoid;page-break-inside:avoid}
 @media screen and (max-width:767.98px){
   .pw-doc{overflow-wrap:anywhere}
   .pw-doc table,.pw-doc tbody,.pw-doc tfoot,.pw-doc caption{display:block}
@@ -149,7 +174,7 @@ const units = (n: number) => n.toLocaleString("en-US");
 function PayBy({ reference }: { reference: string }) {
   const { bank } = company;
   return (
-    <section data-testid="bank-details" style={{ marginTop: 16 }}>
+    <section data-testid="bank-details" className="pw-bank pw-keep">
       <h2>Pay by bank transfer</h2>
       <dl className="pw-meta">
         <dt>Bank</dt>
@@ -427,7 +452,7 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
         ? order.taxLines
             .filter((line) => line.note)
             .map((line, index) => (
-              <p key={index} className="pw-tax-note" data-testid="tax-note">
+              <p key={index} className="pw-tax-note pw-keep" data-testid="tax-note">
                 {line.note}
                 {line.kind === "reverse-charge" && order.buyerVatNumber
                   ? ` Customer VAT number ${order.buyerVatNumber}; supplier VAT number ${seller.euVat.number}.`
@@ -435,7 +460,7 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
               </p>
             ))
         : null}
-      <footer className="pw-foot">
+      <footer className="pw-foot pw-keep">
         {kind === "invoice" ? (
           <p>
             {order.paymentMethod === "account"

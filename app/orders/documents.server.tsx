@@ -6,6 +6,7 @@
 import { redirect } from "@remix-run/node";
 import { renderToStaticMarkup } from "react-dom/server";
 import {
+  documentFileName,
   DOCUMENT_KINDS,
   DOCUMENT_TITLES,
   documentPath,
@@ -22,6 +23,8 @@ import { paymentLine, receivedPayments, termsOf } from "~/domain/order-payments"
 import { getUserById, type UserView } from "~/models/user.server";
 import { requireUser } from "~/utils/guards.server";
 import { mayHandleOrder } from "~/utils/companies.server";
+import { htmlToPdf, type PaperSize } from "~/utils/pdf.server";
+import { facturXOf, ublOf } from "~/orders/e-invoice.server";
 
 export const DOCUMENT_NOT_FOUND = "We could not find that document.";
 
@@ -160,4 +163,31 @@ export function renderDocumentHtml(data: OrderDocumentData) {
     </html>,
   );
   return `<!DOCTYPE html>${markup}`;
+}
+
+/**
+ * The document's PDF. An invoice's is a Factur-X PDF/A-3: the printed pages with the invoice's
+ * EN 16931 XML attached as factur-x.xml (docs/e-invoices.md). PdfBusyError as htmlToPdf.
+ */
+export async function printDocument(
+  data: OrderDocumentData,
+  paper: PaperSize,
+  { requester }: { requester?: string } = {},
+) {
+  const pdf = await htmlToPdf(renderDocumentHtml(data), paper, { requester });
+  if (data.kind !== "invoice") return pdf;
+  return Buffer.from(await facturXOf({ data }, pdf, documentFileName(data)));
+}
+
+/** The invoice as UBL 2.1 (Peppol BIS Billing 3.0), a download named after the invoice. */
+export async function ublResponse(data: OrderDocumentData) {
+  const xml = await ublOf({ data });
+  return new Response(xml, {
+    headers: {
+      "Content-Type": "application/xml; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${documentFileName(data).replace(/\.pdf$/, ".xml")}"`,
+      "Cache-Control": "private, no-store",
+      "X-Robots-Tag": "noindex",
+    },
+  });
 }

@@ -1,23 +1,28 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { documentFileName } from "~/components/order-document";
 import { apiCall, methodNotAllowed, notFound, problem } from "~/utils/api.server";
-import { orderDocumentFor, renderDocumentHtml } from "~/orders/documents.server";
-import { htmlToPdf, PdfBusyError } from "~/utils/pdf.server";
+import { orderDocumentFor, printDocument, ublResponse } from "~/orders/documents.server";
+import { PdfBusyError } from "~/utils/pdf.server";
 
-/** GET /api/v1/orders/{id}/documents/{invoice|pro-forma}: the PDF the order's page offers. */
+/**
+ * GET /api/v1/orders/{id}/documents/{invoice|pro-forma|ubl}: the PDF the order's page offers (an
+ * invoice's with its Factur-X XML inside), or the invoice as UBL 2.1 (Peppol BIS Billing 3.0).
+ */
 export async function loader(args: LoaderFunctionArgs) {
   return apiCall(args, "read", async ({ user }) => {
     const kind = args.params.kind;
-    if (kind !== "invoice" && kind !== "pro-forma") throw notFound("Documents are invoice and pro-forma.");
-    const found = await orderDocumentFor(user, args.params.id ?? "", kind);
+    if (kind !== "invoice" && kind !== "pro-forma" && kind !== "ubl")
+      throw notFound("Documents are invoice, pro-forma and ubl.");
+    const found = await orderDocumentFor(user, args.params.id ?? "", kind === "ubl" ? "invoice" : kind);
     if (!found.ok) {
       if (found.instead)
         return problem(409, `This order has a ${found.instead} instead.`, { extra: { instead: found.instead } });
       throw notFound("No such order in your account, or it has no documents.");
     }
+    if (kind === "ubl") return ublResponse(found.data);
     let pdf: Buffer;
     try {
-      pdf = await htmlToPdf(renderDocumentHtml(found.data), "Letter", { requester: user.id });
+      pdf = await printDocument(found.data, "Letter", { requester: user.id });
     } catch (error) {
       const mine = error instanceof PdfBusyError && error.mine;
       if (!mine) args.context.logger?.error({ err: error }, "PDF failed");

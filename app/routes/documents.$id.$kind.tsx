@@ -6,7 +6,7 @@ import {
 } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { DOCUMENT_CSS, documentPath, OrderDocument } from "~/components/order-document";
+import { DOCUMENT_CSS, documentPath, OrderDocument, ublPath } from "~/components/order-document";
 import { requireUser } from "~/utils/guards.server";
 import { documentTitle, loadOrderDocument } from "~/orders/documents.server";
 
@@ -43,6 +43,11 @@ export default function OrderDocumentPage() {
         <a href={`${pdf}?paper=a4`} download>
           Download PDF (A4)
         </a>
+        {data.kind === "invoice" ? (
+          <a href={ublPath(data.order.id)} download data-testid="download-ubl">
+            Download e-invoice (UBL XML)
+          </a>
+        ) : null}
       </nav>
       <OrderDocument data={data} />
     </>

@@ -1,20 +1,23 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { documentFileName } from "~/components/order-document";
-import { loadOrderDocument, renderDocumentHtml } from "~/orders/documents.server";
+import { loadOrderDocument, printDocument } from "~/orders/documents.server";
 import { requireUser } from "~/utils/guards.server";
-import { htmlToPdf, PdfBusyError } from "~/utils/pdf.server";
+import { PdfBusyError } from "~/utils/pdf.server";
 
 const PDF_UNAVAILABLE = "The PDF could not be made just now. Please try again, or print the page instead.";
 const YOURS_PRINTING = "Your other PDFs are still being made: try again when they are done, or print the page instead.";
 
-/** The document's PDF, printed on the server from the same markup and CSS as its page. `?paper=a4` for A4. */
+/**
+ * The document's PDF, printed on the server from the same markup and CSS as its page (an invoice's
+ * is Factur-X: its EN 16931 XML inside). `?paper=a4` for A4.
+ */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const data = await loadOrderDocument(request, params.id ?? "", params.kind, { pdf: true });
   const paper = new URL(request.url).searchParams.get("paper")?.toLowerCase() === "a4" ? "A4" : "Letter";
   let pdf: Buffer;
   try {
-    pdf = await htmlToPdf(renderDocumentHtml(data), paper, { requester: user.id });
+    pdf = await printDocument(data, paper, { requester: user.id });
   } catch (error) {
     const mine = error instanceof PdfBusyError && error.mine;
     if (!mine) context.logger?.error({ err: error }, "PDF failed");

@@ -229,7 +229,7 @@ export const PlaceOrderBody = z
 
 export const DocumentParam = z.object({
   id: z.string(),
-  kind: z.enum(["invoice", "pro-forma"]),
+  kind: z.enum(["invoice", "pro-forma", "ubl"]),
 });
 
 export const Statement = z

@@ -152,13 +152,17 @@ function buildDocument(serverUrl: string) {
     path: "/orders/{id}/documents/{kind}",
     operationId: "getOrderDocument",
     tags: ["Orders"],
-    summary: "The order's invoice or pro-forma as PDF (scope read)",
+    summary:
+      "The order's invoice (a Factur-X PDF with its EN 16931 XML inside) or pro-forma as PDF, or with kind=ubl the invoice as UBL 2.1 XML, Peppol BIS Billing 3.0 (scope read)",
     security,
     request: { params: DocumentParam },
     responses: {
       200: {
-        description: "The PDF",
-        content: { "application/pdf": { schema: z.string().openapi({ format: "binary" }) } },
+        description: "The PDF, or the UBL invoice",
+        content: {
+          "application/pdf": { schema: z.string().openapi({ format: "binary" }) },
+          "application/xml": { schema: z.string() },
+        },
       },
       ...problems(404, 409, 503),
     },

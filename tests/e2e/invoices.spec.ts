@@ -38,6 +38,18 @@ test("a customer opens the invoice of a paid order from its page, prints it with
   expect(download.suggestedFilename()).toBe(`invoice-${invoiceNumber}.pdf`);
   const bytes = await readFile((await download.path())!);
   expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+  // The invoice's e-invoice PDF carries its XML; the UBL twin downloads beside it.
+  expect(bytes.toString("latin1")).toContain("factur-x.xml");
+  const [ubl] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-ubl").click()]);
+  expect(ubl.suggestedFilename()).toBe(`invoice-${invoiceNumber}.xml`);
+  const xml = await readFile((await ubl.path())!, "utf8");
+  expect(xml).toContain(`<cbc:ID>${invoiceNumber}</cbc:ID>`);
+  // The order page offers it too.
+  await page.goto(`/dashboard/orders/${order.id}`);
+  await expect(page.getByRole("link", { name: "E-invoice (UBL XML)" })).toHaveAttribute(
+    "href",
+    `/documents/${order.id}/invoice/ubl`,
+  );
 });
 
 test("an admin prints the packing slip of a paid order from the order page: parts and quantities, no prices", async ({

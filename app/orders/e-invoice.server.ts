@@ -1,0 +1,369 @@
+/**
+ * Invoices and credit notes as EN 16931 data (docs/e-invoices.md): Factur-X (CII XML inside the
+ * PDF/A-3 of the invoice) and UBL 2.1 for Peppol BIS Billing 3.0. `eInvoiceOf` maps what the
+ * document shows (OrderDocumentData, the same data the PDF prints) to the semantic model once;
+ * @e-invoice-eu/core writes both syntaxes from it and makes the PDF/A-3 with `factur-x.xml`.
+ */
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFStream } from "@cantoo/pdf-lib";
+import { FormatFactoryService, type Invoice, type InvoiceServiceOptions } from "@e-invoice-eu/core";
+import type { OrderDocumentData } from "~/components/order-document";
+import { company } from "~/content/company";
+import { seller } from "~/content/tax-rates";
+import { termsWords } from "~/domain/order-states";
+
+/** A credit note: its own number and date, and the invoice it corrects (EN 16931 BG-3). */
+export type CreditNoteOf = {
+  number: string;
+  issuedAt: string;
+  invoiceNumber: string;
+  invoiceIssuedAt: string;
+  reason?: string;
+};
+
+/** What an e-invoice is made from: an invoice's document data, and for a credit note the note's own identity. */
+export type EInvoiceSource = { data: OrderDocumentData; creditNote?: CreditNoteOf };
+
+const PEPPOL_CUSTOMIZATION = "urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0";
+const PEPPOL_PROFILE = "urn:fdc:peppol.eu:2017:poacc:billing:01:1.0";
+/** UN/ECE Recommendation 20: one piece. */
+const UNIT_PIECE = "H87";
+const CURRENCY = "USD";
+
+const money = (cents: number) => (cents / 100).toFixed(2);
+const day = (iso: string) => iso.slice(0, 10);
+const percent = (rate: number) => String(Number(rate.toFixed(3)));
+
+type Country =
+  Invoice["ubl:Invoice"]["cac:AccountingCustomerParty"]["cac:Party"]["cac:PostalAddress"]["cac:Country"]["cbc:IdentificationCode"];
+type Address = Invoice["ubl:Invoice"]["cac:AccountingCustomerParty"]["cac:Party"]["cac:PostalAddress"];
+type VatCategory = "S" | "AE" | "O";
+
+/**
+ * A postal address from what the order holds now: free text, one line a line, and a country. The
+ * one place that reads addresses: structured addresses (name, lines, city, region, postal code,
+ * country) map here field by field.
+ */
+export function postalAddressOf(text: string, country: string, omitFirstLine = ""): Address {
+  let lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  if (omitFirstLine && lines[0]?.toLowerCase() === omitFirstLine.trim().toLowerCase()) lines = lines.slice(1);
+  const [street, additional, ...rest] = lines;
+  return {
+    ...(street ? { "cbc:StreetName": street } : {}),
+    ...(additional ? { "cbc:AdditionalStreetName": additional } : {}),
+    ...(rest.length ? { "cac:AddressLine": { "cbc:Line": rest.join(", ") } } : {}),
+    "cac:Country": { "cbc:IdentificationCode": country as Country },
+  };
+}
+
+/**
+ * The tax situation in EN 16931's terms. VAT: standard rate (S). An EU reverse charge: AE, with both
+ * VAT numbers. Everything else (US sales tax, exemption certificates, exports, states where the seller
+ * does not collect) is outside EU VAT: O; US sales tax charged is then a document-level charge, since
+ * EN 16931 knows no tax but VAT.
+ */
+function taxSituation(data: OrderDocumentData) {
+  const { taxLines } = data.order;
+  const vat = taxLines.find((line) => line.kind === "vat");
+  if (vat) return { category: "S" as VatCategory, rate: vat.rate, vatCents: vat.amountCents, salesTax: [] };
+  const reverse = taxLines.find((line) => line.kind === "reverse-charge");
+  if (reverse && data.order.buyerVatNumber) {
+    return { category: "AE" as VatCategory, rate: 0, vatCents: 0, salesTax: [], note: reverse.note };
+  }
+  const note = taxLines.find((line) => line.note)?.note;
+  return {
+    category: "O" as VatCategory,
+    rate: null,
+    vatCents: 0,
+    salesTax: taxLines.filter((line) => line.kind === "sales-tax" && line.amountCents > 0),
+    note,
+  };
+}
+
+/** The buyer's country: the company's, else the country of its VAT number, else the seller's (a US buyer). */
+function buyerCountry(data: OrderDocumentData) {
+  if (/^[A-Z]{2}$/.test(data.customer.country)) return data.customer.country;
+  const prefix = data.order.buyerVatNumber?.slice(0, 2).toUpperCase() ?? "";
+  if (/^[A-Z]{2}$/.test(prefix)) return prefix === "EL" ? "GR" : prefix;
+  return seller.country;
+}
+
+/** The EN 16931 semantic model (as UBL-shaped data) of an invoice, or of a credit note of it. */
+export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
+  const { order, customer } = data;
+  if (data.kind !== "invoice" || !data.invoiceNumber) throw new Error("Only an invoice has an e-invoice");
+  const tax = taxSituation(data);
+  const category = (): { "cbc:ID": VatCategory; "cbc:Percent"?: string; "cac:TaxScheme": { "cbc:ID": string } } => ({
+    "cbc:ID": tax.category,
+    ...(tax.rate !== null ? { "cbc:Percent": percent(tax.rate) } : {}),
+    "cac:TaxScheme": { "cbc:ID": "VAT" },
+  });
+  const salesTaxCents = tax.salesTax.reduce((sum, line) => sum + line.amountCents, 0);
+  const netCents = order.lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
+  const exclusiveCents = netCents + salesTaxCents;
+  const inclusiveCents = exclusiveCents + tax.vatCents;
+  const paidCents = creditNote ? 0 : Math.min(order.paidCents, inclusiveCents);
+  const payableCents = inclusiveCents - paidCents;
+  const issued = creditNote ? creditNote.issuedAt : (order.invoicedAt ?? order.paidAt ?? order.createdAt);
+  const country = buyerCountry(data);
+  const buyerName = customer.companyName || customer.name;
+  const withVatNumbers = tax.category !== "O";
+  const terms = creditNote
+    ? `Credit note for invoice ${creditNote.invoiceNumber}.`
+    : order.paymentMethod === "account"
+      ? `${termsWords(order.termsDays)} from the invoice date; quote ${order.number} with your payment.`
+      : company.paymentTerms;
+  const bankTransfer = {
+    "cbc:PaymentMeansCode": "30" as const,
+    "cbc:PaymentMeansCode@name": "Credit transfer",
+    "cbc:PaymentID": order.number,
+    "cac:PayeeFinancialAccount": {
+      "cbc:ID": company.bank.accountNumber.replace(/\s+/g, ""),
+      "cbc:Name": company.bank.accountName,
+      "cac:FinancialInstitutionBranch": { "cbc:ID": company.bank.swift },
+    },
+  };
+  const card = {
+    "cbc:PaymentMeansCode": "48" as const,
+    "cbc:PaymentMeansCode@name": "Bank card",
+    "cbc:PaymentID": order.number,
+  };
+  const notes = [tax.note, creditNote?.reason].filter((note): note is string => Boolean(note));
+  if (tax.category === "AE") {
+    notes.push(`Customer VAT number ${order.buyerVatNumber}; supplier VAT number ${seller.euVat.number}.`);
+  }
+
+  const invoice: Invoice["ubl:Invoice"] = {
+    "cbc:CustomizationID": PEPPOL_CUSTOMIZATION,
+    "cbc:ProfileID": PEPPOL_PROFILE,
+    "cbc:ID": creditNote ? creditNote.number : data.invoiceNumber,
+    "cbc:IssueDate": day(issued),
+    ...(!creditNote && order.dueAt && payableCents > 0 ? { "cbc:DueDate": day(order.dueAt) } : {}),
+    "cbc:InvoiceTypeCode": creditNote ? "381" : "380",
+    // One note: the Factur-X profile allows one text per note.
+    ...(notes.length ? { "cbc:Note": [notes.join(" ")] } : {}),
+    "cbc:DocumentCurrencyCode": CURRENCY,
+    "cbc:BuyerReference": order.poNumber ?? order.number,
+    "cac:OrderReference": { "cbc:ID": order.poNumber ?? "NA", "cbc:SalesOrderID": order.number },
+    ...(creditNote
+      ? {
+          "cac:BillingReference": [
+            {
+              "cac:InvoiceDocumentReference": {
+                "cbc:ID": creditNote.invoiceNumber,
+                "cbc:IssueDate": day(creditNote.invoiceIssuedAt),
+              },
+            },
+          ],
+        }
+      : {}),
+    "cac:AccountingSupplierParty": {
+      "cac:Party": {
+        "cbc:EndpointID": company.email,
+        "cbc:EndpointID@schemeID": "EM",
+        "cac:PartyName": { "cbc:Name": company.name },
+        "cac:PostalAddress": {
+          "cbc:StreetName": company.address.street,
+          "cbc:CityName": company.address.city,
+          "cbc:PostalZone": company.address.postalCode,
+          "cbc:CountrySubentity": company.address.region,
+          "cac:Country": { "cbc:IdentificationCode": seller.country },
+        },
+        ...(withVatNumbers
+          ? { "cac:PartyTaxScheme": [{ "cbc:CompanyID": seller.euVat.number, "cac:TaxScheme": { "cbc:ID": "VAT" } }] }
+          : {}),
+        "cac:PartyLegalEntity": {
+          "cbc:RegistrationName": company.legalName,
+          "cbc:CompanyID": company.taxId,
+        },
+        "cac:Contact": { "cbc:Telephone": company.phone.display, "cbc:ElectronicMail": company.email },
+      },
+    },
+    "cac:AccountingCustomerParty": {
+      "cac:Party": {
+        "cbc:EndpointID": customer.email,
+        "cbc:EndpointID@schemeID": "EM",
+        ...(customer.companyName ? { "cac:PartyName": { "cbc:Name": customer.companyName } } : {}),
+        "cac:PostalAddress": postalAddressOf(customer.billingAddress || order.address, country, buyerName),
+        ...(withVatNumbers && order.buyerVatNumber
+          ? { "cac:PartyTaxScheme": { "cbc:CompanyID": order.buyerVatNumber, "cac:TaxScheme": { "cbc:ID": "VAT" } } }
+          : {}),
+        "cac:PartyLegalEntity": {
+          "cbc:RegistrationName": buyerName,
+          ...(customer.taxId && customer.taxId !== order.buyerVatNumber ? { "cbc:CompanyID": customer.taxId } : {}),
+        },
+        "cac:Contact": {
+          "cbc:Name": customer.name,
+          "cbc:Telephone": order.phone,
+          "cbc:ElectronicMail": customer.email,
+        },
+      },
+    },
+    "cac:Delivery": {
+      ...(order.shippedAt ? { "cbc:ActualDeliveryDate": day(order.shippedAt) } : {}),
+      "cac:DeliveryLocation": { "cac:Address": postalAddressOf(order.address, country, buyerName) },
+      "cac:DeliveryParty": { "cac:PartyName": { "cbc:Name": buyerName } },
+    },
+    ...(creditNote ? {} : { "cac:PaymentMeans": [order.paymentMethod === "card" ? card : bankTransfer] }),
+    "cac:PaymentTerms": { "cbc:Note": terms },
+    ...(tax.salesTax.length
+      ? {
+          "cac:AllowanceCharge": tax.salesTax.map((line) => ({
+            "cbc:ChargeIndicator": "true",
+            "cbc:AllowanceChargeReason": line.label,
+            "cbc:Amount": money(line.amountCents),
+            "cbc:Amount@currencyID": CURRENCY,
+            "cac:TaxCategory": category(),
+          })),
+        }
+      : {}),
+    "cac:TaxTotal": [
+      {
+        "cbc:TaxAmount": money(tax.vatCents),
+        "cbc:TaxAmount@currencyID": CURRENCY,
+        "cac:TaxSubtotal": [
+          {
+            "cbc:TaxableAmount": money(exclusiveCents),
+            "cbc:TaxableAmount@currencyID": CURRENCY,
+            "cbc:TaxAmount": money(tax.vatCents),
+            "cbc:TaxAmount@currencyID": CURRENCY,
+            "cac:TaxCategory": {
+              ...category(),
+              ...(tax.category === "AE"
+                ? { "cbc:TaxExemptionReasonCode": "VATEX-EU-AE", "cbc:TaxExemptionReason": "Reverse charge" }
+                : {}),
+              ...(tax.category === "O"
+                ? {
+                    "cbc:TaxExemptionReasonCode": "VATEX-EU-O",
+                    "cbc:TaxExemptionReason": "Not subject to EU VAT: a sale by a US seller outside the EU",
+                  }
+                : {}),
+            },
+          },
+        ],
+      },
+    ],
+    "cac:LegalMonetaryTotal": {
+      "cbc:LineExtensionAmount": money(netCents),
+      "cbc:LineExtensionAmount@currencyID": CURRENCY,
+      "cbc:TaxExclusiveAmount": money(exclusiveCents),
+      "cbc:TaxExclusiveAmount@currencyID": CURRENCY,
+      "cbc:TaxInclusiveAmount": money(inclusiveCents),
+      "cbc:TaxInclusiveAmount@currencyID": CURRENCY,
+      ...(salesTaxCents
+        ? { "cbc:ChargeTotalAmount": money(salesTaxCents), "cbc:ChargeTotalAmount@currencyID": CURRENCY }
+        : {}),
+      ...(paidCents ? { "cbc:PrepaidAmount": money(paidCents), "cbc:PrepaidAmount@currencyID": CURRENCY } : {}),
+      "cbc:PayableAmount": money(payableCents),
+      "cbc:PayableAmount@currencyID": CURRENCY,
+    },
+    "cac:InvoiceLine": order.lines.map((line, index) => ({
+      "cbc:ID": String(index + 1),
+      "cbc:InvoicedQuantity": String(line.quantity),
+      "cbc:InvoicedQuantity@unitCode": UNIT_PIECE,
+      "cbc:LineExtensionAmount": money(line.lineTotalCents),
+      "cbc:LineExtensionAmount@currencyID": CURRENCY,
+      "cac:Item": {
+        "cbc:Name": line.productName,
+        ...(line.partNumber ? { "cac:SellersItemIdentification": { "cbc:ID": line.partNumber } } : {}),
+        "cac:ClassifiedTaxCategory": category(),
+      },
+      "cac:Price": { "cbc:PriceAmount": money(line.unitPriceCents), "cbc:PriceAmount@currencyID": CURRENCY },
+    })) as Invoice["ubl:Invoice"]["cac:InvoiceLine"],
+  };
+  return { "ubl:Invoice": invoice };
+}
+
+const quiet = { log: () => {}, warn: () => {}, error: () => {} };
+const formats = new FormatFactoryService();
+
+/**
+ * The library's generate without its input check: InvoiceService compiles the whole invoice JSON
+ * schema on every call (about 0.7 s of CPU that blocks the server). The input is typed against the
+ * library's Invoice, and the output is checked with the XSDs and Schematron in the tests.
+ */
+async function generate(invoice: Invoice, options: Omit<InvoiceServiceOptions, "lang">) {
+  const formatter = formats.createFormatService(options.format, quiet);
+  const input = structuredClone(invoice);
+  formatter.fillInvoiceDefaults(input);
+  return formatter.generate(input, { ...options, format: formats.normalizeFormat(options.format), lang: "en-us" });
+}
+
+/** The UBL 2.1 Invoice (or CreditNote) of the document, Peppol BIS Billing 3.0. */
+export async function ublOf(source: EInvoiceSource): Promise<string> {
+  return String(await generate(eInvoiceOf(source), { format: "UBL" }));
+}
+
+/** The Cross Industry Invoice XML of the document, profile EN 16931 (what Factur-X carries). */
+export async function ciiOf(source: EInvoiceSource): Promise<string> {
+  const invoice = eInvoiceOf(source);
+  // Factur-X's EN 16931 profile names itself in the CII; the Peppol identifiers are UBL's.
+  delete invoice["ubl:Invoice"]["cbc:CustomizationID"];
+  delete invoice["ubl:Invoice"]["cbc:ProfileID"];
+  const xml = String(await generate(invoice, { format: "CII" }));
+  return withPrecedingInvoice(xml, source.creditNote);
+}
+
+const escapeXml = (text: string) =>
+  text.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!);
+
+/**
+ * A credit note's reference to the invoice it corrects (BG-3) in the CII. @e-invoice-eu/core 2.3
+ * maps it from UBL's BillingReference one level too shallow and writes nothing, so it is added here,
+ * where the CII schema puts it: right after the header's monetary summation.
+ */
+function withPrecedingInvoice(xml: string, creditNote: CreditNoteOf | undefined) {
+  if (!creditNote || xml.includes("<ram:InvoiceReferencedDocument>")) return xml;
+  const reference =
+    `<ram:InvoiceReferencedDocument><ram:IssuerAssignedID>${escapeXml(creditNote.invoiceNumber)}</ram:IssuerAssignedID>` +
+    `<ram:FormattedIssueDateTime><qdt:DateTimeString format="102">${day(creditNote.invoiceIssuedAt).replace(/-/g, "")}</qdt:DateTimeString></ram:FormattedIssueDateTime></ram:InvoiceReferencedDocument>`;
+  const end = "</ram:SpecifiedTradeSettlementHeaderMonetarySummation>";
+  const at = xml.indexOf(end);
+  if (at < 0) throw new Error("The CII has no header monetary summation");
+  return xml.slice(0, at + end.length) + reference + xml.slice(at + end.length);
+}
+
+/** The printed PDF made a Factur-X PDF/A-3: factur-x.xml attached (relationship Data) with its XMP metadata. */
+export async function facturXOf(source: EInvoiceSource, pdf: Uint8Array, filename: string): Promise<Uint8Array> {
+  const invoice = eInvoiceOf(source);
+  delete invoice["ubl:Invoice"]["cbc:CustomizationID"];
+  delete invoice["ubl:Invoice"]["cbc:ProfileID"];
+  const made = await generate(invoice, {
+    format: "Factur-X-EN16931",
+    pdf: { buffer: pdf, filename, mimetype: "application/pdf" },
+  });
+  if (typeof made === "string") throw new Error("Factur-X gave no PDF");
+  // A credit note's XML gets its invoice reference (see withPrecedingInvoice): the attachment is replaced.
+  return facturXFixed(made, source.creditNote ? await ciiOf(source) : null);
+}
+
+/**
+ * The XML's relationship to the PDF set to Data (the PDF shows the data; the XML carries it), as
+ * Factur-X allows for every profile; @e-invoice-eu/core writes Alternative, what German ZUGFeRD
+ * prefers. With `xml`, the attached factur-x.xml becomes that XML.
+ */
+async function facturXFixed(pdf: Uint8Array, xml: string | null) {
+  const document = await PDFDocument.load(pdf, { updateMetadata: false });
+  const files = document.catalog.lookupMaybe(PDFName.of("AF"), PDFArray);
+  if (!files) throw new Error("The Factur-X PDF has no associated files");
+  for (let index = 0; index < files.size(); index++) {
+    const file = files.lookup(index, PDFDict);
+    file.set(PDFName.of("AFRelationship"), PDFName.of("Data"));
+    if (!xml) continue;
+    const embedded = file.lookup(PDFName.of("EF"), PDFDict);
+    const old = embedded.lookup(PDFName.of("F"), PDFStream);
+    const bytes = new TextEncoder().encode(xml);
+    const stream = document.context.flateStream(bytes);
+    for (const [key, value] of old.dict.entries()) {
+      if (!["/Length", "/Filter", "/DecodeParms"].includes(key.asString())) stream.dict.set(key, value);
+    }
+    const params = stream.dict.lookupMaybe(PDFName.of("Params"), PDFDict);
+    params?.set(PDFName.of("Size"), PDFNumber.of(bytes.length));
+    const ref = document.context.register(stream);
+    embedded.set(PDFName.of("F"), ref);
+    embedded.set(PDFName.of("UF"), ref);
+  }
+  return document.save({ useObjectStreams: false, updateFieldAppearances: false });
+}

