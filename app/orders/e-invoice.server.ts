@@ -114,7 +114,7 @@ export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
     ? `Credit note for invoice ${creditNote.invoiceNumber}.`
     : order.paymentMethod === "account"
       ? `${termsWords(order.termsDays)} from the invoice date; quote ${order.number} with your payment.`
-      : company.paymentTerms;
+      : `${order.terms}.`;
   const bankTransfer = {
     "cbc:PaymentMeansCode": "30" as const,
     "cbc:PaymentMeansCode@name": "Credit transfer",
