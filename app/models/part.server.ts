@@ -3,6 +3,7 @@ import { CATEGORIES, DEFAULT_BRAND, type Category, type FitmentRow } from "~/dom
 import { catalogueKeys } from "~/domain/part-search-keys";
 import type { VolumeBreak } from "~/domain/pricing";
 import { LISTING_LEADS, listingIndex } from "./part-query-plan.server";
+import { addToVocabulary } from "./search-vocabulary.server";
 
 export const DEFAULT_MIN_ORDER_QUANTITY = 100;
 
@@ -124,6 +125,16 @@ partSchema.pre("validate", function () {
       fitment: this.fitment as unknown as FitmentRow[],
     }),
   );
+});
+
+// The catalogue's vocabulary ("did you mean", typing errors) gets a part's words before the part is
+// written with them (search-vocabulary.server.ts); insertMany, which the shop uses only in scripts,
+// after.
+partSchema.pre("save", async function () {
+  if (this.isNew || this.isModified("words")) await addToVocabulary(this.words ?? []);
+});
+partSchema.post("insertMany", async function (docs: unknown) {
+  await addToVocabulary((docs as { words?: string[] }[]).flatMap((doc) => doc.words ?? []));
 });
 
 // See the README's index table for the query behind each.
