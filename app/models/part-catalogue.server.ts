@@ -17,7 +17,7 @@ import {
 import type { Vehicle } from "~/content/vehicles";
 import { catalogueKeys, SEARCH_KEYS_VERSION } from "~/domain/part-search-keys";
 import { isObjectId, Part, toPartView } from "./part.server";
-import { addToVocabulary, rebuildVocabulary, vocabularyIsCurrent } from "./search-vocabulary.server";
+import { addOeKeys, addToVocabulary, rebuildVocabulary, vocabularyIsCurrent } from "./search-vocabulary.server";
 import {
   listingIndex,
   listingLead,
@@ -182,6 +182,7 @@ export async function updatePartCatalogue(
     // The part as it was comes back from the same single update (the audit log's "before").
     const keys = catalogueKeys({ ...fields, partNumber });
     await addToVocabulary(keys.words);
+    await addOeKeys([{ id: new mongoose.Types.ObjectId(id), oeKeys: keys.oeKeys }]);
     const previous = await Part.findOneAndUpdate(
       { _id: id },
       { $set: { ...fields, partNumber, ...keys } },
@@ -264,9 +265,7 @@ export async function backfillCatalogueKeys() {
  * of the catalogue's `words`, at start when the vocabulary is missing or older, and by the backfill.
  */
 export async function rebuildCatalogueVocabulary() {
-  return rebuildVocabulary(async function* () {
-    for await (const doc of Part.find({}).select({ words: 1 }).lean().cursor()) yield doc.words ?? [];
-  });
+  return rebuildVocabulary(() => Part.find({}).select({ words: 1, oeKeys: 1 }).lean().cursor());
 }
 
 /**
@@ -279,8 +278,11 @@ async function rewriteOldSearchKeys() {
   let updated = 0;
   let batch: Parameters<typeof Part.bulkWrite>[0] = [];
   let words: string[] = [];
+  let oe: { id: mongoose.Types.ObjectId; oeKeys: string[] }[] = [];
   const flush = async () => {
     await addToVocabulary(words);
+    await addOeKeys(oe);
+    oe = [];
     if (batch.length) updated += (await Part.bulkWrite(batch, { ordered: false })).modifiedCount;
     batch = [];
     words = [];
@@ -295,6 +297,7 @@ async function rewriteOldSearchKeys() {
       fitment: (doc.fitment ?? []) as FitmentRow[],
     });
     words.push(...keys.words);
+    oe.push({ id: doc._id, oeKeys: keys.oeKeys });
     batch.push({
       updateOne: {
         filter: { _id: doc._id, searchKeysVersion: doc.searchKeysVersion ?? { $exists: false } },

@@ -13,12 +13,14 @@ import { deletions, FUZZY_MARK, FUZZY_MIN_LENGTH, fuzzyKeys, nearestWords } from
  *   near words that are equally near; exact after a rebuild, counted up between rebuilds);
  * - `p:<prefix>`: some catalogue word starts with it (a search term is a prefix of a word);
  * - `~<key>` with `w`: the words that have this deletion key (symmetric delete, search-text.ts
- *   fuzzyKeys), so a typed word's own deletion keys find the words within its errors.
+ *   fuzzyKeys), so a typed word's own deletion keys find the words within its errors;
+ * - `o:<OE key>` with `ids`: the parts that listed this OE number (catalogue.ts partNumberKey), so
+ *   a typed number is resolved by keys alone (own numbers have the parts' unique index).
  *
  * Kept a superset of the catalogue's words: words are added before the part that carries them is
  * written (the Part model's save, the admin's edit, the keys' rewrite), never taken out on the fly,
  * so a write that fails leaves an extra word (harmless: a correction that finds nothing more) and
- * never a missing one. A rebuild (at start when VOCABULARY_VERSION is new, and by
+ * never a missing one; the same for OE numbers, whose parts are read and tested after. A rebuild (at start when VOCABULARY_VERSION is new, and by
  * `npm run catalogue:backfill`) sets the counts from the parts and zeroes words no part has any more.
  */
 const vocabularySchema = new Schema(
@@ -28,24 +30,27 @@ const vocabularySchema = new Schema(
     n: { type: Number },
     /** `~` documents: the words with this deletion key. */
     w: { type: [String], default: undefined },
+    /** `o:` documents: the parts that listed this OE number (some may not any more). */
+    ids: { type: [Schema.Types.ObjectId], default: undefined },
     /** The `meta` document: the VOCABULARY_VERSION of the last rebuild. */
     version: { type: Number },
   },
   { collection: "searchvocabulary", versionKey: false },
 );
 
-type VocabularyDoc = { _id: string; n?: number; w?: string[]; version?: number };
+type VocabularyDoc = { _id: string; n?: number; w?: string[]; ids?: mongoose.Types.ObjectId[]; version?: number };
 
 export const SearchVocabulary: mongoose.Model<VocabularyDoc> =
   (mongoose.models.SearchVocabulary as mongoose.Model<VocabularyDoc>) ??
   mongoose.model<VocabularyDoc>("SearchVocabulary", vocabularySchema);
 
 /** Raise when what a vocabulary document holds changes: the next start rebuilds it. */
-export const VOCABULARY_VERSION = 1;
+export const VOCABULARY_VERSION = 2;
 const META = "meta";
 
 const WORD = "w:";
 const PREFIX = "p:";
+const OE = "o:";
 const isWord = (word: string) => /^[a-z]+$/.test(word);
 
 /** The vocabulary's words among a part's search words: letters only (numbers have their own keys). */
@@ -105,6 +110,31 @@ export async function addToVocabulary(words: Iterable<string> | Map<string, numb
   await upsert(writes);
 }
 
+/** Notes which parts list which OE keys, before the parts are written with them. */
+export async function addOeKeys(parts: { id: mongoose.Types.ObjectId; oeKeys: readonly string[] }[]) {
+  await upsert(
+    parts.flatMap((part) =>
+      [...new Set(part.oeKeys)].filter(Boolean).map((key) => ({
+        updateOne: { filter: { _id: OE + key }, update: { $addToSet: { ids: part.id } }, upsert: true },
+      })),
+    ),
+  );
+}
+
+/**
+ * The parts that listed one of these OE keys: one read by key. A superset (a part may have dropped
+ * the number since): the caller tests the parts it reads.
+ */
+export async function partIdsWithOeKeys(keys: readonly string[]) {
+  if (keys.length === 0) return [];
+  const docs = await SearchVocabulary.find({ _id: { $in: keys.map((key) => OE + key) } })
+    .select({ ids: 1 })
+    .lean();
+  const ids = new Map<string, mongoose.Types.ObjectId>();
+  for (const doc of docs) for (const id of doc.ids ?? []) ids.set(id.toString(), id);
+  return [...ids.values()];
+}
+
 /** Whether some catalogue word starts with this one (what `{terms: word}` asks of the parts). */
 export async function isVocabularyPrefix(word: string) {
   return Boolean(await SearchVocabulary.exists({ _id: PREFIX + word }));
@@ -142,15 +172,20 @@ export async function vocabularyIsCurrent() {
 
 /**
  * The vocabulary from the parts' words, exactly: counts set, words no part has any more set to 0
- * (so nothing offers them), then the version noted. One pass over the parts (`eachWords` hands over
- * each part's words), for the start and the backfill, never for a search.
+ * (so nothing offers them), OE numbers' parts set, then the version noted. One pass over the parts
+ * (`eachPart` hands over each part's id, words and OE keys), for the start and the backfill, never
+ * for a search.
  */
-export async function rebuildVocabulary(eachWords: () => AsyncIterable<readonly string[]>) {
+export async function rebuildVocabulary(
+  eachPart: () => AsyncIterable<{ _id: mongoose.Types.ObjectId; words?: string[] | null; oeKeys?: string[] | null }>,
+) {
   const counts = new Map<string, number>();
-  for await (const words of eachWords()) {
-    for (const word of vocabularyWords(words)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  const oe = new Map<string, mongoose.Types.ObjectId[]>();
+  for await (const part of eachPart()) {
+    for (const word of vocabularyWords(part.words ?? [])) counts.set(word, (counts.get(word) ?? 0) + 1);
+    for (const key of new Set(part.oeKeys ?? [])) oe.set(key, [...(oe.get(key) ?? []), part._id]);
   }
-  const existing = await SearchVocabulary.find({ _id: { $regex: `^${WORD}` } })
+  const existing = await SearchVocabulary.find({ _id: { $regex: `^(${WORD}|${OE})` } })
     .select({ _id: 1 })
     .lean();
   const writes: mongoose.AnyBulkWriteOperation<VocabularyDoc>[] = [];
@@ -162,10 +197,15 @@ export async function rebuildVocabulary(eachWords: () => AsyncIterable<readonly 
     writes.push(...keyWrites(word));
     if (writes.length >= 2000) await flush();
   }
-  for (const doc of existing) {
-    if (!counts.has(doc._id.slice(WORD.length))) {
-      writes.push({ updateOne: { filter: { _id: doc._id }, update: { $set: { n: 0 } } } });
-    }
+  for (const [key, ids] of oe) {
+    writes.push({ updateOne: { filter: { _id: OE + key }, update: { $set: { ids } }, upsert: true } });
+    if (writes.length >= 2000) await flush();
+  }
+  for (const { _id } of existing) {
+    const gone = _id.startsWith(WORD) ? !counts.has(_id.slice(WORD.length)) : !oe.has(_id.slice(OE.length));
+    if (gone)
+      writes.push({ updateOne: { filter: { _id }, update: { $set: _id.startsWith(WORD) ? { n: 0 } : { ids: [] } } } });
+    if (writes.length >= 2000) await flush();
   }
   writes.push({
     updateOne: { filter: { _id: META }, update: { $set: { version: VOCABULARY_VERSION } }, upsert: true },

@@ -313,6 +313,19 @@ describe("what a search reads", () => {
     },
   );
 
+  test.each(["PW1003 PW1005", "sr2006", "gs-778-100", "pw-1005\nXX-9999, PW1003"])(
+    "“%s”: part and OE numbers are read by unique keys alone (the local stand-in's only indexes)",
+    async (typed) => {
+      const reads = (await readsOf(() => loadParts(typed))).filter((read) => read.collection === "parts");
+      expect(reads.length).toBeGreaterThan(0);
+      for (const read of reads) {
+        const [key, ...more] = Object.keys(read.filter);
+        expect(more, JSON.stringify(read.filter)).toEqual([]);
+        expect(uniqueLeads().has(key) && isEquality(read.filter[key]), JSON.stringify(read.filter)).toBe(true);
+      }
+    },
+  );
+
   test("a word a part is given is a correction at once; a rebuild forgets a word no part has", async () => {
     const part = await Part.findOne({ partNumber: "SR-2005" });
     part!.name = "Zephyrine Basket Liner";
