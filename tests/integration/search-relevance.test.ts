@@ -326,6 +326,23 @@ describe("what a search reads", () => {
     },
   );
 
+  test("an OE number a part is given finds it at once; one it dropped no longer does", async () => {
+    const part = await Part.findOne({ partNumber: "SR-2006" });
+    part!.oeNumbers = ["GS 778 200"];
+    await part!.save();
+    try {
+      const added = await loadParts("gs-778-200");
+      expect(added.response.status).toBe(302);
+      expect(added.response.headers.get("Location")).toBe(`/parts/${part!._id.toString()}`);
+      const dropped = await loadParts("gs-778-100");
+      expect(dropped.response.status).toBe(200);
+    } finally {
+      part!.oeNumbers = ["GS 778 100"];
+      await part!.save();
+    }
+    expect((await loadParts("gs-778-100")).response.status).toBe(302);
+  });
+
   test("a word a part is given is a correction at once; a rebuild forgets a word no part has", async () => {
     const part = await Part.findOne({ partNumber: "SR-2005" });
     part!.name = "Zephyrine Basket Liner";
