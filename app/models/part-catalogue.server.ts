@@ -17,6 +17,7 @@ import {
 import type { Vehicle } from "~/content/vehicles";
 import { catalogueKeys, SEARCH_KEYS_VERSION } from "~/domain/part-search-keys";
 import { isObjectId, Part, toPartView } from "./part.server";
+import { addOeKeys, addToVocabulary, rebuildVocabulary, vocabularyIsCurrent } from "./search-vocabulary.server";
 import {
   listingIndex,
   listingLead,
@@ -179,9 +180,12 @@ export async function updatePartCatalogue(
   const partNumber = fields.partNumber.trim().toUpperCase();
   try {
     // The part as it was comes back from the same single update (the audit log's "before").
+    const keys = catalogueKeys({ ...fields, partNumber });
+    await addToVocabulary(keys.words);
+    await addOeKeys([{ id: new mongoose.Types.ObjectId(id), oeKeys: keys.oeKeys }]);
     const previous = await Part.findOneAndUpdate(
       { _id: id },
-      { $set: { ...fields, partNumber, ...catalogueKeys({ ...fields, partNumber }) } },
+      { $set: { ...fields, partNumber, ...keys } },
       { runValidators: true, returnDocument: "before" },
     ).lean();
     if (!previous) return { ok: false, reason: "missing" };
@@ -250,7 +254,18 @@ export async function backfillCatalogueKeys() {
       conflicts.push(part.partNumber);
     }
   }
-  return { updated: updated + (await rewriteOldSearchKeys()), conflicts };
+  const rewritten = await rewriteOldSearchKeys();
+  // Parts stored before the vocabulary existed (or before its version) bring their words now.
+  if (!(await vocabularyIsCurrent())) await rebuildCatalogueVocabulary();
+  return { updated: updated + rewritten, conflicts };
+}
+
+/**
+ * The vocabulary from every part's words (search-vocabulary.server.ts, rebuildVocabulary): one read
+ * of the catalogue's `words`, at start when the vocabulary is missing or older, and by the backfill.
+ */
+export async function rebuildCatalogueVocabulary() {
+  return rebuildVocabulary(() => Part.find({}).select({ words: 1, oeKeys: 1 }).lean().cursor());
 }
 
 /**
@@ -262,24 +277,31 @@ async function rewriteOldSearchKeys() {
   const fields = { partNumber: 1, name: 1, brand: 1, category: 1, oeNumbers: 1, fitment: 1, searchKeysVersion: 1 };
   let updated = 0;
   let batch: Parameters<typeof Part.bulkWrite>[0] = [];
+  let words: string[] = [];
+  let oe: { id: mongoose.Types.ObjectId; oeKeys: string[] }[] = [];
   const flush = async () => {
+    await addToVocabulary(words);
+    await addOeKeys(oe);
+    oe = [];
     if (batch.length) updated += (await Part.bulkWrite(batch, { ordered: false })).modifiedCount;
     batch = [];
+    words = [];
   };
   for await (const doc of Part.find(old).select(fields).lean().cursor()) {
+    const keys = catalogueKeys({
+      partNumber: doc.partNumber,
+      name: doc.name,
+      brand: doc.brand,
+      category: doc.category,
+      oeNumbers: doc.oeNumbers,
+      fitment: (doc.fitment ?? []) as FitmentRow[],
+    });
+    words.push(...keys.words);
+    oe.push({ id: doc._id, oeKeys: keys.oeKeys });
     batch.push({
       updateOne: {
         filter: { _id: doc._id, searchKeysVersion: doc.searchKeysVersion ?? { $exists: false } },
-        update: {
-          $set: catalogueKeys({
-            partNumber: doc.partNumber,
-            name: doc.name,
-            brand: doc.brand,
-            category: doc.category,
-            oeNumbers: doc.oeNumbers,
-            fitment: (doc.fitment ?? []) as FitmentRow[],
-          }),
-        },
+        update: { $set: keys },
       },
     });
     if (batch.length >= 500) await flush();

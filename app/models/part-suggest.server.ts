@@ -1,38 +1,28 @@
 /**
  * "Did you mean": catalogue words and part numbers near what was typed, for a search that found
- * nothing. Every read is along an index (the `terms` keys, the part-number key) and fetches a
- * handful of parts, never the catalogue.
+ * nothing. Words come from the vocabulary (documents read by `_id`), part numbers from the unique
+ * part-number key's index; no read fetches more than a handful of documents.
  */
 import { partNumberKey } from "~/domain/catalogue";
-import { deletions, editDistance, FUZZY_MARK, FUZZY_MIN_LENGTH, nearestWords } from "~/domain/search-text";
+import { editDistance } from "~/domain/search-text";
 import { Part } from "./part.server";
+import { isVocabularyPrefix, nearVocabularyWords } from "./search-vocabulary.server";
 
-/** How many parts' words are read to find the nearest words of one typed word. */
-const SAMPLE = 40;
-
-/** Whether any part has a word that starts with `word` (an equality on the terms index). */
+/**
+ * Whether some catalogue word starts with `word` (what `{terms: word}` asks of the parts), from the
+ * vocabulary (search-vocabulary.server.ts): one document read by key.
+ */
 export async function isCatalogueWord(word: string) {
-  return Boolean(await Part.exists({ terms: word }));
+  return isVocabularyPrefix(word);
 }
 
 /**
  * The catalogue words nearest to a typed word (up to two errors, three from eight letters; see
- * nearestWords), from the parts that share a deletion key with it.
+ * nearestWords), from the vocabulary's words that share a deletion key with it: two reads by key,
+ * none of the parts.
  */
 export async function nearCatalogueWords(word: string, limit = 3, maxErrors?: number) {
-  if (!/^[a-z]+$/.test(word) || word.length < FUZZY_MIN_LENGTH - 1) return [];
-  const depth = word.length >= FUZZY_MIN_LENGTH + 2 ? 2 : 1;
-  const keys = deletions(word, depth)
-    .filter((key) => key.length >= FUZZY_MIN_LENGTH - 1)
-    .map((key) => FUZZY_MARK + key);
-  if (keys.length === 0) return [];
-  const docs = await Part.find({ terms: { $in: keys } })
-    .select({ words: 1 })
-    .limit(SAMPLE)
-    .lean();
-  const counts = new Map<string, number>();
-  for (const doc of docs) for (const found of doc.words ?? []) counts.set(found, (counts.get(found) ?? 0) + 1);
-  return nearestWords(word, counts, limit, maxErrors);
+  return nearVocabularyWords(word, limit, maxErrors);
 }
 
 /**

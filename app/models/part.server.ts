@@ -3,6 +3,7 @@ import { CATEGORIES, DEFAULT_BRAND, type Category, type FitmentRow } from "~/dom
 import { catalogueKeys } from "~/domain/part-search-keys";
 import type { VolumeBreak } from "~/domain/pricing";
 import { LISTING_LEADS, listingIndex } from "./part-query-plan.server";
+import { addOeKeys, addToVocabulary, partIdsWithOeKeys } from "./search-vocabulary.server";
 
 export const DEFAULT_MIN_ORDER_QUANTITY = 100;
 
@@ -124,6 +125,19 @@ partSchema.pre("validate", function () {
       fitment: this.fitment as unknown as FitmentRow[],
     }),
   );
+});
+
+// The catalogue's vocabulary ("did you mean", typing errors) gets a part's words before the part is
+// written with them (search-vocabulary.server.ts); insertMany, which the shop uses only in scripts,
+// after.
+partSchema.pre("save", async function () {
+  if (this.isNew || this.isModified("words")) await addToVocabulary(this.words ?? []);
+  if (this.isNew || this.isModified("oeKeys")) await addOeKeys([{ id: this._id, oeKeys: this.oeKeys ?? [] }]);
+});
+partSchema.post("insertMany", async function (docs: unknown) {
+  const parts = docs as { _id: Types.ObjectId; words?: string[]; oeKeys?: string[] }[];
+  await addToVocabulary(parts.flatMap((doc) => doc.words ?? []));
+  await addOeKeys(parts.map((doc) => ({ id: doc._id, oeKeys: doc.oeKeys ?? [] })));
 });
 
 // See the README's index table for the query behind each.
@@ -268,16 +282,29 @@ export async function getPartsByIds(ids: string[]) {
 
 /**
  * The parts whose number key, or one of whose OE keys, is one of these keys (catalogue.ts,
- * partNumberKey), with their keys: one read on two indexed arrays, for the part-number resolver.
+ * partNumberKey), with their keys, for the part-number resolver. Read by keys only, so the local
+ * stand-in (which keeps unique indexes alone) never scans the catalogue either: the unique number
+ * key, then, for the keys that are no part's number, the parts the vocabulary says listed them as
+ * OE numbers (by `_id`, tested here: a part may have dropped the number since).
  */
 export async function getPartsByNumberKeys(keys: string[]) {
   const wanted = [...new Set(keys.filter(Boolean))];
   if (!wanted.length) return [];
-  const docs = await Part.find(
-    { $or: [{ partNumberKey: { $in: wanted } }, { oeKeys: { $in: wanted } }] },
-    { ...NO_HOLDS, terms: 0, words: 0 },
-  ).lean();
-  return docs.map((doc) => ({ part: toPartView(doc), key: doc.partNumberKey ?? "", oeKeys: doc.oeKeys ?? [] }));
+  const own = await Part.find({ partNumberKey: { $in: wanted } }, { ...NO_HOLDS, terms: 0, words: 0 }).lean();
+  const ownIds = new Set(own.map((doc) => doc._id.toString()));
+  const others = wanted.filter((key) => !own.some((doc) => doc.partNumberKey === key));
+  const listed = others.length ? await partIdsWithOeKeys(others) : [];
+  const toRead = listed.filter((id) => !ownIds.has(id.toString()));
+  const replacing = toRead.length
+    ? (await Part.find({ _id: { $in: toRead } }, { ...NO_HOLDS, terms: 0, words: 0 }).lean()).filter((doc) =>
+        (doc.oeKeys ?? []).some((key) => others.includes(key)),
+      )
+    : [];
+  return [...own, ...replacing].map((doc) => ({
+    part: toPartView(doc),
+    key: doc.partNumberKey ?? "",
+    oeKeys: doc.oeKeys ?? [],
+  }));
 }
 
 // --- Back office: add, edit, delete ---------------------------------------------------------------

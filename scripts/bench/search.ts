@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import mongoose from "mongoose";
 import { catalogueFacets, facetsTotal } from "../../app/models/part-catalogue.server";
 import { listPartCards } from "../../app/models/part-listing.server";
 import { Part } from "../../app/models/part.server";
@@ -21,6 +22,7 @@ import {
 } from "../../app/utils/catalogue-search.server";
 import { findPartByNumber } from "../../app/utils/part-number.server";
 import { connectDb, disconnectDb, syncIndexes } from "../../app/utils/db.server";
+import { searchKinds } from "./search-kinds";
 import { seedCatalogue } from "./seed-catalogue";
 import { startDb } from "./shop";
 import { percentile } from "./stats";
@@ -36,43 +38,29 @@ const { values: args } = parseArgs({
 const parts = Number(args.parts);
 const each = Number(args.each);
 
-const WORDS = ["brake", "filter", "pump", "plug", "radiator", "alternator", "sensor", "bearing", "caliper", "mirror"];
-const MATERIALS = ["ceramic", "forged", "aluminium", "stainless", "carbon", "reinforced"];
-const swap = (word: string) => `${word.slice(0, 2)}${word[3]}${word[2]}${word.slice(4)}`;
-const cycle = <T>(list: T[], count: number) => Array.from({ length: count }, (_, index) => list[index % list.length]);
-const number = (index: number) => `BN-${String(index).padStart(6, "0")}`;
+const KINDS = searchKinds(each);
 
-/** What buyers type, by kind: `each` different texts of every kind. */
-const KINDS: Record<string, string[]> = {
-  "a word": cycle(WORDS, each).map((word, index) => (index < WORDS.length ? word : word.slice(0, 4))),
-  "two words": cycle(WORDS, each).map((word, index) => `${MATERIALS[index % MATERIALS.length]} ${word}`),
-  plurals: cycle(WORDS, each).map((word, index) => `${MATERIALS[index % MATERIALS.length]} ${word}s`),
-  "synonyms and spellings": cycle(
-    ["break pads", "aluminum radiator", "headlamp bulb", "damper", "muffler", "shocks", "tail light", "rotor"],
-    each,
-  ),
-  "run together / apart": cycle(
-    ["sparkplug", "waterpump", "oilfilter", "airfilter", "wiper blades", "tail lamps"],
-    each,
-  ),
-  "typing errors": cycle(
-    WORDS.filter((word) => word.length >= 5),
-    each,
-  ).map((word, index) => (index % 2 ? swap(word) : `${word.slice(0, -1)}`)),
-  "vehicle in the text": cycle(
-    ["golf brake", "corolla filter", "civic pump", "toyota", "focus radiator", "bmw 3 series sensor", "octavia plug"],
-    each,
-  ),
-  "one part number": Array.from({ length: each }, (_, index) => number(1 + index * 997)),
-  "several part numbers": Array.from(
-    { length: each },
-    (_, index) => `${number(1 + index * 991)}, ${number(2 + index * 977)} ${number(3 + index * 953)}`,
-  ),
-  "nothing found (did you mean)": cycle(
-    ["zzqx", "radiator wipers", "BN-9999999", "qwrtplk", "ceramic thermostat mirror"],
-    each,
-  ).map((text, index) => (index < 5 ? text : `${text} ${index}`)),
-};
+/**
+ * The reads a search sends, by what answers them: the parts by an equality on `_id` or a unique key
+ * (an index on the stand-in too), the parts by anything else (an index range on MongoDB; the
+ * stand-in keeps no non-unique index and answers ranges without one, so it scans the catalogue),
+ * and the vocabulary (by `_id`).
+ */
+const reads = { unique: 0, secondary: 0, vocabulary: 0 };
+const UNIQUE_KEYS = new Set(["_id", "partNumberKey", "partNumber"]);
+mongoose.set("debug", (collection: string, method: string, ...args: unknown[]) => {
+  if (!["find", "findOne", "countDocuments", "aggregate"].includes(method)) return;
+  if (collection === "searchvocabulary") reads.vocabulary++;
+  if (collection !== "parts") return;
+  const filter = (method === "aggregate" ? (args[0] as { $match?: object }[])[0]?.$match : args[0]) ?? {};
+  const [key, ...more] = Object.keys(filter);
+  const value = (filter as Record<string, unknown>)[key];
+  // An equality or an $in on a unique key: the stand-in answers a range ($lt, $gt) by a scan too.
+  const equality =
+    typeof value !== "object" || value === null || "$in" in value || value instanceof mongoose.Types.ObjectId;
+  if (more.length === 0 && UNIQUE_KEYS.has(key) && equality) reads.unique++;
+  else reads.secondary++;
+});
 
 /** The reads /parts makes for a search (app/routes/parts._index.tsx), in the same order. */
 async function search(q: string) {
@@ -121,15 +109,19 @@ try {
         .map((value) => value.toFixed(2))
         .join(" ")}`,
     );
-    console.log("| kind | searches | p50 ms | p95 ms | max ms |");
-    console.log("| --- | ---: | ---: | ---: | ---: |");
+    console.log(
+      "| kind | searches | p50 ms | p95 ms | max ms | reads per search: parts by a unique key / parts otherwise (stand-in: a scan), vocabulary |",
+    );
+    console.log("| --- | ---: | ---: | ---: | ---: | --- |");
     const only = args.kinds?.split(",").map((kind) => kind.trim());
     for (const [kind, texts] of Object.entries(KINDS).filter(([kind]) => !only || only.includes(kind))) {
       const times: number[] = [];
+      Object.assign(reads, { unique: 0, secondary: 0, vocabulary: 0 });
       for (const text of texts) times.push(await search(text));
       const sorted = [...times].sort((a, b) => a - b);
+      const per = (count: number) => (count / texts.length).toFixed(1);
       console.log(
-        `| ${kind} | ${texts.length} | ${percentile(sorted, 50).toFixed(0)} | ${percentile(sorted, 95).toFixed(0)} | ${sorted[sorted.length - 1].toFixed(0)} |`,
+        `| ${kind} | ${texts.length} | ${percentile(sorted, 50).toFixed(0)} | ${percentile(sorted, 95).toFixed(0)} | ${sorted[sorted.length - 1].toFixed(0)} | ${per(reads.unique)} / ${per(reads.secondary)}, ${per(reads.vocabulary)} |`,
       );
     }
   } finally {

@@ -7,6 +7,7 @@ import { Types } from "mongoose";
 import { Order } from "../../app/orders/model/schema.server";
 import { catalogueKeys } from "../../app/domain/part-search-keys";
 import { Part } from "../../app/models/part.server";
+import { rebuildCatalogueVocabulary } from "../../app/models/part-catalogue.server";
 import { VEHICLE_MAKES } from "../../app/content/vehicles";
 import { company } from "../../app/content/company";
 import { DEFAULT_BRAND, type Category, type FitmentRow } from "../../app/domain/catalogue";
@@ -339,6 +340,8 @@ export async function seedCatalogue(
       }
     },
   );
+  // The catalogue's vocabulary ("did you mean", typing errors), as the shop builds it at start.
+  if (current) log(`  ${await rebuildCatalogueVocabulary()} words in the vocabulary`);
   mark("parts", since);
   log(`  ${size.parts} parts in ${seconds.parts.toFixed(1)} s`);
 

@@ -4,8 +4,10 @@
  * database. Each row: the text, the parts that must be among the first three, and parts that
  * must not be listed at all.
  */
+import mongoose from "mongoose";
 import { beforeAll, describe, expect, test } from "vitest";
 import { createApiKey } from "~/models/api-key.server";
+import { rebuildCatalogueVocabulary } from "~/models/part-catalogue.server";
 import { Part } from "~/models/part.server";
 import { parseFitmentLine, type Category, type FitmentRow } from "~/domain/catalogue";
 import { ensureDemoData } from "~/utils/demo-data.server";
@@ -214,5 +216,148 @@ describe("the quick-order pad", () => {
     const [near, far] = await checkPadLines(parsePad("PW1030 100\nZZ-1 100"));
     expect(near.problem?.message).toBe("Unknown part number PW1030 (did you mean PW-1010 or PW-1009?)");
     expect(far.problem?.message).toBe("Unknown part number ZZ-1");
+  });
+});
+
+describe("what a search reads", () => {
+  type Read = { collection: string; method: string; filter: Record<string, unknown>; options: Record<string, unknown> };
+
+  /** Every read the driver is asked for while `run` runs (mongoose's debug hook sees each one). */
+  async function readsOf(run: () => Promise<unknown>) {
+    const reads: Read[] = [];
+    mongoose.set("debug", (collection: string, method: string, ...args: unknown[]) => {
+      if (method === "aggregate") {
+        const [pipeline] = args as [{ $match?: Record<string, unknown> }[]];
+        reads.push({ collection, method, filter: pipeline[0]?.$match ?? {}, options: {} });
+      } else if (["find", "findOne", "countDocuments", "distinct"].includes(method)) {
+        const [filter, , options] = args as [Record<string, unknown>, unknown, Record<string, unknown>];
+        reads.push({ collection, method, filter: filter ?? {}, options: options ?? {} });
+      }
+    });
+    try {
+      await run();
+    } finally {
+      mongoose.set("debug", false);
+    }
+    return reads;
+  }
+
+  /** The first field of every index on the parts, and `_id`. */
+  const leads = () => new Set(["_id", ...Part.schema.indexes().map(([fields]) => Object.keys(fields)[0])]);
+  const uniqueLeads = () =>
+    new Set([
+      "_id",
+      ...Part.schema
+        .indexes()
+        .filter(([, options]) => options?.unique)
+        .map(([fields]) => Object.keys(fields)[0]),
+    ]);
+
+  const isEquality = (value: unknown) =>
+    typeof value === "string" ||
+    value instanceof mongoose.Types.ObjectId ||
+    (typeof value === "object" && value !== null && ("$in" in value || "$all" in value));
+  const isRange = (value: unknown) =>
+    typeof value === "object" && value !== null && Object.keys(value).every((key) => /^\$(l|g)te?$/.test(key));
+
+  /**
+   * Whether an index bounds the filter: an equality on the first field of an index (itself or in
+   * its $and), every branch of an $or so bounded, or a range on a unique key's first field.
+   */
+  function bounded(filter: Record<string, unknown>): boolean {
+    const members = Array.isArray(filter.$and) ? (filter.$and as Record<string, unknown>[]) : [filter];
+    return members.some((member) => {
+      if (Array.isArray(member.$and) && bounded(member)) return true;
+      if (Array.isArray(member.$or)) return (member.$or as Record<string, unknown>[]).every(bounded);
+      return Object.entries(member).some(
+        ([key, value]) => (leads().has(key) && isEquality(value)) || (uniqueLeads().has(key) && isRange(value)),
+      );
+    });
+  }
+
+  const KINDS = [
+    "brake pads",
+    "pads",
+    "break pads",
+    "sparkplug",
+    "water pump gasket",
+    "oil filtr",
+    "manifodl",
+    "corolla radiator",
+    "toyota",
+    "PW1003 PW1005",
+    "sr2006",
+    "PW-1099",
+    "radiator wipers",
+    "iridium radaitor wipers",
+    "zzqx",
+  ];
+
+  test.each(KINDS)(
+    "“%s”: every read of the parts is bounded by an index, the vocabulary is read by key",
+    async (typed) => {
+      const reads = await readsOf(() => loadParts(typed));
+      const parts = reads.filter((read) => read.collection === "parts");
+      expect(parts.length).toBeGreaterThan(0);
+      for (const read of parts)
+        expect(bounded(read.filter), `${read.method} ${JSON.stringify(read.filter)}`).toBe(true);
+      const vocabulary = reads.filter((entry) => entry.collection === "searchvocabulary");
+      // A mistyped or unknown word is looked up in the vocabulary.
+      if (/filtr|manifodl|radaitor|zzqx|wipers/.test(typed)) expect(vocabulary.length).toBeGreaterThan(0);
+      for (const read of vocabulary) {
+        expect(Object.keys(read.filter), JSON.stringify(read.filter)).toEqual(["_id"]);
+        expect(isEquality(read.filter._id), JSON.stringify(read.filter)).toBe(true);
+      }
+      // Near words come from the vocabulary: no read of the parts asks for a deletion key.
+      expect(JSON.stringify(parts.map((read) => read.filter))).not.toMatch(/"~/);
+    },
+  );
+
+  test.each(["PW1003 PW1005", "sr2006", "gs-778-100", "pw-1005\nXX-9999, PW1003"])(
+    "“%s”: part and OE numbers are read by unique keys alone (the local stand-in's only indexes)",
+    async (typed) => {
+      const reads = (await readsOf(() => loadParts(typed))).filter((read) => read.collection === "parts");
+      expect(reads.length).toBeGreaterThan(0);
+      for (const read of reads) {
+        const [key, ...more] = Object.keys(read.filter);
+        expect(more, JSON.stringify(read.filter)).toEqual([]);
+        expect(uniqueLeads().has(key) && isEquality(read.filter[key]), JSON.stringify(read.filter)).toBe(true);
+      }
+    },
+  );
+
+  test("an OE number a part is given finds it at once; one it dropped no longer does", async () => {
+    const part = await Part.findOne({ partNumber: "SR-2006" });
+    part!.oeNumbers = ["GS 778 200"];
+    await part!.save();
+    try {
+      const added = await loadParts("gs-778-200");
+      expect(added.response.status).toBe(302);
+      expect(added.response.headers.get("Location")).toBe(`/parts/${part!._id.toString()}`);
+      const dropped = await loadParts("gs-778-100");
+      expect(dropped.response.status).toBe(200);
+    } finally {
+      part!.oeNumbers = ["GS 778 100"];
+      await part!.save();
+    }
+    expect((await loadParts("gs-778-100")).response.status).toBe(302);
+  });
+
+  test("a word a part is given is a correction at once; a rebuild forgets a word no part has", async () => {
+    const part = await Part.findOne({ partNumber: "SR-2005" });
+    part!.name = "Zephyrine Basket Liner";
+    await part!.save();
+    const found = await loadParts("zephyrnie");
+    expect(found.body!.parts.map((entry) => entry.partNumber)).toEqual(["SR-2005"]);
+    expect(found.body!.forgiven).toBe(true);
+
+    part!.name = "Basket Liner";
+    await part!.save();
+    await rebuildCatalogueVocabulary();
+    const gone = await loadParts("zephyrnie");
+    expect(gone.body!.parts).toEqual([]);
+    expect(gone.body!.suggestions.map((entry) => entry.q)).not.toContain("zephyrine");
+    // What the rebuild counted still finds its parts.
+    expect((await loadParts("radaitor")).body!.parts.map((entry) => entry.partNumber)).toContain("PW-1010");
   });
 });
