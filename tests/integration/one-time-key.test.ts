@@ -130,7 +130,7 @@ describe("staff recording a payment", () => {
     const fields = {
       intent: "record-payment",
       amount: "400",
-      receivedOn: "2026-01-15",
+      receivedOn: new Date().toISOString().slice(0, 10),
       method: "bank-transfer",
       reference: "BACS 1234",
       idempotencyKey: key,
