@@ -32,7 +32,8 @@ import { can } from "~/utils/companies.server";
 import { priceLines, priceScreenLines } from "~/utils/pricing.server";
 import { placeWords, type TaxLine } from "~/domain/tax";
 import { PriceWithList, TaxSummaryRows } from "~/components/prices";
-import { requireCustomer } from "~/utils/guards.server";
+import { getUser, requireCustomer } from "~/utils/guards.server";
+import { cartIntentFrom, signInToContinue } from "~/utils/sign-in-intent.server";
 import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
 import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/utils/cart-forms";
 import { formatCents } from "~/domain/format";
@@ -66,6 +67,13 @@ type ActionData = { intent: string; partId: string; result: SubmissionResult<str
  * goes back with a toast (post/redirect/get), a refusal answers 4xx with the message by the form.
  */
 export async function action({ request }: ActionFunctionArgs) {
+  if (!(await getUser(request))) {
+    // A visitor's Add to cart waits through the sign-in, then goes into the cart.
+    const formData = await readForm(request);
+    const back = safeRedirect(formData.get("redirectTo"), "");
+    const from = back && !back.startsWith(CART_PATH) ? back : "/parts";
+    return signInToContinue(request, formData.get("intent") === "add" ? cartIntentFrom(formData, from) : null, from);
+  }
   const user = await requireCustomer(request);
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: cartSchema });

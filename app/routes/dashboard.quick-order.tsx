@@ -15,7 +15,8 @@ import { ErrorList, SubmitButton, TextareaField } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
 import { padLinesIntoCart } from "~/models/cart-lines.server";
-import { requireCustomer } from "~/utils/guards.server";
+import { getUser, requireCustomer } from "~/utils/guards.server";
+import { MAX_KEPT_PAD_CHARACTERS, signInToContinue, takeKeptPad } from "~/utils/sign-in-intent.server";
 import { pricePadChecks } from "~/utils/pricing.server";
 import { PriceWithList } from "~/components/prices";
 import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
@@ -34,7 +35,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
   const { phone, address } = deliveryDefaults(user);
   const terms = await checkoutTerms(user);
-  return dataWithInit({ buyer: { phone, address }, terms }, { headers: { "Cache-Control": "private, no-store" } });
+  // Lines typed before a sign-in came back: they fill the pad again, once.
+  const kept = await takeKeptPad(request);
+  return dataWithInit(
+    { buyer: { phone, address }, terms, keptLines: kept.lines },
+    { headers: { "Cache-Control": "private, no-store", ...(kept.setCookie ? { "Set-Cookie": kept.setCookie } : {}) } },
+  );
 }
 
 type ActionData = {
@@ -72,6 +78,12 @@ async function roundUpLine(formData: FormData, partNumber: string | null) {
  * written until the customer asks for the cart or the order; an order needs every line valid.
  */
 export async function action({ request }: ActionFunctionArgs) {
+  if (!(await getUser(request))) {
+    // Signed out while typing: the pad's lines wait through the sign-in and come back on the pad.
+    const lines = (await readForm(request)).get("lines");
+    const keep = typeof lines === "string" && lines.trim() && lines.length <= MAX_KEPT_PAD_CHARACTERS;
+    return signInToContinue(request, keep ? { kind: "pad", lines } : null, QUICK_ORDER_PATH);
+  }
   const user = await requireCustomer(request);
   if (!can(user, "order")) throw new Response(ACCOUNTS_CANNOT_ORDER, { status: 403 });
   const formData = await readForm(request);
@@ -177,7 +189,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const EXAMPLE = "PW-1001 150\nPW-1003\t200\nPW-1005, 100";
 
 export default function QuickOrder() {
-  const { buyer, terms } = useLoaderData<typeof loader>();
+  const { buyer, terms, keptLines } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const pendingIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
@@ -187,7 +199,7 @@ export default function QuickOrder() {
     constraint: getZodConstraint(quickOrderSchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    defaultValue: { lines: data?.remaining ?? "", ...deliveryDefaultValues(buyer) },
+    defaultValue: { lines: data?.remaining ?? keptLines ?? "", ...deliveryDefaultValues(buyer) },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: quickOrderSchema }),
   });
   const checks = data?.checks ?? [];

@@ -19,7 +19,8 @@ import { PartCatalogueDetails, partJsonLd } from "~/components/part-catalogue-de
 import { vehicleLabel } from "~/content/vehicles";
 import { getPartCatalogue } from "~/models/part-catalogue.server";
 import { getPart } from "~/models/part.server";
-import { requireUser } from "~/utils/guards.server";
+import { getUser, requireUser } from "~/utils/guards.server";
+import { cartIntentFrom, signInToContinue } from "~/utils/sign-in-intent.server";
 import { fitsVehicle } from "~/domain/catalogue";
 import { getEnv } from "~/utils/env.server";
 import { getRememberedVehicle } from "~/utils/vehicle.server";
@@ -86,6 +87,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  if (!(await getUser(request))) {
+    // Signed out while ordering: the quantity waits through the sign-in and goes into the cart.
+    const back = new URL(request.url).pathname;
+    return signInToContinue(request, cartIntentFrom(await readForm(request), back, params.id ?? ""), back);
+  }
   const user = await requireUser(request);
   const part = await getPart(params.id ?? "");
   if (!part) throw new Response(NOT_FOUND, { status: 404 });
