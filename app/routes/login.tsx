@@ -33,7 +33,7 @@ export const GOOGLE_LINKED =
   "Your Google account is now linked: Continue with Google signs you in from now on. Every other session was signed out.";
 
 /** Pages that make no sense to return to after signing in (the home page is where they came in, not a destination). */
-const NOT_A_DESTINATION = /^\/(login|signup|logout|auth)(\/|\?|$)|^\/(\?.*)?$/;
+const NOT_A_DESTINATION = /^\/(login|signup|logout|auth)(\/|\?|$)|^\/$/;
 
 /** The page the visitor came from (same origin only), when the link to /login did not name one. */
 function refererPath(request: Request) {
