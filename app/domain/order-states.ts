@@ -20,7 +20,7 @@ export type OrderState = (typeof ORDER_STATES)[number];
 
 /** The word for each state. Unpaid, Pending and Shipped are the spec's (Manage Orders). */
 export const ORDER_STATE_WORDS: Record<OrderState, string> = {
-  approval: "Awaiting approval",
+  approval: "Submitted for approval",
   unpaid: "Unpaid",
   "part-paid": "Part-paid",
   "on-account": "On account",
@@ -34,7 +34,7 @@ export const ORDER_STATE_WORDS: Record<OrderState, string> = {
 
 /** What each state means, for the filter's options and help. */
 export const ORDER_STATE_MEANINGS: Record<OrderState, string> = {
-  approval: "Awaiting approval (over a buyer's spending limit; its stock is held)",
+  approval: "Submitted for approval (over a buyer's limit per order; its stock is held)",
   unpaid: "Unpaid (awaiting payment)",
   "part-paid": "Part-paid (balance left)",
   "on-account": "On account (invoiced, not yet due)",

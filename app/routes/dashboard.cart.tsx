@@ -34,6 +34,8 @@ import { placeWords, type TaxLine } from "~/domain/tax";
 import { PriceWithList, TaxSummaryRows } from "~/components/prices";
 import { getUser, requireCustomer } from "~/utils/guards.server";
 import { cartIntentFrom, signInToContinue } from "~/utils/sign-in-intent.server";
+import { spendingLimitFor } from "~/utils/spending-limit.server";
+import { SpendingLimitNotice } from "~/components/spending-limit";
 import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
 import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/utils/cart-forms";
 import { formatCents } from "~/domain/format";
@@ -44,7 +46,7 @@ import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
-  const [stored, terms] = await Promise.all([getCart(user.id), checkoutTerms(user)]);
+  const [stored, terms, limit] = await Promise.all([getCart(user.id), checkoutTerms(user), spendingLimitFor(user)]);
   const buyer = deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo"));
   // Each line at this customer's price (group, volume break), with the tax for the chosen delivery address.
   const priced = await priceScreenLines(
@@ -53,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     buyer.address,
   );
   const cart = { ...stored, ...priced, taxPlaceWords: placeWords(priced.taxPlace) };
-  return data({ cart, terms, buyer }, { headers: { "Cache-Control": "private, no-store" } });
+  return data({ cart, terms, buyer, limit }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 /** The total of the typed address when it differs from what the page showed: the checkout shows it before placing. */
@@ -227,7 +229,7 @@ const NOTICE_HEADINGS: Record<NoticeSource | "earlier", string> = {
 };
 
 export default function CartPage() {
-  const { cart, buyer, terms } = useLoaderData<typeof loader>();
+  const { cart, buyer, terms, limit } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
@@ -274,11 +276,13 @@ export default function CartPage() {
       ) : (
         <>
           <CartTable cart={cart} actionData={actionData} />
+          <SpendingLimitNotice limit={limit} totalCents={cart.totalCents} />
           <PlaceOrderForm
             terms={terms}
             key={buyer.addressId ?? "profile"}
             cart={cart}
             buyer={buyer}
+            limit={limit}
             lastResult={actionData?.intent === "checkout" ? actionData.result : undefined}
             quote={actionData?.intent === "checkout" ? actionData.quote : undefined}
           />
@@ -426,10 +430,12 @@ function PlaceOrderForm({
   cart,
   buyer,
   terms,
+  limit,
   lastResult,
   quote,
 }: {
   cart: CartData;
+  limit: ReturnType<typeof useLoaderData<typeof loader>>["limit"];
   terms: ReturnType<typeof useLoaderData<typeof loader>>["terms"];
   buyer: ReturnType<typeof useLoaderData<typeof loader>>["buyer"];
   lastResult: SubmissionResult<string[]> | undefined;
@@ -485,6 +491,7 @@ function PlaceOrderForm({
             new total before anything is ordered.
           </p>
         </div>
+        <SpendingLimitNotice limit={limit} totalCents={shown.totalCents} />
         <ErrorList id={form.errorId} errors={form.errors} />
         {!cart.ok ? (
           <p className="mb-2 text-sm text-red-700">Fix the lines marked in red before you check out.</p>

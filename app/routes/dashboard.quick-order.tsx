@@ -17,6 +17,8 @@ import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.s
 import { padLinesIntoCart } from "~/models/cart-lines.server";
 import { getUser, requireCustomer } from "~/utils/guards.server";
 import { MAX_KEPT_PAD_CHARACTERS, signInToContinue, takeKeptPad } from "~/utils/sign-in-intent.server";
+import { spendingLimitFor } from "~/utils/spending-limit.server";
+import { SpendingLimitNotice } from "~/components/spending-limit";
 import { pricePadChecks } from "~/utils/pricing.server";
 import { PriceWithList } from "~/components/prices";
 import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
@@ -38,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Lines typed before a sign-in came back: they fill the pad again, once.
   const kept = await takeKeptPad(request);
   return dataWithInit(
-    { buyer: { phone, address }, terms, keptLines: kept.lines },
+    { buyer: { phone, address }, terms, keptLines: kept.lines, limit: await spendingLimitFor(user) },
     { headers: { "Cache-Control": "private, no-store", ...(kept.setCookie ? { "Set-Cookie": kept.setCookie } : {}) } },
   );
 }
@@ -189,7 +191,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const EXAMPLE = "PW-1001 150\nPW-1003\t200\nPW-1005, 100";
 
 export default function QuickOrder() {
-  const { buyer, terms, keptLines } = useLoaderData<typeof loader>();
+  const { buyer, terms, keptLines, limit } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const pendingIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
@@ -256,6 +258,11 @@ export default function QuickOrder() {
             <DeliveryFields fields={fields} />
             <PaymentChoice meta={fields.payment} terms={terms} />
           </div>
+          {/* The checked lines' total before tax: the order's total with tax is what the limit is held against. */}
+          <SpendingLimitNotice
+            limit={limit}
+            totalCents={checks.length ? valid.reduce((sum, c) => sum + (c.lineTotalCents ?? 0), 0) : null}
+          />
           <SubmitButton
             name="intent"
             value="order"

@@ -21,6 +21,8 @@ import { getPartCatalogue } from "~/models/part-catalogue.server";
 import { getPart } from "~/models/part.server";
 import { getUser, requireUser } from "~/utils/guards.server";
 import { cartIntentFrom, signInToContinue } from "~/utils/sign-in-intent.server";
+import { spendingLimitFor } from "~/utils/spending-limit.server";
+import { SpendingLimitNotice } from "~/components/spending-limit";
 import { fitsVehicle } from "~/domain/catalogue";
 import { getEnv } from "~/utils/env.server";
 import { getRememberedVehicle } from "~/utils/vehicle.server";
@@ -40,11 +42,12 @@ const NOT_FOUND = "That part is not in our catalogue (any more).";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [part, catalogue, vehicle, terms] = await Promise.all([
+  const [part, catalogue, vehicle, terms, limit] = await Promise.all([
     getPart(params.id ?? ""),
     getPartCatalogue(params.id ?? ""),
     getRememberedVehicle(request),
     checkoutTerms(user),
+    spendingLimitFor(user),
   ]);
   if (!part || !catalogue) throw new Response(NOT_FOUND, { status: 404 });
   // This customer's price at each volume break (their group's price where it is lower).
@@ -76,6 +79,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       isAdmin: user.role === "admin",
       refusal: refusal?.partId === part.id ? refusal : null,
       terms,
+      limit,
     },
     {
       headers: {
@@ -395,6 +399,10 @@ function OrderForm({
         )}
       </div>
       <PaymentChoice meta={fields.payment} terms={terms} />
+      <SpendingLimitNotice
+        limit={useLoaderData<typeof loader>().limit}
+        totalCents={valid ? current.unitPriceCents * number + taxOn(current.unitPriceCents * number, tax.rate) : null}
+      />
       <ErrorList id={form.errorId} errors={form.errors} />
       <SubmitButton
         pending={isPending}

@@ -161,7 +161,7 @@ describe("a visitor's Add to cart waits through the sign-in", () => {
   test("an accounts member's sign-in adds nothing and says why", async () => {
     const part = await createPart({ availableQuantity: 5000 });
     const cookie = await visitorAddsToCart(part.id, "300");
-    const company = await Company.create({ name: `Accounts Co ${randomUUID().slice(0, 6)}` });
+    const company = await Company.create({ companyName: `Accounts Co ${randomUUID().slice(0, 6)}` });
     const clerk = await createUser({ company: { id: String(company._id), role: "accounts" } });
     const response = await settle(
       loginAction(args(postRequest("/login", { email: clerk.email, password: TEST_PASSWORD }, { cookie }))),
