@@ -21,3 +21,9 @@ export const COMPANY_ROLE_FOR_YOU: Record<CompanyRole, string> = {
   buyer: "you order parts for the company",
   accounts: "you see every order, invoice and the statement, and pay; you do not order",
 };
+
+/** The name of a person's role where the header and the sidebar show it: Owner, Buyer, Accounts; Admin. */
+export function roleLabel(user: { role: string; companyRole?: CompanyRole | null }) {
+  if (user.role === "admin") return "Admin";
+  return COMPANY_ROLE_WORDS[user.companyRole ?? "owner"];
+}

@@ -36,6 +36,7 @@ import { getUser, requireCustomer } from "~/utils/guards.server";
 import { cartIntentFrom, signInToContinue } from "~/utils/sign-in-intent.server";
 import { spendingLimitFor } from "~/utils/spending-limit.server";
 import { SpendingLimitNotice } from "~/components/spending-limit";
+import { NotForYourRole } from "~/components/role-refusal";
 import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
 import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/utils/cart-forms";
 import { formatCents } from "~/domain/format";
@@ -55,7 +56,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     buyer.address,
   );
   const cart = { ...stored, ...priced, taxPlaceWords: placeWords(priced.taxPlace) };
-  return data({ cart, terms, buyer, limit }, { headers: { "Cache-Control": "private, no-store" } });
+  return data(
+    { cart, terms, buyer, limit, mayOrder: can(user, "order") },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 /** The total of the typed address when it differs from what the page showed: the checkout shows it before placing. */
@@ -80,8 +84,6 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: cartSchema });
   const posted = { intent: String(formData.get("intent") ?? ""), partId: String(formData.get("partId") ?? "") };
-  // Accounts people see and pay the company's orders; they do not fill carts.
-  if (!can(user, "order")) throw new Response(ACCOUNTS_CANNOT_ORDER, { status: 403 });
   const refuse = (message: string, status: number, field?: string) =>
     data<ActionData>(
       {
@@ -101,6 +103,8 @@ export async function action({ request }: ActionFunctionArgs) {
       headers: { "Set-Cookie": await cartRefusalCookie({ partId: posted.partId, quantity, message }) },
     });
   };
+  // Accounts people see and pay the company's orders; they do not fill carts. Said by the form, nothing lost.
+  if (!can(user, "order")) return refuse(ACCOUNTS_CANNOT_ORDER, 403);
   if (submission.status !== "success") {
     const quantityError = posted.intent === "add" ? submission.error?.quantity?.[0] : undefined;
     const back = quantityError ? await backToCard(quantityError) : null;
@@ -229,8 +233,9 @@ const NOTICE_HEADINGS: Record<NoticeSource | "earlier", string> = {
 };
 
 export default function CartPage() {
-  const { cart, buyer, terms, limit } = useLoaderData<typeof loader>();
+  const { cart, buyer, terms, limit, mayOrder } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
+  if (!mayOrder && !actionData) return <NotForYourRole what="The cart" />;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="text-2xl font-bold">Your cart</h1>

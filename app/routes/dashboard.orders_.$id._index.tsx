@@ -12,6 +12,7 @@ import { HoldNotice } from "~/components/hold-forms";
 import { OrderDetails, OrderHeading, PaymentSummary } from "~/components/order-details";
 import { documentsOf } from "~/orders/documents.server";
 import { approversOf } from "~/utils/spending-limit.server";
+import { can } from "~/utils/companies.server";
 
 const NOT_FOUND = "We could not find that order in your account.";
 
@@ -28,7 +29,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       }
     : null;
   return data(
-    { order, approval, timeline: orderTimeline(order, "customer"), documents: documentsOf(order, "customer") },
+    {
+      order,
+      approval,
+      mayOrder: can(user, "order"),
+      timeline: orderTimeline(order, "customer"),
+      documents: documentsOf(order, "customer"),
+    },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -38,7 +45,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const linkClass = "font-medium text-brand-700 underline hover:text-brand-800";
 
 export default function OrderPage() {
-  const { order, approval, timeline, documents } = useLoaderData<typeof loader>();
+  const { order, approval, mayOrder, timeline, documents } = useLoaderData<typeof loader>();
   const isPending = useIsPending({ formAction: "/dashboard/cart" });
   return (
     <div className="mx-auto max-w-4xl px-4 py-8">
@@ -79,13 +86,15 @@ export default function OrderPage() {
             </Link>
           </>
         ) : null}
-        <Form method="post" action="/dashboard/cart">
-          <input type="hidden" name="intent" value="reorder" />
-          <input type="hidden" name="orderId" value={order.id} />
-          <SubmitButton variant="secondary" pending={isPending} pendingText="Adding to the cart…">
-            Order again
-          </SubmitButton>
-        </Form>
+        {mayOrder ? (
+          <Form method="post" action="/dashboard/cart">
+            <input type="hidden" name="intent" value="reorder" />
+            <input type="hidden" name="orderId" value={order.id} />
+            <SubmitButton variant="secondary" pending={isPending} pendingText="Adding to the cart…">
+              Order again
+            </SubmitButton>
+          </Form>
+        ) : null}
       </div>
     </div>
   );

@@ -19,6 +19,7 @@ import { getUser, requireCustomer } from "~/utils/guards.server";
 import { MAX_KEPT_PAD_CHARACTERS, signInToContinue, takeKeptPad } from "~/utils/sign-in-intent.server";
 import { spendingLimitFor } from "~/utils/spending-limit.server";
 import { SpendingLimitNotice } from "~/components/spending-limit";
+import { NotForYourRole } from "~/components/role-refusal";
 import { pricePadChecks } from "~/utils/pricing.server";
 import { PriceWithList } from "~/components/prices";
 import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
@@ -40,7 +41,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Lines typed before a sign-in came back: they fill the pad again, once.
   const kept = await takeKeptPad(request);
   return dataWithInit(
-    { buyer: { phone, address }, terms, keptLines: kept.lines, limit: await spendingLimitFor(user) },
+    {
+      buyer: { phone, address },
+      terms,
+      keptLines: kept.lines,
+      limit: await spendingLimitFor(user),
+      mayOrder: can(user, "order"),
+    },
     { headers: { "Cache-Control": "private, no-store", ...(kept.setCookie ? { "Set-Cookie": kept.setCookie } : {}) } },
   );
 }
@@ -87,8 +94,12 @@ export async function action({ request }: ActionFunctionArgs) {
     return signInToContinue(request, keep ? { kind: "pad", lines } : null, QUICK_ORDER_PATH);
   }
   const user = await requireCustomer(request);
-  if (!can(user, "order")) throw new Response(ACCOUNTS_CANNOT_ORDER, { status: 403 });
   const formData = await readForm(request);
+  if (!can(user, "order")) {
+    // Said above the form, with every line and field as typed.
+    const refused = parseWithZod(formData, { schema: quickOrderSchema }).reply({ formErrors: [ACCOUNTS_CANNOT_ORDER] });
+    return dataWithInit<ActionData>({ result: refused, checks: [], stamp: Date.now() }, { status: 403 });
+  }
   // "Round up to N" on a checked line: that line's quantity becomes its part's minimum, then all is checked again.
   const roundedPad = await roundUpLine(formData, new URL(request.url).searchParams.get("roundUp"));
   if (roundedPad !== null) formData.set("lines", roundedPad);
@@ -191,7 +202,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const EXAMPLE = "PW-1001 150\nPW-1003\t200\nPW-1005, 100";
 
 export default function QuickOrder() {
-  const { buyer, terms, keptLines, limit } = useLoaderData<typeof loader>();
+  const { buyer, terms, keptLines, limit, mayOrder } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const pendingIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
@@ -206,6 +217,8 @@ export default function QuickOrder() {
   });
   const checks = data?.checks ?? [];
   const valid = checks.filter((check) => !check.problem);
+  // A member whose role changed while typing still gets the form back with the reason.
+  if (!mayOrder && !data) return <NotForYourRole what="Quick order" />;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="text-2xl font-bold">Quick order</h1>

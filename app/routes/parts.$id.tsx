@@ -23,6 +23,7 @@ import { getUser, requireUser } from "~/utils/guards.server";
 import { cartIntentFrom, signInToContinue } from "~/utils/sign-in-intent.server";
 import { spendingLimitFor } from "~/utils/spending-limit.server";
 import { SpendingLimitNotice } from "~/components/spending-limit";
+import { can } from "~/utils/companies.server";
 import { fitsVehicle } from "~/domain/catalogue";
 import { getEnv } from "~/utils/env.server";
 import { getRememberedVehicle } from "~/utils/vehicle.server";
@@ -80,6 +81,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       refusal: refusal?.partId === part.id ? refusal : null,
       terms,
       limit,
+      /** Accounts members see price and stock, and who orders. */
+      mayOrder: user.role === "admin" || can(user, "order"),
     },
     {
       headers: {
@@ -149,7 +152,7 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => ({
 });
 
 export default function PartDetails() {
-  const { part, prices, buyer, isAdmin, catalogue, vehicle, origin, refusal, terms, tax } =
+  const { part, prices, buyer, isAdmin, catalogue, vehicle, origin, refusal, terms, tax, mayOrder } =
     useLoaderData<typeof loader>();
   const canMeetMinimum = part.availableQuantity >= part.minOrderQuantity;
   return (
@@ -211,6 +214,11 @@ export default function PartDetails() {
         </h2>
         {isAdmin ? (
           <p className="mt-4 text-slate-700">Orders are placed from customer accounts, not by admins.</p>
+        ) : !mayOrder ? (
+          <p className="mt-4 text-slate-700" data-testid="ask-a-buyer">
+            Ask a buyer to order: your role in your company is Accounts, so a buyer or an owner places orders. You see
+            and pay them under My Orders.
+          </p>
         ) : !canMeetMinimum ? (
           <p className="mt-4 text-slate-700">
             We do not have enough stock for the minimum order of {part.minOrderQuantity.toLocaleString("en-US")} units
@@ -227,7 +235,7 @@ export default function PartDetails() {
             tax={tax}
           />
         )}
-        {!isAdmin && canMeetMinimum ? (
+        {!isAdmin && mayOrder && canMeetMinimum ? (
           <div id={`part-${part.id}`} className="mt-6 border-t border-slate-200 pt-4">
             <h3 className="font-semibold">Ordering several parts?</h3>
             <p className="text-sm text-slate-600">
