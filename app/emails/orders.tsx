@@ -2,7 +2,7 @@ import { Text } from "@react-email/text";
 import { formatCents } from "~/domain/format";
 import { PAYMENT_METHOD_WORDS, formatDay } from "~/domain/order-states";
 import { describeShipment } from "~/utils/shipping";
-import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
+import { ActionLink, EmailLayout, Paragraph, SHOP_NAME, UrlLink } from "./email-layout";
 
 /** What an order email shows of the order (a subset of OrderView). */
 export type EmailOrder = {
@@ -130,7 +130,9 @@ export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: E
           </Paragraph>
           <OrderLines order={order} />
           <DeliverTo order={order} />
-          <Paragraph>The order: {links.orderUrl}</Paragraph>
+          <Paragraph>
+            The order: <UrlLink href={links.orderUrl} />
+          </Paragraph>
         </>
       ) : (
         <>
@@ -143,7 +145,9 @@ export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: E
           <ActionLink href={payUrl}>Pay {formatCents(order.totalCents)}</ActionLink>
         </>
       )}
-      <Paragraph>See the order at any time: {links.orderUrl}</Paragraph>
+      <Paragraph>
+        See the order at any time: <UrlLink href={links.orderUrl} />
+      </Paragraph>
     </EmailLayout>
   );
 }
@@ -163,7 +167,9 @@ export function PaymentReceivedEmail({ order, ...links }: Links & { order: Email
         {order.paidAt ? ` on ${formatDay(order.paidAt)}` : ""}. <HowPaid order={order} />
       </Paragraph>
       <DeliverTo order={order} />
-      <Paragraph>We will write again when it ships. The order: {links.orderUrl}</Paragraph>
+      <Paragraph>
+        We will write again when it ships. The order: <UrlLink href={links.orderUrl} />
+      </Paragraph>
     </EmailLayout>
   );
 }
@@ -178,7 +184,9 @@ export function OrderShippedEmail({ order, ...links }: Links & { order: EmailOrd
       </Paragraph>
       <Shipment order={order} />
       <OrderLines order={order} />
-      <Paragraph>The order: {links.orderUrl}</Paragraph>
+      <Paragraph>
+        The order: <UrlLink href={links.orderUrl} />
+      </Paragraph>
     </EmailLayout>
   );
 }
@@ -197,7 +205,9 @@ export function OrderEndedEmail({ order, by, ...links }: Links & { order: EmailO
           : `We removed your unpaid ${orderName(order)}. Nothing was charged; reply to this email if you have a question.`}
       </Paragraph>
       <OrderLines order={order} />
-      <Paragraph>The order: {links.orderUrl}</Paragraph>
+      <Paragraph>
+        The order: <UrlLink href={links.orderUrl} />
+      </Paragraph>
     </EmailLayout>
   );
 }
