@@ -16,9 +16,11 @@ export function OrderTimeline({ events }: { events: TimelineEvent[] }) {
                 {event.link.text}
               </Link>
             </>
-          ) : null}{" "}
-          {formatDateTime(event.at)}
-          <span className="block text-sm text-slate-600">by {event.actor}</span>
+          ) : null}
+          {/* The time on a line of its own: run on after the label it read as part of it. */}
+          <span className="block text-sm text-slate-600">
+            <time dateTime={event.at}>{formatDateTime(event.at)}</time>, by {event.actor}
+          </span>
         </li>
       ))}
     </ol>

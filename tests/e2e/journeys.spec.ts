@@ -96,7 +96,7 @@ for (const [size, viewport] of Object.entries(SIZES)) {
       await addToCart(buyer.id, part.id, 200);
       await signInAs(page, baseURL!, buyer.id);
       await page.goto("/dashboard/cart");
-      await expect(page.getByTestId("nav-user-role")).toHaveText("Buyer");
+      await expect(page.getByTestId("nav-user-role").first()).toHaveText("Buyer");
       const notices = page.getByTestId("limit-notice");
       await expect(notices.first()).toContainText("This order needs approval by Olga Owner");
       await expect(notices.first()).toContainText("$1,500");
