@@ -2,7 +2,7 @@ import { type FieldMetadata } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import { inputAttributes, ErrorList, Field, TextareaField } from "~/components/forms";
 import { PO_NUMBER_MAX } from "~/utils/trade-schemas";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 
 type Text = FieldMetadata<string | undefined>;
 

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { TimelineEvent } from "~/utils/order-timeline";
-import { formatDateTime } from "~/utils/shop-forms";
+import { formatDateTime } from "~/format";
 
 /** The order's events, oldest first, each with its time and who did it. */
 export function OrderTimeline({ events }: { events: TimelineEvent[] }) {

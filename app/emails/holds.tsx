@@ -1,5 +1,5 @@
-import { formatCents } from "~/domain/format";
-import { formatDateTime } from "~/utils/shop-forms";
+import { formatCents } from "~/format";
+import { formatDateTime } from "~/format";
 import { ActionLink, EmailLayout, Paragraph, SHOP_NAME, UrlLink } from "./email-layout";
 import { orderName, type EmailOrder } from "./orders";
 

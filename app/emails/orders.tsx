@@ -1,5 +1,5 @@
 import { Text } from "@react-email/text";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { PAYMENT_METHOD_WORDS, formatDay } from "~/domain/order-states";
 import { describeShipment } from "~/utils/shipping";
 import { ActionLink, EmailLayout, Paragraph, SHOP_NAME, UrlLink } from "./email-layout";

@@ -39,7 +39,7 @@ import { SpendingLimitNotice } from "~/components/spending-limit";
 import { NotForYourRole } from "~/components/role-refusal";
 import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
 import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/utils/cart-forms";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { readForm } from "~/utils/form.server";
 import { cartRefusalCookie } from "~/utils/cart-refusal.server";

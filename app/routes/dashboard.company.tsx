@@ -35,9 +35,9 @@ import {
   type MemberOutcome,
 } from "~/utils/companies.server";
 import { readForm } from "~/utils/form.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { termsWords } from "~/domain/order-states";
-import { formatDateTime } from "~/utils/shop-forms";
+import { formatDateTime } from "~/format";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 /** Your company: its members and their roles; an owner invites, changes roles and limits, removes. */

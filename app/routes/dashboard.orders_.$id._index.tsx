@@ -7,7 +7,7 @@ import { getOwnOrder } from "~/orders/model/reads.server";
 import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
 import { orderTimeline } from "~/utils/order-timeline";
 import { orderStateText } from "~/domain/order-states";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { HoldNotice } from "~/components/hold-forms";
 import { OrderDetails, OrderHeading, PaymentSummary } from "~/components/order-details";
 import { documentsOf } from "~/orders/documents.server";

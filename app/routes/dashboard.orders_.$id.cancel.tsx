@@ -16,7 +16,7 @@ import { cancelCustomerOrder } from "~/orders/service.server";
 import { withdrawOrderForApproval } from "~/orders/approvals.server";
 import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
 import { mayHandleOrder } from "~/utils/companies.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { describeOrder } from "~/domain/order-lines";
 import { cancelOrderSchema } from "~/utils/shop-forms";
 import { ORDER_STATE_WORDS } from "~/domain/order-states";

@@ -26,7 +26,7 @@ import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
 import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/orders/service.server";
 import { can } from "~/utils/companies.server";
 import { CART_PATH } from "~/utils/cart-forms";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
 import { MAX_PAD_CHARACTERS, parsePad, QUICK_ORDER_PATH, quickOrderSchema } from "~/utils/quick-order";
 import { checkPadLines, type PadLineCheck } from "~/utils/quick-order.server";

@@ -29,7 +29,7 @@ import { getEnv } from "~/utils/env.server";
 import { getRememberedVehicle } from "~/utils/vehicle.server";
 import { takeCartRefusal } from "~/utils/cart-refusal.server";
 import { useHydrated } from "~/utils/hydrated";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { orderFormSchema } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
 import { redirectAfterOrder } from "~/orders/checkout-redirects.server";

@@ -29,7 +29,7 @@ import { getUserByEmail, getUserById, isDuplicateKeyError, type UserView } from 
 import { markEmailVerified } from "~/models/user-profile.server";
 import { audit, type AuditEvent } from "./audit-trail.server";
 import { queueEmail, shopUrl } from "./email.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { termsWords } from "~/domain/order-states";
 
 export const INVITATION_DAYS = 7;
