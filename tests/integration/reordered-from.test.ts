@@ -19,7 +19,12 @@ const delivery = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield" };
 
 type Event = { event: string; label: string; link?: { to: string; text: string } };
 
-async function timelineOf(load: (args: LoaderFunctionArgs) => Promise<unknown>, path: string, id: string, cookie: string): Promise<Event[]> {
+async function timelineOf(
+  load: (args: LoaderFunctionArgs) => Promise<unknown>,
+  path: string,
+  id: string,
+  cookie: string,
+): Promise<Event[]> {
   const response = await settle(load(loaderArgs(getRequest(path, { cookie }), { id })));
   expect(response.status).toBe(200);
   return (await response.json()).timeline;
