@@ -76,9 +76,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!(await getUser(request))) {
     // A visitor's Add to cart waits through the sign-in, then goes into the cart.
     const formData = await readForm(request);
+    if (formData.get("intent") !== "add") return signInToContinue(request, null, CART_PATH);
     const back = safeRedirect(formData.get("redirectTo"), "");
     const from = back && !back.startsWith(CART_PATH) ? back : "/parts";
-    return signInToContinue(request, formData.get("intent") === "add" ? cartIntentFrom(formData, from) : null, from);
+    return signInToContinue(request, cartIntentFrom(formData, from), from);
   }
   const user = await requireCustomer(request);
   const formData = await readForm(request);
