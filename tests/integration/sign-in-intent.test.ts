@@ -144,6 +144,15 @@ describe("a visitor's Add to cart waits through the sign-in", () => {
     expect(cookiesFrom(response, signedIn, page)).not.toContain("__intent=");
   });
 
+  test("another cart form posted without a session goes back to the cart, keeping nothing", async () => {
+    const part = await createPart();
+    const response = await settle(
+      cartAction(args(postRequest("/dashboard/cart", { intent: "update", partId: part.id, quantity: "200" }))),
+    );
+    expect(response.headers.get("Location")).toBe(`/login?${new URLSearchParams({ redirectTo: "/dashboard/cart" })}`);
+    expect(cookiesFrom(response)).not.toContain("__intent=");
+  });
+
   test("a forged or tampered intent cookie adds nothing", async () => {
     const part = await createPart({ availableQuantity: 5000 });
     const cookie = (await visitorAddsToCart(part.id, "300")).replace(/__intent=([^;]+)/, (_, value: string) => {
