@@ -111,7 +111,9 @@ function ApprovalNotice({
   orderId: string;
 }) {
   if (!approval) return null;
-  const over = `Its total of ${formatCents(totalCents)} is over the buyer's limit of ${formatCents(approval.limitCents ?? 0)} per order`;
+  // Said to the buyer who placed it as theirs; to a colleague as the buyer's.
+  const whose = approval.mayWithdraw ? "your" : "the buyer's";
+  const over = `Its total of ${formatCents(totalCents)} is over ${whose} limit of ${formatCents(approval.limitCents ?? 0)} per order`;
   if (approval.outcome) {
     return (
       <p className="mt-3 rounded border border-slate-200 bg-slate-50 p-3 text-slate-800" data-testid="approval-reason">
