@@ -1,4 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { roleLabel } from "~/domain/company-roles";
+import { can } from "~/utils/companies.server";
 import { data as dataWithInit } from "@remix-run/node";
 import {
   Links,
@@ -38,9 +40,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
     hasToastCookie(request) ? getToast(request) : { toast: undefined, headers: undefined },
   ]);
   // The header's Cart says how many lines it holds (customers only: admins have no cart).
-  const cartLines = user && user.role !== "admin" ? await countCartLines(user.id) : 0;
+  const cartLines = user && can(user, "order") ? await countCartLines(user.id) : 0;
   const data = {
-    user: user ? { id: user.id, name: user.name, role: user.role, photoUrl: user.photoUrl, cartLines } : null,
+    user: user
+      ? {
+          id: user.id,
+          name: user.name,
+          role: user.role,
+          roleLabel: roleLabel(user),
+          mayOrder: can(user, "order"),
+          photoUrl: user.photoUrl,
+          cartLines,
+        }
+      : null,
     toast: toast ?? null,
     env: getPublicEnv(),
     // Pending buttons and the vehicle picker where the framework is not sent (app/browser/static-page.ts).

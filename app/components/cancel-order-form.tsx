@@ -7,7 +7,7 @@ import { useHydrated } from "~/utils/hydrated";
 import { describeOrder } from "~/domain/order-lines";
 import { CANCEL_WORD, cancelOrderSchema } from "~/utils/shop-forms";
 
-type CancelTarget = { id: string; summary: string; lineCount: number; totalQuantity: number };
+type CancelTarget = { id: string; summary: string; lineCount: number; totalQuantity: number; state?: string };
 
 export function cancelOrderPath(orderId: string) {
   return `/dashboard/orders/${orderId}/cancel`;
@@ -47,7 +47,10 @@ function CancelOrderFields({
   };
   return (
     <FormComponent {...formProps}>
-      <p className="text-slate-800">Drop your unpaid order of {describeOrder(order)}? The units go back into stock.</p>
+      <p className="text-slate-800">
+        {order.state === "approval" ? "Withdraw your order of" : "Drop your unpaid order of"} {describeOrder(order)}?
+        The units go back into stock.
+      </p>
       <Field
         className="mt-4"
         meta={fields.confirm}

@@ -4,7 +4,7 @@ import type { OrderPaymentMethod } from "~/domain/order-payments";
 import type { RootLoader } from "~/root";
 import { inputAttributes, ErrorList, Field, TextareaField } from "~/components/forms";
 import { PO_NUMBER_MAX } from "~/utils/trade-schemas";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 
 type Text = FieldMetadata<string | undefined>;
 

@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { SubmitButton } from "~/components/forms";
-import { formatDateTime } from "~/utils/shop-forms";
+import { formatDateTime } from "~/format";
 
 export type FailedMailItem = {
   id: string;

@@ -2,8 +2,8 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { extendHoldSchema, MAX_HOLD_EXTENSION_DAYS, unpaidCapsSchema } from "~/utils/hold-forms";
-import { formatCents } from "~/domain/format";
-import { formatDateTime } from "~/utils/shop-forms";
+import { formatCents } from "~/format";
+import { formatDateTime } from "~/format";
 import { ErrorList, Field, SubmitButton } from "./forms";
 
 type Reply = { intent: string; result: SubmissionResult<string[]> } | undefined;

@@ -1,6 +1,6 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 
-type NavUser = { name: string; role: string; cartLines?: number } | null;
+type NavUser = { name: string; role: string; roleLabel?: string; mayOrder?: boolean; cartLines?: number } | null;
 
 const links = [
   { to: "/", label: "Home" },
@@ -28,7 +28,7 @@ function NavItems({ user }: { user: NavUser }) {
               Dashboard
             </NavLink>
           </li>
-          {user.role !== "admin" ? (
+          {user.role !== "admin" && user.mayOrder !== false ? (
             <li>
               <NavLink to="/dashboard/cart" className={item} data-testid="nav-cart">
                 Cart
@@ -41,8 +41,13 @@ function NavItems({ user }: { user: NavUser }) {
               </NavLink>
             </li>
           ) : null}
-          <li className="px-3 py-2 text-sm text-slate-200" data-testid="nav-user-name">
-            {user.name}
+          <li className="px-3 py-2 text-sm text-slate-200">
+            <span data-testid="nav-user-name">{user.name}</span>
+            {user.roleLabel ? (
+              <span className="ml-1.5 rounded bg-brand-800 px-1.5 py-0.5 text-xs" data-testid="nav-user-role">
+                {user.roleLabel}
+              </span>
+            ) : null}
           </li>
           <li>
             <Form method="post" action="/logout">

@@ -2,7 +2,7 @@ import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@c
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { carriers, COLLECTED } from "~/content/carriers";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import {
   recordPaymentSchema,
   reversePaymentSchema,

@@ -3,7 +3,7 @@ import type { ComponentProps } from "react";
 import { DOCUMENT_TITLES, documentPath, type DocumentKind, ublPath } from "./order-document";
 import { OrderLinesTable } from "./order-lines";
 import { OrderTimeline } from "./order-timeline";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { paymentLine, receivedPayments, type PaymentFacts } from "~/domain/order-payments";
 import { formatDay } from "~/domain/order-states";
 import { describeShipment } from "~/utils/shipping";

@@ -1,6 +1,6 @@
 import { company } from "~/content/company";
 import { seller } from "~/content/tax-rates";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import type { OrderPaymentMethod, ReceivedPayment } from "~/domain/order-payments";
 import { termsWords } from "~/domain/order-states";
 import { describeShipment } from "~/utils/shipping";

@@ -1,6 +1,6 @@
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { PriceWithList, TaxSummaryRows } from "~/components/prices";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 
 type Line = {
   partId: string;

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { TimelineEvent } from "~/utils/order-timeline";
-import { formatDateTime } from "~/utils/shop-forms";
+import { formatDateTime } from "~/format";
 
 /** The order's events, oldest first, each with its time and who did it. */
 export function OrderTimeline({ events }: { events: TimelineEvent[] }) {
@@ -16,9 +16,11 @@ export function OrderTimeline({ events }: { events: TimelineEvent[] }) {
                 {event.link.text}
               </Link>
             </>
-          ) : null}{" "}
-          {formatDateTime(event.at)}
-          <span className="block text-sm text-slate-600">by {event.actor}</span>
+          ) : null}
+          {/* The time on a line of its own: run on after the label it read as part of it. */}
+          <span className="block text-sm text-slate-600">
+            <time dateTime={event.at}>{formatDateTime(event.at)}</time>, by {event.actor}
+          </span>
         </li>
       ))}
     </ol>

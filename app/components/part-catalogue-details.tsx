@@ -1,5 +1,5 @@
 import { CATEGORY_LABELS, formatFitmentRow, type Category, type FitmentRow } from "~/domain/catalogue";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 
 type Catalogue = { category: Category; brand: string; oeNumbers: string[]; fitment: FitmentRow[] };
 

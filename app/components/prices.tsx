@@ -1,4 +1,4 @@
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 
 /**
  * A customer's price with the list price beside it when theirs is lower (a group price or a

@@ -35,7 +35,8 @@ export function Toaster({ toast }: { toast: Toast | null }) {
     <div
       role="status"
       aria-live="polite"
-      className="pointer-events-none fixed inset-x-0 top-16 z-50 flex justify-center px-4"
+      // On a phone at the bottom of the screen: at the top it covered the page's heading and first field.
+      className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4 sm:bottom-auto sm:top-16"
     >
       {visible ? (
         <div

@@ -6,7 +6,10 @@ describe("the audit log in people's words", () => {
     expect(auditFieldLabel("priceCents")).toBe("Price");
     expect(auditFieldLabel("availableQuantity")).toBe("Stock");
     expect(auditFieldLabel("minOrderQuantity")).toBe("Minimum order");
-    expect(auditFieldLabel("somethingNew")).toBe("somethingNew");
+    expect(auditFieldLabel("amountCents")).toBe("Amount");
+    // A field without a label of its own is still put in words, never shown by its code name.
+    expect(auditFieldLabel("somethingNew")).toBe("Something new");
+    expect(auditFieldLabel("unpaidValueCents")).toBe("Unpaid value");
   });
   test("values formatted: money as money, counts grouped, codes as words", () => {
     expect(formatAuditValue("priceCents", 3700)).toBe("$37");

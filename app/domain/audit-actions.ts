@@ -105,14 +105,36 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   companyRole: "Company role",
   spendingLimitCents: "Spending limit",
   email: "Email",
+  amountCents: "Amount",
+  balanceCents: "Balance",
+  creditLimitCents: "Credit limit",
+  termsDays: "Payment terms (days)",
+  holdUntil: "Stock held until",
+  method: "Method",
+  scopes: "Scopes",
+  apiKeys: "API keys",
+  attempts: "Attempts",
+  url: "Address",
+  orders: "Orders",
+  terms: "Payment terms",
+  caps: "Caps",
+  limit: "Limit",
+  reason: "Reason",
+  note: "Note",
 };
 
 const ROLE_WORDS: Record<string, string> = { admin: "Admin", customer: "Customer" };
 const COMPANY_ROLE_WORDS: Record<string, string> = { owner: "Owner", buyer: "Buyer", accounts: "Accounts" };
 
-/** A field's label as people say it; an unknown field keeps its own name. */
+/** A field's label as people say it; a field without one is put in words from its name ("unpaidValueCents": "Unpaid value"). */
 export function auditFieldLabel(key: string) {
-  return AUDIT_FIELD_LABELS[key] ?? key;
+  const known = AUDIT_FIELD_LABELS[key];
+  if (known) return known;
+  const words = key
+    .replace(/Cents$/, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** A recorded value as a person reads it: money formatted, counts grouped, words for codes. */

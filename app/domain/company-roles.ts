@@ -14,3 +14,16 @@ export const COMPANY_ROLE_HELP: Record<CompanyRole, string> = {
   buyer: "orders, within a spending limit if you set one",
   accounts: "sees every order, invoice and the statement, and pays; does not order",
 };
+
+/** The same, said to the person invited (the invitation page). */
+export const COMPANY_ROLE_FOR_YOU: Record<CompanyRole, string> = {
+  owner: "you manage members, roles, company details and approvals, and you order and pay",
+  buyer: "you order parts for the company",
+  accounts: "you see every order, invoice and the statement, and pay; you do not order",
+};
+
+/** The name of a person's role where the header and the sidebar show it: Owner, Buyer, Accounts; Admin. */
+export function roleLabel(user: { role: string; companyRole?: CompanyRole | null }) {
+  if (user.role === "admin") return "Admin";
+  return COMPANY_ROLE_WORDS[user.companyRole ?? "owner"];
+}

@@ -3,6 +3,7 @@
  * reads them from here (shared by server and browser). The state is worked out from the stored
  * status, the money received and the due date, so "overdue" needs no job to flip it.
  */
+import { formatDate } from "~/format";
 
 export const ORDER_STATES = [
   "approval",
@@ -20,7 +21,7 @@ export type OrderState = (typeof ORDER_STATES)[number];
 
 /** The word for each state. Unpaid, Pending and Shipped are the spec's (Manage Orders). */
 export const ORDER_STATE_WORDS: Record<OrderState, string> = {
-  approval: "Awaiting approval",
+  approval: "Submitted for approval",
   unpaid: "Unpaid",
   "part-paid": "Part-paid",
   "on-account": "On account",
@@ -34,7 +35,7 @@ export const ORDER_STATE_WORDS: Record<OrderState, string> = {
 
 /** What each state means, for the filter's options and help. */
 export const ORDER_STATE_MEANINGS: Record<OrderState, string> = {
-  approval: "Awaiting approval (over a buyer's spending limit; its stock is held)",
+  approval: "Submitted for approval (over a buyer's limit per order; its stock is held)",
   unpaid: "Unpaid (awaiting payment)",
   "part-paid": "Part-paid (balance left)",
   "on-account": "On account (invoiced, not yet due)",
@@ -75,9 +76,8 @@ export function orderState(order: StateInput, now: Date = new Date()): OrderStat
   return "unpaid";
 }
 
-/** A fixed locale and time zone, so server and browser print the same day. */
-const DAY = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
-export const formatDay = (iso: string | Date) => DAY.format(new Date(iso));
+/** A day as app/format writes it (a fixed locale and time zone, so server and browser agree). */
+export const formatDay = (iso: string | Date) => formatDate(iso);
 
 /** The state's word with what goes with it: "On account, due Dec 25, 2026", "Overdue since …". */
 export function orderStateText(order: { state: OrderState; dueAt: string | null }) {

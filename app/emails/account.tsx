@@ -1,4 +1,4 @@
-import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
+import { ActionLink, EmailLayout, Paragraph, SHOP_NAME, UrlLink } from "./email-layout";
 
 export function PasswordResetEmail({ name, resetUrl, shopUrl }: { name: string; resetUrl: string; shopUrl: string }) {
   return (
@@ -39,7 +39,8 @@ export function PasswordChangedEmail({
         </Paragraph>
       ) : null}
       <Paragraph>
-        If this was not you, reset your password now at {forgotUrl} and tell us by replying to this email.
+        If this was not you, reset your password now at <UrlLink href={forgotUrl} /> and tell us by replying to this
+        email.
       </Paragraph>
     </EmailLayout>
   );
@@ -158,7 +159,7 @@ export function AddressProvedEmail({
       </Paragraph>
       <Paragraph>
         If you did not create this account, someone may have signed up with your address: choose a new password at{" "}
-        {forgotUrl}, and the account is yours alone.
+        <UrlLink href={forgotUrl} />, and the account is yours alone.
       </Paragraph>
     </EmailLayout>
   );

@@ -59,6 +59,15 @@ export function Paragraph({ children }: { children: ReactNode }) {
   return <Text style={{ fontSize: "15px", lineHeight: "22px" }}>{children}</Text>;
 }
 
+/** An address written out as a link: clickable in the HTML part, the full URL in the plain-text part. */
+export function UrlLink({ href }: { href: string }) {
+  return (
+    <Link href={href} style={{ color: "#1d4ed8", wordBreak: "break-all" }}>
+      {href}
+    </Link>
+  );
+}
+
 /** A link shown as a button, with the address written out below for clients that hide buttons. */
 export function ActionLink({ href, children }: { href: string; children: ReactNode }) {
   return (
@@ -75,7 +84,9 @@ export function ActionLink({ href, children }: { href: string; children: ReactNo
       >
         {children}
       </Link>
-      <Text style={{ fontSize: "12px", color: "#475569", wordBreak: "break-all" }}>{href}</Text>
+      <Text style={{ fontSize: "12px", color: "#475569", wordBreak: "break-all" }}>
+        <UrlLink href={href} />
+      </Text>
     </Section>
   );
 }

@@ -207,6 +207,23 @@ describe("every email the shop sends", () => {
     expect(errors).toEqual([]);
   }, 60_000);
 
+  test("every address the shop writes is a link in the HTML part and a full URL in the text part", async () => {
+    const problems: string[] = [];
+    for (const [template, body] of Object.entries(MESSAGES)) {
+      const { html, text } = await renderEmail(body);
+      const hrefs = new Set([...html.matchAll(/href="([^"]+)"/g)].map((match) => match[1].replace(/&amp;/g, "&")));
+      // Every address written out in the HTML's text sits inside a link to itself.
+      const written = [...html.replace(/<a\b[\s\S]*?<\/a>/g, "").matchAll(/https?:\/\/[^\s<"]+/g)].map((m) => m[0]);
+      for (const url of written) problems.push(`${template}: ${url} is text, not a link`);
+      for (const href of hrefs) {
+        if (!href.startsWith(shopUrl) && !href.startsWith("https://"))
+          problems.push(`${template}: ${href} is no full URL`);
+        if (!text.includes(href)) problems.push(`${template}: the text part lacks ${href}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   test("every template has a line here", () => {
     const templates = [account, company, holds, orders].flatMap((module) =>
       Object.entries(module)

@@ -1,6 +1,6 @@
-import { formatCents } from "~/domain/format";
-import { formatDateTime } from "~/utils/shop-forms";
-import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
+import { formatCents } from "~/format";
+import { formatDateTime } from "~/format";
+import { ActionLink, EmailLayout, Paragraph, SHOP_NAME, UrlLink } from "./email-layout";
 import { orderName, type EmailOrder } from "./orders";
 
 type Links = { shopUrl: string; orderUrl: string; payUrl: string };
@@ -18,7 +18,9 @@ export function HoldEndingEmail({ order, holdUntil, ...links }: Links & { order:
         {formatDateTime(holdUntil)}. If it is not paid by then, the order is cancelled and the stock goes back on sale.
       </Paragraph>
       <ActionLink href={links.payUrl}>Pay {formatCents(order.totalCents)}</ActionLink>
-      <Paragraph>Need more time? Reply to this email and we can hold it longer. The order: {links.orderUrl}</Paragraph>
+      <Paragraph>
+        Need more time? Reply to this email and we can hold it longer. The order: <UrlLink href={links.orderUrl} />
+      </Paragraph>
     </EmailLayout>
   );
 }
@@ -32,7 +34,9 @@ export function OrderExpiredEmail({ order, ...links }: Omit<Links, "payUrl"> & {
         Your {orderName(order)} was not paid in the time we hold stock for, so we cancelled it and put its stock back on
         sale. Nothing was charged.
       </Paragraph>
-      <Paragraph>To order the same parts again, open the order and choose “Order again”: {links.orderUrl}</Paragraph>
+      <Paragraph>
+        To order the same parts again, open the order and choose “Order again”: <UrlLink href={links.orderUrl} />
+      </Paragraph>
     </EmailLayout>
   );
 }

@@ -1,10 +1,10 @@
 import type { OrderPaymentMethod } from "~/domain/order-payments";
 import { Text } from "@react-email/text";
 import { company } from "~/content/company";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { PAYMENT_METHOD_WORDS, formatDay } from "~/domain/order-states";
 import { describeShipment } from "~/utils/shipping";
-import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
+import { ActionLink, EmailLayout, Paragraph, SHOP_NAME, UrlLink } from "./email-layout";
 
 /** What an order email shows of the order (a subset of OrderView). */
 export type EmailOrder = {
@@ -144,7 +144,9 @@ export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: E
           </Paragraph>
           <OrderLines order={order} />
           <DeliverTo order={order} />
-          <Paragraph>The order: {links.orderUrl}</Paragraph>
+          <Paragraph>
+            The order: <UrlLink href={links.orderUrl} />
+          </Paragraph>
         </>
       ) : order.paymentMethod === "bank-transfer" ? (
         <>
@@ -159,7 +161,9 @@ export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: E
           <ActionLink href={`${links.shopUrl.replace(/\/$/, "")}/documents/${order.id}/pro-forma/pdf`}>
             Pro-forma {order.number} (PDF)
           </ActionLink>
-          <Paragraph>The order and how to pay it: {payUrl}</Paragraph>
+          <Paragraph>
+            The order and how to pay it: <UrlLink href={payUrl} />
+          </Paragraph>
         </>
       ) : (
         <>
@@ -172,7 +176,9 @@ export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: E
           <ActionLink href={payUrl}>Pay {formatCents(order.totalCents)}</ActionLink>
         </>
       )}
-      <Paragraph>See the order at any time: {links.orderUrl}</Paragraph>
+      <Paragraph>
+        See the order at any time: <UrlLink href={links.orderUrl} />
+      </Paragraph>
     </EmailLayout>
   );
 }
@@ -192,7 +198,9 @@ export function PaymentReceivedEmail({ order, ...links }: Links & { order: Email
         {order.paidAt ? ` on ${formatDay(order.paidAt)}` : ""}. <HowPaid order={order} />
       </Paragraph>
       <DeliverTo order={order} />
-      <Paragraph>We will write again when it ships. The order: {links.orderUrl}</Paragraph>
+      <Paragraph>
+        We will write again when it ships. The order: <UrlLink href={links.orderUrl} />
+      </Paragraph>
     </EmailLayout>
   );
 }
@@ -207,7 +215,9 @@ export function OrderShippedEmail({ order, ...links }: Links & { order: EmailOrd
       </Paragraph>
       <Shipment order={order} />
       <OrderLines order={order} />
-      <Paragraph>The order: {links.orderUrl}</Paragraph>
+      <Paragraph>
+        The order: <UrlLink href={links.orderUrl} />
+      </Paragraph>
     </EmailLayout>
   );
 }
@@ -226,7 +236,9 @@ export function OrderEndedEmail({ order, by, ...links }: Links & { order: EmailO
           : `We removed your unpaid ${orderName(order)}. Nothing was charged; reply to this email if you have a question.`}
       </Paragraph>
       <OrderLines order={order} />
-      <Paragraph>The order: {links.orderUrl}</Paragraph>
+      <Paragraph>
+        The order: <UrlLink href={links.orderUrl} />
+      </Paragraph>
     </EmailLayout>
   );
 }

@@ -2,7 +2,7 @@
  * Many lines into the cart at once: a past order (reorder) and the quick-order pad. Each line is
  * checked against the part as it is today: price, minimum, stock, and whether it is still sold.
  */
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
 import { addLinesToCart, getCart, noteOnCart, type CartLine, type NoticeSource } from "./cart.server";
 import type { OrderView } from "~/orders/model/view.server";

@@ -15,6 +15,10 @@ const invitationSchema = new Schema(
     email: { type: String, required: true, lowercase: true, trim: true, maxlength: 254 },
     role: { type: String, enum: COMPANY_ROLES, required: true },
     invitedBy: { type: Schema.Types.ObjectId, required: true },
+    /** The inviting owner's name, for the invitee's page. */
+    invitedByName: { type: String, maxlength: 100 },
+    /** A buyer's limit per order, set by the owner when inviting. */
+    spendingLimitCents: { type: Number, min: 0, validate: Number.isInteger },
     expiresAt: { type: Date, required: true },
     usedAt: { type: Date },
     /** Who accepted it (the account that joined). */
@@ -34,6 +38,8 @@ type InvitationDoc = {
   email: string;
   role: CompanyRole;
   invitedBy: Types.ObjectId;
+  invitedByName?: string;
+  spendingLimitCents?: number;
   expiresAt: Date;
   usedAt?: Date;
   usedBy?: Types.ObjectId;
@@ -72,6 +78,8 @@ export async function createInvitation(input: {
   email: string;
   role: CompanyRole;
   invitedBy: string;
+  invitedByName?: string;
+  spendingLimitCents?: number | null;
   ttlMs: number;
 }) {
   const token = randomBytes(32).toString("base64url");
@@ -81,13 +89,32 @@ export async function createInvitation(input: {
     email: input.email,
     role: input.role,
     invitedBy: input.invitedBy,
+    ...(input.invitedByName ? { invitedByName: input.invitedByName } : {}),
+    ...(input.role === "buyer" && input.spendingLimitCents ? { spendingLimitCents: input.spendingLimitCents } : {}),
     expiresAt: new Date(Date.now() + input.ttlMs),
   });
   return token;
 }
 
 export type InvitationState =
-  { state: "valid"; companyId: string; email: string; role: CompanyRole } | { state: "expired" | "used" | "unknown" };
+  | {
+      state: "valid";
+      companyId: string;
+      email: string;
+      role: CompanyRole;
+      spendingLimitCents: number | null;
+      invitedByName: string | null;
+    }
+  | { state: "expired" | "used" | "unknown" };
+
+const validState = (doc: InvitationDoc): InvitationState => ({
+  state: "valid",
+  companyId: String(doc.companyId),
+  email: doc.email,
+  role: doc.role,
+  spendingLimitCents: doc.spendingLimitCents ?? null,
+  invitedByName: doc.invitedByName ?? null,
+});
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -98,7 +125,7 @@ export async function checkInvitation(token: string): Promise<InvitationState> {
   if (!doc || doc.revokedAt) return { state: "unknown" };
   if (doc.usedAt) return { state: "used" };
   if (doc.expiresAt <= new Date()) return { state: "expired" };
-  return { state: "valid", companyId: String(doc.companyId), email: doc.email, role: doc.role };
+  return validState(doc);
 }
 
 /** Uses the invitation for this account: only one use ever succeeds, before it expires. */
@@ -114,7 +141,7 @@ export async function spendInvitation(token: string, userId: string): Promise<In
     { $set: { usedAt: new Date(), usedBy: userId } },
     { returnDocument: "after" },
   ).lean();
-  if (doc) return { state: "valid", companyId: String(doc.companyId), email: doc.email, role: doc.role };
+  if (doc) return validState(doc);
   return checkInvitation(token);
 }
 

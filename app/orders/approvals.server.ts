@@ -8,14 +8,14 @@ import { ApprovalExpiredEmail, ApprovalNeededEmail, OrderDecidedEmail } from "~/
 import { listMembers } from "~/models/company-member.server";
 import { assignInvoiceNumber } from "~/orders/model/invoice.server";
 import { accountCommitmentOf } from "~/orders/model/payments.server";
-import { approveOrder, declineOrder } from "~/orders/model/approvals.server";
+import { approveOrder, declineOrder, withdrawOrder } from "~/orders/model/approvals.server";
 import { getOwnOrder } from "~/orders/model/reads.server";
 import { type OrderView } from "~/orders/model/view.server";
 import type { UserView } from "~/models/user.server";
 import { can } from "~/utils/companies.server";
 import { queueEmail, shopUrl } from "~/utils/email.server";
-import { formatCents } from "~/domain/format";
-import { formatDateTime } from "~/utils/shop-forms";
+import { formatCents } from "~/format";
+import { formatDateTime } from "~/format";
 import { orderPath } from "~/domain/order-lines";
 import { raiseOrderEvent } from "./events.server";
 import { creditMessage } from "./service.server";
@@ -137,4 +137,11 @@ export async function declineCompanyOrder(
   await raiseOrderEvent({ type: "orderCancelled", order, by: "customer" });
   await mailDecision(order, owner, false, note);
   return { ok: true, order };
+}
+
+/** The buyer withdraws their own order before an owner decides: cancelled, its stock back once. */
+export async function withdrawOrderForApproval(buyer: UserView, orderId: string) {
+  const order = await withdrawOrder(orderId, buyer.id);
+  if (order) await raiseOrderEvent({ type: "orderCancelled", order, by: "customer" });
+  return order;
 }

@@ -27,8 +27,8 @@ export function redirectAfterOrder(order: {
   // Over the buyer's limit: nothing to pay yet, the owner decides first.
   if (order.status === "approval") {
     return redirectWithSuccess(orderPath(order.id), {
-      message: "Your Order is Placed",
-      description: `${order.number} is over your spending limit: it waits for an owner's approval, with its stock held.`,
+      message: "Submitted for approval",
+      description: `${order.number} is over your limit per order: it waits for an owner's approval, with its stock held. Nothing is due until then.`,
     });
   }
   if (order.paymentMethod !== "account") return redirectToPay(order.id);

@@ -14,7 +14,7 @@ import { HoldEndingEmail, OrderExpiredEmail } from "~/emails/holds";
 import { getUserById, listAdminRecipients } from "~/models/user.server";
 import { queueEmail, shopUrl } from "~/utils/email.server";
 import { orderPath } from "~/domain/order-lines";
-import { formatDateTime } from "~/utils/shop-forms";
+import { formatDateTime } from "~/format";
 import { unsubscribeUrl } from "~/utils/unsubscribe.server";
 
 /**

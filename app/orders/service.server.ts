@@ -22,7 +22,7 @@ import { customerPricing } from "~/utils/pricing.server";
 import type { WorkflowOptions } from "~/utils/workflow.server";
 import { placeOrder } from "./checkout.server";
 import type { PlaceOrderInput } from "./checkout-order.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { raiseOrderEvent } from "./events.server";
 import { formatDay, ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 import { SECOND_PAYMENT_LABEL } from "~/utils/order-forms";

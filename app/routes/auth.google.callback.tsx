@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/node";
 import { finishGoogleSignIn } from "~/utils/google-sign-in.server";
 import { startSession } from "~/utils/session-cookie.server";
 import { safeRedirect } from "~/utils/safe-redirect";
+import { finishSignIn, redirectAfterSignIn } from "~/utils/sign-in-intent.server";
 
 /**
  * Google sends the user back here. Success: a new session and the page they started from.
@@ -10,14 +11,17 @@ import { safeRedirect } from "~/utils/safe-redirect";
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { result, redirectTo, clearCookies } = await finishGoogleSignIn(request);
-  const back = safeRedirect(typeof redirectTo === "string" ? redirectTo : null);
+  const back = safeRedirect(typeof redirectTo === "string" ? redirectTo : null, "");
   const headers = new Headers();
   for (const cookie of clearCookies) headers.append("Set-Cookie", cookie);
   if ("failure" in result) {
     const params = new URLSearchParams({ googleError: result.failure });
-    if (back !== "/") params.set("redirectTo", back);
+    if (back) params.set("redirectTo", back);
     return redirect(`/login?${params}`, { headers });
   }
   headers.append("Set-Cookie", (await startSession(request, result.user.id, context))["Set-Cookie"]);
-  return redirect(back, { headers });
+  // An Add to cart that waited through Google goes into the cart now.
+  const finished = await finishSignIn(request, result.user, back);
+  for (const cookie of finished.setCookies) headers.append("Set-Cookie", cookie);
+  return redirectAfterSignIn(finished, headers);
 }

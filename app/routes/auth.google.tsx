@@ -7,7 +7,8 @@ import { readForm } from "~/utils/form.server";
 /** The Google button's POST: off to Google, with the page to come back to kept in a cookie. */
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
-  const redirectTo = safeRedirect(formData.get("redirectTo"));
+  // None named: the person's own start page once Google knows who they are.
+  const redirectTo = safeRedirect(formData.get("redirectTo"), "");
   if (!isGoogleSignInAvailable()) {
     return redirect(`/login?${new URLSearchParams({ googleError: "unavailable", redirectTo })}`);
   }

@@ -9,8 +9,8 @@ import { getLatestStockCheck } from "~/models/stock-check.server";
 import { formatDay, orderStateText } from "~/domain/order-states";
 import { requireAdmin } from "~/utils/guards.server";
 import { listFailedMail } from "~/utils/failed-mail.server";
-import { formatCents } from "~/domain/format";
-import { formatDateTime } from "~/utils/shop-forms";
+import { formatCents } from "~/format";
+import { formatDateTime } from "~/format";
 
 /** The admin home: what needs doing now, parts running low, and the last 30 days of sales. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

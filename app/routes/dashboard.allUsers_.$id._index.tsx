@@ -17,7 +17,7 @@ import { customerPricingSchema } from "~/utils/pricing-forms";
 import { audit } from "~/utils/audit-trail.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { shopUnpaidCaps } from "~/models/unpaid-caps.server";
 import { formatDay, orderStateText, termsWords } from "~/domain/order-states";
 import { redirectWithSuccess } from "~/utils/toast.server";

@@ -14,7 +14,7 @@ import { SCOPE_WORDS } from "~/domain/api-scopes";
 import { requireUser } from "~/utils/guards.server";
 import { can } from "~/utils/companies.server";
 import { readForm } from "~/utils/form.server";
-import { formatDateTime } from "~/utils/shop-forms";
+import { formatDateTime } from "~/format";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 const PATH = "/dashboard/apiKeys";

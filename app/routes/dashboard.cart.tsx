@@ -32,10 +32,14 @@ import { can } from "~/utils/companies.server";
 import { priceLines, priceScreenLines } from "~/utils/pricing.server";
 import { placeWords, type TaxLine } from "~/domain/tax";
 import { PriceWithList, TaxSummaryRows } from "~/components/prices";
-import { requireCustomer } from "~/utils/guards.server";
+import { getUser, requireCustomer } from "~/utils/guards.server";
+import { cartIntentFrom, signInToContinue } from "~/utils/sign-in-intent.server";
+import { spendingLimitFor } from "~/utils/spending-limit.server";
+import { SpendingLimitNotice } from "~/components/spending-limit";
+import { NotForYourRole } from "~/components/role-refusal";
 import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
 import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/utils/cart-forms";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { readForm } from "~/utils/form.server";
 import { newOneTimeKey, runOnce } from "~/utils/one-time-key.server";
@@ -45,7 +49,7 @@ import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
-  const [stored, terms] = await Promise.all([getCart(user.id), checkoutTerms(user)]);
+  const [stored, terms, limit] = await Promise.all([getCart(user.id), checkoutTerms(user), spendingLimitFor(user)]);
   const buyer = deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo"));
   // Each line at this customer's price (group, volume break), with the tax for the chosen delivery address.
   const priced = await priceScreenLines(
@@ -56,7 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const cart = { ...stored, ...priced, taxPlaceWords: placeWords(priced.taxPlace) };
   // The checkout form's one-time key: the same checkout sent twice places one order.
   return data(
-    { cart, terms, buyer, oneTimeKey: newOneTimeKey() },
+    { cart, terms, buyer, limit, mayOrder: can(user, "order"), oneTimeKey: newOneTimeKey() },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -72,6 +76,14 @@ type ActionData = { intent: string; partId: string; result: SubmissionResult<str
  * goes back with a toast (post/redirect/get), a refusal answers 4xx with the message by the form.
  */
 export async function action({ request }: ActionFunctionArgs) {
+  if (!(await getUser(request))) {
+    // A visitor's Add to cart waits through the sign-in, then goes into the cart.
+    const formData = await readForm(request);
+    if (formData.get("intent") !== "add") return signInToContinue(request, null, CART_PATH);
+    const back = safeRedirect(formData.get("redirectTo"), "");
+    const from = back && !back.startsWith(CART_PATH) ? back : "/parts";
+    return signInToContinue(request, cartIntentFrom(formData, from), from);
+  }
   const user = await requireCustomer(request);
   // Only the checkout form carries a one-time key; the other forms of the cart run as they are.
   return runOnce(
@@ -89,8 +101,6 @@ async function cartAction(request: Request, user: Awaited<ReturnType<typeof requ
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: cartSchema });
   const posted = { intent: String(formData.get("intent") ?? ""), partId: String(formData.get("partId") ?? "") };
-  // Accounts people see and pay the company's orders; they do not fill carts.
-  if (!can(user, "order")) throw new Response(ACCOUNTS_CANNOT_ORDER, { status: 403 });
   const refuse = (message: string, status: number, field?: string) =>
     data<ActionData>(
       {
@@ -110,6 +120,8 @@ async function cartAction(request: Request, user: Awaited<ReturnType<typeof requ
       headers: { "Set-Cookie": await cartRefusalCookie({ partId: posted.partId, quantity, message }) },
     });
   };
+  // Accounts people see and pay the company's orders; they do not fill carts. Said by the form, nothing lost.
+  if (!can(user, "order")) return refuse(ACCOUNTS_CANNOT_ORDER, 403);
   if (submission.status !== "success") {
     const quantityError = posted.intent === "add" ? submission.error?.quantity?.[0] : undefined;
     const back = quantityError ? await backToCard(quantityError) : null;
@@ -238,8 +250,9 @@ const NOTICE_HEADINGS: Record<NoticeSource | "earlier", string> = {
 };
 
 export default function CartPage() {
-  const { cart, buyer, terms, oneTimeKey } = useLoaderData<typeof loader>();
+  const { cart, buyer, terms, limit, mayOrder, oneTimeKey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
+  if (!mayOrder && !actionData) return <NotForYourRole what="The cart" />;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="text-2xl font-bold">Your cart</h1>
@@ -285,11 +298,13 @@ export default function CartPage() {
       ) : (
         <>
           <CartTable cart={cart} actionData={actionData} />
+          <SpendingLimitNotice limit={limit} totalCents={cart.totalCents} />
           <PlaceOrderForm
             terms={terms}
             key={buyer.addressId ?? "profile"}
             cart={cart}
             buyer={buyer}
+            limit={limit}
             lastResult={actionData?.intent === "checkout" ? actionData.result : undefined}
             quote={actionData?.intent === "checkout" ? actionData.quote : undefined}
             oneTimeKey={oneTimeKey}
@@ -438,12 +453,14 @@ function PlaceOrderForm({
   cart,
   buyer,
   terms,
+  limit,
   lastResult,
   quote,
   oneTimeKey,
 }: {
   oneTimeKey: string;
   cart: CartData;
+  limit: ReturnType<typeof useLoaderData<typeof loader>>["limit"];
   terms: ReturnType<typeof useLoaderData<typeof loader>>["terms"];
   buyer: ReturnType<typeof useLoaderData<typeof loader>>["buyer"];
   lastResult: SubmissionResult<string[]> | undefined;
@@ -500,6 +517,7 @@ function PlaceOrderForm({
             new total before anything is ordered.
           </p>
         </div>
+        <SpendingLimitNotice limit={limit} totalCents={shown.totalCents} />
         <ErrorList id={form.errorId} errors={form.errors} />
         {!cart.ok ? (
           <p className="mb-2 text-sm text-red-700">Fix the lines marked in red before you check out.</p>

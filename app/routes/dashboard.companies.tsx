@@ -6,7 +6,7 @@ import { Pagination } from "~/components/pagination";
 import { memberCounts } from "~/models/company-member.server";
 import { listCompanies } from "~/models/company.server";
 import { requireAdmin } from "~/utils/guards.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { termsWords } from "~/domain/order-states";
 
 const PER_PAGE = 20;

@@ -21,7 +21,7 @@ import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
 import { capsWords, setCapsOfCompany, setTermsOfCompany } from "~/utils/companies.server";
 import { readForm } from "~/utils/form.server";
 import { unpaidCapsSchema } from "~/utils/hold-forms";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { shopUnpaidCaps } from "~/models/unpaid-caps.server";
 import { orderStateText, PAYMENT_TERMS, termsWords } from "~/domain/order-states";
 import { redirectWithSuccess } from "~/utils/toast.server";

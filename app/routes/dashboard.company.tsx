@@ -35,9 +35,9 @@ import {
   type MemberOutcome,
 } from "~/utils/companies.server";
 import { readForm } from "~/utils/form.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { termsWords } from "~/domain/order-states";
-import { formatDateTime } from "~/utils/shop-forms";
+import { formatDateTime } from "~/format";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 /** Your company: its members and their roles; an owner invites, changes roles and limits, removes. */
@@ -85,7 +85,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const value = submission.value;
   if (value.intent === "invite") {
-    const invited = await inviteMember(user, { email: value.email, role: value.role }, context);
+    const invited = await inviteMember(user, { email: value.email, role: value.role, limit: value.limit }, context);
     if (!invited.ok) return data(submission.reply({ fieldErrors: { email: [invited.message] } }), { status: 409 });
     return redirectWithSuccess("/dashboard/company", `Invitation sent to ${value.email}`);
   }
@@ -156,6 +156,13 @@ function InviteForm({ lastResult }: { lastResult: Result }) {
           </select>
           <ErrorList id={fields.role.errorId} errors={fields.role.errors} />
         </div>
+        <Field
+          meta={fields.limit}
+          type="number"
+          label="A buyer's limit per order, in whole dollars"
+          help="Empty: no limit. Orders over it wait for an owner's approval. Other roles have none."
+          inputProps={{ min: 1, step: 1, inputMode: "numeric" }}
+        />
         <div className="sm:col-span-2">
           <ErrorList id={form.errorId} errors={form.errors} />
           <SubmitButton pending={isPending} pendingText="Sending…">

@@ -21,7 +21,7 @@ import { listAllOrders } from "~/orders/model/search.server";
 import { type OrderView } from "~/orders/model/view.server";
 import { removeUnpaidOrder } from "~/orders/service.server";
 import { requireAdmin } from "~/utils/guards.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { readForm } from "~/utils/form.server";
 import { audit, orderStatusChange } from "~/utils/audit-trail.server";
 import { orderFilterSchema, toOrderFilter } from "~/utils/order-filters";

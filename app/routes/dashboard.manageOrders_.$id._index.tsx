@@ -17,13 +17,13 @@ import { requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { newOneTimeKey, runOnce } from "~/utils/one-time-key.server";
 import { extendHoldSchema } from "~/utils/hold-forms";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { documentsOf } from "~/orders/documents.server";
 import { adminOrderSchema } from "~/utils/order-forms";
 import { orderStateText } from "~/domain/order-states";
 import { orderTimeline } from "~/utils/order-timeline";
 import { recordPayment, reversePayment, shipOrder } from "~/orders/service.server";
-import { formatDateTime } from "~/utils/shop-forms";
+import { formatDateTime } from "~/format";
 import { extendHold } from "~/orders/stock-jobs.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 

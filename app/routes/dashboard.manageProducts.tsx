@@ -11,7 +11,7 @@ import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { deletePart, getPart, listPartsForAdmin, updatePartPriceAndStock } from "~/models/part.server";
 import { requireAdmin } from "~/utils/guards.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { dollarsToCents, manageProductsSchema, parsePage, priceFieldValue, updatePartSchema } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
 import { audit, partTarget, partValues } from "~/utils/audit-trail.server";

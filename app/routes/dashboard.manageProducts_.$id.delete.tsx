@@ -5,7 +5,7 @@ import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getPart } from "~/models/part.server";
 import { requireAdmin } from "~/utils/guards.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 
 /**
  * The delete confirmation as a page (the modal of Manage Products, without JavaScript). Its form

@@ -9,7 +9,7 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { requireAdmin } from "~/utils/guards.server";
 import { getEnv } from "~/utils/env.server";
 import { readForm } from "~/utils/form.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { applyImportChanges, dryRunImport, type DryRun, type ImportConflict } from "~/utils/stock-import.server";
 import { importSchema, importUploadSchema, MAX_IMPORT_LINES } from "~/utils/stock-import";
 import { redirectWithSuccess } from "~/utils/toast.server";

@@ -7,10 +7,12 @@ import { getOwnOrder } from "~/orders/model/reads.server";
 import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
 import { orderTimeline } from "~/utils/order-timeline";
 import { orderStateText } from "~/domain/order-states";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { HoldNotice } from "~/components/hold-forms";
 import { OrderDetails, OrderHeading, PaymentSummary } from "~/components/order-details";
 import { documentsOf } from "~/orders/documents.server";
+import { approversOf } from "~/utils/spending-limit.server";
+import { can } from "~/utils/companies.server";
 
 const NOT_FOUND = "We could not find that order in your account.";
 
@@ -19,8 +21,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireCustomerOrSignOutHome(request);
   const order = await getOwnOrder(params.id ?? "", user);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
+  const approval = order.approval
+    ? {
+        ...order.approval,
+        approvers: order.state === "approval" ? await approversOf(user.companyId) : null,
+        mayWithdraw: order.state === "approval" && order.userId === user.id,
+      }
+    : null;
   return data(
-    { order, timeline: orderTimeline(order, "customer"), documents: documentsOf(order, "customer") },
+    {
+      order,
+      approval,
+      mayOrder: can(user, "order"),
+      timeline: orderTimeline(order, "customer"),
+      documents: documentsOf(order, "customer"),
+    },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -30,7 +45,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const linkClass = "font-medium text-brand-700 underline hover:text-brand-800";
 
 export default function OrderPage() {
-  const { order, timeline, documents } = useLoaderData<typeof loader>();
+  const { order, approval, mayOrder, timeline, documents } = useLoaderData<typeof loader>();
   const isPending = useIsPending({ formAction: "/dashboard/cart" });
   return (
     <div className="mx-auto max-w-4xl px-4 py-8">
@@ -54,6 +69,7 @@ export default function OrderPage() {
           </span>
         ) : null}
       </p>
+      <ApprovalNotice approval={approval} totalCents={order.totalCents} orderId={order.id} />
       <PaymentSummary order={order} />
       <OrderDetails order={order} timeline={timeline} documents={documents} />
       <div className="mt-6 flex flex-wrap items-center gap-3">
@@ -70,14 +86,56 @@ export default function OrderPage() {
             </Link>
           </>
         ) : null}
-        <Form method="post" action="/dashboard/cart">
-          <input type="hidden" name="intent" value="reorder" />
-          <input type="hidden" name="orderId" value={order.id} />
-          <SubmitButton variant="secondary" pending={isPending} pendingText="Adding to the cart…">
-            Order again
-          </SubmitButton>
-        </Form>
+        {mayOrder ? (
+          <Form method="post" action="/dashboard/cart">
+            <input type="hidden" name="intent" value="reorder" />
+            <input type="hidden" name="orderId" value={order.id} />
+            <SubmitButton variant="secondary" pending={isPending} pendingText="Adding to the cart…">
+              Order again
+            </SubmitButton>
+          </Form>
+        ) : null}
       </div>
+    </div>
+  );
+}
+
+/** Why an order waited for approval, who decides (or decided), and the buyer's way to withdraw it. */
+function ApprovalNotice({
+  approval,
+  totalCents,
+  orderId,
+}: {
+  approval: ReturnType<typeof useLoaderData<typeof loader>>["approval"];
+  totalCents: number;
+  orderId: string;
+}) {
+  if (!approval) return null;
+  // Said to the buyer who placed it as theirs; to a colleague as the buyer's.
+  const whose = approval.mayWithdraw ? "your" : "the buyer's";
+  const over = `Its total of ${formatCents(totalCents)} is over ${whose} limit of ${formatCents(approval.limitCents ?? 0)} per order`;
+  if (approval.outcome) {
+    return (
+      <p className="mt-3 rounded border border-slate-200 bg-slate-50 p-3 text-slate-800" data-testid="approval-reason">
+        {over}: {approval.outcome === "approved" ? "approved" : "declined"} by {approval.decidedByName}
+        {approval.note ? ` (“${approval.note}”)` : ""}.
+      </p>
+    );
+  }
+  if (!approval.approvers) return null;
+  return (
+    <div
+      className="mt-3 rounded border-l-4 border-amber-600 bg-amber-50 p-3 text-amber-900"
+      data-testid="approval-reason"
+    >
+      <p>
+        {over}, so it needs approval by <strong>{approval.approvers}</strong>. Nothing is due until it is approved.
+      </p>
+      {approval.mayWithdraw ? (
+        <Link to={cancelOrderPath(orderId)} className={`${linkClass} mt-1 inline-flex min-h-11 items-center`}>
+          Withdraw the order
+        </Link>
+      ) : null}
     </div>
   );
 }

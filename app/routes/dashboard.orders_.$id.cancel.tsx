@@ -13,9 +13,10 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useIsPending } from "~/components/forms";
 import { getOwnOrder } from "~/orders/model/reads.server";
 import { cancelCustomerOrder } from "~/orders/service.server";
+import { withdrawOrderForApproval } from "~/orders/approvals.server";
 import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
 import { mayHandleOrder } from "~/utils/companies.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { describeOrder } from "~/domain/order-lines";
 import { cancelOrderSchema } from "~/utils/shop-forms";
 import { ORDER_STATE_WORDS } from "~/domain/order-states";
@@ -54,9 +55,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!mayHandleOrder(user, order)) throw new Response(NOT_FOUND, { status: 404 });
   const submission = parseWithZod(await readForm(request), { schema: cancelOrderSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const cancelled = order.status === "unpaid" ? await cancelCustomerOrder(order.id, user) : null;
+  // An order waiting for approval is withdrawn by the buyer who placed it (an owner declines it instead).
+  const cancelled =
+    order.status === "unpaid"
+      ? await cancelCustomerOrder(order.id, user)
+      : order.status === "approval" && order.userId === user.id
+        ? await withdrawOrderForApproval(user, order.id)
+        : null;
   if (!cancelled) return data(submission.reply({ formErrors: [NOT_UNPAID] }), { status: 409 });
-  return redirectWithSuccess("/dashboard/orders", `Your order ${cancelled.number} (${cancelled.summary}) is cancelled`);
+  const ended = order.status === "approval" ? "withdrawn: its stock is back on sale" : "cancelled";
+  return redirectWithSuccess("/dashboard/orders", `Your order ${cancelled.number} (${cancelled.summary}) is ${ended}`);
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
@@ -67,12 +75,14 @@ export default function CancelOrderPage() {
   const isPending = useIsPending();
   return (
     <div className="mx-auto max-w-lg px-4 py-10">
-      <h1 className="text-2xl font-bold">Cancel order {order.number}?</h1>
+      <h1 className="text-2xl font-bold">
+        {order.state === "approval" ? "Withdraw" : "Cancel"} order {order.number}?
+      </h1>
       <p className="mt-2 text-slate-700">
         {describeOrder(order)}, {formatCents(order.totalCents)}
       </p>
       <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-        {order.state === "unpaid" ? (
+        {order.state === "unpaid" || order.state === "approval" ? (
           <CancelOrderPageForm order={order} lastResult={lastResult} pending={isPending} />
         ) : (
           <>

@@ -25,7 +25,7 @@ import { ORDER_STATE_WORDS } from "~/domain/order-states";
 import { requireUser } from "~/utils/guards.server";
 import { mayHandleOrder } from "~/utils/companies.server";
 import { getEnv } from "~/utils/env.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { canTakeCardPayments, createOrderCheckoutSession, createOrderPaymentIntent } from "~/utils/stripe.server";
 import { company } from "~/content/company";
 import { BankTransferDetails } from "~/components/bank-transfer";

@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getOwnOrder } from "~/orders/model/reads.server";
 import { requireUser } from "~/utils/guards.server";
 import { mayHandleOrder } from "~/utils/companies.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { describeOrder } from "~/domain/order-lines";
 import { confirmReturnFromStripe, getStripe, type ReturnCheck } from "~/utils/stripe.server";
 

@@ -15,14 +15,18 @@ import { ErrorList, SubmitButton, TextareaField } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
 import { padLinesIntoCart } from "~/models/cart-lines.server";
-import { requireCustomer } from "~/utils/guards.server";
+import { getUser, requireCustomer } from "~/utils/guards.server";
+import { MAX_KEPT_PAD_CHARACTERS, signInToContinue, takeKeptPad } from "~/utils/sign-in-intent.server";
+import { spendingLimitFor } from "~/utils/spending-limit.server";
+import { SpendingLimitNotice } from "~/components/spending-limit";
+import { NotForYourRole } from "~/components/role-refusal";
 import { pricePadChecks } from "~/utils/pricing.server";
 import { PriceWithList } from "~/components/prices";
 import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
 import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/orders/service.server";
 import { can } from "~/utils/companies.server";
 import { CART_PATH } from "~/utils/cart-forms";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
 import { MAX_PAD_CHARACTERS, parsePad, QUICK_ORDER_PATH, quickOrderSchema } from "~/utils/quick-order";
 import { checkPadLines, type PadLineCheck } from "~/utils/quick-order.server";
@@ -36,10 +40,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
   const { phone, address } = deliveryDefaults(user);
   const terms = await checkoutTerms(user);
-  // "Order now" carries a one-time key: the same order sent twice places one order.
+  // Lines typed before a sign-in came back: they fill the pad again, once.
+  const kept = await takeKeptPad(request);
   return dataWithInit(
-    { buyer: { phone, address }, terms, oneTimeKey: newOneTimeKey() },
-    { headers: { "Cache-Control": "private, no-store" } },
+    {
+      buyer: { phone, address },
+      terms,
+      keptLines: kept.lines,
+      limit: await spendingLimitFor(user),
+      mayOrder: can(user, "order"),
+      // "Order now" carries a one-time key: the same order sent twice places one order.
+      oneTimeKey: newOneTimeKey(),
+    },
+    { headers: { "Cache-Control": "private, no-store", ...(kept.setCookie ? { "Set-Cookie": kept.setCookie } : {}) } },
   );
 }
 
@@ -78,8 +91,13 @@ async function roundUpLine(formData: FormData, partNumber: string | null) {
  * written until the customer asks for the cart or the order; an order needs every line valid.
  */
 export async function action({ request }: ActionFunctionArgs) {
+  if (!(await getUser(request))) {
+    // Signed out while typing: the pad's lines wait through the sign-in and come back on the pad.
+    const lines = (await readForm(request)).get("lines");
+    const keep = typeof lines === "string" && lines.trim() && lines.length <= MAX_KEPT_PAD_CHARACTERS;
+    return signInToContinue(request, keep ? { kind: "pad", lines } : null, QUICK_ORDER_PATH);
+  }
   const user = await requireCustomer(request);
-  if (!can(user, "order")) throw new Response(ACCOUNTS_CANNOT_ORDER, { status: 403 });
   return runOnce(
     request,
     {
@@ -94,6 +112,11 @@ export async function action({ request }: ActionFunctionArgs) {
 
 async function quickOrderAction(request: Request, user: Awaited<ReturnType<typeof requireCustomer>>) {
   const formData = await readForm(request);
+  if (!can(user, "order")) {
+    // Said above the form, with every line and field as typed.
+    const refused = parseWithZod(formData, { schema: quickOrderSchema }).reply({ formErrors: [ACCOUNTS_CANNOT_ORDER] });
+    return dataWithInit<ActionData>({ result: refused, checks: [], stamp: Date.now() }, { status: 403 });
+  }
   // "Round up to N" on a checked line: that line's quantity becomes its part's minimum, then all is checked again.
   const roundedPad = await roundUpLine(formData, new URL(request.url).searchParams.get("roundUp"));
   if (roundedPad !== null) formData.set("lines", roundedPad);
@@ -196,7 +219,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const EXAMPLE = "PW-1001 150\nPW-1003\t200\nPW-1005, 100";
 
 export default function QuickOrder() {
-  const { buyer, terms, oneTimeKey } = useLoaderData<typeof loader>();
+  const { buyer, terms, keptLines, limit, mayOrder, oneTimeKey } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const pendingIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
@@ -206,11 +229,13 @@ export default function QuickOrder() {
     constraint: getZodConstraint(quickOrderSchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    defaultValue: { lines: data?.remaining ?? "", ...deliveryDefaultValues(buyer) },
+    defaultValue: { lines: data?.remaining ?? keptLines ?? "", ...deliveryDefaultValues(buyer) },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: quickOrderSchema }),
   });
   const checks = data?.checks ?? [];
   const valid = checks.filter((check) => !check.problem);
+  // A member whose role changed while typing still gets the form back with the reason.
+  if (!mayOrder && !data) return <NotForYourRole what="Quick order" />;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="text-2xl font-bold">Quick order</h1>
@@ -264,6 +289,11 @@ export default function QuickOrder() {
             <DeliveryFields fields={fields} />
             <PaymentChoice meta={fields.payment} terms={terms} />
           </div>
+          {/* The checked lines' total before tax: the order's total with tax is what the limit is held against. */}
+          <SpendingLimitNotice
+            limit={limit}
+            totalCents={checks.length ? valid.reduce((sum, c) => sum + (c.lineTotalCents ?? 0), 0) : null}
+          />
           <SubmitButton
             name="intent"
             value="order"

@@ -12,7 +12,7 @@ import { sessionActionSchema } from "~/utils/account-schemas";
 import { getSessionId } from "~/utils/session-cookie.server";
 import { requireUser } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
-import { formatDateTime } from "~/utils/shop-forms";
+import { formatDateTime } from "~/format";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 /** Your sessions: every device signed in to this account, and a way to end them. */

@@ -7,7 +7,7 @@ import { company } from "~/content/company";
 import { openAccountOrders } from "~/orders/model/payments.server";
 import { requireCustomer } from "~/utils/guards.server";
 import { can } from "~/utils/companies.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { orderPath } from "~/domain/order-lines";
 import { formatDay, orderStateText, termsWords } from "~/domain/order-states";
 

@@ -5,15 +5,17 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { VerifyEmailBanner } from "~/components/verify-email-banner";
 import type { Role } from "~/models/user.server";
 import { requireUser, requireUserOrSignOutHome } from "~/utils/guards.server";
+import { can } from "~/utils/companies.server";
+import { roleLabel } from "~/domain/company-roles";
 
 const DEFAULT_AVATAR = "/images/default-avatar.svg";
 
 /** The drawer's items: My Profile for everyone, then the screens of the user's role (spec 2). */
-const items: { to: string; label: string; roles: Role[] }[] = [
+const items: { to: string; label: string; roles: Role[]; ordering?: true }[] = [
   { to: "/dashboard", label: "My Profile", roles: ["customer", "admin"] },
   { to: "/dashboard/orders", label: "My Orders", roles: ["customer"] },
-  { to: "/dashboard/cart", label: "My Cart", roles: ["customer"] },
-  { to: "/dashboard/quick-order", label: "Quick Order", roles: ["customer"] },
+  { to: "/dashboard/cart", label: "My Cart", roles: ["customer"], ordering: true },
+  { to: "/dashboard/quick-order", label: "Quick Order", roles: ["customer"], ordering: true },
   { to: "/dashboard/review", label: "Add A Review", roles: ["customer"] },
   { to: "/dashboard/company", label: "Company", roles: ["customer"] },
   { to: "/dashboard/admin", label: "Shop Today", roles: ["admin"] },
@@ -39,6 +41,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     user: {
       name: user.name,
       role: user.role,
+      roleLabel: roleLabel(user),
+      mayOrder: can(user, "order"),
       photoUrl: user.photoUrl,
       email: user.email,
       emailVerified: user.emailVerified,
@@ -100,13 +104,15 @@ export default function DashboardLayout() {
           />
           <div className="min-w-0">
             <p className="truncate text-sm font-semibold text-slate-900">{user.name}</p>
-            <p className="text-xs text-slate-600">{user.role === "admin" ? "Admin" : "Customer"}</p>
+            <p className="text-xs text-slate-600" data-testid="sidebar-role">
+              {user.roleLabel}
+            </p>
           </div>
         </div>
         <nav aria-label="Dashboard">
           <ul className="space-y-1">
             {items
-              .filter((item) => item.roles.includes(user.role))
+              .filter((item) => item.roles.includes(user.role) && (!item.ordering || user.mayOrder))
               .map((item) => (
                 <li key={item.to}>
                   <NavLink to={item.to} end={item.to === "/dashboard"} className={itemClass}>

@@ -11,7 +11,7 @@ import { listEndpointsOf, listRecentDeliveries, MAX_ENDPOINTS_PER_OWNER } from "
 import { mayMakeCredentials, VERIFY_FIRST } from "~/utils/account-access.server";
 import { requireUser } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
-import { formatDateTime } from "~/utils/shop-forms";
+import { formatDateTime } from "~/format";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { addEndpointSchema, webhookActionSchema, WEBHOOKS_PATH } from "~/utils/webhook-forms";
 import {

@@ -9,7 +9,8 @@ import { getUser, requireUser } from "~/utils/guards.server";
 import { startSession } from "~/utils/session-cookie.server";
 import { NEW_PASSWORD_HELP } from "~/utils/account-schemas";
 import { acceptNewAccountSchema, acceptSchema } from "~/utils/company-forms";
-import { COMPANY_ROLE_HELP, COMPANY_ROLE_WORDS } from "~/domain/company-roles";
+import { COMPANY_ROLE_FOR_YOU, COMPANY_ROLE_WORDS } from "~/domain/company-roles";
+import { formatCents } from "~/format";
 import { acceptInvitation, acceptInvitationAsNewAccount, describeInvitation } from "~/utils/companies.server";
 import { readForm } from "~/utils/form.server";
 import { passwordProblem, hashPassword } from "~/utils/password.server";
@@ -144,8 +145,15 @@ export default function InvitationPage() {
           <>
             <p className="mt-3 text-slate-800">
               You are invited to join <strong>{invitation.companyName}</strong> as{" "}
-              {COMPANY_ROLE_WORDS[invitation.role].toLowerCase()}: {COMPANY_ROLE_HELP[invitation.role]}.
+              {COMPANY_ROLE_WORDS[invitation.role].toLowerCase()}: {COMPANY_ROLE_FOR_YOU[invitation.role]}.
             </p>
+            {invitation.role === "buyer" ? (
+              <p className="mt-2 text-slate-800" data-testid="invitation-limit">
+                {invitation.spendingLimitCents
+                  ? `Your orders up to ${formatCents(invitation.spendingLimitCents)} are placed at once; above that, ${invitation.invitedByName ?? "an owner"} approves them.`
+                  : "Your orders are placed at once, with no limit per order."}
+              </p>
+            ) : null}
             {viewer && !viewer.matches ? (
               <p className="mt-3 text-slate-800" data-testid="invitation-problem">
                 This invitation is for <span className="break-all">{invitation.email}</span>, but you are signed in as{" "}

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { inputAttributes, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { authPageHeaders, GoogleSignIn } from "~/components/google-button";
@@ -15,6 +15,7 @@ import { safeRedirect } from "~/utils/safe-redirect";
 import { clientIp, signInThrottle, type Refusal } from "~/utils/rate-limit.server";
 import { readForm } from "~/utils/form.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
+import { finishSignIn, redirectAfterSignIn } from "~/utils/sign-in-intent.server";
 
 const googleMessages: Record<GoogleFailure, string> = {
   cancelled: "Google sign-in was cancelled. You can try again, or log in with your email and password.",
@@ -31,8 +32,8 @@ const googleMessages: Record<GoogleFailure, string> = {
 export const GOOGLE_LINKED =
   "Your Google account is now linked: Continue with Google signs you in from now on. Every other session was signed out.";
 
-/** Pages that make no sense to return to after signing in. */
-const NOT_A_DESTINATION = /^\/(login|signup|logout|auth)(\/|\?|$)/;
+/** Pages that make no sense to return to after signing in (the home page is where they came in, not a destination). */
+const NOT_A_DESTINATION = /^\/(login|signup|logout|auth)(\/|\?|$)|^\/$/;
 
 /** The page the visitor came from (same origin only), when the link to /login did not name one. */
 function refererPath(request: Request) {
@@ -93,9 +94,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const google = await linkPendingGoogle(request, user);
   const headers = new Headers(await startSession(request, user.id, context, { endOthers: google.linked }));
   if (google.clearCookie) headers.append("Set-Cookie", google.clearCookie);
-  const to = safeRedirect(submission.value.redirectTo);
-  if (google.linked) return redirectWithSuccess(to, GOOGLE_LINKED, { headers });
-  return redirect(to, { headers });
+  // The page asked for, or the person's own start page; an Add to cart that waited goes into the cart now.
+  const finished = await finishSignIn(request, user, safeRedirect(submission.value.redirectTo, ""));
+  for (const cookie of finished.setCookies) headers.append("Set-Cookie", cookie);
+  if (google.linked) return redirectWithSuccess(finished.to, GOOGLE_LINKED, { headers });
+  return redirectAfterSignIn(finished, headers);
 }
 
 export default function LoginPage() {
@@ -172,11 +175,14 @@ export default function LoginPage() {
         </Form>
         <p className="mt-4 text-sm text-slate-700">
           New to PartsWorks?{" "}
-          <Link to="/signup" className="font-medium text-brand-700 underline hover:text-brand-800">
+          <Link
+            to={redirectTo ? `/signup?${new URLSearchParams({ redirectTo })}` : "/signup"}
+            className="font-medium text-brand-700 underline hover:text-brand-800"
+          >
             Create a new account
           </Link>
         </p>
-        <GoogleSignIn available={googleAvailable} redirectTo={redirectTo || "/"} label="Continue with Google" />
+        <GoogleSignIn available={googleAvailable} redirectTo={redirectTo} label="Continue with Google" />
       </div>
     </div>
   );

@@ -19,13 +19,17 @@ import { PartCatalogueDetails, partJsonLd } from "~/components/part-catalogue-de
 import { vehicleLabel } from "~/content/vehicles";
 import { getPartCatalogue } from "~/models/part-catalogue.server";
 import { getPart } from "~/models/part.server";
-import { requireUser } from "~/utils/guards.server";
+import { getUser, requireUser } from "~/utils/guards.server";
+import { cartIntentFrom, signInToContinue } from "~/utils/sign-in-intent.server";
+import { spendingLimitFor } from "~/utils/spending-limit.server";
+import { SpendingLimitNotice } from "~/components/spending-limit";
+import { can } from "~/utils/companies.server";
 import { fitsVehicle } from "~/domain/catalogue";
 import { getEnv } from "~/utils/env.server";
 import { getRememberedVehicle } from "~/utils/vehicle.server";
 import { takeCartRefusal } from "~/utils/cart-refusal.server";
 import { useHydrated } from "~/utils/hydrated";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { orderFormSchema } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
 import { newOneTimeKey, runOnce } from "~/utils/one-time-key.server";
@@ -41,11 +45,12 @@ const NOT_FOUND = "That part is not in our catalogue (any more).";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [part, catalogue, vehicle, terms] = await Promise.all([
+  const [part, catalogue, vehicle, terms, limit] = await Promise.all([
     getPart(params.id ?? ""),
     getPartCatalogue(params.id ?? ""),
     getRememberedVehicle(request),
     checkoutTerms(user),
+    spendingLimitFor(user),
   ]);
   if (!part || !catalogue) throw new Response(NOT_FOUND, { status: 404 });
   // This customer's price at each volume break (their group's price where it is lower).
@@ -79,6 +84,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       terms,
       /** The order form's one-time key: the same form sent twice places one order. */
       oneTimeKey: newOneTimeKey(),
+      limit,
+      /** Accounts members see price and stock, and who orders. */
+      mayOrder: user.role === "admin" || can(user, "order"),
     },
     {
       headers: {
@@ -90,6 +98,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  if (!(await getUser(request))) {
+    // Signed out while ordering: the quantity waits through the sign-in and goes into the cart.
+    const back = new URL(request.url).pathname;
+    return signInToContinue(request, cartIntentFrom(await readForm(request), back, params.id ?? ""), back);
+  }
   const user = await requireUser(request);
   return runOnce(request, { ownerId: user.id, operation: "order:part-page" }, () =>
     placePartOrder(request, params.id ?? "", user),
@@ -150,7 +163,7 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => ({
 });
 
 export default function PartDetails() {
-  const { part, prices, buyer, isAdmin, catalogue, vehicle, origin, refusal, terms, tax, oneTimeKey } =
+  const { part, prices, buyer, isAdmin, catalogue, vehicle, origin, refusal, terms, tax, mayOrder, oneTimeKey } =
     useLoaderData<typeof loader>();
   const canMeetMinimum = part.availableQuantity >= part.minOrderQuantity;
   return (
@@ -212,6 +225,11 @@ export default function PartDetails() {
         </h2>
         {isAdmin ? (
           <p className="mt-4 text-slate-700">Orders are placed from customer accounts, not by admins.</p>
+        ) : !mayOrder ? (
+          <p className="mt-4 text-slate-700" data-testid="ask-a-buyer">
+            Ask a buyer to order: your role in your company is Accounts, so a buyer or an owner places orders. You see
+            and pay them under My Orders.
+          </p>
         ) : !canMeetMinimum ? (
           <p className="mt-4 text-slate-700">
             We do not have enough stock for the minimum order of {part.minOrderQuantity.toLocaleString("en-US")} units
@@ -229,7 +247,7 @@ export default function PartDetails() {
             oneTimeKey={oneTimeKey}
           />
         )}
-        {!isAdmin && canMeetMinimum ? (
+        {!isAdmin && mayOrder && canMeetMinimum ? (
           <div id={`part-${part.id}`} className="mt-6 border-t border-slate-200 pt-4">
             <h3 className="font-semibold">Ordering several parts?</h3>
             <p className="text-sm text-slate-600">
@@ -404,6 +422,10 @@ function OrderForm({
         )}
       </div>
       <PaymentChoice meta={fields.payment} terms={terms} />
+      <SpendingLimitNotice
+        limit={useLoaderData<typeof loader>().limit}
+        totalCents={valid ? current.unitPriceCents * number + taxOn(current.unitPriceCents * number, tax.rate) : null}
+      />
       <ErrorList id={form.errorId} errors={form.errors} />
       <SubmitButton
         pending={isPending}

@@ -287,7 +287,7 @@ export default function PartsList() {
                 eagerCount={3}
                 label="Parts"
                 fitsLabel={fitsLabel}
-                addToCart={user?.role !== "admin"}
+                addToCart={user?.role !== "admin" && user?.mayOrder !== false}
                 refusal={data.refusal}
               />
             </div>

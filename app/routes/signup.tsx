@@ -2,7 +2,6 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { redirectWithSuccess } from "~/utils/toast.server";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { authPageHeaders, GoogleSignIn } from "~/components/google-button";
 import { createPasswordUser } from "~/models/user-credentials.server";
@@ -15,10 +14,13 @@ import { passwordProblem, hashPassword } from "~/utils/password.server";
 import { clientIp, signInThrottle } from "~/utils/rate-limit.server";
 import { readForm } from "~/utils/form.server";
 import { sendWelcomeEmail } from "~/utils/email-verification.server";
+import { safeRedirect } from "~/utils/safe-redirect";
+import { finishSignIn, redirectAfterSignIn } from "~/utils/sign-in-intent.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAnonymous(request, "/dashboard");
-  return { googleAvailable: isGoogleSignInAvailable() };
+  const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "");
+  await requireAnonymous(request, redirectTo || "/dashboard");
+  return { googleAvailable: isGoogleSignInAvailable(), redirectTo };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -50,12 +52,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
     throw error;
   }
   await sendWelcomeEmail(user);
-  const headers = await startSession(request, user.id, context);
-  return redirectWithSuccess("/dashboard", `Welcome to PartsWorks, ${name}!`, { headers });
+  const headers = new Headers(await startSession(request, user.id, context));
+  // Back where they were (or the catalogue), not the profile form: its optional fields wait there.
+  const finished = await finishSignIn(request, user, safeRedirect(formData.get("redirectTo"), "") || "/parts");
+  for (const cookie of finished.setCookies) headers.append("Set-Cookie", cookie);
+  const welcome = `Welcome to PartsWorks, ${name}!`;
+  return redirectAfterSignIn(
+    {
+      ...finished,
+      toast: finished.toast
+        ? { ...finished.toast, message: `${welcome} ${finished.toast.message}` }
+        : { kind: "success", message: welcome },
+    },
+    headers,
+  );
 }
 
 export default function SignupPage() {
-  const { googleAvailable } = useLoaderData<typeof loader>();
+  const { googleAvailable, redirectTo } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const isPending = useIsPending();
   const [form, fields] = useForm({
@@ -73,6 +87,7 @@ export default function SignupPage() {
         <h1 className="text-2xl font-bold text-slate-900">Sign Up</h1>
         {/* Always noValidate: the server (and Conform, once hydrated) show the shop's own messages. */}
         <Form method="post" {...getFormProps(form)} noValidate className="mt-4 space-y-1">
+          {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
           <Field meta={fields.name} label="Name" inputProps={{ autoComplete: "name", autoFocus: form.valid }} />
           <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email" }} />
           <Field
@@ -89,11 +104,14 @@ export default function SignupPage() {
         </Form>
         <p className="mt-4 text-sm text-slate-700">
           Already have an account?{" "}
-          <Link to="/login" className="font-medium text-brand-700 underline hover:text-brand-800">
+          <Link
+            to={redirectTo ? `/login?${new URLSearchParams({ redirectTo })}` : "/login"}
+            className="font-medium text-brand-700 underline hover:text-brand-800"
+          >
             Please login
           </Link>
         </p>
-        <GoogleSignIn available={googleAvailable} redirectTo="/dashboard" label="Sign up with Google" />
+        <GoogleSignIn available={googleAvailable} redirectTo={redirectTo || "/parts"} label="Sign up with Google" />
       </div>
     </div>
   );

@@ -29,7 +29,7 @@ import { getUserByEmail, getUserById, isDuplicateKeyError, type UserView } from 
 import { markEmailVerified } from "~/models/user-profile.server";
 import { audit, type AuditEvent } from "./audit-trail.server";
 import { queueEmail, shopUrl } from "./email.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { termsWords } from "~/domain/order-states";
 
 export const INVITATION_DAYS = 7;
@@ -65,7 +65,7 @@ export type InviteOutcome = { ok: true } | { ok: false; field: "email"; message:
 /** An owner invites someone by email, with a role; the link goes through the outbox. */
 export async function inviteMember(
   owner: UserView,
-  { email, role }: { email: string; role: CompanyRole },
+  { email, role, limit }: { email: string; role: CompanyRole; limit?: number },
   context?: Context,
 ): Promise<InviteOutcome> {
   const normalized = email.trim().toLowerCase();
@@ -83,6 +83,8 @@ export async function inviteMember(
     email: normalized,
     role,
     invitedBy: owner.id,
+    invitedByName: owner.name,
+    spendingLimitCents: role === "buyer" && limit ? limit * 100 : null,
     ttlMs: INVITATION_DAYS * DAY_MS,
   });
   await queueEmail({
@@ -103,7 +105,11 @@ export async function inviteMember(
     actor: actorOf(owner),
     action: "company.invite",
     target: { type: "company", id: owner.companyId, label: companyName },
-    after: { email: normalized, companyRole: role },
+    after: {
+      email: normalized,
+      companyRole: role,
+      ...(role === "buyer" && limit ? { spendingLimitCents: limit * 100 } : {}),
+    },
   });
   return { ok: true };
 }
@@ -117,6 +123,9 @@ export type InvitationPage =
       companyName: string;
       /** Whether an account with the invited address exists (then it accepts while signed in). */
       hasAccount: boolean;
+      /** A buyer's limit per order, and who invited them (who approves above it). */
+      spendingLimitCents: number | null;
+      invitedByName: string | null;
     };
 
 /** What the invitation link shows, without using it. */
@@ -131,6 +140,8 @@ export async function describeInvitation(token: string): Promise<InvitationPage>
     role: invitation.role,
     companyName: company.company.companyName || "a company",
     hasAccount: Boolean(await getUserByEmail(invitation.email)),
+    spendingLimitCents: invitation.spendingLimitCents,
+    invitedByName: invitation.invitedByName,
   };
 }
 
@@ -174,6 +185,10 @@ export async function acceptInvitation(token: string, user: UserView, context?: 
           message: "You are the last owner of your company: make a colleague an owner first, then accept.",
         }
       : { ok: false, status: 409, message: "Your account changed meanwhile: open the link again." };
+  }
+  // The limit the owner set with the invitation (joining clears any earlier one).
+  if (spent.role === "buyer" && spent.spendingLimitCents) {
+    await setSpendingLimit(spent.companyId, user.id, spent.spendingLimitCents);
   }
   const company = await getCompany(spent.companyId);
   const companyName = company?.company.companyName || "the company";

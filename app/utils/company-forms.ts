@@ -18,7 +18,16 @@ const decision = z.object({
     .optional(),
 });
 
-export const inviteSchema = z.object({ intent: z.literal("invite"), email: emailSchema, role });
+/** Whole dollars per order; empty for no limit. */
+const limitDollars = z
+  .number({ invalid_type_error: "Enter the limit in whole dollars" })
+  .int("Enter the limit in whole dollars")
+  .min(1, "A limit is at least $1 (leave it empty for none)")
+  .max(MAX_LIMIT_DOLLARS, `A limit is at most $${MAX_LIMIT_DOLLARS.toLocaleString("en-US")}`)
+  .optional();
+
+/** A buyer's limit can be set with the invitation; other roles have none. */
+export const inviteSchema = z.object({ intent: z.literal("invite"), email: emailSchema, role, limit: limitDollars });
 
 export const companyActionSchema = z.discriminatedUnion("intent", [
   inviteSchema,
@@ -26,13 +35,7 @@ export const companyActionSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("limit"),
     member: objectId,
-    /** Whole dollars per order; empty for no limit. */
-    limit: z
-      .number({ invalid_type_error: "Enter the limit in whole dollars" })
-      .int("Enter the limit in whole dollars")
-      .min(1, "A limit is at least $1 (leave it empty for none)")
-      .max(MAX_LIMIT_DOLLARS, `A limit is at most $${MAX_LIMIT_DOLLARS.toLocaleString("en-US")}`)
-      .optional(),
+    limit: limitDollars,
   }),
   z.object({ intent: z.literal("remove"), member: objectId }),
   decision.extend({ intent: z.literal("approve") }),

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { stringify } from "csv-stringify";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 
 /** One column of a CSV download: its header and how a row fills it. */
 export type CsvColumn<Row> = { header: string; value: (row: Row) => string | number | null };

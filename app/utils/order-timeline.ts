@@ -1,5 +1,5 @@
 import type { OrderPaymentMethod } from "~/domain/order-payments";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { formatDay, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 
 /** An order's timeline: every event with its time and who did it, in the order they happened. */

@@ -229,14 +229,4 @@ export function parsePage(value: string | null) {
   return Math.max(1, Number(value));
 }
 
-/** A fixed locale and time zone, so the server and the browser render the same text. */
-export function formatDateTime(iso: string | null) {
-  if (!iso) return "";
-  return (
-    new Intl.DateTimeFormat("en-US", {
-      dateStyle: "medium",
-      timeStyle: "short",
-      timeZone: "UTC",
-    }).format(new Date(iso)) + " UTC"
-  );
-}
+export { formatDateTime } from "~/format";

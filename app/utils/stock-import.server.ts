@@ -2,7 +2,7 @@ import { findPartsByNumbers, matchOf, normalisePartNumber } from "./part-number.
 import { parse } from "csv-parse";
 import { applyImportedChange } from "~/models/part-csv.server";
 import { audit, partTarget, partValues, type AuditEvent } from "./audit-trail.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
 import { MAX_IMPORT_LINES, type ImportChange } from "./stock-import";
 import { formatBreaks, parseBreaks, type VolumeBreak } from "~/domain/pricing";

@@ -9,7 +9,7 @@ import {
   type PaymentEvidence,
 } from "~/orders/model/card-payment.server";
 import { getEnv } from "./env.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 
 /** Card payments need the first two; webhooks (the confirmation that does not rely on the browser) the third. */
 export const STRIPE_VARIABLES = ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const;

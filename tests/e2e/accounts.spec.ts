@@ -64,7 +64,7 @@ test.describe("sign-up", () => {
     await page.screenshot({ path: test.info().outputPath("signup-guessable.png"), fullPage: true });
   });
 
-  test("creates the account, signs in and lands on /dashboard", async ({ page }) => {
+  test("creates the account, signs in and lands on the catalogue, not the profile form", async ({ page }) => {
     const email = uniqueEmail("signup");
     await page.goto("/signup");
     await expect(page.getByRole("link", { name: "Please login" })).toHaveAttribute("href", "/login");
@@ -72,9 +72,8 @@ test.describe("sign-up", () => {
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill("secret-pass");
     await page.getByRole("button", { name: "Sign Up", exact: true }).click();
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await expect(page.getByRole("heading", { name: "My Profile" })).toBeVisible();
-    await expect(page.getByTestId("profile-details")).toContainText(email);
+    await expect(page).toHaveURL(/\/parts$/);
+    await expect(page.getByRole("status").first()).toContainText("Welcome to PartsWorks, Sam Signup!");
     await expect(mainNav(page).getByTestId("nav-user-name").first()).toHaveText("Sam Signup");
   });
 
@@ -161,7 +160,7 @@ test.describe("login", () => {
     await expect(wait).toBeVisible();
     // A colleague at the same address signs in as usual.
     await submit(colleague.email, colleague.password);
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/dashboard\/orders$/);
     await expect(mainNav(page).getByTestId("nav-user-name").first()).toHaveText("Cora Colleague");
   });
 

@@ -51,7 +51,7 @@ async function body(response: Response) {
 }
 
 describe("sign-up", () => {
-  test("creates a customer with an argon2id hash, signs them in and lands on /dashboard", async () => {
+  test("creates a customer with an argon2id hash, signs them in and lands on the catalogue, not the profile form", async () => {
     const email = uniqueEmail("new");
     const response = await settle(
       signupAction(
@@ -59,7 +59,7 @@ describe("sign-up", () => {
       ),
     );
     expect(response.status).toBe(302);
-    expect(response.headers.get("Location")).toBe("/dashboard");
+    expect(response.headers.get("Location")).toBe("/parts");
     const stored = await User.findOne({ email }).select("+passwordHash").lean();
     expect(stored).toMatchObject({ name: "Nina New", role: "customer" });
     expect(stored?.passwordHash).toMatch(/^\$argon2id\$/);
@@ -132,13 +132,13 @@ describe("login", () => {
   });
 
   test.each(["//evil.example/steal", "https://evil.example/", "/\\evil.example"])(
-    "never redirects off the site (redirectTo=%s goes to /)",
+    "never redirects off the site (redirectTo=%s goes to the customer's own start page)",
     async (redirectTo) => {
       const user = await createUser();
       const response = await settle(
         loginAction(args(postRequest("/login", { email: user.email, password: TEST_PASSWORD, redirectTo }))),
       );
-      expect(response.headers.get("Location")).toBe("/");
+      expect(response.headers.get("Location")).toBe("/dashboard/orders");
     },
   );
 

@@ -2,6 +2,7 @@
  * "Order again": the order placed from a reordered cart names the order it came from in its
  * timeline, with a link, on the customer's and the admin's order pages.
  */
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { describe, expect, test } from "vitest";
 import { Order } from "~/orders/model/schema.server";
 import { action as cartAction } from "~/routes/dashboard.cart";
@@ -18,7 +19,12 @@ const delivery = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield" };
 
 type Event = { event: string; label: string; link?: { to: string; text: string } };
 
-async function timelineOf(load: typeof orderLoader, path: string, id: string, cookie: string): Promise<Event[]> {
+async function timelineOf(
+  load: (args: LoaderFunctionArgs) => Promise<unknown>,
+  path: string,
+  id: string,
+  cookie: string,
+): Promise<Event[]> {
   const response = await settle(load(loaderArgs(getRequest(path, { cookie }), { id })));
   expect(response.status).toBe(200);
   return (await response.json()).timeline;

@@ -74,3 +74,9 @@ export async function declineOrder(orderId: string, companyId: string, { by, not
     },
   });
 }
+
+/** The buyer who placed it withdraws an order still waiting for approval: cancelled, its stock back once. */
+export function withdrawOrder(orderId: string, placerId: string) {
+  if (!isObjectId(orderId) || !isObjectId(placerId)) return Promise.resolve(null);
+  return endUnpaidOrder({ _id: orderId, userId: placerId }, "cancelled", { from: "approval" });
+}
