@@ -12,7 +12,6 @@ import {
   type RecordedPaymentInput,
 } from "~/orders/model/payments.server";
 import { cancelOrder, removeOrder } from "~/orders/model/holds.server";
-import { markShipped } from "~/orders/model/shipments.server";
 import { type CustomerScope } from "~/orders/model/reads.server";
 import { type OrderView } from "~/orders/model/view.server";
 import { getUserById } from "~/models/user.server";
@@ -24,6 +23,7 @@ import { placeOrder } from "./checkout.server";
 import type { PlaceOrderInput } from "./checkout-order.server";
 import { formatCents } from "~/domain/format";
 import { raiseOrderEvent } from "./events.server";
+import { allocateArrivedStock } from "./warehouse.server";
 import { ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 
 type Actor = { id: string; email: string };
@@ -131,6 +131,7 @@ export async function placeCustomerOrder(
 export async function cancelCustomerOrder(orderId: string, customer: CustomerScope) {
   const order = await cancelOrder(orderId, customer);
   if (order) await raiseOrderEvent({ type: "orderCancelled", order, by: "customer" });
+  if (order) await allocateArrivedStock(order.lines.map((line) => line.partId));
   return order;
 }
 
@@ -138,42 +139,8 @@ export async function cancelCustomerOrder(orderId: string, customer: CustomerSco
 export async function removeUnpaidOrder(orderId: string) {
   const order = await removeOrder(orderId);
   if (order) await raiseOrderEvent({ type: "orderCancelled", order, by: "shop" });
+  if (order) await allocateArrivedStock(order.lines.map((line) => line.partId));
   return order;
-}
-
-// --- Shipping ---------------------------------------------------------------------------------------
-
-export type ShipOutcome = { ok: true; order: OrderView } | { ok: false; status: 404 | 409; message: string };
-
-/** Ships a paid order, or one on account, with its carrier and tracking number (or collected). */
-export async function shipOrder(
-  orderId: string,
-  shipment: { carrier: string; trackingNumber?: string | null },
-  { actor, context, current }: { actor: Actor; context?: Context; current: OrderView | null },
-): Promise<ShipOutcome> {
-  const order = await markShipped(orderId, shipment);
-  if (!order) {
-    if (!current) return { ok: false, status: 404, message: "That order does not exist." };
-    return {
-      ok: false,
-      status: 409,
-      message: `Only paid orders, or orders on account, waiting to ship can be shipped; ${current.number} is ${ORDER_STATE_WORDS[current.state]}.`,
-    };
-  }
-  await raiseOrderEvent({ type: "orderShipped", order });
-  await audit({
-    context,
-    actor,
-    action: "order.ship",
-    target: orderTarget(order),
-    before: { status: current ? ORDER_STATE_WORDS[current.state] : null },
-    after: {
-      status: ORDER_STATE_WORDS[order.state],
-      carrier: shipment.carrier,
-      trackingNumber: shipment.trackingNumber ?? null,
-    },
-  });
-  return { ok: true, order };
 }
 
 // --- Recording payments -----------------------------------------------------------------------------

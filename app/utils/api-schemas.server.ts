@@ -144,6 +144,12 @@ export const Order = z
           description: "The list price of a unit, when the line's is lower; absent otherwise",
         }),
         lineTotal: Money,
+        backordered: z.number().int().openapi({ description: "Units still waiting for stock" }),
+        backorderExpectedOn: z
+          .string()
+          .nullable()
+          .openapi({ description: "The day (YYYY-MM-DD) backordered units were expected when ordered" }),
+        shipped: z.number().int().openapi({ description: "Units shipped so far" }),
       }),
     ),
     net: Money,
@@ -168,6 +174,18 @@ export const Order = z
     paidAt: isoTime.nullable(),
     shippedAt: isoTime.nullable(),
     shipment: z.object({ carrier: z.string(), trackingNumber: z.string().nullable() }).nullable(),
+    shipments: z
+      .array(
+        z.object({
+          id: z.string(),
+          number: z.number().int().openapi({ description: "1 for the first parcel, 2 for the next, …" }),
+          carrier: z.string(),
+          trackingNumber: z.string().nullable(),
+          shippedAt: isoTime,
+          lines: z.array(z.object({ partNumber: z.string(), name: z.string(), quantity: z.number().int() })),
+        }),
+      )
+      .openapi({ description: "Every parcel the order left in (webhook order.shipment.created for each)" }),
     invoiceNumber: z.string().nullable(),
     customer: z.object({ name: z.string(), email: z.string(), companyName: z.string().nullable() }),
   })
@@ -241,7 +259,26 @@ export const Statement = z
 // --- Staff ------------------------------------------------------------------------------------------
 
 export const ShipBody = z
-  .object(shipmentFields)
+  .object({
+    ...shipmentFields,
+    lines: z
+      .array(
+        z
+          .object({
+            partNumber: z.string().max(32),
+            quantity: z
+              .number({ invalid_type_error: "A quantity is a whole number of units" })
+              .int("A quantity is a whole number of units")
+              .min(1, "A quantity is at least 1")
+              .max(MAX_LINE_QUANTITY, "That quantity is too large"),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(MAX_ORDER_LINES)
+      .optional()
+      .openapi({ description: "The units of this parcel by part number; absent: every unit that can ship now" }),
+  })
   .strict()
   .refine(trackingGiven.check, trackingGiven.message)
   .openapi("ShipBody");

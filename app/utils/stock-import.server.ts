@@ -1,4 +1,5 @@
 import { findPartsByNumbers, matchOf, normalisePartNumber } from "./part-number.server";
+import { allocateArrivedStock } from "~/orders/warehouse.server";
 import { parse } from "csv-parse";
 import { applyImportedChange } from "~/models/part-csv.server";
 import { audit, partTarget, partValues, type AuditEvent } from "./audit-trail.server";
@@ -284,6 +285,7 @@ export async function applyImportChanges(
 ) {
   let applied = 0;
   const conflicts: ImportConflict[] = [];
+  const restocked: string[] = [];
   for (const [partId, line, stockBefore, stockAfter, priceBefore, priceAfter, breaksBefore, breaksAfter] of changes) {
     // The breaks are read again (never trusted as sent): the dry run's text, parsed and checked once more.
     const parsedBreaks = breaksAfter !== null ? parseBreaks(breaksAfter) : null;
@@ -295,6 +297,7 @@ export async function applyImportChanges(
     });
     if (outcome.ok) {
       applied += 1;
+      if (stockBefore !== null && stockAfter !== null && stockAfter > stockBefore) restocked.push(partId);
       await audit({
         context,
         actor,
@@ -315,5 +318,7 @@ export async function applyImportChanges(
         : "no longer exists",
     });
   }
+  // Stock that arrives goes to the orders waiting on backorder first, oldest first.
+  if (restocked.length) await allocateArrivedStock(restocked);
   return { applied, conflicts };
 }
