@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ComponentProps } from "react";
 import { DOCUMENT_TITLES, documentPath, type DocumentKind } from "./order-document";
+import { OrderFulfilment } from "./order-fulfilment";
 import { OrderLinesTable } from "./order-lines";
 import { OrderTimeline } from "./order-timeline";
 import { formatCents } from "~/domain/format";
@@ -42,7 +43,8 @@ export function OrderDetails({
     phone: string;
     address: string;
     shipment: { carrier: string; trackingNumber: string | null } | null;
-  } & Pick<ComponentProps<typeof OrderLinesTable>, "lines" | "totalCents" | "netCents" | "taxLines">;
+  } & ComponentProps<typeof OrderFulfilment>["order"] &
+    Pick<ComponentProps<typeof OrderLinesTable>, "lines" | "totalCents" | "netCents" | "taxLines">;
   timeline: ComponentProps<typeof OrderTimeline>["events"];
   documents: readonly DocumentKind[];
 }) {
@@ -57,6 +59,7 @@ export function OrderDetails({
           caption="Every line of this order"
         />
       </div>
+      <OrderFulfilment order={order} />
       <div className="mt-6 grid gap-4 sm:grid-cols-2">
         <section aria-labelledby="delivery-heading" className="min-w-0 break-words">
           <h2 id="delivery-heading" className="font-semibold">
@@ -65,7 +68,7 @@ export function OrderDetails({
           <p className="text-slate-800">{order.userName}</p>
           <p className="text-slate-800">{order.phone}</p>
           <p className="whitespace-pre-line text-slate-800">{order.address}</p>
-          <Shipment shipment={order.shipment} />
+          {order.shipments.length > 1 ? null : <Shipment shipment={order.shipment} />}
         </section>
         <section aria-labelledby="timeline-heading" className="min-w-0 break-words">
           <h2 id="timeline-heading" className="font-semibold">

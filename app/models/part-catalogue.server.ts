@@ -161,6 +161,10 @@ export type PartEdit = {
   lowStockThreshold: number | null;
   /** Volume breaks, sorted by quantity (domain/pricing.ts). */
   volumeBreaks: VolumeBreak[];
+  /** Orders beyond the stock wait on backorder; the restock day (YYYY-MM-DD) or lead time in days. */
+  backorderable?: boolean;
+  restockOn?: string | null;
+  leadTimeDays?: number | null;
 };
 
 function isDuplicateKey(error: unknown) {
@@ -181,7 +185,16 @@ export async function updatePartCatalogue(
     // The part as it was comes back from the same single update (the audit log's "before").
     const previous = await Part.findOneAndUpdate(
       { _id: id },
-      { $set: { ...fields, partNumber, ...catalogueKeys({ ...fields, partNumber }) } },
+      {
+        $set: {
+          ...fields,
+          partNumber,
+          ...catalogueKeys({ ...fields, partNumber }),
+          ...(fields.restockOn !== undefined
+            ? { restockOn: fields.restockOn ? new Date(`${fields.restockOn}T00:00:00Z`) : null }
+            : {}),
+        },
+      },
       { runValidators: true, returnDocument: "before" },
     ).lean();
     if (!previous) return { ok: false, reason: "missing" };
@@ -196,6 +209,9 @@ export async function updatePartCatalogue(
       ...toCatalogue(previous as Parameters<typeof toCatalogue>[0]),
       lowStockThreshold: previous.lowStockThreshold ?? null,
       volumeBreaks: view.volumeBreaks,
+      backorderable: view.backorderable,
+      restockOn: view.restockOn,
+      leadTimeDays: view.leadTimeDays,
     };
     return { ok: true, before, after: { ...fields, partNumber } };
   } catch (error) {

@@ -137,7 +137,7 @@ export async function checkStock({
       const gap = part.onHand - accounted;
       say(
         "count",
-        `available ${available} + held on the shelf for orders ${heldByLive + heldInFlight} = ${accounted}, but ${part.onHand} on hand ` +
+        `available ${available} + held by orders ${heldByLive + heldInFlight} = ${accounted}, but ${part.onHand} on hand ` +
           `(${gap > 0 ? `${gap} units held for no one` : `${-gap} units counted twice`})`,
       );
     }

@@ -97,6 +97,20 @@ describe("backorders", () => {
     );
   });
 
+  test("the stock check reports an order showing fewer units on backorder than its hold, and stock left while a backorder waits", async () => {
+    const part = await backorderablePart(100);
+    const { order } = await place(part.id, 300);
+    expect(await stockProblems(part.id)).toEqual([]);
+    // What a bug (not a crash: allocation lowers the hold first) would leave: the order says allocated, the hold does not.
+    await Order.updateOne({ _id: order.id }, { $set: { "lines.0.backorderedQuantity": 50 } });
+    await Part.updateOne({ _id: part.id }, { $inc: { availableQuantity: 10, onHand: 10 } });
+    const kinds = (await stockProblems(part.id)).map((problem) => [problem.kind, problem.message]);
+    expect(kinds).toEqual([
+      ["backorder-mismatch", `order ${order.id} shows 50 units on backorder, its hold 200`],
+      ["unallocated", "has 10 units available while 200 units wait on backorder"],
+    ]);
+  });
+
   test("an admin's restock on Manage Products allocates to the waiting order and says so", async () => {
     const part = await backorderablePart(0);
     const { order } = await place(part.id, 150);
