@@ -16,6 +16,7 @@ import { orderSearchKeys } from "~/orders/model/search-keys.server";
 import { toOrderView } from "~/orders/model/view.server";
 import { hashPassword } from "./password.server";
 import { getEnv } from "./env.server";
+import { ensureDemoWarehouse } from "./demo-warehouse.server";
 
 /**
  * The demo accounts; their logins are printed when the shop starts on the local database. Taylor
@@ -488,6 +489,7 @@ export async function ensureDemoData() {
     await ensureDemoWebhooks(trade._id.toString(), trade.companyId.toString(), orders.map(toOrderView));
   }
   await ensureDemoApproval(now);
+  await ensureDemoWarehouse(now, DEMO_USERS[1].email, DEMO_USERS[0].email);
   // A company member is printed with their role in the company (the demo.sh and seed listings).
   return DEMO_USERS.map(({ email, password, role, companyRole, note }) => ({
     email,
