@@ -59,7 +59,7 @@ export function OrderDetails({
           caption="Every line of this order"
         />
       </div>
-      <OrderFulfilment order={order} />
+      <OrderFulfilment order={order} orderId={order.id} />
       <div className="mt-6 grid gap-4 sm:grid-cols-2">
         <section aria-labelledby="delivery-heading" className="min-w-0 break-words">
           <h2 id="delivery-heading" className="font-semibold">

@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import { formatDay } from "~/domain/order-states";
 import { describeShipment } from "~/utils/shipping";
 
@@ -27,7 +28,7 @@ const units = (n: number) => n.toLocaleString("en-US");
  * What of the order waits on backorder (and when it is expected) and every parcel it left in, with
  * its lines, carrier and tracking. Nothing when the order is neither backordered nor part-shipped.
  */
-export function OrderFulfilment({ order }: { order: FulfilmentOrder }) {
+export function OrderFulfilment({ order, orderId }: { order: FulfilmentOrder; orderId?: string }) {
   const waiting = order.lines.filter((line) => line.backorderedQuantity > 0);
   const parcels = order.shipments.length > 1 || order.lines.some((line) => line.shippedQuantity < line.quantity);
   if (!waiting.length && !(order.shipments.length && parcels)) return null;
@@ -72,6 +73,14 @@ export function OrderFulfilment({ order }: { order: FulfilmentOrder }) {
                   </p>
                 ) : null}
                 {parcel.note ? <p className="text-sm text-slate-600">Note: {parcel.note}</p> : null}
+                {orderId && parcel.id !== "whole" ? (
+                  <Link
+                    to={`/documents/${orderId}/packing-slip?parcel=${parcel.number}`}
+                    className="inline-flex min-h-11 items-center font-medium text-brand-700 underline"
+                  >
+                    Packing slip of parcel {parcel.number}
+                  </Link>
+                ) : null}
               </li>
             );
           })}

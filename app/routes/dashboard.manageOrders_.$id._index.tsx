@@ -196,7 +196,8 @@ export default function AdminOrderPage() {
           <h2 id="ship-heading" className="text-lg font-semibold">
             {order.shipments.length ? "Ship the next parcel" : "Ship this order"}
           </h2>
-          <ShipForm order={order} reply={reply} />
+          {/* A new parcel or stock allocated changes what each line may ship: the form starts again from it. */}
+          <ShipForm key={`${order.shipments.length}-${order.backorderedUnits}`} order={order} reply={reply} />
         </section>
       ) : null}
       {order.payments.length || order.balanceCents > 0 ? (

@@ -17,7 +17,8 @@ import { cancelCustomerOrder, recordPayment } from "~/orders/service.server";
 import { allocateArrivedStock, shipOrder } from "~/orders/warehouse.server";
 import { getOrderById } from "~/orders/model/reads.server";
 import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
-import { actionArgs, postRequest, settle } from "../setup/requests";
+import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+import { loader as documentLoader } from "~/routes/documents.$id.$kind";
 import { snapshot } from "./ordering.helpers";
 
 const delivery = { phone: "+1 555 0100", address: "1 Backorder Street, Springfield" };
@@ -262,5 +263,21 @@ describe("parcels", () => {
     const after = (await getOrderById(order.id))!;
     expect(after.state).toBe("part-shipped");
     expect(after.shipments[0]).toMatchObject({ note: "Fragile", lines: [{ quantity: 120 }] });
+
+    // The parcel's own packing slip: its units and its tracking; a parcel that does not exist is a 404.
+    const slip = async (query: string) =>
+      settle(
+        documentLoader(
+          loaderArgs(getRequest(`/documents/${order.id}/packing-slip${query}`, { cookie }), {
+            id: order.id,
+            kind: "packing-slip",
+          }),
+        ),
+      );
+    const parcel = await (await slip("?parcel=1")).json();
+    expect(parcel.data.order.lines.map((line: { quantity: number }) => line.quantity)).toEqual([120]);
+    expect(parcel.data.order.shipment).toEqual({ carrier: "ups", trackingNumber: "1Z4" });
+    expect(parcel.pdf).toMatch(/\?parcel=1$/);
+    expect((await slip("?parcel=2")).status).toBe(404);
   });
 });
