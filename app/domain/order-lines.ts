@@ -78,5 +78,6 @@ export function backorderText(split: { now: number; backordered: number; expecte
   const expected = split.expectedOn
     ? `expected ${DAY_WORDS.format(new Date(`${split.expectedOn}T00:00:00Z`))}`
     : "date to be confirmed";
+  if (split.now === 0) return `All ${units(split.backordered)} on backorder, ${expected}`;
   return `${units(split.now)} now, ${units(split.backordered)} on backorder, ${expected}`;
 }

@@ -16,6 +16,7 @@ import { action as manageProductsAction } from "~/routes/dashboard.manageProduct
 import { cancelCustomerOrder, recordPayment } from "~/orders/service.server";
 import { allocateArrivedStock, shipOrder } from "~/orders/warehouse.server";
 import { getOrderById } from "~/orders/model/reads.server";
+import { orderTimeline } from "~/utils/order-timeline";
 import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { loader as documentLoader } from "~/routes/documents.$id.$kind";
@@ -191,6 +192,11 @@ describe("parcels", () => {
       [1, 300, "1Z1"],
       [2, 200, "JD2"],
     ]);
+    expect(
+      orderTimeline(rest.order, "customer")
+        .filter((event) => event.event === "parcel" || event.event === "shipped")
+        .map((event) => event.label),
+    ).toEqual([`Parcel 1 shipped: 300 × ${part.name}`, `Parcel 2 shipped: 200 × ${part.name}`, "Shipped"]);
     const doc = await partDoc(part.id);
     expect(doc.holds ?? []).toEqual([]);
     expect(doc).toMatchObject({ availableQuantity: 50, onHand: 50 });
