@@ -220,6 +220,36 @@ export async function updatePartCatalogue(
   }
 }
 
+/**
+ * Sets whether a part may be backordered and when its stock is expected (the stock API); the part
+ * as it was and as it is, or null when no part has that number.
+ */
+export async function setBackorderPolicy(
+  partId: string,
+  policy: { backorderable: boolean; restockOn: string | null; leadTimeDays: number | null },
+) {
+  if (!isObjectId(partId)) return null;
+  const previous = await Part.findOneAndUpdate(
+    { _id: partId },
+    {
+      $set: {
+        backorderable: policy.backorderable,
+        restockOn: policy.restockOn ? new Date(`${policy.restockOn}T00:00:00Z`) : null,
+        leadTimeDays: policy.leadTimeDays,
+      },
+    },
+    { runValidators: true, returnDocument: "before" },
+  ).lean();
+  if (!previous) return null;
+  const view = toPartView(previous);
+  return {
+    id: view.id,
+    name: view.name,
+    before: { backorderable: view.backorderable, restockOn: view.restockOn, leadTimeDays: view.leadTimeDays },
+    after: policy,
+  };
+}
+
 /** Whether another part already has this part number (as a key: "PW 1012" is PW-1012). */
 export async function partNumberTaken(partNumber: string, exceptId?: string) {
   const key = partNumberKey(partNumber);

@@ -11,6 +11,7 @@ import { MAX_ORDER_LINES, MAX_LINE_QUANTITY } from "~/domain/order-lines";
 import { ORDER_STATES } from "~/domain/order-states";
 import { PART_SORTS } from "~/domain/search";
 import { partsSearchSchema } from "./parts-search.server";
+import { backorderFields } from "./catalogue-forms";
 import { deliveryFields, MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
 import { MAX_IMPORT_LINES } from "./stock-import";
 
@@ -324,12 +325,24 @@ export const StockUpdatesBody = z
               .multipleOf(100, "Prices are whole dollars: give a multiple of 100 cents")
               .optional()
               .openapi({ description: "Integer minor units (cents), USD; whole dollars" }),
+            backorder: z
+              .object({
+                allowed: z.boolean({ required_error: "Say whether the part may be backordered" }),
+                restockOn: backorderFields.restockOn.nullable(),
+                leadTimeDays: backorderFields.leadTimeDays.nullable(),
+              })
+              .strict()
+              .optional()
+              .openapi({
+                description:
+                  "Whether orders beyond the stock wait on backorder, and when stock is expected (a day, or else a lead time in days)",
+              }),
           })
           .strict()
-          .refine((update) => update.stock !== undefined || update.price !== undefined, {
-            message: "Give stock, price or both",
-            path: ["stock"],
-          }),
+          .refine(
+            (update) => update.stock !== undefined || update.price !== undefined || update.backorder !== undefined,
+            { message: "Give stock, price, backorder or several", path: ["stock"] },
+          ),
       )
       .min(1, "Give at least one update")
       .max(MAX_IMPORT_LINES, `At most ${MAX_IMPORT_LINES} updates at a time`),
