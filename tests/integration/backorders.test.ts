@@ -8,6 +8,7 @@
 import { describe, expect, test } from "vitest";
 import { Order } from "~/orders/model/schema.server";
 import { placeOrder } from "~/orders/checkout.server";
+import { addToCart, getCart } from "~/models/cart.server";
 import { Outbox } from "~/models/outbox.server";
 import { Part } from "~/models/part.server";
 import { checkStock } from "~/models/stock-check.server";
@@ -70,6 +71,14 @@ describe("backorders", () => {
     expect(doc.availableQuantity).toBe(0);
     expect(doc.holds?.[0]).toMatchObject({ quantity: 500, backordered: 200 });
     expect(await stockProblems(part.id)).toEqual([]);
+
+    // The cart says it before checkout too.
+    const shopper = await createUser();
+    const more = await backorderablePart(120);
+    expect((await addToCart(shopper.id, more.id, 300)).ok).toBe(true);
+    const [line] = (await getCart(shopper.id)).lines;
+    expect(line.problem).toBeNull();
+    expect(line.backorder).toMatch(/^120 now, 180 on backorder, expected [A-Z][a-z]{2} \d{1,2}, \d{4}$/);
 
     const plain = await createPart({ availableQuantity: 300, minOrderQuantity: 100 });
     const user = await createUser();
