@@ -4,6 +4,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { carriers, COLLECTED } from "~/content/carriers";
 import { formatCents } from "~/format";
 import {
+  MAX_SHIPMENT_NOTE,
   recordPaymentSchema,
   reversePaymentSchema,
   SECOND_PAYMENT_LABEL,
@@ -29,20 +30,71 @@ function usePendingIntent(intent: string, paymentId?: string) {
   );
 }
 
-/** Ship: a carrier and its tracking number, or collected by the customer. */
-export function ShipForm({ orderNumber, reply }: { orderNumber: string; reply: Reply }) {
+type ShippableOrder = {
+  number: string;
+  lines: {
+    productName: string;
+    partNumber: string;
+    quantity: number;
+    backorderedQuantity: number;
+    shippedQuantity: number;
+  }[];
+};
+
+/**
+ * Ship a parcel: the units of each line in it (at first, every unit that can ship now), a carrier
+ * and its tracking number, or collected by the customer. The server checks each line's units.
+ */
+export function ShipForm({ order, reply }: { order: ShippableOrder; reply: Reply }) {
+  const canShip = order.lines.map((line) =>
+    Math.max(0, line.quantity - line.backorderedQuantity - line.shippedQuantity),
+  );
   const [form, fields] = useForm({
     id: "ship-form",
     lastResult: reply?.intent === "ship" ? reply.result : null,
     constraint: getZodConstraint(shipOrderSchema),
+    defaultValue: { lines: canShip.map((units) => ({ quantity: String(units) })) },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: shipOrderSchema }),
   });
   const pending = usePendingIntent("ship");
+  const lineFields = fields.lines.getFieldList();
+  const whole = canShip.every(
+    (units, index) => units + order.lines[index].shippedQuantity === order.lines[index].quantity,
+  );
   return (
     <Form method="post" {...getFormProps(form)} className="grid gap-x-4 sm:grid-cols-2">
       <input type="hidden" name="intent" value="ship" />
+      <fieldset className="sm:col-span-2">
+        <legend className={labelClass}>Units in this parcel</legend>
+        <ul className="divide-y divide-slate-200 rounded border border-slate-200" data-testid="ship-lines">
+          {order.lines.map((line, index) => {
+            const meta = lineFields[index]?.getFieldset().quantity;
+            if (!meta) return null;
+            return (
+              <li key={index} className="grid gap-2 p-3 sm:grid-cols-[1fr_10rem] sm:items-start">
+                <div className="text-sm">
+                  <p className="font-medium">
+                    {line.productName} <span className="font-normal text-slate-600">({line.partNumber})</span>
+                  </p>
+                  <p className="text-slate-700">
+                    {units(line.shippedQuantity)} of {units(line.quantity)} shipped
+                    {line.backorderedQuantity ? `, ${units(line.backorderedQuantity)} on backorder` : ""}; up to{" "}
+                    {units(canShip[index])} can ship now
+                  </p>
+                </div>
+                <Field
+                  meta={meta}
+                  label={`Units of ${line.partNumber || line.productName}`}
+                  type="number"
+                  inputProps={{ min: 0, max: canShip[index], step: 1, inputMode: "numeric" }}
+                />
+              </li>
+            );
+          })}
+        </ul>
+      </fieldset>
       <div>
         <label htmlFor={fields.carrier.id} className={labelClass}>
           Carrier
@@ -64,15 +116,26 @@ export function ShipForm({ orderNumber, reply }: { orderNumber: string; reply: R
         help="Leave empty when the customer collected the order."
         inputProps={{ autoComplete: "off" }}
       />
+      <div className="sm:col-span-2">
+        <Field
+          meta={fields.note}
+          label="Note on the packing slip (optional)"
+          inputProps={{ autoComplete: "off", maxLength: MAX_SHIPMENT_NOTE }}
+        />
+      </div>
       <ErrorList id={form.errorId} errors={form.errors} />
       <div className="sm:col-span-2">
         <SubmitButton pending={pending} pendingText="Marking shipped…">
-          Mark {orderNumber} shipped and email the customer
+          {whole && !order.lines.some((line) => line.shippedQuantity)
+            ? `Mark ${order.number} shipped and email the customer`
+            : `Ship this parcel of ${order.number} and email the customer`}
         </SubmitButton>
       </div>
     </Form>
   );
 }
+
+const units = (n: number) => n.toLocaleString("en-US");
 
 /**
  * Money received outside Stripe: amount, day received, method, reference. After a payment that

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ComponentProps } from "react";
 import { DOCUMENT_TITLES, documentPath, type DocumentKind, ublPath } from "./order-document";
+import { OrderFulfilment } from "./order-fulfilment";
 import { OrderLinesTable } from "./order-lines";
 import { OrderTimeline } from "./order-timeline";
 import { formatCents } from "~/format";
@@ -43,7 +44,8 @@ export function OrderDetails({
     phone: string;
     address: string;
     shipment: { carrier: string; trackingNumber: string | null } | null;
-  } & Pick<ComponentProps<typeof OrderLinesTable>, "lines" | "totalCents" | "netCents" | "taxLines">;
+  } & ComponentProps<typeof OrderFulfilment>["order"] &
+    Pick<ComponentProps<typeof OrderLinesTable>, "lines" | "totalCents" | "netCents" | "taxLines">;
   timeline: ComponentProps<typeof OrderTimeline>["events"];
   documents: readonly DocumentKind[];
 }) {
@@ -58,6 +60,7 @@ export function OrderDetails({
           caption="Every line of this order"
         />
       </div>
+      <OrderFulfilment order={order} orderId={order.id} />
       <div className="mt-6 grid gap-4 sm:grid-cols-2">
         <section aria-labelledby="delivery-heading" className="min-w-0 break-words">
           <h2 id="delivery-heading" className="font-semibold">
@@ -66,7 +69,7 @@ export function OrderDetails({
           <p className="text-slate-800">{order.userName}</p>
           <p className="text-slate-800">{order.phone}</p>
           <p className="whitespace-pre-line text-slate-800">{order.address}</p>
-          <Shipment shipment={order.shipment} />
+          {order.shipments.length > 1 ? null : <Shipment shipment={order.shipment} />}
         </section>
         <section aria-labelledby="timeline-heading" className="min-w-0 break-words">
           <h2 id="timeline-heading" className="font-semibold">

@@ -12,7 +12,7 @@ export const MAX_LINE_QUANTITY = 10_000_000;
 export type LineProblemReason = "missing" | "below-minimum" | "above-stock" | "invalid-quantity";
 export type LineProblem = { reason: LineProblemReason; message: string };
 
-type PartRules = { minOrderQuantity: number; availableQuantity: number };
+type PartRules = { minOrderQuantity: number; availableQuantity: number; backorderable?: boolean };
 
 const units = (n: number) => n.toLocaleString("en-US");
 
@@ -29,7 +29,7 @@ export function lineProblem(part: PartRules | null | undefined, quantity: number
   if (quantity < part.minOrderQuantity) {
     return { reason: "below-minimum", message: `The minimum order is ${units(part.minOrderQuantity)} units` };
   }
-  if (quantity > part.availableQuantity) {
+  if (quantity > part.availableQuantity && !part.backorderable) {
     return { reason: "above-stock", message: `Only ${units(Math.max(0, part.availableQuantity))} units are available` };
   }
   return null;
@@ -51,4 +51,33 @@ export function describeOrder(order: { summary: string; lineCount: number; total
   return order.lineCount > 1
     ? `${order.lineCount} lines (${units} units): ${order.summary}`
     : `${units} × ${order.summary}`;
+}
+
+type BackorderRules = PartRules & { restockOn?: string | null; leadTimeDays?: number | null };
+
+/** The day (YYYY-MM-DD) backordered units are expected: the restock day set, else today plus the lead time. */
+export function expectedRestockDay(part: BackorderRules, now = new Date()): string | null {
+  const today = now.toISOString().slice(0, 10);
+  if (part.restockOn && part.restockOn >= today) return part.restockOn;
+  if (part.leadTimeDays) return new Date(now.getTime() + part.leadTimeDays * 86_400_000).toISOString().slice(0, 10);
+  return null;
+}
+
+/** How an order of `quantity` splits: units held now and units on backorder (0 when the shelf has enough). */
+export function backorderSplit(part: BackorderRules, quantity: number) {
+  const now = Math.max(0, Math.min(quantity, part.availableQuantity));
+  const backordered = part.backorderable ? quantity - now : 0;
+  return { now, backordered, expectedOn: backordered > 0 ? expectedRestockDay(part) : null };
+}
+
+const DAY_WORDS = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
+
+/** "300 now, 200 on backorder, expected Jan 12, 2027" (or null when nothing is backordered). */
+export function backorderText(split: { now: number; backordered: number; expectedOn: string | null }) {
+  if (split.backordered <= 0) return null;
+  const expected = split.expectedOn
+    ? `expected ${DAY_WORDS.format(new Date(`${split.expectedOn}T00:00:00Z`))}`
+    : "date to be confirmed";
+  if (split.now === 0) return `All ${units(split.backordered)} on backorder, ${expected}`;
+  return `${units(split.now)} now, ${units(split.backordered)} on backorder, ${expected}`;
 }

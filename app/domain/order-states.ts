@@ -12,6 +12,7 @@ export const ORDER_STATES = [
   "on-account",
   "overdue",
   "pending",
+  "part-shipped",
   "shipped",
   "cancelled",
   "removed",
@@ -27,6 +28,7 @@ export const ORDER_STATE_WORDS: Record<OrderState, string> = {
   "on-account": "On account",
   overdue: "Overdue",
   pending: "Pending",
+  "part-shipped": "Part-shipped",
   shipped: "Shipped",
   cancelled: "Cancelled",
   removed: "Removed",
@@ -41,6 +43,7 @@ export const ORDER_STATE_MEANINGS: Record<OrderState, string> = {
   "on-account": "On account (invoiced, not yet due)",
   overdue: "Overdue (on account, past due)",
   pending: "Pending (paid, to ship)",
+  "part-shipped": "Part-shipped (paid; some parcels have left, the rest is to ship)",
   shipped: "Shipped (paid)",
   cancelled: "Cancelled by the customer",
   removed: "Removed by the shop",
@@ -61,6 +64,8 @@ type StateInput = {
   paidCents: number;
   paidAt?: Date | string | null;
   dueAt?: Date | string | null;
+  /** Some parcels have left (the order is not shipped whole yet while its status is not shipped). */
+  partShipped?: boolean;
 };
 
 /** The state of an order at `now`. An order on account shows its money's state until it is paid. */
@@ -69,7 +74,7 @@ export function orderState(order: StateInput, now: Date = new Date()): OrderStat
   if (status === "cancelled" || status === "removed" || status === "expired") return status;
   if (status === "approval") return "approval";
   const paid = Boolean(order.paidAt) || status === "paid";
-  if (paid) return status === "shipped" ? "shipped" : "pending";
+  if (paid) return status === "shipped" ? "shipped" : order.partShipped ? "part-shipped" : "pending";
   if (order.dueAt && new Date(order.dueAt).getTime() < now.getTime()) return "overdue";
   if (order.paidCents > 0 && order.paidCents < order.totalCents) return "part-paid";
   if (status === "account" || (status === "shipped" && order.dueAt)) return "on-account";

@@ -1,5 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
-import { lineProblem, MAX_ORDER_LINES, type LineProblem } from "~/domain/order-lines";
+import { lineProblem, MAX_ORDER_LINES, type LineProblem, backorderSplit, backorderText } from "~/domain/order-lines";
 import { isDuplicateKeyError } from "./user.server";
 import { getPartsByIds, isObjectId, type PartView } from "./part.server";
 
@@ -124,6 +124,8 @@ export type CartLineView = {
   /** Today's price x quantity (0 when the part is gone). */
   lineTotalCents: number;
   problem: LineProblem | null;
+  /** "300 now, 200 on backorder, expected …" when the shelf lacks some of it (parts that may be backordered). */
+  backorder: string | null;
 };
 
 export type CartView = {
@@ -158,6 +160,7 @@ export async function getCart(userId: string): Promise<CartView> {
       },
       lineTotalCents: part ? part.priceCents * line.quantity : 0,
       problem: lineProblem(part, line.quantity),
+      backorder: part ? backorderText(backorderSplit(part, line.quantity)) : null,
     };
   });
   return {

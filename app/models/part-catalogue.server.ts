@@ -162,6 +162,10 @@ export type PartEdit = {
   lowStockThreshold: number | null;
   /** Volume breaks, sorted by quantity (domain/pricing.ts). */
   volumeBreaks: VolumeBreak[];
+  /** Orders beyond the stock wait on backorder; the restock day (YYYY-MM-DD) or lead time in days. */
+  backorderable?: boolean;
+  restockOn?: string | null;
+  leadTimeDays?: number | null;
 };
 
 function isDuplicateKey(error: unknown) {
@@ -185,7 +189,16 @@ export async function updatePartCatalogue(
     await addOeKeys([{ id: new mongoose.Types.ObjectId(id), oeKeys: keys.oeKeys }]);
     const previous = await Part.findOneAndUpdate(
       { _id: id },
-      { $set: { ...fields, partNumber, ...keys } },
+      {
+        $set: {
+          ...fields,
+          partNumber,
+          ...keys,
+          ...(fields.restockOn !== undefined
+            ? { restockOn: fields.restockOn ? new Date(`${fields.restockOn}T00:00:00Z`) : null }
+            : {}),
+        },
+      },
       { runValidators: true, returnDocument: "before" },
     ).lean();
     if (!previous) return { ok: false, reason: "missing" };
@@ -200,12 +213,45 @@ export async function updatePartCatalogue(
       ...toCatalogue(previous as Parameters<typeof toCatalogue>[0]),
       lowStockThreshold: previous.lowStockThreshold ?? null,
       volumeBreaks: view.volumeBreaks,
+      backorderable: view.backorderable,
+      restockOn: view.restockOn,
+      leadTimeDays: view.leadTimeDays,
     };
     return { ok: true, before, after: { ...fields, partNumber } };
   } catch (error) {
     if (isDuplicateKey(error)) return { ok: false, reason: "duplicate" };
     throw error;
   }
+}
+
+/**
+ * Sets whether a part may be backordered and when its stock is expected (the stock API); the part
+ * as it was and as it is, or null when no part has that number.
+ */
+export async function setBackorderPolicy(
+  partId: string,
+  policy: { backorderable: boolean; restockOn: string | null; leadTimeDays: number | null },
+) {
+  if (!isObjectId(partId)) return null;
+  const previous = await Part.findOneAndUpdate(
+    { _id: partId },
+    {
+      $set: {
+        backorderable: policy.backorderable,
+        restockOn: policy.restockOn ? new Date(`${policy.restockOn}T00:00:00Z`) : null,
+        leadTimeDays: policy.leadTimeDays,
+      },
+    },
+    { runValidators: true, returnDocument: "before" },
+  ).lean();
+  if (!previous) return null;
+  const view = toPartView(previous);
+  return {
+    id: view.id,
+    name: view.name,
+    before: { backorderable: view.backorderable, restockOn: view.restockOn, leadTimeDays: view.leadTimeDays },
+    after: policy,
+  };
 }
 
 /** Whether another part already has this part number (as a key: "PW 1012" is PW-1012). */

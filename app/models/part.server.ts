@@ -33,10 +33,19 @@ const volumeBreakSchema = new Schema(
   { _id: false },
 );
 
+/**
+ * An order's hold on the part: the line's units, of which `backordered` are still waiting for stock
+ * and `shipped` have left (each shipment's id noted, so it is counted once). The units it holds on
+ * the shelf are quantity - backordered - shipped. Holds stay in the order they were taken: the
+ * oldest backorder is first in line (stock-holds.server.ts).
+ */
 const holdSchema = new Schema(
   {
     orderId: { type: Schema.Types.ObjectId, required: true },
     quantity: { type: Number, required: true, min: 1 },
+    backordered: { type: Number, min: 0 },
+    shipped: { type: Number, min: 0 },
+    shipments: { type: [Schema.Types.ObjectId], default: undefined },
   },
   { _id: false },
 );
@@ -80,6 +89,17 @@ const partSchema = new Schema(
      * and no hold is given back twice (orders/model/holds.server.ts).
      */
     holds: { type: [holdSchema], default: undefined },
+    /** Orders beyond the stock are taken, the rest waiting on backorder (else refused as ever). */
+    backorderable: { type: Boolean, default: false },
+    /** When the next stock is expected (a day), or else how many days a restock takes. */
+    restockOn: { type: Date, default: null },
+    leadTimeDays: {
+      type: Number,
+      min: 1,
+      max: 365,
+      default: null,
+      validate: (v: number | null) => v === null || Number.isInteger(v),
+    },
     // --- Catalogue data (edited by admins) ---
     category: { type: String, required: true, enum: CATEGORIES, default: "other" },
     brand: { type: String, required: true, trim: true, maxlength: 40, default: DEFAULT_BRAND },
@@ -152,6 +172,8 @@ partSchema.index({ oeKeys: 1 });
 partSchema.index({ searchKeysVersion: 1 });
 // The stock check and the sweep: the parts an order holds stock on.
 partSchema.index({ "holds.orderId": 1 }, { sparse: true });
+// Shop Today and the allocation sweep: the parts with units on backorder.
+partSchema.index({ "holds.backordered": 1 }, { sparse: true });
 
 export type PartDoc = InferSchemaType<typeof partSchema> & { _id: Types.ObjectId };
 
@@ -175,6 +197,10 @@ export type PartView = {
   category: string;
   brand: string;
   volumeBreaks: VolumeBreak[];
+  backorderable: boolean;
+  /** The day stock is expected (YYYY-MM-DD), or null; with leadTimeDays for when none is set. */
+  restockOn: string | null;
+  leadTimeDays: number | null;
 };
 
 export function toPartView(doc: Partial<PartDoc> & { _id: Types.ObjectId }): PartView {
@@ -195,6 +221,9 @@ export function toPartView(doc: Partial<PartDoc> & { _id: Types.ObjectId }): Par
       percentOff: item.percentOff ?? null,
       unitPriceCents: item.unitPriceCents ?? null,
     })),
+    backorderable: Boolean(doc.backorderable),
+    restockOn: doc.restockOn ? doc.restockOn.toISOString().slice(0, 10) : null,
+    leadTimeDays: doc.leadTimeDays ?? null,
   };
 }
 
@@ -217,21 +246,47 @@ export async function getNewestParts(limit: number) {
  * Takes `quantity` units out of stock for an order, and notes the order's hold on the part, in one
  * conditional atomic update: it applies only while enough stock is left, the quantity still meets
  * the part's minimum, and the order holds none of this part yet (so a retry never takes twice).
- * Returns the part as it was after the update (its price is the one the order pays), or null.
+ * A part that may be backordered takes what is on the shelf and notes the rest as backordered, in
+ * the same kind of update on the stock as it was read. Returns the part as it was after the update
+ * (its price is the one the order pays) and the units backordered, or null.
  */
 export async function holdStock(partId: string, orderId: string, quantity: number) {
   if (!isObjectId(partId)) return null;
-  const doc = await Part.findOneAndUpdate(
-    {
-      _id: partId,
-      availableQuantity: { $gte: quantity },
-      minOrderQuantity: { $lte: quantity },
-      "holds.orderId": { $ne: orderId },
-    },
-    { $inc: { availableQuantity: -quantity }, $push: { holds: { orderId, quantity } } },
-    { returnDocument: "after", projection: { holds: 0 } },
-  ).lean();
-  return doc ? toPartView(doc) : null;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const doc = await Part.findOneAndUpdate(
+      {
+        _id: partId,
+        availableQuantity: { $gte: quantity },
+        minOrderQuantity: { $lte: quantity },
+        "holds.orderId": { $ne: orderId },
+      },
+      { $inc: { availableQuantity: -quantity }, $push: { holds: { orderId, quantity } } },
+      { returnDocument: "after", projection: { holds: 0 } },
+    ).lean();
+    if (doc) return { ...toPartView(doc), backordered: 0 };
+    const now = await Part.findById(partId, { availableQuantity: 1, backorderable: 1 }).lean();
+    if (!now?.backorderable || (now.availableQuantity ?? 0) >= quantity) {
+      if (now && (now.availableQuantity ?? 0) >= quantity) continue; // restocked meanwhile: take it whole
+      return null;
+    }
+    const shelf = now.availableQuantity ?? 0;
+    const split = await Part.findOneAndUpdate(
+      {
+        _id: partId,
+        backorderable: true,
+        availableQuantity: shelf,
+        minOrderQuantity: { $lte: quantity },
+        "holds.orderId": { $ne: orderId },
+      },
+      {
+        $inc: { availableQuantity: -shelf },
+        $push: { holds: { orderId, quantity, backordered: quantity - shelf } },
+      },
+      { returnDocument: "after", projection: { holds: 0 } },
+    ).lean();
+    if (split) return { ...toPartView(split), backordered: quantity - shelf };
+  }
+  return null;
 }
 
 /** The ids of the parts among `partIds` on which the order holds stock. */
@@ -245,33 +300,47 @@ export async function partsHeldBy(orderId: string, partIds: string[]) {
 
 /**
  * Gives back the stock the order holds on these parts: per part, one conditional update that
- * pulls the hold and adds its units back, so it applies once however many callers race (cancel,
- * removal, expiry, the sweep) and never for a hold that was not taken. `ship` instead lets the
- * held units leave the shop (onHand goes down, available stays). A deleted part gets nothing back.
- * Returns how many holds it settled.
+ * pulls the hold and adds back the units it holds on the shelf (its quantity less what is
+ * backordered and what was shipped), made on the hold as it was read, so it applies once however
+ * many callers race (cancel, removal, expiry, the sweep, stock allocated to it meanwhile) and never
+ * for a hold that was not taken. `ship` instead lets those units leave the shop (onHand goes down,
+ * available stays). A deleted part gets nothing back. Returns the ids of the parts whose stock
+ * rose (their backorders are allocated next: orders/backorders.server.ts).
  */
 export async function releaseHolds(
   orderId: string,
   lines: { partId: string; quantity: number }[],
   { ship = false } = {},
 ) {
-  const valid = lines.filter((line) => isObjectId(line.partId));
-  if (valid.length === 0) return 0;
-  const result = await Part.bulkWrite(
-    valid.map((line) => ({
-      updateOne: {
-        // The hold names its units; the line's quantity is the one it was taken with.
-        filter: { _id: line.partId, holds: { $elemMatch: { orderId, quantity: line.quantity } } },
-        update: {
-          $inc: ship ? { onHand: -line.quantity } : { availableQuantity: line.quantity },
-          $pull: { holds: { orderId } },
+  const rose: string[] = [];
+  for (const line of lines.filter((l) => isObjectId(l.partId))) {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const doc = await Part.findOne({ _id: line.partId, "holds.orderId": orderId }, { holds: 1 }).lean();
+      const index = doc?.holds?.findIndex((hold) => hold.orderId.toString() === orderId) ?? -1;
+      const hold = index >= 0 ? doc!.holds![index] : null;
+      // The hold names its units; the line's quantity is the one it was taken with.
+      if (!hold || hold.quantity !== line.quantity) break;
+      const units = hold.quantity - (hold.backordered ?? 0) - (hold.shipped ?? 0);
+      const result = await Part.updateOne(
+        {
+          _id: line.partId,
+          [`holds.${index}.orderId`]: hold.orderId,
+          [`holds.${index}.backordered`]: sameOrMissing(hold.backordered),
+          [`holds.${index}.shipped`]: sameOrMissing(hold.shipped),
         },
-      },
-    })),
-    { ordered: false },
-  );
-  return result.modifiedCount;
+        { $inc: ship ? { onHand: -units } : { availableQuantity: units }, $pull: { holds: { orderId } } },
+      );
+      if (result.modifiedCount === 1) {
+        if (!ship && units > 0) rose.push(line.partId);
+        break;
+      }
+    }
+  }
+  return rose;
 }
+
+/** A filter on a counter that may be missing on older holds (missing means 0). */
+export const sameOrMissing = (value: number | null | undefined) => (value ? value : { $in: [0, null] });
 
 /** The parts with these ids that still exist, by id (malformed ids are skipped). */
 export async function getPartsByIds(ids: string[]) {

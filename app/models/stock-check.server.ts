@@ -5,7 +5,11 @@ import { Part } from "./part.server";
 /**
  * The stock check (npm run stock:check, and the stock job every few minutes for Shop Today). For
  * every part it checks the invariant the ordering steps keep (docs/behaviour.md, "Stock"):
- *   available + the units live orders hold = on hand,
+ *   available + the units live orders hold on the shelf = on hand,
+ * where a hold's units on the shelf are its quantity less those on backorder and those shipped.
+ * Backorders add up too: a hold waits for no more than its line, the order never shows fewer
+ * units waiting than its hold (allocation lowers the hold first), the units shipped match the
+ * order's parcels, and no part has stock to give while a backorder waits (past the settle time).
  * where a live order is one not yet paid, or paid and not shipped, and "on hand" is the part's own
  * count of the units the shop has, changed only by restocks (admin edits, imports) and shipping.
  * It also checks that each hold noted on a part belongs to such an order, with the line's units,
@@ -17,7 +21,15 @@ export type StockProblem = {
   partId: string;
   partNumber: string;
   name: string;
-  kind: "count" | "no-on-hand" | "hold-without-order" | "order-without-hold" | "hold-mismatch";
+  kind:
+    | "count"
+    | "no-on-hand"
+    | "hold-without-order"
+    | "order-without-hold"
+    | "hold-mismatch"
+    | "backorder-mismatch"
+    | "shipped-mismatch"
+    | "unallocated";
   message: string;
 };
 
@@ -32,10 +44,12 @@ export async function checkStock({
   const young = new Date(Date.now() - settleMs);
   // What each live order's lines hold, by part then order: the figure the parts' holds must match.
   const expected = new Map<string, Map<string, number>>();
+  // What each live order's line says is waiting and shipped (shipped: null while a parcel settles).
+  const lineState = new Map<string, { backordered: number; shipped: number | null }>();
   const inFlight = new Set<string>();
   const orders = Order.find(
     { $or: [{ status: { $in: [...HOLDING] } }, { stockPending: { $in: ["release", "ship"] } }] },
-    { status: 1, lines: 1, reserveBy: 1, stockPending: 1, updatedAt: 1 },
+    { status: 1, lines: 1, reserveBy: 1, stockPending: 1, updatedAt: 1, shipments: 1 },
   )
     .lean()
     .cursor({ batchSize: 500 });
@@ -48,8 +62,13 @@ export async function checkStock({
       continue;
     }
     if (order.stockPending || placing) continue; // left half way past its time: the holds are reported below
+    const parcelSettling = (order.shipments ?? []).some((shipment) => shipment.stockPending);
     for (const line of order.lines ?? []) {
       const part = line.partId.toString();
+      lineState.set(`${part}|${id}`, {
+        backordered: line.backorderedQuantity ?? 0,
+        shipped: parcelSettling ? null : (line.shippedQuantity ?? 0),
+      });
       const byOrder = expected.get(part) ?? new Map<string, number>();
       byOrder.set(id, (byOrder.get(id) ?? 0) + line.quantity);
       expected.set(part, byOrder);
@@ -58,7 +77,7 @@ export async function checkStock({
 
   const problems: StockProblem[] = [];
   let count = 0;
-  const parts = Part.find({}, { partNumber: 1, name: 1, availableQuantity: 1, onHand: 1, holds: 1 })
+  const parts = Part.find({}, { partNumber: 1, name: 1, availableQuantity: 1, onHand: 1, holds: 1, updatedAt: 1 })
     .sort({ partNumber: 1 })
     .lean()
     .cursor({ batchSize: 500 });
@@ -70,27 +89,47 @@ export async function checkStock({
     const wanted = expected.get(partId) ?? new Map<string, number>();
     expected.delete(partId);
     let heldByLive = 0;
+    let waiting = 0;
     let heldInFlight = 0;
     const seen = new Set<string>();
     for (const hold of part.holds ?? []) {
       const orderId = hold.orderId.toString();
       seen.add(orderId);
+      const backordered = hold.backordered ?? 0;
+      const shipped = hold.shipped ?? 0;
+      const onShelf = hold.quantity - backordered - shipped;
       if (inFlight.has(orderId)) {
-        heldInFlight += hold.quantity;
+        heldInFlight += onShelf;
         continue;
       }
+      waiting += backordered;
+      const line = lineState.get(`${partId}|${orderId}`);
+      if (backordered < 0 || shipped < 0 || onShelf < 0)
+        say(
+          "backorder-mismatch",
+          `holds ${hold.quantity} units for order ${orderId} with ${backordered} on backorder and ${shipped} shipped`,
+        );
+      else if (line && line.backordered < backordered)
+        say(
+          "backorder-mismatch",
+          `order ${orderId} shows ${line.backordered} units on backorder, its hold ${backordered}`,
+        );
+      if (line && line.shipped !== null && line.shipped !== shipped)
+        say("shipped-mismatch", `order ${orderId} shipped ${line.shipped} units, its hold counts ${shipped}`);
       const units = wanted.get(orderId);
       if (units === undefined)
         say("hold-without-order", `holds ${hold.quantity} units for order ${orderId}, which holds none`);
       else if (units !== hold.quantity)
         say("hold-mismatch", `holds ${hold.quantity} units for order ${orderId}, whose line has ${units}`);
-      heldByLive += hold.quantity;
+      heldByLive += onShelf;
     }
     for (const [orderId, units] of wanted) {
       if (!seen.has(orderId))
         say("order-without-hold", `order ${orderId} has a line of ${units} units but no hold on the part`);
     }
     const available = part.availableQuantity ?? 0;
+    if (waiting > 0 && available > 0 && (part.updatedAt ?? new Date(0)) <= young)
+      say("unallocated", `has ${available} units available while ${waiting} units wait on backorder`);
     if (typeof part.onHand !== "number") {
       say("no-on-hand", "has no on-hand figure (run npm run migrate)");
     } else if (available + heldByLive + heldInFlight !== part.onHand) {

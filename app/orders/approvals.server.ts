@@ -18,6 +18,7 @@ import { formatCents } from "~/format";
 import { formatDateTime } from "~/format";
 import { orderPath } from "~/domain/order-lines";
 import { raiseOrderEvent } from "./events.server";
+import { allocateArrivedStock } from "./warehouse.server";
 import { creditMessage } from "./service.server";
 
 /** Each owner of the company gets one message naming the order, the buyer and the limit. */
@@ -135,6 +136,7 @@ export async function declineCompanyOrder(
   const order = await declineOrder(orderId, owner.companyId, { by: owner, note });
   if (!order) return { ok: false, status: 404, message: "That order is not waiting for approval." };
   await raiseOrderEvent({ type: "orderCancelled", order, by: "customer" });
+  await allocateArrivedStock(order.lines.map((line) => line.partId));
   await mailDecision(order, owner, false, note);
   return { ok: true, order };
 }

@@ -6,7 +6,7 @@
  * the stock sweep takes up with the same steps (finishLeftReserving).
  */
 import { capRefusal, type UnpaidCaps } from "~/domain/order-caps";
-import { lineProblem, MAX_ORDER_LINES } from "~/domain/order-lines";
+import { expectedRestockDay, lineProblem, MAX_ORDER_LINES } from "~/domain/order-lines";
 import { priceWith, VISITOR_PRICING } from "~/domain/pricing";
 import { cartClaimedFor, dropCheckoutClaim, emptyCheckedOutCart } from "~/models/cart.server";
 import { getPartsByIds, holdStock, partsHeldBy, type PartView } from "~/models/part.server";
@@ -15,6 +15,7 @@ import { getUserById } from "~/models/user.server";
 import { runWorkflow, stop, type Step, type WorkflowOptions } from "~/utils/workflow.server";
 import { mailApprovalNeeded } from "./approvals.server";
 import { raiseOrderEvent } from "./events.server";
+import { copyBackorders } from "./model/backorders.server";
 import { listLeftReserving } from "./model/holds.server";
 import { assignInvoiceNumber } from "./model/invoice.server";
 import { accountCommitmentOf } from "./model/payments.server";
@@ -145,7 +146,7 @@ const CHECKOUT: CheckoutStep[] = [
         });
       }
       c.belowMinimum = held.filter(
-        (part): part is PartView => part !== null && part.availableQuantity < part.minOrderQuantity,
+        (part): part is NonNullable<typeof part> => part !== null && part.availableQuantity < part.minOrderQuantity,
       );
     },
     // The sweep takes nothing more: it finishes an order only when every line already holds its stock.
@@ -173,11 +174,13 @@ const CHECKOUT: CheckoutStep[] = [
       );
       if (!c.order) return refuse({ refusal: TOOK_TOO_LONG });
       c.confirmed = true;
+      c.order = (await noteBackorders(c)) ?? c.order;
     },
     resume: async (c) => {
       c.order = await confirmOrder(c.id);
       if (!c.order) return refuse({ refusal: TOOK_TOO_LONG });
       c.confirmed = true;
+      c.order = (await noteBackorders(c)) ?? c.order;
     },
     compensate: async (c) => {
       if (c.confirmed) await unconfirmOrder(c.id);
@@ -203,6 +206,13 @@ const CHECKOUT: CheckoutStep[] = [
     },
   },
 ];
+
+/** Lines that wait on backorder show it on the order, with the day the part expected its stock then. */
+async function noteBackorders(c: Checkout) {
+  if (c.parts.size === 0) c.parts = await getPartsByIds(c.lines.map((line) => line.partId));
+  const expectedOn = new Map([...c.parts.values()].map((part) => [part.id, expectedRestockDay(part)]));
+  return copyBackorders(c.id, { expectedOn });
+}
 
 /** The steps' names, in order (the tests fail each in turn). */
 export const CHECKOUT_STEPS = CHECKOUT.map((step) => step.name);

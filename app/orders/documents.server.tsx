@@ -50,7 +50,9 @@ export async function loadOrderDocument(
   { pdf = false } = {},
 ): Promise<OrderDocumentData> {
   const user = await requireUser(request);
-  const found = await orderDocumentFor(user, orderId, kindParam);
+  // A packing slip of one parcel: ?parcel=2 (its lines and units, its carrier and day).
+  const parcel = Number(new URL(request.url).searchParams.get("parcel") ?? "") || null;
+  const found = await orderDocumentFor(user, orderId, kindParam, { parcel });
   if (found.ok) return found.data;
   if (found.instead) {
     const url = new URL(request.url);
@@ -70,6 +72,7 @@ export async function orderDocumentFor(
   user: Pick<UserView, "id" | "role" | "companyId" | "companyRole">,
   orderId: string,
   kindParam: string | undefined,
+  { parcel = null }: { parcel?: number | null } = {},
 ): Promise<DocumentLookup> {
   const kind = DOCUMENT_KINDS.find((each) => each === kindParam);
   if (!kind) return { ok: false, instead: null };
@@ -92,6 +95,8 @@ export async function orderDocumentFor(
     // Numbered just now (a crash between the writes): its date as stored with the number.
     invoicedAt ??= (await getOrderById(order.id))?.invoicedAt ?? null;
   }
+  const shipment = parcel && kind === "packing-slip" ? order.shipments.find((each) => each.number === parcel) : null;
+  if (parcel && !shipment) return { ok: false, instead: null };
   // The customer is the order's company (its placer may have left it since).
   const profile = order.companyId ? await getCompany(order.companyId) : await getUserById(order.userId);
   const data: OrderDocumentData = {
@@ -108,10 +113,10 @@ export async function orderDocumentFor(
       dueAt: order.dueAt,
       paidCents: order.paidCents,
       balanceCents: order.balanceCents,
-      shipment: order.shipment,
+      shipment: shipment ? { carrier: shipment.carrier, trackingNumber: shipment.trackingNumber } : order.shipment,
       createdAt: order.createdAt,
       paidAt: order.paidAt,
-      shippedAt: order.shippedAt,
+      shippedAt: shipment ? shipment.shippedAt : order.shippedAt,
       invoicedAt,
       poNumber: order.poNumber,
       phone: order.phone,
@@ -120,13 +125,21 @@ export async function orderDocumentFor(
       netCents: order.netCents,
       taxLines: order.taxLines,
       buyerVatNumber: order.buyerVatNumber,
-      lines: order.lines.map(({ partNumber, productName, quantity, unitPriceCents, lineTotalCents }) => ({
-        partNumber,
-        productName,
-        quantity,
-        unitPriceCents,
-        lineTotalCents,
-      })),
+      lines: shipment
+        ? shipment.lines.map(({ lineIndex, quantity }) => ({
+            partNumber: order.lines[lineIndex]?.partNumber ?? "",
+            productName: order.lines[lineIndex]?.productName ?? "",
+            quantity,
+            unitPriceCents: order.lines[lineIndex]?.unitPriceCents ?? 0,
+            lineTotalCents: (order.lines[lineIndex]?.unitPriceCents ?? 0) * quantity,
+          }))
+        : order.lines.map(({ partNumber, productName, quantity, unitPriceCents, lineTotalCents }) => ({
+            partNumber,
+            productName,
+            quantity,
+            unitPriceCents,
+            lineTotalCents,
+          })),
     },
     customer: {
       name: order.userName,

@@ -10,7 +10,15 @@ import { mailWritten } from "~/orders/model/events.server";
 import { type OrderMailEvent } from "~/orders/model/schema.server";
 import { type OrderView } from "~/orders/model/view.server";
 import type { EmailPart } from "~/emails/orders";
-import { mailOrderEnded, mailOrderExpired, mailOrderPaid, mailOrderPlaced, mailOrderShipped } from "./mail.server";
+import {
+  mailBackorderAllocated,
+  mailOrderEnded,
+  mailOrderExpired,
+  mailOrderPaid,
+  mailOrderPlaced,
+  mailOrderShipped,
+  mailParcelShipped,
+} from "./mail.server";
 import { queueOrderWebhooks } from "~/utils/webhooks.server";
 
 export type OrderEvent =
@@ -18,7 +26,9 @@ export type OrderEvent =
   | { type: "orderPaid"; order: OrderView }
   | { type: "orderShipped"; order: OrderView }
   | { type: "orderCancelled"; order: OrderView; by: "customer" | "shop" }
-  | { type: "orderExpired"; order: OrderView };
+  | { type: "orderExpired"; order: OrderView }
+  | { type: "shipmentCreated"; order: OrderView; shipmentId: string }
+  | { type: "backorderAllocated"; order: OrderView };
 
 export type OrderEventType = OrderEvent["type"];
 
@@ -35,6 +45,10 @@ export function pendingNoteOf(event: OrderEvent): OrderMailEvent {
       return event.by === "customer" ? "cancelled" : "removed";
     case "orderExpired":
       return "expired";
+    case "shipmentCreated":
+      return "shipment";
+    case "backorderAllocated":
+      return "allocated";
   }
 }
 
@@ -51,6 +65,13 @@ function mailSubscriber(event: OrderEvent) {
       return mailOrderEnded(event.order, event.by);
     case "orderExpired":
       return mailOrderExpired(event.order);
+    case "shipmentCreated":
+      // The last parcel of an order shipped whole in one is mailed as "shipped" (mailOrderShipped).
+      return event.order.shipments.length > 1 || event.order.status !== "shipped"
+        ? mailParcelShipped(event.order, event.shipmentId)
+        : Promise.resolve(true);
+    case "backorderAllocated":
+      return mailBackorderAllocated(event.order);
   }
 }
 

@@ -34,6 +34,15 @@ async function raiseAgain(order: OrderView, event: OrderMailEvent, lowStockPartI
       return raiseOrderEvent({ type: "orderCancelled", order, by: "shop" });
     case "expired":
       return raiseOrderEvent({ type: "orderExpired", order });
+    case "shipment": {
+      // Each parcel's mail and delivery have their own key: raising every parcel again writes only what is missing.
+      let written = true;
+      for (const shipment of order.shipments)
+        written &&= await raiseOrderEvent({ type: "shipmentCreated", order, shipmentId: shipment.id });
+      return written;
+    }
+    case "allocated":
+      return raiseOrderEvent({ type: "backorderAllocated", order });
     case "reminder": {
       // A reminder is mail only (no webhook event): cleared here once written.
       const written = await mailHoldEnding(order);

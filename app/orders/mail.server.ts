@@ -11,6 +11,8 @@ import {
   type EmailPart,
 } from "~/emails/orders";
 import { HoldEndingEmail, OrderExpiredEmail } from "~/emails/holds";
+import { BackorderAllocatedEmail, ParcelShippedEmail } from "~/emails/warehouse";
+import type { OrderView } from "~/orders/model/view.server";
 import { getUserById, listAdminRecipients } from "~/models/user.server";
 import { queueEmail, shopUrl } from "~/utils/email.server";
 import { orderPath } from "~/domain/order-lines";
@@ -135,7 +137,9 @@ export async function mailOrderPaid(order: CustomerOrder) {
 }
 
 /** The shipping notice: essential, sent whatever the customer's settings. */
-export async function mailOrderShipped(order: CustomerOrder) {
+export async function mailOrderShipped(order: CustomerOrder & { shipments?: unknown[] }) {
+  // An order that left in several parcels had a mail for each (mailParcelShipped).
+  if ((order.shipments?.length ?? 0) > 1) return true;
   return safely("order shipped", () =>
     mailCustomer(order, {
       key: `order:${order.id}:shipped`,
@@ -196,6 +200,32 @@ export async function mailOrderExpired(order: CustomerOrder) {
       subject: `Your unpaid PartsWorks ${orderName(order)} is cancelled`,
       essential: true,
       body: () => createElement(OrderExpiredEmail, { order, ...links(order) }),
+    }),
+  );
+}
+
+/** A parcel of the order left: one mail per parcel (its id is in the key). */
+export async function mailParcelShipped(order: OrderView, shipmentId: string) {
+  const parcel = order.shipments.find((shipment) => shipment.id === shipmentId);
+  if (!parcel) return true;
+  return safely("parcel shipped", () =>
+    mailCustomer(order, {
+      key: `order:${order.id}:shipment:${shipmentId}`,
+      subject: `Parcel ${parcel.number} of your PartsWorks ${orderName(order)} has shipped`,
+      essential: true,
+      body: () => createElement(ParcelShippedEmail, { order, parcel, ...links(order) }),
+    }),
+  );
+}
+
+/** Backordered units were allocated: one mail per step (what is still backordered is in the key). */
+export async function mailBackorderAllocated(order: OrderView) {
+  return safely("backorder allocated", () =>
+    mailCustomer(order, {
+      key: `order:${order.id}:allocated:${order.backorderedUnits}`,
+      subject: `Stock arrived for your PartsWorks ${orderName(order)}`,
+      essential: true,
+      body: () => createElement(BackorderAllocatedEmail, { order, ...links(order) }),
     }),
   );
 }

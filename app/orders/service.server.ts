@@ -12,7 +12,6 @@ import {
   type RecordedPaymentInput,
 } from "~/orders/model/payments.server";
 import { cancelOrder, removeOrder } from "~/orders/model/holds.server";
-import { markShipped } from "~/orders/model/shipments.server";
 import { type CustomerScope } from "~/orders/model/reads.server";
 import { type OrderView } from "~/orders/model/view.server";
 import { getUserById } from "~/models/user.server";
@@ -27,6 +26,7 @@ import { raiseOrderEvent } from "./events.server";
 import { formatDay, ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 import { SECOND_PAYMENT_LABEL } from "~/utils/order-forms";
 import type { OrderPaymentMethod } from "~/domain/order-payments";
+import { allocateArrivedStock } from "./warehouse.server";
 
 type Actor = { id: string; email: string };
 type Context = AuditEvent["context"];
@@ -135,6 +135,7 @@ export async function placeCustomerOrder(
 export async function cancelCustomerOrder(orderId: string, customer: CustomerScope) {
   const order = await cancelOrder(orderId, customer);
   if (order) await raiseOrderEvent({ type: "orderCancelled", order, by: "customer" });
+  if (order) await allocateArrivedStock(order.lines.map((line) => line.partId));
   return order;
 }
 
@@ -142,42 +143,8 @@ export async function cancelCustomerOrder(orderId: string, customer: CustomerSco
 export async function removeUnpaidOrder(orderId: string) {
   const order = await removeOrder(orderId);
   if (order) await raiseOrderEvent({ type: "orderCancelled", order, by: "shop" });
+  if (order) await allocateArrivedStock(order.lines.map((line) => line.partId));
   return order;
-}
-
-// --- Shipping ---------------------------------------------------------------------------------------
-
-export type ShipOutcome = { ok: true; order: OrderView } | { ok: false; status: 404 | 409; message: string };
-
-/** Ships a paid order, or one on account, with its carrier and tracking number (or collected). */
-export async function shipOrder(
-  orderId: string,
-  shipment: { carrier: string; trackingNumber?: string | null },
-  { actor, context, current }: { actor: Actor; context?: Context; current: OrderView | null },
-): Promise<ShipOutcome> {
-  const order = await markShipped(orderId, shipment);
-  if (!order) {
-    if (!current) return { ok: false, status: 404, message: "That order does not exist." };
-    return {
-      ok: false,
-      status: 409,
-      message: `Only paid orders, or orders on account, waiting to ship can be shipped; ${current.number} is ${ORDER_STATE_WORDS[current.state]}.`,
-    };
-  }
-  await raiseOrderEvent({ type: "orderShipped", order });
-  await audit({
-    context,
-    actor,
-    action: "order.ship",
-    target: orderTarget(order),
-    before: { status: current ? ORDER_STATE_WORDS[current.state] : null },
-    after: {
-      status: ORDER_STATE_WORDS[order.state],
-      carrier: shipment.carrier,
-      trackingNumber: shipment.trackingNumber ?? null,
-    },
-  });
-  return { ok: true, order };
 }
 
 // --- Recording payments -----------------------------------------------------------------------------

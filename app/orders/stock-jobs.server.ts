@@ -15,6 +15,8 @@ import { getEnv } from "~/utils/env.server";
 import { mailHoldEnding } from "./mail.server";
 import { raiseOrderEvent } from "./events.server";
 import { mailApprovalExpired } from "./approvals.server";
+import { settleLeftShipments } from "./model/shipments.server";
+import { allocateArrivedStock, allocateLeftBackorders } from "./warehouse.server";
 
 /**
  * The stock's own jobs (agenda, on every instance that runs the mail worker). Each step is made of
@@ -41,6 +43,7 @@ export async function expireOrder(orderId: string, now = new Date()) {
   if (!order) return false;
   const waited = Boolean(order.approval && !order.approval.outcome);
   await raiseOrderEvent({ type: "orderExpired", order });
+  await allocateArrivedStock(order.lines.map((line) => line.partId));
   if (waited) await mailApprovalExpired(order);
   await audit({
     action: "order.expire",
@@ -58,6 +61,7 @@ export async function sweepStock(now = new Date()) {
   const reserveMs = env.STOCK_RESERVE_DEADLINE_SECONDS * 1000;
   const reserving = await finishLeftReserving({ now });
   const settled =
+    (await settleLeftShipments({ graceMs: reserveMs })) +
     (await settleLeftStock({ graceMs: reserveMs })) +
     (await settleStaleCartClaims({ before: new Date(now.getTime() - reserveMs) }));
   let reminded = 0;
@@ -69,7 +73,9 @@ export async function sweepStock(now = new Date()) {
   }
   let expired = 0;
   for (const id of await listHoldsEnded({ now })) if (await expireOrder(id, now)) expired++;
-  return { ...reserving, settled, reminded, expired };
+  // Stock and backorders on the same part (an allocation a crash or a failed write left): allocated now.
+  const allocated = await allocateLeftBackorders();
+  return { ...reserving, settled, reminded, expired, allocated };
 }
 
 /** Runs the stock check and keeps its result for Shop Today. */

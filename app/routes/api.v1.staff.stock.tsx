@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiCall, methodNotAllowed, ok, problem, readJson, validationProblem } from "~/utils/api.server";
 import { StockUpdatesBody } from "~/utils/api-schemas.server";
-import { applyImportChanges, dryRunUpdates } from "~/utils/stock-import.server";
+import { applyBackorderPolicies, applyImportChanges, dryRunUpdates } from "~/utils/stock-import.server";
 
 /**
  * POST /api/v1/staff/stock: stock and prices of one part or many, with the CSV import's checks
@@ -22,6 +22,13 @@ export async function action(args: ActionFunctionArgs) {
       );
     }
     const { applied, conflicts } = await applyImportChanges(dryRun.changes, { actor: user, context: args.context });
+    // Backorder settings of the parts named (each found by the dry run above).
+    const policies = await applyBackorderPolicies(
+      body.updates.flatMap((update, index) =>
+        update.backorder ? [{ partId: dryRun.partIds[index], backorder: update.backorder }] : [],
+      ),
+      { actor: user, context: args.context },
+    );
     const changes = dryRun.rows.map((row) => ({
       partNumber: row.partNumber,
       field: row.field,
@@ -34,7 +41,7 @@ export async function action(args: ActionFunctionArgs) {
         extra: { applied },
       });
     }
-    return ok({ applied, unchanged: dryRun.unchanged, changes });
+    return ok({ applied: applied + policies, unchanged: dryRun.unchanged, changes });
   });
 }
 

@@ -6,6 +6,7 @@ import { FailedMailList, toFailedMailItems } from "~/components/failed-mail";
 import { lowStockParts, oldestOrders, salesByDay, type DaySales } from "~/models/admin-home.server";
 import { listOverdue } from "~/orders/model/payments.server";
 import { getLatestStockCheck } from "~/models/stock-check.server";
+import { listBackorderedParts } from "~/models/stock-holds.server";
 import { formatDay, orderStateText } from "~/domain/order-states";
 import { requireAdmin } from "~/utils/guards.server";
 import { listFailedMail } from "~/utils/failed-mail.server";
@@ -15,15 +16,17 @@ import { formatDateTime } from "~/format";
 /** The admin home: what needs doing now, parts running low, and the last 30 days of sales. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const [awaitingPayment, awaitingShipment, overdue, lowStock, sales, stockCheck, failedMail] = await Promise.all([
-    oldestOrders("unpaid"),
-    oldestOrders("paid"),
-    listOverdue(),
-    lowStockParts(),
-    salesByDay(30),
-    getLatestStockCheck(),
-    listFailedMail(5),
-  ]);
+  const [awaitingPayment, awaitingShipment, overdue, lowStock, sales, stockCheck, failedMail, backorders] =
+    await Promise.all([
+      oldestOrders("unpaid"),
+      oldestOrders("paid"),
+      listOverdue(),
+      lowStockParts(),
+      salesByDay(30),
+      getLatestStockCheck(),
+      listFailedMail(5),
+      listBackorderedParts(10),
+    ]);
   const slim = ({ orders, total }: Awaited<ReturnType<typeof oldestOrders>>) => ({
     total,
     orders: orders.map(
@@ -48,6 +51,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       awaitingShipment: slim(awaitingShipment),
       overdue: slim(overdue),
       lowStock,
+      backorders,
       sales,
       // Said only when the last stock check (every 10 minutes, or npm run stock:check) found a difference.
       stockCheck: stockCheck?.problemCount ? stockCheck : null,
@@ -64,7 +68,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 type OrderList = ReturnType<typeof useLoaderData<typeof loader>>["awaitingPayment"];
 
 export default function AdminHome() {
-  const { awaitingPayment, awaitingShipment, overdue, lowStock, sales, stockCheck, failedMail, diskFull } =
+  const { awaitingPayment, awaitingShipment, overdue, lowStock, backorders, sales, stockCheck, failedMail, diskFull } =
     useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
@@ -156,6 +160,43 @@ export default function AdminHome() {
           oldest="Oldest due first."
         />
       </div>
+      <section aria-labelledby="backorders-waiting" className="mt-8">
+        <h2 id="backorders-waiting" className="text-xl font-semibold">
+          Backorders waiting for stock ({backorders.length.toLocaleString("en-US")})
+        </h2>
+        <p className="text-sm text-slate-600">
+          Units ordered beyond the shelf: a restock goes to them first, oldest order first.
+        </p>
+        {backorders.length === 0 ? (
+          <p className="mt-2 text-slate-700">No order waits on backorder.</p>
+        ) : (
+          <DataTable caption="Parts with units on backorder" columns={BACKORDER_COLUMNS}>
+            {backorders.map((part) => (
+              <tr key={part.id} data-testid="backorder-row">
+                <th scope="row" className="px-3 py-2 font-medium">
+                  <Link to={`/dashboard/manageProducts/${part.id}/edit`} className="text-brand-700 underline">
+                    {part.name}
+                  </Link>
+                  <span className="block text-xs font-normal text-slate-600">{part.partNumber}</span>
+                </th>
+                <td className="px-3 py-2 text-right" data-label="Units waiting">
+                  {part.units.toLocaleString("en-US")}
+                </td>
+                <td className="px-3 py-2 text-right" data-label="Orders">
+                  {part.orders.toLocaleString("en-US")}
+                </td>
+                <td className="px-3 py-2" data-label="Stock expected">
+                  {part.restockOn
+                    ? formatDay(part.restockOn)
+                    : part.leadTimeDays
+                      ? `${part.leadTimeDays} days after ordering`
+                      : "Not set"}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </section>
       <section aria-labelledby="low-stock" className="mt-8">
         <h2 id="low-stock" className="text-xl font-semibold">
           Low stock ({lowStock.total.toLocaleString("en-US")})
@@ -188,6 +229,13 @@ export default function AdminHome() {
     </div>
   );
 }
+
+const BACKORDER_COLUMNS: Column[] = [
+  { label: "Part" },
+  { label: "Units waiting", align: "right" },
+  { label: "Orders", align: "right" },
+  { label: "Stock expected" },
+];
 
 const LOW_STOCK_COLUMNS: Column[] = [
   { label: "Part" },

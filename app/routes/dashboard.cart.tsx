@@ -390,6 +390,11 @@ function CartRow({ line, actionData }: { line: CartData["lines"][number]; action
             {line.part.availableQuantity.toLocaleString("en-US")} units
           </span>
         ) : null}
+        {line.backorder && !line.problem ? (
+          <span className="block text-sm font-normal text-amber-900" data-testid="line-backorder">
+            {line.backorder}
+          </span>
+        ) : null}
         {line.problem ? (
           <span className="block text-sm font-normal text-red-700" data-testid="line-problem">
             {line.problem.message}

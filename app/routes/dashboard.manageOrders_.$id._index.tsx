@@ -22,7 +22,8 @@ import { documentsOf } from "~/orders/documents.server";
 import { adminOrderSchema } from "~/utils/order-forms";
 import { orderStateText } from "~/domain/order-states";
 import { orderTimeline } from "~/utils/order-timeline";
-import { recordPayment, reversePayment, shipOrder } from "~/orders/service.server";
+import { recordPayment, reversePayment } from "~/orders/service.server";
+import { shipOrder } from "~/orders/warehouse.server";
 import { formatDateTime } from "~/format";
 import { extendHold } from "~/orders/stock-jobs.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -102,16 +103,29 @@ async function orderAction(
   if (value.intent === "ship") {
     const shipped = await shipOrder(
       current.id,
-      { carrier: value.carrier, trackingNumber: value.trackingNumber || null },
+      {
+        carrier: value.carrier,
+        trackingNumber: value.trackingNumber || null,
+        note: value.note || null,
+        lines: value.lines?.map((line, lineIndex) => ({ lineIndex, quantity: line.quantity })),
+      },
       { actor, context, current },
     );
     if (!shipped.ok) {
-      return dataWithInit(
-        { intent, paymentId, result: submission.reply({ formErrors: [shipped.message] }) },
-        { status: shipped.status },
-      );
+      // A line asked for more than it may ship: the message sits at that line's field.
+      const reply =
+        shipped.lineIndex !== undefined
+          ? submission.reply({ fieldErrors: { [`lines[${shipped.lineIndex}].quantity`]: [shipped.message] } })
+          : submission.reply({ formErrors: [shipped.message] });
+      return dataWithInit({ intent, paymentId, result: reply }, { status: shipped.status });
     }
-    return redirectWithSuccess(back, `${shipped.order.number} is shipped; the customer is emailed`);
+    const parcel = shipped.order.shipments.find((entry) => entry.id === shipped.shipmentId);
+    return redirectWithSuccess(
+      back,
+      shipped.complete
+        ? `${shipped.order.number} is shipped; the customer is emailed`
+        : `Parcel ${parcel?.number ?? ""} of ${shipped.order.number} is shipped; the customer is emailed`,
+    );
   }
 
   if (value.intent === "record-payment") {
@@ -207,9 +221,10 @@ export default function AdminOrderPage() {
       {canShip ? (
         <section id="ship" aria-labelledby="ship-heading" className="mt-8 scroll-mt-4">
           <h2 id="ship-heading" className="text-lg font-semibold">
-            Ship this order
+            {order.shipments.length ? "Ship the next parcel" : "Ship this order"}
           </h2>
-          <ShipForm orderNumber={order.number} reply={reply} />
+          {/* A new parcel or stock allocated changes what each line may ship: the form starts again from it. */}
+          <ShipForm key={`${order.shipments.length}-${order.backorderedUnits}`} order={order} reply={reply} />
         </section>
       ) : null}
       {order.payments.length || order.balanceCents > 0 ? (

@@ -10,6 +10,7 @@ import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { deletePart, getPart, listPartsForAdmin, updatePartPriceAndStock } from "~/models/part.server";
+import { allocateArrivedStock } from "~/orders/warehouse.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { formatCents } from "~/format";
 import { dollarsToCents, manageProductsSchema, parsePage, priceFieldValue, updatePartSchema } from "~/utils/shop-forms";
@@ -79,7 +80,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     after: partValues(updated.part),
   });
   const { search } = new URL(request.url);
-  return redirectWithSuccess(`/dashboard/manageProducts${search}`, `${updated.part.name}: price and stock saved`);
+  // Stock that arrives goes to the orders waiting on backorder first, oldest first.
+  const waiting = value.stock > value.expectedStock ? await allocateArrivedStock([updated.part.id]) : 0;
+  return redirectWithSuccess(
+    `/dashboard/manageProducts${search}`,
+    waiting
+      ? `${updated.part.name}: price and stock saved; stock went to ${waiting} ${waiting === 1 ? "order" : "orders"} waiting on backorder`
+      : `${updated.part.name}: price and stock saved`,
+  );
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });

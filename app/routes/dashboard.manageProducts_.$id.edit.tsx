@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data as dataWithInit } from "@remix-run/node";
@@ -53,6 +53,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     fitment,
     lowStockThreshold,
     volumeBreaks,
+    backorderable,
+    restockOn,
+    leadTimeDays,
   } = submission.value;
   const result = await updatePartCatalogue(id, {
     name,
@@ -67,6 +70,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     fitment,
     lowStockThreshold: lowStockThreshold ?? null,
     volumeBreaks,
+    backorderable: Boolean(backorderable),
+    restockOn: restockOn ?? null,
+    leadTimeDays: leadTimeDays ?? null,
   });
   if (!result.ok && result.reason === "missing") throw new Response(MISSING, { status: 404 });
   if (!result.ok) return dataWithInit(submission.reply({ fieldErrors: { partNumber: [TAKEN] } }), { status: 409 });
@@ -101,6 +107,9 @@ export default function EditProduct() {
       category: part.category,
       brand: part.brand,
       lowStockThreshold: part.lowStockThreshold === null ? "" : String(part.lowStockThreshold),
+      backorderable: part.backorderable ? "on" : undefined,
+      restockOn: part.restockOn ?? "",
+      leadTimeDays: part.leadTimeDays === null ? "" : String(part.leadTimeDays),
       ...catalogueFormDefaults(part),
     },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: editPartSchema }),
@@ -133,6 +142,32 @@ export default function EditProduct() {
           inputProps={{ step: 1, min: 0 }}
           help="Shop Today lists the part when its stock falls below this. Empty: below its minimum order."
         />
+        <fieldset className="rounded border border-slate-200 p-3 sm:col-span-2" data-testid="backorder-fields">
+          <legend className="px-1 text-sm font-medium text-slate-800">Backorders</legend>
+          <label className="flex min-h-11 items-center gap-2">
+            <input
+              {...getInputProps(fields.backorderable, { type: "checkbox" })}
+              key={fields.backorderable.key}
+              className="h-5 w-5"
+            />
+            <span>Take orders beyond the stock: the rest waits on backorder</span>
+          </label>
+          <div className="grid gap-x-4 sm:grid-cols-2">
+            <Field
+              meta={fields.restockOn}
+              label="Next stock expected on"
+              inputProps={{ type: "date" }}
+              help="Customers see this date for units on backorder."
+            />
+            <Field
+              meta={fields.leadTimeDays}
+              label="Or a lead time (days)"
+              type="number"
+              inputProps={{ step: 1, min: 1, max: 365 }}
+              help="Used when no date is set."
+            />
+          </div>
+        </fieldset>
         <PartCatalogueFields fields={fields} />
         <div className="sm:col-span-2">
           <ErrorList id={form.errorId} errors={form.errors} />

@@ -20,7 +20,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const back =
     user.role === "admin" ? `/dashboard/manageOrders/${data.order.id}` : `/dashboard/orders/${data.order.id}`;
   return dataWithInit(
-    { data, title: documentTitle(data), back, pdf: documentPath(data.order.id, data.kind, true) },
+    {
+      data,
+      title: documentTitle(data),
+      back,
+      // A parcel's packing slip keeps its ?parcel= in the PDF's link.
+      pdf: `${documentPath(data.order.id, data.kind, true)}${new URL(request.url).search}`,
+    },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }

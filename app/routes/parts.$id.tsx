@@ -30,6 +30,8 @@ import { getRememberedVehicle } from "~/utils/vehicle.server";
 import { takeCartRefusal } from "~/utils/cart-refusal.server";
 import { useHydrated } from "~/utils/hydrated";
 import { formatCents } from "~/format";
+import { backorderSplit, backorderText, expectedRestockDay } from "~/domain/order-lines";
+import { formatDay } from "~/domain/order-states";
 import { orderFormSchema } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
 import { newOneTimeKey, runOnce } from "~/utils/one-time-key.server";
@@ -165,7 +167,7 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => ({
 export default function PartDetails() {
   const { part, prices, buyer, isAdmin, catalogue, vehicle, origin, refusal, terms, tax, mayOrder, oneTimeKey } =
     useLoaderData<typeof loader>();
-  const canMeetMinimum = part.availableQuantity >= part.minOrderQuantity;
+  const canMeetMinimum = part.backorderable || part.availableQuantity >= part.minOrderQuantity;
   return (
     <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 md:grid-cols-2">
       <article>
@@ -202,6 +204,12 @@ export default function PartDetails() {
             <dd className="text-lg font-semibold" data-testid="available">
               {part.availableQuantity.toLocaleString("en-US")}
             </dd>
+            {part.backorderable ? (
+              <dd className="text-xs text-slate-700" data-testid="backorder-note">
+                More on backorder
+                {expectedRestockDay(part) ? `, expected ${formatDay(expectedRestockDay(part)!)}` : ""}
+              </dd>
+            ) : null}
           </div>
           <div className="rounded border border-slate-200 p-3">
             <dt className="text-sm text-slate-600">Price per unit</dt>
@@ -344,10 +352,11 @@ function OrderForm({
 
   const text = quantity.trim();
   const number = Number(text);
-  const tooMany = text !== "" && number > part.availableQuantity;
+  const tooMany = text !== "" && number > part.availableQuantity && !part.backorderable;
   const valid = text !== "" && Number.isInteger(number) && number > 0;
   const { current, next } = priceAt(prices, valid ? number : part.minOrderQuantity);
   const total = valid ? formatCents(current.unitPriceCents * number) : "—";
+  const backorder = valid ? backorderText(backorderSplit(part, number)) : null;
 
   return (
     <Form method="post" className="mt-4 space-y-1" {...getFormProps(form)}>
@@ -381,7 +390,11 @@ function OrderForm({
       </div>
       <Field
         meta={fields.quantity}
-        label={`Quantity (${part.minOrderQuantity.toLocaleString("en-US")} to ${part.availableQuantity.toLocaleString("en-US")})`}
+        label={
+          part.backorderable
+            ? `Quantity (from ${part.minOrderQuantity.toLocaleString("en-US")}; beyond ${part.availableQuantity.toLocaleString("en-US")} on backorder)`
+            : `Quantity (${part.minOrderQuantity.toLocaleString("en-US")} to ${part.availableQuantity.toLocaleString("en-US")})`
+        }
         type="number"
         inputProps={{
           step: 1,
@@ -390,6 +403,14 @@ function OrderForm({
         }}
       />
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        {valid && backorder ? (
+          <p
+            className="w-full rounded bg-amber-50 px-3 py-2 text-sm font-medium text-amber-900"
+            data-testid="backorder-split"
+          >
+            {backorder}
+          </p>
+        ) : null}
         <p className="text-lg" aria-live="polite">
           Total: <strong data-testid="order-total">{total}</strong>
           <span className="text-sm text-slate-600"> ({formatCents(current.unitPriceCents)} per unit, before tax)</span>

@@ -12,6 +12,7 @@ import { ORDER_STATES, PAYMENT_METHODS } from "~/domain/order-states";
 import { ORDER_PAYMENT_METHODS } from "~/domain/order-payments";
 import { PART_SORTS } from "~/domain/search";
 import { partsSearchSchema } from "./parts-search.server";
+import { backorderFields } from "./catalogue-forms";
 import { deliveryFields, MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
 import { MAX_IMPORT_LINES } from "./stock-import";
 
@@ -145,6 +146,12 @@ export const Order = z
           description: "The list price of a unit, when the line's is lower; absent otherwise",
         }),
         lineTotal: Money,
+        backordered: z.number().int().openapi({ description: "Units still waiting for stock" }),
+        backorderExpectedOn: z
+          .string()
+          .nullable()
+          .openapi({ description: "The day (YYYY-MM-DD) backordered units were expected when ordered" }),
+        shipped: z.number().int().openapi({ description: "Units shipped so far" }),
       }),
     ),
     net: Money,
@@ -182,6 +189,18 @@ export const Order = z
       .openapi({ description: "Money recorded by staff (bank transfer, cheque, cash)" }),
     shippedAt: isoTime.nullable(),
     shipment: z.object({ carrier: z.string(), trackingNumber: z.string().nullable() }).nullable(),
+    shipments: z
+      .array(
+        z.object({
+          id: z.string(),
+          number: z.number().int().openapi({ description: "1 for the first parcel, 2 for the next, …" }),
+          carrier: z.string(),
+          trackingNumber: z.string().nullable(),
+          shippedAt: isoTime,
+          lines: z.array(z.object({ partNumber: z.string(), name: z.string(), quantity: z.number().int() })),
+        }),
+      )
+      .openapi({ description: "Every parcel the order left in (webhook order.shipment.created for each)" }),
     invoiceNumber: z.string().nullable(),
     customer: z.object({ name: z.string(), email: z.string(), companyName: z.string().nullable() }),
   })
@@ -258,7 +277,26 @@ export const Statement = z
 // --- Staff ------------------------------------------------------------------------------------------
 
 export const ShipBody = z
-  .object(shipmentFields)
+  .object({
+    ...shipmentFields,
+    lines: z
+      .array(
+        z
+          .object({
+            partNumber: z.string().max(32),
+            quantity: z
+              .number({ invalid_type_error: "A quantity is a whole number of units" })
+              .int("A quantity is a whole number of units")
+              .min(1, "A quantity is at least 1")
+              .max(MAX_LINE_QUANTITY, "That quantity is too large"),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(MAX_ORDER_LINES)
+      .optional()
+      .openapi({ description: "The units of this parcel by part number; absent: every unit that can ship now" }),
+  })
   .strict()
   .refine(trackingGiven.check, trackingGiven.message)
   .openapi("ShipBody");
@@ -308,12 +346,24 @@ export const StockUpdatesBody = z
               .multipleOf(100, "Prices are whole dollars: give a multiple of 100 cents")
               .optional()
               .openapi({ description: "Integer minor units (cents), USD; whole dollars" }),
+            backorder: z
+              .object({
+                allowed: z.boolean({ required_error: "Say whether the part may be backordered" }),
+                restockOn: backorderFields.restockOn.nullable(),
+                leadTimeDays: backorderFields.leadTimeDays.nullable(),
+              })
+              .strict()
+              .optional()
+              .openapi({
+                description:
+                  "Whether orders beyond the stock wait on backorder, and when stock is expected (a day, or else a lead time in days)",
+              }),
           })
           .strict()
-          .refine((update) => update.stock !== undefined || update.price !== undefined, {
-            message: "Give stock, price or both",
-            path: ["stock"],
-          }),
+          .refine(
+            (update) => update.stock !== undefined || update.price !== undefined || update.backorder !== undefined,
+            { message: "Give stock, price, backorder or several", path: ["stock"] },
+          ),
       )
       .min(1, "Give at least one update")
       .max(MAX_IMPORT_LINES, `At most ${MAX_IMPORT_LINES} updates at a time`),

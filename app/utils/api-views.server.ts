@@ -44,6 +44,9 @@ export function orderJson(order: OrderView) {
         ? { listUnitPrice: money(line.listUnitPriceCents) }
         : {}),
       lineTotal: money(line.lineTotalCents),
+      backordered: line.backorderedQuantity,
+      backorderExpectedOn: line.backorderExpectedOn,
+      shipped: line.shippedQuantity,
     })),
     net: money(order.netCents),
     tax: money(order.taxCents),
@@ -74,6 +77,18 @@ export function orderJson(order: OrderView) {
     })),
     shippedAt: order.shippedAt,
     shipment: order.shipment,
+    shipments: order.shipments.map((shipment) => ({
+      id: shipment.id,
+      number: shipment.number,
+      carrier: shipment.carrier,
+      trackingNumber: shipment.trackingNumber,
+      shippedAt: shipment.shippedAt,
+      lines: shipment.lines.map((line) => ({
+        partNumber: line.partNumber,
+        name: line.productName,
+        quantity: line.quantity,
+      })),
+    })),
     invoiceNumber: order.invoiceNumber ? formatInvoiceNumber(order.invoiceNumber) : null,
     customer: { name: order.userName, email: order.userEmail, companyName: order.companyName },
   };

@@ -104,6 +104,9 @@ function editValues(part: PartEdit): AuditValues {
       .join("; "),
     lowStockThreshold: part.lowStockThreshold,
     volumeBreaks: formatBreaks(part.volumeBreaks),
+    backorderable: part.backorderable ?? false,
+    restockOn: part.restockOn ?? null,
+    leadTimeDays: part.leadTimeDays ?? null,
   };
 }
 

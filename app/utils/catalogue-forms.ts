@@ -135,7 +135,25 @@ export const editPartObject = addPartSchema.omit({ quantity: true }).extend({
     .optional(),
 });
 
-export const editPartSchema = editPartObject.superRefine((value, ctx) => {
+/** Backorders: whether orders beyond the stock are taken, and when stock is expected. */
+export const backorderFields = {
+  backorderable: z.boolean().optional(),
+  restockOn: z
+    .string()
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date such as 2027-01-12")
+    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), "Enter a date such as 2027-01-12")
+    .refine((value) => value >= new Date().toISOString().slice(0, 10), "The restock date cannot be in the past")
+    .optional(),
+  leadTimeDays: z
+    .number({ invalid_type_error: "Lead time must be a whole number of days" })
+    .int("Lead time must be a whole number of days")
+    .min(1, "Lead time must be at least 1 day")
+    .max(365, "Lead time must be at most 365 days")
+    .optional(),
+};
+
+export const editPartSchema = editPartObject.extend(backorderFields).superRefine((value, ctx) => {
   wholeDollarsOrUnchanged(value, ctx);
   breaksBelowList(value, ctx);
 });

@@ -202,7 +202,8 @@ function buildDocument(serverUrl: string) {
     path: "/staff/orders/{id}/ship",
     operationId: "shipOrder",
     tags: ["Staff"],
-    summary: "Mark an order shipped with its carrier and tracking number (scope orders)",
+    summary:
+      "Ship a parcel of an order with its carrier and tracking number: the lines given, or all that can ship now; the order is part-shipped until every unit has left (scope orders)",
     security,
     request: { params: OrderIdParam, body: { required: true, content: { "application/json": { schema: ShipBody } } } },
     responses: { 200: json(Order, "The order, shipped"), ...problems(400, 404, 409, 413, 415, 422) },

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { carriers, COLLECTED } from "~/content/carriers";
+import { MAX_LINE_QUANTITY, MAX_ORDER_LINES } from "~/domain/order-lines";
 import { PAYMENT_METHODS } from "~/domain/order-states";
 
 const CARRIER_IDS = [COLLECTED, ...carriers.map((carrier): string => carrier.id)] as [string, ...string[]];
@@ -28,8 +29,26 @@ export const trackingGiven = {
   message: { path: ["trackingNumber"], message: "Enter the tracking number the carrier gave" },
 };
 
+/** Units of one line in a parcel: none (0) up to what it may ship, which the server checks. */
+const parcelQuantity = z
+  .number({ required_error: "Enter the units to ship (0 for none)", invalid_type_error: "Units are a whole number" })
+  .int("Units are a whole number")
+  .min(0, "Units cannot be negative")
+  .max(MAX_LINE_QUANTITY, `Units must be at most ${MAX_LINE_QUANTITY.toLocaleString("en-US")}`);
+
+export const MAX_SHIPMENT_NOTE = 500;
+
 export const shipOrderSchema = z
-  .object({ intent: z.literal("ship"), ...shipmentFields })
+  .object({
+    intent: z.literal("ship"),
+    ...shipmentFields,
+    /** The units of each line in this parcel, by the line's place on the order. */
+    lines: z
+      .array(z.object({ quantity: parcelQuantity }))
+      .max(MAX_ORDER_LINES)
+      .optional(),
+    note: z.string().trim().max(MAX_SHIPMENT_NOTE, `A note is at most ${MAX_SHIPMENT_NOTE} characters`).optional(),
+  })
   .refine(trackingGiven.check, trackingGiven.message);
 
 export const MAX_AMOUNT_CENTS = 100_000_000_00;

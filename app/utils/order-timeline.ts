@@ -12,6 +12,7 @@ export type TimelineEvent = {
     | "reversal"
     | "paid"
     | "shipped"
+    | "parcel"
     | "cancelled"
     | "removed"
     | "expired";
@@ -47,6 +48,8 @@ type TimedOrder = {
   removedAt: string | null;
   expiredAt?: string | null;
   reorderedFrom?: string | null;
+  /** The parcels it left in (an order shipped whole shows only "Shipped"). */
+  shipments?: { id: string; number: number; shippedAt: string; lines: { productName: string; quantity: number }[] }[];
 };
 
 /**
@@ -112,6 +115,14 @@ export function orderTimeline(
             : `${customer}, payments recorded by the shop`,
         }
       : null,
+    ...(order.shipments?.some((parcel) => parcel.id !== "whole")
+      ? order.shipments.map((parcel): TimelineEvent => ({
+          event: "parcel",
+          label: `Parcel ${parcel.number} shipped: ${parcel.lines.map((line) => `${line.quantity.toLocaleString("en-US")} × ${line.productName}`).join("; ")}`,
+          at: parcel.shippedAt,
+          actor: shop("shipped"),
+        }))
+      : []),
     order.shippedAt ? { event: "shipped", label: "Shipped", at: order.shippedAt, actor: shop("shipped") } : null,
     order.cancelledAt ? { event: "cancelled", label: "Cancelled", at: order.cancelledAt, actor: customer } : null,
     order.removedAt ? { event: "removed", label: "Removed", at: order.removedAt, actor: shop("removed") } : null,

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { ORDER_PAYMENT_METHODS } from "~/domain/order-payments";
+import { MAX_LINE_QUANTITY } from "~/domain/order-lines";
 import { poNumber, requiredAddressText } from "./trade-schemas";
 
 export const CANCEL_WORD = "cancel";
@@ -81,12 +82,17 @@ export function recordId(label: string) {
  * The order form of one part: quantity between the part's minimum order and its available stock.
  * Name and email are not fields: they come from the account on the server.
  */
-export function orderFormSchema(part: { minOrderQuantity: number; availableQuantity: number }) {
+export function orderFormSchema(part: {
+  minOrderQuantity: number;
+  availableQuantity: number;
+  backorderable?: boolean;
+}) {
   return z.object({
     ...deliveryFields,
     quantity: wholeNumber("Quantity", {
       min: part.minOrderQuantity,
-      max: Math.max(part.availableQuantity, 0),
+      // A part that may be backordered takes any quantity: what the shelf lacks waits on backorder.
+      max: part.backorderable ? MAX_LINE_QUANTITY : Math.max(part.availableQuantity, 0),
       minMessage: `The minimum order is ${part.minOrderQuantity.toLocaleString("en-US")} units`,
       maxMessage: `Only ${part.availableQuantity.toLocaleString("en-US")} units are available`,
     }),

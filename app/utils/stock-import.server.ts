@@ -1,4 +1,6 @@
 import { findPartsByNumbers, matchOf, normalisePartNumber } from "./part-number.server";
+import { allocateArrivedStock } from "~/orders/warehouse.server";
+import { setBackorderPolicy } from "~/models/part-catalogue.server";
 import { parse } from "csv-parse";
 import { applyImportedChange } from "~/models/part-csv.server";
 import { audit, partTarget, partValues, type AuditEvent } from "./audit-trail.server";
@@ -29,6 +31,8 @@ export type DryRun = {
   unchanged: number;
   /** What Apply receives: one tuple per part with a change. */
   changes: ImportChange[];
+  /** The part each line named, by its place ("" when none was found). */
+  partIds: string[];
 };
 
 const COLUMN_KEYS = { partnumber: "partNumber", stock: "stock", price: "price", volumebreaks: "breaks" } as const;
@@ -269,7 +273,15 @@ async function compareParsed(parsed: Parsed[]): Promise<DryRun> {
       breaksChange ? breaksAfter : null,
     ]);
   }
-  return { ok: true, lines: parsed.length, rows, problems, unchanged, changes };
+  return {
+    ok: true,
+    lines: parsed.length,
+    rows,
+    problems,
+    unchanged,
+    changes,
+    partIds: parsed.map((row) => partOf(row)?.id ?? ""),
+  };
 }
 
 export type ImportConflict = { line: number; partId: string; name: string; reason: string };
@@ -284,6 +296,7 @@ export async function applyImportChanges(
 ) {
   let applied = 0;
   const conflicts: ImportConflict[] = [];
+  const restocked: string[] = [];
   for (const [partId, line, stockBefore, stockAfter, priceBefore, priceAfter, breaksBefore, breaksAfter] of changes) {
     // The breaks are read again (never trusted as sent): the dry run's text, parsed and checked once more.
     const parsedBreaks = breaksAfter !== null ? parseBreaks(breaksAfter) : null;
@@ -295,6 +308,7 @@ export async function applyImportChanges(
     });
     if (outcome.ok) {
       applied += 1;
+      if (stockBefore !== null && stockAfter !== null && stockAfter > stockBefore) restocked.push(partId);
       await audit({
         context,
         actor,
@@ -315,5 +329,36 @@ export async function applyImportChanges(
         : "no longer exists",
     });
   }
+  // Stock that arrives goes to the orders waiting on backorder first, oldest first.
+  if (restocked.length) await allocateArrivedStock(restocked);
   return { applied, conflicts };
+}
+
+/** The stock API's backorder settings, part by part, each audited as an edit; how many were set. */
+export async function applyBackorderPolicies(
+  policies: {
+    partId: string;
+    backorder: { allowed: boolean; restockOn?: string | null; leadTimeDays?: number | null };
+  }[],
+  { actor, context }: { actor: { id: string; email: string }; context?: AuditEvent["context"] },
+) {
+  let set = 0;
+  for (const { partId, backorder } of policies) {
+    const changed = await setBackorderPolicy(partId, {
+      backorderable: backorder.allowed,
+      restockOn: backorder.restockOn ?? null,
+      leadTimeDays: backorder.leadTimeDays ?? null,
+    });
+    if (!changed) continue;
+    set++;
+    await audit({
+      context,
+      actor,
+      action: "part.edit",
+      target: { type: "part", id: changed.id, label: changed.name },
+      before: changed.before,
+      after: changed.after,
+    });
+  }
+  return set;
 }

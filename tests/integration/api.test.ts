@@ -516,6 +516,40 @@ describe("staff", () => {
     expect(await Audit.countDocuments({ actorId: user.id, action: "part.update" })).toBe(2);
   });
 
+  test("the stock API sets whether a part may be backordered and when stock is expected; a bad date writes nothing", async () => {
+    const { token } = await keyFor("admin", ["stock"]);
+    const part = await createPart({ availableQuantity: 10 });
+    const before = await snapshot({ partIds: [part.id] });
+    const bad = await expectProblem(
+      await call(token, "/staff/stock", {
+        method: "POST",
+        body: {
+          updates: [
+            { partNumber: part.partNumber, backorder: { allowed: true, restockOn: "2001-01-01", leadTimeDays: -3 } },
+          ],
+        },
+      }),
+      422,
+    );
+    expect(bad.errors?.map((e) => e.field).sort()).toEqual([
+      "updates.0.backorder.leadTimeDays",
+      "updates.0.backorder.restockOn",
+    ]);
+    expect(await snapshot({ partIds: [part.id] })).toEqual(before);
+    const response = await call(token, "/staff/stock", {
+      method: "POST",
+      body: {
+        updates: [{ partNumber: part.partNumber, backorder: { allowed: true, restockOn: null, leadTimeDays: 21 } }],
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(await Part.findById(part.id).lean()).toMatchObject({
+      backorderable: true,
+      leadTimeDays: 21,
+      restockOn: null,
+    });
+  });
+
   test("orders to ship, ship with tracking, record a payment (idempotent)", async () => {
     const customer = await keyFor("customer", ["read", "order"]);
     await updateCompanyOf(customer.user.id, { $set: { account: { termsDays: 30, creditLimitCents: 1_000_000 } } });

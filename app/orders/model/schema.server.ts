@@ -42,7 +42,17 @@ export const ENDED_UNPAID_STATUSES = ["cancelled", "removed", "expired"] as cons
 export const INVOICED_STATUSES = ["account", "paid", "shipped"] as const;
 
 /** The changes that mail someone: placing an order, each later status, and the hold's reminder. */
-export const ORDER_MAIL_EVENTS = ["placed", "paid", "shipped", "cancelled", "removed", "expired", "reminder"] as const;
+export const ORDER_MAIL_EVENTS = [
+  "placed",
+  "paid",
+  "shipped",
+  "cancelled",
+  "removed",
+  "expired",
+  "reminder",
+  "shipment",
+  "allocated",
+] as const;
 export type OrderMailEvent = (typeof ORDER_MAIL_EVENTS)[number];
 
 /** Money received outside Stripe, as staff recorded it; a wrong entry is reversed, never deleted. */
@@ -69,6 +79,33 @@ const shipmentSchema = new Schema(
   { _id: false },
 );
 
+/**
+ * One parcel of a partial (or the last) shipment: which lines and how many units, how it left and
+ * when. `stockPending` is set until its units are taken off the parts' holds (shipments.server.ts).
+ */
+const partShipmentSchema = new Schema({
+  lines: {
+    type: [
+      new Schema(
+        {
+          lineIndex: { type: Number, required: true, min: 0 },
+          partId: { type: Schema.Types.ObjectId, required: true },
+          quantity: { type: Number, required: true, min: 1 },
+        },
+        { _id: false },
+      ),
+    ],
+    required: true,
+  },
+  carrier: { type: String, required: true, maxlength: 40 },
+  trackingNumber: { type: String, trim: true, maxlength: 60 },
+  shippedAt: { type: Date, required: true },
+  shippedBy: { type: String, maxlength: 200 },
+  /** Staff's note on the parcel (printed on its packing slip). */
+  note: { type: String, trim: true, maxlength: 500 },
+  stockPending: { type: Boolean },
+});
+
 /** One part of an order, with a snapshot of the part as it was ordered. */
 const orderLineSchema = new Schema(
   {
@@ -82,6 +119,13 @@ const orderLineSchema = new Schema(
     /** The list price of a unit when ordered, and what gave the unit price (domain/pricing.ts). */
     listUnitPriceCents: { type: Number, min: 1 },
     priceSource: { type: String, enum: ["list", "break", "group", "group+break"] },
+    /**
+     * Units still waiting for stock (only ever goes down: stock allocated to the part's hold is
+     * copied here with $min), the day they were expected when ordered, and the units shipped.
+     */
+    backorderedQuantity: { type: Number, min: 0 },
+    backorderExpectedOn: { type: Date },
+    shippedQuantity: { type: Number, min: 0 },
   },
   { _id: false },
 );
@@ -148,6 +192,12 @@ const orderSchema = new Schema(
     paidCents: { type: Number, default: 0, min: 0 },
     payments: { type: [recordedPaymentSchema], default: undefined },
     shipment: { type: shipmentSchema },
+    /** The parcels it left in (the last one also sets `shipment`, `shippedAt` and status shipped). */
+    shipments: { type: [partShipmentSchema], default: undefined },
+    /** How many parcels were recorded: each shipment is one update conditional on it (two tabs: one wins). */
+    shipmentCount: { type: Number },
+    /** Set while a line waits on backorder (the allocation sweep and Shop Today find these). */
+    backordered: { type: Boolean },
     status: { type: String, enum: ORDER_STATUSES, required: true, default: "unpaid" },
     /** Stripe PaymentIntent id, once paid. */
     transactionId: { type: String },
@@ -224,6 +274,9 @@ orderSchema.index({ mailPending: 1 }, { sparse: true });
 orderSchema.index({ reserveBy: 1 }, { sparse: true });
 orderSchema.index({ holdUntil: 1 }, { sparse: true });
 orderSchema.index({ stockPending: 1 }, { sparse: true });
+// Orders waiting on backorder, and shipments whose units are still to come off the parts' holds.
+orderSchema.index({ backordered: 1, createdAt: 1 }, { sparse: true });
+orderSchema.index({ "shipments.stockPending": 1 }, { sparse: true });
 // The caps on what a customer holds unpaid: their open orders by status.
 orderSchema.index({ userId: 1, status: 1 });
 // An order by its number (search, links people type); unique, so a number is never given twice.

@@ -44,7 +44,9 @@ export function stateQuery(state: OrderState, now = new Date()): Record<string, 
     case "overdue":
       return { status: { $in: ["account", "shipped"] }, paidAt: null, dueAt: { $lt: now } };
     case "pending":
-      return { status: "paid" };
+      return { status: "paid", shipmentCount: { $in: [0, null] } };
+    case "part-shipped":
+      return { status: "paid", shipmentCount: { $gt: 0 } };
     case "shipped":
       return { status: "shipped", paidAt: { $ne: null } };
     default:

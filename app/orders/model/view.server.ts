@@ -21,6 +21,10 @@ export type OrderLineView = {
   /** The list price of a unit when ordered (null on orders placed before price groups). */
   listUnitPriceCents: number | null;
   priceSource: PriceSource | null;
+  /** Units still waiting for stock, the day they were expected when ordered, and units shipped. */
+  backorderedQuantity: number;
+  backorderExpectedOn: string | null;
+  shippedQuantity: number;
 };
 
 export type RecordedPaymentView = {
@@ -37,6 +41,15 @@ export type RecordedPaymentView = {
 };
 
 export type ShipmentView = { carrier: string; trackingNumber: string | null };
+
+/** One parcel: its lines and units, how it left and when (numbered 1, 2, … in the order they left). */
+export type PartShipmentView = ShipmentView & {
+  id: string;
+  number: number;
+  shippedAt: string;
+  note: string | null;
+  lines: { lineIndex: number; partNumber: string; productName: string; quantity: number }[];
+};
 
 export type OrderView = {
   id: string;
@@ -81,6 +94,11 @@ export type OrderView = {
   balanceCents: number;
   payments: RecordedPaymentView[];
   shipment: ShipmentView | null;
+  /** Every parcel the order left in (an order shipped whole before parcels were kept: one). */
+  shipments: PartShipmentView[];
+  /** Units of all lines still waiting on backorder, and units not shipped yet. */
+  backorderedUnits: number;
+  unshippedUnits: number;
   paid: boolean;
   shipped: boolean;
   transactionId: string | null;
@@ -102,7 +120,19 @@ export type OrderView = {
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
-type LineDoc = Partial<Omit<OrderLineView, "partId">> & { partId?: Types.ObjectId | string | null };
+type LineDoc = Partial<Omit<OrderLineView, "partId" | "backorderExpectedOn">> & {
+  partId?: Types.ObjectId | string | null;
+  backorderExpectedOn?: Date | null;
+};
+
+type ShipmentDoc = {
+  _id: Types.ObjectId;
+  lines: { lineIndex: number; quantity: number }[];
+  carrier: string;
+  trackingNumber?: string | null;
+  shippedAt: Date;
+  note?: string | null;
+};
 
 /** An order written without a number (a bulk insert of test data): the end of its id. */
 const numberOf = (doc: { _id: Types.ObjectId; number?: number | null }) =>
@@ -147,7 +177,12 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     lineTotalCents: line.lineTotalCents ?? 0,
     listUnitPriceCents: line.listUnitPriceCents ?? null,
     priceSource: (line.priceSource as PriceSource | undefined) ?? null,
+    backorderedQuantity: line.backorderedQuantity ?? 0,
+    backorderExpectedOn: line.backorderExpectedOn ? line.backorderExpectedOn.toISOString().slice(0, 10) : null,
+    // An order shipped whole before parcels were counted shipped every unit.
+    shippedQuantity: status === "shipped" ? (line.quantity ?? 0) : (line.shippedQuantity ?? 0),
   }));
+  const shipments = toShipmentViews(doc, lines);
   const taxLines = ((doc.taxLines ?? []) as Partial<TaxLine>[]).map((line) => ({
     kind: (line.kind ?? "unknown") as TaxKind,
     label: line.label ?? "",
@@ -190,6 +225,7 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
       paidCents: doc.paidCents ?? 0,
       paidAt: doc.paidAt,
       dueAt: doc.dueAt,
+      partShipped: shipments.length > 0,
     }),
     paymentMethod:
       doc.paymentMethod === "account" || doc.paymentMethod === "bank-transfer" ? doc.paymentMethod : "card",
@@ -204,6 +240,9 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     shipment: doc.shipment?.carrier
       ? { carrier: doc.shipment.carrier, trackingNumber: doc.shipment.trackingNumber || null }
       : null,
+    shipments,
+    backorderedUnits: lines.reduce((sum, line) => sum + line.backorderedQuantity, 0),
+    unshippedUnits: lines.reduce((sum, line) => sum + line.quantity - line.shippedQuantity, 0),
     paid: Boolean(doc.paidAt) || status === "paid",
     shipped: status === "shipped",
     transactionId: doc.transactionId ?? null,
@@ -219,4 +258,40 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     reorderedFrom: doc.reorderedFrom ? doc.reorderedFrom.toString() : null,
     reorderedFromNumber: doc.reorderedFromNumber ? formatOrderNumber(doc.reorderedFromNumber) : null,
   };
+}
+
+function toShipmentViews(doc: Partial<OrderDoc>, lines: OrderLineView[]): PartShipmentView[] {
+  const stored = (doc.shipments ?? []) as unknown as ShipmentDoc[];
+  if (!stored.length && doc.status === "shipped" && doc.shipment?.carrier) {
+    return [
+      {
+        id: "whole",
+        number: 1,
+        carrier: doc.shipment.carrier,
+        trackingNumber: doc.shipment.trackingNumber || null,
+        shippedAt: (doc.shippedAt ?? doc.updatedAt ?? new Date(0)).toISOString(),
+        note: null,
+        lines: lines.map((line, lineIndex) => ({
+          lineIndex,
+          partNumber: line.partNumber,
+          productName: line.productName,
+          quantity: line.quantity,
+        })),
+      },
+    ];
+  }
+  return stored.map((shipment, index) => ({
+    id: shipment._id.toString(),
+    number: index + 1,
+    carrier: shipment.carrier,
+    trackingNumber: shipment.trackingNumber || null,
+    shippedAt: shipment.shippedAt.toISOString(),
+    note: shipment.note || null,
+    lines: shipment.lines.map((line) => ({
+      lineIndex: line.lineIndex,
+      partNumber: lines[line.lineIndex]?.partNumber ?? "",
+      productName: lines[line.lineIndex]?.productName ?? "",
+      quantity: line.quantity,
+    })),
+  }));
 }

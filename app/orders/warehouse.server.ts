@@ -1,0 +1,107 @@
+/**
+ * The warehouse's services: shipping an order in parcels, and stock that arrives going to the
+ * orders waiting on backorder (oldest first). Each calls the models, raises the order's events
+ * (mail, webhooks) and audits.
+ */
+import { ORDER_STATE_WORDS } from "~/domain/order-states";
+import { allocateBackorders, listPartsToAllocate } from "~/models/stock-holds.server";
+import { copyBackorders, listBackorderedOrderIds } from "~/orders/model/backorders.server";
+import { recordShipment, type ShipmentInput } from "~/orders/model/shipments.server";
+import type { OrderView } from "~/orders/model/view.server";
+import { audit, type AuditEvent } from "~/utils/audit-trail.server";
+import { describeShipment } from "~/utils/shipping";
+import { raiseOrderEvent } from "./events.server";
+
+type Actor = { id: string; email: string };
+
+export type ShipOutcome =
+  | { ok: true; order: OrderView; shipmentId: string; complete: boolean }
+  | { ok: false; status: 404 | 409 | 422; message: string; lineIndex?: number };
+
+/**
+ * Ships a parcel of a paid order, or one on account: the lines and units given, or every unit on
+ * the shelf not shipped yet. The order is shipped once every unit is, part-shipped before.
+ */
+export async function shipOrder(
+  orderId: string,
+  shipment: ShipmentInput,
+  { actor, context, current }: { actor: Actor; context?: AuditEvent["context"]; current: OrderView | null },
+): Promise<ShipOutcome> {
+  const result = await recordShipment(orderId, { ...shipment, shippedBy: actor.email });
+  switch (result.outcome) {
+    case "not_found":
+      return { ok: false, status: 404, message: "That order does not exist." };
+    case "not_shippable":
+      return {
+        ok: false,
+        status: 409,
+        message: `Only paid orders, or orders on account, waiting to ship can be shipped; ${result.order.number} is ${ORDER_STATE_WORDS[result.order.state]}.`,
+      };
+    case "changed":
+      return {
+        ok: false,
+        status: 409,
+        message: `Another parcel of ${result.order.number} was recorded just now; check what is left to ship and try again.`,
+      };
+    case "too_many":
+      return { ok: false, status: 422, message: result.message, lineIndex: result.lineIndex };
+    case "nothing":
+      return { ok: false, status: 422, message: result.message };
+  }
+  const { order, shipmentId, complete } = result;
+  await raiseOrderEvent({ type: "shipmentCreated", order, shipmentId });
+  if (complete) await raiseOrderEvent({ type: "orderShipped", order });
+  const parcel = order.shipments.find((entry) => entry.id === shipmentId);
+  await audit({
+    context,
+    actor,
+    action: "order.ship",
+    target: { type: "order", id: order.id, label: `${order.number}: ${order.summary} for ${order.userEmail}` },
+    before: { status: current ? ORDER_STATE_WORDS[current.state] : null },
+    after: {
+      status: ORDER_STATE_WORDS[order.state],
+      parcel: parcel?.number ?? null,
+      units:
+        parcel?.lines.map((line) => `${line.quantity} × ${line.partNumber || line.productName}`).join(", ") ?? null,
+      carrier: shipment.carrier,
+      trackingNumber: shipment.trackingNumber ?? null,
+      shippedWith:
+        describeShipment({ carrier: shipment.carrier, trackingNumber: shipment.trackingNumber ?? null })?.text ?? null,
+    },
+  });
+  return { ok: true, order, shipmentId, complete };
+}
+
+/**
+ * Stock rose on these parts (a restock, an import, an order's stock given back): units waiting on
+ * backorder get it, oldest order first, and each order that got some is mailed. Never throws: what
+ * a failure leaves, the stock sweep allocates (allocateLeftBackorders).
+ */
+export async function allocateArrivedStock(partIds: string[]) {
+  const orders = new Set<string>();
+  for (const partId of new Set(partIds)) {
+    try {
+      for (const allocation of await allocateBackorders(partId)) orders.add(allocation.orderId);
+    } catch (error) {
+      console.error(`Stock of part ${partId} not allocated to its backorders (the stock sweep will):`, error);
+    }
+  }
+  for (const orderId of orders) await noteAllocated(orderId);
+  return orders.size;
+}
+
+async function noteAllocated(orderId: string) {
+  try {
+    const order = await copyBackorders(orderId, { allocated: true });
+    if (order) await raiseOrderEvent({ type: "backorderAllocated", order });
+  } catch (error) {
+    console.error(`Allocation to order ${orderId} not copied to it (the stock sweep will):`, error);
+  }
+}
+
+/** The stock sweep's part: parts with stock and backorders both (a crash between the two), and orders to copy again. */
+export async function allocateLeftBackorders() {
+  const allocated = await allocateArrivedStock(await listPartsToAllocate());
+  for (const orderId of await listBackorderedOrderIds()) await copyBackorders(orderId);
+  return allocated;
+}

@@ -1,0 +1,106 @@
+/**
+ * The demo's warehouse on first start: a part that may be backordered (its shelf empty, the next
+ * stock expected in twelve days), and Casey's order of it with 200 units on backorder, whose other
+ * line already left in a first parcel: Part-shipped, on Shop Today's backorders. Written straight
+ * to the database as the other demo orders are, with the holds and counts the stock check expects.
+ */
+import mongoose from "mongoose";
+import { taxLinesFor, taxPlaceFor, taxTotal } from "~/domain/tax";
+import { Part } from "~/models/part.server";
+import { User } from "~/models/user.server";
+import { Company } from "~/models/company.server";
+import { assignInvoiceNumber } from "~/orders/model/invoice.server";
+import { Order } from "~/orders/model/schema.server";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const BACKORDERED_PART = "PW-1009";
+const SHIPPED_PART = "PW-1007";
+
+export async function ensureDemoWarehouse(now: number, caseyEmail: string, staffEmail: string) {
+  const casey = await User.findOne({ email: caseyEmail }).lean();
+  if (!casey || (await Order.exists({ userId: casey._id, "shipments.0": { $exists: true } }))) return;
+  const [waiting, shipped] = await Promise.all([
+    Part.findOne({ partNumber: BACKORDERED_PART }).lean(),
+    Part.findOne({ partNumber: SHIPPED_PART }).lean(),
+  ]);
+  if (!waiting || !shipped || (waiting.holds ?? []).length) return;
+  const at = (daysAgo: number) => new Date(now - daysAgo * DAY_MS);
+  const restockOn = new Date(new Date(now + 12 * DAY_MS).setUTCHours(0, 0, 0, 0));
+  const onShelf = waiting.availableQuantity;
+  const ordered = onShelf + 200;
+  const address = "12 Elm Street\nAnn Arbor, MI 48104";
+  const lines = [
+    { part: shipped, quantity: 200, extra: { shippedQuantity: 200 } },
+    { part: waiting, quantity: ordered, extra: { backorderedQuantity: 200, backorderExpectedOn: restockOn } },
+  ].map(({ part, quantity, extra }) => ({
+    partId: part._id,
+    partNumber: part.partNumber,
+    productName: part.name,
+    unitPriceCents: part.priceCents,
+    quantity,
+    lineTotalCents: part.priceCents * quantity,
+    ...extra,
+  }));
+  const netCents = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
+  const taxLines = taxLinesFor(null, netCents, taxPlaceFor(null, { address }));
+  const totalCents = netCents + taxTotal(taxLines);
+  const company = casey.companyId ? await Company.findById(casey.companyId, { companyName: 1 }).lean() : null;
+  const parcelId = new mongoose.Types.ObjectId();
+  const order = await Order.create({
+    lines,
+    netCents,
+    taxCents: totalCents - netCents,
+    taxLines,
+    totalCents,
+    userId: casey._id,
+    companyId: casey.companyId,
+    placedBy: casey._id,
+    userEmail: casey.email,
+    userName: casey.name,
+    ...(company?.companyName ? { companyName: company.companyName } : {}),
+    phone: "+1 313 555 0199",
+    address,
+    paymentMethod: "card",
+    status: "paid",
+    payments: [
+      {
+        amountCents: totalCents,
+        method: "bank-transfer",
+        receivedOn: new Date(new Date(at(2)).setUTCHours(0, 0, 0, 0)),
+        reference: "Casey backorder",
+        recordedBy: staffEmail,
+        recordedAt: at(2),
+      },
+    ],
+    paidCents: totalCents,
+    paidAt: at(2),
+    backordered: true,
+    shipmentCount: 1,
+    shipments: [
+      {
+        _id: parcelId,
+        lines: [{ lineIndex: 0, partId: shipped._id, quantity: 200 }],
+        carrier: "ups",
+        trackingNumber: "1Z999AA10123456785",
+        shippedAt: at(1),
+        shippedBy: staffEmail,
+      },
+    ],
+    createdAt: at(3),
+    updatedAt: at(1),
+  });
+  // The first parcel left (its hold counts it shipped); the other line took the whole shelf, the rest waits.
+  await Part.updateOne(
+    { _id: shipped._id, "holds.orderId": { $ne: order._id } },
+    { $push: { holds: { orderId: order._id, quantity: 200, shipped: 200, shipments: [parcelId] } } },
+  );
+  await Part.updateOne(
+    { _id: waiting._id, availableQuantity: onShelf, "holds.orderId": { $ne: order._id } },
+    {
+      $set: { backorderable: true, restockOn, leadTimeDays: 21 },
+      $inc: { availableQuantity: -onShelf },
+      $push: { holds: { orderId: order._id, quantity: ordered, backordered: 200 } },
+    },
+  );
+  await assignInvoiceNumber(order._id.toString());
+}

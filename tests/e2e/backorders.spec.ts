@@ -1,0 +1,75 @@
+import { Part } from "~/models/part.server";
+import { Order } from "~/orders/model/schema.server";
+import { recordPayment } from "~/orders/service.server";
+import { expect, test } from "./fixtures";
+
+test("a customer orders beyond the shelf; staff ship what is there, restock, and ship the rest", async ({
+  page,
+  login,
+  createPart,
+  checkA11y,
+  javaScriptEnabled,
+}) => {
+  test.slow(); // a long journey on a small shared machine
+  const customer = await login({ name: "Bo Backorder" });
+  const part = await createPart({ priceCents: 1000, minOrderQuantity: 100, availableQuantity: 300 });
+  await Part.updateOne({ _id: part.id }, { $set: { backorderable: true, leadTimeDays: 10 } });
+
+  // The part page says, before placing, what comes now and what waits.
+  await page.goto(`/parts/${part.id}`);
+  await expect(page.getByTestId("backorder-note")).toContainText("More on backorder, expected");
+  const quantity = page.getByLabel(/^Quantity/);
+  await quantity.fill("500");
+  if (!javaScriptEnabled) await page.getByRole("button", { name: "Update total" }).click();
+  await expect(page.getByTestId("backorder-split")).toContainText("300 now, 200 on backorder, expected");
+  await page.getByLabel("Phone").fill("+1 555 0150");
+  await page.getByLabel("Address", { exact: true }).fill("9 Axle Lane, Springfield");
+  await page.getByRole("button", { name: "Buy" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Your Order is Placed");
+
+  const order = (await Order.findOne({ userId: customer.id }).lean())!;
+  const number = `SO-${order.number}`;
+  await page.goto(`/dashboard/orders/${order._id}`);
+  await expect(page.getByTestId("backorders")).toContainText(`200 × ${part.name} on backorder, expected`);
+  await checkA11y();
+  // Paid by bank transfer (staff record it), so it waits to ship.
+  const paid = await recordPayment(
+    String(order._id),
+    { amountCents: order.totalCents, method: "bank-transfer", receivedOn: new Date(), reference: "BO-1" },
+    { actor: { id: "000000000000000000000000", email: "staff@example.com" } },
+  );
+  expect(paid.ok).toBe(true);
+
+  // Staff ship the 300 on the shelf: part-shipped.
+  await login({ role: "admin" });
+  await page.goto(`/dashboard/manageOrders/${order._id}`);
+  const units = page.getByLabel(`Units of ${part.partNumber}`);
+  await expect(units).toHaveValue("300");
+  await page.getByLabel("Carrier").selectOption("ups");
+  await page.getByLabel("Tracking number").fill("1Z999AA1");
+  await page.getByRole("button", { name: `Ship this parcel of ${number} and email the customer` }).click();
+  await expect(page.getByTestId("toast")).toContainText(`Parcel 1 of ${number} is shipped`);
+  await expect(page.getByTestId("order-status")).toHaveText("Part-shipped");
+  await expect(page.getByTestId("parcels")).toContainText(`300 × ${part.name}`);
+  // Nothing more can ship while the rest waits.
+  await expect(units).toHaveValue("0");
+  await checkA11y();
+
+  // Stock arrives: the waiting order gets it first.
+  await page.goto("/dashboard/manageProducts");
+  const row = page.getByTestId(`part-row-${part.id}`);
+  await row.getByLabel(/^Stock/).fill("250");
+  await row.getByRole("button", { name: `Save price and stock of ${part.name}` }).click();
+  await expect(page.getByTestId("toast")).toContainText("stock went to 1 order waiting on backorder");
+  await expect(page.getByTestId(`part-row-${part.id}`).getByTestId("stock")).toHaveText("50");
+
+  await page.goto(`/dashboard/manageOrders/${order._id}`);
+  await expect(units).toHaveValue("200");
+  await page.getByLabel("Carrier").selectOption("dhl");
+  await page.getByLabel("Tracking number").fill("JD0002");
+  await page.getByRole("button", { name: `Ship this parcel of ${number} and email the customer` }).click();
+  await expect(page.getByTestId("toast")).toContainText(`${number} is shipped`);
+  await expect(page.getByTestId("order-status")).toHaveText("Shipped");
+  await expect(page.getByTestId("parcels").getByRole("listitem")).toHaveCount(2);
+  expect((await Part.findById(part.id).lean())!).toMatchObject({ availableQuantity: 50, onHand: 50 });
+});
