@@ -428,8 +428,11 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
                   : "Total due (USD)"
                 : "Total quantity"}
             </th>
+            {/* Units of different parts are not added up where money is the total; a packing slip counts them. */}
             <td className="pw-num" data-label={prices ? "Quantity" : undefined}>
-              {units(order.lines.reduce((sum, line) => sum + line.quantity, 0))}
+              {!prices || order.lines.length === 1
+                ? units(order.lines.reduce((sum, line) => sum + line.quantity, 0))
+                : null}
             </td>
             {prices ? (
               <>
