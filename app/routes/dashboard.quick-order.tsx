@@ -10,10 +10,10 @@ import {
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { DeliveryFields, deliveryDefaultValues, PaymentChoice } from "~/components/delivery-fields";
+import { DeliveryFields, deliveryDefaultValues, PaymentChoice, useDeliveryPlace } from "~/components/delivery-fields";
 import { ErrorList, SubmitButton, TextareaField } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
+import { confirmSavedAddress, deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
 import { padLinesIntoCart } from "~/models/cart-lines.server";
 import { requireCustomer } from "~/utils/guards.server";
 import { pricePadChecks } from "~/utils/pricing.server";
@@ -23,6 +23,8 @@ import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/orde
 import { can } from "~/utils/companies.server";
 import { CART_PATH } from "~/utils/cart-forms";
 import { formatCents } from "~/domain/format";
+import { placeWords, taxLinesFor, taxPlaceFor, taxTotal } from "~/domain/tax";
+import { customerPricing } from "~/utils/pricing.server";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
 import { MAX_PAD_CHARACTERS, parsePad, QUICK_ORDER_PATH, quickOrderSchema } from "~/utils/quick-order";
 import { checkPadLines, type PadLineCheck } from "~/utils/quick-order.server";
@@ -32,9 +34,12 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
-  const { phone, address } = deliveryDefaults(user);
-  const terms = await checkoutTerms(user);
-  return dataWithInit({ buyer: { phone, address }, terms }, { headers: { "Cache-Control": "private, no-store" } });
+  const { phone, delivery, addressId, confirmAddress } = deliveryDefaults(user);
+  const [terms, pricing] = await Promise.all([checkoutTerms(user), customerPricing(user)]);
+  return dataWithInit(
+    { buyer: { phone, delivery, addressId, confirmAddress }, terms, taxProfile: pricing.tax },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 type ActionData = {
@@ -143,7 +148,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const placed = await placeCustomerOrder({
     lines: checks.map((check) => ({ partId: check.part!.id, quantity: check.quantity! })),
     phone: value.phone,
-    address: value.address,
+    delivery: value.delivery,
+    quotedTotalCents: value.quotedTotalCents,
     poNumber: value.poNumber,
     user,
     payment: value.payment,
@@ -168,6 +174,7 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 409 },
     );
   }
+  if (value.addressId) await confirmSavedAddress(user.id, value.addressId, value.delivery);
   if (value.saveAddress) await saveDeliveryToProfile(user.id, value);
   return redirectAfterOrder(placed.order);
 }
@@ -177,7 +184,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const EXAMPLE = "PW-1001 150\nPW-1003\t200\nPW-1005, 100";
 
 export default function QuickOrder() {
-  const { buyer, terms } = useLoaderData<typeof loader>();
+  const { buyer, terms, taxProfile } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const pendingIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
@@ -192,6 +199,13 @@ export default function QuickOrder() {
   });
   const checks = data?.checks ?? [];
   const valid = checks.filter((check) => !check.problem);
+  // The checked lines' total with the tax for the address the form holds now, as the server prices it.
+  const [place, setPlace] = useDeliveryPlace(fields.delivery);
+  const netCents = valid.reduce((sum, check) => sum + (check.lineTotalCents ?? 0), 0);
+  const taxPlace = taxPlaceFor(taxProfile, place);
+  const taxLines = taxLinesFor(taxProfile, netCents, taxPlace);
+  const totalCents = netCents + taxTotal(taxLines);
+  const priced = valid.length > 0 && valid.length === checks.length;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="text-2xl font-bold">Quick order</h1>
@@ -241,8 +255,32 @@ export default function QuickOrder() {
           </h2>
           <p className="mt-1 text-sm text-slate-600">Every line must be valid. One order, paid with one payment.</p>
           <div className="mt-4">
-            <DeliveryFields fields={fields} />
+            <DeliveryFields fields={fields} onPlaceChange={setPlace} confirmAddress={buyer.confirmAddress} />
             <PaymentChoice meta={fields.payment} terms={terms} />
+          </div>
+          <div
+            className="mb-4 rounded border border-slate-200 bg-slate-50 p-3 text-sm"
+            data-testid="pad-tax"
+            aria-live="polite"
+          >
+            {priced ? (
+              <>
+                <p>Net {formatCents(netCents)}</p>
+                {taxLines.map((line, index) => (
+                  <p key={index}>
+                    {line.label}: {formatCents(line.amountCents)}
+                  </p>
+                ))}
+                <p className="font-semibold">Total with tax: {formatCents(totalCents)}</p>
+                <input type="hidden" name="quotedTotalCents" value={totalCents} />
+              </>
+            ) : (
+              <p>Check the lines to see the total with tax.</p>
+            )}
+            <p className="mt-1 text-xs text-slate-600">
+              Tax for delivery to {placeWords(taxPlace)}. It follows the delivery address; without JavaScript,
+              &ldquo;Check the lines&rdquo; shows the total for the address typed.
+            </p>
           </div>
           <SubmitButton
             name="intent"

@@ -10,6 +10,7 @@ import { placeCustomerOrder } from "~/orders/service.server";
 import * as companiesMigration from "../../scripts/migrations/20261125180000-companies.js";
 import { createPart, createUser, updateCompanyOf } from "../setup/factories";
 import { postRequest, settle, testContext } from "../setup/requests";
+import { DETROIT } from "../fixtures/addresses";
 
 const uniqueEmail = (label = "user") => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 
@@ -46,7 +47,7 @@ describe("a company of one", () => {
       user: { id: user.id },
       lines: [{ partId: part.id, quantity: 100 }],
       phone: "+1 555 0100",
-      address: "1 Test Road",
+      delivery: DETROIT,
     });
     expect(placed.ok).toBe(true);
     const order = await Order.findById(placed.ok ? placed.order.id : null).lean();

@@ -17,8 +17,9 @@ import { createPart } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { BAD_NUMBERS, badTexts, expectFieldError, signedIn, snapshot, toastOf, withField } from "./ordering.helpers";
+import { DELIVERY_FORM, DETROIT } from "../fixtures/addresses";
 
-const goodOrder = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield", quantity: "150" };
+const goodOrder = { phone: "+1 555 0100", ...DELIVERY_FORM, quantity: "150" };
 
 function postOrder(partId: string, fields: Record<string, string>, cookie?: string) {
   return settle(orderAction(actionArgs(postRequest(`/parts/${partId}`, fields, { cookie }), { id: partId })));
@@ -129,7 +130,7 @@ describe("placing an order", () => {
     const { user } = await signedIn();
     // The Order model refuses a phone over 40 characters: the insert fails after the reservation.
     await expect(
-      placeOrder({ lines: [{ partId: part.id, quantity: 100 }], phone: "5".repeat(41), address: "x", user }),
+      placeOrder({ lines: [{ partId: part.id, quantity: 100 }], phone: "5".repeat(41), delivery: DETROIT, user }),
     ).rejects.toThrow();
     expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(500);
     expect(await Order.countDocuments({ "lines.partId": part.id })).toBe(0);
