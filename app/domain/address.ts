@@ -5,12 +5,9 @@
  * forms, the API and the server; the tax place is read from `country` and `region` only (tax.ts).
  */
 import countries from "i18n-iso-countries";
-import en from "i18n-iso-countries/langs/en.json";
 import { postcodeValidator, postcodeValidatorExistsForCountry } from "postcode-validator";
 import { z } from "zod";
 import { REGIONS } from "~/content/regions";
-
-countries.registerLocale(en);
 
 export type PostalAddress = {
   name: string;
@@ -27,7 +24,12 @@ export type PostalAddress = {
 
 export const ADDRESS_LINE_MAX = 100;
 
-const names = countries.getNames("en", { select: "official" });
+// The ISO 3166 codes from i18n-iso-countries; their English names from the runtime's CLDR data (Intl),
+// so no locale file has to be loaded (a JSON import breaks the server's ESM build).
+const displayNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
+const names: Record<string, string> = Object.fromEntries(
+  Object.keys(countries.getAlpha2Codes()).map((code) => [code, displayNames.of(code) ?? code]),
+);
 /** Every ISO 3166 country, by English name, for the country list of every address form. */
 export const COUNTRIES = Object.entries(names)
   .map(([code, name]) => ({ code, name }))
@@ -165,7 +167,9 @@ export const EMPTY_ADDRESS: PostalAddress = {
   country: "",
 };
 
-const US_PLACE = /^(.+?),?\s+([A-Z]{2})\s+(\d{5}(?:-\d{4})?)$/;
+const US_PLACE = /^(.+?),\s*([A-Z]{2})\s+(\d{5}(?:-\d{4})?)$/;
+/** A state and ZIP code anywhere else in the text makes the reading uncertain (which one is meant?). */
+const OTHER_PLACE = /\b[A-Z]{2}\s+\d{5}\b/;
 const US_NAMES = new Set(["US", "USA", "U.S.A.", "U.S.", "UNITED STATES", "UNITED STATES OF AMERICA"]);
 
 /**
@@ -182,7 +186,13 @@ export function parseLegacyAddress(text: string): { address: PostalAddress; cert
   const last = lines.at(-1) ?? "";
   const match = US_PLACE.exec(last);
   const street = lines.slice(0, -1);
-  if (match && match[2] in REGIONS.US && street.length >= 1 && street.length <= 2 && !CONTROL.test(text)) {
+  if (
+    match &&
+    match[2] in REGIONS.US &&
+    street.length >= 1 &&
+    street.length <= 2 &&
+    !lines.some((piece) => CONTROL.test(piece))
+  ) {
     return {
       address: {
         ...EMPTY_ADDRESS,

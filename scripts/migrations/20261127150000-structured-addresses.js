@@ -16,7 +16,9 @@ const US_STATES = new Set(
   ),
 );
 const US_NAMES = new Set(["US", "USA", "U.S.A.", "U.S.", "UNITED STATES", "UNITED STATES OF AMERICA"]);
-const US_PLACE = /^(.+?),?\s+([A-Z]{2})\s+(\d{5}(?:-\d{4})?)$/;
+const US_PLACE = /^(.+?),\s*([A-Z]{2})\s+(\d{5}(?:-\d{4})?)$/;
+/** A state and ZIP code anywhere else in the text makes the reading uncertain (which one is meant?). */
+const OTHER_PLACE = /\b[A-Z]{2}\s+\d{5}\b/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
@@ -29,7 +31,14 @@ function parse(text) {
   const match = US_PLACE.exec(lines.at(-1) ?? "");
   const street = lines.slice(0, -1);
   const empty = { name: "", company: "", line1: "", line2: "", city: "", region: "", postalCode: "", country: "" };
-  if (match && US_STATES.has(match[2]) && street.length >= 1 && street.length <= 2 && !CONTROL.test(text)) {
+  if (
+    match &&
+    US_STATES.has(match[2]) &&
+    street.length >= 1 &&
+    street.length <= 2 &&
+    !CONTROL.test(text) &&
+    !street.some((piece) => OTHER_PLACE.test(piece.toUpperCase()))
+  ) {
     return {
       certain: true,
       postal: {
