@@ -89,7 +89,7 @@ export function PostalAddressFields({
   return (
     <fieldset className="mb-2 rounded border border-slate-200 p-3" aria-describedby={meta.errorId}>
       <legend className="px-1 text-sm font-semibold text-slate-800">{legend}</legend>
-      <Field meta={fields.name} label="Name (optional)" inputProps={auto("name")} />
+      <Field meta={fields.name} label="Recipient (optional)" inputProps={auto("name")} />
       <Field meta={fields.company} label="Company (optional)" inputProps={auto("organization")} />
       <Field
         meta={fields.line1}

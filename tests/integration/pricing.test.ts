@@ -12,13 +12,7 @@ import { placeCustomerOrder } from "~/orders/service.server";
 import { parseBreaks, formatBreaks, nextBreakHint } from "~/domain/pricing";
 import { priceLines } from "~/utils/pricing.server";
 import { seller } from "~/content/tax-rates";
-import {
-  rateTableSchema,
-  sellerIdentitySchema,
-  taxLinesFor,
-  taxPlaceFor,
-  type TaxProfile,
-} from "~/domain/tax";
+import { rateTableSchema, sellerIdentitySchema, taxLinesFor, taxPlaceFor, type TaxProfile } from "~/domain/tax";
 import { createPart, createUser } from "../setup/factories";
 import { DETROIT } from "../fixtures/addresses";
 

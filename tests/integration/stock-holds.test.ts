@@ -47,7 +47,11 @@ async function place(user: { id: string; email: string; name: string }, lines: {
 
 function checkout(cookie: string) {
   return settle(
-    cartAction(actionArgs(postRequest("/dashboard/cart", { intent: "checkout", phone: delivery.phone, ...DELIVERY_FORM }, { cookie }))),
+    cartAction(
+      actionArgs(
+        postRequest("/dashboard/cart", { intent: "checkout", phone: delivery.phone, ...DELIVERY_FORM }, { cookie }),
+      ),
+    ),
   );
 }
 
