@@ -79,13 +79,13 @@ export async function confirmSavedAddress(userId: string, addressId: string, pos
   const companyId = await companyIdOfUser(userId);
   if (!companyId || !Types.ObjectId.isValid(addressId)) return false;
   const address = formatAddress(postal);
+  const id = new Types.ObjectId(addressId);
+  const company = await Company.findById(companyId, { addresses: 1 }).lean();
+  const entry = company?.addresses?.find((item) => item._id.equals(id));
+  if (!entry || (entry.postal && !entry.needsConfirmation)) return false;
+  // The entry by its id (the positional operator follows it): an entry with fields already is left alone above.
   const result = await Company.updateOne(
-    {
-      _id: companyId,
-      addresses: {
-        $elemMatch: { _id: new Types.ObjectId(addressId), $or: [{ needsConfirmation: true }, { postal: null }] },
-      },
-    },
+    { _id: companyId, "addresses._id": id },
     {
       $set: {
         "addresses.$.postal": postal,

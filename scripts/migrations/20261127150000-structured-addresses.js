@@ -65,13 +65,9 @@ export async function up(db) {
     for (const entry of company.addresses) {
       if (entry.postal || entry.needsConfirmation !== undefined) continue;
       const { certain, postal } = parse(entry.address ?? "");
+      // The entry by its id (the positional operator follows it); one not yet done, as read just above.
       await companies.updateOne(
-        {
-          _id: company._id,
-          addresses: {
-            $elemMatch: { _id: entry._id, postal: { $exists: false }, needsConfirmation: { $exists: false } },
-          },
-        },
+        { _id: company._id, "addresses._id": entry._id },
         { $set: certain ? { "addresses.$.postal": postal } : { "addresses.$.needsConfirmation": true } },
       );
     }
