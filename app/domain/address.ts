@@ -191,7 +191,8 @@ export function parseLegacyAddress(text: string): { address: PostalAddress; cert
     match[2] in REGIONS.US &&
     street.length >= 1 &&
     street.length <= 2 &&
-    !lines.some((piece) => CONTROL.test(piece))
+    !lines.some((piece) => CONTROL.test(piece)) &&
+    !street.some((piece) => OTHER_PLACE.test(piece.toUpperCase()))
   ) {
     return {
       address: {
