@@ -474,7 +474,9 @@ function PlaceOrderForm({
                 {line.note ? <span className="block text-xs text-slate-600">{line.note}</span> : null}
               </span>
             ))}
-            <strong className="block">Total with tax: {formatCents(shown.totalCents)}</strong>
+            <strong className="block">
+              Total with tax: <span data-testid="cart-total">{formatCents(shown.totalCents)}</span>
+            </strong>
           </p>
           <p className="mt-1 text-xs text-slate-600">
             Tax for delivery to {shown.placeWords}
