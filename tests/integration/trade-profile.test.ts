@@ -131,7 +131,7 @@ describe("address book", () => {
     expect((await stored(user.id))?.addresses ?? []).toHaveLength(0);
 
     for (let i = 0; i < 20; i++)
-      expect((await post(cookie, { intent: "address-save", address: `${i} Full Street` })).status).toBe(302);
+      expect((await post(cookie, { intent: "address-save", ...at(`${i} Full Street`) })).status).toBe(302);
     const full = await post(cookie, { intent: "address-save", ...at("21 Full Street") });
     expect(full.status).toBe(409);
     expect((await errors(full))["postal.line1"]).toEqual(["Your address book is full (20 addresses)"]);
