@@ -91,7 +91,7 @@ test("a customer fills a cart from the parts list and a part page, fixes a quant
   await expect(row).toContainText("$1,590");
   await row.getByRole("link", { name: /^SO-\d+$/ }).click();
   await expect(page.getByTestId("order-line")).toHaveCount(2);
-  await expect(page.getByTestId("order-net")).toHaveText("$1,590");
+  await expect(page.getByTestId("order-total")).toHaveText("$1,590");
 });
 
 test("the quick-order pad checks pasted lines, then orders them at once; a past order goes back into the cart", async ({
