@@ -118,7 +118,9 @@ describe("the companies migration", () => {
     });
     expect(company?.addresses?.map((entry) => entry.address)).toEqual(["Yard 2"]);
     const view = await getUserById(String(userId));
-    expect(view?.addresses).toEqual([{ id: String(addressId), label: "Yard", address: "Yard 2", isDefault: true }]);
+    expect(view?.addresses).toMatchObject([
+      { id: String(addressId), label: "Yard", address: "Yard 2", needsConfirmation: true, isDefault: true },
+    ]);
     const order = await Order.findById(orderId).lean();
     expect(String(order?.companyId)).toBe(String(user?.companyId));
     expect(String(order?.placedBy)).toBe(String(userId));
