@@ -1,38 +1,222 @@
-import { type FieldMetadata } from "@conform-to/react";
+import { getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { Link, useRouteLoaderData } from "@remix-run/react";
 import type { OrderPaymentMethod } from "~/domain/order-payments";
 import type { RootLoader } from "~/root";
-import { inputAttributes, ErrorList, Field, TextareaField } from "~/components/forms";
+import { useState } from "react";
+import { inputAttributes, ErrorList, Field } from "~/components/forms";
+import {
+  ADDRESS_LINE_MAX,
+  COUNTRIES,
+  countryLabel,
+  postalWord,
+  REGION_GROUPS,
+  regionsOf,
+  regionWord,
+  type PostalAddress,
+  type postalAddressSchema,
+} from "~/domain/address";
+import type { z } from "zod";
+import { useHydrated } from "~/utils/hydrated";
 import { PO_NUMBER_MAX } from "~/utils/trade-schemas";
 import { formatCents } from "~/format";
 
 type Text = FieldMetadata<string | undefined>;
 
-/** The form's starting values: the profile's phone and default delivery address, the address book box ticked. */
-export function deliveryDefaultValues(buyer: { phone: string | null; address: string | null }) {
-  return { phone: buyer.phone ?? "", address: buyer.address ?? "", saveAddress: "on", poNumber: "" };
+/** The form's starting values: the profile's phone, the chosen saved address, the address book box ticked. */
+export function deliveryDefaultValues(buyer: {
+  phone: string | null;
+  delivery: PostalAddress;
+  addressId: string | null;
+}) {
+  return {
+    phone: buyer.phone ?? "",
+    delivery: buyer.delivery,
+    ...(buyer.addressId ? { addressId: buyer.addressId } : {}),
+    saveAddress: "on",
+    poNumber: "",
+  };
+}
+
+type Place = { country: string; region: string };
+// Any form's address fieldset: Conform types a field's name by its form, which differs from form to form.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AddressMeta = FieldMetadata<z.input<typeof postalAddressSchema> | undefined, any, string[]>;
+
+/**
+ * The delivery country and region the form holds now: what it started with (after a post without
+ * JavaScript, what was posted), then what the buyer picks. Screens price the tax with it at once.
+ */
+export function useDeliveryPlace(meta: AddressMeta) {
+  const fields = meta.getFieldset();
+  const text = (value: unknown) => (typeof value === "string" ? value : "");
+  const [place, setPlace] = useState<Place>({
+    country: text(fields.country.initialValue),
+    region: text(fields.region.initialValue),
+  });
+  return [place.country ? place : null, setPlace] as const;
+}
+
+const selectClass =
+  "block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-[invalid=true]:border-red-700";
+
+/**
+ * A postal address, field by field (names `<meta.name>.city`, …): the country from the ISO list, the
+ * state or region from one list grouped by country (JavaScript narrows it to the chosen country), the
+ * postal code checked on the server for the country's format. `onPlaceChange` hears the country and region.
+ */
+export function PostalAddressFields({
+  meta,
+  legend,
+  section,
+  onPlaceChange,
+}: {
+  meta: AddressMeta;
+  legend: string;
+  /** The autocomplete section: "shipping" or "billing". */
+  section: "shipping" | "billing";
+  onPlaceChange?: (place: Place) => void;
+}) {
+  const fields = meta.getFieldset();
+  const hydrated = useHydrated();
+  const [country, setCountry] = useState(
+    typeof fields.country.initialValue === "string" ? fields.country.initialValue : "",
+  );
+  const [region, setRegion] = useState(
+    typeof fields.region.initialValue === "string" ? fields.region.initialValue : "",
+  );
+  const { key: countryKey, ...countryProps } = getSelectProps(fields.country);
+  const { key: regionKey, required: _optional, ...regionProps } = getSelectProps(fields.region);
+  const groups = hydrated ? REGION_GROUPS.filter((group) => group.country === country) : REGION_GROUPS;
+  const auto = (token: string) => ({ autoComplete: `${section} ${token}` });
+  return (
+    <fieldset className="mb-2 rounded border border-slate-200 p-3" aria-describedby={meta.errorId}>
+      <legend className="px-1 text-sm font-semibold text-slate-800">{legend}</legend>
+      <Field meta={fields.name} label="Recipient (optional)" inputProps={auto("name")} />
+      <Field meta={fields.company} label="Company (optional)" inputProps={auto("organization")} />
+      <Field
+        meta={fields.line1}
+        label="Street address"
+        inputProps={{ ...auto("address-line1"), maxLength: ADDRESS_LINE_MAX }}
+      />
+      <Field
+        meta={fields.line2}
+        label="Address line 2 (optional)"
+        inputProps={{ ...auto("address-line2"), maxLength: ADDRESS_LINE_MAX }}
+      />
+      <div className="grid gap-x-3 sm:grid-cols-2">
+        <Field meta={fields.city} label="City" inputProps={auto("address-level2")} />
+        <Field meta={fields.postalCode} label={postalWord(country)} inputProps={auto("postal-code")} />
+      </div>
+      <div className="grid gap-x-3 sm:grid-cols-2">
+        <div>
+          <label htmlFor={fields.country.id} className="mb-1 block text-sm font-medium text-slate-800">
+            Country
+          </label>
+          <select
+            key={countryKey}
+            {...countryProps}
+            {...auto("country")}
+            className={selectClass}
+            onChange={(event) => {
+              const next = event.currentTarget.value;
+              const keep = regionsOf(next) && region in (regionsOf(next) ?? {}) ? region : "";
+              setCountry(next);
+              setRegion(keep);
+              onPlaceChange?.({ country: next, region: keep });
+            }}
+          >
+            <option value="">Choose a country</option>
+            {COUNTRIES.map((option) => (
+              <option key={option.code} value={option.code}>
+                {option.name}
+              </option>
+            ))}
+          </select>
+          <ErrorList id={fields.country.errorId} errors={fields.country.errors} />
+        </div>
+        <div>
+          <label htmlFor={fields.region.id} className="mb-1 block text-sm font-medium text-slate-800">
+            {hydrated && country ? regionWord(country) : "State or region"}
+          </label>
+          <select
+            key={regionKey}
+            {...regionProps}
+            {...auto("address-level1")}
+            disabled={hydrated && groups.length === 0}
+            className={selectClass}
+            onChange={(event) => {
+              setRegion(event.currentTarget.value);
+              onPlaceChange?.({ country, region: event.currentTarget.value });
+            }}
+          >
+            <option value="">
+              {hydrated && groups.length === 0 ? "None for this country" : "None (not US, CA, AU)"}
+            </option>
+            {groups.map((group) => (
+              <optgroup key={group.country} label={countryLabel(group.country)}>
+                {group.regions.map((option) => (
+                  <option key={`${group.country}-${option.code}`} value={option.code}>
+                    {option.name}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+          <ErrorList id={fields.region.errorId} errors={fields.region.errors} />
+        </div>
+      </div>
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </fieldset>
+  );
 }
 
 /**
  * What every order form asks besides its lines (the part page, checkout, the quick-order pad): phone
- * and delivery address (pre-filled from the profile, changeable), "Save to my address book", and the
- * buyer's optional purchase-order number. The names match `deliveryFields` in shop-forms.
+ * and delivery address (pre-filled from the address book, changeable), "Save to my address book", and
+ * the buyer's optional purchase-order number. The names match `deliveryFields` in shop-forms. A saved
+ * address flagged for confirmation (kept as free text before addresses had fields) says so.
  */
 export function DeliveryFields({
   fields,
+  onPlaceChange,
+  confirmAddress,
 }: {
-  fields: { phone: Text; address: Text; saveAddress: FieldMetadata<boolean | undefined>; poNumber: Text };
+  fields: {
+    phone: Text;
+    delivery: AddressMeta;
+    addressId: Text;
+    saveAddress: FieldMetadata<boolean | undefined>;
+    poNumber: Text;
+  };
+  onPlaceChange?: (place: Place) => void;
+  /** The saved address as it was typed, when it still needs the buyer's confirmation. */
+  confirmAddress?: string | null;
 }) {
   const { key: saveKey, ...saveProps } = inputAttributes(fields.saveAddress, { type: "checkbox" });
+  const { key: idKey, ...idProps } = inputAttributes(fields.addressId, { type: "hidden" });
   return (
     <>
       <Field meta={fields.phone} label="Phone" type="tel" inputProps={{ autoComplete: "tel" }} />
-      <TextareaField
-        meta={fields.address}
-        label="Address"
-        textareaProps={{ rows: 3, autoComplete: "shipping street-address" }}
+      {idProps.defaultValue ? <input key={idKey} {...idProps} /> : null}
+      {confirmAddress ? (
+        <div
+          className="mb-3 rounded border-l-4 border-amber-600 bg-amber-50 p-3 text-sm text-amber-900"
+          data-testid="confirm-address"
+        >
+          <p className="font-medium">Please check this address before you order.</p>
+          <p>
+            It was saved as one block of text: <span className="whitespace-pre-line">{confirmAddress}</span>. We filled
+            in what we could read; check each field. Ordering to it confirms it in your address book.
+          </p>
+        </div>
+      ) : null}
+      <PostalAddressFields
+        meta={fields.delivery}
+        legend="Delivery address"
+        section="shipping"
+        onPlaceChange={onPlaceChange}
       />
-      <div className="-mt-3 mb-2">
+      <div className="mb-2">
         <label className="flex min-h-11 items-center gap-2 text-slate-800">
           <input key={saveKey} {...saveProps} className="h-5 w-5" />
           Save to my address book

@@ -133,9 +133,9 @@ export function nextBreakHint(part: PricedPart, quantity: number, group: PriceGr
  * Who is buying, as pricing sees it: their price group, the tax details an admin recorded, and the
  * country of their company's details (nothing for a visitor).
  */
-export type CustomerPricing = { group: PriceGroupRules | null; tax: TaxProfile | null; companyCountry?: string | null };
+export type CustomerPricing = { group: PriceGroupRules | null; tax: TaxProfile | null };
 
-export const VISITOR_PRICING: CustomerPricing = { group: null, tax: null, companyCountry: null };
+export const VISITOR_PRICING: CustomerPricing = { group: null, tax: null };
 
 export type PricedLine = {
   partId: string;
@@ -158,6 +158,9 @@ export type PricedOrder = {
   totalCents: number;
 };
 
+/** What tax reads of a delivery address: its country and region fields, nothing else. */
+export type DeliveryPlace = { country: string; region: string };
+
 /** Lines of the same part become one line of their combined quantity, in the order first seen. */
 export function mergeSameParts<L extends { partId: string; quantity: number }>(lines: readonly L[]): L[] {
   const merged = new Map<string, L>();
@@ -169,7 +172,7 @@ export function mergeSameParts<L extends { partId: string; quantity: number }>(l
 }
 
 /**
- * Prices lines of parts already read, for a customer whose pricing is known, delivered to `address`
+ * Prices lines of parts already read, for a customer whose pricing is known, delivered to `delivery`
  * (pure). Lines of the same part are priced as one line of their combined quantity, so two lines
  * of 300 reach the break at 600; the tax follows the delivery address (tax.ts, taxPlaceFor).
  */
@@ -177,7 +180,7 @@ export function priceWith(
   pricing: CustomerPricing,
   parts: Map<string, PricedPart>,
   lines: readonly { partId: string; quantity: number }[],
-  address?: string | null,
+  delivery?: DeliveryPlace | null,
 ): PricedOrder {
   const priced = mergeSameParts(lines).flatMap((line) => {
     const part = parts.get(line.partId);
@@ -195,7 +198,7 @@ export function priceWith(
     ];
   });
   const netCents = priced.reduce((sum, line) => sum + line.lineTotalCents, 0);
-  const taxPlace = taxPlaceFor(pricing.tax, { address, companyCountry: pricing.companyCountry });
+  const taxPlace = taxPlaceFor(pricing.tax, delivery);
   const taxLines = taxLinesFor(pricing.tax, netCents, taxPlace);
   const taxCents = taxTotal(taxLines);
   return { lines: priced, netCents, taxLines, taxPlace, taxCents, totalCents: netCents + taxCents };

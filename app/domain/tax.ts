@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import { EU_VAT, MAX_TAX_RATE, seller, TAX_WORDING, US_SALES_TAX, US_STATES } from "~/content/tax-rates";
-import { COUNTRY_OPTIONS, countryName, taxIdProblem } from "./tax-id";
+import { countryLabel } from "./address";
+import { taxIdProblem } from "./tax-id";
 
 /** A buyer's tax details, kept in the customer's account (set by an admin on the customer's record). */
 export type TaxProfile = {
@@ -88,99 +89,39 @@ export function validVat(profile: TaxProfile) {
 export type TaxPlace = {
   country: string;
   state: string | null;
-  /** The delivery address named it; else the account's recorded tax location; else the company's country; else the seller's own state. */
-  from: "address" | "account" | "company" | "seller";
-};
-
-/** Country names (and common other spellings) a delivery address may end with, upper case. */
-const COUNTRY_WORDS: Record<string, string> = {
-  ...Object.fromEntries(
-    COUNTRY_OPTIONS.filter((option) => option.code !== "OTHER").map((option) => [
-      option.name.toUpperCase(),
-      option.code,
-    ]),
-  ),
-  ...Object.fromEntries(Object.keys(EU_VAT).map((code) => [countryName(code).toUpperCase(), code])),
-  USA: "US",
-  "U.S.A.": "US",
-  "U.S.": "US",
-  "UNITED STATES OF AMERICA": "US",
-  DEUTSCHLAND: "DE",
-  "THE NETHERLANDS": "NL",
-  NEDERLAND: "NL",
-  HOLLAND: "NL",
-  ÖSTERREICH: "AT",
-  ESPAÑA: "ES",
-  ITALIA: "IT",
-  POLSKA: "PL",
-  SVERIGE: "SE",
-  DANMARK: "DK",
-  BELGIË: "BE",
-  BELGIQUE: "BE",
-  UK: "GB",
-  "GREAT BRITAIN": "GB",
-  ENGLAND: "GB",
-  SCOTLAND: "GB",
-  WALES: "GB",
+  /** The delivery address's fields; else the tax location an admin recorded on the account; else the seller's own state. */
+  from: "address" | "account" | "seller";
 };
 
 /**
- * The country (and US state) a delivery address names, or null when it names none: a country by
- * name at its end ("…, Hamburg, Germany"), or a US state code before a ZIP code ("Detroit, MI 48209").
- */
-export function placeInAddress(address: string | null | undefined): { country: string; state: string | null } | null {
-  if (!address) return null;
-  const pieces = address
-    .split(/[\n,]/)
-    .map((piece) => piece.trim().replace(/\.$/, "").toUpperCase())
-    .filter(Boolean);
-  const last = pieces.at(-1) ?? "";
-  const country = COUNTRY_WORDS[last] ?? COUNTRY_WORDS[`${last}.`] ?? null;
-  const zip = [...address.toUpperCase().matchAll(/\b([A-Z]{2})\s+\d{5}(?:-\d{4})?\b/g)]
-    .map((match) => match[1])
-    .filter((code) => (US_STATES as readonly string[]).includes(code))
-    .at(-1);
-  if (country && country !== seller.country) return { country, state: null };
-  if (zip) return { country: seller.country, state: zip };
-  return country ? { country, state: null } : null;
-}
-
-/**
- * Where an order is taxed, in this order: the delivery address when it names a country or a US
- * state; else the tax location an admin recorded on the account; else the company's own country;
- * else the seller's own state (tax is charged, never left out because a place was not written).
- * A US place without a state takes the account's state, else the seller's.
+ * Where an order is taxed: the delivery address's country and region (its fields, never its text);
+ * without a delivery address yet (a visitor's part page, a cart before an address is chosen), the tax
+ * location an admin recorded on the account; else the seller's own state. A company's own country,
+ * which its customers set themselves, never decides it.
  */
 export function taxPlaceFor(
   profile: TaxProfile | null,
-  { address, companyCountry }: { address?: string | null; companyCountry?: string | null } = {},
+  delivery?: { country: string; region: string } | null,
 ): TaxPlace {
-  const home = (from: TaxPlace["from"]): TaxPlace => ({ country: seller.country, state: seller.state, from });
-  const usState = (state: string | null) =>
-    state ?? (profile?.country === seller.country ? profile.state : null) ?? seller.state;
-  const named = placeInAddress(address);
-  if (named)
-    return { ...named, state: named.country === seller.country ? usState(named.state) : null, from: "address" };
+  if (delivery?.country) {
+    const state = delivery.country === seller.country ? delivery.region.toUpperCase() || null : null;
+    return { country: delivery.country, state, from: "address" };
+  }
   if (profile?.country) {
     return {
       country: profile.country,
-      state: profile.country === seller.country ? usState(profile.state) : null,
+      state: profile.country === seller.country ? (profile.state ?? seller.state) : null,
       from: "account",
     };
   }
-  if (companyCountry && companyCountry !== "OTHER") {
-    return companyCountry === seller.country
-      ? home("company")
-      : { country: companyCountry, state: null, from: "company" };
-  }
-  return home("seller");
+  return { country: seller.country, state: seller.state, from: "seller" };
 }
 
 /** "Michigan, US" or "Germany": the place as the cart and the checkout name it. */
 export function placeWords(place: { country: string; state: string | null }) {
   return place.country === seller.country && place.state
-    ? `${place.state}, ${countryName(place.country)}`
-    : countryName(place.country);
+    ? `${place.state}, ${countryLabel(place.country)}`
+    : countryLabel(place.country);
 }
 
 /**

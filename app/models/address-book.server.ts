@@ -5,6 +5,7 @@
  * (each entry's key, on adding and on editing) and the default (one field, defaultAddressId) travel in the same update as the change.
  */
 import { Types } from "mongoose";
+import { EMPTY_ADDRESS, formatAddress, parseLegacyAddress, type PostalAddress } from "~/domain/address";
 import { Company, updateCompanyDetails } from "./company.server";
 import { User, companyIdOfUser, type UserView } from "./user.server";
 
@@ -28,16 +29,17 @@ export const addressKey = (address: string) => address.replace(/\s+/g, " ").trim
  */
 export async function addAddress(
   userId: string,
-  { label, address, makeDefault }: { label?: string; address: string; makeDefault?: boolean },
+  { label, postal, makeDefault }: { label?: string; postal: PostalAddress; makeDefault?: boolean },
 ): Promise<"added" | "full" | "duplicate" | "missing"> {
   const companyId = await companyIdOfUser(userId);
   if (!companyId) return "missing";
+  const address = formatAddress(postal);
   const key = addressKey(address);
   const id = new Types.ObjectId();
   const pushed = await Company.updateOne(
     { _id: companyId, "addresses.key": { $ne: key }, [`addresses.${ADDRESS_BOOK_LIMIT - 1}`]: { $exists: false } },
     {
-      $push: { addresses: { _id: id, label: label || undefined, address, key } },
+      $push: { addresses: { _id: id, label: label || undefined, address, key, postal } },
       ...(makeDefault ? { $set: { defaultAddressId: id } } : {}),
     },
   );
@@ -53,9 +55,12 @@ export async function addAddress(
  * After an order with "Save to my address book" ticked: the delivery address joins the book if it is
  * new (one conditional update, see addAddress), and the phone becomes the profile's phone if it has none.
  */
-export async function saveDeliveryToProfile(userId: string, { phone, address }: { phone: string; address: string }) {
+export async function saveDeliveryToProfile(
+  userId: string,
+  { phone, delivery }: { phone: string; delivery: PostalAddress },
+) {
   try {
-    await addAddress(userId, { address });
+    await addAddress(userId, { postal: delivery });
     await User.updateOne(
       { _id: userId, $or: [{ number: { $exists: false } }, { number: "" }, { number: null }] },
       { $set: { number: phone } },
@@ -67,15 +72,49 @@ export async function saveDeliveryToProfile(userId: string, { phone, address }: 
 }
 
 /**
+ * An order placed to a saved address flagged for confirmation (kept as free text before addresses had
+ * fields) confirms it: the entry takes the fields the buyer checked, in one conditional update.
+ */
+export async function confirmSavedAddress(userId: string, addressId: string, postal: PostalAddress) {
+  const companyId = await companyIdOfUser(userId);
+  if (!companyId || !Types.ObjectId.isValid(addressId)) return false;
+  const address = formatAddress(postal);
+  const id = new Types.ObjectId(addressId);
+  const company = await Company.findById(companyId, { addresses: 1 }).lean();
+  const entry = company?.addresses?.find((item) => item._id.equals(id));
+  if (!entry || (entry.postal && !entry.needsConfirmation)) return false;
+  // The entry by its id (the positional operator follows it): an entry with fields already is left alone above.
+  const result = await Company.updateOne(
+    { _id: companyId, "addresses._id": id },
+    {
+      $set: {
+        "addresses.$.postal": postal,
+        "addresses.$.address": address,
+        "addresses.$.key": addressKey(address),
+        "addresses.$.needsConfirmation": false,
+      },
+    },
+  );
+  return result.modifiedCount === 1;
+}
+
+/**
  * What an order form starts with: the chosen saved address (`?deliverTo=id`), else the default one,
- * else the profile's address; the profile's phone; and the other saved addresses to choose from.
+ * else the profile's address (read into fields where certain); the profile's phone; the other saved
+ * addresses to choose from; and, for an address not confirmed yet, its text as it was typed.
  */
 export function deliveryDefaults(user: UserView, chosenId?: string | null) {
   const chosen =
     user.addresses.find((entry) => entry.id === chosenId) ?? user.addresses.find((entry) => entry.isDefault);
+  const fromProfile = chosen ? null : user.address ? parseLegacyAddress(user.address) : null;
   return {
     phone: user.number,
-    address: chosen?.address ?? user.address,
+    delivery: chosen?.postal ?? fromProfile?.address ?? EMPTY_ADDRESS,
+    confirmAddress: chosen?.needsConfirmation
+      ? chosen.address
+      : fromProfile && !fromProfile.certain
+        ? user.address
+        : null,
     addressId: chosen?.id ?? null,
     saved: user.addresses.map(({ id, label, address }) => ({ id, label, address })),
   };
@@ -88,11 +127,12 @@ export function deliveryDefaults(user: UserView, chosenId?: string | null) {
 export async function editAddress(
   userId: string,
   addressId: string,
-  { label, address, makeDefault }: { label?: string; address: string; makeDefault?: boolean },
+  { label, postal, makeDefault }: { label?: string; postal: PostalAddress; makeDefault?: boolean },
 ): Promise<"saved" | "duplicate" | "missing"> {
   const companyId = await companyIdOfUser(userId);
   if (!companyId) return "missing";
   const id = new Types.ObjectId(addressId);
+  const address = formatAddress(postal);
   const key = addressKey(address);
   const result = await Company.updateOne(
     // The guard is a negation ($nor), so "$" below still points at the entry matched by its id.
@@ -101,6 +141,8 @@ export async function editAddress(
       $set: {
         "addresses.$.address": address,
         "addresses.$.key": key,
+        "addresses.$.postal": postal,
+        "addresses.$.needsConfirmation": false,
         "addresses.$.label": label ?? "",
         ...(makeDefault ? { defaultAddressId: id } : {}),
       },

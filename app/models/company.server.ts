@@ -1,5 +1,7 @@
 import mongoose, { Schema, Types, type InferSchemaType } from "mongoose";
+import { parseLegacyAddress, type PostalAddress } from "~/domain/address";
 import type { TaxProfile } from "~/domain/tax";
+import { postalAddressSchema, postalOf } from "./postal-address.server";
 
 /**
  * The company is the customer: its details, tax number, billing address, address book, trade terms
@@ -24,9 +26,14 @@ const companySchema = new Schema(
       type: [
         {
           label: { type: String, trim: true, maxlength: 60 },
-          address: { type: String, required: true, maxlength: 300 },
+          /** The address as printed (formatAddress of `postal`; the typed text before addresses had fields). */
+          address: { type: String, required: true, maxlength: 800 },
           /** The address folded (case, spacing) so one conditional update can refuse a duplicate. */
-          key: { type: String, maxlength: 300 },
+          key: { type: String, maxlength: 800 },
+          /** The address field by field (domain/address.ts): its country and region decide the tax. */
+          postal: { type: postalAddressSchema, default: undefined },
+          /** Kept as free text before addresses had fields and not read with certainty: the buyer confirms it. */
+          needsConfirmation: { type: Boolean },
         },
       ],
       default: undefined,
@@ -103,7 +110,14 @@ export function accountPricingOf(account: Partial<CompanyDoc["account"]> | null 
   };
 }
 
-export type CompanyAddress = { id: string; label: string; address: string; isDefault: boolean };
+export type CompanyAddress = {
+  id: string;
+  label: string;
+  address: string;
+  postal: PostalAddress;
+  needsConfirmation: boolean;
+  isDefault: boolean;
+};
 
 export type CompanyView = {
   id: string;
@@ -130,6 +144,8 @@ function addressBookOf(doc: Partial<CompanyDoc>): CompanyAddress[] {
     id: String(entry._id),
     label: entry.label ?? "",
     address: entry.address,
+    postal: postalOf(entry.postal) ?? parseLegacyAddress(entry.address).address,
+    needsConfirmation: Boolean(entry.needsConfirmation) || !entry.postal,
     isDefault: String(entry._id) === defaultId,
   }));
 }

@@ -6,6 +6,7 @@ import {
   toCompanyView,
   type AccountPricing,
   type AccountTerms,
+  type CompanyAddress,
   type CompanyDoc,
   type CompanyRole,
   type CompanyView,
@@ -93,7 +94,7 @@ export type UserView = {
   spendingLimitCents: number | null;
   /** The company's details and address book (read through the company: customerAccountOf). */
   company: { companyName: string; taxId: string; country: string; billingAddress: string };
-  addresses: { id: string; label: string; address: string; isDefault: boolean }[];
+  addresses: CompanyAddress[];
   emailVerified: boolean;
   /** Order updates by email (on unless turned off; receipts and shipping notices are always sent). */
   orderUpdateEmails: boolean;

@@ -2,6 +2,7 @@
  * What checkout takes and what it writes: the request, a line that cannot be ordered and why, the
  * result, and the order document as the "write-reserving-order" step writes it (prices and tax frozen).
  */
+import { formatAddress, type PostalAddress } from "~/domain/address";
 import type { LineProblem } from "~/domain/order-lines";
 import type { CustomerPricing } from "~/domain/pricing";
 import { isObjectId, type PartView } from "~/models/part.server";
@@ -16,7 +17,10 @@ export type OrderLineRequest = { partId: string; quantity: number };
 export type PlaceOrderInput = {
   lines: OrderLineRequest[];
   phone: string;
-  address: string;
+  /** Where the goods go, field by field: its country and region decide the tax. */
+  delivery: PostalAddress;
+  /** The total with tax the buyer was shown: the order is placed only at that total (the screens check it first). */
+  quotedTotalCents?: number;
   /** The buyer's purchase-order number (optional). */
   poNumber?: string;
   user: { id: string; email: string; name: string; companyName?: string | null; companyId?: string | null };
@@ -112,7 +116,8 @@ export function orderFields(c: Checkout, sourceNumber: number | null) {
     taxLines: priced!.taxLines,
     ...(pricing?.tax?.vatNumber ? { buyerVatNumber: pricing.tax.vatNumber } : {}),
     phone: input.phone,
-    address: input.address,
+    address: formatAddress(input.delivery),
+    deliveryAddress: input.delivery,
     ...(poNumber ? { poNumber } : {}),
     ...(reorderedFrom ? { reorderedFrom, ...(sourceNumber ? { reorderedFromNumber: sourceNumber } : {}) } : {}),
     userId: user.id,

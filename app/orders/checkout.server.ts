@@ -5,9 +5,12 @@
  * failure undoes what ran, last first, and a crash at any point leaves an order "reserving" that
  * the stock sweep takes up with the same steps (finishLeftReserving).
  */
+import { parseLegacyAddress } from "~/domain/address";
 import { capRefusal, type UnpaidCaps } from "~/domain/order-caps";
 import { expectedRestockDay, lineProblem, MAX_ORDER_LINES } from "~/domain/order-lines";
-import { priceWith, VISITOR_PRICING } from "~/domain/pricing";
+import { priceWith, VISITOR_PRICING, type PricedOrder } from "~/domain/pricing";
+import { formatCents } from "~/format";
+import { placeWords } from "~/domain/tax";
 import { cartClaimedFor, dropCheckoutClaim, emptyCheckedOutCart } from "~/models/cart.server";
 import { getPartsByIds, holdStock, partsHeldBy, type PartView } from "~/models/part.server";
 import { unpaidCapsOf } from "~/models/unpaid-caps.server";
@@ -55,6 +58,15 @@ export type Checkout = {
 };
 
 type CheckoutStep = Step<Checkout, Refusal>;
+
+/** Said when the total with tax is not the one the buyer was shown (another address, a price changed). */
+export function totalChanged(priced: PricedOrder, quotedCents: number) {
+  return (
+    `For delivery to ${placeWords(priced.taxPlace)} the total with tax is ${formatCents(priced.totalCents)} ` +
+    `(${priced.taxLines.map((line) => line.label).join(", ")}), not ${formatCents(quotedCents)}. ` +
+    "Nothing was ordered: check the total and place the order again."
+  );
+}
 
 const TOOK_TOO_LONG = "Placing your order took too long; nothing was ordered, please try again";
 
@@ -104,7 +116,11 @@ const CHECKOUT: CheckoutStep[] = [
     // Priced here, from the parts just read: the prices and the tax are frozen on the order.
     name: "price-and-tax",
     run: async (c) => {
-      c.priced = priceWith(c.input.pricing ?? VISITOR_PRICING, c.parts, c.lines, c.input.address);
+      c.priced = priceWith(c.input.pricing ?? VISITOR_PRICING, c.parts, c.lines, c.input.delivery);
+      // The order keeps the figures the buyer saw: any other total is shown first, never charged.
+      const quoted = c.input.quotedTotalCents;
+      if (quoted !== undefined && quoted !== c.priced.totalCents)
+        return refuse({ refusal: totalChanged(c.priced, quoted) });
     },
   },
   {
@@ -276,7 +292,7 @@ export async function finishLeftReserving({ now = new Date(), limit = 200 } = {}
       input: {
         lines: order.lines,
         phone: order.phone,
-        address: order.address,
+        delivery: order.deliveryAddress ?? parseLegacyAddress(order.address).address,
         user: { id: order.userId, email: order.userEmail, name: order.userName, companyId: order.companyId || null },
       },
       id: order.id,

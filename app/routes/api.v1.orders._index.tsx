@@ -51,7 +51,7 @@ export async function action(args: ActionFunctionArgs) {
       const placed = await placeCustomerOrder({
         lines: body.lines.map((line, index) => ({ partId: parts[index]!.id, quantity: line.quantity })),
         phone: body.phone,
-        address: body.address,
+        delivery: body.deliveryAddress,
         poNumber: body.poNumber,
         user,
         payment: body.payment,

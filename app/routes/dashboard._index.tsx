@@ -211,7 +211,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       outcome === "duplicate"
         ? "This address is already in your address book"
         : `Your address book is full (${MAX_ADDRESSES} addresses)`;
-    return data({ ...submission.reply({ fieldErrors: { address: [message] } }), formName: intent }, { status: 409 });
+    return data(
+      { ...submission.reply({ fieldErrors: { "postal.line1": [message] } }), formName: intent },
+      { status: 409 },
+    );
   }
   if (intent === "address-delete" || intent === "address-default") {
     const submission = parseWithZod(formData, { schema: addressActionSchema });

@@ -9,12 +9,19 @@ import {
   redirect,
 } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
+import type { ButtonHTMLAttributes } from "react";
 import type { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { DeliveryFields, deliveryDefaultValues, PaymentChoice, SavedAddressPicker } from "~/components/delivery-fields";
+import {
+  DeliveryFields,
+  deliveryDefaultValues,
+  PaymentChoice,
+  SavedAddressPicker,
+  useDeliveryPlace,
+} from "~/components/delivery-fields";
 import { Button, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
+import { confirmSavedAddress, deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
 import {
   addToCart,
   getCart,
@@ -29,9 +36,9 @@ import { checkoutClaimMs, newOrderId } from "~/orders/model/placing.server";
 import { getOwnOrder } from "~/orders/model/reads.server";
 import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/orders/service.server";
 import { can } from "~/utils/companies.server";
-import { priceLines, priceScreenLines } from "~/utils/pricing.server";
-import { placeWords, type TaxLine } from "~/domain/tax";
-import { PriceWithList, TaxSummaryRows } from "~/components/prices";
+import { customerPricing, priceScreenLines } from "~/utils/pricing.server";
+import { placeWords, taxLinesFor, taxPlaceFor, taxTotal } from "~/domain/tax";
+import { PriceWithList } from "~/components/prices";
 import { getUser, requireCustomer } from "~/utils/guards.server";
 import { cartIntentFrom, signInToContinue } from "~/utils/sign-in-intent.server";
 import { spendingLimitFor } from "~/utils/spending-limit.server";
@@ -41,6 +48,7 @@ import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
 import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/utils/cart-forms";
 import { formatCents } from "~/format";
 import { safeRedirect } from "~/utils/safe-redirect";
+import { useHydrated } from "~/utils/hydrated";
 import { readForm } from "~/utils/form.server";
 import { newOneTimeKey, runOnce } from "~/utils/one-time-key.server";
 import { ONE_TIME_KEY_FIELD } from "~/utils/one-time-key";
@@ -51,24 +59,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
   const [stored, terms, limit] = await Promise.all([getCart(user.id), checkoutTerms(user), spendingLimitFor(user)]);
   const buyer = deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo"));
-  // Each line at this customer's price (group, volume break), with the tax for the chosen delivery address.
-  const priced = await priceScreenLines(
-    user,
-    stored.lines.map((line) => ({ ...line, priced: Boolean(line.part) })),
-    buyer.address,
-  );
-  const cart = { ...stored, ...priced, taxPlaceWords: placeWords(priced.taxPlace) };
+  // Each line at this customer's price (group, volume break); the checkout box adds the tax for the
+  // address it holds, from the buyer's own tax details, as the server prices it when placing.
+  const [priced, pricing] = await Promise.all([
+    priceScreenLines(
+      user,
+      stored.lines.map((line) => ({ ...line, priced: Boolean(line.part) })),
+    ),
+    customerPricing(user),
+  ]);
+  const cart = { ...stored, ...priced };
   // The checkout form's one-time key: the same checkout sent twice places one order.
   return data(
-    { cart, terms, buyer, limit, mayOrder: can(user, "order"), oneTimeKey: newOneTimeKey() },
+    { cart, terms, buyer, taxProfile: pricing.tax, limit, mayOrder: can(user, "order"), oneTimeKey: newOneTimeKey() },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
 
-/** The total of the typed address when it differs from what the page showed: the checkout shows it before placing. */
-type Quote = { netCents: number; taxLines: TaxLine[]; totalCents: number; placeWords: string };
-
-type ActionData = { intent: string; partId: string; result: SubmissionResult<string[]>; quote?: Quote };
+type ActionData = { intent: string; partId: string; result: SubmissionResult<string[]> };
 
 /**
  * Every form of the cart posts here: add (from the parts list and the part page), update and remove
@@ -125,7 +133,9 @@ async function cartAction(request: Request, user: Awaited<ReturnType<typeof requ
   if (submission.status !== "success") {
     const quantityError = posted.intent === "add" ? submission.error?.quantity?.[0] : undefined;
     const back = quantityError ? await backToCard(quantityError) : null;
-    return back ?? data<ActionData>({ ...posted, result: submission.reply() }, { status: 400 });
+    // "Update total" (checkout without JavaScript) is a validation of the form, not an error: 200.
+    const status = submission.status === "error" ? 400 : 200;
+    return back ?? data<ActionData>({ ...posted, result: submission.reply() }, { status });
   }
   const value = submission.value;
 
@@ -172,24 +182,6 @@ async function cartAction(request: Request, user: Awaited<ReturnType<typeof requ
         );
       }
       const lines = cart.lines.map((line) => ({ partId: line.partId, quantity: line.quantity }));
-      // The tax follows the address typed: a total other than the one shown is shown first, not charged.
-      const quoted = await priceLines(user, lines, value.address);
-      if (value.quotedTotalCents !== undefined && quoted.totalCents !== value.quotedTotalCents) {
-        const quote = {
-          netCents: quoted.netCents,
-          taxLines: quoted.taxLines,
-          totalCents: quoted.totalCents,
-          placeWords: placeWords(quoted.taxPlace),
-        };
-        const message =
-          `For delivery to ${quote.placeWords} the total with tax is ${formatCents(quote.totalCents)} ` +
-          `(${quoted.taxLines.map((line) => line.label).join(", ")}), not ${formatCents(value.quotedTotalCents)}. ` +
-          `Nothing was ordered: check the total and place the order again.`;
-        return data<ActionData>(
-          { ...posted, result: submission.reply({ formErrors: [message] }), quote },
-          { status: 409 },
-        );
-      }
       // The cart is claimed for the order, only while it is what was checked (a double submit cannot
       // order it twice), and emptied once the order exists; a checkout that fails leaves it as it was.
       const orderId = newOrderId();
@@ -199,7 +191,9 @@ async function cartAction(request: Request, user: Awaited<ReturnType<typeof requ
       const placed = await placeCustomerOrder({
         lines,
         phone: value.phone,
-        address: value.address,
+        delivery: value.delivery,
+        // The order is placed only at the total the checkout box showed (checkout.server.ts).
+        quotedTotalCents: value.quotedTotalCents,
         poNumber: value.poNumber,
         user,
         reorderedFrom: taken.reorderedFrom,
@@ -232,6 +226,7 @@ async function cartAction(request: Request, user: Awaited<ReturnType<typeof requ
           { status: 409 },
         );
       }
+      if (value.addressId) await confirmSavedAddress(user.id, value.addressId, value.delivery);
       if (value.saveAddress) await saveDeliveryToProfile(user.id, value);
       return redirectAfterOrder(placed.order);
     }
@@ -250,7 +245,7 @@ const NOTICE_HEADINGS: Record<NoticeSource | "earlier", string> = {
 };
 
 export default function CartPage() {
-  const { cart, buyer, terms, limit, mayOrder, oneTimeKey } = useLoaderData<typeof loader>();
+  const { cart, buyer, terms, taxProfile, limit, mayOrder, oneTimeKey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   if (!mayOrder && !actionData) return <NotForYourRole what="The cart" />;
   return (
@@ -305,8 +300,8 @@ export default function CartPage() {
             cart={cart}
             buyer={buyer}
             limit={limit}
+            taxProfile={taxProfile}
             lastResult={actionData?.intent === "checkout" ? actionData.result : undefined}
-            quote={actionData?.intent === "checkout" ? actionData.quote : undefined}
             oneTimeKey={oneTimeKey}
           />
         </>
@@ -331,13 +326,12 @@ function CartTable({ cart, actionData }: { cart: CartData; actionData: ActionDat
       className="mt-4"
       footer={
         <>
-          <TaxSummaryRows netCents={cart.netCents} taxLines={cart.taxLines} labelColSpan={3} trailingCells={1} />
           <tr>
             <th scope="row" colSpan={3} className="px-3 py-2 text-right font-semibold">
-              Total with tax ({cart.totalQuantity.toLocaleString("en-US")} units)
+              Net, before tax ({cart.totalQuantity.toLocaleString("en-US")} units)
             </th>
-            <td className="px-3 py-2 text-right text-base font-bold" data-testid="cart-total">
-              {formatCents(cart.totalCents)}
+            <td className="px-3 py-2 text-right text-base font-semibold" data-testid="cart-net">
+              {formatCents(cart.netCents)}
             </td>
             <td />
           </tr>
@@ -454,30 +448,25 @@ function CartRow({ line, actionData }: { line: CartData["lines"][number]; action
   );
 }
 
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
 function PlaceOrderForm({
   cart,
   buyer,
   terms,
   limit,
+  taxProfile,
   lastResult,
-  quote,
   oneTimeKey,
 }: {
   oneTimeKey: string;
   cart: CartData;
-  limit: ReturnType<typeof useLoaderData<typeof loader>>["limit"];
-  terms: ReturnType<typeof useLoaderData<typeof loader>>["terms"];
-  buyer: ReturnType<typeof useLoaderData<typeof loader>>["buyer"];
+  limit: LoaderData["limit"];
+  terms: LoaderData["terms"];
+  buyer: LoaderData["buyer"];
+  taxProfile: LoaderData["taxProfile"];
   lastResult: SubmissionResult<string[]> | undefined;
-  quote: Quote | undefined;
 }) {
-  // What "Place the order" charges: the cart's total for the default address, or the one just quoted for the typed address.
-  const shown = quote ?? {
-    netCents: cart.netCents,
-    taxLines: cart.taxLines,
-    totalCents: cart.totalCents,
-    placeWords: cart.taxPlaceWords,
-  };
   const [form, fields] = useForm<z.output<typeof checkoutSchema>>({
     id: "checkout",
     lastResult,
@@ -488,6 +477,17 @@ function PlaceOrderForm({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: checkoutSchema }),
   });
   const isPending = useIsPending({ formAction: CART_PATH });
+  // What "Place the order" charges: the tax for the address the form holds now (what was posted,
+  // without JavaScript), priced as the server prices it; the server places the order only at it.
+  const [place, setPlace] = useDeliveryPlace(fields.delivery);
+  const taxPlace = taxPlaceFor(taxProfile, place);
+  const taxLines = taxLinesFor(taxProfile, cart.netCents, taxPlace);
+  const shown = {
+    netCents: cart.netCents,
+    taxLines,
+    totalCents: cart.netCents + taxTotal(taxLines),
+    placeWords: placeWords(taxPlace),
+  };
   return (
     <section
       aria-labelledby="checkout-heading"
@@ -504,9 +504,13 @@ function PlaceOrderForm({
         <input type="hidden" name={ONE_TIME_KEY_FIELD} value={oneTimeKey} />
         <input type="hidden" name="quotedTotalCents" value={shown.totalCents} />
         <SavedAddressPicker saved={buyer.saved} chosenId={buyer.addressId} />
-        <DeliveryFields fields={fields} />
+        <DeliveryFields fields={fields} onPlaceChange={setPlace} confirmAddress={buyer.confirmAddress} />
         <PaymentChoice meta={fields.payment} terms={terms} />
-        <div className="mb-4 rounded border border-slate-200 bg-slate-50 p-3 text-sm" data-testid="checkout-tax">
+        <div
+          className="mb-4 rounded border border-slate-200 bg-slate-50 p-3 text-sm"
+          data-testid="checkout-tax"
+          aria-live="polite"
+        >
           <p>
             Net {formatCents(shown.netCents)}
             {shown.taxLines.map((line, index) => (
@@ -515,12 +519,16 @@ function PlaceOrderForm({
                 {line.note ? <span className="block text-xs text-slate-600">{line.note}</span> : null}
               </span>
             ))}
-            <strong className="block">Total with tax: {formatCents(shown.totalCents)}</strong>
+            <strong className="block">
+              Total with tax: <span data-testid="cart-total">{formatCents(shown.totalCents)}</span>
+            </strong>
           </p>
           <p className="mt-1 text-xs text-slate-600">
-            Tax for delivery to {shown.placeWords}. It follows the delivery address: with another address you see the
-            new total before anything is ordered.
+            Tax for delivery to {shown.placeWords}
+            {place ? "" : " (choose the delivery country to see its tax)"}. It follows the delivery address: with
+            another address you see the new total before anything is ordered.
           </p>
+          <UpdateTotalButton {...form.validate.getButtonProps({ name: fields.delivery.name })} />
         </div>
         <SpendingLimitNotice limit={limit} totalCents={shown.totalCents} />
         <ErrorList id={form.errorId} errors={form.errors} />
@@ -532,6 +540,17 @@ function PlaceOrderForm({
         </SubmitButton>
       </Form>
     </section>
+  );
+}
+
+/** Without JavaScript the total cannot follow the address: this posts the form to show the new figures, ordering nothing. */
+function UpdateTotalButton(props: ButtonHTMLAttributes<HTMLButtonElement>) {
+  const hydrated = useHydrated();
+  if (hydrated) return null;
+  return (
+    <Button variant="secondary" className="mt-2" {...props}>
+      Update total
+    </Button>
   );
 }
 

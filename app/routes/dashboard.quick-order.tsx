@@ -10,10 +10,10 @@ import {
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { DeliveryFields, deliveryDefaultValues, PaymentChoice } from "~/components/delivery-fields";
+import { DeliveryFields, deliveryDefaultValues, PaymentChoice, useDeliveryPlace } from "~/components/delivery-fields";
 import { ErrorList, SubmitButton, TextareaField } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
+import { confirmSavedAddress, deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
 import { padLinesIntoCart } from "~/models/cart-lines.server";
 import { getUser, requireCustomer } from "~/utils/guards.server";
 import { MAX_KEPT_PAD_CHARACTERS, signInToContinue, takeKeptPad } from "~/utils/sign-in-intent.server";
@@ -27,6 +27,8 @@ import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/orde
 import { can } from "~/utils/companies.server";
 import { CART_PATH } from "~/utils/cart-forms";
 import { formatCents } from "~/format";
+import { placeWords, taxLinesFor, taxPlaceFor, taxTotal } from "~/domain/tax";
+import { customerPricing } from "~/utils/pricing.server";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
 import { MAX_PAD_CHARACTERS, parsePad, QUICK_ORDER_PATH, quickOrderSchema } from "~/utils/quick-order";
 import { checkPadLines, type PadLineCheck } from "~/utils/quick-order.server";
@@ -38,14 +40,15 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
-  const { phone, address } = deliveryDefaults(user);
-  const terms = await checkoutTerms(user);
+  const { phone, delivery, addressId, confirmAddress } = deliveryDefaults(user);
+  const [terms, pricing] = await Promise.all([checkoutTerms(user), customerPricing(user)]);
   // Lines typed before a sign-in came back: they fill the pad again, once.
   const kept = await takeKeptPad(request);
   return dataWithInit(
     {
-      buyer: { phone, address },
+      buyer: { phone, delivery, addressId, confirmAddress },
       terms,
+      taxProfile: pricing.tax,
       keptLines: kept.lines,
       limit: await spendingLimitFor(user),
       mayOrder: can(user, "order"),
@@ -185,7 +188,8 @@ async function quickOrderAction(request: Request, user: Awaited<ReturnType<typeo
   const placed = await placeCustomerOrder({
     lines: checks.map((check) => ({ partId: check.part!.id, quantity: check.quantity! })),
     phone: value.phone,
-    address: value.address,
+    delivery: value.delivery,
+    quotedTotalCents: value.quotedTotalCents,
     poNumber: value.poNumber,
     user,
     payment: value.payment,
@@ -210,6 +214,7 @@ async function quickOrderAction(request: Request, user: Awaited<ReturnType<typeo
       { status: 409 },
     );
   }
+  if (value.addressId) await confirmSavedAddress(user.id, value.addressId, value.delivery);
   if (value.saveAddress) await saveDeliveryToProfile(user.id, value);
   return redirectAfterOrder(placed.order);
 }
@@ -219,7 +224,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const EXAMPLE = "PW-1001 150\nPW-1003\t200\nPW-1005, 100";
 
 export default function QuickOrder() {
-  const { buyer, terms, keptLines, limit, mayOrder, oneTimeKey } = useLoaderData<typeof loader>();
+  const { buyer, terms, taxProfile, keptLines, limit, mayOrder, oneTimeKey } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const pendingIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
@@ -234,6 +239,13 @@ export default function QuickOrder() {
   });
   const checks = data?.checks ?? [];
   const valid = checks.filter((check) => !check.problem);
+  // The checked lines' total with the tax for the address the form holds now, as the server prices it.
+  const [place, setPlace] = useDeliveryPlace(fields.delivery);
+  const netCents = valid.reduce((sum, check) => sum + (check.lineTotalCents ?? 0), 0);
+  const taxPlace = taxPlaceFor(taxProfile, place);
+  const taxLines = taxLinesFor(taxProfile, netCents, taxPlace);
+  const totalCents = netCents + taxTotal(taxLines);
+  const priced = valid.length > 0 && valid.length === checks.length;
   // A member whose role changed while typing still gets the form back with the reason.
   if (!mayOrder && !data) return <NotForYourRole what="Quick order" />;
   return (
@@ -286,14 +298,35 @@ export default function QuickOrder() {
           </h2>
           <p className="mt-1 text-sm text-slate-600">Every line must be valid. One order, paid with one payment.</p>
           <div className="mt-4">
-            <DeliveryFields fields={fields} />
+            <DeliveryFields fields={fields} onPlaceChange={setPlace} confirmAddress={buyer.confirmAddress} />
             <PaymentChoice meta={fields.payment} terms={terms} />
           </div>
-          {/* The checked lines' total before tax: the order's total with tax is what the limit is held against. */}
-          <SpendingLimitNotice
-            limit={limit}
-            totalCents={checks.length ? valid.reduce((sum, c) => sum + (c.lineTotalCents ?? 0), 0) : null}
-          />
+          {/* The order's total with tax is what the limit is held against. */}
+          <SpendingLimitNotice limit={limit} totalCents={priced ? totalCents : null} />
+          <div
+            className="mb-4 rounded border border-slate-200 bg-slate-50 p-3 text-sm"
+            data-testid="pad-tax"
+            aria-live="polite"
+          >
+            {priced ? (
+              <>
+                <p>Net {formatCents(netCents)}</p>
+                {taxLines.map((line, index) => (
+                  <p key={index}>
+                    {line.label}: {formatCents(line.amountCents)}
+                  </p>
+                ))}
+                <p className="font-semibold">Total with tax: {formatCents(totalCents)}</p>
+                <input type="hidden" name="quotedTotalCents" value={totalCents} />
+              </>
+            ) : (
+              <p>Check the lines to see the total with tax.</p>
+            )}
+            <p className="mt-1 text-xs text-slate-600">
+              Tax for delivery to {placeWords(taxPlace)}. It follows the delivery address; without JavaScript,
+              &ldquo;Check the lines&rdquo; shows the total for the address typed.
+            </p>
+          </div>
           <SubmitButton
             name="intent"
             value="order"

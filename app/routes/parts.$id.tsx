@@ -12,9 +12,15 @@ import { useMemo, useState } from "react";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { AddToCartForm } from "~/components/add-to-cart";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { DeliveryFields, deliveryDefaultValues, PaymentChoice, SavedAddressPicker } from "~/components/delivery-fields";
+import {
+  DeliveryFields,
+  deliveryDefaultValues,
+  PaymentChoice,
+  SavedAddressPicker,
+  useDeliveryPlace,
+} from "~/components/delivery-fields";
 import { Button, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
-import { deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
+import { confirmSavedAddress, deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
 import { PartCatalogueDetails, partJsonLd } from "~/components/part-catalogue-details";
 import { vehicleLabel } from "~/content/vehicles";
 import { getPartCatalogue } from "~/models/part-catalogue.server";
@@ -40,7 +46,7 @@ import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
 import { checkoutTerms, placeCustomerOrder } from "~/orders/service.server";
 import { priceTable } from "~/domain/pricing";
 import { customerPricing } from "~/utils/pricing.server";
-import { placeWords, taxLinesFor, taxOn, taxPlaceFor } from "~/domain/tax";
+import { placeWords, taxLinesFor, taxPlaceFor, taxTotal } from "~/domain/tax";
 import { PriceWithList } from "~/components/prices";
 
 const NOT_FOUND = "That part is not in our catalogue (any more).";
@@ -59,9 +65,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const pricing = await customerPricing(user.role === "customer" ? user : null);
   const { group } = pricing;
   const delivery = deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo"));
-  // The tax for the delivery address the form starts with: the form shows the total with it.
-  const taxPlace = taxPlaceFor(pricing.tax, { address: delivery.address, companyCountry: pricing.companyCountry });
-  const [taxLine] = taxLinesFor(pricing.tax, 0, taxPlace);
   const prices = priceTable(part, group, part.minOrderQuantity).map(
     ({ minQuantity, unitPriceCents, listPriceCents }) => ({
       minQuantity,
@@ -80,7 +83,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       vehicle: vehicle ? { label: vehicleLabel(vehicle), fits: fitsVehicle(catalogue.fitment, vehicle) } : null,
       origin: getEnv().PUBLIC_URL.replace(/\/+$/, ""),
       buyer: { name: user.name, email: user.email, ...delivery },
-      tax: { label: taxLine.label, rate: taxLine.rate, note: taxLine.note, place: placeWords(taxPlace) },
+      /** The buyer's own tax details: the form prices the tax for the address it holds, as the server will. */
+      taxProfile: pricing.tax,
       isAdmin: user.role === "admin",
       refusal: refusal?.partId === part.id ? refusal : null,
       terms,
@@ -128,14 +132,15 @@ async function placePartOrder(request: Request, partId: string, user: Awaited<Re
     return dataWithInit(submission.reply(), { status: submission.status === "error" ? 400 : 200 });
   }
 
-  const { quantity, phone, address, poNumber, saveAddress, payment } = submission.value;
+  const { quantity, phone, delivery, addressId, poNumber, saveAddress, payment, quotedTotalCents } = submission.value;
   const placed = await placeCustomerOrder({
     lines: [{ partId: part.id, quantity }],
     phone,
-    address,
+    delivery,
     poNumber,
     user,
     payment,
+    quotedTotalCents,
   });
   if (!placed.ok && "payment" in placed) {
     return dataWithInit(submission.reply({ fieldErrors: { payment: [placed.payment.message] } }), {
@@ -148,7 +153,8 @@ async function placePartOrder(request: Request, partId: string, user: Awaited<Re
     // Someone else's order took the stock between the page load and this one (or the part went).
     return dataWithInit(submission.reply({ fieldErrors: { quantity: [placed.failures[0].message] } }), { status: 409 });
   }
-  if (saveAddress) await saveDeliveryToProfile(user.id, { phone, address });
+  if (addressId) await confirmSavedAddress(user.id, addressId, delivery);
+  if (saveAddress) await saveDeliveryToProfile(user.id, { phone, delivery });
   // On account, waiting for approval, or by bank transfer (on to the bank details): as checkout does.
   if (placed.order.paymentMethod !== "card" || placed.order.status === "approval") {
     return redirectAfterOrder(placed.order);
@@ -165,7 +171,7 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => ({
 });
 
 export default function PartDetails() {
-  const { part, prices, buyer, isAdmin, catalogue, vehicle, origin, refusal, terms, tax, mayOrder, oneTimeKey } =
+  const { part, prices, buyer, isAdmin, catalogue, vehicle, origin, refusal, terms, taxProfile, mayOrder, oneTimeKey } =
     useLoaderData<typeof loader>();
   const canMeetMinimum = part.backorderable || part.availableQuantity >= part.minOrderQuantity;
   return (
@@ -251,7 +257,7 @@ export default function PartDetails() {
             prices={prices}
             buyer={buyer}
             terms={terms}
-            tax={tax}
+            taxProfile={taxProfile}
             oneTimeKey={oneTimeKey}
           />
         )}
@@ -321,14 +327,14 @@ function OrderForm({
   prices,
   buyer,
   terms,
-  tax,
+  taxProfile,
   oneTimeKey,
 }: {
   part: LoaderData["part"];
   prices: LoaderData["prices"];
   buyer: LoaderData["buyer"];
   terms: LoaderData["terms"];
-  tax: LoaderData["tax"];
+  taxProfile: LoaderData["taxProfile"];
   oneTimeKey: string;
 }) {
   const lastResult = useActionData<typeof action>();
@@ -355,7 +361,13 @@ function OrderForm({
   const tooMany = text !== "" && number > part.availableQuantity && !part.backorderable;
   const valid = text !== "" && Number.isInteger(number) && number > 0;
   const { current, next } = priceAt(prices, valid ? number : part.minOrderQuantity);
-  const total = valid ? formatCents(current.unitPriceCents * number) : "—";
+  // The tax for the address the form holds now (the server prices it the same way, and places the
+  // order only at the total shown here).
+  const [place, setPlace] = useDeliveryPlace(fields.delivery);
+  const taxPlace = taxPlaceFor(taxProfile, place);
+  const netCents = valid ? current.unitPriceCents * number : 0;
+  const taxLines = taxLinesFor(taxProfile, netCents, taxPlace);
+  const totalCents = netCents + taxTotal(taxLines);
   const backorder = valid ? backorderText(backorderSplit(part, number)) : null;
 
   return (
@@ -386,7 +398,7 @@ function OrderForm({
       </div>
       <div className="pt-5">
         <SavedAddressPicker saved={buyer.saved} chosenId={buyer.addressId} />
-        <DeliveryFields fields={fields} />
+        <DeliveryFields fields={fields} onPlaceChange={setPlace} confirmAddress={buyer.confirmAddress} />
       </div>
       <Field
         meta={fields.quantity}
@@ -411,24 +423,26 @@ function OrderForm({
             {backorder}
           </p>
         ) : null}
-        <p className="text-lg" aria-live="polite">
-          Total: <strong data-testid="order-total">{total}</strong>
-          <span className="text-sm text-slate-600"> ({formatCents(current.unitPriceCents)} per unit, before tax)</span>
-        </p>
-        <p className="w-full text-sm text-slate-700" data-testid="order-tax">
-          {tax.label}
-          {tax.rate ? `: ${valid ? formatCents(taxOn(current.unitPriceCents * number, tax.rate)) : "—"}` : ""} for
-          delivery to {tax.place}. Total with tax:{" "}
-          <strong data-testid="order-total-with-tax">
-            {valid
-              ? formatCents(current.unitPriceCents * number + taxOn(current.unitPriceCents * number, tax.rate))
-              : "—"}
-          </strong>
-          {tax.note ? <span className="block text-xs text-slate-600">{tax.note}</span> : null}
-          <span className="block text-xs text-slate-600">
-            Another delivery address may change the tax; the order page shows it before you pay.
-          </span>
-        </p>
+        <div className="w-full text-sm text-slate-700" data-testid="order-tax" aria-live="polite">
+          <p>
+            Net: <span data-testid="order-net">{valid ? formatCents(netCents) : "—"}</span> (
+            {formatCents(current.unitPriceCents)} per unit)
+          </p>
+          {taxLines.map((line, index) => (
+            <p key={index}>
+              {line.label}
+              {line.rate ? `: ${valid ? formatCents(line.amountCents) : "—"}` : ""}
+              {line.note ? <span className="block text-xs text-slate-600">{line.note}</span> : null}
+            </p>
+          ))}
+          <p className="text-lg text-slate-900">
+            Total with tax: <strong data-testid="order-total-with-tax">{valid ? formatCents(totalCents) : "—"}</strong>
+          </p>
+          <p className="text-xs text-slate-600">
+            Tax for delivery to {placeWords(taxPlace)}
+            {place ? "" : " (choose the delivery country to see its tax)"}. It follows the delivery address.
+          </p>
+        </div>
         {valid && next ? (
           <p className="w-full text-sm text-green-800" data-testid="next-break">
             {(next.minQuantity - number).toLocaleString("en-US")} more units reach the next price:{" "}
@@ -436,17 +450,15 @@ function OrderForm({
           </p>
         ) : null}
         {hydrated ? null : (
-          // Without JavaScript the total cannot follow the typing: this re-renders it for the typed quantity.
+          // Without JavaScript the total cannot follow the typing: this re-renders it for the typed quantity and address.
           <Button variant="secondary" {...form.validate.getButtonProps({ name: fields.quantity.name })}>
             Update total
           </Button>
         )}
       </div>
       <PaymentChoice meta={fields.payment} terms={terms} />
-      <SpendingLimitNotice
-        limit={useLoaderData<typeof loader>().limit}
-        totalCents={valid ? current.unitPriceCents * number + taxOn(current.unitPriceCents * number, tax.rate) : null}
-      />
+      <SpendingLimitNotice limit={useLoaderData<typeof loader>().limit} totalCents={valid ? totalCents : null} />
+      {valid ? <input type="hidden" name="quotedTotalCents" value={totalCents} /> : null}
       <ErrorList id={form.errorId} errors={form.errors} />
       <SubmitButton
         pending={isPending}

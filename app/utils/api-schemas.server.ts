@@ -6,6 +6,7 @@ import { extendZodWithOpenApi } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { FIRST_MODEL_YEAR, LAST_MODEL_YEAR } from "~/content/vehicles";
 import { CATEGORIES } from "~/domain/catalogue";
+import { checkAddress, postalAddressObject } from "~/domain/address";
 import { MAX_AMOUNT_CENTS, paymentFields, shipmentFields, trackingGiven } from "./order-forms";
 import { MAX_ORDER_LINES, MAX_LINE_QUANTITY } from "~/domain/order-lines";
 import { ORDER_STATES, PAYMENT_METHODS } from "~/domain/order-states";
@@ -129,6 +130,25 @@ export const PartNumberParam = z.object({
 
 // --- Orders -----------------------------------------------------------------------------------------
 
+/** A postal address as the API takes and gives it (domain/address.ts): tax follows its country and region. */
+export const ApiPostalAddress = postalAddressObject
+  .strict()
+  .superRefine(checkAddress)
+  .openapi("PostalAddress", {
+    description:
+      "A postal address. country: ISO 3166-1 alpha-2. region: the state or province code for US, CA and AU (required there, empty elsewhere). postalCode: checked against the country's format where one is known. Tax is decided from country and region only.",
+    example: {
+      name: "Receiving",
+      company: "Lakeside Fleet",
+      line1: "400 Dock Street",
+      line2: "",
+      city: "Toledo",
+      region: "OH",
+      postalCode: "43604",
+      country: "US",
+    },
+  });
+
 export const Order = z
   .object({
     id: z.string(),
@@ -168,7 +188,10 @@ export const Order = z
     total: Money.openapi({ description: "Net plus tax" }),
     paid: Money,
     balance: Money,
-    address: z.string(),
+    address: z.string().openapi({ description: "The delivery address as printed" }),
+    deliveryAddress: ApiPostalAddress.nullable().openapi({
+      description: "The delivery address field by field; null on orders placed before addresses had fields",
+    }),
     phone: z.string(),
     createdAt: isoTime,
     holdUntil: isoTime.nullable(),
@@ -236,7 +259,7 @@ export const PlaceOrderBody = z
       .min(1, "Give at least one line")
       .max(MAX_ORDER_LINES, `At most ${MAX_ORDER_LINES} lines in one order`),
     phone: deliveryFields.phone,
-    address: deliveryFields.address,
+    deliveryAddress: ApiPostalAddress,
     poNumber: deliveryFields.poNumber,
     payment: deliveryFields.payment.openapi({
       description:

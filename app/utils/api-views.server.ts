@@ -61,6 +61,7 @@ export function orderJson(order: OrderView) {
     paid: money(order.paidCents),
     balance: money(order.balanceCents),
     address: order.address,
+    deliveryAddress: order.deliveryAddress,
     phone: order.phone,
     createdAt: order.createdAt,
     holdUntil: order.state === "unpaid" ? order.holdUntil : null,

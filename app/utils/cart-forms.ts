@@ -21,11 +21,6 @@ const removeSchema = z.object({ intent: z.literal("remove"), partId: recordId("P
 export const checkoutSchema = z.object({
   intent: z.literal("checkout"),
   ...deliveryFields,
-  /**
-   * The total with tax the page showed when the buyer pressed "Place the order": when the address
-   * typed (or a price) changes it, the order is not placed and the new total is shown first.
-   */
-  quotedTotalCents: z.number().int().nonnegative().optional(),
 });
 const reorderSchema = z.object({ intent: z.literal("reorder"), orderId: recordId("Order") });
 

@@ -1,3 +1,5 @@
+import { EMPTY_ADDRESS, formatAddress, type PostalAddress } from "~/domain/address";
+import { addressKey } from "~/models/address-book.server";
 import { countLiveKeys, createApiKey } from "~/models/api-key.server";
 import { catalogueKeys } from "~/domain/part-search-keys";
 import { Part, toPartView } from "~/models/part.server";
@@ -107,6 +109,36 @@ const DEMO_BREAKS: Record<string, string> = {
   "PW-1003": "1000:-5%;5000:-10%",
   "PW-1005": "500:-5%;1000:-10%;5000:7.50",
 };
+
+/** The demo's delivery addresses, field by field (domain/address.ts): their country and region decide the tax. */
+const NORTHSIDE_DOCK: PostalAddress = {
+  name: "Receiving",
+  company: "Northside Fleet Garage",
+  line1: "48 Mill Road",
+  line2: "",
+  city: "Detroit",
+  region: "MI",
+  postalCode: "48209",
+  country: "US",
+};
+const CASEY_HOME: PostalAddress = {
+  ...EMPTY_ADDRESS,
+  line1: "12 Elm Street",
+  city: "Ann Arbor",
+  region: "MI",
+  postalCode: "48104",
+  country: "US",
+};
+const BECKER_HAMBURG: PostalAddress = {
+  ...EMPTY_ADDRESS,
+  company: "Autoteile Becker GmbH",
+  line1: "Hafenstraße 12",
+  city: "Hamburg",
+  postalCode: "20457",
+  country: "DE",
+};
+/** Typed as free text before addresses had fields, and not read with certainty: the customer confirms it. */
+const NORTHSIDE_YARD_TEXT = "Northside Yard 2\nbehind the Toledo depot, Ohio";
 
 /** The demo trade customer's company and terms: on account, net 30, with a credit limit. */
 const DEMO_TRADE = {
@@ -340,11 +372,23 @@ const DEMO_REVIEWS = [
 async function demoTradeCompany() {
   const existing = await Company.findOne({ nameKey: DEMO_TRADE.companyName.toLowerCase() }, { _id: 1 }).lean();
   if (existing) return existing._id;
+  const dock = formatAddress(NORTHSIDE_DOCK);
   const company = await Company.create({
     companyName: DEMO_TRADE.companyName,
     billingAddress: DEMO_TRADE.billingAddress,
     account: DEMO_TRADE.account,
     ownerCount: 1,
+    // One address with fields, and one kept from before as text, flagged for the customer to confirm.
+    addresses: [
+      { label: "Main dock", address: dock, key: addressKey(dock), postal: NORTHSIDE_DOCK },
+      {
+        label: "Toledo yard",
+        address: NORTHSIDE_YARD_TEXT,
+        key: addressKey(NORTHSIDE_YARD_TEXT),
+        postal: undefined,
+        needsConfirmation: true,
+      },
+    ],
   });
   return company._id;
 }
@@ -513,8 +557,7 @@ async function ensureEuDemoOrder(now: number) {
   const view = toPartView(part);
   const company = buyer.companyId ? await Company.findById(buyer.companyId).lean() : null;
   const pricing = { group: null, tax: accountPricingOf(company?.account).tax };
-  const address = "Autoteile Becker GmbH, Hafenstraße 12, 20457 Hamburg, Germany";
-  const priced = priceWith(pricing, new Map([[view.id, view]]), [{ partId: view.id, quantity: 1000 }], address);
+  const priced = priceWith(pricing, new Map([[view.id, view]]), [{ partId: view.id, quantity: 1000 }], BECKER_HAMBURG);
   const line = priced.lines[0];
   const placedAt = new Date(now - 5 * DAY_MS);
   const order = await Order.create({
@@ -536,7 +579,8 @@ async function ensureEuDemoOrder(now: number) {
     totalCents: priced.totalCents,
     buyerVatNumber: pricing.tax?.vatNumber ?? undefined,
     phone: "+49 40 5550 1200",
-    address,
+    address: formatAddress(BECKER_HAMBURG),
+    deliveryAddress: BECKER_HAMBURG,
     poNumber: "BE-2026-117",
     userId: buyer._id,
     userEmail: buyer.email,
@@ -573,11 +617,19 @@ async function ensureDemoBankTransferOrder(now: number) {
   if (!dana || (await Order.exists({ userId: dana._id, paymentMethod: "bank-transfer" }))) return;
   const wanted = await Part.find({ partNumber: { $in: ["PW-1001", "PW-1006"] } }).lean();
   if (wanted.length < 2) return;
-  const address = "Great Lakes Parts Distribution\n900 Harbor Drive\nToledo, OH 43604";
+  const delivery: PostalAddress = {
+    ...EMPTY_ADDRESS,
+    company: "Great Lakes Parts Distribution",
+    line1: "900 Harbor Drive",
+    city: "Toledo",
+    region: "OH",
+    postalCode: "43604",
+    country: "US",
+  };
   const priced = await priceLines(
     { id: dana._id.toString() },
     wanted.map((part) => ({ partId: part._id.toString(), quantity: 200 })),
-    address,
+    delivery,
   );
   const byId = new Map(wanted.map((part) => [part._id.toString(), part]));
   const createdAt = new Date(now - 5 * HOUR_MS);
@@ -598,7 +650,8 @@ async function ensureDemoBankTransferOrder(now: number) {
     taxLines: priced.taxLines,
     totalCents: priced.totalCents,
     phone: "+1 419 555 0160",
-    address,
+    address: formatAddress(delivery),
+    deliveryAddress: delivery,
     poNumber: "GLP-7781",
     userId: dana._id,
     companyId: dana.companyId,
@@ -635,11 +688,7 @@ async function ensureDemoApproval(now: number) {
   const quantity = 100;
   const createdAt = new Date(now - 2 * HOUR_MS);
   const netCents = part.priceCents * quantity;
-  const taxLines = taxLinesFor(
-    null,
-    netCents,
-    taxPlaceFor(null, { address: "Northside Fleet Garage\n48 Mill Road\nDetroit, MI 48209" }),
-  );
+  const taxLines = taxLinesFor(null, netCents, taxPlaceFor(null, NORTHSIDE_DOCK));
   const approvalMoney = { netCents, taxCents: taxTotal(taxLines), taxLines, totalCents: netCents + taxTotal(taxLines) };
   const order = await Order.create({
     lines: [
@@ -662,7 +711,8 @@ async function ensureDemoApproval(now: number) {
     searchKeys: orderSearchKeys({ poNumber: "NFG-4450", companyName: DEMO_TRADE.companyName, placerName: blake.name }),
     poNumber: "NFG-4450",
     phone: "+1 313 555 0199",
-    address: "Northside Fleet Garage\n48 Mill Road\nDetroit, MI 48209",
+    address: formatAddress(NORTHSIDE_DOCK),
+    deliveryAddress: NORTHSIDE_DOCK,
     paymentMethod: "card",
     status: "approval",
     approvalRequired: true,
@@ -712,7 +762,7 @@ async function createDemoOrders(now: number) {
       (company) => [String(company._id), company.companyName ?? ""],
     ),
   );
-  const buyer = (user: typeof casey, address: string) => {
+  const buyer = (user: typeof casey, delivery: PostalAddress) => {
     const companyName = companyNames.get(String(user.companyId)) ?? "";
     return {
       userId: user._id,
@@ -721,7 +771,8 @@ async function createDemoOrders(now: number) {
       userEmail: user.email,
       userName: user.name,
       phone: "+1 313 555 0199",
-      address,
+      address: formatAddress(delivery),
+      deliveryAddress: delivery,
       ...(companyName ? { companyName } : {}),
       searchKeys: orderSearchKeys({ companyName, placerName: user.name }),
     };
@@ -734,8 +785,8 @@ async function createDemoOrders(now: number) {
     recordedBy: staff,
     recordedAt: at(daysAgo),
   });
-  const caseyAt = buyer(casey, "12 Elm Street\nAnn Arbor, MI 48104");
-  const taylorAt = buyer(taylor, "Northside Fleet Garage\n48 Mill Road\nDetroit, MI 48209");
+  const caseyAt = buyer(casey, CASEY_HOME);
+  const taylorAt = buyer(taylor, NORTHSIDE_DOCK);
   const onAccount = (placedDaysAgo: number) => ({
     paymentMethod: "account" as const,
     termsDays: 30,
@@ -816,7 +867,7 @@ async function createDemoOrders(now: number) {
     if (!orderLines.length) continue;
     // Taxed as a placed order is: by its delivery address (these are Michigan addresses: 6 %).
     const netCents = orderLines.reduce((sum, line) => sum + line.lineTotalCents, 0);
-    const taxLines = taxLinesFor(null, netCents, taxPlaceFor(null, { address: String(seed.fields.address ?? "") }));
+    const taxLines = taxLinesFor(null, netCents, taxPlaceFor(null, seed.fields.deliveryAddress as PostalAddress));
     const totalCents = netCents + taxTotal(taxLines);
     const createdAt = at(seed.placed);
     const money =

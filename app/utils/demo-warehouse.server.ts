@@ -5,6 +5,7 @@
  * to the database as the other demo orders are, with the holds and counts the stock check expects.
  */
 import mongoose from "mongoose";
+import { EMPTY_ADDRESS, formatAddress, type PostalAddress } from "~/domain/address";
 import { taxLinesFor, taxPlaceFor, taxTotal } from "~/domain/tax";
 import { Part } from "~/models/part.server";
 import { User } from "~/models/user.server";
@@ -28,7 +29,14 @@ export async function ensureDemoWarehouse(now: number, caseyEmail: string, staff
   const restockOn = new Date(new Date(now + 12 * DAY_MS).setUTCHours(0, 0, 0, 0));
   const onShelf = waiting.availableQuantity;
   const ordered = onShelf + 200;
-  const address = "12 Elm Street\nAnn Arbor, MI 48104";
+  const delivery: PostalAddress = {
+    ...EMPTY_ADDRESS,
+    line1: "12 Elm Street",
+    city: "Ann Arbor",
+    region: "MI",
+    postalCode: "48104",
+    country: "US",
+  };
   const lines = [
     { part: shipped, quantity: 200, extra: { shippedQuantity: 200 } },
     { part: waiting, quantity: ordered, extra: { backorderedQuantity: 200, backorderExpectedOn: restockOn } },
@@ -42,7 +50,7 @@ export async function ensureDemoWarehouse(now: number, caseyEmail: string, staff
     ...extra,
   }));
   const netCents = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
-  const taxLines = taxLinesFor(null, netCents, taxPlaceFor(null, { address }));
+  const taxLines = taxLinesFor(null, netCents, taxPlaceFor(null, delivery));
   const totalCents = netCents + taxTotal(taxLines);
   const company = casey.companyId ? await Company.findById(casey.companyId, { companyName: 1 }).lean() : null;
   const parcelId = new mongoose.Types.ObjectId();
@@ -59,8 +67,9 @@ export async function ensureDemoWarehouse(now: number, caseyEmail: string, staff
     userName: casey.name,
     ...(company?.companyName ? { companyName: company.companyName } : {}),
     phone: "+1 313 555 0199",
-    address,
-    paymentMethod: "card",
+    address: formatAddress(delivery),
+    deliveryAddress: delivery,
+    paymentMethod: "bank-transfer",
     status: "paid",
     payments: [
       {

@@ -6,16 +6,15 @@
 import { getPriceGroup } from "~/models/price-group.server";
 import { getPartsByIds, type PartView } from "~/models/part.server";
 import { getUserById } from "~/models/user.server";
-import { priceWith, unitPrice, VISITOR_PRICING, type CustomerPricing } from "~/domain/pricing";
+import { priceWith, unitPrice, VISITOR_PRICING, type CustomerPricing, type DeliveryPlace } from "~/domain/pricing";
 import type { TaxProfile } from "~/domain/tax";
 
-export { priceWith, type CustomerPricing, type PricedOrder, type PricedLine } from "~/domain/pricing";
+export { priceWith, type CustomerPricing, type DeliveryPlace, type PricedOrder, type PricedLine } from "~/domain/pricing";
 
 type PricingCustomer =
   | { id: string }
   | {
       pricing: { priceGroupId: string | null; tax: TaxProfile | null };
-      company?: { country: string };
       role?: string;
     }
   | null;
@@ -26,24 +25,24 @@ export async function customerPricing(customer: PricingCustomer): Promise<Custom
   const user = "pricing" in customer ? customer : await getUserById(customer.id);
   if (!user) return VISITOR_PRICING;
   const group = await getPriceGroup(user.pricing.priceGroupId);
-  return { group, tax: user.pricing.tax, companyCountry: user.company?.country || null };
+  return { group, tax: user.pricing.tax };
 }
 
 /**
  * Prices an order's lines for a customer (or a visitor, null), delivered to `address`: each line at
  * its volume break or the customer's group price (lines of one part together), the tax on the net
- * for the delivery place, and the total. Lines whose part is gone are left out.
+ * for the delivery address's country and region, and the total. Lines whose part is gone are left out.
  */
 export async function priceLines(
   customer: PricingCustomer,
   lines: readonly { partId: string; quantity: number }[],
-  address?: string | null,
+  delivery?: DeliveryPlace | null,
 ) {
   const [pricing, parts] = await Promise.all([
     customerPricing(customer),
     getPartsByIds(lines.map((line) => line.partId)),
   ]);
-  return priceWith(pricing, parts, lines, address);
+  return priceWith(pricing, parts, lines, delivery);
 }
 
 /**
@@ -52,9 +51,9 @@ export async function priceLines(
  */
 export async function priceScreenLines<
   L extends { partId: string; quantity: number; lineTotalCents: number | null; priced?: boolean },
->(customer: PricingCustomer, lines: L[], address?: string | null) {
+>(customer: PricingCustomer, lines: L[], delivery?: DeliveryPlace | null) {
   const wanted = lines.filter((line) => line.priced !== false);
-  const order = await priceLines(customer, wanted, address);
+  const order = await priceLines(customer, wanted, delivery);
   const byPart = new Map(order.lines.map((line) => [line.partId, line]));
   const priced = lines.map((line) => {
     const price = line.priced !== false ? byPart.get(line.partId) : undefined;

@@ -7,7 +7,8 @@
 import { z } from "zod";
 import { ORDER_PAYMENT_METHODS } from "~/domain/order-payments";
 import { MAX_LINE_QUANTITY } from "~/domain/order-lines";
-import { poNumber, requiredAddressText } from "./trade-schemas";
+import { postalAddressField } from "~/domain/address";
+import { poNumber } from "./trade-schemas";
 
 export const CANCEL_WORD = "cancel";
 export const DEFAULT_RATING = 2;
@@ -55,10 +56,18 @@ function objectId(label: string) {
  */
 export const deliveryFields = {
   phone: requiredText("Phone", 40).regex(/^\+?[\d\s().-]{6,40}$/, "Provide a valid phone number"),
-  address: requiredAddressText("Address"),
+  /** Where the goods go, field by field (`delivery.city`, …): its country and region decide the tax. */
+  delivery: postalAddressField,
+  /** The saved address the form started from: one flagged for confirmation is confirmed by this order. */
+  addressId: z.string().regex(objectIdPattern, "Choose a saved address").optional(),
   poNumber,
   /** "Save to my address book" (a checkbox, ticked by default). */
   saveAddress: z.boolean().optional(),
+  /**
+   * The total with tax the form showed when the buyer pressed the order button: the order is placed
+   * only at that total (checkout.server.ts); another one is shown first, nothing ordered.
+   */
+  quotedTotalCents: z.number().int().nonnegative().optional(),
   /**
    * Card (the default where card payment is set up), bank transfer against the pro-forma, or on
    * account (offered only to customers with payment terms; checked on the server).

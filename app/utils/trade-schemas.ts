@@ -3,6 +3,7 @@
  * server and browser. HTML is refused, multi-line text is bounded in lines and characters.
  */
 import { z } from "zod";
+import { postalAddressField } from "~/domain/address";
 import { TAX_COUNTRIES, taxIdProblem, normalizeTaxId } from "~/domain/tax-id";
 
 export const MAX_ADDRESSES = 20;
@@ -70,7 +71,7 @@ export const addressSchema = z.object({
   /** Absent: a new address. */
   addressId: objectId.optional(),
   label: plainText("Name of the address", 60).optional(),
-  address: requiredAddressText("Address"),
+  postal: postalAddressField,
   makeDefault: z.boolean().optional(),
 });
 

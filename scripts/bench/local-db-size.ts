@@ -18,6 +18,7 @@ import { Part } from "~/models/part.server";
 import { connectDb, disconnectDb, syncIndexes } from "~/utils/db.server";
 import { placeCustomerOrder } from "~/orders/service.server";
 import { startLocalDb } from "../../server/local-db";
+import { EMPTY_ADDRESS } from "~/domain/address";
 
 const orders = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 1000);
 const h2Defaults = process.argv.includes("--h2-defaults");
@@ -60,7 +61,14 @@ async function run(name: string, env: Record<string, string>) {
         const placed = await placeCustomerOrder({
           lines: [{ partId: part.id, quantity: 1 }],
           phone: "555-0100",
-          address: `${i} Bench Street`,
+          delivery: {
+            ...EMPTY_ADDRESS,
+            line1: `${i} Bench Street`,
+            city: "Detroit",
+            region: "MI",
+            postalCode: "48209",
+            country: "US",
+          },
           user: { id: user.id },
         });
         if (!placed.ok) throw new Error(`order ${i} refused`);

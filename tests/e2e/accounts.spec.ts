@@ -4,6 +4,7 @@ import { User } from "~/models/user.server";
 import { createUser } from "../setup/factories";
 import { encodeMockUser, MOCK_USER_PARAM, type MockGoogleUser } from "../setup/oauth-server";
 import { expect, test as base } from "./fixtures";
+import { fillDeliveryAddress } from "./delivery-address";
 
 /** Adds a user with a password (for the real login form) to the shared fixtures. */
 const test = base.extend<{ createUser: typeof createUser }>({
@@ -273,7 +274,7 @@ test.describe("dashboard", () => {
 
     await form.getByLabel("Name", { exact: true }).fill("Edda Edited");
     await form.getByLabel("Phone number").fill("+1 555 0100");
-    await form.getByLabel("Address", { exact: true }).fill("7 Piston Road, Springfield");
+    await fillDeliveryAddress(form);
     await form.getByLabel("Education").fill("Automotive Technology Diploma");
     await form.getByLabel("LinkedIn").fill("https://www.linkedin.com/in/edda");
     await page.getByRole("button", { name: "Update profile" }).click();

@@ -5,6 +5,7 @@ import { Order } from "~/orders/model/schema.server";
 import { Outbox } from "~/models/outbox.server";
 import { createUser, sessionCookieValue } from "../setup/factories";
 import { expect, test } from "./fixtures";
+import { fillDeliveryAddress } from "./delivery-address";
 
 /** The token of the invitation mailed to this address. */
 async function invitationLink(email: string) {
@@ -84,7 +85,7 @@ test("a company's owner, buyer and accounts person work on one account", async (
   // The buyer orders $500 on account: over the limit, it waits for approval.
   await buyerPage.goto(`/parts/${part.id}`);
   await buyerPage.getByLabel("Phone").fill("+1 313 555 0101");
-  await buyerPage.getByRole("textbox", { name: "Address", exact: true }).fill("12 Depot Road\nDetroit, MI 48209");
+  await fillDeliveryAddress(buyerPage);
   await buyerPage.getByLabel(/On account \(net 30 days\)/).check();
   await buyerPage.getByRole("button", { name: "Buy", exact: true }).click();
   await expect(buyerPage.getByTestId("toast")).toContainText("waits for an owner's approval");

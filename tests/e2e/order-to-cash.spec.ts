@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Order } from "~/orders/model/schema.server";
 import { sessionCookieValue, updateCompanyOf } from "../setup/factories";
 import { expect, test } from "./fixtures";
+import { fillDeliveryAddress } from "./delivery-address";
 
 test("a trade customer orders on account from the cart; staff ship it with tracking and record the bank transfer; the statement and invoice show it paid", async ({
   page,
@@ -28,7 +29,7 @@ test("a trade customer orders on account from the cart; staff ship it with track
   await expect(page.getByTestId("toast")).toContainText(`40 × ${part.name} added to your cart`);
   await page.goto("/dashboard/cart");
   await page.getByLabel("Phone").fill("+1 313 555 0101");
-  await page.getByRole("textbox", { name: "Address", exact: true }).fill("12 Depot Road\nDetroit, MI 48209");
+  await fillDeliveryAddress(page);
   await expect(page.getByText("$10,000 of your $10,000 credit limit is available")).toBeVisible();
   await page.getByLabel(/On account \(net 30 days\)/).check();
   await checkA11y();

@@ -14,6 +14,7 @@ import { createUser } from "../setup/factories";
 import { startNginx } from "../setup/nginx";
 import { requestLineOf } from "../setup/shop-log";
 import { expect, test } from "./fixtures";
+import { fillDeliveryAddress } from "./delivery-address";
 
 let work: string;
 let shop: Shop;
@@ -95,7 +96,7 @@ test("a customer's order form posts through the proxy", async ({ page, createPar
   await expect(page).toHaveURL(`${proxy.url}/`);
   await page.goto(`${proxy.url}/parts/${part.id}`);
   await page.getByLabel("Phone").fill("555-0100");
-  await page.getByLabel("Address", { exact: true }).fill("1 Proxy Road");
+  await fillDeliveryAddress(page);
   await page.getByRole("button", { name: "Buy", exact: true }).click();
   await expect(page).toHaveURL(`${proxy.url}/dashboard/orders`);
   await expect(page.getByText(part.name).first()).toBeVisible();

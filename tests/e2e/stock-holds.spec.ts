@@ -7,6 +7,7 @@ import { formatDateTime } from "~/utils/shop-forms";
 import { createUser, sessionCookieValue } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { expect, test } from "./fixtures";
+import { fillDeliveryAddress } from "./delivery-address";
 
 /**
  * Stock that cannot be hoarded, at the shop's default settings, as the customer and the admin see
@@ -32,7 +33,7 @@ async function addToCart(page: Page, part: { id: string; name: string }, units: 
 async function checkOut(page: Page) {
   await page.goto("/dashboard/cart");
   await page.getByLabel("Phone", { exact: true }).fill("+1 313 555 0199");
-  await page.getByRole("textbox", { name: "Address", exact: true }).fill("9 Hold Lane\nDetroit, MI 48209");
+  await fillDeliveryAddress(page);
   await page.getByRole("button", { name: /Place the order/ }).click();
 }
 

@@ -4,6 +4,7 @@ import { savePriceGroup } from "~/models/price-group.server";
 import { setPriceGroup, setTaxProfile } from "~/models/user-admin.server";
 import { placeCustomerOrder } from "~/orders/service.server";
 import { expect, test } from "./fixtures";
+import { TOLEDO } from "../fixtures/addresses";
 
 test("a distributor sees its price on the card, the part page and the cart, reaches the next break, and pays tax on the net", async ({
   page,
@@ -139,7 +140,7 @@ test("a customer with no tax details is taxed by the delivery address, and the i
   const placed = await placeCustomerOrder({
     lines: [{ partId: part.id, quantity: 100 }],
     phone: "+1 555 0101",
-    address: "12 High Street\nColumbus, OH 43004",
+    delivery: { ...TOLEDO, line1: "12 High Street", city: "Columbus", postalCode: "43004" },
     user: { id: customer.id },
   });
   if (!placed.ok) throw new Error("the order was not placed");

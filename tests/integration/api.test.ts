@@ -17,6 +17,7 @@ import type { ApiScope } from "~/domain/api-scopes";
 import { createPart, createUser, updateCompanyOf } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { signedIn, snapshot } from "./ordering.helpers";
+import { DETROIT } from "../fixtures/addresses";
 
 const SHOP = process.env.SHOP_URL!;
 
@@ -59,7 +60,7 @@ async function expectProblem(response: Response, status: number) {
   return body;
 }
 
-const delivery = { phone: "555-0100", address: "1 Api Street, Springfield" };
+const delivery = { phone: "555-0100", deliveryAddress: DETROIT };
 
 describe("API keys screen", () => {
   test("a customer creates a key shown once, it works at once, is listed with its last use, and revoking it stops it on the next call; both audited", async () => {
@@ -388,7 +389,7 @@ describe("orders", () => {
     const cases: [unknown, number, string][] = [
       [{ lines: [], ...delivery }, 422, "lines"],
       [{ lines: [{ partNumber: part.partNumber, quantity: "many" }], ...delivery }, 422, "lines.0.quantity"],
-      [{ lines: [{ partNumber: part.partNumber, quantity: 100 }], phone: "x", address: "" }, 422, "phone"],
+      [{ lines: [{ partNumber: part.partNumber, quantity: 100 }], phone: "x", deliveryAddress: DETROIT }, 422, "phone"],
       [{ lines: [{ partNumber: "NOPE-0000", quantity: 100 }], ...delivery }, 422, "lines.0.partNumber"],
       [{ lines: [{ partNumber: part.partNumber, quantity: 5 }], ...delivery }, 422, "lines.0.quantity"],
       [{ lines: [{ partNumber: part.partNumber, quantity: 200 }], ...delivery }, 409, "lines.0.quantity"],

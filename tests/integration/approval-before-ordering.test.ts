@@ -20,6 +20,7 @@ import { action as invitationAction, loader as invitationLoader } from "~/routes
 import { Outbox } from "~/models/outbox.server";
 import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+import { DETROIT } from "../fixtures/addresses";
 
 async function limitedBuyer(limitCents = 150_000) {
   const owner = await createUser({ name: "Olga Owner" });
@@ -76,7 +77,7 @@ describe("a buyer's limit per order, before ordering", () => {
       user: { id: buyer.id },
       lines: [{ partId: part.id, quantity: 200 }],
       phone: "+1 555 0100",
-      address: "1 Depot Road",
+      delivery: DETROIT,
       payment: "card",
     });
     if (!placed.ok) throw new Error("not placed");

@@ -9,6 +9,7 @@ import { describe, expect, test } from "vitest";
 import { Order } from "~/orders/model/schema.server";
 import { placeOrder } from "~/orders/checkout.server";
 import { addToCart, getCart } from "~/models/cart.server";
+import { DETROIT } from "../fixtures/addresses";
 import { Outbox } from "~/models/outbox.server";
 import { Part } from "~/models/part.server";
 import { checkStock } from "~/models/stock-check.server";
@@ -23,7 +24,7 @@ import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setu
 import { loader as documentLoader } from "~/routes/documents.$id.$kind";
 import { snapshot } from "./ordering.helpers";
 
-const delivery = { phone: "+1 555 0100", address: "1 Backorder Street, Springfield" };
+const delivery = { phone: "+1 555 0100", delivery: { ...DETROIT, line1: "1 Backorder Street" } };
 
 async function backorderablePart(availableQuantity: number) {
   const part = await createPart({ availableQuantity, minOrderQuantity: 100 });

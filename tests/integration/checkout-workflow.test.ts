@@ -15,8 +15,9 @@ import { checkoutClaimMs, newOrderId } from "~/orders/model/placing.server";
 import { Order } from "~/orders/model/schema.server";
 import { placeCustomerOrder } from "~/orders/service.server";
 import { createPart, createUser } from "../setup/factories";
+import { DETROIT } from "../fixtures/addresses";
 
-const delivery = { phone: "+1 555 0100", address: "1 Workflow Way, Springfield" };
+const delivery = { phone: "+1 555 0100", delivery: DETROIT };
 
 type Payment = "card" | "account" | "approval";
 

@@ -10,6 +10,7 @@ import { placeCustomerOrder } from "~/orders/service.server";
 import * as companiesMigration from "../../scripts/migrations/20261125180000-companies.js";
 import { createPart, createUser, updateCompanyOf } from "../setup/factories";
 import { postRequest, settle, testContext } from "../setup/requests";
+import { DETROIT } from "../fixtures/addresses";
 
 const uniqueEmail = (label = "user") => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 
@@ -46,7 +47,7 @@ describe("a company of one", () => {
       user: { id: user.id },
       lines: [{ partId: part.id, quantity: 100 }],
       phone: "+1 555 0100",
-      address: "1 Test Road",
+      delivery: DETROIT,
     });
     expect(placed.ok).toBe(true);
     const order = await Order.findById(placed.ok ? placed.order.id : null).lean();
@@ -117,7 +118,9 @@ describe("the companies migration", () => {
     });
     expect(company?.addresses?.map((entry) => entry.address)).toEqual(["Yard 2"]);
     const view = await getUserById(String(userId));
-    expect(view?.addresses).toEqual([{ id: String(addressId), label: "Yard", address: "Yard 2", isDefault: true }]);
+    expect(view?.addresses).toMatchObject([
+      { id: String(addressId), label: "Yard", address: "Yard 2", needsConfirmation: true, isDefault: true },
+    ]);
     const order = await Order.findById(orderId).lean();
     expect(String(order?.companyId)).toBe(String(user?.companyId));
     expect(String(order?.placedBy)).toBe(String(userId));

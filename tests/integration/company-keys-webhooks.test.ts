@@ -17,6 +17,7 @@ import { placeCustomerOrder } from "~/orders/service.server";
 import * as keysMigration from "../../scripts/migrations/20261125200000-company-keys-webhooks.js";
 import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+import { DETROIT } from "../fixtures/addresses";
 
 const SHOP = process.env.SHOP_URL!;
 
@@ -124,7 +125,7 @@ describe("API keys belong to the company", () => {
     const part = await createPart();
     const order = await api(token, "/orders", {
       method: "POST",
-      body: { lines: [{ partNumber: part.partNumber, quantity: 100 }], phone: "555-0100", address: "1 Api Street" },
+      body: { lines: [{ partNumber: part.partNumber, quantity: 100 }], phone: "555-0100", deliveryAddress: DETROIT },
     });
     expect(order.status).toBe(403);
   });
@@ -159,7 +160,7 @@ describe("webhooks belong to the company", () => {
       user: { id: buyer.id },
       lines: [{ partId: part.id, quantity: 3 }],
       phone: "555-0100",
-      address: "1 Event Way",
+      delivery: DETROIT,
     });
     if (!placed.ok) throw new Error("not placed");
     const deliveries = await WebhookDelivery.find({ orderId: placed.order.id, endpointId: endpoint!._id }).lean();
@@ -207,7 +208,7 @@ describe("webhooks belong to the company", () => {
       user: { id: a.buyer.id },
       lines: [{ partId: part.id, quantity: 2 }],
       phone: "555-0100",
-      address: "1 Event Way",
+      delivery: DETROIT,
     });
     if (!placed.ok) throw new Error("not placed");
     expect(await WebhookDelivery.countDocuments({ orderId: placed.order.id, endpointId: betas!._id })).toBe(0);

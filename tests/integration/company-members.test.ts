@@ -16,6 +16,7 @@ import { getUser } from "~/utils/guards.server";
 import { createUser, sessionCookieHeader } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { getRequest, postRequest, settle, testContext } from "../setup/requests";
+import { addressForm, DETROIT } from "../fixtures/addresses";
 
 const uniqueEmail = (label = "user") => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 const context = () => testContext({ clientIp: `203.0.113.${Math.floor(Math.random() * 250)}` });
@@ -214,7 +215,11 @@ describe("each role against the company screen", () => {
     for (const person of [buyer, accounts]) {
       expect((await profilePost(person.id, details)).status).toBe(403);
     }
-    const address = { intent: "address-save", label: "Back door", address: "2 Side Street, Springfield" };
+    const address = {
+      intent: "address-save",
+      label: "Back door",
+      ...addressForm({ ...DETROIT, company: "", line1: "2 Side Street" }, "postal"),
+    };
     expect((await profilePost(accounts.id, address)).status).toBe(403);
     const unchanged = await Company.findById(owner.companyId).lean();
     expect([unchanged?.companyName, unchanged?.billingAddress, unchanged?.addresses ?? []]).toEqual([
@@ -227,7 +232,9 @@ describe("each role against the company screen", () => {
     expect((await profilePost(owner.id, details)).status).toBe(302);
     const after = await Company.findById(owner.companyId).lean();
     expect(after?.companyName).toBe("Taken Over Ltd");
-    expect(after?.addresses?.map((entry) => entry.address)).toEqual(["2 Side Street, Springfield"]);
+    expect(after?.addresses?.map((entry) => entry.address)).toEqual([
+      "2 Side Street\nDetroit, MI 48209\nUnited States",
+    ]);
   });
 
   test("an owner of company A cannot touch company B's members or invitations (404, nothing written)", async () => {

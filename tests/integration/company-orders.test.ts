@@ -25,6 +25,7 @@ import { action as manageOrdersAction } from "~/routes/dashboard.manageOrders";
 import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
 import { settledMailTo } from "../setup/mail-settled";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+import { DELIVERY_FORM, DETROIT } from "../fixtures/addresses";
 
 async function company({ limitCents }: { limitCents?: number } = {}) {
   const owner = await createUser({ name: "Olga Owner" });
@@ -53,7 +54,7 @@ const place = (userId: string, partId: string, quantity = 100, payment: "card" |
     user: { id: userId },
     lines: [{ partId, quantity }],
     phone: "+1 555 0100",
-    address: "1 Depot Road",
+    delivery: DETROIT,
     payment,
   });
 
@@ -130,7 +131,7 @@ describe("shared ordering by role", () => {
     const { accounts, cookies } = await company();
     const part = await createPart();
     const before = (await Part.findById(part.id).lean())?.availableQuantity;
-    const fields = { phone: "+1 555 0100", address: "1 Depot Road", quantity: "100" };
+    const fields = { phone: "+1 555 0100", ...DELIVERY_FORM, quantity: "100" };
     expect(
       await status(
         settle(

@@ -13,6 +13,7 @@ import type { LocalDb } from "../../server/local-db";
 import { startShop, type Shop } from "../../scripts/bench/shop";
 import { setUnpaidCaps } from "~/models/user-admin.server";
 import { createPart, createUser, sessionCookieHeader, TEST_PASSWORD } from "../setup/factories";
+import { DELIVERY_FORM } from "../fixtures/addresses";
 
 /** A customer placing 10 orders at once: their own caps on unpaid orders let the stock decide. */
 async function buyer() {
@@ -89,7 +90,7 @@ describe("two instances on one database", () => {
         post(
           i % 2 ? a : b,
           `/parts/${part.id}`,
-          { quantity: "1", phone: "555-0100", address: "1 Load Street" },
+          { quantity: "1", phone: "555-0100", ...DELIVERY_FORM },
           customers[i % 20],
         ),
       ),
@@ -114,7 +115,7 @@ describe("two instances on one database", () => {
         post(
           i % 2 ? a : b,
           `/parts/${part.id}`,
-          { quantity: "1", phone: "555-0100", address: "1 Number Street" },
+          { quantity: "1", phone: "555-0100", ...DELIVERY_FORM },
           customers[i % 20],
         ),
       ),

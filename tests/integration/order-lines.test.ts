@@ -20,8 +20,9 @@ import { createPart } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { getRequest, loaderArgs, settle } from "../setup/requests";
 import { signedIn } from "./ordering.helpers";
+import { DETROIT } from "../fixtures/addresses";
 
-const delivery = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield" };
+const delivery = { phone: "+1 555 0100", delivery: DETROIT };
 const stockOf = async (id: string) => (await Part.findById(id).lean())?.availableQuantity;
 
 describe("an order of several lines", () => {
@@ -130,7 +131,7 @@ describe("an order of several lines", () => {
           { partId: b.id, quantity: 200 },
         ],
         phone: "5".repeat(41),
-        address: "x",
+        delivery: DETROIT,
         user,
       }),
     ).rejects.toThrow();

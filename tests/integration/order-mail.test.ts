@@ -23,9 +23,10 @@ import { caughtMail, linkIn, setMailServer, waitForMail, type CaughtMail } from 
 import { settledMailTo } from "../setup/mail-settled";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+import { DELIVERY_FORM } from "../fixtures/addresses";
 
 const shopUrl = process.env.SHOP_URL!;
-const goodOrder = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield", poNumber: "PO-77/A" };
+const goodOrder = { phone: "+1 555 0100", ...DELIVERY_FORM, poNumber: "PO-77/A" };
 /** Ships an order from its admin page, collected by the customer. */
 function shipFromOrderPage(orderId: string, cookie: string) {
   return settle(

@@ -13,6 +13,7 @@ import * as personSearch from "../../scripts/migrations/20261127120000-order-per
 import { createPart, createUser, updateCompanyOf } from "../setup/factories";
 import { getRequest, loaderArgs, settle } from "../setup/requests";
 import { signedIn } from "./ordering.helpers";
+import { DETROIT } from "../fixtures/addresses";
 
 async function search(q: string, cookie: string) {
   const response = await settle(
@@ -29,7 +30,7 @@ async function place(user: { id: string }) {
     user: { id: user.id },
     lines: [{ partId: part.id, quantity: 100 }],
     phone: "+1 555 0100",
-    address: "1 Test Road",
+    delivery: DETROIT,
   });
   if (!placed.ok) throw new Error("The order was not placed");
   return placed.order.id;

@@ -24,6 +24,7 @@ import { createPart, createUser, sessionCookieHeader, storedCustomer, updateComp
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { expectFieldError, signedIn, snapshot, toastOf } from "./ordering.helpers";
+import { DELIVERY_FORM } from "../fixtures/addresses";
 
 async function admin() {
   return signedIn("admin");
@@ -66,7 +67,7 @@ describe("order numbers", () => {
     for (const poNumber of [po, ""]) {
       const response = await orderFromPart(
         part.id,
-        { quantity: "2", phone: "555-0100", address: "1 Number Street", poNumber },
+        { quantity: "2", phone: "555-0100", ...DELIVERY_FORM, poNumber },
         cookie,
       );
       expect(response.status).toBe(302);
@@ -450,7 +451,7 @@ describe("payment on account", () => {
   test("an order on account is confirmed and invoiced with its due date; past the credit limit it is refused and nothing is written", async () => {
     const { user, cookie } = await customerWithTerms(30, 150_000); // $1,500 limit
     const part = await createPart({ priceCents: 1_000, availableQuantity: 1_000, minOrderQuantity: 1 });
-    const delivery = { phone: "555-0100", address: "1 Account Road", payment: "account" };
+    const delivery = { phone: "555-0100", ...DELIVERY_FORM, payment: "account" };
 
     const placed = await orderFromPart(part.id, { ...delivery, quantity: "100" }, cookie); // $1,000 + 6 % MI tax: $1,060
     expect(placed.status).toBe(302);
@@ -489,7 +490,7 @@ describe("payment on account", () => {
     const before = await snapshot({ partIds: [part.id] });
     const response = await orderFromPart(
       part.id,
-      { quantity: "100", phone: "555-0100", address: "1 Card Lane", payment: "account" },
+      { quantity: "100", phone: "555-0100", ...DELIVERY_FORM, payment: "account" },
       cookie,
     );
     await expectFieldError(response, "payment", /no payment terms/);
@@ -505,7 +506,7 @@ describe("payment on account", () => {
       (
         await orderFromPart(
           part.id,
-          { quantity: "100", phone: "555-0100", address: "1 Fleet Way", payment: "account" },
+          { quantity: "100", phone: "555-0100", ...DELIVERY_FORM, payment: "account" },
           cookie,
         )
       ).status,

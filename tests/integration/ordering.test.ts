@@ -17,8 +17,9 @@ import { createPart } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { BAD_NUMBERS, badTexts, expectFieldError, signedIn, snapshot, toastOf, withField } from "./ordering.helpers";
+import { DELIVERY_FORM, DETROIT } from "../fixtures/addresses";
 
-const goodOrder = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield", quantity: "150" };
+const goodOrder = { phone: "+1 555 0100", ...DELIVERY_FORM, quantity: "150" };
 
 function postOrder(partId: string, fields: Record<string, string>, cookie?: string) {
   return settle(orderAction(actionArgs(postRequest(`/parts/${partId}`, fields, { cookie }), { id: partId })));
@@ -76,7 +77,7 @@ describe("placing an order", () => {
     expect(await toastOf(response)).toMatchObject({
       type: "success",
       message: "Your Order is Placed",
-      // $1,875 and 6 % Michigan sales tax: the address names no other place.
+      // $1,875 and 6 % Michigan sales tax: the delivery address is in Michigan.
       description: `Order Placed Successfully! Total: $1,987.50 for 150 × ${part.name}.`,
     });
 
@@ -95,7 +96,8 @@ describe("placing an order", () => {
       taxCents: Math.round(1250 * 150 * 0.06),
       totalCents: Math.round(1250 * 150 * 1.06),
       phone: "+1 555 0100",
-      address: "12 Gear Lane, Springfield",
+      address: "Test Garage\n12 Gear Lane\nDetroit, MI 48209\nUnited States",
+      deliveryAddress: DETROIT,
       userEmail: user.email,
       userName: user.name,
       status: "unpaid",
@@ -129,7 +131,7 @@ describe("placing an order", () => {
     const { user } = await signedIn();
     // The Order model refuses a phone over 40 characters: the insert fails after the reservation.
     await expect(
-      placeOrder({ lines: [{ partId: part.id, quantity: 100 }], phone: "5".repeat(41), address: "x", user }),
+      placeOrder({ lines: [{ partId: part.id, quantity: 100 }], phone: "5".repeat(41), delivery: DETROIT, user }),
     ).rejects.toThrow();
     expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(500);
     expect(await Order.countDocuments({ "lines.partId": part.id })).toBe(0);
@@ -162,9 +164,18 @@ describe("placing an order", () => {
       ),
       ["phone", "letters", "call me maybe", /Provide a valid phone number/],
       ["phone", "a query operator as text", '{"$gt": ""}', /Provide a valid phone number/],
-      ...badTexts("Address", 300).map(
-        ([label, value, message]) => ["address", label, value, message] as [string, string, typeof value, RegExp],
+      ...badTexts("Street address", 100).map(
+        ([label, value, message]) =>
+          ["delivery.line1", label, value, message] as [string, string, typeof value, RegExp],
       ),
+      ["delivery.line1", "a 2,000-character line", "x".repeat(2000), /100 characters or fewer/],
+      ["delivery.line2", "control characters", "Dock door\u0000\u001b[2J", /control characters/],
+      ["delivery.city", "a line break", "Detroit\nOR 97201", /control characters or line breaks/],
+      ["delivery.country", "missing", undefined, /Choose a country/],
+      ["delivery.country", "not an ISO country", "XX", /Choose a country from the list/],
+      ["delivery.region", "a province of another country", "ON", /ON is not a state of United States/],
+      ["delivery.region", "missing in the US", undefined, /Choose a state/],
+      ["delivery.postalCode", "not a ZIP code", "4820", /4820 is not a zip code of United States/],
     ];
     test.each(cases)("%s: %s", async (field, _label, value, message) => {
       const part = await createPart({ minOrderQuantity: 100, availableQuantity: 1000 });

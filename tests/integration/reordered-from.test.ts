@@ -12,10 +12,11 @@ import { createPart } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { signedIn } from "./ordering.helpers";
+import { DELIVERY_FORM } from "../fixtures/addresses";
 
 const post = (fields: Record<string, string>, cookie: string) =>
   settle(cartAction(actionArgs(postRequest("/dashboard/cart", fields, { cookie }))));
-const delivery = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield" };
+const delivery = { phone: "+1 555 0100", ...DELIVERY_FORM };
 
 type Event = { event: string; label: string; link?: { to: string; text: string } };
 

@@ -15,6 +15,7 @@ import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { authSessionStorage } from "~/utils/session-cookie.server";
 import { freePort } from "../../server/local-db";
+import { DELIVERY_FORM } from "../fixtures/addresses";
 
 const buildDir = process.env.BUILD_DIR ?? "build";
 const CHECKOUTS = 50;
@@ -141,7 +142,7 @@ async function seedRound(round: string) {
 }
 
 function checkout(port: number, cookie: string) {
-  const body = new URLSearchParams({ intent: "checkout", phone: "+1 555 0100", address: "1 Crash Lane, Springfield" });
+  const body = new URLSearchParams({ intent: "checkout", phone: "+1 555 0100", ...DELIVERY_FORM });
   return fetch(`http://127.0.0.1:${port}/dashboard/cart`, {
     method: "POST",
     body,

@@ -26,9 +26,10 @@ import { expireOrder, sweepStock } from "~/orders/stock-jobs.server";
 import { createPart, createUser, sessionCookieHeader, storedCustomer, updateCompanyOf } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { tsxCommand } from "../setup/tsx-command";
+import { DELIVERY_FORM, DETROIT } from "../fixtures/addresses";
 
 const HOUR = 60 * 60 * 1000;
-const delivery = { phone: "+1 555 0100", address: "1 Hold Street, Springfield" };
+const delivery = { phone: "+1 555 0100", delivery: DETROIT };
 
 async function customer({ verified = true } = {}) {
   const user = await createUser({ verified });
@@ -46,7 +47,11 @@ async function place(user: { id: string; email: string; name: string }, lines: {
 
 function checkout(cookie: string) {
   return settle(
-    cartAction(actionArgs(postRequest("/dashboard/cart", { intent: "checkout", ...delivery }, { cookie }))),
+    cartAction(
+      actionArgs(
+        postRequest("/dashboard/cart", { intent: "checkout", phone: delivery.phone, ...DELIVERY_FORM }, { cookie }),
+      ),
+    ),
   );
 }
 
@@ -299,7 +304,9 @@ describe("what a crash leaves, the stock sweep settles", () => {
         lineTotalCents: 10_000,
       })),
       totalCents: 10_000 * partIds.length,
-      ...delivery,
+      phone: delivery.phone,
+      address: "12 Gear Lane, Detroit, MI 48209",
+      deliveryAddress: delivery.delivery,
       userId,
       userEmail: user!.email,
       userName: user!.name,

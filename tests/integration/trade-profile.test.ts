@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { action, loader } from "~/routes/dashboard._index";
 import { createUser, sessionCookieHeader, storedCustomer } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+import { addressForm, DETROIT } from "../fixtures/addresses";
 
 async function signedIn() {
   const user = await createUser();
@@ -54,29 +55,36 @@ describe("company details", () => {
   });
 });
 
+/** An address-book entry in Detroit with this street (lines split on line breaks), as the form posts it. */
+const at = (street: string) => {
+  const [line1, line2 = ""] = street.split("\n");
+  return addressForm({ ...DETROIT, company: "", line1, line2 }, "postal");
+};
+const printed = (street: string) => `${street}\nDetroit, MI 48209\nUnited States`;
+
 describe("address book", () => {
   test("add, edit, make default and delete; the first address is the default", async () => {
     const { user, cookie } = await signedIn();
-    expect(
-      (await post(cookie, { intent: "address-save", label: "Plant", address: "1 Plant Road\nFlint" })).status,
-    ).toBe(302);
-    expect((await post(cookie, { intent: "address-save", label: "Depot", address: "2 Depot Lane" })).status).toBe(302);
+    expect((await post(cookie, { intent: "address-save", label: "Plant", ...at("1 Plant Road\nFlint") })).status).toBe(
+      302,
+    );
+    expect((await post(cookie, { intent: "address-save", label: "Depot", ...at("2 Depot Lane") })).status).toBe(302);
     let page = await (await settle(loader(loaderArgs(getRequest("/dashboard", { cookie }))))).json();
     expect(page.profile.addresses).toMatchObject([
-      { label: "Plant", address: "1 Plant Road\nFlint", isDefault: true },
-      { label: "Depot", address: "2 Depot Lane", isDefault: false },
+      { label: "Plant", address: printed("1 Plant Road\nFlint"), isDefault: true },
+      { label: "Depot", address: printed("2 Depot Lane"), isDefault: false },
     ]);
     const [plant, depot] = page.profile.addresses;
 
     expect(
-      (await post(cookie, { intent: "address-save", addressId: depot.id, label: "Depot", address: "3 Depot Lane" }))
+      (await post(cookie, { intent: "address-save", addressId: depot.id, label: "Depot", ...at("3 Depot Lane") }))
         .status,
     ).toBe(302);
     expect((await post(cookie, { intent: "address-default", addressId: depot.id })).status).toBe(302);
     expect((await post(cookie, { intent: "address-delete", addressId: plant.id })).status).toBe(302);
     page = await (await settle(loader(loaderArgs(getRequest(`/dashboard?edit=${depot.id}`, { cookie }))))).json();
-    expect(page.profile.addresses).toEqual([
-      { id: depot.id, label: "Depot", address: "3 Depot Lane", isDefault: true },
+    expect(page.profile.addresses).toMatchObject([
+      { id: depot.id, label: "Depot", address: printed("3 Depot Lane"), isDefault: true },
     ]);
     expect(page.editing).toMatchObject({ id: depot.id });
     expect((await stored(user.id))?.addresses).toHaveLength(1);
@@ -84,49 +92,48 @@ describe("address book", () => {
 
   test("an edit that makes an address the same as another saved one is refused at the field, nothing changed", async () => {
     const { user, cookie } = await signedIn();
-    await post(cookie, { intent: "address-save", label: "Plant", address: "1 Plant Road\nFlint", makeDefault: "on" });
-    await post(cookie, { intent: "address-save", label: "Depot", address: "2 Depot Lane" });
+    await post(cookie, { intent: "address-save", label: "Plant", ...at("1 Plant Road\nFlint"), makeDefault: "on" });
+    await post(cookie, { intent: "address-save", label: "Depot", ...at("2 Depot Lane") });
     const before = await stored(user.id);
     const [plant, depot] = before!.addresses!.map((entry) => String(entry._id));
 
     // The same address with other capitals, spacing and line breaks, and asking to become the default.
     const edit = { intent: "address-save", addressId: depot, label: "Depot" };
-    const response = await post(cookie, { ...edit, address: "1 plant road  flint", makeDefault: "on" });
+    const response = await post(cookie, { ...edit, ...at("1 plant road flint"), makeDefault: "on" });
     expect(response.status).toBe(409);
-    expect((await errors(response)).address).toEqual(["This address is already in your address book"]);
+    expect((await errors(response))["postal.line1"]).toEqual(["This address is already in your address book"]);
     expect(await stored(user.id)).toEqual(before);
 
     // An entry keeps its own address when only its name changes, and another address is still saved.
     expect(
-      (await post(cookie, { ...edit, label: "Main plant", addressId: plant, address: "1 Plant Road\nFlint" })).status,
+      (await post(cookie, { ...edit, label: "Main plant", addressId: plant, ...at("1 Plant Road\nFlint") })).status,
     ).toBe(302);
-    expect((await post(cookie, { ...edit, address: "2 Depot Lane, Gate 3" })).status).toBe(302);
+    expect((await post(cookie, { ...edit, ...at("2 Depot Lane, Gate 3") })).status).toBe(302);
     expect((await stored(user.id))?.addresses?.map(({ label, address }) => ({ label, address }))).toEqual([
-      { label: "Main plant", address: "1 Plant Road\nFlint" },
-      { label: "Depot", address: "2 Depot Lane, Gate 3" },
+      { label: "Main plant", address: printed("1 Plant Road\nFlint") },
+      { label: "Depot", address: printed("2 Depot Lane, Gate 3") },
     ]);
   });
 
   test("bad input answers a message and changes nothing; the book holds at most 20", async () => {
     const { user, cookie } = await signedIn();
-    const fifty = Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n");
     for (const [input, message] of [
-      [{ address: fifty }, /6 lines or fewer/],
-      [{ address: "<script>alert(1)</script>" }, /plain text/],
-      [{ address: "" }, /Address is Required/],
-      [{ address: "x".repeat(2000) }, /300 characters or fewer/],
+      [{ ...at("x"), "postal.line1": "<script>alert(1)</script>" }, /plain text/],
+      [{ ...at("x"), "postal.line1": "" }, /Street address is Required/],
+      [{ ...at("x"), "postal.line1": "x".repeat(2000) }, /100 characters or fewer/],
+      [{ ...at("x"), "postal.line1": "1 Dock\u0000Road" }, /control characters/],
     ] as const) {
       const response = await post(cookie, { intent: "address-save", ...input });
       expect(response.status).toBe(400);
-      expect((await errors(response)).address?.join(" ")).toMatch(message);
+      expect((await errors(response))["postal.line1"]?.join(" ")).toMatch(message);
     }
     expect((await stored(user.id))?.addresses ?? []).toHaveLength(0);
 
     for (let i = 0; i < 20; i++)
-      expect((await post(cookie, { intent: "address-save", address: `${i} Full Street` })).status).toBe(302);
-    const full = await post(cookie, { intent: "address-save", address: "21 Full Street" });
+      expect((await post(cookie, { intent: "address-save", ...at(`${i} Full Street`) })).status).toBe(302);
+    const full = await post(cookie, { intent: "address-save", ...at("21 Full Street") });
     expect(full.status).toBe(409);
-    expect((await errors(full)).address).toEqual(["Your address book is full (20 addresses)"]);
+    expect((await errors(full))["postal.line1"]).toEqual(["Your address book is full (20 addresses)"]);
     expect((await stored(user.id))?.addresses).toHaveLength(20);
 
     // Someone else's address id is not found and changes nothing.

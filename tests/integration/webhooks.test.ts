@@ -16,6 +16,7 @@ import { endpointUrlProblem, signatureHeader } from "~/utils/webhooks.server";
 import { createPart } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { expectFieldError, signedIn, toastOf } from "./ordering.helpers";
+import { DETROIT } from "../fixtures/addresses";
 
 const post = (fields: Record<string, string>, cookie: string) =>
   settle(webhooksAction(actionArgs(postRequest("/dashboard/webhooks", fields, { cookie }))));
@@ -108,7 +109,7 @@ describe("the order-event subscriber", () => {
       user: { id: alice.user.id },
       lines: [{ partId: part.id, quantity: 3 }],
       phone: "555-0100",
-      address: "1 Event Way",
+      delivery: DETROIT,
     });
     if (!placed.ok) throw new Error("not placed");
     const order = placed.order;

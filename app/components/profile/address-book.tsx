@@ -1,18 +1,19 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link } from "@remix-run/react";
-import {
-  inputAttributes,
-  Button,
-  ErrorList,
-  Field,
-  SubmitButton,
-  TextareaField,
-  useIsPending,
-} from "~/components/forms";
+import { inputAttributes, Button, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
+import { PostalAddressFields } from "~/components/delivery-fields";
+import type { PostalAddress } from "~/domain/address";
 import { addressSchema, MAX_ADDRESSES } from "~/utils/trade-schemas";
 
-export type SavedAddress = { id: string; label: string; address: string; isDefault: boolean };
+export type SavedAddress = {
+  id: string;
+  label: string;
+  address: string;
+  postal: PostalAddress;
+  needsConfirmation: boolean;
+  isDefault: boolean;
+};
 
 /**
  * My Profile: the delivery addresses (add, edit, delete, default). Editing is a link (?edit=id) that
@@ -44,6 +45,11 @@ export function AddressBook({
                   ) : null}
                 </p>
                 <p className="whitespace-pre-line text-slate-700">{entry.address}</p>
+                {entry.needsConfirmation ? (
+                  <p className="text-sm font-medium text-amber-800" data-testid="address-to-confirm">
+                    Saved as free text: check its fields (Edit) or order to it to confirm it.
+                  </p>
+                ) : null}
               </div>
               <div className="flex flex-wrap gap-2">
                 <Link
@@ -110,7 +116,7 @@ function AddressForm({
   const [form, fields] = useForm({
     id: editing ? `address-${editing.id}` : "address-new",
     lastResult,
-    defaultValue: editing ? { label: editing.label, address: editing.address, addressId: editing.id } : undefined,
+    defaultValue: editing ? { label: editing.label, postal: editing.postal, addressId: editing.id } : undefined,
     constraint: getZodConstraint(addressSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -129,11 +135,9 @@ function AddressForm({
       <input type="hidden" name="intent" value="address-save" />
       {editing ? <input {...inputAttributes(fields.addressId, { type: "hidden" })} key={fields.addressId.key} /> : null}
       <Field meta={fields.label} label="Name of the address" inputProps={{ placeholder: "Main warehouse" }} />
-      <TextareaField
-        meta={fields.address}
-        label="Address"
-        textareaProps={{ rows: 4, autoComplete: "shipping street-address" }}
-      />
+      <div className="md:col-span-2">
+        <PostalAddressFields meta={fields.postal} legend="Address" section="shipping" />
+      </div>
       <label className="flex items-center gap-2 md:col-span-2">
         <input {...inputAttributes(fields.makeDefault, { type: "checkbox" })} key={fields.makeDefault.key} />
         Use as my default delivery address

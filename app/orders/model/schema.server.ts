@@ -9,6 +9,7 @@ import { ORDER_PAYMENT_METHODS } from "~/domain/order-payments";
 import { PAYMENT_METHODS } from "~/domain/order-states";
 import { TAX_KINDS } from "~/domain/tax";
 import { nextInSequence } from "~/models/counter.server";
+import { postalAddressSchema } from "~/models/postal-address.server";
 import { modelSettings } from "~/models/settings.server";
 import { companyIdOfUser } from "~/models/user.server";
 
@@ -164,7 +165,10 @@ const orderSchema = new Schema(
     /** The buyer's VAT number as placed (printed with a reverse charge). */
     buyerVatNumber: { type: String, maxlength: 30 },
     phone: { type: String, required: true, maxlength: 40 },
-    address: { type: String, required: true, maxlength: 300 },
+    /** The delivery address as printed (formatAddress of deliveryAddress; the typed text on older orders). */
+    address: { type: String, required: true, maxlength: 800 },
+    /** The delivery address field by field (absent on orders placed before addresses had fields). */
+    deliveryAddress: { type: postalAddressSchema, default: undefined },
     /** The buyer's purchase-order number (optional), for their paperwork: invoices, packing slips, emails, CSV. */
     poNumber: { type: String, trim: true, maxlength: 35 },
     /** The person who placed the order (a member of the company). */

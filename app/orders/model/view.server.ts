@@ -2,6 +2,8 @@
  * An order as the screens, mail, documents and the API read it (plain data, string ids, words from
  * domain/order-states.ts), built from its stored document.
  */
+import type { PostalAddress } from "~/domain/address";
+import { postalOf } from "~/models/postal-address.server";
 import type { Types } from "mongoose";
 import { orderSummary } from "~/domain/order-lines";
 import type { OrderPaymentMethod } from "~/domain/order-payments";
@@ -68,6 +70,8 @@ export type OrderView = {
   buyerVatNumber: string | null;
   phone: string;
   address: string;
+  /** The delivery address field by field; null on orders placed before addresses had fields. */
+  deliveryAddress: PostalAddress | null;
   /** The buyer's purchase-order number, or null. */
   poNumber: string | null;
   userId: string;
@@ -204,6 +208,7 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     buyerVatNumber: doc.buyerVatNumber ?? null,
     phone: doc.phone ?? "",
     address: doc.address ?? "",
+    deliveryAddress: postalOf(doc.deliveryAddress),
     poNumber: doc.poNumber || null,
     userId: doc.userId?.toString() ?? "",
     companyId: doc.companyId?.toString() ?? "",

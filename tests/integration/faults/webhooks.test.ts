@@ -26,6 +26,7 @@ import {
   waitHealthy,
   type ShopProcess,
 } from "./fault-helpers";
+import { DELIVERY_FORM } from "../../fixtures/addresses";
 
 const work = mkdtempSync(path.join(tmpdir(), "shop-fault-webhooks-"));
 let db: Awaited<ReturnType<typeof ownDatabase>>;
@@ -129,7 +130,7 @@ async function placeOrder(post: ReturnType<typeof as>, partId: string, quantity 
   const answer = await post(`/parts/${partId}`, {
     quantity: String(quantity),
     phone: "555-0100",
-    address: "1 Hook Road",
+    ...DELIVERY_FORM,
   });
   expect(answer.status).toBe(302);
   const order = await Order.findOne({ "lines.partId": partId }).sort({ createdAt: -1 }).lean();
