@@ -50,6 +50,9 @@ describe("an order of several lines", () => {
         lineTotalCents: 300_000,
         listUnitPriceCents: 1200,
         priceSource: "list",
+        backorderedQuantity: 0,
+        backorderExpectedOn: null,
+        shippedQuantity: 0,
       },
       {
         partId: b.id,
@@ -60,6 +63,9 @@ describe("an order of several lines", () => {
         lineTotalCents: 7000,
         listUnitPriceCents: 350,
         priceSource: "list",
+        backorderedQuantity: 0,
+        backorderExpectedOn: null,
+        shippedQuantity: 0,
       },
     ]);
     // Michigan's 6 % on the net: the delivery address names no other place.
