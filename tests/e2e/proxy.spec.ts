@@ -61,7 +61,9 @@ test("sign-up, sign-out and login forms work through the proxy, with Secure cook
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("proxy-pass-42");
   await page.getByRole("button", { name: "Sign Up", exact: true }).click();
-  await expect(page).toHaveURL(`${proxy.url}/dashboard`);
+  // A new account goes on to the catalogue; the profile waits on its own page.
+  await expect(page).toHaveURL(`${proxy.url}/parts`);
+  await page.goto(`${proxy.url}/dashboard`);
   await expect(page.getByTestId("profile-details")).toContainText(email);
 
   // Over HTTPS the session cookie takes the __Host- prefix: Secure, path /, no Domain, so no subdomain can set it.
@@ -81,7 +83,7 @@ test("sign-up, sign-out and login forms work through the proxy, with Secure cook
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("proxy-pass-42");
   await page.getByRole("button", { name: "Login", exact: true }).click();
-  await expect(page).toHaveURL(`${proxy.url}/`);
+  await expect(page).toHaveURL(`${proxy.url}/dashboard/orders`);
   await page.goto(`${proxy.url}/dashboard`);
   await expect(page.getByTestId("profile-details")).toContainText(email);
 });
@@ -93,7 +95,7 @@ test("a customer's order form posts through the proxy", async ({ page, createPar
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Login", exact: true }).click();
-  await expect(page).toHaveURL(`${proxy.url}/`);
+  await expect(page).toHaveURL(`${proxy.url}/dashboard/orders`);
   await page.goto(`${proxy.url}/parts/${part.id}`);
   await page.getByLabel("Phone").fill("555-0100");
   await fillDeliveryAddress(page);

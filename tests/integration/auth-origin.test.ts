@@ -81,7 +81,8 @@ describe("POSTs from another origin", () => {
     const fields = signup();
     const response = await post("/signup", fields, { Origin: SHOP, "Sec-Fetch-Site": "same-origin" });
     expect(response.status).toBe(302);
-    expect(response.headers.get("Location")).toBe("/dashboard");
+    // A new account goes back where it came from, or to the catalogue.
+    expect(response.headers.get("Location")).toBe("/parts");
     expect(await User.exists({ email: fields.email })).toBeTruthy();
   });
 });

@@ -126,6 +126,7 @@ describe("the order page", () => {
     expect(page.timeline.map((event: { event: string; actor: string }) => [event.event, event.actor])).toEqual([
       ["placed", `Tina Timeline (${customer.email})`],
       ["paid", `Tina Timeline (${customer.email}), by card through Stripe`],
+      ["parcel", `the shop (${admin.email})`],
       ["shipped", `the shop (${admin.email})`],
     ]);
 

@@ -51,6 +51,9 @@ describe("an order of several lines", () => {
         lineTotalCents: 300_000,
         listUnitPriceCents: 1200,
         priceSource: "list",
+        backorderedQuantity: 0,
+        backorderExpectedOn: null,
+        shippedQuantity: 0,
       },
       {
         partId: b.id,
@@ -61,6 +64,9 @@ describe("an order of several lines", () => {
         lineTotalCents: 7000,
         listUnitPriceCents: 350,
         priceSource: "list",
+        backorderedQuantity: 0,
+        backorderExpectedOn: null,
+        shippedQuantity: 0,
       },
     ]);
     // Michigan's 6 % on the net: the delivery address names no other place.

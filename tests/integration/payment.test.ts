@@ -61,6 +61,7 @@ describe("the pay screen /dashboard/payment/{id}", () => {
       // An order with no tax lines (as the factory writes it) is all net.
       netCents: order.lines[0].unitPriceCents * 150,
       taxLines: [],
+      paymentMethod: "card",
       // The pay screen says until when the order holds its stock.
       holdUntil: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });

@@ -167,6 +167,7 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
   "api.v1.staff.stock": { notAPage: "the JSON API" },
   "api.v1.statement": { notAPage: "the JSON API" },
   "documents.$id.$kind_.pdf": { notAPage: "the PDF print of the documents checked above as HTML" },
+  "documents.$id.$kind_.ubl": { notAPage: "the invoice as UBL XML, the e-invoice twin of its PDF" },
   "avatars.$name": { notAPage: "an uploaded profile picture's bytes" },
   "dashboard.addProduct": { adminOnly: () => ["/dashboard/addProduct"] },
   "dashboard.admin": { adminOnly: () => ["/dashboard/admin"] },

@@ -90,15 +90,18 @@ describe("listPartCards", () => {
     expect(Object.keys(parts[0]).sort()).toEqual(
       [
         "availableQuantity",
+        "backorderable",
         "brand",
         "category",
         "description",
         "id",
         "img",
+        "leadTimeDays",
         "minOrderQuantity",
         "name",
         "partNumber",
         "priceCents",
+        "restockOn",
         "volumeBreaks",
       ].sort(),
     );
