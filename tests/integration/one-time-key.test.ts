@@ -14,8 +14,9 @@ import { createPart, createUser } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { signedIn } from "./ordering.helpers";
+import { DELIVERY_FORM } from "../fixtures/addresses";
 
-const delivery = { phone: "+1 555 0100", address: "12 Gear Lane, Springfield" };
+const delivery = { phone: "+1 555 0100", ...DELIVERY_FORM };
 
 async function keyOf(loader: Promise<unknown>) {
   const key = ((await (await settle(loader)).json()) as { oneTimeKey?: string }).oneTimeKey;

@@ -537,7 +537,7 @@ describe("paying by bank transfer", () => {
     const part = await createPart({ priceCents: 1_000, availableQuantity: 1_000, minOrderQuantity: 1 });
     const placed = await orderFromPart(
       part.id,
-      { quantity: "100", phone: "555-0100", address: "1 Transfer Road", payment: "bank-transfer" },
+      { quantity: "100", phone: "555-0100", ...DELIVERY_FORM, payment: "bank-transfer" },
       cookie,
     );
     expect(placed.status).toBe(302);
@@ -577,7 +577,7 @@ describe("paying by bank transfer", () => {
     for (const payment of ["cheque", "account"]) {
       const refused = await orderFromPart(
         part.id,
-        { quantity: "100", phone: "555-0100", address: "1 Transfer Road", payment },
+        { quantity: "100", phone: "555-0100", ...DELIVERY_FORM, payment },
         cookie,
       );
       expect(refused.status, payment).toBeGreaterThanOrEqual(400);

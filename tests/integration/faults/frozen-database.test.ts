@@ -15,6 +15,7 @@ import { connectDb, disconnectDb } from "~/utils/db.server";
 import { startLocalDb, stablePort, type LocalDb } from "../../../server/local-db";
 import { createPart, createUser, sessionCookieHeader } from "../../setup/factories";
 import { killShop, postForm, sleep, spawnShop, waitHealthy, type ShopProcess } from "./fault-helpers";
+import { addressForm, DETROIT } from "../../fixtures/addresses";
 
 const work = mkdtempSync(path.join(tmpdir(), "shop-fault-frozen-"));
 let shop: ShopProcess | undefined;
@@ -63,7 +64,7 @@ describe("a database frozen by SIGSTOP", () => {
     const orderFields = {
       quantity: "3",
       phone: "555-0100",
-      address: "1 Frozen Street",
+      ...addressForm({ ...DETROIT, line1: "1 Frozen Street" }),
       idempotencyKey: key![1] ?? key![2]!,
     };
     const order = () => postForm(`${shop!.url}/parts/${part.id}`, orderFields, { cookie, origin });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { connectDb, disconnectDb } from "~/utils/db.server";
 import { createPart, createUser, sessionCookieHeader } from "../../setup/factories";
 import { killShop, postForm, spawnShop, waitHealthy, type ShopProcess } from "./fault-helpers";
+import { addressForm, DETROIT } from "../../fixtures/addresses";
 
 const work = mkdtempSync(path.join(tmpdir(), "shop-fault-heals-"));
 const mountPoint = path.join(work, "disk");
@@ -88,8 +89,12 @@ describe.skipIf(!mounted)("the embedded database on a small disk of its own", ()
     const cookie = await sessionCookieHeader(buyer.id);
     const adminCookie = await sessionCookieHeader(admin.id);
     const origin = `http://localhost:${shop.port}`;
-    const order = (address: string) =>
-      postForm(`${shop.url}/parts/${part.id}`, { quantity: "1", phone: "555-0100", address }, { cookie, origin });
+    const order = (line1: string) =>
+      postForm(
+        `${shop.url}/parts/${part.id}`,
+        { quantity: "1", phone: "555-0100", ...addressForm({ ...DETROIT, line1 }) },
+        { cookie, origin },
+      );
     expect((await order("1 Before Street")).status).toBe(302);
 
     // Fill the disk until less than the database's minimum (16 MB) is left.
