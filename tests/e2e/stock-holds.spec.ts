@@ -220,7 +220,7 @@ test("the hoarding attack: a fresh unverified account with the whole catalogue i
 
   await expect(
     page.getByText(
-      /This order of \$[\d,]+(\.\d\d)? is more than an account whose email is not verified may hold unpaid \(\$5,000\)\. To go on, verify your email \(My Profile\) to raise it/,
+      /This order of \$[\d,]+(\.\d\d)? is more than an account whose email is not verified may hold unpaid \(\$5,000\.00\)\. To go on, verify your email \(My Profile\) to raise it/,
     ),
   ).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard\/cart$/);
