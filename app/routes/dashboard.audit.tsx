@@ -17,7 +17,8 @@ import {
   formatAuditValue,
 } from "~/domain/audit-actions";
 import { requireAdmin } from "~/utils/guards.server";
-import { formatDateTime, parsePage } from "~/utils/shop-forms";
+import { formatDateTime } from "~/format";
+import { parsePage } from "~/utils/shop-forms";
 
 const PER_PAGE = 50;
 const DAY_MS = 24 * 60 * 60 * 1000;

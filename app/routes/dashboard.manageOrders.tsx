@@ -21,11 +21,11 @@ import { listAllOrders } from "~/orders/model/search.server";
 import { type OrderView } from "~/orders/model/view.server";
 import { removeUnpaidOrder } from "~/orders/service.server";
 import { requireAdmin } from "~/utils/guards.server";
-import { formatCents } from "~/format";
+import { formatCents, formatDateTime } from "~/format";
 import { readForm } from "~/utils/form.server";
 import { audit, orderStatusChange } from "~/utils/audit-trail.server";
 import { orderFilterSchema, toOrderFilter } from "~/utils/order-filters";
-import { formatDateTime, manageOrdersSchema, parsePage } from "~/utils/shop-forms";
+import { manageOrdersSchema, parsePage } from "~/utils/shop-forms";
 import {
   ORDER_STATE_MEANINGS,
   ORDER_STATE_WORDS,

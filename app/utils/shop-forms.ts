@@ -234,5 +234,3 @@ export function parsePage(value: string | null) {
   if (!value || !/^\d{1,6}$/.test(value)) return 1;
   return Math.max(1, Number(value));
 }
-
-export { formatDateTime } from "~/format";

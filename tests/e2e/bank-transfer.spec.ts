@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Order } from "~/orders/model/schema.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { createOrder } from "../setup/order-factories";
 import { expect, test } from "./fixtures";
 

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
-import { formatDateTime } from "~/utils/shop-forms";
+import { formatDateTime } from "~/format";
 import { createUser, sessionCookieValue } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { expect, test } from "./fixtures";
