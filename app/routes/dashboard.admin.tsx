@@ -333,7 +333,7 @@ function SalesChart({ sales }: { sales: DaySales[] }) {
           {formatCents(total === 0 ? 0 : max)}
         </text>
         <text x={PAD.left - 6} y={PAD.top + plotHeight} textAnchor="end" fontSize="11" fill="#334155">
-          $0
+          {formatCents(0)}
         </text>
         {sales.map((day, index) => {
           const height = (day.totalCents / max) * plotHeight;

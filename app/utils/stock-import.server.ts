@@ -158,7 +158,7 @@ function readPrice(cell: string, reasons: string[]) {
   const cents = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
   if (cents < 100) return void reasons.push("price is at least $1");
   if (cents > MAX_PRICE_DOLLARS * 100) {
-    return void reasons.push(`price is at most ${formatCents(MAX_PRICE_DOLLARS * 100)}`);
+    return void reasons.push(`price is at most $${formatQuantity(MAX_PRICE_DOLLARS)}`);
   }
   return cents;
 }
