@@ -1,5 +1,5 @@
 import { company } from "~/content/company";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { documentPath } from "./order-document";
 
 const linkClass = "inline-flex min-h-11 items-center font-medium text-brand-700 underline hover:text-brand-800";

@@ -2,7 +2,7 @@ import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@c
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { carriers, COLLECTED } from "~/content/carriers";
-import { formatCents } from "~/format";
+import { formatCents, formatQuantity } from "~/format";
 import {
   MAX_SHIPMENT_NOTE,
   recordPaymentSchema,
@@ -79,9 +79,9 @@ export function ShipForm({ order, reply }: { order: ShippableOrder; reply: Reply
                     {line.productName} <span className="font-normal text-slate-600">({line.partNumber})</span>
                   </p>
                   <p className="text-slate-700">
-                    {units(line.shippedQuantity)} of {units(line.quantity)} shipped
-                    {line.backorderedQuantity ? `, ${units(line.backorderedQuantity)} on backorder` : ""}; up to{" "}
-                    {units(canShip[index])} can ship now
+                    {formatQuantity(line.shippedQuantity)} of {formatQuantity(line.quantity)} shipped
+                    {line.backorderedQuantity ? `, ${formatQuantity(line.backorderedQuantity)} on backorder` : ""}; up
+                    to {formatQuantity(canShip[index])} can ship now
                   </p>
                 </div>
                 <Field
@@ -134,8 +134,6 @@ export function ShipForm({ order, reply }: { order: ShippableOrder; reply: Reply
     </Form>
   );
 }
-
-const units = (n: number) => n.toLocaleString("en-US");
 
 /**
  * Money received outside Stripe: amount, day received, method, reference. After a payment that

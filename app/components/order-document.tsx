@@ -1,6 +1,6 @@
 import { company } from "~/content/company";
 import { seller } from "~/content/tax-rates";
-import { formatCents } from "~/format";
+import { formatCents, formatDate, formatQuantity } from "~/format";
 import type { OrderPaymentMethod, ReceivedPayment } from "~/domain/order-payments";
 import { termsWords } from "~/domain/order-states";
 import { describeShipment } from "~/utils/shipping";
@@ -83,10 +83,6 @@ export function documentFileName(data: Pick<OrderDocumentData, "kind" | "invoice
     : `${data.kind}-${data.order.number}.pdf`;
 }
 
-// Dates in UTC, so the server's page, the browser's hydration and the PDF agree.
-const DATE = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
-const formatDate = (iso: string | null) => (iso ? DATE.format(new Date(iso)) : "");
-
 /**
  * The documents' own CSS (plain, not Tailwind: the PDF is rendered from this markup alone). In
  * print, everything but the document is hidden (the shop's header, footer and toasts), the page
@@ -167,8 +163,6 @@ function Address({ text, companyName = "" }: { text: string; companyName?: strin
     companyName && lines[0]?.trim().toLowerCase() === companyName.trim().toLowerCase() ? lines.slice(1) : lines;
   return <p className="pw-pre">{shown.join("\n")}</p>;
 }
-
-const units = (n: number) => n.toLocaleString("en-US");
 
 /** The seller's bank and the reference to quote: what a trade buyer needs to pay by transfer. */
 function PayBy({ reference }: { reference: string }) {
@@ -384,7 +378,7 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
               <td data-label="Part number">{line.partNumber || "—"}</td>
               <td className="pw-part">{line.productName}</td>
               <td className="pw-num" data-label="Quantity">
-                {units(line.quantity)}
+                {formatQuantity(line.quantity)}
               </td>
               {prices ? (
                 <>
@@ -431,7 +425,7 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
             {/* Units of different parts are not added up where money is the total; a packing slip counts them. */}
             <td className="pw-num" data-label={prices ? "Quantity" : undefined}>
               {!prices || order.lines.length === 1
-                ? units(order.lines.reduce((sum, line) => sum + line.quantity, 0))
+                ? formatQuantity(order.lines.reduce((sum, line) => sum + line.quantity, 0))
                 : null}
             </td>
             {prices ? (

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { formatDay } from "~/domain/order-states";
+import { formatQuantity } from "~/format";
 import { describeShipment } from "~/utils/shipping";
 
 type FulfilmentOrder = {
@@ -22,8 +23,6 @@ type FulfilmentOrder = {
   }[];
 };
 
-const units = (n: number) => n.toLocaleString("en-US");
-
 /**
  * What of the order waits on backorder (and when it is expected) and every parcel it left in, with
  * its lines, carrier and tracking. Nothing when the order is neither backordered nor part-shipped.
@@ -41,7 +40,7 @@ export function OrderFulfilment({ order, orderId }: { order: FulfilmentOrder; or
         <ul className="mt-1 space-y-1" data-testid="backorders">
           {waiting.map((line, index) => (
             <li key={index} className="rounded bg-amber-50 px-3 py-2 text-amber-900">
-              {units(line.backorderedQuantity)} × {line.productName} on backorder
+              {formatQuantity(line.backorderedQuantity)} × {line.productName} on backorder
               {line.backorderExpectedOn ? `, expected ${formatDay(line.backorderExpectedOn)}` : ""}
             </li>
           ))}
@@ -57,7 +56,7 @@ export function OrderFulfilment({ order, orderId }: { order: FulfilmentOrder; or
                   Parcel {parcel.number}, {formatDay(parcel.shippedAt)}
                 </p>
                 <p className="text-slate-800">
-                  {parcel.lines.map((line) => `${units(line.quantity)} × ${line.productName}`).join("; ")}
+                  {parcel.lines.map((line) => `${formatQuantity(line.quantity)} × ${line.productName}`).join("; ")}
                 </p>
                 {shown ? (
                   <p className="text-slate-700">

@@ -1,6 +1,6 @@
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { PriceWithList, TaxSummaryRows } from "~/components/prices";
-import { formatCents } from "~/format";
+import { formatCents, formatQuantity } from "~/format";
 
 type Line = {
   partId: string;
@@ -74,7 +74,7 @@ export function OrderLinesTable({
             <PriceWithList cents={line.unitPriceCents} listCents={line.listUnitPriceCents} />
           </td>
           <td className="px-3 py-2 text-right" data-label="Quantity">
-            {line.quantity.toLocaleString("en-US")}
+            {formatQuantity(line.quantity)}
           </td>
           <td className="px-3 py-2 text-right" data-label="Line total">
             {formatCents(line.lineTotalCents)}
@@ -94,9 +94,8 @@ export function OrderLinesDetails({ lines }: { lines: Line[] }) {
       <ul className="mt-1 space-y-0.5 text-slate-700">
         {lines.map((line) => (
           <li key={line.partId}>
-            <span className="font-mono">{line.partNumber}</span> {line.productName}:{" "}
-            {line.quantity.toLocaleString("en-US")} × {formatCents(line.unitPriceCents)} ={" "}
-            {formatCents(line.lineTotalCents)}
+            <span className="font-mono">{line.partNumber}</span> {line.productName}: {formatQuantity(line.quantity)} ×{" "}
+            {formatCents(line.unitPriceCents)} = {formatCents(line.lineTotalCents)}
           </li>
         ))}
       </ul>

@@ -2,11 +2,10 @@ import { Link } from "@remix-run/react";
 import { AddToCartForm, type AddToCartRefusal } from "~/components/add-to-cart";
 import type { PartView } from "~/models/part.server";
 import { PriceWithList } from "~/components/prices";
+import { formatQuantity } from "~/format";
 
 /** What a card shows of a part; `fits`: it fits the visitor's vehicle (named by `fitsLabel`). */
 export type PartCardData = Omit<PartView, "createdAt"> & { brand?: string; fits?: boolean; listPriceCents?: number };
-
-const quantity = new Intl.NumberFormat("en-US");
 
 /** A part in the catalogue: image, name, short description, quantities, price and Purchase. */
 export function PartCard({
@@ -60,11 +59,11 @@ export function PartCard({
         <dl className="mt-2 grid grid-cols-2 gap-x-4 text-sm sm:mt-4 sm:gap-y-1">
           <dt className="text-slate-600">Minimum order</dt>
           <dd className="text-right font-medium" data-testid="min-order">
-            {quantity.format(part.minOrderQuantity)} units
+            {formatQuantity(part.minOrderQuantity)} units
           </dd>
           <dt className="text-slate-600">Available</dt>
           <dd className="text-right font-medium" data-testid="available">
-            {quantity.format(part.availableQuantity)} units
+            {formatQuantity(part.availableQuantity)} units
           </dd>
           <dt className="text-slate-600">Price per unit</dt>
           <dd className="text-right text-base font-bold text-brand-800" data-testid="price">

@@ -2,6 +2,7 @@ import { Form, Link, useNavigate } from "@remix-run/react";
 import { useState, type ChangeEvent, type ReactNode } from "react";
 import { findMake, findModel, modelYears, VEHICLE_MAKES, vehicleLabel, type Vehicle } from "~/content/vehicles";
 import { CATEGORY_LABELS, isCategory } from "~/domain/catalogue";
+import { formatQuantity } from "~/format";
 import { partsHref, type PartsState } from "~/utils/parts-url";
 import { Button } from "./forms";
 
@@ -11,7 +12,6 @@ const labelClass = "mb-1 block text-sm font-medium text-slate-800";
 const linkClass = "text-brand-700 underline hover:text-brand-900";
 
 const categoryLabel = (value: string) => (isCategory(value) ? CATEGORY_LABELS[value] : value);
-const count = (n: number) => n.toLocaleString("en-US");
 
 /**
  * Make, then model, then year. Without JavaScript these are plain selects in a GET form: each
@@ -266,7 +266,8 @@ export function FacetLists({ state, facets }: { state: PartsState; facets: Facet
           {categories.map((facet) => (
             <li key={facet.value}>
               <FacetLink to={partsHref(state, { category: facet.value })} current={facet.value === state.category}>
-                <span>{categoryLabel(facet.value)}</span> <span className="text-slate-600">({count(facet.count)})</span>
+                <span>{categoryLabel(facet.value)}</span>{" "}
+                <span className="text-slate-600">({formatQuantity(facet.count)})</span>
               </FacetLink>
             </li>
           ))}
@@ -285,7 +286,7 @@ export function FacetLists({ state, facets }: { state: PartsState; facets: Facet
           {brands.map((facet) => (
             <li key={facet.value}>
               <FacetLink to={partsHref(state, { brand: facet.value })} current={facet.value === state.brand}>
-                <span>{facet.value}</span> <span className="text-slate-600">({count(facet.count)})</span>
+                <span>{facet.value}</span> <span className="text-slate-600">({formatQuantity(facet.count)})</span>
               </FacetLink>
             </li>
           ))}
@@ -303,7 +304,7 @@ export function FacetLists({ state, facets }: { state: PartsState; facets: Facet
           </li>
           <li>
             <FacetLink to={partsHref(state, { inStock: true })} current={state.inStock}>
-              <span>In stock only</span> <span className="text-slate-600">({count(facets.inStock)})</span>
+              <span>In stock only</span> <span className="text-slate-600">({formatQuantity(facets.inStock)})</span>
             </FacetLink>
           </li>
         </ul>

@@ -12,7 +12,7 @@ describe("the audit log in people's words", () => {
     expect(auditFieldLabel("unpaidValueCents")).toBe("Unpaid value");
   });
   test("values formatted: money as money, counts grouped, codes as words", () => {
-    expect(formatAuditValue("priceCents", 3700)).toBe("$37");
+    expect(formatAuditValue("priceCents", 3700)).toBe("$37.00");
     expect(formatAuditValue("priceCents", 2450)).toBe("$24.50");
     expect(formatAuditValue("availableQuantity", 12500)).toBe("12,500");
     expect(formatAuditValue("role", "admin")).toBe("Admin");

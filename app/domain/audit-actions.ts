@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CATEGORY_LABELS, type Category } from "./catalogue";
-import { formatCents } from "./format";
+import { formatCents } from "~/format";
 
 /** What the audit log records (shared by the model, the audit screen and its filter form). */
 export const AUDIT_ACTIONS = [

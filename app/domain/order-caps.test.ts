@@ -22,9 +22,9 @@ describe("caps on unpaid orders", () => {
   });
   it("names the value already waiting when the total is over", () => {
     const refusal = capRefusal(verified, { count: 1, totalCents: 2_000_000 }, 600_000);
-    expect(refusal).toContain("$6,000");
+    expect(refusal).toContain("$6,000.00");
     expect(refusal).toContain("already awaiting payment");
-    expect(refusal).toContain("$25,000");
+    expect(refusal).toContain("$25,000.00");
   });
   it("asks an unverified account to verify its email, and no one else", () => {
     expect(capRefusal(unverified, { count: 0, totalCents: 0 }, 60_000)).toMatch(/verify your email/);

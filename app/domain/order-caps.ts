@@ -1,4 +1,4 @@
-import { formatCents } from "./format";
+import { formatCents } from "~/format";
 
 /**
  * The caps on what one customer may hold in orders awaiting card payment: how many orders and

@@ -3,6 +3,7 @@
  * quick-order pad, a reorder), and the words the customer reads when a line breaks one. Shared by
  * the server and the browser.
  */
+import { formatDate, formatQuantity } from "~/format";
 
 /** Lines in one order, in the cart, and on the quick-order pad. */
 export const MAX_ORDER_LINES = 200;
@@ -14,8 +15,6 @@ export type LineProblem = { reason: LineProblemReason; message: string };
 
 type PartRules = { minOrderQuantity: number; availableQuantity: number; backorderable?: boolean };
 
-const units = (n: number) => n.toLocaleString("en-US");
-
 export const PART_GONE_MESSAGE = "This part is no longer available";
 
 /** What is wrong with ordering `quantity` of `part` (null or undefined: the part is gone); null when nothing is. */
@@ -24,13 +23,16 @@ export function lineProblem(part: PartRules | null | undefined, quantity: number
   if (!Number.isSafeInteger(quantity))
     return { reason: "invalid-quantity", message: "Quantity must be a whole number" };
   if (quantity > MAX_LINE_QUANTITY) {
-    return { reason: "invalid-quantity", message: `Quantity must be at most ${units(MAX_LINE_QUANTITY)}` };
+    return { reason: "invalid-quantity", message: `Quantity must be at most ${formatQuantity(MAX_LINE_QUANTITY)}` };
   }
   if (quantity < part.minOrderQuantity) {
-    return { reason: "below-minimum", message: `The minimum order is ${units(part.minOrderQuantity)} units` };
+    return { reason: "below-minimum", message: `The minimum order is ${formatQuantity(part.minOrderQuantity)} units` };
   }
   if (quantity > part.availableQuantity && !part.backorderable) {
-    return { reason: "above-stock", message: `Only ${units(Math.max(0, part.availableQuantity))} units are available` };
+    return {
+      reason: "above-stock",
+      message: `Only ${formatQuantity(Math.max(0, part.availableQuantity))} units are available`,
+    };
   }
   return null;
 }
@@ -47,7 +49,7 @@ export function orderPath(orderId: string) {
 
 /** "150 × Brake pads", or "3 lines (450 units): Brake pads + 2 more". */
 export function describeOrder(order: { summary: string; lineCount: number; totalQuantity: number }) {
-  const units = order.totalQuantity.toLocaleString("en-US");
+  const units = formatQuantity(order.totalQuantity);
   return order.lineCount > 1
     ? `${order.lineCount} lines (${units} units): ${order.summary}`
     : `${units} × ${order.summary}`;
@@ -70,14 +72,12 @@ export function backorderSplit(part: BackorderRules, quantity: number) {
   return { now, backordered, expectedOn: backordered > 0 ? expectedRestockDay(part) : null };
 }
 
-const DAY_WORDS = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
-
 /** "300 now, 200 on backorder, expected Jan 12, 2027" (or null when nothing is backordered). */
 export function backorderText(split: { now: number; backordered: number; expectedOn: string | null }) {
   if (split.backordered <= 0) return null;
   const expected = split.expectedOn
-    ? `expected ${DAY_WORDS.format(new Date(`${split.expectedOn}T00:00:00Z`))}`
+    ? `expected ${formatDate(`${split.expectedOn}T00:00:00Z`)}`
     : "date to be confirmed";
-  if (split.now === 0) return `All ${units(split.backordered)} on backorder, ${expected}`;
-  return `${units(split.now)} now, ${units(split.backordered)} on backorder, ${expected}`;
+  if (split.now === 0) return `All ${formatQuantity(split.backordered)} on backorder, ${expected}`;
+  return `${formatQuantity(split.now)} now, ${formatQuantity(split.backordered)} on backorder, ${expected}`;
 }

@@ -3,7 +3,7 @@
  * each bank transfer, cheque or cash payment staff recorded), the terms it was sold on, and what is
  * still due. The order pages, the invoice, mail and the CSV all say it with these functions.
  */
-import { formatCents } from "./format";
+import { formatCents } from "~/format";
 import { PAYMENT_METHOD_WORDS, termsWords, type PaymentMethod } from "./order-states";
 
 /** How the customer chose to pay when ordering. */

@@ -1,7 +1,7 @@
 import type { OrderPaymentMethod } from "~/domain/order-payments";
 import { Text } from "@react-email/text";
 import { company } from "~/content/company";
-import { formatCents } from "~/format";
+import { formatCents, formatQuantity } from "~/format";
 import { PAYMENT_METHOD_WORDS, formatDay } from "~/domain/order-states";
 import { describeShipment } from "~/utils/shipping";
 import { ActionLink, EmailLayout, Paragraph, SHOP_NAME, UrlLink } from "./email-layout";
@@ -42,7 +42,6 @@ export type EmailOrder = {
   shipment?: { carrier: string; trackingNumber: string | null } | null;
 };
 
-const units = (n: number) => n.toLocaleString("en-US");
 /** "order SO-100042": how the emails name an order (its number, as every page shows it). */
 export const orderName = (order: { number: string }) => `order ${order.number}`;
 
@@ -75,7 +74,7 @@ function OrderLines({ order, poLabel = "Your PO number" }: { order: EmailOrder; 
     <>
       {order.lines.map((line, index) => (
         <Text key={index} style={{ fontSize: "14px", margin: "4px 0" }}>
-          {units(line.quantity)} × {line.productName}
+          {formatQuantity(line.quantity)} × {line.productName}
           {line.partNumber ? ` (${line.partNumber})` : ""} at {formatCents(line.unitPriceCents)} each:{" "}
           {formatCents(line.lineTotalCents)}
         </Text>
@@ -95,7 +94,7 @@ function OrderLines({ order, poLabel = "Your PO number" }: { order: EmailOrder; 
       ) : null}
       <Text style={{ fontSize: "15px", fontWeight: "bold", margin: "8px 0" }}>
         Total{order.taxLines?.length ? " with tax" : ""}: {formatCents(order.totalCents)} for{" "}
-        {units(order.totalQuantity)} units
+        {formatQuantity(order.totalQuantity)} units
       </Text>
       {order.poNumber ? (
         <Paragraph>
@@ -291,8 +290,8 @@ export function LowStockEmail({ part, editUrl, shopUrl }: { part: EmailPart; edi
   return (
     <EmailLayout preview={`Low stock: ${part.name}`} shopUrl={shopUrl}>
       <Paragraph>
-        The stock of {part.name} ({part.partNumber}) fell to {units(part.availableQuantity)} units, below its minimum
-        order of {units(part.minOrderQuantity)}: customers cannot order it until it is restocked.
+        The stock of {part.name} ({part.partNumber}) fell to {formatQuantity(part.availableQuantity)} units, below its
+        minimum order of {formatQuantity(part.minOrderQuantity)}: customers cannot order it until it is restocked.
       </Paragraph>
       <ActionLink href={editUrl}>Restock {part.partNumber}</ActionLink>
     </EmailLayout>

@@ -1,11 +1,11 @@
 import { Text } from "@react-email/text";
 import { formatDay } from "~/domain/order-states";
+import { formatQuantity } from "~/format";
 import { describeShipment } from "~/utils/shipping";
 import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
 import { orderName } from "./orders";
 
 type Links = { shopUrl: string; orderUrl: string };
-const units = (n: number) => n.toLocaleString("en-US");
 
 type ParcelOrder = {
   number: string;
@@ -43,7 +43,7 @@ export function ParcelShippedEmail({ order, parcel, ...links }: Links & { order:
       </Paragraph>
       {parcel.lines.map((line, index) => (
         <Text key={index} style={{ fontSize: "14px", margin: "4px 0" }}>
-          {units(line.quantity)} × {line.productName}
+          {formatQuantity(line.quantity)} × {line.productName}
           {line.partNumber ? ` (${line.partNumber})` : ""}
         </Text>
       ))}
@@ -55,7 +55,7 @@ export function ParcelShippedEmail({ order, parcel, ...links }: Links & { order:
           {toCome
             .map(
               (line) =>
-                `${units(line.quantity - line.shippedQuantity)} × ${line.productName}${line.backorderedQuantity ? ` (${units(line.backorderedQuantity)} on backorder)` : ""}`,
+                `${formatQuantity(line.quantity - line.shippedQuantity)} × ${line.productName}${line.backorderedQuantity ? ` (${formatQuantity(line.backorderedQuantity)} on backorder)` : ""}`,
             )
             .join("; ")}
           .
@@ -81,7 +81,7 @@ export function BackorderAllocatedEmail({ order, ...links }: Links & { order: Pa
       {waiting.length ? (
         <Paragraph>
           Still on backorder:{" "}
-          {waiting.map((line) => `${units(line.backorderedQuantity)} × ${line.productName}`).join("; ")}.
+          {waiting.map((line) => `${formatQuantity(line.backorderedQuantity)} × ${line.productName}`).join("; ")}.
         </Paragraph>
       ) : (
         <Paragraph>Nothing of the order is on backorder any more.</Paragraph>

@@ -2,13 +2,11 @@
  * Many lines into the cart at once: a past order (reorder) and the quick-order pad. Each line is
  * checked against the part as it is today: price, minimum, stock, and whether it is still sold.
  */
-import { formatCents } from "~/format";
+import { formatCents, formatQuantity } from "~/format";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
 import { addLinesToCart, getCart, noteOnCart, type CartLine, type NoticeSource } from "./cart.server";
 import type { OrderView } from "~/orders/model/view.server";
 import { getPartsByIds, type PartView } from "./part.server";
-
-const units = (n: number) => n.toLocaleString("en-US");
 
 type Wanted = { part: PartView; quantity: number; name: string };
 
@@ -36,12 +34,14 @@ async function fitIntoCart(
       if (room <= 0 || already + room < part.minOrderQuantity) {
         notices.push(
           already > 0
-            ? `${name}: your cart already holds ${units(already)} of the ${units(part.availableQuantity)} available units, so nothing was added.`
-            : `${name}: only ${units(part.availableQuantity)} units are available now, below its minimum order of ${units(part.minOrderQuantity)}, so it was left out.`,
+            ? `${name}: your cart already holds ${formatQuantity(already)} of the ${formatQuantity(part.availableQuantity)} available units, so nothing was added.`
+            : `${name}: only ${formatQuantity(part.availableQuantity)} units are available now, below its minimum order of ${formatQuantity(part.minOrderQuantity)}, so it was left out.`,
         );
         continue;
       }
-      notices.push(`${name}: lowered from ${units(quantity)} to ${units(room)} units, all that is available now.`);
+      notices.push(
+        `${name}: lowered from ${formatQuantity(quantity)} to ${formatQuantity(room)} units, all that is available now.`,
+      );
       quantity = room;
     }
     added.push({ partId: part.id, quantity });
@@ -83,7 +83,7 @@ export async function reorderIntoCart(userId: string, order: OrderView) {
     }
     if (quantity < part.minOrderQuantity) {
       notices.push(
-        `${name}: raised from ${units(quantity)} to the minimum order of ${units(part.minOrderQuantity)} units.`,
+        `${name}: raised from ${formatQuantity(quantity)} to the minimum order of ${formatQuantity(part.minOrderQuantity)} units.`,
       );
       quantity = part.minOrderQuantity;
     }

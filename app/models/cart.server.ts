@@ -1,5 +1,6 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 import { lineProblem, MAX_ORDER_LINES, type LineProblem, backorderSplit, backorderText } from "~/domain/order-lines";
+import { formatQuantity } from "~/format";
 import { isDuplicateKeyError } from "./user.server";
 import { getPartsByIds, isObjectId, type PartView } from "./part.server";
 
@@ -188,7 +189,7 @@ export function addToCart(userId: string, partId: string, quantity: number) {
     const total = (existing?.quantity ?? 0) + quantity;
     const problem = lineProblem(part, total);
     if (problem) {
-      const already = existing ? ` (${existing.quantity.toLocaleString("en-US")} already in your cart)` : "";
+      const already = existing ? ` (${formatQuantity(existing.quantity)} already in your cart)` : "";
       return { error: `${problem.message}${already}` };
     }
     if (!existing && lines.length >= MAX_ORDER_LINES) return { error: `A cart holds at most ${MAX_ORDER_LINES} lines` };

@@ -10,7 +10,7 @@ import { listBackorderedParts } from "~/models/stock-holds.server";
 import { formatDay, orderStateText } from "~/domain/order-states";
 import { requireAdmin } from "~/utils/guards.server";
 import { listFailedMail } from "~/utils/failed-mail.server";
-import { formatCents } from "~/format";
+import { formatCents, formatQuantity } from "~/format";
 import { formatDateTime } from "~/format";
 
 /** The admin home: what needs doing now, parts running low, and the last 30 days of sales. */
@@ -92,7 +92,7 @@ export default function AdminHome() {
       {failedMail.total > 0 ? (
         <section aria-labelledby="failed-mail" className="mt-6" data-testid="failed-mail-section">
           <h2 id="failed-mail" className="text-xl font-semibold text-red-800">
-            {`Emails not sent (${failedMail.total.toLocaleString("en-US")})`}
+            {`Emails not sent (${formatQuantity(failedMail.total)})`}
           </h2>
           <p className="text-sm text-slate-600">The mail server refused them after every attempt.</p>
           <FailedMailList items={failedMail.items} />
@@ -101,7 +101,7 @@ export default function AdminHome() {
               to="/dashboard/failedMail"
               className="mt-1 inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline"
             >
-              All {failedMail.total.toLocaleString("en-US")} emails not sent
+              All {formatQuantity(failedMail.total)} emails not sent
             </Link>
           ) : null}
         </section>
@@ -162,7 +162,7 @@ export default function AdminHome() {
       </div>
       <section aria-labelledby="backorders-waiting" className="mt-8">
         <h2 id="backorders-waiting" className="text-xl font-semibold">
-          Backorders waiting for stock ({backorders.length.toLocaleString("en-US")})
+          Backorders waiting for stock ({formatQuantity(backorders.length)})
         </h2>
         <p className="text-sm text-slate-600">
           Units ordered beyond the shelf: a restock goes to them first, oldest order first.
@@ -180,10 +180,10 @@ export default function AdminHome() {
                   <span className="block text-xs font-normal text-slate-600">{part.partNumber}</span>
                 </th>
                 <td className="px-3 py-2 text-right" data-label="Units waiting">
-                  {part.units.toLocaleString("en-US")}
+                  {formatQuantity(part.units)}
                 </td>
                 <td className="px-3 py-2 text-right" data-label="Orders">
-                  {part.orders.toLocaleString("en-US")}
+                  {formatQuantity(part.orders)}
                 </td>
                 <td className="px-3 py-2" data-label="Stock expected">
                   {part.restockOn
@@ -199,7 +199,7 @@ export default function AdminHome() {
       </section>
       <section aria-labelledby="low-stock" className="mt-8">
         <h2 id="low-stock" className="text-xl font-semibold">
-          Low stock ({lowStock.total.toLocaleString("en-US")})
+          Low stock ({formatQuantity(lowStock.total)})
         </h2>
         <p className="text-sm text-slate-600">
           Parts below their own low-stock threshold (their minimum order unless set).
@@ -215,10 +215,10 @@ export default function AdminHome() {
                   <span className="block text-xs font-normal text-slate-600">{part.partNumber}</span>
                 </th>
                 <td className="px-3 py-2 text-right" data-label="In stock">
-                  {part.availableQuantity.toLocaleString("en-US")}
+                  {formatQuantity(part.availableQuantity)}
                 </td>
                 <td className="px-3 py-2 text-right" data-label="Threshold">
-                  {part.threshold.toLocaleString("en-US")}
+                  {formatQuantity(part.threshold)}
                 </td>
               </tr>
             ))}
@@ -263,7 +263,7 @@ function OrdersToHandle({
   return (
     <section aria-labelledby={id} data-testid={id} className="min-w-0">
       <h2 id={id} className="text-xl font-semibold">
-        {title} ({list.total.toLocaleString("en-US")})
+        {title} ({formatQuantity(list.total)})
       </h2>
       <p className="text-sm text-slate-600">{oldest}</p>
       {list.orders.length === 0 ? (
@@ -286,7 +286,7 @@ function OrdersToHandle({
           to={moreHref}
           className="mt-1 inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline"
         >
-          All {list.total.toLocaleString("en-US")} in Manage Orders
+          All {formatQuantity(list.total)} in Manage Orders
         </Link>
       ) : null}
     </section>
@@ -312,8 +312,8 @@ function SalesChart({ sales }: { sales: DaySales[] }) {
         Sales, last 30 days
       </h2>
       <p className="text-sm text-slate-600" data-testid="sales-summary">
-        {formatCents(total)} from {orders.toLocaleString("en-US")} paid {orders === 1 ? "order" : "orders"} (by the UTC
-        day they were paid).
+        {formatCents(total)} from {formatQuantity(orders)} paid {orders === 1 ? "order" : "orders"} (by the UTC day they
+        were paid).
       </p>
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
@@ -333,7 +333,7 @@ function SalesChart({ sales }: { sales: DaySales[] }) {
           {formatCents(total === 0 ? 0 : max)}
         </text>
         <text x={PAD.left - 6} y={PAD.top + plotHeight} textAnchor="end" fontSize="11" fill="#334155">
-          $0
+          {formatCents(0)}
         </text>
         {sales.map((day, index) => {
           const height = (day.totalCents / max) * plotHeight;

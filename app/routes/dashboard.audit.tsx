@@ -17,7 +17,8 @@ import {
   formatAuditValue,
 } from "~/domain/audit-actions";
 import { requireAdmin } from "~/utils/guards.server";
-import { formatDateTime, parsePage } from "~/utils/shop-forms";
+import { formatDateTime, formatQuantity } from "~/format";
+import { parsePage } from "~/utils/shop-forms";
 
 const PER_PAGE = 50;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -137,7 +138,7 @@ export default function AuditLog() {
         </div>
       </Form>
       <p className="mt-3 text-sm text-slate-600" data-testid="audit-total">
-        {total.toLocaleString("en-US")} {total === 1 ? "entry" : "entries"}, newest first.
+        {formatQuantity(total)} {total === 1 ? "entry" : "entries"}, newest first.
       </p>
       {entries.length === 0 ? (
         <p className="mt-2 text-slate-700">No entries to show.</p>

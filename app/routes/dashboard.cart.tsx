@@ -46,7 +46,7 @@ import { SpendingLimitNotice } from "~/components/spending-limit";
 import { NotForYourRole } from "~/components/role-refusal";
 import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
 import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/utils/cart-forms";
-import { formatCents } from "~/format";
+import { formatCents, formatQuantity } from "~/format";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { useHydrated } from "~/utils/hydrated";
 import { readForm } from "~/utils/form.server";
@@ -145,16 +145,14 @@ async function cartAction(request: Request, user: Awaited<ReturnType<typeof requ
       if (!added.ok) return (await backToCard(added.error)) ?? refuse(added.error, 409, "quantity");
       const back = safeRedirect(value.redirectTo, CART_PATH);
       // Back to the page it came from; with JavaScript (a fetcher) in place of its history entry.
-      return redirectWithSuccess(
-        back,
-        `${value.quantity.toLocaleString("en-US")} × ${added.result} added to your cart`,
-        { headers: { "X-Remix-Replace": "true" } },
-      );
+      return redirectWithSuccess(back, `${formatQuantity(value.quantity)} × ${added.result} added to your cart`, {
+        headers: { "X-Remix-Replace": "true" },
+      });
     }
     case "update": {
       const updated = await setCartQuantity(user.id, value.partId, value.quantity);
       if (!updated.ok) return refuse(updated.error, 409, "quantity");
-      return redirectWithSuccess(CART_PATH, `${updated.result}: ${value.quantity.toLocaleString("en-US")} units`);
+      return redirectWithSuccess(CART_PATH, `${updated.result}: ${formatQuantity(value.quantity)} units`);
     }
     case "remove": {
       const removed = await removeFromCart(user.id, value.partId);
@@ -328,7 +326,7 @@ function CartTable({ cart, actionData }: { cart: CartData; actionData: ActionDat
         <>
           <tr>
             <th scope="row" colSpan={3} className="px-3 py-2 text-right font-semibold">
-              Net, before tax ({cart.totalQuantity.toLocaleString("en-US")} units)
+              Net, before tax ({formatQuantity(cart.totalQuantity)} units)
             </th>
             <td className="px-3 py-2 text-right text-base font-semibold" data-testid="cart-net">
               {formatCents(cart.netCents)}
@@ -380,8 +378,7 @@ function CartRow({ line, actionData }: { line: CartData["lines"][number]; action
         ) : null}
         {line.part ? (
           <span className="block text-xs font-normal text-slate-600">
-            {line.part.minOrderQuantity.toLocaleString("en-US")} to{" "}
-            {line.part.availableQuantity.toLocaleString("en-US")} units
+            {formatQuantity(line.part.minOrderQuantity)} to {formatQuantity(line.part.availableQuantity)} units
           </span>
         ) : null}
         {line.backorder && !line.problem ? (

@@ -21,11 +21,11 @@ import { listAllOrders } from "~/orders/model/search.server";
 import { type OrderView } from "~/orders/model/view.server";
 import { removeUnpaidOrder } from "~/orders/service.server";
 import { requireAdmin } from "~/utils/guards.server";
-import { formatCents } from "~/format";
+import { formatCents, formatDateTime, formatQuantity } from "~/format";
 import { readForm } from "~/utils/form.server";
 import { audit, orderStatusChange } from "~/utils/audit-trail.server";
 import { orderFilterSchema, toOrderFilter } from "~/utils/order-filters";
-import { formatDateTime, manageOrdersSchema, parsePage } from "~/utils/shop-forms";
+import { manageOrdersSchema, parsePage } from "~/utils/shop-forms";
 import {
   ORDER_STATE_MEANINGS,
   ORDER_STATE_WORDS,
@@ -186,7 +186,7 @@ export default function ManageOrders() {
         </a>
       </p>
       <p className="mt-1 text-sm text-slate-600" data-testid="orders-total">
-        {total.toLocaleString("en-US")} {total === 1 ? "order" : "orders"}
+        {formatQuantity(total)} {total === 1 ? "order" : "orders"}
         {status ? ` with status ${ORDER_STATE_MEANINGS[status]}` : ""}, newest first.
       </p>
       <ErrorList errors={orphanErrors} />
@@ -224,7 +224,7 @@ export default function ManageOrders() {
                   <span className="block text-xs text-slate-600">{order.phone}</span>
                 </td>
                 <td className="px-3 py-2 text-right" data-label="Quantity">
-                  {order.totalQuantity.toLocaleString("en-US")}
+                  {formatQuantity(order.totalQuantity)}
                 </td>
                 <td className="px-3 py-2 text-right" data-label="Price">
                   {formatCents(order.totalCents)}

@@ -12,7 +12,7 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { deletePart, getPart, listPartsForAdmin, updatePartPriceAndStock } from "~/models/part.server";
 import { allocateArrivedStock } from "~/orders/warehouse.server";
 import { requireAdmin } from "~/utils/guards.server";
-import { formatCents } from "~/format";
+import { formatCents, formatQuantity } from "~/format";
 import { dollarsToCents, manageProductsSchema, parsePage, priceFieldValue, updatePartSchema } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
 import { audit, partTarget, partValues } from "~/utils/audit-trail.server";
@@ -68,7 +68,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (!updated.ok) {
     const now = updated.part?.availableQuantity ?? 0;
-    const message = `Orders changed the stock to ${now.toLocaleString("en-US")} while you were editing: check it and save again`;
+    const message = `Orders changed the stock to ${formatQuantity(now)} while you were editing: check it and save again`;
     return data({ ...posted, result: submission.reply({ fieldErrors: { stock: [message] } }) }, { status: 409 });
   }
   await audit({
@@ -123,7 +123,7 @@ export default function ManageProducts() {
           Add Product
         </Link>
       </div>
-      <p className="mt-1 text-sm text-slate-600">{total.toLocaleString("en-US")} parts, newest first.</p>
+      <p className="mt-1 text-sm text-slate-600">{formatQuantity(total)} parts, newest first.</p>
       <p className="mt-1 flex flex-wrap gap-4 text-sm">
         <a
           href="/dashboard/manageProducts/export"
@@ -205,10 +205,10 @@ function ProductRow({
         {formatCents(part.priceCents)}
       </td>
       <td className="px-3 py-2 text-right" data-testid="stock" data-label="Stock">
-        {part.availableQuantity.toLocaleString("en-US")}
+        {formatQuantity(part.availableQuantity)}
       </td>
       <td className="px-3 py-2 text-right" data-label="Minimum">
-        {part.minOrderQuantity.toLocaleString("en-US")}
+        {formatQuantity(part.minOrderQuantity)}
       </td>
       <td className="px-3 py-2 max-md:col-span-2">
         <Form method="post" className="flex flex-wrap items-start gap-2" {...getFormProps(form)}>

@@ -5,7 +5,7 @@ import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getPart } from "~/models/part.server";
 import { requireAdmin } from "~/utils/guards.server";
-import { formatCents } from "~/format";
+import { formatCents, formatQuantity } from "~/format";
 
 /**
  * The delete confirmation as a page (the modal of Manage Products, without JavaScript). Its form
@@ -29,7 +29,7 @@ export default function DeletePartPage() {
     <div className="mx-auto max-w-lg px-4 py-10">
       <h1 className="text-2xl font-bold">Delete {part.name}?</h1>
       <p className="mt-2 text-slate-700">
-        {formatCents(part.priceCents)} per unit, {part.availableQuantity.toLocaleString("en-US")} in stock
+        {formatCents(part.priceCents)} per unit, {formatQuantity(part.availableQuantity)} in stock
       </p>
       <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         <ConfirmPageForm

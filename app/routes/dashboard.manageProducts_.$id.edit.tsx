@@ -6,6 +6,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { PartCatalogueFields, PartDescriptionFields, PartPriceFields } from "~/components/part-catalogue-fields";
+import { formatQuantity } from "~/format";
 import { getPartForEdit, partNumberTaken, updatePartCatalogue } from "~/models/part-catalogue.server";
 import { audit, partEditChanges, partTarget } from "~/utils/audit-trail.server";
 import { requireAdmin } from "~/utils/guards.server";
@@ -128,7 +129,7 @@ export default function EditProduct() {
         {part.partNumber ? <span className="text-slate-600"> ({part.partNumber})</span> : null}
       </p>
       <p className="mt-1 text-sm text-slate-600">
-        Stock ({part.availableQuantity.toLocaleString("en-US")} units) is set on Manage Products.
+        Stock ({formatQuantity(part.availableQuantity)} units) is set on Manage Products.
       </p>
       <Form method="post" className="mt-6 grid gap-x-4 sm:grid-cols-2" {...getFormProps(form)}>
         <PartDescriptionFields fields={fields} />

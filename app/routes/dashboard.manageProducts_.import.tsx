@@ -9,7 +9,7 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { requireAdmin } from "~/utils/guards.server";
 import { getEnv } from "~/utils/env.server";
 import { readForm } from "~/utils/form.server";
-import { formatCents } from "~/format";
+import { formatCents, formatQuantity } from "~/format";
 import { applyImportChanges, dryRunImport, type DryRun, type ImportConflict } from "~/utils/stock-import.server";
 import { importSchema, importUploadSchema, MAX_IMPORT_LINES } from "~/utils/stock-import";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -36,8 +36,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     formData = await readForm(request);
   } catch (thrown) {
     if (!(thrown instanceof Response) || thrown.status !== 413) throw thrown;
-    const limit = `${Math.floor(getEnv().BODY_LIMIT_BYTES / 1024).toLocaleString("en-US")} KB`;
-    const message = `The file is larger than ${limit}. Split it into smaller files (at most ${MAX_IMPORT_LINES.toLocaleString("en-US")} lines each).`;
+    const limit = `${formatQuantity(Math.floor(getEnv().BODY_LIMIT_BYTES / 1024))} KB`;
+    const message = `The file is larger than ${limit}. Split it into smaller files (at most ${formatQuantity(MAX_IMPORT_LINES)} lines each).`;
     return dataWithInit<ActionData>(
       { kind: "form", result: { status: "error", error: { file: [message] } } },
       { status: 413 },
@@ -68,7 +68,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (conflicts.length === 0) {
     return redirectWithSuccess(
       "/dashboard/manageProducts",
-      `Import applied: ${applied.toLocaleString("en-US")} ${applied === 1 ? "part" : "parts"} updated`,
+      `Import applied: ${formatQuantity(applied)} ${applied === 1 ? "part" : "parts"} updated`,
     );
   }
   return dataWithInit<ActionData>({ kind: "applied", result: submission.reply(), applied, conflicts }, { status: 409 });
@@ -84,7 +84,7 @@ const DRY_RUN_COLUMNS: Column[] = [
 ];
 
 const show = (field: "stock" | "price" | "breaks", value: number | string) =>
-  typeof value === "string" ? value || "none" : field === "price" ? formatCents(value) : value.toLocaleString("en-US");
+  typeof value === "string" ? value || "none" : field === "price" ? formatCents(value) : formatQuantity(value);
 
 export default function ImportProducts() {
   const actionData = useActionData<typeof action>() as ActionData | undefined;
@@ -103,8 +103,7 @@ export default function ImportProducts() {
       <h1 className="text-2xl font-bold">Import stock and prices</h1>
       <p className="mt-2 text-slate-700">
         A CSV file with a <strong>part number</strong> column and a <strong>stock</strong> and/or <strong>price</strong>{" "}
-        column (whole dollars, such as 37), saved as UTF-8, at most {MAX_IMPORT_LINES.toLocaleString("en-US")} lines.
-        The{" "}
+        column (whole dollars, such as 37), saved as UTF-8, at most {formatQuantity(MAX_IMPORT_LINES)} lines. The{" "}
         <a href="/dashboard/manageProducts/export" download className="text-brand-700 underline">
           products CSV
         </a>{" "}
@@ -131,7 +130,7 @@ export default function ImportProducts() {
       {actionData?.kind === "applied" ? (
         <section className="mt-8" aria-labelledby="applied-heading" role="status">
           <h2 id="applied-heading" className="text-xl font-semibold">
-            {actionData.applied.toLocaleString("en-US")} {actionData.applied === 1 ? "part" : "parts"} updated;{" "}
+            {formatQuantity(actionData.applied)} {actionData.applied === 1 ? "part" : "parts"} updated;{" "}
             {actionData.conflicts.length} not changed
           </h2>
           <ul className="mt-2 list-disc pl-6" data-testid="import-conflicts">
@@ -162,7 +161,7 @@ function Preview({ data, pending }: { data: Extract<ActionData, { kind: "preview
         Dry run: nothing is written yet
       </h2>
       <p className="mt-1 text-slate-700" data-testid="dry-run-summary">
-        {report.lines.toLocaleString("en-US")} lines read: {report.rows.length} changes to {parts}{" "}
+        {formatQuantity(report.lines)} lines read: {report.rows.length} changes to {parts}{" "}
         {parts === 1 ? "part" : "parts"}, {report.unchanged} unchanged, {report.problems.length} with problems.
       </p>
       {report.rows.length ? (

@@ -8,9 +8,9 @@ import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { listOrdersOfUser } from "~/orders/model/reads.server";
 import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
-import { formatCents } from "~/format";
+import { formatCents, formatDateTime, formatQuantity } from "~/format";
 import { orderPath } from "~/domain/order-lines";
-import { formatDateTime, parsePage } from "~/utils/shop-forms";
+import { parsePage } from "~/utils/shop-forms";
 import { orderStateText } from "~/domain/order-states";
 import { can, mayHandleOrder } from "~/utils/companies.server";
 
@@ -99,7 +99,7 @@ export default function MyOrders() {
                 <PoNumber poNumber={order.poNumber} />
               </th>
               <td className="px-3 py-2 text-right" data-label="Quantity">
-                {order.totalQuantity.toLocaleString("en-US")}
+                {formatQuantity(order.totalQuantity)}
               </td>
               <td className="px-3 py-2 text-right" data-label="Price">
                 {formatCents(order.totalCents)}

@@ -25,7 +25,7 @@ import { ORDER_STATE_WORDS } from "~/domain/order-states";
 import { requireUser } from "~/utils/guards.server";
 import { mayHandleOrder } from "~/utils/companies.server";
 import { getEnv } from "~/utils/env.server";
-import { formatCents } from "~/format";
+import { formatCents, formatQuantity } from "~/format";
 import { canTakeCardPayments, createOrderCheckoutSession, createOrderPaymentIntent } from "~/utils/stripe.server";
 import { company } from "~/content/company";
 import { BankTransferDetails } from "~/components/bank-transfer";
@@ -168,7 +168,7 @@ export default function PayOrder() {
             <div>
               <dt className="text-sm text-slate-600">Quantity</dt>
               <dd className="font-semibold" data-testid="pay-quantity">
-                {order.totalQuantity.toLocaleString("en-US")}
+                {formatQuantity(order.totalQuantity)}
               </dd>
             </div>
           ) : null}

@@ -26,7 +26,7 @@ import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
 import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/orders/service.server";
 import { can } from "~/utils/companies.server";
 import { CART_PATH } from "~/utils/cart-forms";
-import { formatCents } from "~/format";
+import { formatCents, formatQuantity } from "~/format";
 import { placeWords, taxLinesFor, taxPlaceFor, taxTotal } from "~/domain/tax";
 import { customerPricing } from "~/utils/pricing.server";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
@@ -398,7 +398,7 @@ function CheckedLines({
               {check.lineNumbers.join(", ")}
             </td>
             <td className="px-3 py-2 md:text-right" data-label="Quantity">
-              {check.quantity?.toLocaleString("en-US") ?? check.quantityText}
+              {check.quantity === null ? check.quantityText : formatQuantity(check.quantity)}
             </td>
             <td className="px-3 py-2 md:text-right" data-label="Unit price">
               {check.part ? <PriceWithList cents={check.part.priceCents} listCents={check.listPriceCents} /> : "—"}
@@ -425,7 +425,7 @@ function CheckedLines({
                   formNoValidate
                   className="mt-1 flex min-h-11 items-center rounded border border-brand-700 px-3 py-1 text-sm font-medium text-brand-800 hover:bg-brand-50"
                 >
-                  Round up to {check.part.minOrderQuantity.toLocaleString("en-US")}
+                  Round up to {formatQuantity(check.part.minOrderQuantity)}
                   <span className="sr-only"> units of {check.partNumber}</span>
                 </button>
               ) : null}

@@ -13,7 +13,8 @@ import { audit } from "~/utils/audit-trail.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { truncate } from "~/domain/format";
-import { formatDateTime, parsePage, reviewModerationSchema } from "~/utils/shop-forms";
+import { formatDateTime } from "~/format";
+import { parsePage, reviewModerationSchema } from "~/utils/shop-forms";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 const PER_PAGE = 20;

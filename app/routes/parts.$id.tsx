@@ -35,7 +35,7 @@ import { getEnv } from "~/utils/env.server";
 import { getRememberedVehicle } from "~/utils/vehicle.server";
 import { takeCartRefusal } from "~/utils/cart-refusal.server";
 import { useHydrated } from "~/utils/hydrated";
-import { formatCents } from "~/format";
+import { formatCents, formatQuantity } from "~/format";
 import { backorderSplit, backorderText, expectedRestockDay } from "~/domain/order-lines";
 import { formatDay } from "~/domain/order-states";
 import { orderFormSchema } from "~/utils/shop-forms";
@@ -162,7 +162,7 @@ async function placePartOrder(request: Request, partId: string, user: Awaited<Re
   // One toast: the spec's two messages, and the total the order will charge.
   return redirectWithSuccess("/dashboard/orders", {
     message: "Your Order is Placed",
-    description: `Order Placed Successfully! Total: ${formatCents(placed.order.totalCents)} for ${quantity.toLocaleString("en-US")} × ${part.name}.`,
+    description: `Order Placed Successfully! Total: ${formatCents(placed.order.totalCents)} for ${formatQuantity(quantity)} × ${part.name}.`,
   });
 }
 
@@ -202,13 +202,13 @@ export default function PartDetails() {
           <div className="rounded border border-slate-200 p-3">
             <dt className="text-sm text-slate-600">Minimum order quantity</dt>
             <dd className="text-lg font-semibold" data-testid="min-order">
-              {part.minOrderQuantity.toLocaleString("en-US")}
+              {formatQuantity(part.minOrderQuantity)}
             </dd>
           </div>
           <div className="rounded border border-slate-200 p-3">
             <dt className="text-sm text-slate-600">Available quantity</dt>
             <dd className="text-lg font-semibold" data-testid="available">
-              {part.availableQuantity.toLocaleString("en-US")}
+              {formatQuantity(part.availableQuantity)}
             </dd>
             {part.backorderable ? (
               <dd className="text-xs text-slate-700" data-testid="backorder-note">
@@ -246,8 +246,8 @@ export default function PartDetails() {
           </p>
         ) : !canMeetMinimum ? (
           <p className="mt-4 text-slate-700">
-            We do not have enough stock for the minimum order of {part.minOrderQuantity.toLocaleString("en-US")} units
-            right now. Please check back after our next restock.
+            We do not have enough stock for the minimum order of {formatQuantity(part.minOrderQuantity)} units right
+            now. Please check back after our next restock.
           </p>
         ) : (
           // A saved address chosen from the picker starts the form again with it.
@@ -301,8 +301,8 @@ function VolumePrices({ prices }: { prices: LoaderData["prices"] }) {
         {prices.map((row, index) => (
           <tr key={row.minQuantity} className="border-b border-slate-100">
             <td className="py-1 pr-3">
-              {row.minQuantity.toLocaleString("en-US")}
-              {index === prices.length - 1 ? "+" : ` to ${(prices[index + 1].minQuantity - 1).toLocaleString("en-US")}`}
+              {formatQuantity(row.minQuantity)}
+              {index === prices.length - 1 ? "+" : ` to ${formatQuantity(prices[index + 1].minQuantity - 1)}`}
             </td>
             <td className="py-1 text-right">
               <PriceWithList cents={row.unitPriceCents} listCents={row.listPriceCents} />
@@ -404,8 +404,8 @@ function OrderForm({
         meta={fields.quantity}
         label={
           part.backorderable
-            ? `Quantity (from ${part.minOrderQuantity.toLocaleString("en-US")}; beyond ${part.availableQuantity.toLocaleString("en-US")} on backorder)`
-            : `Quantity (${part.minOrderQuantity.toLocaleString("en-US")} to ${part.availableQuantity.toLocaleString("en-US")})`
+            ? `Quantity (from ${formatQuantity(part.minOrderQuantity)}; beyond ${formatQuantity(part.availableQuantity)} on backorder)`
+            : `Quantity (${formatQuantity(part.minOrderQuantity)} to ${formatQuantity(part.availableQuantity)})`
         }
         type="number"
         inputProps={{
@@ -445,7 +445,7 @@ function OrderForm({
         </div>
         {valid && next ? (
           <p className="w-full text-sm text-green-800" data-testid="next-break">
-            {(next.minQuantity - number).toLocaleString("en-US")} more units reach the next price:{" "}
+            {formatQuantity(next.minQuantity - number)} more units reach the next price:{" "}
             {formatCents(next.unitPriceCents)} per unit.
           </p>
         ) : null}

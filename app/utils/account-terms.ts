@@ -1,6 +1,7 @@
 /** The customer's trade terms form (an admin sets them on the customer's page); shared by server and browser. */
 import { z } from "zod";
 import { PAYMENT_TERMS } from "~/domain/order-states";
+import { formatQuantity } from "~/format";
 
 const MAX_CREDIT_DOLLARS = 10_000_000;
 
@@ -18,5 +19,5 @@ export const accountTermsSchema = z.object({
     })
     .int("Enter the limit in whole dollars")
     .min(0, "A credit limit cannot be negative")
-    .max(MAX_CREDIT_DOLLARS, `A credit limit is at most $${MAX_CREDIT_DOLLARS.toLocaleString("en-US")}`),
+    .max(MAX_CREDIT_DOLLARS, `A credit limit is at most $${formatQuantity(MAX_CREDIT_DOLLARS)}`),
 });

@@ -12,6 +12,7 @@ import { MAX_ORDER_LINES, MAX_LINE_QUANTITY } from "~/domain/order-lines";
 import { ORDER_STATES, PAYMENT_METHODS } from "~/domain/order-states";
 import { ORDER_PAYMENT_METHODS } from "~/domain/order-payments";
 import { PART_SORTS } from "~/domain/search";
+import { formatQuantity } from "~/format";
 import { partsSearchSchema } from "./parts-search.server";
 import { backorderFields } from "./catalogue-forms";
 import { deliveryFields, MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
@@ -251,7 +252,7 @@ export const PlaceOrderBody = z
               .number({ required_error: "Give the quantity", invalid_type_error: "Quantity must be a whole number" })
               .int("Quantity must be a whole number")
               .min(1, "Quantity must be at least 1")
-              .max(MAX_LINE_QUANTITY, `Quantity must be at most ${MAX_LINE_QUANTITY.toLocaleString("en-US")}`),
+              .max(MAX_LINE_QUANTITY, `Quantity must be at most ${formatQuantity(MAX_LINE_QUANTITY)}`),
           })
           .strict(),
         { required_error: "Give at least one line" },
@@ -359,7 +360,7 @@ export const StockUpdatesBody = z
               .number({ invalid_type_error: "Stock is a whole number" })
               .int("Stock is a whole number")
               .min(0, "Stock cannot be negative")
-              .max(MAX_STOCK, `Stock is at most ${MAX_STOCK.toLocaleString("en-US")}`)
+              .max(MAX_STOCK, `Stock is at most ${formatQuantity(MAX_STOCK)}`)
               .optional(),
             price: z
               .number({ invalid_type_error: "The price is a whole number of cents" })

@@ -1,6 +1,7 @@
 /** The company screens' forms (members, invitations, limits), shared by the server and the browser. */
 import { z } from "zod";
 import { COMPANY_ROLES } from "~/domain/company-roles";
+import { formatQuantity } from "~/format";
 import { emailSchema, nameSchema, passwordSchema } from "./account-schemas";
 
 const MAX_LIMIT_DOLLARS = 10_000_000;
@@ -23,7 +24,7 @@ const limitDollars = z
   .number({ invalid_type_error: "Enter the limit in whole dollars" })
   .int("Enter the limit in whole dollars")
   .min(1, "A limit is at least $1 (leave it empty for none)")
-  .max(MAX_LIMIT_DOLLARS, `A limit is at most $${MAX_LIMIT_DOLLARS.toLocaleString("en-US")}`)
+  .max(MAX_LIMIT_DOLLARS, `A limit is at most $${formatQuantity(MAX_LIMIT_DOLLARS)}`)
   .optional();
 
 /** A buyer's limit can be set with the invitation; other roles have none. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatQuantity } from "~/format";
 
 /** How much longer an admin may hold one unpaid order's stock at a time, in days. */
 export const MAX_HOLD_EXTENSION_DAYS = 30;
@@ -21,7 +22,7 @@ const optionalCap = (label: string, max: number) =>
     .number({ invalid_type_error: `${label} must be a whole number` })
     .int(`${label} must be a whole number`)
     .min(1, `${label} must be at least 1`)
-    .max(max, `${label} must be at most ${max.toLocaleString("en-US")}`)
+    .max(max, `${label} must be at most ${formatQuantity(max)}`)
     .optional();
 
 /** A customer's own caps on orders awaiting card payment (empty: the shop's default). */

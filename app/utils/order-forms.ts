@@ -6,6 +6,7 @@ import { z } from "zod";
 import { carriers, COLLECTED } from "~/content/carriers";
 import { MAX_LINE_QUANTITY, MAX_ORDER_LINES } from "~/domain/order-lines";
 import { PAYMENT_METHODS } from "~/domain/order-states";
+import { formatQuantity } from "~/format";
 
 const CARRIER_IDS = [COLLECTED, ...carriers.map((carrier): string => carrier.id)] as [string, ...string[]];
 
@@ -34,7 +35,7 @@ const parcelQuantity = z
   .number({ required_error: "Enter the units to ship (0 for none)", invalid_type_error: "Units are a whole number" })
   .int("Units are a whole number")
   .min(0, "Units cannot be negative")
-  .max(MAX_LINE_QUANTITY, `Units must be at most ${MAX_LINE_QUANTITY.toLocaleString("en-US")}`);
+  .max(MAX_LINE_QUANTITY, `Units must be at most ${formatQuantity(MAX_LINE_QUANTITY)}`);
 
 export const MAX_SHIPMENT_NOTE = 500;
 

@@ -1,5 +1,5 @@
 import type { OrderPaymentMethod } from "~/domain/order-payments";
-import { formatCents } from "~/format";
+import { formatCents, formatQuantity } from "~/format";
 import { formatDay, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 
 /** An order's timeline: every event with its time and who did it, in the order they happened. */
@@ -118,7 +118,7 @@ export function orderTimeline(
     ...(order.shipments?.some((parcel) => parcel.id !== "whole")
       ? order.shipments.map((parcel): TimelineEvent => ({
           event: "parcel",
-          label: `Parcel ${parcel.number} shipped: ${parcel.lines.map((line) => `${line.quantity.toLocaleString("en-US")} × ${line.productName}`).join("; ")}`,
+          label: `Parcel ${parcel.number} shipped: ${parcel.lines.map((line) => `${formatQuantity(line.quantity)} × ${line.productName}`).join("; ")}`,
           at: parcel.shippedAt,
           actor: shop("shipped"),
         }))

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
+import { formatQuantity } from "~/format";
 import { deliveryFields } from "./shop-forms";
 
 export const QUICK_ORDER_PATH = "/dashboard/quick-order";
@@ -46,17 +47,14 @@ export function parsePad(text: string): PadEntry[] {
 
 const padText = z
   .string({ required_error: "Type or paste at least one line", invalid_type_error: "The lines must be text" })
-  .max(
-    MAX_PAD_CHARACTERS,
-    `Paste at most ${MAX_ORDER_LINES} lines (${MAX_PAD_CHARACTERS.toLocaleString("en-US")} characters)`,
-  )
+  .max(MAX_PAD_CHARACTERS, `Paste at most ${MAX_ORDER_LINES} lines (${formatQuantity(MAX_PAD_CHARACTERS)} characters)`)
   .superRefine((text, ctx) => {
     const count = parsePad(text).length;
     if (count === 0) ctx.addIssue({ code: z.ZodIssueCode.custom, message: "Type or paste at least one line" });
     if (count > MAX_ORDER_LINES) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
-        message: `At most ${MAX_ORDER_LINES} lines at a time; this has ${count.toLocaleString("en-US")}`,
+        message: `At most ${MAX_ORDER_LINES} lines at a time; this has ${formatQuantity(count)}`,
       });
     }
   });

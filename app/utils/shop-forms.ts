@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { ORDER_PAYMENT_METHODS } from "~/domain/order-payments";
 import { MAX_LINE_QUANTITY } from "~/domain/order-lines";
+import { formatQuantity } from "~/format";
 import { postalAddressField } from "~/domain/address";
 import { poNumber } from "./trade-schemas";
 
@@ -29,8 +30,8 @@ function wholeNumber(
   return z
     .number({ required_error: `${label} is Required`, invalid_type_error: `${label} must be a whole number` })
     .int(`${label} must be a whole number`)
-    .min(min, minMessage ?? `${label} must be at least ${min.toLocaleString("en-US")}`)
-    .max(max, maxMessage ?? `${label} must be at most ${max.toLocaleString("en-US")}`);
+    .min(min, minMessage ?? `${label} must be at least ${formatQuantity(min)}`)
+    .max(max, maxMessage ?? `${label} must be at most ${formatQuantity(max)}`);
 }
 
 /** A required line of text, trimmed, at most `max` characters. */
@@ -102,8 +103,8 @@ export function orderFormSchema(part: {
       min: part.minOrderQuantity,
       // A part that may be backordered takes any quantity: what the shelf lacks waits on backorder.
       max: part.backorderable ? MAX_LINE_QUANTITY : Math.max(part.availableQuantity, 0),
-      minMessage: `The minimum order is ${part.minOrderQuantity.toLocaleString("en-US")} units`,
-      maxMessage: `Only ${part.availableQuantity.toLocaleString("en-US")} units are available`,
+      minMessage: `The minimum order is ${formatQuantity(part.minOrderQuantity)} units`,
+      maxMessage: `Only ${formatQuantity(part.availableQuantity)} units are available`,
     }),
   });
 }
@@ -179,7 +180,7 @@ export const editablePriceFields = {
     .number({ required_error: "Price is Required", invalid_type_error: "Price must be a whole number" })
     .finite("Price must be a whole number")
     .min(1, "Price must be at least 1")
-    .max(MAX_PRICE_DOLLARS, `Price must be at most ${MAX_PRICE_DOLLARS.toLocaleString("en-US")}`),
+    .max(MAX_PRICE_DOLLARS, `Price must be at most ${formatQuantity(MAX_PRICE_DOLLARS)}`),
   currentPriceCents: z.number().int().min(0).optional(),
 };
 
@@ -243,5 +244,3 @@ export function parsePage(value: string | null) {
   if (!value || !/^\d{1,6}$/.test(value)) return 1;
   return Math.max(1, Number(value));
 }
-
-export { formatDateTime } from "~/format";

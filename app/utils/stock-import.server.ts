@@ -4,7 +4,7 @@ import { setBackorderPolicy } from "~/models/part-catalogue.server";
 import { parse } from "csv-parse";
 import { applyImportedChange } from "~/models/part-csv.server";
 import { audit, partTarget, partValues, type AuditEvent } from "./audit-trail.server";
-import { formatCents } from "~/format";
+import { formatCents, formatQuantity } from "~/format";
 import { MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
 import { MAX_IMPORT_LINES, type ImportChange } from "./stock-import";
 import { formatBreaks, parseBreaks, type VolumeBreak } from "~/domain/pricing";
@@ -94,7 +94,7 @@ export async function dryRunImport(file: File): Promise<DryRun | ImportRefusal> 
         parser.destroy();
         return refuse(
           413,
-          `The file has more than ${MAX_IMPORT_LINES.toLocaleString("en-US")} lines. Split it into files of at most ${MAX_IMPORT_LINES.toLocaleString("en-US")} lines each.`,
+          `The file has more than ${formatQuantity(MAX_IMPORT_LINES)} lines. Split it into files of at most ${formatQuantity(MAX_IMPORT_LINES)} lines each.`,
         );
       }
       records.push({ line: info.lines, cells: record });
@@ -145,7 +145,7 @@ function readStock(cell: string, reasons: string[]) {
   if (looksLikeFormula(cell)) return void reasons.push(`stock “${value}” looks like a formula`);
   if (!/^\d+$/.test(value)) return void reasons.push(`stock “${value}” is not a whole number`);
   const stock = Number(value);
-  if (stock > MAX_STOCK) return void reasons.push(`stock is at most ${MAX_STOCK.toLocaleString("en-US")}`);
+  if (stock > MAX_STOCK) return void reasons.push(`stock is at most ${formatQuantity(MAX_STOCK)}`);
   return stock;
 }
 
@@ -158,7 +158,7 @@ function readPrice(cell: string, reasons: string[]) {
   const cents = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
   if (cents < 100) return void reasons.push("price is at least $1");
   if (cents > MAX_PRICE_DOLLARS * 100) {
-    return void reasons.push(`price is at most $${MAX_PRICE_DOLLARS.toLocaleString("en-US")}`);
+    return void reasons.push(`price is at most $${formatQuantity(MAX_PRICE_DOLLARS)}`);
   }
   return cents;
 }
@@ -325,7 +325,7 @@ export async function applyImportChanges(
       partId,
       name: part?.name ?? "A part",
       reason: part
-        ? `changed since the dry run (now stock ${part.availableQuantity.toLocaleString("en-US")}, price ${formatCents(part.priceCents)}): not overwritten`
+        ? `changed since the dry run (now stock ${formatQuantity(part.availableQuantity)}, price ${formatCents(part.priceCents)}): not overwritten`
         : "no longer exists",
     });
   }

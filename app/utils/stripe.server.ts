@@ -9,7 +9,7 @@ import {
   type PaymentEvidence,
 } from "~/orders/model/card-payment.server";
 import { getEnv } from "./env.server";
-import { formatCents } from "~/format";
+import { formatCents, formatQuantity } from "~/format";
 
 /** Card payments need the first two; webhooks (the confirmation that does not rely on the browser) the third. */
 export const STRIPE_VARIABLES = ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const;
@@ -70,7 +70,7 @@ function describeUnits(order: OrderView) {
     const [line] = order.lines;
     return `${line.quantity} units at ${formatCents(line.unitPriceCents)} each`;
   }
-  return `${order.lines.length} lines, ${order.totalQuantity.toLocaleString("en-US")} units`;
+  return `${order.lines.length} lines, ${formatQuantity(order.totalQuantity)} units`;
 }
 
 /**

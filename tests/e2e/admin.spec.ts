@@ -36,7 +36,7 @@ test("an admin adds a part, finds it newest on the home page, restocks it and de
   await page.goto("/dashboard/manageProducts");
   const row = page.getByRole("row").filter({ hasText: name });
   await expect(row).toHaveCount(1);
-  await expect(row.getByTestId("price")).toHaveText("$19");
+  await expect(row.getByTestId("price")).toHaveText("$19.00");
   await expect(row.getByTestId("stock")).toHaveText("500");
   await checkA11y();
   await row.getByLabel(/^Stock/).fill("750");
@@ -44,7 +44,7 @@ test("an admin adds a part, finds it newest on the home page, restocks it and de
   await row.getByRole("button", { name: `Save price and stock of ${name}` }).click();
   await expect(page.getByTestId("toast")).toContainText(`${name}: price and stock saved`);
   await expect(row.getByTestId("stock")).toHaveText("750");
-  await expect(row.getByTestId("price")).toHaveText("$21");
+  await expect(row.getByTestId("price")).toHaveText("$21.00");
 
   // A bad stock figure is refused by the field and changes nothing.
   await row.getByLabel(/^Stock/).fill("-4");

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Order } from "~/orders/model/schema.server";
-import { formatCents } from "~/domain/format";
+import { formatCents } from "~/format";
 import { createOrder } from "../setup/order-factories";
 import { expect, test } from "./fixtures";
 
@@ -31,18 +31,18 @@ test("staff record a part payment by bank transfer, a repeat is refused naming i
   await amount.fill("400");
   await reference.fill(first);
   await record.click();
-  await expect(page.getByTestId("toast")).toContainText(`Payment recorded on ${order.number}: $600 left to pay`);
+  await expect(page.getByTestId("toast")).toContainText(`Payment recorded on ${order.number}: $600.00 left to pay`);
   // The form starts empty again.
   await expect(amount).toHaveValue("");
   await expect(reference).toHaveValue("");
-  await expect(page.getByTestId("payment-line")).toHaveText("Part-paid by bank transfer, $600 still due");
+  await expect(page.getByTestId("payment-line")).toHaveText("Part-paid by bank transfer, $600.00 still due");
 
   // The same transfer entered again: refused at the field, naming the first; nothing recorded.
   await amount.fill("400");
   await reference.fill(first);
   await record.click();
   await expect(
-    page.getByText(/This looks like the payment already recorded by .*: \$400 by bank transfer/),
+    page.getByText(/This looks like the payment already recorded by .*: \$400\.00 by bank transfer/),
   ).toBeVisible();
   const confirm = page.getByLabel("This is a second payment, not the same one again");
   await expect(confirm).toBeVisible();
@@ -55,15 +55,15 @@ test("staff record a part payment by bank transfer, a repeat is refused naming i
   await record.click();
   await expect(page.getByTestId("toast")).toContainText(`${order.number} is paid; the receipt is emailed`);
   await expect(page.getByTestId("payment-line")).toHaveText("Paid by bank transfer");
-  await expect(page.getByTestId("payments-received")).toContainText(`$400 by bank transfer, reference ${first}`);
+  await expect(page.getByTestId("payments-received")).toContainText(`$400.00 by bank transfer, reference ${first}`);
 
   await page.goto(`/documents/${order.id}/invoice`);
   await expect(page.getByTestId("invoice-status")).toHaveText("Paid by bank transfer");
   await expect(page.getByTestId("document-terms")).toHaveText("Paid before dispatch by bank transfer");
   const received = page.getByTestId("payments-received");
-  await expect(received.getByRole("row").filter({ hasText: first }).first()).toContainText("$400");
-  await expect(received.getByRole("row").filter({ hasText: `${first}-2` })).toContainText("$600");
-  await expect(page.getByTestId("still-due")).toHaveText("$0");
+  await expect(received.getByRole("row").filter({ hasText: first }).first()).toContainText("$400.00");
+  await expect(received.getByRole("row").filter({ hasText: `${first}-2` })).toContainText("$600.00");
+  await expect(page.getByTestId("still-due")).toHaveText("$0.00");
   await expect(page.getByText("Card, at the time of order")).toHaveCount(0);
 });
 

@@ -50,7 +50,7 @@ test("a customer fills a cart from the parts list and a part page, fixes a quant
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Cart" }).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Your cart" })).toBeVisible();
-  await expect(page.getByTestId("cart-total")).toHaveText("$954");
+  await expect(page.getByTestId("cart-total")).toHaveText("$954.00");
   await checkA11y();
 
   // A quantity below the part's minimum is refused by the line; the cart stays as it was.
@@ -58,7 +58,7 @@ test("a customer fills a cart from the parts list and a part page, fixes a quant
   await firstLine.getByLabel(`Quantity of ${first.name}`, { exact: true }).fill("99");
   await firstLine.getByRole("button", { name: `Update the quantity of ${first.name}` }).click();
   await expect(page.getByText("The minimum order is 100 units")).toBeVisible();
-  await expect(page.getByTestId("cart-total")).toHaveText("$954");
+  await expect(page.getByTestId("cart-total")).toHaveText("$954.00");
   await page
     .getByTestId(`cart-line-${first.partNumber}`)
     .getByLabel(`Quantity of ${first.name}`, { exact: true })
@@ -67,14 +67,14 @@ test("a customer fills a cart from the parts list and a part page, fixes a quant
     .getByTestId(`cart-line-${first.partNumber}`)
     .getByRole("button", { name: `Update the quantity of ${first.name}` })
     .click();
-  await expect(page.getByTestId("cart-total")).toHaveText("$1,590");
+  await expect(page.getByTestId("cart-total")).toHaveText("$1,590.00");
 
   await page.getByLabel("Phone").fill("+1 555 0199");
   await fillDeliveryAddress(page);
-  await page.getByRole("button", { name: "Place the order ($1,590)" }).click();
+  await page.getByRole("button", { name: "Place the order ($1,590.00)" }).click();
   await expect(page).toHaveURL(/\/dashboard\/payment\/[a-f0-9]{24}$/);
   await expect(page.getByTestId("toast")).toContainText("Your Order is Placed");
-  await expect(page.getByTestId("pay-price")).toHaveText("$1,590");
+  await expect(page.getByTestId("pay-price")).toHaveText("$1,590.00");
   await expect(page.getByTestId("order-line")).toHaveCount(2);
 
   const orders = await Order.find({ userId: user.id }).lean();
@@ -88,10 +88,10 @@ test("a customer fills a cart from the parts list and a part page, fixes a quant
   await page.goto("/dashboard/orders");
   const row = page.getByTestId(`order-${orders[0]._id}`);
   await expect(row).toContainText(`${first.name} + 1 more`);
-  await expect(row).toContainText("$1,590");
+  await expect(row).toContainText("$1,590.00");
   await row.getByRole("link", { name: /^SO-\d+$/ }).click();
   await expect(page.getByTestId("order-line")).toHaveCount(2);
-  await expect(page.getByTestId("order-total")).toHaveText("$1,590");
+  await expect(page.getByTestId("order-total")).toHaveText("$1,590.00");
 });
 
 test("the quick-order pad checks pasted lines, then orders them at once; a past order goes back into the cart", async ({
@@ -118,7 +118,7 @@ test("the quick-order pad checks pasted lines, then orders them at once; a past 
   await expect(page.getByTestId(`pad-line-${b.partNumber}`).getByTestId("pad-check")).toHaveText(
     "The minimum order is 50 units",
   );
-  await expect(page.getByTestId("pad-summary")).toHaveText("1 valid line ($450), 2 to fix.");
+  await expect(page.getByTestId("pad-summary")).toHaveText("1 valid line ($450.00), 2 to fix.");
   await checkA11y();
 
   await page.getByLabel("Part numbers and quantities").fill(`${a.partNumber}\t150\n${b.partNumber};60`);
@@ -147,9 +147,9 @@ test("the quick-order pad checks pasted lines, then orders them at once; a past 
   await expect(page.getByTestId("toast")).toContainText("2 lines of your order added to your cart");
   await expect(page.getByRole("heading", { name: "What changed since that order" })).toBeVisible();
   await expect(page.getByTestId("cart-notices")).toHaveText(
-    `${b.name} (${b.partNumber}): the price went up from $9 to $10 a unit.`,
+    `${b.name} (${b.partNumber}): the price went up from $9.00 to $10.00 a unit.`,
   );
-  await expect(page.getByTestId("cart-total")).toHaveText("$1,696");
+  await expect(page.getByTestId("cart-total")).toHaveText("$1,696.00");
   await checkA11y();
 });
 
@@ -178,7 +178,7 @@ test("the quick-order pad finds a part written as an ERP writes it: pw1003, PW 1
   await expect(page.getByTestId("pad-line-NOPE-404").getByTestId("pad-check")).toHaveText(
     "Unknown part number NOPE-404",
   );
-  await expect(page.getByTestId("pad-summary")).toHaveText("1 valid line ($180), 1 to fix.");
+  await expect(page.getByTestId("pad-summary")).toHaveText("1 valid line ($180.00), 1 to fix.");
   await page.getByRole("button", { name: "Add the valid lines to the cart" }).click();
   await expect(page.getByText("1 line added to your cart")).toBeVisible();
   const cart = await Cart.findOne({ userId: user.id }).lean();
@@ -287,5 +287,5 @@ test("signed in, /parts adds to the cart and picks a vehicle in place with JavaS
     expect(problems).toEqual([]);
   }
   await page.goto("/dashboard/cart");
-  await expect(page.getByTestId("cart-total")).toHaveText("$477");
+  await expect(page.getByTestId("cart-total")).toHaveText("$477.00");
 });

@@ -142,8 +142,8 @@ test("an admin sets a company's terms, credit limit and caps on its record; a ne
   await page.getByLabel("Terms", { exact: true }).selectOption("30");
   await page.getByLabel("Credit limit (whole dollars)").fill("2500");
   await page.getByRole("button", { name: "Save terms" }).click();
-  await expect(page.getByTestId("toast")).toContainText(`${companyName}: Net 30 days, credit limit $2,500`);
-  await expect(page.getByTestId("company-credit-limit")).toHaveText("$2,500");
+  await expect(page.getByTestId("toast")).toContainText(`${companyName}: Net 30 days, credit limit $2,500.00`);
+  await expect(page.getByTestId("company-credit-limit")).toHaveText("$2,500.00");
 
   await page.getByLabel("Orders awaiting card payment (most at once)").fill("4");
   await page.getByRole("button", { name: "Save the caps" }).click();

@@ -22,7 +22,7 @@ test("an admin exports the products, edits the stock in the file, checks it in a
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const rows = parse(bytes.subarray(3).toString("utf8"), { columns: true }) as Record<string, string>[];
   const mine = rows.find((row) => row["Part number"] === part.partNumber)!;
-  expect(mine).toMatchObject({ Price: "12", Stock: "300" });
+  expect(mine).toMatchObject({ Price: "12.00", Stock: "300" });
 
   // The admin keeps their own line, changes the stock and saves the file.
   const header = Object.keys(mine);

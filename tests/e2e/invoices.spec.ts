@@ -22,7 +22,7 @@ test("a customer opens the invoice of a paid order from its page, prints it with
   const number = (await Order.findById(order.id).lean())?.invoiceNumber;
   const invoiceNumber = `INV-${String(number).padStart(6, "0")}`;
   await expect(page.getByTestId("invoice-number")).toHaveText(invoiceNumber);
-  await expect(page.getByTestId("document-total")).toHaveText("$1,999");
+  await expect(page.getByTestId("document-total")).toHaveText("$1,999.00");
   await expect(page.getByTestId("order-document")).toContainText("Ivy Invoiced");
   await checkA11y();
 

@@ -99,7 +99,7 @@ for (const [size, viewport] of Object.entries(SIZES)) {
       await expect(page.getByTestId("nav-user-role").first()).toHaveText("Buyer");
       const notices = page.getByTestId("limit-notice");
       await expect(notices.first()).toContainText("This order needs approval by Olga Owner");
-      await expect(notices.first()).toContainText("$1,500");
+      await expect(notices.first()).toContainText("$1,500.00");
       await page.getByLabel("Phone").fill("+1 555 0199");
       await page.getByLabel("Address", { exact: true }).fill("3 Axle Street, Springfield");
       await shot(page, `buyer-checkout-over-limit-${size}`);

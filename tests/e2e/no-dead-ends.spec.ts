@@ -96,7 +96,7 @@ test("money: whole dollars typed in the form and the import, the same amounts in
   const stored = await Part.findOne({ name }).lean();
   expect(stored?.priceCents).toBe(2400);
   const row = page.getByRole("row").filter({ hasText: name });
-  await expect(row.getByTestId("price")).toHaveText("$24");
+  await expect(row.getByTestId("price")).toHaveText("$24.00");
 
   // The import refuses 24.50 on its line; 26 goes through.
   const upload = async (price: string) => {
@@ -115,15 +115,15 @@ test("money: whole dollars typed in the form and the import, the same amounts in
   await upload("26");
   await page.getByRole("button", { name: "Apply 1 change" }).click();
   await expect(page).toHaveURL(/\/dashboard\/manageProducts$/);
-  await expect(page.getByRole("row").filter({ hasText: name }).getByTestId("price")).toHaveText("$26");
+  await expect(page.getByRole("row").filter({ hasText: name }).getByTestId("price")).toHaveText("$26.00");
 
   // An order of it: its document says the same amounts, by the same formatter.
   const customer = await createUser({ name: "Morgan Money" });
   const part = await getPart(stored!._id.toString());
   const order = await createOrder({ user: customer, part: part!, quantity: 150 });
   await page.goto(`/documents/${order.id}/pro-forma`);
-  await expect(page.getByTestId("document-total")).toHaveText("$3,900");
-  await expect(page.locator("body")).toContainText("$26");
+  await expect(page.getByTestId("document-total")).toHaveText("$3,900.00");
+  await expect(page.locator("body")).toContainText("$26.00");
 });
 
 test("a part stored with cents: saving only its stock works, a new price with cents says what to type", async ({

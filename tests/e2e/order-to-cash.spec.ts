@@ -30,7 +30,7 @@ test("a trade customer orders on account from the cart; staff ship it with track
   await page.goto("/dashboard/cart");
   await page.getByLabel("Phone").fill("+1 313 555 0101");
   await fillDeliveryAddress(page);
-  await expect(page.getByText("$10,000 of your $10,000 credit limit is available")).toBeVisible();
+  await expect(page.getByText("$10,000.00 of your $10,000.00 credit limit is available")).toBeVisible();
   await page.getByLabel(/On account \(net 30 days\)/).check();
   await checkA11y();
   await page.getByRole("button", { name: /Place the order/ }).click();
@@ -43,7 +43,7 @@ test("a trade customer orders on account from the cart; staff ship it with track
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
   await expect(page.getByTestId("order-status")).toContainText("On account, due");
   await page.goto("/dashboard/statement");
-  await expect(page.getByTestId("statement-balance")).toHaveText("$1,060"); // $1,000 and Michigan's 6 %
+  await expect(page.getByTestId("statement-balance")).toHaveText("$1,060.00"); // $1,000 and Michigan's 6 %
   await expect(page.getByTestId("statement-row")).toContainText(number);
 
   // Staff ship it with tracking (before it is paid), then record the transfer.
@@ -69,14 +69,14 @@ test("a trade customer orders on account from the cart; staff ship it with track
   await page.getByRole("button", { name: "Record payment" }).click();
   await expect(page.getByTestId("toast")).toContainText(`${number} is paid; the receipt is emailed`);
   await expect(page.getByTestId("order-status")).toHaveText("Shipped");
-  await expect(page.getByTestId("recorded-payments")).toContainText("$1,060 by bank transfer");
+  await expect(page.getByTestId("recorded-payments")).toContainText("$1,060.00 by bank transfer");
   await checkA11y();
 
   // The customer: nothing open on the statement; the invoice says paid, with the tracking.
   const { value } = await sessionCookieValue(customer.id);
   await page.context().addCookies([{ name: "__session", value, url: baseURL! }]);
   await page.goto("/dashboard/statement");
-  await expect(page.getByTestId("statement-balance")).toHaveText("$0");
+  await expect(page.getByTestId("statement-balance")).toHaveText("$0.00");
   await expect(page.getByTestId("statement-empty")).toBeVisible();
   await page.goto(`/documents/${order._id}/invoice`);
   await expect(page.getByTestId("invoice-status")).toHaveText("On account, net 30 days; paid by bank transfer");

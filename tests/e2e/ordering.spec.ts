@@ -23,7 +23,7 @@ test("a customer orders a part, sees it in My Orders, and cancels it only with t
   await expect(page.getByLabel("Email")).toHaveAttribute("readonly", "");
   const quantity = page.getByLabel(/^Quantity/);
   await expect(quantity).toHaveValue("100");
-  await expect(page.getByTestId("order-net")).toHaveText("$1,250");
+  await expect(page.getByTestId("order-net")).toHaveText("$1,250.00");
   await checkA11y();
 
   const buy = page.getByRole("button", { name: "Buy" });
@@ -35,17 +35,17 @@ test("a customer orders a part, sees it in My Orders, and cancels it only with t
     await expect(buy).toBeDisabled();
     await quantity.fill("200");
     await expect(buy).toBeEnabled();
-    await expect(page.getByTestId("order-net")).toHaveText("$2,500");
+    await expect(page.getByTestId("order-net")).toHaveText("$2,500.00");
     // The tax of the starting address (none named: the seller's own state) and the total with it.
-    await expect(page.getByTestId("order-tax")).toContainText("MI sales tax 6%: $150");
-    await expect(page.getByTestId("order-total-with-tax")).toHaveText("$2,650");
+    await expect(page.getByTestId("order-tax")).toContainText("MI sales tax 6%: $150.00");
+    await expect(page.getByTestId("order-total-with-tax")).toHaveText("$2,650.00");
     await expect(page.getByRole("button", { name: "Update total" })).toHaveCount(0);
   } else {
     // Without JavaScript "Update total" re-renders the form with the typed quantity; nothing is ordered.
     await quantity.fill("200");
     await page.getByRole("button", { name: "Update total" }).click();
-    await expect(page.getByTestId("order-net")).toHaveText("$2,500");
-    await expect(page.getByTestId("order-total-with-tax")).toHaveText("$2,650");
+    await expect(page.getByTestId("order-net")).toHaveText("$2,500.00");
+    await expect(page.getByTestId("order-total-with-tax")).toHaveText("$2,650.00");
     await expect(quantity).toHaveValue("200");
     expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(1000);
     await quantity.fill("50");
@@ -64,13 +64,13 @@ test("a customer orders a part, sees it in My Orders, and cancels it only with t
   const toast = page.getByTestId("toast");
   await expect(toast).toContainText("Your Order is Placed");
   await expect(toast).toContainText("Order Placed Successfully!");
-  await expect(toast).toContainText("Total: $2,650");
+  await expect(toast).toContainText("Total: $2,650.00");
   await expect(page.getByTestId("toast")).toHaveCount(1);
 
   const row = page.getByRole("row").filter({ hasText: part.name });
   await expect(row).toHaveCount(1);
   await expect(row.getByRole("cell").nth(0)).toHaveText("200");
-  await expect(row.getByRole("cell").nth(1)).toHaveText("$2,650");
+  await expect(row.getByRole("cell").nth(1)).toHaveText("$2,650.00");
   await expect(row).toContainText("Unpaid");
   await expect(row.getByRole("link", { name: /^Pay/ })).toHaveAttribute("href", /^\/dashboard\/payment\/[a-f0-9]{24}$/);
   await checkA11y();

@@ -141,7 +141,7 @@ test("the pay screen shows one's own unpaid order, reached from My Orders", asyn
   await expect(page.getByRole("heading", { level: 1, name: "Pay for your order" })).toBeVisible();
   await expect(page.getByTestId("pay-part")).toHaveText(part.name);
   await expect(page.getByTestId("pay-quantity")).toHaveText("200");
-  await expect(page.getByTestId("pay-price")).toHaveText("$2,500");
+  await expect(page.getByTestId("pay-price")).toHaveText("$2,500.00");
   await expect(page.getByRole("button", { name: "Pay with card" })).toBeVisible();
   if (javaScriptEnabled) {
     // Stripe.js could not load (blocked here): the page says so and keeps Checkout available.

@@ -199,7 +199,7 @@ test("Manage Orders on a phone: every column and the actions of an order are on 
   await login({ role: "admin" });
   await page.goto("/dashboard/manageOrders?status=unpaid");
   const card = page.getByTestId(`order-${unpaid.id}`);
-  for (const text of ["Radiator Core for Phone Test", "Casey Phone", customer.email, "250", "$1,250", "Unpaid"]) {
+  for (const text of ["Radiator Core for Phone Test", "Casey Phone", customer.email, "250", "$1,250.00", "Unpaid"]) {
     const cell = card.getByText(text).first();
     await cell.scrollIntoViewIfNeeded();
     await expect(cell).toBeInViewport({ ratio: 1 });

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
-import { formatDateTime } from "~/utils/shop-forms";
+import { formatDateTime } from "~/format";
 import { createUser, sessionCookieValue } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { expect, test } from "./fixtures";
@@ -221,7 +221,7 @@ test("the hoarding attack: a fresh unverified account with the whole catalogue i
 
   await expect(
     page.getByText(
-      /This order of \$[\d,]+(\.\d\d)? is more than an account whose email is not verified may hold unpaid \(\$5,000\)\. To go on, verify your email \(My Profile\) to raise it/,
+      /This order of \$[\d,]+(\.\d\d)? is more than an account whose email is not verified may hold unpaid \(\$5,000\.00\)\. To go on, verify your email \(My Profile\) to raise it/,
     ),
   ).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard\/cart$/);

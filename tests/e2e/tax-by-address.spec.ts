@@ -19,14 +19,14 @@ test("an Ohio delivery address changes the tax and total before ordering, and th
   // A Detroit address: Michigan's 6 % on $10,000.
   await fillDeliveryAddress(page, { ...DETROIT, line2: "Dock door OR 97201" });
   if (!javaScriptEnabled) await updateTotal.click();
-  await expect(tax).toContainText("MI sales tax 6%: $600");
-  await expect(total).toHaveText("$10,600");
+  await expect(tax).toContainText("MI sales tax 6%: $600.00");
+  await expect(total).toHaveText("$10,600.00");
 
   // The same form moved to Toledo, Ohio: 5.75 %, shown before anything is ordered, one total on screen.
   await fillDeliveryAddress(page, TOLEDO);
   if (!javaScriptEnabled) await updateTotal.click();
-  await expect(tax).toContainText("OH sales tax 5.75%: $575");
-  await expect(total).toHaveText("$10,575");
+  await expect(tax).toContainText("OH sales tax 5.75%: $575.00");
+  await expect(total).toHaveText("$10,575.00");
   await expect(page.getByText(/Total with tax/)).toHaveCount(1);
   expect(await Order.countDocuments({ userId: customer.id })).toBe(0);
 

@@ -37,22 +37,22 @@ test("a distributor sees its price on the card, the part page and the cart, reac
   // The card: the distributor's price, the list price struck beside it.
   await page.goto(`/parts?q=${encodeURIComponent(part.name)}`);
   const card = page.getByRole("article").filter({ hasText: part.name });
-  await expect(card.getByTestId("your-price")).toContainText("$17");
-  await expect(card.getByTestId("list-price")).toHaveText("$20");
+  await expect(card.getByTestId("your-price")).toContainText("$17.00");
+  await expect(card.getByTestId("list-price")).toHaveText("$20.00");
 
   // The part page: the price, the table of volume prices, and the units to the next price.
   await page.goto(`/parts/${part.id}`);
-  await expect(page.getByTestId("unit-price")).toContainText("$17");
+  await expect(page.getByTestId("unit-price")).toContainText("$17.00");
   const table = page.getByTestId("volume-prices");
   await expect(table).toContainText("1,000+");
-  await expect(table).toContainText("$16");
-  await expect(page.getByTestId("next-break")).toContainText("900 more units reach the next price: $16 per unit");
+  await expect(table).toContainText("$16.00");
+  await expect(page.getByTestId("next-break")).toContainText("900 more units reach the next price: $16.00 per unit");
   await checkA11y();
 
   // Reaching the break: the total follows (without JavaScript, through "Update total").
   await page.getByLabel(/^Quantity/).fill("1000");
   if (!javaScriptEnabled) await page.getByRole("button", { name: "Update total" }).click();
-  await expect(page.getByTestId("order-total")).toHaveText("$16,000");
+  await expect(page.getByTestId("order-total")).toHaveText("$16,000.00");
   await expect(page.getByTestId("next-break")).toHaveCount(0);
 
   // The cart prices the line at the break, with Michigan sales tax on the net.
@@ -63,22 +63,22 @@ test("a distributor sees its price on the card, the part page and the cart, reac
   await added;
   await expect(page.getByTestId("toast")).toContainText("added to your cart");
   await page.goto("/dashboard/cart");
-  await expect(page.getByTestId("line-total")).toHaveText("$16,000");
+  await expect(page.getByTestId("line-total")).toHaveText("$16,000.00");
   await expect(page.getByTestId("tax-line")).toContainText("MI sales tax 6%");
-  await expect(page.getByTestId("tax-amount")).toHaveText("$960");
-  await expect(page.getByTestId("cart-total")).toHaveText("$16,960");
+  await expect(page.getByTestId("tax-amount")).toHaveText("$960.00");
+  await expect(page.getByTestId("cart-total")).toHaveText("$16,960.00");
   await expect(page.getByTestId("checkout-tax")).toContainText("Tax for delivery to MI, United States");
 
   // Delivered to Texas, where the seller does not collect: the checkout shows the new total first.
   await page.getByLabel("Phone").fill("+1 555 0177");
   await page.getByLabel("Address", { exact: true }).fill("Dina's Depot\n500 Congress Ave\nAustin, TX 78701");
-  await page.getByRole("button", { name: "Place the order ($16,960)" }).click();
-  await expect(page.getByText(/For delivery to TX, United States the total with tax is \$16,000/)).toBeVisible();
+  await page.getByRole("button", { name: "Place the order ($16,960.00)" }).click();
+  await expect(page.getByText(/For delivery to TX, United States the total with tax is \$16,000\.00/)).toBeVisible();
   expect(await Order.countDocuments({ userId: customer.id })).toBe(0);
   await expect(page.getByTestId("checkout-tax")).toContainText("does not collect sales tax in TX");
-  await page.getByRole("button", { name: "Place the order ($16,000)" }).click();
+  await page.getByRole("button", { name: "Place the order ($16,000.00)" }).click();
   await expect(page).toHaveURL(/\/dashboard\/payment\/[a-f0-9]{24}$/);
-  await expect(page.getByTestId("pay-price")).toHaveText("$16,000");
+  await expect(page.getByTestId("pay-price")).toHaveText("$16,000.00");
   const order = await Order.findOne({ userId: customer.id }).lean();
   expect(order).toMatchObject({ netCents: 1_600_000, taxCents: 0, totalCents: 1_600_000 });
   expect(order!.taxLines![0]).toMatchObject({ kind: "not-collected" });
@@ -106,10 +106,10 @@ test("an EU company with a valid VAT number sees the reverse charge in its cart 
   await page.goto("/dashboard/cart");
   await expect(page.getByTestId("tax-line")).toContainText("Reverse charge");
   await expect(page.getByTestId("tax-line")).toContainText("VAT to be accounted for by the recipient");
-  await expect(page.getByTestId("cart-total")).toHaveText("$2,500");
+  await expect(page.getByTestId("cart-total")).toHaveText("$2,500.00");
   await page.getByLabel("Phone").fill("+49 40 555 0100");
   await page.getByLabel("Address", { exact: true }).fill("Hafenstrasse 12\n20457 Hamburg\nGermany");
-  await page.getByRole("button", { name: "Place the order ($2,500)" }).click();
+  await page.getByRole("button", { name: "Place the order ($2,500.00)" }).click();
   await expect(page).toHaveURL(/\/dashboard\/payment\/[a-f0-9]{24}$/);
   const placed = await Order.findOne({ userId: customer.id }).lean();
   expect(placed).toMatchObject({ taxCents: 0, totalCents: 250_000, buyerVatNumber: "DE811907980" });
@@ -127,7 +127,7 @@ test("an EU company with a valid VAT number sees the reverse charge in its cart 
   await expect(page.getByTestId("tax-note")).toContainText("DE811907980");
   await expect(page.getByTestId("tax-note")).toContainText("supplier VAT number NL859324710B01");
   await expect(page.getByTestId("buyer-vat")).toHaveText("VAT number: DE811907980");
-  await expect(page.getByTestId("document-total")).toHaveText("$2,500");
+  await expect(page.getByTestId("document-total")).toHaveText("$2,500.00");
 });
 
 test("a customer with no tax details is taxed by the delivery address, and the invoice says so", async ({

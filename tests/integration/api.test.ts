@@ -653,7 +653,7 @@ describe("staff", () => {
     const again = await expectProblem(await record({ ...first, amount: 1000 }), 409);
     expect(again.errors?.[0]).toMatchObject({ field: "reference" });
     expect(again.detail).toMatch(
-      new RegExp(`already recorded by .*: \\$20 by bank transfer, received .*, reference ${order.number}`),
+      new RegExp(`already recorded by .*: \\$20\\.00 by bank transfer, received .*, reference ${order.number}`),
     );
     for (const receivedOn of ["2026-02-30", "0000-01-01", "2999-01-01"]) {
       const bad = await expectProblem(await record({ ...first, reference: "other", receivedOn }), 422);

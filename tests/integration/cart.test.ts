@@ -240,7 +240,7 @@ describe("the cart", () => {
     ]);
     const cart = await cartOf(cookie);
     expect(cart.notices).toEqual([
-      `${dearer.name} (${dearer.partNumber}): the price went up from $7 to $8 a unit.`,
+      `${dearer.name} (${dearer.partNumber}): the price went up from $7.00 to $8.00 a unit.`,
       `${raised.name} (${raised.partNumber}): raised from 100 to the minimum order of 200 units.`,
       `${gone.name} (${gone.partNumber}) is no longer sold, so it was left out.`,
       `${scarce.name} (${scarce.partNumber}): lowered from 400 to 250 units, all that is available now.`,
@@ -282,7 +282,7 @@ describe("the cart", () => {
     const cart = await cartOf(cookie);
     expect(cart.noticesFrom).toBe("reorder");
     expect(cart.notices).toEqual([
-      `${dearerAndScarce.name} (${dearerAndScarce.partNumber}): the price went up from $5 to $6 a unit.`,
+      `${dearerAndScarce.name} (${dearerAndScarce.partNumber}): the price went up from $5.00 to $6.00 a unit.`,
       `${gone.name} (${gone.partNumber}) is no longer sold, so it was left out.`,
       `${dearerAndScarce.name} (${dearerAndScarce.partNumber}): only 50 units are available now, below its minimum order of 100, so it was left out.`,
       `${held.name} (${held.partNumber}): your cart already holds 300 of the 300 available units, so nothing was added.`,
@@ -305,7 +305,7 @@ describe("the cart", () => {
     expect(cart.noticesFrom).toBe("reorder");
     expect(cart.notices).toEqual([
       "Your cart would hold more than 200 lines, so none of these went in: make room first.",
-      `${dearer.name} (${dearer.partNumber}): the price went down from $5 to $4.50 a unit.`,
+      `${dearer.name} (${dearer.partNumber}): the price went down from $5.00 to $4.50 a unit.`,
     ]);
   });
 

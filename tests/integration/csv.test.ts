@@ -57,9 +57,9 @@ describe("CSV export", () => {
       "Customer name": `'=HYPERLINK("http://evil") Zoë`,
       "Customer email": `csv-${tag}@example.com`,
       Quantity: "200",
-      "Total (USD)": "2500",
-      "Paid (USD)": "2500",
-      "Balance (USD)": "0",
+      "Total (USD)": "2500.00",
+      "Paid (USD)": "2500.00",
+      "Balance (USD)": "0.00",
       Payment: "Paid by card",
       "Transaction id": "pi_csv_1",
       "PO number": "PO-4500/17",
@@ -68,7 +68,7 @@ describe("CSV export", () => {
     expect(rows.find((r) => r["Order number"] === unpaid.number)).toMatchObject({
       "PO number": "",
       Status: "Unpaid",
-      "Balance (USD)": "1250",
+      "Balance (USD)": "1250.00",
     });
     expect(row.Lines).toContain("@SUM(A1) Brake Pad Façade x 200");
 

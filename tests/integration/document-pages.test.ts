@@ -169,7 +169,7 @@ describe("documents that print", () => {
         }
         // The totals on one page, the bank block on one page, the legal note whole on one page.
         expect(
-          pages.filter((page) => /Net \$[\d,.]+ Reverse charge \$0 Total due \(USD\)/.test(flat(page))),
+          pages.filter((page) => /Net \$[\d,.]+ Reverse charge \$0\.00 Total due \(USD\)/.test(flat(page))),
           where,
         ).toHaveLength(1);
         const bank = pageHolding(pages, "PAY BY BANK TRANSFER");

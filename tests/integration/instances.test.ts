@@ -134,7 +134,7 @@ describe("two instances on one database", () => {
     const cookie = await sessionCookieHeader(admin.id);
     const part = await createPart({ priceCents: 1_200 });
     const before = await (await fetch(`${b.url}/parts?q=${encodeURIComponent(part.name)}`)).text();
-    expect(before).toContain("$12");
+    expect(before).toContain("$12.00");
 
     const stock = String(part.availableQuantity);
     const edit = await post(
@@ -145,7 +145,7 @@ describe("two instances on one database", () => {
     );
     expect(edit.status).toBeLessThan(400);
     const after = await (await fetch(`${b.url}/parts?q=${encodeURIComponent(part.name)}`)).text();
-    expect(after).toContain("$37");
+    expect(after).toContain("$37.00");
     expect(await Session.countDocuments({ userId: admin.id })).toBe(1);
   });
 });

@@ -62,7 +62,7 @@ describe("documents of an order", () => {
     expect(page).toContain("1 Test Street, Springfield");
     expect(page).toContain("BC-2201");
     expect(page).toContain("$12.50");
-    expect(page).toContain("$1,250"); // 100 x $12.50
+    expect(page).toContain("$1,250.00"); // 100 x $12.50
     expect(page).toContain("$5,998.80"); // 120 x $49.99
     expect(page).toContain("$7,248.80"); // the order's total
     expect(page).not.toContain("Pro-forma");
@@ -86,7 +86,7 @@ describe("documents of an order", () => {
     expect(response.status).toBe(200);
     const page = await pageText(response);
     expect(page).toContain("Pro-forma invoice");
-    expect(page).toContain("Payable before dispatch: $1,200 due.");
+    expect(page).toContain("Payable before dispatch: $1,200.00 due.");
     expect(page).toContain(`Order number ${order.number}`);
     expect(page).toContain("Account number 4401 2231 9087");
     expect(page).toContain(`Payment reference ${order.number}`);

@@ -123,14 +123,14 @@ describe("order emails", () => {
     const [mail] = await waitForMail(user.email, {
       subject: `Your PartsWorks order ${await orderNumber(orderId)} is placed`,
     });
-    expect(mail.text).toContain(`200 × Mail Brake Pad (${part.partNumber}) at $2.50 each: $500`);
+    expect(mail.text).toContain(`200 × Mail Brake Pad (${part.partNumber}) at $2.50 each: $500.00`);
     expect(mail.text).toContain("Your PO number: PO-77/B");
     expect(timesIn(mail, "PO-77/B")).toEqual({ html: 1, text: 1 });
     // A customer without recorded tax details, an address that names no other place: the seller's own state's tax.
-    expect(mail.text).toContain("Net: $500");
-    expect(mail.text).toContain("MI sales tax 6%: $30");
+    expect(mail.text).toContain("Net: $500.00");
+    expect(mail.text).toContain("MI sales tax 6%: $30.00");
     expect(mail.text).not.toContain("not recorded");
-    expect(mail.text).toContain("Total with tax: $530 for 200 units");
+    expect(mail.text).toContain("Total with tax: $530.00 for 200 units");
     expect(mail.html).toContain("Mail Brake Pad");
     expect(mail.html).not.toMatch(/<img/i);
     const payLink = linkIn(mail, `${shopUrl}/dashboard/payment/`);

@@ -153,7 +153,7 @@ describe("recording payments", () => {
 
     const partly = await orderAction(order.id, pay("400"), cookie);
     expect(partly.status).toBe(302);
-    expect((await toastOf(partly))?.message).toMatch(/\$600 left to pay/);
+    expect((await toastOf(partly))?.message).toMatch(/\$600\.00 left to pay/);
     let stored = (await Order.findById(order.id).lean())!;
     expect(stored).toMatchObject({ status: "unpaid", paidCents: 40_000 });
     expect(stored.invoiceNumber).toBeUndefined();
@@ -171,7 +171,7 @@ describe("recording payments", () => {
     ]);
     const receipt = await Outbox.findById(`order:${order.id}:paid`).lean();
     expect(receipt?.subject).toBe(`Receipt for your PartsWorks order SO-${stored.number}`);
-    expect(receipt?.text).toMatch(/\$400 by bank transfer/);
+    expect(receipt?.text).toMatch(/\$400\.00 by bank transfer/);
     expect(await Audit.countDocuments({ action: "order.record-payment", targetId: order.id })).toBe(2);
 
     // Paid: a further payment is refused, and nothing changes.
@@ -184,7 +184,7 @@ describe("recording payments", () => {
   test.each([
     ["of zero", "0", /more than \$0/],
     ["below zero", "-5", /more than \$0/],
-    ["over the balance", "1000.01", /more than the balance of \$1,000/],
+    ["over the balance", "1000.01", /more than the balance of \$1,000\.00/],
     ["that is not a number", "lots", /amount such as/],
     ["that is a query-operator object", '{"$gt":0}', /amount such as/],
   ])("an amount %s is refused at the field with nothing written", async (_label, amount, message) => {
@@ -245,7 +245,7 @@ describe("recording payments", () => {
     await expectFieldError(
       sameReference,
       "reference",
-      new RegExp(`already recorded by ${staff.email}: \\$300 by bank transfer, received .*reference BACS 77`),
+      new RegExp(`already recorded by ${staff.email}: \\$300\\.00 by bank transfer, received .*reference BACS 77`),
       409,
     );
     // The same amount on the same day, another reference and method.
@@ -465,7 +465,7 @@ describe("payment on account", () => {
     // $1,060 open + $636 > $1,500: refused, naming the limit and the balance.
     const before = await snapshot({ partIds: [part.id] });
     const refused = await orderFromPart(part.id, { ...delivery, quantity: "100", poNumber: "" }, cookie);
-    await expectFieldError(refused, "payment", /credit limit of \$1,500: \$1,060 is open/, 409);
+    await expectFieldError(refused, "payment", /credit limit of \$1,500\.00: \$1,060\.00 is open/, 409);
     const fresh = await orderFromPart(part.id, { ...delivery, quantity: "60" }, cookie);
     await expectFieldError(fresh, "payment", /credit limit of \$1,500.*Pay an open invoice/, 409);
     expect(await snapshot({ partIds: [part.id] })).toEqual(before);

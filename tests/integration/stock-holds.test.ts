@@ -221,7 +221,7 @@ describe("caps on what one account holds unpaid", () => {
     const refused = await checkout(unverified.cookie);
     expect(refused.status).toBe(409);
     expect((await refused.json()).result.error[""][0]).toMatch(
-      /more than an account whose email is not verified may hold unpaid \(\$5,000\)/,
+      /more than an account whose email is not verified may hold unpaid \(\$5,000\.00\)/,
     );
     await fillCart(unverified.user.id, [{ partId: part.id, quantity: 471 }]); // $4,992.60 with tax
     expect((await checkout(unverified.cookie)).status).toBe(302);
@@ -230,7 +230,7 @@ describe("caps on what one account holds unpaid", () => {
     await fillCart(verified.user.id, [{ partId: part.id, quantity: 5001 }]);
     const over = await checkout(verified.cookie);
     expect(over.status).toBe(409);
-    expect((await over.json()).result.error[""][0]).toMatch(/\(\$50,000\)/);
+    expect((await over.json()).result.error[""][0]).toMatch(/\(\$50,000\.00\)/);
     expect(await stockOf(part.id)).toBe(100_000 - 471);
   });
 

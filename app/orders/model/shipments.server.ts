@@ -3,6 +3,7 @@
  * conditional on the parcels counted so far, then its units leave the parts' holds.
  */
 import mongoose from "mongoose";
+import { formatQuantity } from "~/format";
 import { isObjectId } from "~/models/part.server";
 import { shipFromHold } from "~/models/stock-holds.server";
 import { Order } from "./schema.server";
@@ -53,14 +54,12 @@ export async function recordShipment(
     if (quantity === 0) continue;
     const left = shippableUnits(line);
     if (quantity > left) {
-      const waiting = line.backorderedQuantity
-        ? `, ${line.backorderedQuantity.toLocaleString("en-US")} on backorder`
-        : "";
+      const waiting = line.backorderedQuantity ? `, ${formatQuantity(line.backorderedQuantity)} on backorder` : "";
       return {
         outcome: "too_many",
         order,
         lineIndex,
-        message: `At most ${left.toLocaleString("en-US")} units of ${line.productName} can ship now (${line.shippedQuantity.toLocaleString("en-US")} of ${line.quantity.toLocaleString("en-US")} shipped${waiting})`,
+        message: `At most ${formatQuantity(left)} units of ${line.productName} can ship now (${formatQuantity(line.shippedQuantity)} of ${formatQuantity(line.quantity)} shipped${waiting})`,
       };
     }
     lines.push({ lineIndex, partId: new mongoose.Types.ObjectId(line.partId), quantity });
