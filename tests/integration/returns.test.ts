@@ -13,6 +13,7 @@ import { checkStock } from "~/models/stock-check.server";
 import { placeOrder } from "~/orders/checkout.server";
 import { getOrderById } from "~/orders/model/reads.server";
 import { Order } from "~/orders/model/schema.server";
+import { settleLeftReturns } from "~/orders/model/returns.server";
 import { askForReturn, decideOnReturn, receiveReturnedParts } from "~/orders/returns.server";
 import { recordPayment } from "~/orders/service.server";
 import { shipOrder } from "~/orders/warehouse.server";
@@ -217,6 +218,41 @@ describe("returns", () => {
     expect(late).toMatchObject({ ok: false, status: 422, lineIndex: 0 });
     if (!late.ok) expect(late.message).toMatch(/shipped more than 30 days ago: the return window has passed/);
     expect((await getOrderById(order.id))!.returns).toHaveLength(1);
+  });
+
+  test("the stock check counts returns; a restock a crash left is found, and the sweep restocks it once", async () => {
+    const { part, user, order } = await shippedOrder(200);
+    const asked = await ask(order.id, user, 20);
+    if (!asked.ok) throw new Error(asked.message);
+    await decideOnReturn(order.id, asked.entry.id, { approve: true }, staff);
+    const problems = async () => (await checkStock({ settleMs: 0 })).problems.filter((p) => p.partId === part.id);
+    expect(await problems()).toEqual([]);
+    // What a crash between the return's update and the part's would leave: received to stock, the part untouched.
+    await Order.updateOne(
+      { _id: order.id },
+      {
+        $set: {
+          "returns.0.status": "received",
+          "returns.0.condition": "restock",
+          "returns.0.receivedAt": new Date(),
+          "returns.0.lines.0.receivedQuantity": 20,
+          "returns.0.stockPending": true,
+          updatedAt: new Date(Date.now() - 60_000),
+        },
+      },
+      { timestamps: false },
+    );
+    expect((await problems()).map((p) => p.kind)).toEqual(["return-not-restocked"]);
+    const onHand = (await partDoc(part.id)).onHand!;
+    expect(await settleLeftReturns({ graceMs: 1000 })).toEqual([part.id]);
+    expect(await settleLeftReturns({ graceMs: 1000 })).toEqual([]);
+    expect((await partDoc(part.id)).onHand).toBe(onHand + 20);
+    expect(await problems()).toEqual([]);
+    // A line that counts units in returns its returns do not hold.
+    await Order.updateOne({ _id: order.id }, { $set: { "lines.0.returnedQuantity": 35 } });
+    expect((await problems()).map((p) => p.message)).toEqual([
+      `order ${order.id} counts 35 units in returns of a line with 20 in its returns and 200 shipped`,
+    ]);
   });
 
   test("bad input is refused at the field with a 4xx and nothing written; another company's order is not found", async () => {
