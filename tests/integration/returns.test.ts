@@ -20,6 +20,7 @@ import { shipOrder } from "~/orders/warehouse.server";
 import { action as returnAction, loader as returnLoader } from "~/routes/dashboard.orders_.$id.return";
 import { action as staffReturnAction } from "~/routes/dashboard.manageOrders_.$id.returns.$returnId";
 import { orderTimeline } from "~/utils/order-timeline";
+import { loader as shopTodayLoader } from "~/routes/dashboard.admin";
 import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 
@@ -120,7 +121,16 @@ describe("returns", () => {
         ),
       );
 
+    const shopToday = async () => {
+      const response = await settle(
+        shopTodayLoader(loaderArgs(getRequest("/dashboard/admin", { cookie: adminCookie }))),
+      );
+      const { returns } = (await response.json()) as { returns: { entry: { id: string; status: string } }[] };
+      return returns.find((open) => open.entry.id === entry.id)?.entry.status ?? null;
+    };
+    expect(await shopToday()).toBe("requested");
     expect((await staffPost({ intent: "approve" })).status).toBe(302);
+    expect(await shopToday()).toBe("approved");
     current = (await getOrderById(order.id))!;
     expect(current.returns[0].status).toBe("approved");
     expect(current.returns[0].number).toMatch(/^RMA-\d{6}$/);
@@ -145,6 +155,7 @@ describe("returns", () => {
     expect((await getOrderById(backordered.order.id))!.lines[0].backorderedQuantity).toBe(90);
     expect((await checkStock({ settleMs: 0 })).problems.filter((p) => p.partId === part.id)).toEqual([]);
 
+    expect(await shopToday()).toBeNull();
     // Received twice: refused, and the stock rose once.
     expect((await staffPost({ intent: "receive", "lines[0].quantity": "30", condition: "restock" })).status).toBe(409);
     expect((await partDoc(part.id)).onHand).toBe(onHand + 30);
