@@ -20,6 +20,7 @@ import { shipOrder } from "~/orders/warehouse.server";
 import { action as returnAction, loader as returnLoader } from "~/routes/dashboard.orders_.$id.return";
 import { action as staffReturnAction } from "~/routes/dashboard.manageOrders_.$id.returns.$returnId";
 import { orderTimeline } from "~/utils/order-timeline";
+import { eventBody } from "~/utils/webhooks.server";
 import { loader as shopTodayLoader } from "~/routes/dashboard.admin";
 import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
@@ -172,6 +173,14 @@ describe("returns", () => {
     const approvedMail = mail.find((m) => String(m._id).endsWith(":approved"))!;
     expect(JSON.stringify(approvedMail)).toContain(current.returns[0].number!);
     expect((await Order.findById(order.id).lean())!.mailPending ?? []).not.toContain("return");
+    // The webhook of the step names it, with the return in its data.
+    const body = JSON.parse(eventBody({ type: "returnUpdated", order: current, returnId: entry.id }));
+    expect(body).toMatchObject({ id: `evt_${order.id}_return_${entry.id}_received`, type: "order.return.received" });
+    expect(body.data.return).toMatchObject({
+      status: "received",
+      condition: "restock",
+      number: current.returns[0].number,
+    });
   });
 
   test("two returns of the same line at once: one wins, the other is told; units never exceed what shipped", async () => {
