@@ -105,6 +105,8 @@ const schema = z.object({
     .min(1)
     .max(24 * 60)
     .default(72),
+  /** How many days after a parcel ships its units may be returned. */
+  RETURN_WINDOW_DAYS: z.coerce.number().int().min(1).max(730).default(30),
   ORDER_HOLD_REMINDER_HOURS: z.coerce
     .number()
     .int()

@@ -89,6 +89,8 @@ const partSchema = new Schema(
      * and no hold is given back twice (orders/model/holds.server.ts).
      */
     holds: { type: [holdSchema], default: undefined },
+    /** Returns whose units came back to this part's stock: each is counted once (stock-holds.server.ts). */
+    restockedReturns: { type: [Schema.Types.ObjectId], default: undefined, select: false },
     /** Orders beyond the stock are taken, the rest waiting on backorder (else refused as ever). */
     backorderable: { type: Boolean, default: false },
     /** When the next stock is expected (a day), or else how many days a restock takes. */

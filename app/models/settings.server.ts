@@ -8,6 +8,8 @@ export type ModelSettings = {
   stockReserveMs: number;
   /** How long an unpaid card order holds its stock (ORDER_HOLD_HOURS). */
   orderHoldMs: number;
+  /** How long after a parcel ships its units may be returned (RETURN_WINDOW_DAYS). */
+  returnWindowMs: number;
   /** What one customer may hold awaiting card payment, by whether their email is verified. */
   unpaidCaps: Record<"verified" | "unverified", { orders: number; valueCents: number }>;
 };

@@ -29,7 +29,9 @@ export type StockProblem = {
     | "hold-mismatch"
     | "backorder-mismatch"
     | "shipped-mismatch"
-    | "unallocated";
+    | "unallocated"
+    | "return-mismatch"
+    | "return-not-restocked";
   message: string;
 };
 
@@ -142,8 +144,84 @@ export async function checkStock({
       );
     }
   }
+  problems.push(...(await checkReturns(young)));
   // Lines of live orders whose part no longer exists hold nothing anywhere: not a stock problem.
   return { parts: count, problems };
+}
+
+/**
+ * Returns add up: each line counts in returns the units of its returns not declined (what came
+ * back, once received), never more than it shipped; and each return received back to stock is
+ * noted on its parts (their stock rose by it once), unless it is still settling.
+ */
+async function checkReturns(young: Date) {
+  const found: { partId: string; kind: StockProblem["kind"]; message: string }[] = [];
+  const restocked = new Map<string, Set<string>>();
+  const orders = Order.find({ "returns.0": { $exists: true } }, { lines: 1, returns: 1, status: 1, updatedAt: 1 })
+    .lean()
+    .cursor({ batchSize: 500 });
+  for await (const order of orders) {
+    const id = order._id.toString();
+    const counted = new Map<number, number>();
+    for (const entry of order.returns ?? []) {
+      if (entry.status === "declined") continue;
+      for (const line of entry.lines)
+        counted.set(
+          line.lineIndex,
+          (counted.get(line.lineIndex) ?? 0) +
+            (entry.status === "received" ? (line.receivedQuantity ?? 0) : line.quantity),
+        );
+      if (
+        entry.status === "received" &&
+        entry.condition === "restock" &&
+        !(entry.stockPending && order.updatedAt > young)
+      )
+        for (const line of entry.lines)
+          if ((line.receivedQuantity ?? 0) > 0) {
+            const ids = restocked.get(line.partId.toString()) ?? new Set<string>();
+            ids.add(`${entry._id.toString()}|${id}`);
+            restocked.set(line.partId.toString(), ids);
+          }
+    }
+    for (const [index, line] of (order.lines ?? []).entries()) {
+      const returned = line.returnedQuantity ?? 0;
+      const shipped = order.status === "shipped" ? line.quantity : (line.shippedQuantity ?? 0);
+      const expected = counted.get(index) ?? 0;
+      if (returned !== expected || returned > shipped)
+        found.push({
+          partId: line.partId.toString(),
+          kind: "return-mismatch",
+          message: `order ${id} counts ${returned} units in returns of a line with ${expected} in its returns and ${shipped} shipped`,
+        });
+    }
+  }
+  if (restocked.size) {
+    const parts = await Part.find({ _id: { $in: [...restocked.keys()] } }, { restockedReturns: 1 }).lean();
+    const noted = new Map(
+      parts.map((part) => [part._id.toString(), new Set((part.restockedReturns ?? []).map(String))]),
+    );
+    for (const [partId, entries] of restocked)
+      for (const key of entries) {
+        const [returnId, orderId] = key.split("|");
+        if (noted.has(partId) && !noted.get(partId)!.has(returnId))
+          found.push({
+            partId,
+            kind: "return-not-restocked",
+            message: `return ${returnId} of order ${orderId} was received back to stock, but the part's stock never rose by it`,
+          });
+      }
+  }
+  if (!found.length) return [];
+  const names = await Part.find(
+    { _id: { $in: found.map((problem) => problem.partId) } },
+    { partNumber: 1, name: 1 },
+  ).lean();
+  const byId = new Map(names.map((part) => [part._id.toString(), part]));
+  return found.map((problem) => ({
+    ...problem,
+    partNumber: byId.get(problem.partId)?.partNumber ?? "",
+    name: byId.get(problem.partId)?.name ?? "",
+  }));
 }
 
 /** The last check's result, for Shop Today (one document, rewritten by each run). */

@@ -125,3 +125,17 @@ export async function listBackorderedParts(limit = 10) {
     };
   });
 }
+
+/**
+ * Units of a return received in good condition go back on the shelf: onHand and available rise
+ * together, once per return (its id noted on the part in the same update; a second call changes
+ * nothing). Returns whether the units were added now.
+ */
+export async function restockReturnedUnits(partId: string, returnId: Types.ObjectId, quantity: number) {
+  if (!isObjectId(partId) || quantity <= 0) return false;
+  const result = await Part.updateOne(
+    { _id: partId, restockedReturns: { $ne: returnId } },
+    { $inc: { onHand: quantity, availableQuantity: quantity }, $push: { restockedReturns: returnId } },
+  );
+  return result.modifiedCount === 1;
+}

@@ -18,6 +18,7 @@ import {
   mailOrderPlaced,
   mailOrderShipped,
   mailParcelShipped,
+  mailReturnStep,
 } from "./mail.server";
 import { queueOrderWebhooks } from "~/utils/webhooks.server";
 
@@ -28,7 +29,9 @@ export type OrderEvent =
   | { type: "orderCancelled"; order: OrderView; by: "customer" | "shop" }
   | { type: "orderExpired"; order: OrderView }
   | { type: "shipmentCreated"; order: OrderView; shipmentId: string }
-  | { type: "backorderAllocated"; order: OrderView };
+  | { type: "backorderAllocated"; order: OrderView }
+  /** A return was asked for, approved, declined or received: the event names its current step. */
+  | { type: "returnUpdated"; order: OrderView; returnId: string };
 
 export type OrderEventType = OrderEvent["type"];
 
@@ -49,6 +52,8 @@ export function pendingNoteOf(event: OrderEvent): OrderMailEvent {
       return "shipment";
     case "backorderAllocated":
       return "allocated";
+    case "returnUpdated":
+      return "return";
   }
 }
 
@@ -72,6 +77,8 @@ function mailSubscriber(event: OrderEvent) {
         : Promise.resolve(true);
     case "backorderAllocated":
       return mailBackorderAllocated(event.order);
+    case "returnUpdated":
+      return mailReturnStep(event.order, event.returnId);
   }
 }
 

@@ -43,6 +43,13 @@ async function raiseAgain(order: OrderView, event: OrderMailEvent, lowStockPartI
     }
     case "allocated":
       return raiseOrderEvent({ type: "backorderAllocated", order });
+    case "return": {
+      // Each step of each return has its own key: raising every return again writes only what is missing.
+      let written = true;
+      for (const entry of order.returns)
+        written &&= await raiseOrderEvent({ type: "returnUpdated", order, returnId: entry.id });
+      return written;
+    }
     case "reminder": {
       // A reminder is mail only (no webhook event): cleared here once written.
       const written = await mailHoldEnding(order);

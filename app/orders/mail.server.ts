@@ -12,6 +12,7 @@ import {
 } from "~/emails/orders";
 import { HoldEndingEmail, OrderExpiredEmail } from "~/emails/holds";
 import { BackorderAllocatedEmail, ParcelShippedEmail } from "~/emails/warehouse";
+import { ReturnEmail, returnSubject } from "~/emails/returns";
 import type { OrderView } from "~/orders/model/view.server";
 import { getUserById, listAdminRecipients } from "~/models/user.server";
 import { queueEmail, shopUrl } from "~/utils/email.server";
@@ -226,6 +227,20 @@ export async function mailBackorderAllocated(order: OrderView) {
       subject: `Stock arrived for your PartsWorks ${orderName(order)}`,
       essential: true,
       body: () => createElement(BackorderAllocatedEmail, { order, ...links(order) }),
+    }),
+  );
+}
+
+/** Each step of a return (asked, approved with its RMA number, declined, received): one message per step. */
+export async function mailReturnStep(order: OrderView, returnId: string) {
+  const entry = order.returns.find((candidate) => candidate.id === returnId);
+  if (!entry) return true;
+  return safely(`return ${entry.status}`, () =>
+    mailCustomer(order, {
+      key: `order:${order.id}:return:${returnId}:${entry.status}`,
+      subject: returnSubject(order, entry),
+      essential: true,
+      body: () => createElement(ReturnEmail, { order, entry, ...links(order) }),
     }),
   );
 }

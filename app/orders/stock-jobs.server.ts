@@ -16,6 +16,7 @@ import { mailHoldEnding } from "./mail.server";
 import { raiseOrderEvent } from "./events.server";
 import { mailApprovalExpired } from "./approvals.server";
 import { settleLeftShipments } from "./model/shipments.server";
+import { settleLeftReturns } from "./model/returns.server";
 import { allocateArrivedStock, allocateLeftBackorders } from "./warehouse.server";
 
 /**
@@ -73,8 +74,10 @@ export async function sweepStock(now = new Date()) {
   }
   let expired = 0;
   for (const id of await listHoldsEnded({ now })) if (await expireOrder(id, now)) expired++;
+  // Units of a return received back to stock that a crash left off the shelf: restocked now.
+  const restocked = await settleLeftReturns({ graceMs: reserveMs });
   // Stock and backorders on the same part (an allocation a crash or a failed write left): allocated now.
-  const allocated = await allocateLeftBackorders();
+  const allocated = (restocked.length ? await allocateArrivedStock(restocked) : 0) + (await allocateLeftBackorders());
   return { ...reserving, settled, reminded, expired, allocated };
 }
 

@@ -7,6 +7,8 @@ import { lowStockParts, oldestOrders, salesByDay, type DaySales } from "~/models
 import { listOverdue } from "~/orders/model/payments.server";
 import { getLatestStockCheck } from "~/models/stock-check.server";
 import { listBackorderedParts } from "~/models/stock-holds.server";
+import { listOpenReturns } from "~/orders/model/returns.server";
+import { RETURN_REASON_WORDS } from "~/domain/returns";
 import { formatDay, orderStateText } from "~/domain/order-states";
 import { requireAdmin } from "~/utils/guards.server";
 import { listFailedMail } from "~/utils/failed-mail.server";
@@ -16,7 +18,7 @@ import { formatDateTime } from "~/format";
 /** The admin home: what needs doing now, parts running low, and the last 30 days of sales. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const [awaitingPayment, awaitingShipment, overdue, lowStock, sales, stockCheck, failedMail, backorders] =
+  const [awaitingPayment, awaitingShipment, overdue, lowStock, sales, stockCheck, failedMail, backorders, returns] =
     await Promise.all([
       oldestOrders("unpaid"),
       oldestOrders("paid"),
@@ -26,6 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       getLatestStockCheck(),
       listFailedMail(5),
       listBackorderedParts(10),
+      listOpenReturns(10),
     ]);
   const slim = ({ orders, total }: Awaited<ReturnType<typeof oldestOrders>>) => ({
     total,
@@ -52,6 +55,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       overdue: slim(overdue),
       lowStock,
       backorders,
+      returns,
       sales,
       // Said only when the last stock check (every 10 minutes, or npm run stock:check) found a difference.
       stockCheck: stockCheck?.problemCount ? stockCheck : null,
@@ -68,8 +72,18 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 type OrderList = ReturnType<typeof useLoaderData<typeof loader>>["awaitingPayment"];
 
 export default function AdminHome() {
-  const { awaitingPayment, awaitingShipment, overdue, lowStock, backorders, sales, stockCheck, failedMail, diskFull } =
-    useLoaderData<typeof loader>();
+  const {
+    awaitingPayment,
+    awaitingShipment,
+    overdue,
+    lowStock,
+    backorders,
+    returns,
+    sales,
+    stockCheck,
+    failedMail,
+    diskFull,
+  } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <h1 className="text-2xl font-bold">Shop Today</h1>
@@ -160,6 +174,34 @@ export default function AdminHome() {
           oldest="Oldest due first."
         />
       </div>
+      <section aria-labelledby="returns-open" className="mt-8">
+        <h2 id="returns-open" className="text-xl font-semibold">
+          Returns to decide and to receive ({returns.length.toLocaleString("en-US")})
+        </h2>
+        {returns.length === 0 ? (
+          <p className="mt-2 text-slate-700">No return waits for the shop.</p>
+        ) : (
+          <ul className="mt-2 divide-y divide-slate-200 rounded border border-slate-200" data-testid="open-returns">
+            {returns.map(({ order, entry }) => (
+              <li key={entry.id} className="p-3" data-testid="open-return">
+                <Link
+                  to={`/dashboard/manageOrders/${order.id}/returns/${entry.id}`}
+                  className="font-medium text-brand-700 underline"
+                >
+                  {entry.number ?? "Return request"} of {order.number}
+                </Link>
+                <span className="block text-sm text-slate-700">
+                  {entry.status === "requested" ? "To approve or decline" : "To receive"}:{" "}
+                  {entry.lines
+                    .map((line) => `${line.quantity.toLocaleString("en-US")} × ${line.productName}`)
+                    .join("; ")}{" "}
+                  ({RETURN_REASON_WORDS[entry.reason].toLowerCase()}), {order.companyName ?? order.userName}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
       <section aria-labelledby="backorders-waiting" className="mt-8">
         <h2 id="backorders-waiting" className="text-xl font-semibold">
           Backorders waiting for stock ({formatQuantity(backorders.length)})

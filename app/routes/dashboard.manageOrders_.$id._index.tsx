@@ -11,6 +11,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ExtendHoldForm, HoldNotice } from "~/components/hold-forms";
 import { RecordedPayments, RecordPaymentForm, ShipForm } from "~/components/order-admin-forms";
 import { OrderDetails, OrderHeading, PaymentSummary } from "~/components/order-details";
+import { OrderReturns } from "~/components/order-returns";
 import { orderShopActors } from "~/models/audit.server";
 import { getOrderById } from "~/orders/model/reads.server";
 import { requireAdmin } from "~/utils/guards.server";
@@ -206,6 +207,7 @@ export default function AdminOrderPage() {
       <HoldNotice holdUntil={order.holdUntil} who="customer" waiting={order.status === "approval"} />
       <PaymentSummary order={order} />
       <OrderDetails order={order} timeline={timeline} documents={documents} />
+      <OrderReturns returns={order.returns} viewer="admin" orderId={order.id} />
       {order.holdUntil ? (
         <section id="hold" aria-labelledby="hold-heading" className="mt-8 scroll-mt-4">
           <h2 id="hold-heading" className="text-lg font-semibold">

@@ -10,6 +10,8 @@ import { orderStateText } from "~/domain/order-states";
 import { formatCents } from "~/format";
 import { HoldNotice } from "~/components/hold-forms";
 import { OrderDetails, OrderHeading, PaymentSummary } from "~/components/order-details";
+import { OrderReturns } from "~/components/order-returns";
+import { returnableUnits } from "~/orders/model/returns.server";
 import { documentsOf } from "~/orders/documents.server";
 import { approversOf } from "~/utils/spending-limit.server";
 import { can } from "~/utils/companies.server";
@@ -33,6 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       order,
       approval,
       mayOrder: can(user, "order"),
+      mayReturn: returnableUnits(order).some((units) => units > 0),
       timeline: orderTimeline(order, "customer"),
       documents: documentsOf(order, "customer"),
     },
@@ -45,7 +48,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const linkClass = "font-medium text-brand-700 underline hover:text-brand-800";
 
 export default function OrderPage() {
-  const { order, approval, mayOrder, timeline, documents } = useLoaderData<typeof loader>();
+  const { order, approval, mayOrder, mayReturn, timeline, documents } = useLoaderData<typeof loader>();
   const isPending = useIsPending({ formAction: "/dashboard/cart" });
   return (
     <div className="mx-auto max-w-4xl px-4 py-8">
@@ -72,6 +75,7 @@ export default function OrderPage() {
       <ApprovalNotice approval={approval} totalCents={order.totalCents} orderId={order.id} />
       <PaymentSummary order={order} />
       <OrderDetails order={order} timeline={timeline} documents={documents} />
+      <OrderReturns returns={order.returns} viewer="customer" orderId={order.id} mayAsk={mayReturn} />
       <div className="mt-6 flex flex-wrap items-center gap-3">
         {order.state === "unpaid" ? (
           <>

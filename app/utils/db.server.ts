@@ -107,6 +107,7 @@ function modelSettingsFromEnv() {
   return {
     stockReserveMs: env.STOCK_RESERVE_DEADLINE_SECONDS * 1000,
     orderHoldMs: env.ORDER_HOLD_HOURS * 60 * 60 * 1000,
+    returnWindowMs: env.RETURN_WINDOW_DAYS * 24 * 60 * 60 * 1000,
     unpaidCaps: {
       verified: { orders: env.UNPAID_ORDERS_CAP, valueCents: env.UNPAID_VALUE_CAP * 100 },
       unverified: { orders: env.UNVERIFIED_UNPAID_ORDERS_CAP, valueCents: env.UNVERIFIED_UNPAID_VALUE_CAP * 100 },

@@ -19,7 +19,7 @@ import { toOrderView } from "~/orders/model/view.server";
 import { hashPassword } from "./password.server";
 import { getEnv } from "./env.server";
 import { priceLines } from "./pricing.server";
-import { ensureDemoWarehouse } from "./demo-warehouse.server";
+import { ensureDemoReturns, ensureDemoWarehouse } from "./demo-warehouse.server";
 
 /**
  * The demo accounts; their logins are printed when the shop starts on the local database. Taylor
@@ -536,6 +536,7 @@ export async function ensureDemoData() {
   await ensureDemoApproval(now);
   await ensureDemoBankTransferOrder(now);
   await ensureDemoWarehouse(now, DEMO_USERS[1].email, DEMO_USERS[0].email);
+  await ensureDemoReturns(now, DEMO_USERS[1].email, DEMO_USERS[0].email);
   // A company member is printed with their role in the company (the demo.sh and seed listings).
   return DEMO_USERS.map(({ email, password, role, companyRole, note }) => ({
     email,

@@ -12,6 +12,7 @@ import { User } from "~/models/user.server";
 import { Company } from "~/models/company.server";
 import { assignInvoiceNumber } from "~/orders/model/invoice.server";
 import { Order } from "~/orders/model/schema.server";
+import { nextInSequence } from "~/models/counter.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BACKORDERED_PART = "PW-1009";
@@ -112,4 +113,83 @@ export async function ensureDemoWarehouse(now: number, caseyEmail: string, staff
     },
   );
   await assignInvoiceNumber(order._id.toString());
+}
+
+/**
+ * The demo's returns on first start, on Casey's order shipped with tracking: one of each step (asked
+ * for, approved with its RMA number, declined, received back to stock), so Shop Today lists two to
+ * act on. The received units are on the part's shelf, noted once, as the stock check expects.
+ */
+export async function ensureDemoReturns(now: number, caseyEmail: string, staffEmail: string) {
+  const casey = await User.findOne({ email: caseyEmail }).lean();
+  if (!casey || (await Order.exists({ userId: casey._id, "returns.0": { $exists: true } }))) return;
+  const order = await Order.findOne({ userId: casey._id, status: "shipped", "lines.0.quantity": { $gte: 40 } })
+    .sort({ shippedAt: -1 })
+    .lean();
+  if (!order?.shippedAt || now - order.shippedAt.getTime() > 25 * DAY_MS) return;
+  const shippedAt = order.shippedAt.getTime();
+  const at = (days: number) => new Date(Math.min(now - 60_000, shippedAt + days * DAY_MS));
+  const line = order.lines[0];
+  const one = (quantity: number, received?: number) => [
+    { lineIndex: 0, partId: line.partId, quantity, ...(received === undefined ? {} : { receivedQuantity: received }) },
+  ];
+  const requester = { requestedBy: casey._id, requestedByName: casey.name };
+  const receivedId = new mongoose.Types.ObjectId();
+  const rma = async () => 100_000 + (await nextInSequence("rma"));
+  const returns = [
+    {
+      ...requester,
+      status: "received",
+      number: await rma(),
+      reason: "warranty",
+      note: "Squeals after two weeks.",
+      lines: one(4, 4),
+      requestedAt: at(2),
+      decidedAt: at(2.2),
+      decidedBy: staffEmail,
+      receivedAt: at(6),
+      receivedBy: staffEmail,
+      condition: "restock",
+      _id: receivedId,
+    },
+    {
+      ...requester,
+      status: "declined",
+      reason: "wrong-part-ordered",
+      note: "We ordered the wrong size.",
+      lines: one(20),
+      requestedAt: at(3),
+      decidedAt: at(3.5),
+      decidedBy: staffEmail,
+      declineReason: "Opened packs of this part cannot go back; we can swap unopened ones.",
+    },
+    {
+      ...requester,
+      status: "approved",
+      number: await rma(),
+      reason: "wrong-part-sent",
+      note: "Box says PW-1003, parts are PW-1002.",
+      lines: one(10),
+      requestedAt: at(8),
+      decidedAt: at(8.5),
+      decidedBy: staffEmail,
+    },
+    {
+      ...requester,
+      status: "requested",
+      reason: "damaged",
+      note: "Five pads cracked in transit.",
+      lines: one(5),
+      requestedAt: at(14),
+    },
+  ];
+  const updated = await Order.updateOne(
+    { _id: order._id, returnCount: { $in: [0, null] } },
+    { $set: { returns, returnCount: returns.length, "lines.0.returnedQuantity": 4 + 10 + 5 } },
+  );
+  if (updated.modifiedCount === 1)
+    await Part.updateOne(
+      { _id: line.partId, restockedReturns: { $ne: receivedId } },
+      { $inc: { onHand: 4, availableQuantity: 4 }, $push: { restockedReturns: receivedId } },
+    );
 }

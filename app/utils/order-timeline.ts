@@ -1,6 +1,7 @@
 import type { OrderPaymentMethod } from "~/domain/order-payments";
 import { formatCents, formatQuantity } from "~/format";
 import { formatDay, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
+import { RETURN_CONDITION_WORDS, RETURN_REASON_WORDS } from "~/domain/returns";
 
 /** An order's timeline: every event with its time and who did it, in the order they happened. */
 export type TimelineEvent = {
@@ -15,7 +16,11 @@ export type TimelineEvent = {
     | "parcel"
     | "cancelled"
     | "removed"
-    | "expired";
+    | "expired"
+    | "return-requested"
+    | "return-approved"
+    | "return-declined"
+    | "return-received";
   label: string;
   at: string;
   actor: string;
@@ -50,6 +55,21 @@ type TimedOrder = {
   reorderedFrom?: string | null;
   /** The parcels it left in (an order shipped whole shows only "Shipped"). */
   shipments?: { id: string; number: number; shippedAt: string; lines: { productName: string; quantity: number }[] }[];
+  /** Its returns: each step (asked, approved or declined, received) is an event. */
+  returns?: {
+    number: string | null;
+    status: "requested" | "approved" | "declined" | "received";
+    reason: keyof typeof RETURN_REASON_WORDS;
+    lines: { productName: string; quantity: number; receivedQuantity: number | null }[];
+    requestedAt: string;
+    requestedByName: string;
+    decidedAt: string | null;
+    decidedBy: string | null;
+    declineReason: string | null;
+    receivedAt: string | null;
+    receivedBy: string | null;
+    condition: keyof typeof RETURN_CONDITION_WORDS | null;
+  }[];
 };
 
 /**
@@ -124,6 +144,42 @@ export function orderTimeline(
         }))
       : []),
     order.shippedAt ? { event: "shipped", label: "Shipped", at: order.shippedAt, actor: shop("shipped") } : null,
+    ...(order.returns ?? []).flatMap((entry): TimelineEvent[] => {
+      const staff = (email: string | null) => (viewer === "admin" && email ? `the shop (${email})` : "the shop");
+      const what = entry.lines
+        .map((line) => `${line.quantity.toLocaleString("en-US")} × ${line.productName}`)
+        .join("; ");
+      const steps: TimelineEvent[] = [
+        {
+          event: "return-requested",
+          label: `Return asked for (${RETURN_REASON_WORDS[entry.reason].toLowerCase()}): ${what}`,
+          at: entry.requestedAt,
+          actor: viewer === "admin" ? entry.requestedByName : entry.requestedByName || customer,
+        },
+      ];
+      if (entry.decidedAt && entry.status === "declined")
+        steps.push({
+          event: "return-declined",
+          label: `Return declined: ${entry.declineReason ?? ""}`,
+          at: entry.decidedAt,
+          actor: staff(entry.decidedBy),
+        });
+      else if (entry.decidedAt)
+        steps.push({
+          event: "return-approved",
+          label: `Return approved as ${entry.number ?? "a return"}`,
+          at: entry.decidedAt,
+          actor: staff(entry.decidedBy),
+        });
+      if (entry.receivedAt)
+        steps.push({
+          event: "return-received",
+          label: `Return ${entry.number ?? ""} received: ${entry.lines.map((line) => `${(line.receivedQuantity ?? 0).toLocaleString("en-US")} × ${line.productName}`).join("; ")} (${RETURN_CONDITION_WORDS[entry.condition ?? "restock"].toLowerCase()})`,
+          at: entry.receivedAt,
+          actor: staff(entry.receivedBy),
+        });
+      return steps;
+    }),
     order.cancelledAt ? { event: "cancelled", label: "Cancelled", at: order.cancelledAt, actor: customer } : null,
     order.removedAt ? { event: "removed", label: "Removed", at: order.removedAt, actor: shop("removed") } : null,
     order.expiredAt

@@ -38,6 +38,10 @@ export const WEBHOOK_EVENT_TYPES = [
   "order.cancelled",
   "order.expired",
   "order.shipment.created",
+  "order.return.requested",
+  "order.return.approved",
+  "order.return.declined",
+  "order.return.received",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -50,7 +54,16 @@ const TYPE_OF: Record<OrderEvent["type"], WebhookEventType | null> = {
   orderExpired: "order.expired",
   shipmentCreated: "order.shipment.created",
   backorderAllocated: null,
+  // Named by the return's step (typeOf).
+  returnUpdated: null,
 };
+
+/** The type receivers see for this event, or null for mail-only events. */
+function typeOf(event: OrderEvent): WebhookEventType | null {
+  if (event.type !== "returnUpdated") return TYPE_OF[event.type];
+  const entry = event.order.returns.find((candidate) => candidate.id === event.returnId);
+  return entry ? `order.return.${entry.status}` : null;
+}
 
 /**
  * The event's id: the same each time this event of this order is raised again (the sweep, a
@@ -58,6 +71,8 @@ const TYPE_OF: Record<OrderEvent["type"], WebhookEventType | null> = {
  */
 export function eventIdOf(event: OrderEvent) {
   if (event.type === "shipmentCreated") return `evt_${event.order.id}_shipment_${event.shipmentId}`;
+  if (event.type === "returnUpdated")
+    return `evt_${event.order.id}_return_${event.returnId}_${typeOf(event)?.slice(13) ?? "gone"}`;
   const what =
     event.type === "orderCancelled" && event.by === "shop" ? "removed" : (TYPE_OF[event.type] ?? event.type).slice(6);
   return `evt_${event.order.id}_${what}`;
@@ -89,6 +104,7 @@ export function orderPayload(order: OrderView) {
     })),
     shipment: order.shipment,
     shipments: order.shipments,
+    returns: order.returns,
     createdAt: order.createdAt,
     paidAt: order.paidAt,
     shippedAt: order.shippedAt,
@@ -100,13 +116,16 @@ export function orderPayload(order: OrderView) {
 export function eventBody(event: OrderEvent, createdAt = new Date()) {
   return JSON.stringify({
     id: eventIdOf(event),
-    type: TYPE_OF[event.type],
+    type: typeOf(event),
     createdAt: createdAt.toISOString(),
     data: {
       order: orderPayload(event.order),
       ...(event.type === "orderCancelled" ? { cancelledBy: event.by } : {}),
       ...(event.type === "shipmentCreated"
         ? { shipment: event.order.shipments.find((shipment) => shipment.id === event.shipmentId) ?? null }
+        : {}),
+      ...(event.type === "returnUpdated"
+        ? { return: event.order.returns.find((entry) => entry.id === event.returnId) ?? null }
         : {}),
     },
   });
@@ -125,7 +144,7 @@ export function signatureHeader(secret: string, body: string, timestamp = Math.f
  */
 export async function queueOrderWebhooks(event: OrderEvent) {
   try {
-    const type = TYPE_OF[event.type];
+    const type = typeOf(event);
     if (!type) return true;
     const found = await endpointsForOrderOf(event.order);
     if (!found.length) return true;
@@ -292,7 +311,7 @@ export async function ensureDemoWebhooks(customerId: string, companyId: string, 
       eventId: eventIdOf(event),
       endpointId: endpoint.id,
       ownerId: customerId,
-      type: TYPE_OF[event.type]!,
+      type: typeOf(event)!,
       orderId: event.order.id,
       orderNumber: event.order.number,
       body: eventBody(event, at),

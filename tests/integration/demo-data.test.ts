@@ -8,6 +8,8 @@ import { listMembers } from "~/models/company-member.server";
 import { listAwaitingApproval } from "~/orders/model/approvals.server";
 import { listOverdue } from "~/orders/model/payments.server";
 import { Order } from "~/orders/model/schema.server";
+import { listOpenReturns } from "~/orders/model/returns.server";
+import { toOrderView } from "~/orders/model/view.server";
 import { checkStock } from "~/models/stock-check.server";
 import { User, getUserByEmail } from "~/models/user.server";
 import { ensureDemoData } from "~/utils/demo-data.server";
@@ -57,6 +59,30 @@ describe("the demo data", () => {
     await ensureDemoData();
     expect(await Order.countDocuments({ userEmail: "buyer@partsworks.test" })).toBe(1);
   });
+  test("shows a return in each step on Casey's shipped order, Shop Today's two to act on, the stock adding up", async () => {
+    const withReturns = await Order.find({
+      userEmail: "customer@partsworks.test",
+      "returns.0": { $exists: true },
+    }).lean();
+    expect(withReturns).toHaveLength(1);
+    const order = toOrderView(withReturns[0]);
+    expect(order.returns.map((entry) => entry.status).sort()).toEqual([
+      "approved",
+      "declined",
+      "received",
+      "requested",
+    ]);
+    expect(order.returns.filter((entry) => entry.number).map((entry) => entry.number)).toEqual([
+      expect.stringMatching(/^RMA-\d{6}$/),
+      expect.stringMatching(/^RMA-\d{6}$/),
+    ]);
+    expect((await listOpenReturns()).map(({ entry }) => entry.status).sort()).toEqual(["approved", "requested"]);
+    expect((await checkStock({ settleMs: 0 })).problems).toEqual([]);
+    await ensureDemoData();
+    expect((await Order.findById(order.id).lean())!.returns).toHaveLength(4);
+    expect((await checkStock({ settleMs: 0 })).problems).toEqual([]);
+  });
+
   test("the trade company's API keys screen lists its keys with who made them, once however often the demo starts", async () => {
     await ensureDemoData();
     const trade = await getUserByEmail("trade@partsworks.test");

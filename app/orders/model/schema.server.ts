@@ -7,6 +7,13 @@ import { MAX_ORDER_LINES } from "~/domain/order-lines";
 import { ORDER_NUMBER_BASE } from "~/domain/order-number";
 import { ORDER_PAYMENT_METHODS } from "~/domain/order-payments";
 import { PAYMENT_METHODS } from "~/domain/order-states";
+import {
+  MAX_DECLINE_REASON,
+  MAX_RETURN_NOTE,
+  RETURN_CONDITIONS,
+  RETURN_REASONS,
+  RETURN_STATUSES,
+} from "~/domain/returns";
 import { TAX_KINDS } from "~/domain/tax";
 import { nextInSequence } from "~/models/counter.server";
 import { postalAddressSchema } from "~/models/postal-address.server";
@@ -53,6 +60,7 @@ export const ORDER_MAIL_EVENTS = [
   "reminder",
   "shipment",
   "allocated",
+  "return",
 ] as const;
 export type OrderMailEvent = (typeof ORDER_MAIL_EVENTS)[number];
 
@@ -107,6 +115,44 @@ const partShipmentSchema = new Schema({
   stockPending: { type: Boolean },
 });
 
+/**
+ * A return the customer asked for (RMA): the units of each line, why, and what became of it. Every
+ * change is one update of the order conditional on the return's status as read (returns.server.ts);
+ * `stockPending` is set while units received back to stock are still to reach the part.
+ */
+const returnSchema = new Schema({
+  status: { type: String, enum: RETURN_STATUSES, required: true },
+  /** Given when approved: RMA-100042 (returns' own counter). */
+  number: { type: Number },
+  reason: { type: String, enum: RETURN_REASONS, required: true },
+  note: { type: String, trim: true, maxlength: MAX_RETURN_NOTE, default: "" },
+  lines: {
+    type: [
+      new Schema(
+        {
+          lineIndex: { type: Number, required: true, min: 0 },
+          partId: { type: Schema.Types.ObjectId, required: true },
+          quantity: { type: Number, required: true, min: 1 },
+          /** Units that came back (set when received; at most `quantity`). */
+          receivedQuantity: { type: Number, min: 0 },
+        },
+        { _id: false },
+      ),
+    ],
+    required: true,
+  },
+  requestedAt: { type: Date, required: true },
+  requestedBy: { type: Schema.Types.ObjectId, required: true },
+  requestedByName: { type: String, maxlength: 200 },
+  decidedAt: { type: Date },
+  decidedBy: { type: String, maxlength: 200 },
+  declineReason: { type: String, trim: true, maxlength: MAX_DECLINE_REASON },
+  receivedAt: { type: Date },
+  receivedBy: { type: String, maxlength: 200 },
+  condition: { type: String, enum: RETURN_CONDITIONS },
+  stockPending: { type: Boolean },
+});
+
 /** One part of an order, with a snapshot of the part as it was ordered. */
 const orderLineSchema = new Schema(
   {
@@ -127,6 +173,8 @@ const orderLineSchema = new Schema(
     backorderedQuantity: { type: Number, min: 0 },
     backorderExpectedOn: { type: Date },
     shippedQuantity: { type: Number, min: 0 },
+    /** Units in returns asked for, approved or received (a declined return gives its units back). */
+    returnedQuantity: { type: Number, min: 0 },
   },
   { _id: false },
 );
@@ -200,6 +248,9 @@ const orderSchema = new Schema(
     shipments: { type: [partShipmentSchema], default: undefined },
     /** How many parcels were recorded: each shipment is one update conditional on it (two tabs: one wins). */
     shipmentCount: { type: Number },
+    /** The returns asked for, and how many: each request is one update conditional on the count (one wins). */
+    returns: { type: [returnSchema], default: undefined },
+    returnCount: { type: Number },
     /** Set while a line waits on backorder (the allocation sweep and Shop Today find these). */
     backordered: { type: Boolean },
     status: { type: String, enum: ORDER_STATUSES, required: true, default: "unpaid" },
@@ -281,6 +332,9 @@ orderSchema.index({ stockPending: 1 }, { sparse: true });
 // Orders waiting on backorder, and shipments whose units are still to come off the parts' holds.
 orderSchema.index({ backordered: 1, createdAt: 1 }, { sparse: true });
 orderSchema.index({ "shipments.stockPending": 1 }, { sparse: true });
+// Shop Today's returns to decide and to receive; returns whose restocked units are still to reach the part.
+orderSchema.index({ "returns.status": 1 }, { sparse: true });
+orderSchema.index({ "returns.stockPending": 1 }, { sparse: true });
 // The caps on what a customer holds unpaid: their open orders by status.
 orderSchema.index({ userId: 1, status: 1 });
 // An order by its number (search, links people type); unique, so a number is never given twice.

@@ -11,6 +11,7 @@ import { formatOrderNumber } from "~/domain/order-number";
 import { orderState, PAYMENT_METHODS, type OrderState } from "~/domain/order-states";
 import type { PriceSource } from "~/domain/pricing";
 import type { TaxKind, TaxLine } from "~/domain/tax";
+import { formatRmaNumber, type ReturnCondition, type ReturnReason, type ReturnStatus } from "~/domain/returns";
 import type { OrderStatus, OrderDoc } from "./schema.server";
 
 export type OrderLineView = {
@@ -27,6 +28,34 @@ export type OrderLineView = {
   backorderedQuantity: number;
   backorderExpectedOn: string | null;
   shippedQuantity: number;
+  /** Units in returns asked for, approved or received. */
+  returnedQuantity: number;
+};
+
+/** A return (RMA) of some shipped units: numbered once approved. */
+export type ReturnView = {
+  id: string;
+  /** "RMA-100042" once approved, else null. */
+  number: string | null;
+  status: ReturnStatus;
+  reason: ReturnReason;
+  note: string;
+  lines: {
+    lineIndex: number;
+    partNumber: string;
+    productName: string;
+    quantity: number;
+    receivedQuantity: number | null;
+  }[];
+  requestedAt: string;
+  requestedBy: string;
+  requestedByName: string;
+  decidedAt: string | null;
+  decidedBy: string | null;
+  declineReason: string | null;
+  receivedAt: string | null;
+  receivedBy: string | null;
+  condition: ReturnCondition | null;
 };
 
 export type RecordedPaymentView = {
@@ -100,6 +129,8 @@ export type OrderView = {
   shipment: ShipmentView | null;
   /** Every parcel the order left in (an order shipped whole before parcels were kept: one). */
   shipments: PartShipmentView[];
+  /** The returns asked for, oldest first. */
+  returns: ReturnView[];
   /** Units of all lines still waiting on backorder, and units not shipped yet. */
   backorderedUnits: number;
   unshippedUnits: number;
@@ -185,6 +216,7 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     backorderExpectedOn: line.backorderExpectedOn ? line.backorderExpectedOn.toISOString().slice(0, 10) : null,
     // An order shipped whole before parcels were counted shipped every unit.
     shippedQuantity: status === "shipped" ? (line.quantity ?? 0) : (line.shippedQuantity ?? 0),
+    returnedQuantity: line.returnedQuantity ?? 0,
   }));
   const shipments = toShipmentViews(doc, lines);
   const taxLines = ((doc.taxLines ?? []) as Partial<TaxLine>[]).map((line) => ({
@@ -246,6 +278,7 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
       ? { carrier: doc.shipment.carrier, trackingNumber: doc.shipment.trackingNumber || null }
       : null,
     shipments,
+    returns: toReturnViews(doc, lines),
     backorderedUnits: lines.reduce((sum, line) => sum + line.backorderedQuantity, 0),
     unshippedUnits: lines.reduce((sum, line) => sum + line.quantity - line.shippedQuantity, 0),
     paid: Boolean(doc.paidAt) || status === "paid",
@@ -298,5 +331,49 @@ function toShipmentViews(doc: Partial<OrderDoc>, lines: OrderLineView[]): PartSh
       productName: lines[line.lineIndex]?.productName ?? "",
       quantity: line.quantity,
     })),
+  }));
+}
+
+type ReturnDoc = {
+  _id: Types.ObjectId;
+  status: string;
+  number?: number | null;
+  reason: string;
+  note?: string | null;
+  lines: { lineIndex: number; quantity: number; receivedQuantity?: number | null }[];
+  requestedAt: Date;
+  requestedBy: Types.ObjectId;
+  requestedByName?: string | null;
+  decidedAt?: Date | null;
+  decidedBy?: string | null;
+  declineReason?: string | null;
+  receivedAt?: Date | null;
+  receivedBy?: string | null;
+  condition?: string | null;
+};
+
+function toReturnViews(doc: Partial<OrderDoc>, lines: OrderLineView[]): ReturnView[] {
+  return ((doc.returns ?? []) as unknown as ReturnDoc[]).map((entry) => ({
+    id: entry._id.toString(),
+    number: entry.number ? formatRmaNumber(entry.number) : null,
+    status: entry.status as ReturnStatus,
+    reason: entry.reason as ReturnReason,
+    note: entry.note ?? "",
+    lines: entry.lines.map((line) => ({
+      lineIndex: line.lineIndex,
+      partNumber: lines[line.lineIndex]?.partNumber ?? "",
+      productName: lines[line.lineIndex]?.productName ?? "",
+      quantity: line.quantity,
+      receivedQuantity: line.receivedQuantity ?? null,
+    })),
+    requestedAt: entry.requestedAt.toISOString(),
+    requestedBy: entry.requestedBy.toString(),
+    requestedByName: entry.requestedByName ?? "",
+    decidedAt: iso(entry.decidedAt),
+    decidedBy: entry.decidedBy ?? null,
+    declineReason: entry.declineReason ?? null,
+    receivedAt: iso(entry.receivedAt),
+    receivedBy: entry.receivedBy ?? null,
+    condition: (entry.condition as ReturnCondition | undefined) ?? null,
   }));
 }

@@ -1,0 +1,66 @@
+import { Text } from "@react-email/text";
+import { RETURN_CONDITION_WORDS, RETURN_REASON_WORDS } from "~/domain/returns";
+import type { ReturnView } from "~/orders/model/view.server";
+import { EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
+import { orderName } from "./orders";
+
+type Links = { shopUrl: string; orderUrl: string };
+const units = (n: number) => n.toLocaleString("en-US");
+
+/** The subject of each step of a return, as the customer reads it. */
+export function returnSubject(order: { number: string }, entry: Pick<ReturnView, "status" | "number">) {
+  switch (entry.status) {
+    case "requested":
+      return `We have your return request for ${SHOP_NAME} ${orderName(order)}`;
+    case "approved":
+      return `Return ${entry.number} approved: how to send the parts back (${orderName(order)})`;
+    case "declined":
+      return `Your return request for ${orderName(order)} was declined`;
+    case "received":
+      return `Return ${entry.number} received (${orderName(order)})`;
+  }
+}
+
+/** Each step of a return, to the customer (essential: it is about their goods and money). */
+export function ReturnEmail({
+  order,
+  entry,
+  ...links
+}: Links & { order: { number: string; userName: string }; entry: ReturnView }) {
+  return (
+    <EmailLayout preview={returnSubject(order, entry)} shopUrl={links.shopUrl}>
+      <Paragraph>Hello {order.userName},</Paragraph>
+      {entry.status === "requested" ? (
+        <Paragraph>
+          We have your request to return these parts of your {orderName(order)} ({RETURN_REASON_WORDS[entry.reason]}).
+          We will answer shortly; please do not send anything before we approve it.
+        </Paragraph>
+      ) : null}
+      {entry.status === "approved" ? (
+        <>
+          <Paragraph>
+            Your return is approved. Its number is {entry.number}. Pack the parts below with a note that says{" "}
+            {entry.number} and {order.number}, and send them to: {SHOP_NAME} Returns, 200 Industrial Way, Dock 4.
+          </Paragraph>
+          <Paragraph>We credit what arrives once we have checked it.</Paragraph>
+        </>
+      ) : null}
+      {entry.status === "declined" ? (
+        <Paragraph>We cannot take these parts back{entry.declineReason ? `: ${entry.declineReason}` : "."}</Paragraph>
+      ) : null}
+      {entry.status === "received" ? (
+        <Paragraph>
+          Your return {entry.number} arrived and was checked (
+          {RETURN_CONDITION_WORDS[entry.condition ?? "restock"].toLowerCase()}).
+        </Paragraph>
+      ) : null}
+      {entry.lines.map((line, index) => (
+        <Text key={index} style={{ fontSize: "14px", margin: "4px 0" }}>
+          {units(entry.status === "received" ? (line.receivedQuantity ?? 0) : line.quantity)} × {line.productName}
+          {line.partNumber ? ` (${line.partNumber})` : ""}
+        </Text>
+      ))}
+      <Paragraph>The order: {links.orderUrl}</Paragraph>
+    </EmailLayout>
+  );
+}
