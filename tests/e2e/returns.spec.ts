@@ -5,6 +5,7 @@ import { recordPayment } from "~/orders/service.server";
 import { shipOrder } from "~/orders/warehouse.server";
 import { getUserById } from "~/models/user.server";
 import { expect, test } from "./fixtures";
+import { DETROIT } from "../fixtures/addresses";
 
 const staff = { actor: { id: "000000000000000000000000", email: "staff@example.com" } };
 
@@ -21,7 +22,7 @@ test("a customer returns a damaged line; staff approve, receive and restock it",
   const placed = await placeOrder({
     lines: [{ partId: part.id, quantity: 200 }],
     phone: "+1 555 0160",
-    address: "4 Return Row, Springfield",
+    delivery: { ...DETROIT, line1: "4 Return Row" },
     user,
   });
   if (!placed.ok) throw new Error("not placed");

@@ -24,8 +24,9 @@ import { eventBody } from "~/utils/webhooks.server";
 import { loader as shopTodayLoader } from "~/routes/dashboard.admin";
 import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+import { DETROIT } from "../fixtures/addresses";
 
-const delivery = { phone: "+1 555 0100", address: "1 Return Road, Springfield" };
+const delivery = { phone: "+1 555 0100", delivery: { ...DETROIT, line1: "1 Return Road" } };
 const staff = { actor: { id: "000000000000000000000000", email: "staff@example.com" } };
 const DAY = 24 * 60 * 60 * 1000;
 
