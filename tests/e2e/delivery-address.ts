@@ -15,8 +15,9 @@ export async function fillDeliveryAddress(
   await form.getByLabel("City").fill(address.city);
   await form.getByLabel(/^(ZIP|Postal) code$/).fill(address.postalCode);
   await form.getByLabel("Country").selectOption(address.country);
-  // A country without states (Germany, …) has no region to choose: the list is disabled with JavaScript.
-  if (address.region) {
-    await form.getByLabel(/^(State|Province|Region|State or region|State or territory)$/).selectOption(address.region);
-  }
+  const region = form.getByLabel(/^(State|Province|Region|State or region|State or territory)$/);
+  // A country without states (Germany, …) has no region: with JavaScript the list is disabled; without,
+  // a state chosen before (say, pre-filled) must be cleared by hand.
+  if (address.region) await region.selectOption(address.region);
+  else if (await region.isEnabled()) await region.selectOption("");
 }

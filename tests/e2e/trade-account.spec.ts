@@ -26,7 +26,8 @@ test("a buyer enters company details and delivery addresses on My Profile", asyn
 
   // Company details: a tax number that does not fit the country is refused by the field, then corrected.
   await page.getByLabel("Company name").fill("Gearhaus GmbH");
-  await page.getByLabel("Country").selectOption("DE");
+  // The company's own country (the address book below has a Country of its own).
+  await page.getByRole("region", { name: "Save company details" }).getByLabel("Country").selectOption("DE");
   await page.getByLabel("VAT or tax number").fill("DE12");
   await page.getByLabel("Billing address").fill("Hauptstrasse 1\n10115 Berlin");
   await page.getByRole("button", { name: "Save company details" }).click();
