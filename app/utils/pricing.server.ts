@@ -9,7 +9,13 @@ import { getUserById } from "~/models/user.server";
 import { priceWith, unitPrice, VISITOR_PRICING, type CustomerPricing, type DeliveryPlace } from "~/domain/pricing";
 import type { TaxProfile } from "~/domain/tax";
 
-export { priceWith, type CustomerPricing, type DeliveryPlace, type PricedOrder, type PricedLine } from "~/domain/pricing";
+export {
+  priceWith,
+  type CustomerPricing,
+  type DeliveryPlace,
+  type PricedOrder,
+  type PricedLine,
+} from "~/domain/pricing";
 
 type PricingCustomer =
   | { id: string }

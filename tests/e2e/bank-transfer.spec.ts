@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { Order } from "~/orders/model/schema.server";
 import { formatCents } from "~/format";
 import { createOrder } from "../setup/order-factories";
+import { DETROIT } from "../fixtures/addresses";
+import { fillDeliveryAddress } from "./delivery-address";
 import { expect, test } from "./fixtures";
 
 /**
@@ -83,7 +85,7 @@ test("a customer without terms orders by bank transfer and pays from the pro-for
   await expect(page.getByText(/on account/i)).toHaveCount(0);
   await page.getByLabel(/^Quantity/).fill("10");
   await page.getByLabel("Phone").fill("+1 313 555 0177");
-  await page.getByLabel("Address", { exact: true }).fill("5 Wire Street\nDetroit, MI 48201");
+  await fillDeliveryAddress(page, { ...DETROIT, company: "", line1: "5 Wire Street", postalCode: "48201" });
   await page.getByLabel(/^Bank transfer \(pro-forma\)/).check();
   await page.getByRole("button", { name: "Buy" }).click();
 

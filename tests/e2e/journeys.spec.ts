@@ -10,6 +10,8 @@ import { getCart } from "~/models/cart.server";
 import { addToCart } from "~/models/cart.server";
 import { Company } from "~/models/company.server";
 import { Part } from "~/models/part.server";
+import { DETROIT } from "../fixtures/addresses";
+import { fillDeliveryAddress } from "./delivery-address";
 import { User } from "~/models/user.server";
 import { createUser, sessionCookieValue } from "../setup/factories";
 import { encodeMockUser, MOCK_USER_PARAM } from "../setup/oauth-server";
@@ -101,7 +103,7 @@ for (const [size, viewport] of Object.entries(SIZES)) {
       await expect(notices.first()).toContainText("This order needs approval by Olga Owner");
       await expect(notices.first()).toContainText("$1,500.00");
       await page.getByLabel("Phone").fill("+1 555 0199");
-      await page.getByLabel("Address", { exact: true }).fill("3 Axle Street, Springfield");
+      await fillDeliveryAddress(page, { ...DETROIT, line1: "3 Axle Street" });
       await shot(page, `buyer-checkout-over-limit-${size}`);
       await page.getByRole("button", { name: /^Place the order/ }).click();
       await expect(page.getByTestId("order-status")).toHaveText("Submitted for approval");

@@ -96,9 +96,23 @@ test("a buyer orders from the cart, the owner approves and staff record the paym
     await expect(phone).toBeFocused();
     await expect(phone).toHaveAttribute("aria-invalid", "true");
     await buyerPage.keyboard.type("+1 313 555 0144");
-    await tabTo(buyerPage, buyerPage.getByRole("textbox", { name: "Address", exact: true }));
-    await buyerPage.keyboard.press("ControlOrMeta+A");
-    await buyerPage.keyboard.type("9 Key Street\nDetroit, MI 48209");
+    // The delivery address field by field; a list takes the typed start of its option's name.
+    const delivery = buyerPage.getByRole("group", { name: "Delivery address" });
+    for (const [label, text] of [
+      ["Street address", "9 Key Street"],
+      ["City", "Detroit"],
+      [/^(ZIP|Postal) code$/, "48209"],
+    ] as const) {
+      await tabTo(buyerPage, delivery.getByLabel(label));
+      await buyerPage.keyboard.press("ControlOrMeta+A");
+      await buyerPage.keyboard.type(text);
+    }
+    await tabTo(buyerPage, delivery.getByLabel("Country"));
+    await buyerPage.keyboard.type("United States");
+    await expect(delivery.getByLabel("Country")).toHaveValue("US");
+    await tabTo(buyerPage, delivery.getByLabel("State"));
+    await buyerPage.keyboard.type("Michigan");
+    await expect(delivery.getByLabel("State")).toHaveValue("MI");
     // The payment choice is a radio group: Tab reaches the chosen one, an arrow key moves the choice.
     const onAccount = buyerPage.getByLabel(/On account \(net 30 days\)/);
     await tabTo(buyerPage, buyerPage.getByRole("radio", { checked: true }));

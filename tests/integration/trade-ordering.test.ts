@@ -18,6 +18,7 @@ import { createPart, storedCustomer } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, fetchPage, getRequest, loaderArgs, pageText, postRequest, settle } from "../setup/requests";
 import { expectFieldError, signedIn, snapshot } from "./ordering.helpers";
+import { addressForm, DETROIT, DELIVERY_FORM, TOLEDO } from "../fixtures/addresses";
 
 const postOrder = (partId: string, fields: Record<string, string>, cookie: string) =>
   settle(orderAction(actionArgs(postRequest(`/parts/${partId}`, fields, { cookie }), { id: partId })));
@@ -31,23 +32,36 @@ const json = async (response: Promise<Response>) => (await response).json();
 const stored = (id: string) => storedCustomer(id);
 
 const fiftyLines = Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n");
+/** An address-book entry as My Profile's form posts it (`postal.line1`, …). */
+const bookEntry = (address: typeof DETROIT) => addressForm(address, "postal");
+const PLANT = { ...DETROIT, company: "", line1: "1 Plant Road", city: "Flint", postalCode: "48502" };
+const DEPOT = { ...TOLEDO, line1: "2 Depot Lane" };
 
 describe("the order forms start from the profile", () => {
   test("the default delivery address and the profile's phone; the profile's address when the book is empty", async () => {
     const part = await createPart();
     const { cookie } = await signedIn();
+    // A profile's own address stays free text; an order form reads it into fields where that is certain.
     await postProfile(
-      { intent: "profile", name: "Tara Trade", number: "+49 30 123456", address: "Old Street 1" },
+      { intent: "profile", name: "Tara Trade", number: "+49 30 123456", address: "Old Street 1\nDetroit, MI 48209" },
       cookie,
     );
     const partPage = () =>
       json(settle(partLoader(loaderArgs(getRequest(`/parts/${part.id}`, { cookie }), { id: part.id }))));
-    expect((await partPage()).buyer).toMatchObject({ phone: "+49 30 123456", address: "Old Street 1" });
+    expect((await partPage()).buyer).toMatchObject({
+      phone: "+49 30 123456",
+      delivery: { line1: "Old Street 1", city: "Detroit", region: "MI", postalCode: "48209", country: "US" },
+      confirmAddress: null,
+      addressId: null,
+    });
 
-    await postProfile({ intent: "address-save", label: "Plant", address: "1 Plant Road\nFlint" }, cookie);
-    await postProfile({ intent: "address-save", label: "Depot", address: "2 Depot Lane", makeDefault: "on" }, cookie);
-    const buyer = { phone: "+49 30 123456", address: "2 Depot Lane" };
-    expect((await partPage()).buyer).toMatchObject(buyer);
+    await postProfile({ intent: "address-save", label: "Plant", ...bookEntry(PLANT) }, cookie);
+    await postProfile({ intent: "address-save", label: "Depot", ...bookEntry(DEPOT), makeDefault: "on" }, cookie);
+    const { buyer: withBook } = await partPage();
+    const depotId = withBook.addressId;
+    expect(depotId).toEqual(expect.any(String));
+    const buyer = { phone: "+49 30 123456", delivery: DEPOT, addressId: depotId, confirmAddress: null };
+    expect(withBook).toMatchObject(buyer);
     expect((await json(settle(cartLoader(loaderArgs(getRequest("/dashboard/cart", { cookie })))))).buyer).toMatchObject(
       buyer,
     );
@@ -56,17 +70,16 @@ describe("the order forms start from the profile", () => {
     );
 
     // Another saved address is offered too; choosing it (?deliverTo=id) starts the form with it.
-    const { buyer: offered } = await partPage();
-    expect(offered.saved.map((entry: { label: string }) => entry.label)).toEqual(["Plant", "Depot"]);
-    const plant = offered.saved[0].id;
+    expect(withBook.saved.map((entry: { label: string }) => entry.label)).toEqual(["Plant", "Depot"]);
+    const plant = withBook.saved[0].id;
     const chosen = await json(
       settle(partLoader(loaderArgs(getRequest(`/parts/${part.id}?deliverTo=${plant}`, { cookie }), { id: part.id }))),
     );
-    expect(chosen.buyer).toMatchObject({ address: "1 Plant Road\nFlint", addressId: plant });
+    expect(chosen.buyer).toMatchObject({ delivery: PLANT, addressId: plant });
     // An id that is not in this buyer's book falls back to the default.
     const stranger = `/parts/${part.id}?deliverTo=0123456789abcdef01234567`;
     const other = await json(settle(partLoader(loaderArgs(getRequest(stranger, { cookie }), { id: part.id }))));
-    expect(other.buyer.address).toBe("2 Depot Lane");
+    expect(other.buyer).toMatchObject({ delivery: DEPOT, addressId: depotId });
   });
 });
 
@@ -74,18 +87,24 @@ describe("ordering with a PO number and the address book", () => {
   test("the part page stores the PO number; a new address and a missing phone are saved once", async () => {
     const part = await createPart({ minOrderQuantity: 100, availableQuantity: 1000 });
     const { user, cookie } = await signedIn();
-    const order = { phone: "+1 555 0100", address: "12 Gear Lane\nSpringfield", quantity: "100", saveAddress: "on" };
+    const order = { phone: "+1 555 0100", ...DELIVERY_FORM, quantity: "100", saveAddress: "on" };
     expect((await postOrder(part.id, { ...order, poNumber: " PO-4500/17 " }, cookie)).status).toBe(302);
     // The same address with other capitals and spacing is not added twice; a phone on the profile stays.
     expect(
-      (await postOrder(part.id, { ...order, phone: "+1 555 0199", address: "12 gear lane  springfield" }, cookie))
-        .status,
+      (
+        await postOrder(
+          part.id,
+          { ...order, phone: "+1 555 0199", "delivery.line1": "12  gear LANE", "delivery.city": "detroit" },
+          cookie,
+        )
+      ).status,
     ).toBe(302);
 
     const orders = await Order.find({ userId: user.id }).sort({ createdAt: 1, _id: 1 }).lean();
     expect(orders.map((entry) => entry.poNumber)).toEqual(["PO-4500/17", undefined]);
     const profile = await stored(user.id);
-    expect(profile?.addresses?.map((entry) => entry.address)).toEqual(["12 Gear Lane\nSpringfield"]);
+    expect(profile?.addresses?.map((entry) => entry.postal)).toEqual([DETROIT]);
+    expect(profile?.addresses?.[0].address).toBe("Test Garage\n12 Gear Lane\nDetroit, MI 48209\nUnited States");
     expect(profile?.number).toBe("+1 555 0100");
   });
 
@@ -93,7 +112,7 @@ describe("ordering with a PO number and the address book", () => {
     const part = await createPart();
     const { user, cookie } = await signedIn();
     expect(
-      (await postOrder(part.id, { phone: "+1 555 0100", address: "9 Quiet Road", quantity: "100" }, cookie)).status,
+      (await postOrder(part.id, { phone: "+1 555 0100", ...addressForm(TOLEDO), quantity: "100" }, cookie)).status,
     ).toBe(302);
     const profile = await stored(user.id);
     expect(profile?.addresses ?? []).toHaveLength(0);
@@ -103,14 +122,14 @@ describe("ordering with a PO number and the address book", () => {
   test("checkout and the quick-order pad store the PO number too; it shows in My Orders, Manage Orders and the order page", async () => {
     const part = await createPart({ minOrderQuantity: 100, availableQuantity: 1000 });
     const { user, cookie } = await signedIn();
-    const delivery = { phone: "+1 555 0100", address: "3 Cart Road", saveAddress: "on" };
+    const delivery = { phone: "+1 555 0100", ...addressForm(TOLEDO), saveAddress: "on" };
     await postCart({ intent: "add", partId: part.id, quantity: "100" }, cookie);
     expect((await postCart({ intent: "checkout", ...delivery, poNumber: "CART-1" }, cookie)).status).toBe(302);
     expect(
       (await postPad({ intent: "order", lines: `${part.partNumber} 100`, ...delivery, poNumber: "PAD-2" }, cookie))
         .status,
     ).toBe(302);
-    expect((await stored(user.id))?.addresses?.map((entry) => entry.address)).toEqual(["3 Cart Road"]);
+    expect((await stored(user.id))?.addresses?.map((entry) => entry.postal)).toEqual([TOLEDO]);
 
     const mine = await json(settle(myOrdersLoader(loaderArgs(getRequest("/dashboard/orders", { cookie })))));
     expect(mine.orders.map((order: { poNumber: string }) => order.poNumber)).toEqual(["PAD-2", "CART-1"]);
@@ -155,19 +174,21 @@ describe("the PO number on the pages as the shop renders them", () => {
 });
 
 describe("bad input is refused at the field and changes nothing", () => {
-  test("a 2,000-character or HTML PO number, a 50-line address: on the part page, checkout and the pad", async () => {
+  test("a 2,000-character or HTML PO number, a 50-line street, a bad city or ZIP code: on the part page, checkout and the pad", async () => {
     const part = await createPart({ minOrderQuantity: 100, availableQuantity: 1000 });
     const { user, cookie } = await signedIn();
     await postCart({ intent: "add", partId: part.id, quantity: "100" }, cookie);
     const cartBefore = (await Cart.findOne({ userId: user.id }).lean())?.lines.length;
     const profileBefore = JSON.stringify(await stored(user.id));
     const before = await snapshot({ partIds: [part.id] });
-    const good = { phone: "+1 555 0100", address: "12 Gear Lane", saveAddress: "on" };
+    const good = { phone: "+1 555 0100", ...DELIVERY_FORM, saveAddress: "on" };
     const cases: [Record<string, string>, string, RegExp][] = [
       [{ poNumber: "P".repeat(2000) }, "poNumber", /PO number must be 35 characters or fewer/],
       [{ poNumber: "<b>PO</b>" }, "poNumber", /plain text/],
-      [{ address: fiftyLines }, "address", /Address must be 6 lines or fewer/],
-      [{ address: "<script>alert(1)</script>" }, "address", /plain text/],
+      [{ "delivery.line1": fiftyLines }, "delivery.line1", /cannot contain control characters or line breaks/],
+      [{ "delivery.line2": "x".repeat(2000) }, "delivery.line2", /100 characters or fewer/],
+      [{ "delivery.city": "<script>alert(1)</script>" }, "delivery.city", /plain text/],
+      [{ "delivery.postalCode": "SW1A 1AA" }, "delivery.postalCode", /not a zip code of United States/],
     ];
     for (const [bad, field, message] of cases) {
       await expectFieldError(await postOrder(part.id, { ...good, quantity: "100", ...bad }, cookie), field, message);
