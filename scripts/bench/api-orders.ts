@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { orderLoad, post, type OrderLoadResult } from "./order-load";
+import { BENCH_ADDRESS } from "./address";
 
 export type ApiOrderLoadOptions = {
   baseUrl: string;
@@ -42,7 +43,7 @@ export function placeApiOrders(options: ApiOrderLoadOptions): Promise<ApiOrderLo
       const body = JSON.stringify({
         lines: [{ partNumber: part.partNumber, quantity: options.quantity }],
         phone: "555-0100",
-        address: `${index + 1} Benchmark Avenue, Springfield`,
+        deliveryAddress: { ...BENCH_ADDRESS, line1: `${index + 1} Benchmark Avenue` },
       });
       const answer = await post(agent, url, body, {
         Authorization: `Bearer ${options.apiKeys[index]}`,

@@ -9,6 +9,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { orderLoad, post } from "./order-load";
+import { BENCH_ADDRESS, addressForm } from "./address";
 
 export type { OrderLoadResult } from "./order-load";
 
@@ -31,7 +32,7 @@ export function placeOrders(options: OrderLoadOptions) {
       const partId = options.partIds[turn % options.partIds.length];
       const body = new URLSearchParams({
         phone: "555-0100",
-        address: `${index + 1} Benchmark Avenue, Springfield`,
+        ...addressForm({ ...BENCH_ADDRESS, line1: `${index + 1} Benchmark Avenue` }),
         quantity: String(options.quantity),
       }).toString();
       const answer = await post(agent, new URL(`/parts/${partId}`, options.baseUrl), body, {

@@ -14,6 +14,7 @@ import { Order } from "~/orders/model/schema.server";
 import { setUnpaidCaps } from "~/models/user-admin.server";
 import { createPart, createUser, sessionCookieHeader } from "../../setup/factories";
 import { killShop, ownDatabase, postForm, sleep, spawnShop, waitHealthy, type ShopProcess } from "./fault-helpers";
+import { addressForm, DETROIT } from "../../fixtures/addresses";
 
 const work = mkdtempSync(path.join(tmpdir(), "shop-fault-crash-"));
 let db: Awaited<ReturnType<typeof ownDatabase>>;
@@ -50,7 +51,7 @@ describe("SIGKILL of the local database during 200 order placements", () => {
         try {
           const answer = await postForm(
             `${shop!.url}/parts/${part.id}`,
-            { quantity: "1", phone: "555-0100", address, idempotencyKey: key },
+            { quantity: "1", phone: "555-0100", ...addressForm({ ...DETROIT, line1: address }), idempotencyKey: key },
             { cookie, origin: `http://localhost:${shop!.port}` },
           );
           if (answer.status === 302) acknowledged.push(address);
@@ -72,7 +73,9 @@ describe("SIGKILL of the local database during 200 order placements", () => {
     await db.restart();
     await expect.poll(async () => Order.countDocuments({}).catch(() => -1), { timeout: 30_000 }).toBeGreaterThan(0);
     const stored = new Set(
-      (await Order.find({ "lines.partId": part.id }).select({ address: 1 }).lean()).map((order) => order.address),
+      (await Order.find({ "lines.partId": part.id }).select({ deliveryAddress: 1 }).lean()).map(
+        (order) => order.deliveryAddress?.line1,
+      ),
     );
     const lost = acknowledged.filter((address) => !stored.has(address));
     expect(lost).toEqual([]);
@@ -83,16 +86,19 @@ describe("SIGKILL of the local database during 200 order placements", () => {
       unacknowledged.map(({ address, key, cookie }) =>
         postForm(
           `${shop!.url}/parts/${part.id}`,
-          { quantity: "1", phone: "555-0100", address, idempotencyKey: key },
+          { quantity: "1", phone: "555-0100", ...addressForm({ ...DETROIT, line1: address }), idempotencyKey: key },
           { cookie, origin: `http://localhost:${shop!.port}` },
         ),
       ),
     );
     // Placed now, or the first attempt's outcome cannot be confirmed (409, which says to look in My Orders).
     for (const answer of retried) expect([302, 409]).toContain(answer.status);
-    const placed = await Order.find({ "lines.partId": part.id }).select({ address: 1 }).lean();
+    const placed = await Order.find({ "lines.partId": part.id }).select({ deliveryAddress: 1 }).lean();
     const perAddress = new Map<string, number>();
-    for (const order of placed) perAddress.set(order.address, (perAddress.get(order.address) ?? 0) + 1);
+    for (const order of placed) {
+      const line1 = order.deliveryAddress?.line1 ?? "";
+      perAddress.set(line1, (perAddress.get(line1) ?? 0) + 1);
+    }
     expect([...perAddress].filter(([, count]) => count > 1)).toEqual([]);
   }, 120_000);
 });

@@ -22,6 +22,7 @@ import {
   waitHealthy,
   type ShopProcess,
 } from "./fault-helpers";
+import { addressForm, DETROIT } from "../../fixtures/addresses";
 
 const work = mkdtempSync(path.join(tmpdir(), "shop-fault-mail-"));
 let db: Awaited<ReturnType<typeof ownDatabase>>;
@@ -59,7 +60,7 @@ async function placeOrders(shop: ShopProcess, count: number) {
   for (let i = 0; i < count; i++) {
     const answer = await postForm(
       `${shop.url}/parts/${part.id}`,
-      { quantity: "1", phone: "555-0100", address: `${i} Outbox Road` },
+      { quantity: "1", phone: "555-0100", ...addressForm({ ...DETROIT, line1: `${i} Outbox Road` }) },
       { cookie, origin: `http://localhost:${shop.port}` },
     );
     expect(answer.status).toBe(302);

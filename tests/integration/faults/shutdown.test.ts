@@ -23,6 +23,7 @@ import {
   waitHealthy,
   type ShopProcess,
 } from "./fault-helpers";
+import { addressForm, DETROIT } from "../../fixtures/addresses";
 
 const work = mkdtempSync(path.join(tmpdir(), "shop-fault-shutdown-"));
 const BOUND_MS = 8000;
@@ -69,7 +70,11 @@ describe("SIGTERM during 20 keep-alive connections placing orders", () => {
         try {
           const answer = await postForm(
             `${shop.url}/parts/${part.id}`,
-            { quantity: "1", phone: "555-0100", address: `${i} Deploy Street, call ${n}` },
+            {
+              quantity: "1",
+              phone: "555-0100",
+              ...addressForm({ ...DETROIT, line1: `${i} Deploy Street`, line2: `call ${n}` }),
+            },
             { cookie: cookies[i], agent, origin: `http://localhost:${shop.port}` },
           );
           statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
