@@ -45,7 +45,10 @@ async function pagesToCheck(): Promise<Page[]> {
   const priceGroup = await db().collection("pricegroups").findOne({});
   const orders = await db()
     .collection("orders")
-    .find({}, { projection: { userId: 1, paid: 1, cancelledAt: 1, removedAt: 1, paymentMethod: 1 } })
+    .find(
+      {},
+      { projection: { userId: 1, paid: 1, cancelledAt: 1, removedAt: 1, paymentMethod: 1, status: 1, returns: 1 } },
+    )
     .sort({ _id: -1 })
     .limit(40)
     .toArray();
@@ -153,6 +156,21 @@ async function pagesToCheck(): Promise<Page[]> {
       })),
     ]),
     { route: "dashboard.manageOrders_.$id.remove", url: `/dashboard/manageOrders/${idOf(unpaid)}/remove`, as: admin },
+    // Returns: the request form of each shipped order, and staff's page of each return the demo holds.
+    ...orders
+      .filter((order) => order.status === "shipped")
+      .map((order) => ({
+        route: "dashboard.orders_.$id.return",
+        url: `/dashboard/orders/${idOf(order)}/return`,
+        as: String(order.userId),
+      })),
+    ...orders.flatMap((order) =>
+      ((order.returns ?? []) as { _id: unknown }[]).map((item) => ({
+        route: "dashboard.manageOrders_.$id.returns.$returnId",
+        url: `/dashboard/manageOrders/${idOf(order)}/returns/${String(item._id)}`,
+        as: admin,
+      })),
+    ),
     // Staff.
     ...[
       ["dashboard.admin", "/dashboard/admin"],

@@ -54,6 +54,7 @@ describe("an order of several lines", () => {
         backorderedQuantity: 0,
         backorderExpectedOn: null,
         shippedQuantity: 0,
+        returnedQuantity: 0,
       },
       {
         partId: b.id,
@@ -67,6 +68,7 @@ describe("an order of several lines", () => {
         backorderedQuantity: 0,
         backorderExpectedOn: null,
         shippedQuantity: 0,
+        returnedQuantity: 0,
       },
     ]);
     // Michigan's 6 % on the net: the delivery address names no other place.

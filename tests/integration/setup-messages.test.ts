@@ -123,6 +123,7 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
     ],
   },
   "dashboard.orders_.$id.cancel": { customer: ({ orderId }) => [`/dashboard/orders/${orderId}/cancel`] },
+  "dashboard.orders_.$id.return": { customer: ({ paidOrderId }) => [`/dashboard/orders/${paidOrderId}/return`] },
   "dashboard.payment.$id": {
     customer: ({ orderId }) => [
       `/dashboard/payment/${orderId}`,
@@ -179,6 +180,9 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
   "dashboard.manageOrders": { adminOnly: () => ["/dashboard/manageOrders"] },
   "dashboard.manageOrders_.$id._index": { adminOnly: ({ orderId }) => [`/dashboard/manageOrders/${orderId}`] },
   "dashboard.manageOrders_.$id.remove": { adminOnly: ({ orderId }) => [`/dashboard/manageOrders/${orderId}/remove`] },
+  "dashboard.manageOrders_.$id.returns.$returnId": {
+    adminOnly: ({ orderId }) => [`/dashboard/manageOrders/${orderId}/returns/${"0".repeat(24)}`],
+  },
   "dashboard.manageOrders_.export": { adminOnly: () => ["/dashboard/manageOrders/export"] },
   "dashboard.manageProducts": { adminOnly: () => ["/dashboard/manageProducts"] },
   "dashboard.manageProducts_.$id.delete": { adminOnly: ({ partId }) => [`/dashboard/manageProducts/${partId}/delete`] },
