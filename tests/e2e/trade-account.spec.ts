@@ -55,7 +55,7 @@ test("a buyer enters company details and delivery addresses on My Profile", asyn
   await expect(book.getByRole("listitem")).toHaveCount(2);
   // After an address is added the form starts empty again.
   await expect(street).toHaveValue("");
-  await page.getByRole("button", { name: "Make Depot the default" }).click();
+  await page.getByRole("button", { name: "Make default: Depot" }).click();
   await expect(book.getByRole("listitem").filter({ hasText: "Depot" })).toContainText("Default");
   await page.getByRole("link", { name: "Edit Depot" }).click();
   // The form is the address's own once it says so and holds it (with JavaScript the link re-renders it in place).

@@ -67,7 +67,7 @@ export function AddressBook({
                       name="intent"
                       value="address-default"
                       className="py-1"
-                      aria-label={`Make ${entry.label || entry.address} the default`}
+                      aria-label={`Make default: ${entry.label || entry.address}`}
                     >
                       Make default
                     </Button>
