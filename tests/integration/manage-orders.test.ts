@@ -142,6 +142,7 @@ describe("the order page", () => {
     ).toEqual([
       ["placed", "you"],
       ["paid", "you, by card through Stripe"],
+      ["parcel", "the shop"],
       ["shipped", "the shop"],
     ]);
   });
