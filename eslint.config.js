@@ -111,6 +111,29 @@ export default tseslint.config(
               message: "The order services are called by routes, never the other way round.",
             },
             {
+              // What the browser runs (components, mail templates, formatting, client-safe forms and
+              // helpers): never a model, the order module or a *.server file, not even for a type.
+              target: [
+                "./app/components/**",
+                "./app/emails/!(*.test).{ts,tsx}",
+                "./app/format/**",
+                "./app/browser/**",
+                "./app/utils/!(*.server|*.test).{ts,tsx}",
+                "./app/content/!(*.server).{ts,tsx}",
+              ],
+              from: ["./app/models/**", "./app/orders/**", "./app/**/*.server.{ts,tsx}", "./server/**"],
+              message:
+                "Components, mail templates and client-safe modules never import a model, the order module or a *.server file: take the data from a loader, and shared shapes from app/domain.",
+            },
+            {
+              // Services (app/utils/*.server, the order module, models) are called by routes and render
+              // components only where they make a document (the PDF renderer says so where it does).
+              target: ["./app/utils/*.server.{ts,tsx}", "./app/orders/**", "./app/models/**"],
+              from: ["./app/routes/**", "./app/components/**"],
+              message:
+                "Services never import a route or a component: routes call services, and components take their data from loaders.",
+            },
+            {
               target: "./app/domain",
               from: [
                 "./app/models",

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { AddToCartForm, type AddToCartRefusal } from "~/components/add-to-cart";
-import type { PartView } from "~/models/part.server";
+import type { PartView } from "~/domain/catalogue";
 import { PriceWithList } from "~/components/prices";
 import { formatQuantity } from "~/format";
 

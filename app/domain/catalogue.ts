@@ -4,6 +4,7 @@
  * and vehicle keys.
  */
 import { findMake, findModel, type Vehicle } from "~/content/vehicles";
+import type { VolumeBreak } from "./pricing";
 
 export const CATEGORIES = [
   "brakes",
@@ -186,3 +187,23 @@ export function parseFitmentLine(line: string): { ok: true; row: FitmentRow } | 
       : `“${text}”: unknown make`,
   };
 }
+
+/** A part as screens use it: plain, with a string id. */
+export type PartView = {
+  id: string;
+  name: string;
+  partNumber: string;
+  description: string;
+  img: string;
+  priceCents: number;
+  minOrderQuantity: number;
+  availableQuantity: number;
+  createdAt: string;
+  category: string;
+  brand: string;
+  volumeBreaks: VolumeBreak[];
+  backorderable: boolean;
+  /** The day stock is expected (YYYY-MM-DD), or null; with leadTimeDays for when none is set. */
+  restockOn: string | null;
+  leadTimeDays: number | null;
+};

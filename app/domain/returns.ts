@@ -40,3 +40,29 @@ export const formatRmaNumber = (number: number) => `${RMA_PREFIX}${number}`;
 
 export const MAX_RETURN_NOTE = 1000;
 export const MAX_DECLINE_REASON = 300;
+
+/** A return (RMA) of some shipped units: numbered once approved. */
+export type ReturnView = {
+  id: string;
+  /** "RMA-100042" once approved, else null. */
+  number: string | null;
+  status: ReturnStatus;
+  reason: ReturnReason;
+  note: string;
+  lines: {
+    lineIndex: number;
+    partNumber: string;
+    productName: string;
+    quantity: number;
+    receivedQuantity: number | null;
+  }[];
+  requestedAt: string;
+  requestedBy: string;
+  requestedByName: string;
+  decidedAt: string | null;
+  decidedBy: string | null;
+  declineReason: string | null;
+  receivedAt: string | null;
+  receivedBy: string | null;
+  condition: ReturnCondition | null;
+};

@@ -1,6 +1,6 @@
 import { Text } from "@react-email/text";
 import { RETURN_CONDITION_WORDS, RETURN_REASON_WORDS } from "~/domain/returns";
-import type { ReturnView } from "~/orders/model/view.server";
+import type { ReturnView } from "~/domain/returns";
 import { EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
 import { orderName } from "./orders";
 

@@ -6,7 +6,8 @@ import { formatCents, formatQuantity } from "~/format";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
 import { addLinesToCart, getCart, noteOnCart, type CartLine, type NoticeSource } from "./cart.server";
 import type { OrderView } from "~/orders/model/view.server";
-import { getPartsByIds, type PartView } from "./part.server";
+import type { PartView } from "~/domain/catalogue";
+import { getPartsByIds } from "./part.server";
 
 type Wanted = { part: PartView; quantity: number; name: string };
 

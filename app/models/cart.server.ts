@@ -2,7 +2,8 @@ import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 import { lineProblem, MAX_ORDER_LINES, type LineProblem, backorderSplit, backorderText } from "~/domain/order-lines";
 import { formatQuantity } from "~/format";
 import { isDuplicateKeyError } from "./user.server";
-import { getPartsByIds, isObjectId, type PartView } from "./part.server";
+import type { PartView } from "~/domain/catalogue";
+import { getPartsByIds, isObjectId } from "./part.server";
 
 /**
  * A signed-in customer's cart: one document per customer with its lines (part and quantity; the

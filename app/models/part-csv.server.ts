@@ -1,5 +1,6 @@
 import { formatBreaks, type VolumeBreak } from "~/domain/pricing";
-import { DEFAULT_MIN_ORDER_QUANTITY, getPart, isObjectId, Part, toPartView, type PartView } from "./part.server";
+import type { PartView } from "~/domain/catalogue";
+import { DEFAULT_MIN_ORDER_QUANTITY, getPart, isObjectId, Part, toPartView } from "./part.server";
 
 /** A part as the CSV export lists it. */
 export type PartExportRow = {

@@ -3,7 +3,8 @@ import { truncate } from "~/domain/format";
 import type { PartSort } from "~/domain/search";
 import { coalesce } from "./coalesce.server";
 import { cursorOf, keysetFilter, reversed } from "./part-keyset.server";
-import { Part, toPartView, type PartDoc, type PartView } from "./part.server";
+import type { PartView } from "~/domain/catalogue";
+import { Part, toPartView, type PartDoc } from "./part.server";
 import {
   listingIndex,
   listingLead,

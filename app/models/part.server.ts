@@ -1,5 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
-import { CATEGORIES, DEFAULT_BRAND, type Category, type FitmentRow } from "~/domain/catalogue";
+import { CATEGORIES, DEFAULT_BRAND, type Category, type FitmentRow, type PartView } from "~/domain/catalogue";
 import { catalogueKeys } from "~/domain/part-search-keys";
 import type { VolumeBreak } from "~/domain/pricing";
 import { LISTING_LEADS, listingIndex } from "./part-query-plan.server";
@@ -184,26 +184,6 @@ export const Part: mongoose.Model<PartDoc> =
 
 /** Screens never need the holds (a busy part has one per open order): reads leave them out. */
 const NO_HOLDS = { holds: 0 } as const;
-
-/** A part as screens use it: plain, with a string id. */
-export type PartView = {
-  id: string;
-  name: string;
-  partNumber: string;
-  description: string;
-  img: string;
-  priceCents: number;
-  minOrderQuantity: number;
-  availableQuantity: number;
-  createdAt: string;
-  category: string;
-  brand: string;
-  volumeBreaks: VolumeBreak[];
-  backorderable: boolean;
-  /** The day stock is expected (YYYY-MM-DD), or null; with leadTimeDays for when none is set. */
-  restockOn: string | null;
-  leadTimeDays: number | null;
-};
 
 export function toPartView(doc: Partial<PartDoc> & { _id: Types.ObjectId }): PartView {
   return {

@@ -5,7 +5,8 @@
 import { formatAddress, type PostalAddress } from "~/domain/address";
 import type { LineProblem } from "~/domain/order-lines";
 import type { CustomerPricing } from "~/domain/pricing";
-import { isObjectId, type PartView } from "~/models/part.server";
+import type { PartView } from "~/domain/catalogue";
+import { isObjectId } from "~/models/part.server";
 import type { UserView } from "~/models/user.server";
 import { DAY_MS, Order, stockSettings } from "./model/schema.server";
 import type { OrderView } from "./model/view.server";

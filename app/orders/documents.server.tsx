@@ -5,6 +5,8 @@
  */
 import { redirect } from "@remix-run/node";
 import { renderToStaticMarkup } from "react-dom/server";
+// The document renderer: the one service that renders a component (the invoice, slip and notes as HTML and PDF).
+/* eslint-disable import-x/no-restricted-paths */
 import {
   documentFileName,
   DOCUMENT_KINDS,
@@ -15,6 +17,7 @@ import {
   type DocumentKind,
   type OrderDocumentData,
 } from "~/components/order-document";
+/* eslint-enable import-x/no-restricted-paths */
 import { assignInvoiceNumber, formatInvoiceNumber } from "~/orders/model/invoice.server";
 import { getOrderById, getOwnOrder } from "~/orders/model/reads.server";
 import { type OrderView } from "~/orders/model/view.server";

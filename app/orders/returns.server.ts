@@ -13,7 +13,8 @@ import {
   type Receipt,
   type ReturnRequest,
 } from "~/orders/model/returns.server";
-import type { OrderView, ReturnView } from "~/orders/model/view.server";
+import type { ReturnView } from "~/domain/returns";
+import type { OrderView } from "~/orders/model/view.server";
 import { audit, type AuditAction, type AuditEvent } from "~/utils/audit-trail.server";
 import { raiseOrderEvent } from "./events.server";
 import { allocateArrivedStock } from "./warehouse.server";

@@ -2,7 +2,7 @@
 import { formatInvoiceNumber } from "~/orders/model/invoice.server";
 import type { OrderView } from "~/orders/model/view.server";
 import type { PartCatalogue } from "~/models/part-catalogue.server";
-import type { PartView } from "~/models/part.server";
+import type { PartView } from "~/domain/catalogue";
 import { money } from "./api.server";
 import { DEFAULT_BRAND, type Category } from "~/domain/catalogue";
 

@@ -4,7 +4,8 @@
  * (`pw1003`, `PW 1003` and `PW-1003` are PW-1003), and an OE cross-reference number finds the
  * part that replaces it, when exactly one does.
  */
-import { getPartsByNumberKeys, type PartView } from "~/models/part.server";
+import type { PartView } from "~/domain/catalogue";
+import { getPartsByNumberKeys } from "~/models/part.server";
 import { partNumberKey } from "~/domain/catalogue";
 import { coalesce } from "~/models/coalesce.server";
 

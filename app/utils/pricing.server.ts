@@ -4,7 +4,8 @@
  * pricing.ts for what a page shows. What a customer posts as a price, discount or tax is never read.
  */
 import { getPriceGroup } from "~/models/price-group.server";
-import { getPartsByIds, type PartView } from "~/models/part.server";
+import type { PartView } from "~/domain/catalogue";
+import { getPartsByIds } from "~/models/part.server";
 import { getUserById } from "~/models/user.server";
 import { priceWith, unitPrice, VISITOR_PRICING, type CustomerPricing, type DeliveryPlace } from "~/domain/pricing";
 import type { TaxProfile } from "~/domain/tax";

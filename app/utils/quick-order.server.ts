@@ -1,5 +1,5 @@
 /** The quick-order pad's lines checked against the catalogue (the pad's text: quick-order.ts). */
-import type { PartView } from "~/models/part.server";
+import type { PartView } from "~/domain/catalogue";
 import { lineProblem, type LineProblem } from "~/domain/order-lines";
 import { nearPartNumbers } from "~/models/part-suggest.server";
 import { findPartsByNumbers, matchOf, unmatchedMessage } from "./part-number.server";

@@ -1,5 +1,5 @@
 /**
- * The order module's floors, as the lint (eslint.config.js) keeps them: each probe is a file that a
+ * The floors of the app, as the lint (eslint.config.js) keeps them: each probe is a file that a
  * newcomer might write at that place, linted by the project's own ESLint configuration.
  */
 import { ESLint } from "eslint";
@@ -44,5 +44,43 @@ describe("the order module's floors", () => {
 
   test("app/domain stays plain: no import of the order module", async () => {
     expect(await layerErrors("app/domain/probe.ts", ["~/orders/model/schema.server"])).not.toEqual([]);
+  });
+});
+
+describe("what the browser runs, and the services", () => {
+  const serverOnly = [
+    "~/models/user.server",
+    "~/orders/service.server",
+    "~/utils/guards.server",
+    "~/orders/model/view.server",
+  ];
+
+  test("a component takes shapes from app/domain and formatting from app/format, never a model or a *.server file", async () => {
+    const file = "app/components/probe.tsx";
+    expect(await layerErrors(file, ["~/domain/catalogue", "~/format", "~/utils/cart-forms", "./forms"])).toEqual([]);
+    for (const spec of serverOnly) expect(await layerErrors(file, [spec]), spec).not.toEqual([]);
+  });
+
+  test("mail templates, app/format and client-safe forms import no model or *.server file either", async () => {
+    for (const file of [
+      "app/emails/probe.tsx",
+      "app/format/probe.ts",
+      "app/utils/probe-forms.ts",
+      "app/browser/probe.ts",
+    ]) {
+      expect(await layerErrors(file, ["~/domain/address"]), file).toEqual([]);
+      for (const spec of [...serverOnly, "~/utils/email.server"]) {
+        expect(await layerErrors(file, [spec]), `${file} importing ${spec}`).not.toEqual([]);
+      }
+    }
+  });
+
+  test("services and models never import a route or a component", async () => {
+    for (const file of ["app/utils/probe.server.ts", "app/orders/probe.server.ts", "app/models/probe.server.ts"]) {
+      for (const spec of ["~/routes/dashboard.cart", "~/components/part-card"]) {
+        expect(await layerErrors(file, [spec]), `${file} importing ${spec}`).not.toEqual([]);
+      }
+    }
+    expect(await layerErrors("app/utils/probe.server.ts", ["~/models/part.server", "~/emails/orders"])).toEqual([]);
   });
 });

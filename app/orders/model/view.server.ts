@@ -11,7 +11,13 @@ import { formatOrderNumber } from "~/domain/order-number";
 import { orderState, PAYMENT_METHODS, type OrderState } from "~/domain/order-states";
 import type { PriceSource } from "~/domain/pricing";
 import type { TaxKind, TaxLine } from "~/domain/tax";
-import { formatRmaNumber, type ReturnCondition, type ReturnReason, type ReturnStatus } from "~/domain/returns";
+import {
+  formatRmaNumber,
+  type ReturnCondition,
+  type ReturnReason,
+  type ReturnStatus,
+  type ReturnView,
+} from "~/domain/returns";
 import type { OrderStatus, OrderDoc } from "./schema.server";
 
 export type OrderLineView = {
@@ -30,32 +36,6 @@ export type OrderLineView = {
   shippedQuantity: number;
   /** Units in returns asked for, approved or received. */
   returnedQuantity: number;
-};
-
-/** A return (RMA) of some shipped units: numbered once approved. */
-export type ReturnView = {
-  id: string;
-  /** "RMA-100042" once approved, else null. */
-  number: string | null;
-  status: ReturnStatus;
-  reason: ReturnReason;
-  note: string;
-  lines: {
-    lineIndex: number;
-    partNumber: string;
-    productName: string;
-    quantity: number;
-    receivedQuantity: number | null;
-  }[];
-  requestedAt: string;
-  requestedBy: string;
-  requestedByName: string;
-  decidedAt: string | null;
-  decidedBy: string | null;
-  declineReason: string | null;
-  receivedAt: string | null;
-  receivedBy: string | null;
-  condition: ReturnCondition | null;
 };
 
 export type RecordedPaymentView = {
