@@ -155,6 +155,25 @@ export default tseslint.config(
     },
   },
   {
+    // Money, quantities and dates read one way: app/format is the one place that formats them.
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/format/**", "**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        ...["toLocaleString", "toLocaleDateString", "toLocaleTimeString"].map((property) => ({
+          property,
+          message: "Format with app/format (formatQuantity, formatCents, formatDate, …): one form everywhere.",
+        })),
+        ...["DateTimeFormat", "NumberFormat"].map((property) => ({
+          object: "Intl",
+          property,
+          message: "Format with app/format (formatQuantity, formatCents, formatDate, …): one form everywhere.",
+        })),
+      ],
+    },
+  },
+  {
     // app/domain holds plain code that models and services share: no database, no Node I/O.
     files: ["app/domain/**/*.{ts,tsx}"],
     rules: { "no-restricted-imports": ["error", { paths: ["mongoose"], patterns: ["node:*"] }] },

@@ -13,8 +13,7 @@ import {
 import { formatDay } from "~/domain/order-states";
 import { declineReturnSchema, receiveReturnSchema } from "~/utils/return-forms";
 import { ErrorList, Field, SubmitButton } from "./forms";
-
-const units = (n: number) => n.toLocaleString("en-US");
+import { formatQuantity } from "~/format";
 
 export type ReturnEntry = {
   id: string;
@@ -68,9 +67,9 @@ export function OrderReturns({
               <ul className="mt-1 text-sm">
                 {entry.lines.map((line, index) => (
                   <li key={index}>
-                    {units(line.quantity)} × {line.productName}
+                    {formatQuantity(line.quantity)} × {line.productName}
                     {line.partNumber ? ` (${line.partNumber})` : ""}
-                    {line.receivedQuantity !== null ? `: ${units(line.receivedQuantity)} received` : ""}
+                    {line.receivedQuantity !== null ? `: ${formatQuantity(line.receivedQuantity)} received` : ""}
                   </li>
                 ))}
               </ul>
@@ -177,7 +176,7 @@ export function ReceiveReturnForm({ entry, reply }: { entry: ReturnEntry; reply:
             return (
               <li key={index} className="grid gap-2 p-3 sm:grid-cols-[1fr_10rem] sm:items-start">
                 <p className="text-sm">
-                  {line.productName} ({line.partNumber}): {units(line.quantity)} approved
+                  {line.productName} ({line.partNumber}): {formatQuantity(line.quantity)} approved
                 </p>
                 <Field
                   meta={meta}

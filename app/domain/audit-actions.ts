@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CATEGORY_LABELS, type Category } from "./catalogue";
-import { formatCents } from "~/format";
+import { formatCents, formatNumber } from "~/format";
 
 /** What the audit log records (shared by the model, the audit screen and its filter form). */
 export const AUDIT_ACTIONS = [
@@ -149,7 +149,7 @@ export function auditFieldLabel(key: string) {
 export function formatAuditValue(key: string, value: string | number | boolean | null) {
   if (value === null || value === "") return key === "lowStockThreshold" ? "Below the minimum order" : "None";
   if (key.endsWith("Cents") && typeof value === "number") return formatCents(value);
-  if (typeof value === "number") return value.toLocaleString("en-US");
+  if (typeof value === "number") return formatNumber(value);
   if (typeof value === "boolean") return value ? "Yes" : "No";
   if (key === "role") return ROLE_WORDS[value] ?? value;
   if (key === "companyRole") return COMPANY_ROLE_WORDS[value] ?? value;

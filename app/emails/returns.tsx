@@ -3,9 +3,9 @@ import { RETURN_CONDITION_WORDS, RETURN_REASON_WORDS } from "~/domain/returns";
 import type { ReturnView } from "~/domain/returns";
 import { EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
 import { orderName } from "./orders";
+import { formatQuantity } from "~/format";
 
 type Links = { shopUrl: string; orderUrl: string };
-const units = (n: number) => n.toLocaleString("en-US");
 
 /** The subject of each step of a return, as the customer reads it. */
 export function returnSubject(order: { number: string }, entry: Pick<ReturnView, "status" | "number">) {
@@ -56,7 +56,8 @@ export function ReturnEmail({
       ) : null}
       {entry.lines.map((line, index) => (
         <Text key={index} style={{ fontSize: "14px", margin: "4px 0" }}>
-          {units(entry.status === "received" ? (line.receivedQuantity ?? 0) : line.quantity)} × {line.productName}
+          {formatQuantity(entry.status === "received" ? (line.receivedQuantity ?? 0) : line.quantity)} ×{" "}
+          {line.productName}
           {line.partNumber ? ` (${line.partNumber})` : ""}
         </Text>
       ))}

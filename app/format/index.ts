@@ -3,5 +3,5 @@
  * documents and CSV all call it, on the server and in the browser alike.
  */
 export { formatCents, formatMoney } from "./money";
-export { formatQuantity, formatUnits } from "./quantity";
+export { formatNumber, formatQuantity, formatUnits } from "./quantity";
 export { formatDate, formatDateTime } from "./dates";

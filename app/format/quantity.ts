@@ -9,3 +9,10 @@ export function formatQuantity(quantity: number) {
 export function formatUnits(quantity: number, unit = "unit") {
   return `${GROUPED.format(quantity)} ${quantity === 1 ? unit : `${unit}s`}`;
 }
+
+const DECIMAL = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+
+/** A number that may have a fraction (a percentage, a setting), grouped: "1,200", "2.5". */
+export function formatNumber(value: number) {
+  return DECIMAL.format(value);
+}

@@ -176,7 +176,7 @@ export default function AdminHome() {
       </div>
       <section aria-labelledby="returns-open" className="mt-8">
         <h2 id="returns-open" className="text-xl font-semibold">
-          Returns to decide and to receive ({returns.length.toLocaleString("en-US")})
+          Returns to decide and to receive ({formatQuantity(returns.length)})
         </h2>
         {returns.length === 0 ? (
           <p className="mt-2 text-slate-700">No return waits for the shop.</p>
@@ -192,10 +192,8 @@ export default function AdminHome() {
                 </Link>
                 <span className="block text-sm text-slate-700">
                   {entry.status === "requested" ? "To approve or decline" : "To receive"}:{" "}
-                  {entry.lines
-                    .map((line) => `${line.quantity.toLocaleString("en-US")} × ${line.productName}`)
-                    .join("; ")}{" "}
-                  ({RETURN_REASON_WORDS[entry.reason].toLowerCase()}), {order.companyName ?? order.userName}
+                  {entry.lines.map((line) => `${formatQuantity(line.quantity)} × ${line.productName}`).join("; ")} (
+                  {RETURN_REASON_WORDS[entry.reason].toLowerCase()}), {order.companyName ?? order.userName}
                 </span>
               </li>
             ))}

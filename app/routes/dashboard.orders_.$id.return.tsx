@@ -18,9 +18,9 @@ import { readForm } from "~/utils/form.server";
 import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
 import { requestReturnSchema } from "~/utils/return-forms";
 import { redirectWithSuccess } from "~/utils/toast.server";
+import { formatQuantity } from "~/format";
 
 const NOT_FOUND = "We could not find that order in your account.";
-const units = (n: number) => n.toLocaleString("en-US");
 
 /**
  * Return parts of a shipped order: any member of the customer's company who sees the order (owner,
@@ -123,9 +123,9 @@ export default function ReturnRequestPage() {
                         {line.productName} <span className="font-normal text-slate-600">({line.partNumber})</span>
                       </p>
                       <p className="text-slate-700">
-                        {units(line.shippedQuantity)} shipped
-                        {line.returnedQuantity ? `, ${units(line.returnedQuantity)} already in a return` : ""}; up to{" "}
-                        {units(line.returnable)} can go back
+                        {formatQuantity(line.shippedQuantity)} shipped
+                        {line.returnedQuantity ? `, ${formatQuantity(line.returnedQuantity)} already in a return` : ""};
+                        up to {formatQuantity(line.returnable)} can go back
                       </p>
                     </div>
                     <Field

@@ -146,9 +146,7 @@ export function orderTimeline(
     order.shippedAt ? { event: "shipped", label: "Shipped", at: order.shippedAt, actor: shop("shipped") } : null,
     ...(order.returns ?? []).flatMap((entry): TimelineEvent[] => {
       const staff = (email: string | null) => (viewer === "admin" && email ? `the shop (${email})` : "the shop");
-      const what = entry.lines
-        .map((line) => `${line.quantity.toLocaleString("en-US")} × ${line.productName}`)
-        .join("; ");
+      const what = entry.lines.map((line) => `${formatQuantity(line.quantity)} × ${line.productName}`).join("; ");
       const steps: TimelineEvent[] = [
         {
           event: "return-requested",
@@ -174,7 +172,7 @@ export function orderTimeline(
       if (entry.receivedAt)
         steps.push({
           event: "return-received",
-          label: `Return ${entry.number ?? ""} received: ${entry.lines.map((line) => `${(line.receivedQuantity ?? 0).toLocaleString("en-US")} × ${line.productName}`).join("; ")} (${RETURN_CONDITION_WORDS[entry.condition ?? "restock"].toLowerCase()})`,
+          label: `Return ${entry.number ?? ""} received: ${entry.lines.map((line) => `${formatQuantity(line.receivedQuantity ?? 0)} × ${line.productName}`).join("; ")} (${RETURN_CONDITION_WORDS[entry.condition ?? "restock"].toLowerCase()})`,
           at: entry.receivedAt,
           actor: staff(entry.receivedBy),
         });

@@ -5,13 +5,14 @@
 import { z } from "zod";
 import { MAX_LINE_QUANTITY, MAX_ORDER_LINES } from "~/domain/order-lines";
 import { MAX_DECLINE_REASON, MAX_RETURN_NOTE, RETURN_CONDITIONS, RETURN_REASONS } from "~/domain/returns";
+import { formatQuantity } from "~/format";
 
 /** Units of one line: none (0) up to what the server allows. */
 const returnQuantity = z
   .number({ required_error: "Enter the units (0 for none)", invalid_type_error: "Units are a whole number" })
   .int("Units are a whole number")
   .min(0, "Units cannot be negative")
-  .max(MAX_LINE_QUANTITY, `Units must be at most ${MAX_LINE_QUANTITY.toLocaleString("en-US")}`);
+  .max(MAX_LINE_QUANTITY, `Units must be at most ${formatQuantity(MAX_LINE_QUANTITY)}`);
 
 const lines = z
   .array(z.object({ quantity: returnQuantity }))
@@ -28,7 +29,7 @@ export const requestReturnSchema = z.object({
   note: z
     .string({ invalid_type_error: "A note is text" })
     .trim()
-    .max(MAX_RETURN_NOTE, `A note is at most ${MAX_RETURN_NOTE.toLocaleString("en-US")} characters`)
+    .max(MAX_RETURN_NOTE, `A note is at most ${formatQuantity(MAX_RETURN_NOTE)} characters`)
     .optional(),
 });
 

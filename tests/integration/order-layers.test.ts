@@ -84,3 +84,11 @@ describe("what the browser runs, and the services", () => {
     expect(await layerErrors("app/utils/probe.server.ts", ["~/models/part.server", "~/emails/orders"])).toEqual([]);
   });
 });
+
+test("numbers and dates are formatted by app/format only: a screen formatting one itself is refused", async () => {
+  const code = `export const a = (n: number) => n.toLocaleString("en-US");\nexport const b = new Intl.DateTimeFormat("en-US");\n`;
+  const rules = async (filePath: string) =>
+    (await eslint.lintText(code, { filePath }))[0].messages.map((message) => message.ruleId);
+  expect(await rules("app/components/probe.tsx")).toEqual(["no-restricted-properties", "no-restricted-properties"]);
+  expect(await rules("app/format/probe.ts")).toEqual([]);
+});

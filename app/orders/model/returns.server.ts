@@ -12,8 +12,7 @@ import { modelSettings } from "~/models/settings.server";
 import { restockReturnedUnits } from "~/models/stock-holds.server";
 import { DAY_MS, Order } from "./schema.server";
 import { toOrderView, type OrderView } from "./view.server";
-
-const units = (n: number) => n.toLocaleString("en-US");
+import { formatQuantity } from "~/format";
 
 /** The return window in whole days, as people read it. */
 export const returnWindowDays = () => Math.round(modelSettings().returnWindowMs / DAY_MS);
@@ -71,7 +70,7 @@ export async function requestReturn(
           ? `No units of ${line.productName} have shipped yet`
           : left === 0 && line.shippedQuantity > line.returnedQuantity
             ? `${line.productName} shipped more than ${returnWindowDays()} days ago: the return window has passed`
-            : `At most ${units(left)} units of ${line.productName} can be returned (${units(line.shippedQuantity)} shipped, ${units(line.returnedQuantity)} already in a return)`;
+            : `At most ${formatQuantity(left)} units of ${line.productName} can be returned (${formatQuantity(line.shippedQuantity)} shipped, ${formatQuantity(line.returnedQuantity)} already in a return)`;
       return { outcome: "refused", order, lineIndex, message };
     }
     lines.push({ lineIndex, partId: new mongoose.Types.ObjectId(line.partId), quantity });
@@ -195,7 +194,7 @@ export async function receiveReturn(
         outcome: "refused",
         order,
         lineIndex,
-        message: `At most ${units(line.quantity)} units of ${name} were approved for return`,
+        message: `At most ${formatQuantity(line.quantity)} units of ${name} were approved for return`,
       };
     }
   }
