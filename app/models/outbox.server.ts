@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
 import mongoose, { Schema } from "mongoose";
-import { claimableFilter, strandedFilter } from "./claims.server";
+import { deliveryQueue } from "./delivery-queue.server";
 import { isDuplicateKeyError } from "./user.server";
 
 /**
@@ -65,6 +64,9 @@ export type OutboxDoc = {
 export const Outbox: mongoose.Model<OutboxDoc> =
   (mongoose.models.Outbox as mongoose.Model<OutboxDoc>) ?? mongoose.model<OutboxDoc>("Outbox", outboxSchema);
 
+/** Its claim, lease, release and strand: the shop's one delivery mechanism (delivery-queue.server.ts). */
+export const outboxQueue = deliveryQueue<OutboxDoc>(Outbox, { doneStatus: "sent", doneAt: "sentAt", errorMax: 500 });
+
 export type OutboxEntry = Pick<OutboxDoc, "_id" | "to" | "subject" | "html" | "text" | "headers">;
 
 /** Writes the message once: true when it is new, false when this event already has its message. */
@@ -81,75 +83,6 @@ export async function addToOutbox(entry: OutboxEntry) {
     if (isDuplicateKeyError(error)) return false;
     throw error;
   }
-}
-
-export async function markQueued(id: string) {
-  await Outbox.updateOne({ _id: id, queuedAt: { $exists: false } }, { $set: { queuedAt: new Date() } });
-}
-
-export type Claim = { message: OutboxDoc; token: string };
-
-/**
- * Takes the message for sending: only one attempt gets it, unless the one that took it has held
- * it longer than `staleMs` (its process died or stalled). Null when it is sent, failed or held.
- */
-export async function claimForSending(id: string, staleMs: number, messageId: string): Promise<Claim | null> {
-  const now = new Date();
-  const token = randomUUID();
-  const message = await Outbox.findOneAndUpdate(
-    claimableFilter(id, staleMs, now),
-    { $set: { status: "sending", sendingSince: now, claimToken: token, messageId }, $inc: { attempts: 1 } },
-    { returnDocument: "after" },
-  ).lean();
-  return message ? { message, token } : null;
-}
-
-/** The message went out (whoever holds the claim now: it was sent). */
-export async function markSent(id: string) {
-  await Outbox.updateOne(
-    { _id: id, status: { $ne: "sent" } },
-    { $set: { status: "sent", sentAt: new Date() }, $unset: { lastError: "", claimToken: "", sendingSince: "" } },
-  );
-}
-
-/**
- * Sending failed: back to pending for the next try, or `failed` when this was the last attempt.
- * Only the attempt that holds the claim can release it.
- */
-export async function releaseAfterFailure(id: string, token: string, error: string, final: boolean) {
-  const result = await Outbox.updateOne(
-    { _id: id, status: "sending", claimToken: token },
-    {
-      $set: {
-        status: final ? "failed" : "pending",
-        lastError: error.slice(0, 500),
-        ...(final ? { failedAt: new Date() } : {}),
-      },
-      $unset: { sendingSince: "", claimToken: "" },
-    },
-  );
-  return result.modifiedCount === 1;
-}
-
-/**
- * Messages the sweep hands a job again: pending ones not touched for `idleMs` (written but never
- * queued, or their job lost), and those held by an attempt for longer than `staleMs`.
- */
-export async function listStranded({
-  idleMs,
-  staleMs,
-  limit = 100,
-}: {
-  idleMs: number;
-  staleMs: number;
-  limit?: number;
-}) {
-  const docs = await Outbox.find(strandedFilter(idleMs, staleMs))
-    .sort({ updatedAt: 1 })
-    .limit(limit)
-    .select({ _id: 1 })
-    .lean();
-  return docs.map((doc) => doc._id);
 }
 
 export type FailedMail = Pick<OutboxDoc, "_id" | "to" | "subject" | "attempts" | "lastError" | "failedAt">;

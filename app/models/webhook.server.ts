@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
 import mongoose, { Schema, type Types } from "mongoose";
-import { claimableFilter, strandedFilter } from "./claims.server";
+import { deliveryQueue } from "./delivery-queue.server";
 import { isObjectId } from "./part.server";
 import { isDuplicateKeyError } from "./user.server";
 
@@ -182,6 +181,13 @@ export const WebhookDelivery: mongoose.Model<DeliveryDoc> =
   (mongoose.models.WebhookDelivery as mongoose.Model<DeliveryDoc>) ??
   mongoose.model<DeliveryDoc>("WebhookDelivery", deliverySchema);
 
+/** Its claim, lease, release and strand: the shop's one delivery mechanism (delivery-queue.server.ts). */
+export const webhookQueue = deliveryQueue<DeliveryDoc>(WebhookDelivery, {
+  doneStatus: "delivered",
+  doneAt: "deliveredAt",
+  errorMax: 300,
+});
+
 export const deliveryId = (eventId: string, endpointId: string) => `${eventId}|${endpointId}`;
 
 /** Writes the delivery once: true when new, false when this event already has one for the endpoint. */
@@ -206,70 +212,6 @@ export async function addDelivery(entry: {
     if (isDuplicateKeyError(error)) return false;
     throw error;
   }
-}
-
-export async function markDeliveryQueued(id: string) {
-  await WebhookDelivery.updateOne({ _id: id, queuedAt: { $exists: false } }, { $set: { queuedAt: new Date() } });
-}
-
-/** Takes the delivery for one attempt (or one whose holder went stale); null when delivered, failed or held. */
-export async function claimDelivery(id: string, staleMs: number) {
-  const now = new Date();
-  const token = randomUUID();
-  const delivery = await WebhookDelivery.findOneAndUpdate(
-    claimableFilter(id, staleMs, now),
-    { $set: { status: "sending", sendingSince: now, claimToken: token }, $inc: { attempts: 1 } },
-    { returnDocument: "after" },
-  ).lean();
-  return delivery ? { delivery, token } : null;
-}
-
-export async function markDelivered(id: string, statusCode: number) {
-  await WebhookDelivery.updateOne(
-    { _id: id, status: { $ne: "delivered" } },
-    {
-      $set: { status: "delivered", deliveredAt: new Date(), lastStatusCode: statusCode },
-      $unset: { lastError: "", claimToken: "", sendingSince: "" },
-    },
-  );
-}
-
-/** The attempt failed: pending again for the next, or failed after the last. Only the claim's holder releases it. */
-export async function releaseDelivery(
-  id: string,
-  token: string,
-  { error, statusCode, final }: { error: string; statusCode: number | null; final: boolean },
-) {
-  await WebhookDelivery.updateOne(
-    { _id: id, status: "sending", claimToken: token },
-    {
-      $set: {
-        status: final ? "failed" : "pending",
-        lastError: error.slice(0, 300),
-        ...(statusCode ? { lastStatusCode: statusCode } : {}),
-        ...(final ? { failedAt: new Date() } : {}),
-      },
-      $unset: { sendingSince: "", claimToken: "", ...(statusCode ? {} : { lastStatusCode: "" }) },
-    },
-  );
-}
-
-/** Deliveries the sweep hands a job again: pending and idle for `idleMs`, or held longer than `staleMs`. */
-export async function listStrandedDeliveries({
-  idleMs,
-  staleMs,
-  limit = 100,
-}: {
-  idleMs: number;
-  staleMs: number;
-  limit?: number;
-}) {
-  const docs = await WebhookDelivery.find(strandedFilter(idleMs, staleMs))
-    .sort({ updatedAt: 1 })
-    .limit(limit)
-    .select({ _id: 1 })
-    .lean();
-  return docs.map((doc) => doc._id);
 }
 
 export type DeliveryView = {

@@ -1,7 +1,7 @@
 import type { ReactElement } from "react";
 import { addToOutbox, Outbox } from "~/models/outbox.server";
 import { getEnv } from "./env.server";
-import { queueDelivery } from "./jobs.server";
+import { queueMail } from "./delivery-jobs.server";
 
 /** An absolute link into the shop (PUBLIC_URL). */
 export function shopUrl(pathname = "/") {
@@ -43,6 +43,6 @@ export async function queueEmail({
   if (await Outbox.exists({ _id: key })) return false; // this event already has its message
   const { html, text } = await renderEmail(body);
   const isNew = await addToOutbox({ _id: key, to, subject, html, text, headers });
-  if (isNew) await queueDelivery(key);
+  if (isNew) await queueMail(key);
   return isNew;
 }

@@ -1,6 +1,6 @@
 import { addFailedMail, listFailedMail, retryFailedMail } from "~/models/outbox.server";
 import { audit, type AuditEvent } from "./audit-trail.server";
-import { queueDelivery } from "./jobs.server";
+import { queueMail } from "./delivery-jobs.server";
 
 export { listFailedMail };
 
@@ -19,7 +19,7 @@ export async function sendFailedMailAgain({
 }) {
   const message = await retryFailedMail(outboxId);
   if (!message) return null;
-  await queueDelivery(outboxId);
+  await queueMail(outboxId);
   await audit({
     context,
     actor: admin,

@@ -1,34 +1,19 @@
 import { createHash } from "node:crypto";
 import type { Agenda } from "agenda";
-import mongoose from "mongoose";
 import nodemailer from "nodemailer";
-import { claimForSending, listStranded, markSent, releaseAfterFailure } from "~/models/outbox.server";
 import { audit } from "./audit-trail.server";
 import {
-  getAgenda,
-  JOBS_COLLECTION,
-  OUTBOX_SWEEP_JOB,
-  queueDelivery,
-  RESET_REQUEST_JOB,
-  SEND_EMAIL_JOB,
-} from "./jobs.server";
+  claimStaleMs,
+  defineDeliveryJob,
+  MAIL_DELIVERIES,
+  sweepDeliveries,
+  WEBHOOK_DELIVERIES,
+} from "./delivery-jobs.server";
+import { getAgenda, OUTBOX_SWEEP_JOB, RESET_REQUEST_JOB } from "./jobs.server";
 import { sendPasswordResetLink } from "./password-reset.server";
 import { getEnv } from "./env.server";
 import { sweepOrderMail } from "~/orders/mail-sweep.server";
-import { defineWebhookJobs, sweepWebhookDeliveries } from "./webhook-worker.server";
-
-/** Waits 2 s, 4 s, 8 s … up to 10 minutes between tries: a down server delays mail. */
-export function retryDelay(attempt: number) {
-  return Math.min(2000 * 2 ** Math.max(0, attempt - 1), 10 * 60_000);
-}
-
-/**
- * How long a claim holds: a little less than agenda's lock, so that the job agenda runs again
- * once the lock has expired (its process died or stalled) finds the message free to take.
- */
-export function claimStaleMs(lockMs: number) {
-  return lockMs - Math.min(5000, Math.floor(lockMs / 10));
-}
+import { defineWebhookJobs } from "./webhook-worker.server";
 
 /**
  * The Message-ID a message goes out with: the same on every attempt and every process, so a
@@ -87,17 +72,13 @@ export async function startMailWorker({
   });
   const staleMs = claimStaleMs(lockMs);
   const agenda = getAgenda();
-  const sending = new Set<Promise<unknown>>();
-  await mongoose.connection.db
-    ?.collection(JOBS_COLLECTION)
-    .createIndex({ name: 1, "data.outboxId": 1 })
-    .catch(() => {});
-
-  async function send(id: string) {
-    const claim = await claimForSending(id, staleMs, messageIdFor(id, from));
-    if (!claim) return; // already sent or failed, or another attempt has it in hand (the sweep watches it)
-    const { message, token } = claim;
-    try {
+  const sending = await defineDeliveryJob(agenda, MAIL_DELIVERIES, {
+    logger,
+    lockMs,
+    maxAttempts,
+    // The same Message-ID on every attempt: a second delivery is recognisable as the same message.
+    claimSet: (id) => ({ messageId: messageIdFor(id, from) }),
+    send: async (message) => {
       await transport.sendMail({
         from,
         to: message.to,
@@ -107,38 +88,15 @@ export async function startMailWorker({
         headers: message.headers ?? {},
         messageId: message.messageId,
       });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      const final = message.attempts >= maxAttempts;
-      await releaseAfterFailure(id, token, reason, final);
-      if (!final) {
-        logger.warn({ outboxId: id, attempt: message.attempts }, `mail not sent yet: ${reason}`);
-        throw error; // agenda tries again after retryDelay
-      }
-      logger.error({ outboxId: id, attempts: message.attempts }, `mail failed for good: ${reason}`);
+    },
+    onFailed: async (message, reason) => {
       await audit({
         action: "mail.failed",
-        target: { type: "mail", id, label: `${message.subject} → ${message.to}` },
+        target: { type: "mail", id: message._id, label: `${message.subject} → ${message.to}` },
         after: { attempts: message.attempts, error: reason.slice(0, 200) },
       });
-      return;
-    }
-    await markSent(id);
-  }
-
-  agenda.define<{ outboxId: string }>(
-    SEND_EMAIL_JOB,
-    async (job) => {
-      const running = send(job.attrs.data.outboxId);
-      sending.add(running);
-      try {
-        await running;
-      } finally {
-        sending.delete(running);
-      }
     },
-    { concurrency: 5, lockLifetime: lockMs, backoff: ({ attempt }) => retryDelay(attempt), removeOnComplete: true },
-  );
+  });
 
   agenda.define<{ email: string }>(RESET_REQUEST_JOB, (job) => sendPasswordResetLink(job.attrs.data.email), {
     removeOnComplete: true,
@@ -146,20 +104,18 @@ export async function startMailWorker({
 
   // Webhook deliveries: an outbox of the same design, sent by the same worker (webhook-worker.server.ts).
   const env = getEnv();
-  await defineWebhookJobs(agenda, {
+  const delivering = await defineWebhookJobs(agenda, {
     logger,
     lockMs,
-    staleMs,
     maxAttempts: env.WEBHOOK_MAX_ATTEMPTS,
     allowLocalHttp: env.WEBHOOKS_ALLOW_LOCAL_HTTP,
-    retryDelay,
   });
 
   agenda.define(OUTBOX_SWEEP_JOB, async () => {
     // Order events first (what they write is queued at once), then every message and delivery left without a live job.
     await sweepOrderMail().catch((error: unknown) => logger.warn({ err: error }, "order event sweep failed"));
-    for (const id of await listStranded({ idleMs: sweepMs, staleMs })) await queueDelivery(id);
-    await sweepWebhookDeliveries({ idleMs: sweepMs, staleMs }).catch((error: unknown) =>
+    await sweepDeliveries(MAIL_DELIVERIES, { idleMs: sweepMs, staleMs });
+    await sweepDeliveries(WEBHOOK_DELIVERIES, { idleMs: sweepMs, staleMs }).catch((error: unknown) =>
       logger.warn({ err: error }, "webhook delivery sweep failed"),
     );
   });
@@ -172,7 +128,7 @@ export async function startMailWorker({
     async stop(timeoutMs = lockMs) {
       // No new jobs; those fetched but not started are unlocked for another process at once.
       await agenda.stop(false);
-      const all = Promise.allSettled([...sending]);
+      const all = Promise.allSettled([...sending, ...delivering]);
       await Promise.race([all, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
       transport.close();
     },

@@ -1,13 +1,6 @@
 import type { Agenda } from "agenda";
-import mongoose from "mongoose";
-import {
-  claimDelivery,
-  getEndpointForSending,
-  listStrandedDeliveries,
-  markDelivered,
-  releaseDelivery,
-} from "~/models/webhook.server";
-import { DELIVER_WEBHOOK_JOB, JOBS_COLLECTION, queueWebhookDelivery } from "./jobs.server";
+import { getEndpointForSending } from "~/models/webhook.server";
+import { defineDeliveryJob, WEBHOOK_DELIVERIES } from "./delivery-jobs.server";
 import { DeliveryError, sendDelivery } from "./webhook-send.server";
 import { endpointUrlProblem } from "./webhooks.server";
 
@@ -15,75 +8,44 @@ type Logger = { warn: (obj: object, msg: string) => void; error: (obj: object, m
 
 /** A receiver answers within this, or the attempt fails (and is retried). */
 const RECEIVER_TIMEOUT_MS = 10_000;
+const ENDPOINT_REMOVED = "the endpoint was removed";
 
 /**
- * Defines the webhook delivery job on the worker's agenda (mail-worker.server.ts starts it): the
- * same claim, backoff and failed state as mail. A receiver must answer 2xx within 10 s (or a
- * quarter of the lock); anything else is retried, `maxAttempts` times in all.
+ * Defines the webhook delivery job on the worker's agenda (mail-worker.server.ts starts it), on the
+ * shop's one delivery mechanism (delivery-jobs.server.ts): the same claim, backoff and failed state
+ * as mail. A receiver must answer 2xx within 10 s (or a quarter of the lock); anything else is
+ * retried, `maxAttempts` times in all; a removed endpoint fails at once.
  */
-export async function defineWebhookJobs(
+export function defineWebhookJobs(
   agenda: Agenda,
   {
     logger,
     lockMs,
-    staleMs,
     maxAttempts,
     allowLocalHttp,
-    retryDelay,
-  }: {
-    logger: Logger;
-    lockMs: number;
-    staleMs: number;
-    maxAttempts: number;
-    allowLocalHttp: boolean;
-    retryDelay: (attempt: number) => number;
-  },
+  }: { logger: Logger; lockMs: number; maxAttempts: number; allowLocalHttp: boolean },
 ) {
   const timeoutMs = Math.min(RECEIVER_TIMEOUT_MS, Math.floor(lockMs / 4));
-  await mongoose.connection.db
-    ?.collection(JOBS_COLLECTION)
-    .createIndex({ name: 1, "data.deliveryId": 1 })
-    .catch(() => {});
-
-  async function deliver(id: string) {
-    const claim = await claimDelivery(id, staleMs);
-    if (!claim) return;
-    const { delivery, token } = claim;
-    try {
+  return defineDeliveryJob(agenda, WEBHOOK_DELIVERIES, {
+    logger,
+    lockMs,
+    maxAttempts,
+    send: async (delivery) => {
       const endpoint = await getEndpointForSending(delivery.endpointId.toString());
-      if (!endpoint) throw new DeliveryError("the endpoint was removed", null);
+      if (!endpoint) throw new DeliveryError(ENDPOINT_REMOVED, null);
       const problem = endpointUrlProblem(endpoint.url, allowLocalHttp);
       if (problem) throw new DeliveryError(problem, null);
-      const status = await sendDelivery(endpoint, delivery, { timeoutMs, allowLocalHttp });
-      await markDelivered(id, status);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      // The owner reads `reason`; the shop's log also gets what happened below HTTP.
-      const cause = error instanceof DeliveryError && error.detail ? ` (${error.detail})` : "";
+      const statusCode = await sendDelivery(endpoint, delivery, { timeoutMs, allowLocalHttp });
+      return { lastStatusCode: statusCode };
+    },
+    // The owner reads the reason; the shop's log also gets what happened below HTTP.
+    noteFailure: (error) => {
       const statusCode = error instanceof DeliveryError ? error.statusCode : null;
-      const final = delivery.attempts >= maxAttempts || reason === "the endpoint was removed";
-      await releaseDelivery(id, token, { error: reason, statusCode, final });
-      if (final) {
-        logger.error(
-          { deliveryId: id, attempts: delivery.attempts },
-          `webhook delivery failed for good: ${reason}${cause}`,
-        );
-        return;
-      }
-      logger.warn({ deliveryId: id, attempt: delivery.attempts }, `webhook not delivered yet: ${reason}${cause}`);
-      throw error; // agenda tries again after retryDelay
-    }
-  }
-
-  agenda.define<{ deliveryId: string }>(DELIVER_WEBHOOK_JOB, (job) => deliver(job.attrs.data.deliveryId), {
-    concurrency: 5,
-    lockLifetime: lockMs,
-    backoff: ({ attempt }) => retryDelay(attempt),
-    removeOnComplete: true,
+      return {
+        ...(statusCode ? { set: { lastStatusCode: statusCode } } : { unset: { lastStatusCode: "" as const } }),
+        final: error instanceof Error && error.message === ENDPOINT_REMOVED,
+        detail: error instanceof DeliveryError && error.detail ? ` (${error.detail})` : "",
+      };
+    },
   });
-}
-
-/** The outbox sweep's share: every delivery left without a live job gets one. */
-export async function sweepWebhookDeliveries({ idleMs, staleMs }: { idleMs: number; staleMs: number }) {
-  for (const id of await listStrandedDeliveries({ idleMs, staleMs })) await queueWebhookDelivery(id);
 }

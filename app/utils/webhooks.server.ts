@@ -23,7 +23,7 @@ import { mayMakeCredentials, VERIFY_FIRST } from "./account-access.server";
 import { audit, type AuditEvent } from "./audit-trail.server";
 import { can } from "./companies.server";
 import { getEnv } from "./env.server";
-import { queueWebhookDelivery } from "./jobs.server";
+import { queueWebhookDelivery } from "./delivery-jobs.server";
 import type { OrderEvent } from "~/orders/events.server";
 
 export const SIGNATURE_HEADER = "PartsWorks-Signature";
