@@ -35,7 +35,7 @@ function tableUnder(file: string, heading: string): string[][] {
 }
 
 /** The URL of a Remix v2 flat-routes module name, with each parameter as `{}` and a splat as `*`. */
-export function routeUrl(name: string): string {
+function routeUrl(name: string): string {
   const segments: string[] = [];
   // Dots inside [ ] are escaped: `[sitemap.xml]`, `api.v1.openapi[.json]`.
   for (const raw of name.match(/(?:\[[^\]]*\]|[^.])+/g) ?? []) {
