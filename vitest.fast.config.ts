@@ -6,6 +6,7 @@ export const PURE_FILES = [
   "app/domain/**/*.test.ts",
   "app/utils/quick-order.test.ts",
   "app/utils/safe-redirect.test.ts",
+  "tests/integration/readme.test.ts",
 ];
 
 /** `npm run test:fast`: the pure tests alone, the loop to run on every save (the full suite runs them too). */

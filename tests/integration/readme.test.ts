@@ -1,0 +1,168 @@
+/**
+ * The reference docs stay true: the README's route table names every route module and only those,
+ * and the index table in docs/database.md names every index the Mongoose models declare and only
+ * those. Plain reads of files and schemas: no database, no shop.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import mongoose from "mongoose";
+import { describe, expect, test } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const read = (file: string) => readFileSync(path.join(root, file), "utf8");
+
+/** The rows of the first table under a `## heading` of a Markdown file, each as its cells. */
+function tableUnder(file: string, heading: string): string[][] {
+  const text = read(file);
+  const start = text.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`${file} has no "## ${heading}" section`);
+  const section = text.slice(start + 1).split(/\n## /)[0]!;
+  const lines = section.split("\n");
+  const first = lines.findIndex((line) => line.startsWith("|"));
+  const rows: string[][] = [];
+  for (const line of lines.slice(first + 2)) {
+    if (!line.startsWith("|")) break;
+    // Cells split on pipes that are not escaped (`make\|model` stays one cell).
+    rows.push(
+      line
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim()),
+    );
+  }
+  return rows;
+}
+
+/** The URL of a Remix v2 flat-routes module name, with each parameter as `{}` and a splat as `*`. */
+function routeUrl(name: string): string {
+  const segments: string[] = [];
+  // Dots inside [ ] are escaped: `[sitemap.xml]`, `api.v1.openapi[.json]`.
+  for (const raw of name.match(/(?:\[[^\]]*\]|[^.])+/g) ?? []) {
+    if (raw === "_index" || (raw.startsWith("_") && !raw.startsWith("_["))) continue; // index or pathless layout
+    const segment = raw.endsWith("_") ? raw.slice(0, -1) : raw; // a trailing _ only leaves the parent layout
+    if (segment === "$") segments.push("*");
+    else if (segment.startsWith("$")) segments.push("{}");
+    else segments.push(segment.replace(/\[([^\]]*)\]/g, "$1"));
+  }
+  return `/${segments.join("/")}`;
+}
+
+/** Every route module in app/routes (a file, or a folder with route.tsx) by its URL. */
+function routeModules(): Map<string, string> {
+  const dir = path.join(root, "app/routes");
+  const byUrl = new Map<string, string>();
+  for (const entry of readdirSync(dir)) {
+    if (entry.startsWith(".") || /\.test\.tsx?$/.test(entry)) continue;
+    const isFolder = statSync(path.join(dir, entry)).isDirectory();
+    const name = isFolder ? entry : entry.replace(/\.(tsx?|jsx?)$/, "");
+    byUrl.set(routeUrl(name), entry);
+  }
+  return byUrl;
+}
+
+/** The URLs of the README's route table: every backticked path of a row's first cell, parameters as `{}`. */
+function documentedRoutes(): string[] {
+  return tableUnder("README.md", "Pages").flatMap(([cell = ""]) =>
+    [...cell.matchAll(/`(\/[^`]*)`/g)].map(([, url]) => url!.replace(/\?.*$/, "").replace(/\{[^}]*\}/g, "{}")),
+  );
+}
+
+/** Served by the Express server itself (server.ts, server/) or from public/, not by a route module. */
+function servedOutsideRoutes(url: string): boolean {
+  const sources = [read("server.ts"), ...readdirSync(path.join(root, "server")).map((file) => read(`server/${file}`))];
+  if (sources.some((source) => source.includes(`"${url}"`) || source.includes(`\`${url}`))) return true;
+  try {
+    return statSync(path.join(root, "public", url)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+describe("the README's route table", () => {
+  test("reads flat-route names the way Remix v2 does", () => {
+    expect(routeUrl("dashboard.orders_.$id._index")).toBe("/dashboard/orders/{}");
+    expect(routeUrl("dashboard.payment.$id_.success")).toBe("/dashboard/payment/{}/success");
+    expect(routeUrl("_index")).toBe("/");
+    expect(routeUrl("$")).toBe("/*");
+    expect(routeUrl("[sitemap.xml]")).toBe("/sitemap.xml");
+    expect(routeUrl("api.v1.openapi[.json]")).toBe("/api/v1/openapi.json");
+    expect(routeUrl("_auth.login")).toBe("/login");
+  });
+
+  test("names every route module", () => {
+    const documented = new Set(documentedRoutes());
+    const missing = [...routeModules()]
+      .filter(([url]) => !documented.has(url))
+      .map(([url, file]) => `${url} (${file})`);
+    expect(missing).toEqual([]);
+  });
+
+  test("names only routes that exist", () => {
+    const modules = routeModules();
+    const unknown = documentedRoutes().filter((url) => !modules.has(url) && !servedOutsideRoutes(url));
+    expect(unknown).toEqual([]);
+  });
+});
+
+/** An index as the table writes it: `collection {a:1, b:-1} unique sparse partial TTL`. */
+function indexLine(collection: string, keys: Record<string, unknown>, options: Record<string, unknown>): string {
+  const spec = `{${Object.entries(keys)
+    .map(([field, order]) => `${field}:${String(order)}`)
+    .join(",")}}`;
+  const flags = [
+    options.unique ? "unique" : "",
+    options.sparse ? "sparse" : "",
+    options.partialFilterExpression ? "partial" : "",
+    options.expireAfterSeconds !== undefined ? "TTL" : "",
+  ].filter(Boolean);
+  return [collection, spec, ...flags].join(" ");
+}
+
+/** Every source file under app/, server/ and shared/ that defines a Mongoose schema. */
+function schemaFiles(): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const file = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(file);
+      else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
+        if (/new (mongoose\.)?Schema\b/.test(read(file))) found.push(file);
+      }
+    }
+  };
+  for (const dir of ["app", "server", "shared"]) walk(dir);
+  return found;
+}
+
+describe("the index table in docs/database.md", () => {
+  test("names every index the models declare, and only those", async () => {
+    const files = schemaFiles();
+    expect(files).toContain("app/orders/model/schema.server.ts");
+    for (const file of files) await import(/* @vite-ignore */ pathToFileURL(path.join(root, file)).href);
+
+    const declared = mongoose.modelNames().flatMap((name) => {
+      const model = mongoose.model(name);
+      return model.schema.indexes().map(([keys, options]) => indexLine(model.collection.collectionName, keys, options));
+    });
+    const documented = tableUnder("docs/database.md", "Indexes").map(([collection = "", index = "", options = ""]) => {
+      const keys = Object.fromEntries(
+        index
+          .replace(/^`\{|\}`$/g, "")
+          .split(",")
+          .map((pair) => pair.trim().split(":") as [string, string]),
+      );
+      const flags = {
+        unique: /\bunique\b/.test(options),
+        sparse: /\bsparse\b/.test(options),
+        partialFilterExpression: /\bpartial\b/.test(options) || undefined,
+        expireAfterSeconds: /\bTTL\b/.test(options) ? 0 : undefined,
+      };
+      return indexLine(collection, keys, flags);
+    });
+
+    expect(declared.length).toBeGreaterThan(50);
+    expect({ undocumented: declared.filter((line) => !documented.includes(line)) }).toEqual({ undocumented: [] });
+    expect({ notDeclared: documented.filter((line) => !declared.includes(line)) }).toEqual({ notDeclared: [] });
+  });
+});
