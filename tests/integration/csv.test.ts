@@ -42,6 +42,16 @@ describe("CSV export", () => {
       status: "paid",
       transactionId: "pi_csv_1",
       poNumber: "PO-4500/17",
+      deliveryAddress: {
+        name: "Zoë Fischer",
+        company: "=Northside Fleet",
+        line1: "48 Mill Road",
+        line2: "Dock door 3",
+        city: "Detroit",
+        region: "MI",
+        postalCode: "48209",
+        country: "US",
+      },
     });
     const unpaid = await createOrder({ user: customer, part, quantity: 100 });
 
@@ -63,9 +73,25 @@ describe("CSV export", () => {
       Payment: "Paid by card",
       "Transaction id": "pi_csv_1",
       "PO number": "PO-4500/17",
+      // The address as printed on one line, then field by field; a formula-like company is defused.
+      "Delivery address": "Zoë Fischer, =Northside Fleet, 48 Mill Road, Dock door 3, Detroit, MI 48209, United States",
+      "Delivery name": "Zoë Fischer",
+      "Delivery company": "'=Northside Fleet",
+      "Delivery line 1": "48 Mill Road",
+      "Delivery line 2": "Dock door 3",
+      "Delivery city": "Detroit",
+      "Delivery region": "MI",
+      "Delivery postal code": "48209",
+      "Delivery country": "US",
     });
-    // An order without a PO number has the column, empty.
+    const header = Object.keys(row);
+    expect(header.slice(header.indexOf("Delivery address"), header.indexOf("Delivery country") + 1)).toHaveLength(9);
+    // An order without a PO number has the column, empty; one placed before addresses had fields
+    // keeps its text and leaves the field columns empty.
     expect(rows.find((r) => r["Order number"] === unpaid.number)).toMatchObject({
+      "Delivery address": "1 Test Street, Springfield",
+      "Delivery line 1": "",
+      "Delivery country": "",
       "PO number": "",
       Status: "Unpaid",
       "Balance (USD)": "1250.00",
