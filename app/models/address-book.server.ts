@@ -13,7 +13,7 @@ export const ADDRESS_BOOK_LIMIT = 20;
 
 export async function updateCompany(
   userId: string,
-  company: { companyName?: string; taxId?: string; country?: string; billingAddress?: string },
+  company: Parameters<typeof updateCompanyDetails>[1],
 ) {
   const companyId = await companyIdOfUser(userId);
   return companyId ? updateCompanyDetails(companyId, company) : false;
