@@ -11,10 +11,7 @@ import { User, companyIdOfUser, type UserView } from "./user.server";
 
 export const ADDRESS_BOOK_LIMIT = 20;
 
-export async function updateCompany(
-  userId: string,
-  company: { companyName?: string; taxId?: string; country?: string; billingAddress?: string },
-) {
+export async function updateCompany(userId: string, company: Parameters<typeof updateCompanyDetails>[1]) {
   const companyId = await companyIdOfUser(userId);
   return companyId ? updateCompanyDetails(companyId, company) : false;
 }

@@ -1,5 +1,5 @@
 import mongoose, { Schema, Types, type InferSchemaType } from "mongoose";
-import { parseLegacyAddress, type PostalAddress } from "~/domain/address";
+import { formatAddress, parseLegacyAddress, type PostalAddress } from "~/domain/address";
 import type { TaxProfile } from "~/domain/tax";
 import { postalAddressSchema, postalOf } from "./postal-address.server";
 
@@ -20,7 +20,12 @@ const companySchema = new Schema(
     nameKey: { type: String, maxlength: 120 },
     taxId: { type: String, trim: true, maxlength: 30 },
     country: { type: String, trim: true, maxlength: 8 },
-    billingAddress: { type: String, trim: true, maxlength: 300 },
+    /** The billing address as printed (formatAddress of `billing`; the typed text before it had fields). */
+    billingAddress: { type: String, trim: true, maxlength: 800 },
+    /** The billing address field by field (domain/address.ts); it prints on documents, never decides tax. */
+    billing: { type: postalAddressSchema, default: undefined },
+    /** Kept as free text before billing addresses had fields and not read with certainty: an owner confirms it. */
+    billingNeedsConfirmation: { type: Boolean },
     /** The address book: at most 20 delivery addresses (address-book.server.ts). */
     addresses: {
       type: [
@@ -119,9 +124,22 @@ export type CompanyAddress = {
   isDefault: boolean;
 };
 
+/** The company's details as screens and documents read them. */
+export type CompanyDetails = {
+  companyName: string;
+  taxId: string;
+  country: string;
+  /** The billing address as printed: from its fields, or the text kept from before they existed ("" when none). */
+  billingAddress: string;
+  /** The billing address field by field; null when none is stored with fields. */
+  billing: PostalAddress | null;
+  /** Kept as text from before and not read with certainty: the company form asks an owner to check it. */
+  billingToConfirm: boolean;
+};
+
 export type CompanyView = {
   id: string;
-  company: { companyName: string; taxId: string; country: string; billingAddress: string };
+  company: CompanyDetails;
   addresses: CompanyAddress[];
   unpaidCaps: { orders: number | null; valueCents: number | null };
   account: AccountTerms;
@@ -150,15 +168,22 @@ function addressBookOf(doc: Partial<CompanyDoc>): CompanyAddress[] {
   }));
 }
 
+function companyDetailsOf(doc: Partial<CompanyDoc>): CompanyDetails {
+  const billing = postalOf(doc.billing);
+  return {
+    companyName: doc.companyName ?? "",
+    taxId: doc.taxId ?? "",
+    country: doc.country ?? "",
+    billingAddress: billing ? formatAddress(billing) : (doc.billingAddress ?? ""),
+    billing,
+    billingToConfirm: !billing && Boolean(doc.billingAddress),
+  };
+}
+
 export function toCompanyView(doc: Partial<CompanyDoc> & { _id: Types.ObjectId }): CompanyView {
   return {
     id: doc._id.toString(),
-    company: {
-      companyName: doc.companyName ?? "",
-      taxId: doc.taxId ?? "",
-      country: doc.country ?? "",
-      billingAddress: doc.billingAddress ?? "",
-    },
+    company: companyDetailsOf(doc),
     addresses: addressBookOf(doc),
     unpaidCaps: { orders: doc.unpaidOrdersCap ?? null, valueCents: doc.unpaidValueCapCents ?? null },
     account: { termsDays: doc.account?.termsDays ?? 0, creditLimitCents: doc.account?.creditLimitCents ?? 0 },
@@ -263,16 +288,26 @@ export async function setCompanyUnpaidCaps(
   return doc ? toCompanyView(doc) : null;
 }
 
-/** The company's details (My Profile's company form): an absent field is cleared. */
+/**
+ * The company's details (My Profile's company form): an absent field is cleared. The billing address
+ * is stored field by field with its printed text beside it, which confirms one kept from before.
+ */
 export async function updateCompanyDetails(
   companyId: string,
-  company: { companyName?: string; taxId?: string; country?: string; billingAddress?: string },
+  company: { companyName?: string; taxId?: string; country?: string; billing?: PostalAddress | null },
 ) {
-  const set: Record<string, string> = {};
-  const unset: Record<string, ""> = {};
-  for (const key of ["companyName", "taxId", "country", "billingAddress"] as const) {
+  const set: Record<string, unknown> = {};
+  const unset: Record<string, ""> = { billingNeedsConfirmation: "" };
+  for (const key of ["companyName", "taxId", "country"] as const) {
     if (company[key]) set[key] = company[key]!;
     else unset[key] = "";
+  }
+  if (company.billing) {
+    set.billing = company.billing;
+    set.billingAddress = formatAddress(company.billing);
+  } else {
+    unset.billing = "";
+    unset.billingAddress = "";
   }
   if (company.companyName) set.nameKey = company.companyName.toLowerCase();
   else unset.nameKey = "";

@@ -7,6 +7,7 @@ import {
   type AccountPricing,
   type AccountTerms,
   type CompanyAddress,
+  type CompanyDetails,
   type CompanyDoc,
   type CompanyRole,
   type CompanyView,
@@ -93,7 +94,7 @@ export type UserView = {
   companyRole: CompanyRole;
   spendingLimitCents: number | null;
   /** The company's details and address book (read through the company: customerAccountOf). */
-  company: { companyName: string; taxId: string; country: string; billingAddress: string };
+  company: CompanyDetails;
   addresses: CompanyAddress[];
   emailVerified: boolean;
   /** Order updates by email (on unless turned off; receipts and shipping notices are always sent). */

@@ -9,6 +9,22 @@ import { ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 import { formatInvoiceNumber } from "~/orders/model/invoice.server";
 import { describeShipment } from "~/utils/shipping";
 import { paymentLine } from "~/domain/order-payments";
+import type { PostalAddress } from "~/domain/address";
+
+/**
+ * The delivery address, one column a field (for a carrier's import or a mail merge) after the
+ * address as printed. Orders placed before addresses had fields leave the field columns empty.
+ */
+const DELIVERY_FIELDS: [string, keyof PostalAddress][] = [
+  ["Delivery name", "name"],
+  ["Delivery company", "company"],
+  ["Delivery line 1", "line1"],
+  ["Delivery line 2", "line2"],
+  ["Delivery city", "city"],
+  ["Delivery region", "region"],
+  ["Delivery postal code", "postalCode"],
+  ["Delivery country", "country"],
+];
 
 /** One row per order; its lines summarised in one cell ("PW-1001 Brake Pad x 200; ..."). */
 const COLUMNS: CsvColumn<OrderView>[] = [
@@ -22,6 +38,12 @@ const COLUMNS: CsvColumn<OrderView>[] = [
   { header: "Customer email", value: (order) => order.userEmail },
   { header: "Company", value: (order) => order.companyName },
   { header: "PO number", value: (order) => order.poNumber },
+  // The printed address on one line (a cell keeps no line breaks well in every spreadsheet).
+  { header: "Delivery address", value: (order) => order.address.replace(/\s*\n\s*/g, ", ") },
+  ...DELIVERY_FIELDS.map(([header, field]): CsvColumn<OrderView> => ({
+    header,
+    value: (order) => order.deliveryAddress?.[field] ?? null,
+  })),
   {
     header: "Lines",
     value: (order) =>

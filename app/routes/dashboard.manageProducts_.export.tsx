@@ -5,7 +5,7 @@ import { formatBreaks } from "~/domain/pricing";
 import { CATEGORY_LABELS, type Category } from "~/domain/catalogue";
 import { csvDollars, csvFileDay, csvResponse, type CsvColumn } from "~/utils/csv.server";
 
-/** The headers the stock import reads back ("Part number", "Price", "Stock"): a round trip works. */
+/** The headers the stock import reads back ("Part number", "Price", "Stock", …): a round trip works. */
 const COLUMNS: CsvColumn<PartExportRow>[] = [
   { header: "Part number", value: (part) => part.partNumber },
   { header: "Name", value: (part) => part.name },
@@ -16,6 +16,10 @@ const COLUMNS: CsvColumn<PartExportRow>[] = [
   { header: "Minimum order", value: (part) => part.minOrderQuantity },
   // The compact syntax of Edit Product (domain/pricing.ts), read back by the import.
   { header: "Volume breaks", value: (part) => formatBreaks(part.volumeBreaks) },
+  // Backorders as the import reads them back: yes or no, a day (YYYY-MM-DD) and a number of days.
+  { header: "May be backordered", value: (part) => (part.backorderable ? "yes" : "no") },
+  { header: "Restock date", value: (part) => part.restockOn },
+  { header: "Lead time (days)", value: (part) => part.leadTimeDays },
 ];
 
 /** Manage Products as CSV: every part, by part number. */

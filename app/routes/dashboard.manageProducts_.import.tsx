@@ -83,7 +83,9 @@ const DRY_RUN_COLUMNS: Column[] = [
   { label: "Before → after" },
 ];
 
-const show = (field: "stock" | "price" | "breaks", value: number | string) =>
+const FIELD_WORDS = { stock: "Stock", price: "Price", breaks: "Volume breaks", backorder: "Backorders" } as const;
+
+const show = (field: keyof typeof FIELD_WORDS, value: number | string) =>
   typeof value === "string" ? value || "none" : field === "price" ? formatCents(value) : formatQuantity(value);
 
 export default function ImportProducts() {
@@ -103,7 +105,10 @@ export default function ImportProducts() {
       <h1 className="text-2xl font-bold">Import stock and prices</h1>
       <p className="mt-2 text-slate-700">
         A CSV file with a <strong>part number</strong> column and a <strong>stock</strong> and/or <strong>price</strong>{" "}
-        column (whole dollars, such as 37), saved as UTF-8, at most {formatQuantity(MAX_IMPORT_LINES)} lines. The{" "}
+        column (whole dollars, such as 37), and if you like <strong>volume breaks</strong>,{" "}
+        <strong>may be backordered</strong> (yes or no), <strong>restock date</strong> (such as 2027-01-12) and{" "}
+        <strong>lead time (days)</strong>; saved as UTF-8, at most {formatQuantity(MAX_IMPORT_LINES)} lines. An empty
+        cell leaves its field alone; <em>none</em> clears a restock date or a lead time. The{" "}
         <a href="/dashboard/manageProducts/export" download className="text-brand-700 underline">
           products CSV
         </a>{" "}
@@ -175,7 +180,7 @@ function Preview({ data, pending }: { data: Extract<ActionData, { kind: "preview
                 <span className="font-mono">{row.partNumber}</span> {row.name}
               </th>
               <td className="px-3 py-2" data-label="Field">
-                {row.field === "stock" ? "Stock" : row.field === "price" ? "Price" : "Volume breaks"}
+                {FIELD_WORDS[row.field]}
               </td>
               <td className="px-3 py-2" data-label="Before → after">
                 {show(row.field, row.before)} → {show(row.field, row.after)}

@@ -414,6 +414,11 @@ function CheckedLines({
                     ? `OK (lines ${check.lineNumbers.slice(0, -1).join(", ")} and ${check.lineNumbers.at(-1)} merged)`
                     : "OK"}
               </span>
+              {check.backorder && !check.problem ? (
+                <span className="block text-sm text-amber-900" data-testid="pad-backorder">
+                  {check.backorder}
+                </span>
+              ) : null}
               {check.problem?.reason === "below-minimum" && check.part ? (
                 // Submits the pad (the form above) with this line raised to the minimum, and checks again.
                 <button

@@ -15,6 +15,7 @@ import {
   parseFitmentLine,
   type FitmentRow,
 } from "~/domain/catalogue";
+import { isCalendarDay } from "./order-forms";
 import { addPartSchema, dollarsToCents, editablePriceFields, wholeDollarsOrUnchanged } from "./shop-forms";
 import { formatBreaks, parseBreaks, type VolumeBreak } from "~/domain/pricing";
 
@@ -142,7 +143,8 @@ export const backorderFields = {
     .string()
     .trim()
     .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date such as 2027-01-12")
-    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), "Enter a date such as 2027-01-12")
+    // A real day: 2027-02-30 does not roll over into March.
+    .refine(isCalendarDay, "Enter a real date such as 2027-01-12")
     .refine((value) => value >= new Date().toISOString().slice(0, 10), "The restock date cannot be in the past")
     .optional(),
   leadTimeDays: z

@@ -85,18 +85,33 @@ const DEMO_PRICE_GROUP = {
 /** Demo accounts' companies and tax details, kept in their account sub-document. */
 const DEMO_ACCOUNTS: Record<
   string,
-  { companyName: string; billingAddress: string; country: string; taxId?: string; tax: TaxProfile; inGroup: boolean }
+  { companyName: string; billing: PostalAddress; country: string; taxId?: string; tax: TaxProfile; inGroup: boolean }
 > = {
   "distributor@partsworks.test": {
     companyName: "Great Lakes Parts Distribution",
-    billingAddress: "Great Lakes Parts Distribution\n900 Industrial Drive\nLansing, MI 48906",
+    billing: {
+      ...EMPTY_ADDRESS,
+      company: "Great Lakes Parts Distribution",
+      line1: "900 Industrial Drive",
+      city: "Lansing",
+      region: "MI",
+      postalCode: "48906",
+      country: "US",
+    },
     country: "US",
     tax: { country: "US", state: "MI", vatNumber: null, exemptionCertificate: null },
     inGroup: true,
   },
   "eu@partsworks.test": {
     companyName: "Autoteile Becker GmbH",
-    billingAddress: "Autoteile Becker GmbH\nHafenstraße 12\n20457 Hamburg\nGermany",
+    billing: {
+      ...EMPTY_ADDRESS,
+      company: "Autoteile Becker GmbH",
+      line1: "Hafenstraße 12",
+      city: "Hamburg",
+      postalCode: "20457",
+      country: "DE",
+    },
     country: "DE",
     taxId: "DE811907980",
     tax: { country: "DE", state: null, vatNumber: "DE811907980", exemptionCertificate: null },
@@ -144,7 +159,15 @@ const NORTHSIDE_YARD_TEXT = "Northside Yard 2\nbehind the Toledo depot, Ohio";
 const DEMO_TRADE = {
   email: "trade@partsworks.test",
   companyName: "Northside Fleet Garage",
-  billingAddress: "Northside Fleet Garage\n48 Mill Road\nDetroit, MI 48209",
+  billing: {
+    ...EMPTY_ADDRESS,
+    company: "Northside Fleet Garage",
+    line1: "48 Mill Road",
+    city: "Detroit",
+    region: "MI",
+    postalCode: "48209",
+    country: "US",
+  } satisfies PostalAddress,
   account: { termsDays: 30, creditLimitCents: 5_000_000 },
 };
 
@@ -375,7 +398,8 @@ async function demoTradeCompany() {
   const dock = formatAddress(NORTHSIDE_DOCK);
   const company = await Company.create({
     companyName: DEMO_TRADE.companyName,
-    billingAddress: DEMO_TRADE.billingAddress,
+    billing: DEMO_TRADE.billing,
+    billingAddress: formatAddress(DEMO_TRADE.billing),
     account: DEMO_TRADE.account,
     ownerCount: 1,
     // One address with fields, and one kept from before as text, flagged for the customer to confirm.
@@ -408,7 +432,8 @@ export async function ensureDemoData() {
       // A company of its own, holding its price group and tax details.
       const company = await Company.create({
         companyName: trade.companyName,
-        billingAddress: trade.billingAddress,
+        billing: trade.billing,
+        billingAddress: formatAddress(trade.billing),
         country: trade.country,
         ...(trade.taxId ? { taxId: trade.taxId } : {}),
         account: {

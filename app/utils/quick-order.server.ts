@@ -1,6 +1,6 @@
 /** The quick-order pad's lines checked against the catalogue (the pad's text: quick-order.ts). */
 import type { PartView } from "~/domain/catalogue";
-import { lineProblem, type LineProblem } from "~/domain/order-lines";
+import { backorderSplit, backorderText, lineProblem, type LineProblem } from "~/domain/order-lines";
 import { nearPartNumbers } from "~/models/part-suggest.server";
 import { findPartsByNumbers, matchOf, unmatchedMessage } from "./part-number.server";
 import type { PadEntry } from "./quick-order";
@@ -12,8 +12,20 @@ export type PadLineCheck = {
   partNumber: string;
   quantityText: string;
   quantity: number | null;
-  part: Pick<PartView, "id" | "name" | "priceCents" | "minOrderQuantity" | "availableQuantity"> | null;
+  part: Pick<
+    PartView,
+    | "id"
+    | "name"
+    | "priceCents"
+    | "minOrderQuantity"
+    | "availableQuantity"
+    | "backorderable"
+    | "restockOn"
+    | "leadTimeDays"
+  > | null;
   lineTotalCents: number | null;
+  /** A valid line beyond the shelf of a part that may be backordered: the part page's words for the split. */
+  backorder: string | null;
   /** The list price of a unit when the customer's own price (set by pricing.server.ts) is lower. */
   listPriceCents?: number | null;
   problem: LineProblem | { reason: "unknown-part" | "unreadable"; message: string } | null;
@@ -54,9 +66,13 @@ export async function checkPadLines(entries: PadEntry[]): Promise<PadLineCheck[]
             priceCents: part.priceCents,
             minOrderQuantity: part.minOrderQuantity,
             availableQuantity: part.availableQuantity,
+            backorderable: part.backorderable,
+            restockOn: part.restockOn,
+            leadTimeDays: part.leadTimeDays,
           }
         : null,
       lineTotalCents: null,
+      backorder: null,
       problem: part ? null : { reason: "unknown-part", message: unmatchedMessage(typed, match) ?? "" },
     };
     checks.push(check);
@@ -76,6 +92,7 @@ export async function checkPadLines(entries: PadEntry[]): Promise<PadLineCheck[]
     } else {
       check.problem = lineProblem(check.part, check.quantity);
       check.lineTotalCents = check.part.priceCents * check.quantity;
+      check.backorder = check.problem ? null : backorderText(backorderSplit(check.part, check.quantity));
     }
   }
   await suggestNumbers(checks);

@@ -6,7 +6,14 @@ import { applyImportedChange } from "~/models/part-csv.server";
 import { audit, partTarget, partValues, type AuditEvent } from "./audit-trail.server";
 import { formatCents, formatQuantity } from "~/format";
 import { MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
-import { MAX_IMPORT_LINES, type ImportChange } from "./stock-import";
+import {
+  backorderWords,
+  MAX_IMPORT_LINES,
+  MAX_LEAD_TIME_DAYS,
+  type BackorderPolicy,
+  type ImportChange,
+} from "./stock-import";
+import { isCalendarDay } from "./order-forms";
 import { formatBreaks, parseBreaks, type VolumeBreak } from "~/domain/pricing";
 
 /** A file refused whole (nothing listed, nothing written), with the status the answer carries. */
@@ -17,8 +24,8 @@ export type ImportRow = {
   partId: string;
   partNumber: string;
   name: string;
-  field: "stock" | "price" | "breaks";
-  /** Stock as a count, price in cents, volume breaks in the compact syntax. */
+  field: "stock" | "price" | "breaks" | "backorder";
+  /** Stock as a count, price in cents, volume breaks in the compact syntax, backorders in words. */
   before: number | string;
   after: number | string;
 };
@@ -35,7 +42,20 @@ export type DryRun = {
   partIds: string[];
 };
 
-const COLUMN_KEYS = { partnumber: "partNumber", stock: "stock", price: "price", volumebreaks: "breaks" } as const;
+const COLUMN_KEYS = {
+  partnumber: "partNumber",
+  stock: "stock",
+  price: "price",
+  volumebreaks: "breaks",
+  // The export's "May be backordered", "Restock date" and "Lead time (days)", and shorter spellings.
+  maybebackordered: "backorderable",
+  backorder: "backorderable",
+  backorderable: "backorderable",
+  restockdate: "restockOn",
+  restockon: "restockOn",
+  leadtimedays: "leadTimeDays",
+  leadtime: "leadTimeDays",
+} as const;
 type ColumnName = (typeof COLUMN_KEYS)[keyof typeof COLUMN_KEYS];
 
 /** "Part number", "PART_NUMBER", " part-number " all name the same column. */
@@ -117,16 +137,23 @@ export async function dryRunImport(file: File): Promise<DryRun | ImportRefusal> 
   }
   if (
     columns.partNumber === undefined ||
-    (columns.stock === undefined && columns.price === undefined && columns.breaks === undefined)
+    (columns.stock === undefined &&
+      columns.price === undefined &&
+      columns.breaks === undefined &&
+      columns.backorderable === undefined &&
+      columns.restockOn === undefined &&
+      columns.leadTimeDays === undefined)
   ) {
     return refuse(
       422,
-      "The first line must name the columns: “part number”, and “stock”, “price” and/or “volume breaks” (as in the products CSV export).",
+      "The first line must name the columns: “part number”, and “stock”, “price”, “volume breaks” and/or the backorder columns (as in the products CSV export).",
     );
   }
   if (records.length === 0) return refuse(422, "The file has a header but no lines to import.");
 
-  return compare(records, columns as Record<"partNumber", number> & Partial<Record<ColumnName, number>>);
+  // A cell's error names its column as the file's first line writes it.
+  const headerOf = (name: ColumnName) => header![columns[name]!].trim();
+  return compare(records, columns as Record<"partNumber", number> & Partial<Record<ColumnName, number>>, headerOf);
 }
 
 type Parsed = {
@@ -136,8 +163,54 @@ type Parsed = {
   priceCents: number | null;
   /** The breaks cell as typed (null: no such column); checked against the part's price in compare. */
   breaks: string | null;
+  /** The backorder cells read (a field left out: the line leaves it alone); null: none given. */
+  backorder: Partial<BackorderPolicy> | null;
+  /** A restock day before today, and its column: it passes only as the part's own, unchanged. */
+  pastRestock?: string;
   reasons: string[];
 };
+
+const YES = new Set(["yes", "y", "true", "1"]);
+const NO = new Set(["no", "n", "false", "0"]);
+/** Clears the restock date or the lead time (an empty cell leaves it alone, as every column does). */
+const NONE = "none";
+
+function readBackorder(
+  cells: { allowed: string | null; restockOn: string | null; leadTimeDays: string | null },
+  headerOf: (name: ColumnName) => string,
+  reasons: string[],
+): { policy: Partial<BackorderPolicy> | null; pastRestock?: string } {
+  const policy: Partial<BackorderPolicy> = {};
+  let pastRestock: string | undefined;
+  const allowed = cells.allowed?.trim().toLowerCase() ?? "";
+  if (allowed) {
+    if (YES.has(allowed)) policy.allowed = true;
+    else if (NO.has(allowed)) policy.allowed = false;
+    else reasons.push(`${headerOf("backorderable")} “${cells.allowed!.trim()}” is not yes or no`);
+  }
+  const day = cells.restockOn?.trim() ?? "";
+  if (day.toLowerCase() === NONE) policy.restockOn = null;
+  else if (day) {
+    if (looksLikeFormula(cells.restockOn!)) reasons.push(`${headerOf("restockOn")} “${day}” looks like a formula`);
+    else if (!isCalendarDay(day)) {
+      reasons.push(`${headerOf("restockOn")} “${day}” is not a real date: write it as 2027-01-12, or none`);
+    } else {
+      policy.restockOn = day;
+      if (day < new Date().toISOString().slice(0, 10)) pastRestock = day;
+    }
+  }
+  const lead = cells.leadTimeDays?.trim() ?? "";
+  if (lead.toLowerCase() === NONE) policy.leadTimeDays = null;
+  else if (lead) {
+    const days = /^\d{1,4}$/.test(lead) ? Number(lead) : NaN;
+    if (!Number.isInteger(days) || days < 1 || days > MAX_LEAD_TIME_DAYS) {
+      reasons.push(
+        `${headerOf("leadTimeDays")} “${lead}” is not a whole number of days from 1 to ${MAX_LEAD_TIME_DAYS}, or none`,
+      );
+    } else policy.leadTimeDays = days;
+  }
+  return { policy: Object.keys(policy).length ? policy : null, pastRestock };
+}
 
 function readStock(cell: string, reasons: string[]) {
   const value = cell.trim();
@@ -166,6 +239,7 @@ function readPrice(cell: string, reasons: string[]) {
 function compare(
   records: { line: number; cells: string[] }[],
   columns: Record<"partNumber", number> & Partial<Record<ColumnName, number>>,
+  headerOf: (name: ColumnName) => string,
 ): Promise<DryRun> {
   const parsed: Parsed[] = records.map(({ line, cells }) => {
     const reasons: string[] = [];
@@ -179,7 +253,22 @@ function compare(
     const priceCents = priceCell.trim() ? (readPrice(priceCell, reasons) ?? null) : null;
     const breaksCell = columns.breaks === undefined ? null : (cells[columns.breaks] ?? "");
     if (breaksCell !== null && /^\s*[=+@]/.test(breaksCell)) reasons.push("volume breaks look like a formula");
-    return { line, partNumber, stock, priceCents, breaks: breaksCell, reasons };
+    const cellOf = (name: ColumnName) => (columns[name] === undefined ? null : (cells[columns[name]!] ?? ""));
+    const { policy, pastRestock } = readBackorder(
+      { allowed: cellOf("backorderable"), restockOn: cellOf("restockOn"), leadTimeDays: cellOf("leadTimeDays") },
+      headerOf,
+      reasons,
+    );
+    return {
+      line,
+      partNumber,
+      stock,
+      priceCents,
+      breaks: breaksCell,
+      backorder: policy,
+      ...(pastRestock ? { pastRestock: `${headerOf("restockOn")} “${pastRestock}”` } : {}),
+      reasons,
+    };
   });
   return compareParsed(parsed);
 }
@@ -196,6 +285,7 @@ export function dryRunUpdates(updates: { partNumber: string; stock?: number | nu
       stock: update.stock ?? null,
       priceCents: update.priceCents ?? null,
       breaks: null,
+      backorder: null,
       reasons: [],
     })),
   );
@@ -245,6 +335,10 @@ async function compareParsed(parsed: Parsed[]): Promise<DryRun> {
       if (parsed.ok) breaks = parsed.breaks;
       else row.reasons.push(`volume breaks “${row.breaks.trim()}”: ${parsed.message}`);
     }
+    // A restock day in the past passes only as the part's own, unchanged (an export read back as it is).
+    if (part && row.pastRestock && row.backorder?.restockOn !== part.restockOn) {
+      row.reasons.push(`${row.pastRestock} is in the past: give the day stock is now expected, or none`);
+    }
     if (row.reasons.length || !part) {
       problems.push({ line: row.line, partNumber: row.partNumber, reasons: row.reasons });
       continue;
@@ -258,7 +352,22 @@ async function compareParsed(parsed: Parsed[]): Promise<DryRun> {
     const breaksAfter = breaks ? formatBreaks(breaks) : null;
     const breaksChange = breaksAfter !== null && breaksAfter !== breaksBefore;
     if (breaksChange) rows.push({ ...base, field: "breaks", before: breaksBefore, after: breaksAfter });
-    if (!stockChanges && !priceChanges && !breaksChange) {
+    const policyBefore: BackorderPolicy = {
+      allowed: part.backorderable,
+      restockOn: part.restockOn,
+      leadTimeDays: part.leadTimeDays,
+    };
+    const policyAfter: BackorderPolicy | null = row.backorder ? { ...policyBefore, ...row.backorder } : null;
+    const backorderChange = policyAfter !== null && backorderWords(policyAfter) !== backorderWords(policyBefore);
+    if (backorderChange) {
+      rows.push({
+        ...base,
+        field: "backorder",
+        before: backorderWords(policyBefore),
+        after: backorderWords(policyAfter),
+      });
+    }
+    if (!stockChanges && !priceChanges && !breaksChange && !backorderChange) {
       unchanged += 1;
       continue;
     }
@@ -271,6 +380,8 @@ async function compareParsed(parsed: Parsed[]): Promise<DryRun> {
       priceChanges ? row.priceCents : null,
       breaksChange ? breaksBefore : null,
       breaksChange ? breaksAfter : null,
+      backorderChange ? policyBefore : null,
+      backorderChange ? policyAfter : null,
     ]);
   }
   return {
@@ -283,6 +394,12 @@ async function compareParsed(parsed: Parsed[]): Promise<DryRun> {
     partIds: parsed.map((row) => partOf(row)?.id ?? ""),
   };
 }
+
+const policyValues = (part: { backorderable: boolean; restockOn: string | null; leadTimeDays: number | null }) => ({
+  backorderable: part.backorderable,
+  restockOn: part.restockOn,
+  leadTimeDays: part.leadTimeDays,
+});
 
 export type ImportConflict = { line: number; partId: string; name: string; reason: string };
 
@@ -297,7 +414,18 @@ export async function applyImportChanges(
   let applied = 0;
   const conflicts: ImportConflict[] = [];
   const restocked: string[] = [];
-  for (const [partId, line, stockBefore, stockAfter, priceBefore, priceAfter, breaksBefore, breaksAfter] of changes) {
+  for (const [
+    partId,
+    line,
+    stockBefore,
+    stockAfter,
+    priceBefore,
+    priceAfter,
+    breaksBefore,
+    breaksAfter,
+    backorderBefore,
+    backorderAfter,
+  ] of changes) {
     // The breaks are read again (never trusted as sent): the dry run's text, parsed and checked once more.
     const parsedBreaks = breaksAfter !== null ? parseBreaks(breaksAfter) : null;
     const outcome = await applyImportedChange({
@@ -305,6 +433,7 @@ export async function applyImportChanges(
       stock: stockBefore !== null && stockAfter !== null ? { before: stockBefore, after: stockAfter } : null,
       priceCents: priceBefore !== null && priceAfter !== null ? { before: priceBefore, after: priceAfter } : null,
       breaks: breaksBefore !== null && parsedBreaks?.ok ? { before: breaksBefore, after: parsedBreaks.breaks } : null,
+      backorder: backorderBefore && backorderAfter ? { before: backorderBefore, after: backorderAfter } : null,
     });
     if (outcome.ok) {
       applied += 1;
@@ -314,8 +443,8 @@ export async function applyImportChanges(
         actor,
         action: "part.update",
         target: partTarget(outcome.before),
-        before: partValues(outcome.before),
-        after: partValues(outcome.after),
+        before: { ...partValues(outcome.before), ...(backorderBefore ? policyValues(outcome.before) : {}) },
+        after: { ...partValues(outcome.after), ...(backorderAfter ? policyValues(outcome.after) : {}) },
       });
       continue;
     }

@@ -3,7 +3,7 @@
  * server and browser. HTML is refused, multi-line text is bounded in lines and characters.
  */
 import { z } from "zod";
-import { postalAddressField } from "~/domain/address";
+import { postalAddressField, postalAddressSchema } from "~/domain/address";
 import { TAX_COUNTRIES, taxIdProblem, normalizeTaxId } from "~/domain/tax-id";
 
 export const MAX_ADDRESSES = 20;
@@ -49,20 +49,42 @@ export const poNumber = plainText("PO number", PO_NUMBER_MAX)
   .refine((value) => /^[\p{L}\p{N} ./#_-]*$/u.test(value), "Use letters, digits, spaces and . / # _ -")
   .optional();
 
+/**
+ * An address a form may leave out altogether (the company's billing address): every field empty is
+ * none; anything typed is checked as a whole, as a delivery address is (postcode by country, a region
+ * where the country has them). Typed as the schema, optional: the preprocess only turns "all empty" into none.
+ */
+const optionalAddress = z.preprocess(
+  (value) =>
+    value && typeof value === "object" && Object.values(value).every((field) => field === undefined || field === "")
+      ? undefined
+      : value,
+  postalAddressSchema.optional(),
+) as unknown as z.ZodOptional<typeof postalAddressSchema>;
+
 export const companySchema = z
   .object({
     intent: z.literal("company"),
     companyName: plainText("Company name", 120).optional(),
     country: z.enum(TAX_COUNTRIES, { errorMap: () => ({ message: "Choose a country" }) }).optional(),
     taxId: plainText("VAT or tax number", 30).optional(),
-    billingAddress: addressText("Billing address").optional(),
+    // Checked below, beside the tax number: a bad postcode stops zod before the object's own checks,
+    // and both messages belong on the page at once.
+    // Typed as the address it becomes, so the form's fields are typed by it too.
+    billing: z.unknown().optional() as unknown as typeof optionalAddress,
   })
   .superRefine((value, ctx) => {
+    const billing = optionalAddress.safeParse(value.billing);
+    for (const issue of billing.error?.issues ?? []) ctx.addIssue({ ...issue, path: ["billing", ...issue.path] });
     if (!value.taxId) return;
     const problem = taxIdProblem(value.country, value.taxId);
     if (problem) ctx.addIssue({ code: "custom", path: ["taxId"], message: problem });
   })
-  .transform((value) => ({ ...value, taxId: value.taxId ? normalizeTaxId(value.taxId) : undefined }));
+  .transform((value) => ({
+    ...value,
+    taxId: value.taxId ? normalizeTaxId(value.taxId) : undefined,
+    billing: optionalAddress.parse(value.billing),
+  }));
 
 const objectId = z.string({ required_error: "Choose an address" }).regex(/^[a-f0-9]{24}$/i, "Choose an address");
 

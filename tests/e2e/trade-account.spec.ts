@@ -17,28 +17,45 @@ const BERLIN = {
   postalCode: "10115",
   country: "DE",
 };
+/** A German billing address: no region, a five-digit postcode. */
+const BILLING = { ...EMPTY_ADDRESS, line1: "Hauptstrasse 1", city: "Berlin", postalCode: "10115", country: "DE" };
 const SITE = { ...DETROIT, company: "", line1: "Site office", line2: "Gate 4" };
 
-test("a buyer enters company details and delivery addresses on My Profile", async ({ page, login, checkA11y }) => {
+test("a buyer enters company details and delivery addresses on My Profile", async ({
+  page,
+  login,
+  checkA11y,
+  javaScriptEnabled,
+}) => {
   test.slow();
   const user = await login({ name: "Tara Trade" });
   await page.goto("/dashboard");
+  // Typing before the forms hydrate can be lost: wait for the page's scripts first.
+  if (javaScriptEnabled) await page.waitForLoadState("networkidle");
 
-  // Company details: a tax number that does not fit the country is refused by the field, then corrected.
+  // Company details: a tax number that does not fit the country and a postcode that does not fit the
+  // billing address's country are refused at their fields, then corrected.
+  const companyForm = page.getByRole("region", { name: "Save company details" });
   await page.getByLabel("Company name").fill("Gearhaus GmbH");
-  // The company's own country (the address book below has a Country of its own).
-  await page.getByRole("region", { name: "Save company details" }).getByLabel("Country").selectOption("DE");
+  await companyForm.getByLabel("Country of the tax number").selectOption("DE");
   await page.getByLabel("VAT or tax number").fill("DE12");
-  await page.getByLabel("Billing address").fill("Hauptstrasse 1\n10115 Berlin");
+  await fillDeliveryAddress(companyForm, { ...BILLING, postalCode: "1011" }, "Billing address (optional)");
   await page.getByRole("button", { name: "Save company details" }).click();
   await expect(page.getByText(/not a valid Germany VAT or tax number/)).toBeVisible();
+  await expect(companyForm.getByText("1011 is not a postal code of Germany")).toBeVisible();
   expect((await storedCustomer(user.id))?.companyName).toBeUndefined();
   await page.getByLabel("VAT or tax number").fill("DE 123456789");
+  await companyForm.getByLabel("Postal code").fill(BILLING.postalCode);
   await page.getByRole("button", { name: "Save company details" }).click();
   await expect(page.getByTestId("toast")).toContainText("Company details saved");
   const details = page.getByTestId("profile-details");
   await expect(details).toContainText("Gearhaus GmbH");
   await expect(details).toContainText("DE123456789 (Germany)");
+  await expect(details).toContainText("Hauptstrasse 1");
+  await expect(details).toContainText("10115 Berlin");
+  // The saved fields come back into the form.
+  await expect(companyForm.getByLabel("City")).toHaveValue("Berlin");
+  await expect(companyForm.getByLabel("Country", { exact: true })).toHaveValue("DE");
 
   // Address book: add two, make the second the default, edit it, delete the first.
   const section = page.getByRole("region", { name: "Address book" });

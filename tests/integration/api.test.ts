@@ -537,6 +537,21 @@ describe("staff", () => {
       "updates.0.backorder.restockOn",
     ]);
     expect(await snapshot({ partIds: [part.id] })).toEqual(before);
+    // A day off the calendar does not roll over into March.
+    const offCalendar = await expectProblem(
+      await call(token, "/staff/stock", {
+        method: "POST",
+        body: { updates: [{ partNumber: part.partNumber, backorder: { allowed: true, restockOn: "2027-02-30" } }] },
+      }),
+      422,
+    );
+    expect(offCalendar.errors).toEqual([
+      expect.objectContaining({
+        field: "updates.0.backorder.restockOn",
+        message: "Enter a real date such as 2027-01-12",
+      }),
+    ]);
+    expect(await snapshot({ partIds: [part.id] })).toEqual(before);
     const response = await call(token, "/staff/stock", {
       method: "POST",
       body: {

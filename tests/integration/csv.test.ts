@@ -42,6 +42,16 @@ describe("CSV export", () => {
       status: "paid",
       transactionId: "pi_csv_1",
       poNumber: "PO-4500/17",
+      deliveryAddress: {
+        name: "Zoë Fischer",
+        company: "=Northside Fleet",
+        line1: "48 Mill Road",
+        line2: "Dock door 3",
+        city: "Detroit",
+        region: "MI",
+        postalCode: "48209",
+        country: "US",
+      },
     });
     const unpaid = await createOrder({ user: customer, part, quantity: 100 });
 
@@ -63,9 +73,25 @@ describe("CSV export", () => {
       Payment: "Paid by card",
       "Transaction id": "pi_csv_1",
       "PO number": "PO-4500/17",
+      // The address as printed on one line, then field by field; a formula-like company is defused.
+      "Delivery address": "Zoë Fischer, =Northside Fleet, 48 Mill Road, Dock door 3, Detroit, MI 48209, United States",
+      "Delivery name": "Zoë Fischer",
+      "Delivery company": "'=Northside Fleet",
+      "Delivery line 1": "48 Mill Road",
+      "Delivery line 2": "Dock door 3",
+      "Delivery city": "Detroit",
+      "Delivery region": "MI",
+      "Delivery postal code": "48209",
+      "Delivery country": "US",
     });
-    // An order without a PO number has the column, empty.
+    const header = Object.keys(row);
+    expect(header.slice(header.indexOf("Delivery address"), header.indexOf("Delivery country") + 1)).toHaveLength(9);
+    // An order without a PO number has the column, empty; one placed before addresses had fields
+    // keeps its text and leaves the field columns empty.
     expect(rows.find((r) => r["Order number"] === unpaid.number)).toMatchObject({
+      "Delivery address": "1 Test Street, Springfield",
+      "Delivery line 1": "",
+      "Delivery country": "",
       "PO number": "",
       Status: "Unpaid",
       "Balance (USD)": "1250.00",
@@ -107,6 +133,9 @@ describe("CSV export", () => {
       "Stock",
       "Minimum order",
       "Volume breaks",
+      "May be backordered",
+      "Restock date",
+      "Lead time (days)",
     ]);
     expect(rows.find((row) => row["Part number"] === part.partNumber)).toMatchObject({
       Name: "'=1+1 Oil Filter",
@@ -114,6 +143,9 @@ describe("CSV export", () => {
       Stock: "640",
       "Minimum order": "100",
       "Volume breaks": "",
+      "May be backordered": "no",
+      "Restock date": "",
+      "Lead time (days)": "",
     });
   });
 
@@ -312,6 +344,149 @@ describe("CSV import of stock and prices", () => {
     expect((await Part.findById(whole.id).lean())?.priceCents).toBe(2000);
   });
 
+  test("backorders round-trip: the export's backorder columns, edited, dry run, apply, exported again", async () => {
+    const { user: admin, cookie } = await signedIn("admin");
+    const waits = await createPart({ availableQuantity: 300 });
+    const dated = await createPart({ availableQuantity: 50 });
+    // Set before today: read back unchanged it passes; typed as a new day it would be refused.
+    await Part.updateOne({ _id: dated.id }, { $set: { backorderable: true, restockOn: new Date("2026-01-05") } });
+    const exported = await rowsOf(await download(productsCsv, "/dashboard/manageProducts/export", cookie));
+    expect(exported.find((row) => row["Part number"] === dated.partNumber)).toMatchObject({
+      "May be backordered": "yes",
+      "Restock date": "2026-01-05",
+      "Lead time (days)": "",
+    });
+    const edited = exported.map((row) =>
+      row["Part number"] === waits.partNumber
+        ? { ...row, "May be backordered": "yes", "Restock date": "2027-01-12", "Lead time (days)": "14" }
+        : row,
+    );
+    const header = Object.keys(exported[0]);
+    const quote = (cell: string) => `"${cell.replace(/"/g, '""')}"`;
+    const text = [header, ...edited.map((row) => header.map((key) => row[key]))]
+      .map((cells) => cells.map(quote).join(","))
+      .join("\r\n");
+
+    const { status, data } = await dryRun(cookie, `\uFEFF${text}`);
+    expect(status).toBe(200);
+    expect(data.report.problems).toEqual([]);
+    const mine = data.report.rows.filter((row) => [waits.partNumber, dated.partNumber].includes(row.partNumber));
+    expect(mine.map(({ partNumber, field, before, after }) => ({ partNumber, field, before, after }))).toEqual([
+      {
+        partNumber: waits.partNumber,
+        field: "backorder",
+        before: "no",
+        after: "yes, restock 2027-01-12, lead time 14 days",
+      },
+    ]);
+    expect((await Part.findById(waits.id).lean())?.backorderable).toBe(false);
+
+    const applied = await postImport(cookie, { intent: "apply", changes: data.changes });
+    expect(applied.status).toBe(302);
+    const part = (await Part.findById(waits.id).lean())!;
+    expect(part).toMatchObject({ backorderable: true, leadTimeDays: 14, availableQuantity: 300 });
+    expect(part.restockOn?.toISOString()).toBe("2027-01-12T00:00:00.000Z");
+    expect(await Audit.findOne({ targetId: waits.id }).lean()).toMatchObject({
+      action: "part.update",
+      actorEmail: admin.email,
+      before: { backorderable: false, restockOn: null, leadTimeDays: null },
+      after: { backorderable: true, restockOn: "2027-01-12", leadTimeDays: 14 },
+    });
+    const again = await rowsOf(await download(productsCsv, "/dashboard/manageProducts/export", cookie));
+    expect(again.find((row) => row["Part number"] === waits.partNumber)).toMatchObject({
+      "May be backordered": "yes",
+      "Restock date": "2027-01-12",
+      "Lead time (days)": "14",
+    });
+
+    // "none" clears a day; "no" stops backorders; an empty cell leaves its field alone.
+    const cleared = await dryRun(
+      cookie,
+      `Part number,May be backordered,Restock date,Lead time (days)\n${waits.partNumber},no,none,`,
+    );
+    expect(cleared.data.report.rows.map((row) => row.after)).toEqual(["no, lead time 14 days"]);
+    await postImport(cookie, { intent: "apply", changes: cleared.data.changes });
+    expect(await Part.findById(waits.id).lean()).toMatchObject({
+      backorderable: false,
+      restockOn: null,
+      leadTimeDays: 14,
+    });
+  });
+
+  test("a bad backorder cell is that line's error naming its column; the file's valid lines alone may apply", async () => {
+    const { cookie } = await signedIn("admin");
+    const parts = await Promise.all(Array.from({ length: 6 }, () => createPart({ availableQuantity: 40 })));
+    const [good, feb30, words, past, lead, yesish] = parts;
+    const lines = [
+      "Part number,Stock,May be backordered,Restock date,Lead time (days)",
+      `${good.partNumber},,yes,2027-03-01,`,
+      `${feb30.partNumber},41,yes,2027-02-30,`,
+      `${words.partNumber},,yes,12/01/2027,`,
+      `${past.partNumber},,yes,2020-01-01,`,
+      `${lead.partNumber},,yes,,400`,
+      `${yesish.partNumber},,perhaps,,`,
+    ];
+    const ids = parts.map((part) => part.id);
+    const before = await snapshot({ partIds: ids });
+    const stored = async () =>
+      (await Part.find({ _id: { $in: ids } }, { backorderable: 1, restockOn: 1, leadTimeDays: 1 }).lean()).map(
+        (doc) => [doc.backorderable ?? false, doc.restockOn ?? null, doc.leadTimeDays ?? null],
+      );
+    const policiesBefore = await stored();
+    const { status, data } = await dryRun(cookie, lines.join("\n"));
+    expect(status).toBe(422);
+    expect(data.report.problems).toEqual([
+      {
+        line: 3,
+        partNumber: feb30.partNumber,
+        reasons: ["Restock date “2027-02-30” is not a real date: write it as 2027-01-12, or none"],
+      },
+      {
+        line: 4,
+        partNumber: words.partNumber,
+        reasons: ["Restock date “12/01/2027” is not a real date: write it as 2027-01-12, or none"],
+      },
+      {
+        line: 5,
+        partNumber: past.partNumber,
+        reasons: ["Restock date “2020-01-01” is in the past: give the day stock is now expected, or none"],
+      },
+      {
+        line: 6,
+        partNumber: lead.partNumber,
+        reasons: ["Lead time (days) “400” is not a whole number of days from 1 to 365, or none"],
+      },
+      { line: 7, partNumber: yesish.partNumber, reasons: ["May be backordered “perhaps” is not yes or no"] },
+    ]);
+    // The dry run wrote nothing, and the line with the bad day is not applied at all (its stock neither).
+    expect(await snapshot({ partIds: ids })).toEqual(before);
+    expect(await stored()).toEqual(policiesBefore);
+    expect(data.report.rows.map((row) => row.partNumber)).toEqual([good.partNumber]);
+    await postImport(cookie, { intent: "apply", changes: data.changes });
+    expect(await Part.findById(feb30.id).lean()).toMatchObject({ availableQuantity: 40, backorderable: false });
+    expect((await Part.findById(good.id).lean())?.backorderable).toBe(true);
+
+    // A forged Apply with a day off the calendar, or in the past, is refused whole.
+    for (const restockOn of ["2027-02-30", "2020-01-01"]) {
+      const forged = JSON.stringify([
+        [
+          feb30.id,
+          3,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          { allowed: false, restockOn: null, leadTimeDays: null },
+          { allowed: true, restockOn, leadTimeDays: null },
+        ],
+      ]);
+      expect((await postImport(cookie, { intent: "apply", changes: forged })).status).toBe(400);
+    }
+    expect((await Part.findById(feb30.id).lean())?.backorderable).toBe(false);
+  });
+
   test("a change made after the dry run is reported, not overwritten", async () => {
     const { cookie } = await signedIn("admin");
     const part = await createPart({ availableQuantity: 100 });
@@ -349,7 +524,12 @@ describe("CSV import of stock and prices", () => {
     ["an empty file", "", 400, /The file is empty/],
     ["a header only", "part number,stock\n", 422, /a header but no lines/],
     ["no part number column", "sku,stock\nPW-1001,5", 422, /must name the columns: “part number”/],
-    ["no stock or price column", "part number,name\nPW-1001,Pad", 422, /“stock”, “price” and\/or “volume breaks”/],
+    [
+      "no stock, price or backorder column",
+      "part number,name\nPW-1001,Pad",
+      422,
+      /“stock”, “price”, “volume breaks” and\/or the backorder columns/,
+    ],
     ["Latin-1 bytes", new Uint8Array([...Buffer.from("part number,stock\nPW-1001,5\nCaf"), 0xe9]), 422, /not UTF-8/],
     [
       "a PNG image",

@@ -186,6 +186,41 @@ describe("the quick-order pad", () => {
     expect(orders[0].totalCents).toBe(Math.round(20 * 150 * 120 * 1.06)); // with Michigan's 6 %
     for (const part of parts) expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(380);
   });
+  test("a line beyond the shelf of a part that may be backordered says what comes now and what waits, as the part page does", async () => {
+    const waits = await createPart({ priceCents: 1000, minOrderQuantity: 100, availableQuantity: 300 });
+    await Part.updateOne({ _id: waits.id }, { $set: { backorderable: true, restockOn: new Date("2027-01-12") } });
+    const refuses = await createPart({ priceCents: 1000, minOrderQuantity: 100, availableQuantity: 300 });
+    const { user, cookie } = await signedIn();
+    const lines = `${waits.partNumber} 500\n${refuses.partNumber} 500`;
+    const before = await snapshot({ partIds: [waits.id, refuses.id] });
+
+    const checked = await post({ intent: "check", lines }, cookie);
+    expect(checked.status).toBe(200);
+    const { checks } = (await checked.json()) as { checks: (Check & { backorder: string | null })[] };
+    expect(checks.map((check) => [check.partNumber, check.problem?.message ?? "OK", check.backorder])).toEqual([
+      [waits.partNumber, "OK", "300 now, 200 on backorder, expected Jan 12, 2027"],
+      [refuses.partNumber, "Only 300 units are available", null],
+    ]);
+    // Within the shelf nothing is said about backorders.
+    const within = (await (await post({ intent: "check", lines: `${waits.partNumber} 300` }, cookie)).json()) as {
+      checks: { backorder: string | null }[];
+    };
+    expect(within.checks[0].backorder).toBeNull();
+
+    // Ordering both refuses the line that may not wait, and nothing is written.
+    const refused = await post({ intent: "order", lines, ...delivery }, cookie);
+    expect(refused.status).toBe(400);
+    expect(await Order.countDocuments({ userId: user.id })).toBe(0);
+    expect(await snapshot({ partIds: [waits.id, refuses.id] })).toEqual(before);
+
+    // The backorderable line alone is ordered: 300 held from the shelf, 200 waiting.
+    const placed = await post({ intent: "order", lines: `${waits.partNumber} 500`, ...delivery }, cookie);
+    expect(placed.status).toBe(302);
+    const order = (await Order.findOne({ userId: user.id }).lean())!;
+    expect(order.lines[0]).toMatchObject({ quantity: 500, backorderedQuantity: 200 });
+    expect((await Part.findById(waits.id).lean())?.availableQuantity).toBe(0);
+  });
+
   test("part numbers as an ERP or an old invoice writes them: pw1003, PW 1003 and an OE number all find the part", async () => {
     const digits = String(Date.now()).slice(-7);
     const part = await createPart({

@@ -1,8 +1,17 @@
 /** My Profile's trade account: company details (tax number by country format) and the address book. */
+import mongoose from "mongoose";
 import { describe, expect, test } from "vitest";
+import { EMPTY_ADDRESS } from "~/domain/address";
+import { Company } from "~/models/company.server";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { OrderDocument } from "~/components/order-document";
 import { action, loader } from "~/routes/dashboard._index";
-import { createUser, sessionCookieHeader, storedCustomer } from "../setup/factories";
-import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+import { loader as documentLoader } from "~/routes/documents.$id.$kind";
+import { up as migrateBilling } from "../../scripts/migrations/20261127180000-structured-billing.js";
+import { createUser, sessionCookieHeader, storedCustomer, updateCompanyOf } from "../setup/factories";
+import { createOrder } from "../setup/order-factories";
+import { actionArgs, getRequest, loaderArgs, pageText, postRequest, settle } from "../setup/requests";
 import { addressForm, DETROIT } from "../fixtures/addresses";
 
 async function signedIn() {
@@ -14,6 +23,18 @@ const post = (cookie: string, fields: Record<string, string>) =>
 const errors = async (response: Response) =>
   ((await response.json()) as { error?: Record<string, string[] | null> }).error ?? {};
 const stored = (id: string) => storedCustomer(id);
+/** A document's page (invoice, pro-forma) through its loader, rendered as the page renders it, as text. */
+async function documentText(orderId: string, kind: string, cookie: string) {
+  const response = await settle(
+    documentLoader(loaderArgs(getRequest(`/documents/${orderId}/${kind}`, { cookie }), { id: orderId, kind })),
+  );
+  expect(response.status).toBe(200);
+  const { data } = (await response.json()) as { data: Parameters<typeof OrderDocument>[0]["data"] };
+  return pageText(new Response(renderToStaticMarkup(createElement(OrderDocument, { data }))));
+}
+/** A German billing address: no region, a five-digit postcode. */
+const BERLIN = { ...EMPTY_ADDRESS, line1: "Hauptstrasse 1", city: "Berlin", postalCode: "10115", country: "DE" };
+const billingForm = (address: typeof BERLIN) => addressForm(address, "billing");
 
 describe("company details", () => {
   test("are saved with the tax number in its country's format, normalised", async () => {
@@ -23,7 +44,7 @@ describe("company details", () => {
       companyName: "Gearhaus GmbH",
       country: "DE",
       taxId: "de 123 456 789",
-      billingAddress: "Hauptstrasse 1\n10115 Berlin",
+      ...addressForm(BERLIN, "billing"),
     });
     expect(response.status).toBe(302);
     expect(await stored(user.id)).toMatchObject({ companyName: "Gearhaus GmbH", country: "DE", taxId: "DE123456789" });
@@ -35,17 +56,111 @@ describe("company details", () => {
     [{ country: "DE", taxId: "DE12345" }, "taxId", /not a valid Germany VAT or tax number/],
     [{ country: "US", taxId: "12-345" }, "taxId", /not a valid United States/],
     [{ country: "GB", taxId: "<b>GB123456789</b>" }, "taxId", /plain text/],
-    [
-      { billingAddress: Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n") },
-      "billingAddress",
-      /6 lines or fewer/,
-    ],
-  ])("refuses %o with a message and changes nothing", async (input, field, message) => {
+    // The billing address is checked as a delivery address is, field by field.
+    [billingForm({ ...BERLIN, postalCode: "48209-1234" }), "billing.postalCode", /not a postal code of Germany/],
+    [billingForm({ ...DETROIT, region: "" }), "billing.region", /^Choose a state$/],
+    [billingForm({ ...DETROIT, region: "BY" }), "billing.region", /BY is not a state of United States/],
+    [billingForm({ ...BERLIN, region: "BY" }), "billing.region", /not a region of Germany/],
+    [billingForm({ ...BERLIN, country: "" }), "billing.country", /Choose a country/],
+    [billingForm({ ...BERLIN, line1: "x".repeat(2000) }), "billing.line1", /100 characters or fewer/],
+    [billingForm({ ...BERLIN, line1: "Hauptstrasse 1\u0007" }), "billing.line1", /control characters/],
+    [billingForm({ ...BERLIN, city: "" }), "billing.city", /City is Required/],
+  ])("refuses %o with a message at the field and changes nothing", async (input, field, message) => {
     const { user, cookie } = await signedIn();
+    const before = await Company.findById(user.companyId).lean();
     const response = await post(cookie, { intent: "company", companyName: "Before", ...input });
     expect(response.status).toBe(400);
     expect((await errors(response))[field]?.join(" ")).toMatch(message);
-    expect((await stored(user.id))?.companyName).toBeUndefined();
+    expect(await Company.findById(user.companyId).lean()).toEqual(before);
+  });
+
+  test("a bad tax number and a bad billing postcode are both told at once, at their fields", async () => {
+    const { user, cookie } = await signedIn();
+    const before = await Company.findById(user.companyId).lean();
+    const response = await post(cookie, {
+      intent: "company",
+      country: "DE",
+      taxId: "DE12",
+      ...billingForm({ ...BERLIN, postalCode: "1011" }),
+    });
+    expect(response.status).toBe(400);
+    const fields = await errors(response);
+    expect(fields.taxId?.join(" ")).toMatch(/not a valid Germany VAT or tax number/);
+    expect(fields["billing.postalCode"]).toEqual(["1011 is not a postal code of Germany"]);
+    expect(await Company.findById(user.companyId).lean()).toEqual(before);
+  });
+
+  test("the billing address is stored field by field; the invoice prints it from the fields; emptied, it is gone", async () => {
+    const { user, cookie } = await signedIn();
+    const billing = { ...DETROIT, name: "Accounts payable", company: "Gearhaus Inc", line2: "Suite 4" };
+    expect(
+      (await post(cookie, { intent: "company", companyName: "Gearhaus Inc", ...billingForm(billing) })).status,
+    ).toBe(302);
+    const company = await Company.findById(user.companyId).lean();
+    expect(company?.billing).toMatchObject(billing);
+    const page = await (await settle(loader(loaderArgs(getRequest("/dashboard", { cookie }))))).json();
+    expect(page.profile.company).toMatchObject({
+      billing,
+      billingToConfirm: false,
+      billingAddress: "Accounts payable\nGearhaus Inc\n12 Gear Lane\nSuite 4\nDetroit, MI 48209\nUnited States",
+    });
+
+    // The invoice of a paid order and the pro-forma of an unpaid one print it, field by field.
+    for (const [status, kind] of [
+      ["paid", "invoice"],
+      ["unpaid", "pro-forma"],
+    ] as const) {
+      const order = await createOrder({ user, status });
+      const text = await documentText(order.id, kind, cookie);
+      expect(text).toMatch(/Bill to/);
+      expect(text).toMatch(/Accounts payable Gearhaus Inc 12 Gear Lane Suite 4 Detroit, MI 48209 United States/);
+    }
+
+    // Every billing field left empty: no billing address (it is optional).
+    const cleared = Object.fromEntries(Object.keys(billingForm(billing)).map((key) => [key, ""]));
+    expect((await post(cookie, { intent: "company", companyName: "Gearhaus Inc", ...cleared })).status).toBe(302);
+    const after = await Company.findById(user.companyId).lean();
+    expect([after?.billing, after?.billingAddress]).toEqual([undefined, undefined]);
+  });
+
+  test("free-text billing addresses are migrated: read into fields where certain, else kept and flagged for an owner to confirm", async () => {
+    const { user: certain } = await signedIn();
+    const { user: unsure, cookie } = await signedIn();
+    await updateCompanyOf(certain.id, {
+      $set: {
+        companyName: "Mill Road Garage",
+        billingAddress: "Mill Road Garage\n48 Mill Road\nDetroit, MI 48209\nUSA",
+      },
+    });
+    await updateCompanyOf(unsure.id, { $set: { billingAddress: "Hauptstr. 5\n10115 Berlin" } });
+    const db = mongoose.connection.db!;
+    await migrateBilling(db);
+    const once = await Company.find({ _id: { $in: [certain.companyId, unsure.companyId] } }).lean();
+    await migrateBilling(db); // a second run changes nothing
+    expect(await Company.find({ _id: { $in: [certain.companyId, unsure.companyId] } }).lean()).toEqual(once);
+
+    expect((await Company.findById(certain.companyId).lean())?.billing).toEqual({
+      ...EMPTY_ADDRESS,
+      company: "Mill Road Garage",
+      line1: "48 Mill Road",
+      city: "Detroit",
+      region: "MI",
+      postalCode: "48209",
+      country: "US",
+    });
+    const flagged = (await Company.findById(unsure.companyId).lean())!;
+    expect([flagged.billing, flagged.billingNeedsConfirmation, flagged.billingAddress]).toEqual([
+      undefined,
+      true,
+      "Hauptstr. 5\n10115 Berlin",
+    ]);
+    // The owner sees the text and what could be read, completes the fields and saves: confirmed.
+    const page = await (await settle(loader(loaderArgs(getRequest("/dashboard", { cookie }))))).json();
+    expect(page.profile.company).toMatchObject({ billingToConfirm: true, billingAddress: "Hauptstr. 5\n10115 Berlin" });
+    expect((await post(cookie, { intent: "company", ...billingForm(BERLIN) })).status).toBe(302);
+    const confirmed = (await Company.findById(unsure.companyId).lean())!;
+    expect(confirmed).toMatchObject({ billing: BERLIN, billingAddress: "Hauptstrasse 1\n10115 Berlin\nGermany" });
+    expect(confirmed.billingNeedsConfirmation).toBeUndefined();
   });
 
   test("a US EIN with its dash is accepted", async () => {

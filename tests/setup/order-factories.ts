@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { Order, type OrderStatus } from "~/orders/model/schema.server";
 import { toOrderView } from "~/orders/model/view.server";
 import { Part } from "~/models/part.server";
+import { formatAddress, type PostalAddress } from "~/domain/address";
 import { createPart } from "./factories";
 
 type OrderedPart = { id: string; name: string; priceCents: number; partNumber?: string };
@@ -20,6 +21,7 @@ export async function createOrder({
   status = "unpaid",
   transactionId,
   poNumber,
+  deliveryAddress,
 }: {
   user: { id: string; email: string; name: string };
   part?: OrderedPart;
@@ -29,6 +31,8 @@ export async function createOrder({
   transactionId?: string;
   /** The buyer's purchase-order number. */
   poNumber?: string;
+  /** The delivery address field by field (else only the text of an order placed before fields). */
+  deliveryAddress?: PostalAddress;
 }) {
   const ordered = lines ?? [{ part: part ?? (await createPart()), quantity }];
   const orderLines = ordered.map((line) => ({
@@ -44,7 +48,8 @@ export async function createOrder({
     lines: orderLines,
     totalCents: orderLines.reduce((sum, line) => sum + line.lineTotalCents, 0),
     phone: "555-0100",
-    address: "1 Test Street, Springfield",
+    address: deliveryAddress ? formatAddress(deliveryAddress) : "1 Test Street, Springfield",
+    ...(deliveryAddress ? { deliveryAddress } : {}),
     userId: user.id,
     userEmail: user.email,
     userName: user.name,
