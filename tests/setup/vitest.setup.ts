@@ -3,7 +3,6 @@ import path from "node:path";
 import mongoose from "mongoose";
 import { Agent, setGlobalDispatcher } from "undici";
 import { afterAll, beforeAll, expect, vi } from "vitest";
-import { connectDb, disconnectDb, syncIndexes } from "~/utils/db.server";
 
 // A fork runs many files (isolate: false keeps node_modules loaded); each file still gets the shop's
 // own modules fresh, so no cache, setting or vi.mock of one file reaches the next.
@@ -29,9 +28,12 @@ if (process.env.TEST_OWN_DATABASE && process.env.MONGODB_URI) {
 }
 
 // Integration tests talk to the real (local) database that `npm test` started.
+// The shop's modules are imported here, after the reset above (a static import would be evaluated
+// before it), so the file's models get their settings from this very connection.
 beforeAll(async () => {
   const uri = process.env.MONGODB_URI;
   if (!uri) throw new Error("MONGODB_URI is not set: run the tests with `npm test unit`");
+  const { connectDb, syncIndexes } = await import("~/utils/db.server");
   await connectDb(uri);
   await syncIndexes();
 });
@@ -39,5 +41,6 @@ beforeAll(async () => {
 afterAll(async () => {
   // The file's own database goes with it: every commit of the database server walks all its collections.
   if (process.env.TEST_OWN_DATABASE && mongoose.connection.readyState === 1) await mongoose.connection.dropDatabase();
+  const { disconnectDb } = await import("~/utils/db.server");
   await disconnectDb();
 });
