@@ -3,10 +3,10 @@
  * stock arrives (oldest hold first), and held units leaving in a shipment. Every change is one
  * conditional update on the part, made on the hold as it was read (by its place in the list, which
  * the local database needs instead of a positional operator): of two racing changes one applies,
- * the other reads again.
+ * the other reads again. Taking a hold and giving it back are here too.
  */
 import type { Types } from "mongoose";
-import { isObjectId, Part, sameOrMissing } from "./part.server";
+import { isObjectId, Part, toPartView } from "./part.server";
 
 export type HoldView = { quantity: number; backordered: number; shipped: number };
 
@@ -139,3 +139,103 @@ export async function restockReturnedUnits(partId: string, returnId: Types.Objec
   );
   return result.modifiedCount === 1;
 }
+
+/**
+ * Takes `quantity` units out of stock for an order, and notes the order's hold on the part, in one
+ * conditional atomic update: it applies only while enough stock is left, the quantity still meets
+ * the part's minimum, and the order holds none of this part yet (so a retry never takes twice).
+ * A part that may be backordered takes what is on the shelf and notes the rest as backordered, in
+ * the same kind of update on the stock as it was read. Returns the part as it was after the update
+ * (its price is the one the order pays) and the units backordered, or null.
+ */
+export async function holdStock(partId: string, orderId: string, quantity: number) {
+  if (!isObjectId(partId)) return null;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const doc = await Part.findOneAndUpdate(
+      {
+        _id: partId,
+        availableQuantity: { $gte: quantity },
+        minOrderQuantity: { $lte: quantity },
+        "holds.orderId": { $ne: orderId },
+      },
+      { $inc: { availableQuantity: -quantity }, $push: { holds: { orderId, quantity } } },
+      { returnDocument: "after", projection: { holds: 0 } },
+    ).lean();
+    if (doc) return { ...toPartView(doc), backordered: 0 };
+    const now = await Part.findById(partId, { availableQuantity: 1, backorderable: 1 }).lean();
+    if (!now?.backorderable || (now.availableQuantity ?? 0) >= quantity) {
+      if (now && (now.availableQuantity ?? 0) >= quantity) continue; // restocked meanwhile: take it whole
+      return null;
+    }
+    const shelf = now.availableQuantity ?? 0;
+    const split = await Part.findOneAndUpdate(
+      {
+        _id: partId,
+        backorderable: true,
+        availableQuantity: shelf,
+        minOrderQuantity: { $lte: quantity },
+        "holds.orderId": { $ne: orderId },
+      },
+      {
+        $inc: { availableQuantity: -shelf },
+        $push: { holds: { orderId, quantity, backordered: quantity - shelf } },
+      },
+      { returnDocument: "after", projection: { holds: 0 } },
+    ).lean();
+    if (split) return { ...toPartView(split), backordered: quantity - shelf };
+  }
+  return null;
+}
+
+/** The ids of the parts among `partIds` on which the order holds stock. */
+export async function partsHeldBy(orderId: string, partIds: string[]) {
+  const docs = await Part.find(
+    { _id: { $in: partIds.filter(isObjectId) }, "holds.orderId": orderId },
+    { _id: 1 },
+  ).lean();
+  return new Set(docs.map((doc) => doc._id.toString()));
+}
+
+/**
+ * Gives back the stock the order holds on these parts: per part, one conditional update that
+ * pulls the hold and adds back the units it holds on the shelf (its quantity less what is
+ * backordered and what was shipped), made on the hold as it was read, so it applies once however
+ * many callers race (cancel, removal, expiry, the sweep, stock allocated to it meanwhile) and never
+ * for a hold that was not taken. `ship` instead lets those units leave the shop (onHand goes down,
+ * available stays). A deleted part gets nothing back. Returns the ids of the parts whose stock
+ * rose (their backorders are allocated next: orders/backorders.server.ts).
+ */
+export async function releaseHolds(
+  orderId: string,
+  lines: { partId: string; quantity: number }[],
+  { ship = false } = {},
+) {
+  const rose: string[] = [];
+  for (const line of lines.filter((l) => isObjectId(l.partId))) {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const doc = await Part.findOne({ _id: line.partId, "holds.orderId": orderId }, { holds: 1 }).lean();
+      const index = doc?.holds?.findIndex((hold) => hold.orderId.toString() === orderId) ?? -1;
+      const hold = index >= 0 ? doc!.holds![index] : null;
+      // The hold names its units; the line's quantity is the one it was taken with.
+      if (!hold || hold.quantity !== line.quantity) break;
+      const units = hold.quantity - (hold.backordered ?? 0) - (hold.shipped ?? 0);
+      const result = await Part.updateOne(
+        {
+          _id: line.partId,
+          [`holds.${index}.orderId`]: hold.orderId,
+          [`holds.${index}.backordered`]: sameOrMissing(hold.backordered),
+          [`holds.${index}.shipped`]: sameOrMissing(hold.shipped),
+        },
+        { $inc: ship ? { onHand: -units } : { availableQuantity: units }, $pull: { holds: { orderId } } },
+      );
+      if (result.modifiedCount === 1) {
+        if (!ship && units > 0) rose.push(line.partId);
+        break;
+      }
+    }
+  }
+  return rose;
+}
+
+/** A filter on a counter that may be missing on older holds (missing means 0). */
+export const sameOrMissing = (value: number | null | undefined) => (value ? value : { $in: [0, null] });

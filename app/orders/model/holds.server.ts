@@ -3,7 +3,8 @@
  * finding orders left reserving (the checkout resumes them), the hold's end, its reminder, and extending it.
  */
 import { dropCheckoutClaim, emptyCheckedOutCart, listStaleCheckoutClaims } from "~/models/cart.server";
-import { isObjectId, releaseHolds } from "~/models/part.server";
+import { isObjectId } from "~/models/part.server";
+import { releaseHolds } from "~/models/stock-holds.server";
 import { ENDED_UNPAID_STATUSES, Order } from "./schema.server";
 import { toOrderView, type OrderView } from "./view.server";
 import { type CustomerScope, scopeFilter } from "./reads.server";

@@ -4,7 +4,7 @@
  * call them, and their order, are the checkout workflow's (orders/checkout.server.ts).
  */
 import mongoose from "mongoose";
-import { releaseHolds } from "~/models/part.server";
+import { releaseHolds } from "~/models/stock-holds.server";
 import { Order, stockSettings } from "./schema.server";
 import { toOrderView } from "./view.server";
 import { type CustomerScope, scopeFilter } from "./reads.server";

@@ -7,9 +7,9 @@
 import mongoose from "mongoose";
 import { RMA_NUMBER_BASE, type ReturnCondition, type ReturnReason } from "~/domain/returns";
 import { nextInSequence } from "~/models/counter.server";
-import { isObjectId, sameOrMissing } from "~/models/part.server";
+import { isObjectId } from "~/models/part.server";
 import { modelSettings } from "~/models/settings.server";
-import { restockReturnedUnits } from "~/models/stock-holds.server";
+import { restockReturnedUnits, sameOrMissing } from "~/models/stock-holds.server";
 import { DAY_MS, Order } from "./schema.server";
 import { toOrderView, type OrderView } from "./view.server";
 import { formatQuantity } from "~/format";
