@@ -1,0 +1,526 @@
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+import de.bwaldvogel.mongo.MongoCollection;
+import de.bwaldvogel.mongo.MongoDatabase;
+import de.bwaldvogel.mongo.backend.CollectionOptions;
+import de.bwaldvogel.mongo.backend.CursorRegistry;
+import de.bwaldvogel.mongo.backend.EmptyIndex;
+import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.backend.IndexKey;
+import de.bwaldvogel.mongo.backend.QueryResult;
+import de.bwaldvogel.mongo.backend.Utils;
+import de.bwaldvogel.mongo.backend.ValueComparator;
+import de.bwaldvogel.mongo.exception.KeyConstraintError;
+import de.bwaldvogel.mongo.backend.h2.H2Collection;
+import de.bwaldvogel.mongo.backend.h2.H2Database;
+import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.bson.ObjectId;
+import org.h2.mvstore.MVMap;
+import org.h2.mvstore.MVStore;
+
+/**
+ * Secondary (non-unique) indexes for mongo-java-server, which ignores them (1.47: an EmptyIndex, so
+ * every query that no unique index answers reads the whole collection). Written here because the
+ * library has no such index and no other kept library adds one to it.
+ *
+ * Each declared index keeps, in memory, the documents by the values of its first field (every
+ * element of an array: multikey, as MongoDB's), built from the collection when the server opens it
+ * and kept current by the collection's own add, update and remove calls. A query (find, count,
+ * update, delete, and an aggregate's first $match) with an equality or an $in on that field, at the
+ * top or inside an $and, reads only those documents; the collection still tests each against the
+ * whole query and sorts them, so the index only ever narrows what is read, never what matches. Of
+ * several usable indexes, the one naming the fewest documents is read. A range on the field
+ * ($lt, $gt, …) with a sort on it and a limit (the part numbers next to a typed one) walks the
+ * values in order and stops once enough documents match; unique indexes other than _id get the
+ * same walk (RangedUniqueIndex). Other fields of a compound index are not served from it: a read
+ * costs what it matches, not the collection.
+ *
+ * Values indexed and queried: strings, ObjectIds and booleans (what the shop's equalities lead with);
+ * numbers, dates and documents are left to a scan, as before, so no type's equality rules differ.
+ *
+ * Each collection counts the documents it has read and its full scans, answered by the command
+ * `{localDbReads: "<collection>"}`: the tests check that a search scans nothing.
+ */
+final class SecondaryIndexes {
+    private SecondaryIndexes() {
+    }
+
+    /** The one store of the process (the database's constructor opens collections before its fields are set). */
+    static volatile MVStore store;
+
+    /** Documents read and full scans, by full collection name (`db.collection`). */
+    static final Map<String, AtomicLong[]> READS = new ConcurrentHashMap<>();
+
+    static AtomicLong[] counters(String fullName) {
+        return READS.computeIfAbsent(fullName, name -> new AtomicLong[] {new AtomicLong(), new AtomicLong()});
+    }
+
+    /** The answer to `{localDbReads: "<collection>"}`: documents read and full scans since the server started. */
+    static Document reads(String database, Object collection) {
+        AtomicLong[] counted = counters(database + "." + collection);
+        return new Document("documents", counted[0].get()).append("scans", counted[1].get()).append("ok", 1.0);
+    }
+
+    /** An aggregate's first $match, handed to the collection it reads (the aggregation reads "all" documents). */
+    record Pushed(String fullName, Document match) {
+    }
+
+    static final ThreadLocal<Pushed> PUSHED = new ThreadLocal<>();
+
+    static boolean indexable(Object value) {
+        return value instanceof String || value instanceof ObjectId || value instanceof Boolean;
+    }
+
+    /** The database: H2's, with secondary indexes and counting collections. */
+    static final class IndexedDatabase extends H2Database {
+        IndexedDatabase(String databaseName, MVStore mvStore, CursorRegistry cursorRegistry) {
+            super(databaseName, mvStore, cursorRegistry);
+        }
+
+        @Override
+        protected Index<Object> openOrCreateSecondaryIndex(String collectionName, String indexName, List<IndexKey> keys,
+                                                           boolean sparse) {
+            String field = keys.get(0).getKey();
+            boolean positional = Utils.splitPath(field).stream().anyMatch(part -> part.matches("\\d+"));
+            if (field.equals("_id") || field.startsWith("$") || positional) return new EmptyIndex<>(indexName, keys);
+            return new MemoryIndex(indexName, keys, sparse);
+        }
+
+        @Override
+        protected Index<Object> openOrCreateUniqueIndex(String collectionName, String indexName, List<IndexKey> keys,
+                                                        boolean sparse) {
+            Index<Object> unique = super.openOrCreateUniqueIndex(collectionName, indexName, keys, sparse);
+            String field = keys.get(0).getKey();
+            if (keys.size() != 1 || field.equals("_id") || field.contains(".")) return unique;
+            return new RangedUniqueIndex(unique, indexName, keys, sparse);
+        }
+
+        @Override
+        protected MongoCollection<Object> openOrCreateCollection(String collectionName, CollectionOptions options) {
+            String fullName = getFullCollectionNamespace(collectionName);
+            MVMap<Object, Document> dataMap = store.openMap("databases." + fullName);
+            MVMap<String, Object> metaMap = store.openMap("meta." + fullName);
+            return new CountingCollection(this, collectionName, options, dataMap, metaMap, cursorRegistry);
+        }
+    }
+
+    /** H2's collection, reading through the secondary indexes and counting what it reads. */
+    static final class CountingCollection extends H2Collection {
+        CountingCollection(MongoDatabase database, String collectionName, CollectionOptions options,
+                           MVMap<Object, Document> dataMap, MVMap<String, Object> metaMap, CursorRegistry cursorRegistry) {
+            super(database, collectionName, options, dataMap, metaMap, cursorRegistry);
+        }
+
+        @Override
+        protected QueryResult queryDocuments(Document query, Document orderBy, int numberToSkip, int limit,
+                                             int batchSize, Document fieldSelector) {
+            boolean natural = orderBy != null && orderBy.containsKey("$natural");
+            QueryResult walked = natural ? null : walk(query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
+            if (walked != null) return walked;
+            Collection<Object> fewest = null;
+            for (Index<Object> index : getIndexes()) {
+                if (natural) break;
+                if (!(index instanceof MemoryIndex memory)) {
+                    if (index.canHandle(query)) return super.queryDocuments(query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
+                    continue;
+                }
+                Collection<Object> positions = memory.candidates(query);
+                if (positions != null && (fewest == null || positions.size() < fewest.size())) fewest = positions;
+            }
+            if (fewest == null) return super.queryDocuments(query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
+            return matchDocuments(query, fewest, orderBy, numberToSkip, limit, batchSize, fieldSelector);
+        }
+
+        /**
+         * A range on one field, sorted by it, with a limit: the index's values in the sort's order,
+         * until enough documents match. Null when the query is not that, or no index has the field.
+         */
+        private QueryResult walk(Document query, Document orderBy, int numberToSkip, int limit, int batchSize,
+                                 Document fieldSelector) {
+            if (orderBy == null || orderBy.size() != 1 || limit <= 0 || query.size() != 1) return null;
+            String field = orderBy.keySet().iterator().next();
+            if (!(query.get(field) instanceof Document operators) || !(orderBy.get(field) instanceof Number direction)) {
+                return null;
+            }
+            NavigableMap<Object, Object> range = null;
+            for (Index<Object> index : getIndexes()) {
+                MemoryIndex memory = index instanceof RangedUniqueIndex ranged ? ranged.memory
+                    : index instanceof MemoryIndex plain ? plain : null;
+                if (memory != null && memory.field.equals(field)) range = memory.range(operators);
+                if (range != null) break;
+            }
+            if (range == null) return null;
+            List<Document> documents = new ArrayList<>();
+            int read = 0;
+            for (Object held : (direction.intValue() < 0 ? range.descendingMap() : range).values()) {
+                for (Object position : held instanceof PositionSet set ? set : List.of(held)) {
+                    Document document = getDocument(position);
+                    read++;
+                    if (document != null && documentMatchesQuery(document, query)) documents.add(document);
+                }
+                if (documents.size() >= numberToSkip + limit) break;
+            }
+            counters(getFullName())[0].addAndGet(read);
+            return matchDocumentsFromStream(documents.stream(), query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
+        }
+
+        /** Read by positions (a unique or a secondary index): only those documents. */
+        @Override
+        protected QueryResult matchDocuments(Document query, Iterable<Object> positions, Document orderBy,
+                                             int numberToSkip, int limit, int batchSize, Document fieldSelector) {
+            List<Document> documents = new ArrayList<>();
+            for (Object position : positions) {
+                Document document = getDocument(position);
+                if (document != null) documents.add(document);
+            }
+            counters(getFullName())[0].addAndGet(documents.size());
+            return matchDocumentsFromStream(documents.stream(), query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
+        }
+
+        /** No index answers the query: every document is read. */
+        @Override
+        protected QueryResult matchDocuments(Document query, Document orderBy, int numberToSkip, int limit,
+                                             int batchSize, Document fieldSelector) {
+            AtomicLong[] counted = counters(getFullName());
+            counted[0].addAndGet(count());
+            counted[1].incrementAndGet();
+            return super.matchDocuments(query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
+        }
+
+        /** An aggregation starts from "all" documents: from those its first $match can name, when an index can. */
+        @Override
+        public Stream<Document> queryAllAsStream() {
+            Pushed pushed = PUSHED.get();
+            if (pushed == null || !pushed.fullName().equals(getFullName())) return super.queryAllAsStream();
+            PUSHED.remove();
+            List<Document> documents = new ArrayList<>();
+            handleQuery(pushed.match(), 0, 0).forEach(documents::add);
+            return documents.stream();
+        }
+    }
+
+    /** One declared index: the documents' positions by each value of its first field. */
+    static final class MemoryIndex extends Index<Object> {
+        final String field;
+        /**
+         * A value's positions: one position, or a set of them (most values of a catalogue are one part's),
+         * in MongoDB's order of values.
+         */
+        private final NavigableMap<Object, Object> postings = new TreeMap<>(ValueComparator.asc());
+        private long entries;
+
+        MemoryIndex(String name, List<IndexKey> keys, boolean sparse) {
+            super(name, keys, sparse);
+            this.field = keys.get(0).getKey();
+        }
+
+        /** Nothing is refused: uniqueness is the unique indexes' business. */
+        @Override
+        public void checkAdd(Document document, MongoCollection<Object> collection) {
+        }
+
+        @Override
+        public void checkUpdate(Document oldDocument, Document newDocument, MongoCollection<Object> collection) {
+        }
+
+        /** The position comes from the _id index (getSinglePosition skips this one). */
+        @Override
+        public Object getPosition(Document document) {
+            return null;
+        }
+
+        /** Lets the collection remove a document without a position from this index (it takes the _id's). */
+        @Override
+        protected boolean isSparse() {
+            return true;
+        }
+
+        private Set<Object> values(Document document) {
+            Set<Object> values = new LinkedHashSet<>();
+            collect(Utils.getSubdocumentValueCollectionAware(document, field), values);
+            return values;
+        }
+
+        private static void collect(Object value, Set<Object> into) {
+            if (value instanceof Collection<?> list) {
+                for (Object element : list) collect(element, into);
+            } else if (indexable(value)) {
+                into.add(value);
+            }
+        }
+
+        @SuppressWarnings("unchecked")
+        private void put(Object value, Object position) {
+            Object held = postings.get(value);
+            if (held == null) {
+                postings.put(value, position);
+            } else if (held instanceof PositionSet set) {
+                if (set.add(position)) entries++;
+                return;
+            } else if (!held.equals(position)) {
+                PositionSet set = new PositionSet();
+                set.add(held);
+                set.add(position);
+                postings.put(value, set);
+            } else {
+                return;
+            }
+            entries++;
+        }
+
+        private void take(Object value, Object position) {
+            Object held = postings.get(value);
+            if (held == null) return;
+            if (held instanceof PositionSet set) {
+                if (!set.remove(position)) return;
+                if (set.size() == 1) postings.put(value, set.iterator().next());
+            } else if (held.equals(position)) {
+                postings.remove(value);
+            } else {
+                return;
+            }
+            entries--;
+        }
+
+        @Override
+        public synchronized void add(Document document, Object position, MongoCollection<Object> collection) {
+            for (Object value : values(document)) put(value, position);
+        }
+
+        @Override
+        public synchronized Object remove(Document document) {
+            Object position = document.get("_id");
+            if (position != null) for (Object value : values(document)) take(value, position);
+            return null;
+        }
+
+        @Override
+        public synchronized void updateInPlace(Document oldDocument, Document newDocument, Object position,
+                                               MongoCollection<Object> collection) {
+            Set<Object> before = values(oldDocument);
+            Set<Object> after = values(newDocument);
+            for (Object value : before) if (!after.contains(value)) take(value, position);
+            for (Object value : after) if (!before.contains(value)) put(value, position);
+        }
+
+        @Override
+        public boolean canHandle(Document query) {
+            return false;
+        }
+
+        @Override
+        public Iterable<Object> getPositions(Document query) {
+            Collection<Object> positions = candidates(query);
+            return positions == null ? List.of() : positions;
+        }
+
+        /**
+         * The positions of every document that can match the query (a superset: each clause on the
+         * field narrows it), or null when the query names no value of the field this index can use.
+         */
+        synchronized Collection<Object> candidates(Document query) {
+            List<Collection<Object>> clauses = new ArrayList<>();
+            clauses(query, clauses);
+            if (clauses.isEmpty()) return null;
+            Set<Object> result = null;
+            for (Collection<Object> values : clauses) {
+                Set<Object> positions = new HashSet<>();
+                for (Object value : values) {
+                    Object held = postings.get(value);
+                    if (held instanceof PositionSet set) positions.addAll(set);
+                    else if (held != null) positions.add(held);
+                }
+                if (result == null) result = positions;
+                else result.retainAll(positions);
+                if (result.isEmpty()) break;
+            }
+            return new ArrayList<>(result);
+        }
+
+        /** The field's positive equalities in the query: each a list of values one of which must match. */
+        @SuppressWarnings("unchecked")
+        private void clauses(Document query, List<Collection<Object>> into) {
+            for (Map.Entry<String, Object> entry : query.entrySet()) {
+                if (entry.getKey().equals("$and") && entry.getValue() instanceof Collection<?> all) {
+                    for (Object part : all) if (part instanceof Document document) clauses(document, into);
+                } else if (entry.getKey().equals(field)) {
+                    Object value = entry.getValue();
+                    if (indexable(value)) {
+                        into.add(List.of(value));
+                    } else if (value instanceof Document operators) {
+                        Object eq = operators.get("$eq");
+                        if (indexable(eq)) into.add(List.of(eq));
+                        if (operators.get("$in") instanceof Collection<?> in && !in.isEmpty()
+                            && in.stream().allMatch(SecondaryIndexes::indexable)) into.add((Collection<Object>) in);
+                        if (operators.get("$all") instanceof Collection<?> every) {
+                            for (Object one : every) if (indexable(one)) into.add(List.of(one));
+                        }
+                    }
+                }
+            }
+        }
+
+        /**
+         * The values within a range of strings ($gt/$gte and $lt/$lte, one bound or two), or null when
+         * the operators are anything else. A copy: the caller reads documents while others write.
+         */
+        synchronized NavigableMap<Object, Object> range(Document operators) {
+            Object low = null;
+            Object high = null;
+            boolean lowInclusive = false;
+            boolean highInclusive = false;
+            for (Map.Entry<String, Object> entry : operators.entrySet()) {
+                if (!(entry.getValue() instanceof String bound)) return null;
+                switch (entry.getKey()) {
+                    case "$gt", "$gte" -> {
+                        if (low != null) return null;
+                        low = bound;
+                        lowInclusive = entry.getKey().equals("$gte");
+                    }
+                    case "$lt", "$lte" -> {
+                        if (high != null) return null;
+                        high = bound;
+                        highInclusive = entry.getKey().equals("$lte");
+                    }
+                    default -> {
+                        return null;
+                    }
+                }
+            }
+            // Strings only: a range of strings matches no other type (MongoDB's type bracketing).
+            NavigableMap<Object, Object> strings = postings.subMap("", true, Character.toString(Character.MAX_CODE_POINT), true);
+            NavigableMap<Object, Object> within = low != null ? strings.tailMap(low, lowInclusive) : strings;
+            within = high != null ? within.headMap(high, highInclusive) : within;
+            NavigableMap<Object, Object> copy = new TreeMap<>(ValueComparator.asc());
+            for (Map.Entry<Object, Object> entry : within.entrySet()) {
+                Object held = entry.getValue();
+                copy.put(entry.getKey(), held instanceof PositionSet set ? copyOf(set) : held);
+            }
+            return copy;
+        }
+
+        private static PositionSet copyOf(PositionSet set) {
+            PositionSet copy = new PositionSet();
+            copy.addAll(set);
+            return copy;
+        }
+
+        @Override
+        public synchronized long getCount() {
+            return entries;
+        }
+
+        @Override
+        public long getDataSize() {
+            return 0;
+        }
+
+        @Override
+        public synchronized void drop() {
+            postings.clear();
+            entries = 0;
+        }
+    }
+
+    /**
+     * A unique index (H2's, which answers equalities and $in) with the same values kept in order
+     * beside it for ranges (CountingCollection.walk).
+     */
+    static final class RangedUniqueIndex extends Index<Object> {
+        private final Index<Object> unique;
+        final MemoryIndex memory;
+
+        RangedUniqueIndex(Index<Object> unique, String name, List<IndexKey> keys, boolean sparse) {
+            super(name, keys, sparse);
+            this.unique = unique;
+            this.memory = new MemoryIndex(name, keys, sparse);
+        }
+
+        @Override
+        public boolean isUnique() {
+            return true;
+        }
+
+        @Override
+        public Object getPosition(Document document) {
+            return unique.getPosition(document);
+        }
+
+        /** H2's map already holds this document (the server opened a stored index): only the values in order are new. */
+        private boolean stored(Document document) {
+            Object position = unique.getPosition(document);
+            return position != null && position.equals(document.get("_id"));
+        }
+
+        @Override
+        public void checkAdd(Document document, MongoCollection<Object> collection) {
+            if (!stored(document)) unique.checkAdd(document, collection);
+        }
+
+        @Override
+        public void add(Document document, Object position, MongoCollection<Object> collection) {
+            if (!stored(document)) unique.add(document, position, collection);
+            memory.add(document, position, collection);
+        }
+
+        @Override
+        public Object remove(Document document) {
+            memory.remove(document);
+            return unique.remove(document);
+        }
+
+        @Override
+        public boolean canHandle(Document query) {
+            return unique.canHandle(query);
+        }
+
+        @Override
+        public Iterable<Object> getPositions(Document query) {
+            return unique.getPositions(query);
+        }
+
+        /** Empty when H2's map is (a new index, or one the server opens): then the collection fills both. */
+        @Override
+        public long getCount() {
+            return memory.isEmpty() ? 0 : unique.getCount();
+        }
+
+        @Override
+        public long getDataSize() {
+            return unique.getDataSize();
+        }
+
+        @Override
+        public void checkUpdate(Document oldDocument, Document newDocument, MongoCollection<Object> collection) {
+            unique.checkUpdate(oldDocument, newDocument, collection);
+        }
+
+        @Override
+        public void updateInPlace(Document oldDocument, Document newDocument, Object position,
+                                  MongoCollection<Object> collection) throws KeyConstraintError {
+            unique.updateInPlace(oldDocument, newDocument, position, collection);
+            memory.updateInPlace(oldDocument, newDocument, position, collection);
+        }
+
+        @Override
+        public void drop() {
+            unique.drop();
+            memory.drop();
+        }
+    }
+
+    /** A set of positions (a subclass only to tell it from a single position that is itself a set). */
+    static final class PositionSet extends HashSet<Object> {
+    }
+}
