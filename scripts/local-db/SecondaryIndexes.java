@@ -94,6 +94,16 @@ final class SecondaryIndexes {
             String field = keys.get(0).getKey();
             boolean positional = Utils.splitPath(field).stream().anyMatch(part -> part.matches("\\d+"));
             if (field.equals("_id") || field.startsWith("$") || positional) return new EmptyIndex<>(indexName, keys);
+            // Indexes that start with the same field (the same terms, sorted two ways) share the first one's
+            // values: it names the same documents, and one copy of a catalogue's terms is enough memory.
+            MongoCollection<Object> collection = resolveCollection(collectionName, false);
+            if (collection != null) {
+                for (Index<Object> index : collection.getIndexes()) {
+                    if (index instanceof MemoryIndex memory && memory.field.equals(field) && !index.getName().equals(indexName)) {
+                        return new SharedIndex(indexName, keys);
+                    }
+                }
+            }
             return new MemoryIndex(indexName, keys, sparse);
         }
 
@@ -162,9 +172,11 @@ final class SecondaryIndexes {
             }
             if (range == null) return null;
             List<Document> documents = new ArrayList<>();
+            Set<Object> seen = new HashSet<>();
             int read = 0;
             for (Object held : (direction.intValue() < 0 ? range.descendingMap() : range).values()) {
-                for (Object position : held instanceof PositionSet set ? set : List.of(held)) {
+                for (Object position : held instanceof Positions all ? all.list() : List.of(held)) {
+                    if (!seen.add(position)) continue;
                     Document document = getDocument(position);
                     read++;
                     if (document != null && documentMatchesQuery(document, query)) documents.add(document);
@@ -214,8 +226,9 @@ final class SecondaryIndexes {
     static final class MemoryIndex extends Index<Object> {
         final String field;
         /**
-         * A value's positions: one position, or a set of them (most values of a catalogue are one part's),
-         * in MongoDB's order of values.
+         * A value's positions, in MongoDB's order of values: one position (most values of a catalogue are
+         * one part's), or a Positions array. A position is added only for a value its document did not
+         * have (a new document, or an update's new values), so the arrays hold no duplicates.
          */
         private final NavigableMap<Object, Object> postings = new TreeMap<>(ValueComparator.asc());
         private long entries;
@@ -260,21 +273,17 @@ final class SecondaryIndexes {
             }
         }
 
-        @SuppressWarnings("unchecked")
         private void put(Object value, Object position) {
             Object held = postings.get(value);
             if (held == null) {
                 postings.put(value, position);
-            } else if (held instanceof PositionSet set) {
-                if (set.add(position)) entries++;
-                return;
-            } else if (!held.equals(position)) {
-                PositionSet set = new PositionSet();
-                set.add(held);
-                set.add(position);
-                postings.put(value, set);
+            } else if (held instanceof Positions positions) {
+                positions.add(position);
             } else {
-                return;
+                Positions positions = new Positions();
+                positions.add(held);
+                positions.add(position);
+                postings.put(value, positions);
             }
             entries++;
         }
@@ -282,9 +291,9 @@ final class SecondaryIndexes {
         private void take(Object value, Object position) {
             Object held = postings.get(value);
             if (held == null) return;
-            if (held instanceof PositionSet set) {
-                if (!set.remove(position)) return;
-                if (set.size() == 1) postings.put(value, set.iterator().next());
+            if (held instanceof Positions positions) {
+                if (!positions.remove(position)) return;
+                if (positions.size == 1) postings.put(value, positions.items[0]);
             } else if (held.equals(position)) {
                 postings.remove(value);
             } else {
@@ -338,7 +347,7 @@ final class SecondaryIndexes {
                 Set<Object> positions = new HashSet<>();
                 for (Object value : values) {
                     Object held = postings.get(value);
-                    if (held instanceof PositionSet set) positions.addAll(set);
+                    if (held instanceof Positions all) all.addTo(positions);
                     else if (held != null) positions.add(held);
                 }
                 if (result == null) result = positions;
@@ -405,14 +414,8 @@ final class SecondaryIndexes {
             NavigableMap<Object, Object> copy = new TreeMap<>(ValueComparator.asc());
             for (Map.Entry<Object, Object> entry : within.entrySet()) {
                 Object held = entry.getValue();
-                copy.put(entry.getKey(), held instanceof PositionSet set ? copyOf(set) : held);
+                copy.put(entry.getKey(), held instanceof Positions all ? all.copy() : held);
             }
-            return copy;
-        }
-
-        private static PositionSet copyOf(PositionSet set) {
-            PositionSet copy = new PositionSet();
-            copy.addAll(set);
             return copy;
         }
 
@@ -520,7 +523,57 @@ final class SecondaryIndexes {
         }
     }
 
-    /** A set of positions (a subclass only to tell it from a single position that is itself a set). */
-    static final class PositionSet extends HashSet<Object> {
+    /**
+     * An index whose first field another index of the collection keeps (reads use that one). Should
+     * that one be dropped, queries on the field read the whole collection again until the server
+     * restarts, with the same results.
+     */
+    static final class SharedIndex extends EmptyIndex<Object> {
+        SharedIndex(String name, List<IndexKey> keys) {
+            super(name, keys);
+        }
+
+        /** Whatever its declared options, asked again it is the same index (MongoDB's own check is on real MongoDB). */
+        @Override
+        public boolean hasSameOptions(Index<?> other) {
+            return true;
+        }
+    }
+
+    /** A value's positions as a plain array: 4 bytes each, where a set's entry took about 40. */
+    static final class Positions {
+        Object[] items = new Object[4];
+        int size;
+
+        void add(Object position) {
+            if (size == items.length) items = java.util.Arrays.copyOf(items, size * 2);
+            items[size++] = position;
+        }
+
+        boolean remove(Object position) {
+            for (int index = 0; index < size; index++) {
+                if (items[index].equals(position)) {
+                    items[index] = items[--size];
+                    items[size] = null;
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        void addTo(Collection<Object> into) {
+            for (int index = 0; index < size; index++) into.add(items[index]);
+        }
+
+        List<Object> list() {
+            return java.util.Arrays.asList(items).subList(0, size);
+        }
+
+        Positions copy() {
+            Positions copy = new Positions();
+            copy.items = java.util.Arrays.copyOf(items, size);
+            copy.size = size;
+            return copy;
+        }
     }
 }
