@@ -1,5 +1,6 @@
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,8 +36,9 @@ import org.h2.mvstore.MVStore;
  * library has no such index and no other kept library adds one to it.
  *
  * Each declared index keeps, in memory, the documents by the values of its first field (every
- * element of an array: multikey, as MongoDB's), built from the collection when the server opens it
- * and kept current by the collection's own add, update and remove calls. A query (find, count,
+ * element of an array: multikey, as MongoDB's), filled from the collection at its first read after
+ * the server opens it (all of a collection's indexes in one pass) and kept current by the
+ * collection's own add, update and remove calls. A query (find, count,
  * update, delete, and an aggregate's first $match) with an equality or an $in on that field, at the
  * top or inside an $and, reads only those documents; the collection still tests each against the
  * whole query and sorts them, so the index only ever narrows what is read, never what matches. Of
@@ -93,18 +95,21 @@ final class SecondaryIndexes {
                                                            boolean sparse) {
             String field = keys.get(0).getKey();
             boolean positional = Utils.splitPath(field).stream().anyMatch(part -> part.matches("\\d+"));
-            if (field.equals("_id") || field.startsWith("$") || positional) return new EmptyIndex<>(indexName, keys);
+            if (field.equals("_id") || field.startsWith("$") || positional) return new UnkeptIndex(indexName, keys);
             // Indexes that start with the same field (the same terms, sorted two ways) share the first one's
             // values: it names the same documents, and one copy of a catalogue's terms is enough memory.
             MongoCollection<Object> collection = resolveCollection(collectionName, false);
             if (collection != null) {
                 for (Index<Object> index : collection.getIndexes()) {
                     if (index instanceof MemoryIndex memory && memory.field.equals(field) && !index.getName().equals(indexName)) {
-                        return new SharedIndex(indexName, keys);
+                        return new UnkeptIndex(indexName, keys);
                     }
                 }
             }
-            return new MemoryIndex(indexName, keys, sparse);
+            MemoryIndex index = new MemoryIndex(indexName, keys, sparse, false);
+            // On an empty collection (a new one, as at the shop's first start) there is nothing to fill.
+            index.filled = collection == null || collection.isEmpty();
+            return index;
         }
 
         @Override
@@ -113,7 +118,10 @@ final class SecondaryIndexes {
             Index<Object> unique = super.openOrCreateUniqueIndex(collectionName, indexName, keys, sparse);
             String field = keys.get(0).getKey();
             if (keys.size() != 1 || field.equals("_id") || field.contains(".")) return unique;
-            return new RangedUniqueIndex(unique, indexName, keys, sparse);
+            RangedUniqueIndex index = new RangedUniqueIndex(unique, indexName, keys, sparse);
+            MongoCollection<Object> collection = resolveCollection(collectionName, false);
+            index.memory.filled = collection == null || collection.isEmpty();
+            return index;
         }
 
         @Override
@@ -132,10 +140,35 @@ final class SecondaryIndexes {
             super(database, collectionName, options, dataMap, metaMap, cursorRegistry);
         }
 
+        /**
+         * Fills the indexes that are not filled yet (opened at the server's start, or just created),
+         * all in one pass over the documents, under the collection's lock so no write comes between.
+         * The library builds each index it is given from two passes of its own, one index after the
+         * other; an index kept here says it is not empty, so it is given none.
+         */
+        private void fillPending() {
+            List<MemoryIndex> pending = new ArrayList<>();
+            for (Index<Object> index : getIndexes()) {
+                MemoryIndex memory = index instanceof RangedUniqueIndex ranged ? ranged.memory
+                    : index instanceof MemoryIndex plain ? plain : null;
+                if (memory != null && !memory.filled) pending.add(memory);
+            }
+            if (pending.isEmpty()) return;
+            synchronized (this) {
+                pending.removeIf(memory -> memory.filled);
+                if (pending.isEmpty()) return;
+                streamAllDocumentsWithPosition().forEach(entry -> {
+                    for (MemoryIndex memory : pending) memory.fill(entry.getDocument(), entry.getPosition());
+                });
+                for (MemoryIndex memory : pending) memory.filled = true;
+            }
+        }
+
         @Override
         protected QueryResult queryDocuments(Document query, Document orderBy, int numberToSkip, int limit,
                                              int batchSize, Document fieldSelector) {
             boolean natural = orderBy != null && orderBy.containsKey("$natural");
+            if (!natural) fillPending();
             QueryResult walked = natural ? null : walk(query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
             if (walked != null) return walked;
             Collection<Object> fewest = null;
@@ -226,16 +259,22 @@ final class SecondaryIndexes {
     static final class MemoryIndex extends Index<Object> {
         final String field;
         /**
-         * A value's positions, in MongoDB's order of values: one position (most values of a catalogue are
+         * A value's positions: one position (most values of a catalogue are
          * one part's), or a Positions array. A position is added only for a value its document did not
          * have (a new document, or an update's new values), so the arrays hold no duplicates.
          */
-        private final NavigableMap<Object, Object> postings = new TreeMap<>(ValueComparator.asc());
+        private final Map<Object, Object> postings;
+        /** Kept in MongoDB's order of values, for ranges (a unique key's: RangedUniqueIndex), or hashed. */
+        private final boolean sorted;
         private long entries;
+        /** Filled from the documents (CountingCollection.fillPending); until then writes leave it alone. */
+        volatile boolean filled;
 
-        MemoryIndex(String name, List<IndexKey> keys, boolean sparse) {
+        MemoryIndex(String name, List<IndexKey> keys, boolean sparse, boolean sorted) {
             super(name, keys, sparse);
             this.field = keys.get(0).getKey();
+            this.sorted = sorted;
+            this.postings = sorted ? new TreeMap<>(ValueComparator.asc()) : new HashMap<>();
         }
 
         /** Nothing is refused: uniqueness is the unique indexes' business. */
@@ -302,21 +341,26 @@ final class SecondaryIndexes {
             entries--;
         }
 
+        synchronized void fill(Document document, Object position) {
+            for (Object value : values(document)) put(value, position);
+        }
+
         @Override
         public synchronized void add(Document document, Object position, MongoCollection<Object> collection) {
-            for (Object value : values(document)) put(value, position);
+            if (filled) fill(document, position);
         }
 
         @Override
         public synchronized Object remove(Document document) {
             Object position = document.get("_id");
-            if (position != null) for (Object value : values(document)) take(value, position);
+            if (filled && position != null) for (Object value : values(document)) take(value, position);
             return null;
         }
 
         @Override
         public synchronized void updateInPlace(Document oldDocument, Document newDocument, Object position,
                                                MongoCollection<Object> collection) {
+            if (!filled) return;
             Set<Object> before = values(oldDocument);
             Set<Object> after = values(newDocument);
             for (Object value : before) if (!after.contains(value)) take(value, position);
@@ -385,6 +429,7 @@ final class SecondaryIndexes {
          * the operators are anything else. A copy: the caller reads documents while others write.
          */
         synchronized NavigableMap<Object, Object> range(Document operators) {
+            if (!sorted) return null;
             Object low = null;
             Object high = null;
             boolean lowInclusive = false;
@@ -408,7 +453,7 @@ final class SecondaryIndexes {
                 }
             }
             // Strings only: a range of strings matches no other type (MongoDB's type bracketing).
-            NavigableMap<Object, Object> strings = postings.subMap("", true, Character.toString(Character.MAX_CODE_POINT), true);
+            NavigableMap<Object, Object> strings = ((NavigableMap<Object, Object>) postings).subMap("", true, Character.toString(Character.MAX_CODE_POINT), true);
             NavigableMap<Object, Object> within = low != null ? strings.tailMap(low, lowInclusive) : strings;
             within = high != null ? within.headMap(high, highInclusive) : within;
             NavigableMap<Object, Object> copy = new TreeMap<>(ValueComparator.asc());
@@ -422,6 +467,12 @@ final class SecondaryIndexes {
         @Override
         public synchronized long getCount() {
             return entries;
+        }
+
+        /** Never built by the collection: it fills itself at its first read (CountingCollection.fillPending). */
+        @Override
+        public boolean isEmpty() {
+            return false;
         }
 
         @Override
@@ -441,13 +492,13 @@ final class SecondaryIndexes {
      * beside it for ranges (CountingCollection.walk).
      */
     static final class RangedUniqueIndex extends Index<Object> {
-        private final Index<Object> unique;
+        final Index<Object> unique;
         final MemoryIndex memory;
 
         RangedUniqueIndex(Index<Object> unique, String name, List<IndexKey> keys, boolean sparse) {
             super(name, keys, sparse);
             this.unique = unique;
-            this.memory = new MemoryIndex(name, keys, sparse);
+            this.memory = new MemoryIndex(name, keys, sparse, true);
         }
 
         @Override
@@ -460,20 +511,14 @@ final class SecondaryIndexes {
             return unique.getPosition(document);
         }
 
-        /** H2's map already holds this document (the server opened a stored index): only the values in order are new. */
-        private boolean stored(Document document) {
-            Object position = unique.getPosition(document);
-            return position != null && position.equals(document.get("_id"));
-        }
-
         @Override
         public void checkAdd(Document document, MongoCollection<Object> collection) {
-            if (!stored(document)) unique.checkAdd(document, collection);
+            unique.checkAdd(document, collection);
         }
 
         @Override
         public void add(Document document, Object position, MongoCollection<Object> collection) {
-            if (!stored(document)) unique.add(document, position, collection);
+            unique.add(document, position, collection);
             memory.add(document, position, collection);
         }
 
@@ -493,10 +538,10 @@ final class SecondaryIndexes {
             return unique.getPositions(query);
         }
 
-        /** Empty when H2's map is (a new index, or one the server opens): then the collection fills both. */
+        /** H2's count: a stored index is not built again (the values in order fill themselves at the first read). */
         @Override
         public long getCount() {
-            return memory.isEmpty() ? 0 : unique.getCount();
+            return unique.getCount();
         }
 
         @Override
@@ -524,13 +569,19 @@ final class SecondaryIndexes {
     }
 
     /**
-     * An index whose first field another index of the collection keeps (reads use that one). Should
-     * that one be dropped, queries on the field read the whole collection again until the server
-     * restarts, with the same results.
+     * An index this launcher does not keep: its first field is `_id` (the unique index's), a path it
+     * cannot follow, or one another index of the collection keeps (reads use that one; should that
+     * one be dropped, queries on the field read the whole collection again until the server
+     * restarts, with the same results). Never empty, so the collection reads no documents to build it.
      */
-    static final class SharedIndex extends EmptyIndex<Object> {
-        SharedIndex(String name, List<IndexKey> keys) {
+    static final class UnkeptIndex extends EmptyIndex<Object> {
+        UnkeptIndex(String name, List<IndexKey> keys) {
             super(name, keys);
+        }
+
+        @Override
+        public boolean isEmpty() {
+            return false;
         }
 
         /** Whatever its declared options, asked again it is the same index (MongoDB's own check is on real MongoDB). */
