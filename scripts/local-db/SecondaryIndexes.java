@@ -171,7 +171,8 @@ final class SecondaryIndexes {
             if (!natural) fillPending();
             QueryResult walked = natural ? null : walk(query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
             if (walked != null) return walked;
-            Collection<Object> fewest = null;
+            // An _id or a list of them beside other conditions (the unique index answers `_id` alone only).
+            Collection<Object> fewest = natural ? null : idsNamed(query.get("_id"));
             for (Index<Object> index : getIndexes()) {
                 if (natural) break;
                 if (!(index instanceof MemoryIndex memory)) {
@@ -183,6 +184,19 @@ final class SecondaryIndexes {
             }
             if (fewest == null) return super.queryDocuments(query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
             return matchDocuments(query, fewest, orderBy, numberToSkip, limit, batchSize, fieldSelector);
+        }
+
+        /** The ids an `_id` condition names (an id, `$eq` or `$in` of ids; a position is its document's id), or null. */
+        private static Collection<Object> idsNamed(Object condition) {
+            if (condition instanceof ObjectId || condition instanceof String) return List.of(condition);
+            if (!(condition instanceof Document operators) || operators.size() != 1) return null;
+            Object eq = operators.get("$eq");
+            if (eq instanceof ObjectId || eq instanceof String) return List.of(eq);
+            if (operators.get("$in") instanceof Collection<?> in
+                && in.stream().allMatch(id -> id instanceof ObjectId || id instanceof String)) {
+                return new ArrayList<>(new LinkedHashSet<>(in));
+            }
+            return null;
         }
 
         /**

@@ -7,6 +7,7 @@
  */
 import mongoose from "mongoose";
 import { beforeAll, describe, expect, test } from "vitest";
+import { idsFittingVehicle } from "~/models/part-catalogue.server";
 import { Part } from "~/models/part.server";
 import { loader as partsLoader } from "~/routes/parts._index";
 import { syncIndexes } from "~/utils/db.server";
@@ -61,6 +62,24 @@ describe("a search reads what it finds, never the whole catalogue", () => {
       expect(read.documents).toBeLessThan(PARTS / 2);
     }
   });
+});
+
+test("the “Fits your …” check of a page reads the page's parts, not every part that fits", async () => {
+  const fitting = await Part.findOne({ "fitment.0": { $exists: true } }).lean();
+  const row = fitting!.fitment![0];
+  const vehicle = { make: row.make, model: row.model, year: row.yearFrom };
+  const others = await Part.find({ _id: { $ne: fitting!._id } })
+    .select({ _id: 1 })
+    .limit(11)
+    .lean();
+  const page = [fitting!, ...others].map((part) => part._id.toString());
+  let fits: string[] = [];
+  const read = await readWhile(async () => {
+    fits = await idsFittingVehicle(page, vehicle);
+  });
+  expect(fits).toContain(fitting!._id.toString());
+  expect(read.scans).toBe(0);
+  expect(read.documents).toBeLessThanOrEqual(12);
 });
 
 describe("the index follows every write to a part", () => {
