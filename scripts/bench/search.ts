@@ -4,7 +4,9 @@
  * into a throwaway local database, then asks `--each` different searches of every kind, one at a
  * time, through the same reads /parts makes (several numbers, a vehicle in the text, the counts,
  * the forgiving second read when nothing matches as typed, the page of cards, "did you mean"),
- * and prints p50/p95/max per kind and the keys a part stores for search.
+ * and prints p50/p95/max per kind, the reads each search sent, what the database read of the parts
+ * for it (documents and full scans, as the local database counts them), and the keys a part stores
+ * for search.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
