@@ -53,6 +53,7 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/quick-order.test.ts",
   "tests/integration/scripts.test.ts",
   "tests/integration/search-relevance.test.ts",
+  "tests/integration/search-scale.test.ts",
   "tests/integration/setup-messages.test.ts",
   "tests/integration/sign-in-waiting-part.test.ts",
   "tests/integration/stock-crash.test.ts",

@@ -176,8 +176,8 @@ type Target = {
 /**
  * The search budget (`/parts`, any search, 100,000 parts): the app's own share (total minus
  * database) p95 under 30 ms, over 50 different searches asked one at a time. The local stand-in
- * has no non-unique indexes and runs its full scans one after another, so 50 different searches at
- * once measure its queue; that load test is reported as it is, beside. What a search reads on real
+ * reads every part a search's first term names (its indexes keep only their first field) and runs
+ * one query of a collection at a time, so 50 different searches at once measure its queue; that load test is reported as it is, beside. What a search reads on real
  * MongoDB is checked by tests/integration/catalogue-plans.test.ts.
  */
 const SEARCH_APP_P95_BUDGET_MS = 30;

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
@@ -22,7 +22,8 @@ const mtime = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : 0);
 export function installLocalDb() {
   const source = path.join(root, "scripts", "local-db");
   const compiled = mtime(path.join(home, "classes", "LocalMongo.class"));
-  if (compiled > mtime(path.join(source, "LocalMongo.java")) && compiled > mtime(path.join(source, "pom.xml"))) return;
+  const sources = readdirSync(source).filter((file) => file.endsWith(".java") || file === "pom.xml");
+  if (sources.every((file) => compiled > mtime(path.join(source, file)))) return;
   const result = spawnSync("bash", [path.join(source, "install.sh")], {
     stdio: "inherit",
     env: { ...process.env, LOCAL_DB_HOME: home },

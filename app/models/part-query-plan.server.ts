@@ -66,8 +66,8 @@ function typedClauses(query: string | null | undefined, corrections: CatalogueFi
 /**
  * A search's filter with the same test on the words in front: true of every part the terms find.
  * Only for reads that fetch just the cards they return (a first page, a page after a cursor): there
- * it costs MongoDB nothing, and the local database, which has no index on the terms, tests a part's
- * few words before its many terms. Never in a count or a skip, which MongoDB answers from the
+ * it costs MongoDB nothing, and the local database, which reads every part its index names for the
+ * first term and tests each, tests a part's few words before its many terms. Never in a count or a skip, which MongoDB answers from the
  * index keys and would otherwise fetch every part to test.
  */
 export function withWordsTest(

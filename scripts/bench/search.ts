@@ -4,7 +4,9 @@
  * into a throwaway local database, then asks `--each` different searches of every kind, one at a
  * time, through the same reads /parts makes (several numbers, a vehicle in the text, the counts,
  * the forgiving second read when nothing matches as typed, the page of cards, "did you mean"),
- * and prints p50/p95/max per kind and the keys a part stores for search.
+ * and prints p50/p95/max per kind, the reads each search sent, what the database read of the parts
+ * for it (documents and full scans, as the local database counts them), and the keys a part stores
+ * for search.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -41,10 +43,8 @@ const each = Number(args.each);
 const KINDS = searchKinds(each);
 
 /**
- * The reads a search sends, by what answers them: the parts by an equality on `_id` or a unique key
- * (an index on the stand-in too), the parts by anything else (an index range on MongoDB; the
- * stand-in keeps no non-unique index and answers ranges without one, so it scans the catalogue),
- * and the vocabulary (by `_id`).
+ * The reads a search sends, by what answers them: the parts by an equality on `_id` or a unique key,
+ * the parts by anything else (an index range), and the vocabulary (by `_id`).
  */
 const reads = { unique: 0, secondary: 0, vocabulary: 0 };
 const UNIQUE_KEYS = new Set(["_id", "partNumberKey", "partNumber"]);
@@ -61,6 +61,19 @@ mongoose.set("debug", (collection: string, method: string, ...args: unknown[]) =
   if (more.length === 0 && UNIQUE_KEYS.has(key) && equality) reads.unique++;
   else reads.secondary++;
 });
+
+/**
+ * What the database itself read of the parts: documents and full scans (the local stand-in counts
+ * both, `localDbReads` in scripts/local-db/SecondaryIndexes.java); null on a database without it.
+ */
+async function partsRead() {
+  try {
+    const answer = await mongoose.connection.db!.command({ localDbReads: "parts" });
+    return { documents: Number(answer.documents), scans: Number(answer.scans) };
+  } catch {
+    return null;
+  }
+}
 
 /** The reads /parts makes for a search (app/routes/parts._index.tsx), in the same order. */
 async function search(q: string) {
@@ -110,18 +123,31 @@ try {
         .join(" ")}`,
     );
     console.log(
-      "| kind | searches | p50 ms | p95 ms | max ms | reads per search: parts by a unique key / parts otherwise (stand-in: a scan), vocabulary |",
+      "| kind | searches | p50 ms | p95 ms | max ms | reads per search: parts by a unique key / parts otherwise, vocabulary | parts documents read per search (max) | full scans |",
     );
-    console.log("| --- | ---: | ---: | ---: | ---: | --- |");
+    console.log("| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |");
     const only = args.kinds?.split(",").map((kind) => kind.trim());
     for (const [kind, texts] of Object.entries(KINDS).filter(([kind]) => !only || only.includes(kind))) {
       const times: number[] = [];
       Object.assign(reads, { unique: 0, secondary: 0, vocabulary: 0 });
-      for (const text of texts) times.push(await search(text));
+      let documents = 0;
+      let most = 0;
+      let scans: number | null = 0;
+      for (const text of texts) {
+        const before = await partsRead();
+        times.push(await search(text));
+        const after = await partsRead();
+        if (!before || !after) scans = null;
+        else {
+          documents += after.documents - before.documents;
+          most = Math.max(most, after.documents - before.documents);
+          scans = (scans ?? 0) + after.scans - before.scans;
+        }
+      }
       const sorted = [...times].sort((a, b) => a - b);
       const per = (count: number) => (count / texts.length).toFixed(1);
       console.log(
-        `| ${kind} | ${texts.length} | ${percentile(sorted, 50).toFixed(0)} | ${percentile(sorted, 95).toFixed(0)} | ${sorted[sorted.length - 1].toFixed(0)} | ${per(reads.unique)} / ${per(reads.secondary)}, ${per(reads.vocabulary)} |`,
+        `| ${kind} | ${texts.length} | ${percentile(sorted, 50).toFixed(0)} | ${percentile(sorted, 95).toFixed(0)} | ${sorted[sorted.length - 1].toFixed(0)} | ${per(reads.unique)} / ${per(reads.secondary)}, ${per(reads.vocabulary)} | ${scans === null ? "–" : `${per(documents)} (${most})`} | ${scans ?? "–"} |`,
       );
     }
   } finally {

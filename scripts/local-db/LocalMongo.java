@@ -7,6 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.MongoVersion;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
@@ -92,7 +93,7 @@ public final class LocalMongo {
         private final boolean fsync;
 
         GuardedBackend(MVStore store, File directory, long minFreeBytes, String sync) {
-            super(store);
+            super(withIndexes(store));
             this.store = store;
             this.directory = directory;
             this.minFreeBytes = minFreeBytes;
@@ -100,8 +101,33 @@ public final class LocalMongo {
             this.fsync = "fsync".equals(sync);
         }
 
+        private static MVStore withIndexes(MVStore store) {
+            SecondaryIndexes.store = store;
+            return store;
+        }
+
+        /** H2's database with the declared secondary indexes (SecondaryIndexes.java). */
+        @Override
+        protected MongoDatabase openOrCreateDatabase(String databaseName) {
+            return new SecondaryIndexes.IndexedDatabase(databaseName, getMvStore(), getCursorRegistry());
+        }
+
         @Override
         public Document handleCommand(Channel channel, String database, String command, Document query) {
+            if (command.equals("localDbReads")) return SecondaryIndexes.reads(database, query.get(command));
+            if (command.equalsIgnoreCase("aggregate") && query.get("aggregate") instanceof String collection
+                && query.get("pipeline") instanceof List<?> pipeline && !pipeline.isEmpty()
+                && pipeline.get(0) instanceof Document first && first.get("$match") instanceof Document match) {
+                SecondaryIndexes.PUSHED.set(new SecondaryIndexes.Pushed(database + "." + collection, match));
+            }
+            try {
+                return guarded(channel, database, command, query);
+            } finally {
+                SecondaryIndexes.PUSHED.remove();
+            }
+        }
+
+        private Document guarded(Channel channel, String database, String command, Document query) {
             boolean writes = writes(command, query);
             if (writes && !command.equalsIgnoreCase("delete") && !command.equalsIgnoreCase("drop")
                 && directory.getUsableSpace() < minFreeBytes) {
