@@ -9,6 +9,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { simpleParser } from "mailparser";
+import mongoose from "mongoose";
 import { SMTPServer } from "smtp-server";
 import { freePort, stablePort } from "../../../server/local-db";
 
@@ -204,4 +205,20 @@ export async function ownDatabase(work: string) {
       await connectDb(process.env.MONGODB_URI!);
     },
   };
+}
+
+/**
+ * Whether nothing more can be sent for these outbox entries (mail's outbox or webhook deliveries):
+ * every one is done (sent or delivered) and agenda holds no job for any of them, so no attempt and
+ * no sweep can send one again. Tests that check "exactly once" wait for this, not for time.
+ */
+export async function deliveriesSettled(collection: "outboxes" | "webhookdeliveries", filter: Record<string, unknown>) {
+  const db = mongoose.connection.db!;
+  const entries = await db
+    .collection(collection)
+    .find(filter, { projection: { status: 1 } })
+    .toArray();
+  if (entries.length === 0 || entries.some((entry) => !["sent", "delivered"].includes(entry.status))) return false;
+  const field = collection === "outboxes" ? "data.outboxId" : "data.deliveryId";
+  return (await db.collection("jobs").countDocuments({ [field]: { $in: entries.map((entry) => entry._id) } })) === 0;
 }

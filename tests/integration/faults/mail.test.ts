@@ -13,6 +13,7 @@ import { Order } from "~/orders/model/schema.server";
 import { addToOutbox, Outbox } from "~/models/outbox.server";
 import { createPart, createUser, sessionCookieHeader } from "../../setup/factories";
 import {
+  deliveriesSettled,
   killShop,
   ownDatabase,
   postForm,
@@ -126,7 +127,15 @@ describe("mail left behind without a live job", () => {
     );
     const mine = () => smtp.delivered.filter((mail) => mail.to.includes(to));
     await expect.poll(() => mine().length, { timeout: 60_000, interval: 250 }).toBe(2);
-    await sleep(5000); // more sweeps: nothing twice
+    // Both sent and no job left for either: no attempt or sweep can send one twice.
+    await expect
+      .poll(
+        () => deliveriesSettled("outboxes", { _id: { $in: ["test:left-behind:pending", "test:left-behind:claimed"] } }),
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe(true);
     expect(
       mine()
         .map((mail) => mail.subject)
@@ -182,7 +191,7 @@ describe("a message that keeps failing", () => {
       { cookie, origin: `http://localhost:${shop.port}` },
     );
     expect(again.status).toBe(409);
-    await sleep(1500);
+    await expect.poll(() => deliveriesSettled("outboxes", { _id: key }), { timeout: 30_000 }).toBe(true);
     expect(smtp.delivered.filter((mail) => mail.to.includes(user.email))).toHaveLength(1);
   }, 180_000);
 });

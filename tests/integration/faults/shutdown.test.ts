@@ -14,6 +14,7 @@ import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";
 import { createPart, createUser, sessionCookieHeader } from "../../setup/factories";
 import {
+  deliveriesSettled,
   killShop,
   ownDatabase,
   postForm,
@@ -123,7 +124,8 @@ describe("SIGTERM during 20 keep-alive connections placing orders", () => {
     const placedMail = () => smtp.delivered.filter((mail) => / is placed$/.test(mail.subject));
     const deadline = Date.now() + 90_000;
     while (placedMail().length < placed && Date.now() < deadline) await sleep(500);
-    await sleep(3000); // time for any second sending to show
+    // Every placed mail sent and no job left for one: a second sending could not come later.
+    await expect.poll(() => deliveriesSettled("outboxes", { _id: /:placed$/ }), { timeout: 60_000 }).toBe(true);
     const subjects = placedMail().map((mail) => mail.subject);
     expect(subjects).toHaveLength(placed);
     expect(new Set(subjects).size).toBe(placed); // one per order, none twice

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Types } from "mongoose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Audit } from "~/models/audit.server";
 import { Order } from "~/orders/model/schema.server";
@@ -17,6 +18,7 @@ import { WebhookDelivery } from "~/models/webhook.server";
 import { expireOrder } from "~/orders/stock-jobs.server";
 import { createPart, createUser, sessionCookieHeader } from "../../setup/factories";
 import {
+  deliveriesSettled,
   killShop,
   ownDatabase,
   postForm,
@@ -189,7 +191,8 @@ describe("webhooks of order events", () => {
         (n) => n >= 1,
       ),
     );
-    await sleep(3000); // nothing more comes
+    // Every delivery made and no job left for one: nothing more can come.
+    await until("nothing more to send", () => deliveriesSettled("webhookdeliveries", { eventId: { $in: all } }));
     for (const id of alices) expect(receiver.count("/alice", id), id).toBe(1);
     for (const id of all) expect(receiver.count("/admin", id), id).toBe(1);
     // Bob's orders are not Alice's business.
@@ -253,7 +256,9 @@ describe("webhooks of order events", () => {
     await receiver.start();
     shop = await startShop();
     await until("the delivery after the restart", () => receiver.count("/carol", id) >= 1);
-    await sleep(4000);
+    await until("nothing more to send", () =>
+      deliveriesSettled("webhookdeliveries", { eventId: id, ownerId: new Types.ObjectId(carol.id) }),
+    );
     expect(receiver.count("/carol", id)).toBe(1);
     expect((await WebhookDelivery.findOne(carols).lean())?.status).toBe("delivered");
 
