@@ -128,3 +128,11 @@ export function adminOrderSchema(intent: FormDataEntryValue | null) {
 
 /** Today as YYYY-MM-DD (UTC), the payment form's default. */
 export const today = () => new Date().toISOString().slice(0, 10);
+
+export const CANCEL_PAID_CONFIRM = "Yes, cancel this paid order, put its stock back and credit it in full";
+
+/** Staff cancel a paid order before it ships: the box must be ticked (checked on the server too). */
+export const cancelPaidSchema = z.object({
+  intent: z.literal("cancel-paid"),
+  confirm: z.literal("yes", { errorMap: () => ({ message: "Tick the box to confirm the cancellation" }) }),
+});
