@@ -1,60 +1,40 @@
 import mongoose, { Schema } from "mongoose";
-import { Counter } from "./counter.server";
 
 /**
- * A gap-free number sequence (credit notes), made as the invoice sequence is
- * (orders/model/invoice.server.ts): each number is claimed by inserting it as the _id of a registry
- * collection (the primary key refuses a second claim, whatever the counter answered); a number that
- * could not be given to its document goes back to the counter's `free` list, and the next claim takes
- * the smallest of those first; else one past the highest claimed. So no number is given twice or skipped.
+ * A gap-free number sequence (credit notes): each number is claimed by inserting it as the _id of a
+ * registry collection, one past the highest claimed (the primary key refuses a second claim of a number,
+ * so of two claims at once one gets it and the other takes the next). A number is claimed only for a
+ * document already written (its owner), and a claim is never given back: a crash between the claim and
+ * writing the number on the document is healed by claiming again, which finds the owner's claim. So the
+ * numbers run 1, 2, 3… in the order they were claimed, with no gap and no duplicate.
  */
 export function gapFreeSequence(name: string, collection: string) {
   const registrySchema = new Schema(
     { _id: { type: Number, required: true }, owner: { type: String, required: true } },
     { collection, versionKey: false, timestamps: { createdAt: true, updatedAt: false } },
   );
+  registrySchema.index({ owner: 1 });
   type Doc = { _id: number; owner: string };
   const modelName = `GapFree_${name}`;
   const Registry: mongoose.Model<Doc> =
     (mongoose.models[modelName] as mongoose.Model<Doc>) ?? mongoose.model<Doc>(modelName, registrySchema);
 
-  async function claim(number: number, owner: string) {
-    try {
-      await Registry.create({ _id: number, owner });
-      return true;
-    } catch (error) {
-      if ((error as { code?: number }).code === 11000) return false;
-      throw error;
-    }
-  }
-
-  async function candidate(): Promise<number> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const counter = await Counter.findById(name, { free: 1 }).lean();
-      if (!counter?.free?.length) break;
-      const number = Math.min(...counter.free);
-      const pulled = await Counter.updateOne({ _id: name, free: number }, { $pull: { free: number } });
-      if (pulled.modifiedCount === 1) return number;
-    }
-    const highest = await Registry.findOne({}, { _id: 1 }).sort({ _id: -1 }).lean();
-    const number = (highest?._id ?? 0) + 1;
-    await Counter.updateOne({ _id: name }, { $max: { seq: number } }, { upsert: true }).catch(() => undefined);
-    return number;
-  }
-
   return {
     Registry,
-    /** The next number, claimed for `owner` (a number someone else claimed first is skipped). */
+    /** The owner's number: the one it claimed before, or the next one, claimed now. */
     async take(owner: string): Promise<number> {
       for (;;) {
-        const number = await candidate();
-        if (await claim(number, owner)) return number;
+        const mine = await Registry.findOne({ owner }, { _id: 1 }).lean();
+        if (mine) return mine._id;
+        const highest = await Registry.findOne({}, { _id: 1 }).sort({ _id: -1 }).lean();
+        try {
+          await Registry.create({ _id: (highest?._id ?? 0) + 1, owner });
+          return (highest?._id ?? 0) + 1;
+        } catch (error) {
+          // Someone claimed that number first: look again.
+          if ((error as { code?: number }).code !== 11000) throw error;
+        }
       }
-    },
-    /** A number taken and not used: the next claim takes it first. */
-    async giveBack(number: number) {
-      await Registry.deleteOne({ _id: number });
-      await Counter.updateOne({ _id: name }, { $addToSet: { free: number } }, { upsert: true });
     },
     /** Every number claimed, ascending, with its owner (checks and tests). */
     async claimed() {

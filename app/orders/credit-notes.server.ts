@@ -11,6 +11,7 @@ import {
   cancelPaidOrder,
   issueCreditNote,
   listCreditsLeft,
+  numberCreditNote,
   recordRefund,
   type CreditSource,
 } from "~/orders/model/credit-notes.server";
@@ -30,8 +31,7 @@ const target = (order: OrderView) => ({
 });
 
 export type CreditOutcome =
-  | { ok: true; order: OrderView; note: CreditNoteView | null }
-  | { ok: false; status: 404 | 409 | 422; message: string };
+  { ok: true; order: OrderView; note: CreditNoteView | null } | { ok: false; status: 404 | 409 | 422; message: string };
 
 /** Sends a credit note's card money back through Stripe, and records Stripe's answer. Never throws. */
 async function refundToCard(order: OrderView, note: CreditNoteView): Promise<OrderView> {
@@ -49,9 +49,14 @@ async function refundToCard(order: OrderView, note: CreditNoteView): Promise<Ord
 }
 
 /** Issues the credit note of `source` (once), refunds its card money, mails and audits. */
-export async function creditOrder(orderId: string, source: CreditSource, { actor, context }: Options): Promise<CreditOutcome> {
+export async function creditOrder(
+  orderId: string,
+  source: CreditSource,
+  { actor, context }: Options,
+): Promise<CreditOutcome> {
   const result = await issueCreditNote(orderId, source, actor.email);
-  if (result.outcome === "not_found") return { ok: false, status: 404, message: "That order or return does not exist." };
+  if (result.outcome === "not_found")
+    return { ok: false, status: 404, message: "That order or return does not exist." };
   if (result.outcome === "refused") return { ok: false, status: 422, message: result.message };
   if (result.outcome === "nothing") return { ok: true, order: result.order, note: null };
   if (result.outcome === "already") {
@@ -94,14 +99,16 @@ export async function creditReceivedReturn(orderId: string, returnId: string, op
 }
 
 export type CancelPaidResult =
-  | { ok: true; order: OrderView; note: CreditNoteView | null }
-  | { ok: false; status: 404 | 409; message: string };
+  { ok: true; order: OrderView; note: CreditNoteView | null } | { ok: false; status: 404 | 409; message: string };
 
 /**
  * Staff cancel a paid (or invoiced on account) order before any parcel left: the stock goes back, a full
  * credit note is issued and card money refunded. A second cancellation (another tab) is told it was done.
  */
-export async function cancelPaidOrderWithCredit(orderId: string, { actor, context }: Options): Promise<CancelPaidResult> {
+export async function cancelPaidOrderWithCredit(
+  orderId: string,
+  { actor, context }: Options,
+): Promise<CancelPaidResult> {
   const result = await cancelPaidOrder(orderId);
   if (result.outcome === "not_found") return { ok: false, status: 404, message: "That order does not exist." };
   if (result.outcome === "already_cancelled") {
@@ -134,10 +141,12 @@ export async function cancelPaidOrderWithCredit(orderId: string, { actor, contex
     before: { status: "paid" },
     after: { status: "cancelled" },
   });
-  const credited = await creditOrder(orderId, { reason: "cancellation" }, { actor, context }).catch((error: unknown) => {
-    console.error(`The credit note of cancelled order ${result.order.number} is left to the sweep:`, error);
-    return null;
-  });
+  const credited = await creditOrder(orderId, { reason: "cancellation" }, { actor, context }).catch(
+    (error: unknown) => {
+      console.error(`The credit note of cancelled order ${result.order.number} is left to the sweep:`, error);
+      return null;
+    },
+  );
   if (credited?.ok) return { ok: true, order: credited.order, note: credited.note };
   return { ok: true, order: result.order, note: null };
 }
@@ -147,8 +156,13 @@ const SWEEP_ACTOR = { id: "000000000000000000000000", email: "stock sweep" };
 /** Credit notes a crash left unissued, and refunds never sent to Stripe: issued and sent now. */
 export async function sweepCreditsLeft({ graceMs, limit = 200 }: { graceMs: number; limit?: number }) {
   let settled = 0;
-  for (const { order, cancellation, returnIds } of await listCreditsLeft({ graceMs, limit })) {
+  for (const { order, cancellation, returnIds, unnumbered } of await listCreditsLeft({ graceMs, limit })) {
     const options = { actor: SWEEP_ACTOR };
+    for (const noteId of unnumbered) {
+      const numbered = await numberCreditNote(order.id, noteId);
+      await raiseOrderEvent({ type: "creditNoteIssued", order: numbered, creditNoteId: noteId });
+      settled++;
+    }
     for (const returnId of returnIds) if ((await creditReceivedReturn(order.id, returnId, options))?.ok) settled++;
     if (cancellation && (await creditOrder(order.id, { reason: "cancellation" }, options)).ok) settled++;
     for (const note of order.creditNotes.filter((each) => each.refund?.status === "pending" && !each.refund.id)) {

@@ -53,7 +53,8 @@ async function raiseAgain(order: OrderView, event: OrderMailEvent, lowStockPartI
     case "credit": {
       // Each credit note has its own key: raising every one again writes only what is missing.
       let written = true;
-      for (const note of order.creditNotes)
+      // A note a crash left without its number is numbered (and raised) by the stock sweep.
+      for (const note of order.creditNotes.filter((each) => each.number.startsWith("CN-")))
         written &&= await raiseOrderEvent({ type: "creditNoteIssued", order, creditNoteId: note.id });
       return written;
     }

@@ -9,6 +9,7 @@ import mongoose from "mongoose";
 import {
   creditAmounts,
   settleCredit,
+  settlementWords,
   type CreditReason,
   type RefundStatus,
 } from "~/domain/credit-notes";
@@ -17,9 +18,28 @@ import { isObjectId, sameOrMissing } from "~/models/part.server";
 import { Order, type OrderDoc } from "./schema.server";
 import { toOrderView, type CreditNoteView, type OrderView } from "./view.server";
 import { settleOrderStock } from "./holds.server";
+import { type CustomerScope, scopeFilter } from "./reads.server";
 
 /** Credit note numbers: 1, 2, 3… printed CN-000001, with no gap and no duplicate. */
 export const creditNoteNumbers = gapFreeSequence("credit-note", "credit_note_numbers");
+
+/**
+ * Gives a credit note written without its number (just now, or before a crash) its number: claimed for
+ * the note in the registry (again the same one after a crash), set where none is. Returns the order.
+ */
+export async function numberCreditNote(orderId: string, noteId: string): Promise<OrderView> {
+  const number = await creditNoteNumbers.take(noteId);
+  const doc = await Order.findById(orderId).lean();
+  const index = (doc?.creditNotes ?? []).findIndex((note) => note._id.toString() === noteId);
+  if (!doc || index < 0) throw new Error(`Credit note ${noteId} is not on order ${orderId}`);
+  const at = `creditNotes.${index}`;
+  const updated = await Order.findOneAndUpdate(
+    { _id: orderId, [`${at}._id`]: new mongoose.Types.ObjectId(noteId), [`${at}.number`]: null },
+    { $set: { [`${at}.number`]: number } },
+    { returnDocument: "after" },
+  ).lean();
+  return toOrderView(updated ?? (await Order.findById(orderId).lean())!);
+}
 
 export type CreditSource = { reason: "return"; returnId: string } | { reason: "cancellation" };
 
@@ -67,11 +87,7 @@ function pendingOf(doc: OrderDoc, source: CreditSource) {
  * than was charged; the money goes to the card (a refund, pending until Stripe answers), off the open
  * invoice, or onto the company's account (settleCredit). A second call finds the note issued: "already".
  */
-export async function issueCreditNote(
-  orderId: string,
-  source: CreditSource,
-  issuedBy: string,
-): Promise<IssueOutcome> {
+export async function issueCreditNote(orderId: string, source: CreditSource, issuedBy: string): Promise<IssueOutcome> {
   if (!isObjectId(orderId) || (source.reason === "return" && !isObjectId(source.returnId)))
     return { outcome: "not_found" };
   for (let attempt = 0; attempt < 10; attempt++) {
@@ -102,45 +118,35 @@ export async function issueCreditNote(
     const owed = doc.paidAt ? 0 : Math.max(0, order.totalCents - order.paidCents - order.creditedCents);
     const settlement = settleCredit(amounts.totalCents, { ...cardMoney(order), balanceCents: owed });
     const noteId = new mongoose.Types.ObjectId();
-    const number = await creditNoteNumbers.take(orderId);
-    let updated;
-    try {
-      updated = await Order.findOneAndUpdate(
-        { _id: orderId, creditNoteCount: sameOrMissing(doc.creditNoteCount), status: doc.status },
-        {
-          $push: {
-            creditNotes: {
-              _id: noteId,
-              number,
-              issuedAt: new Date(),
-              issuedBy,
-              reason: source.reason satisfies CreditReason,
-              ...(source.reason === "return" ? { returnId: new mongoose.Types.ObjectId(source.returnId) } : {}),
-              lines: amounts.lines,
-              netCents: amounts.netCents,
-              taxLines: amounts.taxLines.map((line) => ({ ...line, baseCents: amounts.netCents })),
-              taxCents: amounts.taxCents,
-              totalCents: amounts.totalCents,
-              ...settlement,
-              ...(settlement.refundCents ? { refund: { status: "pending" } } : {}),
-            },
+    // First the credit note (one per source: of two tabs one writes it), then its number.
+    const updated = await Order.findOneAndUpdate(
+      { _id: orderId, creditNoteCount: sameOrMissing(doc.creditNoteCount), status: doc.status },
+      {
+        $push: {
+          creditNotes: {
+            _id: noteId,
+            issuedAt: new Date(),
+            issuedBy,
+            reason: source.reason satisfies CreditReason,
+            ...(source.reason === "return" ? { returnId: new mongoose.Types.ObjectId(source.returnId) } : {}),
+            lines: amounts.lines,
+            netCents: amounts.netCents,
+            taxLines: amounts.taxLines.map((line) => ({ ...line, baseCents: amounts.netCents })),
+            taxCents: amounts.taxCents,
+            totalCents: amounts.totalCents,
+            ...settlement,
+            ...(settlement.refundCents ? { refund: { status: "pending" } } : {}),
           },
-          $inc: { creditNoteCount: 1, creditedCents: amounts.totalCents },
-          ...(pending ? { $unset: { [pending]: "" } } : {}),
-          $addToSet: { mailPending: "credit" },
         },
-        { returnDocument: "after" },
-      ).lean();
-    } catch (error) {
-      await creditNoteNumbers.giveBack(number);
-      throw error;
-    }
-    if (!updated) {
-      // Another credit note (or a change of status) came first: the number goes back, and we read again.
-      await creditNoteNumbers.giveBack(number);
-      continue;
-    }
-    const view = toOrderView(updated);
+        $inc: { creditNoteCount: 1, creditedCents: amounts.totalCents },
+        ...(pending ? { $unset: { [pending]: "" } } : {}),
+        $addToSet: { mailPending: "credit" },
+      },
+      { returnDocument: "after" },
+    ).lean();
+    // Another credit note (or a change of status) came first: read again.
+    if (!updated) continue;
+    const view = await numberCreditNote(orderId, noteId.toString());
     return { outcome: "issued", order: view, note: view.creditNotes.find((note) => note.id === noteId.toString())! };
   }
   throw new Error(`The credit note of order ${orderId} kept changing under us`);
@@ -196,7 +202,11 @@ export async function recordRefund(
   if (!doc || index < 0) return null;
   const at = `creditNotes.${index}.refund`;
   const updated = await Order.findOneAndUpdate(
-    { _id: orderId, [`creditNotes.${index}._id`]: new mongoose.Types.ObjectId(noteId), [`${at}.status`]: { $ne: "succeeded" } },
+    {
+      _id: orderId,
+      [`creditNotes.${index}._id`]: new mongoose.Types.ObjectId(noteId),
+      [`${at}.status`]: { $ne: "succeeded" },
+    },
     {
       $set: {
         ...(refund.id ? { [`${at}.id`]: refund.id } : {}),
@@ -243,36 +253,60 @@ export async function applyRefundStatus(refund: {
 
 /** Orders whose credit note a crash left unissued for `graceMs`, and refunds never sent to Stripe. */
 export async function listCreditsLeft({ graceMs, limit = 200 }: { graceMs: number; limit?: number }) {
-  const docs = await Order.find(
-    {
-      $or: [
-        { creditPending: true },
-        { "returns.creditPending": true },
-        { creditNotes: { $elemMatch: { "refund.status": "pending", "refund.id": { $exists: false } } } },
-      ],
-      updatedAt: { $lte: new Date(Date.now() - graceMs) },
-    },
-  )
+  const docs = await Order.find({
+    $or: [
+      { creditPending: true },
+      { "returns.creditPending": true },
+      { creditNotes: { $elemMatch: { "refund.status": "pending", "refund.id": { $exists: false } } } },
+      { creditNotes: { $elemMatch: { number: null } } },
+    ],
+    updatedAt: { $lte: new Date(Date.now() - graceMs) },
+  })
     .limit(limit)
     .lean();
   return docs.map((doc) => ({
     order: toOrderView(doc),
     cancellation: Boolean(doc.creditPending),
     returnIds: (doc.returns ?? []).filter((entry) => entry.creditPending).map((entry) => entry._id.toString()),
+    unnumbered: (doc.creditNotes ?? []).filter((note) => !note.number).map((note) => note._id.toString()),
   }));
 }
 
-/** A company's credit notes, newest first (the statement), with the orders they belong to. */
-export async function companyCreditNotes(companyId: string, limit = 50) {
-  if (!isObjectId(companyId)) return [];
-  const docs = await Order.find({ companyId, "creditNotes.0": { $exists: true } })
-    .sort({ updatedAt: -1 })
-    .limit(limit)
-    .lean();
-  return docs
+/**
+ * A customer's (company's) credit notes for the statement, newest first (the latest 50), and the credit
+ * they put on its account: the part of each credit note not refunded to a card nor taken off its invoice.
+ */
+export async function accountCredits(scope: CustomerScope, limit = 50) {
+  const owner = scopeFilter(scope);
+  if (!owner) return { accountCreditCents: 0, notes: [] };
+  const [docs, total] = await Promise.all([
+    Order.find({ ...owner, "creditNotes.0": { $exists: true } })
+      .sort({ updatedAt: -1 })
+      .limit(limit)
+      .lean(),
+    Order.find({ ...owner, "creditNotes.0": { $exists: true } }, { "creditNotes.accountCreditCents": 1 }).lean<
+      { creditNotes?: { accountCreditCents?: number }[] }[]
+    >(),
+  ]);
+  const accountCreditCents = total.reduce(
+    (sum, doc) => sum + (doc.creditNotes ?? []).reduce((cents, note) => cents + (note.accountCreditCents ?? 0), 0),
+    0,
+  );
+  const notes = docs
     .flatMap((doc) => {
       const order = toOrderView(doc);
-      return order.creditNotes.map((note) => ({ order, note }));
+      return order.creditNotes.map((note) => ({
+        id: note.id,
+        number: note.number,
+        issuedAt: note.issuedAt,
+        orderId: order.id,
+        orderNumber: order.number,
+        totalCents: note.totalCents,
+        accountCreditCents: note.accountCreditCents,
+        settled: settlementWords({ ...note, refundStatus: note.refund?.status ?? null }),
+      }));
     })
-    .sort((a, b) => b.note.issuedAt.localeCompare(a.note.issuedAt));
+    .sort((a, b) => b.issuedAt.localeCompare(a.issuedAt))
+    .slice(0, limit);
+  return { accountCreditCents, notes };
 }

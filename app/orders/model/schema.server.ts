@@ -158,8 +158,6 @@ const returnSchema = new Schema({
   creditPending: { type: Boolean },
 });
 
-
-
 /** One part of an order, with a snapshot of the part as it was ordered. */
 const orderLineSchema = new Schema(
   {
@@ -205,7 +203,8 @@ const taxLineSchema = new Schema(
  * update of the order conditional on the count of credit notes read; its refund's status follows Stripe.
  */
 const creditNoteSchema = new Schema({
-  number: { type: Number, required: true },
+  /** Given right after the note is written (numberCreditNote); the sweep numbers one a crash left without. */
+  number: { type: Number },
   issuedAt: { type: Date, required: true },
   issuedBy: { type: String, maxlength: 200 },
   reason: { type: String, enum: CREDIT_REASONS, required: true },

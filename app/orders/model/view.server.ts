@@ -12,11 +12,7 @@ import { orderState, PAYMENT_METHODS, type OrderState } from "~/domain/order-sta
 import type { PriceSource } from "~/domain/pricing";
 import type { TaxKind, TaxLine } from "~/domain/tax";
 import { formatRmaNumber, type ReturnCondition, type ReturnReason, type ReturnStatus } from "~/domain/returns";
-import {
-  formatCreditNoteNumber,
-  type CreditReason,
-  type RefundStatus,
-} from "~/domain/credit-notes";
+import { formatCreditNoteNumber, type CreditReason, type RefundStatus } from "~/domain/credit-notes";
 import type { OrderStatus, OrderDoc } from "./schema.server";
 
 export type OrderLineView = {
@@ -73,7 +69,14 @@ export type CreditNoteView = {
   /** The return whose received units it credits, and its RMA number. */
   returnId: string | null;
   returnNumber: string | null;
-  lines: { lineIndex: number; partNumber: string; productName: string; unitPriceCents: number; quantity: number; netCents: number }[];
+  lines: {
+    lineIndex: number;
+    partNumber: string;
+    productName: string;
+    unitPriceCents: number;
+    quantity: number;
+    netCents: number;
+  }[];
   netCents: number;
   taxLines: TaxLine[];
   taxCents: number;
@@ -417,7 +420,7 @@ function toReturnViews(doc: Partial<OrderDoc>, lines: OrderLineView[]): ReturnVi
 
 type CreditNoteDoc = {
   _id: Types.ObjectId;
-  number: number;
+  number?: number | null;
   issuedAt: Date;
   issuedBy?: string | null;
   reason: string;
@@ -438,7 +441,8 @@ function toCreditNoteViews(doc: Partial<OrderDoc>, lines: OrderLineView[], retur
     const returnId = note.returnId?.toString() ?? null;
     return {
       id: note._id.toString(),
-      number: formatCreditNoteNumber(note.number),
+      // A note being numbered (a moment, or until the sweep after a crash) reads "CN being numbered".
+      number: note.number ? formatCreditNoteNumber(note.number) : "CN being numbered",
       issuedAt: note.issuedAt.toISOString(),
       issuedBy: note.issuedBy ?? null,
       reason: note.reason as CreditReason,
@@ -467,7 +471,11 @@ function toCreditNoteViews(doc: Partial<OrderDoc>, lines: OrderLineView[], retur
       appliedCents: note.appliedCents,
       accountCreditCents: note.accountCreditCents,
       refund: note.refund
-        ? { id: note.refund.id ?? null, status: note.refund.status as RefundStatus, refundedAt: iso(note.refund.refundedAt) }
+        ? {
+            id: note.refund.id ?? null,
+            status: note.refund.status as RefundStatus,
+            refundedAt: iso(note.refund.refundedAt),
+          }
         : null,
     };
   });
