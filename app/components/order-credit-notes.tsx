@@ -50,8 +50,7 @@ export function OrderCreditNotes({
         {creditNotes.map((note) => (
           <li key={note.id} className="rounded border border-slate-200 p-3" data-testid="credit-note">
             <p className="font-medium">
-              Credit note <span data-testid="credit-note-number">{note.number}</span>:{" "}
-              {formatCents(note.totalCents)}
+              Credit note <span data-testid="credit-note-number">{note.number}</span>: {formatCents(note.totalCents)}
               {note.taxCents ? ` (tax ${formatCents(note.taxCents)} included)` : ""}
             </p>
             <p className="text-sm text-slate-700">
@@ -79,8 +78,11 @@ export function OrderCreditNotes({
               ) : null}
               {note.accountCreditCents && viewer === "customer" ? (
                 <span className="block">
-                  It shows on your <Link to="/dashboard/statement" className="font-medium text-brand-700 underline">statement</Link>;
-                  ask us if you would rather have it paid out to your bank.
+                  It shows on your{" "}
+                  <Link to="/dashboard/statement" className="font-medium text-brand-700 underline">
+                    statement
+                  </Link>
+                  ; ask us if you would rather have it paid out to your bank.
                 </span>
               ) : null}
             </p>
@@ -110,7 +112,7 @@ export function CancelPaidOrderForm({
   reply: Reply;
 }) {
   const [form, fields] = useForm({
-    id: "cancel-paid",
+    id: "cancel-paid-form",
     lastResult: reply?.intent === "cancel-paid" ? reply.result : null,
     constraint: getZodConstraint(cancelPaidSchema),
     shouldValidate: "onBlur",
