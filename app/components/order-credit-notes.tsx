@@ -10,8 +10,8 @@ import {
 } from "~/domain/credit-notes";
 import { formatDay } from "~/domain/order-states";
 import { formatCents, formatQuantity } from "~/format";
-import { CANCEL_PAID_CONFIRM, cancelPaidSchema } from "~/utils/order-forms";
-import { ErrorList, SubmitButton } from "./forms";
+import { CANCEL_PAID_CONFIRM, cancelPaidSchema, payoutSchema } from "~/utils/order-forms";
+import { ErrorList, Field, SubmitButton } from "./forms";
 
 export type CreditNoteEntry = {
   id: string;
@@ -26,6 +26,7 @@ export type CreditNoteEntry = {
   appliedCents: number;
   accountCreditCents: number;
   refund: { id: string | null; status: RefundStatus; refundedAt: string | null } | null;
+  payout: { paidAt: string; reference: string; by: string | null } | null;
 };
 
 const linkClass = "inline-flex min-h-11 items-center font-medium text-brand-700 underline hover:text-brand-800";
@@ -35,10 +36,13 @@ export function OrderCreditNotes({
   orderId,
   creditNotes,
   viewer,
+  reply,
 }: {
   orderId: string;
   creditNotes: CreditNoteEntry[];
   viewer: "customer" | "admin";
+  /** Staff's last payout form reply (the admin page). */
+  reply?: PayoutReply;
 }) {
   if (!creditNotes.length) return null;
   return (
@@ -76,7 +80,7 @@ export function OrderCreditNotes({
                   {viewer === "admin" && note.refund.id ? ` (Stripe refund ${note.refund.id})` : ""}
                 </span>
               ) : null}
-              {note.accountCreditCents && viewer === "customer" ? (
+              {note.accountCreditCents && !note.payout && viewer === "customer" ? (
                 <span className="block">
                   It shows on your{" "}
                   <Link to="/dashboard/statement" className="font-medium text-brand-700 underline">
@@ -86,6 +90,9 @@ export function OrderCreditNotes({
                 </span>
               ) : null}
             </p>
+            {viewer === "admin" && note.accountCreditCents && !note.payout ? (
+              <PayoutForm note={note} reply={reply?.paymentId === note.id ? reply : undefined} />
+            ) : null}
             <p className="flex flex-wrap gap-x-4">
               <Link to={creditNotePath(orderId, note.number)} className={linkClass}>
                 Credit note {note.number}
@@ -102,6 +109,40 @@ export function OrderCreditNotes({
 }
 
 type Reply = { intent: string; result: SubmissionResult<string[]> } | undefined;
+type PayoutReply = { intent: string; paymentId: string; result: SubmissionResult<string[]> } | undefined;
+
+/** Staff record that a credit note's account credit went back to the customer's bank. */
+function PayoutForm({ note, reply }: { note: CreditNoteEntry; reply: PayoutReply }) {
+  const [form, fields] = useForm({
+    id: `payout-${note.id}`,
+    lastResult: reply?.intent === "payout" ? reply.result : null,
+    constraint: getZodConstraint(payoutSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: payoutSchema }),
+  });
+  const navigation = useNavigation();
+  const pending =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("intent") === "payout" &&
+    navigation.formData?.get("creditNoteId") === note.id;
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-2 grid gap-2 sm:max-w-md">
+      <input type="hidden" name="intent" value="payout" />
+      <input type="hidden" name="creditNoteId" value={note.id} />
+      <Field
+        meta={fields.reference}
+        label={`Paid out ${formatCents(note.accountCreditCents)} by bank transfer: its reference`}
+      />
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <div>
+        <SubmitButton pending={pending} pendingText="Recording…" variant="secondary">
+          Record the payout of {note.number}
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
 
 /** Staff cancel a paid order before it ships: stock back, a full credit note, card money refunded. */
 export function CancelPaidOrderForm({

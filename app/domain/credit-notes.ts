@@ -5,7 +5,7 @@
  * of a line stays within the line's total, and the credited tax within the tax charged. Shared by the
  * model, the screens, mail, documents and the API.
  */
-import { formatCents } from "~/format";
+import { formatCents, formatDate } from "~/format";
 
 export const CREDIT_NOTE_PREFIX = "CN-";
 export const formatCreditNoteNumber = (number: number) => `${CREDIT_NOTE_PREFIX}${String(number).padStart(6, "0")}`;
@@ -109,14 +109,23 @@ export function settleCredit(
 }
 
 /** How a credit note's money was settled, in one sentence (order pages, the document, mail). */
-export function settlementWords(note: CreditSettlement & { refundStatus: RefundStatus | null }) {
+export function settlementWords(
+  note: CreditSettlement & {
+    refundStatus: RefundStatus | null;
+    payout?: { paidAt: string; reference: string } | null;
+  },
+) {
   const parts: string[] = [];
   if (note.refundCents)
     parts.push(
       `${formatCents(note.refundCents)} ${note.refundStatus === "succeeded" ? "refunded to the card" : note.refundStatus === "failed" ? "to refund to the card (the refund failed; we will contact you)" : "being refunded to the card"}`,
     );
   if (note.appliedCents) parts.push(`${formatCents(note.appliedCents)} taken off what is due on the invoice`);
-  if (note.accountCreditCents)
+  if (note.accountCreditCents && note.payout)
+    parts.push(
+      `${formatCents(note.accountCreditCents)} paid out to your bank on ${formatDate(note.payout.paidAt)} (reference ${note.payout.reference})`,
+    );
+  else if (note.accountCreditCents)
     parts.push(`${formatCents(note.accountCreditCents)} credited to your account (it comes off what you owe us)`);
   return parts.length ? `${parts.join("; ")}.` : "Nothing to pay back.";
 }

@@ -12,6 +12,7 @@ import {
   issueCreditNote,
   listCreditsLeft,
   numberCreditNote,
+  recordPayout,
   recordRefund,
   type CreditSource,
 } from "~/orders/model/credit-notes.server";
@@ -171,4 +172,38 @@ export async function sweepCreditsLeft({ graceMs, limit = 200 }: { graceMs: numb
     }
   }
   return settled;
+}
+
+export type PayoutResult =
+  { ok: true; order: OrderView; note: CreditNoteView } | { ok: false; status: 404 | 409; message: string };
+
+/** Staff record a credit note's account credit paid out by bank transfer; audited. */
+export async function payOutCredit(
+  orderId: string,
+  noteId: string,
+  reference: string,
+  { actor, context }: Options,
+): Promise<PayoutResult> {
+  const result = await recordPayout(orderId, noteId, { reference, by: actor.email });
+  if (result.outcome === "not_found") return { ok: false, status: 404, message: "That credit note does not exist." };
+  if (result.outcome === "already")
+    return {
+      ok: false,
+      status: 409,
+      message: `Credit note ${result.note.number} was already paid out${result.note.payout ? ` (reference ${result.note.payout.reference}${result.note.payout.by ? `, by ${result.note.payout.by}` : ""})` : ""}.`,
+    };
+  if (result.outcome === "nothing")
+    return {
+      ok: false,
+      status: 409,
+      message: `Credit note ${result.note.number} put nothing on the account to pay out.`,
+    };
+  await audit({
+    context,
+    actor,
+    action: "order.payout",
+    target: target(result.order),
+    after: { creditNote: result.note.number, amountCents: result.note.accountCreditCents, reference },
+  });
+  return { ok: true, order: result.order, note: result.note };
 }

@@ -20,8 +20,8 @@ import { newOneTimeKey, runOnce } from "~/utils/one-time-key.server";
 import { extendHoldSchema } from "~/utils/hold-forms";
 import { formatCents } from "~/format";
 import { documentsOf } from "~/orders/documents.server";
-import { adminOrderSchema, cancelPaidSchema } from "~/utils/order-forms";
-import { cancelPaidOrderWithCredit } from "~/orders/credit-notes.server";
+import { adminOrderSchema, cancelPaidSchema, payoutSchema } from "~/utils/order-forms";
+import { cancelPaidOrderWithCredit, payOutCredit } from "~/orders/credit-notes.server";
 import { CancelPaidOrderForm, OrderCreditNotes } from "~/components/order-credit-notes";
 import { orderStateText } from "~/domain/order-states";
 import { orderTimeline } from "~/utils/order-timeline";
@@ -54,7 +54,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   );
 }
 
-/** Five forms post here, told apart by their intent: ship, record-payment, reverse-payment, extend-hold, cancel-paid. */
+/** Forms post here told apart by their intent: ship, record-payment, reverse-payment, extend-hold, cancel-paid, payout. */
 export async function action(args: ActionFunctionArgs) {
   const admin = await requireAdmin(args.request);
   return runOnce(
@@ -91,6 +91,27 @@ async function orderAction(
     return redirectWithSuccess(
       `/dashboard/manageOrders/${order.id}`,
       `${order.number} holds its stock until ${formatDateTime(order.holdUntil)}`,
+    );
+  }
+  if (intent === "payout") {
+    const submission = parseWithZod(formData, { schema: payoutSchema });
+    const creditNoteId = String(formData.get("creditNoteId") ?? "");
+    if (submission.status !== "success")
+      return dataWithInit({ intent, paymentId: creditNoteId, result: submission.reply() }, { status: 400 });
+    const paid = await payOutCredit(id, submission.value.creditNoteId, submission.value.reference, {
+      actor: { id: admin.id, email: admin.email },
+      context,
+    });
+    if (!paid.ok) {
+      if (paid.status === 404) throw new Response(NOT_FOUND, { status: 404 });
+      return dataWithInit(
+        { intent, paymentId: creditNoteId, result: submission.reply({ formErrors: [paid.message] }) },
+        { status: paid.status },
+      );
+    }
+    return redirectWithSuccess(
+      `/dashboard/manageOrders/${paid.order.id}#credit-notes`,
+      `Payout of ${formatCents(paid.note.accountCreditCents)} recorded for credit note ${paid.note.number}`,
     );
   }
   if (intent === "cancel-paid") {
@@ -230,7 +251,7 @@ export default function AdminOrderPage() {
       <PaymentSummary order={order} />
       <OrderDetails order={order} timeline={timeline} documents={documents} />
       <OrderReturns returns={order.returns} viewer="admin" orderId={order.id} />
-      <OrderCreditNotes orderId={order.id} creditNotes={order.creditNotes} viewer="admin" />
+      <OrderCreditNotes orderId={order.id} creditNotes={order.creditNotes} viewer="admin" reply={reply} />
       {order.holdUntil ? (
         <section id="hold" aria-labelledby="hold-heading" className="mt-8 scroll-mt-4">
           <h2 id="hold-heading" className="text-lg font-semibold">

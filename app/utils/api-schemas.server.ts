@@ -248,6 +248,7 @@ export const Order = z
           accountCredit: Money.openapi({ description: "Credited to the company's account (its statement)" }),
           refundStatus: z.enum(REFUND_STATUSES).nullable(),
           refundedAt: isoTime.nullable(),
+          paidOutAt: isoTime.nullable().openapi({ description: "When the account credit was paid out by bank" }),
         }),
       )
       .openapi({

@@ -113,6 +113,7 @@ export function orderJson(order: OrderView) {
       accountCredit: money(note.accountCreditCents),
       refundStatus: note.refund?.status ?? null,
       refundedAt: note.refund?.refundedAt ?? null,
+      paidOutAt: note.payout?.paidAt ?? null,
     })),
     customer: { name: order.userName, email: order.userEmail, companyName: order.companyName },
   };

@@ -136,3 +136,14 @@ export const cancelPaidSchema = z.object({
   intent: z.literal("cancel-paid"),
   confirm: z.literal("yes", { errorMap: () => ({ message: "Tick the box to confirm the cancellation" }) }),
 });
+
+/** Staff record an account credit paid out by bank transfer: the bank's reference. */
+export const payoutSchema = z.object({
+  intent: z.literal("payout"),
+  creditNoteId: z.string().regex(/^[a-f0-9]{24}$/i, "That credit note does not exist"),
+  reference: z
+    .string({ required_error: "Give the bank transfer's reference" })
+    .trim()
+    .min(1, "Give the bank transfer's reference")
+    .max(60, "A reference is at most 60 characters"),
+});

@@ -22,7 +22,8 @@ export type TimelineEvent = {
     | "return-declined"
     | "return-received"
     | "credit-note"
-    | "refund";
+    | "refund"
+    | "payout";
   label: string;
   at: string;
   actor: string;
@@ -80,6 +81,8 @@ type TimedOrder = {
     totalCents: number;
     refundCents: number;
     refund: { id: string | null; status: string; refundedAt: string | null } | null;
+    accountCreditCents?: number;
+    payout?: { paidAt: string; reference: string; by: string | null } | null;
   }[];
 };
 
@@ -205,6 +208,16 @@ export function orderTimeline(
               label: `Refunded to the card: ${formatCents(note.refundCents)}${viewer === "admin" && note.refund.id ? ` (${note.refund.id})` : ""}`,
               at: note.refund.refundedAt,
               actor: "the shop, through Stripe",
+            },
+          ]
+        : []),
+      ...(note.payout
+        ? [
+            {
+              event: "payout" as const,
+              label: `Account credit of ${note.number} paid out by bank transfer: ${formatCents(note.accountCreditCents ?? 0)}, reference ${note.payout.reference}`,
+              at: note.payout.paidAt,
+              actor: viewer === "admin" && note.payout.by ? `the shop (${note.payout.by})` : "the shop",
             },
           ]
         : []),

@@ -162,6 +162,35 @@ describe("credit notes and refunds", () => {
     expect(page.data.invoiceNumber).toMatch(/^INV-\d{6}$/);
     expect(page.data.order.totalCents).toBe(note.totalCents);
 
+    // Staff pay the credit out by bank: a reference is needed; recorded once, and the statement balance is back to nothing.
+    const admin = await createUser({ role: "admin" });
+    const adminCookie = await sessionCookieHeader(admin.id);
+    const staffPath = `/dashboard/manageOrders/${order.id}`;
+    const payout = (fields: Record<string, string>) =>
+      settle(
+        staffOrderAction(
+          actionArgs(
+            postRequest(staffPath, { intent: "payout", creditNoteId: note.id, ...fields }, { cookie: adminCookie }),
+            {
+              id: order.id,
+            },
+          ),
+        ),
+      );
+    const blank = await payout({ reference: "  " });
+    expect(blank.status).toBe(400);
+    expect(JSON.stringify(await blank.json())).toContain("Give the bank transfer's reference");
+    expect((await getOrderById(order.id))!.creditNotes[0].payout).toBeNull();
+    const [one, two] = await Promise.all([payout({ reference: "PAYOUT-77" }), payout({ reference: "PAYOUT-77" })]);
+    expect([one.status, two.status].sort()).toEqual([302, 409]);
+    expect((await getOrderById(order.id))!.creditNotes[0].payout).toMatchObject({ reference: "PAYOUT-77" });
+    const afterPayout = await (
+      await settle(statementLoader(loaderArgs(getRequest("/dashboard/statement", { cookie }))))
+    ).json();
+    expect(afterPayout).toMatchObject({ accountCreditCents: 0, balanceCents: 0 });
+    expect(afterPayout.creditNotes[0].settled).toContain("paid out to your bank");
+    expect(await Audit.countDocuments({ action: "order.payout", "target.id": order.id })).toBe(1);
+
     // Crediting the same received units again (a second tab, the sweep) writes nothing.
     const again = await creditOrder(order.id, { reason: "return", returnId }, staff);
     expect(again).toMatchObject({ ok: false, status: 409 });

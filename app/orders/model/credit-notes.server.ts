@@ -284,12 +284,16 @@ export async function accountCredits(scope: CustomerScope, limit = 50) {
       .sort({ updatedAt: -1 })
       .limit(limit)
       .lean(),
-    Order.find({ ...owner, "creditNotes.0": { $exists: true } }, { "creditNotes.accountCreditCents": 1 }).lean<
-      { creditNotes?: { accountCreditCents?: number }[] }[]
-    >(),
+    Order.find(
+      { ...owner, "creditNotes.0": { $exists: true } },
+      { "creditNotes.accountCreditCents": 1, "creditNotes.payout": 1 },
+    ).lean<{ creditNotes?: { accountCreditCents?: number; payout?: unknown }[] }[]>(),
   ]);
+  // Credit paid out to the bank is no longer on the account.
   const accountCreditCents = total.reduce(
-    (sum, doc) => sum + (doc.creditNotes ?? []).reduce((cents, note) => cents + (note.accountCreditCents ?? 0), 0),
+    (sum, doc) =>
+      sum +
+      (doc.creditNotes ?? []).reduce((cents, note) => cents + (note.payout ? 0 : (note.accountCreditCents ?? 0)), 0),
     0,
   );
   const notes = docs
@@ -302,11 +306,48 @@ export async function accountCredits(scope: CustomerScope, limit = 50) {
         orderId: order.id,
         orderNumber: order.number,
         totalCents: note.totalCents,
-        accountCreditCents: note.accountCreditCents,
+        accountCreditCents: note.payout ? 0 : note.accountCreditCents,
         settled: settlementWords({ ...note, refundStatus: note.refund?.status ?? null }),
       }));
     })
     .sort((a, b) => b.issuedAt.localeCompare(a.issuedAt))
     .slice(0, limit);
   return { accountCreditCents, notes };
+}
+
+export type PayoutOutcome =
+  | { outcome: "paid_out"; order: OrderView; note: CreditNoteView }
+  | { outcome: "already"; order: OrderView; note: CreditNoteView }
+  | { outcome: "nothing"; order: OrderView; note: CreditNoteView }
+  | { outcome: "not_found" };
+
+/**
+ * Records that a credit note's account credit was paid out to the customer's bank (once: one update
+ * conditional on there being none, so of two staff recording it one is taken, the other is told).
+ */
+export async function recordPayout(
+  orderId: string,
+  noteId: string,
+  { reference, by }: { reference: string; by: string },
+): Promise<PayoutOutcome> {
+  if (!isObjectId(orderId) || !isObjectId(noteId)) return { outcome: "not_found" };
+  const doc = await Order.findById(orderId).lean();
+  const index = (doc?.creditNotes ?? []).findIndex((note) => note._id.toString() === noteId);
+  if (!doc || index < 0) return { outcome: "not_found" };
+  const before = toOrderView(doc);
+  const note = before.creditNotes[index];
+  if (note.payout) return { outcome: "already", order: before, note };
+  if (!note.accountCreditCents) return { outcome: "nothing", order: before, note };
+  const at = `creditNotes.${index}`;
+  const updated = await Order.findOneAndUpdate(
+    { _id: orderId, [`${at}._id`]: new mongoose.Types.ObjectId(noteId), [`${at}.payout`]: null },
+    { $set: { [`${at}.payout`]: { paidAt: new Date(), reference, by } } },
+    { returnDocument: "after" },
+  ).lean();
+  if (!updated) {
+    const now = toOrderView((await Order.findById(orderId).lean())!);
+    return { outcome: "already", order: now, note: now.creditNotes[index] };
+  }
+  const order = toOrderView(updated);
+  return { outcome: "paid_out", order, note: order.creditNotes[index] };
 }

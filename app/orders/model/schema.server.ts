@@ -242,6 +242,17 @@ const creditNoteSchema = new Schema({
       { _id: false },
     ),
   },
+  /** The account credit paid out to the customer's bank, as staff recorded it (once). */
+  payout: {
+    type: new Schema(
+      {
+        paidAt: { type: Date, required: true },
+        reference: { type: String, trim: true, maxlength: 60, required: true },
+        by: { type: String, maxlength: 200 },
+      },
+      { _id: false },
+    ),
+  },
 });
 
 const orderSchema = new Schema(

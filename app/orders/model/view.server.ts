@@ -85,6 +85,8 @@ export type CreditNoteView = {
   appliedCents: number;
   accountCreditCents: number;
   refund: { id: string | null; status: RefundStatus; refundedAt: string | null } | null;
+  /** The account credit paid out by bank, once staff recorded it. */
+  payout: { paidAt: string; reference: string; by: string | null } | null;
 };
 
 export type RecordedPaymentView = {
@@ -434,6 +436,7 @@ type CreditNoteDoc = {
   appliedCents: number;
   accountCreditCents: number;
   refund?: { id?: string | null; status: string; refundedAt?: Date | null } | null;
+  payout?: { paidAt: Date; reference: string; by?: string | null } | null;
 };
 
 function toCreditNoteViews(doc: Partial<OrderDoc>, lines: OrderLineView[], returns: ReturnView[]): CreditNoteView[] {
@@ -476,6 +479,9 @@ function toCreditNoteViews(doc: Partial<OrderDoc>, lines: OrderLineView[], retur
             status: note.refund.status as RefundStatus,
             refundedAt: iso(note.refund.refundedAt),
           }
+        : null,
+      payout: note.payout
+        ? { paidAt: note.payout.paidAt.toISOString(), reference: note.payout.reference, by: note.payout.by ?? null }
         : null,
     };
   });
