@@ -35,7 +35,8 @@ export function CreditNoteEmail({
       ))}
       {note.taxCents ? <Paragraph>Tax credited: {formatCents(note.taxCents)}</Paragraph> : null}
       <Paragraph>
-        Total credited: {formatCents(note.totalCents)}. {settlementWords({ ...note, refundStatus: note.refund?.status ?? null })}
+        Total credited: {formatCents(note.totalCents)}.{" "}
+        {settlementWords({ ...note, refundStatus: note.refund?.status ?? null })}
       </Paragraph>
       <ActionLink href={links.creditNoteUrl}>Open credit note {note.number}</ActionLink>
       <Paragraph>The order: {links.orderUrl}</Paragraph>

@@ -235,7 +235,8 @@ export async function printDocument(
   { requester }: { requester?: string } = {},
 ) {
   const pdf = await htmlToPdf(renderDocumentHtml(data), paper, { requester });
-  if (data.kind === "credit-note") return Buffer.from(await facturXOf(eInvoiceSource(data), pdf, documentFileName(data)));
+  if (data.kind === "credit-note")
+    return Buffer.from(await facturXOf(eInvoiceSource(data), pdf, documentFileName(data)));
   if (data.kind !== "invoice") return pdf;
   return Buffer.from(await facturXOf({ data }, pdf, documentFileName(data)));
 }

@@ -6,13 +6,7 @@ import {
 } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import {
-  creditNoteUblPath,
-  DOCUMENT_CSS,
-  documentPath,
-  OrderDocument,
-  ublPath,
-} from "~/components/order-document";
+import { creditNoteUblPath, DOCUMENT_CSS, documentPath, OrderDocument, ublPath } from "~/components/order-document";
 import { requireUser } from "~/utils/guards.server";
 import { documentTitle, loadOrderDocument } from "~/orders/documents.server";
 

@@ -228,7 +228,13 @@ export async function refundCreditNote(order: OrderView, note: CreditNoteView) {
   return { id: refund.id, status: REFUND_STATUS[refund.status ?? "pending"] ?? "pending" };
 }
 
-const REFUND_EVENTS = new Set(["charge.refunded", "refund.created", "refund.updated", "refund.failed", "charge.refund.updated"]);
+const REFUND_EVENTS = new Set([
+  "charge.refunded",
+  "refund.created",
+  "refund.updated",
+  "refund.failed",
+  "charge.refund.updated",
+]);
 
 /** The refunds an event reports: a Refund object, or the refunds listed on a Charge. */
 function refundsOf(event: Stripe.Event) {
