@@ -23,6 +23,10 @@ import { recordPayment } from "~/orders/service.server";
 import { shipOrder } from "~/orders/warehouse.server";
 import { action as staffOrderAction } from "~/routes/dashboard.manageOrders_.$id._index";
 import { loader as statementLoader } from "~/routes/dashboard.statement";
+import { loader as apiOrderLoader } from "~/routes/api.v1.orders.$id._index";
+import { loader as apiDocumentLoader } from "~/routes/api.v1.orders.$id.documents.$kind";
+import { createApiKey } from "~/models/api-key.server";
+import { getUserById } from "~/models/user.server";
 import { loader as documentLoader } from "~/routes/documents.$id.$kind";
 import { applyPaymentEvidence, getStripe, handleStripeEvent } from "~/utils/stripe.server";
 import { eventBody } from "~/utils/webhooks.server";
@@ -191,6 +195,35 @@ describe("credit notes and refunds", () => {
     expect(afterPayout).toMatchObject({ accountCreditCents: 0, balanceCents: 0 });
     expect(afterPayout.creditNotes[0].settled).toContain("paid out to your bank");
     expect(await Audit.countDocuments({ action: "order.payout", "target.id": order.id })).toBe(1);
+
+    // The API: the order lists its credit note; its UBL CreditNote downloads by number.
+    const customerRecord = (await getUserById(user.id))!;
+    const { token } = await createApiKey({
+      ownerId: user.id,
+      companyId: customerRecord.companyId ?? null,
+      name: "Accounting",
+      scopes: ["read"],
+    });
+    const api = (pathname: string, params: Record<string, string>, loader: typeof apiOrderLoader) =>
+      settle(
+        loader(
+          loaderArgs(
+            new Request(`http://localhost${pathname}`, { headers: { Authorization: `Bearer ${token}` } }),
+            params,
+          ),
+        ),
+      );
+    const apiOrder = await (await api(`/api/v1/orders/${order.id}`, { id: order.id }, apiOrderLoader)).json();
+    expect(apiOrder.creditNotes).toEqual([
+      expect.objectContaining({ number: note.number, reason: "return", paidOutAt: expect.any(String) }),
+    ]);
+    const xml = await api(
+      `/api/v1/orders/${order.id}/documents/credit-note-ubl?number=${note.number}`,
+      { id: order.id, kind: "credit-note-ubl" },
+      apiDocumentLoader,
+    );
+    expect(xml.status).toBe(200);
+    expect(await xml.text()).toContain("<cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>");
 
     // Crediting the same received units again (a second tab, the sweep) writes nothing.
     const again = await creditOrder(order.id, { reason: "return", returnId }, staff);

@@ -5,6 +5,7 @@
  * it, and zero errors from the W3C Nu Html Checker. Every route module with a screen must have a
  * line here; a new screen without one fails the last test.
  */
+import { formatCreditNoteNumber } from "~/domain/credit-notes";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import mongoose from "mongoose";
@@ -164,6 +165,14 @@ async function pagesToCheck(): Promise<Page[]> {
         url: `/dashboard/orders/${idOf(order)}/return`,
         as: String(order.userId),
       })),
+    // Credit notes: the demo's received return is credited.
+    ...orders.flatMap((order) =>
+      ((order.creditNotes ?? []) as { number?: number }[]).map((note) => ({
+        route: "documents.$id.$kind",
+        url: `/documents/${idOf(order)}/credit-note?number=${formatCreditNoteNumber(note.number ?? 0)}`,
+        as: String(order.userId),
+      })),
+    ),
     ...orders.flatMap((order) =>
       ((order.returns ?? []) as { _id: unknown }[]).map((item) => ({
         route: "dashboard.manageOrders_.$id.returns.$returnId",
