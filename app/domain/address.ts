@@ -1,12 +1,12 @@
 /**
  * Postal addresses with fields (docs/behaviour.md, "Addresses"): name, company, two street lines, city,
  * region (a list for the countries in content/regions.ts), postal code (checked by postcode-validator
- * where the country's format is known) and an ISO 3166 country (i18n-iso-countries). Shared by the
+ * where the country's format is known) and an ISO 3166 country (content/countries.ts). Shared by the
  * forms, the API and the server; the tax place is read from `country` and `region` only (tax.ts).
  */
-import countries from "i18n-iso-countries";
 import { postcodeValidator, postcodeValidatorExistsForCountry } from "postcode-validator";
 import { z } from "zod";
+import { COUNTRY_NAMES } from "~/content/countries";
 import { REGIONS } from "~/content/regions";
 
 export type PostalAddress = {
@@ -24,16 +24,9 @@ export type PostalAddress = {
 
 export const ADDRESS_LINE_MAX = 100;
 
-// The ISO 3166 codes from i18n-iso-countries; their English names from the runtime's CLDR data (Intl),
-// so no locale file has to be loaded (a JSON import breaks the server's ESM build).
-const displayNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
-const names: Record<string, string> = Object.fromEntries(
-  Object.keys(countries.getAlpha2Codes()).map((code) => [code, displayNames.of(code) ?? code]),
-);
+const names: Record<string, string> = Object.fromEntries(COUNTRY_NAMES);
 /** Every ISO 3166 country, by English name, for the country list of every address form. */
-export const COUNTRIES = Object.entries(names)
-  .map(([code, name]) => ({ code, name }))
-  .sort((a, b) => a.name.localeCompare(b.name, "en"));
+export const COUNTRIES = COUNTRY_NAMES.map(([code, name]) => ({ code, name }));
 
 export const isCountry = (code: string) => code in names;
 export const countryLabel = (code: string) => names[code] ?? code;

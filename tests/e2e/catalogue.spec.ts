@@ -206,7 +206,7 @@ test("a part number typed with spaces or an OE number goes straight to the part,
     name: part.name,
     sku: part.partNumber,
     brand: { "@type": "Brand", name: "Nordwerk" },
-    offers: { "@type": "Offer", price: "24", priceCurrency: "USD", availability: "https://schema.org/InStock" },
+    offers: { "@type": "Offer", price: "24.00", priceCurrency: "USD", availability: "https://schema.org/InStock" },
   });
 
   const oe = (await Part.findById(part.id).lean())!.oeNumbers[0];

@@ -50,6 +50,9 @@ function reusableAnswer(response: Response) {
   return !existsSync(path.join("public", pathname));
 }
 
+/** React 18's hydration errors (production builds give their numbers: 418, 419, 422, 423, 425). */
+const HYDRATION_ERROR = /hydrat|Minified React error #(418|419|422|423|425)\b/i;
+
 /** The page events tests listen to: their listeners are dropped when the test ends. */
 const TEST_EVENTS = [
   "console",
@@ -225,7 +228,15 @@ export const test = base.extend<
     for (const event of TEST_EVENTS) await workerPage.page!.removeAllListeners(event, { behavior: "ignoreErrors" });
   },
   page: async ({ context, workerPage }, use) => {
-    await use(context === workerPage.context ? workerPage.page! : await context.newPage());
+    const page = context === workerPage.context ? workerPage.page! : await context.newPage();
+    // A page the server and the browser render differently is rendered again from scratch on hydration,
+    // dropping what the user typed meanwhile: React's hydration errors fail the test.
+    const hydrationErrors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error" && HYDRATION_ERROR.test(message.text())) hydrationErrors.push(message.text());
+    });
+    await use(page);
+    expect(hydrationErrors, "the page rendered differently in the browser than on the server").toEqual([]);
   },
   db: [
     async ({}, use) => {

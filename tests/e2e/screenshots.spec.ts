@@ -103,6 +103,13 @@ async function fixedShop() {
  * reads SO-100000, the same width every time, so the layout and the pixels stay still.
  */
 async function steadyOrderNumbers(page: Page) {
+  // Only once React has hydrated the whole page (the footer is last): text changed before that is a
+  // mismatch, and React renders the page again from scratch.
+  await page.waitForFunction(() => {
+    const footer = document.querySelector("footer");
+    const hydrates = "__remixContext" in window;
+    return !hydrates || (footer !== null && Object.keys(footer).some((key) => key.startsWith("__reactFiber$")));
+  });
   await page.evaluate(() => {
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {

@@ -53,6 +53,18 @@ async function pagesToCheck(): Promise<Page[]> {
     .sort({ _id: -1 })
     .limit(40)
     .toArray();
+  // The demo's returns, wherever its orders sort among those other tests made.
+  const withReturns = await db()
+    .collection("orders")
+    .find({ "returns.0": { $exists: true } }, { projection: { returns: 1 } })
+    .limit(3)
+    .toArray();
+  const withCreditNotes = await db()
+    .collection("orders")
+    .find({ "creditNotes.0": { $exists: true } }, { projection: { creditNotes: 1, userId: 1 } })
+    .limit(3)
+    .toArray();
+  if (!withCreditNotes.length) throw new Error("the demo data has no credit note");
   // Unpaid card orders: a customer can pay or cancel those still holding their stock.
   const unpaidOrders = orders.filter(
     (order) => !order.paid && !order.cancelledAt && !order.removedAt && order.paymentMethod === "card",
@@ -165,15 +177,15 @@ async function pagesToCheck(): Promise<Page[]> {
         url: `/dashboard/orders/${idOf(order)}/return`,
         as: String(order.userId),
       })),
-    // Credit notes: the demo's received return is credited.
-    ...orders.flatMap((order) =>
+    // Credit notes: the demo's received return is credited; its credit note as its customer reads it.
+    ...withCreditNotes.flatMap((order) =>
       ((order.creditNotes ?? []) as { number?: number }[]).map((note) => ({
         route: "documents.$id.$kind",
         url: `/documents/${idOf(order)}/credit-note?number=${formatCreditNoteNumber(note.number ?? 0)}`,
         as: String(order.userId),
       })),
     ),
-    ...orders.flatMap((order) =>
+    ...withReturns.flatMap((order) =>
       ((order.returns ?? []) as { _id: unknown }[]).map((item) => ({
         route: "dashboard.manageOrders_.$id.returns.$returnId",
         url: `/dashboard/manageOrders/${idOf(order)}/returns/${String(item._id)}`,

@@ -6,11 +6,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
-import net, { type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
-import { freePort } from "../../../server/local-db";
+import { freePort, stablePort } from "../../../server/local-db";
+
+/** A free port below Linux's ephemeral range (server/local-db.ts), for the fault tests' databases and receivers. */
+export { stablePort };
 
 export type Delivery = { to: string; subject: string; messageId: string };
 
@@ -164,23 +167,6 @@ export async function killShop(shop: ShopProcess | undefined) {
   if (!shop || shop.child.exitCode !== null || shop.child.signalCode !== null) return;
   shop.child.kill("SIGKILL");
   await shop.exited;
-}
-
-/**
- * A free port below Linux's ephemeral range, for a database the shop connects to while it is down:
- * a connection attempt to a closed port in that range can be given the same port as its own
- * source (a TCP self-connect), which then holds the port the database restarts on.
- */
-export async function stablePort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await new Promise<boolean>((resolve) => {
-      const server = net.createServer();
-      server.once("error", () => resolve(false));
-      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
