@@ -295,7 +295,8 @@ describe("every page a visitor, a customer, a company's members and staff open",
     const documents = fetched.filter((one) => one.page.route === "documents.$id.$kind" && one.status === 200);
     const rendered = await Promise.all(
       documents.map(async (one) => {
-        const [, , id, kind] = one.page.url.split("/");
+        // The path names the order and the kind (a credit note's number is in the query).
+        const [, , id, kind] = new URL(one.page.url, BASE).pathname.split("/");
         const data = await loadOrderDocument(
           new Request(new URL(one.page.url, BASE), { headers: { Cookie: cookie } }),
           id,
