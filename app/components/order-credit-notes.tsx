@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import {
   creditNotePath,
+  owedByBank,
   REFUND_STATUS_WORDS,
   settlementWords,
   type CreditReason,
@@ -26,7 +27,7 @@ export type CreditNoteEntry = {
   appliedCents: number;
   accountCreditCents: number;
   refund: { id: string | null; status: RefundStatus; refundedAt: string | null } | null;
-  payout: { paidAt: string; reference: string; by: string | null } | null;
+  payout: { paidAt: string; amountCents: number; reference: string; by: string | null } | null;
 };
 
 const linkClass = "inline-flex min-h-11 items-center font-medium text-brand-700 underline hover:text-brand-800";
@@ -80,7 +81,7 @@ export function OrderCreditNotes({
                   {viewer === "admin" && note.refund.id ? ` (Stripe refund ${note.refund.id})` : ""}
                 </span>
               ) : null}
-              {note.accountCreditCents && !note.payout && viewer === "customer" ? (
+              {owedByBank(note) && !note.payout && viewer === "customer" ? (
                 <span className="block">
                   It shows on your{" "}
                   <Link to="/dashboard/statement" className="font-medium text-brand-700 underline">
@@ -90,7 +91,7 @@ export function OrderCreditNotes({
                 </span>
               ) : null}
             </p>
-            {viewer === "admin" && note.accountCreditCents && !note.payout ? (
+            {viewer === "admin" && owedByBank(note) && !note.payout ? (
               <PayoutForm note={note} reply={reply?.paymentId === note.id ? reply : undefined} />
             ) : null}
             <p className="flex flex-wrap gap-x-4">
@@ -132,7 +133,7 @@ function PayoutForm({ note, reply }: { note: CreditNoteEntry; reply: PayoutReply
       <input type="hidden" name="creditNoteId" value={note.id} />
       <Field
         meta={fields.reference}
-        label={`Paid out ${formatCents(note.accountCreditCents)} by bank transfer: its reference`}
+        label={`Paid out ${formatCents(owedByBank(note))} by bank transfer: its reference`}
       />
       <ErrorList id={form.errorId} errors={form.errors} />
       <div>

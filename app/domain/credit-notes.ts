@@ -108,22 +108,35 @@ export function settleCredit(
   return { refundCents, appliedCents, accountCreditCents: totalCents - refundCents - appliedCents };
 }
 
+/**
+ * What a credit note owes the customer by bank: its account credit, and card money whose refund Stripe
+ * reported failed or cancelled (it did not reach the card). Staff pay it out and record it once.
+ */
+export function owedByBank(
+  note: Pick<CreditSettlement, "refundCents" | "accountCreditCents"> & {
+    refund: { status: RefundStatus } | null;
+  },
+) {
+  const refundLost = note.refund?.status === "failed" || note.refund?.status === "canceled";
+  return note.accountCreditCents + (refundLost ? note.refundCents : 0);
+}
+
 /** How a credit note's money was settled, in one sentence (order pages, the document, mail). */
 export function settlementWords(
   note: CreditSettlement & {
     refundStatus: RefundStatus | null;
-    payout?: { paidAt: string; reference: string } | null;
+    payout?: { paidAt: string; reference: string; amountCents?: number } | null;
   },
 ) {
   const parts: string[] = [];
   if (note.refundCents)
     parts.push(
-      `${formatCents(note.refundCents)} ${note.refundStatus === "succeeded" ? "refunded to the card" : note.refundStatus === "failed" ? "to refund to the card (the refund failed; we will contact you)" : "being refunded to the card"}`,
+      `${formatCents(note.refundCents)} ${note.refundStatus === "succeeded" ? "refunded to the card" : note.refundStatus === "failed" || note.refundStatus === "canceled" ? `not refunded to the card (Stripe reported the refund ${note.refundStatus}): ${note.payout ? "paid out by bank instead" : "we pay it to your bank instead"}` : "being refunded to the card"}`,
     );
   if (note.appliedCents) parts.push(`${formatCents(note.appliedCents)} taken off what is due on the invoice`);
-  if (note.accountCreditCents && note.payout)
+  if (note.payout)
     parts.push(
-      `${formatCents(note.accountCreditCents)} paid out to your bank on ${formatDate(note.payout.paidAt)} (reference ${note.payout.reference})`,
+      `${formatCents(note.payout.amountCents ?? note.accountCreditCents)} paid out to your bank on ${formatDate(note.payout.paidAt)} (reference ${note.payout.reference})`,
     );
   else if (note.accountCreditCents)
     parts.push(`${formatCents(note.accountCreditCents)} credited to your account (it comes off what you owe us)`);

@@ -203,7 +203,7 @@ export async function payOutCredit(
     actor,
     action: "order.payout",
     target: target(result.order),
-    after: { creditNote: result.note.number, amountCents: result.note.accountCreditCents, reference },
+    after: { creditNote: result.note.number, amountCents: result.note.payout?.amountCents ?? 0, reference },
   });
   return { ok: true, order: result.order, note: result.note };
 }

@@ -111,7 +111,7 @@ async function orderAction(
     }
     return redirectWithSuccess(
       `/dashboard/manageOrders/${paid.order.id}#credit-notes`,
-      `Payout of ${formatCents(paid.note.accountCreditCents)} recorded for credit note ${paid.note.number}`,
+      `Payout of ${formatCents(paid.note.payout?.amountCents ?? 0)} recorded for credit note ${paid.note.number}`,
     );
   }
   if (intent === "cancel-paid") {

@@ -82,7 +82,7 @@ type TimedOrder = {
     refundCents: number;
     refund: { id: string | null; status: string; refundedAt: string | null } | null;
     accountCreditCents?: number;
-    payout?: { paidAt: string; reference: string; by: string | null } | null;
+    payout?: { paidAt: string; amountCents: number; reference: string; by: string | null } | null;
   }[];
 };
 
@@ -215,7 +215,7 @@ export function orderTimeline(
         ? [
             {
               event: "payout" as const,
-              label: `Account credit of ${note.number} paid out by bank transfer: ${formatCents(note.accountCreditCents ?? 0)}, reference ${note.payout.reference}`,
+              label: `Credit of ${note.number} paid out by bank transfer: ${formatCents(note.payout.amountCents)}, reference ${note.payout.reference}`,
               at: note.payout.paidAt,
               actor: viewer === "admin" && note.payout.by ? `the shop (${note.payout.by})` : "the shop",
             },

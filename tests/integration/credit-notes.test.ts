@@ -325,6 +325,43 @@ describe("credit notes and refunds", () => {
     ).toEqual([]);
   });
 
+  test("a card refund Stripe reports failed is owed by bank: the statement counts it, staff record the payout", async () => {
+    const { user, order, returnId } = await approvedReturn(100, 10, "card");
+    await receiveReturnedParts(order.id, returnId, { lines: [{ quantity: 10 }], condition: "scrap" }, staff);
+    const [note] = (await getOrderById(order.id))!.creditNotes;
+    // stripe-mock said succeeded; here the refund is still pending when Stripe reports it failed.
+    await Order.updateOne({ _id: order.id }, { $set: { "creditNotes.0.refund.status": "pending" } });
+    const failed = refundEvent({
+      id: note.refund!.id,
+      status: "failed",
+      metadata: { orderId: order.id, creditNoteId: note.id },
+    });
+    expect(await handleStripeEvent(failed as unknown as Stripe.Event)).toBe("refund_recorded");
+    const after = (await getOrderById(order.id))!;
+    expect(after.creditNotes[0].refund?.status).toBe("failed");
+    expect(after.refundedCents).toBe(0);
+    const cookie = await sessionCookieHeader(user.id);
+    const statement = async () =>
+      (await settle(statementLoader(loaderArgs(getRequest("/dashboard/statement", { cookie }))))).json();
+    expect((await statement()).accountCreditCents).toBe(note.totalCents);
+    const admin = await createUser({ role: "admin" });
+    const paid = await settle(
+      staffOrderAction(
+        actionArgs(
+          postRequest(
+            `/dashboard/manageOrders/${order.id}`,
+            { intent: "payout", creditNoteId: note.id, reference: "BOUNCE-1" },
+            { cookie: await sessionCookieHeader(admin.id) },
+          ),
+          { id: order.id },
+        ),
+      ),
+    );
+    expect(paid.status).toBe(302);
+    expect((await getOrderById(order.id))!.creditNotes[0].payout).toMatchObject({ amountCents: note.totalCents });
+    expect((await statement()).accountCreditCents).toBe(0);
+  });
+
   test("staff cancel a paid order before it ships: stock back, a full credit note and refund, once; a second tab is told", async () => {
     const create = vi.spyOn(getStripe()!.refunds, "create");
     const { part, order } = await paidOrder(150, "card");

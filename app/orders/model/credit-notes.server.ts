@@ -8,6 +8,7 @@
 import mongoose from "mongoose";
 import {
   creditAmounts,
+  owedByBank,
   settleCredit,
   settlementWords,
   type CreditReason,
@@ -286,14 +287,39 @@ export async function accountCredits(scope: CustomerScope, limit = 50) {
       .lean(),
     Order.find(
       { ...owner, "creditNotes.0": { $exists: true } },
-      { "creditNotes.accountCreditCents": 1, "creditNotes.payout": 1 },
-    ).lean<{ creditNotes?: { accountCreditCents?: number; payout?: unknown }[] }[]>(),
+      {
+        "creditNotes.accountCreditCents": 1,
+        "creditNotes.refundCents": 1,
+        "creditNotes.refund.status": 1,
+        "creditNotes.payout": 1,
+      },
+    ).lean<
+      {
+        creditNotes?: {
+          accountCreditCents?: number;
+          refundCents?: number;
+          refund?: { status: RefundStatus } | null;
+          payout?: unknown;
+        }[];
+      }[]
+    >(),
   ]);
   // Credit paid out to the bank is no longer on the account.
   const accountCreditCents = total.reduce(
     (sum, doc) =>
       sum +
-      (doc.creditNotes ?? []).reduce((cents, note) => cents + (note.payout ? 0 : (note.accountCreditCents ?? 0)), 0),
+      (doc.creditNotes ?? []).reduce(
+        (cents, note) =>
+          cents +
+          (note.payout
+            ? 0
+            : owedByBank({
+                accountCreditCents: note.accountCreditCents ?? 0,
+                refundCents: note.refundCents ?? 0,
+                refund: note.refund ?? null,
+              })),
+        0,
+      ),
     0,
   );
   const notes = docs
@@ -306,7 +332,7 @@ export async function accountCredits(scope: CustomerScope, limit = 50) {
         orderId: order.id,
         orderNumber: order.number,
         totalCents: note.totalCents,
-        accountCreditCents: note.payout ? 0 : note.accountCreditCents,
+        accountCreditCents: note.payout ? 0 : owedByBank(note),
         settled: settlementWords({ ...note, refundStatus: note.refund?.status ?? null }),
       }));
     })
@@ -337,11 +363,18 @@ export async function recordPayout(
   const before = toOrderView(doc);
   const note = before.creditNotes[index];
   if (note.payout) return { outcome: "already", order: before, note };
-  if (!note.accountCreditCents) return { outcome: "nothing", order: before, note };
+  const amountCents = owedByBank(note);
+  if (!amountCents) return { outcome: "nothing", order: before, note };
   const at = `creditNotes.${index}`;
   const updated = await Order.findOneAndUpdate(
-    { _id: orderId, [`${at}._id`]: new mongoose.Types.ObjectId(noteId), [`${at}.payout`]: null },
-    { $set: { [`${at}.payout`]: { paidAt: new Date(), reference, by } } },
+    {
+      _id: orderId,
+      [`${at}._id`]: new mongoose.Types.ObjectId(noteId),
+      [`${at}.payout`]: null,
+      // What is owed as read: a refund's status changing meanwhile makes staff look again.
+      [`${at}.refund.status`]: note.refund?.status ?? null,
+    },
+    { $set: { [`${at}.payout`]: { paidAt: new Date(), amountCents, reference, by } } },
     { returnDocument: "after" },
   ).lean();
   if (!updated) {

@@ -247,6 +247,7 @@ const creditNoteSchema = new Schema({
     type: new Schema(
       {
         paidAt: { type: Date, required: true },
+        amountCents: { type: Number, min: 1 },
         reference: { type: String, trim: true, maxlength: 60, required: true },
         by: { type: String, maxlength: 200 },
       },

@@ -86,7 +86,7 @@ export type CreditNoteView = {
   accountCreditCents: number;
   refund: { id: string | null; status: RefundStatus; refundedAt: string | null } | null;
   /** The account credit paid out by bank, once staff recorded it. */
-  payout: { paidAt: string; reference: string; by: string | null } | null;
+  payout: { paidAt: string; amountCents: number; reference: string; by: string | null } | null;
 };
 
 export type RecordedPaymentView = {
@@ -436,7 +436,7 @@ type CreditNoteDoc = {
   appliedCents: number;
   accountCreditCents: number;
   refund?: { id?: string | null; status: string; refundedAt?: Date | null } | null;
-  payout?: { paidAt: Date; reference: string; by?: string | null } | null;
+  payout?: { paidAt: Date; amountCents?: number | null; reference: string; by?: string | null } | null;
 };
 
 function toCreditNoteViews(doc: Partial<OrderDoc>, lines: OrderLineView[], returns: ReturnView[]): CreditNoteView[] {
@@ -481,7 +481,12 @@ function toCreditNoteViews(doc: Partial<OrderDoc>, lines: OrderLineView[], retur
           }
         : null,
       payout: note.payout
-        ? { paidAt: note.payout.paidAt.toISOString(), reference: note.payout.reference, by: note.payout.by ?? null }
+        ? {
+            paidAt: note.payout.paidAt.toISOString(),
+            amountCents: note.payout.amountCents ?? note.accountCreditCents,
+            reference: note.payout.reference,
+            by: note.payout.by ?? null,
+          }
         : null,
     };
   });
