@@ -23,6 +23,7 @@ import { recordPayment } from "~/orders/service.server";
 import { shipOrder } from "~/orders/warehouse.server";
 import { action as staffOrderAction } from "~/routes/dashboard.manageOrders_.$id._index";
 import { loader as statementLoader } from "~/routes/dashboard.statement";
+import { loader as shopTodayLoader } from "~/routes/dashboard.admin";
 import { loader as apiOrderLoader } from "~/routes/api.v1.orders.$id._index";
 import { loader as apiDocumentLoader } from "~/routes/api.v1.orders.$id.documents.$kind";
 import { createApiKey } from "~/models/api-key.server";
@@ -345,6 +346,17 @@ describe("credit notes and refunds", () => {
       (await settle(statementLoader(loaderArgs(getRequest("/dashboard/statement", { cookie }))))).json();
     expect((await statement()).accountCreditCents).toBe(note.totalCents);
     const admin = await createUser({ role: "admin" });
+    const shopToday = async () =>
+      (
+        await (
+          await settle(
+            shopTodayLoader(
+              loaderArgs(getRequest("/dashboard/admin", { cookie: await sessionCookieHeader(admin.id) })),
+            ),
+          )
+        ).json()
+      ).failedRefunds as { note: { number: string } }[];
+    expect((await shopToday()).map((entry) => entry.note.number)).toContain(note.number);
     const paid = await settle(
       staffOrderAction(
         actionArgs(
@@ -360,6 +372,7 @@ describe("credit notes and refunds", () => {
     expect(paid.status).toBe(302);
     expect((await getOrderById(order.id))!.creditNotes[0].payout).toMatchObject({ amountCents: note.totalCents });
     expect((await statement()).accountCreditCents).toBe(0);
+    expect((await shopToday()).map((entry) => entry.note.number)).not.toContain(note.number);
   });
 
   test("staff cancel a paid order before it ships: stock back, a full credit note and refund, once; a second tab is told", async () => {

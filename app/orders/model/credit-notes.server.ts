@@ -384,3 +384,22 @@ export async function recordPayout(
   const order = toOrderView(updated);
   return { outcome: "paid_out", order, note: order.creditNotes[index] };
 }
+
+/** Shop Today: card refunds Stripe reported failed or cancelled, not paid out by bank yet, oldest first. */
+export async function listFailedRefunds(limit = 10) {
+  const docs = await Order.find({
+    creditNotes: { $elemMatch: { "refund.status": { $in: ["failed", "canceled"] }, payout: null } },
+  })
+    .sort({ updatedAt: 1 })
+    .limit(limit)
+    .lean();
+  return docs.flatMap((doc) => {
+    const order = toOrderView(doc);
+    return order.creditNotes
+      .filter((note) => (note.refund?.status === "failed" || note.refund?.status === "canceled") && !note.payout)
+      .map((note) => ({
+        order: { id: order.id, number: order.number, companyName: order.companyName, userName: order.userName },
+        note: { id: note.id, number: note.number, refundCents: note.refundCents, status: note.refund!.status },
+      }));
+  });
+}

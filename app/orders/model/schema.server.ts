@@ -409,6 +409,8 @@ orderSchema.index({ "returns.stockPending": 1 }, { sparse: true });
 orderSchema.index({ creditPending: 1 }, { sparse: true });
 orderSchema.index({ "returns.creditPending": 1 }, { sparse: true });
 orderSchema.index({ "creditNotes.refund.id": 1 }, { sparse: true });
+// Shop Today's card refunds that failed.
+orderSchema.index({ "creditNotes.refund.status": 1 }, { sparse: true });
 // The caps on what a customer holds unpaid: their open orders by status.
 orderSchema.index({ userId: 1, status: 1 });
 // An order by its number (search, links people type); unique, so a number is never given twice.
