@@ -3,6 +3,7 @@ import { markOrderPaid } from "~/orders/model/card-payment.server";
 import { placeOrder } from "~/orders/checkout.server";
 import { getOrderById } from "~/orders/model/reads.server";
 import { askForReturn, decideOnReturn } from "~/orders/returns.server";
+import { recordPayment } from "~/orders/service.server";
 import { shipOrder } from "~/orders/warehouse.server";
 import { getUserById } from "~/models/user.server";
 import { expect, test } from "./fixtures";
@@ -95,4 +96,43 @@ test("staff receive a returned line of a card order: a credit note on the order 
   await expect(page.getByTestId("corrected-invoice")).toContainText(/INV-\d{6}/);
   await expect(page.getByTestId("document-order-number")).toHaveText(number);
   await checkA11y();
+});
+
+test("staff cancel a paid order before it ships: the box must be ticked, then a full credit note onto the company's account", async ({
+  page,
+  login,
+  createPart,
+}) => {
+  const customer = await login({ name: "Cato Cancel" });
+  const part = await createPart({ priceCents: 1000, minOrderQuantity: 100, availableQuantity: 500 });
+  const user = (await getUserById(customer.id))!;
+  const placed = await placeOrder({
+    lines: [{ partId: part.id, quantity: 100 }],
+    phone: "+1 555 0162",
+    delivery: { ...DETROIT, line1: "6 Credit Court" },
+    user,
+    bankTransfer: true,
+  });
+  if (!placed.ok) throw new Error("not placed");
+  const { id: orderId, number, totalCents } = placed.order;
+  const paid = await recordPayment(
+    orderId,
+    { amountCents: totalCents, method: "bank-transfer", receivedOn: new Date(), reference: "CX-1" },
+    staff,
+  );
+  expect(paid.ok).toBe(true);
+
+  await login({ role: "admin" });
+  await page.goto(`/dashboard/manageOrders/${orderId}`);
+  const box = page.getByLabel("Yes, cancel this paid order, put its stock back and credit it in full");
+  // Without the tick the server refuses at the box (the browser's own check is taken off to reach it).
+  await box.evaluate((input: HTMLInputElement) => input.removeAttribute("required"));
+  await page.getByRole("button", { name: `Cancel ${number} and credit it` }).click();
+  await expect(page.getByText("Tick the box to confirm the cancellation")).toBeVisible();
+  await box.check();
+  await page.getByRole("button", { name: `Cancel ${number} and credit it` }).click();
+  await expect(page.getByTestId("toast")).toContainText(`${number} is cancelled; credit note CN-`);
+  await expect(page.getByTestId("order-status")).toHaveText("Cancelled");
+  await expect(page.getByTestId("credit-note-settlement").first()).toContainText("credited to your account");
+  await expect(page.getByRole("link", { name: "Invoice", exact: true })).toBeVisible();
 });
