@@ -16,6 +16,7 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/api-fuzz.test.ts",
   "tests/integration/backorders.test.ts",
   "tests/integration/returns.test.ts",
+  "tests/integration/credit-notes.test.ts",
   "tests/integration/bench-queries.test.ts",
   "tests/integration/bench-smoke.test.ts",
   "tests/integration/bench-timing.test.ts",

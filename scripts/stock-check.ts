@@ -4,7 +4,7 @@ import { withDb } from "./with-db";
 /**
  * npm run stock:check
  * Compares every part's stock with what live orders hold (docs/behaviour.md, "Stock"), prints each
- * difference, and exits 1 when there is one (0 when the stock adds up). The result also goes to
+ * difference (and every credit or refund beyond what was charged or paid), and exits 1 when there is one (0 when the stock adds up). The result also goes to
  * Shop Today. Run it against MONGODB_URI, or the local database while the shop is stopped.
  */
 const settleSeconds = Number(process.env.STOCK_RESERVE_DEADLINE_SECONDS ?? 30);
@@ -14,7 +14,10 @@ const result = await withDb(async () => {
   return checked;
 });
 if (result.problems.length === 0) {
-  console.log(`Stock adds up: ${result.parts} parts checked, available + held by orders = on hand for each.`);
+  console.log(
+    `Stock adds up: ${result.parts} parts checked, available + held by orders = on hand for each; ` +
+      "returns and credits add up (no credit beyond what was charged, no refund beyond what was paid).",
+  );
 } else {
   console.log(`${result.problems.length} stock differences in ${result.parts} parts:`);
   for (const problem of result.problems) console.log(`  ${problem.partNumber} ${problem.name}: ${problem.message}`);

@@ -6,20 +6,29 @@ import { termsWords } from "~/domain/order-states";
 import { describeShipment } from "~/utils/shipping";
 import { countryName } from "~/domain/tax-id";
 
-export const DOCUMENT_KINDS = ["invoice", "pro-forma", "packing-slip"] as const;
+export const DOCUMENT_KINDS = ["invoice", "pro-forma", "packing-slip", "credit-note"] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 export const DOCUMENT_TITLES: Record<DocumentKind, string> = {
   invoice: "Invoice",
   "pro-forma": "Pro-forma invoice",
   "packing-slip": "Packing slip",
+  "credit-note": "Credit note",
 };
 
 /** What an invoice, a pro-forma or a packing slip shows (plain data, the same in the page and in the PDF). */
 export type OrderDocumentData = {
   kind: DocumentKind;
-  /** "INV-000123" on an invoice; null on the others. */
+  /** "INV-000123" on an invoice, and on a credit note the invoice it corrects; null on the others. */
   invoiceNumber: string | null;
+  /** A credit note's own number and date, why it was issued, and where its money went (its lines are the order's). */
+  creditNote?: {
+    number: string;
+    issuedAt: string;
+    invoiceIssuedAt: string;
+    reason: string;
+    settlement: string;
+  } | null;
   order: {
     id: string;
     /** The order's number (SO-100042): its name on the document and the payment reference. */
@@ -76,8 +85,14 @@ export function ublPath(orderId: string) {
   return `/documents/${orderId}/invoice/ubl`;
 }
 
+/** A credit note's UBL 2.1 CreditNote. */
+export function creditNoteUblPath(orderId: string, number: string) {
+  return `/documents/${orderId}/credit-note/ubl?number=${encodeURIComponent(number)}`;
+}
+
 /** The document's file name, for the PDF download. */
-export function documentFileName(data: Pick<OrderDocumentData, "kind" | "invoiceNumber" | "order">) {
+export function documentFileName(data: Pick<OrderDocumentData, "kind" | "invoiceNumber" | "order" | "creditNote">) {
+  if (data.kind === "credit-note" && data.creditNote) return `credit-note-${data.creditNote.number}.pdf`;
   return data.kind === "invoice" && data.invoiceNumber
     ? `invoice-${data.invoiceNumber}.pdf`
     : `${data.kind}-${data.order.number}.pdf`;
@@ -247,6 +262,11 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
               invoice follows.
             </p>
           ) : null}
+          {kind === "credit-note" && data.creditNote ? (
+            <p className="pw-note" data-testid="credit-note-settlement">
+              {data.creditNote.settlement}
+            </p>
+          ) : null}
           {kind === "invoice" ? (
             <p className="pw-note" data-testid="invoice-status">
               {order.balanceCents === 0
@@ -255,7 +275,20 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
             </p>
           ) : null}
           <dl className="pw-meta" style={{ marginTop: 8 }}>
-            {data.invoiceNumber ? (
+            {kind === "credit-note" && data.creditNote ? (
+              <>
+                <dt>Credit note number</dt>
+                <dd data-testid="credit-note-number">{data.creditNote.number}</dd>
+                <dt>Credit note date</dt>
+                <dd>{formatDate(data.creditNote.issuedAt)}</dd>
+                <dt>Corrects invoice</dt>
+                <dd data-testid="corrected-invoice">
+                  {data.invoiceNumber} of {formatDate(data.creditNote.invoiceIssuedAt)}
+                </dd>
+                <dt>Reason</dt>
+                <dd>{data.creditNote.reason}</dd>
+              </>
+            ) : data.invoiceNumber ? (
               <>
                 <dt>Invoice number</dt>
                 <dd data-testid="invoice-number">{data.invoiceNumber}</dd>
@@ -352,7 +385,7 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
         </section>
       </div>
       <table>
-        <caption>{prices ? "Lines" : "Parts in this shipment"}</caption>
+        <caption>{kind === "credit-note" ? "Lines credited" : prices ? "Lines" : "Parts in this shipment"}</caption>
         <thead>
           <tr>
             <th scope="col">Part number</th>
@@ -417,9 +450,11 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           <tr>
             <th scope="row" colSpan={2}>
               {prices
-                ? kind === "invoice" && order.balanceCents === 0
-                  ? "Total paid (USD)"
-                  : "Total due (USD)"
+                ? kind === "credit-note"
+                  ? "Total credited (USD)"
+                  : kind === "invoice" && order.balanceCents === 0
+                    ? "Total paid (USD)"
+                    : "Total due (USD)"
                 : "Total quantity"}
             </th>
             {/* Units of different parts are not added up where money is the total; a packing slip counts them. */}
@@ -470,6 +505,12 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           <p>Pro-forma invoice: quote {order.number} with your payment; the invoice number is given once it is paid.</p>
         ) : null}
         {kind === "packing-slip" ? <p>Please check the parts against this slip on delivery.</p> : null}
+        {kind === "credit-note" ? (
+          <p>
+            This credit note corrects invoice {data.invoiceNumber} of order {order.number}: the lines above are credited
+            at the prices invoiced.
+          </p>
+        ) : null}
         <p>
           {company.legalName} · {company.email} · {company.phone.display}
         </p>

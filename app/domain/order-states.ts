@@ -45,7 +45,7 @@ export const ORDER_STATE_MEANINGS: Record<OrderState, string> = {
   pending: "Pending (paid, to ship)",
   "part-shipped": "Part-shipped (paid; some parcels have left, the rest is to ship)",
   shipped: "Shipped (paid)",
-  cancelled: "Cancelled by the customer",
+  cancelled: "Cancelled (by the customer while unpaid, or by the shop before shipping, with a credit note)",
   removed: "Removed by the shop",
   expired: "Expired unpaid (its hold on the stock ran out)",
 };

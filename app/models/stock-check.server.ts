@@ -1,6 +1,7 @@
 import mongoose, { Schema } from "mongoose";
 import { Order } from "~/orders/model/schema.server";
 import { Part } from "./part.server";
+import { formatOrderNumber } from "~/domain/order-number";
 
 /**
  * The stock check (npm run stock:check, and the stock job every few minutes for Shop Today). For
@@ -31,7 +32,11 @@ export type StockProblem = {
     | "shipped-mismatch"
     | "unallocated"
     | "return-mismatch"
-    | "return-not-restocked";
+    | "return-not-restocked"
+    | "credit-exceeds-charge"
+    | "refund-exceeds-payment"
+    | "credit-mismatch"
+    | "credit-not-issued";
   message: string;
 };
 
@@ -145,6 +150,7 @@ export async function checkStock({
     }
   }
   problems.push(...(await checkReturns(young)));
+  problems.push(...(await checkCredits(young)));
   // Lines of live orders whose part no longer exists hold nothing anywhere: not a stock problem.
   return { parts: count, problems };
 }
@@ -222,6 +228,94 @@ async function checkReturns(young: Date) {
     partNumber: byId.get(problem.partId)?.partNumber ?? "",
     name: byId.get(problem.partId)?.name ?? "",
   }));
+}
+
+/**
+ * Credits add up (the money side of returns): no line is credited more units or more money than it was
+ * charged, no tax line more than its tax, the order's credited sum is its credit notes', card refunds
+ * stay within what the card paid, every credit note number is used once, and every return received and
+ * every paid order cancelled has its credit note (unless it is still settling).
+ */
+async function checkCredits(young: Date) {
+  const found: StockProblem[] = [];
+  const numbers = new Map<number, string>();
+  const orders = Order.find(
+    { $or: [{ "creditNotes.0": { $exists: true } }, { creditPending: true }, { "returns.creditPending": true }] },
+    {
+      number: 1,
+      lines: 1,
+      taxLines: 1,
+      totalCents: 1,
+      paidCents: 1,
+      transactionId: 1,
+      payments: 1,
+      creditNotes: 1,
+      creditedCents: 1,
+      creditPending: 1,
+      returns: 1,
+      updatedAt: 1,
+    },
+  )
+    .lean()
+    .cursor({ batchSize: 500 });
+  for await (const order of orders) {
+    const name = `order ${order.number ? formatOrderNumber(order.number) : order._id.toString()}`;
+    const say = (kind: StockProblem["kind"], message: string) =>
+      found.push({ partId: "", partNumber: "", name, kind, message });
+    const notes = order.creditNotes ?? [];
+    const units = new Map<number, number>();
+    const money = new Map<number, number>();
+    const tax = new Map<number, number>();
+    let sum = 0;
+    let refunds = 0;
+    for (const note of notes) {
+      if (note.number) {
+        const other = numbers.get(note.number);
+        if (other) say("credit-mismatch", `credit note number ${note.number} is used twice (also by ${other})`);
+        numbers.set(note.number, name);
+      } else if (order.updatedAt <= young) say("credit-not-issued", "has a credit note without its number");
+      for (const line of note.lines) {
+        units.set(line.lineIndex, (units.get(line.lineIndex) ?? 0) + line.quantity);
+        money.set(line.lineIndex, (money.get(line.lineIndex) ?? 0) + line.netCents);
+      }
+      for (const [index, line] of (note.taxLines ?? []).entries())
+        tax.set(index, (tax.get(index) ?? 0) + line.amountCents);
+      sum += note.totalCents;
+      if (note.refund && note.refund.status !== "failed" && note.refund.status !== "canceled")
+        refunds += note.refundCents;
+      if (note.refundCents + note.appliedCents + note.accountCreditCents !== note.totalCents)
+        say(
+          "credit-mismatch",
+          `credit note ${note.number} settles ${note.refundCents + note.appliedCents + note.accountCreditCents} cents of ${note.totalCents}`,
+        );
+    }
+    for (const [index, line] of (order.lines ?? []).entries()) {
+      if ((units.get(index) ?? 0) > line.quantity || (money.get(index) ?? 0) > line.lineTotalCents)
+        say(
+          "credit-exceeds-charge",
+          `line ${index + 1} is credited ${units.get(index)} units for ${money.get(index)} cents, but charged ${line.quantity} units for ${line.lineTotalCents} cents`,
+        );
+    }
+    for (const [index, line] of (order.taxLines ?? []).entries())
+      if ((tax.get(index) ?? 0) > line.amountCents)
+        say(
+          "credit-exceeds-charge",
+          `${line.label} is credited ${tax.get(index)} cents of ${line.amountCents} charged`,
+        );
+    if (sum > (order.totalCents ?? 0))
+      say("credit-exceeds-charge", `credited ${sum} cents of a ${order.totalCents} cent order`);
+    if (sum !== (order.creditedCents ?? 0))
+      say("credit-mismatch", `its credit notes add up to ${sum} cents, the order says ${order.creditedCents ?? 0}`);
+    const recorded = (order.payments ?? []).filter((p) => !p.reversedAt).reduce((total, p) => total + p.amountCents, 0);
+    const card = order.transactionId ? Math.max(0, (order.paidCents ?? 0) - recorded) : 0;
+    if (refunds > card) say("refund-exceeds-payment", `refunds ${refunds} cents to a card that paid ${card}`);
+    const settled = order.updatedAt <= young;
+    if (settled && order.creditPending) say("credit-not-issued", "was cancelled after payment, and has no credit note");
+    for (const entry of order.returns ?? [])
+      if (settled && entry.creditPending)
+        say("credit-not-issued", `return ${entry._id.toString()} was received, and has no credit note`);
+  }
+  return found;
 }
 
 /** The last check's result, for Shop Today (one document, rewritten by each run). */

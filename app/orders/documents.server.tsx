@@ -20,22 +20,28 @@ import {
 /* eslint-enable import-x/no-restricted-paths */
 import { assignInvoiceNumber, formatInvoiceNumber } from "~/orders/model/invoice.server";
 import { getOrderById, getOwnOrder } from "~/orders/model/reads.server";
-import { type OrderView } from "~/orders/model/view.server";
+import { type CreditNoteView, type OrderView } from "~/orders/model/view.server";
 import { getCompany } from "~/models/company.server";
 import { paymentLine, receivedPayments, termsOf } from "~/domain/order-payments";
 import { getUserById, type UserView } from "~/models/user.server";
 import { requireUser } from "~/utils/guards.server";
 import { mayHandleOrder } from "~/utils/companies.server";
 import { htmlToPdf, type PaperSize } from "~/utils/pdf.server";
-import { facturXOf, ublOf } from "~/orders/e-invoice.server";
+import { facturXOf, ublOf, type EInvoiceSource } from "~/orders/e-invoice.server";
+import { settlementWords } from "~/domain/credit-notes";
 
 export const DOCUMENT_NOT_FOUND = "We could not find that document.";
 
 const notFound = () => new Response(DOCUMENT_NOT_FOUND, { status: 404 });
 
 /** The documents an order has, for the links on its page (packing slips are for admins). */
-export function documentsOf(order: Pick<OrderView, "status">, role: "admin" | "customer"): DocumentKind[] {
+export function documentsOf(
+  order: Pick<OrderView, "status" | "invoiceNumber">,
+  role: "admin" | "customer",
+): DocumentKind[] {
   if (order.status === "unpaid") return ["pro-forma"];
+  // A paid order cancelled keeps its invoice: its credit note corrects it.
+  if (order.status === "cancelled" && order.invoiceNumber) return ["invoice"];
   // Invoiced: paid, or confirmed on account (an invoice with its due date), shipped or not.
   if (order.status === "paid" || order.status === "shipped" || order.status === "account")
     return role === "admin" ? ["invoice", "packing-slip"] : ["invoice"];
@@ -53,9 +59,11 @@ export async function loadOrderDocument(
   { pdf = false } = {},
 ): Promise<OrderDocumentData> {
   const user = await requireUser(request);
-  // A packing slip of one parcel: ?parcel=2 (its lines and units, its carrier and day).
-  const parcel = Number(new URL(request.url).searchParams.get("parcel") ?? "") || null;
-  const found = await orderDocumentFor(user, orderId, kindParam, { parcel });
+  // A packing slip of one parcel: ?parcel=2 (its lines and units, its carrier and day); a credit note: ?number=CN-000001.
+  const search = new URL(request.url).searchParams;
+  const parcel = Number(search.get("parcel") ?? "") || null;
+  const creditNote = search.get("number");
+  const found = await orderDocumentFor(user, orderId, kindParam, { parcel, creditNote });
   if (found.ok) return found.data;
   if (found.instead) {
     const url = new URL(request.url);
@@ -75,13 +83,17 @@ export async function orderDocumentFor(
   user: Pick<UserView, "id" | "role" | "companyId" | "companyRole">,
   orderId: string,
   kindParam: string | undefined,
-  { parcel = null }: { parcel?: number | null } = {},
+  { parcel = null, creditNote = null }: { parcel?: number | null; creditNote?: string | null } = {},
 ): Promise<DocumentLookup> {
-  const kind = DOCUMENT_KINDS.find((each) => each === kindParam);
-  if (!kind) return { ok: false, instead: null };
+  const asked = DOCUMENT_KINDS.find((each) => each === kindParam);
+  if (!asked) return { ok: false, instead: null };
   const order = user.role === "admin" ? await getOrderById(orderId) : await getOwnOrder(orderId, user);
   // A buyer reads the documents of their own orders; owners and accounts every order's.
   if (!order || !mayHandleOrder(user, order)) return { ok: false, instead: null };
+  // A credit note is read by whoever may read the invoice it corrects, and made from it.
+  const note = asked === "credit-note" ? order.creditNotes.find((each) => each.number === creditNote) : null;
+  if (asked === "credit-note" && (!note || !order.invoiceNumber)) return { ok: false, instead: null };
+  const kind = asked === "credit-note" ? "invoice" : asked;
   const available = documentsOf(order, user.role);
   if (!available.includes(kind)) {
     const instead =
@@ -153,10 +165,45 @@ export async function orderDocumentFor(
       billingAddress: profile?.company.billingAddress ?? "",
     },
   };
-  return { ok: true, data };
+  return { ok: true, data: note ? creditNoteData(data, order, note) : data };
+}
+
+/** A credit note as a document: the invoice's parties and references, the credited lines and amounts. */
+function creditNoteData(invoice: OrderDocumentData, order: OrderView, note: CreditNoteView): OrderDocumentData {
+  return {
+    ...invoice,
+    kind: "credit-note",
+    creditNote: {
+      number: note.number,
+      issuedAt: note.issuedAt,
+      invoiceIssuedAt: invoice.order.invoicedAt ?? order.paidAt ?? order.createdAt,
+      reason:
+        note.reason === "return"
+          ? `Parts returned${note.returnNumber ? ` (${note.returnNumber})` : ""} and received`
+          : "Order cancelled before it shipped",
+      settlement: settlementWords({ ...note, refundStatus: note.refund?.status ?? null }),
+    },
+    order: {
+      ...invoice.order,
+      totalCents: note.totalCents,
+      netCents: note.netCents,
+      paidCents: 0,
+      balanceCents: 0,
+      received: [],
+      taxLines: note.taxLines,
+      lines: note.lines.map((line) => ({
+        partNumber: line.partNumber,
+        productName: line.productName,
+        quantity: line.quantity,
+        unitPriceCents: line.unitPriceCents,
+        lineTotalCents: line.netCents,
+      })),
+    },
+  };
 }
 
 export function documentTitle(data: OrderDocumentData) {
+  if (data.kind === "credit-note" && data.creditNote) return `Credit note ${data.creditNote.number}`;
   return data.invoiceNumber
     ? `${DOCUMENT_TITLES[data.kind]} ${data.invoiceNumber}`
     : `${DOCUMENT_TITLES[data.kind]} for order ${data.order.number}`;
@@ -191,13 +238,30 @@ export async function printDocument(
   { requester }: { requester?: string } = {},
 ) {
   const pdf = await htmlToPdf(renderDocumentHtml(data), paper, { requester });
+  if (data.kind === "credit-note")
+    return Buffer.from(await facturXOf(eInvoiceSource(data), pdf, documentFileName(data)));
   if (data.kind !== "invoice") return pdf;
   return Buffer.from(await facturXOf({ data }, pdf, documentFileName(data)));
 }
 
-/** The invoice as UBL 2.1 (Peppol BIS Billing 3.0), a download named after the invoice. */
+/** What the e-invoice of a document is made from: an invoice's data, or a credit note's with its identity. */
+export function eInvoiceSource(data: OrderDocumentData): EInvoiceSource {
+  if (data.kind !== "credit-note" || !data.creditNote) return { data };
+  return {
+    data,
+    creditNote: {
+      number: data.creditNote.number,
+      issuedAt: data.creditNote.issuedAt,
+      invoiceNumber: data.invoiceNumber ?? "",
+      invoiceIssuedAt: data.creditNote.invoiceIssuedAt,
+      reason: `${data.creditNote.reason}.`,
+    },
+  };
+}
+
+/** The invoice (or credit note) as UBL 2.1 (Peppol BIS Billing 3.0), a download named after it. */
 export async function ublResponse(data: OrderDocumentData) {
-  const xml = await ublOf({ data });
+  const xml = await ublOf(eInvoiceSource(data));
   return new Response(xml, {
     headers: {
       "Content-Type": "application/xml; charset=utf-8",

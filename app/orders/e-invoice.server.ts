@@ -95,7 +95,8 @@ function buyerCountry(data: OrderDocumentData) {
 /** The EN 16931 semantic model (as UBL-shaped data) of an invoice, or of a credit note of it. */
 export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
   const { order, customer } = data;
-  if (data.kind !== "invoice" || !data.invoiceNumber) throw new Error("Only an invoice has an e-invoice");
+  if (!(data.kind === "invoice" || (data.kind === "credit-note" && creditNote)) || !data.invoiceNumber)
+    throw new Error("Only an invoice or a credit note has an e-invoice");
   const tax = taxSituation(data);
   const category = (): { "cbc:ID": VatCategory; "cbc:Percent"?: string; "cac:TaxScheme": { "cbc:ID": string } } => ({
     "cbc:ID": tax.category,

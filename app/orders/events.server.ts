@@ -19,6 +19,7 @@ import {
   mailOrderShipped,
   mailParcelShipped,
   mailReturnStep,
+  mailCreditNote,
 } from "./mail.server";
 import { queueOrderWebhooks } from "~/utils/webhooks.server";
 
@@ -31,7 +32,11 @@ export type OrderEvent =
   | { type: "shipmentCreated"; order: OrderView; shipmentId: string }
   | { type: "backorderAllocated"; order: OrderView }
   /** A return was asked for, approved, declined or received: the event names its current step. */
-  | { type: "returnUpdated"; order: OrderView; returnId: string };
+  | { type: "returnUpdated"; order: OrderView; returnId: string }
+  /** A credit note was issued (a return received, or a paid order cancelled). */
+  | { type: "creditNoteIssued"; order: OrderView; creditNoteId: string }
+  /** A credit note's refund to the card succeeded (Stripe confirmed it). */
+  | { type: "refunded"; order: OrderView; creditNoteId: string };
 
 export type OrderEventType = OrderEvent["type"];
 
@@ -54,6 +59,10 @@ export function pendingNoteOf(event: OrderEvent): OrderMailEvent {
       return "allocated";
     case "returnUpdated":
       return "return";
+    case "creditNoteIssued":
+      return "credit";
+    case "refunded":
+      return "refund";
   }
 }
 
@@ -79,6 +88,11 @@ function mailSubscriber(event: OrderEvent) {
       return mailBackorderAllocated(event.order);
     case "returnUpdated":
       return mailReturnStep(event.order, event.returnId);
+    case "creditNoteIssued":
+      return mailCreditNote(event.order, event.creditNoteId);
+    case "refunded":
+      // The credit note's mail told how the money comes back; receivers of webhooks hear it went through.
+      return Promise.resolve(true);
   }
 }
 

@@ -50,6 +50,20 @@ async function raiseAgain(order: OrderView, event: OrderMailEvent, lowStockPartI
         written &&= await raiseOrderEvent({ type: "returnUpdated", order, returnId: entry.id });
       return written;
     }
+    case "credit": {
+      // Each credit note has its own key: raising every one again writes only what is missing.
+      let written = true;
+      // A note a crash left without its number is numbered (and raised) by the stock sweep.
+      for (const note of order.creditNotes.filter((each) => each.number.startsWith("CN-")))
+        written &&= await raiseOrderEvent({ type: "creditNoteIssued", order, creditNoteId: note.id });
+      return written;
+    }
+    case "refund": {
+      let written = true;
+      for (const note of order.creditNotes.filter((each) => each.refund?.status === "succeeded"))
+        written &&= await raiseOrderEvent({ type: "refunded", order, creditNoteId: note.id });
+      return written;
+    }
     case "reminder": {
       // A reminder is mail only (no webhook event): cleared here once written.
       const written = await mailHoldEnding(order);

@@ -13,6 +13,8 @@ import {
 import { HoldEndingEmail, OrderExpiredEmail } from "~/emails/holds";
 import { BackorderAllocatedEmail, ParcelShippedEmail } from "~/emails/warehouse";
 import { ReturnEmail, returnSubject } from "~/emails/returns";
+import { CreditNoteEmail, creditNoteSubject } from "~/emails/credit-notes";
+import { creditNotePath } from "~/domain/credit-notes";
 import type { OrderView } from "~/orders/model/view.server";
 import { getUserById, listAdminRecipients } from "~/models/user.server";
 import { queueEmail, shopUrl } from "~/utils/email.server";
@@ -160,6 +162,8 @@ export async function mailOrderEnded(
   by: "customer" | "shop",
 ) {
   if (order.approval?.outcome === "declined") return true;
+  // A paid order the shop cancelled is told by its credit note's mail (mailCreditNote).
+  if (by === "shop" && "paidAt" in order && order.paidAt) return true;
   return safely(by === "customer" ? "order cancelled" : "order removed", () =>
     mailCustomer(order, {
       key: `order:${order.id}:${by === "customer" ? "cancelled" : "removed"}`,
@@ -241,6 +245,26 @@ export async function mailReturnStep(order: OrderView, returnId: string) {
       subject: returnSubject(order, entry),
       essential: true,
       body: () => createElement(ReturnEmail, { order, entry, ...links(order) }),
+    }),
+  );
+}
+
+/** A credit note was issued: one message per credit note, with its link. */
+export async function mailCreditNote(order: OrderView, creditNoteId: string) {
+  const note = order.creditNotes.find((candidate) => candidate.id === creditNoteId);
+  if (!note) return true;
+  return safely("credit note", () =>
+    mailCustomer(order, {
+      key: `order:${order.id}:credit-note:${creditNoteId}`,
+      subject: creditNoteSubject(order, note),
+      essential: true,
+      body: () =>
+        createElement(CreditNoteEmail, {
+          order,
+          note,
+          ...links(order),
+          creditNoteUrl: shopUrl(creditNotePath(order.id, note.number)),
+        }),
     }),
   );
 }

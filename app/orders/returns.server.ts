@@ -14,16 +14,17 @@ import {
   type ReturnRequest,
 } from "~/orders/model/returns.server";
 import type { ReturnView } from "~/domain/returns";
-import type { OrderView } from "~/orders/model/view.server";
+import type { CreditNoteView, OrderView } from "~/orders/model/view.server";
 import { audit, type AuditAction, type AuditEvent } from "~/utils/audit-trail.server";
 import { raiseOrderEvent } from "./events.server";
 import { allocateArrivedStock } from "./warehouse.server";
+import { creditReceivedReturn } from "./credit-notes.server";
 
 type Actor = { id: string; email: string };
 type Options = { actor: Actor; context?: AuditEvent["context"] };
 
 export type ReturnOutcome =
-  | { ok: true; order: OrderView; entry: ReturnView }
+  | { ok: true; order: OrderView; entry: ReturnView; creditNote?: CreditNoteView | null }
   | { ok: false; status: 404 | 409 | 422; message: string; lineIndex?: number };
 
 const CHANGED = "This return changed just now (someone else acted on it); look at it again.";
@@ -113,5 +114,8 @@ export async function receiveReturnedParts(
     };
   if (result.outcome === "changed") return { ok: false, status: 409, message: CHANGED };
   if (result.restockedPartIds.length) await allocateArrivedStock(result.restockedPartIds);
-  return afterChange(result.order, returnId, "order.return-receive", options, "approved");
+  const received = await afterChange(result.order, returnId, "order.return-receive", options, "approved");
+  // What came back is credited: a credit note, and a refund of card money.
+  const credited = await creditReceivedReturn(orderId, returnId, options);
+  return credited?.ok ? { ...received, order: credited.order, creditNote: credited.note } : received;
 }

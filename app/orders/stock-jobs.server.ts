@@ -17,6 +17,7 @@ import { raiseOrderEvent } from "./events.server";
 import { mailApprovalExpired } from "./approvals.server";
 import { settleLeftShipments } from "./model/shipments.server";
 import { settleLeftReturns } from "./model/returns.server";
+import { sweepCreditsLeft } from "./credit-notes.server";
 import { allocateArrivedStock, allocateLeftBackorders } from "./warehouse.server";
 
 /**
@@ -78,7 +79,9 @@ export async function sweepStock(now = new Date()) {
   const restocked = await settleLeftReturns({ graceMs: reserveMs });
   // Stock and backorders on the same part (an allocation a crash or a failed write left): allocated now.
   const allocated = (restocked.length ? await allocateArrivedStock(restocked) : 0) + (await allocateLeftBackorders());
-  return { ...reserving, settled, reminded, expired, allocated };
+  // Credit notes a crash left unissued (a return received, a paid order cancelled), refunds never sent.
+  const credited = await sweepCreditsLeft({ graceMs: reserveMs });
+  return { ...reserving, settled, reminded, expired, allocated, credited };
 }
 
 /** Runs the stock check and keeps its result for Shop Today. */

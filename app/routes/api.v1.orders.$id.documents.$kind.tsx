@@ -5,21 +5,31 @@ import { orderDocumentFor, printDocument, ublResponse } from "~/orders/documents
 import { PdfBusyError } from "~/utils/pdf.server";
 
 /**
- * GET /api/v1/orders/{id}/documents/{invoice|pro-forma|ubl}: the PDF the order's page offers (an
- * invoice's with its Factur-X XML inside), or the invoice as UBL 2.1 (Peppol BIS Billing 3.0).
+ * GET /api/v1/orders/{id}/documents/{invoice|pro-forma|ubl|credit-note|credit-note-ubl}: the PDF the order's
+ * page offers (an invoice's or a credit note's with its Factur-X XML inside), or the invoice or credit note
+ * (?number=CN-…) as UBL 2.1 (Peppol BIS Billing 3.0).
  */
 export async function loader(args: LoaderFunctionArgs) {
   return apiCall(args, "read", async ({ user }) => {
     const kind = args.params.kind;
-    if (kind !== "invoice" && kind !== "pro-forma" && kind !== "ubl")
-      throw notFound("Documents are invoice, pro-forma and ubl.");
-    const found = await orderDocumentFor(user, args.params.id ?? "", kind === "ubl" ? "invoice" : kind);
+    if (
+      kind !== "invoice" &&
+      kind !== "pro-forma" &&
+      kind !== "ubl" &&
+      kind !== "credit-note" &&
+      kind !== "credit-note-ubl"
+    )
+      throw notFound("Documents are invoice, pro-forma, ubl, credit-note and credit-note-ubl.");
+    // A credit note is named by its number: ?number=CN-000001.
+    const creditNote = new URL(args.request.url).searchParams.get("number");
+    const asked = kind === "ubl" ? "invoice" : kind === "credit-note-ubl" ? "credit-note" : kind;
+    const found = await orderDocumentFor(user, args.params.id ?? "", asked, { creditNote });
     if (!found.ok) {
       if (found.instead)
         return problem(409, `This order has a ${found.instead} instead.`, { extra: { instead: found.instead } });
       throw notFound("No such order in your account, or it has no documents.");
     }
-    if (kind === "ubl") return ublResponse(found.data);
+    if (kind === "ubl" || kind === "credit-note-ubl") return ublResponse(found.data);
     let pdf: Buffer;
     try {
       pdf = await printDocument(found.data, "Letter", { requester: user.id });

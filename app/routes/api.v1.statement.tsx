@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { formatInvoiceNumber } from "~/orders/model/invoice.server";
 import { openAccountOrders } from "~/orders/model/payments.server";
+import { accountCredits } from "~/orders/model/credit-notes.server";
 import { apiCall, methodNotAllowed, money, ok, problem } from "~/utils/api.server";
 import { can } from "~/utils/companies.server";
 
@@ -9,13 +10,23 @@ export async function loader(args: LoaderFunctionArgs) {
   return apiCall(args, "read", async ({ user }) => {
     // As on /dashboard/statement: a company's owners and accounts people read it, not its buyers.
     if (!can(user, "finance")) return problem(403, "The statement is for the company's owners and accounts people.");
-    const open = await openAccountOrders(user);
+    const [open, credits] = await Promise.all([openAccountOrders(user), accountCredits(user)]);
     const overdue = open.orders.filter((o) => o.state === "overdue").reduce((sum, o) => sum + o.balanceCents, 0);
     return ok({
       termsDays: user.account.termsDays,
       creditLimit: money(user.account.creditLimitCents),
-      balance: money(open.balanceCents),
+      balance: money(open.balanceCents - credits.accountCreditCents),
+      accountCredit: money(credits.accountCreditCents),
       overdue: money(overdue),
+      creditNotes: credits.notes.map((note) => ({
+        number: note.number,
+        orderId: note.orderId,
+        orderNumber: note.orderNumber,
+        issuedAt: note.issuedAt,
+        total: money(note.totalCents),
+        accountCredit: money(note.accountCreditCents),
+        settled: note.settled,
+      })),
       invoices: open.orders.map((order) => ({
         orderId: order.id,
         number: order.number,

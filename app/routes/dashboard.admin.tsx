@@ -8,6 +8,7 @@ import { listOverdue } from "~/orders/model/payments.server";
 import { getLatestStockCheck } from "~/models/stock-check.server";
 import { listBackorderedParts } from "~/models/stock-holds.server";
 import { listOpenReturns } from "~/orders/model/returns.server";
+import { listFailedRefunds } from "~/orders/model/credit-notes.server";
 import { RETURN_REASON_WORDS } from "~/domain/returns";
 import { formatDay, orderStateText } from "~/domain/order-states";
 import { requireAdmin } from "~/utils/guards.server";
@@ -18,18 +19,29 @@ import { formatDateTime } from "~/format";
 /** The admin home: what needs doing now, parts running low, and the last 30 days of sales. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const [awaitingPayment, awaitingShipment, overdue, lowStock, sales, stockCheck, failedMail, backorders, returns] =
-    await Promise.all([
-      oldestOrders("unpaid"),
-      oldestOrders("paid"),
-      listOverdue(),
-      lowStockParts(),
-      salesByDay(30),
-      getLatestStockCheck(),
-      listFailedMail(5),
-      listBackorderedParts(10),
-      listOpenReturns(10),
-    ]);
+  const [
+    awaitingPayment,
+    awaitingShipment,
+    overdue,
+    lowStock,
+    sales,
+    stockCheck,
+    failedMail,
+    backorders,
+    returns,
+    failedRefunds,
+  ] = await Promise.all([
+    oldestOrders("unpaid"),
+    oldestOrders("paid"),
+    listOverdue(),
+    lowStockParts(),
+    salesByDay(30),
+    getLatestStockCheck(),
+    listFailedMail(5),
+    listBackorderedParts(10),
+    listOpenReturns(10),
+    listFailedRefunds(10),
+  ]);
   const slim = ({ orders, total }: Awaited<ReturnType<typeof oldestOrders>>) => ({
     total,
     orders: orders.map(
@@ -56,6 +68,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       lowStock,
       backorders,
       returns,
+      failedRefunds,
       sales,
       // Said only when the last stock check (every 10 minutes, or npm run stock:check) found a difference.
       stockCheck: stockCheck?.problemCount ? stockCheck : null,
@@ -79,6 +92,7 @@ export default function AdminHome() {
     lowStock,
     backorders,
     returns,
+    failedRefunds,
     sales,
     stockCheck,
     failedMail,
@@ -200,6 +214,32 @@ export default function AdminHome() {
           </ul>
         )}
       </section>
+      {failedRefunds.length ? (
+        <section aria-labelledby="refunds-failed" className="mt-8">
+          <h2 id="refunds-failed" className="text-xl font-semibold">
+            Card refunds that failed ({failedRefunds.length.toLocaleString("en-US")})
+          </h2>
+          <p className="text-sm text-slate-600">
+            Stripe could not give this money back to the card: pay it to the customer&apos;s bank and record the payout
+            under the credit note.
+          </p>
+          <ul className="mt-2 divide-y divide-slate-200 rounded border border-slate-200" data-testid="failed-refunds">
+            {failedRefunds.map(({ order, note }) => (
+              <li key={note.id} className="p-3">
+                <Link
+                  to={`/dashboard/manageOrders/${order.id}#credit-notes`}
+                  className="font-medium text-brand-700 underline"
+                >
+                  {note.number} of {order.number}
+                </Link>
+                <span className="block text-sm text-slate-700">
+                  {formatCents(note.refundCents)} ({note.status}), {order.companyName ?? order.userName}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <section aria-labelledby="backorders-waiting" className="mt-8">
         <h2 id="backorders-waiting" className="text-xl font-semibold">
           Backorders waiting for stock ({formatQuantity(backorders.length)})

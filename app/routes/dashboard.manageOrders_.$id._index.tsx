@@ -20,7 +20,9 @@ import { newOneTimeKey, runOnce } from "~/utils/one-time-key.server";
 import { extendHoldSchema } from "~/utils/hold-forms";
 import { formatCents } from "~/format";
 import { documentsOf } from "~/orders/documents.server";
-import { adminOrderSchema } from "~/utils/order-forms";
+import { adminOrderSchema, cancelPaidSchema, payoutSchema } from "~/utils/order-forms";
+import { cancelPaidOrderWithCredit, payOutCredit } from "~/orders/credit-notes.server";
+import { CancelPaidOrderForm, OrderCreditNotes } from "~/components/order-credit-notes";
 import { orderStateText } from "~/domain/order-states";
 import { orderTimeline } from "~/utils/order-timeline";
 import { recordPayment, reversePayment } from "~/orders/service.server";
@@ -52,7 +54,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   );
 }
 
-/** Four forms post here, told apart by their intent: ship, record-payment, reverse-payment, extend-hold. */
+/** Forms post here told apart by their intent: ship, record-payment, reverse-payment, extend-hold, cancel-paid, payout. */
 export async function action(args: ActionFunctionArgs) {
   const admin = await requireAdmin(args.request);
   return runOnce(
@@ -89,6 +91,47 @@ async function orderAction(
     return redirectWithSuccess(
       `/dashboard/manageOrders/${order.id}`,
       `${order.number} holds its stock until ${formatDateTime(order.holdUntil)}`,
+    );
+  }
+  if (intent === "payout") {
+    const submission = parseWithZod(formData, { schema: payoutSchema });
+    const creditNoteId = String(formData.get("creditNoteId") ?? "");
+    if (submission.status !== "success")
+      return dataWithInit({ intent, paymentId: creditNoteId, result: submission.reply() }, { status: 400 });
+    const paid = await payOutCredit(id, submission.value.creditNoteId, submission.value.reference, {
+      actor: { id: admin.id, email: admin.email },
+      context,
+    });
+    if (!paid.ok) {
+      if (paid.status === 404) throw new Response(NOT_FOUND, { status: 404 });
+      return dataWithInit(
+        { intent, paymentId: creditNoteId, result: submission.reply({ formErrors: [paid.message] }) },
+        { status: paid.status },
+      );
+    }
+    return redirectWithSuccess(
+      `/dashboard/manageOrders/${paid.order.id}#credit-notes`,
+      `Payout of ${formatCents(paid.note.payout?.amountCents ?? 0)} recorded for credit note ${paid.note.number}`,
+    );
+  }
+  if (intent === "cancel-paid") {
+    const confirmed = parseWithZod(formData, { schema: cancelPaidSchema });
+    if (confirmed.status !== "success")
+      return dataWithInit({ intent, paymentId, result: confirmed.reply() }, { status: 400 });
+    const cancelled = await cancelPaidOrderWithCredit(id, { actor: { id: admin.id, email: admin.email }, context });
+    if (!cancelled.ok) {
+      if (cancelled.status === 404) throw new Response(NOT_FOUND, { status: 404 });
+      return dataWithInit(
+        { intent, paymentId, result: confirmed.reply({ formErrors: [cancelled.message] }) },
+        { status: cancelled.status },
+      );
+    }
+    const { order, note } = cancelled;
+    return redirectWithSuccess(
+      `/dashboard/manageOrders/${order.id}#credit-notes`,
+      note
+        ? `${order.number} is cancelled; credit note ${note.number} of ${formatCents(note.totalCents)} is issued and the customer is emailed`
+        : `${order.number} is cancelled; its credit note follows shortly`,
     );
   }
   const submission = parseWithZod(formData, { schema: adminOrderSchema(intent) });
@@ -208,6 +251,7 @@ export default function AdminOrderPage() {
       <PaymentSummary order={order} />
       <OrderDetails order={order} timeline={timeline} documents={documents} />
       <OrderReturns returns={order.returns} viewer="admin" orderId={order.id} />
+      <OrderCreditNotes orderId={order.id} creditNotes={order.creditNotes} viewer="admin" reply={reply} />
       {order.holdUntil ? (
         <section id="hold" aria-labelledby="hold-heading" className="mt-8 scroll-mt-4">
           <h2 id="hold-heading" className="text-lg font-semibold">
@@ -227,6 +271,14 @@ export default function AdminOrderPage() {
           </h2>
           {/* A new parcel or stock allocated changes what each line may ship: the form starts again from it. */}
           <ShipForm key={`${order.shipments.length}-${order.backorderedUnits}`} order={order} reply={reply} />
+        </section>
+      ) : null}
+      {canShip && !order.shipments.length ? (
+        <section id="cancel-paid" aria-labelledby="cancel-paid-heading" className="mt-8 scroll-mt-4">
+          <h2 id="cancel-paid-heading" className="text-lg font-semibold">
+            Cancel before it ships
+          </h2>
+          <CancelPaidOrderForm order={order} reply={reply} />
         </section>
       ) : null}
       {order.payments.length || order.balanceCents > 0 ? (

@@ -15,6 +15,7 @@ import { readForm } from "~/utils/form.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { returnDecisionSchema } from "~/utils/return-forms";
 import { redirectWithSuccess } from "~/utils/toast.server";
+import { formatCents } from "~/format";
 
 const NOT_FOUND = "There is no such return on that order.";
 
@@ -66,7 +67,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         : done.condition === "restock"
           ? `Return ${done.number} received: the parts are back in stock`
           : `Return ${done.number} received: the parts are scrapped`;
-  return redirectWithSuccess(`/dashboard/manageOrders/${order.id}#returns`, message);
+  const note = "creditNote" in outcome ? outcome.creditNote : null;
+  return redirectWithSuccess(
+    `/dashboard/manageOrders/${order.id}#${note ? "credit-notes" : "returns"}`,
+    note ? `${message}; credit note ${note.number} of ${formatCents(note.totalCents)} is issued` : message,
+  );
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });

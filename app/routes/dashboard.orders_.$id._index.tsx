@@ -10,6 +10,7 @@ import { orderStateText } from "~/domain/order-states";
 import { formatCents } from "~/format";
 import { HoldNotice } from "~/components/hold-forms";
 import { OrderDetails, OrderHeading, PaymentSummary } from "~/components/order-details";
+import { OrderCreditNotes } from "~/components/order-credit-notes";
 import { OrderReturns } from "~/components/order-returns";
 import { returnableUnits } from "~/orders/model/returns.server";
 import { documentsOf } from "~/orders/documents.server";
@@ -76,6 +77,7 @@ export default function OrderPage() {
       <PaymentSummary order={order} />
       <OrderDetails order={order} timeline={timeline} documents={documents} />
       <OrderReturns returns={order.returns} viewer="customer" orderId={order.id} mayAsk={mayReturn} />
+      <OrderCreditNotes orderId={order.id} creditNotes={order.creditNotes} viewer="customer" />
       <div className="mt-6 flex flex-wrap items-center gap-3">
         {order.state === "unpaid" ? (
           <>

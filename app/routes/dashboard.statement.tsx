@@ -5,6 +5,8 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { company } from "~/content/company";
 import { openAccountOrders } from "~/orders/model/payments.server";
+import { accountCredits } from "~/orders/model/credit-notes.server";
+import { creditNotePath } from "~/domain/credit-notes";
 import { requireCustomer } from "~/utils/guards.server";
 import { can } from "~/utils/companies.server";
 import { formatCents } from "~/format";
@@ -17,13 +19,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!can(user, "finance")) {
     throw new Response("The company's statement is for its owners and accounts.", { status: 403 });
   }
-  const open = await openAccountOrders(user);
+  const [open, credits] = await Promise.all([openAccountOrders(user), accountCredits(user)]);
   const overdueCents = open.orders.filter((o) => o.state === "overdue").reduce((sum, o) => sum + o.balanceCents, 0);
   return data(
     {
       account: user.account,
-      balanceCents: open.balanceCents,
+      openCents: open.balanceCents,
+      accountCreditCents: credits.accountCreditCents,
+      // What the company owes, less what its credit notes credited to its account (below zero: in credit).
+      balanceCents: open.balanceCents - credits.accountCreditCents,
       overdueCents,
+      creditNotes: credits.notes,
       orders: open.orders.map((order) => ({
         id: order.id,
         number: order.number,
@@ -51,8 +57,17 @@ const COLUMNS: Column[] = [
   { label: "Balance", align: "right" },
 ];
 
+const CREDIT_COLUMNS: Column[] = [
+  { label: "Credit note" },
+  { label: "Issued" },
+  { label: "Order" },
+  { label: "Where the money went" },
+  { label: "Credited", align: "right" },
+];
+
 export default function Statement() {
-  const { account, balanceCents, overdueCents, orders } = useLoaderData<typeof loader>();
+  const { account, balanceCents, openCents, accountCreditCents, overdueCents, orders, creditNotes } =
+    useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-5xl px-4 py-8">
       <h1 className="text-2xl font-bold">Statement of account</h1>
@@ -61,9 +76,20 @@ export default function Statement() {
         <dd>{termsWords(account.termsDays)}</dd>
         <dt className="font-medium text-slate-700">Credit limit</dt>
         <dd>{formatCents(account.creditLimitCents)}</dd>
-        <dt className="font-medium text-slate-700">Balance open</dt>
+        <dt className="font-medium text-slate-700">Open invoices</dt>
+        <dd data-testid="statement-open">{formatCents(openCents)}</dd>
+        <dt className="font-medium text-slate-700">Credit on your account</dt>
+        <dd data-testid="statement-credit">
+          {accountCreditCents ? `− ${formatCents(accountCreditCents)}` : formatCents(0)}
+        </dd>
+        <dt className="font-medium text-slate-700">{balanceCents < 0 ? "In credit" : "Balance open"}</dt>
         <dd className="font-semibold" data-testid="statement-balance">
-          {formatCents(balanceCents)}
+          {formatCents(Math.abs(balanceCents))}
+          {balanceCents < 0 ? (
+            <span className="block text-sm font-normal text-slate-700">
+              We owe you this: it comes off your next invoices, or ask us to pay it out to your bank.
+            </span>
+          ) : null}
         </dd>
         <dt className="font-medium text-slate-700">Overdue</dt>
         <dd className={overdueCents ? "font-semibold text-red-800" : ""} data-testid="statement-overdue">
@@ -119,6 +145,39 @@ export default function Statement() {
           ))}
         </DataTable>
       )}
+      {creditNotes.length ? (
+        <DataTable caption="Credit notes, newest first" className="mt-6" columns={CREDIT_COLUMNS}>
+          {creditNotes.map((note) => (
+            <tr key={note.id} data-testid="statement-credit-note">
+              <th scope="row" className="px-3 py-2 font-medium">
+                <Link
+                  to={creditNotePath(note.orderId, note.number)}
+                  className="inline-flex min-h-11 items-center text-brand-700 underline md:min-h-6"
+                >
+                  {note.number}
+                </Link>
+              </th>
+              <td className="px-3 py-2" data-label="Issued">
+                {formatDay(note.issuedAt)}
+              </td>
+              <td className="px-3 py-2" data-label="Order">
+                <Link
+                  to={orderPath(note.orderId)}
+                  className="inline-flex min-h-11 items-center text-brand-700 underline md:min-h-6"
+                >
+                  {note.orderNumber}
+                </Link>
+              </td>
+              <td className="px-3 py-2" data-label="Settled">
+                {note.settled}
+              </td>
+              <td className="px-3 py-2 text-right font-medium" data-label="Credited">
+                {formatCents(note.totalCents)}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      ) : null}
       <section className="mt-8 text-sm text-slate-700" aria-labelledby="pay-heading">
         <h2 id="pay-heading" className="font-semibold text-slate-900">
           How to pay

@@ -6,12 +6,12 @@ import {
 } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { DOCUMENT_CSS, documentPath, OrderDocument, ublPath } from "~/components/order-document";
+import { creditNoteUblPath, DOCUMENT_CSS, documentPath, OrderDocument, ublPath } from "~/components/order-document";
 import { requireUser } from "~/utils/guards.server";
 import { documentTitle, loadOrderDocument } from "~/orders/documents.server";
 
 /**
- * An order's invoice, pro-forma invoice or packing slip, as a page that prints cleanly on A4 and
+ * An order's invoice, pro-forma invoice, packing slip or credit note (?number=CN-…), as a page that prints cleanly on A4 and
  * US Letter (the print CSS hides the shop's header and footer), with its PDF to download.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -46,12 +46,17 @@ export default function OrderDocumentPage() {
         <a href={pdf} download data-testid="download-pdf">
           Download PDF (US Letter)
         </a>
-        <a href={`${pdf}?paper=a4`} download>
+        <a href={`${pdf}${pdf.includes("?") ? "&" : "?"}paper=a4`} download>
           Download PDF (A4)
         </a>
         {data.kind === "invoice" ? (
           <a href={ublPath(data.order.id)} download data-testid="download-ubl">
             Download e-invoice (UBL XML)
+          </a>
+        ) : null}
+        {data.kind === "credit-note" && data.creditNote ? (
+          <a href={creditNoteUblPath(data.order.id, data.creditNote.number)} download data-testid="download-ubl">
+            Download e-credit note (UBL XML)
           </a>
         ) : null}
       </nav>

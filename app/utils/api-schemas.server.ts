@@ -2,6 +2,7 @@
  * The API's request and answer schemas: built from the screens' own fields (delivery, shipment,
  * payment, part search), so a rule lives once; the OpenAPI document is generated from them.
  */
+import { CREDIT_REASONS, REFUND_STATUSES } from "~/domain/credit-notes";
 import { extendZodWithOpenApi } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { FIRST_MODEL_YEAR, LAST_MODEL_YEAR } from "~/content/vehicles";
@@ -226,6 +227,34 @@ export const Order = z
       )
       .openapi({ description: "Every parcel the order left in (webhook order.shipment.created for each)" }),
     invoiceNumber: z.string().nullable(),
+    credited: Money.openapi({ description: "The sum of the order's credit notes" }),
+    refunded: Money.openapi({ description: "What Stripe confirmed it refunded to the card" }),
+    creditNotes: z
+      .array(
+        z.object({
+          id: z.string(),
+          number: z.string().openapi({ example: "CN-000042" }),
+          issuedAt: isoTime,
+          reason: z.enum(CREDIT_REASONS),
+          returnNumber: z.string().nullable().openapi({ description: "The return (RMA-…) it credits" }),
+          lines: z.array(
+            z.object({ partNumber: z.string(), name: z.string(), quantity: z.number().int(), net: Money }),
+          ),
+          net: Money,
+          tax: Money,
+          total: Money,
+          refund: Money.openapi({ description: "To the card, through Stripe" }),
+          applied: Money.openapi({ description: "Taken off what was still owed on the invoice" }),
+          accountCredit: Money.openapi({ description: "Credited to the company's account (its statement)" }),
+          refundStatus: z.enum(REFUND_STATUSES).nullable(),
+          refundedAt: isoTime.nullable(),
+          paidOutAt: isoTime.nullable().openapi({ description: "When the account credit was paid out by bank" }),
+        }),
+      )
+      .openapi({
+        description:
+          "Credit notes (webhook order.credit_note.created for each; order.refunded when a card refund succeeds). Documents: credit-note and credit-note-ubl with ?number=",
+      }),
     customer: z.object({ name: z.string(), email: z.string(), companyName: z.string().nullable() }),
   })
   .openapi("Order");
@@ -272,15 +301,27 @@ export const PlaceOrderBody = z
 
 export const DocumentParam = z.object({
   id: z.string(),
-  kind: z.enum(["invoice", "pro-forma", "ubl"]),
+  kind: z.enum(["invoice", "pro-forma", "ubl", "credit-note", "credit-note-ubl"]),
 });
 
 export const Statement = z
   .object({
     termsDays: z.number().int(),
     creditLimit: Money,
-    balance: Money,
+    balance: Money.openapi({ description: "Open invoices less the credit on the account (below zero: in credit)" }),
+    accountCredit: Money.openapi({ description: "What credit notes credited to the account" }),
     overdue: Money,
+    creditNotes: z.array(
+      z.object({
+        number: z.string(),
+        orderId: z.string(),
+        orderNumber: z.string(),
+        issuedAt: isoTime,
+        total: Money,
+        accountCredit: Money,
+        settled: z.string().openapi({ description: "Where the money went, in words" }),
+      }),
+    ),
     invoices: z.array(
       z.object({
         orderId: z.string(),

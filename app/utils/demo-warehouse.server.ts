@@ -4,6 +4,7 @@
  * line already left in a first parcel: Part-shipped, on Shop Today's backorders. Written straight
  * to the database as the other demo orders are, with the holds and counts the stock check expects.
  */
+import { issueCreditNote, recordRefund } from "~/orders/model/credit-notes.server";
 import mongoose from "mongoose";
 import { EMPTY_ADDRESS, formatAddress, type PostalAddress } from "~/domain/address";
 import { taxLinesFor, taxPlaceFor, taxTotal } from "~/domain/tax";
@@ -150,6 +151,7 @@ export async function ensureDemoReturns(now: number, caseyEmail: string, staffEm
       receivedAt: at(6),
       receivedBy: staffEmail,
       condition: "restock",
+      creditPending: true,
       _id: receivedId,
     },
     {
@@ -192,4 +194,15 @@ export async function ensureDemoReturns(now: number, caseyEmail: string, staffEm
       { _id: line.partId, restockedReturns: { $ne: receivedId } },
       { $inc: { onHand: 4, availableQuantity: 4 }, $push: { restockedReturns: receivedId } },
     );
+  // The received return is credited (CN-000001 on a fresh demo); card money shows as refunded (a seed: Stripe is not asked).
+  const credited = await issueCreditNote(
+    order._id.toString(),
+    { reason: "return", returnId: receivedId.toString() },
+    staffEmail,
+  );
+  if (credited.outcome === "issued" && credited.note.refundCents)
+    await recordRefund(credited.order.id, credited.note.id, {
+      id: `re_demo_${receivedId.toString().slice(-12)}`,
+      status: "succeeded",
+    });
 }

@@ -128,3 +128,22 @@ export function adminOrderSchema(intent: FormDataEntryValue | null) {
 
 /** Today as YYYY-MM-DD (UTC), the payment form's default. */
 export const today = () => new Date().toISOString().slice(0, 10);
+
+export const CANCEL_PAID_CONFIRM = "Yes, cancel this paid order, put its stock back and credit it in full";
+
+/** Staff cancel a paid order before it ships: the box must be ticked (checked on the server too). */
+export const cancelPaidSchema = z.object({
+  intent: z.literal("cancel-paid"),
+  confirm: z.literal("yes", { errorMap: () => ({ message: "Tick the box to confirm the cancellation" }) }),
+});
+
+/** Staff record an account credit paid out by bank transfer: the bank's reference. */
+export const payoutSchema = z.object({
+  intent: z.literal("payout"),
+  creditNoteId: z.string().regex(/^[a-f0-9]{24}$/i, "That credit note does not exist"),
+  reference: z
+    .string({ required_error: "Give the bank transfer's reference" })
+    .trim()
+    .min(1, "Give the bank transfer's reference")
+    .max(60, "A reference is at most 60 characters"),
+});

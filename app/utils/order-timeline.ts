@@ -20,7 +20,10 @@ export type TimelineEvent = {
     | "return-requested"
     | "return-approved"
     | "return-declined"
-    | "return-received";
+    | "return-received"
+    | "credit-note"
+    | "refund"
+    | "payout";
   label: string;
   at: string;
   actor: string;
@@ -69,6 +72,17 @@ type TimedOrder = {
     receivedAt: string | null;
     receivedBy: string | null;
     condition: keyof typeof RETURN_CONDITION_WORDS | null;
+  }[];
+  /** Its credit notes, and the refund of each to the card once it succeeded. */
+  creditNotes?: {
+    number: string;
+    issuedAt: string;
+    issuedBy: string | null;
+    totalCents: number;
+    refundCents: number;
+    refund: { id: string | null; status: string; refundedAt: string | null } | null;
+    accountCreditCents?: number;
+    payout?: { paidAt: string; amountCents: number; reference: string; by: string | null } | null;
   }[];
 };
 
@@ -178,7 +192,43 @@ export function orderTimeline(
         });
       return steps;
     }),
-    order.cancelledAt ? { event: "cancelled", label: "Cancelled", at: order.cancelledAt, actor: customer } : null,
+    ...(order.creditNotes ?? []).flatMap((note): TimelineEvent[] => [
+      {
+        event: "credit-note",
+        label: `Credit note ${note.number} issued: ${formatCents(note.totalCents)}`,
+        at: note.issuedAt,
+        actor: viewer === "admin" && note.issuedBy ? `the shop (${note.issuedBy})` : "the shop",
+      },
+      ...(note.refund?.status === "succeeded" && note.refund.refundedAt
+        ? [
+            {
+              event: "refund" as const,
+              label: `Refunded to the card: ${formatCents(note.refundCents)}${viewer === "admin" && note.refund.id ? ` (${note.refund.id})` : ""}`,
+              at: note.refund.refundedAt,
+              actor: "the shop, through Stripe",
+            },
+          ]
+        : []),
+      ...(note.payout
+        ? [
+            {
+              event: "payout" as const,
+              label: `Credit of ${note.number} paid out by bank transfer: ${formatCents(note.payout.amountCents)}, reference ${note.payout.reference}`,
+              at: note.payout.paidAt,
+              actor: viewer === "admin" && note.payout.by ? `the shop (${note.payout.by})` : "the shop",
+            },
+          ]
+        : []),
+    ]),
+    order.cancelledAt
+      ? {
+          event: "cancelled",
+          label: order.creditNotes?.length ? "Cancelled before it shipped, and credited" : "Cancelled",
+          at: order.cancelledAt,
+          // An invoiced order is cancelled (and credited) by the shop only.
+          actor: order.creditNotes?.length ? "the shop" : customer,
+        }
+      : null,
     order.removedAt ? { event: "removed", label: "Removed", at: order.removedAt, actor: shop("removed") } : null,
     order.expiredAt
       ? {

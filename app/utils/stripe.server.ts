@@ -1,5 +1,7 @@
 import Stripe from "stripe";
-import type { OrderView } from "~/orders/model/view.server";
+import type { CreditNoteView, OrderView } from "~/orders/model/view.server";
+import type { RefundStatus } from "~/domain/credit-notes";
+import { applyRefundStatus } from "~/orders/model/credit-notes.server";
 import { raiseOrderEvent } from "~/orders/events.server";
 import {
   claimStripeEvent,
@@ -198,13 +200,85 @@ async function refundPayment({ transactionId, orderId }: PaymentEvidence, duplic
   );
 }
 
-export type WebhookResult = MarkPaidOutcome | "ignored" | "already_processed";
+// --- Refunds of credit notes -------------------------------------------------------------------------
+
+const REFUND_STATUS: Record<string, RefundStatus> = {
+  pending: "pending",
+  requires_action: "pending",
+  succeeded: "succeeded",
+  failed: "failed",
+  canceled: "canceled",
+};
+
+/**
+ * Refunds a credit note's card money through Stripe. One idempotency key per credit note, so a retry
+ * (the sweep after a crash, a double submit) never refunds twice. Returns the refund's id and status.
+ */
+export async function refundCreditNote(order: OrderView, note: CreditNoteView) {
+  if (!order.transactionId) throw new Error(`Order ${order.number} has no card payment to refund`);
+  const refund = await requireStripe().refunds.create(
+    {
+      payment_intent: order.transactionId,
+      amount: note.refundCents,
+      reason: "requested_by_customer",
+      metadata: { orderId: order.id, creditNoteId: note.id, creditNote: note.number },
+    },
+    { idempotencyKey: `refund-${order.id}-${note.id}` },
+  );
+  return { id: refund.id, status: REFUND_STATUS[refund.status ?? "pending"] ?? "pending" };
+}
+
+const REFUND_EVENTS = new Set([
+  "charge.refunded",
+  "refund.created",
+  "refund.updated",
+  "refund.failed",
+  "charge.refund.updated",
+]);
+
+/** The refunds an event reports: a Refund object, or the refunds listed on a Charge. */
+function refundsOf(event: Stripe.Event) {
+  const object = event.data.object as { object?: string };
+  const one = (refund: Stripe.Refund) => ({
+    id: refund.id,
+    status: REFUND_STATUS[refund.status ?? "pending"] ?? "pending",
+    orderId: refund.metadata?.orderId,
+    creditNoteId: refund.metadata?.creditNoteId,
+  });
+  if (object.object === "refund") return [one(object as Stripe.Refund)];
+  if (object.object === "charge") return ((object as Stripe.Charge).refunds?.data ?? []).map(one);
+  return [];
+}
+
+/** A refund event: each refund of ours takes the status Stripe reports (once: a repeat changes nothing). */
+async function applyRefundEvent(event: Stripe.Event) {
+  let applied = false;
+  for (const refund of refundsOf(event)) {
+    const result = await applyRefundStatus(refund);
+    if (!result) continue;
+    applied = true;
+    if (result.changed && result.note.refund?.status === "succeeded")
+      await raiseOrderEvent({ type: "refunded", order: result.order, creditNoteId: result.note.id });
+  }
+  return applied ? ("refund_recorded" as const) : ("ignored" as const);
+}
+
+export type WebhookResult = MarkPaidOutcome | "ignored" | "already_processed" | "refund_recorded";
 
 /**
  * Applies a verified webhook event at most once: its id is claimed first, so a repeated delivery
  * changes nothing. If applying fails, the claim is released and the error goes up (Stripe retries).
  */
 export async function handleStripeEvent(event: Stripe.Event): Promise<WebhookResult> {
+  if (REFUND_EVENTS.has(event.type)) {
+    if (!(await claimStripeEvent(event.id, event.type))) return "already_processed";
+    try {
+      return await applyRefundEvent(event);
+    } catch (error) {
+      await releaseStripeEvent(event.id).catch(() => {});
+      throw error;
+    }
+  }
   const evidence = evidenceFromEvent(event);
   if (!evidence) return "ignored";
   if (!(await claimStripeEvent(event.id, event.type))) return "already_processed";

@@ -42,6 +42,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "order.return.approved",
   "order.return.declined",
   "order.return.received",
+  "order.credit_note.created",
+  "order.refunded",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -56,6 +58,8 @@ const TYPE_OF: Record<OrderEvent["type"], WebhookEventType | null> = {
   backorderAllocated: null,
   // Named by the return's step (typeOf).
   returnUpdated: null,
+  creditNoteIssued: "order.credit_note.created",
+  refunded: "order.refunded",
 };
 
 /** The type receivers see for this event, or null for mail-only events. */
@@ -73,6 +77,8 @@ export function eventIdOf(event: OrderEvent) {
   if (event.type === "shipmentCreated") return `evt_${event.order.id}_shipment_${event.shipmentId}`;
   if (event.type === "returnUpdated")
     return `evt_${event.order.id}_return_${event.returnId}_${typeOf(event)?.slice(13) ?? "gone"}`;
+  if (event.type === "creditNoteIssued") return `evt_${event.order.id}_credit_note_${event.creditNoteId}`;
+  if (event.type === "refunded") return `evt_${event.order.id}_refund_${event.creditNoteId}`;
   const what =
     event.type === "orderCancelled" && event.by === "shop" ? "removed" : (TYPE_OF[event.type] ?? event.type).slice(6);
   return `evt_${event.order.id}_${what}`;
@@ -105,6 +111,9 @@ export function orderPayload(order: OrderView) {
     shipment: order.shipment,
     shipments: order.shipments,
     returns: order.returns,
+    creditNotes: order.creditNotes,
+    creditedCents: order.creditedCents,
+    refundedCents: order.refundedCents,
     createdAt: order.createdAt,
     paidAt: order.paidAt,
     shippedAt: order.shippedAt,
@@ -126,6 +135,9 @@ export function eventBody(event: OrderEvent, createdAt = new Date()) {
         : {}),
       ...(event.type === "returnUpdated"
         ? { return: event.order.returns.find((entry) => entry.id === event.returnId) ?? null }
+        : {}),
+      ...(event.type === "creditNoteIssued" || event.type === "refunded"
+        ? { creditNote: event.order.creditNotes.find((note) => note.id === event.creditNoteId) ?? null }
         : {}),
     },
   });

@@ -59,7 +59,7 @@ describe("the demo data", () => {
     await ensureDemoData();
     expect(await Order.countDocuments({ userEmail: "buyer@partsworks.test" })).toBe(1);
   });
-  test("shows a return in each step on Casey's shipped order, Shop Today's two to act on, the stock adding up", async () => {
+  test("shows a return in each step on Casey's shipped order, the received one credited, Shop Today's two to act on, the stock adding up", async () => {
     const withReturns = await Order.find({
       userEmail: "customer@partsworks.test",
       "returns.0": { $exists: true },
@@ -77,9 +77,21 @@ describe("the demo data", () => {
       expect.stringMatching(/^RMA-\d{6}$/),
     ]);
     expect((await listOpenReturns()).map(({ entry }) => entry.status).sort()).toEqual(["approved", "requested"]);
+    // The received return is credited: a numbered credit note, its card money refunded.
+    const received = order.returns.find((entry) => entry.status === "received")!;
+    expect(order.creditNotes).toEqual([
+      expect.objectContaining({
+        number: expect.stringMatching(/^CN-\d{6}$/),
+        reason: "return",
+        returnId: received.id,
+        lines: [expect.objectContaining({ quantity: 4 })],
+      }),
+    ]);
+    expect(order.creditNotes[0].totalCents).toBeGreaterThan(0);
     expect((await checkStock({ settleMs: 0 })).problems).toEqual([]);
     await ensureDemoData();
     expect((await Order.findById(order.id).lean())!.returns).toHaveLength(4);
+    expect((await Order.findById(order.id).lean())!.creditNotes).toHaveLength(1);
     expect((await checkStock({ settleMs: 0 })).problems).toEqual([]);
   });
 

@@ -10,12 +10,15 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { TAX_WORDING } from "~/content/tax-rates";
 import { createApiKey } from "~/models/api-key.server";
 import { orderDocumentFor } from "~/orders/documents.server";
 import { ciiOf, facturXOf, ublOf } from "~/orders/e-invoice.server";
 import { Order } from "~/orders/model/schema.server";
+import { issueCreditNote } from "~/orders/model/credit-notes.server";
+import { formatInvoiceNumber } from "~/orders/model/invoice.server";
 import { loader as apiDocumentLoader } from "~/routes/api.v1.orders.$id.documents.$kind";
 import { loader as pdfLoader } from "~/routes/documents.$id.$kind_.pdf";
 import { loader as ublLoader } from "~/routes/documents.$id.$kind_.ubl";
@@ -134,7 +137,7 @@ async function validateFolder(xmlFolder: string) {
 }
 
 describe("e-invoices", () => {
-  test("each kind of invoice, and a credit note, passes the XSDs and the EN 16931 Schematron in both syntaxes", async () => {
+  test("each kind of invoice, and credit notes as the shop issues them, pass the XSDs and the EN 16931 Schematron in both syntaxes", async () => {
     const { cookie: admin } = await signedIn("admin");
     const cases: Record<string, string> = {};
 
@@ -263,12 +266,68 @@ describe("e-invoices", () => {
     await writeFile(path.join(xmlFolder, "credit.cii.xml"), cii.credit);
     await writeFile(path.join(xmlFolder, "credit.ubl.xml"), ubl.credit);
 
+    // Credit notes as the shop issues them, through their own routes: part of the EU VAT order returned
+    // (13 brackets and 7 radiator cores received back; the VAT credited in proportion), and the Michigan
+    // card order credited in full (sales tax, a charge outside EU VAT).
+    const vatOrder = cases["eu-vat"];
+    const returnId = new mongoose.Types.ObjectId();
+    await Order.updateOne(
+      { _id: vatOrder },
+      {
+        $set: { "lines.0.returnedQuantity": 13, "lines.1.returnedQuantity": 7, returnCount: 1 },
+        $push: {
+          returns: {
+            _id: returnId,
+            status: "received",
+            number: 100777,
+            reason: "damaged",
+            lines: [
+              { lineIndex: 0, partId: new mongoose.Types.ObjectId(), quantity: 13, receivedQuantity: 13 },
+              { lineIndex: 1, partId: new mongoose.Types.ObjectId(), quantity: 7, receivedQuantity: 7 },
+            ],
+            requestedAt: new Date(),
+            requestedBy: new mongoose.Types.ObjectId(),
+            receivedAt: new Date(),
+            condition: "scrap",
+          },
+        },
+      },
+    );
+    const issued = {
+      "cn-vat": await issueCreditNote(vatOrder, { reason: "return", returnId: returnId.toString() }, "staff"),
+      "cn-card": await issueCreditNote(cases.card, { reason: "cancellation" }, "staff"),
+    };
+    for (const [name, result] of Object.entries(issued)) {
+      if (result.outcome !== "issued") throw new Error(`${name}: ${result.outcome}`);
+      const { order, note } = result;
+      const params = { id: order.id, kind: "credit-note" };
+      const query = `?number=${note.number}`;
+      const pdf = await get(pdfLoader, `/documents/${order.id}/credit-note/pdf${query}`, params, admin);
+      expect(pdf.headers.get("content-disposition")).toBe(`attachment; filename="credit-note-${note.number}.pdf"`);
+      cii[name] = await attachedXml(Buffer.from(await pdf.arrayBuffer()), name);
+      ubl[name] = await (await get(ublLoader, `/documents/${order.id}/credit-note/ubl${query}`, params, admin)).text();
+      await writeFile(path.join(xmlFolder, `${name}.cii.xml`), cii[name]);
+      await writeFile(path.join(xmlFolder, `${name}.ubl.xml`), ubl[name]);
+      expect(cii[name]).toContain("<ram:TypeCode>381</ram:TypeCode>");
+      expect(cii[name]).toContain(`<ram:ID>${note.number}</ram:ID>`);
+      expect(ubl[name]).toContain(`<cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>`);
+      expect(ubl[name]).toContain(
+        `<cbc:PayableAmount currencyID="USD">${(note.totalCents / 100).toFixed(2)}</cbc:PayableAmount>`,
+      );
+      expect(ubl[name]).toContain(`<cbc:ID>${formatInvoiceNumber(order.invoiceNumber!)}</cbc:ID>`);
+    }
+    const vatNote = issued["cn-vat"].outcome === "issued" ? issued["cn-vat"].note : null;
+    expect(vatNote?.taxCents).toBe(Math.round((NL_VAT_CENTS * (13 * 1_250 + 7 * 4_999)) / NET));
+    expect(ubl["cn-vat"]).toContain(
+      `<cbc:TaxAmount currencyID="USD">${((vatNote?.taxCents ?? 0) / 100).toFixed(2)}</cbc:TaxAmount>`,
+    );
+
     const { problems } = await validateFolder(xmlFolder);
-    expect(Object.keys(problems)).toHaveLength(14);
+    expect(Object.keys(problems)).toHaveLength(18);
     for (const [file, errors] of Object.entries(problems)) expect(errors, file).toEqual([]);
 
     // Every invoice PDF is PDF/A-3b to veraPDF.
-    const pdfs = [...Object.keys(cases), "credit"].map((name) => path.join(folder, `${name}.pdf`));
+    const pdfs = [...Object.keys(cases), "credit", "cn-vat", "cn-card"].map((name) => path.join(folder, `${name}.pdf`));
     const verdict = await veraPdf(pdfs);
     expect(verdict.report.match(/ compliant$/gm), verdict.report).toHaveLength(pdfs.length);
     expect(verdict.compliant).toBe(true);

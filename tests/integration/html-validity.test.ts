@@ -5,6 +5,7 @@
  * it, and zero errors from the W3C Nu Html Checker. Every route module with a screen must have a
  * line here; a new screen without one fails the last test.
  */
+import { formatCreditNoteNumber } from "~/domain/credit-notes";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import mongoose from "mongoose";
@@ -58,6 +59,12 @@ async function pagesToCheck(): Promise<Page[]> {
     .find({ "returns.0": { $exists: true } }, { projection: { returns: 1 } })
     .limit(3)
     .toArray();
+  const withCreditNotes = await db()
+    .collection("orders")
+    .find({ "creditNotes.0": { $exists: true } }, { projection: { creditNotes: 1, userId: 1 } })
+    .limit(3)
+    .toArray();
+  if (!withCreditNotes.length) throw new Error("the demo data has no credit note");
   // Unpaid card orders: a customer can pay or cancel those still holding their stock.
   const unpaidOrders = orders.filter(
     (order) => !order.paid && !order.cancelledAt && !order.removedAt && order.paymentMethod === "card",
@@ -170,6 +177,14 @@ async function pagesToCheck(): Promise<Page[]> {
         url: `/dashboard/orders/${idOf(order)}/return`,
         as: String(order.userId),
       })),
+    // Credit notes: the demo's received return is credited; its credit note as its customer reads it.
+    ...withCreditNotes.flatMap((order) =>
+      ((order.creditNotes ?? []) as { number?: number }[]).map((note) => ({
+        route: "documents.$id.$kind",
+        url: `/documents/${idOf(order)}/credit-note?number=${formatCreditNoteNumber(note.number ?? 0)}`,
+        as: String(order.userId),
+      })),
+    ),
     ...withReturns.flatMap((order) =>
       ((order.returns ?? []) as { _id: unknown }[]).map((item) => ({
         route: "dashboard.manageOrders_.$id.returns.$returnId",
@@ -280,7 +295,8 @@ describe("every page a visitor, a customer, a company's members and staff open",
     const documents = fetched.filter((one) => one.page.route === "documents.$id.$kind" && one.status === 200);
     const rendered = await Promise.all(
       documents.map(async (one) => {
-        const [, , id, kind] = one.page.url.split("/");
+        // The path names the order and the kind (a credit note's number is in the query).
+        const [, , id, kind] = new URL(one.page.url, BASE).pathname.split("/");
         const data = await loadOrderDocument(
           new Request(new URL(one.page.url, BASE), { headers: { Cookie: cookie } }),
           id,

@@ -71,7 +71,8 @@ export async function addRecordedPayment(orderId: string, input: RecordedPayment
     if (repeat) return { outcome: "duplicate", order: view, ...repeat };
     if (input.amountCents > view.balanceCents) return { outcome: "over_balance", order: view };
     const paidCents = view.paidCents + input.amountCents;
-    const paidInFull = paidCents >= view.totalCents;
+    // Credit notes taken off the invoice count as settled.
+    const paidInFull = paidCents + view.creditedCents >= view.totalCents;
     const now = new Date();
     const count = current.payments?.length ?? 0;
     const doc = await Order.findOneAndUpdate(
@@ -165,7 +166,8 @@ export async function openAccountOrders(scope: CustomerScope) {
   if (!owner) return { orders: [] as OrderView[], balanceCents: 0 };
   const filter: Record<string, unknown> = { ...owner, dueAt: { $exists: true }, paidAt: null, status: OPEN_ON_ACCOUNT };
   const docs = await Order.find(filter).sort({ dueAt: 1, _id: 1 }).lean();
-  const orders = docs.map(toOrderView);
+  // An invoice its credit notes settled owes nothing: it is not open.
+  const orders = docs.map(toOrderView).filter((order) => order.balanceCents > 0);
   return { orders, balanceCents: orders.reduce((sum, order) => sum + order.balanceCents, 0) };
 }
 

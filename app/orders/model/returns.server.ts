@@ -218,6 +218,8 @@ export async function receiveReturn(
         [`${at}.condition`]: receipt.condition,
         ...Object.fromEntries(received.map((n, lineIndex) => [`${at}.lines.${lineIndex}.receivedQuantity`, n])),
         ...(restock ? { [`${at}.stockPending`]: true } : {}),
+        // Its credit note is issued next (credit-notes.server.ts); a crash leaves this for the sweep.
+        [`${at}.creditPending`]: true,
       },
       ...(notBack.length ? { $inc: Object.fromEntries(notBack) } : {}),
       $addToSet: { mailPending: "return" },

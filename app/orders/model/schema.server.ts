@@ -15,6 +15,7 @@ import {
   RETURN_STATUSES,
 } from "~/domain/returns";
 import { TAX_KINDS } from "~/domain/tax";
+import { CREDIT_REASONS, REFUND_STATUSES } from "~/domain/credit-notes";
 import { nextInSequence } from "~/models/counter.server";
 import { postalAddressSchema } from "~/models/postal-address.server";
 import { modelSettings } from "~/models/settings.server";
@@ -61,6 +62,8 @@ export const ORDER_MAIL_EVENTS = [
   "shipment",
   "allocated",
   "return",
+  "credit",
+  "refund",
 ] as const;
 export type OrderMailEvent = (typeof ORDER_MAIL_EVENTS)[number];
 
@@ -151,6 +154,8 @@ const returnSchema = new Schema({
   receivedBy: { type: String, maxlength: 200 },
   condition: { type: String, enum: RETURN_CONDITIONS },
   stockPending: { type: Boolean },
+  /** Set when received, in the same update, until the return's credit note is issued (credit-notes.server.ts). */
+  creditPending: { type: Boolean },
 });
 
 /** One part of an order, with a snapshot of the part as it was ordered. */
@@ -191,6 +196,65 @@ const taxLineSchema = new Schema(
   },
   { _id: false },
 );
+
+/**
+ * A credit note (CN-000042, its own gap-free sequence): the units of each line credited at the price paid,
+ * the tax on them in proportion, and where the money went (domain/credit-notes.ts). Written once, in one
+ * update of the order conditional on the count of credit notes read; its refund's status follows Stripe.
+ */
+const creditNoteSchema = new Schema({
+  /** Given right after the note is written (numberCreditNote); the sweep numbers one a crash left without. */
+  number: { type: Number },
+  issuedAt: { type: Date, required: true },
+  issuedBy: { type: String, maxlength: 200 },
+  reason: { type: String, enum: CREDIT_REASONS, required: true },
+  /** The return whose received units it credits (reason "return"). */
+  returnId: { type: Schema.Types.ObjectId },
+  lines: {
+    type: [
+      new Schema(
+        {
+          lineIndex: { type: Number, required: true, min: 0 },
+          quantity: { type: Number, required: true, min: 1 },
+          netCents: { type: Number, required: true, min: 0 },
+        },
+        { _id: false },
+      ),
+    ],
+    required: true,
+  },
+  netCents: { type: Number, required: true, min: 0 },
+  taxLines: { type: [taxLineSchema], default: undefined },
+  taxCents: { type: Number, required: true, min: 0 },
+  totalCents: { type: Number, required: true, min: 0 },
+  refundCents: { type: Number, required: true, min: 0 },
+  appliedCents: { type: Number, required: true, min: 0 },
+  accountCreditCents: { type: Number, required: true, min: 0 },
+  /** The Stripe refund of `refundCents`: its id once Stripe answered, its status, and when it succeeded. */
+  refund: {
+    type: new Schema(
+      {
+        id: { type: String },
+        status: { type: String, enum: REFUND_STATUSES, required: true },
+        refundedAt: { type: Date },
+        failure: { type: String, maxlength: 300 },
+      },
+      { _id: false },
+    ),
+  },
+  /** The account credit paid out to the customer's bank, as staff recorded it (once). */
+  payout: {
+    type: new Schema(
+      {
+        paidAt: { type: Date, required: true },
+        amountCents: { type: Number, min: 1 },
+        reference: { type: String, trim: true, maxlength: 60, required: true },
+        by: { type: String, maxlength: 200 },
+      },
+      { _id: false },
+    ),
+  },
+});
 
 const orderSchema = new Schema(
   {
@@ -251,6 +315,12 @@ const orderSchema = new Schema(
     /** The returns asked for, and how many: each request is one update conditional on the count (one wins). */
     returns: { type: [returnSchema], default: undefined },
     returnCount: { type: Number },
+    /** Credit notes issued, how many (each is one update conditional on it), and their sum. */
+    creditNotes: { type: [creditNoteSchema], default: undefined },
+    creditNoteCount: { type: Number },
+    creditedCents: { type: Number, min: 0 },
+    /** Set in the update that cancels a paid order, until its full credit note is issued. */
+    creditPending: { type: Boolean },
     /** Set while a line waits on backorder (the allocation sweep and Shop Today find these). */
     backordered: { type: Boolean },
     status: { type: String, enum: ORDER_STATUSES, required: true, default: "unpaid" },
@@ -335,6 +405,12 @@ orderSchema.index({ "shipments.stockPending": 1 }, { sparse: true });
 // Shop Today's returns to decide and to receive; returns whose restocked units are still to reach the part.
 orderSchema.index({ "returns.status": 1 }, { sparse: true });
 orderSchema.index({ "returns.stockPending": 1 }, { sparse: true });
+// Credit notes still to issue after a crash; a refund by its Stripe id (the refund webhooks).
+orderSchema.index({ creditPending: 1 }, { sparse: true });
+orderSchema.index({ "returns.creditPending": 1 }, { sparse: true });
+orderSchema.index({ "creditNotes.refund.id": 1 }, { sparse: true });
+// Shop Today's card refunds that failed.
+orderSchema.index({ "creditNotes.refund.status": 1 }, { sparse: true });
 // The caps on what a customer holds unpaid: their open orders by status.
 orderSchema.index({ userId: 1, status: 1 });
 // An order by its number (search, links people type); unique, so a number is never given twice.

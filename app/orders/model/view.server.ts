@@ -18,6 +18,7 @@ import {
   type ReturnStatus,
   type ReturnView,
 } from "~/domain/returns";
+import { formatCreditNoteNumber, type CreditReason, type RefundStatus } from "~/domain/credit-notes";
 import type { OrderStatus, OrderDoc } from "./schema.server";
 
 export type OrderLineView = {
@@ -36,6 +37,36 @@ export type OrderLineView = {
   shippedQuantity: number;
   /** Units in returns asked for, approved or received. */
   returnedQuantity: number;
+};
+
+/** A credit note (CN-000042): the units credited, its amounts, and where the money went. */
+export type CreditNoteView = {
+  id: string;
+  number: string;
+  issuedAt: string;
+  issuedBy: string | null;
+  reason: CreditReason;
+  /** The return whose received units it credits, and its RMA number. */
+  returnId: string | null;
+  returnNumber: string | null;
+  lines: {
+    lineIndex: number;
+    partNumber: string;
+    productName: string;
+    unitPriceCents: number;
+    quantity: number;
+    netCents: number;
+  }[];
+  netCents: number;
+  taxLines: TaxLine[];
+  taxCents: number;
+  totalCents: number;
+  refundCents: number;
+  appliedCents: number;
+  accountCreditCents: number;
+  refund: { id: string | null; status: RefundStatus; refundedAt: string | null } | null;
+  /** The account credit paid out by bank, once staff recorded it. */
+  payout: { paidAt: string; amountCents: number; reference: string; by: string | null } | null;
 };
 
 export type RecordedPaymentView = {
@@ -111,6 +142,10 @@ export type OrderView = {
   shipments: PartShipmentView[];
   /** The returns asked for, oldest first. */
   returns: ReturnView[];
+  /** Credit notes issued, oldest first; their sum, and what of it was refunded to the card. */
+  creditNotes: CreditNoteView[];
+  creditedCents: number;
+  refundedCents: number;
   /** Units of all lines still waiting on backorder, and units not shipped yet. */
   backorderedUnits: number;
   unshippedUnits: number;
@@ -199,6 +234,8 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     returnedQuantity: line.returnedQuantity ?? 0,
   }));
   const shipments = toShipmentViews(doc, lines);
+  const returns = toReturnViews(doc, lines);
+  const creditNotes = toCreditNoteViews(doc, lines, returns);
   const taxLines = ((doc.taxLines ?? []) as Partial<TaxLine>[]).map((line) => ({
     kind: (line.kind ?? "unknown") as TaxKind,
     label: line.label ?? "",
@@ -252,13 +289,18 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     balanceCents:
       doc.paidAt || status === "cancelled" || status === "removed" || status === "expired"
         ? 0
-        : Math.max(0, (doc.totalCents ?? 0) - (doc.paidCents ?? 0)),
+        : Math.max(0, (doc.totalCents ?? 0) - (doc.paidCents ?? 0) - (doc.creditedCents ?? 0)),
     payments: ((doc.payments ?? []) as PaymentDoc[]).map(toPaymentView),
     shipment: doc.shipment?.carrier
       ? { carrier: doc.shipment.carrier, trackingNumber: doc.shipment.trackingNumber || null }
       : null,
     shipments,
-    returns: toReturnViews(doc, lines),
+    returns,
+    creditNotes,
+    creditedCents: doc.creditedCents ?? 0,
+    refundedCents: creditNotes
+      .filter((note) => note.refund?.status === "succeeded")
+      .reduce((sum, note) => sum + note.refundCents, 0),
     backorderedUnits: lines.reduce((sum, line) => sum + line.backorderedQuantity, 0),
     unshippedUnits: lines.reduce((sum, line) => sum + line.quantity - line.shippedQuantity, 0),
     paid: Boolean(doc.paidAt) || status === "paid",
@@ -356,4 +398,76 @@ function toReturnViews(doc: Partial<OrderDoc>, lines: OrderLineView[]): ReturnVi
     receivedBy: entry.receivedBy ?? null,
     condition: (entry.condition as ReturnCondition | undefined) ?? null,
   }));
+}
+
+type CreditNoteDoc = {
+  _id: Types.ObjectId;
+  number?: number | null;
+  issuedAt: Date;
+  issuedBy?: string | null;
+  reason: string;
+  returnId?: Types.ObjectId | null;
+  lines: { lineIndex: number; quantity: number; netCents: number }[];
+  netCents: number;
+  taxLines?: Partial<TaxLine>[] | null;
+  taxCents: number;
+  totalCents: number;
+  refundCents: number;
+  appliedCents: number;
+  accountCreditCents: number;
+  refund?: { id?: string | null; status: string; refundedAt?: Date | null } | null;
+  payout?: { paidAt: Date; amountCents?: number | null; reference: string; by?: string | null } | null;
+};
+
+function toCreditNoteViews(doc: Partial<OrderDoc>, lines: OrderLineView[], returns: ReturnView[]): CreditNoteView[] {
+  return ((doc.creditNotes ?? []) as unknown as CreditNoteDoc[]).map((note) => {
+    const returnId = note.returnId?.toString() ?? null;
+    return {
+      id: note._id.toString(),
+      // A note being numbered (a moment, or until the sweep after a crash) reads "CN being numbered".
+      number: note.number ? formatCreditNoteNumber(note.number) : "CN being numbered",
+      issuedAt: note.issuedAt.toISOString(),
+      issuedBy: note.issuedBy ?? null,
+      reason: note.reason as CreditReason,
+      returnId,
+      returnNumber: returns.find((entry) => entry.id === returnId)?.number ?? null,
+      lines: note.lines.map((line) => ({
+        lineIndex: line.lineIndex,
+        partNumber: lines[line.lineIndex]?.partNumber ?? "",
+        productName: lines[line.lineIndex]?.productName ?? "",
+        unitPriceCents: lines[line.lineIndex]?.unitPriceCents ?? 0,
+        quantity: line.quantity,
+        netCents: line.netCents,
+      })),
+      netCents: note.netCents,
+      taxLines: (note.taxLines ?? []).map((line) => ({
+        kind: (line.kind ?? "unknown") as TaxKind,
+        label: line.label ?? "",
+        rate: line.rate ?? 0,
+        baseCents: line.baseCents ?? 0,
+        amountCents: line.amountCents ?? 0,
+        note: line.note ?? null,
+      })),
+      taxCents: note.taxCents,
+      totalCents: note.totalCents,
+      refundCents: note.refundCents,
+      appliedCents: note.appliedCents,
+      accountCreditCents: note.accountCreditCents,
+      refund: note.refund
+        ? {
+            id: note.refund.id ?? null,
+            status: note.refund.status as RefundStatus,
+            refundedAt: iso(note.refund.refundedAt),
+          }
+        : null,
+      payout: note.payout
+        ? {
+            paidAt: note.payout.paidAt.toISOString(),
+            amountCents: note.payout.amountCents ?? note.accountCreditCents,
+            reference: note.payout.reference,
+            by: note.payout.by ?? null,
+          }
+        : null,
+    };
+  });
 }

@@ -1,0 +1,194 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import {
+  creditNotePath,
+  owedByBank,
+  REFUND_STATUS_WORDS,
+  settlementWords,
+  type CreditReason,
+  type RefundStatus,
+} from "~/domain/credit-notes";
+import { formatDay } from "~/domain/order-states";
+import { formatCents, formatQuantity } from "~/format";
+import { CANCEL_PAID_CONFIRM, cancelPaidSchema, payoutSchema } from "~/utils/order-forms";
+import { ErrorList, Field, SubmitButton } from "./forms";
+
+export type CreditNoteEntry = {
+  id: string;
+  number: string;
+  issuedAt: string;
+  reason: CreditReason;
+  returnNumber: string | null;
+  lines: { partNumber: string; productName: string; quantity: number; netCents: number }[];
+  taxCents: number;
+  totalCents: number;
+  refundCents: number;
+  appliedCents: number;
+  accountCreditCents: number;
+  refund: { id: string | null; status: RefundStatus; refundedAt: string | null } | null;
+  payout: { paidAt: string; amountCents: number; reference: string; by: string | null } | null;
+};
+
+const linkClass = "inline-flex min-h-11 items-center font-medium text-brand-700 underline hover:text-brand-800";
+
+/** An order's credit notes and refunds, as the customer and staff read them, each with its document. */
+export function OrderCreditNotes({
+  orderId,
+  creditNotes,
+  viewer,
+  reply,
+}: {
+  orderId: string;
+  creditNotes: CreditNoteEntry[];
+  viewer: "customer" | "admin";
+  /** Staff's last payout form reply (the admin page). */
+  reply?: PayoutReply;
+}) {
+  if (!creditNotes.length) return null;
+  return (
+    <section id="credit-notes" aria-labelledby="credit-notes-heading" className="mt-8 scroll-mt-4">
+      <h2 id="credit-notes-heading" className="text-lg font-semibold">
+        Credit notes and refunds
+      </h2>
+      <ul className="mt-2 grid gap-3" data-testid="credit-notes">
+        {creditNotes.map((note) => (
+          <li key={note.id} className="rounded border border-slate-200 p-3" data-testid="credit-note">
+            <p className="font-medium">
+              Credit note <span data-testid="credit-note-number">{note.number}</span>: {formatCents(note.totalCents)}
+              {note.taxCents ? ` (tax ${formatCents(note.taxCents)} included)` : ""}
+            </p>
+            <p className="text-sm text-slate-700">
+              {note.reason === "return"
+                ? `For the parts of ${note.returnNumber ?? "a return"} received back`
+                : "The order was cancelled before it shipped"}
+              , issued {formatDay(note.issuedAt)}
+            </p>
+            <ul className="mt-1 text-sm">
+              {note.lines.map((line, index) => (
+                <li key={index}>
+                  {formatQuantity(line.quantity)} × {line.productName}
+                  {line.partNumber ? ` (${line.partNumber})` : ""}: {formatCents(line.netCents)}
+                </li>
+              ))}
+            </ul>
+            <p className="mt-1 text-sm" data-testid="credit-note-settlement">
+              {settlementWords({ ...note, refundStatus: note.refund?.status ?? null })}
+              {note.refund ? (
+                <span className="block" data-testid="refund-status">
+                  {REFUND_STATUS_WORDS[note.refund.status]}
+                  {note.refund.refundedAt ? ` on ${formatDay(note.refund.refundedAt)}` : ""}
+                  {viewer === "admin" && note.refund.id ? ` (Stripe refund ${note.refund.id})` : ""}
+                </span>
+              ) : null}
+              {owedByBank(note) && !note.payout && viewer === "customer" ? (
+                <span className="block">
+                  It shows on your{" "}
+                  <Link to="/dashboard/statement" className="font-medium text-brand-700 underline">
+                    statement
+                  </Link>
+                  ; ask us if you would rather have it paid out to your bank.
+                </span>
+              ) : null}
+            </p>
+            {viewer === "admin" && owedByBank(note) && !note.payout ? (
+              <PayoutForm note={note} reply={reply?.paymentId === note.id ? reply : undefined} />
+            ) : null}
+            <p className="flex flex-wrap gap-x-4">
+              <Link to={creditNotePath(orderId, note.number)} className={linkClass}>
+                Credit note {note.number}
+              </Link>
+              <a href={creditNotePath(orderId, note.number, true)} download className={linkClass}>
+                Credit note {note.number} (PDF)
+              </a>
+            </p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+type Reply = { intent: string; result: SubmissionResult<string[]> } | undefined;
+type PayoutReply = { intent: string; paymentId: string; result: SubmissionResult<string[]> } | undefined;
+
+/** Staff record that a credit note's account credit went back to the customer's bank. */
+function PayoutForm({ note, reply }: { note: CreditNoteEntry; reply: PayoutReply }) {
+  const [form, fields] = useForm({
+    id: `payout-${note.id}`,
+    lastResult: reply?.intent === "payout" ? reply.result : null,
+    constraint: getZodConstraint(payoutSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: payoutSchema }),
+  });
+  const navigation = useNavigation();
+  const pending =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("intent") === "payout" &&
+    navigation.formData?.get("creditNoteId") === note.id;
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-2 grid gap-2 sm:max-w-md">
+      <input type="hidden" name="intent" value="payout" />
+      <input type="hidden" name="creditNoteId" value={note.id} />
+      <Field
+        meta={fields.reference}
+        label={`Paid out ${formatCents(owedByBank(note))} by bank transfer: its reference`}
+      />
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <div>
+        <SubmitButton pending={pending} pendingText="Recording…" variant="secondary">
+          Record the payout of {note.number}
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+/** Staff cancel a paid order before it ships: stock back, a full credit note, card money refunded. */
+export function CancelPaidOrderForm({
+  order,
+  reply,
+}: {
+  order: { number: string; totalCents: number; paymentMethod: string; transactionId: string | null };
+  reply: Reply;
+}) {
+  const [form, fields] = useForm({
+    id: "cancel-paid-form",
+    lastResult: reply?.intent === "cancel-paid" ? reply.result : null,
+    constraint: getZodConstraint(cancelPaidSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: cancelPaidSchema }),
+  });
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === "cancel-paid";
+  return (
+    <Form method="post" {...getFormProps(form)} className="grid gap-2">
+      <input type="hidden" name="intent" value="cancel-paid" />
+      <p className="text-sm text-slate-700">
+        Its stock goes back on the shelf and a credit note of {formatCents(order.totalCents)} is issued:{" "}
+        {order.transactionId
+          ? "the card payment is refunded through Stripe."
+          : "money received comes off what the company owes (its statement), or off the open invoice."}
+      </p>
+      <label className="flex min-h-11 items-center gap-2">
+        <input
+          type="checkbox"
+          name={fields.confirm.name}
+          value="yes"
+          required
+          aria-invalid={fields.confirm.errors ? true : undefined}
+          aria-describedby={fields.confirm.errorId}
+        />
+        {CANCEL_PAID_CONFIRM}
+      </label>
+      <ErrorList id={fields.confirm.errorId} errors={fields.confirm.errors} />
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <div>
+        <SubmitButton pending={pending} pendingText="Cancelling…" variant="danger">
+          Cancel {order.number} and credit it
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,56 @@
+import { describe, expect, test } from "vitest";
+import { creditAmounts, settleCredit } from "./credit-notes";
+
+const order = {
+  lines: [
+    { quantity: 3, unitPriceCents: 333, lineTotalCents: 1000 },
+    { quantity: 10, unitPriceCents: 250, lineTotalCents: 2500 },
+  ],
+  netCents: 3500,
+  taxLines: [{ kind: "vat", label: "VAT 21%", rate: 21, amountCents: 735, note: null }],
+};
+
+describe("credit amounts", () => {
+  test("units at the unit price, tax in proportion, and the last units take the line's whole rest", () => {
+    const first = creditAmounts(order, [], [{ lineIndex: 0, quantity: 1 }]);
+    expect(first).toMatchObject({ ok: true, amounts: { netCents: 333, taxCents: 70, totalCents: 403 } });
+    if (!first.ok) return;
+    const rest = creditAmounts(
+      order,
+      [first.amounts],
+      [
+        { lineIndex: 0, quantity: 2 },
+        { lineIndex: 1, quantity: 10 },
+      ],
+    );
+    expect(rest.ok).toBe(true);
+    if (!rest.ok) return;
+    // 1000 - 333 = 667 for the last two units (not 666), and the tax's whole rest once everything is credited.
+    expect(rest.amounts.lines[0]).toEqual({ lineIndex: 0, quantity: 2, netCents: 667 });
+    expect(first.amounts.netCents + rest.amounts.netCents).toBe(3500);
+    expect(first.amounts.taxCents + rest.amounts.taxCents).toBe(735);
+  });
+
+  test("more units than are left to credit of a line are refused, with what is left", () => {
+    const first = creditAmounts(order, [], [{ lineIndex: 1, quantity: 8 }]);
+    if (!first.ok) throw new Error("refused");
+    expect(creditAmounts(order, [first.amounts], [{ lineIndex: 1, quantity: 3 }])).toEqual({
+      ok: false,
+      lineIndex: 1,
+      left: 2,
+    });
+  });
+
+  test("the money goes to the card first, then off what is owed, the rest onto the account", () => {
+    expect(settleCredit(1000, { cardPaidCents: 5000, refundedCents: 4500, balanceCents: 0 })).toEqual({
+      refundCents: 500,
+      appliedCents: 0,
+      accountCreditCents: 500,
+    });
+    expect(settleCredit(1000, { cardPaidCents: 0, refundedCents: 0, balanceCents: 600 })).toEqual({
+      refundCents: 0,
+      appliedCents: 600,
+      accountCreditCents: 400,
+    });
+  });
+});

@@ -1,0 +1,405 @@
+/**
+ * Credit notes on the order (CN-…, their own gap-free sequence) and the refunds they start, and the
+ * cancellation of a paid order before it ships. A credit note is written in one update of the order
+ * conditional on the number of credit notes read, so of two tabs crediting the same units one is
+ * written and the other reads again and finds them credited. Its amounts follow domain/credit-notes.ts.
+ * What a crash leaves between a change and its credit note (`creditPending`) the stock sweep issues.
+ */
+import mongoose from "mongoose";
+import {
+  creditAmounts,
+  owedByBank,
+  settleCredit,
+  settlementWords,
+  type CreditReason,
+  type RefundStatus,
+} from "~/domain/credit-notes";
+import { gapFreeSequence } from "~/models/gap-free-numbers.server";
+import { isObjectId, sameOrMissing } from "~/models/part.server";
+import { Order, type OrderDoc } from "./schema.server";
+import { toOrderView, type CreditNoteView, type OrderView } from "./view.server";
+import { settleOrderStock } from "./holds.server";
+import { type CustomerScope, scopeFilter } from "./reads.server";
+
+/** Credit note numbers: 1, 2, 3… printed CN-000001, with no gap and no duplicate. */
+export const creditNoteNumbers = gapFreeSequence("credit-note", "credit_note_numbers");
+
+/**
+ * Gives a credit note written without its number (just now, or before a crash) its number: claimed for
+ * the note in the registry (again the same one after a crash), set where none is. Returns the order.
+ */
+export async function numberCreditNote(orderId: string, noteId: string): Promise<OrderView> {
+  const number = await creditNoteNumbers.take(noteId);
+  const doc = await Order.findById(orderId).lean();
+  const index = (doc?.creditNotes ?? []).findIndex((note) => note._id.toString() === noteId);
+  if (!doc || index < 0) throw new Error(`Credit note ${noteId} is not on order ${orderId}`);
+  const at = `creditNotes.${index}`;
+  const updated = await Order.findOneAndUpdate(
+    { _id: orderId, [`${at}._id`]: new mongoose.Types.ObjectId(noteId), [`${at}.number`]: null },
+    { $set: { [`${at}.number`]: number } },
+    { returnDocument: "after" },
+  ).lean();
+  return toOrderView(updated ?? (await Order.findById(orderId).lean())!);
+}
+
+export type CreditSource = { reason: "return"; returnId: string } | { reason: "cancellation" };
+
+export type IssueOutcome =
+  | { outcome: "issued"; order: OrderView; note: CreditNoteView }
+  | { outcome: "already"; order: OrderView; note: CreditNoteView }
+  | { outcome: "nothing"; order: OrderView }
+  | { outcome: "refused"; order: OrderView; message: string; lineIndex: number }
+  | { outcome: "not_found" };
+
+/** Card money the order can still give back: what the card paid, less refunds asked for (and not failed). */
+function cardMoney(order: OrderView) {
+  const recorded = order.payments.filter((p) => !p.reversedAt).reduce((sum, p) => sum + p.amountCents, 0);
+  const cardPaidCents = order.transactionId && order.paidAt ? Math.max(0, order.paidCents - recorded) : 0;
+  const refundedCents = order.creditNotes
+    .filter((note) => note.refund && note.refund.status !== "failed" && note.refund.status !== "canceled")
+    .reduce((sum, note) => sum + note.refundCents, 0);
+  return { cardPaidCents, refundedCents };
+}
+
+function unitsToCredit(doc: OrderDoc, order: OrderView, source: CreditSource) {
+  if (source.reason === "cancellation") {
+    const credited = order.lines.map(() => 0);
+    for (const note of order.creditNotes) for (const line of note.lines) credited[line.lineIndex] += line.quantity;
+    return order.lines.map((line, lineIndex) => ({ lineIndex, quantity: line.quantity - credited[lineIndex] }));
+  }
+  const entry = order.returns.find((candidate) => candidate.id === source.returnId);
+  if (!entry || entry.status !== "received") return null;
+  return entry.lines.map((line) => ({ lineIndex: line.lineIndex, quantity: line.receivedQuantity ?? 0 }));
+}
+
+const sameSource = (note: CreditNoteView, source: CreditSource) =>
+  source.reason === "return" ? note.returnId === source.returnId : note.reason === "cancellation";
+
+/** The note that clears what the source left pending, in the same update as the credit note. */
+function pendingOf(doc: OrderDoc, source: CreditSource) {
+  if (source.reason === "cancellation") return "creditPending";
+  const index = (doc.returns ?? []).findIndex((entry) => entry._id.toString() === source.returnId);
+  return index >= 0 ? `returns.${index}.creditPending` : null;
+}
+
+/**
+ * Issues the credit note of `source` once: for a received return, its units that came back; for a paid
+ * order cancelled, every unit not credited yet. Each line at the price paid, tax in proportion, never more
+ * than was charged; the money goes to the card (a refund, pending until Stripe answers), off the open
+ * invoice, or onto the company's account (settleCredit). A second call finds the note issued: "already".
+ */
+export async function issueCreditNote(orderId: string, source: CreditSource, issuedBy: string): Promise<IssueOutcome> {
+  if (!isObjectId(orderId) || (source.reason === "return" && !isObjectId(source.returnId)))
+    return { outcome: "not_found" };
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const doc = await Order.findById(orderId).lean();
+    if (!doc) return { outcome: "not_found" };
+    const order = toOrderView(doc);
+    const existing = order.creditNotes.find((note) => sameSource(note, source));
+    if (existing) return { outcome: "already", order, note: existing };
+    const units = unitsToCredit(doc, order, source);
+    if (!units) return { outcome: "not_found" };
+    const computed = creditAmounts(order, order.creditNotes, units);
+    if (!computed.ok) {
+      const line = order.lines[computed.lineIndex];
+      return {
+        outcome: "refused",
+        order,
+        lineIndex: computed.lineIndex,
+        message: `At most ${computed.left.toLocaleString("en-US")} units of ${line?.productName ?? "that line"} are left to credit`,
+      };
+    }
+    const pending = pendingOf(doc, source);
+    const { amounts } = computed;
+    if (!amounts.lines.length) {
+      if (pending) await Order.updateOne({ _id: orderId }, { $unset: { [pending]: "" } });
+      return { outcome: "nothing", order };
+    }
+    // What is still owed on the invoice (also of an order on account cancelled just now: its balance reads 0).
+    const owed = doc.paidAt ? 0 : Math.max(0, order.totalCents - order.paidCents - order.creditedCents);
+    const settlement = settleCredit(amounts.totalCents, { ...cardMoney(order), balanceCents: owed });
+    const noteId = new mongoose.Types.ObjectId();
+    // First the credit note (one per source: of two tabs one writes it), then its number.
+    const updated = await Order.findOneAndUpdate(
+      { _id: orderId, creditNoteCount: sameOrMissing(doc.creditNoteCount), status: doc.status },
+      {
+        $push: {
+          creditNotes: {
+            _id: noteId,
+            issuedAt: new Date(),
+            issuedBy,
+            reason: source.reason satisfies CreditReason,
+            ...(source.reason === "return" ? { returnId: new mongoose.Types.ObjectId(source.returnId) } : {}),
+            lines: amounts.lines,
+            netCents: amounts.netCents,
+            taxLines: amounts.taxLines.map((line) => ({ ...line, baseCents: amounts.netCents })),
+            taxCents: amounts.taxCents,
+            totalCents: amounts.totalCents,
+            ...settlement,
+            ...(settlement.refundCents ? { refund: { status: "pending" } } : {}),
+          },
+        },
+        $inc: { creditNoteCount: 1, creditedCents: amounts.totalCents },
+        ...(pending ? { $unset: { [pending]: "" } } : {}),
+        $addToSet: { mailPending: "credit" },
+      },
+      { returnDocument: "after" },
+    ).lean();
+    // Another credit note (or a change of status) came first: read again.
+    if (!updated) continue;
+    const view = await numberCreditNote(orderId, noteId.toString());
+    return { outcome: "issued", order: view, note: view.creditNotes.find((note) => note.id === noteId.toString())! };
+  }
+  throw new Error(`The credit note of order ${orderId} kept changing under us`);
+}
+
+export type CancelPaidOutcome =
+  | { outcome: "cancelled"; order: OrderView }
+  | { outcome: "already_cancelled" | "shipped" | "not_paid"; order: OrderView }
+  | { outcome: "not_found" };
+
+/**
+ * Cancels a paid (or invoiced on account) order that has not shipped a parcel: its stock goes back and its
+ * full credit note is noted as pending in the same update (issued next by the service, or by the sweep).
+ * Of two cancellations at once one applies; the other is told it was already cancelled.
+ */
+export async function cancelPaidOrder(orderId: string): Promise<CancelPaidOutcome> {
+  if (!isObjectId(orderId)) return { outcome: "not_found" };
+  const doc = await Order.findOneAndUpdate(
+    {
+      _id: orderId,
+      status: { $in: ["paid", "account"] },
+      shipmentCount: { $in: [0, null] },
+      "shipments.0": { $exists: false },
+    },
+    {
+      $set: { status: "cancelled", cancelledAt: new Date(), stockPending: "release", creditPending: true },
+      $unset: { backordered: "" },
+      $addToSet: { mailPending: "removed" },
+    },
+    { returnDocument: "after" },
+  ).lean();
+  if (!doc) {
+    const current = await Order.findById(orderId).lean();
+    if (!current) return { outcome: "not_found" };
+    const order = toOrderView(current);
+    if (order.status === "cancelled" || order.status === "removed") return { outcome: "already_cancelled", order };
+    if (order.shipments.length) return { outcome: "shipped", order };
+    return { outcome: "not_paid", order };
+  }
+  const order = toOrderView(doc);
+  await settleOrderStock(order.id, order.lines, "release");
+  return { outcome: "cancelled", order };
+}
+
+/** Records Stripe's answer to a credit note's refund (its id and status); a refund that succeeded stays so. */
+export async function recordRefund(
+  orderId: string,
+  noteId: string,
+  refund: { id: string | null; status: RefundStatus; failure?: string | null },
+) {
+  const doc = await Order.findById(orderId, { creditNotes: 1 }).lean();
+  const index = (doc?.creditNotes ?? []).findIndex((note) => note._id.toString() === noteId);
+  if (!doc || index < 0) return null;
+  const at = `creditNotes.${index}.refund`;
+  const updated = await Order.findOneAndUpdate(
+    {
+      _id: orderId,
+      [`creditNotes.${index}._id`]: new mongoose.Types.ObjectId(noteId),
+      [`${at}.status`]: { $ne: "succeeded" },
+    },
+    {
+      $set: {
+        ...(refund.id ? { [`${at}.id`]: refund.id } : {}),
+        [`${at}.status`]: refund.status,
+        ...(refund.status === "succeeded" ? { [`${at}.refundedAt`]: new Date() } : {}),
+        ...(refund.failure ? { [`${at}.failure`]: refund.failure.slice(0, 300) } : {}),
+      },
+      // The refund went through: its event (webhooks) is noted with the change.
+      ...(refund.status === "succeeded" ? { $addToSet: { mailPending: "refund" } } : {}),
+    },
+    { returnDocument: "after" },
+  ).lean();
+  return updated ? toOrderView(updated) : null;
+}
+
+/**
+ * A refund's status as Stripe reports it (a webhook): the order and credit note it belongs to, by the
+ * refund's id or the credit note named in its metadata. `changed` is false when the order already said so
+ * (a webhook delivered twice changes nothing).
+ */
+export async function applyRefundStatus(refund: {
+  id: string;
+  status: RefundStatus;
+  orderId?: string;
+  creditNoteId?: string;
+}): Promise<{ changed: boolean; order: OrderView; note: CreditNoteView } | null> {
+  let doc = await Order.findOne({ "creditNotes.refund.id": refund.id }).lean();
+  if (!doc && refund.orderId && isObjectId(refund.orderId)) doc = await Order.findById(refund.orderId).lean();
+  if (!doc) return null;
+  const before = toOrderView(doc);
+  const note =
+    before.creditNotes.find((each) => each.refund?.id === refund.id) ??
+    before.creditNotes.find((each) => each.id === refund.creditNoteId && each.refund);
+  if (!note) return null;
+  if (note.refund?.status === refund.status || note.refund?.status === "succeeded")
+    return { changed: false, order: before, note };
+  const order = await recordRefund(before.id, note.id, { id: refund.id, status: refund.status });
+  if (!order) {
+    const now = toOrderView((await Order.findById(before.id).lean())!);
+    return { changed: false, order: now, note: now.creditNotes.find((each) => each.id === note.id)! };
+  }
+  return { changed: true, order, note: order.creditNotes.find((each) => each.id === note.id)! };
+}
+
+/** Orders whose credit note a crash left unissued for `graceMs`, and refunds never sent to Stripe. */
+export async function listCreditsLeft({ graceMs, limit = 200 }: { graceMs: number; limit?: number }) {
+  const docs = await Order.find({
+    $or: [
+      { creditPending: true },
+      { "returns.creditPending": true },
+      { creditNotes: { $elemMatch: { "refund.status": "pending", "refund.id": { $exists: false } } } },
+      { creditNotes: { $elemMatch: { number: null } } },
+    ],
+    updatedAt: { $lte: new Date(Date.now() - graceMs) },
+  })
+    .limit(limit)
+    .lean();
+  return docs.map((doc) => ({
+    order: toOrderView(doc),
+    cancellation: Boolean(doc.creditPending),
+    returnIds: (doc.returns ?? []).filter((entry) => entry.creditPending).map((entry) => entry._id.toString()),
+    unnumbered: (doc.creditNotes ?? []).filter((note) => !note.number).map((note) => note._id.toString()),
+  }));
+}
+
+/**
+ * A customer's (company's) credit notes for the statement, newest first (the latest 50), and the credit
+ * they put on its account: the part of each credit note not refunded to a card nor taken off its invoice.
+ */
+export async function accountCredits(scope: CustomerScope, limit = 50) {
+  const owner = scopeFilter(scope);
+  if (!owner) return { accountCreditCents: 0, notes: [] };
+  const [docs, total] = await Promise.all([
+    Order.find({ ...owner, "creditNotes.0": { $exists: true } })
+      .sort({ updatedAt: -1 })
+      .limit(limit)
+      .lean(),
+    Order.find(
+      { ...owner, "creditNotes.0": { $exists: true } },
+      {
+        "creditNotes.accountCreditCents": 1,
+        "creditNotes.refundCents": 1,
+        "creditNotes.refund.status": 1,
+        "creditNotes.payout": 1,
+      },
+    ).lean<
+      {
+        creditNotes?: {
+          accountCreditCents?: number;
+          refundCents?: number;
+          refund?: { status: RefundStatus } | null;
+          payout?: unknown;
+        }[];
+      }[]
+    >(),
+  ]);
+  // Credit paid out to the bank is no longer on the account.
+  const accountCreditCents = total.reduce(
+    (sum, doc) =>
+      sum +
+      (doc.creditNotes ?? []).reduce(
+        (cents, note) =>
+          cents +
+          (note.payout
+            ? 0
+            : owedByBank({
+                accountCreditCents: note.accountCreditCents ?? 0,
+                refundCents: note.refundCents ?? 0,
+                refund: note.refund ?? null,
+              })),
+        0,
+      ),
+    0,
+  );
+  const notes = docs
+    .flatMap((doc) => {
+      const order = toOrderView(doc);
+      return order.creditNotes.map((note) => ({
+        id: note.id,
+        number: note.number,
+        issuedAt: note.issuedAt,
+        orderId: order.id,
+        orderNumber: order.number,
+        totalCents: note.totalCents,
+        accountCreditCents: note.payout ? 0 : owedByBank(note),
+        settled: settlementWords({ ...note, refundStatus: note.refund?.status ?? null }),
+      }));
+    })
+    .sort((a, b) => b.issuedAt.localeCompare(a.issuedAt))
+    .slice(0, limit);
+  return { accountCreditCents, notes };
+}
+
+export type PayoutOutcome =
+  | { outcome: "paid_out"; order: OrderView; note: CreditNoteView }
+  | { outcome: "already"; order: OrderView; note: CreditNoteView }
+  | { outcome: "nothing"; order: OrderView; note: CreditNoteView }
+  | { outcome: "not_found" };
+
+/**
+ * Records that a credit note's account credit was paid out to the customer's bank (once: one update
+ * conditional on there being none, so of two staff recording it one is taken, the other is told).
+ */
+export async function recordPayout(
+  orderId: string,
+  noteId: string,
+  { reference, by }: { reference: string; by: string },
+): Promise<PayoutOutcome> {
+  if (!isObjectId(orderId) || !isObjectId(noteId)) return { outcome: "not_found" };
+  const doc = await Order.findById(orderId).lean();
+  const index = (doc?.creditNotes ?? []).findIndex((note) => note._id.toString() === noteId);
+  if (!doc || index < 0) return { outcome: "not_found" };
+  const before = toOrderView(doc);
+  const note = before.creditNotes[index];
+  if (note.payout) return { outcome: "already", order: before, note };
+  const amountCents = owedByBank(note);
+  if (!amountCents) return { outcome: "nothing", order: before, note };
+  const at = `creditNotes.${index}`;
+  const updated = await Order.findOneAndUpdate(
+    {
+      _id: orderId,
+      [`${at}._id`]: new mongoose.Types.ObjectId(noteId),
+      [`${at}.payout`]: null,
+      // What is owed as read: a refund's status changing meanwhile makes staff look again.
+      [`${at}.refund.status`]: note.refund?.status ?? null,
+    },
+    { $set: { [`${at}.payout`]: { paidAt: new Date(), amountCents, reference, by } } },
+    { returnDocument: "after" },
+  ).lean();
+  if (!updated) {
+    const now = toOrderView((await Order.findById(orderId).lean())!);
+    return { outcome: "already", order: now, note: now.creditNotes[index] };
+  }
+  const order = toOrderView(updated);
+  return { outcome: "paid_out", order, note: order.creditNotes[index] };
+}
+
+/** Shop Today: card refunds Stripe reported failed or cancelled, not paid out by bank yet, oldest first. */
+export async function listFailedRefunds(limit = 10) {
+  const docs = await Order.find({
+    creditNotes: { $elemMatch: { "refund.status": { $in: ["failed", "canceled"] }, payout: null } },
+  })
+    .sort({ updatedAt: 1 })
+    .limit(limit)
+    .lean();
+  return docs.flatMap((doc) => {
+    const order = toOrderView(doc);
+    return order.creditNotes
+      .filter((note) => (note.refund?.status === "failed" || note.refund?.status === "canceled") && !note.payout)
+      .map((note) => ({
+        order: { id: order.id, number: order.number, companyName: order.companyName, userName: order.userName },
+        note: { id: note.id, number: note.number, refundCents: note.refundCents, status: note.refund!.status },
+      }));
+  });
+}
