@@ -6,6 +6,7 @@
  * model, the screens, mail, documents and the API.
  */
 import { formatCents, formatDate } from "~/format";
+import type { TaxLine } from "./tax";
 
 export const CREDIT_NOTE_PREFIX = "CN-";
 export const formatCreditNoteNumber = (number: number) => `${CREDIT_NOTE_PREFIX}${String(number).padStart(6, "0")}`;
@@ -142,3 +143,33 @@ export function settlementWords(
     parts.push(`${formatCents(note.accountCreditCents)} credited to your account (it comes off what you owe us)`);
   return parts.length ? `${parts.join("; ")}.` : "Nothing to pay back.";
 }
+
+/** A credit note (CN-000042): the units credited, its amounts, and where the money went. */
+export type CreditNoteView = {
+  id: string;
+  number: string;
+  issuedAt: string;
+  issuedBy: string | null;
+  reason: CreditReason;
+  /** The return whose received units it credits, and its RMA number. */
+  returnId: string | null;
+  returnNumber: string | null;
+  lines: {
+    lineIndex: number;
+    partNumber: string;
+    productName: string;
+    unitPriceCents: number;
+    quantity: number;
+    netCents: number;
+  }[];
+  netCents: number;
+  taxLines: TaxLine[];
+  taxCents: number;
+  totalCents: number;
+  refundCents: number;
+  appliedCents: number;
+  accountCreditCents: number;
+  refund: { id: string | null; status: RefundStatus; refundedAt: string | null } | null;
+  /** The account credit paid out by bank, once staff recorded it. */
+  payout: { paidAt: string; amountCents: number; reference: string; by: string | null } | null;
+};

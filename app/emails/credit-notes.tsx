@@ -1,7 +1,6 @@
 import { Text } from "@react-email/text";
-import { settlementWords } from "~/domain/credit-notes";
+import { settlementWords, type CreditNoteView } from "~/domain/credit-notes";
 import { formatCents, formatQuantity } from "~/format";
-import type { CreditNoteView } from "~/orders/model/view.server";
 import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
 import { orderName } from "./orders";
 

@@ -6,7 +6,7 @@
  * order's events (mail, webhooks) and audit. What a crash leaves, the stock sweep finishes (sweepCreditsLeft).
  */
 import { formatCents } from "~/format";
-import { settlementWords } from "~/domain/credit-notes";
+import { settlementWords, type CreditNoteView } from "~/domain/credit-notes";
 import {
   cancelPaidOrder,
   issueCreditNote,
@@ -16,7 +16,7 @@ import {
   recordRefund,
   type CreditSource,
 } from "~/orders/model/credit-notes.server";
-import type { CreditNoteView, OrderView } from "~/orders/model/view.server";
+import type { OrderView } from "~/orders/model/view.server";
 import { audit, type AuditEvent } from "~/utils/audit-trail.server";
 import { refundCreditNote } from "~/utils/stripe.server";
 import { raiseOrderEvent } from "./events.server";

@@ -20,7 +20,7 @@ import {
 /* eslint-enable import-x/no-restricted-paths */
 import { assignInvoiceNumber, formatInvoiceNumber } from "~/orders/model/invoice.server";
 import { getOrderById, getOwnOrder } from "~/orders/model/reads.server";
-import { type CreditNoteView, type OrderView } from "~/orders/model/view.server";
+import { type OrderView } from "~/orders/model/view.server";
 import { getCompany } from "~/models/company.server";
 import { paymentLine, receivedPayments, termsOf } from "~/domain/order-payments";
 import { getUserById, type UserView } from "~/models/user.server";
@@ -28,7 +28,7 @@ import { requireUser } from "~/utils/guards.server";
 import { mayHandleOrder } from "~/utils/companies.server";
 import { htmlToPdf, type PaperSize } from "~/utils/pdf.server";
 import { facturXOf, ublOf, type EInvoiceSource } from "~/orders/e-invoice.server";
-import { settlementWords } from "~/domain/credit-notes";
+import { settlementWords, type CreditNoteView } from "~/domain/credit-notes";
 
 export const DOCUMENT_NOT_FOUND = "We could not find that document.";
 

@@ -14,7 +14,8 @@ import {
   type ReturnRequest,
 } from "~/orders/model/returns.server";
 import type { ReturnView } from "~/domain/returns";
-import type { CreditNoteView, OrderView } from "~/orders/model/view.server";
+import type { CreditNoteView } from "~/domain/credit-notes";
+import type { OrderView } from "~/orders/model/view.server";
 import { audit, type AuditAction, type AuditEvent } from "~/utils/audit-trail.server";
 import { raiseOrderEvent } from "./events.server";
 import { allocateArrivedStock } from "./warehouse.server";

@@ -217,7 +217,7 @@ export default function AdminHome() {
       {failedRefunds.length ? (
         <section aria-labelledby="refunds-failed" className="mt-8">
           <h2 id="refunds-failed" className="text-xl font-semibold">
-            Card refunds that failed ({failedRefunds.length.toLocaleString("en-US")})
+            Card refunds that failed ({formatQuantity(failedRefunds.length)})
           </h2>
           <p className="text-sm text-slate-600">
             Stripe could not give this money back to the card: pay it to the customer&apos;s bank and record the payout

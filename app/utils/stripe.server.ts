@@ -1,6 +1,6 @@
 import Stripe from "stripe";
-import type { CreditNoteView, OrderView } from "~/orders/model/view.server";
-import type { RefundStatus } from "~/domain/credit-notes";
+import type { OrderView } from "~/orders/model/view.server";
+import type { RefundStatus, CreditNoteView } from "~/domain/credit-notes";
 import { applyRefundStatus } from "~/orders/model/credit-notes.server";
 import { raiseOrderEvent } from "~/orders/events.server";
 import {

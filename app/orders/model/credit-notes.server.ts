@@ -13,11 +13,14 @@ import {
   settlementWords,
   type CreditReason,
   type RefundStatus,
+  type CreditNoteView,
 } from "~/domain/credit-notes";
 import { gapFreeSequence } from "~/models/gap-free-numbers.server";
-import { isObjectId, sameOrMissing } from "~/models/part.server";
+import { formatQuantity } from "~/format";
+import { isObjectId } from "~/models/part.server";
+import { sameOrMissing } from "~/models/stock-holds.server";
 import { Order, type OrderDoc } from "./schema.server";
-import { toOrderView, type CreditNoteView, type OrderView } from "./view.server";
+import { toOrderView, type OrderView } from "./view.server";
 import { settleOrderStock } from "./holds.server";
 import { type CustomerScope, scopeFilter } from "./reads.server";
 
@@ -106,7 +109,7 @@ export async function issueCreditNote(orderId: string, source: CreditSource, iss
         outcome: "refused",
         order,
         lineIndex: computed.lineIndex,
-        message: `At most ${computed.left.toLocaleString("en-US")} units of ${line?.productName ?? "that line"} are left to credit`,
+        message: `At most ${formatQuantity(computed.left)} units of ${line?.productName ?? "that line"} are left to credit`,
       };
     }
     const pending = pendingOf(doc, source);

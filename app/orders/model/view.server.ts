@@ -18,7 +18,12 @@ import {
   type ReturnStatus,
   type ReturnView,
 } from "~/domain/returns";
-import { formatCreditNoteNumber, type CreditReason, type RefundStatus } from "~/domain/credit-notes";
+import {
+  formatCreditNoteNumber,
+  type CreditNoteView,
+  type CreditReason,
+  type RefundStatus,
+} from "~/domain/credit-notes";
 import type { OrderStatus, OrderDoc } from "./schema.server";
 
 export type OrderLineView = {
@@ -37,36 +42,6 @@ export type OrderLineView = {
   shippedQuantity: number;
   /** Units in returns asked for, approved or received. */
   returnedQuantity: number;
-};
-
-/** A credit note (CN-000042): the units credited, its amounts, and where the money went. */
-export type CreditNoteView = {
-  id: string;
-  number: string;
-  issuedAt: string;
-  issuedBy: string | null;
-  reason: CreditReason;
-  /** The return whose received units it credits, and its RMA number. */
-  returnId: string | null;
-  returnNumber: string | null;
-  lines: {
-    lineIndex: number;
-    partNumber: string;
-    productName: string;
-    unitPriceCents: number;
-    quantity: number;
-    netCents: number;
-  }[];
-  netCents: number;
-  taxLines: TaxLine[];
-  taxCents: number;
-  totalCents: number;
-  refundCents: number;
-  appliedCents: number;
-  accountCreditCents: number;
-  refund: { id: string | null; status: RefundStatus; refundedAt: string | null } | null;
-  /** The account credit paid out by bank, once staff recorded it. */
-  payout: { paidAt: string; amountCents: number; reference: string; by: string | null } | null;
 };
 
 export type RecordedPaymentView = {
