@@ -1,13 +1,13 @@
 /**
  * The order's domain events and their subscribers. A service (orders/service.server.ts, stripe.server.ts,
  * orders/stock-jobs.server.ts) makes a change whose atomic update also notes the event as pending on the
- * order (`mailPending`), then raises it here: every subscriber writes its outbox entries (mail,
+ * order (`eventsPending`), then raises it here: every subscriber writes its outbox entries (mail,
  * webhook deliveries), and once all did, the pending note comes off. The database has no
  * transactions, so what a crash or a failed write leaves noted, the order event sweep raises again
- * (orders/mail-sweep.server.ts); each subscriber's outbox key makes a second raise write nothing.
+ * (orders/event-sweep.server.ts); each subscriber's outbox key makes a second raise write nothing.
  */
-import { mailWritten } from "~/orders/model/events.server";
-import { type OrderMailEvent } from "~/orders/model/schema.server";
+import { markEventRaised } from "~/orders/model/events.server";
+import { type OrderEventKind } from "~/orders/model/schema.server";
 import { type OrderView } from "~/orders/model/view.server";
 import type { EmailPart } from "~/emails/orders";
 import {
@@ -41,7 +41,7 @@ export type OrderEvent =
 export type OrderEventType = OrderEvent["type"];
 
 /** The pending note on the order that each event clears (noted by the model's update). */
-export function pendingNoteOf(event: OrderEvent): OrderMailEvent {
+export function pendingNoteOf(event: OrderEvent): OrderEventKind {
   switch (event.type) {
     case "orderPlaced":
       return "placed";
@@ -109,6 +109,6 @@ export async function raiseOrderEvent(event: OrderEvent) {
     });
     written &&= done;
   }
-  if (written) await mailWritten(event.order.id, pendingNoteOf(event));
+  if (written) await markEventRaised(event.order.id, pendingNoteOf(event));
   return written;
 }

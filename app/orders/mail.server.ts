@@ -27,7 +27,7 @@ import { unsubscribeUrl } from "~/utils/unsubscribe.server";
  * them. Each has a key made of the order and the event, so a double submit, a webhook retry, a
  * second instance or the order mail sweep never mails twice. None of these ever throws: an order
  * never fails because mail failed. Each returns whether all its messages are written (or not due);
- * on false the event stays pending on the order and the sweep (orders/mail-sweep.server.ts) writes
+ * on false the event stays pending on the order and the sweep (orders/event-sweep.server.ts) writes
  * it later.
  */
 

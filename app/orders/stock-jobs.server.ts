@@ -7,7 +7,7 @@ import {
   settleStaleCartClaims,
   expireHeldOrder,
 } from "~/orders/model/holds.server";
-import { mailWritten } from "~/orders/model/events.server";
+import { markEventRaised } from "~/orders/model/events.server";
 import { finishLeftReserving } from "./checkout.server";
 import { checkStock, saveStockCheck } from "~/models/stock-check.server";
 import { audit } from "~/utils/audit-trail.server";
@@ -69,7 +69,7 @@ export async function sweepStock(now = new Date()) {
   let reminded = 0;
   if (env.ORDER_HOLD_REMINDER_HOURS > 0) {
     for (const order of await noteHoldReminders({ withinMs: env.ORDER_HOLD_REMINDER_HOURS * HOUR_MS, now })) {
-      if (await mailHoldEnding(order)) await mailWritten(order.id, "reminder");
+      if (await mailHoldEnding(order)) await markEventRaised(order.id, "reminder");
       reminded++;
     }
   }

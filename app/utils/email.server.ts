@@ -21,7 +21,7 @@ export async function renderEmail(body: ReactElement) {
 
 /**
  * Account mail (welcome and verification, reset, password changed, change of email) has no sweep
- * behind it, unlike order mail (orders/mail-sweep.server.ts): the person asked for it and can ask again.
+ * behind it, unlike order mail (orders/event-sweep.server.ts): the person asked for it and can ask again.
  *
  * Writes a message to the outbox and queues its delivery. `key` names the event that causes it
  * (e.g. `order:<id>:placed`): a second call with the same key writes and sends nothing. The HTML

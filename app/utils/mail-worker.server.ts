@@ -12,7 +12,7 @@ import {
 import { getAgenda, OUTBOX_SWEEP_JOB, RESET_REQUEST_JOB } from "./jobs.server";
 import { sendPasswordResetLink } from "./password-reset.server";
 import { getEnv } from "./env.server";
-import { sweepOrderMail } from "~/orders/mail-sweep.server";
+import { sweepOrderEvents } from "~/orders/event-sweep.server";
 import { defineWebhookJobs } from "./webhook-worker.server";
 
 /**
@@ -44,7 +44,7 @@ export type MailWorker = {
  * attempt gives up on a silent SMTP server well before its lock expires. Failures retry with
  * backoff; after `maxAttempts` a message is marked failed (audit log and Shop Today, where an admin
  * sends it again). A sweep every `sweepMs` writes the mail of order events left without one
- * (orders/mail-sweep.server.ts) and gives a job to every message left without a live one.
+ * (orders/event-sweep.server.ts) and gives a job to every message left without a live one.
  */
 export async function startMailWorker({
   smtpUrl,
@@ -113,7 +113,7 @@ export async function startMailWorker({
 
   agenda.define(OUTBOX_SWEEP_JOB, async () => {
     // Order events first (what they write is queued at once), then every message and delivery left without a live job.
-    await sweepOrderMail().catch((error: unknown) => logger.warn({ err: error }, "order event sweep failed"));
+    await sweepOrderEvents().catch((error: unknown) => logger.warn({ err: error }, "order event sweep failed"));
     await sweepDeliveries(MAIL_DELIVERIES, { idleMs: sweepMs, staleMs });
     await sweepDeliveries(WEBHOOK_DELIVERIES, { idleMs: sweepMs, staleMs }).catch((error: unknown) =>
       logger.warn({ err: error }, "webhook delivery sweep failed"),

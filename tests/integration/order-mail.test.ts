@@ -12,7 +12,7 @@ import { describe, expect, test } from "vitest";
 import { Order } from "~/orders/model/schema.server";
 import { Outbox } from "~/models/outbox.server";
 import { User } from "~/models/user.server";
-import { sweepOrderMail } from "~/orders/mail-sweep.server";
+import { sweepOrderEvents } from "~/orders/event-sweep.server";
 import { action as manageOrdersAction } from "~/routes/dashboard.manageOrders";
 import { action as orderPageAction } from "~/routes/dashboard.manageOrders_.$id._index";
 import { action as cancelAction } from "~/routes/dashboard.orders_.$id.cancel";
@@ -317,7 +317,7 @@ describe("a step whose mail was never written", () => {
     // What a crash right after the change leaves: the event noted on the order, no outbox entry.
     await Order.collection.updateOne(
       { _id: new mongoose.Types.ObjectId(orderId) },
-      { $addToSet: { mailPending: event }, $set: { updatedAt: at } },
+      { $addToSet: { eventsPending: event }, $set: { updatedAt: at } },
     );
   };
 
@@ -337,8 +337,8 @@ describe("a step whose mail was never written", () => {
     const [mail] = await waitForMail(user.email, { timeoutMs: 150_000 });
     expect(mail.subject).toBe(`Your PartsWorks order ${await orderNumber(order.id)} is placed`);
     expect(linkIn(mail, `${shopUrl}/dashboard/payment/`)).toBe(`${shopUrl}/dashboard/payment/${order.id}`);
-    await expect.poll(async () => (await Order.findById(order.id).lean())?.mailPending).toEqual([]);
-    await sweepOrderMail({ graceMs: 0 });
+    await expect.poll(async () => (await Order.findById(order.id).lean())?.eventsPending).toEqual([]);
+    await sweepOrderEvents({ graceMs: 0 });
     expect(await allMailTo(user.email)).toHaveLength(1);
   }, 180_000);
 
@@ -351,7 +351,7 @@ describe("a step whose mail was never written", () => {
     expect((await postOrder(part.id, 100, cookie)).status).toBe(302);
     const placedId = await newestOrderOf(user.id);
     await waitForMail(user.email, { subject: `Your PartsWorks order ${await orderNumber(placedId)} is placed` });
-    expect((await Order.findById(placedId).lean())?.mailPending).toEqual([]);
+    expect((await Order.findById(placedId).lean())?.eventsPending).toEqual([]);
     // A crash after the mail was written but before the order heard of it: nothing more is sent.
     await crashed(placedId, "placed");
 
@@ -361,12 +361,12 @@ describe("a step whose mail was never written", () => {
     const paid = await createOrder({ user, status: "paid", transactionId: "pi_sweep_receipt" });
     await crashed(paid.id, "paid");
 
-    expect(await sweepOrderMail({ graceMs: 0 })).toBeGreaterThanOrEqual(3);
+    expect(await sweepOrderEvents({ graceMs: 0 })).toBeGreaterThanOrEqual(3);
     for (const id of [placedId, shipped.id, paid.id]) {
-      expect((await Order.findById(id).lean())?.mailPending).toEqual([]);
+      expect((await Order.findById(id).lean())?.eventsPending).toEqual([]);
     }
     // Twice more, as a second instance's sweep would: nothing new.
-    await Promise.all([sweepOrderMail({ graceMs: 0 }), sweepOrderMail({ graceMs: 0 })]);
+    await Promise.all([sweepOrderEvents({ graceMs: 0 }), sweepOrderEvents({ graceMs: 0 })]);
 
     await waitForMail(user.email, { count: 3 });
     const mails = await allMailTo(user.email);

@@ -145,7 +145,7 @@ describe("the order-event subscriber", () => {
       (await WebhookDelivery.find({ eventId: `evt_${order.id}_paid` }).lean()).map((d) => d.ownerId.toString()),
     ).toEqual([alice.user.id]);
     // The order's pending note is off once every subscriber wrote its entries.
-    expect((await Order.findById(order.id).lean())?.mailPending ?? []).not.toContain("placed");
+    expect((await Order.findById(order.id).lean())?.eventsPending ?? []).not.toContain("placed");
   });
 
   test("the signature is HMAC-SHA256 of '<t>.<body>' with the endpoint's secret", () => {

@@ -46,7 +46,7 @@ export async function approveOrder(orderId: string, companyId: string, { by, not
           ...(note ? { note } : {}),
         },
       },
-      $addToSet: { mailPending: "placed" },
+      $addToSet: { eventsPending: "placed" },
       // The wait's hold (and its reminder) ends: an order on account is bounded by credit instead.
       $unset: onAccount ? { holdUntil: "", holdReminderAt: "" } : { holdReminderAt: "" },
     },

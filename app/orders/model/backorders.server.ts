@@ -45,7 +45,7 @@ export async function copyBackorders(
       ...(Object.keys(min).length ? { $min: min } : {}),
       ...(Object.keys(set).length ? { $set: set } : {}),
       ...(waiting ? {} : { $unset: { backordered: "" } }),
-      ...(allocated ? { $addToSet: { mailPending: "allocated" } } : {}),
+      ...(allocated ? { $addToSet: { eventsPending: "allocated" } } : {}),
     },
     { returnDocument: "after" },
   ).lean();

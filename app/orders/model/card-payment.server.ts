@@ -111,7 +111,7 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
     { _id: orderId, status: "unpaid", totalCents: amountCents, paidCents: { $in: [0, null] } },
     {
       $set: { status: "paid", transactionId, paidAt: new Date(), paidCents: amountCents },
-      $addToSet: { mailPending: "paid" },
+      $addToSet: { eventsPending: "paid" },
     },
     { returnDocument: "after" },
   ).lean();
@@ -130,7 +130,7 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
     if (!order.invoiceNumber) await numberInvoice(orderId);
     // A repeat (the webhook and the return page, or a retry after a crash): an event still pending
     // is raised again (the outbox keys make that write nothing if the first one wrote it after all).
-    const pending = order.mailPending?.includes("paid");
+    const pending = order.eventsPending?.includes("paid");
     return outcome("already_paid", pending ? toOrderView(order) : null);
   }
   if (order.status === "unpaid") return outcome("mismatch");

@@ -144,7 +144,7 @@ export async function issueCreditNote(orderId: string, source: CreditSource, iss
         },
         $inc: { creditNoteCount: 1, creditedCents: amounts.totalCents },
         ...(pending ? { $unset: { [pending]: "" } } : {}),
-        $addToSet: { mailPending: "credit" },
+        $addToSet: { eventsPending: "credit" },
       },
       { returnDocument: "after" },
     ).lean();
@@ -178,7 +178,7 @@ export async function cancelPaidOrder(orderId: string): Promise<CancelPaidOutcom
     {
       $set: { status: "cancelled", cancelledAt: new Date(), stockPending: "release", creditPending: true },
       $unset: { backordered: "" },
-      $addToSet: { mailPending: "removed" },
+      $addToSet: { eventsPending: "removed" },
     },
     { returnDocument: "after" },
   ).lean();
@@ -219,7 +219,7 @@ export async function recordRefund(
         ...(refund.failure ? { [`${at}.failure`]: refund.failure.slice(0, 300) } : {}),
       },
       // The refund went through: its event (webhooks) is noted with the change.
-      ...(refund.status === "succeeded" ? { $addToSet: { mailPending: "refund" } } : {}),
+      ...(refund.status === "succeeded" ? { $addToSet: { eventsPending: "refund" } } : {}),
     },
     { returnDocument: "after" },
   ).lean();

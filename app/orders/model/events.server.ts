@@ -1,7 +1,7 @@
 /**
- * The order's events whose mail and webhooks are still to be written (`mailPending`), for the sweep.
+ * The order's events whose mail and webhooks are still to be written (`eventsPending`), for the sweep.
  */
-import { ORDER_MAIL_EVENTS, type OrderMailEvent, Order } from "./schema.server";
+import { ORDER_EVENT_KINDS, type OrderEventKind, Order } from "./schema.server";
 import { type OrderView, toOrderView } from "./view.server";
 
 // --- Mail of the order's events ---------------------------------------------------------------------
@@ -11,20 +11,20 @@ import { type OrderView, toOrderView } from "./view.server";
  * off): nothing is left for the sweep. Never throws: if this fails, the sweep finds the event
  * pending and finds its mail already in the outbox.
  */
-export async function mailWritten(orderId: string, event: OrderMailEvent) {
+export async function markEventRaised(orderId: string, event: OrderEventKind) {
   try {
-    await Order.updateOne({ _id: orderId }, { $pull: { mailPending: event } });
+    await Order.updateOne({ _id: orderId }, { $pull: { eventsPending: event } });
   } catch (error) {
     console.error(`Could not mark the ${event} mail of order ${orderId} as written:`, error);
   }
 }
 
-export type PendingOrderMail = { order: OrderView; events: OrderMailEvent[]; lowStockPartIds: string[] };
+export type PendingOrderMail = { order: OrderView; events: OrderEventKind[]; lowStockPartIds: string[] };
 
 /** Orders with an event whose mail is still not written `graceMs` after their last change, oldest first. */
-export async function listPendingOrderMail({ graceMs, limit }: { graceMs: number; limit: number }) {
+export async function listOrdersWithPendingEvents({ graceMs, limit }: { graceMs: number; limit: number }) {
   const docs = await Order.find({
-    mailPending: { $in: ORDER_MAIL_EVENTS },
+    eventsPending: { $in: ORDER_EVENT_KINDS },
     updatedAt: { $lte: new Date(Date.now() - graceMs) },
   })
     .sort({ updatedAt: 1 })
@@ -32,8 +32,8 @@ export async function listPendingOrderMail({ graceMs, limit }: { graceMs: number
     .lean();
   return docs.map((doc): PendingOrderMail => ({
     order: toOrderView(doc),
-    events: (doc.mailPending ?? []).filter((event): event is OrderMailEvent =>
-      (ORDER_MAIL_EVENTS as readonly string[]).includes(event),
+    events: (doc.eventsPending ?? []).filter((event): event is OrderEventKind =>
+      (ORDER_EVENT_KINDS as readonly string[]).includes(event),
     ),
     lowStockPartIds: (doc.lowStockPartIds ?? []).map((id) => id.toString()),
   }));

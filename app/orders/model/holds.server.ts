@@ -31,7 +31,7 @@ export async function endUnpaidOrder(
     { ...filter, status: Array.isArray(from) ? { $in: from } : from, paidCents: { $in: [0, null] } },
     {
       $set: { ...set, status, [ENDED_AT[status]]: new Date(), stockPending: "release" },
-      $addToSet: { mailPending: status },
+      $addToSet: { eventsPending: status },
     },
     { returnDocument: "after" },
   ).lean();
@@ -155,7 +155,7 @@ export async function noteHoldReminders({
   for (const candidate of candidates) {
     const doc = await Order.findOneAndUpdate(
       { _id: candidate._id, status: "unpaid", holdUntil: candidate.holdUntil, holdReminderAt: { $exists: false } },
-      { $set: { holdReminderAt: now }, $addToSet: { mailPending: "reminder" } },
+      { $set: { holdReminderAt: now }, $addToSet: { eventsPending: "reminder" } },
       { returnDocument: "after" },
     ).lean();
     if (doc) noted.push(toOrderView(doc));

@@ -96,7 +96,7 @@ export async function addRecordedPayment(orderId: string, input: RecordedPayment
               }
             : {}),
         },
-        ...(paidInFull ? { $addToSet: { mailPending: "paid" } } : {}),
+        ...(paidInFull ? { $addToSet: { eventsPending: "paid" } } : {}),
       },
       { returnDocument: "after" },
     ).lean();

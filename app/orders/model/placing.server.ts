@@ -72,7 +72,7 @@ export async function confirmOrder(orderId: string, lowStockPartIds: string[] = 
         $set: {
           status: waits ? "approval" : onAccount ? "account" : "unpaid",
           ...(onAccount && !waits ? {} : { holdUntil: new Date(Date.now() + stockSettings().holdMs) }),
-          ...(waits ? {} : { mailPending: ["placed"] }),
+          ...(waits ? {} : { eventsPending: ["placed"] }),
           ...(lowStockPartIds.length ? { lowStockPartIds } : {}),
         },
         $unset: { reserveBy: "" },
@@ -117,7 +117,7 @@ export async function unconfirmOrder(orderId: string) {
       paidCents: { $in: [0, null] },
       invoiceNumber: null,
     },
-    { $set: { status: "failed" }, $unset: { holdUntil: "", mailPending: "", lowStockPartIds: "" } },
+    { $set: { status: "failed" }, $unset: { holdUntil: "", eventsPending: "", lowStockPartIds: "" } },
   );
   return result.modifiedCount === 1;
 }

@@ -101,7 +101,7 @@ export async function requestReturn(
           requestedByName: input.requestedByName,
         },
       },
-      $addToSet: { mailPending: "return" },
+      $addToSet: { eventsPending: "return" },
     },
     { returnDocument: "after" },
   ).lean();
@@ -153,7 +153,7 @@ export async function decideReturn(
               entry.lines.map((line) => [`lines.${line.lineIndex}.returnedQuantity`, -line.quantity]),
             ),
           }),
-      $addToSet: { mailPending: "return" },
+      $addToSet: { eventsPending: "return" },
     },
     { returnDocument: "after" },
   ).lean();
@@ -222,7 +222,7 @@ export async function receiveReturn(
         [`${at}.creditPending`]: true,
       },
       ...(notBack.length ? { $inc: Object.fromEntries(notBack) } : {}),
-      $addToSet: { mailPending: "return" },
+      $addToSet: { eventsPending: "return" },
     },
     { returnDocument: "after" },
   ).lean();

@@ -51,7 +51,7 @@ export const ENDED_UNPAID_STATUSES = ["cancelled", "removed", "expired"] as cons
 export const INVOICED_STATUSES = ["account", "paid", "shipped"] as const;
 
 /** The changes that mail someone: placing an order, each later status, and the hold's reminder. */
-export const ORDER_MAIL_EVENTS = [
+export const ORDER_EVENT_KINDS = [
   "placed",
   "paid",
   "shipped",
@@ -65,7 +65,7 @@ export const ORDER_MAIL_EVENTS = [
   "credit",
   "refund",
 ] as const;
-export type OrderMailEvent = (typeof ORDER_MAIL_EVENTS)[number];
+export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
 
 /** Money received outside Stripe, as staff recorded it; a wrong entry is reversed, never deleted. */
 const recordedPaymentSchema = new Schema({
@@ -371,9 +371,9 @@ const orderSchema = new Schema(
      * The events not yet handed to their subscribers (mail, webhooks). Each change adds its event in
      * the same atomic update that makes it; the service raises it and takes it off once every
      * outbox entry is written (orders/events.server.ts); what a crash or a failed write leaves
-     * here, the order event sweep raises again (orders/mail-sweep.server.ts).
+     * here, the order event sweep raises again (orders/event-sweep.server.ts).
      */
-    mailPending: { type: [{ type: String, enum: ORDER_MAIL_EVENTS }], default: undefined },
+    eventsPending: { type: [{ type: String, enum: ORDER_EVENT_KINDS }], default: undefined },
     /** The parts whose stock this order took below their minimum order (the admins' low-stock notice). */
     lowStockPartIds: { type: [Schema.Types.ObjectId], default: undefined },
   },
@@ -394,7 +394,7 @@ orderSchema.index({ userEmail: 1, createdAt: -1, _id: -1 });
 // The admin home's sales of the last 30 days (paid orders by the day they were paid).
 orderSchema.index({ paidAt: 1 }, { sparse: true });
 // The order mail sweep: the few orders with an event whose mail is not written yet.
-orderSchema.index({ mailPending: 1 }, { sparse: true });
+orderSchema.index({ eventsPending: 1 }, { sparse: true });
 // The stock sweep and the hold jobs: orders left reserving, holds running out, holds to settle.
 orderSchema.index({ reserveBy: 1 }, { sparse: true });
 orderSchema.index({ holdUntil: 1 }, { sparse: true });

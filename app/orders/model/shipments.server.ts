@@ -102,9 +102,9 @@ export async function recordShipment(
       ...(complete
         ? {
             $set: { status: "shipped", shippedAt: now, shipment: carried, stockPending: "ship" },
-            $addToSet: { mailPending: { $each: ["shipment", "shipped"] } },
+            $addToSet: { eventsPending: { $each: ["shipment", "shipped"] } },
           }
-        : { $addToSet: { mailPending: "shipment" } }),
+        : { $addToSet: { eventsPending: "shipment" } }),
     },
     { returnDocument: "after" },
   ).lean();

@@ -1,12 +1,12 @@
-import { listPendingOrderMail, mailWritten } from "~/orders/model/events.server";
-import { type OrderMailEvent } from "~/orders/model/schema.server";
+import { listOrdersWithPendingEvents, markEventRaised } from "~/orders/model/events.server";
+import { type OrderEventKind } from "~/orders/model/schema.server";
 import { type OrderView } from "~/orders/model/view.server";
 import { getPartsByIds } from "~/models/part.server";
 import { mailHoldEnding } from "./mail.server";
 import { raiseOrderEvent } from "./events.server";
 
 /**
- * Each change of an order notes its event on the order in the same atomic update (`mailPending`),
+ * Each change of an order notes its event on the order in the same atomic update (`eventsPending`),
  * and the service raises it right after (orders/events.server.ts: mail and webhook deliveries). The
  * database has no transactions, so a crash or a failed write between the two leaves the event
  * noted and its outbox entries unwritten: this sweep, run by the outbox sweep job every minute,
@@ -15,9 +15,9 @@ import { raiseOrderEvent } from "./events.server";
  */
 
 /** The step writes its mail at once; an event still pending after this long is the sweep's. */
-export const ORDER_MAIL_GRACE_MS = 60_000;
+export const ORDER_EVENT_GRACE_MS = 60_000;
 
-async function raiseAgain(order: OrderView, event: OrderMailEvent, lowStockPartIds: string[]) {
+async function raiseAgain(order: OrderView, event: OrderEventKind, lowStockPartIds: string[]) {
   switch (event) {
     case "placed": {
       // The admins hear of a part still below its minimum order (one restocked since needs no notice).
@@ -67,16 +67,16 @@ async function raiseAgain(order: OrderView, event: OrderMailEvent, lowStockPartI
     case "reminder": {
       // A reminder is mail only (no webhook event): cleared here once written.
       const written = await mailHoldEnding(order);
-      if (written) await mailWritten(order.id, "reminder");
+      if (written) await markEventRaised(order.id, "reminder");
       return written;
     }
   }
 }
 
 /** Raises every order event left pending; returns how many it settled. */
-export async function sweepOrderMail({ graceMs = ORDER_MAIL_GRACE_MS, limit = 200 } = {}) {
+export async function sweepOrderEvents({ graceMs = ORDER_EVENT_GRACE_MS, limit = 200 } = {}) {
   let settled = 0;
-  for (const { order, events, lowStockPartIds } of await listPendingOrderMail({ graceMs, limit })) {
+  for (const { order, events, lowStockPartIds } of await listOrdersWithPendingEvents({ graceMs, limit })) {
     for (const event of events) {
       if (await raiseAgain(order, event, lowStockPartIds)) settled++;
     }
