@@ -111,6 +111,14 @@ export default tseslint.config(
               message: "The order services are called by routes, never the other way round.",
             },
             {
+              // The audit log is written by the service that makes a change (app/utils/*.server.ts,
+              // app/orders/*.server.ts), so every way to a change (screen, API, job) audits it alike.
+              target: "./app/routes",
+              from: "./app/utils/audit-trail.server.ts",
+              message:
+                "Routes never write the audit log: call the service that makes the change (e.g. utils/parts.server.ts, utils/users.server.ts, orders/service.server.ts); it raises the audit entry.",
+            },
+            {
               // What the browser runs (components, mail templates, formatting, client-safe forms and
               // helpers): never a model, the order module or a *.server file, not even for a type.
               target: [

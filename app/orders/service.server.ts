@@ -139,11 +139,20 @@ export async function cancelCustomerOrder(orderId: string, customer: CustomerSco
   return order;
 }
 
-/** An admin removes an unpaid order with no money received; null if it is not that (any more). */
-export async function removeUnpaidOrder(orderId: string) {
+/** An admin removes an unpaid order with no money received, audited; null if it is not that (any more). */
+export async function removeUnpaidOrder(orderId: string, { actor, context }: { actor: Actor; context?: Context }) {
   const order = await removeOrder(orderId);
-  if (order) await raiseOrderEvent({ type: "orderCancelled", order, by: "shop" });
-  if (order) await allocateArrivedStock(order.lines.map((line) => line.partId));
+  if (!order) return null;
+  await raiseOrderEvent({ type: "orderCancelled", order, by: "shop" });
+  await allocateArrivedStock(order.lines.map((line) => line.partId));
+  await audit({
+    context,
+    actor,
+    action: "order.remove",
+    target: orderTarget(order),
+    before: { status: "Unpaid" },
+    after: { status: "Removed" },
+  });
   return order;
 }
 

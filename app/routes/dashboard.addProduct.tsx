@@ -7,9 +7,8 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { PartCatalogueFields, PartDescriptionFields, PartPriceFields } from "~/components/part-catalogue-fields";
-import { addPart } from "~/models/part.server";
 import { requireAdmin } from "~/utils/guards.server";
-import { audit, partTarget, partValues } from "~/utils/audit-trail.server";
+import { createPart } from "~/utils/parts.server";
 import { DEFAULT_BRAND } from "~/domain/catalogue";
 import { newPartSchema } from "~/utils/catalogue-forms";
 import { readForm } from "~/utils/form.server";
@@ -41,20 +40,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
     volumeBreaks,
   } = submission.value;
   try {
-    const result = await addPart({
-      name,
-      description,
-      img,
-      availableQuantity: quantity,
-      priceCents: dollarsToCents(price),
-      minOrderQuantity,
-      partNumber,
-      category,
-      brand,
-      oeNumbers,
-      fitment,
-      volumeBreaks,
-    });
+    const result = await createPart(
+      {
+        name,
+        description,
+        img,
+        availableQuantity: quantity,
+        priceCents: dollarsToCents(price),
+        minOrderQuantity,
+        partNumber,
+        category,
+        brand,
+        oeNumbers,
+        fitment,
+        volumeBreaks,
+      },
+      { actor: admin, context },
+    );
     if (!result.ok) {
       return data(
         submission.reply({
@@ -64,13 +66,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
         { status: 409 },
       );
     }
-    await audit({
-      context,
-      actor: admin,
-      action: "part.add",
-      target: partTarget(result.part),
-      after: partValues(result.part),
-    });
   } catch (error) {
     console.error(error);
     return data(submission.reply({ formErrors: [FAILED_TO_ADD] }), { status: 500 });

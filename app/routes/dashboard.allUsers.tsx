@@ -13,16 +13,13 @@ import { userConfirmCopy, type UserConfirmIntent } from "~/components/user-confi
 import { Pagination } from "~/components/pagination";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { deleteUserSessions } from "~/models/session.server";
-import { revokeKeysMadeBy } from "~/utils/account-access.server";
 import { getCompany } from "~/models/company.server";
-import { demoteAdmin, makeAdmin } from "~/models/user-admin.server";
 import { getUserById, listUsers } from "~/models/user.server";
 import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
 import { userActionSchema } from "~/utils/account-schemas";
 import { getUser, requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
-import { audit, personLabel } from "~/utils/audit-trail.server";
+import { grantAdmin, revokeAdmin, signOutEverywhere } from "~/utils/users.server";
 
 const PER_PAGE = 20;
 /** Spec 8: what the page shows when the server refuses a promotion (403). */
@@ -75,17 +72,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const refuse = (message: string, status: number) => data(submission.reply({ formErrors: [message] }), { status });
 
   if (intent === "demote") {
-    const outcome = await demoteAdmin(userId);
+    const outcome = await revokeAdmin(userId, target, { actor: user, context });
     if (outcome === "last-admin") return refuse(LAST_ADMIN, 409);
     if (outcome === "not-admin" || !target) return refuse("That user does not exist or is not an admin.", 409);
-    await audit({
-      context,
-      actor: user,
-      action: "user.demote",
-      target: { type: "user", id: userId, label: personLabel(target) },
-      before: { role: "admin" },
-      after: { role: "customer" },
-    });
     // Demoting oneself ends one's admin screens: back to My Profile.
     if (userId === user.id) return redirectWithSuccess("/dashboard", "You are no longer an admin.");
     return redirectWithSuccess(back, `${target.name} is no longer an admin.`);
@@ -93,34 +82,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "sign-out") {
     if (!target) return refuse("That user does not exist.", 404);
-    const ended = await deleteUserSessions(userId);
     // A key is a way in as good as a session: it ends with them.
-    const keys = await revokeKeysMadeBy(target, { actor: user, context, why: "signed out everywhere" });
-    await audit({
-      context,
-      actor: user,
-      action: "user.sign-out-everywhere",
-      target: { type: "user", id: userId, label: personLabel(target) },
-      before: { sessions: ended, apiKeys: keys },
-      after: { sessions: 0, apiKeys: 0 },
-    });
+    const { keys } = await signOutEverywhere(userId, target, { actor: user, context });
     const revoked = keys ? ` ${keys === 1 ? "1 API key" : `${keys} API keys`} revoked.` : "";
     if (userId === user.id) return redirectWithSuccess("/login", `You have been signed out everywhere.${revoked}`);
     return redirectWithSuccess(back, `${target.name} has been signed out everywhere.${revoked}`);
   }
 
   if (userId === user.id) return refuse("You cannot change your own role.", 400);
-  if (!(await makeAdmin(userId))) {
+  if (!(await grantAdmin(userId, target, { actor: user, context }))) {
     return refuse(`${MAKE_ADMIN_FAILED}: that user does not exist or is already an admin.`, 409);
   }
-  await audit({
-    context,
-    actor: user,
-    action: "user.make-admin",
-    target: { type: "user", id: userId, label: target ? personLabel(target) : null },
-    before: { role: "customer" },
-    after: { role: "admin" },
-  });
   return redirectWithSuccess(back, "Successfully made an admin");
 }
 

@@ -10,11 +10,10 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { openAccountOrders } from "~/orders/model/payments.server";
 import { getUserById } from "~/models/user.server";
-import { setPriceGroup, setTaxProfile } from "~/models/user-admin.server";
 import { getPriceGroup, listPriceGroups } from "~/models/price-group.server";
 import { CustomerPricingForm } from "~/components/customer-pricing-form";
 import { customerPricingSchema } from "~/utils/pricing-forms";
-import { audit } from "~/utils/audit-trail.server";
+import { setCustomerPricing, taxInWords } from "~/utils/users.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { formatCents } from "~/format";
@@ -96,24 +95,13 @@ async function savePricing(
     const reply = submission.reply({ fieldErrors: { priceGroupId: ["That price group no longer exists"] } });
     return dataWithInit({ intent, result: reply }, { status: 422 });
   }
-  // Two single-field updates of the same account: each is atomic, and either alone leaves a valid account.
-  if (!(await setPriceGroup(user.id, priceGroupId)) || !(await setTaxProfile(user.id, tax))) {
+  if (!(await setCustomerPricing(user, { priceGroupId, tax }, { actor: admin, context }))) {
     const reply = submission.reply({ formErrors: ["This account changed meanwhile; reload the page."] });
     return dataWithInit({ intent, result: reply }, { status: 409 });
   }
-  const words = (t: typeof tax) =>
-    t ? [t.country, t.state, t.vatNumber, t.exemptionCertificate].filter(Boolean).join(" ") : "not recorded";
-  await audit({
-    context,
-    actor: admin,
-    action: "user.set-pricing",
-    target: { type: "user", id: user.id, label: user.email },
-    before: { priceGroupId: user.pricing.priceGroupId, tax: words(user.pricing.tax) },
-    after: { priceGroupId, tax: words(tax) },
-  });
   return redirectWithSuccess(
     `/dashboard/allUsers/${user.id}`,
-    `${user.name}: ${group ? `price group ${group.name}` : "list prices"}, tax ${words(tax)}`,
+    `${user.name}: ${group ? `price group ${group.name}` : "list prices"}, tax ${taxInWords(tax)}`,
   );
 }
 

@@ -23,7 +23,6 @@ import { removeUnpaidOrder } from "~/orders/service.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { formatCents, formatDateTime, formatQuantity } from "~/format";
 import { readForm } from "~/utils/form.server";
-import { audit, orderStatusChange } from "~/utils/audit-trail.server";
 import { orderFilterSchema, toOrderFilter } from "~/utils/order-filters";
 import { manageOrdersSchema, parsePage } from "~/utils/shop-forms";
 import {
@@ -78,7 +77,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return data({ ...posted, result: submission.reply() }, { status: 400 });
 
   const { orderId } = submission.value;
-  const changed = await removeUnpaidOrder(orderId);
+  const changed = await removeUnpaidOrder(orderId, { actor: admin, context });
   if (!changed) {
     const order = await getOrderById(orderId);
     const message = !order
@@ -86,7 +85,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
       : `Only orders unpaid or awaiting approval, with no money received, can be removed; ${order.number} is ${ORDER_STATE_WORDS[order.state]}.`;
     return data({ ...posted, result: submission.reply({ formErrors: [message] }) }, { status: order ? 409 : 404 });
   }
-  await audit({ context, actor: admin, ...orderStatusChange("remove", changed) });
   const { search } = new URL(request.url);
   return redirectWithSuccess(
     `/dashboard/manageOrders${search}`,

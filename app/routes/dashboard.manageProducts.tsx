@@ -9,13 +9,12 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { deletePart, getPart, listPartsForAdmin, updatePartPriceAndStock } from "~/models/part.server";
-import { allocateArrivedStock } from "~/orders/warehouse.server";
+import { getPart, listPartsForAdmin } from "~/models/part.server";
+import { removePart, savePriceAndStock } from "~/utils/parts.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { formatCents, formatQuantity } from "~/format";
 import { dollarsToCents, manageProductsSchema, parsePage, priceFieldValue, updatePartSchema } from "~/utils/shop-forms";
 import { readForm } from "~/utils/form.server";
-import { audit, partTarget, partValues } from "~/utils/audit-trail.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -37,29 +36,27 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   const { value } = submission;
   if (value.intent === "delete") {
-    const deleted = await deletePart(value.partId);
+    const deleted = await removePart(value.partId, { actor: admin, context });
     if (!deleted) {
       return data(
         { ...posted, result: submission.reply({ formErrors: ["That part no longer exists."] }) },
         { status: 404 },
       );
     }
-    await audit({
-      context,
-      actor: admin,
-      action: "part.delete",
-      target: partTarget(deleted),
-      before: partValues(deleted),
-    });
     return redirectWithSuccess("/dashboard/manageProducts", `${deleted.name} is deleted`);
   }
 
-  const updated = await updatePartPriceAndStock({
-    partId: value.partId,
-    priceCents: dollarsToCents(value.price),
-    availableQuantity: value.stock,
-    expectedStock: value.expectedStock,
-  });
+  // Stock that arrives goes to the orders waiting on backorder first (`waiting`: how many).
+  const updated = await savePriceAndStock(
+    {
+      partId: value.partId,
+      priceCents: dollarsToCents(value.price),
+      availableQuantity: value.stock,
+      expectedStock: value.expectedStock,
+    },
+    previous,
+    { actor: admin, context },
+  );
   if (!updated.ok && updated.reason === "missing") {
     return data(
       { ...posted, result: submission.reply({ formErrors: ["That part no longer exists."] }) },
@@ -71,17 +68,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const message = `Orders changed the stock to ${formatQuantity(now)} while you were editing: check it and save again`;
     return data({ ...posted, result: submission.reply({ fieldErrors: { stock: [message] } }) }, { status: 409 });
   }
-  await audit({
-    context,
-    actor: admin,
-    action: "part.update",
-    target: partTarget(updated.part),
-    before: previous && { ...partValues(previous), availableQuantity: value.expectedStock },
-    after: partValues(updated.part),
-  });
+  const { waiting } = updated;
   const { search } = new URL(request.url);
-  // Stock that arrives goes to the orders waiting on backorder first, oldest first.
-  const waiting = value.stock > value.expectedStock ? await allocateArrivedStock([updated.part.id]) : 0;
   return redirectWithSuccess(
     `/dashboard/manageProducts${search}`,
     waiting

@@ -7,8 +7,8 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { PartCatalogueFields, PartDescriptionFields, PartPriceFields } from "~/components/part-catalogue-fields";
 import { formatQuantity } from "~/format";
-import { getPartForEdit, partNumberTaken, updatePartCatalogue } from "~/models/part-catalogue.server";
-import { audit, partEditChanges, partTarget } from "~/utils/audit-trail.server";
+import { getPartForEdit, partNumberTaken } from "~/models/part-catalogue.server";
+import { editPart } from "~/utils/parts.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { catalogueFormDefaults, editPartSchema } from "~/utils/catalogue-forms";
 import { readForm } from "~/utils/form.server";
@@ -58,32 +58,29 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     restockOn,
     leadTimeDays,
   } = submission.value;
-  const result = await updatePartCatalogue(id, {
-    name,
-    description,
-    img,
-    priceCents: dollarsToCents(price),
-    minOrderQuantity,
-    partNumber,
-    category,
-    brand,
-    oeNumbers,
-    fitment,
-    lowStockThreshold: lowStockThreshold ?? null,
-    volumeBreaks,
-    backorderable: Boolean(backorderable),
-    restockOn: restockOn ?? null,
-    leadTimeDays: leadTimeDays ?? null,
-  });
+  const result = await editPart(
+    id,
+    {
+      name,
+      description,
+      img,
+      priceCents: dollarsToCents(price),
+      minOrderQuantity,
+      partNumber,
+      category,
+      brand,
+      oeNumbers,
+      fitment,
+      lowStockThreshold: lowStockThreshold ?? null,
+      volumeBreaks,
+      backorderable: Boolean(backorderable),
+      restockOn: restockOn ?? null,
+      leadTimeDays: leadTimeDays ?? null,
+    },
+    { actor: admin, context },
+  );
   if (!result.ok && result.reason === "missing") throw new Response(MISSING, { status: 404 });
   if (!result.ok) return dataWithInit(submission.reply({ fieldErrors: { partNumber: [TAKEN] } }), { status: 409 });
-  await audit({
-    context,
-    actor: admin,
-    action: "part.edit",
-    target: partTarget({ id, name }),
-    ...partEditChanges(result.before, result.after),
-  });
   return redirectWithSuccess("/dashboard/manageProducts", `${name} is saved`);
 }
 

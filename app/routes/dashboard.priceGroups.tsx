@@ -5,15 +5,9 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { inputAttributes, ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
-import {
-  deletePriceGroup,
-  getPriceGroup,
-  listPriceGroups,
-  priceGroupNameTaken,
-  savePriceGroup,
-} from "~/models/price-group.server";
+import { getPriceGroup, listPriceGroups, priceGroupNameTaken } from "~/models/price-group.server";
 import { countInPriceGroup } from "~/models/user.server";
-import { audit } from "~/utils/audit-trail.server";
+import { removePriceGroup, writePriceGroup } from "~/utils/price-groups.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { formatRules, priceGroupSchema, priceGroupsSchema, RULES_HELP } from "~/utils/pricing-forms";
@@ -54,21 +48,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const message = `${group.name} has ${members} ${members === 1 ? "customer" : "customers"}: move them to another group first.`;
       return data(submission.reply({ formErrors: [message] }), { status: 409 });
     }
-    await deletePriceGroup(group.id);
-    await audit({
-      context,
-      actor: admin,
-      action: "price-group.delete",
-      target: { type: "price-group", id: group.id, label: group.name },
-    });
+    await removePriceGroup(group, { actor: admin, context });
     return redirectWithSuccess(PATH, `Price group ${group.name} deleted`);
   }
   if (await priceGroupNameTaken(value.name, value.id)) {
     return data(submission.reply({ fieldErrors: { name: ["Another price group has this name"] } }), { status: 409 });
-  }
-  const before = value.id ? await getPriceGroup(value.id) : null;
-  if (value.id && !before) {
-    return data(submission.reply({ formErrors: ["That price group no longer exists."] }), { status: 404 });
   }
   const input = {
     name: value.name,
@@ -76,18 +60,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     rules: value.rules,
     stacksWithBreaks: value.stacksWithBreaks,
   };
-  const saved = await savePriceGroup(input, value.id);
+  const saved = await writePriceGroup(input, value.id, { actor: admin, context });
   if (!saved) return data(submission.reply({ formErrors: ["That price group no longer exists."] }), { status: 404 });
-  await audit({
-    context,
-    actor: admin,
-    action: "price-group.save",
-    target: { type: "price-group", id: saved.id, label: saved.name },
-    before: before
-      ? { percentOff: before.percentOff, rules: formatRules(before.rules), stacksWithBreaks: before.stacksWithBreaks }
-      : null,
-    after: { percentOff: saved.percentOff, rules: formatRules(saved.rules), stacksWithBreaks: saved.stacksWithBreaks },
-  });
   return redirectWithSuccess(PATH, `Price group ${saved.name} saved`);
 }
 

@@ -8,8 +8,8 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, SubmitButton } from "~/components/forms";
 import { StarRating } from "~/components/storefront";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { deleteReview, getReviewForAdmin, hideReview, listReviewsForAdmin, unhideReview } from "~/models/review.server";
-import { audit } from "~/utils/audit-trail.server";
+import { getReviewForAdmin, listReviewsForAdmin } from "~/models/review.server";
+import { moderateReview } from "~/utils/reviews.server";
 import { requireAdmin } from "~/utils/guards.server";
 import { readForm } from "~/utils/form.server";
 import { truncate } from "~/domain/format";
@@ -58,45 +58,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const review = await getReviewForAdmin(reviewId);
   const refuse = (message: string, status: number) => data(submission.reply({ formErrors: [message] }), { status });
   if (!review) return refuse("That review no longer exists.", 404);
-  const target = { type: "review" as const, id: review.id, label: `${review.rating}★ by ${review.email}` };
-
+  const outcome = await moderateReview(review, intent, { actor: admin, context });
+  if (outcome === "already-hidden") return refuse("That review is already hidden.", 409);
+  if (outcome === "already-visible") return refuse("That review is already on the home page.", 409);
+  if (outcome === "newer-visible") {
+    return refuse(`${review.userName} has a newer review on the home page: hide that one first.`, 409);
+  }
+  if (outcome === "missing") return refuse("That review no longer exists.", 404);
   if (intent === "hide") {
-    if (!(await hideReview(reviewId))) return refuse("That review is already hidden.", 409);
-    await audit({
-      context,
-      actor: admin,
-      action: "review.hide",
-      target,
-      before: { status: review.status },
-      after: { status: "hidden" },
-    });
     return redirectWithSuccess(back, `The review by ${review.userName} is hidden from the home page.`);
   }
   if (intent === "unhide") {
-    const outcome = await unhideReview(reviewId);
-    if (outcome === "missing") return refuse("That review is already on the home page.", 409);
-    if (outcome === "newer-visible") {
-      return refuse(`${review.userName} has a newer review on the home page: hide that one first.`, 409);
-    }
-    await audit({
-      context,
-      actor: admin,
-      action: "review.unhide",
-      target,
-      before: { status: review.status },
-      after: { status: "visible" },
-    });
     return redirectWithSuccess(back, `The review by ${review.userName} is on the home page again.`);
   }
-  if (!(await deleteReview(reviewId))) return refuse("That review no longer exists.", 404);
-  await audit({
-    context,
-    actor: admin,
-    action: "review.delete",
-    target,
-    before: { status: review.status, rating: review.rating, description: truncate(review.description, 200) },
-    after: null,
-  });
   return redirectWithSuccess(back, `The review by ${review.userName} is deleted.`);
 }
 

@@ -1,6 +1,4 @@
 import { insertAuditEntry, type AuditAction, type AuditValues } from "~/models/audit.server";
-import type { PartEdit } from "~/models/part-catalogue.server";
-import { formatBreaks } from "~/domain/pricing";
 import { getEnv } from "./env.server";
 
 export type { AuditAction, AuditValues } from "~/models/audit.server";
@@ -57,66 +55,4 @@ export async function audit(event: AuditEvent): Promise<void> {
 /** A person as the log names them: "Ada Lovelace (ada@example.com)". */
 export function personLabel(user: { name: string; email: string }) {
   return `${user.name} (${user.email})`;
-}
-
-/** A part as an audit target and the values the log keeps of it (one shape for add, edit, delete). */
-export function partTarget(part: { id: string; name: string }) {
-  return { type: "part" as const, id: part.id, label: part.name };
-}
-
-export function partValues(part: {
-  partNumber: string;
-  priceCents: number;
-  availableQuantity: number;
-  minOrderQuantity: number;
-}): AuditValues {
-  const { partNumber, priceCents, availableQuantity, minOrderQuantity } = part;
-  return { partNumber, priceCents, availableQuantity, minOrderQuantity };
-}
-
-/** Remove (unpaid to removed) as an audit event (shipping and payments: orders/service.server.ts). */
-export function orderStatusChange(
-  intent: "remove",
-  order: { id: string; number: string; summary: string; userEmail: string },
-): Pick<AuditEvent, "action" | "target" | "before" | "after"> {
-  const [action, before, after] = ["order.remove", "Unpaid", "Removed"] as const;
-  return {
-    action,
-    target: { type: "order", id: order.id, label: `${order.number}: ${order.summary} for ${order.userEmail}` },
-    before: { status: before },
-    after: { status: after },
-  };
-}
-
-function editValues(part: PartEdit): AuditValues {
-  return {
-    name: part.name,
-    description: part.description,
-    img: part.img,
-    priceCents: part.priceCents,
-    minOrderQuantity: part.minOrderQuantity,
-    partNumber: part.partNumber,
-    category: part.category,
-    brand: part.brand,
-    oeNumbers: part.oeNumbers.join(", "),
-    fitment: part.fitment
-      .map((row) => `${row.make} ${row.model} ${row.yearFrom}-${row.yearTo}${row.engine ? ` ${row.engine}` : ""}`)
-      .join("; "),
-    lowStockThreshold: part.lowStockThreshold,
-    volumeBreaks: formatBreaks(part.volumeBreaks),
-    backorderable: part.backorderable ?? false,
-    restockOn: part.restockOn ?? null,
-    leadTimeDays: part.leadTimeDays ?? null,
-  };
-}
-
-/** An Edit Product save as the log keeps it: only the fields that changed, before and after. */
-export function partEditChanges(before: PartEdit, after: PartEdit) {
-  const was = editValues(before);
-  const now = editValues(after);
-  const changed = Object.keys(now).filter((key) => was[key] !== now[key]);
-  return {
-    before: Object.fromEntries(changed.map((key) => [key, was[key]])) as AuditValues,
-    after: Object.fromEntries(changed.map((key) => [key, now[key]])) as AuditValues,
-  };
 }

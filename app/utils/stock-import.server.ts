@@ -3,7 +3,8 @@ import { allocateArrivedStock } from "~/orders/warehouse.server";
 import { setBackorderPolicy } from "~/models/part-catalogue.server";
 import { parse } from "csv-parse";
 import { applyImportedChange } from "~/models/part-csv.server";
-import { audit, partTarget, partValues, type AuditEvent } from "./audit-trail.server";
+import { audit, type AuditEvent } from "./audit-trail.server";
+import { partTarget, partValues } from "./parts.server";
 import { formatCents, formatQuantity } from "~/format";
 import { MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
 import {

@@ -83,6 +83,15 @@ describe("what the browser runs, and the services", () => {
     }
     expect(await layerErrors("app/utils/probe.server.ts", ["~/models/part.server", "~/emails/orders"])).toEqual([]);
   });
+
+  test("audit entries are raised by services: a route importing the audit trail is refused, a service is not", async () => {
+    const [refused] = await layerErrors("app/routes/dashboard.probe.tsx", ["~/utils/audit-trail.server"]);
+    expect(refused?.message).toMatch(/Routes never write the audit log/);
+    expect(await layerErrors("app/routes/dashboard.probe.tsx", ["~/utils/parts.server"])).toEqual([]);
+    for (const file of ["app/utils/probe.server.ts", "app/orders/probe.server.ts"]) {
+      expect(await layerErrors(file, ["~/utils/audit-trail.server"]), file).toEqual([]);
+    }
+  });
 });
 
 test("numbers and dates are formatted by app/format only: a screen formatting one itself is refused", async () => {

@@ -309,6 +309,12 @@ describe("reviews", () => {
     );
     expect(show.status).toBe(302);
     expect(await homeHtml()).toContain(text);
+    const shown = await Audit.findOne({ targetId: String(review._id), action: "review.unhide" }).lean();
+    expect(shown).toMatchObject({
+      actorEmail: admin.email,
+      before: { status: "hidden" },
+      after: { status: "visible" },
+    });
   });
 
   test("a replaced review cannot be shown beside its newer one", async () => {

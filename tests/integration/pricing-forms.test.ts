@@ -4,6 +4,7 @@
  * customer's own price appears on the screens the admin's choices change.
  */
 import { describe, expect, test } from "vitest";
+import { Audit } from "~/models/audit.server";
 import { Part } from "~/models/part.server";
 import { Company } from "~/models/company.server";
 import { PriceGroup } from "~/models/price-group.server";
@@ -172,6 +173,70 @@ describe("price groups", () => {
     );
     const data = (await page.json()) as { prices: { unitPriceCents: number; listPriceCents: number }[] };
     expect(data.prices[0]).toMatchObject({ unitPriceCents: 920, listPriceCents: 1000 });
+  });
+
+  test("saving a group (new, then changed), a customer's pricing and deleting a group each write their audit entry", async () => {
+    const staff = await createUser({ role: "admin" });
+    const cookie = await sessionCookieHeader(staff.id);
+    const post = (fields: Record<string, string>) =>
+      settle(priceGroupsAction(actionArgs(postRequest("/dashboard/priceGroups", fields, { cookie }))));
+    const name = `Audited ${Date.now()}`;
+    expect((await post({ intent: "save", name, percentOff: "5" })).status).toBe(302);
+    const id = (await PriceGroup.findOne({ name }).lean())!._id.toString();
+    expect((await post({ intent: "save", id, name, percentOff: "7", rules: "category brakes -8%" })).status).toBe(302);
+    const saves = await Audit.find({ targetId: id }).sort({ at: 1 }).lean();
+    expect(saves).toMatchObject([
+      {
+        action: "price-group.save",
+        actorEmail: staff.email,
+        targetType: "price-group",
+        targetLabel: name,
+        before: null,
+        after: { percentOff: 5, rules: "", stacksWithBreaks: false },
+      },
+      {
+        action: "price-group.save",
+        before: { percentOff: 5, rules: "", stacksWithBreaks: false },
+        after: { percentOff: 7, rules: "category brakes -8%", stacksWithBreaks: false },
+      },
+    ]);
+
+    const customer = await createUser({});
+    const pricing = await settle(
+      customerAction(
+        actionArgs(
+          postRequest(
+            `/dashboard/allUsers/${customer.id}`,
+            { intent: "pricing", priceGroupId: id, country: "US", state: "MI" },
+            { cookie },
+          ),
+          { id: customer.id },
+        ),
+      ),
+    );
+    expect(pricing.status).toBe(302);
+    expect(await Audit.find({ targetId: customer.id }).lean()).toMatchObject([
+      {
+        action: "user.set-pricing",
+        actorEmail: staff.email,
+        targetType: "user",
+        targetLabel: customer.email,
+        before: { priceGroupId: null, tax: "not recorded" },
+        after: { priceGroupId: id, tax: "US MI" },
+      },
+    ]);
+
+    const spare = `Spare ${Date.now()}`;
+    expect((await post({ intent: "save", name: spare })).status).toBe(302);
+    const spareId = (await PriceGroup.findOne({ name: spare }).lean())!._id.toString();
+    expect((await post({ intent: "delete", id: spareId })).status).toBe(302);
+    expect(await Audit.findOne({ targetId: spareId, action: "price-group.delete" }).lean()).toMatchObject({
+      actorEmail: staff.email,
+      targetType: "price-group",
+      targetLabel: spare,
+      before: null,
+      after: null,
+    });
   });
 });
 
