@@ -5,6 +5,7 @@ import type { OrderPaymentMethod, ReceivedPayment } from "~/domain/order-payment
 import { termsWords } from "~/domain/order-states";
 import { describeShipment } from "~/utils/shipping";
 import { countryName } from "~/domain/tax-id";
+import type { PostalAddress } from "~/domain/address";
 
 export const DOCUMENT_KINDS = ["invoice", "pro-forma", "packing-slip", "credit-note"] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
@@ -52,6 +53,8 @@ export type OrderDocumentData = {
     poNumber: string | null;
     phone: string;
     address: string;
+    /** The delivery address field by field (null on orders placed before addresses had fields). */
+    deliveryAddress: PostalAddress | null;
     totalCents: number;
     netCents: number;
     /** Frozen when placed; none on orders placed before tax lines were kept. */
@@ -72,6 +75,8 @@ export type OrderDocumentData = {
     taxId: string;
     country: string;
     billingAddress: string;
+    /** The billing address field by field, when the company stores it with fields. */
+    billing: PostalAddress | null;
   };
 };
 

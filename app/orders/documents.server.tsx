@@ -136,6 +136,7 @@ export async function orderDocumentFor(
       poNumber: order.poNumber,
       phone: order.phone,
       address: order.address,
+      deliveryAddress: order.deliveryAddress,
       totalCents: order.totalCents,
       netCents: order.netCents,
       taxLines: order.taxLines,
@@ -163,6 +164,7 @@ export async function orderDocumentFor(
       taxId: profile?.company.taxId ?? "",
       country: profile?.company.country ?? "",
       billingAddress: profile?.company.billingAddress ?? "",
+      billing: profile?.company.billing ?? null,
     },
   };
   return { ok: true, data: note ? creditNoteData(data, order, note) : data };

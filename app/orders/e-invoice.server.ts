@@ -11,6 +11,7 @@ import { FormatFactoryService, type Invoice, type InvoiceServiceOptions } from "
 import type { OrderDocumentData } from "~/components/order-document";
 import { company } from "~/content/company";
 import { seller } from "~/content/tax-rates";
+import { regionLabel, type PostalAddress } from "~/domain/address";
 import { termsWords } from "~/domain/order-states";
 
 /** A credit note: its own number and date, and the invoice it corrects (EN 16931 BG-3). */
@@ -39,6 +40,18 @@ type Country =
   Invoice["ubl:Invoice"]["cac:AccountingCustomerParty"]["cac:Party"]["cac:PostalAddress"]["cac:Country"]["cbc:IdentificationCode"];
 type Address = Invoice["ubl:Invoice"]["cac:AccountingCustomerParty"]["cac:Party"]["cac:PostalAddress"];
 type VatCategory = "S" | "AE" | "O";
+
+/** A postal address with fields, field by field (BG-5, BG-8, BG-15). */
+function postalAddressFrom(address: PostalAddress): Address {
+  return {
+    ...(address.line1 ? { "cbc:StreetName": address.line1 } : {}),
+    ...(address.line2 ? { "cbc:AdditionalStreetName": address.line2 } : {}),
+    ...(address.city ? { "cbc:CityName": address.city } : {}),
+    ...(address.postalCode ? { "cbc:PostalZone": address.postalCode } : {}),
+    ...(address.region ? { "cbc:CountrySubentity": regionLabel(address.country, address.region) } : {}),
+    "cac:Country": { "cbc:IdentificationCode": address.country as Country },
+  };
+}
 
 /**
  * A postal address from what the order holds now: free text, one line a line, and a country. The
@@ -84,8 +97,9 @@ function taxSituation(data: OrderDocumentData) {
   };
 }
 
-/** The buyer's country: the company's, else the country of its VAT number, else the seller's (a US buyer). */
+/** The buyer's country: its billing address's, else the company's, else the country of its VAT number, else the seller's (a US buyer). */
 function buyerCountry(data: OrderDocumentData) {
+  if (data.customer.billing?.country) return data.customer.billing.country;
   if (/^[A-Z]{2}$/.test(data.customer.country)) return data.customer.country;
   const prefix = data.order.buyerVatNumber?.slice(0, 2).toUpperCase() ?? "";
   if (/^[A-Z]{2}$/.test(prefix)) return prefix === "EL" ? "GR" : prefix;
@@ -189,7 +203,11 @@ export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
         "cbc:EndpointID": customer.email,
         "cbc:EndpointID@schemeID": "EM",
         ...(customer.companyName ? { "cac:PartyName": { "cbc:Name": customer.companyName } } : {}),
-        "cac:PostalAddress": postalAddressOf(customer.billingAddress || order.address, country, buyerName),
+        "cac:PostalAddress": customer.billing
+          ? postalAddressFrom(customer.billing)
+          : !customer.billingAddress && order.deliveryAddress
+            ? postalAddressFrom(order.deliveryAddress)
+            : postalAddressOf(customer.billingAddress || order.address, country, buyerName),
         ...(withVatNumbers && order.buyerVatNumber
           ? { "cac:PartyTaxScheme": { "cbc:CompanyID": order.buyerVatNumber, "cac:TaxScheme": { "cbc:ID": "VAT" } } }
           : {}),
@@ -206,7 +224,11 @@ export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
     },
     "cac:Delivery": {
       ...(order.shippedAt ? { "cbc:ActualDeliveryDate": day(order.shippedAt) } : {}),
-      "cac:DeliveryLocation": { "cac:Address": postalAddressOf(order.address, country, buyerName) },
+      "cac:DeliveryLocation": {
+        "cac:Address": order.deliveryAddress
+          ? postalAddressFrom(order.deliveryAddress)
+          : postalAddressOf(order.address, country, buyerName),
+      },
       "cac:DeliveryParty": { "cac:PartyName": { "cbc:Name": buyerName } },
     },
     ...(creditNote ? {} : { "cac:PaymentMeans": [order.paymentMethod === "card" ? card : bankTransfer] }),

@@ -56,19 +56,46 @@ afterAll(async () => {
 });
 
 type Customer = { id: string; email: string; name: string };
-type Company = { companyName: string; taxId: string; country: string; billingAddress: string };
+type Company = {
+  companyName: string;
+  taxId: string;
+  country: string;
+  billingAddress: string;
+  /** The billing address field by field, as the company form stores it (none: the text only). */
+  billing?: Record<string, string>;
+};
 
 const GERMAN: Company = {
   companyName: "Nordwerk Fahrzeugteile GmbH",
   taxId: "DE811907980",
   country: "DE",
   billingAddress: "Industriestraße 114\n70565 Stuttgart\nGermany",
+  billing: {
+    name: "",
+    company: "Nordwerk Fahrzeugteile GmbH",
+    line1: "Industriestraße 114",
+    line2: "Tor 3",
+    city: "Stuttgart",
+    region: "",
+    postalCode: "70565",
+    country: "DE",
+  },
 };
 const MICHIGAN: Company = {
   companyName: "Lakeside Fleet Repair Inc",
   taxId: "",
   country: "US",
   billingAddress: "88 Dock Road\nDetroit, MI 48209",
+  billing: {
+    name: "",
+    company: "Lakeside Fleet Repair Inc",
+    line1: "88 Dock Road",
+    line2: "",
+    city: "Detroit",
+    region: "MI",
+    postalCode: "48209",
+    country: "US",
+  },
 };
 
 /** A two-line order of `customer`'s company, written with the tax and payment fields the case needs. */
@@ -78,7 +105,8 @@ async function invoicedOrder(
   set: Record<string, unknown>,
   status: "paid" | "account" = "paid",
 ) {
-  await updateCompanyOf(customer.id, { $set: company });
+  const { billing, ...fields } = company;
+  await updateCompanyOf(customer.id, billing ? { $set: company } : { $set: fields, $unset: { billing: "" } });
   const bracket = {
     ...(await createPart({ priceCents: 1_250, name: "Brake caliper bracket" })),
     partNumber: "BC-2201",
@@ -188,6 +216,7 @@ describe("e-invoices", () => {
           taxId: "",
           country: "NL",
           billingAddress: "Havenweg 3\n3011 Rotterdam",
+          // Kept as text before addresses had fields: read line by line.
         },
         {
           totalCents: NET + NL_VAT,
@@ -479,6 +508,16 @@ describe("e-invoices", () => {
       "<cbc:CustomizationID>urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0</cbc:CustomizationID>",
     );
     expect(body).toContain("<cbc:CompanyID>DE811907980</cbc:CompanyID>");
+    // The buyer's address field by field, from the company's billing address.
+    const buyer = body.slice(
+      body.indexOf("<cac:AccountingCustomerParty>"),
+      body.indexOf("</cac:AccountingCustomerParty>"),
+    );
+    expect(buyer).toContain("<cbc:StreetName>Industriestraße 114</cbc:StreetName>");
+    expect(buyer).toContain("<cbc:AdditionalStreetName>Tor 3</cbc:AdditionalStreetName>");
+    expect(buyer).toContain("<cbc:CityName>Stuttgart</cbc:CityName>");
+    expect(buyer).toContain("<cbc:PostalZone>70565</cbc:PostalZone>");
+    expect(buyer).toContain("<cbc:IdentificationCode>DE</cbc:IdentificationCode>");
 
     const other = await createUser({ role: "customer" });
     const { token: otherToken } = await createApiKey({
