@@ -12,10 +12,10 @@ import {
   issueCreditNote,
   listCreditsLeft,
   numberCreditNote,
-  recordPayout,
-  recordRefund,
   type CreditSource,
 } from "~/orders/model/credit-notes.server";
+import { recordPayout } from "~/orders/model/account-credit.server";
+import { recordRefund } from "~/orders/model/refunds.server";
 import type { OrderView } from "~/orders/model/view.server";
 import { audit, type AuditEvent } from "~/utils/audit-trail.server";
 import { refundCreditNote } from "~/utils/stripe.server";

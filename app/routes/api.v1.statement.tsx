@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { formatInvoiceNumber } from "~/orders/model/invoice.server";
 import { openAccountOrders } from "~/orders/model/payments.server";
-import { accountCredits } from "~/orders/model/credit-notes.server";
+import { accountCredits } from "~/orders/model/account-credit.server";
 import { apiCall, methodNotAllowed, money, ok, problem } from "~/utils/api.server";
 import { can } from "~/utils/companies.server";
 

@@ -8,7 +8,7 @@ import { listOverdue } from "~/orders/model/payments.server";
 import { getLatestStockCheck } from "~/models/stock-check.server";
 import { listBackorderedParts } from "~/models/stock-holds.server";
 import { listOpenReturns } from "~/orders/model/returns.server";
-import { listFailedRefunds } from "~/orders/model/credit-notes.server";
+import { listFailedRefunds } from "~/orders/model/refunds.server";
 import { RETURN_REASON_WORDS } from "~/domain/returns";
 import { formatDay, orderStateText } from "~/domain/order-states";
 import { requireAdmin } from "~/utils/guards.server";

@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { company } from "~/content/company";
 import { openAccountOrders } from "~/orders/model/payments.server";
-import { accountCredits } from "~/orders/model/credit-notes.server";
+import { accountCredits } from "~/orders/model/account-credit.server";
 import { creditNotePath } from "~/domain/credit-notes";
 import { requireCustomer } from "~/utils/guards.server";
 import { can } from "~/utils/companies.server";

@@ -4,7 +4,8 @@
  * line already left in a first parcel: Part-shipped, on Shop Today's backorders. Written straight
  * to the database as the other demo orders are, with the holds and counts the stock check expects.
  */
-import { issueCreditNote, recordRefund } from "~/orders/model/credit-notes.server";
+import { issueCreditNote } from "~/orders/model/credit-notes.server";
+import { recordRefund } from "~/orders/model/refunds.server";
 import mongoose from "mongoose";
 import { EMPTY_ADDRESS, formatAddress, type PostalAddress } from "~/domain/address";
 import { taxLinesFor, taxPlaceFor, taxTotal } from "~/domain/tax";

@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import type { OrderView } from "~/orders/model/view.server";
 import type { RefundStatus, CreditNoteView } from "~/domain/credit-notes";
-import { applyRefundStatus } from "~/orders/model/credit-notes.server";
+import { applyRefundStatus } from "~/orders/model/refunds.server";
 import { raiseOrderEvent } from "~/orders/events.server";
 import {
   claimStripeEvent,

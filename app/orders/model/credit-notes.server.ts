@@ -1,20 +1,13 @@
 /**
- * Credit notes on the order (CN-…, their own gap-free sequence) and the refunds they start, and the
- * cancellation of a paid order before it ships. A credit note is written in one update of the order
- * conditional on the number of credit notes read, so of two tabs crediting the same units one is
- * written and the other reads again and finds them credited. Its amounts follow domain/credit-notes.ts.
- * What a crash leaves between a change and its credit note (`creditPending`) the stock sweep issues.
+ * Credit notes on the order (CN-…, their own gap-free sequence) and the cancellation of a paid order
+ * before it ships; the refunds they start are refunds.server.ts, the account credit they leave
+ * account-credit.server.ts. A credit note is written in one update of the order conditional on the
+ * number of credit notes read, so of two tabs crediting the same units one is written and the other
+ * reads again and finds them credited. Its amounts follow domain/credit-notes.ts. What a crash leaves
+ * between a change and its credit note (`creditPending`) the stock sweep issues.
  */
 import mongoose from "mongoose";
-import {
-  creditAmounts,
-  owedByBank,
-  settleCredit,
-  settlementWords,
-  type CreditReason,
-  type RefundStatus,
-  type CreditNoteView,
-} from "~/domain/credit-notes";
+import { creditAmounts, settleCredit, type CreditReason, type CreditNoteView } from "~/domain/credit-notes";
 import { gapFreeSequence } from "~/models/gap-free-numbers.server";
 import { formatQuantity } from "~/format";
 import { isObjectId } from "~/models/part.server";
@@ -22,7 +15,6 @@ import { sameOrMissing } from "~/models/stock-holds.server";
 import { Order, type OrderDoc } from "./schema.server";
 import { toOrderView, type OrderView } from "./view.server";
 import { settleOrderStock } from "./holds.server";
-import { type CustomerScope, scopeFilter } from "./reads.server";
 
 /** Credit note numbers: 1, 2, 3… printed CN-000001, with no gap and no duplicate. */
 export const creditNoteNumbers = gapFreeSequence("credit-note", "credit_note_numbers");
@@ -195,66 +187,6 @@ export async function cancelPaidOrder(orderId: string): Promise<CancelPaidOutcom
   return { outcome: "cancelled", order };
 }
 
-/** Records Stripe's answer to a credit note's refund (its id and status); a refund that succeeded stays so. */
-export async function recordRefund(
-  orderId: string,
-  noteId: string,
-  refund: { id: string | null; status: RefundStatus; failure?: string | null },
-) {
-  const doc = await Order.findById(orderId, { creditNotes: 1 }).lean();
-  const index = (doc?.creditNotes ?? []).findIndex((note) => note._id.toString() === noteId);
-  if (!doc || index < 0) return null;
-  const at = `creditNotes.${index}.refund`;
-  const updated = await Order.findOneAndUpdate(
-    {
-      _id: orderId,
-      [`creditNotes.${index}._id`]: new mongoose.Types.ObjectId(noteId),
-      [`${at}.status`]: { $ne: "succeeded" },
-    },
-    {
-      $set: {
-        ...(refund.id ? { [`${at}.id`]: refund.id } : {}),
-        [`${at}.status`]: refund.status,
-        ...(refund.status === "succeeded" ? { [`${at}.refundedAt`]: new Date() } : {}),
-        ...(refund.failure ? { [`${at}.failure`]: refund.failure.slice(0, 300) } : {}),
-      },
-      // The refund went through: its event (webhooks) is noted with the change.
-      ...(refund.status === "succeeded" ? { $addToSet: { eventsPending: "refund" } } : {}),
-    },
-    { returnDocument: "after" },
-  ).lean();
-  return updated ? toOrderView(updated) : null;
-}
-
-/**
- * A refund's status as Stripe reports it (a webhook): the order and credit note it belongs to, by the
- * refund's id or the credit note named in its metadata. `changed` is false when the order already said so
- * (a webhook delivered twice changes nothing).
- */
-export async function applyRefundStatus(refund: {
-  id: string;
-  status: RefundStatus;
-  orderId?: string;
-  creditNoteId?: string;
-}): Promise<{ changed: boolean; order: OrderView; note: CreditNoteView } | null> {
-  let doc = await Order.findOne({ "creditNotes.refund.id": refund.id }).lean();
-  if (!doc && refund.orderId && isObjectId(refund.orderId)) doc = await Order.findById(refund.orderId).lean();
-  if (!doc) return null;
-  const before = toOrderView(doc);
-  const note =
-    before.creditNotes.find((each) => each.refund?.id === refund.id) ??
-    before.creditNotes.find((each) => each.id === refund.creditNoteId && each.refund);
-  if (!note) return null;
-  if (note.refund?.status === refund.status || note.refund?.status === "succeeded")
-    return { changed: false, order: before, note };
-  const order = await recordRefund(before.id, note.id, { id: refund.id, status: refund.status });
-  if (!order) {
-    const now = toOrderView((await Order.findById(before.id).lean())!);
-    return { changed: false, order: now, note: now.creditNotes.find((each) => each.id === note.id)! };
-  }
-  return { changed: true, order, note: order.creditNotes.find((each) => each.id === note.id)! };
-}
-
 /** Orders whose credit note a crash left unissued for `graceMs`, and refunds never sent to Stripe. */
 export async function listCreditsLeft({ graceMs, limit = 200 }: { graceMs: number; limit?: number }) {
   const docs = await Order.find({
@@ -274,135 +206,4 @@ export async function listCreditsLeft({ graceMs, limit = 200 }: { graceMs: numbe
     returnIds: (doc.returns ?? []).filter((entry) => entry.creditPending).map((entry) => entry._id.toString()),
     unnumbered: (doc.creditNotes ?? []).filter((note) => !note.number).map((note) => note._id.toString()),
   }));
-}
-
-/**
- * A customer's (company's) credit notes for the statement, newest first (the latest 50), and the credit
- * they put on its account: the part of each credit note not refunded to a card nor taken off its invoice.
- */
-export async function accountCredits(scope: CustomerScope, limit = 50) {
-  const owner = scopeFilter(scope);
-  if (!owner) return { accountCreditCents: 0, notes: [] };
-  const [docs, total] = await Promise.all([
-    Order.find({ ...owner, "creditNotes.0": { $exists: true } })
-      .sort({ updatedAt: -1 })
-      .limit(limit)
-      .lean(),
-    Order.find(
-      { ...owner, "creditNotes.0": { $exists: true } },
-      {
-        "creditNotes.accountCreditCents": 1,
-        "creditNotes.refundCents": 1,
-        "creditNotes.refund.status": 1,
-        "creditNotes.payout": 1,
-      },
-    ).lean<
-      {
-        creditNotes?: {
-          accountCreditCents?: number;
-          refundCents?: number;
-          refund?: { status: RefundStatus } | null;
-          payout?: unknown;
-        }[];
-      }[]
-    >(),
-  ]);
-  // Credit paid out to the bank is no longer on the account.
-  const accountCreditCents = total.reduce(
-    (sum, doc) =>
-      sum +
-      (doc.creditNotes ?? []).reduce(
-        (cents, note) =>
-          cents +
-          (note.payout
-            ? 0
-            : owedByBank({
-                accountCreditCents: note.accountCreditCents ?? 0,
-                refundCents: note.refundCents ?? 0,
-                refund: note.refund ?? null,
-              })),
-        0,
-      ),
-    0,
-  );
-  const notes = docs
-    .flatMap((doc) => {
-      const order = toOrderView(doc);
-      return order.creditNotes.map((note) => ({
-        id: note.id,
-        number: note.number,
-        issuedAt: note.issuedAt,
-        orderId: order.id,
-        orderNumber: order.number,
-        totalCents: note.totalCents,
-        accountCreditCents: note.payout ? 0 : owedByBank(note),
-        settled: settlementWords({ ...note, refundStatus: note.refund?.status ?? null }),
-      }));
-    })
-    .sort((a, b) => b.issuedAt.localeCompare(a.issuedAt))
-    .slice(0, limit);
-  return { accountCreditCents, notes };
-}
-
-export type PayoutOutcome =
-  | { outcome: "paid_out"; order: OrderView; note: CreditNoteView }
-  | { outcome: "already"; order: OrderView; note: CreditNoteView }
-  | { outcome: "nothing"; order: OrderView; note: CreditNoteView }
-  | { outcome: "not_found" };
-
-/**
- * Records that a credit note's account credit was paid out to the customer's bank (once: one update
- * conditional on there being none, so of two staff recording it one is taken, the other is told).
- */
-export async function recordPayout(
-  orderId: string,
-  noteId: string,
-  { reference, by }: { reference: string; by: string },
-): Promise<PayoutOutcome> {
-  if (!isObjectId(orderId) || !isObjectId(noteId)) return { outcome: "not_found" };
-  const doc = await Order.findById(orderId).lean();
-  const index = (doc?.creditNotes ?? []).findIndex((note) => note._id.toString() === noteId);
-  if (!doc || index < 0) return { outcome: "not_found" };
-  const before = toOrderView(doc);
-  const note = before.creditNotes[index];
-  if (note.payout) return { outcome: "already", order: before, note };
-  const amountCents = owedByBank(note);
-  if (!amountCents) return { outcome: "nothing", order: before, note };
-  const at = `creditNotes.${index}`;
-  const updated = await Order.findOneAndUpdate(
-    {
-      _id: orderId,
-      [`${at}._id`]: new mongoose.Types.ObjectId(noteId),
-      [`${at}.payout`]: null,
-      // What is owed as read: a refund's status changing meanwhile makes staff look again.
-      [`${at}.refund.status`]: note.refund?.status ?? null,
-    },
-    { $set: { [`${at}.payout`]: { paidAt: new Date(), amountCents, reference, by } } },
-    { returnDocument: "after" },
-  ).lean();
-  if (!updated) {
-    const now = toOrderView((await Order.findById(orderId).lean())!);
-    return { outcome: "already", order: now, note: now.creditNotes[index] };
-  }
-  const order = toOrderView(updated);
-  return { outcome: "paid_out", order, note: order.creditNotes[index] };
-}
-
-/** Shop Today: card refunds Stripe reported failed or cancelled, not paid out by bank yet, oldest first. */
-export async function listFailedRefunds(limit = 10) {
-  const docs = await Order.find({
-    creditNotes: { $elemMatch: { "refund.status": { $in: ["failed", "canceled"] }, payout: null } },
-  })
-    .sort({ updatedAt: 1 })
-    .limit(limit)
-    .lean();
-  return docs.flatMap((doc) => {
-    const order = toOrderView(doc);
-    return order.creditNotes
-      .filter((note) => (note.refund?.status === "failed" || note.refund?.status === "canceled") && !note.payout)
-      .map((note) => ({
-        order: { id: order.id, number: order.number, companyName: order.companyName, userName: order.userName },
-        note: { id: note.id, number: note.number, refundCents: note.refundCents, status: note.refund!.status },
-      }));
-  });
 }

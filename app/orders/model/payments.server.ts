@@ -6,7 +6,8 @@ import mongoose from "mongoose";
 import { PAYMENT_METHODS } from "~/domain/order-states";
 import { isObjectId } from "~/models/part.server";
 import { DAY_MS, Order } from "./schema.server";
-import { type RecordedPaymentView, type OrderView, toOrderView } from "./view.server";
+import type { RecordedPaymentView } from "./subdocs/payments.server";
+import { type OrderView, toOrderView } from "./view.server";
 import { type CustomerScope, scopeFilter } from "./reads.server";
 
 // --- Money recorded by staff (bank transfer, cheque, cash) ----------------------------------------

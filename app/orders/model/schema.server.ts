@@ -1,25 +1,20 @@
 /**
- * The order's schema: its statuses, lines, tax lines, recorded payments and shipment, its indexes,
- * and its number. The model floor of the order module: Mongoose, other models and app/domain only.
+ * The order's schema: its statuses, its fields, its indexes and its number. Its sub-documents (lines,
+ * payments, parcels, returns, credit notes) are in subdocs/, each with how the views read it. The model floor of the order module: Mongoose, other models and app/domain only.
  */
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
 import { ORDER_NUMBER_BASE } from "~/domain/order-number";
 import { ORDER_PAYMENT_METHODS } from "~/domain/order-payments";
-import { PAYMENT_METHODS } from "~/domain/order-states";
-import {
-  MAX_DECLINE_REASON,
-  MAX_RETURN_NOTE,
-  RETURN_CONDITIONS,
-  RETURN_REASONS,
-  RETURN_STATUSES,
-} from "~/domain/returns";
-import { TAX_KINDS } from "~/domain/tax";
-import { CREDIT_REASONS, REFUND_STATUSES } from "~/domain/credit-notes";
 import { nextInSequence } from "~/models/counter.server";
 import { postalAddressSchema } from "~/models/postal-address.server";
 import { modelSettings } from "~/models/settings.server";
 import { companyIdOfUser } from "~/models/user.server";
+import { creditNoteSchema } from "./subdocs/credit-notes.server";
+import { orderLineSchema, taxLineSchema } from "./subdocs/lines.server";
+import { recordedPaymentSchema } from "./subdocs/payments.server";
+import { returnSchema } from "./subdocs/returns.server";
+import { partShipmentSchema, shipmentSchema } from "./subdocs/shipments.server";
 
 /**
  * A card order: unpaid -> paid -> shipped. An order on account: account (confirmed, invoiced, due
@@ -66,195 +61,6 @@ export const ORDER_EVENT_KINDS = [
   "refund",
 ] as const;
 export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
-
-/** Money received outside Stripe, as staff recorded it; a wrong entry is reversed, never deleted. */
-const recordedPaymentSchema = new Schema({
-  amountCents: { type: Number, required: true, min: 1 },
-  method: { type: String, enum: PAYMENT_METHODS, required: true },
-  /** The day the money arrived (UTC midnight). */
-  receivedOn: { type: Date, required: true },
-  reference: { type: String, trim: true, maxlength: 60, default: "" },
-  recordedBy: { type: String, required: true },
-  recordedAt: { type: Date, required: true },
-  reversedAt: { type: Date },
-  reversedBy: { type: String },
-  reversalReason: { type: String, maxlength: 200 },
-});
-
-/** How the order left: a carrier and its tracking number, or collected by the customer. */
-const shipmentSchema = new Schema(
-  {
-    /** A carrier id from app/content/carriers.ts, or "collected". */
-    carrier: { type: String, required: true, maxlength: 40 },
-    trackingNumber: { type: String, trim: true, maxlength: 60 },
-  },
-  { _id: false },
-);
-
-/**
- * One parcel of a partial (or the last) shipment: which lines and how many units, how it left and
- * when. `stockPending` is set until its units are taken off the parts' holds (shipments.server.ts).
- */
-const partShipmentSchema = new Schema({
-  lines: {
-    type: [
-      new Schema(
-        {
-          lineIndex: { type: Number, required: true, min: 0 },
-          partId: { type: Schema.Types.ObjectId, required: true },
-          quantity: { type: Number, required: true, min: 1 },
-        },
-        { _id: false },
-      ),
-    ],
-    required: true,
-  },
-  carrier: { type: String, required: true, maxlength: 40 },
-  trackingNumber: { type: String, trim: true, maxlength: 60 },
-  shippedAt: { type: Date, required: true },
-  shippedBy: { type: String, maxlength: 200 },
-  /** Staff's note on the parcel (printed on its packing slip). */
-  note: { type: String, trim: true, maxlength: 500 },
-  stockPending: { type: Boolean },
-});
-
-/**
- * A return the customer asked for (RMA): the units of each line, why, and what became of it. Every
- * change is one update of the order conditional on the return's status as read (returns.server.ts);
- * `stockPending` is set while units received back to stock are still to reach the part.
- */
-const returnSchema = new Schema({
-  status: { type: String, enum: RETURN_STATUSES, required: true },
-  /** Given when approved: RMA-100042 (returns' own counter). */
-  number: { type: Number },
-  reason: { type: String, enum: RETURN_REASONS, required: true },
-  note: { type: String, trim: true, maxlength: MAX_RETURN_NOTE, default: "" },
-  lines: {
-    type: [
-      new Schema(
-        {
-          lineIndex: { type: Number, required: true, min: 0 },
-          partId: { type: Schema.Types.ObjectId, required: true },
-          quantity: { type: Number, required: true, min: 1 },
-          /** Units that came back (set when received; at most `quantity`). */
-          receivedQuantity: { type: Number, min: 0 },
-        },
-        { _id: false },
-      ),
-    ],
-    required: true,
-  },
-  requestedAt: { type: Date, required: true },
-  requestedBy: { type: Schema.Types.ObjectId, required: true },
-  requestedByName: { type: String, maxlength: 200 },
-  decidedAt: { type: Date },
-  decidedBy: { type: String, maxlength: 200 },
-  declineReason: { type: String, trim: true, maxlength: MAX_DECLINE_REASON },
-  receivedAt: { type: Date },
-  receivedBy: { type: String, maxlength: 200 },
-  condition: { type: String, enum: RETURN_CONDITIONS },
-  stockPending: { type: Boolean },
-  /** Set when received, in the same update, until the return's credit note is issued (credit-notes.server.ts). */
-  creditPending: { type: Boolean },
-});
-
-/** One part of an order, with a snapshot of the part as it was ordered. */
-const orderLineSchema = new Schema(
-  {
-    partId: { type: Schema.Types.ObjectId, required: true },
-    partNumber: { type: String, default: "", maxlength: 32 },
-    productName: { type: String, required: true, maxlength: 120 },
-    unitPriceCents: { type: Number, required: true, min: 1 },
-    quantity: { type: Number, required: true, min: 1 },
-    /** unit price x quantity, computed on the server. */
-    lineTotalCents: { type: Number, required: true, min: 1 },
-    /** The list price of a unit when ordered, and what gave the unit price (domain/pricing.ts). */
-    listUnitPriceCents: { type: Number, min: 1 },
-    priceSource: { type: String, enum: ["list", "break", "group", "group+break"] },
-    /**
-     * Units still waiting for stock (only ever goes down: stock allocated to the part's hold is
-     * copied here with $min), the day they were expected when ordered, and the units shipped.
-     */
-    backorderedQuantity: { type: Number, min: 0 },
-    backorderExpectedOn: { type: Date },
-    shippedQuantity: { type: Number, min: 0 },
-    /** Units in returns asked for, approved or received (a declined return gives its units back). */
-    returnedQuantity: { type: Number, min: 0 },
-  },
-  { _id: false },
-);
-
-/** One tax line of an order as placed (domain/tax.ts): a rate on a base, or none and why. */
-const taxLineSchema = new Schema(
-  {
-    kind: { type: String, enum: TAX_KINDS, required: true },
-    label: { type: String, required: true, maxlength: 80 },
-    rate: { type: Number, required: true, min: 0, max: 100 },
-    baseCents: { type: Number, required: true, min: 0 },
-    amountCents: { type: Number, required: true, min: 0 },
-    note: { type: String, maxlength: 300 },
-  },
-  { _id: false },
-);
-
-/**
- * A credit note (CN-000042, its own gap-free sequence): the units of each line credited at the price paid,
- * the tax on them in proportion, and where the money went (domain/credit-notes.ts). Written once, in one
- * update of the order conditional on the count of credit notes read; its refund's status follows Stripe.
- */
-const creditNoteSchema = new Schema({
-  /** Given right after the note is written (numberCreditNote); the sweep numbers one a crash left without. */
-  number: { type: Number },
-  issuedAt: { type: Date, required: true },
-  issuedBy: { type: String, maxlength: 200 },
-  reason: { type: String, enum: CREDIT_REASONS, required: true },
-  /** The return whose received units it credits (reason "return"). */
-  returnId: { type: Schema.Types.ObjectId },
-  lines: {
-    type: [
-      new Schema(
-        {
-          lineIndex: { type: Number, required: true, min: 0 },
-          quantity: { type: Number, required: true, min: 1 },
-          netCents: { type: Number, required: true, min: 0 },
-        },
-        { _id: false },
-      ),
-    ],
-    required: true,
-  },
-  netCents: { type: Number, required: true, min: 0 },
-  taxLines: { type: [taxLineSchema], default: undefined },
-  taxCents: { type: Number, required: true, min: 0 },
-  totalCents: { type: Number, required: true, min: 0 },
-  refundCents: { type: Number, required: true, min: 0 },
-  appliedCents: { type: Number, required: true, min: 0 },
-  accountCreditCents: { type: Number, required: true, min: 0 },
-  /** The Stripe refund of `refundCents`: its id once Stripe answered, its status, and when it succeeded. */
-  refund: {
-    type: new Schema(
-      {
-        id: { type: String },
-        status: { type: String, enum: REFUND_STATUSES, required: true },
-        refundedAt: { type: Date },
-        failure: { type: String, maxlength: 300 },
-      },
-      { _id: false },
-    ),
-  },
-  /** The account credit paid out to the customer's bank, as staff recorded it (once). */
-  payout: {
-    type: new Schema(
-      {
-        paidAt: { type: Date, required: true },
-        amountCents: { type: Number, min: 1 },
-        reference: { type: String, trim: true, maxlength: 60, required: true },
-        by: { type: String, maxlength: 200 },
-      },
-      { _id: false },
-    ),
-  },
-});
 
 const orderSchema = new Schema(
   {

@@ -2,29 +2,23 @@
  * An order as the screens, mail, documents and the API read it (plain data, string ids, words from
  * domain/order-states.ts), built from its stored document.
  */
-import type { PostalAddress } from "~/domain/address";
-import { postalOf } from "~/models/postal-address.server";
 import type { Types } from "mongoose";
+import type { PostalAddress } from "~/domain/address";
+import type { CreditNoteView } from "~/domain/credit-notes";
 import { orderSummary } from "~/domain/order-lines";
 import type { OrderPaymentMethod } from "~/domain/order-payments";
 import { formatOrderNumber } from "~/domain/order-number";
-import { orderState, PAYMENT_METHODS, type OrderState } from "~/domain/order-states";
+import { orderState, type OrderState } from "~/domain/order-states";
 import type { PriceSource } from "~/domain/pricing";
 import type { TaxKind, TaxLine } from "~/domain/tax";
-import {
-  formatRmaNumber,
-  type ReturnCondition,
-  type ReturnReason,
-  type ReturnStatus,
-  type ReturnView,
-} from "~/domain/returns";
-import {
-  formatCreditNoteNumber,
-  type CreditNoteView,
-  type CreditReason,
-  type RefundStatus,
-} from "~/domain/credit-notes";
+import type { ReturnView } from "~/domain/returns";
+import { postalOf } from "~/models/postal-address.server";
 import type { OrderStatus, OrderDoc } from "./schema.server";
+import { toCreditNoteViews } from "./subdocs/credit-notes.server";
+import { iso } from "./subdocs/iso.server";
+import { toPaymentView, type PaymentDoc, type RecordedPaymentView } from "./subdocs/payments.server";
+import { toReturnViews } from "./subdocs/returns.server";
+import { toShipmentViews, type PartShipmentView, type ShipmentView } from "./subdocs/shipments.server";
 
 export type OrderLineView = {
   partId: string;
@@ -42,30 +36,6 @@ export type OrderLineView = {
   shippedQuantity: number;
   /** Units in returns asked for, approved or received. */
   returnedQuantity: number;
-};
-
-export type RecordedPaymentView = {
-  id: string;
-  amountCents: number;
-  method: (typeof PAYMENT_METHODS)[number];
-  receivedOn: string;
-  reference: string;
-  recordedBy: string;
-  recordedAt: string;
-  reversedAt: string | null;
-  reversedBy: string | null;
-  reversalReason: string | null;
-};
-
-export type ShipmentView = { carrier: string; trackingNumber: string | null };
-
-/** One parcel: its lines and units, how it left and when (numbered 1, 2, … in the order they left). */
-export type PartShipmentView = ShipmentView & {
-  id: string;
-  number: number;
-  shippedAt: string;
-  note: string | null;
-  lines: { lineIndex: number; partNumber: string; productName: string; quantity: number }[];
 };
 
 export type OrderView = {
@@ -143,53 +113,14 @@ export type OrderView = {
   reorderedFromNumber: string | null;
 };
 
-const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
-
 type LineDoc = Partial<Omit<OrderLineView, "partId" | "backorderExpectedOn">> & {
   partId?: Types.ObjectId | string | null;
   backorderExpectedOn?: Date | null;
 };
 
-type ShipmentDoc = {
-  _id: Types.ObjectId;
-  lines: { lineIndex: number; quantity: number }[];
-  carrier: string;
-  trackingNumber?: string | null;
-  shippedAt: Date;
-  note?: string | null;
-};
-
 /** An order written without a number (a bulk insert of test data): the end of its id. */
 const numberOf = (doc: { _id: Types.ObjectId; number?: number | null }) =>
   doc.number ? formatOrderNumber(doc.number) : doc._id.toString().slice(-8).toUpperCase();
-
-type PaymentDoc = {
-  _id?: Types.ObjectId;
-  amountCents: number;
-  method: string;
-  receivedOn: Date;
-  reference?: string | null;
-  recordedBy: string;
-  recordedAt: Date;
-  reversedAt?: Date | null;
-  reversedBy?: string | null;
-  reversalReason?: string | null;
-};
-
-function toPaymentView(payment: PaymentDoc): RecordedPaymentView {
-  return {
-    id: payment._id?.toString() ?? "",
-    amountCents: payment.amountCents,
-    method: payment.method as RecordedPaymentView["method"],
-    receivedOn: payment.receivedOn.toISOString(),
-    reference: payment.reference ?? "",
-    recordedBy: payment.recordedBy,
-    recordedAt: payment.recordedAt.toISOString(),
-    reversedAt: iso(payment.reversedAt),
-    reversedBy: payment.reversedBy ?? null,
-    reversalReason: payment.reversalReason ?? null,
-  };
-}
 
 export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): OrderView {
   const status = (doc.status as OrderStatus) ?? "unpaid";
@@ -293,156 +224,4 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     reorderedFrom: doc.reorderedFrom ? doc.reorderedFrom.toString() : null,
     reorderedFromNumber: doc.reorderedFromNumber ? formatOrderNumber(doc.reorderedFromNumber) : null,
   };
-}
-
-function toShipmentViews(doc: Partial<OrderDoc>, lines: OrderLineView[]): PartShipmentView[] {
-  const stored = (doc.shipments ?? []) as unknown as ShipmentDoc[];
-  if (!stored.length && doc.status === "shipped" && doc.shipment?.carrier) {
-    return [
-      {
-        id: "whole",
-        number: 1,
-        carrier: doc.shipment.carrier,
-        trackingNumber: doc.shipment.trackingNumber || null,
-        shippedAt: (doc.shippedAt ?? doc.updatedAt ?? new Date(0)).toISOString(),
-        note: null,
-        lines: lines.map((line, lineIndex) => ({
-          lineIndex,
-          partNumber: line.partNumber,
-          productName: line.productName,
-          quantity: line.quantity,
-        })),
-      },
-    ];
-  }
-  return stored.map((shipment, index) => ({
-    id: shipment._id.toString(),
-    number: index + 1,
-    carrier: shipment.carrier,
-    trackingNumber: shipment.trackingNumber || null,
-    shippedAt: shipment.shippedAt.toISOString(),
-    note: shipment.note || null,
-    lines: shipment.lines.map((line) => ({
-      lineIndex: line.lineIndex,
-      partNumber: lines[line.lineIndex]?.partNumber ?? "",
-      productName: lines[line.lineIndex]?.productName ?? "",
-      quantity: line.quantity,
-    })),
-  }));
-}
-
-type ReturnDoc = {
-  _id: Types.ObjectId;
-  status: string;
-  number?: number | null;
-  reason: string;
-  note?: string | null;
-  lines: { lineIndex: number; quantity: number; receivedQuantity?: number | null }[];
-  requestedAt: Date;
-  requestedBy: Types.ObjectId;
-  requestedByName?: string | null;
-  decidedAt?: Date | null;
-  decidedBy?: string | null;
-  declineReason?: string | null;
-  receivedAt?: Date | null;
-  receivedBy?: string | null;
-  condition?: string | null;
-};
-
-function toReturnViews(doc: Partial<OrderDoc>, lines: OrderLineView[]): ReturnView[] {
-  return ((doc.returns ?? []) as unknown as ReturnDoc[]).map((entry) => ({
-    id: entry._id.toString(),
-    number: entry.number ? formatRmaNumber(entry.number) : null,
-    status: entry.status as ReturnStatus,
-    reason: entry.reason as ReturnReason,
-    note: entry.note ?? "",
-    lines: entry.lines.map((line) => ({
-      lineIndex: line.lineIndex,
-      partNumber: lines[line.lineIndex]?.partNumber ?? "",
-      productName: lines[line.lineIndex]?.productName ?? "",
-      quantity: line.quantity,
-      receivedQuantity: line.receivedQuantity ?? null,
-    })),
-    requestedAt: entry.requestedAt.toISOString(),
-    requestedBy: entry.requestedBy.toString(),
-    requestedByName: entry.requestedByName ?? "",
-    decidedAt: iso(entry.decidedAt),
-    decidedBy: entry.decidedBy ?? null,
-    declineReason: entry.declineReason ?? null,
-    receivedAt: iso(entry.receivedAt),
-    receivedBy: entry.receivedBy ?? null,
-    condition: (entry.condition as ReturnCondition | undefined) ?? null,
-  }));
-}
-
-type CreditNoteDoc = {
-  _id: Types.ObjectId;
-  number?: number | null;
-  issuedAt: Date;
-  issuedBy?: string | null;
-  reason: string;
-  returnId?: Types.ObjectId | null;
-  lines: { lineIndex: number; quantity: number; netCents: number }[];
-  netCents: number;
-  taxLines?: Partial<TaxLine>[] | null;
-  taxCents: number;
-  totalCents: number;
-  refundCents: number;
-  appliedCents: number;
-  accountCreditCents: number;
-  refund?: { id?: string | null; status: string; refundedAt?: Date | null } | null;
-  payout?: { paidAt: Date; amountCents?: number | null; reference: string; by?: string | null } | null;
-};
-
-function toCreditNoteViews(doc: Partial<OrderDoc>, lines: OrderLineView[], returns: ReturnView[]): CreditNoteView[] {
-  return ((doc.creditNotes ?? []) as unknown as CreditNoteDoc[]).map((note) => {
-    const returnId = note.returnId?.toString() ?? null;
-    return {
-      id: note._id.toString(),
-      // A note being numbered (a moment, or until the sweep after a crash) reads "CN being numbered".
-      number: note.number ? formatCreditNoteNumber(note.number) : "CN being numbered",
-      issuedAt: note.issuedAt.toISOString(),
-      issuedBy: note.issuedBy ?? null,
-      reason: note.reason as CreditReason,
-      returnId,
-      returnNumber: returns.find((entry) => entry.id === returnId)?.number ?? null,
-      lines: note.lines.map((line) => ({
-        lineIndex: line.lineIndex,
-        partNumber: lines[line.lineIndex]?.partNumber ?? "",
-        productName: lines[line.lineIndex]?.productName ?? "",
-        unitPriceCents: lines[line.lineIndex]?.unitPriceCents ?? 0,
-        quantity: line.quantity,
-        netCents: line.netCents,
-      })),
-      netCents: note.netCents,
-      taxLines: (note.taxLines ?? []).map((line) => ({
-        kind: (line.kind ?? "unknown") as TaxKind,
-        label: line.label ?? "",
-        rate: line.rate ?? 0,
-        baseCents: line.baseCents ?? 0,
-        amountCents: line.amountCents ?? 0,
-        note: line.note ?? null,
-      })),
-      taxCents: note.taxCents,
-      totalCents: note.totalCents,
-      refundCents: note.refundCents,
-      appliedCents: note.appliedCents,
-      accountCreditCents: note.accountCreditCents,
-      refund: note.refund
-        ? {
-            id: note.refund.id ?? null,
-            status: note.refund.status as RefundStatus,
-            refundedAt: iso(note.refund.refundedAt),
-          }
-        : null,
-      payout: note.payout
-        ? {
-            paidAt: note.payout.paidAt.toISOString(),
-            amountCents: note.payout.amountCents ?? note.accountCreditCents,
-            reference: note.payout.reference,
-            by: note.payout.by ?? null,
-          }
-        : null,
-    };
-  });
 }
