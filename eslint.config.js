@@ -64,11 +64,18 @@ export default tseslint.config(
               from: "./server",
               except: ["./request-context.ts", "./env.ts"],
               message:
-                "app/ reaches server/ only through server/request-context.ts (per-request state) and utils/env.server.ts.",
+                "app/ reaches server/ only through server/request-context.ts (per-request state) and services/env.server.ts.",
             },
             {
               target: "./app/models",
-              from: ["./app/utils", "./app/routes", "./app/components", "./app/emails", "./app/browser"],
+              from: [
+                "./app/services",
+                "./app/routes",
+                "./app/components",
+                "./app/emails",
+                "./app/browser",
+                "./app/hooks",
+              ],
               message:
                 "Models are the bottom floor: Mongoose, other models and app/domain only. Side effects (mail, webhooks, audit) belong to the service that made the change.",
             },
@@ -81,7 +88,14 @@ export default tseslint.config(
             {
               // The order module (app/orders/): its model/ folder is the model floor, its services sit above.
               target: "./app/orders/model",
-              from: ["./app/utils", "./app/routes", "./app/components", "./app/emails", "./app/browser"],
+              from: [
+                "./app/services",
+                "./app/routes",
+                "./app/components",
+                "./app/emails",
+                "./app/browser",
+                "./app/hooks",
+              ],
               message:
                 "app/orders/model is the order's model floor: Mongoose, other models, app/domain and itself only. Side effects belong to the order services (app/orders/*.server.ts).",
             },
@@ -111,12 +125,12 @@ export default tseslint.config(
               message: "The order services are called by routes, never the other way round.",
             },
             {
-              // The audit log is written by the service that makes a change (app/utils/*.server.ts,
+              // The audit log is written by the service that makes a change (app/services/*.server.ts,
               // app/orders/*.server.ts), so every way to a change (screen, API, job) audits it alike.
               target: "./app/routes",
-              from: "./app/utils/audit-trail.server.ts",
+              from: "./app/services/audit-trail.server.ts",
               message:
-                "Routes never write the audit log: call the service that makes the change (e.g. utils/parts.server.ts, utils/users.server.ts, orders/service.server.ts); it raises the audit entry.",
+                "Routes never write the audit log: call the service that makes the change (e.g. services/parts.server.ts, services/users.server.ts, orders/service.server.ts); it raises the audit entry.",
             },
             {
               // What the browser runs (components, mail templates, formatting, client-safe forms and
@@ -126,7 +140,9 @@ export default tseslint.config(
                 "./app/emails/!(*.test).{ts,tsx}",
                 "./app/format/**",
                 "./app/browser/**",
-                "./app/utils/!(*.server|*.test).{ts,tsx}",
+                "./app/forms/**",
+                "./app/hooks/**",
+                "./app/routes/*/forms.ts",
                 "./app/content/!(*.server).{ts,tsx}",
               ],
               from: ["./app/models/**", "./app/orders/**", "./app/**/*.server.{ts,tsx}", "./server/**"],
@@ -134,9 +150,9 @@ export default tseslint.config(
                 "Components, mail templates and client-safe modules never import a model, the order module or a *.server file: take the data from a loader, and shared shapes from app/domain.",
             },
             {
-              // Services (app/utils/*.server, the order module, models) are called by routes and render
+              // Services (app/services, the order module, models) are called by routes and render
               // components only where they make a document (the PDF renderer says so where it does).
-              target: ["./app/utils/*.server.{ts,tsx}", "./app/orders/**", "./app/models/**"],
+              target: ["./app/services/**", "./app/orders/**", "./app/models/**"],
               from: ["./app/routes/**", "./app/components/**"],
               message:
                 "Services never import a route or a component: routes call services, and components take their data from loaders.",
@@ -145,7 +161,9 @@ export default tseslint.config(
               target: "./app/domain",
               from: [
                 "./app/models",
-                "./app/utils",
+                "./app/services",
+                "./app/forms",
+                "./app/hooks",
                 "./app/orders",
                 "./app/routes",
                 "./app/components",

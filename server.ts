@@ -18,12 +18,12 @@ import {
   probeDb,
   syncIndexes,
   warmPool,
-} from "./app/utils/db.server";
+} from "./app/services/db.server";
 import { backfillCatalogueKeys } from "./app/models/part-catalogue.server";
-import { ensureDemoData } from "./app/utils/demo-data.server";
-import { startMailWorker } from "./app/utils/mail-worker.server";
+import { ensureDemoData } from "./app/services/demo-data.server";
+import { startMailWorker } from "./app/services/mail-worker.server";
 import { startStockJobs } from "./app/orders/stock-jobs.server";
-import { migrateDb } from "./app/utils/migrate.server";
+import { migrateDb } from "./app/services/migrate.server";
 import { EnvError, getEnv, isGoogleConfigured, isStripeConfigured, TRUST_PROXY_COUNT_WARNING } from "./server/env";
 import { dbOutageGuard, RETRY_AFTER_SECONDS } from "./server/db-outage";
 import { withPageUrls } from "./server/single-fetch";
@@ -88,7 +88,7 @@ try {
     logger.warn(`Part ${number} clashes with another's number as a key: renumber it`);
   // Index builds and migrations may take longer than an operation's ceiling; from here on every
   // operation has one, and a heartbeat tells a frozen database from a busy one
-  // (DB_OPERATION_TIMEOUT_MS and DB_STALL_MS, app/utils/db.server.ts).
+  // (DB_OPERATION_TIMEOUT_MS and DB_STALL_MS, app/services/db.server.ts).
   await disconnectDb();
   await connectDb(uri, {
     timeoutMs: env.DB_TIMEOUT_MS,

@@ -4,8 +4,8 @@ import { defineConfig } from "vitest/config";
 /** Tests of pure rules, parsing and formatting: no database, no shop, no browser. */
 export const PURE_FILES = [
   "app/domain/**/*.test.ts",
-  "app/utils/quick-order.test.ts",
-  "app/utils/safe-redirect.test.ts",
+  "app/format/**/*.test.ts",
+  "app/forms/**/*.test.ts",
   "tests/integration/readme.test.ts",
 ];
 

@@ -3,9 +3,9 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { DocumentStream } from "./utils/document-stream.server";
-import { NonceProvider } from "./utils/nonce";
-import { RequestIdProvider } from "./utils/request-id";
+import { DocumentStream } from "~/services/document-stream.server";
+import { NonceProvider } from "~/hooks/nonce";
+import { RequestIdProvider } from "~/hooks/request-id";
 
 /**
  * How long single fetch waits for a loader's promises (the home page's reviews) before it rejects

@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { roleLabel } from "~/domain/company-roles";
-import { can } from "~/utils/companies.server";
+import { can } from "~/services/companies.server";
 import { data as dataWithInit } from "@remix-run/node";
 import {
   Links,
@@ -19,12 +19,12 @@ import { FocusAfterSubmit } from "~/components/focus-after-submit";
 import { FirstErrorScope } from "~/components/forms";
 import { TOAST_DURATION_MS, Toaster } from "~/components/toaster";
 import { countCartLines } from "~/models/cart.server";
-import { getUser } from "~/utils/guards.server";
-import { getPublicEnv } from "~/utils/env.server";
-import { browserAsset } from "~/utils/browser-assets.server";
-import { getToast, hasToastCookie } from "~/utils/toast.server";
-import { usePageHydrates } from "~/utils/hydrated";
-import { useNonce } from "~/utils/nonce";
+import { getUser } from "~/services/guards.server";
+import { getPublicEnv } from "~/services/env.server";
+import { browserAsset } from "~/services/browser-assets.server";
+import { getToast, hasToastCookie } from "~/services/toast.server";
+import { usePageHydrates } from "~/hooks/hydrated";
+import { useNonce } from "~/hooks/nonce";
 import stylesheet from "~/styles/tailwind.css";
 
 export const links: LinksFunction = () => [
@@ -59,7 +59,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     staticPageScript: browserAsset("static-page"),
   };
   // getToast always re-commits its cookie; only send it when a toast was consumed, so pages
-  // without one carry no Set-Cookie and public pages stay cacheable (app/utils/cache.server.ts).
+  // without one carry no Set-Cookie and public pages stay cacheable (app/services/cache.server.ts).
   return toast ? dataWithInit(data, { headers }) : data;
 }
 

@@ -30,10 +30,10 @@ import mongoose from "mongoose";
 import { Order } from "../app/orders/model/schema.server";
 import { Part } from "../app/models/part.server";
 import { User } from "../app/models/user.server";
-import { connectDb, disconnectDb, syncIndexes } from "../app/utils/db.server";
-import { ensureDemoData } from "../app/utils/demo-data.server";
-import { migrateDb } from "../app/utils/migrate.server";
-import { encodeCursor } from "../app/utils/api.server";
+import { connectDb, disconnectDb, syncIndexes } from "../app/services/db.server";
+import { ensureDemoData } from "../app/services/demo-data.server";
+import { migrateDb } from "../app/services/migrate.server";
+import { encodeCursor } from "../app/services/api.server";
 import { seedCatalogue, type SeedReport } from "./bench/seed-catalogue";
 import type { LoadOptions, LoadResult } from "./bench/load";
 import type { LoadJob } from "./bench/load-runner";
@@ -231,7 +231,7 @@ function machine() {
 async function signedInCookies(userIds: string[]) {
   // The shop's own session storage, signed with the shop's secret (SESSION_SECRET, set at start).
   const { createSession } = await import("../app/models/session.server");
-  const { authSessionStorage } = await import("../app/utils/session-cookie.server");
+  const { authSessionStorage } = await import("../app/services/session-cookie.server");
   const cookies: string[] = [];
   for (const userId of userIds) {
     const session = await authSessionStorage.getSession();

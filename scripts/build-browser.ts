@@ -1,7 +1,7 @@
 /**
  * Builds the scripts of pages sent without the framework (app/browser/*.ts) for the browser, each
  * named with a hash of its content, and writes where they are for the server to link
- * (`$BUILD_DIR/browser-assets.json`, read by app/utils/browser-assets.server.ts).
+ * (`$BUILD_DIR/browser-assets.json`, read by app/services/browser-assets.server.ts).
  *
  *   tsx scripts/build-browser.ts         into the build's assets (served under /build, cached for a year)
  *   tsx scripts/build-browser.ts --dev   into public/build (`remix dev` empties the build's assets on every rebuild)

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { User } from "../app/models/user.server";
-import { hashPassword } from "../app/utils/password.server";
+import { hashPassword } from "../app/services/password.server";
 import { withDb } from "./with-db";
 
 /**

@@ -1,4 +1,4 @@
-import { migrateDb } from "../app/utils/migrate.server";
+import { migrateDb } from "../app/services/migrate.server";
 import { withDb } from "./with-db";
 
 /** npm run migrate: applies the data migrations in scripts/migrations that have not run yet (the shop also does at start). */

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { connectDb, disconnectDb, syncIndexes } from "../app/utils/db.server";
+import { connectDb, disconnectDb, syncIndexes } from "../app/services/db.server";
 import { startLocalDb } from "../server/local-db";
 
 /**

@@ -29,7 +29,7 @@ const schema = z.object({
   GOOGLE_TOKEN_URL: optional(z.string().url()),
   GOOGLE_USERINFO_URL: optional(z.string().url()),
   /**
-   * Sign-in throttling (app/utils/rate-limit.server.ts; README "Configuration"). Failures are
+   * Sign-in throttling (app/services/rate-limit.server.ts; README "Configuration"). Failures are
    * counted, never successes: failed sign-ins in a row for one email from one address before that
    * pair waits LOGIN_BLOCK_MINUTES; failed sign-ins from one address in a day, all emails together;
    * sign-ups from one address in an hour.
@@ -43,7 +43,7 @@ const schema = z.object({
     .default(15),
   LOGIN_FAILS_PER_IP_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(100),
   SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(50),
-  /** The API (app/utils/api.server.ts): calls per key per minute, and how long an Idempotency-Key's answer is kept. */
+  /** The API (app/services/api.server.ts): calls per key per minute, and how long an Idempotency-Key's answer is kept. */
   API_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(300),
   API_IDEMPOTENCY_HOURS: z.coerce
     .number()
@@ -53,7 +53,7 @@ const schema = z.object({
     .default(24),
   /**
    * Sessions (ASVS 3.3.2): a session ends after this many minutes without a request, and at the
-   * latest this many hours after sign-in; admins' sooner (app/utils/session-cookie.server.ts sessionLimits).
+   * latest this many hours after sign-in; admins' sooner (app/services/session-cookie.server.ts sessionLimits).
    */
   SESSION_IDLE_MINUTES: z.coerce
     .number()
@@ -82,7 +82,7 @@ const schema = z.object({
   /** How long audit entries are kept, in days (a TTL index deletes them after). */
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   /**
-   * Mail (app/utils/mail-worker.server.ts): the SMTP server to send through, e.g.
+   * Mail (app/services/mail-worker.server.ts): the SMTP server to send through, e.g.
    * smtp://user:pass@smtp.example.com:587 or smtps://…:465. Required in production with MONGODB_URI;
    * unset elsewhere, the shop starts a local mail catcher and shows what it caught at /dev/mail.
    */
@@ -125,7 +125,7 @@ const schema = z.object({
   DATA_DIR: z.string().default(".data"),
   /** Where uploaded profile pictures are kept (a volume all instances share). Unset: DATA_DIR/avatars. */
   AVATAR_DIR: optional(z.string().min(1)),
-  /** The Chromium that prints invoice and packing-slip PDFs (app/utils/pdf.server.ts). */
+  /** The Chromium that prints invoice and packing-slip PDFs (app/services/pdf.server.ts). */
   CHROME_PATH: z.preprocess(
     (value) => (value === "" ? undefined : value),
     z.string().startsWith("/", "must be an absolute path such as /usr/bin/chromium").default(DEFAULT_CHROMIUM_PATH),
@@ -174,7 +174,7 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /**
-   * The database (app/utils/db.server.ts): how long a query waits for an unreachable database before
+   * The database (app/services/db.server.ts): how long a query waits for an unreachable database before
    * the page answers 503; how long the database may answer nothing at all, a heartbeat ping
    * included, before it counts as frozen (every page then answers 503 at once); the ceiling of one
    * operation and of a request's wait for a free connection (well above the slowest legitimate
@@ -186,7 +186,7 @@ const schema = z.object({
   DB_OPERATION_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   DB_STARTUP_WAIT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   /**
-   * Jobs and mail (app/utils/jobs.server.ts, mail-worker.server.ts): how often the job runner looks
+   * Jobs and mail (app/services/jobs.server.ts, mail-worker.server.ts): how often the job runner looks
    * for due jobs; how long one sending attempt may hold a message (agenda's lock and the outbox
    * claim: past it another process sends it); how often the sweep looks for mail left behind; how
    * many attempts a message gets before it is marked failed for an admin to send again.
@@ -195,7 +195,7 @@ const schema = z.object({
   MAIL_SWEEP_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
   /**
-   * Outbound webhooks (app/utils/webhooks.server.ts): how many attempts a delivery gets (2 s, 4 s …
+   * Outbound webhooks (app/services/webhooks.server.ts): how many attempts a delivery gets (2 s, 4 s …
    * up to 10 minutes apart: 14 is about an hour) before it is marked failed; and whether
    * an endpoint may be plain http://127.0.0.1 (a receiver on this machine, for tests). Off by
    * default: endpoints are HTTPS on a public address.

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
  * - `memo`: values computed once per GET, shared by all its loaders. A page's loaders run in
  *   parallel, and the layout and the page each ask who is signed in: with this they ask the
  *   database once, and see the same answer even when one of them signs the user out while the
- *   other is still reading (see requireAdmin in app/utils/guards.server.ts). A POST gets none: its action runs
+ *   other is still reading (see requireAdmin in app/services/guards.server.ts). A POST gets none: its action runs
  *   first and may change what its loaders must see.
  * - `userId`: the signed-in user, for the request log.
  *

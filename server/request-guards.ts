@@ -73,7 +73,7 @@ export function normalisedPath(url: string) {
 
 /**
  * Bodies larger than `limitBytes` are refused with 413 before anything reads them, on every route.
- * A body sent without Content-Length (chunked) is counted as it is read (app/utils/form.server.ts).
+ * A body sent without Content-Length (chunked) is counted as it is read (app/services/form.server.ts).
  */
 export function bodyLimit({ limitBytes }: { limitBytes: number }) {
   return function bodyLimit(req: Request, res: Response, next: NextFunction) {

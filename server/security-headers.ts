@@ -84,7 +84,7 @@ export function securityHeaders({
   };
 }
 
-/** The session cookie by either of its names (`__Host-session` over HTTPS: app/utils/session-cookie.server.ts). */
+/** The session cookie by either of its names (`__Host-session` over HTTPS: app/services/session-cookie.server.ts). */
 const SESSION_COOKIE = /(?:^|;\s*)(?:__session|__Host-session)=/;
 
 /**

@@ -3,8 +3,8 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { useFetcher, useLocation } from "@remix-run/react";
 import type { ComponentProps, ReactNode } from "react";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
-import { CART_PATH, cartLineSchema } from "~/utils/cart-forms";
-import { useHydrated, usePageHydrates } from "~/utils/hydrated";
+import { CART_PATH, cartLineSchema } from "~/forms/cart-forms";
+import { useHydrated, usePageHydrates } from "~/hooks/hydrated";
 
 type Part = { id: string; name: string; minOrderQuantity: number; availableQuantity: number };
 /** What the cart refused, posted without JavaScript: the quantity typed and why. */

@@ -3,9 +3,9 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link, useFetcher } from "@remix-run/react";
 import { useState, type ComponentProps, type ReactNode } from "react";
 import { Button, ErrorList, Field, SubmitButton } from "~/components/forms";
-import { useHydrated } from "~/utils/hydrated";
+import { useHydrated } from "~/hooks/hydrated";
 import { describeOrder } from "~/domain/order-lines";
-import { CANCEL_WORD, cancelOrderSchema } from "~/utils/shop-forms";
+import { CANCEL_WORD, cancelOrderSchema } from "~/forms/shop-forms";
 
 type CancelTarget = { id: string; summary: string; lineCount: number; totalQuantity: number; state?: string };
 

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { US_STATES } from "~/content/tax-rates";
-import { customerPricingSchema } from "~/utils/pricing-forms";
+import { customerPricingSchema } from "~/forms/pricing-forms";
 import { COUNTRY_OPTIONS } from "~/domain/tax-id";
 
 const selectClass =

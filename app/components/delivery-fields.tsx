@@ -16,8 +16,8 @@ import {
   type postalAddressSchema,
 } from "~/domain/address";
 import type { z } from "zod";
-import { useHydrated } from "~/utils/hydrated";
-import { PO_NUMBER_MAX } from "~/utils/trade-schemas";
+import { useHydrated } from "~/hooks/hydrated";
+import { PO_NUMBER_MAX } from "~/forms/trade-schemas";
 import { formatCents } from "~/format";
 
 type Text = FieldMetadata<string | undefined>;

@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
-import { REQUEST_ID_ATTRIBUTE, useRequestId } from "~/utils/request-id";
+import { REQUEST_ID_ATTRIBUTE, useRequestId } from "~/hooks/request-id";
 
 const titles: Record<number, string> = {
   400: "That request could not be understood",

@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
-import { extendHoldSchema, MAX_HOLD_EXTENSION_DAYS, unpaidCapsSchema } from "~/utils/hold-forms";
+import { extendHoldSchema, MAX_HOLD_EXTENSION_DAYS, unpaidCapsSchema } from "~/forms/hold-forms";
 import { formatCents } from "~/format";
 import { formatDateTime } from "~/format";
 import { ErrorList, Field, SubmitButton } from "./forms";

@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod";
 import { Form, Link } from "@remix-run/react";
 import { SubmitButton, useIsPending } from "~/components/forms";
-import { mailedLinkSchema } from "~/utils/account-schemas";
+import { mailedLinkSchema } from "~/forms/account-schemas";
 
 /** The page a mailed link lands on when it cannot be used: what went wrong, and the way back. */
 export function MailedLinkProblem({ title, problem, testId }: { title: string; problem: string; testId: string }) {

@@ -10,10 +10,10 @@ import {
   SECOND_PAYMENT_LABEL,
   shipOrderSchema,
   today,
-} from "~/utils/order-forms";
+} from "~/forms/order-forms";
 import { formatDay, PAYMENT_METHOD_WORDS, PAYMENT_METHODS } from "~/domain/order-states";
 import { ErrorList, Field, selectAttributesWithoutPlaceholder, SubmitButton } from "./forms";
-import { ONE_TIME_KEY_FIELD } from "~/utils/one-time-key";
+import { ONE_TIME_KEY_FIELD } from "~/forms/one-time-key";
 
 type Reply =
   { intent: string; paymentId?: string; result: SubmissionResult<string[]>; duplicate?: boolean } | undefined;
@@ -149,7 +149,7 @@ export function RecordPaymentForm({
   /** The day the order was placed (YYYY-MM-DD): no payment arrives before it. */
   placedOn: string;
   reply: Reply;
-  /** The same payment sent twice is recorded once (app/utils/one-time-key.server.ts). */
+  /** The same payment sent twice is recorded once (app/services/one-time-key.server.ts). */
   oneTimeKey: string;
 }) {
   const mine = reply?.intent === "record-payment";

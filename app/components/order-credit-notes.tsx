@@ -11,7 +11,7 @@ import {
 } from "~/domain/credit-notes";
 import { formatDay } from "~/domain/order-states";
 import { formatCents, formatQuantity } from "~/format";
-import { CANCEL_PAID_CONFIRM, cancelPaidSchema, payoutSchema } from "~/utils/order-forms";
+import { CANCEL_PAID_CONFIRM, cancelPaidSchema, payoutSchema } from "~/forms/order-forms";
 import { ErrorList, Field, SubmitButton } from "./forms";
 
 export type CreditNoteEntry = {

@@ -7,7 +7,7 @@ import { OrderTimeline } from "./order-timeline";
 import { formatCents } from "~/format";
 import { paymentLine, receivedPayments, type PaymentFacts } from "~/domain/order-payments";
 import { formatDay } from "~/domain/order-states";
-import { describeShipment } from "~/utils/shipping";
+import { describeShipment } from "~/domain/shipping";
 
 const linkClass = "font-medium text-brand-700 underline hover:text-brand-800 inline-flex min-h-11 items-center";
 

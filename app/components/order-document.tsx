@@ -3,7 +3,7 @@ import { seller } from "~/content/tax-rates";
 import { formatCents, formatDate, formatQuantity } from "~/format";
 import type { OrderPaymentMethod, ReceivedPayment } from "~/domain/order-payments";
 import { termsWords } from "~/domain/order-states";
-import { describeShipment } from "~/utils/shipping";
+import { describeShipment } from "~/domain/shipping";
 import { countryName } from "~/domain/tax-id";
 import type { PostalAddress } from "~/domain/address";
 

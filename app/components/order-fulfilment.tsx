@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { formatDay } from "~/domain/order-states";
 import { formatQuantity } from "~/format";
-import { describeShipment } from "~/utils/shipping";
+import { describeShipment } from "~/domain/shipping";
 
 type FulfilmentOrder = {
   lines: {

@@ -11,7 +11,7 @@ import {
   type ReturnStatus,
 } from "~/domain/returns";
 import { formatDay } from "~/domain/order-states";
-import { declineReturnSchema, receiveReturnSchema } from "~/utils/return-forms";
+import { declineReturnSchema, receiveReturnSchema } from "~/forms/return-forms";
 import { ErrorList, Field, SubmitButton } from "./forms";
 import { formatQuantity } from "~/format";
 

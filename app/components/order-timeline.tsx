@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { TimelineEvent } from "~/utils/order-timeline";
+import type { TimelineEvent } from "~/domain/order-timeline";
 import { formatDateTime } from "~/format";
 
 /** The order's events, oldest first, each with its time and who did it. */

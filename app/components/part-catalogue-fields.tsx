@@ -2,7 +2,7 @@ import { BREAKS_SYNTAX_HELP } from "~/domain/pricing";
 import { getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { company } from "~/content/company";
 import { CATEGORIES, CATEGORY_LABELS, DEFAULT_BRAND } from "~/domain/catalogue";
-import { FITMENT_HELP } from "~/utils/catalogue-forms";
+import { FITMENT_HELP } from "~/forms/catalogue-forms";
 import { ErrorList, Field, TextareaField } from "./forms";
 
 const BRANDS = [DEFAULT_BRAND, ...company.brands.map((brand) => brand.name)];

@@ -3,7 +3,7 @@ import { useState, type ChangeEvent, type ReactNode } from "react";
 import { findMake, findModel, modelYears, VEHICLE_MAKES, vehicleLabel, type Vehicle } from "~/content/vehicles";
 import { CATEGORY_LABELS, isCategory } from "~/domain/catalogue";
 import { formatQuantity } from "~/format";
-import { partsHref, type PartsState } from "~/utils/parts-url";
+import { partsHref, type PartsState } from "~/domain/parts-url";
 import { Button } from "./forms";
 
 const selectClass =

@@ -4,7 +4,7 @@
  * when nothing matched. Plain links: they work without JavaScript.
  */
 import { Link } from "@remix-run/react";
-import { partsHref, type PartsState } from "~/utils/parts-url";
+import { partsHref, type PartsState } from "~/domain/parts-url";
 
 const linkClass = "text-brand-700 underline hover:text-brand-900";
 

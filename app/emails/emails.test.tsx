@@ -1,6 +1,6 @@
 import type { ReactElement } from "react";
 import { describe, expect, test } from "vitest";
-import { renderEmail } from "~/utils/email.server";
+import { renderEmail } from "~/services/email.server";
 import { byteProblems, checkHtml } from "../../tests/setup/vnu";
 import * as account from "./account";
 import * as company from "./company";

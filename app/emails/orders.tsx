@@ -3,7 +3,7 @@ import { Text } from "@react-email/text";
 import { company } from "~/content/company";
 import { formatCents, formatQuantity } from "~/format";
 import { PAYMENT_METHOD_WORDS, formatDay } from "~/domain/order-states";
-import { describeShipment } from "~/utils/shipping";
+import { describeShipment } from "~/domain/shipping";
 import { ActionLink, EmailLayout, Paragraph, SHOP_NAME, UrlLink } from "./email-layout";
 
 /** What an order email shows of the order (a subset of OrderView). */

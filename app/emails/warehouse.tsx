@@ -1,7 +1,7 @@
 import { Text } from "@react-email/text";
 import { formatDay } from "~/domain/order-states";
 import { formatQuantity } from "~/format";
-import { describeShipment } from "~/utils/shipping";
+import { describeShipment } from "~/domain/shipping";
 import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
 import { orderName } from "./orders";
 

@@ -93,7 +93,7 @@ export async function reorderIntoCart(userId: string, order: OrderView) {
   return fitIntoCart(userId, wanted, notices, "reorder", order.id);
 }
 
-/** The quick-order pad's lines that passed their check (utils/quick-order.server.ts), into the cart. */
+/** The quick-order pad's lines that passed their check (services/quick-order.server.ts), into the cart. */
 export async function padLinesIntoCart(userId: string, lines: { partId: string; quantity: number }[]) {
   const parts = await getPartsByIds(lines.map((line) => line.partId));
   const wanted = lines.flatMap((line) => {

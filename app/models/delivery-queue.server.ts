@@ -7,7 +7,7 @@ import type mongoose from "mongoose";
  * with a claim token and since when), released for the next try or marked `failed` after the last,
  * or marked done. A claim older than `staleMs` (its process died or stalled) may be taken again, and
  * the sweep hands a job again to what sat pending past `idleMs` or was held past `staleMs`.
- * Services (app/utils/delivery-jobs.server.ts) run the attempts on agenda.
+ * Services (app/services/delivery-jobs.server.ts) run the attempts on agenda.
  */
 export type QueuedEntry = {
   _id: string;

@@ -4,7 +4,7 @@ import { isDuplicateKeyError } from "./user.server";
 
 /**
  * Mail waiting to go out. A message is written here in the same step as the change that causes it
- * and sent by a job (app/utils/mail-worker.server.ts). Its `_id` is the event that caused it (e.g.
+ * and sent by a job (app/services/mail-worker.server.ts). Its `_id` is the event that caused it (e.g.
  * `order:<id>:placed`), so writing it again (a retried step, a second instance, the order mail
  * sweep) never duplicates it: `_id` is unique.
  */

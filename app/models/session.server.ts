@@ -3,7 +3,7 @@ import mongoose, { Schema, type Types } from "mongoose";
 
 /**
  * How long a new session's record lives before it is first used: the idle timeout is checked on
- * every read against its role (app/utils/guards.server.ts), this only lets the TTL index clean up.
+ * every read against its role (app/services/guards.server.ts), this only lets the TTL index clean up.
  */
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 

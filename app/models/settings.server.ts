@@ -1,6 +1,6 @@
 /**
  * The shop's settings the models act on. Models never read the environment: the database
- * connection (utils/db.server.ts) hands them a reader of the validated settings as it connects.
+ * connection (services/db.server.ts) hands them a reader of the validated settings as it connects.
  * Kept on globalThis because this module is bundled twice (into server.js and into the Remix build).
  */
 export type ModelSettings = {

@@ -38,7 +38,7 @@ export class GoogleAccountUnverifiedError extends Error {}
 
 /**
  * The email belongs to a password account not linked to Google yet: its owner proves it by signing
- * in with the password once (app/utils/google-sign-in.server.ts), never by Google's word alone.
+ * in with the password once (app/services/google-sign-in.server.ts), never by Google's word alone.
  */
 export class GoogleAccountNeedsProofError extends Error {}
 

@@ -28,7 +28,7 @@ const userSchema = new Schema(
     googleId: { type: String },
     /** When the owner proved the email is theirs (a link we mailed, or Google saying so). */
     emailVerifiedAt: { type: Date },
-    /** Avatar shown on the profile and on reviews: the Google account's picture only (utils/avatar.ts). */
+    /** Avatar shown on the profile and on reviews: the Google account's picture only (domain/avatar.ts). */
     photoUrl: { type: String, trim: true, maxlength: 2048 },
     number: { type: String, trim: true, maxlength: 40 },
     address: { type: String, trim: true, maxlength: 300 },

@@ -12,8 +12,8 @@ import { approveOrder, declineOrder, withdrawOrder } from "~/orders/model/approv
 import { getOwnOrder } from "~/orders/model/reads.server";
 import { type OrderView } from "~/orders/model/view.server";
 import type { UserView } from "~/models/user.server";
-import { can } from "~/utils/companies.server";
-import { queueEmail, shopUrl } from "~/utils/email.server";
+import { can } from "~/services/companies.server";
+import { queueEmail, shopUrl } from "~/services/email.server";
 import { formatCents } from "~/format";
 import { formatDateTime } from "~/format";
 import { orderPath } from "~/domain/order-lines";

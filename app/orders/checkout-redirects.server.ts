@@ -1,6 +1,6 @@
 import { formatDay } from "~/domain/order-states";
 import { orderPath } from "~/domain/order-lines";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 
 /**
  * After checkout (the cart, the quick-order pad): "Your Order is Placed", and on to pay the order.

@@ -1,6 +1,6 @@
 /**
  * Checkout: placing an order is a workflow of named steps, each with its compensation
- * (utils/workflow.server.ts), read top to bottom in CHECKOUT below. There is no multi-document
+ * (services/workflow.server.ts), read top to bottom in CHECKOUT below. There is no multi-document
  * transaction (the local database has none): each step is one or a few single-document updates, a
  * failure undoes what ran, last first, and a crash at any point leaves an order "reserving" that
  * the stock sweep takes up with the same steps (finishLeftReserving).
@@ -17,7 +17,7 @@ import { getPartsByIds } from "~/models/part.server";
 import { holdStock, partsHeldBy } from "~/models/stock-holds.server";
 import { unpaidCapsOf } from "~/models/unpaid-caps.server";
 import { getUserById } from "~/models/user.server";
-import { runWorkflow, stop, type Step, type WorkflowOptions } from "~/utils/workflow.server";
+import { runWorkflow, stop, type Step, type WorkflowOptions } from "~/services/workflow.server";
 import { mailApprovalNeeded } from "./approvals.server";
 import { raiseOrderEvent } from "./events.server";
 import { copyBackorders } from "./model/backorders.server";

@@ -17,8 +17,8 @@ import {
 import { recordPayout } from "~/orders/model/account-credit.server";
 import { recordRefund } from "~/orders/model/refunds.server";
 import type { OrderView } from "~/orders/model/view.server";
-import { audit, type AuditEvent } from "~/utils/audit-trail.server";
-import { refundCreditNote } from "~/utils/stripe.server";
+import { audit, type AuditEvent } from "~/services/audit-trail.server";
+import { refundCreditNote } from "~/services/stripe.server";
 import { raiseOrderEvent } from "./events.server";
 import { allocateArrivedStock } from "./warehouse.server";
 

@@ -24,9 +24,9 @@ import { type OrderView } from "~/orders/model/view.server";
 import { getCompany } from "~/models/company.server";
 import { paymentLine, receivedPayments, termsOf } from "~/domain/order-payments";
 import { getUserById, type UserView } from "~/models/user.server";
-import { requireUser } from "~/utils/guards.server";
-import { mayHandleOrder } from "~/utils/companies.server";
-import { htmlToPdf, type PaperSize } from "~/utils/pdf.server";
+import { requireUser } from "~/services/guards.server";
+import { mayHandleOrder } from "~/services/companies.server";
+import { htmlToPdf, type PaperSize } from "~/services/pdf.server";
 import { facturXOf, ublOf, type EInvoiceSource } from "~/orders/e-invoice.server";
 import { settlementWords, type CreditNoteView } from "~/domain/credit-notes";
 

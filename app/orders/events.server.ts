@@ -21,7 +21,7 @@ import {
   mailReturnStep,
   mailCreditNote,
 } from "./mail.server";
-import { queueOrderWebhooks } from "~/utils/webhooks.server";
+import { queueOrderWebhooks } from "~/services/webhooks.server";
 
 export type OrderEvent =
   | { type: "orderPlaced"; order: OrderView; belowMinimum: EmailPart[] }

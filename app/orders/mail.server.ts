@@ -17,10 +17,10 @@ import { CreditNoteEmail, creditNoteSubject } from "~/emails/credit-notes";
 import { creditNotePath } from "~/domain/credit-notes";
 import type { OrderView } from "~/orders/model/view.server";
 import { getUserById, listAdminRecipients } from "~/models/user.server";
-import { queueEmail, shopUrl } from "~/utils/email.server";
+import { queueEmail, shopUrl } from "~/services/email.server";
 import { orderPath } from "~/domain/order-lines";
 import { formatDateTime } from "~/format";
-import { unsubscribeUrl } from "~/utils/unsubscribe.server";
+import { unsubscribeUrl } from "~/services/unsubscribe.server";
 
 /**
  * The emails of the order life cycle, written to the outbox right after the change that causes

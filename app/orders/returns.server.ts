@@ -16,7 +16,7 @@ import {
 import type { ReturnView } from "~/domain/returns";
 import type { CreditNoteView } from "~/domain/credit-notes";
 import type { OrderView } from "~/orders/model/view.server";
-import { audit, type AuditAction, type AuditEvent } from "~/utils/audit-trail.server";
+import { audit, type AuditAction, type AuditEvent } from "~/services/audit-trail.server";
 import { raiseOrderEvent } from "./events.server";
 import { allocateArrivedStock } from "./warehouse.server";
 import { creditReceivedReturn } from "./credit-notes.server";

@@ -10,8 +10,8 @@ import {
 import { markEventRaised } from "~/orders/model/events.server";
 import { finishLeftReserving } from "./checkout.server";
 import { checkStock, saveStockCheck } from "~/models/stock-check.server";
-import { audit } from "~/utils/audit-trail.server";
-import { getEnv } from "~/utils/env.server";
+import { audit } from "~/services/audit-trail.server";
+import { getEnv } from "~/services/env.server";
 import { mailHoldEnding } from "./mail.server";
 import { raiseOrderEvent } from "./events.server";
 import { mailApprovalExpired } from "./approvals.server";

@@ -8,8 +8,8 @@ import { allocateBackorders, listPartsToAllocate } from "~/models/stock-holds.se
 import { copyBackorders, listBackorderedOrderIds } from "~/orders/model/backorders.server";
 import { recordShipment, type ShipmentInput } from "~/orders/model/shipments.server";
 import type { OrderView } from "~/orders/model/view.server";
-import { audit, type AuditEvent } from "~/utils/audit-trail.server";
-import { describeShipment } from "~/utils/shipping";
+import { audit, type AuditEvent } from "~/services/audit-trail.server";
+import { describeShipment } from "~/domain/shipping";
 import { raiseOrderEvent } from "./events.server";
 
 type Actor = { id: string; email: string };

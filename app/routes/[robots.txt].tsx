@@ -1,4 +1,4 @@
-import { getEnv } from "~/utils/env.server";
+import { getEnv } from "~/services/env.server";
 
 export async function loader() {
   const origin = getEnv().PUBLIC_URL.replace(/\/+$/, "");

@@ -1,5 +1,5 @@
 import { countSitemapPartFiles } from "~/models/part-catalogue.server";
-import { getEnv } from "~/utils/env.server";
+import { getEnv } from "~/services/env.server";
 
 /**
  * A sitemap index: the public pages in one file, every part in files of 10,000

@@ -6,10 +6,10 @@ import { PartGrid } from "~/components/part-card";
 import { Section, SocialLink, Spinner, StarRating } from "~/components/storefront";
 import { company } from "~/content/company";
 import { listPartCards } from "~/models/part-listing.server";
-import { getUser } from "~/utils/guards.server";
-import { priceCards } from "~/utils/pricing.server";
+import { getUser } from "~/services/guards.server";
+import { priceCards } from "~/services/pricing.server";
 import { getNewestReviews } from "~/models/review.server";
-import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
+import { publicPageHeaders, publicPageHeadersFunction } from "~/services/cache.server";
 import { truncate } from "~/domain/format";
 
 const HOME_PART_COUNT = 6;

@@ -2,8 +2,8 @@ import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-r
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { getEnv } from "~/utils/env.server";
-import { openApiDocument } from "~/utils/openapi.server";
+import { getEnv } from "~/services/env.server";
+import { openApiDocument } from "~/services/openapi.server";
 
 type Parameter = { name: string; in: string; required?: boolean; description?: string; schema?: { type?: string } };
 type Operation = {

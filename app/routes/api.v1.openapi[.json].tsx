@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getEnv } from "~/utils/env.server";
-import { openApiDocument } from "~/utils/openapi.server";
+import { getEnv } from "~/services/env.server";
+import { openApiDocument } from "~/services/openapi.server";
 
 /** GET /api/v1/openapi.json: the API's description (public: it holds no data). */
 export function loader(_args: LoaderFunctionArgs) {

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { documentFileName } from "~/components/order-document";
-import { apiCall, methodNotAllowed, notFound, problem } from "~/utils/api.server";
+import { apiCall, methodNotAllowed, notFound, problem } from "~/services/api.server";
 import { orderDocumentFor, printDocument, ublResponse } from "~/orders/documents.server";
-import { PdfBusyError } from "~/utils/pdf.server";
+import { PdfBusyError } from "~/services/pdf.server";
 
 /**
  * GET /api/v1/orders/{id}/documents/{invoice|pro-forma|ubl|credit-note|credit-note-ubl}: the PDF the order's

@@ -10,11 +10,11 @@ import {
   readJson,
   readQuery,
   validationProblem,
-} from "~/utils/api.server";
-import { OrderListQuery, PlaceOrderBody } from "~/utils/api-schemas.server";
-import { orderJson } from "~/utils/api-views.server";
+} from "~/services/api.server";
+import { OrderListQuery, PlaceOrderBody } from "~/services/api-schemas.server";
+import { orderJson } from "~/services/api-views.server";
 import { placeCustomerOrder } from "~/orders/service.server";
-import { findPartByNumber } from "~/utils/part-number.server";
+import { findPartByNumber } from "~/services/part-number.server";
 
 /** GET /api/v1/orders: the key owner's orders, newest first. */
 export async function loader(args: LoaderFunctionArgs) {

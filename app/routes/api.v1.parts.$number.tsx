@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiCall, methodNotAllowed, notFound, ok } from "~/utils/api.server";
-import { partDetailJson } from "~/utils/api-views.server";
+import { apiCall, methodNotAllowed, notFound, ok } from "~/services/api.server";
+import { partDetailJson } from "~/services/api-views.server";
 import { getPartCatalogue } from "~/models/part-catalogue.server";
-import { findPartByNumber } from "~/utils/part-number.server";
-import { priceCards } from "~/utils/pricing.server";
+import { findPartByNumber } from "~/services/part-number.server";
+import { priceCards } from "~/services/pricing.server";
 
 /** GET /api/v1/parts/{number}: one part by its part number or an OE number, with price and stock. */
 export async function loader(args: LoaderFunctionArgs) {

@@ -2,12 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { listPartCards } from "~/models/part-listing.server";
 import { PART_CURSOR_PATTERN } from "~/models/part-keyset.server";
 import type { CatalogueFilters } from "~/models/part-query-plan.server";
-import { apiCall, decodeCursor, encodeCursor, methodNotAllowed, ok, readQuery } from "~/utils/api.server";
-import { PartListQuery } from "~/utils/api-schemas.server";
-import { partJson } from "~/utils/api-views.server";
-import { partNumberListSearch, typingCorrections, withTypedVehicle } from "~/utils/catalogue-search.server";
-import { searchFilters } from "~/utils/parts-search.server";
-import { priceCards } from "~/utils/pricing.server";
+import { apiCall, decodeCursor, encodeCursor, methodNotAllowed, ok, readQuery } from "~/services/api.server";
+import { PartListQuery } from "~/services/api-schemas.server";
+import { partJson } from "~/services/api-views.server";
+import { partNumberListSearch, typingCorrections, withTypedVehicle } from "~/services/catalogue-search.server";
+import { searchFilters } from "~/services/parts-search.server";
+import { priceCards } from "~/services/pricing.server";
 
 /** A cursor of a search read with typing errors forgiven carries that mark, so its next page is read alike. */
 const FORGIVEN_CURSOR = new RegExp(`^~?${PART_CURSOR_PATTERN.source.slice(1)}`);

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getOrderById } from "~/orders/model/reads.server";
-import { apiCall, methodNotAllowed, notFound, ok, problem, readJson } from "~/utils/api.server";
-import { ShipBody } from "~/utils/api-schemas.server";
-import { orderJson } from "~/utils/api-views.server";
+import { apiCall, methodNotAllowed, notFound, ok, problem, readJson } from "~/services/api.server";
+import { ShipBody } from "~/services/api-schemas.server";
+import { orderJson } from "~/services/api-views.server";
 import { shipOrder } from "~/orders/warehouse.server";
 
 /**

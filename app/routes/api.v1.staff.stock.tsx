@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiCall, methodNotAllowed, ok, problem, readJson, validationProblem } from "~/utils/api.server";
-import { StockUpdatesBody } from "~/utils/api-schemas.server";
-import { applyBackorderPolicies, applyImportChanges, dryRunUpdates } from "~/utils/stock-import.server";
+import { apiCall, methodNotAllowed, ok, problem, readJson, validationProblem } from "~/services/api.server";
+import { StockUpdatesBody } from "~/services/api-schemas.server";
+import { applyBackorderPolicies, applyImportChanges, dryRunUpdates } from "~/services/stock-import.server";
 
 /**
  * POST /api/v1/staff/stock: stock and prices of one part or many, with the CSV import's checks

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { formatInvoiceNumber } from "~/orders/model/invoice.server";
 import { openAccountOrders } from "~/orders/model/payments.server";
 import { accountCredits } from "~/orders/model/account-credit.server";
-import { apiCall, methodNotAllowed, money, ok, problem } from "~/utils/api.server";
-import { can } from "~/utils/companies.server";
+import { apiCall, methodNotAllowed, money, ok, problem } from "~/services/api.server";
+import { can } from "~/services/companies.server";
 
 /** GET /api/v1/statement: the statement of account (open invoices on account), as /dashboard/statement. */
 export async function loader(args: LoaderFunctionArgs) {

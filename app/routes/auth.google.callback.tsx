@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { finishGoogleSignIn } from "~/utils/google-sign-in.server";
-import { startSession } from "~/utils/session-cookie.server";
-import { safeRedirect } from "~/utils/safe-redirect";
-import { finishSignIn, redirectAfterSignIn } from "~/utils/sign-in-intent.server";
+import { finishGoogleSignIn } from "~/services/google-sign-in.server";
+import { startSession } from "~/services/session-cookie.server";
+import { safeRedirect } from "~/domain/safe-redirect";
+import { finishSignIn, redirectAfterSignIn } from "~/services/sign-in-intent.server";
 
 /**
  * Google sends the user back here. Success: a new session and the page they started from.

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { isGoogleSignInAvailable, startGoogleSignIn } from "~/utils/google-sign-in.server";
-import { safeRedirect } from "~/utils/safe-redirect";
-import { readForm } from "~/utils/form.server";
+import { isGoogleSignInAvailable, startGoogleSignIn } from "~/services/google-sign-in.server";
+import { safeRedirect } from "~/domain/safe-redirect";
+import { readForm } from "~/services/form.server";
 
 /** The Google button's POST: off to Google, with the page to come back to kept in a cookie. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { readAvatar } from "~/utils/avatar-store.server";
+import { readAvatar } from "~/services/avatar-store.server";
 
 /**
  * An uploaded profile picture. Its bytes were checked to be PNG, JPEG or WebP when stored; the

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { getBlogItems } from "~/content/content.server";
-import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
+import { publicPageHeaders, publicPageHeadersFunction } from "~/services/cache.server";
 
 /** The questions and answers of public/blogs.json (also served as-is at /blogs.json). */
 export async function loader({ request }: LoaderFunctionArgs) {

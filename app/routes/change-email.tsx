@@ -3,13 +3,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { MailedLinkConfirm, MailedLinkProblem } from "~/components/mailed-link-problem";
-import { mailedLinkSchema } from "~/utils/account-schemas";
-import { getSessionId } from "~/utils/session-cookie.server";
-import { getUser } from "~/utils/guards.server";
-import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
-import { approveEmailChange, checkEmailChangeToken, confirmEmailChange } from "~/utils/email-change.server";
-import { readForm } from "~/utils/form.server";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { mailedLinkSchema } from "~/forms/account-schemas";
+import { getSessionId } from "~/services/session-cookie.server";
+import { getUser } from "~/services/guards.server";
+import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/services/cache.server";
+import { approveEmailChange, checkEmailChangeToken, confirmEmailChange } from "~/services/email-change.server";
+import { readForm } from "~/services/form.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 
 const PROBLEMS = {
   expired: "This link has expired: links work for one day. Ask again for the change on My Profile.",

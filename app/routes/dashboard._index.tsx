@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+import { redirectWithError, redirectWithSuccess } from "~/services/toast.server";
 import { inputAttributes, ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import { getPasswordHashOf } from "~/models/user-credentials.server";
 import { getUserByEmail, type UserView } from "~/models/user.server";
@@ -15,7 +15,7 @@ import {
   imageTypeOf,
   reencodeAvatar,
   saveAvatar,
-} from "~/utils/avatar-store.server";
+} from "~/services/avatar-store.server";
 import {
   changeEmailSchema,
   changePasswordSchema,
@@ -24,25 +24,25 @@ import {
   avatarSchema,
   profileSchema,
   SAME_EMAIL,
-} from "~/utils/account-schemas";
-import { changePassword, checkCurrentPassword } from "~/utils/account-security.server";
-import { endSession, getSessionId } from "~/utils/session-cookie.server";
-import { getUser, requireUser } from "~/utils/guards.server";
-import { requestEmailChange, requestEmailChangeApproval } from "~/utils/email-change.server";
-import { credentialsInWords } from "~/utils/account-access.server";
-import { passwordProblem } from "~/utils/password.server";
-import { sendPasswordResetLink } from "~/utils/password-reset.server";
+} from "~/forms/account-schemas";
+import { changePassword, checkCurrentPassword } from "~/services/account-security.server";
+import { endSession, getSessionId } from "~/services/session-cookie.server";
+import { getUser, requireUser } from "~/services/guards.server";
+import { requestEmailChange, requestEmailChangeApproval } from "~/services/email-change.server";
+import { credentialsInWords } from "~/services/account-access.server";
+import { passwordProblem } from "~/services/password.server";
+import { sendPasswordResetLink } from "~/services/password-reset.server";
 import { PasswordSettings } from "~/components/profile/password-settings";
-import { readForm } from "~/utils/form.server";
-import { mailRequestAttempt } from "~/utils/mail-throttle.server";
-import { clientIp } from "~/utils/rate-limit.server";
+import { readForm } from "~/services/form.server";
+import { mailRequestAttempt } from "~/services/mail-throttle.server";
+import { clientIp } from "~/services/rate-limit.server";
 import { IntegrationsPanel } from "~/components/integrations-panel";
-import { integrationStatus } from "~/utils/integrations.server";
+import { integrationStatus } from "~/services/integrations.server";
 import { AddressBook } from "~/components/profile/address-book";
 import { CompanyForm } from "~/components/profile/company-form";
-import { can } from "~/utils/companies.server";
+import { can } from "~/services/companies.server";
 import { addAddress, deleteAddress, editAddress, setDefaultAddress, updateCompany } from "~/models/address-book.server";
-import { addressActionSchema, addressSchema, companySchema, MAX_ADDRESSES } from "~/utils/trade-schemas";
+import { addressActionSchema, addressSchema, companySchema, MAX_ADDRESSES } from "~/forms/trade-schemas";
 import { countryName } from "~/domain/tax-id";
 
 const DEFAULT_AVATAR = "/images/default-avatar.svg";

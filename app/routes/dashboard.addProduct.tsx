@@ -3,16 +3,16 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { PartCatalogueFields, PartDescriptionFields, PartPriceFields } from "~/components/part-catalogue-fields";
-import { requireAdmin } from "~/utils/guards.server";
-import { createPart } from "~/utils/parts.server";
+import { requireAdmin } from "~/services/guards.server";
+import { createPart } from "~/services/parts.server";
 import { DEFAULT_BRAND } from "~/domain/catalogue";
-import { newPartSchema } from "~/utils/catalogue-forms";
-import { readForm } from "~/utils/form.server";
-import { DEFAULT_MIN_ORDER, dollarsToCents } from "~/utils/shop-forms";
+import { newPartSchema } from "~/forms/catalogue-forms";
+import { readForm } from "~/services/form.server";
+import { DEFAULT_MIN_ORDER, dollarsToCents } from "~/forms/shop-forms";
 
 const FAILED_TO_ADD = "Failed to add the part";
 

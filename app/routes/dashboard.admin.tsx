@@ -11,8 +11,8 @@ import { listOpenReturns } from "~/orders/model/returns.server";
 import { listFailedRefunds } from "~/orders/model/refunds.server";
 import { RETURN_REASON_WORDS } from "~/domain/returns";
 import { formatDay, orderStateText } from "~/domain/order-states";
-import { requireAdmin } from "~/utils/guards.server";
-import { listFailedMail } from "~/utils/failed-mail.server";
+import { requireAdmin } from "~/services/guards.server";
+import { listFailedMail } from "~/services/failed-mail.server";
 import { formatCents, formatQuantity } from "~/format";
 import { formatDateTime } from "~/format";
 

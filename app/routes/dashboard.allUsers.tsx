@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 import { ErrorList } from "~/components/forms";
 import {
   ConfirmDialog,
@@ -16,10 +16,10 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { getCompany } from "~/models/company.server";
 import { getUserById, listUsers } from "~/models/user.server";
 import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
-import { userActionSchema } from "~/utils/account-schemas";
-import { getUser, requireAdmin } from "~/utils/guards.server";
-import { readForm } from "~/utils/form.server";
-import { grantAdmin, revokeAdmin, signOutEverywhere } from "~/utils/users.server";
+import { userActionSchema } from "~/forms/account-schemas";
+import { getUser, requireAdmin } from "~/services/guards.server";
+import { readForm } from "~/services/form.server";
+import { grantAdmin, revokeAdmin, signOutEverywhere } from "~/services/users.server";
 
 const PER_PAGE = 20;
 /** Spec 8: what the page shows when the server refuses a promotion (403). */

@@ -5,7 +5,7 @@ import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { userConfirmCopy, type UserConfirmIntent } from "~/components/user-confirm-copy";
 import { getUserById } from "~/models/user.server";
-import { requireAdmin } from "~/utils/guards.server";
+import { requireAdmin } from "~/services/guards.server";
 
 /**
  * All Users' Make Admin, Remove admin and Sign out everywhere as a page (the modal, without JavaScript). Its

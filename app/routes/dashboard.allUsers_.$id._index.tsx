@@ -12,14 +12,14 @@ import { openAccountOrders } from "~/orders/model/payments.server";
 import { getUserById } from "~/models/user.server";
 import { getPriceGroup, listPriceGroups } from "~/models/price-group.server";
 import { CustomerPricingForm } from "~/components/customer-pricing-form";
-import { customerPricingSchema } from "~/utils/pricing-forms";
-import { setCustomerPricing, taxInWords } from "~/utils/users.server";
-import { requireAdmin } from "~/utils/guards.server";
-import { readForm } from "~/utils/form.server";
+import { customerPricingSchema } from "~/forms/pricing-forms";
+import { setCustomerPricing, taxInWords } from "~/services/users.server";
+import { requireAdmin } from "~/services/guards.server";
+import { readForm } from "~/services/form.server";
 import { formatCents } from "~/format";
 import { shopUnpaidCaps } from "~/models/unpaid-caps.server";
 import { formatDay, orderStateText, termsWords } from "~/domain/order-states";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 
 const NOT_FOUND = "There is no user with that id.";
 

@@ -16,9 +16,9 @@ import {
   auditFilterSchema,
   formatAuditValue,
 } from "~/domain/audit-actions";
-import { requireAdmin } from "~/utils/guards.server";
+import { requireAdmin } from "~/services/guards.server";
 import { formatDateTime, formatQuantity } from "~/format";
-import { parsePage } from "~/utils/shop-forms";
+import { parsePage } from "~/forms/shop-forms";
 
 const PER_PAGE = 50;
 const DAY_MS = 24 * 60 * 60 * 1000;

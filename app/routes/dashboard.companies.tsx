@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Pagination } from "~/components/pagination";
 import { memberCounts } from "~/models/company-member.server";
 import { listCompanies } from "~/models/company.server";
-import { requireAdmin } from "~/utils/guards.server";
+import { requireAdmin } from "~/services/guards.server";
 import { formatCents } from "~/format";
 import { termsWords } from "~/domain/order-states";
 

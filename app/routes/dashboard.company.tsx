@@ -22,8 +22,8 @@ import { getCompany } from "~/models/company.server";
 import { listInvitations } from "~/models/invitation.server";
 import { listAwaitingApproval } from "~/orders/model/approvals.server";
 import { approveCompanyOrder, declineCompanyOrder } from "~/orders/approvals.server";
-import { requireCustomer } from "~/utils/guards.server";
-import { companyActionSchema, inviteSchema } from "~/utils/company-forms";
+import { requireCustomer } from "~/services/guards.server";
+import { companyActionSchema, inviteSchema } from "~/forms/company-forms";
 import { COMPANY_ROLE_HELP, COMPANY_ROLE_WORDS, COMPANY_ROLES, type CompanyRole } from "~/domain/company-roles";
 import {
   can,
@@ -33,12 +33,12 @@ import {
   removeMember,
   withdrawInvitation,
   type MemberOutcome,
-} from "~/utils/companies.server";
-import { readForm } from "~/utils/form.server";
+} from "~/services/companies.server";
+import { readForm } from "~/services/form.server";
 import { formatCents } from "~/format";
 import { termsWords } from "~/domain/order-states";
 import { formatDateTime } from "~/format";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 
 /** Your company: its members and their roles; an owner invites, changes roles and limits, removes. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -2,12 +2,12 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
-import { requireUser } from "~/utils/guards.server";
-import { sendVerificationEmail } from "~/utils/email-verification.server";
-import { readForm } from "~/utils/form.server";
-import { mailRequestAttempt } from "~/utils/mail-throttle.server";
-import { clientIp } from "~/utils/rate-limit.server";
-import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+import { requireUser } from "~/services/guards.server";
+import { sendVerificationEmail } from "~/services/email-verification.server";
+import { readForm } from "~/services/form.server";
+import { mailRequestAttempt } from "~/services/mail-throttle.server";
+import { clientIp } from "~/services/rate-limit.server";
+import { redirectWithError, redirectWithSuccess } from "~/services/toast.server";
 
 /** The email forms of the dashboard (for now: send the verification link again). */
 const emailActionSchema = z.object({ intent: z.literal("resend-verification") });

@@ -7,10 +7,10 @@ import { replyErrors } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FailedMailList, toFailedMailItems } from "~/components/failed-mail";
 import { ErrorList } from "~/components/forms";
-import { requireAdmin } from "~/utils/guards.server";
-import { listFailedMail, sendFailedMailAgain } from "~/utils/failed-mail.server";
-import { readForm } from "~/utils/form.server";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { requireAdmin } from "~/services/guards.server";
+import { listFailedMail, sendFailedMailAgain } from "~/services/failed-mail.server";
+import { readForm } from "~/services/form.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 
 const resendSchema = z.object({
   outboxId: z

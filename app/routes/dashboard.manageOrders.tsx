@@ -8,7 +8,7 @@ import {
   data,
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
@@ -20,11 +20,11 @@ import { getOrderById } from "~/orders/model/reads.server";
 import { listAllOrders } from "~/orders/model/search.server";
 import { type OrderView } from "~/orders/model/view.server";
 import { removeUnpaidOrder } from "~/orders/service.server";
-import { requireAdmin } from "~/utils/guards.server";
+import { requireAdmin } from "~/services/guards.server";
 import { formatCents, formatDateTime, formatQuantity } from "~/format";
-import { readForm } from "~/utils/form.server";
-import { orderFilterSchema, toOrderFilter } from "~/utils/order-filters";
-import { manageOrdersSchema, parsePage } from "~/utils/shop-forms";
+import { readForm } from "~/services/form.server";
+import { orderFilterSchema, toOrderFilter } from "~/forms/order-filters";
+import { manageOrdersSchema, parsePage } from "~/forms/shop-forms";
 import {
   ORDER_STATE_MEANINGS,
   ORDER_STATE_WORDS,

@@ -14,22 +14,22 @@ import { OrderDetails, OrderHeading, PaymentSummary } from "~/components/order-d
 import { OrderReturns } from "~/components/order-returns";
 import { orderShopActors } from "~/models/audit.server";
 import { getOrderById } from "~/orders/model/reads.server";
-import { requireAdmin } from "~/utils/guards.server";
-import { readForm } from "~/utils/form.server";
-import { newOneTimeKey, runOnce } from "~/utils/one-time-key.server";
-import { extendHoldSchema } from "~/utils/hold-forms";
+import { requireAdmin } from "~/services/guards.server";
+import { readForm } from "~/services/form.server";
+import { newOneTimeKey, runOnce } from "~/services/one-time-key.server";
+import { extendHoldSchema } from "~/forms/hold-forms";
 import { formatCents } from "~/format";
 import { documentsOf } from "~/orders/documents.server";
-import { adminOrderSchema, cancelPaidSchema, payoutSchema } from "~/utils/order-forms";
+import { adminOrderSchema, cancelPaidSchema, payoutSchema } from "~/forms/order-forms";
 import { cancelPaidOrderWithCredit, payOutCredit } from "~/orders/credit-notes.server";
 import { CancelPaidOrderForm, OrderCreditNotes } from "~/components/order-credit-notes";
 import { orderStateText } from "~/domain/order-states";
-import { orderTimeline } from "~/utils/order-timeline";
+import { orderTimeline } from "~/domain/order-timeline";
 import { recordPayment, reversePayment } from "~/orders/service.server";
 import { shipOrder } from "~/orders/warehouse.server";
 import { formatDateTime } from "~/format";
 import { extendHold } from "~/orders/stock-jobs.server";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 
 const NOT_FOUND = "There is no order with that number.";
 

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getOrderById } from "~/orders/model/reads.server";
-import { requireAdmin } from "~/utils/guards.server";
+import { requireAdmin } from "~/services/guards.server";
 import { formatCents } from "~/format";
 import { describeOrder } from "~/domain/order-lines";
 import { ORDER_STATE_WORDS, removableByStaff } from "~/domain/order-states";

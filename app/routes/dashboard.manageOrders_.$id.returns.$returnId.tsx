@@ -11,10 +11,10 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DecideReturnForms, OrderReturns, ReceiveReturnForm } from "~/components/order-returns";
 import { getOrderById } from "~/orders/model/reads.server";
 import { decideOnReturn, receiveReturnedParts } from "~/orders/returns.server";
-import { readForm } from "~/utils/form.server";
-import { requireAdmin } from "~/utils/guards.server";
-import { returnDecisionSchema } from "~/utils/return-forms";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { readForm } from "~/services/form.server";
+import { requireAdmin } from "~/services/guards.server";
+import { returnDecisionSchema } from "~/forms/return-forms";
+import { redirectWithSuccess } from "~/services/toast.server";
 import { formatCents } from "~/format";
 
 const NOT_FOUND = "There is no such return on that order.";

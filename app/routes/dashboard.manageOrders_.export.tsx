@@ -2,12 +2,12 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod";
 import { eachOrder } from "~/orders/model/search.server";
 import { type OrderView } from "~/orders/model/view.server";
-import { requireAdmin } from "~/utils/guards.server";
-import { csvDollars, csvFileDay, csvResponse, type CsvColumn } from "~/utils/csv.server";
-import { orderFilterSchema, toOrderFilter } from "~/utils/order-filters";
+import { requireAdmin } from "~/services/guards.server";
+import { csvDollars, csvFileDay, csvResponse, type CsvColumn } from "~/services/csv.server";
+import { orderFilterSchema, toOrderFilter } from "~/forms/order-filters";
 import { ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 import { formatInvoiceNumber } from "~/orders/model/invoice.server";
-import { describeShipment } from "~/utils/shipping";
+import { describeShipment } from "~/domain/shipping";
 import { paymentLine } from "~/domain/order-payments";
 import type { PostalAddress } from "~/domain/address";
 

@@ -3,18 +3,18 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { getPart, listPartsForAdmin } from "~/models/part.server";
-import { removePart, savePriceAndStock } from "~/utils/parts.server";
-import { requireAdmin } from "~/utils/guards.server";
+import { removePart, savePriceAndStock } from "~/services/parts.server";
+import { requireAdmin } from "~/services/guards.server";
 import { formatCents, formatQuantity } from "~/format";
-import { dollarsToCents, manageProductsSchema, parsePage, priceFieldValue, updatePartSchema } from "~/utils/shop-forms";
-import { readForm } from "~/utils/form.server";
+import { dollarsToCents, manageProductsSchema, parsePage, priceFieldValue, updatePartSchema } from "~/forms/shop-forms";
+import { readForm } from "~/services/form.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getPart } from "~/models/part.server";
-import { requireAdmin } from "~/utils/guards.server";
+import { requireAdmin } from "~/services/guards.server";
 import { formatCents, formatQuantity } from "~/format";
 
 /**

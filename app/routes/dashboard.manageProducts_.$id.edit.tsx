@@ -8,12 +8,12 @@ import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms
 import { PartCatalogueFields, PartDescriptionFields, PartPriceFields } from "~/components/part-catalogue-fields";
 import { formatQuantity } from "~/format";
 import { getPartForEdit, partNumberTaken } from "~/models/part-catalogue.server";
-import { editPart } from "~/utils/parts.server";
-import { requireAdmin } from "~/utils/guards.server";
-import { catalogueFormDefaults, editPartSchema } from "~/utils/catalogue-forms";
-import { readForm } from "~/utils/form.server";
-import { dollarsToCents, priceFieldValue } from "~/utils/shop-forms";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { editPart } from "~/services/parts.server";
+import { requireAdmin } from "~/services/guards.server";
+import { catalogueFormDefaults, editPartSchema } from "~/forms/catalogue-forms";
+import { readForm } from "~/services/form.server";
+import { dollarsToCents, priceFieldValue } from "~/forms/shop-forms";
+import { redirectWithSuccess } from "~/services/toast.server";
 
 const MISSING = "That part no longer exists.";
 const TAKEN = "That part number is already in use";

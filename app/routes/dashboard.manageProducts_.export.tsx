@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { eachPartForExport, type PartExportRow } from "~/models/part-csv.server";
-import { requireAdmin } from "~/utils/guards.server";
+import { requireAdmin } from "~/services/guards.server";
 import { formatBreaks } from "~/domain/pricing";
 import { CATEGORY_LABELS, type Category } from "~/domain/catalogue";
-import { csvDollars, csvFileDay, csvResponse, type CsvColumn } from "~/utils/csv.server";
+import { csvDollars, csvFileDay, csvResponse, type CsvColumn } from "~/services/csv.server";
 
 /** The headers the stock import reads back ("Part number", "Price", "Stock", …): a round trip works. */
 const COLUMNS: CsvColumn<PartExportRow>[] = [

@@ -6,13 +6,13 @@ import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { inputAttributes, ErrorList, SubmitButton } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { requireAdmin } from "~/utils/guards.server";
-import { getEnv } from "~/utils/env.server";
-import { readForm } from "~/utils/form.server";
+import { requireAdmin } from "~/services/guards.server";
+import { getEnv } from "~/services/env.server";
+import { readForm } from "~/services/form.server";
 import { formatCents, formatQuantity } from "~/format";
-import { applyImportChanges, dryRunImport, type DryRun, type ImportConflict } from "~/utils/stock-import.server";
-import { importSchema, importUploadSchema, MAX_IMPORT_LINES } from "~/utils/stock-import";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { applyImportChanges, dryRunImport, type DryRun, type ImportConflict } from "~/services/stock-import.server";
+import { importSchema, importUploadSchema, MAX_IMPORT_LINES } from "~/forms/stock-import";
+import { redirectWithSuccess } from "~/services/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -7,12 +7,12 @@ import { PoNumber } from "~/components/order-lines";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { listOrdersOfUser } from "~/orders/model/reads.server";
-import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
+import { requireCustomerOrSignOutHome } from "~/services/guards.server";
 import { formatCents, formatDateTime, formatQuantity } from "~/format";
 import { orderPath } from "~/domain/order-lines";
-import { parsePage } from "~/utils/shop-forms";
+import { parsePage } from "~/forms/shop-forms";
 import { orderStateText } from "~/domain/order-states";
-import { can, mayHandleOrder } from "~/utils/companies.server";
+import { can, mayHandleOrder } from "~/services/companies.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomerOrSignOutHome(request);

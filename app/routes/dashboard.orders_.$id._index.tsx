@@ -4,8 +4,8 @@ import { cancelOrderPath } from "~/components/cancel-order-form";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SubmitButton, useIsPending } from "~/components/forms";
 import { getOwnOrder } from "~/orders/model/reads.server";
-import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
-import { orderTimeline } from "~/utils/order-timeline";
+import { requireCustomerOrSignOutHome } from "~/services/guards.server";
+import { orderTimeline } from "~/domain/order-timeline";
 import { orderStateText } from "~/domain/order-states";
 import { formatCents } from "~/format";
 import { HoldNotice } from "~/components/hold-forms";
@@ -14,8 +14,8 @@ import { OrderCreditNotes } from "~/components/order-credit-notes";
 import { OrderReturns } from "~/components/order-returns";
 import { returnableUnits } from "~/orders/model/returns.server";
 import { documentsOf } from "~/orders/documents.server";
-import { approversOf } from "~/utils/spending-limit.server";
-import { can } from "~/utils/companies.server";
+import { approversOf } from "~/services/spending-limit.server";
+import { can } from "~/services/companies.server";
 
 const NOT_FOUND = "We could not find that order in your account.";
 

@@ -7,20 +7,20 @@ import {
   data,
 } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 import { CancelOrderPageForm } from "~/components/cancel-order-form";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useIsPending } from "~/components/forms";
 import { getOwnOrder } from "~/orders/model/reads.server";
 import { cancelCustomerOrder } from "~/orders/service.server";
 import { withdrawOrderForApproval } from "~/orders/approvals.server";
-import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
-import { mayHandleOrder } from "~/utils/companies.server";
+import { requireCustomerOrSignOutHome } from "~/services/guards.server";
+import { mayHandleOrder } from "~/services/companies.server";
 import { formatCents } from "~/format";
 import { describeOrder } from "~/domain/order-lines";
-import { cancelOrderSchema } from "~/utils/shop-forms";
+import { cancelOrderSchema } from "~/forms/shop-forms";
 import { ORDER_STATE_WORDS } from "~/domain/order-states";
-import { readForm } from "~/utils/form.server";
+import { readForm } from "~/services/form.server";
 
 const NOT_FOUND = "We could not find that order in your account.";
 const NOT_UNPAID = "Only unpaid orders can be cancelled.";

@@ -14,10 +14,10 @@ import { MAX_RETURN_NOTE, RETURN_REASON_WORDS, RETURN_REASONS } from "~/domain/r
 import { getOwnOrder } from "~/orders/model/reads.server";
 import { returnableUnits, returnWindowDays } from "~/orders/model/returns.server";
 import { askForReturn } from "~/orders/returns.server";
-import { readForm } from "~/utils/form.server";
-import { requireCustomerOrSignOutHome } from "~/utils/guards.server";
-import { requestReturnSchema } from "~/utils/return-forms";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { readForm } from "~/services/form.server";
+import { requireCustomerOrSignOutHome } from "~/services/guards.server";
+import { requestReturnSchema } from "~/forms/return-forms";
+import { redirectWithSuccess } from "~/services/toast.server";
 import { formatQuantity } from "~/format";
 
 const NOT_FOUND = "We could not find that order in your account.";

@@ -3,11 +3,11 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getOwnOrder } from "~/orders/model/reads.server";
-import { requireUser } from "~/utils/guards.server";
-import { mayHandleOrder } from "~/utils/companies.server";
+import { requireUser } from "~/services/guards.server";
+import { mayHandleOrder } from "~/services/companies.server";
 import { formatCents } from "~/format";
 import { describeOrder } from "~/domain/order-lines";
-import { confirmReturnFromStripe, getStripe, type ReturnCheck } from "~/utils/stripe.server";
+import { confirmReturnFromStripe, getStripe, type ReturnCheck } from "~/services/stripe.server";
 
 const PAYMENT_COMPLETED = "Congrats! Your payment is completed.";
 

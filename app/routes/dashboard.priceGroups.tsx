@@ -7,11 +7,11 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { inputAttributes, ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import { getPriceGroup, listPriceGroups, priceGroupNameTaken } from "~/models/price-group.server";
 import { countInPriceGroup } from "~/models/user.server";
-import { removePriceGroup, writePriceGroup } from "~/utils/price-groups.server";
-import { requireAdmin } from "~/utils/guards.server";
-import { readForm } from "~/utils/form.server";
-import { formatRules, priceGroupSchema, priceGroupsSchema, RULES_HELP } from "~/utils/pricing-forms";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { removePriceGroup, writePriceGroup } from "~/services/price-groups.server";
+import { requireAdmin } from "~/services/guards.server";
+import { readForm } from "~/services/form.server";
+import { formatRules, priceGroupSchema, priceGroupsSchema, RULES_HELP } from "~/forms/pricing-forms";
+import { redirectWithSuccess } from "~/services/toast.server";
 
 const PATH = "/dashboard/priceGroups";
 

@@ -3,13 +3,13 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { inputAttributes, ErrorList, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import { createReview, DEFAULT_AVATAR } from "~/models/review.server";
-import { requireCustomer } from "~/utils/guards.server";
-import { DEFAULT_RATING, REVIEW_MAX_LENGTH, reviewSchema } from "~/utils/shop-forms";
-import { readForm } from "~/utils/form.server";
+import { requireCustomer } from "~/services/guards.server";
+import { DEFAULT_RATING, REVIEW_MAX_LENGTH, reviewSchema } from "~/forms/shop-forms";
+import { readForm } from "~/services/form.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);

@@ -9,13 +9,13 @@ import { ErrorList, SubmitButton } from "~/components/forms";
 import { StarRating } from "~/components/storefront";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { getReviewForAdmin, listReviewsForAdmin } from "~/models/review.server";
-import { moderateReview } from "~/utils/reviews.server";
-import { requireAdmin } from "~/utils/guards.server";
-import { readForm } from "~/utils/form.server";
+import { moderateReview } from "~/services/reviews.server";
+import { requireAdmin } from "~/services/guards.server";
+import { readForm } from "~/services/form.server";
 import { truncate } from "~/domain/format";
 import { formatDateTime } from "~/format";
-import { parsePage, reviewModerationSchema } from "~/utils/shop-forms";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { parsePage, reviewModerationSchema } from "~/forms/shop-forms";
+import { redirectWithSuccess } from "~/services/toast.server";
 
 const PER_PAGE = 20;
 

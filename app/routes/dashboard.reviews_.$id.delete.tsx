@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { ConfirmPageForm } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getReviewForAdmin } from "~/models/review.server";
-import { requireAdmin } from "~/utils/guards.server";
+import { requireAdmin } from "~/services/guards.server";
 import { truncate } from "~/domain/format";
 
 /** The delete confirmation of Manage Reviews as a page (the modal, without JavaScript). */

@@ -7,13 +7,13 @@ import { ErrorList, SubmitButton } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { countKeysMadeBy } from "~/models/api-key.server";
 import { deleteOtherSessions, deleteOwnSession, listUserSessions } from "~/models/session.server";
-import { revokeKeysMadeBy } from "~/utils/account-access.server";
-import { sessionActionSchema } from "~/utils/account-schemas";
-import { getSessionId } from "~/utils/session-cookie.server";
-import { requireUser } from "~/utils/guards.server";
-import { readForm } from "~/utils/form.server";
+import { revokeKeysMadeBy } from "~/services/account-access.server";
+import { sessionActionSchema } from "~/forms/account-schemas";
+import { getSessionId } from "~/services/session-cookie.server";
+import { requireUser } from "~/services/guards.server";
+import { readForm } from "~/services/form.server";
 import { formatDateTime } from "~/format";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 
 /** Your sessions: every device signed in to this account, and a way to end them. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -4,8 +4,8 @@ import { useEffect, useRef } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { VerifyEmailBanner } from "~/components/verify-email-banner";
 import type { Role } from "~/models/user.server";
-import { requireUser, requireUserOrSignOutHome } from "~/utils/guards.server";
-import { can } from "~/utils/companies.server";
+import { requireUser, requireUserOrSignOutHome } from "~/services/guards.server";
+import { can } from "~/services/companies.server";
 import { roleLabel } from "~/domain/company-roles";
 
 const DEFAULT_AVATAR = "/images/default-avatar.svg";

@@ -7,7 +7,7 @@ import {
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { creditNoteUblPath, DOCUMENT_CSS, documentPath, OrderDocument, ublPath } from "~/components/order-document";
-import { requireUser } from "~/utils/guards.server";
+import { requireUser } from "~/services/guards.server";
 import { documentTitle, loadOrderDocument } from "~/orders/documents.server";
 
 /**

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { documentFileName } from "~/components/order-document";
 import { loadOrderDocument, printDocument } from "~/orders/documents.server";
-import { requireUser } from "~/utils/guards.server";
-import { PdfBusyError } from "~/utils/pdf.server";
+import { requireUser } from "~/services/guards.server";
+import { PdfBusyError } from "~/services/pdf.server";
 
 const PDF_UNAVAILABLE = "The PDF could not be made just now. Please try again, or print the page instead.";
 const YOURS_PRINTING = "Your other PDFs are still being made: try again when they are done, or print the page instead.";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { DOCUMENT_NOT_FOUND, orderDocumentFor, ublResponse } from "~/orders/documents.server";
-import { requireUser } from "~/utils/guards.server";
+import { requireUser } from "~/services/guards.server";
 
 /**
  * The invoice as UBL 2.1 (Peppol BIS Billing 3.0), for the same people who may read the invoice:

@@ -4,11 +4,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
-import { forgotPasswordSchema, RESET_LINK_SENT } from "~/utils/account-schemas";
-import { readForm } from "~/utils/form.server";
-import { mailRequestAttempt } from "~/utils/mail-throttle.server";
-import { requestPasswordReset } from "~/utils/password-reset.server";
-import { clientIp } from "~/utils/rate-limit.server";
+import { forgotPasswordSchema, RESET_LINK_SENT } from "~/forms/account-schemas";
+import { readForm } from "~/services/form.server";
+import { mailRequestAttempt } from "~/services/mail-throttle.server";
+import { requestPasswordReset } from "~/services/password-reset.server";
+import { clientIp } from "~/services/rate-limit.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);

@@ -5,16 +5,16 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
-import { getUser, requireUser } from "~/utils/guards.server";
-import { startSession } from "~/utils/session-cookie.server";
-import { NEW_PASSWORD_HELP } from "~/utils/account-schemas";
-import { acceptNewAccountSchema, acceptSchema } from "~/utils/company-forms";
+import { getUser, requireUser } from "~/services/guards.server";
+import { startSession } from "~/services/session-cookie.server";
+import { NEW_PASSWORD_HELP } from "~/forms/account-schemas";
+import { acceptNewAccountSchema, acceptSchema } from "~/forms/company-forms";
 import { COMPANY_ROLE_FOR_YOU, COMPANY_ROLE_WORDS } from "~/domain/company-roles";
 import { formatCents } from "~/format";
-import { acceptInvitation, acceptInvitationAsNewAccount, describeInvitation } from "~/utils/companies.server";
-import { readForm } from "~/utils/form.server";
-import { passwordProblem, hashPassword } from "~/utils/password.server";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { acceptInvitation, acceptInvitationAsNewAccount, describeInvitation } from "~/services/companies.server";
+import { readForm } from "~/services/form.server";
+import { passwordProblem, hashPassword } from "~/services/password.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 
 const STATUS = { unknown: 404, used: 410, expired: 410 } as const;
 const PROBLEM = {

@@ -5,17 +5,17 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { inputAttributes, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { authPageHeaders, GoogleSignIn } from "~/components/google-button";
-import { loginSchema } from "~/utils/account-schemas";
-import { authenticateWithPassword, INVALID_LOGIN } from "~/utils/sign-in.server";
-import { requireAnonymous } from "~/utils/guards.server";
-import { isGoogleSignInAvailable, linkPendingGoogle, type GoogleFailure } from "~/utils/google-sign-in.server";
-import { startSession } from "~/utils/session-cookie.server";
+import { loginSchema } from "~/forms/account-schemas";
+import { authenticateWithPassword, INVALID_LOGIN } from "~/services/sign-in.server";
+import { requireAnonymous } from "~/services/guards.server";
+import { isGoogleSignInAvailable, linkPendingGoogle, type GoogleFailure } from "~/services/google-sign-in.server";
+import { startSession } from "~/services/session-cookie.server";
 import { getPart } from "~/models/part.server";
-import { safeRedirect } from "~/utils/safe-redirect";
-import { clientIp, signInThrottle, type Refusal } from "~/utils/rate-limit.server";
-import { readForm } from "~/utils/form.server";
-import { redirectWithSuccess } from "~/utils/toast.server";
-import { finishSignIn, redirectAfterSignIn } from "~/utils/sign-in-intent.server";
+import { safeRedirect } from "~/domain/safe-redirect";
+import { clientIp, signInThrottle, type Refusal } from "~/services/rate-limit.server";
+import { readForm } from "~/services/form.server";
+import { redirectWithSuccess } from "~/services/toast.server";
+import { finishSignIn, redirectAfterSignIn } from "~/services/sign-in-intent.server";
 
 const googleMessages: Record<GoogleFailure, string> = {
   cancelled: "Google sign-in was cancelled. You can try again, or log in with your email and password.",

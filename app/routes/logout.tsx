@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { redirectWithSuccess } from "~/utils/toast.server";
-import { endSession } from "~/utils/session-cookie.server";
+import { redirectWithSuccess } from "~/services/toast.server";
+import { endSession } from "~/services/session-cookie.server";
 
 /** Signing out is a POST (the navbar's Sign Out form): the session record is deleted, the cookie cleared. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -17,12 +17,12 @@ import { ActiveFilters, FacetLists, FiltersPanel, RememberedVehicle, VehiclePick
 import { vehicleLabel, type Vehicle } from "~/content/vehicles";
 import { catalogueFacets, facetsTotal, idsFittingVehicle, type CatalogueFacets } from "~/models/part-catalogue.server";
 import { listPartCards, type PartCardView } from "~/models/part-listing.server";
-import { getUser } from "~/utils/guards.server";
-import { priceCards } from "~/utils/pricing.server";
-import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
-import { takeCartRefusal, type CartRefusal } from "~/utils/cart-refusal.server";
-import { getEnv } from "~/utils/env.server";
-import { findPartByNumber } from "~/utils/part-number.server";
+import { getUser } from "~/services/guards.server";
+import { priceCards } from "~/services/pricing.server";
+import { publicPageHeaders, publicPageHeadersFunction } from "~/services/cache.server";
+import { takeCartRefusal, type CartRefusal } from "~/services/cart-refusal.server";
+import { getEnv } from "~/services/env.server";
+import { findPartByNumber } from "~/services/part-number.server";
 import {
   didYouMean,
   forgivingFilters,
@@ -30,15 +30,15 @@ import {
   withTypedVehicle,
   type Suggestion,
   type TypedVehicle,
-} from "~/utils/catalogue-search.server";
+} from "~/services/catalogue-search.server";
 import { DidYouMean, MissingNumbers, SearchNotes } from "~/components/parts-search-notes";
-import { parsePartsSearch, partsSearchSchema, pickedVehicle, searchFilters } from "~/utils/parts-search.server";
-import { EMPTY_PARTS_STATE, isNarrowed, partsHref, partsParams, type PartsState } from "~/utils/parts-url";
+import { parsePartsSearch, partsSearchSchema, pickedVehicle, searchFilters } from "~/services/parts-search.server";
+import { EMPTY_PARTS_STATE, isNarrowed, partsHref, partsParams, type PartsState } from "~/domain/parts-url";
 import { PART_SORT_LABELS, PART_SORTS, SEARCH_MAX_LENGTH } from "~/domain/search";
-import { CART_PATH } from "~/utils/cart-forms";
-import { readForm } from "~/utils/form.server";
-import type { HydrateHandle } from "~/utils/hydrated";
-import { forgetVehicle, getRememberedVehicle, rememberVehicle } from "~/utils/vehicle.server";
+import { CART_PATH } from "~/forms/cart-forms";
+import { readForm } from "~/services/form.server";
+import type { HydrateHandle } from "~/hooks/hydrated";
+import { forgetVehicle, getRememberedVehicle, rememberVehicle } from "~/services/vehicle.server";
 
 const PER_PAGE = 12;
 const NO_FACETS: CatalogueFacets = { categories: [], brands: [], inStock: 0 };

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data as dataWithInit } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { getPortfolio } from "~/content/content.server";
-import { publicPageHeaders, publicPageHeadersFunction } from "~/utils/cache.server";
+import { publicPageHeaders, publicPageHeadersFunction } from "~/services/cache.server";
 
 /** The developer's portfolio, from app/content/portfolio.json. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -4,13 +4,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { inputAttributes, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
-import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
-import { NEW_PASSWORD_HELP, resetPasswordSchema } from "~/utils/account-schemas";
-import { endSession } from "~/utils/session-cookie.server";
-import { readForm } from "~/utils/form.server";
-import { passwordProblem } from "~/utils/password.server";
-import { checkResetToken, RESET_LINK_PROBLEMS, resetPassword } from "~/utils/password-reset.server";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/services/cache.server";
+import { NEW_PASSWORD_HELP, resetPasswordSchema } from "~/forms/account-schemas";
+import { endSession } from "~/services/session-cookie.server";
+import { readForm } from "~/services/form.server";
+import { passwordProblem } from "~/services/password.server";
+import { checkResetToken, RESET_LINK_PROBLEMS, resetPassword } from "~/services/password-reset.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 
 export const PASSWORD_CHANGED =
   "Your password has been changed and every device was signed out. Log in with your new password.";

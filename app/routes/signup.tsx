@@ -6,16 +6,16 @@ import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms
 import { authPageHeaders, GoogleSignIn } from "~/components/google-button";
 import { createPasswordUser } from "~/models/user-credentials.server";
 import { getUserByEmail, isDuplicateKeyError } from "~/models/user.server";
-import { EMAIL_TAKEN, NEW_PASSWORD_HELP, signupSchema } from "~/utils/account-schemas";
-import { requireAnonymous } from "~/utils/guards.server";
-import { isGoogleSignInAvailable } from "~/utils/google-sign-in.server";
-import { startSession } from "~/utils/session-cookie.server";
-import { passwordProblem, hashPassword } from "~/utils/password.server";
-import { clientIp, signInThrottle } from "~/utils/rate-limit.server";
-import { readForm } from "~/utils/form.server";
-import { sendWelcomeEmail } from "~/utils/email-verification.server";
-import { safeRedirect } from "~/utils/safe-redirect";
-import { finishSignIn, redirectAfterSignIn } from "~/utils/sign-in-intent.server";
+import { EMAIL_TAKEN, NEW_PASSWORD_HELP, signupSchema } from "~/forms/account-schemas";
+import { requireAnonymous } from "~/services/guards.server";
+import { isGoogleSignInAvailable } from "~/services/google-sign-in.server";
+import { startSession } from "~/services/session-cookie.server";
+import { passwordProblem, hashPassword } from "~/services/password.server";
+import { clientIp, signInThrottle } from "~/services/rate-limit.server";
+import { readForm } from "~/services/form.server";
+import { sendWelcomeEmail } from "~/services/email-verification.server";
+import { safeRedirect } from "~/domain/safe-redirect";
+import { finishSignIn, redirectAfterSignIn } from "~/services/sign-in-intent.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "");

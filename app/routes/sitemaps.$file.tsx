@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listSitemapParts } from "~/models/part-catalogue.server";
-import { getEnv } from "~/utils/env.server";
+import { getEnv } from "~/services/env.server";
 
 /** The public pages. The dashboard and the sign-in pages are not for search engines. */
 const SITEMAP_PATHS = ["/", "/parts", "/blogs", "/portfolio"];

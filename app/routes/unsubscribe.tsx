@@ -6,9 +6,9 @@ import { z } from "zod";
 import { ErrorList, SubmitButton, useIsPending } from "~/components/forms";
 import { getUserById } from "~/models/user.server";
 import { setOrderUpdateEmails } from "~/models/user-profile.server";
-import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
-import { readForm } from "~/utils/form.server";
-import { readUnsubscribeToken } from "~/utils/unsubscribe.server";
+import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/services/cache.server";
+import { readForm } from "~/services/form.server";
+import { readUnsubscribeToken } from "~/services/unsubscribe.server";
 
 export const UNSUBSCRIBED =
   "Done: you will no longer get order update emails. Receipts, shipping notices and account emails still come.";

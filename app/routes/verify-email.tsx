@@ -3,13 +3,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { MailedLinkConfirm, MailedLinkProblem } from "~/components/mailed-link-problem";
-import { mailedLinkSchema } from "~/utils/account-schemas";
-import { getUser } from "~/utils/guards.server";
-import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/utils/cache.server";
-import { checkVerifyToken, verifyEmailWithToken } from "~/utils/email-verification.server";
-import { readForm } from "~/utils/form.server";
-import { getSessionId } from "~/utils/session-cookie.server";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { mailedLinkSchema } from "~/forms/account-schemas";
+import { getUser } from "~/services/guards.server";
+import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/services/cache.server";
+import { checkVerifyToken, verifyEmailWithToken } from "~/services/email-verification.server";
+import { readForm } from "~/services/form.server";
+import { getSessionId } from "~/services/session-cookie.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 
 export const EMAIL_VERIFIED = "Thank you: your email address is verified.";
 

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs } from "@remix-run/node";
-import { getEnv } from "~/utils/env.server";
-import { readLimitedBody } from "~/utils/form.server";
-import { handleStripeEvent, verifyWebhook, WebhookSignatureError } from "~/utils/stripe.server";
+import { getEnv } from "~/services/env.server";
+import { readLimitedBody } from "~/services/form.server";
+import { handleStripeEvent, verifyWebhook, WebhookSignatureError } from "~/services/stripe.server";
 
 /** Stripe's events are a few kilobytes; anything far larger is not from Stripe. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -11,7 +11,7 @@ const noStore = { "Cache-Control": "no-store" };
 /**
  * POST /webhooks/stripe: Stripe's events, verified with STRIPE_WEBHOOK_SECRET over the raw body.
  * No session and no Origin check (server.ts lets this path through): the signature is the check.
- * A payment event marks its order paid, once (app/utils/stripe.server.ts).
+ * A payment event marks its order paid, once (app/services/stripe.server.ts).
  */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") {

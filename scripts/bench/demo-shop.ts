@@ -4,8 +4,8 @@
  */
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { connectDb, disconnectDb, syncIndexes } from "../../app/utils/db.server";
-import { ensureDemoData } from "../../app/utils/demo-data.server";
+import { connectDb, disconnectDb, syncIndexes } from "../../app/services/db.server";
+import { ensureDemoData } from "../../app/services/demo-data.server";
 import { seedCatalogue } from "./seed-catalogue";
 import { buildShop, startDb, startShop } from "./shop";
 

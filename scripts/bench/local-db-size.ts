@@ -15,7 +15,7 @@ import path from "node:path";
 import { setUnpaidCaps } from "~/models/user-admin.server";
 import { User } from "~/models/user.server";
 import { Part } from "~/models/part.server";
-import { connectDb, disconnectDb, syncIndexes } from "~/utils/db.server";
+import { connectDb, disconnectDb, syncIndexes } from "~/services/db.server";
 import { placeCustomerOrder } from "~/orders/service.server";
 import { startLocalDb } from "../../server/local-db";
 import { EMPTY_ADDRESS } from "~/domain/address";

@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import MiniSearch, { type Query } from "minisearch";
 import { partNumberKey, searchWords, vehicleKey } from "../../app/domain/catalogue";
 import { partNumberList, queryClauses } from "../../app/domain/search-text";
-import { withTypedVehicle } from "../../app/utils/catalogue-search.server";
+import { withTypedVehicle } from "../../app/services/catalogue-search.server";
 import { searchKinds } from "./search-kinds";
 import { random, syntheticPart } from "./seed-catalogue";
 import { percentile } from "./stats";

@@ -21,9 +21,9 @@ import {
   forgivingFilters,
   partNumberListSearch,
   withTypedVehicle,
-} from "../../app/utils/catalogue-search.server";
-import { findPartByNumber } from "../../app/utils/part-number.server";
-import { connectDb, disconnectDb, syncIndexes } from "../../app/utils/db.server";
+} from "../../app/services/catalogue-search.server";
+import { findPartByNumber } from "../../app/services/part-number.server";
+import { connectDb, disconnectDb, syncIndexes } from "../../app/services/db.server";
 import { searchKinds } from "./search-kinds";
 import { seedCatalogue } from "./seed-catalogue";
 import { startDb } from "./shop";

@@ -1,6 +1,6 @@
 /**
  * Avatars come only from a picture uploaded to our own storage, the Google account's picture
- * (app/utils/avatar.ts) or the default picture: a photo address someone typed (any other host) is
+ * (app/domain/avatar.ts) or the default picture: a photo address someone typed (any other host) is
  * removed from users, and reviews that copied one get the default picture. The app ignores such
  * addresses when reading too; this migration takes them out of the data.
  *
@@ -8,7 +8,7 @@
  */
 const DEFAULT_AVATAR = "/images/default-avatar.svg";
 const GOOGLE = /^https:\/\/([a-z0-9-]+\.)*googleusercontent\.com\//i;
-/** A picture uploaded to our own storage (app/utils/avatar.ts). */
+/** A picture uploaded to our own storage (app/domain/avatar.ts). */
 const OWN = /^\/avatars\/[a-f0-9]{32}\.(png|jpg|webp)$/;
 const allowed = (url) => GOOGLE.test(String(url)) || OWN.test(String(url));
 

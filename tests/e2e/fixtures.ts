@@ -12,7 +12,7 @@ import AxeBuilder from "@axe-core/playwright";
 import axe from "axe-core";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { connectDb } from "~/utils/db.server";
+import { connectDb } from "~/services/db.server";
 import { createPart, createUser, sessionCookieValue } from "../setup/factories";
 import type { Role } from "~/models/user.server";
 

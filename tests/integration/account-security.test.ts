@@ -15,12 +15,12 @@ import { action as profileAction } from "~/routes/dashboard._index";
 import { action as forgotAction } from "~/routes/forgot-password";
 import { action as resetAction } from "~/routes/reset-password";
 import { action as signupAction } from "~/routes/signup";
-import { CURRENT_PASSWORD_WRONG } from "~/utils/account-schemas";
-import { JOBS_COLLECTION, RESET_REQUEST_JOB } from "~/utils/jobs.server";
-import { RESET_MAILS_PER_DAY, RESET_MAILS_PER_HOUR } from "~/utils/mail-throttle.server";
-import { emailAndIpKey, THROTTLE_COLLECTION } from "~/utils/rate-limit.server";
-import { COMMON_PASSWORD, PERSONAL_PASSWORD, verifyPassword } from "~/utils/password.server";
-import { sendPasswordResetLink } from "~/utils/password-reset.server";
+import { CURRENT_PASSWORD_WRONG } from "~/forms/account-schemas";
+import { JOBS_COLLECTION, RESET_REQUEST_JOB } from "~/services/jobs.server";
+import { RESET_MAILS_PER_DAY, RESET_MAILS_PER_HOUR } from "~/services/mail-throttle.server";
+import { emailAndIpKey, THROTTLE_COLLECTION } from "~/services/rate-limit.server";
+import { COMMON_PASSWORD, PERSONAL_PASSWORD, verifyPassword } from "~/services/password.server";
+import { sendPasswordResetLink } from "~/services/password-reset.server";
 import {
   closePdfBrowser,
   htmlToPdf,
@@ -28,7 +28,7 @@ import {
   PDF_PER_REQUESTER,
   PDF_QUEUE,
   PdfBusyError,
-} from "~/utils/pdf.server";
+} from "~/services/pdf.server";
 import { createUser, sessionCookieValue, TEST_PASSWORD } from "../setup/factories";
 import { linkIn, waitForMail } from "../setup/mail";
 import { settledMailTo } from "../setup/mail-settled";

@@ -12,7 +12,7 @@ import { Part } from "~/models/part.server";
 import { savePriceGroup } from "~/models/price-group.server";
 import { setPriceGroup, setTaxProfile } from "~/models/user-admin.server";
 import { User } from "~/models/user.server";
-import { action as keysAction, loader as keysLoader } from "~/routes/dashboard.apiKeys";
+import { action as keysAction, loader as keysLoader } from "~/routes/dashboard.apiKeys/route";
 import type { ApiScope } from "~/domain/api-scopes";
 import { createPart, createUser, updateCompanyOf } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";

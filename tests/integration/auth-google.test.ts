@@ -7,7 +7,7 @@ import mongoose from "mongoose";
 import { describe, expect, test } from "vitest";
 import { Session } from "~/models/session.server";
 import { User } from "~/models/user.server";
-import { migrateDb } from "~/utils/migrate.server";
+import { migrateDb } from "~/services/migrate.server";
 import { createUser, sessionCookieValue } from "../setup/factories";
 import { linkIn, waitForMail } from "../setup/mail";
 import { encodeMockUser, MOCK_USER_PARAM, type MockGoogleUser } from "../setup/oauth-server";

@@ -9,13 +9,13 @@ import { loader as dashboardLoader } from "~/routes/dashboard";
 import { action as loginAction } from "~/routes/login";
 import { action as logoutAction } from "~/routes/logout";
 import { action as signupAction } from "~/routes/signup";
-import { getSessionId } from "~/utils/session-cookie.server";
+import { getSessionId } from "~/services/session-cookie.server";
 import {
   getUser,
   requireCustomer,
   requireCustomerOrSignOutHome,
   requireUserOrSignOutHome,
-} from "~/utils/guards.server";
+} from "~/services/guards.server";
 import { createUser, sessionCookieValue, TEST_PASSWORD } from "../setup/factories";
 import { getRequest, postRequest, settle, testContext } from "../setup/requests";
 import { toastOf } from "./ordering.helpers";

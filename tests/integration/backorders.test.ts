@@ -18,7 +18,7 @@ import { action as manageProductsAction } from "~/routes/dashboard.manageProduct
 import { cancelCustomerOrder, recordPayment } from "~/orders/service.server";
 import { allocateArrivedStock, shipOrder } from "~/orders/warehouse.server";
 import { getOrderById } from "~/orders/model/reads.server";
-import { orderTimeline } from "~/utils/order-timeline";
+import { orderTimeline } from "~/domain/order-timeline";
 import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { loader as documentLoader } from "~/routes/documents.$id.$kind";

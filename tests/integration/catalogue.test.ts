@@ -12,7 +12,7 @@ import { action as addAction } from "~/routes/dashboard.addProduct";
 import { action as editAction, loader as editLoader } from "~/routes/dashboard.manageProducts_.$id.edit";
 import { loader as partLoader } from "~/routes/parts.$id";
 import { action as partsAction, loader as partsLoader } from "~/routes/parts._index";
-import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from "~/utils/cache.server";
+import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from "~/services/cache.server";
 import { parseFitmentLine, partNumberKey, type Category, type FitmentRow } from "~/domain/catalogue";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { signedIn, snapshot } from "./ordering.helpers";

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { Company } from "~/models/company.server";
 import { loader as allUsersLoader } from "~/routes/dashboard.allUsers";
 import { loader as companiesLoader } from "~/routes/dashboard.companies";
-import { loader as companyLoader } from "~/routes/dashboard.companies_.$id";
+import { loader as companyLoader } from "~/routes/dashboard.companies_.$id/route";
 import { loader as manageOrdersLoader } from "~/routes/dashboard.manageOrders";
 import { createUser, sessionCookieHeader } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";

@@ -12,7 +12,7 @@ import { User } from "~/models/user.server";
 import { action as companyAction, loader as companyLoader } from "~/routes/dashboard.company";
 import { action as profileAction } from "~/routes/dashboard._index";
 import { action as inviteAction, loader as inviteLoader } from "~/routes/invitations.$token";
-import { getUser } from "~/utils/guards.server";
+import { getUser } from "~/services/guards.server";
 import { createUser, sessionCookieHeader } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { getRequest, postRequest, settle, testContext } from "../setup/requests";

@@ -29,8 +29,8 @@ import { loader as apiDocumentLoader } from "~/routes/api.v1.orders.$id.document
 import { createApiKey } from "~/models/api-key.server";
 import { getUserById } from "~/models/user.server";
 import { loader as documentLoader } from "~/routes/documents.$id.$kind";
-import { applyPaymentEvidence, getStripe, handleStripeEvent } from "~/utils/stripe.server";
-import { eventBody } from "~/utils/webhooks.server";
+import { applyPaymentEvidence, getStripe, handleStripeEvent } from "~/services/stripe.server";
+import { eventBody } from "~/services/webhooks.server";
 import { createPart, createUser, sessionCookieHeader, updateCompanyOf } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { DETROIT } from "../fixtures/addresses";

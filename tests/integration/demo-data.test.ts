@@ -3,7 +3,7 @@
  * `npm run demo` seeds a new one, it has an order in every state and a statement with an overdue invoice.
  */
 import { beforeAll, describe, expect, test } from "vitest";
-import { listKeysFor } from "~/utils/api-keys.server";
+import { listKeysFor } from "~/services/api-keys.server";
 import { listMembers } from "~/models/company-member.server";
 import { listAwaitingApproval } from "~/orders/model/approvals.server";
 import { listOverdue } from "~/orders/model/payments.server";
@@ -12,7 +12,7 @@ import { listOpenReturns } from "~/orders/model/returns.server";
 import { toOrderView } from "~/orders/model/view.server";
 import { checkStock } from "~/models/stock-check.server";
 import { User, getUserByEmail } from "~/models/user.server";
-import { ensureDemoData } from "~/utils/demo-data.server";
+import { ensureDemoData } from "~/services/demo-data.server";
 
 let logins: Awaited<ReturnType<typeof ensureDemoData>>;
 beforeAll(async () => {
@@ -113,9 +113,9 @@ describe("the demo's prices and tax", () => {
   test("has parts with volume breaks, a distributor in a price group and an EU company with a valid VAT number whose invoice is a reverse charge", async () => {
     const { Part } = await import("~/models/part.server");
     const { User, getUserById } = await import("~/models/user.server");
-    const { priceLines } = await import("~/utils/pricing.server");
+    const { priceLines } = await import("~/services/pricing.server");
     const { validVat } = await import("~/domain/tax");
-    const { DEMO_USERS } = await import("~/utils/demo-data.server");
+    const { DEMO_USERS } = await import("~/services/demo-data.server");
 
     const withBreaks = await Part.find({ "volumeBreaks.0": { $exists: true } }).lean();
     expect(withBreaks.length).toBeGreaterThanOrEqual(2);

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { TAX_WORDING } from "~/content/tax-rates";
 import { Order } from "~/orders/model/schema.server";
 import { loader as pdfLoader } from "~/routes/documents.$id.$kind_.pdf";
-import { closePdfBrowser } from "~/utils/pdf.server";
+import { closePdfBrowser } from "~/services/pdf.server";
 import { createPart, updateCompanyOf } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { getRequest, loaderArgs, settle } from "../setup/requests";

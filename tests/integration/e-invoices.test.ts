@@ -22,7 +22,7 @@ import { formatInvoiceNumber } from "~/orders/model/invoice.server";
 import { loader as apiDocumentLoader } from "~/routes/api.v1.orders.$id.documents.$kind";
 import { loader as pdfLoader } from "~/routes/documents.$id.$kind_.pdf";
 import { loader as ublLoader } from "~/routes/documents.$id.$kind_.ubl";
-import { closePdfBrowser } from "~/utils/pdf.server";
+import { closePdfBrowser } from "~/services/pdf.server";
 import { createPart, createUser, updateCompanyOf } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { getRequest, loaderArgs, settle } from "../setup/requests";

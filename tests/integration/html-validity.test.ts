@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { createAccountToken } from "~/models/account-token.server";
 import { createInvitation } from "~/models/invitation.server";
 import { loadOrderDocument, renderDocumentHtml } from "~/orders/documents.server";
-import { unsubscribeToken } from "~/utils/unsubscribe.server";
+import { unsubscribeToken } from "~/services/unsubscribe.server";
 import { sessionCookieHeader } from "../setup/factories";
 import { byteProblems, checkHtml, documentEndProblems } from "../setup/vnu";
 

@@ -7,7 +7,7 @@ import { formatInvoiceNumber } from "~/orders/model/invoice.server";
 import { Order } from "~/orders/model/schema.server";
 import { loader as documentLoader } from "~/routes/documents.$id.$kind";
 import { loader as pdfLoader } from "~/routes/documents.$id.$kind_.pdf";
-import { closePdfBrowser } from "~/utils/pdf.server";
+import { closePdfBrowser } from "~/services/pdf.server";
 import { createPart, createUser, sessionCookieHeader, updateCompanyOf } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { fetchPage, getRequest, loaderArgs, pageText, settle } from "../setup/requests";

@@ -11,7 +11,7 @@ import { createElement } from "react";
 import { afterAll, describe, expect, test } from "vitest";
 import { PasswordChangedEmail } from "~/emails/account";
 import { Outbox } from "~/models/outbox.server";
-import { queueEmail } from "~/utils/email.server";
+import { queueEmail } from "~/services/email.server";
 import type { LocalDb } from "../../server/local-db";
 import { startShop, type Shop } from "../../scripts/bench/shop";
 import { setMailServer, waitForMail } from "../setup/mail";

@@ -2,6 +2,7 @@
  * The floors of the app, as the lint (eslint.config.js) keeps them: each probe is a file that a
  * newcomer might write at that place, linted by the project's own ESLint configuration.
  */
+import { readdirSync } from "node:fs";
 import { ESLint } from "eslint";
 import { describe, expect, test } from "vitest";
 
@@ -21,7 +22,7 @@ describe("the order module's floors", () => {
     for (const spec of [
       "../events.server",
       "~/orders/checkout.server",
-      "~/utils/env.server",
+      "~/services/env.server",
       "~/routes/dashboard.cart",
       "~/components/order-details",
       "~/emails/orders",
@@ -38,7 +39,9 @@ describe("the order module's floors", () => {
 
   test("its services use models and services, and never import a route", async () => {
     const file = "app/orders/probe.server.ts";
-    expect(await layerErrors(file, ["./model/schema.server", "~/utils/email.server", "./events.server"])).toEqual([]);
+    expect(await layerErrors(file, ["./model/schema.server", "~/services/email.server", "./events.server"])).toEqual(
+      [],
+    );
     expect(await layerErrors(file, ["~/routes/dashboard.cart"])).not.toEqual([]);
   });
 
@@ -51,45 +54,47 @@ describe("what the browser runs, and the services", () => {
   const serverOnly = [
     "~/models/user.server",
     "~/orders/service.server",
-    "~/utils/guards.server",
+    "~/services/guards.server",
     "~/orders/model/view.server",
   ];
 
   test("a component takes shapes from app/domain and formatting from app/format, never a model or a *.server file", async () => {
     const file = "app/components/probe.tsx";
-    expect(await layerErrors(file, ["~/domain/catalogue", "~/format", "~/utils/cart-forms", "./forms"])).toEqual([]);
+    expect(await layerErrors(file, ["~/domain/catalogue", "~/format", "~/forms/cart-forms", "./forms"])).toEqual([]);
     for (const spec of serverOnly) expect(await layerErrors(file, [spec]), spec).not.toEqual([]);
   });
 
-  test("mail templates, app/format and client-safe forms import no model or *.server file either", async () => {
+  test("mail templates, app/format, forms, hooks and a route's own forms import no model or *.server file either", async () => {
     for (const file of [
       "app/emails/probe.tsx",
       "app/format/probe.ts",
-      "app/utils/probe-forms.ts",
+      "app/forms/probe.ts",
+      "app/hooks/probe.ts",
+      "app/routes/dashboard.probe/forms.ts",
       "app/browser/probe.ts",
     ]) {
       expect(await layerErrors(file, ["~/domain/address"]), file).toEqual([]);
-      for (const spec of [...serverOnly, "~/utils/email.server"]) {
+      for (const spec of [...serverOnly, "~/services/email.server"]) {
         expect(await layerErrors(file, [spec]), `${file} importing ${spec}`).not.toEqual([]);
       }
     }
   });
 
   test("services and models never import a route or a component", async () => {
-    for (const file of ["app/utils/probe.server.ts", "app/orders/probe.server.ts", "app/models/probe.server.ts"]) {
+    for (const file of ["app/services/probe.server.ts", "app/orders/probe.server.ts", "app/models/probe.server.ts"]) {
       for (const spec of ["~/routes/dashboard.cart", "~/components/part-card"]) {
         expect(await layerErrors(file, [spec]), `${file} importing ${spec}`).not.toEqual([]);
       }
     }
-    expect(await layerErrors("app/utils/probe.server.ts", ["~/models/part.server", "~/emails/orders"])).toEqual([]);
+    expect(await layerErrors("app/services/probe.server.ts", ["~/models/part.server", "~/emails/orders"])).toEqual([]);
   });
 
   test("audit entries are raised by services: a route importing the audit trail is refused, a service is not", async () => {
-    const [refused] = await layerErrors("app/routes/dashboard.probe.tsx", ["~/utils/audit-trail.server"]);
+    const [refused] = await layerErrors("app/routes/dashboard.probe.tsx", ["~/services/audit-trail.server"]);
     expect(refused?.message).toMatch(/Routes never write the audit log/);
-    expect(await layerErrors("app/routes/dashboard.probe.tsx", ["~/utils/parts.server"])).toEqual([]);
-    for (const file of ["app/utils/probe.server.ts", "app/orders/probe.server.ts"]) {
-      expect(await layerErrors(file, ["~/utils/audit-trail.server"]), file).toEqual([]);
+    expect(await layerErrors("app/routes/dashboard.probe.tsx", ["~/services/parts.server"])).toEqual([]);
+    for (const file of ["app/services/probe.server.ts", "app/orders/probe.server.ts"]) {
+      expect(await layerErrors(file, ["~/services/audit-trail.server"]), file).toEqual([]);
     }
   });
 });
@@ -100,4 +105,15 @@ test("numbers and dates are formatted by app/format only: a screen formatting on
     (await eslint.lintText(code, { filePath }))[0].messages.map((message) => message.ruleId);
   expect(await rules("app/components/probe.tsx")).toEqual(["no-restricted-properties", "no-restricted-properties"]);
   expect(await rules("app/format/probe.ts")).toEqual([]);
+});
+
+test("a folder's name says what its files may do: services run on the server only, forms and hooks in the browser too", () => {
+  const files = (dir: string) => readdirSync(dir).filter((name) => !/\.test\.tsx?$/.test(name));
+  expect(files("app/services").filter((name) => !/\.server\.tsx?$/.test(name))).toEqual([]);
+  for (const dir of ["app/forms", "app/hooks", "app/domain", "app/format"]) {
+    expect(
+      files(dir).filter((name) => name.includes(".server.")),
+      dir,
+    ).toEqual([]);
+  }
 });

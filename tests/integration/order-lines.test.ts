@@ -15,7 +15,7 @@ import { setUnpaidCaps } from "~/models/user-admin.server";
 import { loader as manageOrdersLoader } from "~/routes/dashboard.manageOrders";
 import { loader as myOrdersLoader } from "~/routes/dashboard.orders";
 import { loader as orderPageLoader } from "~/routes/dashboard.orders_.$id._index";
-import { migrateDb } from "~/utils/migrate.server";
+import { migrateDb } from "~/services/migrate.server";
 import { createPart } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { getRequest, loaderArgs, settle } from "../setup/requests";

@@ -15,7 +15,7 @@ import { User } from "~/models/user.server";
 import { loader as manageOrdersLoader } from "~/routes/dashboard.manageOrders";
 import { action as adminOrderAction } from "~/routes/dashboard.manageOrders_.$id._index";
 import { action as customerAction } from "~/routes/dashboard.allUsers_.$id._index";
-import { action as companyAction } from "~/routes/dashboard.companies_.$id";
+import { action as companyAction } from "~/routes/dashboard.companies_.$id/route";
 import { action as partAction } from "~/routes/parts.$id";
 import { loader as statementLoader } from "~/routes/dashboard.statement";
 import { loader as payLoader } from "~/routes/dashboard.payment.$id";

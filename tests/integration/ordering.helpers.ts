@@ -1,5 +1,5 @@
 /** Shared by the integration tests: sessions, database snapshots, toasts, form helpers. */
-import { getToast } from "~/utils/toast.server";
+import { getToast } from "~/services/toast.server";
 import { expect } from "vitest";
 import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";

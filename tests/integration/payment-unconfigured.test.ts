@@ -8,8 +8,8 @@ import { createUser, sessionCookieHeader } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 
-vi.mock("~/utils/env.server", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("~/utils/env.server")>();
+vi.mock("~/services/env.server", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("~/services/env.server")>();
   return {
     ...actual,
     getEnv: () => ({

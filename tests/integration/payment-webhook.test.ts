@@ -7,7 +7,7 @@ import Stripe from "stripe";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { Order } from "~/orders/model/schema.server";
 import { Payment, StripeEvent } from "~/orders/model/card-payment.server";
-import { getStripe, handleStripeEvent } from "~/utils/stripe.server";
+import { getStripe, handleStripeEvent } from "~/services/stripe.server";
 import { createUser } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 

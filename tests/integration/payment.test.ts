@@ -10,7 +10,7 @@ import { Order } from "~/orders/model/schema.server";
 import { Payment } from "~/orders/model/card-payment.server";
 import { action, loader } from "~/routes/dashboard.payment.$id";
 import { loader as returnLoader } from "~/routes/dashboard.payment.$id_.success";
-import { getStripe } from "~/utils/stripe.server";
+import { getStripe } from "~/services/stripe.server";
 import { createUser, sessionCookieHeader } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";

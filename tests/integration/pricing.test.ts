@@ -10,7 +10,7 @@ import { savePriceGroup, type PriceGroupInput } from "~/models/price-group.serve
 import { setPriceGroup, setTaxProfile } from "~/models/user-admin.server";
 import { placeCustomerOrder } from "~/orders/service.server";
 import { parseBreaks, formatBreaks, nextBreakHint } from "~/domain/pricing";
-import { priceLines } from "~/utils/pricing.server";
+import { priceLines } from "~/services/pricing.server";
 import { seller } from "~/content/tax-rates";
 import { rateTableSchema, sellerIdentitySchema, taxLinesFor, taxPlaceFor, type TaxProfile } from "~/domain/tax";
 import { createPart, createUser } from "../setup/factories";

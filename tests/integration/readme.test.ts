@@ -79,6 +79,11 @@ function servedOutsideRoutes(url: string): boolean {
   }
 }
 
+test("the README is reference, under 2,500 words (measurements live in docs/performance.md)", () => {
+  const words = readFileSync(path.join(root, "README.md"), "utf8").split(/\s+/).filter(Boolean).length;
+  expect(words).toBeLessThan(2500);
+});
+
 describe("the README's route table", () => {
   test("reads flat-route names the way Remix v2 does", () => {
     expect(routeUrl("dashboard.orders_.$id._index")).toBe("/dashboard/orders/{}");

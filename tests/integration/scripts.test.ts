@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { Part } from "~/models/part.server";
 import { Review } from "~/models/review.server";
 import { User } from "~/models/user.server";
-import { verifyPassword } from "~/utils/password.server";
+import { verifyPassword } from "~/services/password.server";
 import { createUser } from "../setup/factories";
 import { tsxCommand } from "../setup/tsx-command";
 

@@ -10,11 +10,11 @@ import { createApiKey } from "~/models/api-key.server";
 import { rebuildCatalogueVocabulary } from "~/models/part-catalogue.server";
 import { Part } from "~/models/part.server";
 import { parseFitmentLine, type Category, type FitmentRow } from "~/domain/catalogue";
-import { ensureDemoData } from "~/utils/demo-data.server";
+import { ensureDemoData } from "~/services/demo-data.server";
 import { loader as apiPartsLoader } from "~/routes/api.v1.parts._index";
 import { loader as partsLoader } from "~/routes/parts._index";
-import { parsePad } from "~/utils/quick-order";
-import { checkPadLines } from "~/utils/quick-order.server";
+import { parsePad } from "~/forms/quick-order";
+import { checkPadLines } from "~/services/quick-order.server";
 import { createUser } from "../setup/factories";
 import { getRequest, loaderArgs, settle } from "../setup/requests";
 

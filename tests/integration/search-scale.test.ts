@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { idsFittingVehicle } from "~/models/part-catalogue.server";
 import { Part } from "~/models/part.server";
 import { loader as partsLoader } from "~/routes/parts._index";
-import { syncIndexes } from "~/utils/db.server";
+import { syncIndexes } from "~/services/db.server";
 import { searchKinds } from "../../scripts/bench/search-kinds";
 import { seedCatalogue } from "../../scripts/bench/seed-catalogue";
 import { getRequest, loaderArgs, settle } from "../setup/requests";

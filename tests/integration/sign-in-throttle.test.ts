@@ -11,8 +11,8 @@ import { User } from "~/models/user.server";
 import { action as loginAction } from "~/routes/login";
 import { action as logoutAction } from "~/routes/logout";
 import { action as signupAction } from "~/routes/signup";
-import { getUser } from "~/utils/guards.server";
-import { addressKey, SignInThrottle, settingsFromEnv, THROTTLE_COLLECTION } from "~/utils/rate-limit.server";
+import { getUser } from "~/services/guards.server";
+import { addressKey, SignInThrottle, settingsFromEnv, THROTTLE_COLLECTION } from "~/services/rate-limit.server";
 import { createUser, TEST_PASSWORD } from "../setup/factories";
 import { getRequest, postRequest, settle, testContext } from "../setup/requests";
 

@@ -13,7 +13,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { authSessionStorage } from "~/utils/session-cookie.server";
+import { authSessionStorage } from "~/services/session-cookie.server";
 import { freePort } from "../../server/local-db";
 import { DELIVERY_FORM } from "../fixtures/addresses";
 

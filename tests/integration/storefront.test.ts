@@ -7,7 +7,7 @@ import { loader as partsLoader } from "~/routes/parts._index";
 import { loader as robotsLoader } from "~/routes/[robots.txt]";
 import { loader as sitemapLoader } from "~/routes/[sitemap.xml]";
 import { loader as sitemapFileLoader } from "~/routes/sitemaps.$file";
-import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL, publicPageHeadersFunction } from "~/utils/cache.server";
+import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL, publicPageHeadersFunction } from "~/services/cache.server";
 import { createUser, sessionCookieHeader } from "../setup/factories";
 import { getRequest, loaderArgs, settle } from "../setup/requests";
 

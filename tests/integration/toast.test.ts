@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { loader as rootLoader } from "~/root";
-import { getToast, redirectWithSuccess } from "~/utils/toast.server";
+import { getToast, redirectWithSuccess } from "~/services/toast.server";
 import { getRequest, loaderArgs, settle } from "../setup/requests";
 
 function toastCookie(response: Response) {

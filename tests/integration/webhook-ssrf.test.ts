@@ -17,7 +17,7 @@ import {
   NOT_PUBLIC,
   sendDelivery,
   type Resolver,
-} from "~/utils/webhook-send.server";
+} from "~/services/webhook-send.server";
 
 const servers: (http.Server | net.Server)[] = [];
 const openSockets = new Set<net.Socket>();

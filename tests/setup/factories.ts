@@ -6,8 +6,8 @@ import { createSession } from "~/models/session.server";
 import type { UpdateQuery } from "mongoose";
 import { Company, type CompanyDoc, type CompanyRole } from "~/models/company.server";
 import { User, toUserView, type Role } from "~/models/user.server";
-import { hashPassword } from "~/utils/password.server";
-import { authSessionStorage } from "~/utils/session-cookie.server";
+import { hashPassword } from "~/services/password.server";
+import { authSessionStorage } from "~/services/session-cookie.server";
 
 export const TEST_PASSWORD = "correct-horse-42";
 

@@ -6,7 +6,7 @@
 import { expect } from "vitest";
 import mongoose from "mongoose";
 import { Outbox } from "~/models/outbox.server";
-import { JOBS_COLLECTION } from "~/utils/jobs.server";
+import { JOBS_COLLECTION } from "~/services/jobs.server";
 import { caughtMail, type CaughtMail } from "./mail";
 
 async function settled(to: string) {

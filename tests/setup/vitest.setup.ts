@@ -33,7 +33,7 @@ if (process.env.TEST_OWN_DATABASE && process.env.MONGODB_URI) {
 beforeAll(async () => {
   const uri = process.env.MONGODB_URI;
   if (!uri) throw new Error("MONGODB_URI is not set: run the tests with `npm test unit`");
-  const { connectDb, syncIndexes } = await import("~/utils/db.server");
+  const { connectDb, syncIndexes } = await import("~/services/db.server");
   await connectDb(uri);
   await syncIndexes();
 });
@@ -41,6 +41,6 @@ beforeAll(async () => {
 afterAll(async () => {
   // The file's own database goes with it: every commit of the database server walks all its collections.
   if (process.env.TEST_OWN_DATABASE && mongoose.connection.readyState === 1) await mongoose.connection.dropDatabase();
-  const { disconnectDb } = await import("~/utils/db.server");
+  const { disconnectDb } = await import("~/services/db.server");
   await disconnectDb();
 });

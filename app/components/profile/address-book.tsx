@@ -4,7 +4,7 @@ import { Form, Link } from "@remix-run/react";
 import { inputAttributes, Button, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { PostalAddressFields } from "~/components/delivery-fields";
 import type { PostalAddress } from "~/domain/address";
-import { addressSchema, MAX_ADDRESSES } from "~/utils/trade-schemas";
+import { addressSchema, MAX_ADDRESSES } from "~/forms/trade-schemas";
 
 export type SavedAddress = {
   id: string;

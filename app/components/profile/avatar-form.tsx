@@ -2,7 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { inputAttributes, ErrorList, SubmitButton, useIsPending } from "~/components/forms";
-import { avatarSchema } from "~/utils/account-schemas";
+import { avatarSchema } from "~/forms/account-schemas";
 
 /**
  * My Profile: upload a picture to our own storage (PNG, JPEG or WebP up to 512 KB), or remove it.

@@ -5,7 +5,7 @@ import { PostalAddressFields } from "~/components/delivery-fields";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { parseLegacyAddress, type PostalAddress } from "~/domain/address";
 import { COUNTRY_OPTIONS } from "~/domain/tax-id";
-import { companySchema } from "~/utils/trade-schemas";
+import { companySchema } from "~/forms/trade-schemas";
 
 type Company = {
   companyName: string;

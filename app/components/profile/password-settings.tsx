@@ -2,7 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
-import { changePasswordSchema, NEW_PASSWORD_HELP } from "~/utils/account-schemas";
+import { changePasswordSchema, NEW_PASSWORD_HELP } from "~/forms/account-schemas";
 
 /**
  * My Profile's password: a change asks for the current password and signs out every other

@@ -179,7 +179,7 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
  */
 export async function ownDatabase(work: string) {
   const { startLocalDb } = await import("../../../server/local-db");
-  const { connectDb, disconnectDb } = await import("~/utils/db.server");
+  const { connectDb, disconnectDb } = await import("~/services/db.server");
   const dataFile = path.join(work, "db", "fault.mv");
   let db = await startLocalDb({ dataFile, database: "shop-fault", port: await stablePort() });
   await disconnectDb();

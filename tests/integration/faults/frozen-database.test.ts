@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { Order } from "~/orders/model/schema.server";
-import { connectDb, disconnectDb } from "~/utils/db.server";
+import { connectDb, disconnectDb } from "~/services/db.server";
 import { startLocalDb, stablePort, type LocalDb } from "../../../server/local-db";
 import { createPart, createUser, sessionCookieHeader } from "../../setup/factories";
 import { killShop, postForm, sleep, spawnShop, waitHealthy, type ShopProcess } from "./fault-helpers";

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { connectDb, disconnectDb } from "~/utils/db.server";
+import { connectDb, disconnectDb } from "~/services/db.server";
 import { createPart, createUser, sessionCookieHeader } from "../../setup/factories";
 import { killShop, postForm, spawnShop, waitHealthy, type ShopProcess } from "./fault-helpers";
 import { addressForm, DETROIT } from "../../fixtures/addresses";

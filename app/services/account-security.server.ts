@@ -5,7 +5,7 @@ import { getPasswordHashOf, setPasswordHash } from "~/models/user-credentials.se
 import { type UserView } from "~/models/user.server";
 import { credentialsInWords, endAccessMadeBefore } from "./account-access.server";
 import type { AuditEvent } from "./audit-trail.server";
-import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG } from "./account-schemas";
+import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG } from "~/forms/account-schemas";
 import { queueEmail, shopUrl } from "./email.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { signInThrottle, type Refusal } from "./rate-limit.server";

@@ -6,15 +6,15 @@ import { applyImportedChange } from "~/models/part-csv.server";
 import { audit, type AuditEvent } from "./audit-trail.server";
 import { partTarget, partValues } from "./parts.server";
 import { formatCents, formatQuantity } from "~/format";
-import { MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
+import { MAX_PRICE_DOLLARS, MAX_STOCK } from "~/forms/shop-forms";
 import {
   backorderWords,
   MAX_IMPORT_LINES,
   MAX_LEAD_TIME_DAYS,
   type BackorderPolicy,
   type ImportChange,
-} from "./stock-import";
-import { isCalendarDay } from "./order-forms";
+} from "~/forms/stock-import";
+import { isCalendarDay } from "~/forms/order-forms";
 import { formatBreaks, parseBreaks, type VolumeBreak } from "~/domain/pricing";
 
 /** A file refused whole (nothing listed, nothing written), with the status the answer carries. */

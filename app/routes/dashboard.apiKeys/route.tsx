@@ -7,15 +7,15 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { VerifyFirstNotice } from "~/components/verify-email-banner";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { apiKeyActionSchema, createApiKeySchema } from "~/utils/api-key-forms";
-import { mayMakeCredentials, VERIFY_FIRST } from "~/utils/account-access.server";
-import { createKeyFor, listKeysFor, revokeKeyOf, scopesOf } from "~/utils/api-keys.server";
+import { apiKeyActionSchema, createApiKeySchema } from "./forms";
+import { mayMakeCredentials, VERIFY_FIRST } from "~/services/account-access.server";
+import { createKeyFor, listKeysFor, revokeKeyOf, scopesOf } from "~/services/api-keys.server";
 import { SCOPE_WORDS } from "~/domain/api-scopes";
-import { requireUser } from "~/utils/guards.server";
-import { can } from "~/utils/companies.server";
-import { readForm } from "~/utils/form.server";
+import { requireUser } from "~/services/guards.server";
+import { can } from "~/services/companies.server";
+import { readForm } from "~/services/form.server";
 import { formatDateTime } from "~/format";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 
 const PATH = "/dashboard/apiKeys";
 

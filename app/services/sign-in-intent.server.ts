@@ -14,9 +14,9 @@ import { formatQuantity } from "~/format";
 import { can } from "./companies.server";
 import { cookiesAreSecure, getEnv, siteCookieName } from "./env.server";
 import { clearSessionHeaders } from "./session-cookie.server";
-import { safeRedirect } from "./safe-redirect";
-import { CART_PATH } from "./cart-forms";
-import { QUICK_ORDER_PATH } from "./quick-order";
+import { safeRedirect } from "~/domain/safe-redirect";
+import { CART_PATH } from "~/forms/cart-forms";
+import { QUICK_ORDER_PATH } from "~/forms/quick-order";
 import { redirectWithError, redirectWithSuccess } from "./toast.server";
 
 const INTENT_MINUTES = 30;

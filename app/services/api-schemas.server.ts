@@ -8,16 +8,16 @@ import { z } from "zod";
 import { FIRST_MODEL_YEAR, LAST_MODEL_YEAR } from "~/content/vehicles";
 import { CATEGORIES } from "~/domain/catalogue";
 import { checkAddress, postalAddressObject } from "~/domain/address";
-import { MAX_AMOUNT_CENTS, paymentFields, shipmentFields, trackingGiven } from "./order-forms";
+import { MAX_AMOUNT_CENTS, paymentFields, shipmentFields, trackingGiven } from "~/forms/order-forms";
 import { MAX_ORDER_LINES, MAX_LINE_QUANTITY } from "~/domain/order-lines";
 import { ORDER_STATES, PAYMENT_METHODS } from "~/domain/order-states";
 import { ORDER_PAYMENT_METHODS } from "~/domain/order-payments";
 import { PART_SORTS } from "~/domain/search";
 import { formatQuantity } from "~/format";
 import { partsSearchSchema } from "./parts-search.server";
-import { backorderFields } from "./catalogue-forms";
-import { deliveryFields, MAX_PRICE_DOLLARS, MAX_STOCK } from "./shop-forms";
-import { MAX_IMPORT_LINES } from "./stock-import";
+import { backorderFields } from "~/forms/catalogue-forms";
+import { deliveryFields, MAX_PRICE_DOLLARS, MAX_STOCK } from "~/forms/shop-forms";
+import { MAX_IMPORT_LINES } from "~/forms/stock-import";
 
 extendZodWithOpenApi(z);
 

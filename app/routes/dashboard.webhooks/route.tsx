@@ -8,19 +8,19 @@ import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { VerifyFirstNotice } from "~/components/verify-email-banner";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { listEndpointsOf, listRecentDeliveries, MAX_ENDPOINTS_PER_OWNER } from "~/models/webhook.server";
-import { mayMakeCredentials, VERIFY_FIRST } from "~/utils/account-access.server";
-import { requireUser } from "~/utils/guards.server";
-import { readForm } from "~/utils/form.server";
+import { mayMakeCredentials, VERIFY_FIRST } from "~/services/account-access.server";
+import { requireUser } from "~/services/guards.server";
+import { readForm } from "~/services/form.server";
 import { formatDateTime } from "~/format";
-import { redirectWithSuccess } from "~/utils/toast.server";
-import { addEndpointSchema, webhookActionSchema, WEBHOOKS_PATH } from "~/utils/webhook-forms";
+import { redirectWithSuccess } from "~/services/toast.server";
+import { addEndpointSchema, webhookActionSchema, WEBHOOKS_PATH } from "./forms";
 import {
   createEndpoint,
   deleteEndpoint,
   endpointsOf,
   mayManageWebhooks,
   redeliverWebhook,
-} from "~/utils/webhooks.server";
+} from "~/services/webhooks.server";
 
 /**
  * Webhooks: the endpoints that hear of orders (a company's, of every order of the company; an

@@ -21,7 +21,7 @@ import {
 } from "~/models/idempotency.server";
 import { getEnv } from "./env.server";
 import { readForm } from "./form.server";
-import { ONE_TIME_KEY_FIELD } from "./one-time-key";
+import { ONE_TIME_KEY_FIELD } from "~/forms/one-time-key";
 
 const KEY = /^[\x21-\x7e]{8,255}$/;
 /** How long a second call waits for the first one's outcome (a double click) before answering 409. */

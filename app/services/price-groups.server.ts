@@ -4,7 +4,7 @@
  */
 import { deletePriceGroup, getPriceGroup, savePriceGroup, type PriceGroupInput } from "~/models/price-group.server";
 import { audit, type AuditEvent } from "./audit-trail.server";
-import { formatRules } from "./pricing-forms";
+import { formatRules } from "~/forms/pricing-forms";
 
 type By = { actor: { id: string; email: string }; context?: AuditEvent["context"] };
 

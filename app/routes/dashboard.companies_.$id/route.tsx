@@ -15,16 +15,16 @@ import { listMembers } from "~/models/company-member.server";
 import { getCompany } from "~/models/company.server";
 import { listOrdersOfUser } from "~/orders/model/reads.server";
 import { openAccountOrders } from "~/orders/model/payments.server";
-import { accountTermsSchema } from "~/utils/account-terms";
-import { requireAdmin } from "~/utils/guards.server";
+import { accountTermsSchema } from "./forms";
+import { requireAdmin } from "~/services/guards.server";
 import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
-import { capsWords, setCapsOfCompany, setTermsOfCompany } from "~/utils/companies.server";
-import { readForm } from "~/utils/form.server";
-import { unpaidCapsSchema } from "~/utils/hold-forms";
+import { capsWords, setCapsOfCompany, setTermsOfCompany } from "~/services/companies.server";
+import { readForm } from "~/services/form.server";
+import { unpaidCapsSchema } from "~/forms/hold-forms";
 import { formatCents } from "~/format";
 import { shopUnpaidCaps } from "~/models/unpaid-caps.server";
 import { orderStateText, PAYMENT_TERMS, termsWords } from "~/domain/order-states";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 
 const NOT_FOUND = "There is no company with that id.";
 

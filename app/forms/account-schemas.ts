@@ -21,7 +21,7 @@ export const passwordSchema = z
   .min(6, "Must be 6 characters or longer")
   .max(128, "Must be 128 characters or fewer");
 
-/** The hint under every new-password field (the server's checks: app/utils/password.server.ts). */
+/** The hint under every new-password field (the server's checks: app/services/password.server.ts). */
 export const NEW_PASSWORD_HELP =
   "At least 6 characters and hard to guess: not a common password, the shop's name, your email or your name.";
 
@@ -75,7 +75,7 @@ const optionalText = (label: string, max: number) =>
 
 export const profileSchema = z.object({
   name: nameSchema,
-  // No picture address here: the avatar is the Google account's picture or the default (utils/avatar.ts).
+  // No picture address here: the avatar is the Google account's picture or the default (domain/avatar.ts).
   number: z
     .string({ invalid_type_error: "Phone number must be text" })
     .trim()

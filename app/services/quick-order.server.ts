@@ -3,7 +3,7 @@ import type { PartView } from "~/domain/catalogue";
 import { backorderSplit, backorderText, lineProblem, type LineProblem } from "~/domain/order-lines";
 import { nearPartNumbers } from "~/models/part-suggest.server";
 import { findPartsByNumbers, matchOf, unmatchedMessage } from "./part-number.server";
-import type { PadEntry } from "./quick-order";
+import type { PadEntry } from "~/forms/quick-order";
 
 export type PadLineCheck = {
   /** The pad's line numbers this line came from (duplicates are merged into the first). */

@@ -230,7 +230,7 @@ export const manageProductsSchema = z
     if (value.intent === "update") wholeDollarsOrUnchanged(value, ctx);
   });
 
-// --- Manage Orders: remove (shipping and payments have their own forms: utils/order-forms.ts) -----
+// --- Manage Orders: remove (shipping and payments have their own forms: forms/order-forms.ts) -----
 
 export const manageOrdersSchema = z.object({
   intent: z.literal("remove", { errorMap: () => ({ message: "Choose remove" }) }),

@@ -1,2 +1,0 @@
-/** The hidden field that carries a form's one-time key (app/utils/one-time-key.server.ts). */
-export const ONE_TIME_KEY_FIELD = "idempotencyKey";
