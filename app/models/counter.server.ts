@@ -1,20 +1,19 @@
 import mongoose, { Schema } from "mongoose";
 
 /**
- * Named sequences (order numbers, invoice numbers): one document per name in `counters`, moved on
- * by an atomic $inc so every instance of the shop draws from the same sequence.
+ * Named sequences (order numbers, returns' numbers): one document per name in `counters`, moved on
+ * by an atomic $inc so every instance of the shop draws from the same sequence. (Invoice and credit
+ * note numbers, which may have no gap, are gap-free sequences: gap-free-numbers.server.ts.)
  */
 const counterSchema = new Schema(
   {
     _id: { type: String, required: true },
     seq: { type: Number, required: true, default: 0 },
-    /** Numbers taken and given back (the invoice sequence has no gaps); the smallest is used next. */
-    free: { type: [Number], default: [] },
   },
   { collection: "counters", versionKey: false },
 );
 
-type CounterDoc = { _id: string; seq: number; free: number[] };
+type CounterDoc = { _id: string; seq: number };
 
 export const Counter: mongoose.Model<CounterDoc> =
   (mongoose.models.Counter as mongoose.Model<CounterDoc>) ?? mongoose.model<CounterDoc>("Counter", counterSchema);

@@ -1,19 +1,22 @@
 import mongoose, { Schema } from "mongoose";
 
 /**
- * A gap-free number sequence (credit notes): each number is claimed by inserting it as the _id of a
- * registry collection, one past the highest claimed (the primary key refuses a second claim of a number,
- * so of two claims at once one gets it and the other takes the next). A number is claimed only for a
- * document already written (its owner), and a claim is never given back: a crash between the claim and
- * writing the number on the document is healed by claiming again, which finds the owner's claim. So the
- * numbers run 1, 2, 3… in the order they were claimed, with no gap and no duplicate.
+ * A gap-free number sequence (invoices, credit notes): each number is claimed by inserting it as the _id
+ * of a registry collection, one past the highest claimed (the primary key refuses a second claim of a
+ * number, so of two claims at once one gets it and the other takes the next; the unique owner index
+ * refuses a second number for one owner). A number is claimed only for a document already written (its
+ * owner), and a claim is never given back: a crash between the claim and writing the number on the
+ * document is healed by claiming again, which finds the owner's claim. So the numbers run 1, 2, 3… in
+ * the order they were claimed, with no gap and no duplicate.
  */
 export function gapFreeSequence(name: string, collection: string) {
   const registrySchema = new Schema(
     { _id: { type: Number, required: true }, owner: { type: String, required: true } },
     { collection, versionKey: false, timestamps: { createdAt: true, updatedAt: false } },
   );
-  registrySchema.index({ owner: 1 });
+  // Sparse: a registry's claims written before they named their owner (invoice numbers) are renamed by
+  // their migration, which runs after the indexes are built (scripts/migrations/20261127210000-*).
+  registrySchema.index({ owner: 1 }, { unique: true, sparse: true });
   type Doc = { _id: number; owner: string };
   const modelName = `GapFree_${name}`;
   const Registry: mongoose.Model<Doc> =
@@ -31,7 +34,7 @@ export function gapFreeSequence(name: string, collection: string) {
           await Registry.create({ _id: (highest?._id ?? 0) + 1, owner });
           return (highest?._id ?? 0) + 1;
         } catch (error) {
-          // Someone claimed that number first: look again.
+          // Someone claimed that number first, or this owner's claim landed meanwhile: look again.
           if ((error as { code?: number }).code !== 11000) throw error;
         }
       }

@@ -1,22 +1,33 @@
 /**
  * Invoice numbers against the real database: given once, at payment, with no gap and no duplicate
- * under 50 concurrent payments; a second confirmation or a racing repair takes no second number,
- * and a number taken but not used is given back and used next.
+ * under 50 concurrent payments, in the order orders were invoiced; a second confirmation or a racing
+ * repair takes no second number, and a number claimed before a crash is the order's when repaired.
  */
-import { describe, expect, test } from "vitest";
-import { assignInvoiceNumber, invoiceCounter } from "~/orders/model/invoice.server";
+import { randomUUID } from "node:crypto";
+import mongoose from "mongoose";
+import { afterAll, describe, expect, test } from "vitest";
+import * as gapFreeInvoiceNumbers from "../../scripts/migrations/20261127210000-gap-free-invoice-numbers.js";
+import { assignInvoiceNumber, invoiceNumbers } from "~/orders/model/invoice.server";
 import { Order } from "~/orders/model/schema.server";
 import { markOrderPaid } from "~/orders/model/card-payment.server";
 import { createPart, createUser } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 
-/** Every number issued is on exactly one order or given back: 1..seq, nothing missing, nothing twice. */
+/**
+ * Every number claimed is 1..n with none missing, each on the order that claimed it, claimed in
+ * the order of the numbers (never given back and taken again later), and every invoiced order has one.
+ */
 async function expectNoGapNoDuplicate() {
-  const { seq, free } = await invoiceCounter();
+  const claims = await invoiceNumbers.Registry.find({}, { _id: 1, owner: 1, createdAt: 1 })
+    .sort({ _id: 1 })
+    .lean<{ _id: number; owner: string; createdAt: Date }[]>();
+  expect(claims.map((claim) => claim._id)).toEqual(claims.map((_, index) => index + 1));
+  const times = claims.map((claim) => claim.createdAt.getTime());
+  expect(times).toEqual([...times].sort((a, b) => a - b));
   const docs = await Order.find({ invoiceNumber: { $exists: true } }, { invoiceNumber: 1 }).lean();
-  const used = docs.map((doc) => doc.invoiceNumber!);
-  const all = [...used, ...free].sort((a, b) => a - b);
-  expect(all).toEqual(Array.from({ length: seq }, (_, i) => i + 1));
+  const numberOf = new Map(docs.map((doc) => [doc._id.toString(), doc.invoiceNumber]));
+  expect(claims.filter((claim) => numberOf.get(claim.owner) !== claim._id)).toEqual([]);
+  expect(docs).toHaveLength(claims.length);
 }
 
 const pay = (order: { id: string; totalCents: number }, transactionId = `pi_inv_${order.id}`) =>
@@ -32,7 +43,7 @@ describe("invoice numbers", () => {
       Array.from({ length: 50 }, () => createOrder({ user: customer, part, status: "unpaid" })),
     );
     const unpaid = await createOrder({ user: customer, part, status: "unpaid" });
-    const before = await invoiceCounter();
+    const before = await invoiceNumbers.Registry.countDocuments();
 
     const outcomes = await Promise.all(orders.map((order) => pay(order)));
     expect(outcomes).toEqual(orders.map(() => "paid"));
@@ -42,8 +53,7 @@ describe("invoice numbers", () => {
     ).map((doc) => doc.invoiceNumber);
     expect(numbers.every((number) => Number.isInteger(number) && number! > 0)).toBe(true);
     expect(new Set(numbers).size).toBe(50);
-    const after = await invoiceCounter();
-    expect(after.seq - before.seq + before.free.length - after.free.length).toBe(50);
+    expect(await invoiceNumbers.Registry.countDocuments()).toBe(before + 50);
     expect((await Order.findById(unpaid.id).lean())?.invoiceNumber).toBeUndefined();
     await expectNoGapNoDuplicate();
   }, 120_000);
@@ -65,7 +75,7 @@ describe("invoice numbers", () => {
     await expectNoGapNoDuplicate();
   }, 120_000);
 
-  test("a paid order without a number (a crash between the writes) is numbered once by the repair; numbers given back are used first", async () => {
+  test("a paid order without a number (a crash between the writes) is numbered once by the repair; a number claimed before a crash stays its own", async () => {
     const customer = await createUser();
     const order = await createOrder({ user: customer, status: "paid" });
     const results = await Promise.all(Array.from({ length: 10 }, () => assignInvoiceNumber(order.id)));
@@ -73,12 +83,64 @@ describe("invoice numbers", () => {
     expect(results).toEqual(results.map(() => number));
     await expectNoGapNoDuplicate();
 
-    const given = (await invoiceCounter()).free;
-    if (given.length) {
-      const next = await createOrder({ user: customer, status: "paid" });
-      expect(await assignInvoiceNumber(next.id)).toBe(Math.min(...given));
-    }
+    // Claimed, then the process died before the order was written: a later invoice takes the next
+    // number, and the repair gives the first order the number it claimed, not a new one.
+    const crashed = await createOrder({ user: customer, status: "paid" });
+    const claimed = await invoiceNumbers.take(crashed.id);
+    const later = await createOrder({ user: customer, status: "paid" });
+    expect(await assignInvoiceNumber(later.id)).toBe(claimed + 1);
+    expect(await assignInvoiceNumber(crashed.id)).toBe(claimed);
+    expect((await Order.findById(crashed.id).lean())?.invoiceNumber).toBe(claimed);
     await expectNoGapNoDuplicate();
     expect(await assignInvoiceNumber((await createOrder({ user: customer })).id)).toBe(null);
+  });
+});
+
+describe("the migration to gap-free invoice numbers", () => {
+  type Db = NonNullable<typeof mongoose.connection.db>;
+  type Claim = { _id: number; owner?: string; orderId?: string };
+  const databases: Db[] = [];
+  afterAll(async () => {
+    for (const db of databases) await db.dropDatabase();
+  });
+
+  test("names each claim's owner, keeps one claim per owner (the one in use), and refuses a second claim after", async () => {
+    const db = mongoose.connection.getClient().db(`invoice-numbers-${randomUUID().slice(0, 8)}`) as unknown as Db;
+    databases.push(db);
+    const [first, second] = [new mongoose.Types.ObjectId(), new mongoose.Types.ObjectId()];
+    const noteId = new mongoose.Types.ObjectId().toString();
+    await db.collection("orders").insertMany([
+      { _id: first, invoiceNumber: 1 },
+      { _id: second, invoiceNumber: 2, creditNotes: [{ _id: new mongoose.Types.ObjectId(noteId), number: 2 }] },
+    ]);
+    await db.collection<Claim>("invoice_numbers").insertMany([
+      { _id: 1, orderId: first.toString() },
+      { _id: 2, orderId: second.toString() },
+    ]);
+    await db.collection("counters").insertOne({ _id: "invoice" as never, seq: 3, free: [3] });
+    // Two racing claims for one credit note before the unique index: the note carries the second.
+    await db.collection("credit_note_numbers").createIndex({ owner: 1 }, { name: "owner_1" });
+    await db.collection<Claim>("credit_note_numbers").insertMany([
+      { _id: 1, owner: noteId },
+      { _id: 2, owner: noteId },
+    ]);
+
+    await gapFreeInvoiceNumbers.up(db);
+    await gapFreeInvoiceNumbers.up(db);
+
+    expect(await db.collection("invoice_numbers").find().sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, owner: first.toString() },
+      { _id: 2, owner: second.toString() },
+    ]);
+    expect(await db.collection("credit_note_numbers").find().toArray()).toEqual([{ _id: 2, owner: noteId }]);
+    expect((await db.collection("counters").findOne({ _id: "invoice" as never }))?.free).toBeUndefined();
+    for (const registry of ["invoice_numbers", "credit_note_numbers"]) {
+      const again = db.collection<Claim>(registry).insertOne({ _id: 99, owner: noteId });
+      if (registry === "credit_note_numbers") await expect(again).rejects.toMatchObject({ code: 11000 });
+      else await again;
+      await expect(db.collection<Claim>(registry).insertOne({ _id: 100, owner: noteId })).rejects.toMatchObject({
+        code: 11000,
+      });
+    }
   });
 });

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { Audit } from "~/models/audit.server";
-import { InvoiceNumber } from "~/orders/model/invoice.server";
+import { invoiceNumbers } from "~/orders/model/invoice.server";
 import { Order } from "~/orders/model/schema.server";
 import { Outbox } from "~/models/outbox.server";
 import { Part } from "~/models/part.server";
@@ -164,7 +164,7 @@ describe("recording payments", () => {
     expect(stored.status).toBe("paid");
     expect(stored.paidAt).toBeInstanceOf(Date);
     expect(stored.invoiceNumber).toBeGreaterThan(0);
-    expect(await InvoiceNumber.countDocuments({ orderId: order.id })).toBe(1);
+    expect(await invoiceNumbers.Registry.countDocuments({ owner: order.id })).toBe(1);
     expect(stored.payments?.map((p) => [p.amountCents, p.method, p.recordedBy])).toEqual([
       [40_000, "bank-transfer", staff.email],
       [60_000, "cheque", staff.email],
@@ -217,7 +217,7 @@ describe("recording payments", () => {
     const stored = (await Order.findById(order.id).lean())!;
     expect(stored.payments).toHaveLength(1);
     expect(stored.paidCents).toBe(70_000);
-    expect(await InvoiceNumber.countDocuments({ orderId: order.id })).toBe(1);
+    expect(await invoiceNumbers.Registry.countDocuments({ owner: order.id })).toBe(1);
   });
 
   test("two part payments at once that together pass the balance: the second is refused, never over-paid", async () => {
@@ -344,7 +344,7 @@ describe("recording payments", () => {
     const twice = await orderAction(order.id, { intent: "reverse-payment", paymentId, reason: "Again" }, cookie);
     expect(twice.status).toBe(409);
     expect((await orderAction(order.id, pay("500"), cookie)).status).toBe(302);
-    expect(await InvoiceNumber.countDocuments({ orderId: order.id })).toBe(1);
+    expect(await invoiceNumbers.Registry.countDocuments({ owner: order.id })).toBe(1);
   });
 });
 

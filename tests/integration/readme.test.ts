@@ -124,7 +124,7 @@ function indexLine(collection: string, keys: Record<string, unknown>, options: R
   return [collection, spec, ...flags].join(" ");
 }
 
-/** Every source file under app/, server/ and shared/ that defines a Mongoose schema. */
+/** Every source file under app/, server/ and shared/ that defines a Mongoose schema (or a gap-free sequence's). */
 function schemaFiles(): string[] {
   const found: string[] = [];
   const walk = (dir: string) => {
@@ -132,7 +132,7 @@ function schemaFiles(): string[] {
       const file = `${dir}/${entry.name}`;
       if (entry.isDirectory()) walk(file);
       else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
-        if (/new (mongoose\.)?Schema\b/.test(read(file))) found.push(file);
+        if (/new (mongoose\.)?Schema\b|gapFreeSequence\(/.test(read(file))) found.push(file);
       }
     }
   };

@@ -1,73 +1,13 @@
-import mongoose, { Schema } from "mongoose";
-import { Counter } from "~/models/counter.server";
+import { gapFreeSequence } from "~/models/gap-free-numbers.server";
 import { DAY_MS, Order } from "./schema.server";
 
 /**
- * Invoice numbers: 1, 2, 3… with no gap and no duplicate. One counter document takes the next
- * number with an atomic $inc; a number that could not be given to its order (the order got one
- * meanwhile, or the write failed) goes back to the counter's `free` list and the next invoice
- * takes the smallest of those first. Each number is claimed by inserting it as the _id of the
- * invoice_numbers registry (the primary key refuses a duplicate), and is set only on an order that
- * has none. (No unique index on orders.invoiceNumber: the local stand-in refuses free numbers
- * through one under load.)
+ * Invoice numbers: 1, 2, 3… printed INV-000001, with no gap and no duplicate, in the order orders were
+ * invoiced. A number is claimed for an order already paid (or confirmed on account) in the
+ * `invoice_numbers` registry and never given back, so a later invoice never takes an earlier number;
+ * a crash between the claim and the order's write is healed by claiming again, which finds it.
  */
-const INVOICE = "invoice";
-
-/**
- * One document per number issued, its _id the number: the primary key refuses a second claim of a
- * number, whatever the counter answered (the local stand-in's $inc is not atomic under load).
- */
-const invoiceNumberSchema = new Schema(
-  { _id: { type: Number, required: true }, orderId: { type: String, required: true } },
-  { collection: "invoice_numbers", versionKey: false, timestamps: { createdAt: true, updatedAt: false } },
-);
-type InvoiceNumberDoc = { _id: number; orderId: string };
-export const InvoiceNumber: mongoose.Model<InvoiceNumberDoc> =
-  (mongoose.models.InvoiceNumber as mongoose.Model<InvoiceNumberDoc>) ??
-  mongoose.model<InvoiceNumberDoc>("InvoiceNumber", invoiceNumberSchema);
-
-/** Claims `number` for the order; false when another claim holds it. */
-async function claim(number: number, orderId: string) {
-  try {
-    await InvoiceNumber.create({ _id: number, orderId });
-    return true;
-  } catch (error) {
-    if ((error as { code?: number }).code === 11000) return false;
-    throw error;
-  }
-}
-
-async function nextCandidate(): Promise<number> {
-  // A number given back first: the smallest, pulled with a conditional $pull.
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const counter = await Counter.findById(INVOICE, { free: 1 }).lean();
-    if (!counter?.free?.length) break;
-    const number = Math.min(...counter.free);
-    const pulled = await Counter.updateOne({ _id: INVOICE, free: number }, { $pull: { free: number } });
-    if (pulled.modifiedCount === 1) return number;
-  }
-  // Else one past the highest number claimed (the registry's _id index read backwards); a racing
-  // caller that claims it first makes this one look again, so no number is skipped.
-  const highest = await InvoiceNumber.findOne({}, { _id: 1 }).sort({ _id: -1 }).lean();
-  const number = (highest?._id ?? 0) + 1;
-  await Counter.updateOne({ _id: INVOICE }, { $max: { seq: number } }, { upsert: true }).catch(() => undefined);
-  return number;
-}
-
-/** The next number, claimed for this order in the registry (a number already claimed is skipped). */
-async function takeInvoiceNumber(orderId: string): Promise<number> {
-  for (;;) {
-    const number = await nextCandidate();
-    if (await claim(number, orderId)) return number;
-  }
-}
-
-async function giveBack(number: number) {
-  await InvoiceNumber.deleteOne({ _id: number });
-  // Always to the free list, used first; an entry claimed meanwhile (as one past the highest) is
-  // skipped when it comes up, since its claim fails.
-  await Counter.updateOne({ _id: INVOICE }, { $addToSet: { free: number } }, { upsert: true });
-}
+export const invoiceNumbers = gapFreeSequence("invoice", "invoice_numbers");
 
 // Invoiced: paid, or confirmed on account (numbered when placed, with its due date).
 const PAID = { $in: ["paid", "shipped", "account"] as ("paid" | "shipped" | "account")[] };
@@ -76,7 +16,7 @@ const PAID = { $in: ["paid", "shipped", "account"] as ("paid" | "shipped" | "acc
  * Gives a paid (or shipped, or on-account) order its invoice number once; returns the order's number (null when
  * the order is not paid). Called right after the order is marked paid, and again by the invoice
  * screen for a paid order that has none (a crash between the two writes), so it is idempotent:
- * the number is set only where there is none, and a number not set is given back.
+ * the order's claim is found again, and the number is set only where there is none.
  */
 export async function assignInvoiceNumber(orderId: string): Promise<number | null> {
   if (!/^[a-f0-9]{24}$/i.test(orderId)) return null;
@@ -86,23 +26,12 @@ export async function assignInvoiceNumber(orderId: string): Promise<number | nul
   ).lean();
   if (!current) return null;
   if (current.invoiceNumber) return current.invoiceNumber;
-  const number = await takeInvoiceNumber(orderId);
-  let set;
-  try {
-    set = await Order.findOneAndUpdate(
-      { _id: orderId, status: PAID, invoiceNumber: { $exists: false } },
-      { $set: { invoiceNumber: number, invoicedAt: current.invoicedAt ?? invoiceDate(current) ?? new Date() } },
-      { returnDocument: "after" },
-    ).lean();
-  } catch (error) {
-    await giveBack(number);
-    throw error;
-  }
-  if (set) return number;
-  // Another call numbered this order first: our number goes back.
-  await giveBack(number);
-  const now = await Order.findById(orderId, { invoiceNumber: 1 }).lean();
-  return now?.invoiceNumber ?? null;
+  const number = await invoiceNumbers.take(orderId);
+  await Order.updateOne(
+    { _id: orderId, status: PAID, invoiceNumber: { $exists: false } },
+    { $set: { invoiceNumber: number, invoicedAt: current.invoicedAt ?? invoiceDate(current) ?? new Date() } },
+  );
+  return number;
 }
 
 /**
@@ -117,18 +46,6 @@ export function invoiceDate(order: {
 }): Date | null {
   if (order.dueAt && order.termsDays != null) return new Date(order.dueAt.getTime() - order.termsDays * DAY_MS);
   return order.paidAt ?? null;
-}
-
-/** The last number issued and those given back (for checks and tests). */
-export async function invoiceCounter() {
-  const [doc, claimed] = await Promise.all([
-    Counter.findById(INVOICE).lean(),
-    InvoiceNumber.find({}, { _id: 1 }).lean(),
-  ]);
-  const highest = Math.max(0, ...claimed.map((entry) => entry._id));
-  // The registry is the record: the highest number claimed, and the free numbers below it.
-  const taken = new Set(claimed.map((entry) => entry._id));
-  return { seq: highest, free: (doc?.free ?? []).filter((number) => number < highest && !taken.has(number)) };
 }
 
 export function formatInvoiceNumber(number: number) {
