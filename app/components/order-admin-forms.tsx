@@ -13,6 +13,7 @@ import {
 } from "~/utils/order-forms";
 import { formatDay, PAYMENT_METHOD_WORDS, PAYMENT_METHODS } from "~/domain/order-states";
 import { ErrorList, Field, selectAttributesWithoutPlaceholder, SubmitButton } from "./forms";
+import { LineQuantitiesFieldset } from "./line-quantities-fieldset";
 import { ONE_TIME_KEY_FIELD } from "~/utils/one-time-key";
 
 type Reply =
@@ -59,42 +60,27 @@ export function ShipForm({ order, reply }: { order: ShippableOrder; reply: Reply
     onValidate: ({ formData }) => parseWithZod(formData, { schema: shipOrderSchema }),
   });
   const pending = usePendingIntent("ship");
-  const lineFields = fields.lines.getFieldList();
   const whole = canShip.every(
     (units, index) => units + order.lines[index].shippedQuantity === order.lines[index].quantity,
   );
   return (
     <Form method="post" {...getFormProps(form)} className="grid gap-x-4 sm:grid-cols-2">
       <input type="hidden" name="intent" value="ship" />
-      <fieldset className="sm:col-span-2">
-        <legend className={labelClass}>Units in this parcel</legend>
-        <ul className="divide-y divide-slate-200 rounded border border-slate-200" data-testid="ship-lines">
-          {order.lines.map((line, index) => {
-            const meta = lineFields[index]?.getFieldset().quantity;
-            if (!meta) return null;
-            return (
-              <li key={index} className="grid gap-2 p-3 sm:grid-cols-[1fr_10rem] sm:items-start">
-                <div className="text-sm">
-                  <p className="font-medium">
-                    {line.productName} <span className="font-normal text-slate-600">({line.partNumber})</span>
-                  </p>
-                  <p className="text-slate-700">
-                    {formatQuantity(line.shippedQuantity)} of {formatQuantity(line.quantity)} shipped
-                    {line.backorderedQuantity ? `, ${formatQuantity(line.backorderedQuantity)} on backorder` : ""}; up
-                    to {formatQuantity(canShip[index])} can ship now
-                  </p>
-                </div>
-                <Field
-                  meta={meta}
-                  label={`Units of ${line.partNumber || line.productName}`}
-                  type="number"
-                  inputProps={{ min: 0, max: canShip[index], step: 1, inputMode: "numeric" }}
-                />
-              </li>
-            );
-          })}
-        </ul>
-      </fieldset>
+      <LineQuantitiesFieldset
+        legend="Units in this parcel"
+        meta={fields.lines}
+        lines={order.lines}
+        max={(_line, index) => canShip[index]}
+        detail={(line, index) => (
+          <>
+            {formatQuantity(line.shippedQuantity)} of {formatQuantity(line.quantity)} shipped
+            {line.backorderedQuantity ? `, ${formatQuantity(line.backorderedQuantity)} on backorder` : ""}; up to{" "}
+            {formatQuantity(canShip[index])} can ship now
+          </>
+        )}
+        testId="ship-lines"
+        className="sm:col-span-2"
+      />
       <div>
         <label htmlFor={fields.carrier.id} className={labelClass}>
           Carrier
