@@ -128,20 +128,23 @@ const selectClass =
  * Label, select and error list, wired by Conform as Field is; the options are its children.
  * `selectProps` adds to or overrides Conform's attributes (autocomplete, onChange, `required: false`).
  */
-export function SelectField({
+export function SelectField<Schema>({
   meta,
   label,
   children,
   selectProps,
+  alwaysChosen = false,
   className,
 }: {
-  meta: FieldMetadata<string | undefined | null>;
+  meta: FieldMetadata<Schema, Record<string, unknown>, string[]>;
   label: ReactNode;
   children: ReactNode;
   selectProps?: SelectHTMLAttributes<HTMLSelectElement>;
+  /** The first option is a real choice, not an empty "Choose…" (selectAttributesWithoutPlaceholder). */
+  alwaysChosen?: boolean;
   className?: string;
 }) {
-  const { key, ...props } = getSelectProps(meta);
+  const { key, ...props } = alwaysChosen ? selectAttributesWithoutPlaceholder(meta) : getSelectProps(meta);
   return (
     <div className={className}>
       <label htmlFor={meta.id} className="mb-1 block text-sm font-medium text-slate-800">

@@ -1,4 +1,4 @@
-import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { carriers, COLLECTED } from "~/content/carriers";
@@ -12,15 +12,12 @@ import {
   today,
 } from "~/utils/order-forms";
 import { formatDay, PAYMENT_METHOD_WORDS, PAYMENT_METHODS } from "~/domain/order-states";
-import { ErrorList, Field, selectAttributesWithoutPlaceholder, SubmitButton } from "./forms";
+import { ErrorList, Field, SelectField, SubmitButton } from "./forms";
 import { LineQuantitiesFieldset } from "./line-quantities-fieldset";
 import { ONE_TIME_KEY_FIELD } from "~/utils/one-time-key";
 
 type Reply =
   { intent: string; paymentId?: string; result: SubmissionResult<string[]>; duplicate?: boolean } | undefined;
-
-const selectClass = "block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2";
-const labelClass = "mb-1 block text-sm font-medium text-slate-800";
 
 function usePendingIntent(intent: string, paymentId?: string) {
   const navigation = useNavigation();
@@ -81,21 +78,15 @@ export function ShipForm({ order, reply }: { order: ShippableOrder; reply: Reply
         testId="ship-lines"
         className="sm:col-span-2"
       />
-      <div>
-        <label htmlFor={fields.carrier.id} className={labelClass}>
-          Carrier
-        </label>
-        <select {...getSelectProps(fields.carrier)} key={fields.carrier.key} className={selectClass}>
-          <option value="">Choose…</option>
-          {carriers.map((carrier) => (
-            <option key={carrier.id} value={carrier.id}>
-              {carrier.name}
-            </option>
-          ))}
-          <option value={COLLECTED}>Collected by the customer (no carrier)</option>
-        </select>
-        <ErrorList id={fields.carrier.errorId} errors={fields.carrier.errors} />
-      </div>
+      <SelectField meta={fields.carrier} label="Carrier">
+        <option value="">Choose…</option>
+        {carriers.map((carrier) => (
+          <option key={carrier.id} value={carrier.id}>
+            {carrier.name}
+          </option>
+        ))}
+        <option value={COLLECTED}>Collected by the customer (no carrier)</option>
+      </SelectField>
       <Field
         meta={fields.trackingNumber}
         label="Tracking number"
@@ -164,19 +155,13 @@ export function RecordPaymentForm({
         label="Date received"
         inputProps={{ type: "date", min: placedOn, max: today() }}
       />
-      <div>
-        <label htmlFor={fields.method.id} className={labelClass}>
-          Method
-        </label>
-        <select {...selectAttributesWithoutPlaceholder(fields.method)} key={fields.method.key} className={selectClass}>
-          {PAYMENT_METHODS.map((method) => (
-            <option key={method} value={method}>
-              {PAYMENT_METHOD_WORDS[method]}
-            </option>
-          ))}
-        </select>
-        <ErrorList id={fields.method.errorId} errors={fields.method.errors} />
-      </div>
+      <SelectField meta={fields.method} label="Method" alwaysChosen>
+        {PAYMENT_METHODS.map((method) => (
+          <option key={method} value={method}>
+            {PAYMENT_METHOD_WORDS[method]}
+          </option>
+        ))}
+      </SelectField>
       <Field
         meta={fields.reference}
         label="Reference"

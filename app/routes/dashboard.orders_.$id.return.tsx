@@ -1,4 +1,4 @@
-import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import {
   type ActionFunctionArgs,
@@ -9,7 +9,7 @@ import {
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
+import { ErrorList, SelectField, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
 import { LineQuantitiesFieldset } from "~/components/line-quantities-fieldset";
 import { MAX_RETURN_NOTE, RETURN_REASON_WORDS, RETURN_REASONS } from "~/domain/returns";
 import { getOwnOrder } from "~/orders/model/reads.server";
@@ -124,24 +124,14 @@ export default function ReturnRequestPage() {
             )}
             testId="return-lines"
           />
-          <div>
-            <label htmlFor={fields.reason.id} className="mb-1 block text-sm font-medium text-slate-800">
-              Why do they go back?
-            </label>
-            <select
-              {...getSelectProps(fields.reason)}
-              key={fields.reason.key}
-              className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2"
-            >
-              <option value="">Choose…</option>
-              {RETURN_REASONS.map((reason) => (
-                <option key={reason} value={reason}>
-                  {RETURN_REASON_WORDS[reason]}
-                </option>
-              ))}
-            </select>
-            <ErrorList id={fields.reason.errorId} errors={fields.reason.errors} />
-          </div>
+          <SelectField meta={fields.reason} label="Why do they go back?">
+            <option value="">Choose…</option>
+            {RETURN_REASONS.map((reason) => (
+              <option key={reason} value={reason}>
+                {RETURN_REASON_WORDS[reason]}
+              </option>
+            ))}
+          </SelectField>
           <TextareaField
             meta={fields.note}
             label="Note (optional)"
