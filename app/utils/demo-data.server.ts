@@ -811,6 +811,11 @@ async function createDemoOrders(now: number) {
     termsDays: 30,
     dueAt: new Date(at(placedDaysAgo).getTime() + 30 * DAY_MS),
   });
+  const shipped = (daysAgo: number, shipment: { carrier: string; trackingNumber?: string }) => ({
+    status: "shipped",
+    shippedAt: at(daysAgo),
+    shipment,
+  });
   type Seed = { placed: number; fields: Record<string, unknown>; wanted: [string, number][] };
   const seeds: Seed[] = [
     // Taylor: on account, paid by transfer and shipped (sales), then overdue and shipped, part-paid, open.
@@ -823,10 +828,8 @@ async function createDemoOrders(now: number) {
       fields: {
         ...taylorAt,
         ...onAccount(28),
-        status: "shipped",
+        ...shipped(27, { carrier: "ups", trackingNumber: "1Z999AA10123456784" }),
         poNumber: "NFG-4410",
-        shippedAt: at(27),
-        shipment: { carrier: "ups", trackingNumber: "1Z999AA10123456784" },
       },
     },
     {
@@ -835,23 +838,14 @@ async function createDemoOrders(now: number) {
       fields: {
         ...taylorAt,
         ...onAccount(40),
-        status: "shipped",
+        ...shipped(39, { carrier: "fedex", trackingNumber: "7712 3456 7890" }),
         poNumber: "NFG-4398",
-        shippedAt: at(39),
-        shipment: { carrier: "fedex", trackingNumber: "7712 3456 7890" },
       },
     },
     {
       placed: 12,
       wanted: [["PW-1004", 150]],
-      fields: {
-        ...taylorAt,
-        ...onAccount(12),
-        status: "shipped",
-        poNumber: "NFG-4432",
-        shippedAt: at(11),
-        shipment: { carrier: "collected" },
-      },
+      fields: { ...taylorAt, ...onAccount(12), ...shipped(11, { carrier: "collected" }), poNumber: "NFG-4432" },
     },
     {
       placed: 3,
@@ -862,12 +856,7 @@ async function createDemoOrders(now: number) {
     {
       placed: 20,
       wanted: [["PW-1003", 100]],
-      fields: {
-        ...caseyAt,
-        status: "shipped",
-        shippedAt: at(18),
-        shipment: { carrier: "usps", trackingNumber: "9400 1000 0000 0000 0000 00" },
-      },
+      fields: { ...caseyAt, ...shipped(18, { carrier: "usps", trackingNumber: "9400 1000 0000 0000 0000 00" }) },
     },
     { placed: 6, wanted: [["PW-1006", 100]], fields: { ...caseyAt, status: "paid" } },
     { placed: 4, wanted: [["PW-1001", 100]], fields: { ...caseyAt, status: "cancelled", cancelledAt: at(4) } },
