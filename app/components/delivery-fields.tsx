@@ -1,9 +1,9 @@
-import { getSelectProps, type FieldMetadata } from "@conform-to/react";
+import type { FieldMetadata } from "@conform-to/react";
 import { Link, useRouteLoaderData } from "@remix-run/react";
 import type { OrderPaymentMethod } from "~/domain/order-payments";
 import type { RootLoader } from "~/root";
 import { useState } from "react";
-import { inputAttributes, ErrorList, Field } from "~/components/forms";
+import { inputAttributes, ErrorList, Field, SelectField } from "~/components/forms";
 import {
   ADDRESS_LINE_MAX,
   COUNTRIES,
@@ -56,9 +56,6 @@ export function useDeliveryPlace(meta: AddressMeta) {
   return [place.country ? place : null, setPlace] as const;
 }
 
-const selectClass =
-  "block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-[invalid=true]:border-red-700";
-
 /**
  * A postal address, field by field (names `<meta.name>.city`, …): the country from the ISO list, the
  * state or region from one list grouped by country (JavaScript narrows it to the chosen country), the
@@ -84,8 +81,6 @@ export function PostalAddressFields({
   const [region, setRegion] = useState(
     typeof fields.region.initialValue === "string" ? fields.region.initialValue : "",
   );
-  const { key: countryKey, ...countryProps } = getSelectProps(fields.country);
-  const { key: regionKey, required: _optional, ...regionProps } = getSelectProps(fields.region);
   const groups = hydrated ? REGION_GROUPS.filter((group) => group.country === country) : REGION_GROUPS;
   const auto = (token: string) => ({ autoComplete: `${section} ${token}` });
   return (
@@ -108,62 +103,53 @@ export function PostalAddressFields({
         <Field meta={fields.postalCode} label={postalWord(country)} inputProps={auto("postal-code")} />
       </div>
       <div className="grid gap-x-3 sm:grid-cols-2">
-        <div>
-          <label htmlFor={fields.country.id} className="mb-1 block text-sm font-medium text-slate-800">
-            Country
-          </label>
-          <select
-            key={countryKey}
-            {...countryProps}
-            {...auto("country")}
-            className={selectClass}
-            onChange={(event) => {
+        <SelectField
+          meta={fields.country}
+          label="Country"
+          selectProps={{
+            ...auto("country"),
+            onChange: (event) => {
               const next = event.currentTarget.value;
               const keep = regionsOf(next) && region in (regionsOf(next) ?? {}) ? region : "";
               setCountry(next);
               setRegion(keep);
               onPlaceChange?.({ country: next, region: keep });
-            }}
-          >
-            <option value="">Choose a country</option>
-            {COUNTRIES.map((option) => (
-              <option key={option.code} value={option.code}>
-                {option.name}
-              </option>
-            ))}
-          </select>
-          <ErrorList id={fields.country.errorId} errors={fields.country.errors} />
-        </div>
-        <div>
-          <label htmlFor={fields.region.id} className="mb-1 block text-sm font-medium text-slate-800">
-            {hydrated && country ? regionWord(country) : "State or region"}
-          </label>
-          <select
-            key={regionKey}
-            {...regionProps}
-            {...auto("address-level1")}
-            disabled={hydrated && groups.length === 0}
-            className={selectClass}
-            onChange={(event) => {
+            },
+          }}
+        >
+          <option value="">Choose a country</option>
+          {COUNTRIES.map((option) => (
+            <option key={option.code} value={option.code}>
+              {option.name}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          meta={fields.region}
+          label={hydrated && country ? regionWord(country) : "State or region"}
+          selectProps={{
+            ...auto("address-level1"),
+            required: false,
+            disabled: hydrated && groups.length === 0,
+            onChange: (event) => {
               setRegion(event.currentTarget.value);
               onPlaceChange?.({ country, region: event.currentTarget.value });
-            }}
-          >
-            <option value="">
-              {hydrated && groups.length === 0 ? "None for this country" : "None (not US, CA, AU)"}
-            </option>
-            {groups.map((group) => (
-              <optgroup key={group.country} label={countryLabel(group.country)}>
-                {group.regions.map((option) => (
-                  <option key={`${group.country}-${option.code}`} value={option.code}>
-                    {option.name}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
-          </select>
-          <ErrorList id={fields.region.errorId} errors={fields.region.errors} />
-        </div>
+            },
+          }}
+        >
+          <option value="">
+            {hydrated && groups.length === 0 ? "None for this country" : "None (not US, CA, AU)"}
+          </option>
+          {groups.map((group) => (
+            <optgroup key={group.country} label={countryLabel(group.country)}>
+              {group.regions.map((option) => (
+                <option key={`${group.country}-${option.code}`} value={option.code}>
+                  {option.name}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </SelectField>
       </div>
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </fieldset>

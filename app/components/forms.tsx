@@ -1,7 +1,13 @@
 import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import { useFormAction, useNavigation } from "@remix-run/react";
 import { createContext, useContext, useRef } from "react";
-import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import type {
+  ButtonHTMLAttributes,
+  InputHTMLAttributes,
+  ReactNode,
+  SelectHTMLAttributes,
+  TextareaHTMLAttributes,
+} from "react";
 
 /**
  * Errors next to a field (or a whole form), in red. The slot keeps its height so clicks never miss,
@@ -110,6 +116,43 @@ export function Field({
       </label>
       <input key={key} {...props} {...inputProps} {...focus} className={inputClass} />
       {help ? <p className="mt-1 text-xs text-slate-600 [overflow-wrap:anywhere]">{help}</p> : null}
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+const selectClass =
+  "block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-[invalid=true]:border-red-700";
+
+/**
+ * Label, select and error list, wired by Conform as Field is; the options are its children.
+ * `selectProps` adds to or overrides Conform's attributes (autocomplete, onChange, `required: false`).
+ */
+export function SelectField<Schema>({
+  meta,
+  label,
+  children,
+  selectProps,
+  alwaysChosen = false,
+  className,
+}: {
+  meta: FieldMetadata<Schema, Record<string, unknown>, string[]>;
+  label: ReactNode;
+  children: ReactNode;
+  selectProps?: SelectHTMLAttributes<HTMLSelectElement>;
+  /** The first option is a real choice, not an empty "Choose…" (selectAttributesWithoutPlaceholder). */
+  alwaysChosen?: boolean;
+  className?: string;
+}) {
+  const { key, ...props } = alwaysChosen ? selectAttributesWithoutPlaceholder(meta) : getSelectProps(meta);
+  return (
+    <div className={className}>
+      <label htmlFor={meta.id} className="mb-1 block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <select key={key} {...props} {...selectProps} className={selectClass}>
+        {children}
+      </select>
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
   );

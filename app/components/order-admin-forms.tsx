@@ -1,4 +1,4 @@
-import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { carriers, COLLECTED } from "~/content/carriers";
@@ -12,14 +12,12 @@ import {
   today,
 } from "~/forms/order-forms";
 import { formatDay, PAYMENT_METHOD_WORDS, PAYMENT_METHODS } from "~/domain/order-states";
-import { ErrorList, Field, selectAttributesWithoutPlaceholder, SubmitButton } from "./forms";
+import { ErrorList, Field, SelectField, SubmitButton } from "./forms";
+import { LineQuantitiesFieldset } from "./line-quantities-fieldset";
 import { ONE_TIME_KEY_FIELD } from "~/forms/one-time-key";
 
 type Reply =
   { intent: string; paymentId?: string; result: SubmissionResult<string[]>; duplicate?: boolean } | undefined;
-
-const selectClass = "block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2";
-const labelClass = "mb-1 block text-sm font-medium text-slate-800";
 
 function usePendingIntent(intent: string, paymentId?: string) {
   const navigation = useNavigation();
@@ -59,57 +57,36 @@ export function ShipForm({ order, reply }: { order: ShippableOrder; reply: Reply
     onValidate: ({ formData }) => parseWithZod(formData, { schema: shipOrderSchema }),
   });
   const pending = usePendingIntent("ship");
-  const lineFields = fields.lines.getFieldList();
   const whole = canShip.every(
     (units, index) => units + order.lines[index].shippedQuantity === order.lines[index].quantity,
   );
   return (
     <Form method="post" {...getFormProps(form)} className="grid gap-x-4 sm:grid-cols-2">
       <input type="hidden" name="intent" value="ship" />
-      <fieldset className="sm:col-span-2">
-        <legend className={labelClass}>Units in this parcel</legend>
-        <ul className="divide-y divide-slate-200 rounded border border-slate-200" data-testid="ship-lines">
-          {order.lines.map((line, index) => {
-            const meta = lineFields[index]?.getFieldset().quantity;
-            if (!meta) return null;
-            return (
-              <li key={index} className="grid gap-2 p-3 sm:grid-cols-[1fr_10rem] sm:items-start">
-                <div className="text-sm">
-                  <p className="font-medium">
-                    {line.productName} <span className="font-normal text-slate-600">({line.partNumber})</span>
-                  </p>
-                  <p className="text-slate-700">
-                    {formatQuantity(line.shippedQuantity)} of {formatQuantity(line.quantity)} shipped
-                    {line.backorderedQuantity ? `, ${formatQuantity(line.backorderedQuantity)} on backorder` : ""}; up
-                    to {formatQuantity(canShip[index])} can ship now
-                  </p>
-                </div>
-                <Field
-                  meta={meta}
-                  label={`Units of ${line.partNumber || line.productName}`}
-                  type="number"
-                  inputProps={{ min: 0, max: canShip[index], step: 1, inputMode: "numeric" }}
-                />
-              </li>
-            );
-          })}
-        </ul>
-      </fieldset>
-      <div>
-        <label htmlFor={fields.carrier.id} className={labelClass}>
-          Carrier
-        </label>
-        <select {...getSelectProps(fields.carrier)} key={fields.carrier.key} className={selectClass}>
-          <option value="">Choose…</option>
-          {carriers.map((carrier) => (
-            <option key={carrier.id} value={carrier.id}>
-              {carrier.name}
-            </option>
-          ))}
-          <option value={COLLECTED}>Collected by the customer (no carrier)</option>
-        </select>
-        <ErrorList id={fields.carrier.errorId} errors={fields.carrier.errors} />
-      </div>
+      <LineQuantitiesFieldset
+        legend="Units in this parcel"
+        meta={fields.lines}
+        lines={order.lines}
+        max={(_line, index) => canShip[index]}
+        detail={(line, index) => (
+          <>
+            {formatQuantity(line.shippedQuantity)} of {formatQuantity(line.quantity)} shipped
+            {line.backorderedQuantity ? `, ${formatQuantity(line.backorderedQuantity)} on backorder` : ""}; up to{" "}
+            {formatQuantity(canShip[index])} can ship now
+          </>
+        )}
+        testId="ship-lines"
+        className="sm:col-span-2"
+      />
+      <SelectField meta={fields.carrier} label="Carrier">
+        <option value="">Choose…</option>
+        {carriers.map((carrier) => (
+          <option key={carrier.id} value={carrier.id}>
+            {carrier.name}
+          </option>
+        ))}
+        <option value={COLLECTED}>Collected by the customer (no carrier)</option>
+      </SelectField>
       <Field
         meta={fields.trackingNumber}
         label="Tracking number"
@@ -178,19 +155,13 @@ export function RecordPaymentForm({
         label="Date received"
         inputProps={{ type: "date", min: placedOn, max: today() }}
       />
-      <div>
-        <label htmlFor={fields.method.id} className={labelClass}>
-          Method
-        </label>
-        <select {...selectAttributesWithoutPlaceholder(fields.method)} key={fields.method.key} className={selectClass}>
-          {PAYMENT_METHODS.map((method) => (
-            <option key={method} value={method}>
-              {PAYMENT_METHOD_WORDS[method]}
-            </option>
-          ))}
-        </select>
-        <ErrorList id={fields.method.errorId} errors={fields.method.errors} />
-      </div>
+      <SelectField meta={fields.method} label="Method" alwaysChosen>
+        {PAYMENT_METHODS.map((method) => (
+          <option key={method} value={method}>
+            {PAYMENT_METHOD_WORDS[method]}
+          </option>
+        ))}
+      </SelectField>
       <Field
         meta={fields.reference}
         label="Reference"

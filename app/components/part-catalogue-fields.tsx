@@ -1,9 +1,9 @@
 import { BREAKS_SYNTAX_HELP } from "~/domain/pricing";
-import { getSelectProps, type FieldMetadata } from "@conform-to/react";
+import type { FieldMetadata } from "@conform-to/react";
 import { company } from "~/content/company";
 import { CATEGORIES, CATEGORY_LABELS, DEFAULT_BRAND } from "~/domain/catalogue";
 import { FITMENT_HELP } from "~/forms/catalogue-forms";
-import { ErrorList, Field, TextareaField } from "./forms";
+import { Field, SelectField, TextareaField } from "./forms";
 
 const BRANDS = [DEFAULT_BRAND, ...company.brands.map((brand) => brand.name)];
 
@@ -72,27 +72,16 @@ export function PartCatalogueFields({
     volumeBreaks: FieldMetadata<string | undefined | null>;
   };
 }) {
-  const { key, ...selectProps } = getSelectProps(fields.category);
   return (
     <>
-      <div>
-        <label htmlFor={fields.category.id} className="mb-1 block text-sm font-medium text-slate-800">
-          Category
-        </label>
-        <select
-          key={key}
-          {...selectProps}
-          className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-[invalid=true]:border-red-700"
-        >
-          <option value="">Choose a category</option>
-          {CATEGORIES.map((category) => (
-            <option key={category} value={category}>
-              {CATEGORY_LABELS[category]}
-            </option>
-          ))}
-        </select>
-        <ErrorList id={fields.category.errorId} errors={fields.category.errors} />
-      </div>
+      <SelectField meta={fields.category} label="Category">
+        <option value="">Choose a category</option>
+        {CATEGORIES.map((category) => (
+          <option key={category} value={category}>
+            {CATEGORY_LABELS[category]}
+          </option>
+        ))}
+      </SelectField>
       <Field
         meta={fields.brand}
         label="Brand (PartsWorks when empty)"

@@ -1,5 +1,6 @@
 import { type HeadersFunction, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { FailedMailList, toFailedMailItems } from "~/components/failed-mail";
@@ -240,88 +241,115 @@ export default function AdminHome() {
           </ul>
         </section>
       ) : null}
-      <section aria-labelledby="backorders-waiting" className="mt-8">
-        <h2 id="backorders-waiting" className="text-xl font-semibold">
-          Backorders waiting for stock ({formatQuantity(backorders.length)})
-        </h2>
-        <p className="text-sm text-slate-600">
-          Units ordered beyond the shelf: a restock goes to them first, oldest order first.
-        </p>
-        {backorders.length === 0 ? (
-          <p className="mt-2 text-slate-700">No order waits on backorder.</p>
-        ) : (
-          <DataTable caption="Parts with units on backorder" columns={BACKORDER_COLUMNS}>
-            {backorders.map((part) => (
-              <tr key={part.id} data-testid="backorder-row">
-                <th scope="row" className="px-3 py-2 font-medium">
-                  <Link to={`/dashboard/manageProducts/${part.id}/edit`} className="text-brand-700 underline">
-                    {part.name}
-                  </Link>
-                  <span className="block text-xs font-normal text-slate-600">{part.partNumber}</span>
-                </th>
-                <td className="px-3 py-2 text-right" data-label="Units waiting">
-                  {formatQuantity(part.units)}
-                </td>
-                <td className="px-3 py-2 text-right" data-label="Orders">
-                  {formatQuantity(part.orders)}
-                </td>
-                <td className="px-3 py-2" data-label="Stock expected">
-                  {part.restockOn
-                    ? formatDay(part.restockOn)
-                    : part.leadTimeDays
-                      ? `${part.leadTimeDays} days after ordering`
-                      : "Not set"}
-                </td>
-              </tr>
-            ))}
-          </DataTable>
+      <PartsSection
+        id="backorders-waiting"
+        title="Backorders waiting for stock"
+        total={backorders.length}
+        note="Units ordered beyond the shelf: a restock goes to them first, oldest order first."
+        empty="No order waits on backorder."
+        caption="Parts with units on backorder"
+        parts={backorders}
+        rowTestId="backorder-row"
+        name={(part) => (
+          <Link to={`/dashboard/manageProducts/${part.id}/edit`} className="text-brand-700 underline">
+            {part.name}
+          </Link>
         )}
-      </section>
-      <section aria-labelledby="low-stock" className="mt-8">
-        <h2 id="low-stock" className="text-xl font-semibold">
-          Low stock ({formatQuantity(lowStock.total)})
-        </h2>
-        <p className="text-sm text-slate-600">
-          Parts below their own low-stock threshold (their minimum order unless set).
-        </p>
-        {lowStock.parts.length === 0 ? (
-          <p className="mt-2 text-slate-700">No part is running low.</p>
-        ) : (
-          <DataTable caption="Parts below their low-stock threshold, lowest stock first" columns={LOW_STOCK_COLUMNS}>
-            {lowStock.parts.map((part) => (
-              <tr key={part.id} data-testid="low-stock-row">
-                <th scope="row" className="px-3 py-2 font-medium">
-                  {part.name}
-                  <span className="block text-xs font-normal text-slate-600">{part.partNumber}</span>
-                </th>
-                <td className="px-3 py-2 text-right" data-label="In stock">
-                  {formatQuantity(part.availableQuantity)}
-                </td>
-                <td className="px-3 py-2 text-right" data-label="Threshold">
-                  {formatQuantity(part.threshold)}
-                </td>
-              </tr>
-            ))}
-          </DataTable>
-        )}
-      </section>
+        columns={[
+          { label: "Units waiting", align: "right", cell: (part) => formatQuantity(part.units) },
+          { label: "Orders", align: "right", cell: (part) => formatQuantity(part.orders) },
+          {
+            label: "Stock expected",
+            cell: (part) =>
+              part.restockOn
+                ? formatDay(part.restockOn)
+                : part.leadTimeDays
+                  ? `${part.leadTimeDays} days after ordering`
+                  : "Not set",
+          },
+        ]}
+      />
+      <PartsSection
+        id="low-stock"
+        title="Low stock"
+        total={lowStock.total}
+        note="Parts below their own low-stock threshold (their minimum order unless set)."
+        empty="No part is running low."
+        caption="Parts below their low-stock threshold, lowest stock first"
+        parts={lowStock.parts}
+        rowTestId="low-stock-row"
+        columns={[
+          { label: "In stock", align: "right", cell: (part) => formatQuantity(part.availableQuantity) },
+          { label: "Threshold", align: "right", cell: (part) => formatQuantity(part.threshold) },
+        ]}
+      />
       <SalesChart sales={sales} />
     </div>
   );
 }
 
-const BACKORDER_COLUMNS: Column[] = [
-  { label: "Part" },
-  { label: "Units waiting", align: "right" },
-  { label: "Orders", align: "right" },
-  { label: "Stock expected" },
-];
+type PartColumn<Part> = { label: string; align?: "right"; cell: (part: Part) => ReactNode };
 
-const LOW_STOCK_COLUMNS: Column[] = [
-  { label: "Part" },
-  { label: "In stock", align: "right" },
-  { label: "Threshold", align: "right" },
-];
+/**
+ * A section of parts to look at: its heading with their number, a note, and a table with a row a part
+ * (its name, or what `name` makes of it, over its part number) and `columns` after it; or a line
+ * saying there are none.
+ */
+function PartsSection<Part extends { id: string; name: string; partNumber: string }>({
+  id,
+  title,
+  total,
+  note,
+  empty,
+  caption,
+  parts,
+  rowTestId,
+  name = (part) => part.name,
+  columns,
+}: {
+  id: string;
+  title: string;
+  total: number;
+  note: string;
+  empty: string;
+  caption: string;
+  parts: Part[];
+  rowTestId: string;
+  name?: (part: Part) => ReactNode;
+  columns: PartColumn<Part>[];
+}) {
+  return (
+    <section aria-labelledby={id} className="mt-8">
+      <h2 id={id} className="text-xl font-semibold">
+        {title} ({formatQuantity(total)})
+      </h2>
+      <p className="text-sm text-slate-600">{note}</p>
+      {parts.length === 0 ? (
+        <p className="mt-2 text-slate-700">{empty}</p>
+      ) : (
+        <DataTable caption={caption} columns={[{ label: "Part" }, ...columns]}>
+          {parts.map((part) => (
+            <tr key={part.id} data-testid={rowTestId}>
+              <th scope="row" className="px-3 py-2 font-medium">
+                {name(part)}
+                <span className="block text-xs font-normal text-slate-600">{part.partNumber}</span>
+              </th>
+              {columns.map((column) => (
+                <td
+                  key={column.label}
+                  className={column.align === "right" ? "px-3 py-2 text-right" : "px-3 py-2"}
+                  data-label={column.label}
+                >
+                  {column.cell(part)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </DataTable>
+      )}
+    </section>
+  );
+}
 
 function OrdersToHandle({
   id,

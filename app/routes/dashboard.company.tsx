@@ -9,14 +9,7 @@ import {
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import {
-  selectAttributesWithoutPlaceholder,
-  inputAttributes,
-  ErrorList,
-  Field,
-  SubmitButton,
-  useIsPending,
-} from "~/components/forms";
+import { inputAttributes, ErrorList, Field, SelectField, SubmitButton, useIsPending } from "~/components/forms";
 import { listMembers } from "~/models/company-member.server";
 import { getCompany } from "~/models/company.server";
 import { listInvitations } from "~/models/invitation.server";
@@ -126,7 +119,6 @@ function InviteForm({ lastResult }: { lastResult: Result }) {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteSchema }),
   });
-  const { key: roleKey, ...roleProps } = selectAttributesWithoutPlaceholder(fields.role);
   return (
     <section
       aria-labelledby="invite-heading"
@@ -138,24 +130,18 @@ function InviteForm({ lastResult }: { lastResult: Result }) {
       <Form method="post" {...getFormProps(form)} noValidate className="mt-3 grid gap-x-4 sm:grid-cols-2">
         <input type="hidden" name="intent" value="invite" />
         <Field meta={fields.email} type="email" label="Their email" inputProps={{ autoComplete: "off" }} />
-        <div>
-          <label htmlFor={fields.role.id} className="mb-1 block text-sm font-medium text-slate-800">
-            Role
-          </label>
-          <select
-            key={roleKey}
-            {...roleProps}
-            defaultValue={fields.role.initialValue ?? "buyer"}
-            className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900"
-          >
-            {COMPANY_ROLES.map((role) => (
-              <option key={role} value={role}>
-                {COMPANY_ROLE_WORDS[role]}: {COMPANY_ROLE_HELP[role]}
-              </option>
-            ))}
-          </select>
-          <ErrorList id={fields.role.errorId} errors={fields.role.errors} />
-        </div>
+        <SelectField
+          meta={fields.role}
+          label="Role"
+          alwaysChosen
+          selectProps={{ defaultValue: fields.role.initialValue ?? "buyer" }}
+        >
+          {COMPANY_ROLES.map((role) => (
+            <option key={role} value={role}>
+              {COMPANY_ROLE_WORDS[role]}: {COMPANY_ROLE_HELP[role]}
+            </option>
+          ))}
+        </SelectField>
         <Field
           meta={fields.limit}
           type="number"

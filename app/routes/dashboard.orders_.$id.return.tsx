@@ -1,4 +1,4 @@
-import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import {
   type ActionFunctionArgs,
@@ -9,7 +9,8 @@ import {
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList, Field, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
+import { ErrorList, SelectField, SubmitButton, TextareaField, useIsPending } from "~/components/forms";
+import { LineQuantitiesFieldset } from "~/components/line-quantities-fieldset";
 import { MAX_RETURN_NOTE, RETURN_REASON_WORDS, RETURN_REASONS } from "~/domain/returns";
 import { getOwnOrder } from "~/orders/model/reads.server";
 import { returnableUnits, returnWindowDays } from "~/orders/model/returns.server";
@@ -96,7 +97,6 @@ export default function ReturnRequestPage() {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: requestReturnSchema }),
   });
-  const lineFields = fields.lines.getFieldList();
   const anything = order.lines.some((line) => line.returnable > 0);
   return (
     <div className="mx-auto max-w-2xl px-4 py-8">
@@ -110,53 +110,28 @@ export default function ReturnRequestPage() {
       </p>
       {anything ? (
         <Form method="post" {...getFormProps(form)} className="mt-6 grid gap-2">
-          <fieldset>
-            <legend className="mb-1 block text-sm font-medium text-slate-800">Units to return</legend>
-            <ul className="divide-y divide-slate-200 rounded border border-slate-200" data-testid="return-lines">
-              {order.lines.map((line, index) => {
-                const meta = lineFields[index]?.getFieldset().quantity;
-                if (!meta) return null;
-                return (
-                  <li key={index} className="grid gap-2 p-3 sm:grid-cols-[1fr_10rem] sm:items-start">
-                    <div className="text-sm">
-                      <p className="font-medium">
-                        {line.productName} <span className="font-normal text-slate-600">({line.partNumber})</span>
-                      </p>
-                      <p className="text-slate-700">
-                        {formatQuantity(line.shippedQuantity)} shipped
-                        {line.returnedQuantity ? `, ${formatQuantity(line.returnedQuantity)} already in a return` : ""};
-                        up to {formatQuantity(line.returnable)} can go back
-                      </p>
-                    </div>
-                    <Field
-                      meta={meta}
-                      label={`Units of ${line.partNumber || line.productName}`}
-                      type="number"
-                      inputProps={{ min: 0, max: line.returnable, step: 1, inputMode: "numeric" }}
-                    />
-                  </li>
-                );
-              })}
-            </ul>
-          </fieldset>
-          <div>
-            <label htmlFor={fields.reason.id} className="mb-1 block text-sm font-medium text-slate-800">
-              Why do they go back?
-            </label>
-            <select
-              {...getSelectProps(fields.reason)}
-              key={fields.reason.key}
-              className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2"
-            >
-              <option value="">Choose…</option>
-              {RETURN_REASONS.map((reason) => (
-                <option key={reason} value={reason}>
-                  {RETURN_REASON_WORDS[reason]}
-                </option>
-              ))}
-            </select>
-            <ErrorList id={fields.reason.errorId} errors={fields.reason.errors} />
-          </div>
+          <LineQuantitiesFieldset
+            legend="Units to return"
+            meta={fields.lines}
+            lines={order.lines}
+            max={(line) => line.returnable}
+            detail={(line) => (
+              <>
+                {formatQuantity(line.shippedQuantity)} shipped
+                {line.returnedQuantity ? `, ${formatQuantity(line.returnedQuantity)} already in a return` : ""}; up to{" "}
+                {formatQuantity(line.returnable)} can go back
+              </>
+            )}
+            testId="return-lines"
+          />
+          <SelectField meta={fields.reason} label="Why do they go back?">
+            <option value="">Choose…</option>
+            {RETURN_REASONS.map((reason) => (
+              <option key={reason} value={reason}>
+                {RETURN_REASON_WORDS[reason]}
+              </option>
+            ))}
+          </SelectField>
           <TextareaField
             meta={fields.note}
             label="Note (optional)"

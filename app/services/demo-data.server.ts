@@ -1,3 +1,4 @@
+import type { Types } from "mongoose";
 import { EMPTY_ADDRESS, formatAddress, type PostalAddress } from "~/domain/address";
 import { addressKey } from "~/models/address-book.server";
 import { countLiveKeys, createApiKey } from "~/models/api-key.server";
@@ -8,7 +9,7 @@ import { Review } from "~/models/review.server";
 import { Company, type CompanyRole } from "~/models/company.server";
 import { accountPricingOf, User, type Role } from "~/models/user.server";
 import { PriceGroup } from "~/models/price-group.server";
-import { parseBreaks, priceWith } from "~/domain/pricing";
+import { parseBreaks, priceWith, type PricedLine } from "~/domain/pricing";
 import { taxLinesFor, taxPlaceFor, taxTotal, type TaxProfile } from "~/domain/tax";
 import { ensureDemoFailedMail } from "./failed-mail.server";
 import { ensureDemoWebhooks } from "./webhooks.server";
@@ -587,18 +588,7 @@ async function ensureEuDemoOrder(now: number) {
   const line = priced.lines[0];
   const placedAt = new Date(now - 5 * DAY_MS);
   const order = await Order.create({
-    lines: [
-      {
-        partId: part._id,
-        partNumber: view.partNumber,
-        productName: view.name,
-        unitPriceCents: line.unitPriceCents,
-        quantity: line.quantity,
-        lineTotalCents: line.lineTotalCents,
-        listUnitPriceCents: line.listPriceCents,
-        priceSource: line.source,
-      },
-    ],
+    lines: [orderLine(part, line.quantity, line)],
     netCents: priced.netCents,
     taxCents: priced.taxCents,
     taxLines: priced.taxLines,
@@ -634,6 +624,29 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 
 /**
+ * A demo order's line as a placed order keeps it: the part's number and name when ordered, at the
+ * price `priced` gives it (priced as a placed order is), else at the list price.
+ */
+function orderLine(
+  part: { _id: Types.ObjectId; partNumber: string; name: string; priceCents: number },
+  quantity: number,
+  priced?: PricedLine,
+) {
+  const ordered = { partId: part._id, partNumber: part.partNumber, productName: part.name };
+  if (!priced) {
+    return { ...ordered, unitPriceCents: part.priceCents, quantity, lineTotalCents: part.priceCents * quantity };
+  }
+  return {
+    ...ordered,
+    unitPriceCents: priced.unitPriceCents,
+    quantity,
+    lineTotalCents: priced.lineTotalCents,
+    listUnitPriceCents: priced.listPriceCents,
+    priceSource: priced.source,
+  };
+}
+
+/**
  * The distributor (no payment terms) chose bank transfer against the pro-forma: unpaid, its stock
  * held for the usual time, awaiting the money. Added once, priced as a placed order is (a seed:
  * stock is not taken, on hand grows by the hold).
@@ -661,16 +674,7 @@ async function ensureDemoBankTransferOrder(now: number) {
   const createdAt = new Date(now - 5 * HOUR_MS);
   const company = dana.companyId ? await Company.findById(dana.companyId, { companyName: 1 }).lean() : null;
   const order = await Order.create({
-    lines: priced.lines.map((line) => ({
-      partId: line.partId,
-      partNumber: byId.get(line.partId)?.partNumber ?? "",
-      productName: byId.get(line.partId)?.name ?? "",
-      unitPriceCents: line.unitPriceCents,
-      quantity: line.quantity,
-      lineTotalCents: line.lineTotalCents,
-      listUnitPriceCents: line.listPriceCents,
-      priceSource: line.source,
-    })),
+    lines: priced.lines.map((line) => orderLine(byId.get(line.partId)!, line.quantity, line)),
     netCents: priced.netCents,
     taxCents: priced.taxCents,
     taxLines: priced.taxLines,
@@ -717,16 +721,7 @@ async function ensureDemoApproval(now: number) {
   const taxLines = taxLinesFor(null, netCents, taxPlaceFor(null, NORTHSIDE_DOCK));
   const approvalMoney = { netCents, taxCents: taxTotal(taxLines), taxLines, totalCents: netCents + taxTotal(taxLines) };
   const order = await Order.create({
-    lines: [
-      {
-        partId: part._id,
-        partNumber: part.partNumber,
-        productName: part.name,
-        unitPriceCents: part.priceCents,
-        quantity,
-        lineTotalCents: part.priceCents * quantity,
-      },
-    ],
+    lines: [orderLine(part, quantity)],
     ...approvalMoney,
     userId: blake._id,
     companyId: blake.companyId,
@@ -779,9 +774,7 @@ async function createDemoOrders(now: number) {
   const lines = (wanted: [string, number][]) =>
     wanted.flatMap(([partNumber, quantity]) => {
       const part = parts.get(partNumber);
-      if (!part) return [];
-      const line = { partId: part._id, partNumber, productName: part.name, unitPriceCents: part.priceCents, quantity };
-      return [{ ...line, lineTotalCents: part.priceCents * quantity }];
+      return part ? [orderLine(part, quantity)] : [];
     });
   const companyNames = new Map(
     (await Company.find({ _id: { $in: [casey.companyId!, taylor.companyId!] } }, { companyName: 1 }).lean()).map(
@@ -818,6 +811,11 @@ async function createDemoOrders(now: number) {
     termsDays: 30,
     dueAt: new Date(at(placedDaysAgo).getTime() + 30 * DAY_MS),
   });
+  const shipped = (daysAgo: number, shipment: { carrier: string; trackingNumber?: string }) => ({
+    status: "shipped",
+    shippedAt: at(daysAgo),
+    shipment,
+  });
   type Seed = { placed: number; fields: Record<string, unknown>; wanted: [string, number][] };
   const seeds: Seed[] = [
     // Taylor: on account, paid by transfer and shipped (sales), then overdue and shipped, part-paid, open.
@@ -830,10 +828,8 @@ async function createDemoOrders(now: number) {
       fields: {
         ...taylorAt,
         ...onAccount(28),
-        status: "shipped",
+        ...shipped(27, { carrier: "ups", trackingNumber: "1Z999AA10123456784" }),
         poNumber: "NFG-4410",
-        shippedAt: at(27),
-        shipment: { carrier: "ups", trackingNumber: "1Z999AA10123456784" },
       },
     },
     {
@@ -842,23 +838,14 @@ async function createDemoOrders(now: number) {
       fields: {
         ...taylorAt,
         ...onAccount(40),
-        status: "shipped",
+        ...shipped(39, { carrier: "fedex", trackingNumber: "7712 3456 7890" }),
         poNumber: "NFG-4398",
-        shippedAt: at(39),
-        shipment: { carrier: "fedex", trackingNumber: "7712 3456 7890" },
       },
     },
     {
       placed: 12,
       wanted: [["PW-1004", 150]],
-      fields: {
-        ...taylorAt,
-        ...onAccount(12),
-        status: "shipped",
-        poNumber: "NFG-4432",
-        shippedAt: at(11),
-        shipment: { carrier: "collected" },
-      },
+      fields: { ...taylorAt, ...onAccount(12), ...shipped(11, { carrier: "collected" }), poNumber: "NFG-4432" },
     },
     {
       placed: 3,
@@ -869,12 +856,7 @@ async function createDemoOrders(now: number) {
     {
       placed: 20,
       wanted: [["PW-1003", 100]],
-      fields: {
-        ...caseyAt,
-        status: "shipped",
-        shippedAt: at(18),
-        shipment: { carrier: "usps", trackingNumber: "9400 1000 0000 0000 0000 00" },
-      },
+      fields: { ...caseyAt, ...shipped(18, { carrier: "usps", trackingNumber: "9400 1000 0000 0000 0000 00" }) },
     },
     { placed: 6, wanted: [["PW-1006", 100]], fields: { ...caseyAt, status: "paid" } },
     { placed: 4, wanted: [["PW-1001", 100]], fields: { ...caseyAt, status: "cancelled", cancelledAt: at(4) } },

@@ -17,43 +17,42 @@ type AdminReview = NonNullable<Awaited<ReturnType<typeof getReviewForAdmin>>>;
 export async function moderateReview(
   review: AdminReview,
   intent: "hide" | "unhide" | "delete",
-  { actor, context }: By,
+  by: By,
 ): Promise<"done" | "already-hidden" | "already-visible" | "newer-visible" | "missing"> {
-  const target = { type: "review" as const, id: review.id, label: `${review.rating}★ by ${review.email}` };
   if (intent === "hide") {
     if (!(await hideReview(review.id))) return "already-hidden";
-    await audit({
-      context,
-      actor,
-      action: "review.hide",
-      target,
-      before: { status: review.status },
-      after: { status: "hidden" },
-    });
+    await auditReview(review, "review.hide", { status: "hidden" }, by);
     return "done";
   }
   if (intent === "unhide") {
     const outcome = await unhideReview(review.id);
     if (outcome === "missing") return "already-visible";
     if (outcome === "newer-visible") return outcome;
-    await audit({
-      context,
-      actor,
-      action: "review.unhide",
-      target,
-      before: { status: review.status },
-      after: { status: "visible" },
-    });
+    await auditReview(review, "review.unhide", { status: "visible" }, by);
     return "done";
   }
   if (!(await deleteReview(review.id))) return "missing";
-  await audit({
-    context,
-    actor,
-    action: "review.delete",
-    target,
-    before: { status: review.status, rating: review.rating, description: truncate(review.description, 200) },
-    after: null,
+  await auditReview(review, "review.delete", null, by, {
+    rating: review.rating,
+    description: truncate(review.description, 200),
   });
   return "done";
+}
+
+/** The audit entry of a moderation: the review as the admin saw it (its status, and `seen` besides), and after. */
+function auditReview(
+  review: AdminReview,
+  action: "review.hide" | "review.unhide" | "review.delete",
+  after: { status: "hidden" | "visible" } | null,
+  { actor, context }: By,
+  seen: Record<string, unknown> = {},
+) {
+  return audit({
+    context,
+    actor,
+    action,
+    target: { type: "review", id: review.id, label: `${review.rating}★ by ${review.email}` },
+    before: { status: review.status, ...seen },
+    after,
+  });
 }

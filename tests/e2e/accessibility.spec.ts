@@ -6,7 +6,7 @@ import { createUser, sessionCookieValue } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { axeViolations, expect, pagesByRole, preloadAxe, test } from "./fixtures";
 import { layoutProblems } from "./layout";
-import { ORDER_STATES } from "~/domain/order-states";
+import { screenLabel, screenPath, screensFor, walkData, type Role } from "./screens";
 
 /**
  * Every screen each role can reach, with the demo's own data (lists long enough to scroll, an order
@@ -29,17 +29,10 @@ import { ORDER_STATES } from "~/domain/order-states";
  *
  * In the JavaScript-on project only (tagged @js-on): axe runs in the page, and without JavaScript the
  * screens are the same server-rendered markup (the journeys' checkA11y covers that project on the
- * screens they use). A new screen is one line in SCREENS.
+ * screens they use). The screens are tests/e2e/screens.ts's, shared with phone.spec.ts: a new screen
+ * is one line there.
  */
-type Role = "visitor" | "customer" | "owner" | "buyer" | "accounts" | "admin";
-type Data = Awaited<ReturnType<typeof demoData>>;
-type Screen = {
-  role: Role;
-  path: string | ((data: Data) => string);
-  error?: boolean;
-  /** Every rule at 360 px too: a screen whose layout has controls only a phone shows. */
-  phoneLayout?: boolean;
-};
+const ROLES: Role[] = ["visitor", "customer", "owner", "buyer", "accounts", "admin"];
 
 const DEMO_LOGINS: Record<Exclude<Role, "visitor">, string> = {
   customer: "customer@partsworks.test",
@@ -48,89 +41,6 @@ const DEMO_LOGINS: Record<Exclude<Role, "visitor">, string> = {
   accounts: "accounts@partsworks.test",
   admin: "admin@partsworks.test",
 };
-
-const SCREENS: Screen[] = [
-  { role: "visitor", path: "/", phoneLayout: true },
-  { role: "visitor", path: "/parts", phoneLayout: true },
-  { role: "visitor", path: "/parts?q=no-such-part-anywhere" },
-  { role: "visitor", path: "/blogs" },
-  { role: "visitor", path: "/portfolio" },
-  { role: "visitor", path: "/login" },
-  { role: "visitor", path: "/signup" },
-  { role: "visitor", path: "/forgot-password" },
-  { role: "visitor", path: "/reset-password?token=no-such-token", error: true },
-  { role: "visitor", path: "/verify-email?token=no-such-token", error: true },
-  { role: "visitor", path: "/unsubscribe?token=no-such-token", error: true },
-  { role: "visitor", path: (d) => `/invitations/${d.invitationToken}` },
-  { role: "visitor", path: "/api/docs" },
-  { role: "visitor", path: "/no-such-page", error: true },
-
-  { role: "customer", path: (d) => `/parts/${d.partId}` },
-  { role: "customer", path: "/dashboard", phoneLayout: true },
-  { role: "customer", path: "/dashboard/orders" },
-  { role: "customer", path: (d) => `/dashboard/orders/${d.orders.unpaid}` },
-  { role: "customer", path: (d) => `/dashboard/orders/${d.orders.pending}` },
-  { role: "customer", path: (d) => `/dashboard/orders/${d.orders.shipped}` },
-  { role: "customer", path: (d) => `/dashboard/orders/${d.orders.cancelled}` },
-  { role: "customer", path: (d) => `/dashboard/orders/${d.orders.unpaid}/cancel` },
-  { role: "customer", path: (d) => `/dashboard/payment/${d.orders.unpaid}` },
-  { role: "customer", path: (d) => `/dashboard/payment/${d.orders.unpaid}/success` },
-  { role: "customer", path: (d) => `/documents/${d.orders.unpaid}/pro-forma` },
-  { role: "customer", path: (d) => `/documents/${d.orders.pending}/invoice` },
-  { role: "customer", path: "/dashboard/cart" },
-  { role: "customer", path: "/dashboard/quick-order" },
-  { role: "customer", path: "/dashboard/review" },
-  { role: "customer", path: "/dashboard/sessions" },
-
-  { role: "owner", path: "/dashboard" },
-  { role: "owner", path: "/dashboard/orders" },
-  { role: "owner", path: (d) => `/dashboard/orders/${d.orders.overdue}` },
-  { role: "owner", path: (d) => `/dashboard/orders/${d.orders["part-paid"]}` },
-  { role: "owner", path: (d) => `/dashboard/orders/${d.orders["on-account"]}` },
-  { role: "owner", path: (d) => `/dashboard/orders/${d.orders.approval}` },
-  { role: "owner", path: "/dashboard/statement" },
-  { role: "owner", path: (d) => `/documents/${d.orders.overdue}/invoice` },
-  { role: "owner", path: "/dashboard/company" },
-  { role: "owner", path: "/dashboard/apiKeys" },
-  { role: "owner", path: "/dashboard/webhooks" },
-
-  { role: "buyer", path: "/dashboard/orders" },
-  { role: "buyer", path: (d) => `/dashboard/orders/${d.orders.approval}` },
-  { role: "buyer", path: "/dashboard/company" },
-  { role: "buyer", path: "/dashboard/apiKeys" },
-  { role: "buyer", path: "/dashboard/webhooks" },
-
-  { role: "accounts", path: "/dashboard/orders" },
-  { role: "accounts", path: "/dashboard/statement" },
-
-  { role: "admin", path: "/dashboard", phoneLayout: true },
-  { role: "admin", path: "/dashboard/admin" },
-  { role: "admin", path: (d) => `/parts/${d.partId}` },
-  { role: "admin", path: "/dashboard/failedMail" },
-  { role: "admin", path: "/dashboard/allUsers" },
-  { role: "admin", path: (d) => `/dashboard/allUsers/${d.ownerId}` },
-  { role: "admin", path: (d) => `/dashboard/allUsers/${d.customerId}/make-admin` },
-  { role: "admin", path: "/dashboard/companies" },
-  { role: "admin", path: (d) => `/dashboard/companies/${d.companyId}` },
-  { role: "admin", path: "/dashboard/addProduct" },
-  { role: "admin", path: "/dashboard/manageProducts" },
-  { role: "admin", path: (d) => `/dashboard/manageProducts/${d.partId}/edit` },
-  { role: "admin", path: "/dashboard/manageProducts/import" },
-  { role: "admin", path: "/dashboard/manageOrders" },
-  { role: "admin", path: "/dashboard/manageOrders?status=overdue" },
-  ...ORDER_STATES.map((state): Screen => ({
-    role: "admin",
-    path: (d) => `/dashboard/manageOrders/${d.orders[state]}`,
-  })),
-  { role: "admin", path: (d) => `/dashboard/manageOrders/${d.orders.unpaid}/remove` },
-  { role: "admin", path: (d) => `/documents/${d.orders.pending}/packing-slip` },
-  { role: "admin", path: "/dashboard/priceGroups" },
-  { role: "admin", path: "/dashboard/reviews" },
-  { role: "admin", path: "/dashboard/audit" },
-  { role: "admin", path: "/dashboard/apiKeys" },
-  { role: "admin", path: "/dashboard/sessions" },
-  { role: "admin", path: "/dashboard/webhooks" },
-];
 
 // The narrowest desktop (Tailwind's lg and up): where the tables are tightest.
 const DESKTOP = { width: 1024, height: 768 };
@@ -183,7 +93,7 @@ async function demoData() {
     invitedBy: ownerId,
     ttlMs: 60 * 60 * 1000,
   });
-  return {
+  return walkData("The accessibility walk", {
     ownerId,
     customerId: await userId(casey),
     companyId: String(owner!.companyId),
@@ -207,7 +117,7 @@ async function demoData() {
       removed: removed.id,
       expired: expired.id,
     },
-  };
+  });
 }
 
 /** The demo data and a page per role, made once per worker. */
@@ -230,18 +140,13 @@ async function makeScreens(
   return { data, pageFor: pagesByRole(open, onTeardown) };
 }
 
-const placeholders = new Proxy({} as Record<string, unknown>, {
-  get: (_, key) =>
-    key === "orders" ? new Proxy({}, { get: (__, state) => `:${String(state)}-order` }) : `:${String(key)}`,
-}) as unknown as Data;
-
-for (const screen of SCREENS) {
-  const label = typeof screen.path === "string" ? screen.path : screen.path(placeholders);
+for (const screen of screensFor("accessibility", ROLES)) {
+  const label = screenLabel(screen);
   const title = `${label} (${screen.role}): axe finds no WCAG A or AA violation at desktop and 360 px, and it fits a phone`;
   test(title, { tag: "@js-on" }, async ({ browser, baseURL, perWorker, db: _db }) => {
     const screens = await perWorker("accessibility screens", (onTeardown) => makeScreens(browser, baseURL, onTeardown));
     const page = await screens.pageFor(screen.role);
-    const path = typeof screen.path === "string" ? screen.path : screen.path(screens.data);
+    const path = screenPath(screen, screens.data);
     await page.setViewportSize(DESKTOP);
     const response = await page.goto(path);
     // The screen itself, not an error page standing in for it (unless the error page is the screen).

@@ -5,6 +5,7 @@ import { createPart, createUser, sessionCookieValue } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { expect, pagesByRole, test } from "./fixtures";
 import { layoutProblems } from "./layout";
+import { screenLabel, screenPath, screensFor, walkData } from "./screens";
 
 /**
  * Every screen on a 360 px phone, as a visitor, a customer and an admin: the page never scrolls
@@ -13,65 +14,12 @@ import { layoutProblems } from "./layout";
  * made to be long (names, emails); with JavaScript accessibility.spec.ts checks the same of every
  * screen, for every role, on the demo's data. The other tests here run in both projects.
  *
- * A new screen is one line in SCREENS. `optional` screens come from work that may not be in this
- * build yet: they are skipped, saying so, while their route answers 404.
+ * The screens are tests/e2e/screens.ts's, shared with accessibility.spec.ts: a new screen is one line
+ * there. `optional` screens come from work that may not be in this build yet: they are skipped, saying
+ * so, while their route answers 404.
  */
-type Role = "visitor" | "customer" | "admin";
-type Data = { partId: string; orderId: string; paidOrderId: string; userId: string; reviewId: string };
-type Screen = { role: Role; path: string | ((data: Data) => string); optional?: boolean; error?: boolean };
-
-const SCREENS: Screen[] = [
-  { role: "visitor", path: "/" },
-  { role: "visitor", path: "/parts" },
-  { role: "visitor", path: "/parts?q=no-such-part-anywhere" },
-  { role: "visitor", path: "/blogs" },
-  { role: "visitor", path: "/portfolio" },
-  { role: "visitor", path: "/login" },
-  { role: "visitor", path: "/signup" },
-  { role: "visitor", path: "/forgot-password" },
-  { role: "visitor", path: "/reset-password?token=no-such-token", error: true },
-  { role: "visitor", path: "/no-such-page", error: true },
-  { role: "visitor", path: "/verify-email?token=no-such-token", error: true },
-  { role: "visitor", path: "/change-email?token=no-such-token", error: true },
-  { role: "visitor", path: "/unsubscribe?token=no-such-token", error: true },
-  { role: "customer", path: "/" },
-  { role: "customer", path: ({ partId }) => `/parts/${partId}` },
-  { role: "customer", path: "/dashboard" },
-  { role: "customer", path: "/dashboard/orders" },
-  { role: "customer", path: ({ orderId }) => `/dashboard/orders/${orderId}/cancel` },
-  { role: "customer", path: ({ orderId }) => `/dashboard/payment/${orderId}` },
-  { role: "customer", path: "/dashboard/review" },
-  { role: "customer", path: "/dashboard/cart" },
-  { role: "customer", path: "/dashboard/quick-order" },
-  { role: "customer", path: ({ orderId }) => `/dashboard/orders/${orderId}` },
-  { role: "customer", path: ({ paidOrderId }) => `/dashboard/orders/${paidOrderId}` },
-  { role: "customer", path: ({ orderId }) => `/dashboard/payment/${orderId}/success` },
-  { role: "customer", path: ({ orderId }) => `/documents/${orderId}/pro-forma` },
-  { role: "customer", path: ({ paidOrderId }) => `/documents/${paidOrderId}/invoice` },
-  { role: "customer", path: "/dashboard/sessions" },
-  { role: "admin", path: "/dashboard" },
-  { role: "admin", path: ({ partId }) => `/parts/${partId}` },
-  { role: "admin", path: "/dashboard/allUsers" },
-  { role: "admin", path: "/dashboard/addProduct" },
-  { role: "admin", path: "/dashboard/manageProducts" },
-  { role: "admin", path: ({ partId }) => `/dashboard/manageProducts/${partId}/delete` },
-  { role: "admin", path: ({ partId }) => `/dashboard/manageProducts/${partId}/edit` },
-  { role: "admin", path: "/dashboard/manageOrders" },
-  { role: "admin", path: ({ orderId }) => `/dashboard/manageOrders/${orderId}/remove` },
-  { role: "admin", path: ({ orderId }) => `/dashboard/manageOrders/${orderId}` },
-  { role: "admin", path: ({ paidOrderId }) => `/dashboard/manageOrders/${paidOrderId}` },
-  { role: "admin", path: "/dashboard/manageProducts/import" },
-  { role: "admin", path: "/dashboard/admin" },
-  { role: "admin", path: "/dashboard/audit" },
-  { role: "admin", path: ({ orderId }) => `/documents/${orderId}/pro-forma` },
-  { role: "admin", path: ({ paidOrderId }) => `/documents/${paidOrderId}/invoice` },
-  { role: "admin", path: ({ paidOrderId }) => `/documents/${paidOrderId}/packing-slip` },
-  { role: "admin", path: "/dashboard/reviews" },
-  { role: "admin", path: ({ reviewId }) => `/dashboard/reviews/${reviewId}/delete` },
-  { role: "admin", path: ({ userId }) => `/dashboard/allUsers/${userId}/sign-out` },
-  { role: "admin", path: ({ userId }) => `/dashboard/allUsers/${userId}/make-admin` },
-  { role: "admin", path: "/dashboard/sessions" },
-];
+const ROLES = ["visitor", "customer", "admin"] as const;
+type Role = (typeof ROLES)[number];
 
 const PHONE = { width: 360, height: 740 };
 
@@ -109,13 +57,12 @@ async function makeScreens(
     rating: 4,
     description: "Arrived on a pallet, well packed, and every one of the pads fitted our fleet's vans.",
   });
-  const data: Data = {
+  const data = walkData("The phone walk", {
     partId: part.id,
-    orderId: order.id,
-    paidOrderId: paidOrder.id,
-    userId: owner.id,
+    customerId: owner.id,
     reviewId: review.id,
-  };
+    orders: { unpaid: order.id, pending: paidOrder.id },
+  });
 
   const open = async (role: Role) => {
     const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled, baseURL });
@@ -129,17 +76,8 @@ async function makeScreens(
   return { data, pageFor: pagesByRole(open, onTeardown) };
 }
 
-for (const screen of SCREENS) {
-  const label =
-    typeof screen.path === "string"
-      ? screen.path
-      : screen.path({
-          partId: ":part",
-          orderId: ":order",
-          paidOrderId: ":paid-order",
-          userId: ":user",
-          reviewId: ":review",
-        });
+for (const screen of screensFor("phone", ROLES)) {
+  const label = screenLabel(screen);
   test(
     `${label} fits a 360 px phone (${screen.role})`,
     { tag: "@js-off" },
@@ -148,7 +86,7 @@ for (const screen of SCREENS) {
         makeScreens(browser, testInfo.project.use, onTeardown),
       );
       const page = await screens.pageFor(screen.role);
-      const path = typeof screen.path === "string" ? screen.path : screen.path(screens.data);
+      const path = screenPath(screen, screens.data);
       const response = await page.goto(path);
       if (screen.optional && response?.status() === 404) {
         test.skip(true, `${path} answers 404: not in this build yet`);

@@ -1,8 +1,8 @@
-import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { PostalAddressFields } from "~/components/delivery-fields";
-import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
+import { ErrorList, Field, SelectField, SubmitButton, useIsPending } from "~/components/forms";
 import { parseLegacyAddress, type PostalAddress } from "~/domain/address";
 import { COUNTRY_OPTIONS } from "~/domain/tax-id";
 import { companySchema } from "~/forms/trade-schemas";
@@ -39,7 +39,6 @@ export function CompanyForm({ company, lastResult }: { company: Company; lastRes
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: companySchema }),
   });
-  const { key: countryKey, ...countryProps } = getSelectProps(fields.country);
   return (
     <section aria-labelledby="company-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
       <h2 id="company-heading" className="text-xl font-semibold text-slate-900">
@@ -48,24 +47,14 @@ export function CompanyForm({ company, lastResult }: { company: Company; lastRes
       <Form method="post" {...getFormProps(form)} noValidate className="mt-4 grid gap-x-6 gap-y-1 md:grid-cols-2">
         <input type="hidden" name="intent" value="company" />
         <Field meta={fields.companyName} label="Company name" inputProps={{ autoComplete: "organization" }} />
-        <div>
-          <label htmlFor={fields.country.id} className="mb-1 block text-sm font-medium text-slate-800">
-            Country of the tax number
-          </label>
-          <select
-            key={countryKey}
-            {...countryProps}
-            className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900"
-          >
-            <option value="">Choose a country</option>
-            {COUNTRY_OPTIONS.map((option) => (
-              <option key={option.code} value={option.code}>
-                {option.name}
-              </option>
-            ))}
-          </select>
-          <ErrorList id={fields.country.errorId} errors={fields.country.errors} />
-        </div>
+        <SelectField meta={fields.country} label="Country of the tax number">
+          <option value="">Choose a country</option>
+          {COUNTRY_OPTIONS.map((option) => (
+            <option key={option.code} value={option.code}>
+              {option.name}
+            </option>
+          ))}
+        </SelectField>
         <Field
           meta={fields.taxId}
           label="VAT or tax number"

@@ -9,7 +9,7 @@ import {
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { selectAttributesWithoutPlaceholder, ErrorList, Field, SubmitButton } from "~/components/forms";
+import { ErrorList, Field, SelectField, SubmitButton } from "~/components/forms";
 import { UnpaidCapsForm } from "~/components/hold-forms";
 import { listMembers } from "~/models/company-member.server";
 import { getCompany } from "~/models/company.server";
@@ -135,23 +135,13 @@ function TermsForm({
   return (
     <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-x-4 sm:grid-cols-2">
       <input type="hidden" name="intent" value="terms" />
-      <div>
-        <label htmlFor={fields.termsDays.id} className="mb-1 block text-sm font-medium text-slate-800">
-          Terms
-        </label>
-        <select
-          {...selectAttributesWithoutPlaceholder(fields.termsDays)}
-          key={fields.termsDays.key}
-          className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2"
-        >
-          {PAYMENT_TERMS.map((days) => (
-            <option key={days} value={String(days)}>
-              {termsWords(days)}
-            </option>
-          ))}
-        </select>
-        <ErrorList id={fields.termsDays.errorId} errors={fields.termsDays.errors} />
-      </div>
+      <SelectField meta={fields.termsDays} label="Terms" alwaysChosen>
+        {PAYMENT_TERMS.map((days) => (
+          <option key={days} value={String(days)}>
+            {termsWords(days)}
+          </option>
+        ))}
+      </SelectField>
       <Field
         meta={fields.creditLimit}
         label="Credit limit (whole dollars)"
