@@ -75,7 +75,7 @@ const FirstErrorClaim = createContext<{ taken: boolean } | null>(null);
 /**
  * The page's first field in error is rendered with `autofocus`: a page the server sends back with
  * errors (without JavaScript) opens with the focus on it, as Conform moves it there with JavaScript.
- * HTML allows one autofocus a page: the first Field in error to render (in document order on the
+ * HTML allows one autofocus a page: the first field (input, select or text area) in error to render (in document order on the
  * server) takes it, once per render of the page (FirstErrorScope in the root).
  */
 export function FirstErrorScope({ children }: { children: ReactNode }) {
@@ -145,12 +145,13 @@ export function SelectField<Schema>({
   className?: string;
 }) {
   const { key, ...props } = alwaysChosen ? selectAttributesWithoutPlaceholder(meta) : getSelectProps(meta);
+  const focus = useFocusIfFirstError(meta);
   return (
     <div className={className}>
       <label htmlFor={meta.id} className="mb-1 block text-sm font-medium text-slate-800">
         {label}
       </label>
-      <select key={key} {...props} {...selectProps} className={selectClass}>
+      <select key={key} {...props} {...selectProps} {...focus} className={selectClass}>
         {children}
       </select>
       <ErrorList id={meta.errorId} errors={meta.errors} />

@@ -49,6 +49,13 @@ test("a customer returns a damaged line; staff approve, receive and restock it",
   await page.getByRole("link", { name: "Return parts" }).click();
   await expect(page.getByRole("heading", { name: `Return parts of ${number}` })).toBeVisible();
   const units = page.getByLabel(`Units of ${part.partNumber}`);
+  // No reason chosen: refused at the select, which takes the focus (with JavaScript, and in the page sent back without).
+  const reason = page.getByLabel("Why do they go back?");
+  await units.fill("20");
+  await reason.evaluate((select: HTMLSelectElement) => select.removeAttribute("required"));
+  await page.getByRole("button", { name: "Ask to return" }).click();
+  await expect(reason).toHaveAttribute("aria-invalid", "true");
+  await expect(reason).toBeFocused();
   await units.fill("201");
   await page.getByLabel("Why do they go back?").selectOption("damaged");
   await page.getByLabel("Note (optional)").fill("Crushed in transit");
