@@ -127,11 +127,18 @@ test("an admin sets a company's terms, credit limit and caps on its record; a ne
 }) => {
   const member = await createUser({ name: "Terry Terms" });
   const companyName = `Terms Works ${randomUUID().slice(0, 6)}`;
-  await Company.updateOne({ _id: member.companyId }, { $set: { companyName } });
+  // Its billing address was kept as text from before addresses had fields: the record says it waits for the company.
+  await Company.updateOne(
+    { _id: member.companyId },
+    {
+      $set: { companyName, billingAddress: "Terms Works\n9 Mill Lane\nLeeds LS1 4AB", billingNeedsConfirmation: true },
+    },
+  );
   await login({ role: "admin" });
 
   await page.goto(`/dashboard/companies/${member.companyId}`);
   await expect(page.getByRole("heading", { name: companyName, level: 1 })).toBeVisible();
+  await expect(page.getByTestId("billing-to-confirm")).toContainText("until an owner confirms it");
   const limit = page.getByLabel("Credit limit (whole dollars)");
   await limit.fill("-5");
   await page.getByRole("button", { name: "Save terms" }).click();

@@ -50,7 +50,21 @@ describe("companies for admins", () => {
     expect(record.members[1].spendingLimitCents).toBe(20_000);
     expect(record.orders.map((entry: { id: string }) => entry.id)).toEqual([order.id]);
     expect(record.orders[0].placedBy).toBe("Ben Buyer");
+    expect(record.company.billingToConfirm).toBe(false);
     expect((await load(companyLoader, "/dashboard/companies/nope", cookie, { id: "nope" })).status).toBe(404);
+
+    // A billing address kept as text from before addresses had fields is flagged until an owner confirms it.
+    await Company.updateOne(
+      { _id: owner.companyId },
+      { $set: { billingAddress: "Fleet Ltd\n1 Dock Road\nLiverpool L3 4AA", billingNeedsConfirmation: true } },
+    );
+    const flagged = await (
+      await load(companyLoader, `/dashboard/companies/${owner.companyId}`, cookie, { id: owner.companyId })
+    ).json();
+    expect(flagged.company).toMatchObject({
+      billingAddress: "Fleet Ltd\n1 Dock Road\nLiverpool L3 4AA",
+      billingToConfirm: true,
+    });
 
     // All Users and Manage Orders filtered by the company.
     const users = await (await load(allUsersLoader, `/dashboard/allUsers?company=${owner.companyId}`, cookie)).json();

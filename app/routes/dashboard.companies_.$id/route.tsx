@@ -50,6 +50,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         name: company.company.companyName,
         taxId: company.company.taxId,
         billingAddress: company.company.billingAddress,
+        billingToConfirm: company.company.billingToConfirm,
         terms: termsWords(company.account.termsDays),
         termsDays: company.account.termsDays,
         creditLimitCents: company.account.creditLimitCents,
@@ -187,7 +188,15 @@ export default function CompanyRecord() {
         {company.billingAddress ? (
           <>
             <dt className="font-medium text-slate-700">Billing address</dt>
-            <dd className="whitespace-pre-line">{company.billingAddress}</dd>
+            <dd>
+              <span className="whitespace-pre-line">{company.billingAddress}</span>
+              {company.billingToConfirm ? (
+                <p data-testid="billing-to-confirm" className="mt-1 text-sm text-amber-800">
+                  Kept as one block of text and not yet checked by the company: documents print it as it is until an
+                  owner confirms it field by field in My Profile.
+                </p>
+              ) : null}
+            </dd>
           </>
         ) : null}
       </dl>
