@@ -45,10 +45,26 @@ export async function changePassword(
   context?: AuditEvent["context"],
 ) {
   if (!(await setPasswordHash(user.id, await hashPassword(newPassword)))) return false;
+  return afterPasswordChanged(user, { mailKey: `password-changed:${user.id}:${Date.now()}`, keepSessionId, context });
+}
+
+/**
+ * What follows any change of password (My Profile, or a reset link): the access made before it ends
+ * (but the session kept), reset links mailed before stop working, and the account's address is told
+ * what ended. Returns what ended.
+ */
+export async function afterPasswordChanged(
+  user: Pick<UserView, "id" | "email" | "name" | "role">,
+  {
+    mailKey,
+    keepSessionId = null,
+    context,
+  }: { mailKey: string; keepSessionId?: string | null; context?: AuditEvent["context"] },
+) {
   const ended = await endAccessMadeBefore(user, { keepSessionId, context });
   await retireAccountTokens(user.id, "reset-password");
   await queueEmail({
-    key: `password-changed:${user.id}:${Date.now()}`,
+    key: mailKey,
     to: user.email,
     subject: "Your PartsWorks password was changed",
     body: createElement(PasswordChangedEmail, {

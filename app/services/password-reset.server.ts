@@ -1,18 +1,17 @@
 import { createElement } from "react";
-import { PasswordChangedEmail, PasswordResetEmail } from "~/emails/account";
+import { PasswordResetEmail } from "~/emails/account";
 import {
   checkAccountToken,
   createAccountToken,
   hashToken,
   releaseAccountToken,
-  retireAccountTokens,
   spendAccountToken,
   type TokenState,
 } from "~/models/account-token.server";
 import { getUserByEmail, getUserById } from "~/models/user.server";
 import { markEmailVerified } from "~/models/user-profile.server";
 import { setPasswordHash } from "~/models/user-credentials.server";
-import { credentialsInWords, endAccessMadeBefore } from "./account-access.server";
+import { afterPasswordChanged } from "./account-security.server";
 import { queueEmail, shopUrl } from "./email.server";
 import { getAgenda, RESET_REQUEST_JOB } from "./jobs.server";
 import { resetMailAllowed } from "./mail-throttle.server";
@@ -91,18 +90,6 @@ export async function resetPassword(
   // The link reached this address, which proves it too: whatever was made on the account before
   // (a squatter's sessions, keys and webhooks included) ends.
   await markEmailVerified(user.id, used.email);
-  const ended = await endAccessMadeBefore(user);
-  await retireAccountTokens(user.id, "reset-password");
-  await queueEmail({
-    key: `password-changed:${hashToken(token)}`,
-    to: user.email,
-    subject: "Your PartsWorks password was changed",
-    body: createElement(PasswordChangedEmail, {
-      name: user.name,
-      shopUrl: shopUrl(),
-      forgotUrl: shopUrl("/forgot-password"),
-      ended: credentialsInWords(ended),
-    }),
-  });
+  await afterPasswordChanged(user, { mailKey: `password-changed:${hashToken(token)}` });
   return null;
 }
