@@ -115,7 +115,7 @@ describe("the demo's prices and tax", () => {
     const { User, getUserById } = await import("~/models/user.server");
     const { priceLines } = await import("~/services/pricing.server");
     const { validVat } = await import("~/domain/tax");
-    const { DEMO_USERS } = await import("~/services/demo-data.server");
+    const { DEMO_USERS } = await import("~/services/demo-content.server");
 
     const withBreaks = await Part.find({ "volumeBreaks.0": { $exists: true } }).lean();
     expect(withBreaks.length).toBeGreaterThanOrEqual(2);
