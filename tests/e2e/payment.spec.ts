@@ -195,47 +195,46 @@ test("Pay with card redirects to the Checkout Session's URL on Stripe", async ({
   expect((await Order.findById(order.id).lean())?.status).toBe("unpaid");
 });
 
-test("with JavaScript, the Payment Element confirms with the billing name and email and shows card errors in red", async ({
-  page,
-  login,
-  checkA11y,
-  javaScriptEnabled,
-}) => {
-  test.skip(!javaScriptEnabled, "the Payment Element needs JavaScript");
-  const user = await login({ name: "Petra Payer" });
-  const order = await createOrder({ user });
-  await fakeStripeJs(page);
-  await page.goto(`/dashboard/payment/${order.id}`);
+// Tagged @js-on: the Payment Element needs JavaScript.
+test(
+  "with JavaScript, the Payment Element confirms with the billing name and email and shows card errors in red",
+  { tag: "@js-on" },
+  async ({ page, login, checkA11y }) => {
+    const user = await login({ name: "Petra Payer" });
+    const order = await createOrder({ user });
+    await fakeStripeJs(page);
+    await page.goto(`/dashboard/payment/${order.id}`);
 
-  await expect(page.getByTestId("fake-payment-element")).toBeVisible();
-  await expect(page.getByRole("button", { name: "Pay with card" })).toHaveCount(0);
-  const pay = page.getByRole("button", { name: `Pay $${(order.totalCents / 100).toLocaleString("en-US")}` });
-  await expect(pay).toBeEnabled();
-  await pay.click();
+    await expect(page.getByTestId("fake-payment-element")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Pay with card" })).toHaveCount(0);
+    const pay = page.getByRole("button", { name: `Pay $${(order.totalCents / 100).toLocaleString("en-US")}` });
+    await expect(pay).toBeEnabled();
+    await pay.click();
 
-  const error = page.getByText("Your card was declined.");
-  await expect(error).toBeVisible();
-  await expect(error).toHaveCSS("color", "rgb(185, 28, 28)");
-  await checkA11y();
+    const error = page.getByText("Your card was declined.");
+    await expect(error).toBeVisible();
+    await expect(error).toHaveCSS("color", "rgb(185, 28, 28)");
+    await checkA11y();
 
-  const calls = await page.evaluate(
-    () => (window as unknown as { __stripeCalls: Record<string, unknown>[] }).__stripeCalls,
-  );
-  expect(calls[0]).toEqual({ call: "Stripe", key: process.env.STRIPE_PUBLISHABLE_KEY });
-  expect(calls.find((call) => call.call === "elements")).toMatchObject({
-    options: { clientSecret: expect.stringMatching(/^pi_\w+_secret_\w+$/) },
-  });
-  expect(calls.find((call) => call.call === "create")).toMatchObject({ type: "payment" });
-  expect(calls.find((call) => call.call === "confirmPayment")).toEqual({
-    call: "confirmPayment",
-    hasElements: true,
-    confirmParams: {
-      return_url: new URL(`/dashboard/payment/${order.id}/success`, page.url()).href,
-      payment_method_data: { billing_details: { name: "Petra Payer", email: user.email } },
-    },
-  });
-  expect((await Order.findById(order.id).lean())?.status).toBe("unpaid");
-});
+    const calls = await page.evaluate(
+      () => (window as unknown as { __stripeCalls: Record<string, unknown>[] }).__stripeCalls,
+    );
+    expect(calls[0]).toEqual({ call: "Stripe", key: process.env.STRIPE_PUBLISHABLE_KEY });
+    expect(calls.find((call) => call.call === "elements")).toMatchObject({
+      options: { clientSecret: expect.stringMatching(/^pi_\w+_secret_\w+$/) },
+    });
+    expect(calls.find((call) => call.call === "create")).toMatchObject({ type: "payment" });
+    expect(calls.find((call) => call.call === "confirmPayment")).toEqual({
+      call: "confirmPayment",
+      hasElements: true,
+      confirmParams: {
+        return_url: new URL(`/dashboard/payment/${order.id}/success`, page.url()).href,
+        payment_method_data: { billing_details: { name: "Petra Payer", email: user.email } },
+      },
+    });
+    expect((await Order.findById(order.id).lean())?.status).toBe("unpaid");
+  },
+);
 
 test("after Stripe's signed webhook, My Orders and the return page show the order paid with its transaction id", async ({
   page,

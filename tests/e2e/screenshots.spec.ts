@@ -32,7 +32,7 @@ const PARTS = [
   { partNumber: "SHOT-1003", name: "Shotwell Spark Plug Set", img: "/images/parts/pw-1003.svg", priceCents: 900 },
 ];
 
-test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "one baseline per screen: taken with JavaScript on");
+// One baseline per screen, taken with JavaScript on: every group is tagged @js-on.
 // The tests share the fixed customer, whose orders each one replaces: they run in order, in one worker.
 test.describe.configure({ mode: "default" });
 
@@ -125,7 +125,7 @@ async function signIn(page: Page, userId: string, baseURL: string) {
 }
 
 for (const size of Object.keys(SIZES) as Size[]) {
-  test.describe(`${size}`, () => {
+  test.describe(`${size}`, { tag: "@js-on" }, () => {
     test.use({ viewport: SIZES[size] });
 
     test(`home (${size})`, async ({ page, db: _db }) => {
@@ -163,7 +163,7 @@ for (const size of Object.keys(SIZES) as Size[]) {
 }
 
 for (const size of Object.keys(SIZES) as Size[]) {
-  test.describe(`${size}, admin`, () => {
+  test.describe(`${size}, admin`, { tag: "@js-on" }, () => {
     test.use({ viewport: SIZES[size] });
 
     test(`Edit Product with two fitment errors (${size})`, async ({ page, login, db: _db }) => {
@@ -217,7 +217,7 @@ for (const size of Object.keys(SIZES) as Size[]) {
   });
 }
 
-test.describe("phone", () => {
+test.describe("phone", { tag: "@js-on" }, () => {
   test.use({ viewport: SIZES.phone });
 
   test("an order's card on Manage Orders (phone)", async ({ page, login, db: _db }) => {

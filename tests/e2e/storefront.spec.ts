@@ -180,23 +180,28 @@ test.describe("home", () => {
     await checkA11y();
   });
 
-  test("is shared-cacheable for visitors and private once signed in", async ({ page, request, login }) => {
-    const anonymous = await request.get("/");
-    expect(anonymous.headers()["cache-control"]).toBe("public, max-age=0, s-maxage=60, stale-while-revalidate=300");
-    expect(anonymous.headers()["vary"]).toContain("Cookie");
-    expect(anonymous.headers()["set-cookie"]).toBeUndefined();
-    expect(await anonymous.text()).not.toContain("Sign Out");
+  // Tagged @js-on: HTTP requests and their headers, no page shown: the JavaScript-off project would repeat it exactly.
+  test(
+    "is shared-cacheable for visitors and private once signed in",
+    { tag: "@js-on" },
+    async ({ page, request, login }) => {
+      const anonymous = await request.get("/");
+      expect(anonymous.headers()["cache-control"]).toBe("public, max-age=0, s-maxage=60, stale-while-revalidate=300");
+      expect(anonymous.headers()["vary"]).toContain("Cookie");
+      expect(anonymous.headers()["set-cookie"]).toBeUndefined();
+      expect(await anonymous.text()).not.toContain("Sign Out");
 
-    const user = await login({ name: `Paula Private ${token()}` });
-    const signedIn = await page.request.get("/");
-    expect(signedIn.headers()["cache-control"]).toBe("private, no-store");
-    expect(await signedIn.text()).toContain(user.name);
+      const user = await login({ name: `Paula Private ${token()}` });
+      const signedIn = await page.request.get("/");
+      expect(signedIn.headers()["cache-control"]).toBe("private, no-store");
+      expect(await signedIn.text()).toContain(user.name);
 
-    for (const path of ["/parts", "/blogs", "/portfolio"]) {
-      expect((await request.get(path)).headers()["cache-control"], path).toContain("s-maxage=60");
-      expect((await page.request.get(path)).headers()["cache-control"], path).toBe("private, no-store");
-    }
-  });
+      for (const path of ["/parts", "/blogs", "/portfolio"]) {
+        expect((await request.get(path)).headers()["cache-control"], path).toContain("s-maxage=60");
+        expect((await page.request.get(path)).headers()["cache-control"], path).toBe("private, no-store");
+      }
+    },
+  );
 });
 
 test.describe("parts", () => {
@@ -414,29 +419,31 @@ test.describe("on a phone", () => {
   });
 });
 
-test("sitemap.xml indexes the public pages and every part, and robots.txt points at it", async ({
-  request,
-  baseURL,
-}) => {
-  const sitemap = await request.get("/sitemap.xml");
-  expect(sitemap.status()).toBe(200);
-  expect(sitemap.headers()["content-type"]).toContain("application/xml");
-  const index = await sitemap.text();
-  expect(index).toContain(`<loc>${baseURL}/sitemaps/pages</loc>`);
-  expect(index).toContain(`<loc>${baseURL}/sitemaps/parts-1</loc>`);
-  const xml = await (await request.get("/sitemaps/pages")).text();
-  for (const path of ["/", "/parts", "/blogs", "/portfolio"]) expect(xml).toContain(`<loc>${baseURL}${path}</loc>`);
-  expect(xml).not.toContain("/dashboard");
-  const parts = await request.get("/sitemaps/parts-1");
-  expect(parts.headers()["content-type"]).toContain("application/xml");
-  expect(await parts.text()).toMatch(new RegExp(`<loc>${baseURL}/parts/[a-f0-9]{24}</loc>`));
+// Tagged @js-on: an HTTP client's requests, no browser page: the JavaScript-off project would repeat it exactly.
+test(
+  "sitemap.xml indexes the public pages and every part, and robots.txt points at it",
+  { tag: "@js-on" },
+  async ({ request, baseURL }) => {
+    const sitemap = await request.get("/sitemap.xml");
+    expect(sitemap.status()).toBe(200);
+    expect(sitemap.headers()["content-type"]).toContain("application/xml");
+    const index = await sitemap.text();
+    expect(index).toContain(`<loc>${baseURL}/sitemaps/pages</loc>`);
+    expect(index).toContain(`<loc>${baseURL}/sitemaps/parts-1</loc>`);
+    const xml = await (await request.get("/sitemaps/pages")).text();
+    for (const path of ["/", "/parts", "/blogs", "/portfolio"]) expect(xml).toContain(`<loc>${baseURL}${path}</loc>`);
+    expect(xml).not.toContain("/dashboard");
+    const parts = await request.get("/sitemaps/parts-1");
+    expect(parts.headers()["content-type"]).toContain("application/xml");
+    expect(await parts.text()).toMatch(new RegExp(`<loc>${baseURL}/parts/[a-f0-9]{24}</loc>`));
 
-  const robots = await request.get("/robots.txt");
-  expect(robots.status()).toBe(200);
-  const text = await robots.text();
-  expect(text).toContain("Disallow: /dashboard");
-  expect(text).toContain(`Sitemap: ${baseURL}/sitemap.xml`);
+    const robots = await request.get("/robots.txt");
+    expect(robots.status()).toBe(200);
+    const text = await robots.text();
+    expect(text).toContain("Disallow: /dashboard");
+    expect(text).toContain(`Sitemap: ${baseURL}/sitemap.xml`);
 
-  const favicon = await request.get("/favicon.ico");
-  expect(favicon.status()).toBe(200);
-});
+    const favicon = await request.get("/favicon.ico");
+    expect(favicon.status()).toBe(200);
+  },
+);

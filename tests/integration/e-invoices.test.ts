@@ -439,12 +439,12 @@ describe("e-invoices", () => {
     );
     const plainFile = path.join(folder, "pro-forma.pdf");
     await writeFile(plainFile, plain);
-    const invoiceVerdict = await veraPdf([file]);
-    expect(invoiceVerdict.report).toContain(`${file} compliant`);
-    expect(invoiceVerdict.compliant).toBe(true);
-    const plainVerdict = await veraPdf([plainFile]);
-    expect(plainVerdict.report).toContain(`${plainFile} NOT compliant`);
-    expect(plainVerdict.compliant).toBe(false);
+    // Both in one run of veraPDF (each run starts Java and compiles VeraCheck): a line for each file.
+    const verdict = await veraPdf([file, plainFile]);
+    const lines = verdict.report.split("\n");
+    expect(lines, verdict.report).toContain(`${file} compliant`);
+    expect(lines, verdict.report).toContain(`${plainFile} NOT compliant`);
+    expect(verdict.compliant).toBe(false); // the pro-forma's
     // The printed page is still the invoice a person reads.
     const { stdout: text } = await run("pdftotext", [file, "-"]);
     expect(text).toContain("Invoice");
