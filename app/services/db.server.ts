@@ -31,7 +31,7 @@ export async function connectDb(
     stallMs = 0,
   }: { timeoutMs?: number; operationTimeoutMs?: number; stallMs?: number } = {},
 ) {
-  provideModelSettings(modelSettingsFromEnv);
+  provideModelSettingsFromEnv();
   if (mongoose.connection.readyState === 1) return mongoose.connection;
   // Queries made while mongoose knows the connection is down wait the same time, not its 10 s.
   mongoose.set("bufferTimeoutMS", timeoutMs);
@@ -102,6 +102,11 @@ export async function probeDb(): Promise<boolean> {
 }
 
 /** Read each time a model asks, from the settings validated at start (server/env.ts). */
+/** Hands the models the shop's settings (connecting does; so does a development rebuild of the app). */
+export function provideModelSettingsFromEnv() {
+  provideModelSettings(modelSettingsFromEnv);
+}
+
 function modelSettingsFromEnv() {
   const env = getEnv();
   return {
