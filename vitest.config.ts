@@ -85,6 +85,7 @@ const LAST = [
   "instances",
   "faults/shutdown",
   "faults/local-db-crash",
+  "faults/probe-client",
 ];
 
 class BusyCoresFirst extends BaseSequencer {
