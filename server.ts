@@ -4,46 +4,43 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
+import type { ShopRuntime } from "./app/runtime.server";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import expressStaticGzip from "express-static-gzip";
-import {
-  checkDbHealth,
-  connectDb,
-  disconnectDb,
-  isDbBusyError,
-  isDbFullError,
-  isDbUnavailableError,
-  lastDbAnswerAt,
-  probeDb,
-  syncIndexes,
-  warmPool,
-} from "./app/services/db.server";
-import { backfillCatalogueKeys } from "./app/models/part-catalogue.server";
-import { ensureDemoData } from "./app/services/demo-data.server";
-import { startMailWorker } from "./app/services/mail-worker.server";
-import { startStockJobs } from "./app/orders/stock-jobs.server";
-import { migrateDb } from "./app/services/migrate.server";
-import { EnvError, getEnv, isGoogleConfigured, isStripeConfigured, TRUST_PROXY_COUNT_WARNING } from "./server/env";
 import { dbOutageGuard, RETRY_AFTER_SECONDS } from "./server/db-outage";
 import { withPageUrls } from "./server/single-fetch";
 import { connectWithRetry, oneLine, StartupError } from "./server/db-start";
 import { checkDataDirectory, isLocalDbError, startSupervisedLocalDb, type LocalDb } from "./server/local-db";
 import { isLocalUrl, mailInbox, startMailCatcher, type MailCatcher } from "./server/mail-catcher";
 import { createLogger, requestLogger } from "./server/logger";
-import { requestContext } from "./server/request-context";
 import { apiRouteMatcher, bodyLimit, knownMethods, sameOriginWrites } from "./server/request-guards";
 import { cspNonce, privateAnswers, securityHeaders } from "./server/security-headers";
 import { gracefulShutdown } from "./server/shutdown";
-import { serverTiming } from "./server/timing";
 
 if (existsSync(".env") && typeof process.loadEnvFile === "function") process.loadEnvFile(".env");
 
-let env: ReturnType<typeof getEnv>;
+// --- Remix build -------------------------------------------------------------------------------
+// The app comes from the build alone: its server entry hands over what this file needs of it
+// (app/runtime.server.ts), so no module of app/ is loaded twice. Where the build is must be known
+// before the settings are read, so BUILD_DIR is taken as it is here (server/env.ts checks it too).
+const buildDir = path.resolve(process.env.BUILD_DIR || "build");
+const buildPath = path.join(buildDir, "index.js");
+async function importBuild(fresh = false): Promise<ServerBuild> {
+  const url = pathToFileURL(buildPath).href;
+  return import(fresh ? `${url}?t=${Date.now()}` : url);
+}
+const runtimeOf = (build: ServerBuild) => (build.entry.module as unknown as { shopRuntime: ShopRuntime }).shopRuntime;
+const firstBuild = await importBuild();
+/** The app of the build being served (in development, the latest rebuild's). */
+let runtime = runtimeOf(firstBuild);
+const { db } = runtime;
+
+let env: ReturnType<ShopRuntime["env"]["getEnv"]>;
 try {
-  env = getEnv();
+  env = runtime.env.getEnv();
 } catch (error) {
-  if (error instanceof EnvError) {
+  if (error instanceof runtime.env.EnvError) {
     console.error(error.message);
     process.exit(1);
   }
@@ -52,8 +49,6 @@ try {
 
 const logger = createLogger(env.LOG_LEVEL);
 const isDev = env.NODE_ENV === "development";
-const buildDir = path.resolve(env.BUILD_DIR);
-const buildPath = path.join(buildDir, "index.js");
 
 // --- Database ---------------------------------------------------------------------------------
 // A database that is not there yet is waited for (server/db-start.ts); whatever stops the start
@@ -74,31 +69,31 @@ try {
   const uri = mongoUri;
   await connectWithRetry({
     uri,
-    connect: () => connectDb(uri, { timeoutMs: env.DB_TIMEOUT_MS }),
+    connect: () => db.connectDb(uri, { timeoutMs: env.DB_TIMEOUT_MS }),
     waitMs: env.DB_STARTUP_WAIT_MS,
     logger,
   });
-  await syncIndexes();
+  await db.syncIndexes();
   // Versioned data migrations (scripts/migrations, migrate-mongo), each with its duration in the log.
-  await migrateDb(undefined, { log: (line) => logger.info(line) });
+  await runtime.migrateDb(undefined, { log: (line) => logger.info(line) });
   // Parts without their search keys (stored before a change of them) get them; nothing when none is.
-  const backfilled = await backfillCatalogueKeys();
+  const backfilled = await runtime.backfillCatalogueKeys();
   if (backfilled.updated) logger.info(`Search keys written for ${backfilled.updated} parts`);
   for (const number of backfilled.conflicts)
     logger.warn(`Part ${number} clashes with another's number as a key: renumber it`);
   // Index builds and migrations may take longer than an operation's ceiling; from here on every
   // operation has one, and a heartbeat tells a frozen database from a busy one
   // (DB_OPERATION_TIMEOUT_MS and DB_STALL_MS, app/services/db.server.ts).
-  await disconnectDb();
-  await connectDb(uri, {
+  await db.disconnectDb();
+  await db.connectDb(uri, {
     timeoutMs: env.DB_TIMEOUT_MS,
     operationTimeoutMs: env.DB_OPERATION_TIMEOUT_MS,
     stallMs: env.DB_STALL_MS,
   });
-  await warmPool(6, env.DB_STARTUP_WAIT_MS);
+  await db.warmPool(6, env.DB_STARTUP_WAIT_MS);
   if (localDb) {
     // The local database is for development and demos: make sure it has the demo data.
-    const logins = await ensureDemoData();
+    const logins = await runtime.ensureDemoData();
     console.log("Demo logins (well-known passwords, for trying the shop on this machine only):");
     for (const login of logins)
       console.log(
@@ -108,12 +103,12 @@ try {
 } catch (error) {
   if (
     !(error instanceof StartupError) &&
-    !isDbUnavailableError(error) &&
-    !isDbFullError(error) &&
+    !db.isDbUnavailableError(error) &&
+    !db.isDbFullError(error) &&
     !isLocalDbError(error)
   )
     throw error;
-  console.error(`Cannot start: ${isDbFullError(error) ? "the database's disk is full" : oneLine(error)}`);
+  console.error(`Cannot start: ${db.isDbFullError(error) ? "the database's disk is full" : oneLine(error)}`);
   await localDb?.stop();
   process.exit(1);
 }
@@ -135,7 +130,7 @@ if (!smtpUrl) {
       : "SMTP_URL is unset: mail is caught locally and not shown (PUBLIC_URL is public); set SMTP_URL to send it",
   );
 }
-const mailWorker = await startMailWorker({
+const mailWorker = await runtime.startMailWorker({
   smtpUrl,
   from: env.MAIL_FROM,
   logger,
@@ -144,21 +139,16 @@ const mailWorker = await startMailWorker({
   maxAttempts: env.MAIL_MAX_ATTEMPTS,
 });
 // Orders left half placed by a crash, holds running out, and the stock check (orders/stock-jobs.server.ts).
-await startStockJobs(mailWorker.agenda, logger);
+await runtime.startStockJobs(mailWorker.agenda, logger);
 
-// --- Remix build ------------------------------------------------------------------------------
-async function importBuild(): Promise<ServerBuild> {
-  const url = pathToFileURL(buildPath).href;
-  return import(isDev ? `${url}?t=${Date.now()}` : url);
-}
 // While the database is away, loaders and actions answer 503 at once (server/db-outage.ts).
 const outage = dbOutageGuard({
-  isUnavailable: isDbUnavailableError,
-  isBusy: isDbBusyError,
-  isFull: isDbFullError,
-  probe: probeDb,
-  writeProbe: async () => (await checkDbHealth()).ok,
-  lastAnswerAt: lastDbAnswerAt,
+  isUnavailable: db.isDbUnavailableError,
+  isBusy: db.isDbBusyError,
+  isFull: db.isDbFullError,
+  probe: db.probeDb,
+  writeProbe: async () => (await db.checkDbHealth()).ok,
+  lastAnswerAt: db.lastDbAnswerAt,
   stallMs: env.DB_STALL_MS,
   logger,
 });
@@ -176,7 +166,6 @@ function remixHandler(build: ServerBuild) {
     }),
   });
 }
-const firstBuild = await importBuild();
 let handleRemix = remixHandler(firstBuild);
 // Which paths are API routes (the same-origin check exempts those with a key, and no others).
 let isApiRoute = apiRouteMatcher(firstBuild.routes);
@@ -187,7 +176,10 @@ if (isDev) {
   watch(buildDir, () => {
     clearTimeout(timer);
     timer = setTimeout(async () => {
-      const next = await importBuild();
+      const next = await importBuild(true);
+      // The rebuilt app gets the shop's settings as the first did when it connected.
+      runtimeOf(next).db.provideModelSettingsFromEnv();
+      runtime = runtimeOf(next);
       handleRemix = remixHandler(next);
       isApiRoute = apiRouteMatcher(next.routes);
       broadcastDevReady(next);
@@ -212,7 +204,7 @@ const shutdown = gracefulShutdown({
       name: "the database connection",
       run: () => {
         outage.stop();
-        return disconnectDb();
+        return db.disconnectDb();
       },
     },
     { name: "the local database", run: async () => localDb?.stop() },
@@ -222,17 +214,18 @@ app.use(shutdown.closeConnections);
 app.disable("x-powered-by");
 // Express compiles TRUST_PROXY (addresses, ranges, or a count) into "trust proxy fn".
 app.set("trust proxy", env.TRUST_PROXY || false);
-if (typeof env.TRUST_PROXY === "number") logger.warn(TRUST_PROXY_COUNT_WARNING);
-app.use(serverTiming);
-app.use(requestLogger(logger));
-app.use(requestContext);
+if (typeof env.TRUST_PROXY === "number") logger.warn(runtime.env.TRUST_PROXY_COUNT_WARNING);
+// Through the current build's middleware, so the app finds its request's context and timing.
+app.use((req, res, next) => runtime.serverTiming(req, res, next));
+app.use(requestLogger(logger, (res) => runtime.requestContextOf(res)?.userId));
+app.use((req, res, next) => runtime.requestContext(req, res, next));
 app.use(compression());
 app.use(cspNonce);
 app.use(
   securityHeaders({
     https: env.PUBLIC_URL.startsWith("https:"),
     dev: isDev,
-    googleAuthorizationOrigin: isGoogleConfigured(env)
+    googleAuthorizationOrigin: runtime.env.isGoogleConfigured(env)
       ? new URL(env.GOOGLE_AUTHORIZATION_URL ?? "https://accounts.google.com/o/oauth2/v2/auth").origin
       : null,
   }),
@@ -246,14 +239,14 @@ app.use(bodyLimit({ limitBytes: env.BODY_LIMIT_BYTES }));
 app.get("/healthz", async (_req, res) => {
   res.setHeader("Cache-Control", "no-store");
   // Which integrations have keys (booleans only, never a value).
-  const integrations = { stripe: isStripeConfigured(env), google: isGoogleConfigured(env) };
+  const integrations = { stripe: runtime.env.isStripeConfigured(env), google: runtime.env.isGoogleConfigured(env) };
   // Shutting down: no longer ready, so a load balancer sends nothing new while requests finish.
   if (shutdown.draining) return res.status(503).json({ status: "shutting down", integrations });
   // Known to be away: answered at once, as pages are.
   if (outage.down) return res.status(503).json({ status: "database unavailable", integrations });
   // Answered 503 the moment the heartbeat finds the database frozen, whatever the check waits on.
   const health = await outage
-    .whileUp(checkDbHealth({ deadlineMs: 2000 }))
+    .whileUp(db.checkDbHealth({ deadlineMs: 2000 }))
     .catch(() => ({ ok: false, problem: "unavailable" }) as const);
   outage.noteHealth(health.ok ? null : health.problem);
   if (health.ok) return res.status(200).json({ status: "ok", integrations });

@@ -36,6 +36,7 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/faults/frozen-database.test.ts",
   "tests/integration/faults/local-db-crash.test.ts",
   "tests/integration/faults/local-db-heals.test.ts",
+  "tests/integration/faults/probe-client.test.ts",
   "tests/integration/faults/mail.test.ts",
   "tests/integration/faults/shutdown.test.ts",
   "tests/integration/faults/webhooks.test.ts",
@@ -84,6 +85,7 @@ const LAST = [
   "instances",
   "faults/shutdown",
   "faults/local-db-crash",
+  "faults/probe-client",
 ];
 
 class BusyCoresFirst extends BaseSequencer {

@@ -12,6 +12,9 @@ import { RequestIdProvider } from "~/hooks/request-id";
  * them; the render is aborted a second later, once those rejections have reached the page.
  */
 export const streamTimeout = 5_000;
+
+// What server.ts takes from the app: loaded once, from this build (runtime.server.ts).
+export { shopRuntime } from "./runtime.server";
 const ABORT_DELAY = streamTimeout + 1_000;
 /** Seconds, as server/db-outage.ts sends them on the answers of loaders and actions. */
 const RETRY_AFTER = "5";

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pino, type LevelWithSilent, type Logger } from "pino";
 import { pinoHttp } from "pino-http";
-import { requestContextOf } from "./request-context";
 
 /**
  * Structured logs: one JSON line per request (method, path, status, duration, request id, the
@@ -25,7 +24,8 @@ function fromTrustedProxy(req: IncomingMessage) {
   return typeof trust === "function" && peer !== undefined && (trust as TrustFn)(peer, 0);
 }
 
-export function requestLogger(logger: Logger) {
+/** `userOf` names the signed-in user of a request, once the app has (its request context). */
+export function requestLogger(logger: Logger, userOf: (res: ServerResponse) => string | undefined) {
   return pinoHttp({
     logger,
     genReqId(req: IncomingMessage, res: ServerResponse) {
@@ -46,7 +46,7 @@ export function requestLogger(logger: Logger) {
     },
     wrapSerializers: false,
     customProps: (_req, res) => {
-      const userId = requestContextOf(res)?.userId;
+      const userId = userOf(res);
       return userId ? { userId } : {};
     },
     customLogLevel(_req, res, error): LevelWithSilent {

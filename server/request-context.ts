@@ -12,16 +12,13 @@ import type { IncomingMessage, ServerResponse } from "node:http";
  *   first and may change what its loaders must see.
  * - `userId`: the signed-in user, for the request log.
  *
- * The storage lives once per process on globalThis because this module is bundled twice (into
- * server.js and into the Remix build).
+ * The app and the server share this one module: server.ts takes the middleware from the Remix
+ * build (app/runtime.server.ts).
  */
 export type RequestContext = { memo: Map<string, Promise<unknown>> | null; userId?: string };
 
-const STORAGE_KEY = Symbol.for("partsworks.request-context");
-const RESPONSE_KEY = Symbol.for("partsworks.request-context.response");
-type Globals = typeof globalThis & { [STORAGE_KEY]?: AsyncLocalStorage<RequestContext> };
-const globals = globalThis as Globals;
-const storage = (globals[STORAGE_KEY] ??= new AsyncLocalStorage<RequestContext>());
+const RESPONSE_KEY = Symbol("request-context");
+const storage = new AsyncLocalStorage<RequestContext>();
 
 /** Express middleware: a fresh context for each request. */
 export function requestContext(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) {
@@ -53,4 +50,4 @@ export function noteRequestUser(userId: string) {
 }
 
 // The app's one door into server/: the database time of a request lives in timing.ts.
-export { trackDbWait } from "./timing";
+export { serverTiming, trackDbWait } from "./timing";

@@ -13,8 +13,7 @@ import diagnostics from "node:diagnostics_channel";
  * was in flight, so parallel queries are not counted twice and db + render = total.
  *
  * Database operations are seen on the tracing channels that Mongoose publishes, and matched to
- * their request through AsyncLocalStorage. Both live once per process on globalThis, because this
- * module is bundled twice (into server.js and into the Remix build).
+ * their request through AsyncLocalStorage (loaded once, from the Remix build: app/runtime.server.ts).
  */
 export type RequestTiming = {
   start: number;
@@ -25,15 +24,7 @@ export type RequestTiming = {
   busySince: number;
 };
 
-const STORAGE_KEY = Symbol.for("partsworks.request-timing");
-const SUBSCRIBED_KEY = Symbol.for("partsworks.request-timing.subscribed");
-
-type Globals = typeof globalThis & {
-  [STORAGE_KEY]?: AsyncLocalStorage<RequestTiming>;
-  [SUBSCRIBED_KEY]?: boolean;
-};
-const globals = globalThis as Globals;
-const storage = (globals[STORAGE_KEY] ??= new AsyncLocalStorage<RequestTiming>());
+const storage = new AsyncLocalStorage<RequestTiming>();
 
 export function currentTiming() {
   return storage.getStore();
@@ -100,27 +91,25 @@ const CHANNELS = [
 const OWNER = Symbol("request-timing");
 type TracedContext = { [OWNER]?: RequestTiming };
 
-if (!globals[SUBSCRIBED_KEY]) {
-  globals[SUBSCRIBED_KEY] = true;
-  for (const name of CHANNELS) {
-    diagnostics.tracingChannel<unknown, TracedContext>(name).subscribe({
-      start(context) {
-        const timing = storage.getStore();
-        if (!timing) return;
-        context[OWNER] = timing;
-        begin(timing);
-      },
-      end() {},
-      asyncStart() {},
-      asyncEnd(context) {
-        const timing = context[OWNER];
-        if (!timing) return;
-        context[OWNER] = undefined;
-        end(timing);
-      },
-      error() {},
-    });
-  }
+// Subscribed once: the module is loaded once per build.
+for (const name of CHANNELS) {
+  diagnostics.tracingChannel<unknown, TracedContext>(name).subscribe({
+    start(context) {
+      const timing = storage.getStore();
+      if (!timing) return;
+      context[OWNER] = timing;
+      begin(timing);
+    },
+    end() {},
+    asyncStart() {},
+    asyncEnd(context) {
+      const timing = context[OWNER];
+      if (!timing) return;
+      context[OWNER] = undefined;
+      end(timing);
+    },
+    error() {},
+  });
 }
 
 // --- HTTP -------------------------------------------------------------------------------------

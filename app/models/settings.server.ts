@@ -1,7 +1,6 @@
 /**
  * The shop's settings the models act on. Models never read the environment: the database
  * connection (services/db.server.ts) hands them a reader of the validated settings as it connects.
- * Kept on globalThis because this module is bundled twice (into server.js and into the Remix build).
  */
 export type ModelSettings = {
   /** How long a reserving order may take to hold its stock (STOCK_RESERVE_DEADLINE_SECONDS). */
@@ -14,15 +13,14 @@ export type ModelSettings = {
   unpaidCaps: Record<"verified" | "unverified", { orders: number; valueCents: number }>;
 };
 
-const SETTINGS_KEY = Symbol.for("partsworks.model-settings");
-const globals = globalThis as typeof globalThis & { [SETTINGS_KEY]?: () => ModelSettings };
+let readSettings: (() => ModelSettings) | undefined;
 
 export function provideModelSettings(read: () => ModelSettings) {
-  globals[SETTINGS_KEY] = read;
+  readSettings = read;
 }
 
 export function modelSettings(): ModelSettings {
-  const read = globals[SETTINGS_KEY];
+  const read = readSettings;
   if (!read) throw new Error("The models were used before connectDb handed them the shop's settings");
   return read();
 }

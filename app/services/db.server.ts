@@ -31,7 +31,7 @@ export async function connectDb(
     stallMs = 0,
   }: { timeoutMs?: number; operationTimeoutMs?: number; stallMs?: number } = {},
 ) {
-  provideModelSettings(modelSettingsFromEnv);
+  provideModelSettingsFromEnv();
   if (mongoose.connection.readyState === 1) return mongoose.connection;
   // Queries made while mongoose knows the connection is down wait the same time, not its 10 s.
   mongoose.set("bufferTimeoutMS", timeoutMs);
@@ -48,35 +48,53 @@ export async function connectDb(
     // Its own pool, so a ping never waits behind the shop's queries for a connection; a ping to
     // a frozen server ends (and drops its connection) after stallMs. A new connection's handshake
     // may take longer (TLS and sign-in to a distant server): probeDb's own deadline bounds the
-    // ping either way. It connects with its first ping, so a slow handshake never stops the start.
-    probe = {
-      stallMs,
-      client: new mongoose.mongo.MongoClient(uri, {
-        maxPoolSize: 2,
-        serverSelectionTimeoutMS: stallMs,
-        connectTimeoutMS: Math.max(stallMs, 10_000),
-        socketTimeoutMS: stallMs,
-        retryReads: false,
-        monitorCommands: true,
-      }),
-    };
-    probe.client.on("commandSucceeded", noteAnswer);
+    // ping either way. It connects with its first ping, so a slow handshake never stops the start
+    // (and is made again should that first connection fail: probeDb).
+    probe = { uri, stallMs, client: probeClient(uri, stallMs) };
   }
   return mongoose.connection;
+}
+
+function probeClient(uri: string, stallMs: number) {
+  const client = new mongoose.mongo.MongoClient(uri, {
+    maxPoolSize: 2,
+    serverSelectionTimeoutMS: stallMs,
+    connectTimeoutMS: Math.max(stallMs, 10_000),
+    socketTimeoutMS: stallMs,
+    retryReads: false,
+    monitorCommands: true,
+  });
+  client.on("commandSucceeded", noteAnswer);
+  return client;
+}
+
+/**
+ * The driver (mongodb 7) keeps the closed topology of a client whose first connection failed and
+ * fails every later operation on it with these, never connecting again; so a probe client that
+ * first pinged while the database was away or slower than `stallMs` would never answer again.
+ */
+const CLOSED_CLIENT_ERRORS = new Set(["MongoTopologyClosedError", "MongoNotConnectedError"]);
+
+/** A new probe client in place of `closed` (unless disconnectDb or another ping already replaced it). */
+function replaceProbeClient(closed: InstanceType<typeof mongoose.mongo.MongoClient>) {
+  if (!probe || probe.client !== closed) return;
+  probe.client = probeClient(probe.uri, probe.stallMs);
+  void closed.close(true).catch(() => undefined);
 }
 
 let lastAnswerAt = Date.now();
 const noteAnswer = () => {
   lastAnswerAt = Date.now();
 };
-let probe: { client: InstanceType<typeof mongoose.mongo.MongoClient>; stallMs: number } | undefined;
+let probe: { client: InstanceType<typeof mongoose.mongo.MongoClient>; uri: string; stallMs: number } | undefined;
 /** When the database last answered a command (with the heartbeat on: connectDb's stallMs). */
 export const lastDbAnswerAt = () => lastAnswerAt;
 
 /**
  * The heartbeat: true when the database answers a ping within connectDb's `stallMs`, on the
  * probe's own connection (whatever mongoose believes of its connection, and however busy its pool).
- * Without the heartbeat, a ping on the shop's connection.
+ * Without the heartbeat, a ping on the shop's connection. A probe client the driver closed for good
+ * (its first connection failed) is replaced, so the next ping connects afresh.
  */
 export async function probeDb(): Promise<boolean> {
   if (!probe) return pingDb();
@@ -87,7 +105,14 @@ export async function probeDb(): Promise<boolean> {
       client
         .db("admin")
         .command({ ping: 1 })
-        .then(() => true),
+        .then(
+          () => true,
+          // Seen here even when the deadline below has already answered false.
+          (error: unknown) => {
+            if (CLOSED_CLIENT_ERRORS.has((error as { name?: string })?.name ?? "")) replaceProbeClient(client);
+            return false;
+          },
+        ),
       new Promise<boolean>((resolve) => {
         // After the I/O already waiting: on a starved process the timer and the answer are due
         // together, and timers run first.
@@ -99,6 +124,11 @@ export async function probeDb(): Promise<boolean> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Hands the models the shop's settings (connecting does; so does a development rebuild of the app). */
+export function provideModelSettingsFromEnv() {
+  provideModelSettings(modelSettingsFromEnv);
 }
 
 /** Read each time a model asks, from the settings validated at start (server/env.ts). */
