@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { creditAmounts, settleCredit } from "./credit-notes";
+import { creditAmounts, REFUND_STATUSES, refundMayBecome, settleCredit } from "./credit-notes";
 
 const order = {
   lines: [
@@ -52,5 +52,21 @@ describe("credit amounts", () => {
       appliedCents: 600,
       accountCreditCents: 400,
     });
+  });
+});
+
+describe("refundMayBecome", () => {
+  test("a pending refund takes any news; failed and canceled are final", () => {
+    for (const next of ["succeeded", "failed", "canceled"] as const)
+      expect(refundMayBecome("pending", next)).toBe(true);
+    for (const current of ["failed", "canceled"] as const)
+      for (const next of REFUND_STATUSES) expect(refundMayBecome(current, next), `${current} -> ${next}`).toBe(false);
+  });
+
+  test("a refund that went through stays so, but for a failure after it; the same news twice changes nothing", () => {
+    expect(refundMayBecome("succeeded", "failed")).toBe(true);
+    expect(refundMayBecome("succeeded", "pending")).toBe(false);
+    expect(refundMayBecome("succeeded", "canceled")).toBe(false);
+    expect(refundMayBecome("pending", "pending")).toBe(false);
   });
 });

@@ -29,6 +29,16 @@ export type CreditSettlement = { refundCents: number; appliedCents: number; acco
 export const REFUND_STATUSES = ["pending", "succeeded", "failed", "canceled"] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
+/**
+ * Whether Stripe's news of a refund (`next`, its events may come in any order) may replace what the
+ * credit note records (`current`): failed and canceled are final, and so is succeeded, but for a
+ * failure after it (the card's bank sent the money back).
+ */
+export function refundMayBecome(current: RefundStatus, next: RefundStatus) {
+  if (current === next || current === "failed" || current === "canceled") return false;
+  return current !== "succeeded" || next === "failed";
+}
+
 export const REFUND_STATUS_WORDS: Record<RefundStatus, string> = {
   pending: "Refund to the card under way",
   succeeded: "Refunded to the card",

@@ -375,6 +375,36 @@ describe("credit notes and refunds", () => {
     expect((await shopToday()).map((entry) => entry.note.number)).not.toContain(note.number);
   });
 
+  test("a refund Stripe said succeeded and then reports failed is owed by bank; news older than success changes nothing", async () => {
+    const { user, order, returnId } = await approvedReturn(100, 10, "card");
+    await receiveReturnedParts(order.id, returnId, { lines: [{ quantity: 10 }], condition: "restock" }, staff);
+    const [note] = (await getOrderById(order.id))!.creditNotes;
+    expect(note.refund?.status).toBe("succeeded");
+    const report = (status: string) =>
+      handleStripeEvent(
+        refundEvent({ id: note.refund!.id, status, metadata: { orderId: order.id, creditNoteId: note.id } }) as never,
+      );
+    // A late "pending" does not undo a refund that went through.
+    expect(await report("pending")).toBe("refund_recorded");
+    expect((await getOrderById(order.id))!.creditNotes[0].refund?.status).toBe("succeeded");
+
+    expect(await report("failed")).toBe("refund_recorded");
+    const after = (await getOrderById(order.id))!;
+    expect(after.creditNotes[0].refund?.status).toBe("failed");
+    expect(after.refundedCents).toBe(0);
+    const cookie = await sessionCookieHeader(user.id);
+    const statement = await (
+      await settle(statementLoader(loaderArgs(getRequest("/dashboard/statement", { cookie }))))
+    ).json();
+    expect(statement.accountCreditCents).toBe(note.totalCents);
+    // Told twice, or a "succeeded" delivered late, it changes nothing: a failed refund stays owed by bank.
+    const updatedAt = (await Order.findById(order.id).lean())!.updatedAt;
+    expect(await report("failed")).toBe("refund_recorded");
+    expect(await report("succeeded")).toBe("refund_recorded");
+    expect((await Order.findById(order.id).lean())!.updatedAt).toEqual(updatedAt);
+    expect((await getOrderById(order.id))!.creditNotes[0].refund?.status).toBe("failed");
+  });
+
   test("staff cancel a paid order before it ships: stock back, a full credit note and refund, once; a second tab is told", async () => {
     const create = vi.spyOn(getStripe()!.refunds, "create");
     const { part, order } = await paidOrder(150, "card");

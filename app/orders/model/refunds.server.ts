@@ -3,12 +3,16 @@
  * webhooks report it, and Shop Today's refunds that failed.
  */
 import mongoose from "mongoose";
-import type { CreditNoteView, RefundStatus } from "~/domain/credit-notes";
+import { REFUND_STATUSES, refundMayBecome, type CreditNoteView, type RefundStatus } from "~/domain/credit-notes";
 import { isObjectId } from "~/models/part.server";
 import { Order } from "./schema.server";
 import { toOrderView, type OrderView } from "./view.server";
 
-/** Records Stripe's answer to a credit note's refund (its id and status); a refund that succeeded stays so. */
+/**
+ * Records Stripe's answer to a credit note's refund (its id and status), where the status it has may
+ * become that one (domain/credit-notes.ts, refundMayBecome): a refund that failed after it succeeded
+ * is owed by bank transfer like any failed refund.
+ */
 export async function recordRefund(
   orderId: string,
   noteId: string,
@@ -22,7 +26,10 @@ export async function recordRefund(
     {
       _id: orderId,
       [`creditNotes.${index}._id`]: new mongoose.Types.ObjectId(noteId),
-      [`${at}.status`]: { $ne: "succeeded" },
+      // A pending refund may be told pending again: Stripe's first answer gives its id.
+      [`${at}.status`]: {
+        $in: REFUND_STATUSES.filter((from) => refundMayBecome(from, refund.status) || from === "pending"),
+      },
     },
     {
       $set: {
@@ -58,7 +65,7 @@ export async function applyRefundStatus(refund: {
     before.creditNotes.find((each) => each.refund?.id === refund.id) ??
     before.creditNotes.find((each) => each.id === refund.creditNoteId && each.refund);
   if (!note) return null;
-  if (note.refund?.status === refund.status || note.refund?.status === "succeeded")
+  if (!note.refund || !refundMayBecome(note.refund.status, refund.status))
     return { changed: false, order: before, note };
   const order = await recordRefund(before.id, note.id, { id: refund.id, status: refund.status });
   if (!order) {
