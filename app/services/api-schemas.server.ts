@@ -265,6 +265,10 @@ export const OrderListQuery = z.object({ cursor, limit: limit(100, 25) }).strict
 
 export const OrderIdParam = z.object({ id: z.string().openapi({ description: "The order's id" }) });
 
+export const CreditNoteParams = OrderIdParam.extend({
+  noteId: z.string().openapi({ description: "The credit note's id (creditNotes[].id of the order)" }),
+});
+
 export const PlaceOrderBody = z
   .object({
     lines: z
@@ -340,6 +344,17 @@ export const Statement = z
   .openapi("Statement");
 
 // --- Staff ------------------------------------------------------------------------------------------
+
+export const PayoutBody = z
+  .object({
+    reference: z
+      .string({ required_error: "Give the bank transfer's reference", invalid_type_error: "The reference is text" })
+      .trim()
+      .min(1, "Give the bank transfer's reference")
+      .max(60, "A reference is at most 60 characters"),
+  })
+  .strict()
+  .openapi("PayoutBody");
 
 export const ShipBody = z
   .object({

@@ -5,6 +5,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import {
+  CreditNoteParams,
   DocumentParam,
   Order,
   OrderIdParam,
@@ -15,6 +16,7 @@ import {
   PartListQuery,
   PartNumberParam,
   PaymentBody,
+  PayoutBody,
   PlaceOrderBody,
   Problem,
   ShipBody,
@@ -225,6 +227,31 @@ function buildDocument(serverUrl: string) {
       201: json(Order.extend({ paidInFull: z.boolean() }), "The order with the payment"),
       ...problems(400, 404, 409, 413, 415, 422),
     },
+  });
+
+  registry.registerPath({
+    method: "post",
+    path: "/staff/orders/{id}/cancel",
+    operationId: "cancelPaidOrder",
+    tags: ["Staff"],
+    summary:
+      "Cancel a paid or invoiced order before any parcel left: its stock goes back, a credit note credits it in full, a card is refunded (scope payments)",
+    security,
+    request: { params: OrderIdParam },
+    responses: { 200: json(Order, "The order, cancelled and credited"), ...problems(404, 409) },
+  });
+  registry.registerPath({
+    method: "post",
+    path: "/staff/orders/{id}/credit-notes/{noteId}/payout",
+    operationId: "recordPayout",
+    tags: ["Staff"],
+    summary: "Record a credit note's account credit paid out by bank transfer, once (scope payments)",
+    security,
+    request: {
+      params: CreditNoteParams,
+      body: { required: true, content: { "application/json": { schema: PayoutBody } } },
+    },
+    responses: { 200: json(Order, "The order, its credit note paid out"), ...problems(400, 404, 409, 413, 415, 422) },
   });
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -648,6 +648,74 @@ describe("staff", () => {
     );
   });
 
+  test("staff cancel a paid order before it ships and pay its account credit out by bank, each once", async () => {
+    const customer = await keyFor("customer", ["read", "order"]);
+    const part = await createPart({ minOrderQuantity: 1, priceCents: 1000, availableQuantity: 100 });
+    const placed = await call(customer.token, "/orders", {
+      method: "POST",
+      body: { lines: [{ partNumber: part.partNumber, quantity: 10 }], ...delivery, payment: "bank-transfer" },
+    });
+    expect(placed.status).toBe(201);
+    const order = (await placed.json()) as { id: string; number: string; total: { amount: number } };
+    const staff = await keyFor("admin", ["orders", "payments"]);
+    const paid = await call(staff.token, `/staff/orders/${order.id}/payments`, {
+      method: "POST",
+      body: {
+        amount: order.total.amount,
+        receivedOn: new Date().toISOString().slice(0, 10),
+        method: "bank-transfer",
+        reference: order.number,
+      },
+    });
+    expect(paid.status).toBe(201);
+
+    // Cancelling money is the payments scope's: a key for shipping alone is refused, and nothing changes.
+    const shipper = await keyFor("admin", ["orders"]);
+    await expectProblem(await call(shipper.token, `/staff/orders/${order.id}/cancel`, { method: "POST" }), 403);
+    expect((await Order.findById(order.id).lean())?.status).toBe("paid");
+
+    const cancelled = await call(staff.token, `/staff/orders/${order.id}/cancel`, { method: "POST" });
+    expect(cancelled.status).toBe(200);
+    const credited = (await cancelled.json()) as {
+      status: string;
+      creditNotes: { id: string; number: string; total: { amount: number }; accountCredit: { amount: number } }[];
+    };
+    expect(credited.creditNotes).toHaveLength(1);
+    const [note] = credited.creditNotes;
+    expect(note).toMatchObject({
+      total: { amount: order.total.amount },
+      accountCredit: { amount: order.total.amount },
+    });
+    expect((await Part.findById(part.id).lean())?.availableQuantity).toBe(100);
+    const again = await expectProblem(
+      await call(staff.token, `/staff/orders/${order.id}/cancel`, { method: "POST" }),
+      409,
+    );
+    expect(again.detail).toContain(note.number);
+    await expectProblem(await call(staff.token, `/staff/orders/${"0".repeat(24)}/cancel`, { method: "POST" }), 404);
+
+    const payout = (body: unknown, noteId = note.id) =>
+      call(staff.token, `/staff/orders/${order.id}/credit-notes/${noteId}/payout`, { method: "POST", body });
+    const blank = await expectProblem(await payout({ reference: "  " }), 422);
+    expect(blank.errors?.map((error) => error.field)).toEqual(["reference"]);
+    await expectProblem(await payout({ reference: "x".repeat(61) }), 422);
+    await expectProblem(await payout({ reference: "BACS-9", extra: true }), 422);
+    await expectProblem(await payout({ reference: "BACS-9" }, "0".repeat(24)), 404);
+    expect((await Order.findById(order.id).lean())?.creditNotes?.[0]?.payout).toBeFalsy();
+
+    const out = await payout({ reference: "BACS-9" });
+    expect(out.status).toBe(200);
+    expect(
+      ((await out.json()) as { creditNotes: { paidOutAt: string | null }[] }).creditNotes[0].paidOutAt,
+    ).toBeTruthy();
+    expect((await Order.findById(order.id).lean())?.creditNotes?.[0]?.payout).toMatchObject({
+      amountCents: order.total.amount,
+      reference: "BACS-9",
+    });
+    const twice = await expectProblem(await payout({ reference: "BACS-10" }), 409);
+    expect(twice.detail).toContain("BACS-9");
+  });
+
   test("recording a payment: the same one again is refused naming the first unless it is a second payment; bad dates are refused, nothing written", async () => {
     const customer = await keyFor("customer", ["read", "order"]);
     const part = await createPart({ minOrderQuantity: 1, priceCents: 1000 });
@@ -748,6 +816,8 @@ describe("the API's description", () => {
       "/parts",
       "/parts/{number}",
       "/staff/orders-to-ship",
+      "/staff/orders/{id}/cancel",
+      "/staff/orders/{id}/credit-notes/{noteId}/payout",
       "/staff/orders/{id}/payments",
       "/staff/orders/{id}/ship",
       "/staff/stock",
