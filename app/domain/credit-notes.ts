@@ -179,7 +179,8 @@ export type CreditNoteView = {
   refundCents: number;
   appliedCents: number;
   accountCreditCents: number;
-  refund: { id: string | null; status: RefundStatus; refundedAt: string | null } | null;
+  /** Its refund to the card: when it succeeded, or when Stripe reported it failed or cancelled. */
+  refund: { id: string | null; status: RefundStatus; refundedAt: string | null; failedAt: string | null } | null;
   /** The account credit paid out by bank, once staff recorded it. */
   payout: { paidAt: string; amountCents: number; reference: string; by: string | null } | null;
 };

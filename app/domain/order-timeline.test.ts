@@ -103,6 +103,28 @@ describe("an order's timeline", () => {
     expect(orderTimeline(order, "admin").at(-1)?.label).toBe("Refunded to the card: $50.00 (re_1)");
   });
 
+  test("a refund Stripe reported failed says so, with the amount to pay back by bank, and then its payout", () => {
+    const order = {
+      ...placed,
+      paidAt: "2026-03-02T09:05:00.000Z",
+      transactionId: "pi_2",
+      creditNotes: [
+        {
+          number: "CN-000008",
+          issuedAt: "2026-03-12T08:00:00.000Z",
+          issuedBy: null,
+          totalCents: 2_500,
+          refundCents: 2_500,
+          refund: { id: "re_2", status: "failed", refundedAt: null, failedAt: "2026-03-13T08:00:00.000Z" },
+          payout: { paidAt: "2026-03-14T08:00:00.000Z", amountCents: 2_500, reference: "BACS-1", by: null },
+        },
+      ],
+    };
+    const events = orderTimeline(order, "customer");
+    expect(events.map((event) => event.event)).toEqual(["placed", "paid", "credit-note", "refund-failed", "payout"]);
+    expect(events[3].label).toBe("Refund to the card failed: $25.00 to pay back by bank transfer");
+  });
+
   test("a reorder links to the earlier order on the reader's own screens", () => {
     const order = { ...placed, reorderedFrom: "abc123", reorderedFromNumber: "SO-100001" };
     expect(orderTimeline(order, "customer")[1].link).toEqual({ to: "/dashboard/orders/abc123", text: "SO-100001" });

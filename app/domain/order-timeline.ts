@@ -23,6 +23,7 @@ export type TimelineEvent = {
     | "return-received"
     | "credit-note"
     | "refund"
+    | "refund-failed"
     | "payout";
   label: string;
   at: string;
@@ -80,7 +81,7 @@ type TimedOrder = {
     issuedBy: string | null;
     totalCents: number;
     refundCents: number;
-    refund: { id: string | null; status: string; refundedAt: string | null } | null;
+    refund: { id: string | null; status: string; refundedAt: string | null; failedAt?: string | null } | null;
     accountCreditCents?: number;
     payout?: { paidAt: string; amountCents: number; reference: string; by: string | null } | null;
   }[];
@@ -206,6 +207,16 @@ export function orderTimeline(
               label: `Refunded to the card: ${formatCents(note.refundCents)}${viewer === "admin" && note.refund.id ? ` (${note.refund.id})` : ""}`,
               at: note.refund.refundedAt,
               actor: "the shop, through Stripe",
+            },
+          ]
+        : []),
+      ...((note.refund?.status === "failed" || note.refund?.status === "canceled") && note.refund.failedAt
+        ? [
+            {
+              event: "refund-failed" as const,
+              label: `Refund to the card failed: ${formatCents(note.refundCents)} to pay back by bank transfer`,
+              at: note.refund.failedAt,
+              actor: "the shop, told by Stripe",
             },
           ]
         : []),

@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type Stripe from "stripe";
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { orderTimeline } from "~/domain/order-timeline";
 import { Audit } from "~/models/audit.server";
 import { Outbox } from "~/models/outbox.server";
 import { Part } from "~/models/part.server";
@@ -391,6 +392,7 @@ describe("credit notes and refunds", () => {
     expect(await report("failed")).toBe("refund_recorded");
     const after = (await getOrderById(order.id))!;
     expect(after.creditNotes[0].refund?.status).toBe("failed");
+    expect(orderTimeline(after, "customer").map((event) => event.event)).toContain("refund-failed");
     expect(after.refundedCents).toBe(0);
     const cookie = await sessionCookieHeader(user.id);
     const statement = await (

@@ -36,6 +36,7 @@ export async function recordRefund(
         ...(refund.id ? { [`${at}.id`]: refund.id } : {}),
         [`${at}.status`]: refund.status,
         ...(refund.status === "succeeded" ? { [`${at}.refundedAt`]: new Date() } : {}),
+        ...(refund.status === "failed" || refund.status === "canceled" ? { [`${at}.failedAt`]: new Date() } : {}),
         ...(refund.failure ? { [`${at}.failure`]: refund.failure.slice(0, 300) } : {}),
       },
       // The refund went through: its event (webhooks) is noted with the change.

@@ -48,13 +48,15 @@ export const creditNoteSchema = new Schema({
   refundCents: { type: Number, required: true, min: 0 },
   appliedCents: { type: Number, required: true, min: 0 },
   accountCreditCents: { type: Number, required: true, min: 0 },
-  /** The Stripe refund of `refundCents`: its id once Stripe answered, its status, and when it succeeded. */
+  /** The Stripe refund of `refundCents`: its id once Stripe answered, its status, and when it succeeded or failed. */
   refund: {
     type: new Schema(
       {
         id: { type: String },
         status: { type: String, enum: REFUND_STATUSES, required: true },
         refundedAt: { type: Date },
+        /** When Stripe reported it failed or cancelled (it is then owed by bank). */
+        failedAt: { type: Date },
         failure: { type: String, maxlength: 300 },
       },
       { _id: false },
@@ -89,7 +91,7 @@ type CreditNoteDoc = {
   refundCents: number;
   appliedCents: number;
   accountCreditCents: number;
-  refund?: { id?: string | null; status: string; refundedAt?: Date | null } | null;
+  refund?: { id?: string | null; status: string; refundedAt?: Date | null; failedAt?: Date | null } | null;
   payout?: { paidAt: Date; amountCents?: number | null; reference: string; by?: string | null } | null;
 };
 
@@ -136,6 +138,7 @@ export function toCreditNoteViews(
             id: note.refund.id ?? null,
             status: note.refund.status as RefundStatus,
             refundedAt: iso(note.refund.refundedAt),
+            failedAt: iso(note.refund.failedAt),
           }
         : null,
       payout: note.payout
