@@ -163,6 +163,8 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
   "api.v1.parts._index": { notAPage: "the JSON API" },
   "api.v1.parts.$number": { notAPage: "the JSON API" },
   "api.v1.staff.orders-to-ship": { notAPage: "the JSON API" },
+  "api.v1.staff.orders.$id.cancel": { notAPage: "the JSON API" },
+  "api.v1.staff.orders.$id.credit-notes.$noteId.payout": { notAPage: "the JSON API" },
   "api.v1.staff.orders.$id.payments": { notAPage: "the JSON API" },
   "api.v1.staff.orders.$id.ship": { notAPage: "the JSON API" },
   "api.v1.staff.stock": { notAPage: "the JSON API" },
