@@ -195,7 +195,8 @@ export async function ensureDemoReturns(now: number, caseyEmail: string, staffEm
       { _id: line.partId, restockedReturns: { $ne: receivedId } },
       { $inc: { onHand: 4, availableQuantity: 4 }, $push: { restockedReturns: receivedId } },
     );
-  // The received return is credited (CN-000001 on a fresh demo); card money shows as refunded (a seed: Stripe is not asked).
+  // The received return is credited (CN-000001 on a fresh demo): the order was paid by bank transfer, so the
+  // credit goes on the account; card money would show as refunded (a seed: Stripe is not asked).
   const credited = await issueCreditNote(
     order._id.toString(),
     { reason: "return", returnId: receivedId.toString() },
