@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { cancelPaidOrderWithCredit } from "~/orders/credit-notes.server";
-import { apiCall, methodNotAllowed, notFound, ok, problem } from "~/services/api.server";
+import { apiCall, methodNotAllowed, ok, problem } from "~/services/api.server";
 import { orderJson } from "~/services/api-views.server";
 
 /**
@@ -11,7 +11,6 @@ export async function action(args: ActionFunctionArgs) {
   if (args.request.method !== "POST") return methodNotAllowed("POST");
   return apiCall(args, "payments", async ({ user }) => {
     const cancelled = await cancelPaidOrderWithCredit(args.params.id ?? "", { actor: user, context: args.context });
-    if (!cancelled.ok && cancelled.status === 404) throw notFound(cancelled.message);
     if (!cancelled.ok) return problem(cancelled.status, cancelled.message);
     return ok(orderJson(cancelled.order));
   });

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { payOutCredit } from "~/orders/credit-notes.server";
-import { apiCall, methodNotAllowed, notFound, ok, problem, readJson } from "~/services/api.server";
+import { apiCall, methodNotAllowed, ok, problem, readJson } from "~/services/api.server";
 import { PayoutBody } from "~/services/api-schemas.server";
 import { orderJson } from "~/services/api-views.server";
 
@@ -16,7 +16,6 @@ export async function action(args: ActionFunctionArgs) {
       actor: user,
       context: args.context,
     });
-    if (!paid.ok && paid.status === 404) throw notFound(paid.message);
     if (!paid.ok) return problem(paid.status, paid.message);
     return ok(orderJson(paid.order));
   });

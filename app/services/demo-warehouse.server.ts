@@ -9,6 +9,7 @@ import { recordRefund } from "~/orders/model/refunds.server";
 import mongoose from "mongoose";
 import { EMPTY_ADDRESS, formatAddress, type PostalAddress } from "~/domain/address";
 import { taxLinesFor, taxPlaceFor, taxTotal } from "~/domain/tax";
+import { RMA_NUMBER_BASE } from "~/domain/returns";
 import { Part } from "~/models/part.server";
 import { User } from "~/models/user.server";
 import { Company } from "~/models/company.server";
@@ -137,7 +138,7 @@ export async function ensureDemoReturns(now: number, caseyEmail: string, staffEm
   ];
   const requester = { requestedBy: casey._id, requestedByName: casey.name };
   const receivedId = new mongoose.Types.ObjectId();
-  const rma = async () => 100_000 + (await nextInSequence("rma"));
+  const rma = async () => RMA_NUMBER_BASE + (await nextInSequence("rma"));
   const returns = [
     {
       ...requester,
