@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -8,7 +7,7 @@ import { getSessionId } from "~/services/session-cookie.server";
 import { getUser } from "~/services/guards.server";
 import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/services/cache.server";
 import { approveEmailChange, checkEmailChangeToken, confirmEmailChange } from "~/services/email-change.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { redirectWithSuccess } from "~/services/toast.server";
 
 const PROBLEMS = {
@@ -36,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readForm(request), { schema: mailedLinkSchema });
+  const submission = parseForm(await readForm(request), { schema: mailedLinkSchema });
   const token = submission.status === "success" ? submission.value.token : "";
   const step = (await checkEmailChangeToken(token)).step;
   if (step === "approve") {

@@ -11,7 +11,7 @@ import { requireAdmin } from "~/services/guards.server";
 import { createPart } from "~/services/parts.server";
 import { DEFAULT_BRAND } from "~/domain/catalogue";
 import { newPartSchema } from "~/forms/catalogue-forms";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { DEFAULT_MIN_ORDER, dollarsToCents } from "~/forms/shop-forms";
 
 const FAILED_TO_ADD = "Failed to add the part";
@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const submission = parseWithZod(await readForm(request), { schema: newPartSchema });
+  const submission = parseForm(await readForm(request), { schema: newPartSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const {
     name,

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/services/toast.server";
@@ -18,7 +17,7 @@ import { getUserById, listUsers } from "~/models/user.server";
 import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
 import { userActionSchema } from "~/forms/account-schemas";
 import { getUser, requireAdmin } from "~/services/guards.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { grantAdmin, revokeAdmin, signOutEverywhere } from "~/services/users.server";
 
 const PER_PAGE = 20;
@@ -63,7 +62,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await getUser(request);
   if (!user || user.role !== "admin") throw new Response(MAKE_ADMIN_FAILED, { status: 403 });
 
-  const submission = parseWithZod(await readForm(request), { schema: userActionSchema });
+  const submission = parseForm(await readForm(request), { schema: userActionSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { userId, intent } = submission.value;
   const page = pageFrom(request);

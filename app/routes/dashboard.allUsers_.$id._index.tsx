@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import {
   type ActionFunctionArgs,
   type HeadersFunction,
@@ -15,7 +14,7 @@ import { CustomerPricingForm } from "~/components/customer-pricing-form";
 import { customerPricingSchema } from "~/forms/pricing-forms";
 import { setCustomerPricing, taxInWords } from "~/services/users.server";
 import { requireAdmin } from "~/services/guards.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { formatCents } from "~/format";
 import { shopUnpaidCaps } from "~/models/unpaid-caps.server";
 import { formatDay, orderStateText, termsWords } from "~/domain/order-states";
@@ -82,7 +81,7 @@ async function savePricing(
   admin: { id: string; email: string },
   context: ActionFunctionArgs["context"],
 ) {
-  const submission = parseWithZod(formData, { schema: customerPricingSchema });
+  const submission = parseForm(formData, { schema: customerPricingSchema });
   const intent = "pricing" as const;
   if (submission.status !== "success") return dataWithInit({ intent, result: submission.reply() }, { status: 400 });
   if (user.role !== "customer") {

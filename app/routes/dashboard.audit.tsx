@@ -19,6 +19,7 @@ import {
 import { requireAdmin } from "~/services/guards.server";
 import { formatDateTime, formatQuantity } from "~/format";
 import { parsePage } from "~/forms/shop-forms";
+import { parseForm } from "~/services/form.server";
 
 const PER_PAGE = 50;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -27,7 +28,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const params = new URL(request.url).searchParams;
-  const submission = parseWithZod(params, { schema: auditFilterSchema });
+  const submission = parseForm(params, { schema: auditFilterSchema });
   const headers = { "Cache-Control": "private, no-store" };
   if (submission.status !== "success") {
     // Bad filters show their message next to the field and no entries (nothing is guessed).

@@ -49,7 +49,7 @@ import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/forms/c
 import { formatCents, formatQuantity } from "~/format";
 import { safeRedirect } from "~/domain/safe-redirect";
 import { useHydrated } from "~/hooks/hydrated";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { newOneTimeKey, runOnce } from "~/services/one-time-key.server";
 import { ONE_TIME_KEY_FIELD } from "~/forms/one-time-key";
 import { cartRefusalCookie } from "~/services/cart-refusal.server";
@@ -107,7 +107,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 async function cartAction(request: Request, user: Awaited<ReturnType<typeof requireCustomer>>) {
   const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: cartSchema });
+  const submission = parseForm(formData, { schema: cartSchema });
   const posted = { intent: String(formData.get("intent") ?? ""), partId: String(formData.get("partId") ?? "") };
   const refuse = (message: string, status: number, field?: string) =>
     data<ActionData>(

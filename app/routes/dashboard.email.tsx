@@ -1,10 +1,9 @@
-import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
 import { requireUser } from "~/services/guards.server";
 import { sendVerificationEmail } from "~/services/email-verification.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { mailRequestAttempt } from "~/services/mail-throttle.server";
 import { clientIp } from "~/services/rate-limit.server";
 import { redirectWithError, redirectWithSuccess } from "~/services/toast.server";
@@ -18,7 +17,7 @@ export async function loader() {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, { redirectTo: "/dashboard" });
-  const submission = parseWithZod(await readForm(request), { schema: emailActionSchema });
+  const submission = parseForm(await readForm(request), { schema: emailActionSchema });
   if (submission.status !== "success") return redirectWithError("/dashboard", "That request was not understood.");
   if (user.emailVerified) return redirectWithSuccess("/dashboard", "Your email address is already verified.");
   const refusal = await mailRequestAttempt({ ip: clientIp(context), email: user.email, action: "verify-email" });

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -9,7 +8,7 @@ import { FailedMailList, toFailedMailItems } from "~/components/failed-mail";
 import { ErrorList } from "~/components/forms";
 import { requireAdmin } from "~/services/guards.server";
 import { listFailedMail, sendFailedMailAgain } from "~/services/failed-mail.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { redirectWithSuccess } from "~/services/toast.server";
 
 const resendSchema = z.object({
@@ -29,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const submission = parseWithZod(await readForm(request), { schema: resendSchema });
+  const submission = parseForm(await readForm(request), { schema: resendSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const message = await sendFailedMailAgain({ outboxId: submission.value.outboxId, admin, context });
   if (!message) {

@@ -22,7 +22,7 @@ import { type OrderView } from "~/orders/model/view.server";
 import { removeUnpaidOrder } from "~/orders/service.server";
 import { requireAdmin } from "~/services/guards.server";
 import { formatCents, formatDateTime, formatQuantity } from "~/format";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { orderFilterSchema, toOrderFilter } from "~/forms/order-filters";
 import { manageOrdersSchema, parsePage } from "~/forms/shop-forms";
 import {
@@ -41,7 +41,7 @@ import {
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const params = new URL(request.url).searchParams;
-  const submission = parseWithZod(params, { schema: orderFilterSchema });
+  const submission = parseForm(params, { schema: orderFilterSchema });
   const headers = { "Cache-Control": "private, no-store" };
   if (submission.status !== "success") {
     // A bad filter shows its message next to the field and no orders (nothing is guessed).
@@ -72,7 +72,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: manageOrdersSchema });
+  const submission = parseForm(formData, { schema: manageOrdersSchema });
   const posted = { orderId: String(formData.get("orderId") ?? ""), intent: String(formData.get("intent") ?? "") };
   if (submission.status !== "success") return data({ ...posted, result: submission.reply() }, { status: 400 });
 

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import {
   type ActionFunctionArgs,
   type HeadersFunction,
@@ -11,9 +10,10 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DecideReturnForms, OrderReturns, ReceiveReturnForm } from "~/components/order-returns";
 import { getOrderById } from "~/orders/model/reads.server";
 import { decideOnReturn, receiveReturnedParts } from "~/orders/returns.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { requireAdmin } from "~/services/guards.server";
 import { returnDecisionSchema } from "~/forms/return-forms";
+import { refuseMalformedList } from "~/forms/list-fields";
 import { redirectWithSuccess } from "~/services/toast.server";
 import { formatCents } from "~/format";
 
@@ -37,8 +37,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const entry = order?.returns.find((candidate) => candidate.id === params.returnId);
   if (!order || !entry) throw new Response(NOT_FOUND, { status: 404 });
   const formData = await readForm(request);
+  refuseMalformedList(formData, "lines", ["quantity"]);
   const intent = String(formData.get("intent") ?? "approve");
-  const submission = parseWithZod(formData, { schema: returnDecisionSchema(intent) });
+  const submission = parseForm(formData, { schema: returnDecisionSchema(intent) });
   if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400 });
   const options = { actor: { id: admin.id, email: admin.email }, context };
   const value = submission.value;

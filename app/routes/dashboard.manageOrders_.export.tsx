@@ -1,5 +1,4 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { parseWithZod } from "@conform-to/zod";
 import { eachOrder } from "~/orders/model/search.server";
 import { type OrderView } from "~/orders/model/view.server";
 import { requireAdmin } from "~/services/guards.server";
@@ -10,6 +9,7 @@ import { formatInvoiceNumber } from "~/orders/model/invoice.server";
 import { describeShipment } from "~/domain/shipping";
 import { paymentLine } from "~/domain/order-payments";
 import type { PostalAddress } from "~/domain/address";
+import { parseForm } from "~/services/form.server";
 
 /**
  * The delivery address, one column a field (for a carrier's import or a mail merge) after the
@@ -77,7 +77,7 @@ const COLUMNS: CsvColumn<OrderView>[] = [
 /** Manage Orders as CSV: the same filters as the page (q, status, from, to), every matching order. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const submission = parseWithZod(new URL(request.url).searchParams, { schema: orderFilterSchema });
+  const submission = parseForm(new URL(request.url).searchParams, { schema: orderFilterSchema });
   if (submission.status !== "success") {
     const messages = Object.values(submission.error ?? {}).flat();
     return new Response(`The filters are not valid: ${messages.join(" ")}`, {

@@ -14,7 +14,7 @@ import { removePart, savePriceAndStock } from "~/services/parts.server";
 import { requireAdmin } from "~/services/guards.server";
 import { formatCents, formatQuantity } from "~/format";
 import { dollarsToCents, manageProductsSchema, parsePage, priceFieldValue, updatePartSchema } from "~/forms/shop-forms";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -30,7 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // The price as stored decides whether a price with cents is "unchanged" (never the form's word for it).
   const previous = formData.get("intent") === "update" ? await getPart(String(formData.get("partId") ?? "")) : null;
   if (previous) formData.set("currentPriceCents", String(previous.priceCents));
-  const submission = parseWithZod(formData, { schema: manageProductsSchema });
+  const submission = parseForm(formData, { schema: manageProductsSchema });
   const posted = { partId: String(formData.get("partId") ?? ""), intent: String(formData.get("intent") ?? "") };
   if (submission.status !== "success") return data({ ...posted, result: submission.reply() }, { status: 400 });
 

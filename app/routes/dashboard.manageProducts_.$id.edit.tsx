@@ -11,7 +11,7 @@ import { getPartForEdit, partNumberTaken } from "~/models/part-catalogue.server"
 import { editPart } from "~/services/parts.server";
 import { requireAdmin } from "~/services/guards.server";
 import { catalogueFormDefaults, editPartSchema } from "~/forms/catalogue-forms";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { dollarsToCents, priceFieldValue } from "~/forms/shop-forms";
 import { redirectWithSuccess } from "~/services/toast.server";
 
@@ -34,7 +34,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const stored = await getPartForEdit(id);
   if (!stored) throw new Response(MISSING, { status: 404 });
   formData.set("currentPriceCents", String(stored.priceCents));
-  const submission = await parseWithZod(formData, {
+  const submission = await parseForm(formData, {
     async: true,
     schema: editPartSchema.superRefine(async ({ partNumber }, ctx) => {
       if (await partNumberTaken(partNumber, id)) ctx.addIssue({ path: ["partNumber"], code: "custom", message: TAKEN });

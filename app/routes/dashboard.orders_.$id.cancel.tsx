@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import {
   type ActionFunctionArgs,
   type HeadersFunction,
@@ -20,7 +19,7 @@ import { formatCents } from "~/format";
 import { describeOrder } from "~/domain/order-lines";
 import { cancelOrderSchema } from "~/forms/shop-forms";
 import { ORDER_STATE_WORDS } from "~/domain/order-states";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 
 const NOT_FOUND = "We could not find that order in your account.";
 const NOT_UNPAID = "Only unpaid orders can be cancelled.";
@@ -53,7 +52,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const order = await getOwnOrder(params.id ?? "", user);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
   if (!mayHandleOrder(user, order)) throw new Response(NOT_FOUND, { status: 404 });
-  const submission = parseWithZod(await readForm(request), { schema: cancelOrderSchema });
+  const submission = parseForm(await readForm(request), { schema: cancelOrderSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   // An order waiting for approval is withdrawn by the buyer who placed it (an owner declines it instead).
   const cancelled =

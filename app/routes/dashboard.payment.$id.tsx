@@ -1,5 +1,4 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
 import {
   type ActionFunctionArgs,
   type HeadersFunction,
@@ -29,7 +28,7 @@ import { formatCents, formatQuantity } from "~/format";
 import { canTakeCardPayments, createOrderCheckoutSession, createOrderPaymentIntent } from "~/services/stripe.server";
 import { company } from "~/content/company";
 import { BankTransferDetails } from "~/components/bank-transfer";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 
 const NOT_FOUND = "We could not find that order among yours.";
 const SERVICE_DOWN = "We could not reach the card payment service. Please try again in a moment.";
@@ -115,7 +114,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** Without JavaScript: a Stripe Checkout Session for the order, and off to Stripe's hosted page. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { order } = await requireUnpaidOrder(request, params.id);
-  const submission = parseWithZod(await readForm(request), { schema: checkoutSchema });
+  const submission = parseForm(await readForm(request), { schema: checkoutSchema });
   if (submission.status !== "success") return dataWithInit(submission.reply(), { status: 400 });
   if (!canTakeCardPayments()) {
     return dataWithInit(submission.reply({ formErrors: [NOT_CONFIGURED] }), { status: 503 });

@@ -9,7 +9,7 @@ import { getPriceGroup, listPriceGroups, priceGroupNameTaken } from "~/models/pr
 import { countInPriceGroup } from "~/models/user.server";
 import { removePriceGroup, writePriceGroup } from "~/services/price-groups.server";
 import { requireAdmin } from "~/services/guards.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { formatRules, priceGroupSchema, priceGroupsSchema, RULES_HELP } from "~/forms/pricing-forms";
 import { redirectWithSuccess } from "~/services/toast.server";
 
@@ -37,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const submission = parseWithZod(await readForm(request), { schema: priceGroupsSchema });
+  const submission = parseForm(await readForm(request), { schema: priceGroupsSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const value = submission.value;
   if (value.intent === "delete") {

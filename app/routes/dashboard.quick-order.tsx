@@ -33,7 +33,7 @@ import { MAX_ORDER_LINES } from "~/domain/order-lines";
 import { MAX_PAD_CHARACTERS, parsePad, QUICK_ORDER_PATH, quickOrderSchema } from "~/forms/quick-order";
 import { checkPadLines, type PadLineCheck } from "~/services/quick-order.server";
 import { normalisePartNumber } from "~/services/part-number.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { newOneTimeKey, runOnce } from "~/services/one-time-key.server";
 import { ONE_TIME_KEY_FIELD } from "~/forms/one-time-key";
 import { redirectWithSuccess } from "~/services/toast.server";
@@ -117,13 +117,13 @@ async function quickOrderAction(request: Request, user: Awaited<ReturnType<typeo
   const formData = await readForm(request);
   if (!can(user, "order")) {
     // Said above the form, with every line and field as typed.
-    const refused = parseWithZod(formData, { schema: quickOrderSchema }).reply({ formErrors: [ACCOUNTS_CANNOT_ORDER] });
+    const refused = parseForm(formData, { schema: quickOrderSchema }).reply({ formErrors: [ACCOUNTS_CANNOT_ORDER] });
     return dataWithInit<ActionData>({ result: refused, checks: [], stamp: Date.now() }, { status: 403 });
   }
   // "Round up to N" on a checked line: that line's quantity becomes its part's minimum, then all is checked again.
   const roundedPad = await roundUpLine(formData, new URL(request.url).searchParams.get("roundUp"));
   if (roundedPad !== null) formData.set("lines", roundedPad);
-  const submission = parseWithZod(formData, { schema: quickOrderSchema });
+  const submission = parseForm(formData, { schema: quickOrderSchema });
   const stamp = Date.now();
   if (submission.status !== "success") {
     return dataWithInit<ActionData>({ result: submission.reply(), checks: [], stamp }, { status: 400 });

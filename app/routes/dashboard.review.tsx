@@ -9,7 +9,7 @@ import { inputAttributes, ErrorList, SubmitButton, TextareaField, useIsPending }
 import { createReview, DEFAULT_AVATAR } from "~/models/review.server";
 import { requireCustomer } from "~/services/guards.server";
 import { DEFAULT_RATING, REVIEW_MAX_LENGTH, reviewSchema } from "~/forms/shop-forms";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
@@ -21,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireCustomer(request);
-  const submission = parseWithZod(await readForm(request), { schema: reviewSchema });
+  const submission = parseForm(await readForm(request), { schema: reviewSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   await createReview({ user, ...submission.value });
   return redirectWithSuccess("/", "Thank you! Your review is on the home page.");

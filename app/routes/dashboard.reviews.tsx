@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -11,7 +10,7 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { getReviewForAdmin, listReviewsForAdmin } from "~/models/review.server";
 import { moderateReview } from "~/services/reviews.server";
 import { requireAdmin } from "~/services/guards.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { truncate } from "~/domain/format";
 import { formatDateTime } from "~/format";
 import { parsePage, reviewModerationSchema } from "~/forms/shop-forms";
@@ -50,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const submission = parseWithZod(await readForm(request), { schema: reviewModerationSchema });
+  const submission = parseForm(await readForm(request), { schema: reviewModerationSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { intent, reviewId } = submission.value;
   const page = parsePage(new URL(request.url).searchParams.get("page"));

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -11,7 +10,7 @@ import { revokeKeysMadeBy } from "~/services/account-access.server";
 import { sessionActionSchema } from "~/forms/account-schemas";
 import { getSessionId } from "~/services/session-cookie.server";
 import { requireUser } from "~/services/guards.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { formatDateTime } from "~/format";
 import { redirectWithSuccess } from "~/services/toast.server";
 
@@ -25,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await readForm(request), { schema: sessionActionSchema });
+  const submission = parseForm(await readForm(request), { schema: sessionActionSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const current = await getSessionId(request);
   if (submission.value.intent === "revoke-keys") {

@@ -5,7 +5,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { forgotPasswordSchema, RESET_LINK_SENT } from "~/forms/account-schemas";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { mailRequestAttempt } from "~/services/mail-throttle.server";
 import { requestPasswordReset } from "~/services/password-reset.server";
 import { clientIp } from "~/services/rate-limit.server";
@@ -17,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
+  const submission = parseForm(formData, { schema: forgotPasswordSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { email } = submission.value;
   const refusal = await mailRequestAttempt({ ip: clientIp(context), email, action: "password-reset" });

@@ -13,7 +13,7 @@ import { startSession } from "~/services/session-cookie.server";
 import { getPart } from "~/models/part.server";
 import { safeRedirect } from "~/domain/safe-redirect";
 import { clientIp, signInThrottle, type Refusal } from "~/services/rate-limit.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { redirectWithSuccess } from "~/services/toast.server";
 import { finishSignIn, redirectAfterSignIn } from "~/services/sign-in-intent.server";
 
@@ -71,7 +71,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: loginSchema });
+  const submission = parseForm(formData, { schema: loginSchema });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }

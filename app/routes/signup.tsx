@@ -12,7 +12,7 @@ import { isGoogleSignInAvailable } from "~/services/google-sign-in.server";
 import { startSession } from "~/services/session-cookie.server";
 import { passwordProblem, hashPassword } from "~/services/password.server";
 import { clientIp, signInThrottle } from "~/services/rate-limit.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { sendWelcomeEmail } from "~/services/email-verification.server";
 import { safeRedirect } from "~/domain/safe-redirect";
 import { finishSignIn, redirectAfterSignIn } from "~/services/sign-in-intent.server";
@@ -25,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: signupSchema });
+  const submission = parseForm(formData, { schema: signupSchema });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }

@@ -1,5 +1,4 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
@@ -7,7 +6,7 @@ import { ErrorList, SubmitButton, useIsPending } from "~/components/forms";
 import { getUserById } from "~/models/user.server";
 import { setOrderUpdateEmails } from "~/models/user-profile.server";
 import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/services/cache.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { readUnsubscribeToken } from "~/services/unsubscribe.server";
 
 export const UNSUBSCRIBED =
@@ -30,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
   if (!formData.has("token")) formData.set("token", new URL(request.url).searchParams.get("token") ?? "");
-  const submission = parseWithZod(formData, { schema: unsubscribeSchema });
+  const submission = parseForm(formData, { schema: unsubscribeSchema });
   const userId = submission.status === "success" ? readUnsubscribeToken(submission.value.token) : null;
   if (!userId || !(await setOrderUpdateEmails(userId, false))) {
     return data(

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -7,7 +6,7 @@ import { mailedLinkSchema } from "~/forms/account-schemas";
 import { getUser } from "~/services/guards.server";
 import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/services/cache.server";
 import { checkVerifyToken, verifyEmailWithToken } from "~/services/email-verification.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { getSessionId } from "~/services/session-cookie.server";
 import { redirectWithSuccess } from "~/services/toast.server";
 
@@ -34,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** One use, then on to the dashboard (or the login) with a toast. */
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readForm(request), { schema: mailedLinkSchema });
+  const submission = parseForm(await readForm(request), { schema: mailedLinkSchema });
   const keepSessionId = await getSessionId(request);
   const problem =
     submission.status === "success" ? await verifyEmailWithToken(submission.value.token, { keepSessionId }) : "unknown";

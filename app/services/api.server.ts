@@ -9,6 +9,7 @@ import { RateLimiterMongo, RateLimiterRes } from "rate-limiter-flexible";
 import type { z } from "zod";
 import { claimIdempotencyKey, releaseIdempotencyKey, storeIdempotentAnswer } from "~/models/idempotency.server";
 import type { ApiScope } from "~/domain/api-scopes";
+import { MAX_IMPORT_LINES } from "~/forms/stock-import";
 import { authenticateToken, type KeyHolder } from "./api-keys.server";
 import { getEnv } from "./env.server";
 import { readLimitedBody } from "./form.server";
@@ -73,9 +74,54 @@ const refuse = (...args: Parameters<typeof problem>) => new ApiProblem(problem(.
 
 export const notFound = (what = "That resource does not exist.") => refuse(404, what);
 
+/** The most field errors one answer lists: enough for any real request, never a body's worth. */
+const MAX_FIELD_ERRORS = 50;
+
 /** zod's issues as the problem's field list ("lines.0.quantity"). */
 export function fieldErrors(error: z.ZodError): FieldError[] {
-  return error.issues.map((issue) => ({ field: issue.path.join(".") || "(body)", message: issue.message }));
+  return error.issues
+    .slice(0, MAX_FIELD_ERRORS)
+    .map((issue) => ({ field: issue.path.join(".") || "(body)", message: issue.message }));
+}
+
+/**
+ * What the largest request body of the API holds, with room to spare: MAX_IMPORT_LINES stock updates
+ * of a few fields each, nested four deep (`updates[0].backorder.allowed`), under short keys.
+ */
+export const JSON_LIMITS = {
+  values: MAX_IMPORT_LINES * 10,
+  items: MAX_IMPORT_LINES,
+  depth: 6,
+  keyLength: 100,
+} as const;
+
+const JSON_REFUSALS = {
+  size: "The body has more values than any request of this API.",
+  depth: "The body is nested deeper than any request of this API.",
+  key: "The body has a key longer than any field of this API.",
+} as const;
+
+/** Which of JSON_LIMITS `value` passes, walked without recursion; null when within all of them. */
+function jsonBeyondLimits(value: unknown): keyof typeof JSON_REFUSALS | null {
+  const stack: [unknown, number][] = [[value, 1]];
+  let values = 0;
+  while (stack.length) {
+    const [next, depth] = stack.pop()!;
+    if (++values > JSON_LIMITS.values) return "size";
+    if (next === null || typeof next !== "object") continue;
+    if (depth > JSON_LIMITS.depth) return "depth";
+    const children = Array.isArray(next) ? next : Object.keys(next);
+    if (children.length > JSON_LIMITS.items) return "size";
+    if (Array.isArray(next)) {
+      for (const child of next) stack.push([child, depth + 1]);
+    } else {
+      for (const [key, child] of Object.entries(next)) {
+        if (key.length > JSON_LIMITS.keyLength) return "key";
+        stack.push([child, depth + 1]);
+      }
+    }
+  }
+  return null;
 }
 
 export function validationProblem(errors: FieldError[]) {
@@ -94,6 +140,8 @@ export async function readJson<S extends z.ZodTypeAny>(request: Request, schema:
   } catch {
     throw refuse(400, "The body is not valid JSON.");
   }
+  const beyond = jsonBeyondLimits(value);
+  if (beyond) throw refuse(beyond === "size" ? 413 : 400, JSON_REFUSALS[beyond]);
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new ApiProblem(validationProblem(fieldErrors(parsed.error)));
   return parsed.data;

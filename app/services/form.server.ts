@@ -1,8 +1,17 @@
+import { parseWithZod } from "@conform-to/zod";
+import {
+  bodyHasTooManyFields,
+  formBeyondBounds,
+  onlySchemaFields,
+  TOO_MANY_FIELDS,
+  UNREADABLE_CONTROL,
+  type FormRefusal,
+} from "~/forms/form-bounds";
 import { getEnv } from "./env.server";
 
 const FORM_TYPES = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
 
-function refuse(status: 400 | 413, message: string): never {
+function refuse({ status, message }: FormRefusal): never {
   throw new Response(message, {
     status,
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
@@ -10,23 +19,62 @@ function refuse(status: 400 | 413, message: string): never {
 }
 
 /**
+ * Refuses, before any parse builds on it, a form (or query string) that no form of the shop sends:
+ * too many fields (413), or a name past the forms' bounds (400). The answer echoes nothing sent.
+ */
+export function assertBoundedForm(form: FormData | URLSearchParams) {
+  const refusal = formBeyondBounds(form);
+  if (refusal) refuse(refusal);
+}
+
+/**
  * Every action reads its form through this. A body that is not a web form (JSON, no content type,
- * broken multipart) is a 400 with a plain message, and one larger than BODY_LIMIT_BYTES a 413,
- * counted as it arrives (the server refuses a larger Content-Length before this runs).
+ * broken multipart) is a 400 with a plain message, one larger than BODY_LIMIT_BYTES a 413 (counted
+ * as it arrives; the server refuses a larger Content-Length before this runs), and one past the
+ * forms' bounds (FORM_LIMITS) a 413 or 400.
  */
 export async function readForm(request: Request): Promise<FormData> {
   const contentType = request.headers.get("Content-Type") ?? "";
   if (!FORM_TYPES.test(contentType)) {
-    refuse(400, "This address takes a web form (application/x-www-form-urlencoded or multipart/form-data).");
+    refuse({
+      status: 400,
+      message: "This address takes a web form (application/x-www-form-urlencoded or multipart/form-data).",
+    });
   }
   const body = await readLimitedBody(request, getEnv().BODY_LIMIT_BYTES);
-  if (body === null) refuse(413, "That request is too large.");
+  if (body === null) refuse({ status: 413, message: "That request is too large." });
+  if (bodyHasTooManyFields(body, contentType)) refuse(TOO_MANY_FIELDS);
+  let form: FormData;
   try {
-    return await new Response(new Uint8Array(body), { headers: { "Content-Type": contentType } }).formData();
+    form = await new Response(new Uint8Array(body), { headers: { "Content-Type": contentType } }).formData();
   } catch {
-    refuse(400, "The form could not be read. Please reload the page and send it again.");
+    refuse({ status: 400, message: "The form could not be read. Please reload the page and send it again." });
   }
+  assertBoundedForm(form);
+  return form;
 }
+
+/**
+ * parseWithZod for the server: the payload is held to the forms' bounds (a query string as much as a
+ * form) and read for the schema's own fields only, so a reply never carries back a field the schema
+ * does not have.
+ */
+export const parseForm: typeof parseWithZod = ((payload: FormData | URLSearchParams, options: { schema: unknown }) => {
+  assertBoundedForm(payload);
+  const parse = () =>
+    (parseWithZod as (p: FormData | URLSearchParams, o: unknown) => unknown)(
+      onlySchemaFields(payload, options.schema),
+      options,
+    );
+  if (!payload.has("__intent__")) return parse();
+  // Conform throws on a list intent aimed at a field that is no list: a forged form, not a fault of ours.
+  try {
+    const result = parse();
+    return result instanceof Promise ? result.catch(() => refuse(UNREADABLE_CONTROL)) : result;
+  } catch {
+    refuse(UNREADABLE_CONTROL);
+  }
+}) as typeof parseWithZod;
 
 /**
  * The body's bytes, or null once it passes `limit` (counted as it arrives; the rest is left unread,

@@ -1,10 +1,11 @@
-import { parseWithZod, unstable_coerceFormValue as coerceFormValue } from "@conform-to/zod";
+import { unstable_coerceFormValue as coerceFormValue } from "@conform-to/zod";
 import { z } from "zod";
 import { findMake, findModel, FIRST_MODEL_YEAR, LAST_MODEL_YEAR } from "~/content/vehicles";
 import { PART_CURSOR_PATTERN } from "~/models/part-keyset.server";
 import { type CatalogueFilters } from "~/models/part-query-plan.server";
 import { BRAND_MAX_LENGTH, CATEGORIES, type Category } from "~/domain/catalogue";
 import { PART_SORTS, SEARCH_MAX_LENGTH } from "~/domain/search";
+import { parseForm } from "./form.server";
 
 /** Far beyond any real catalogue; keeps skip() within sane bounds. */
 export const MAX_PAGE = 100_000;
@@ -57,7 +58,7 @@ export type PartsSearch = z.infer<typeof partsSearchSchema>;
 const coercedPartsSearchSchema = coerceFormValue(partsSearchSchema);
 
 export function parsePartsSearch(searchParams: URLSearchParams) {
-  return parseWithZod(searchParams, { schema: coercedPartsSearchSchema, disableAutoCoercion: true });
+  return parseForm(searchParams, { schema: coercedPartsSearchSchema, disableAutoCoercion: true });
 }
 
 /** The picked vehicle as far as it goes: a make, then its model, then a year the model was built. */

@@ -8,6 +8,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import mongoose from "mongoose";
 import { describe, expect, test } from "vitest";
+import { routeModules, routeUrl } from "../setup/route-files";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");
@@ -34,31 +35,9 @@ function tableUnder(file: string, heading: string): string[][] {
   return rows;
 }
 
-/** The URL of a Remix v2 flat-routes module name, with each parameter as `{}` and a splat as `*`. */
-function routeUrl(name: string): string {
-  const segments: string[] = [];
-  // Dots inside [ ] are escaped: `[sitemap.xml]`, `api.v1.openapi[.json]`.
-  for (const raw of name.match(/(?:\[[^\]]*\]|[^.])+/g) ?? []) {
-    if (raw === "_index" || (raw.startsWith("_") && !raw.startsWith("_["))) continue; // index or pathless layout
-    const segment = raw.endsWith("_") ? raw.slice(0, -1) : raw; // a trailing _ only leaves the parent layout
-    if (segment === "$") segments.push("*");
-    else if (segment.startsWith("$")) segments.push("{}");
-    else segments.push(segment.replace(/\[([^\]]*)\]/g, "$1"));
-  }
-  return `/${segments.join("/")}`;
-}
-
-/** Every route module in app/routes (a file, or a folder with route.tsx) by its URL. */
-function routeModules(): Map<string, string> {
-  const dir = path.join(root, "app/routes");
-  const byUrl = new Map<string, string>();
-  for (const entry of readdirSync(dir)) {
-    if (entry.startsWith(".") || /\.test\.tsx?$/.test(entry)) continue;
-    const isFolder = statSync(path.join(dir, entry)).isDirectory();
-    const name = isFolder ? entry : entry.replace(/\.(tsx?|jsx?)$/, "");
-    byUrl.set(routeUrl(name), entry);
-  }
-  return byUrl;
+/** Every route module by its URL, parameters as `{}`. */
+function routeModuleUrls(): Map<string, string> {
+  return new Map(routeModules().map(({ url, entry }) => [url.replace(/\{[^}]*\}/g, "{}"), entry]));
 }
 
 /** The URLs of the README's route table: every backticked path of a row's first cell, parameters as `{}`. */
@@ -97,14 +76,14 @@ describe("the README's route table", () => {
 
   test("names every route module", () => {
     const documented = new Set(documentedRoutes());
-    const missing = [...routeModules()]
+    const missing = [...routeModuleUrls()]
       .filter(([url]) => !documented.has(url))
       .map(([url, file]) => `${url} (${file})`);
     expect(missing).toEqual([]);
   });
 
   test("names only routes that exist", () => {
-    const modules = routeModules();
+    const modules = routeModuleUrls();
     const unknown = documentedRoutes().filter((url) => !modules.has(url) && !servedOutsideRoutes(url));
     expect(unknown).toEqual([]);
   });

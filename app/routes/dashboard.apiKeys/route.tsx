@@ -13,7 +13,7 @@ import { createKeyFor, listKeysFor, revokeKeyOf, scopesOf } from "~/services/api
 import { SCOPE_WORDS } from "~/domain/api-scopes";
 import { requireUser } from "~/services/guards.server";
 import { can } from "~/services/companies.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { formatDateTime } from "~/format";
 import { redirectWithSuccess } from "~/services/toast.server";
 
@@ -46,7 +46,7 @@ type ActionData = { result: SubmissionResult<string[]>; created?: { name: string
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await readForm(request), { schema: apiKeyActionSchema });
+  const submission = parseForm(await readForm(request), { schema: apiKeyActionSchema });
   if (submission.status !== "success") {
     return data<ActionData>({ result: submission.reply() }, { status: 400 });
   }

@@ -19,7 +19,7 @@ import { accountTermsSchema } from "./forms";
 import { requireAdmin } from "~/services/guards.server";
 import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
 import { capsWords, setCapsOfCompany, setTermsOfCompany } from "~/services/companies.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { unpaidCapsSchema } from "~/forms/hold-forms";
 import { formatCents } from "~/format";
 import { shopUnpaidCaps } from "~/models/unpaid-caps.server";
@@ -86,7 +86,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const label = company.company.companyName || "The company";
   const changed = ["This company changed meanwhile; reload the page."];
   if (formData.get("intent") === "unpaid-caps") {
-    const submission = parseWithZod(formData, { schema: unpaidCapsSchema });
+    const submission = parseForm(formData, { schema: unpaidCapsSchema });
     const intent = "unpaid-caps" as const;
     if (submission.status !== "success") return data<Reply>({ intent, result: submission.reply() }, { status: 400 });
     const caps = {
@@ -98,7 +98,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     }
     return redirectWithSuccess(path, `${label} may hold unpaid: ${capsWords(caps)}`);
   }
-  const submission = parseWithZod(formData, { schema: accountTermsSchema });
+  const submission = parseForm(formData, { schema: accountTermsSchema });
   const intent = "terms" as const;
   if (submission.status !== "success") return data<Reply>({ intent, result: submission.reply() }, { status: 400 });
   const terms = { termsDays: submission.value.termsDays, creditLimitCents: submission.value.creditLimit * 100 };

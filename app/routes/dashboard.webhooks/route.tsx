@@ -10,7 +10,7 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { listEndpointsOf, listRecentDeliveries, MAX_ENDPOINTS_PER_OWNER } from "~/models/webhook.server";
 import { mayMakeCredentials, VERIFY_FIRST } from "~/services/account-access.server";
 import { requireUser } from "~/services/guards.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { formatDateTime } from "~/format";
 import { redirectWithSuccess } from "~/services/toast.server";
 import { addEndpointSchema, webhookActionSchema, WEBHOOKS_PATH } from "./forms";
@@ -52,7 +52,7 @@ type ActionData = { result: SubmissionResult<string[]>; created?: { url: string;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await readForm(request), { schema: webhookActionSchema });
+  const submission = parseForm(await readForm(request), { schema: webhookActionSchema });
   if (submission.status !== "success") return data<ActionData>({ result: submission.reply() }, { status: 400 });
   const actor = user;
   if (!mayManageWebhooks(actor)) {
