@@ -12,9 +12,10 @@ import { dbOutageGuard, RETRY_AFTER_SECONDS } from "./server/db-outage";
 import { withPageUrls } from "./server/single-fetch";
 import { connectWithRetry, oneLine, StartupError } from "./server/db-start";
 import { checkDataDirectory, isLocalDbError, startSupervisedLocalDb, type LocalDb } from "./server/local-db";
-import { isLocalUrl, mailInbox, startMailCatcher, type MailCatcher } from "./server/mail-catcher";
+import { mailInbox, startMailCatcher, type MailCatcher } from "./server/mail-catcher";
+import { isFromThisMachine, isLocalUrl } from "./server/local-request";
 import { createLogger, requestLogger } from "./server/logger";
-import { apiRouteMatcher, bodyLimit, knownMethods, sameOriginWrites } from "./server/request-guards";
+import { apiRouteMatcher, bodyLimit, knownMethods, sameOriginWrites, unreadBodies } from "./server/request-guards";
 import { cspNonce, privateAnswers, securityHeaders } from "./server/security-headers";
 import { gracefulShutdown } from "./server/shutdown";
 
@@ -116,18 +117,21 @@ try {
 // --- Mail ---------------------------------------------------------------------------------------
 // Without SMTP_URL the shop catches its own mail, as it runs its own database without MONGODB_URI.
 // Production on a real database never gets here without SMTP_URL (server/env.ts refuses to start).
-// The caught mail holds reset links: its pages answer only to this machine (server/mail-catcher.ts),
-// and not at all when production serves a public address.
+// The caught mail holds reset links: its pages are there only in a demo on this machine (the local
+// database, a PUBLIC_URL only this machine opens, no proxy configured), and answer only to requests
+// straight from this machine (server/local-request.ts).
 let mailCatcher: MailCatcher | undefined;
 let smtpUrl = env.SMTP_URL;
-const showCaughtMail = env.NODE_ENV !== "production" || isLocalUrl(env.PUBLIC_URL);
+const proxyConfigured = env.TRUST_PROXY !== false;
+const showCaughtMail = Boolean(localDb) && isLocalUrl(env.PUBLIC_URL) && !proxyConfigured;
 if (!smtpUrl) {
   mailCatcher = await startMailCatcher();
   smtpUrl = mailCatcher.smtpUrl;
   logger.info(
     showCaughtMail
       ? `SMTP_URL is unset: mail is caught locally, read it at ${env.PUBLIC_URL}/dev/mail from this machine`
-      : "SMTP_URL is unset: mail is caught locally and not shown (PUBLIC_URL is public); set SMTP_URL to send it",
+      : "SMTP_URL is unset: mail is caught locally and not shown (only a demo on its local database, " +
+          "with a local PUBLIC_URL and no TRUST_PROXY, shows it); set SMTP_URL to send it",
   );
 }
 const mailWorker = await runtime.startMailWorker({
@@ -233,24 +237,33 @@ app.use(
 app.use(knownMethods());
 app.use(sameOriginWrites({ publicOrigin: new URL(env.PUBLIC_URL).origin, isApiRoute: (path) => isApiRoute(path) }));
 app.use(bodyLimit({ limitBytes: env.BODY_LIMIT_BYTES }));
+// A body the answer did not wait for is read and dropped, or its connection closed (server/request-guards.ts).
+app.use(unreadBodies({ limitBytes: env.BODY_LIMIT_BYTES }));
 
 // Readiness: this instance can serve, its database read and written (a health document, within
 // 2 s). Liveness (/livez) only says the process answers: a database outage must not restart it.
-app.get("/healthz", async (_req, res) => {
+// Anyone (a load balancer) learns ok or not from the status; what is wrong, and which integrations
+// have keys, only a request straight from this machine (server/local-request.ts).
+app.get("/healthz", async (req, res) => {
   res.setHeader("Cache-Control", "no-store");
-  // Which integrations have keys (booleans only, never a value).
-  const integrations = { stripe: runtime.env.isStripeConfigured(env), google: runtime.env.isGoogleConfigured(env) };
+  const detailed = isFromThisMachine(req, { proxyConfigured });
+  const answer = (status: 200 | 503, words: string) => {
+    if (!detailed) return res.status(status).json({ status: status === 200 ? "ok" : "unavailable" });
+    // Which integrations have keys (booleans only, never a value).
+    const integrations = { stripe: runtime.env.isStripeConfigured(env), google: runtime.env.isGoogleConfigured(env) };
+    return res.status(status).json({ status: words, integrations });
+  };
   // Shutting down: no longer ready, so a load balancer sends nothing new while requests finish.
-  if (shutdown.draining) return res.status(503).json({ status: "shutting down", integrations });
+  if (shutdown.draining) return answer(503, "shutting down");
   // Known to be away: answered at once, as pages are.
-  if (outage.down) return res.status(503).json({ status: "database unavailable", integrations });
+  if (outage.down) return answer(503, "database unavailable");
   // Answered 503 the moment the heartbeat finds the database frozen, whatever the check waits on.
   const health = await outage
     .whileUp(db.checkDbHealth({ deadlineMs: 2000 }))
     .catch(() => ({ ok: false, problem: "unavailable" }) as const);
   outage.noteHealth(health.ok ? null : health.problem);
-  if (health.ok) return res.status(200).json({ status: "ok", integrations });
-  res.status(503).json({ status: `database ${health.problem}`, integrations });
+  if (health.ok) return answer(200, "ok");
+  answer(503, `database ${health.problem}`);
 });
 app.get("/livez", (_req, res) => {
   res.setHeader("Cache-Control", "no-store");
@@ -283,7 +296,7 @@ if (env.BENCH_STATIC_DIR) {
   app.use("/__static", express.static(path.resolve(env.BENCH_STATIC_DIR), { index: false }));
 }
 
-if (mailCatcher && showCaughtMail) app.use(mailInbox(mailCatcher));
+if (mailCatcher && showCaughtMail) app.use(mailInbox(mailCatcher, { proxyConfigured }));
 
 app.all("*", privateAnswers, (req, res, next) => handleRemix(req, res, next));
 

@@ -15,6 +15,8 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/admin.test.ts",
   "tests/integration/api-fuzz.test.ts",
   "tests/integration/backorders.test.ts",
+  "tests/integration/search-limits.test.ts",
+  "tests/integration/bounded-forms.test.ts",
   "tests/integration/returns.test.ts",
   "tests/integration/credit-notes.test.ts",
   "tests/integration/bench-queries.test.ts",

@@ -43,6 +43,14 @@ const schema = z.object({
     .default(15),
   LOGIN_FAILS_PER_IP_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(100),
   SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(50),
+  /**
+   * Text searches (/parts?q=, GET /api/v1/parts?q=; app/services/search-guard.server.ts): how many a
+   * minute one client address, or one API key, may run (an office behind one address searches
+   * together: generous); and how long the same search's answer is kept and served again, in seconds
+   * (0: not kept). An answer served again is not counted.
+   */
+  SEARCHES_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
+  SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /** The API (app/services/api.server.ts): calls per key per minute, and how long an Idempotency-Key's answer is kept. */
   API_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(300),
   API_IDEMPOTENCY_HOURS: z.coerce

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { RequestHandler } from "express";
 import type { SMTPServer } from "smtp-server";
+import { isFromThisMachine } from "./local-request";
 
 /**
  * A local SMTP server that keeps what it receives, for development, demos and tests: the shop
@@ -100,46 +101,20 @@ export async function startMailCatcher({ port = 0, host = "127.0.0.1" } = {}): P
 
 const escape = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-/** Headers a reverse proxy adds (nginx, Apache, Caddy, HAProxy, CDNs): their presence means a proxy relayed the request. */
-const PROXY_HEADERS = [
-  "forwarded",
-  "x-forwarded-for",
-  "x-forwarded-host",
-  "x-forwarded-proto",
-  "x-forwarded-port",
-  "x-real-ip",
-  "x-client-ip",
-  "via",
-  "cf-connecting-ip",
-  "true-client-ip",
-];
-
-/** A peer on this machine: 127.0.0.0/8 or ::1, also as an IPv4-mapped IPv6 address. */
-export function isLoopbackAddress(address: string | undefined) {
-  if (!address) return false;
-  const plain = address.startsWith("::ffff:") ? address.slice(7) : address;
-  return plain === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(plain);
-}
-
-/** A PUBLIC_URL that only this machine can open (localhost, a loopback address). */
-export function isLocalUrl(url: string) {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-  return host === "localhost" || host.endsWith(".localhost") || isLoopbackAddress(host);
-}
-
 /**
  * The caught mail over HTTP: `/dev/mail` (a page, newest first, each message's HTML in a sandboxed
  * frame), `/dev/mail.json` (all of them), `/dev/mail/{id}.html` (one message's HTML part).
  *
- * Reset and verification links are in there, so only a browser on this machine may read them: the
- * peer's socket address decides (a header such as X-Forwarded-For could be forged), and a request
- * that carries any proxy header is refused too, since a reverse proxy on this machine connects from
- * loopback on behalf of anyone. Any other request gets the shop's own 404, as if the pages did not exist.
+ * Reset and verification links are in there, so only a browser on this machine may read them,
+ * straight, not through a proxy (server/local-request.ts); server.ts mounts these pages only in a
+ * demo on this machine. Any other request gets the shop's own 404, as if the pages did not exist.
  */
-export function mailInbox(catcher: Pick<MailCatcher, "messages" | "clear">): RequestHandler {
+export function mailInbox(
+  catcher: Pick<MailCatcher, "messages" | "clear">,
+  { proxyConfigured = false }: { proxyConfigured?: boolean } = {},
+): RequestHandler {
   return (req, res, next) => {
-    if (!req.path.startsWith("/dev/mail") || !isLoopbackAddress(req.socket.remoteAddress)) return next();
-    if (PROXY_HEADERS.some((name) => req.headers[name] !== undefined)) return next();
+    if (!req.path.startsWith("/dev/mail") || !isFromThisMachine(req, { proxyConfigured })) return next();
     // Only on the catcher's own answers: set before next() it doubled every page's Cache-Control.
     res.setHeader("Cache-Control", "no-store");
     if (req.method === "GET" && req.path === "/dev/mail.json") return void res.json(catcher.messages());

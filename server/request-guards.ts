@@ -85,6 +85,38 @@ export function bodyLimit({ limitBytes }: { limitBytes: number }) {
   };
 }
 
+/**
+ * A body the answer did not wait for: an action that refused before reading it, a page with no
+ * action (405). Remix's adapter reads the first chunks into the request's web stream and stops, so
+ * the rest stays in the connection and the next request on it (a browser's next page, a client's
+ * next call) is never read: it waits for the server's headers timeout, about a minute. Once the
+ * answer has gone, what is left is read and dropped, up to `limitBytes` and `lingerMs` (a chunked
+ * body has no length to refuse up front); past either, the connection is closed.
+ */
+export function unreadBodies({ limitBytes, lingerMs = 5000 }: { limitBytes: number; lingerMs?: number }) {
+  return function unreadBodies(req: Request, res: Response, next: NextFunction) {
+    const hasBody = Number(req.get("content-length") ?? 0) > 0 || req.get("transfer-encoding") !== undefined;
+    if (hasBody) res.once("finish", () => dropTheRest(req, limitBytes, lingerMs));
+    next();
+  };
+}
+
+function dropTheRest(req: Request, limitBytes: number, lingerMs: number) {
+  if (req.readableEnded || req.destroyed) return;
+  const close = () => req.socket.destroy();
+  const timer = setTimeout(close, lingerMs).unref();
+  // Whatever was reading it (the request's web stream) gets nothing more; the bytes are counted and dropped.
+  req.removeAllListeners("data");
+  let left = limitBytes;
+  req.on("data", (chunk: Buffer) => {
+    left -= chunk.length;
+    if (left < 0) close();
+  });
+  req.once("end", () => clearTimeout(timer));
+  req.once("close", () => clearTimeout(timer));
+  req.resume();
+}
+
 /** Methods the shop answers; TRACE, CONNECT and any other get 405 before Remix (which cannot build a Request for TRACE). */
 const KNOWN_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
 

@@ -237,9 +237,9 @@ export function renderDocumentHtml(data: OrderDocumentData) {
 export async function printDocument(
   data: OrderDocumentData,
   paper: PaperSize,
-  { requester }: { requester?: string } = {},
+  { requester, company }: { requester?: string; company?: string } = {},
 ) {
-  const pdf = await htmlToPdf(renderDocumentHtml(data), paper, { requester });
+  const pdf = await htmlToPdf(renderDocumentHtml(data), paper, { requester, company });
   if (data.kind === "credit-note")
     return Buffer.from(await facturXOf(eInvoiceSource(data), pdf, documentFileName(data)));
   if (data.kind !== "invoice") return pdf;

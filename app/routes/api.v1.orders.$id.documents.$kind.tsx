@@ -32,13 +32,16 @@ export async function loader(args: LoaderFunctionArgs) {
     if (kind === "ubl" || kind === "credit-note-ubl") return ublResponse(found.data);
     let pdf: Buffer;
     try {
-      pdf = await printDocument(found.data, "Letter", { requester: user.id });
+      pdf = await printDocument(found.data, "Letter", { requester: user.id, company: user.companyId });
     } catch (error) {
-      const mine = error instanceof PdfBusyError && error.mine;
-      if (!mine) args.context.logger?.error({ err: error }, "PDF failed");
-      const detail = mine
-        ? "Your other PDFs are still being made: ask again when they are done."
-        : "The PDF could not be made just now: try again shortly.";
+      const share = error instanceof PdfBusyError ? error.share : null;
+      if (!share) args.context.logger?.error({ err: error }, "PDF failed");
+      const detail =
+        share === "requester"
+          ? "Your other PDFs are still being made: ask again when they are done."
+          : share === "company"
+            ? "Your company's other PDFs are still being made: ask again shortly."
+            : "The PDF could not be made just now: try again shortly.";
       return problem(503, detail, {
         headers: { "Retry-After": "10" },
       });

@@ -1,4 +1,5 @@
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type {
   ActionFunctionArgs,
   HeadersFunction,
@@ -32,7 +33,15 @@ import {
   type TypedVehicle,
 } from "~/services/catalogue-search.server";
 import { DidYouMean, MissingNumbers, SearchNotes } from "~/components/parts-search-notes";
-import { parsePartsSearch, partsSearchSchema, pickedVehicle, searchFilters } from "~/services/parts-search.server";
+import {
+  parsePartsSearch,
+  partsSearchSchema,
+  pickedVehicle,
+  searchFilters,
+  type PartsSearch,
+} from "~/services/parts-search.server";
+import { clientIp } from "~/services/rate-limit.server";
+import { guardedSearch, normalizedQuery, searchRefusalMessage } from "~/services/search-guard.server";
 import { EMPTY_PARTS_STATE, isNarrowed, partsHref, partsParams, type PartsState } from "~/domain/parts-url";
 import { PART_SORT_LABELS, PART_SORTS, SEARCH_MAX_LENGTH } from "~/domain/search";
 import { CART_PATH } from "~/forms/cart-forms";
@@ -56,48 +65,113 @@ function canonicalUrl(state: PartsState) {
   return `${getEnv().PUBLIC_URL.replace(/\/+$/, "")}/parts${search ? `?${search}` : ""}`;
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  const remembered = await getRememberedVehicle(request);
-  const submission = parsePartsSearch(url.searchParams);
-  if (submission.status !== "success") {
-    // What can be shown of the request: the text and sort as typed, the rest dropped.
-    const state: PartsState = {
-      ...EMPTY_PARTS_STATE,
-      q: (url.searchParams.get("q") ?? "").slice(0, SEARCH_MAX_LENGTH * 2),
-      sort: partsSearchSchema.shape.sort.parse(url.searchParams.get("sort")),
-    };
-    return dataWithInit(
-      {
-        result: submission.reply(),
-        state,
-        parts: [] as Card[],
-        total: 0,
-        pageCount: 0,
-        cursors: { first: null, last: null } as { first: string | null; last: string | null },
-        facets: NO_FACETS,
-        fitsLabel: remembered ? vehicleLabel(remembered) : null,
-        remembered,
-        canonical: canonicalUrl(EMPTY_PARTS_STATE),
-        refusal: null as CartRefusal | null,
-        ...NO_SEARCH_NOTES,
-      },
-      { status: 400, headers: publicPageHeaders(request, { status: 400 }) },
-    );
-  }
+/** The page for a search that cannot be shown (400) or must wait (429): its text and sort as typed, no parts. */
+function unshownSearch(
+  request: Request,
+  url: URL,
+  remembered: Vehicle | null,
+  result: SubmissionResult<string[]>,
+  { status, headers = {} }: { status: 400 | 429; headers?: Record<string, string> },
+) {
+  const state: PartsState = {
+    ...EMPTY_PARTS_STATE,
+    q: (url.searchParams.get("q") ?? "").slice(0, SEARCH_MAX_LENGTH * 2),
+    sort: partsSearchSchema.shape.sort.parse(url.searchParams.get("sort")),
+  };
+  return dataWithInit(
+    {
+      result,
+      state,
+      parts: [] as Card[],
+      total: 0,
+      pageCount: 0,
+      cursors: { first: null, last: null } as { first: string | null; last: string | null },
+      facets: NO_FACETS,
+      fitsLabel: remembered ? vehicleLabel(remembered) : null,
+      remembered,
+      canonical: canonicalUrl(EMPTY_PARTS_STATE),
+      refusal: null as CartRefusal | null,
+      ...NO_SEARCH_NOTES,
+      paused: status === 429,
+    },
+    { status, headers: { ...publicPageHeaders(request, { status }), ...headers } },
+  );
+}
 
-  const search = submission.value;
+/**
+ * What the catalogue answers to a search: the same for everyone who asks it, so a text search's
+ * answer may be kept a little while and served again (search-guard.server.ts). Prices, the vehicle
+ * the visitor drives and cookies are the loader's, per request.
+ */
+async function searchCatalogue(search: PartsSearch) {
   const { q = "", sort, page, after, before } = search;
   // A part number (or an OE number) typed exactly: straight to that part, when only one has it.
   if (q && page === 1 && !after && !before) {
     const part = await findPartByNumber(q);
-    if (part) return redirect(`/parts/${part.id}`, { headers: { "Cache-Control": "private, no-store" } });
+    if (part) return { partId: part.id };
   }
-
   // Several part numbers at once: exactly those parts, in the order typed, and the ones not found.
   const numberList = q && page === 1 && !after && !before ? await partNumberListSearch(q) : null;
   // A make or model named in the text narrows to the parts that fit it (unless one is picked).
   const typed = withTypedVehicle(q, searchFilters(search));
+  // The counts give the total too (one read fewer); the Previous/Next links carry a cursor, so a
+  // page deep in the list is a range on the index.
+  // When the words as typed find nothing, the same search again with typing errors forgiven.
+  let facets: CatalogueFacets = NO_FACETS;
+  const { filters, forgiven } = numberList
+    ? { filters: typed.filters, forgiven: false }
+    : await forgivingFilters(typed.text, typed.filters, async (tried) => {
+        facets = await catalogueFacets(typed.text, tried);
+        return facetsTotal(facets, tried);
+      });
+  const { parts, total, cursors } = numberList
+    ? { parts: numberList.parts, total: numberList.parts.length, cursors: { first: null, last: null } }
+    : await listPartCards({
+        query: typed.text,
+        filters,
+        sort,
+        page,
+        perPage: PER_PAGE,
+        after,
+        before,
+        total: facetsTotal(facets, filters),
+      });
+  const suggestions = !numberList && total === 0 && page === 1 ? await didYouMean(typed.text) : [];
+  return { partId: null, numberList, typed, forgiven, facets, parts, total, cursors, suggestions };
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const remembered = await getRememberedVehicle(request);
+  const submission = parsePartsSearch(url.searchParams);
+  if (submission.status !== "success")
+    return unshownSearch(request, url, remembered, submission.reply(), { status: 400 });
+
+  const search = submission.value;
+  const { q = "", sort, page, after, before } = search;
+  // A text search is counted per address and its answer kept a little while; browsing is neither.
+  const searched = q
+    ? await guardedSearch(
+        { ip: clientIp(context) },
+        `parts\n${JSON.stringify({ ...search, q: normalizedQuery(q) })}`,
+        () => searchCatalogue(search),
+      )
+    : { refused: null, value: await searchCatalogue(search) };
+  if (searched.refused) {
+    const { retryAfterSeconds } = searched.refused;
+    return unshownSearch(
+      request,
+      url,
+      remembered,
+      submission.reply({ formErrors: [searchRefusalMessage(searched.refused)] }),
+      { status: 429, headers: { "Retry-After": String(retryAfterSeconds) } },
+    );
+  }
+  const found = searched.value;
+  if (found.partId !== null)
+    return redirect(`/parts/${found.partId}`, { headers: { "Cache-Control": "private, no-store" } });
+  const { numberList, typed, forgiven, facets, parts: listed, total, cursors, suggestions } = found;
+
   const picked = pickedVehicle(search);
   const state: PartsState = {
     q,
@@ -119,33 +193,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const setCookie =
     chosen && (!remembered || vehicleLabel(remembered) !== vehicleLabel(chosen)) ? await rememberVehicle(chosen) : null;
 
-  // The counts give the total too (one read fewer); the Previous/Next links carry a cursor, so a
-  // page deep in the list is a range on the index.
-  // When the words as typed find nothing, the same search again with typing errors forgiven.
-  let facets: CatalogueFacets = NO_FACETS;
-  const { filters, forgiven } = numberList
-    ? { filters: typed.filters, forgiven: false }
-    : await forgivingFilters(typed.text, typed.filters, async (tried) => {
-        facets = await catalogueFacets(typed.text, tried);
-        return facetsTotal(facets, tried);
-      });
-  const {
-    parts: listed,
-    total,
-    cursors,
-  } = numberList
-    ? { parts: numberList.parts, total: numberList.parts.length, cursors: { first: null, last: null } }
-    : await listPartCards({
-        query: typed.text,
-        filters,
-        sort,
-        page,
-        perPage: PER_PAGE,
-        after,
-        before,
-        total: facetsTotal(facets, filters),
-      });
-  const suggestions = !numberList && total === 0 && page === 1 ? await didYouMean(typed.text) : [];
   // A signed-in customer sees their own price (a page with a session cookie is never shared).
   const parts = await priceCards(await getUser(request), listed);
   const fitting = new Set(
@@ -184,6 +231,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       missingNumbers: numberList?.missing ?? null,
       forgiven,
       suggestions,
+      paused: false,
     },
     { status, headers },
   );
@@ -200,7 +248,13 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirect("/parts", { headers: { "Set-Cookie": await forgetVehicle() } });
 }
 
-export const headers: HeadersFunction = publicPageHeadersFunction;
+/** A public page's caching (cache.server.ts), and when a search that must wait may come again. */
+export const headers: HeadersFunction = (args) => {
+  const headers = new Headers(publicPageHeadersFunction(args));
+  const retryAfter = args.loaderHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
 
 /**
  * Adding to the cart from a card (a fetcher, on the hydrated page) changes nothing the list shows
@@ -251,7 +305,9 @@ export default function PartsList() {
         <div className="min-w-0 [overflow-wrap:anywhere]">
           <p className="text-slate-700" aria-live="polite" data-testid="results-summary">
             {data.result
-              ? "Please correct the search."
+              ? data.paused
+                ? "Searching is paused for a moment."
+                : "Please correct the search."
               : parts.length
                 ? `Showing ${first}–${last} of ${total} ${total === 1 ? "part" : "parts"}${state.q ? ` matching “${state.q}”` : ""}.`
                 : null}

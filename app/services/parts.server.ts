@@ -9,6 +9,7 @@ import type { PartView } from "~/domain/catalogue";
 import { formatBreaks } from "~/domain/pricing";
 import { allocateArrivedStock } from "~/orders/warehouse.server";
 import { audit, type AuditEvent, type AuditValues } from "./audit-trail.server";
+import { forgetCachedSearches } from "./search-guard.server";
 
 type By = { actor: { id: string; email: string }; context?: AuditEvent["context"] };
 
@@ -64,6 +65,7 @@ export function partEditChanges(before: PartEdit, after: PartEdit) {
 export async function createPart(fields: NewPart, { actor, context }: By) {
   const result = await addPart(fields);
   if (result.ok) {
+    forgetCachedSearches();
     await audit({
       context,
       actor,
@@ -79,6 +81,7 @@ export async function createPart(fields: NewPart, { actor, context }: By) {
 export async function editPart(id: string, fields: PartEdit, { actor, context }: By) {
   const result = await updatePartCatalogue(id, fields);
   if (result.ok) {
+    forgetCachedSearches();
     await audit({
       context,
       actor,
@@ -94,6 +97,7 @@ export async function editPart(id: string, fields: PartEdit, { actor, context }:
 export async function removePart(partId: string, { actor, context }: By) {
   const deleted = await deletePart(partId);
   if (deleted) {
+    forgetCachedSearches();
     await audit({ context, actor, action: "part.delete", target: partTarget(deleted), before: partValues(deleted) });
   }
   return deleted;
@@ -111,6 +115,7 @@ export async function savePriceAndStock(
 ) {
   const updated = await updatePartPriceAndStock(change);
   if (!updated.ok) return updated;
+  forgetCachedSearches();
   await audit({
     context,
     actor,

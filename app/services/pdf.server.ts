@@ -16,19 +16,53 @@ export const PDF_QUEUE = 6;
  * (PDF_CONCURRENCY + PDF_QUEUE), so one person asking for many cannot leave everyone else a 503.
  */
 export const PDF_PER_REQUESTER = 2;
+/**
+ * One company's share, all its people together: half the line, so the members of one company
+ * (each within their own share) cannot take the whole line either.
+ */
+export const PDF_PER_COMPANY = (PDF_CONCURRENCY + PDF_QUEUE) / 2;
 
-/** Too many PDFs asked for at once (by everyone, or by this requester): the route answers 503 with Retry-After. */
+/** Whose share was used up: the requester's own, or their company's. */
+export type PdfShare = "requester" | "company";
+
+/**
+ * Too many PDFs asked for at once (by everyone, by this requester, or by their company): the route
+ * answers 503 with Retry-After.
+ */
 export class PdfBusyError extends Error {
-  constructor(readonly mine = false) {
-    super(mine ? "This requester has PDFs printing already" : "Too many PDFs are being printed just now");
+  constructor(readonly share: PdfShare | null = null) {
+    super(
+      share === "requester"
+        ? "This requester has PDFs printing already"
+        : share === "company"
+          ? "This requester's company has PDFs printing already"
+          : "Too many PDFs are being printed just now",
+    );
+  }
+
+  /** The refusal is about the requester's (or their company's) own PDFs, not everyone's. */
+  get mine() {
+    return this.share !== null;
   }
 }
 
 // A few lines of counting instead of a queue package: one process-wide cap with a bounded line.
 let printing = 0;
 const waiting: (() => void)[] = [];
-/** PDFs each requester has printing or waiting (entries go when they reach zero). */
+/** PDFs each requester, and each company, has printing or waiting (entries go when they reach zero). */
 const inFlight = new Map<string, number>();
+const inFlightByCompany = new Map<string, number>();
+
+function countUp(counts: Map<string, number>, key: string | undefined) {
+  if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+function countDown(counts: Map<string, number>, key: string | undefined) {
+  if (!key) return;
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
+}
 
 async function takeTurn() {
   if (printing < PDF_CONCURRENCY) {
@@ -102,17 +136,19 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 
 /**
  * A PDF of a complete HTML document that needs nothing from the network. At most PDF_CONCURRENCY
- * print at once; PdfBusyError when PDF_QUEUE more already wait, or when `requester` (a user's id)
- * has PDF_PER_REQUESTER of theirs printing or waiting.
+ * print at once; PdfBusyError when PDF_QUEUE more already wait, when `requester` (a user's id) has
+ * PDF_PER_REQUESTER of theirs printing or waiting, or when `company` (that user's company) has
+ * PDF_PER_COMPANY.
  */
 export async function htmlToPdf(
   html: string,
   paper: PaperSize = "Letter",
-  { requester }: { requester?: string } = {},
+  { requester, company }: { requester?: string; company?: string } = {},
 ): Promise<Buffer> {
-  const mine = requester ? (inFlight.get(requester) ?? 0) : 0;
-  if (requester && mine >= PDF_PER_REQUESTER) throw new PdfBusyError(true);
-  if (requester) inFlight.set(requester, mine + 1);
+  if (requester && (inFlight.get(requester) ?? 0) >= PDF_PER_REQUESTER) throw new PdfBusyError("requester");
+  if (company && (inFlightByCompany.get(company) ?? 0) >= PDF_PER_COMPANY) throw new PdfBusyError("company");
+  countUp(inFlight, requester);
+  countUp(inFlightByCompany, company);
   try {
     await takeTurn();
     try {
@@ -121,11 +157,8 @@ export async function htmlToPdf(
       endTurn();
     }
   } finally {
-    if (requester) {
-      const left = (inFlight.get(requester) ?? 1) - 1;
-      if (left > 0) inFlight.set(requester, left);
-      else inFlight.delete(requester);
-    }
+    countDown(inFlight, requester);
+    countDown(inFlightByCompany, company);
   }
 }
 

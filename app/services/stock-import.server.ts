@@ -5,6 +5,7 @@ import { parse } from "csv-parse";
 import { applyImportedChange } from "~/models/part-csv.server";
 import { audit, type AuditEvent } from "./audit-trail.server";
 import { partTarget, partValues } from "./parts.server";
+import { forgetCachedSearches } from "./search-guard.server";
 import { formatCents, formatQuantity } from "~/format";
 import { MAX_PRICE_DOLLARS, MAX_STOCK } from "~/forms/shop-forms";
 import {
@@ -459,6 +460,7 @@ export async function applyImportChanges(
         : "no longer exists",
     });
   }
+  if (applied) forgetCachedSearches();
   // Stock that arrives goes to the orders waiting on backorder first, oldest first.
   if (restocked.length) await allocateArrivedStock(restocked);
   return { applied, conflicts };

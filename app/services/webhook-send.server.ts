@@ -3,42 +3,22 @@
  * network (SSRF). Each attempt resolves the name once, checks every address it gives, and connects
  * to exactly the address it checked: the connection's own lookup answers with it, so a name that
  * answers a public address to the check and 127.0.0.1 a moment later (DNS rebinding) reaches
- * nothing inside. Redirects are not followed. What the endpoint's owner is told of a failure never
- * tells a closed port from a filtered one or from one that speaks something else.
+ * nothing inside. Redirects are not followed. What the endpoint's owner is told of a failure before
+ * an HTTP answer is one sentence, whether the name does not resolve, leads inside, or the port is
+ * closed, filtered or speaks something else.
  */
 import { lookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
+import { isPublicAddress } from "~/domain/public-host";
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from "./webhooks.server";
 
 /** A name's addresses, as the operating system's resolver gives them (hosts file, DNS). */
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
 export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
-
-/** Ranges ipaddr.js 1.9 counts as unicast that are no public server's either (benchmarking, IETF, documentation). */
-const ALSO_REFUSED = ["198.18.0.0/15", "192.0.0.0/24", "2001:db8::/32", "100::/64"].map((cidr) =>
-  ipaddr.parseCIDR(cidr),
-);
-
-/**
- * Whether an address may receive webhooks: public unicast only. Loopback, private, link-local,
- * carrier-grade NAT, multicast, unspecified and reserved ranges are refused, and IPv4 inside IPv6
- * (IPv4-mapped is read as the IPv4 address it carries; NAT64, 6to4 and Teredo are refused).
- */
-export function isPublicAddress(address: string) {
-  if (!ipaddr.isValid(address)) return false;
-  const parsed = ipaddr.process(address);
-  if (parsed.range() !== "unicast") return false;
-  return !ALSO_REFUSED.some(([network, bits]) => {
-    if (parsed.kind() !== network.kind()) return false;
-    return parsed instanceof ipaddr.IPv4
-      ? parsed.match(network as ipaddr.IPv4, bits)
-      : (parsed as ipaddr.IPv6).match(network as ipaddr.IPv6, bits);
-  });
-}
 
 /** A failed attempt: `message` is what the endpoint's owner sees; `detail` is for the shop's log only. */
 export class DeliveryError extends Error {
@@ -51,9 +31,14 @@ export class DeliveryError extends Error {
   }
 }
 
-/** The one answer for every failure below HTTP: refused, reset, timed out, not TLS, not HTTP. */
+/**
+ * The one answer for every failure before an HTTP answer: a name that does not resolve, one that
+ * leads to an address inside a network, a port refused, reset or silent, not TLS, not HTTP. Told
+ * apart, they would let an endpoint's owner map the shop's network (which inside names exist,
+ * which addresses answer); the log keeps the difference.
+ */
 export const NO_ANSWER = "the endpoint could not be reached (no HTTP answer)";
-export const NOT_PUBLIC = "the name does not lead to a public address";
+const NOT_DELIVERED = `not delivered: ${NO_ANSWER}`;
 
 type SendOptions = {
   timeoutMs: number;
@@ -72,15 +57,15 @@ async function pickAddress(
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (allowLocalHttp && url.protocol === "http:" && host === "127.0.0.1") return { address: host, family: 4 };
   if (ipaddr.isValid(host)) {
-    if (!allowed(host)) throw new DeliveryError(`not delivered: ${NOT_PUBLIC}`, null, `${host} is not public`);
+    if (!allowed(host)) throw new DeliveryError(NOT_DELIVERED, null, `${host} is not public`);
     return { address: host, family: host.includes(":") ? 6 : 4 };
   }
   const addresses = await resolve(host).catch((error: unknown) => {
-    throw new DeliveryError(`not delivered: ${host} does not resolve`, null, String(error));
+    throw new DeliveryError(NOT_DELIVERED, null, `${host} does not resolve: ${String(error)}`);
   });
-  if (!addresses.length) throw new DeliveryError(`not delivered: ${host} does not resolve`, null);
+  if (!addresses.length) throw new DeliveryError(NOT_DELIVERED, null, `${host} does not resolve`);
   const refused = addresses.find(({ address }) => !allowed(address));
-  if (refused) throw new DeliveryError(`not delivered: ${NOT_PUBLIC}`, null, `${host} gave ${refused.address}`);
+  if (refused) throw new DeliveryError(NOT_DELIVERED, null, `${host} gave ${refused.address}, not public`);
   return addresses[0];
 }
 
@@ -127,9 +112,7 @@ export async function sendDelivery(
       },
     );
     request.on("error", (error: NodeJS.ErrnoException) => {
-      reject(
-        new DeliveryError(`not delivered: ${NO_ANSWER}`, null, `${pinned.address}: ${error.code ?? error.message}`),
-      );
+      reject(new DeliveryError(NOT_DELIVERED, null, `${pinned.address}: ${error.code ?? error.message}`));
     });
     request.end(delivery.body);
   });

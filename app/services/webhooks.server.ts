@@ -19,6 +19,7 @@ import {
 import type { OrderView } from "~/orders/model/view.server";
 import { listAdminRecipients } from "~/models/user.server";
 import type { CompanyRole } from "~/domain/company-roles";
+import { isPublicHost } from "~/domain/public-host";
 import { mayMakeCredentials, VERIFY_FIRST } from "./account-access.server";
 import { audit, type AuditEvent } from "./audit-trail.server";
 import { can } from "./companies.server";
@@ -188,13 +189,12 @@ export async function queueOrderWebhooks(event: OrderEvent) {
 
 // --- Endpoints ----------------------------------------------------------------------------------------
 
-const PRIVATE_HOST =
-  /^(localhost|.*\.localhost|.*\.local|.*\.internal|0\.0\.0\.0|127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+|\[.*\])$/i;
-
 /**
- * Why a URL cannot be an endpoint, or null. HTTPS to a public name only (no addresses of this
- * machine or its network: a webhook must not reach inside the shop); plain http://127.0.0.1 only
- * when WEBHOOKS_ALLOW_LOCAL_HTTP is on (tests with a local receiver).
+ * Why a URL cannot be an endpoint, or null. HTTPS to a public server only: no address of this
+ * machine or of any private or reserved range, and no name kept for inside a network (`localhost`,
+ * `*.local`, `*.internal`, …): a webhook must not reach inside the shop. Plain http://127.0.0.1 only
+ * when WEBHOOKS_ALLOW_LOCAL_HTTP is on (tests with a local receiver). Every delivery checks the
+ * addresses the name resolves to again (webhook-send.server.ts).
  */
 export function endpointUrlProblem(text: string, allowLocalHttp = getEnv().WEBHOOKS_ALLOW_LOCAL_HTTP) {
   let url: URL;
@@ -206,9 +206,7 @@ export function endpointUrlProblem(text: string, allowLocalHttp = getEnv().WEBHO
   if (url.username || url.password) return "Leave the user name and password out of the URL: each delivery is signed";
   if (url.protocol === "http:" && url.hostname === "127.0.0.1" && allowLocalHttp) return null;
   if (url.protocol !== "https:") return "The URL must start with https://";
-  if (PRIVATE_HOST.test(url.hostname) || !url.hostname.includes(".")) {
-    return "The URL must name a public server, not an address of a private network";
-  }
+  if (!isPublicHost(url.hostname)) return "The URL must name a public server, not an address of a private network";
   return null;
 }
 

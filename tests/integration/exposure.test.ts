@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -58,6 +59,20 @@ function rawGet(host: string, port: number, pathname: string, headers: Record<st
     });
     req.on("error", reject);
     req.end();
+  });
+}
+
+/** A request as nginx's default `proxy_pass` relays it: HTTP/1.0, the upstream's address as Host, no proxy header. */
+function http10Get(port: number, pathname: string) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () =>
+      socket.write(`GET ${pathname} HTTP/1.0\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`),
+    );
+    let text = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (text += chunk));
+    socket.on("end", () => resolve({ status: Number(/^HTTP\/1\.\d (\d{3})/.exec(text)?.[1] ?? 0), text }));
+    socket.on("error", reject);
   });
 }
 
@@ -122,6 +137,35 @@ describe("the caught mail of a shop without SMTP_URL", () => {
     expect((await rawGet("127.0.0.1", shop.port, "/dev/mail.json")).status).toBe(200);
   });
 
+  test("nor does one that adds no header: nginx's default proxy_pass (HTTP/1.0), or a Host that is not this machine's", async () => {
+    const relayed = await http10Get(shop.port, "/dev/mail.json");
+    expect(relayed.status).toBe(404);
+    expect(relayed.text).not.toContain("reset-password?token=");
+    // A proxy that passes the public name on, or a page whose name was pointed at 127.0.0.1 (DNS rebinding).
+    for (const host of ["shop.example.com", "attacker.example:80"]) {
+      const answer = await rawGet("127.0.0.1", shop.port, "/dev/mail.json", { Host: host });
+      expect(answer.status, host).toBe(404);
+    }
+    expect((await rawGet("127.0.0.1", shop.port, "/dev/mail.json", { Host: `localhost:${shop.port}` })).status).toBe(
+      200,
+    );
+  });
+
+  test("/healthz tells anyone ok or not and nothing more; details only to this machine without a proxy", async () => {
+    const json = async (answer: Promise<{ status: number; body: string }>) => {
+      const { status, body } = await answer;
+      return { status, body: JSON.parse(body) as unknown };
+    };
+    const bare = { status: 200, body: { status: "ok" } };
+    expect(await json(rawGet(outsideAddress!, shop.port, "/healthz"))).toEqual(bare);
+    expect(await json(rawGet("127.0.0.1", shop.port, "/healthz", { "X-Forwarded-For": "198.51.100.7" }))).toEqual(bare);
+    expect(await json(rawGet("127.0.0.1", shop.port, "/healthz", { Host: "shop.example.com" }))).toEqual(bare);
+    expect(await json(rawGet("127.0.0.1", shop.port, "/healthz"))).toEqual({
+      status: 200,
+      body: { status: "ok", integrations: { stripe: expect.any(Boolean), google: expect.any(Boolean) } },
+    });
+  });
+
   test("a profile picture carries one CSP and one nosniff header, its own closed ones", async () => {
     const name = `${randomBytes(16).toString("hex")}.png`;
     const dir = path.join(work, "avatars");
@@ -162,6 +206,30 @@ describe("a production demo (local database, no SMTP_URL)", () => {
     const shop = await shopWith({ NODE_ENV: "production", SMTP_URL: "", MONGODB_URI: "", HOST: "127.0.0.1" });
     expect((await rawGet("127.0.0.1", shop.port, "/healthz")).status).toBe(200);
     await expect(rawGet(outsideAddress!, shop.port, "/dev/mail.json")).rejects.toThrow(/ECONNREFUSED/);
+  }, 120_000);
+});
+
+describe("a demo that is not only on this machine (local database, no SMTP_URL)", () => {
+  test("started in development with a public PUBLIC_URL shows no caught mail, not even to this machine", async () => {
+    const shop = await shopWith({
+      NODE_ENV: "test",
+      SMTP_URL: "",
+      MONGODB_URI: "",
+      PUBLIC_URL: "https://shop.example.com",
+    });
+    for (const pathname of ["/dev/mail.json", "/dev/mail"]) {
+      expect((await rawGet("127.0.0.1", shop.port, pathname)).status, pathname).toBe(404);
+    }
+  }, 120_000);
+
+  test("with a proxy configured (TRUST_PROXY) shows no caught mail and no health details, not even to this machine", async () => {
+    const shop = await shopWith({ NODE_ENV: "test", SMTP_URL: "", MONGODB_URI: "", TRUST_PROXY: "loopback" });
+    for (const pathname of ["/dev/mail.json", "/dev/mail"]) {
+      expect((await rawGet("127.0.0.1", shop.port, pathname)).status, pathname).toBe(404);
+    }
+    const health = await rawGet("127.0.0.1", shop.port, "/healthz");
+    expect(health.status).toBe(200);
+    expect(JSON.parse(health.body)).toEqual({ status: "ok" });
   }, 120_000);
 });
 

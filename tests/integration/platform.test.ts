@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { request as httpRequest } from "node:http";
+import { Agent, request as httpRequest } from "node:http";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, test } from "vitest";
@@ -304,6 +304,56 @@ describe("malformed bodies answer 400 with a message, never 500, and write nothi
       "Transfer-Encoding": "chunked",
     });
     expect(chunked.status).toBe(413);
+  });
+});
+
+describe("a body the answer did not wait for", () => {
+  /**
+   * A client on one keep-alive connection, as a browser is: a POST of `body` to `path`, then a GET
+   * of /blogs. Each answer with its status and when it had arrived; a client left waiting gives up
+   * after 3 s (without the drain the second request waited for the server's headers timeout, 66 s).
+   */
+  async function postThenGet(path: string, body: Buffer) {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const started = Date.now();
+    const send = (method: string, target: string, payload?: Buffer) =>
+      new Promise<{ status: number; ms: number }>((resolve) => {
+        const url = new URL(target, SHOP);
+        const headers: Record<string, string> = payload
+          ? {
+              Origin: url.origin,
+              "Content-Type": "application/x-www-form-urlencoded",
+              "Content-Length": `${payload.length}`,
+            }
+          : {};
+        const req = httpRequest(url, { agent, method, headers, timeout: 3000 }, (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: Date.now() - started }));
+        });
+        req.on("timeout", () => {
+          req.destroy();
+          resolve({ status: 0, ms: Date.now() - started });
+        });
+        req.on("error", () => resolve({ status: -1, ms: Date.now() - started }));
+        req.end(payload);
+      });
+    try {
+      return [await send("POST", path, body), await send("GET", "/blogs")];
+    } finally {
+      agent.destroy();
+    }
+  }
+
+  const body = Buffer.from(`note=${"a".repeat(900 * 1024)}`);
+
+  test.each([
+    ["a page with no action (405)", "/blogs", 405],
+    ["an action that sends a visitor to sign in before it reads the form", "/dashboard/review", 302],
+  ])("%s: a 900 KB body does not hold up the answer or the connection's next request", async (_label, path, status) => {
+    const [posted, next] = await postThenGet(path, body);
+    expect(posted.status).toBe(status);
+    expect(next.status).toBe(200);
+    expect(next.ms).toBeLessThan(1000);
   });
 });
 

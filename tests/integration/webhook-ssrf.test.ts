@@ -10,14 +10,8 @@ import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, test } from "vitest";
 import { freePort } from "../../server/local-db";
-import {
-  DeliveryError,
-  isPublicAddress,
-  NO_ANSWER,
-  NOT_PUBLIC,
-  sendDelivery,
-  type Resolver,
-} from "~/services/webhook-send.server";
+import { isPublicAddress, isPublicHost } from "~/domain/public-host";
+import { DeliveryError, NO_ANSWER, sendDelivery, type Resolver } from "~/services/webhook-send.server";
 
 const servers: (http.Server | net.Server)[] = [];
 const openSockets = new Set<net.Socket>();
@@ -80,7 +74,7 @@ describe("DNS rebinding", () => {
     // The retries: the name now answers the inside address, which is checked and refused.
     for (let attempt = 2; attempt <= 4; attempt++) {
       expect(await failure(sendDelivery(endpoint(url), { ...delivery, attempts: attempt }, options))).toBe(
-        `not delivered: ${NOT_PUBLIC}`,
+        `not delivered: ${NO_ANSWER}`,
       );
     }
     expect(dns.asked).toEqual(Array(4).fill("rebind.example.com"));
@@ -102,7 +96,7 @@ describe("DNS rebinding", () => {
         resolve,
       }),
     );
-    expect(message).toBe(`not delivered: ${NOT_PUBLIC}`);
+    expect(message).toBe(`not delivered: ${NO_ANSWER}`);
     expect(got).toEqual([]);
   });
 });
@@ -120,6 +114,7 @@ describe("addresses refused after resolution", () => {
     ["unspecified", "0.0.0.0"],
     ["broadcast", "255.255.255.255"],
     ["benchmarking", "198.18.0.1"],
+    ["reserved (240/4)", "240.0.0.1"],
     ["IPv6 loopback", "::1"],
     ["IPv6 link-local", "fe80::1"],
     ["IPv6 unique local", "fd12:3456::1"],
@@ -140,14 +135,14 @@ describe("addresses refused after resolution", () => {
         resolve: dns.resolve,
       }),
     );
-    expect(message).toBe(`not delivered: ${NOT_PUBLIC}`);
+    expect(message).toBe(`not delivered: ${NO_ANSWER}`);
     expect(got).toEqual([]);
   });
 
   test("a URL naming an inside address directly is refused the same way", async () => {
     for (const url of ["https://127.0.0.1/hook", "https://[::ffff:7f00:1]/hook", "http://127.0.0.1:9/hook"]) {
       expect(await failure(sendDelivery(endpoint(url), delivery, { timeoutMs: 2000, allowLocalHttp: false }))).toBe(
-        `not delivered: ${NOT_PUBLIC}`,
+        `not delivered: ${NO_ANSWER}`,
       );
     }
   });
@@ -186,6 +181,27 @@ describe("what the owner is told", () => {
     expect(messages).toEqual(Array(3).fill(`not delivered: ${NO_ANSWER}`));
   });
 
+  test("a name that does not exist, one that leads inside, and a closed port read the same", async () => {
+    const closed = await freePort();
+    const attempt = (resolve: Resolver, allowed?: (address: string) => boolean) =>
+      failure(
+        sendDelivery(endpoint(`https://erp.example.com:${closed}/`), delivery, {
+          timeoutMs: 1500,
+          allowLocalHttp: false,
+          resolve,
+          allowed,
+        }),
+      );
+    const notFound = Object.assign(new Error("getaddrinfo ENOTFOUND erp.example.com"), { code: "ENOTFOUND" });
+    const messages = await Promise.all([
+      attempt(() => Promise.reject(notFound)),
+      attempt(async () => []),
+      attempt(scripted("10.0.0.7").resolve),
+      attempt(scripted("127.0.0.1").resolve, (address) => address === "127.0.0.1"),
+    ]);
+    expect(messages).toEqual(Array(4).fill(`not delivered: ${NO_ANSWER}`));
+  });
+
   test("a receiver's redirect is an answer, not a place to follow the signed body to", async () => {
     const port = await freePort();
     const inside = await receiver("127.0.0.2", port);
@@ -204,5 +220,31 @@ describe("what the owner is told", () => {
     );
     expect(message).toBe("answered 307");
     expect(inside).toEqual([]);
+  });
+});
+
+describe("hosts refused when an endpoint is added", () => {
+  test("inside ranges and names kept for inside a network are no public server's; public names and addresses are", () => {
+    for (const host of [
+      "100.64.0.1",
+      "198.18.0.1",
+      "240.0.0.1",
+      "0.0.0.0",
+      "[fd00::1]",
+      "[::ffff:10.0.0.1]",
+      "localhost",
+      "localhost.",
+      "erp.localhost",
+      "printer.local",
+      "printer.local.",
+      "metadata.google.internal",
+      "router.home.arpa",
+      "intranet",
+    ]) {
+      expect(isPublicHost(host), host).toBe(false);
+    }
+    for (const host of ["erp.example.com", "erp.example.com.", "93.184.215.14", "[2606:4700:4700::1111]"]) {
+      expect(isPublicHost(host), host).toBe(true);
+    }
   });
 });

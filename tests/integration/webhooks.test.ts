@@ -37,6 +37,15 @@ describe("the Webhooks screen", () => {
     ["https://192.168.1.20/hook", /public server/],
     ["https://localhost/hook", /public server/],
     ["https://[::1]/hook", /public server/],
+    // Carrier-grade NAT, benchmarking and reserved ranges, and names kept for inside a network.
+    ["https://100.64.0.1/hook", /public server/],
+    ["https://198.18.0.1/hook", /public server/],
+    ["https://240.0.0.1/hook", /public server/],
+    ["https://[fd00::1]/hook", /public server/],
+    ["https://localhost./hook", /public server/],
+    ["https://erp.localhost/hook", /public server/],
+    ["https://printer.local./hook", /public server/],
+    ["https://metadata.google.internal/hook", /public server/],
     ["https://user:pass@erp.example.com/hook", /user name and password/],
     [`https://erp.example.com/${"x".repeat(600)}`, /at most 500 characters/],
   ])("%s is refused by the field, nothing written", async (url, message) => {

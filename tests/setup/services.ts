@@ -46,9 +46,9 @@ export async function startServices(work: string, { shops = ["shop"] }: { shops?
     stops.push(db.stop);
     pids.db = db.pid;
 
-    // The shop runs at its default settings (sign-in throttling included), except for two intervals
-    // the mail tests wait on: it looks for due mail jobs every 200 ms instead of every 2 s, and sweeps
-    // for mail left unwritten or without a job every 5 s instead of every minute.
+    // The shop runs at its default settings (sign-in throttling and the search limit included), except
+    // for two intervals the mail tests wait on: it looks for due mail jobs every 200 ms instead of every
+    // 2 s, and sweeps for mail left unwritten or without a job every 5 s instead of every minute.
     const commonEnv: Record<string, string> = { JOBS_POLL_MS: "200", MAIL_SWEEP_MS: "5000" };
     for (const start of [startStripeMock, startOAuthServer]) {
       const provider = await start();
@@ -77,7 +77,15 @@ export async function startServices(work: string, { shops = ["shop"] }: { shops?
         const shop = await startShop({ work, db: shopDb, buildDir, extraEnv, logFile: log });
         stops.push(shop.stop);
         pids.shops.push(shop.pid);
-        env[name] = { ...shop.env, SHOP_URL: shop.url, MAIL_CATCHER_URL: mail.env.MAIL_CATCHER_URL, SHOP_LOG: log };
+        env[name] = {
+          ...shop.env,
+          SHOP_URL: shop.url,
+          MAIL_CATCHER_URL: mail.env.MAIL_CATCHER_URL,
+          SHOP_LOG: log,
+          // Tests that call the catalogue in their own process change parts in the database directly and
+          // search again at once: they keep no answers. The shop itself keeps them, as it does for users.
+          SEARCH_CACHE_SECONDS: "0",
+        };
       }),
     );
     const cpuSeconds = () => ({
