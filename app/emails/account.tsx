@@ -1,5 +1,24 @@
 import { ActionLink, EmailLayout, Paragraph, SHOP_NAME, UrlLink } from "./email-layout";
 
+/** What the first proof of an address ended among the invitations the account had sent, in words. */
+export type InvitationsEndedLines = { withdrawn: string | null; suspended: string | null; credentials: string | null };
+
+function InvitationsEnded({ lines }: { lines: InvitationsEndedLines }) {
+  return (
+    <>
+      <Paragraph>
+        Before its address was proved, the account had sent invitations to join its company. What they opened was ended:
+      </Paragraph>
+      <ul>
+        {[lines.withdrawn, lines.suspended, lines.credentials].filter(Boolean).map((line) => (
+          <li key={line}>{line}.</li>
+        ))}
+      </ul>
+      <Paragraph>If you know these people, invite them again from Your company.</Paragraph>
+    </>
+  );
+}
+
 export function PasswordResetEmail({ name, resetUrl, shopUrl }: { name: string; resetUrl: string; shopUrl: string }) {
   return (
     <EmailLayout preview={`Reset your ${SHOP_NAME} password`} shopUrl={shopUrl}>
@@ -19,12 +38,15 @@ export function PasswordChangedEmail({
   shopUrl,
   forgotUrl,
   ended = null,
+  invitations = null,
 }: {
   name: string;
   shopUrl: string;
   forgotUrl: string;
   /** The API keys and webhooks ended with it, in words ("2 API keys and 1 webhook"), if any. */
   ended?: string | null;
+  /** What the account's invitations had opened, ended when a reset link first proved the address. */
+  invitations?: InvitationsEndedLines | null;
 }) {
   return (
     <EmailLayout preview={`Your ${SHOP_NAME} password was changed`} shopUrl={shopUrl}>
@@ -38,6 +60,7 @@ export function PasswordChangedEmail({
           on the dashboard if your systems need them.
         </Paragraph>
       ) : null}
+      {invitations ? <InvitationsEnded lines={invitations} /> : null}
       <Paragraph>
         If this was not you, reset your password now at <UrlLink href={forgotUrl} /> and tell us by replying to this
         email.
@@ -142,21 +165,27 @@ export function AddressProvedEmail({
   ended,
   shopUrl,
   forgotUrl,
+  invitations = null,
 }: {
   name: string;
   sessions: number;
   ended: string | null;
   shopUrl: string;
   forgotUrl: string;
+  invitations?: InvitationsEndedLines | null;
 }) {
   const signedOut = sessions === 1 ? "1 session" : `${sessions} sessions`;
+  const onAccount = [sessions ? `${signedOut} signed out` : "", ended ? `${ended} removed` : ""].filter(Boolean);
   return (
     <EmailLayout preview={`Your ${SHOP_NAME} address is confirmed`} shopUrl={shopUrl}>
       <Paragraph>Hello {name},</Paragraph>
       <Paragraph>
-        Your email address is confirmed. To make sure only you hold the account, what was set up on it before was ended:{" "}
-        {[sessions ? `${signedOut} signed out` : "", ended ? `${ended} removed` : ""].filter(Boolean).join(", ")}.
+        Your email address is confirmed.
+        {onAccount.length
+          ? ` To make sure only you hold the account, what was set up on it before was ended: ${onAccount.join(", ")}.`
+          : ""}
       </Paragraph>
+      {invitations ? <InvitationsEnded lines={invitations} /> : null}
       <Paragraph>
         If you did not create this account, someone may have signed up with your address: choose a new password at{" "}
         <UrlLink href={forgotUrl} />, and the account is yours alone.

@@ -1,7 +1,12 @@
 import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
 
+/**
+ * The inviter's name is what they typed: it is quoted as theirs, beside their proved address, and
+ * never in the subject or the preview.
+ */
 export function CompanyInvitationEmail({
   inviter,
+  inviterEmail,
   companyName,
   roleWords,
   acceptUrl,
@@ -9,6 +14,7 @@ export function CompanyInvitationEmail({
   days,
 }: {
   inviter: string;
+  inviterEmail: string;
   companyName: string;
   roleWords: string;
   acceptUrl: string;
@@ -16,10 +22,14 @@ export function CompanyInvitationEmail({
   days: number;
 }) {
   return (
-    <EmailLayout preview={`${inviter} invites you to order for ${companyName} at ${SHOP_NAME}`} shopUrl={shopUrl}>
+    <EmailLayout preview={`${SHOP_NAME}: an invitation to order for ${companyName}`} shopUrl={shopUrl}>
       <Paragraph>Hello,</Paragraph>
       <Paragraph>
-        {inviter} invites you to join {companyName} on {SHOP_NAME} as {roleWords}. The link works once, for {days} days.
+        You are invited to join {companyName} on {SHOP_NAME} as {roleWords}. The link works once, for {days} days.
+      </Paragraph>
+      <Paragraph>
+        Sent by a member of {companyName} who gave their name as “{inviter}” ({inviterEmail}). {SHOP_NAME} checked their
+        email address, not the name or anything else they wrote.
       </Paragraph>
       <ActionLink href={acceptUrl}>Accept the invitation</ActionLink>
       <Paragraph>

@@ -15,6 +15,11 @@ import type { EmailOrder } from "./orders";
  */
 const shopUrl = "http://localhost:3000/";
 const name = "Zoë Müller-Łukasiewicz";
+const invitationsEnded = {
+  withdrawn: "2 pending invitations withdrawn: zoë@partsworks.test, łukasz@example.com",
+  suspended: "1 member who joined through them suspended (taken out of the company and signed out): ørsted@example.com",
+  credentials: "1 API key of theirs revoked, 1 webhook of theirs disabled",
+};
 const order: EmailOrder = {
   id: "6b0973146d36c00f4bd7a379",
   number: "SO-100042",
@@ -66,6 +71,7 @@ const MESSAGES: Record<string, ReactElement> = {
       forgotUrl={`${shopUrl}forgot-password`}
       shopUrl={shopUrl}
       ended="2 API keys and 1 webhook"
+      invitations={invitationsEnded}
     />
   ),
   WelcomeEmail: <account.WelcomeEmail name={name} verifyUrl={`${shopUrl}verify-email?token=t`} shopUrl={shopUrl} />,
@@ -93,12 +99,14 @@ const MESSAGES: Record<string, ReactElement> = {
       ended="1 API key and 1 webhook"
       forgotUrl={`${shopUrl}forgot-password`}
       shopUrl={shopUrl}
+      invitations={invitationsEnded}
     />
   ),
   EmailChangedEmail: <account.EmailChangedEmail name={name} newEmail="zoë@partsworks.test" shopUrl={shopUrl} />,
   CompanyInvitationEmail: (
     <company.CompanyInvitationEmail
       inviter={name}
+      inviterEmail="zoë@partsworks.test"
       companyName="Garage Ørsted & Søn"
       roleWords="a buyer"
       acceptUrl={`${shopUrl}invitations/t`}

@@ -24,11 +24,18 @@ const invitationSchema = new Schema(
     /** Who accepted it (the account that joined). */
     usedBy: { type: Schema.Types.ObjectId },
     revokedAt: { type: Date },
+    /**
+     * Set on an accepted invitation whose sender's address was proved only later: the join it
+     * opened no longer stands (an acceptance racing the proof undoes itself when it sees this).
+     */
+    voidedAt: { type: Date },
   },
   { timestamps: true },
 );
 
 invitationSchema.index({ companyId: 1, createdAt: -1 });
+// What one person sent (withdrawn and voided when their address is proved at last).
+invitationSchema.index({ invitedBy: 1, createdAt: -1 });
 // Real MongoDB deletes them a month after they expire (the local database ignores TTL indexes).
 invitationSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 30 * 24 * 60 * 60 });
 
@@ -44,6 +51,7 @@ type InvitationDoc = {
   usedAt?: Date;
   usedBy?: Types.ObjectId;
   revokedAt?: Date;
+  voidedAt?: Date;
   createdAt?: Date;
 };
 
@@ -169,4 +177,62 @@ export async function revokeInvitation(companyId: string, handle: string) {
     { $set: { revokedAt: new Date() } },
   );
   return result.modifiedCount === 1;
+}
+
+/** Invitations of the company still waiting for an answer (not accepted, withdrawn or expired). */
+export async function countPendingInvitations(companyId: string) {
+  return Invitation.countDocuments({
+    companyId,
+    usedAt: { $exists: false },
+    revokedAt: { $exists: false },
+    expiresAt: { $gt: new Date() },
+  });
+}
+
+const sentByFilter = (invitedBy: string, companyId?: string) => ({
+  invitedBy,
+  ...(companyId ? { companyId } : {}),
+});
+
+/**
+ * Withdraws every pending invitation this person sent (to `companyId` only, when given), one
+ * conditional update each, so an invitation accepted meanwhile is not counted; the addresses
+ * that were invited. Running it again withdraws nothing more.
+ */
+export async function withdrawInvitationsSentBy(invitedBy: string, companyId?: string) {
+  const pending = {
+    ...sentByFilter(invitedBy, companyId),
+    usedAt: { $exists: false },
+    revokedAt: { $exists: false },
+    expiresAt: { $gt: new Date() },
+  };
+  const docs = await Invitation.find(pending, { email: 1, companyId: 1 }).lean();
+  const withdrawn: { email: string; companyId: string }[] = [];
+  for (const doc of docs) {
+    const result = await Invitation.updateOne({ ...pending, _id: doc._id }, { $set: { revokedAt: new Date() } });
+    if (result.modifiedCount === 1) withdrawn.push({ email: doc.email, companyId: String(doc.companyId) });
+  }
+  return withdrawn;
+}
+
+/**
+ * Marks every accepted invitation this person sent (to `companyId` only, when given) as void, and
+ * returns who joined through them and where (those voided on an earlier run too: a retry
+ * finishes what a failed run began).
+ */
+export async function voidInvitationsAcceptedFrom(invitedBy: string, companyId?: string) {
+  const accepted = { ...sentByFilter(invitedBy, companyId), usedAt: { $exists: true }, usedBy: { $exists: true } };
+  const docs = await Invitation.find(accepted, { usedBy: 1, companyId: 1 }).lean();
+  if (!docs.length) return [];
+  await Invitation.updateMany(
+    { _id: { $in: docs.map((doc) => doc._id) }, voidedAt: { $exists: false } },
+    { $set: { voidedAt: new Date() } },
+  );
+  return docs.map((doc) => ({ userId: String(doc.usedBy), companyId: String(doc.companyId) }));
+}
+
+/** Whether the join this invitation was used for has been voided since. */
+export async function isInvitationVoided(token: string) {
+  if (!TOKEN_PATTERN.test(token)) return false;
+  return Boolean(await Invitation.exists({ _id: hashToken(token), voidedAt: { $exists: true } }));
 }

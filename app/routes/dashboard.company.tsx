@@ -10,6 +10,7 @@ import {
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { inputAttributes, ErrorList, Field, SelectField, SubmitButton, useIsPending } from "~/components/forms";
+import { VerifyFirstNotice } from "~/components/verify-email-banner";
 import { listMembers } from "~/models/company-member.server";
 import { getCompany } from "~/models/company.server";
 import { listInvitations } from "~/models/invitation.server";
@@ -22,12 +23,18 @@ import {
   can,
   changeRole,
   changeSpendingLimit,
-  inviteMember,
   removeMember,
   withdrawInvitation,
   type MemberOutcome,
 } from "~/services/companies.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
+import {
+  inviteMember,
+  mayInvite,
+  MAX_PENDING_INVITATIONS_PER_COMPANY,
+  VERIFY_TO_INVITE,
+} from "~/services/invitations.server";
+import { INVITATIONS_PER_ACCOUNT_PER_HOUR } from "~/services/mail-throttle.server";
 import { formatCents } from "~/format";
 import { termsWords } from "~/domain/order-states";
 import { formatDateTime } from "~/format";
@@ -47,6 +54,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       me: { id: user.id, role: user.companyRole },
       owner,
+      verifyFirst: owner && !mayInvite(user) ? VERIFY_TO_INVITE : null,
+      inviteCaps: { perHour: INVITATIONS_PER_ACCOUNT_PER_HOUR, pending: MAX_PENDING_INVITATIONS_PER_COMPANY },
       company: {
         name: company?.company.companyName ?? "",
         terms: owner || can(user, "finance") ? termsWords(company?.account.termsDays ?? 0) : null,
@@ -70,7 +79,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireCustomer(request);
-  const submission = parseWithZod(await readForm(request), { schema: companyActionSchema });
+  const submission = parseForm(await readForm(request), { schema: companyActionSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   // Every intent here is an owner's: anyone else is refused before anything is read or written.
   if (!can(user, "manage")) {
@@ -79,7 +88,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const value = submission.value;
   if (value.intent === "invite") {
     const invited = await inviteMember(user, { email: value.email, role: value.role, limit: value.limit }, context);
-    if (!invited.ok) return data(submission.reply({ fieldErrors: { email: [invited.message] } }), { status: 409 });
+    if (!invited.ok) {
+      const reply = invited.field
+        ? submission.reply({ fieldErrors: { email: [invited.message] } })
+        : submission.reply({ formErrors: [invited.message] });
+      const retryAfter = "retryAfterSeconds" in invited ? invited.retryAfterSeconds : undefined;
+      return data(reply, {
+        status: invited.status,
+        ...(retryAfter ? { headers: { "Retry-After": String(retryAfter) } } : {}),
+      });
+    }
     return redirectWithSuccess("/dashboard/company", `Invitation sent to ${value.email}`);
   }
   if (value.intent === "approve" || value.intent === "decline") {
@@ -109,7 +127,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 
 type Result = SubmissionResult<string[]> | undefined;
 
-function InviteForm({ lastResult }: { lastResult: Result }) {
+function InviteForm({ lastResult, caps }: { lastResult: Result; caps: { perHour: number; pending: number } }) {
   const isPending = useIsPending();
   const [form, fields] = useForm({
     id: "invite",
@@ -127,6 +145,9 @@ function InviteForm({ lastResult }: { lastResult: Result }) {
       <h2 id="invite-heading" className="text-lg font-semibold text-slate-900">
         Invite a colleague
       </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        Up to {caps.perHour} invitations an hour; {caps.pending} may wait for an answer at once.
+      </p>
       <Form method="post" {...getFormProps(form)} noValidate className="mt-3 grid gap-x-4 sm:grid-cols-2">
         <input type="hidden" name="intent" value="invite" />
         <Field meta={fields.email} type="email" label="Their email" inputProps={{ autoComplete: "off" }} />
@@ -298,7 +319,8 @@ function Approvals({ awaiting }: { awaiting: Awaiting }) {
 }
 
 export default function CompanyPage() {
-  const { me, owner, company, members, invitations, awaiting } = useLoaderData<typeof loader>();
+  const { me, owner, verifyFirst, inviteCaps, company, members, invitations, awaiting } =
+    useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>() as Result;
   const formErrors = lastResult && "error" in lastResult ? lastResult.error?.[""] : null;
   return (
@@ -344,7 +366,19 @@ export default function CompanyPage() {
 
       {owner ? (
         <>
-          <InviteForm lastResult={lastResult} />
+          {verifyFirst ? (
+            <section
+              aria-labelledby="invite-heading"
+              className="mt-6 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+            >
+              <h2 id="invite-heading" className="text-lg font-semibold text-slate-900">
+                Invite a colleague
+              </h2>
+              <VerifyFirstNotice message={verifyFirst} />
+            </section>
+          ) : (
+            <InviteForm lastResult={lastResult} caps={inviteCaps} />
+          )}
           <section aria-labelledby="invitations-heading" className="mt-6">
             <h2 id="invitations-heading" className="text-lg font-semibold text-slate-900">
               Pending invitations

@@ -30,16 +30,26 @@ export type AccessEnded = { sessions: number; keys: number; webhooks: number };
  */
 export async function endAccessMadeBefore(
   user: Pick<UserView, "id" | "email" | "name" | "role">,
-  { keepSessionId = null, context }: { keepSessionId?: string | null; context?: AuditEvent["context"] } = {},
+  {
+    keepSessionId = null,
+    context,
+    actor = user,
+    why = "the account's address was proved or its password changed",
+  }: {
+    keepSessionId?: string | null;
+    context?: AuditEvent["context"];
+    /** Who the audit names (the person, unless another's proof ended their access). */
+    actor?: AuditEvent["actor"];
+    why?: string;
+  } = {},
 ): Promise<AccessEnded> {
   const sessions = await deleteOtherSessions(user.id, keepSessionId ?? "");
-  const why = "the account's address was proved or its password changed";
-  const keys = await revokeKeysMadeBy(user, { actor: user, context, why });
+  const keys = await revokeKeysMadeBy(user, { actor, context, why });
   const webhooks = await removeEndpointsMadeBy(user.id);
   for (const endpoint of webhooks) {
     await audit({
       context,
-      actor: user,
+      actor,
       action: "webhook.remove",
       target: { type: "webhook", id: endpoint.id, label: endpoint.url },
       before: { url: endpoint.url },

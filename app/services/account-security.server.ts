@@ -1,5 +1,5 @@
 import { createElement } from "react";
-import { PasswordChangedEmail } from "~/emails/account";
+import { PasswordChangedEmail, type InvitationsEndedLines } from "~/emails/account";
 import { retireAccountTokens } from "~/models/account-token.server";
 import { getPasswordHashOf, setPasswordHash } from "~/models/user-credentials.server";
 import { type UserView } from "~/models/user.server";
@@ -59,7 +59,14 @@ export async function afterPasswordChanged(
     mailKey,
     keepSessionId = null,
     context,
-  }: { mailKey: string; keepSessionId?: string | null; context?: AuditEvent["context"] },
+    invitations = null,
+  }: {
+    mailKey: string;
+    keepSessionId?: string | null;
+    context?: AuditEvent["context"];
+    /** What the account's invitations had opened, ended by this change (a reset link's first proof). */
+    invitations?: InvitationsEndedLines | null;
+  },
 ) {
   const ended = await endAccessMadeBefore(user, { keepSessionId, context });
   await retireAccountTokens(user.id, "reset-password");
@@ -72,6 +79,7 @@ export async function afterPasswordChanged(
       shopUrl: shopUrl(),
       forgotUrl: shopUrl("/forgot-password"),
       ended: credentialsInWords(ended),
+      invitations,
     }),
   });
   return ended;

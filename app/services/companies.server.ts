@@ -1,10 +1,10 @@
 /**
- * The company services: inviting people, joining, roles, limits and removing members. Each change
+ * The company services: joining (inviting is in invitations.server.ts), roles, limits and removing members. Each change
  * goes through one function here, which checks who may make it, calls the models and raises the
  * side effects (mail through the outbox, audit entries, ending a removed member's sessions).
  */
 import { createElement } from "react";
-import { CompanyInvitationEmail, RemovedFromCompanyEmail } from "~/emails/company";
+import { RemovedFromCompanyEmail } from "~/emails/company";
 import { changeMemberRole, getMember, moveMember, setSpendingLimit } from "~/models/company-member.server";
 import {
   COMPANY_ROLE_WORDS,
@@ -17,7 +17,7 @@ import {
 } from "~/models/company.server";
 import {
   checkInvitation,
-  createInvitation,
+  isInvitationVoided,
   releaseInvitation,
   revokeInvitation,
   spendInvitation,
@@ -33,7 +33,6 @@ import { formatCents } from "~/format";
 import { termsWords } from "~/domain/order-states";
 
 export const INVITATION_DAYS = 7;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 type Context = AuditEvent["context"];
 
@@ -59,60 +58,6 @@ export function companyLabel(companyName: string, fallback: string) {
 }
 
 const actorOf = (user: UserView) => ({ id: user.id, email: user.email });
-
-export type InviteOutcome = { ok: true } | { ok: false; field: "email"; message: string };
-
-/** An owner invites someone by email, with a role; the link goes through the outbox. */
-export async function inviteMember(
-  owner: UserView,
-  { email, role, limit }: { email: string; role: CompanyRole; limit?: number },
-  context?: Context,
-): Promise<InviteOutcome> {
-  const normalized = email.trim().toLowerCase();
-  const existing = await getUserByEmail(normalized);
-  if (existing?.companyId === owner.companyId) {
-    return { ok: false, field: "email", message: `${existing.name} is already a member of your company` };
-  }
-  if (existing?.role === "admin") {
-    return { ok: false, field: "email", message: "That address belongs to a shop admin, who cannot join a company" };
-  }
-  const company = await getCompany(owner.companyId);
-  const companyName = companyLabel(company?.company.companyName ?? "", `${owner.name}'s company`);
-  const token = await createInvitation({
-    companyId: owner.companyId,
-    email: normalized,
-    role,
-    invitedBy: owner.id,
-    invitedByName: owner.name,
-    spendingLimitCents: role === "buyer" && limit ? limit * 100 : null,
-    ttlMs: INVITATION_DAYS * DAY_MS,
-  });
-  await queueEmail({
-    key: `invite:${token.slice(0, 16)}`,
-    to: normalized,
-    subject: `${owner.name} invites you to order for ${companyName} at PartsWorks`,
-    body: createElement(CompanyInvitationEmail, {
-      inviter: owner.name,
-      companyName,
-      roleWords: `${COMPANY_ROLE_WORDS[role].toLowerCase()}`,
-      acceptUrl: shopUrl(`/invitations/${token}`),
-      shopUrl: shopUrl(),
-      days: INVITATION_DAYS,
-    }),
-  });
-  await audit({
-    context,
-    actor: actorOf(owner),
-    action: "company.invite",
-    target: { type: "company", id: owner.companyId, label: companyName },
-    after: {
-      email: normalized,
-      companyRole: role,
-      ...(role === "buyer" && limit ? { spendingLimitCents: limit * 100 } : {}),
-    },
-  });
-  return { ok: true };
-}
 
 export type InvitationPage =
   | { state: "expired" | "used" | "unknown" }
@@ -185,6 +130,11 @@ export async function acceptInvitation(token: string, user: UserView, context?: 
           message: "You are the last owner of your company: make a colleague an owner first, then accept.",
         }
       : { ok: false, status: 409, message: "Your account changed meanwhile: open the link again." };
+  }
+  // The sender's address was proved while this join was being written: it does not stand.
+  if (await isInvitationVoided(token)) {
+    await moveMember(user.id, spent.companyId, null);
+    return { ok: false, ...LINK_PROBLEMS.unknown };
   }
   // The limit the owner set with the invitation (joining clears any earlier one).
   if (spent.role === "buyer" && spent.spendingLimitCents) {

@@ -5,6 +5,7 @@ import { getUserById } from "~/models/user.server";
 import { markEmailVerified } from "~/models/user-profile.server";
 import { credentialsInWords, endAccessMadeBefore } from "./account-access.server";
 import { queueEmail, shopUrl } from "./email.server";
+import { endWhatInvitationsOpened, invitationsEndedInWords } from "./invitations.server";
 
 export const VERIFY_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -47,7 +48,8 @@ export const checkVerifyToken = (token: string) => checkAccountToken("verify-ema
  * Uses a verification link; the problem with it, or null when the address is now verified. The
  * first proof of the address ends what was made on the account before it (anyone may have signed
  * up with it first): every session but `keepSessionId` (the browser confirming, when it is this
- * account's), every API key and webhook; the owner is told when anything ended.
+ * account's), every API key and webhook, the invitations it sent and the memberships they opened
+ * (invitations.server.ts); the owner is told when anything ended.
  */
 export async function verifyEmailWithToken(
   token: string,
@@ -55,12 +57,16 @@ export async function verifyEmailWithToken(
 ) {
   const used = await spendAccountToken("verify-email", token);
   if (used.state !== "valid") return used.state;
+  const before = await getUserById(used.userId);
+  if (!before || before.emailVerified || before.email !== used.email) return null;
+  // Before the mark: should this fail part way, the account stays unproved and the next link ends the rest.
+  const invitations = invitationsEndedInWords(await endWhatInvitationsOpened(before));
   if (!(await markEmailVerified(used.userId, used.email))) return null;
   const user = await getUserById(used.userId);
   if (!user) return null;
   const ended = await endAccessMadeBefore(user, { keepSessionId });
   const credentials = credentialsInWords(ended);
-  if (ended.sessions || credentials) {
+  if (ended.sessions || credentials || invitations) {
     await queueEmail({
       key: `address-proved:${hashToken(token)}`,
       to: user.email,
@@ -71,6 +77,7 @@ export async function verifyEmailWithToken(
         ended: credentials,
         shopUrl: shopUrl(),
         forgotUrl: shopUrl("/forgot-password"),
+        invitations,
       }),
     });
   }

@@ -4,7 +4,7 @@ import { addressKey, emailAndIpKey, inWords, THROTTLE_COLLECTION } from "./rate-
 
 /**
  * Throttling of the forms that send mail to an address someone types (forgot password, resend
- * verification, change of email), on rate-limiter-flexible like sign-in: per address of the
+ * verification, change of email, company invitations), on rate-limiter-flexible like sign-in: per address of the
  * sender and per email asked for from that address, so nobody tries the form in bulk. A ceiling
  * per email from everywhere refuses the signed-in forms only: on forgot password it would let
  * anyone with a few addresses refuse the owner's own request. Reset mail is capped where it is
@@ -18,6 +18,12 @@ const PER_IP_PER_HOUR = 30;
 /** Reset links mailed to one address, whoever asks: a flood sends a few, and each works for an hour. */
 export const RESET_MAILS_PER_HOUR = 3;
 export const RESET_MAILS_PER_DAY = 10;
+/**
+ * Invitations one account sends (each a mail from the shop's domain to an address it types): a
+ * team is set up in an afternoon; nobody relays through the form.
+ */
+export const INVITATIONS_PER_ACCOUNT_PER_HOUR = 10;
+export const INVITATIONS_PER_ACCOUNT_PER_DAY = 30;
 
 type Limiters = {
   byEmailAndIp: RateLimiterMongo;
@@ -25,6 +31,8 @@ type Limiters = {
   byIp: RateLimiterMongo;
   resetMailsHour: RateLimiterMongo;
   resetMailsDay: RateLimiterMongo;
+  invitesHour: RateLimiterMongo;
+  invitesDay: RateLimiterMongo;
   ready: Promise<void>;
 };
 let limiters: Limiters | undefined;
@@ -62,7 +70,19 @@ function getLimiters() {
     points: RESET_MAILS_PER_DAY,
     duration: DAY,
   });
-  limiters = { byEmailAndIp, byEmail, byIp, resetMailsHour, resetMailsDay, ready };
+  const invitesHour = new RateLimiterMongo({
+    ...common,
+    keyPrefix: "invites_account_hour",
+    points: INVITATIONS_PER_ACCOUNT_PER_HOUR,
+    duration: HOUR,
+  });
+  const invitesDay = new RateLimiterMongo({
+    ...common,
+    keyPrefix: "invites_account_day",
+    points: INVITATIONS_PER_ACCOUNT_PER_DAY,
+    duration: DAY,
+  });
+  limiters = { byEmailAndIp, byEmail, byIp, resetMailsHour, resetMailsDay, invitesHour, invitesDay, ready };
   return limiters;
 }
 
@@ -124,4 +144,38 @@ export async function resetMailAllowed(email: string) {
     throw rejected;
   }
   return true;
+}
+
+/**
+ * Counts one invitation sent by this account; the refusal (answer 429) once it has sent its share
+ * this hour or today. The day is checked before the hour takes a point, so a refusal costs nothing.
+ */
+export async function invitationAllowed(userId: string) {
+  const { invitesHour, invitesDay, ready } = getLimiters();
+  await ready;
+  const refusal = (rejected: RateLimiterRes, period: string, limit: number) => {
+    const retryAfterSeconds = Math.max(1, Math.ceil(rejected.msBeforeNext / 1000));
+    console.warn(`Throttled invitations of account ${userId}: try again in ${retryAfterSeconds} s`);
+    return {
+      retryAfterSeconds,
+      message: `You have sent ${limit} invitations ${period}, the most one account may send. Please try again in ${inWords(retryAfterSeconds)}.`,
+    };
+  };
+  const day = await invitesDay.get(userId);
+  if (day && day.consumedPoints >= INVITATIONS_PER_ACCOUNT_PER_DAY) {
+    return refusal(day, "today", INVITATIONS_PER_ACCOUNT_PER_DAY);
+  }
+  try {
+    await invitesHour.consume(userId, 1);
+  } catch (rejected) {
+    if (rejected instanceof RateLimiterRes) return refusal(rejected, "this hour", INVITATIONS_PER_ACCOUNT_PER_HOUR);
+    throw rejected;
+  }
+  try {
+    await invitesDay.consume(userId, 1);
+  } catch (rejected) {
+    if (rejected instanceof RateLimiterRes) return refusal(rejected, "today", INVITATIONS_PER_ACCOUNT_PER_DAY);
+    throw rejected;
+  }
+  return null;
 }

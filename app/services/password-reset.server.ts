@@ -13,6 +13,7 @@ import { markEmailVerified } from "~/models/user-profile.server";
 import { setPasswordHash } from "~/models/user-credentials.server";
 import { afterPasswordChanged } from "./account-security.server";
 import { queueEmail, shopUrl } from "./email.server";
+import { endWhatInvitationsOpened, invitationsEndedInWords } from "./invitations.server";
 import { getAgenda, RESET_REQUEST_JOB } from "./jobs.server";
 import { resetMailAllowed } from "./mail-throttle.server";
 import { hashPassword } from "./password.server";
@@ -72,8 +73,8 @@ export const checkResetToken = (token: string) => checkAccountToken("reset-passw
 
 /**
  * Sets the new password with a reset link: the link is used up (once, within the hour), every
- * session, API key and webhook made on the account ends, other reset links stop working, and a
- * notice goes to the account's address. Returns the problem with the link, or null when the password was changed.
+ * session, API key and webhook made on the account ends (and, on a never-proved account, what its
+ * invitations opened), other reset links stop working, and a notice goes to the account's address. Returns the problem with the link, or null when the password was changed.
  */
 export async function resetPassword(
   token: string,
@@ -88,8 +89,11 @@ export async function resetPassword(
     return "unknown";
   }
   // The link reached this address, which proves it too: whatever was made on the account before
-  // (a squatter's sessions, keys and webhooks included) ends.
+  // (a squatter's sessions, keys and webhooks included) ends. A first proof also ends what the
+  // account's invitations opened, before the mark (a failure part way is finished by the next link).
+  const firstProof = !user.emailVerified && user.email === used.email;
+  const invitations = firstProof ? invitationsEndedInWords(await endWhatInvitationsOpened(user)) : null;
   await markEmailVerified(user.id, used.email);
-  await afterPasswordChanged(user, { mailKey: `password-changed:${hashToken(token)}` });
+  await afterPasswordChanged(user, { mailKey: `password-changed:${hashToken(token)}`, invitations });
   return null;
 }

@@ -9,8 +9,10 @@ import { fillDeliveryAddress } from "./delivery-address";
 
 /** The token of the invitation mailed to this address. */
 async function invitationLink(email: string) {
-  await expect.poll(async () => Boolean(await Outbox.exists({ to: email, subject: /invites you/ }))).toBe(true);
-  const mail = await Outbox.findOne({ to: email, subject: /invites you/ }).lean();
+  await expect
+    .poll(async () => Boolean(await Outbox.exists({ to: email, subject: /an invitation to order for/ })))
+    .toBe(true);
+  const mail = await Outbox.findOne({ to: email, subject: /an invitation to order for/ }).lean();
   return /\/invitations\/[A-Za-z0-9_-]{43}/.exec(mail!.text ?? "")![0];
 }
 

@@ -48,7 +48,7 @@ const accept = async (token: string, fields: Record<string, string>, cookie?: st
 
 /** The token in the invitation mailed to this address. */
 async function invitationTokenFor(email: string) {
-  const mail = await Outbox.findOne({ to: email, subject: /invites you/ }).lean();
+  const mail = await Outbox.findOne({ to: email, subject: /an invitation to order for/ }).lean();
   const token = /\/invitations\/([A-Za-z0-9_-]{43})/.exec(mail?.text ?? "")?.[1];
   expect(token, "the invitation mail carries a link").toBeTruthy();
   return token!;
