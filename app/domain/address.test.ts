@@ -25,6 +25,9 @@ describe("a postal address", () => {
     [{ line1: "x".repeat(2000) }, "line1"],
     [{ line1: "12 Gear\u0000Lane" }, "line1"],
     [{ city: "Detroit\nMI" }, "city"],
+    [{ region: "OR", postalCode: "48243" }, "postalCode"],
+    [{ country: "CA", region: "QC", postalCode: "M5V 2T6" }, "postalCode"],
+    [{ country: "AU", region: "VIC", postalCode: "2000" }, "postalCode"],
   ])("refuses %o at %s", (change, field) => {
     const parsed = postalAddressSchema.safeParse({ ...detroit, ...change });
     expect(parsed.success).toBe(false);
@@ -48,10 +51,25 @@ describe("a free-text address read into fields", () => {
     "Northside Yard 2\nbehind the Toledo depot, Ohio",
     "Hafenstraße 12\n20457 Hamburg\nGermany",
     "Detroit, ZZ 48209",
+    "1 Renaissance Center\nDetroit, OR 48243",
     "",
   ])("is not certain for %j, and keeps its first lines", (text) => {
     const read = parseLegacyAddress(text);
     expect(read.certain).toBe(false);
     expect(read.address.country).toBe("");
+  });
+});
+
+describe("address lines are plain text", () => {
+  it.each([
+    ["a bidi override", "1 Main St\u202e"],
+    ["a zero-width space", "1 Main\u200b St"],
+    ["an escape", "1 Main St\u001b[31m"],
+  ])("%s is refused at the line", (_, line1) => {
+    const parsed = postalAddressSchema.safeParse({ ...detroit, line1 });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((issue) => issue.message)).toContain(
+      "Street address cannot contain line breaks, control characters or invisible formatting characters",
+    );
   });
 });

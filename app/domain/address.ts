@@ -4,10 +4,12 @@
  * where the country's format is known) and an ISO 3166 country (content/countries.ts). Shared by the
  * forms, the API and the server; the tax place is read from `country` and `region` only (tax.ts).
  */
+import { isPlainText, plainTextMessage } from "./plain-text";
 import { postcodeValidator, postcodeValidatorExistsForCountry } from "postcode-validator";
 import { z } from "zod";
 import { COUNTRY_NAMES } from "~/content/countries";
 import { REGIONS } from "~/content/regions";
+import { postalRegionProblem } from "./postal-region";
 
 export type PostalAddress = {
   name: string;
@@ -38,15 +40,14 @@ export const regionWord = (country: string) =>
 export const postalWord = (country: string) => (country === "US" ? "ZIP code" : "Postal code");
 export const hasPostalFormat = (country: string) => postcodeValidatorExistsForCountry(country);
 
-// Control characters (C0, DEL, C1) and HTML never belong in an address line.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/; // eslint-disable-line no-control-regex
+// HTML never belongs in an address line; nor do control or invisible characters (plain text).
 const HTML = /[<>]/;
 
 function line(label: string, { required }: { required: boolean }) {
   const text = z
     .string({ invalid_type_error: `${label} must be text` })
     .max(ADDRESS_LINE_MAX * 4, `${label} must be ${ADDRESS_LINE_MAX} characters or fewer`)
-    .refine((value) => !CONTROL.test(value), `${label} cannot contain control characters or line breaks`)
+    .refine((value) => isPlainText(value), plainTextMessage(label))
     .transform((value) => value.trim().replace(/\s+/g, " "))
     .refine((value) => value.length <= ADDRESS_LINE_MAX, `${label} must be ${ADDRESS_LINE_MAX} characters or fewer`)
     .refine((value) => !HTML.test(value), "Use plain text: < and > are not allowed");
@@ -73,7 +74,10 @@ export const postalAddressObject = z.object({
     .refine(isCountry, "Choose a country from the list"),
 });
 
-/** The checks across fields: a region of the country's list, a postal code of the country's format. */
+/**
+ * The checks across fields: a region of the country's list, a postal code of the country's format, and
+ * a postal code of that region (domain/postal-region.ts).
+ */
 export function checkAddress(value: z.infer<typeof postalAddressObject>, ctx: z.RefinementCtx) {
   const regions = regionsOf(value.country);
   if (!regions && value.region) {
@@ -108,6 +112,9 @@ export function checkAddress(value: z.infer<typeof postalAddressObject>, ctx: z.
         path: ["postalCode"],
         message: `${value.postalCode} is not a ${postalWord(value.country).toLowerCase()} of ${countryLabel(value.country)}`,
       });
+    } else {
+      const problem = postalRegionProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", path: ["postalCode"], message: problem });
     }
   }
 }
@@ -167,8 +174,9 @@ const US_NAMES = new Set(["US", "USA", "U.S.A.", "U.S.", "UNITED STATES", "UNITE
 
 /**
  * Reads a free-text address typed before addresses had fields, only where that is certain: one or two
- * street lines, then "City, ST 12345" with a real US state, optionally "USA" last. Anything else
- * returns `certain: false` with the first lines placed, for the customer to complete and confirm.
+ * street lines, then "City, ST 12345" with a real US state and a ZIP code of that state, optionally "USA"
+ * last. Anything else returns `certain: false` with the first lines placed, for the customer to complete
+ * and confirm.
  */
 export function parseLegacyAddress(text: string): { address: PostalAddress; certain: boolean } {
   const lines = text
@@ -182,9 +190,10 @@ export function parseLegacyAddress(text: string): { address: PostalAddress; cert
   if (
     match &&
     match[2] in REGIONS.US &&
+    !postalRegionProblem({ country: "US", region: match[2], postalCode: match[3] }) &&
     street.length >= 1 &&
     street.length <= 2 &&
-    !lines.some((piece) => CONTROL.test(piece)) &&
+    lines.every((piece) => isPlainText(piece)) &&
     !street.some((piece) => OTHER_PLACE.test(piece.toUpperCase()))
   ) {
     return {

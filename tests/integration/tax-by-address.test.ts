@@ -16,6 +16,8 @@ import { getUserById } from "~/models/user.server";
 import { Order } from "~/orders/model/schema.server";
 import { action as apiOrdersAction } from "~/routes/api.v1.orders._index";
 import { action as cartAction } from "~/routes/dashboard.cart";
+import { action as profileAction } from "~/routes/dashboard._index";
+import { action as quickOrderAction } from "~/routes/dashboard.quick-order";
 import { action as orderAction } from "~/routes/parts.$id";
 import { deliveryDefaults } from "~/models/address-book.server";
 import { up as migrateAddresses } from "../../scripts/migrations/20261127150000-structured-addresses.js";
@@ -134,6 +136,9 @@ describe("a bad address is refused at its field, 400, nothing written", () => {
     ["a 2,000-character line", { "delivery.line2": "y".repeat(2000) }, "delivery.line2", /100 characters or fewer/],
     ["control characters", { "delivery.line1": "12 Gear Lane\u0007\u0000" }, "delivery.line1", /control characters/],
     ["a line break in a line", { "delivery.line2": "Dock door\r\nOR 97201" }, "delivery.line2", /line breaks/],
+    ["a Michigan ZIP code under Oregon", { "delivery.region": "OR", "delivery.postalCode": "48243" }, "delivery.postalCode", /^48243 is a ZIP code in Michigan, not in Oregon$/],
+    ["a Toronto postal code under Quebec", { "delivery.country": "CA", "delivery.region": "QC", "delivery.postalCode": "M5V 2T6" }, "delivery.postalCode", /^M5V 2T6 is a postal code in Ontario, not in Quebec$/],
+    ["a Sydney postcode under Victoria", { "delivery.country": "AU", "delivery.region": "VIC", "delivery.postalCode": "2000" }, "delivery.postalCode", /^2000 is a postal code in New South Wales, not in Victoria$/],
   ]; // prettier-ignore
   test.each(cases)("%s", async (_name, change, field, message) => {
     const part = await createPart({ minOrderQuantity: 100, availableQuantity: 1000 });
@@ -142,6 +147,111 @@ describe("a bad address is refused at its field, 400, nothing written", () => {
     const fields = { phone: "+1 313 555 0100", quantity: "100", ...addressForm(DETROIT), ...change };
     await expectFieldError(await postOrder(part.id, fields, cookie), field, message);
     expect(await snapshot({ partIds: [part.id] })).toEqual(before);
+  });
+});
+
+/**
+ * The audit's "Detroit, OR 48243": a Michigan ZIP code with Oregon (no sales tax) as the state. Every form
+ * that takes a structured address, and the API, refuse it at the postal code; nothing is written.
+ */
+describe("a ZIP code of another state is refused at the field", () => {
+  const DETROIT_OR = { ...DETROIT, line1: "1 Renaissance Center", region: "OR", postalCode: "48243" };
+  const MESSAGE = "48243 is a ZIP code in Michigan, not in Oregon";
+  const fieldErrorsOf = async (response: Response) => {
+    const body = await response.json();
+    return ("result" in body ? body.result : body).error ?? {};
+  };
+
+  test("API: POST /api/v1/orders answers 422 with deliveryAddress.postalCode, and places no order", async () => {
+    const part = await createPart({ priceCents: 10_000, minOrderQuantity: 100, availableQuantity: 1000 });
+    const { user } = await signedIn();
+    const { token } = await createApiKey({
+      ownerId: user.id,
+      companyId: user.companyId,
+      name: "ERP",
+      scopes: ["read", "order"],
+    });
+    const before = await snapshot({ partIds: [part.id] });
+    const response = await settle(
+      apiOrdersAction(
+        actionArgs(
+          new Request("http://localhost/api/v1/orders", {
+            method: "POST",
+            headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+            body: JSON.stringify({
+              lines: [{ partNumber: part.partNumber, quantity: 100 }],
+              phone: "555-0100",
+              deliveryAddress: DETROIT_OR,
+            }),
+          }),
+        ),
+      ),
+    );
+    expect(response.status).toBe(422);
+    expect((await response.json()).errors).toEqual([{ field: "deliveryAddress.postalCode", message: MESSAGE }]);
+    expect(await snapshot({ partIds: [part.id] })).toEqual(before);
+    expect(await Order.countDocuments({ userId: user.id })).toBe(0);
+  });
+
+  test("part page, cart and quick-order pad: 400 at delivery.postalCode, no order", async () => {
+    const part = await createPart({ priceCents: 10_000, minOrderQuantity: 100, availableQuantity: 1000 });
+    const { user, cookie } = await signedIn();
+    expect((await addToCart(user.id, part.id, 100)).ok).toBe(true);
+    const before = await snapshot({ partIds: [part.id] });
+    const delivery = { phone: "+1 313 555 0100", ...addressForm(DETROIT_OR) };
+    const answers = [
+      await postOrder(part.id, { quantity: "100", ...delivery }, cookie),
+      await settle(
+        cartAction(actionArgs(postRequest("/dashboard/cart", { intent: "checkout", ...delivery }, { cookie }))),
+      ),
+      await settle(
+        quickOrderAction(
+          actionArgs(
+            postRequest(
+              "/dashboard/quick-order",
+              { intent: "order", lines: `${part.partNumber} 100`, ...delivery },
+              { cookie },
+            ),
+          ),
+        ),
+      ),
+    ];
+    for (const response of answers) await expectFieldError(response, "delivery.postalCode", MESSAGE);
+    expect(await snapshot({ partIds: [part.id] })).toEqual(before);
+    expect(await Order.countDocuments({ userId: user.id })).toBe(0);
+  });
+
+  test("address book and company billing address: 400 at the postal code, nothing saved", async () => {
+    const { user, cookie } = await signedIn();
+    const post = (fields: Record<string, string>) =>
+      settle(profileAction(actionArgs(postRequest("/dashboard?index", fields, { cookie }))));
+    const before = await Company.findById(user.companyId).lean();
+
+    const saved = await post({ intent: "address-save", label: "Plant", ...addressForm(DETROIT_OR, "postal") });
+    expect(saved.status).toBe(400);
+    expect((await fieldErrorsOf(saved))["postal.postalCode"]).toEqual([MESSAGE]);
+
+    const billing = await post({
+      intent: "company",
+      companyName: "Test Garage",
+      ...addressForm(DETROIT_OR, "billing"),
+    });
+    expect(billing.status).toBe(400);
+    expect((await fieldErrorsOf(billing))["billing.postalCode"]).toEqual([MESSAGE]);
+
+    expect(await Company.findById(user.companyId).lean()).toEqual(before);
+    // The same address with its own state is saved.
+    const fixed = await post({
+      intent: "address-save",
+      label: "Plant",
+      ...addressForm({ ...DETROIT_OR, region: "MI" }, "postal"),
+    });
+    expect(fixed.status).toBe(302);
+  });
+
+  test("a free-text address whose ZIP code is of another state is not read as certain", () => {
+    expect(parseLegacyAddress("1 Renaissance Center\nDetroit, OR 48243").certain).toBe(false);
+    expect(parseLegacyAddress("1 Renaissance Center\nDetroit, MI 48243").certain).toBe(true);
   });
 });
 
