@@ -1,6 +1,7 @@
 import { AVATAR_MAX_BYTES } from "~/domain/avatar";
 /** The zod schemas of the account forms (sign-up, login, My Profile), shared by server and browser. */
 import { z } from "zod";
+import { plainText } from "~/domain/plain-text";
 
 /** Sign-up with an email that already has an account (shown next to the email field). */
 export const EMAIL_TAKEN = "An account with this email already exists";
@@ -23,13 +24,16 @@ export const passwordSchema = z
 
 /** The hint under every new-password field (the server's checks: app/services/password.server.ts). */
 export const NEW_PASSWORD_HELP =
-  "At least 6 characters and hard to guess: not a common password, the shop's name, your email or your name.";
+  "At least 6 characters and hard to guess: not a common password, the shop's name, your email or your name, your company's name, or a word or a season with a year or a few digits added.";
 
-export const nameSchema = z
-  .string({ required_error: "Name is Required", invalid_type_error: "Name is Required" })
-  .trim()
-  .min(1, "Name is Required")
-  .max(100, "Name must be 100 characters or fewer");
+export const nameSchema = plainText(
+  z
+    .string({ required_error: "Name is Required", invalid_type_error: "Name is Required" })
+    .trim()
+    .min(1, "Name is Required")
+    .max(100, "Name must be 100 characters or fewer"),
+  "Name",
+);
 
 const redirectToSchema = z.string().max(2048).optional();
 
@@ -66,12 +70,15 @@ function webAddress(label: string, { httpsOnly }: { httpsOnly: boolean }) {
     .optional();
 }
 
-const optionalText = (label: string, max: number) =>
-  z
-    .string({ invalid_type_error: `${label} must be text` })
-    .trim()
-    .max(max, `${label} must be ${max} characters or fewer`)
-    .optional();
+const optionalText = (label: string, max: number, options: { multiline?: boolean } = {}) =>
+  plainText(
+    z
+      .string({ invalid_type_error: `${label} must be text` })
+      .trim()
+      .max(max, `${label} must be ${max} characters or fewer`),
+    label,
+    options,
+  ).optional();
 
 export const profileSchema = z.object({
   name: nameSchema,
@@ -82,7 +89,7 @@ export const profileSchema = z.object({
     .max(40, "Phone number must be 40 characters or fewer")
     .regex(/^\+?[0-9][0-9 ()./-]{2,}$/, "Enter a phone number: digits, spaces and + ( ) - . /")
     .optional(),
-  address: optionalText("Address", 300),
+  address: optionalText("Address", 300, { multiline: true }),
   education: optionalText("Education", 200),
   linkedin: webAddress("LinkedIn", { httpsOnly: false }),
 });

@@ -18,6 +18,7 @@ import {
 import { isCalendarDay } from "./order-forms";
 import { addPartSchema, dollarsToCents, editablePriceFields, wholeDollarsOrUnchanged } from "./shop-forms";
 import { formatBreaks, parseBreaks, type VolumeBreak } from "~/domain/pricing";
+import { isPlainText, plainTextMessage } from "~/domain/plain-text";
 
 const lines = (text: string | undefined) =>
   (text ?? "")
@@ -107,6 +108,7 @@ const catalogueFields = {
     .string({ invalid_type_error: "Brand must be text" })
     .trim()
     .max(BRAND_MAX_LENGTH, `Brand must be ${BRAND_MAX_LENGTH} characters or fewer`)
+    .refine((value) => isPlainText(value), plainTextMessage("Brand"))
     .optional()
     .transform((value) => value || DEFAULT_BRAND),
   oeNumbers,

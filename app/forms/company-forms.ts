@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { COMPANY_ROLES } from "~/domain/company-roles";
 import { formatQuantity } from "~/format";
+import { plainText } from "~/domain/plain-text";
 import { emailSchema, nameSchema, passwordSchema } from "./account-schemas";
 
 const MAX_LIMIT_DOLLARS = 10_000_000;
@@ -11,12 +12,14 @@ const role = z.enum(COMPANY_ROLES, { errorMap: () => ({ message: "Choose a role"
 /** An owner's decision on an order awaiting approval, with an optional note for the buyer. */
 const decision = z.object({
   order: z.string({ required_error: "Choose an order" }).regex(/^[a-f0-9]{24}$/i, "Choose an order"),
-  note: z
-    .string()
-    .trim()
-    .max(300, "A note is at most 300 characters")
-    .regex(/^[^<>]*$/, "Use plain text without < or >")
-    .optional(),
+  note: plainText(
+    z
+      .string()
+      .trim()
+      .max(300, "A note is at most 300 characters")
+      .regex(/^[^<>]*$/, "Use plain text without < or >"),
+    "A note",
+  ).optional(),
 });
 
 /** Whole dollars per order; empty for no limit. */

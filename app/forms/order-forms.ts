@@ -7,6 +7,7 @@ import { carriers, COLLECTED } from "~/content/carriers";
 import { MAX_LINE_QUANTITY, MAX_ORDER_LINES } from "~/domain/order-lines";
 import { PAYMENT_METHODS } from "~/domain/order-states";
 import { formatQuantity } from "~/format";
+import { plainText } from "~/domain/plain-text";
 
 const CARRIER_IDS = [COLLECTED, ...carriers.map((carrier): string => carrier.id)] as [string, ...string[]];
 
@@ -48,7 +49,10 @@ export const shipOrderSchema = z
       .array(z.object({ quantity: parcelQuantity }))
       .max(MAX_ORDER_LINES)
       .optional(),
-    note: z.string().trim().max(MAX_SHIPMENT_NOTE, `A note is at most ${MAX_SHIPMENT_NOTE} characters`).optional(),
+    note: plainText(
+      z.string().trim().max(MAX_SHIPMENT_NOTE, `A note is at most ${MAX_SHIPMENT_NOTE} characters`),
+      "A note",
+    ).optional(),
   })
   .refine(trackingGiven.check, trackingGiven.message);
 
@@ -96,7 +100,7 @@ const day = z
 export const paymentFields = {
   receivedOn: day,
   method: z.enum(PAYMENT_METHODS, { errorMap: () => ({ message: "Choose bank transfer, cheque or cash" }) }),
-  reference: z.string().trim().max(60, "A reference is at most 60 characters").optional(),
+  reference: plainText(z.string().trim().max(60, "A reference is at most 60 characters"), "A reference").optional(),
 };
 
 /** The form's "This is a second payment" checkbox: records a payment that looks like one already recorded. */
@@ -112,11 +116,14 @@ export const recordPaymentSchema = z.object({
 export const reversePaymentSchema = z.object({
   intent: z.literal("reverse-payment"),
   paymentId: z.string().regex(/^[a-f0-9]{24}$/i, "That payment is not on this order"),
-  reason: z
-    .string({ required_error: "Say why the payment is reversed" })
-    .trim()
-    .min(3, "Say why the payment is reversed")
-    .max(200, "A reason is at most 200 characters"),
+  reason: plainText(
+    z
+      .string({ required_error: "Say why the payment is reversed" })
+      .trim()
+      .min(3, "Say why the payment is reversed")
+      .max(200, "A reason is at most 200 characters"),
+    "A reason",
+  ),
 });
 
 /** The admin order page's forms, by their intent (each keeps its own refinements). */
@@ -141,9 +148,12 @@ export const cancelPaidSchema = z.object({
 export const payoutSchema = z.object({
   intent: z.literal("payout"),
   creditNoteId: z.string().regex(/^[a-f0-9]{24}$/i, "That credit note does not exist"),
-  reference: z
-    .string({ required_error: "Give the bank transfer's reference" })
-    .trim()
-    .min(1, "Give the bank transfer's reference")
-    .max(60, "A reference is at most 60 characters"),
+  reference: plainText(
+    z
+      .string({ required_error: "Give the bank transfer's reference" })
+      .trim()
+      .min(1, "Give the bank transfer's reference")
+      .max(60, "A reference is at most 60 characters"),
+    "A reference",
+  ),
 });

@@ -5,6 +5,7 @@ import { CATEGORIES, CATEGORY_LABELS } from "~/domain/catalogue";
 import type { GroupRule } from "~/domain/pricing";
 import { isEu } from "~/domain/tax";
 import { normalizeTaxId, TAX_COUNTRIES, taxIdProblem } from "~/domain/tax-id";
+import { plainText } from "~/domain/plain-text";
 
 export const RULES_HELP =
   "One rule a line: “category brakes -8%”, “brand Nordwerk -10%”, or a net price for a part number, “part PW-1001 11.25”.";
@@ -75,11 +76,14 @@ export const priceGroupSchema = z.object({
     .string()
     .regex(/^[a-f0-9]{24}$/)
     .optional(),
-  name: z
-    .string({ required_error: "Name the group" })
-    .trim()
-    .min(2, "Name the group (2 to 60 characters)")
-    .max(60, "Name the group (2 to 60 characters)"),
+  name: plainText(
+    z
+      .string({ required_error: "Name the group" })
+      .trim()
+      .min(2, "Name the group (2 to 60 characters)")
+      .max(60, "Name the group (2 to 60 characters)"),
+    "A group's name",
+  ),
   percentOff: percent("The discount").optional().default(0),
   rules: z
     .string()
@@ -120,8 +124,11 @@ export const customerPricingSchema = z
       .optional(),
     country: z.enum(TAX_COUNTRIES, { errorMap: () => ({ message: "Choose a country" }) }).optional(),
     state: z.string().trim().toUpperCase().optional(),
-    vatNumber: z.string().trim().max(30, "At most 30 characters").optional(),
-    exemptionCertificate: z.string().trim().max(60, "At most 60 characters").optional(),
+    vatNumber: plainText(z.string().trim().max(30, "At most 30 characters"), "A VAT number").optional(),
+    exemptionCertificate: plainText(
+      z.string().trim().max(60, "At most 60 characters"),
+      "An exemption certificate",
+    ).optional(),
   })
   .superRefine((value, ctx) => {
     if (!value.country) {

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { MAX_LINE_QUANTITY, MAX_ORDER_LINES } from "~/domain/order-lines";
 import { MAX_DECLINE_REASON, MAX_RETURN_NOTE, RETURN_CONDITIONS, RETURN_REASONS } from "~/domain/returns";
 import { formatQuantity } from "~/format";
+import { plainText } from "~/domain/plain-text";
 
 /** Units of one line: none (0) up to what the server allows. */
 const returnQuantity = z
@@ -26,22 +27,28 @@ export const requestReturnSchema = z.object({
       message: "Choose why the parts go back: wrong part ordered, wrong part sent, damaged or warranty",
     }),
   }),
-  note: z
-    .string({ invalid_type_error: "A note is text" })
-    .trim()
-    .max(MAX_RETURN_NOTE, `A note is at most ${formatQuantity(MAX_RETURN_NOTE)} characters`)
-    .optional(),
+  note: plainText(
+    z
+      .string({ invalid_type_error: "A note is text" })
+      .trim()
+      .max(MAX_RETURN_NOTE, `A note is at most ${formatQuantity(MAX_RETURN_NOTE)} characters`),
+    "A note",
+    { multiline: true },
+  ).optional(),
 });
 
 export const approveReturnSchema = z.object({ intent: z.literal("approve") });
 
 export const declineReturnSchema = z.object({
   intent: z.literal("decline"),
-  reason: z
-    .string({ required_error: "Say why the return is declined" })
-    .trim()
-    .min(3, "Say why the return is declined")
-    .max(MAX_DECLINE_REASON, `A reason is at most ${MAX_DECLINE_REASON} characters`),
+  reason: plainText(
+    z
+      .string({ required_error: "Say why the return is declined" })
+      .trim()
+      .min(3, "Say why the return is declined")
+      .max(MAX_DECLINE_REASON, `A reason is at most ${MAX_DECLINE_REASON} characters`),
+    "A reason",
+  ),
 });
 
 export const receiveReturnSchema = z.object({

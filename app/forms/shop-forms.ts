@@ -9,6 +9,7 @@ import { ORDER_PAYMENT_METHODS } from "~/domain/order-payments";
 import { MAX_LINE_QUANTITY } from "~/domain/order-lines";
 import { formatQuantity } from "~/format";
 import { postalAddressField } from "~/domain/address";
+import { plainText } from "~/domain/plain-text";
 import { poNumber } from "./trade-schemas";
 
 export const CANCEL_WORD = "cancel";
@@ -125,7 +126,7 @@ export const reviewSchema = z.object({
     .int("Rating must be a whole number from 1 to 5")
     .min(1, "Rating must be a whole number from 1 to 5")
     .max(5, "Rating must be a whole number from 1 to 5"),
-  description: requiredText("Description", REVIEW_MAX_LENGTH),
+  description: plainText(requiredText("Description", REVIEW_MAX_LENGTH), "Description", { multiline: true }),
 });
 
 /** Manage Reviews: hide, show again or delete one review. */
@@ -150,8 +151,8 @@ function imageUrl() {
 }
 
 export const addPartSchema = z.object({
-  name: requiredText("Name", 120),
-  description: requiredText("Description", 2000),
+  name: plainText(requiredText("Name", 120), "Name"),
+  description: plainText(requiredText("Description", 2000), "Description", { multiline: true }),
   img: imageUrl(),
   quantity: wholeNumber("Quantity", { min: 0, max: MAX_STOCK }),
   price: wholeNumber("Price", { min: 1, max: MAX_PRICE_DOLLARS }),

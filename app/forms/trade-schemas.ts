@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { postalAddressField, postalAddressSchema } from "~/domain/address";
 import { TAX_COUNTRIES, taxIdProblem, normalizeTaxId } from "~/domain/tax-id";
+import { isPlainText, plainTextMessage } from "~/domain/plain-text";
 
 export const MAX_ADDRESSES = 20;
 export const ADDRESS_MAX_LINES = 6;
@@ -13,11 +14,12 @@ export const PO_NUMBER_MAX = 35;
 const HTML = /<[a-z!/?]|[<>]/i;
 export const NO_HTML = "Use plain text: < and > are not allowed";
 
-function plainText(label: string, max: number) {
+function plainText(label: string, max: number, options: { multiline?: boolean } = {}) {
   return z
     .string({ invalid_type_error: `${label} must be text` })
     .trim()
     .max(max, `${label} must be ${max} characters or fewer`)
+    .refine((value) => isPlainText(value, options), plainTextMessage(label, options))
     .refine((value) => !HTML.test(value), NO_HTML);
 }
 
@@ -28,7 +30,7 @@ export function addressText(label: string) {
       .string({ invalid_type_error: `${label} must be text` })
       // Browsers post a textarea's line breaks as CR LF: kept as LF, so the same address compares equal.
       .transform((value) => value.replace(/\r\n?/g, "\n"))
-      .pipe(plainText(label, 300))
+      .pipe(plainText(label, 300, { multiline: true }))
       .refine(
         (value) => value.split(/\r?\n/).length <= ADDRESS_MAX_LINES,
         `${label} must be ${ADDRESS_MAX_LINES} lines or fewer`,

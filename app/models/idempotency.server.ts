@@ -10,6 +10,8 @@ const idempotencySchema = new Schema(
     operation: { type: String, required: true },
     key: { type: String, required: true },
     bodyHash: { type: String, required: true },
+    /** What a form's one-time key was claimed for (the form's operation and its target); null for the API's keys. */
+    scope: { type: String, default: null },
     /** Null while the first call is still running. */
     status: { type: Number, default: null },
     body: { type: String, default: null },
@@ -29,6 +31,7 @@ const Idempotency: mongoose.Model<IdempotencyDoc> =
 
 export type IdempotencyRecord = {
   bodyHash: string;
+  scope: string | null;
   status: number | null;
   body: string | null;
   claimedAt: Date | null;
@@ -36,7 +39,7 @@ export type IdempotencyRecord = {
 
 /** Claims the key for this call; when another call claimed it first, returns that call's record. */
 export async function claimIdempotencyKey(
-  claim: { ownerId: string; operation: string; key: string; bodyHash: string },
+  claim: { ownerId: string; operation: string; key: string; bodyHash: string; scope?: string },
   expiresAt: Date,
 ): Promise<{ claimed: true } | { claimed: false; record: IdempotencyRecord }> {
   const filter = { ownerId: claim.ownerId, operation: claim.operation, key: claim.key };
@@ -52,6 +55,7 @@ export async function claimIdempotencyKey(
       claimed: false,
       record: {
         bodyHash: doc.bodyHash,
+        scope: doc.scope ?? null,
         status: doc.status ?? null,
         body: doc.body ?? null,
         claimedAt: doc.claimedAt ?? null,
@@ -82,10 +86,16 @@ export async function findIdempotentAnswer(claim: { ownerId: string; operation: 
  * Claims again a key whose first call was refused (status 400 and up), for a call with another body:
  * a refusal changed nothing, so the corrected form may run. One of two racing calls wins.
  */
-export async function reclaimRefusedKey(claim: { ownerId: string; operation: string; key: string; bodyHash: string }) {
-  const { bodyHash, ...filter } = claim;
+export async function reclaimRefusedKey(claim: {
+  ownerId: string;
+  operation: string;
+  key: string;
+  bodyHash: string;
+  scope?: string;
+}) {
+  const { bodyHash, scope, ...filter } = claim;
   const result = await Idempotency.updateOne(
-    { ...filter, status: { $gte: 400 } },
+    { ...filter, ...(scope === undefined ? {} : { scope }), status: { $gte: 400 } },
     { $set: { status: null, body: null, bodyHash, claimedAt: new Date() } },
   );
   return result.modifiedCount === 1;

@@ -33,7 +33,7 @@ import { credentialsInWords } from "~/services/account-access.server";
 import { passwordProblem } from "~/services/password.server";
 import { sendPasswordResetLink } from "~/services/password-reset.server";
 import { PasswordSettings } from "~/components/profile/password-settings";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { mailRequestAttempt } from "~/services/mail-throttle.server";
 import { clientIp } from "~/services/rate-limit.server";
 import { IntegrationsPanel } from "~/components/integrations-panel";
@@ -77,7 +77,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * current address instead); nothing changes until the link mailed to the new address is opened.
  */
 async function changeEmailAction(user: UserView, formData: FormData, context: ActionFunctionArgs["context"]) {
-  const submission = parseWithZod(formData, { schema: changeEmailSchema });
+  const submission = parseForm(formData, { schema: changeEmailSchema });
   const reply = (status: number, result = submission.reply({ hideFields: ["currentPassword"] })) =>
     data({ ...result, formName: "change-email" }, { status });
   if (submission.status !== "success") return reply(400);
@@ -113,13 +113,17 @@ async function changePasswordAction(
   formData: FormData,
   context: ActionFunctionArgs["context"],
 ) {
-  const submission = parseWithZod(formData, { schema: changePasswordSchema });
+  const submission = parseForm(formData, { schema: changePasswordSchema });
   const hide = ["currentPassword", "newPassword"];
   const reply = (status: number, result = submission.reply({ hideFields: hide })) =>
     data({ ...result, formName: "change-password" }, { status });
   if (submission.status !== "success") return reply(400);
   const { currentPassword, newPassword } = submission.value;
-  const common = passwordProblem(newPassword, user);
+  const common = passwordProblem(newPassword, {
+    email: user.email,
+    name: user.name,
+    companyName: user.company.companyName,
+  });
   if (common) return reply(400, submission.reply({ fieldErrors: { newPassword: [common] }, hideFields: hide }));
   const proof = await checkCurrentPassword(user, currentPassword, clientIp(context));
   if (proof === "no-password") return reply(400, submission.reply({ formErrors: [NO_PASSWORD_YET], hideFields: hide }));
@@ -156,7 +160,7 @@ async function setPasswordAction(user: UserView, context: ActionFunctionArgs["co
 const NO_PASSWORD_YET = "Your account has no password yet: ask for a link to set one.";
 
 async function emailPreferencesAction(user: UserView, formData: FormData) {
-  const submission = parseWithZod(formData, { schema: emailPreferencesSchema });
+  const submission = parseForm(formData, { schema: emailPreferencesSchema });
   if (submission.status !== "success")
     return data({ ...submission.reply(), formName: "email-preferences" }, { status: 400 });
   const on = submission.value.orderUpdateEmails === true;
@@ -192,13 +196,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     throw new Response("Your role in the company does not change its address book.", { status: 403 });
   }
   if (intent === "company") {
-    const submission = parseWithZod(formData, { schema: companySchema });
+    const submission = parseForm(formData, { schema: companySchema });
     if (submission.status !== "success") return data({ ...submission.reply(), formName: intent }, { status: 400 });
     if (!(await updateCompany(user.id, submission.value))) throw await gone();
     return saved("Company details saved");
   }
   if (intent === "address-save") {
-    const submission = parseWithZod(formData, { schema: addressSchema });
+    const submission = parseForm(formData, { schema: addressSchema });
     if (submission.status !== "success") return data({ ...submission.reply(), formName: intent }, { status: 400 });
     const { addressId, ...entry } = submission.value;
     const outcome = addressId ? await editAddress(user.id, addressId, entry) : await addAddress(user.id, entry);
@@ -217,7 +221,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
   if (intent === "address-delete" || intent === "address-default") {
-    const submission = parseWithZod(formData, { schema: addressActionSchema });
+    const submission = parseForm(formData, { schema: addressActionSchema });
     if (submission.status !== "success") return data({ ...submission.reply(), formName: intent }, { status: 400 });
     const { addressId } = submission.value;
     const done =
@@ -229,7 +233,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   if (intent === "avatar") {
-    const submission = parseWithZod(formData, { schema: avatarSchema });
+    const submission = parseForm(formData, { schema: avatarSchema });
     const refuse = (status: number, message: string) =>
       data({ ...submission.reply({ fieldErrors: { avatar: [message] } }), formName: intent }, { status });
     if (submission.status !== "success") return data({ ...submission.reply(), formName: intent }, { status: 400 });
@@ -258,7 +262,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "set-password") return setPasswordAction(user, context);
   if (intent === "email-preferences") return emailPreferencesAction(user, formData);
 
-  const submission = parseWithZod(formData, { schema: profileSchema });
+  const submission = parseForm(formData, { schema: profileSchema });
   if (submission.status !== "success") {
     return data({ ...submission.reply(), formName: "profile" }, { status: 400 });
   }

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import {
   type ActionFunctionArgs,
   type HeadersFunction,
@@ -15,9 +14,10 @@ import { OrderReturns } from "~/components/order-returns";
 import { orderShopActors } from "~/models/audit.server";
 import { getOrderById } from "~/orders/model/reads.server";
 import { requireAdmin } from "~/services/guards.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { newOneTimeKey, runOnce } from "~/services/one-time-key.server";
 import { extendHoldSchema } from "~/forms/hold-forms";
+import { refuseMalformedList } from "~/forms/list-fields";
 import { formatCents } from "~/format";
 import { documentsOf } from "~/orders/documents.server";
 import { adminOrderSchema, cancelPaidSchema, payoutSchema } from "~/forms/order-forms";
@@ -62,6 +62,7 @@ export async function action(args: ActionFunctionArgs) {
     {
       ownerId: admin.id,
       operation: "payment:record",
+      target: args.params.id ?? "",
       when: (form) => form.get("intent") === "record-payment",
       shape: (result) => ({ intent: "record-payment", paymentId: "", result }),
     },
@@ -75,10 +76,12 @@ async function orderAction(
 ) {
   const id = params.id ?? "";
   const formData = await readForm(request);
+  // Only the ship form has line rows; a list sent any other way never reaches its page.
+  refuseMalformedList(formData, "lines", ["quantity"]);
   const intent = String(formData.get("intent") ?? "ship");
   const paymentId = String(formData.get("paymentId") ?? "");
   if (intent === "extend-hold") {
-    const submission = parseWithZod(formData, { schema: extendHoldSchema });
+    const submission = parseForm(formData, { schema: extendHoldSchema });
     if (submission.status !== "success")
       return dataWithInit({ intent, paymentId, result: submission.reply() }, { status: 400 });
     const order = await extendHold(id, submission.value.days, { id: admin.id, email: admin.email }, context);
@@ -94,7 +97,7 @@ async function orderAction(
     );
   }
   if (intent === "payout") {
-    const submission = parseWithZod(formData, { schema: payoutSchema });
+    const submission = parseForm(formData, { schema: payoutSchema });
     const creditNoteId = String(formData.get("creditNoteId") ?? "");
     if (submission.status !== "success")
       return dataWithInit({ intent, paymentId: creditNoteId, result: submission.reply() }, { status: 400 });
@@ -115,7 +118,7 @@ async function orderAction(
     );
   }
   if (intent === "cancel-paid") {
-    const confirmed = parseWithZod(formData, { schema: cancelPaidSchema });
+    const confirmed = parseForm(formData, { schema: cancelPaidSchema });
     if (confirmed.status !== "success")
       return dataWithInit({ intent, paymentId, result: confirmed.reply() }, { status: 400 });
     const cancelled = await cancelPaidOrderWithCredit(id, { actor: { id: admin.id, email: admin.email }, context });
@@ -134,7 +137,7 @@ async function orderAction(
         : `${order.number} is cancelled; its credit note follows shortly`,
     );
   }
-  const submission = parseWithZod(formData, { schema: adminOrderSchema(intent) });
+  const submission = parseForm(formData, { schema: adminOrderSchema(intent) });
   if (submission.status !== "success") {
     return dataWithInit({ intent, paymentId, result: submission.reply() }, { status: 400 });
   }

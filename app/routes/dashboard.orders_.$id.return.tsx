@@ -15,9 +15,10 @@ import { MAX_RETURN_NOTE, RETURN_REASON_WORDS, RETURN_REASONS } from "~/domain/r
 import { getOwnOrder } from "~/orders/model/reads.server";
 import { returnableUnits, returnWindowDays } from "~/orders/model/returns.server";
 import { askForReturn } from "~/orders/returns.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { requireCustomerOrSignOutHome } from "~/services/guards.server";
 import { requestReturnSchema } from "~/forms/return-forms";
+import { refuseMalformedList } from "~/forms/list-fields";
 import { redirectWithSuccess } from "~/services/toast.server";
 import { formatQuantity } from "~/format";
 
@@ -55,7 +56,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireCustomerOrSignOutHome(request);
   const order = await getOwnOrder(params.id ?? "", user);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
-  const submission = parseWithZod(await readForm(request), { schema: requestReturnSchema });
+  const formData = await readForm(request);
+  refuseMalformedList(formData, "lines", ["quantity"]);
+  const submission = parseForm(formData, { schema: requestReturnSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { value } = submission;
   const asked = await askForReturn(

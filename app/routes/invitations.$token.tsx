@@ -12,7 +12,7 @@ import { acceptNewAccountSchema, acceptSchema } from "~/forms/company-forms";
 import { COMPANY_ROLE_FOR_YOU, COMPANY_ROLE_WORDS } from "~/domain/company-roles";
 import { formatCents } from "~/format";
 import { acceptInvitation, acceptInvitationAsNewAccount, describeInvitation } from "~/services/companies.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { passwordProblem, hashPassword } from "~/services/password.server";
 import { redirectWithSuccess } from "~/services/toast.server";
 
@@ -49,7 +49,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const token = params.token ?? "";
   const formData = await readForm(request);
   if (formData.get("intent") === "create") {
-    const submission = parseWithZod(formData, { schema: acceptNewAccountSchema });
+    const submission = parseForm(formData, { schema: acceptNewAccountSchema });
     if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
     if (await getUser(request)) {
       return data(submission.reply({ formErrors: ["Sign out first: you are signed in to another account."] }), {
@@ -60,6 +60,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const common = passwordProblem(submission.value.password, {
       email: invitation.state === "valid" ? invitation.email : null,
       name: submission.value.name,
+      companyName: invitation.state === "valid" ? invitation.companyName : null,
     });
     if (common) {
       return data(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
@@ -78,7 +79,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return redirectWithSuccess("/dashboard/company", `Welcome to ${outcome.companyName}!`, { headers });
   }
   const user = await requireUser(request, { redirectTo: `/invitations/${token}` });
-  const submission = parseWithZod(formData, { schema: acceptSchema });
+  const submission = parseForm(formData, { schema: acceptSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const outcome = await acceptInvitation(token, user, context);
   if (!outcome.ok) return data(submission.reply({ formErrors: [outcome.message] }), { status: outcome.status });

@@ -39,7 +39,7 @@ import { formatCents, formatQuantity } from "~/format";
 import { backorderSplit, backorderText, expectedRestockDay } from "~/domain/order-lines";
 import { formatDay } from "~/domain/order-states";
 import { orderFormSchema } from "~/forms/shop-forms";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { newOneTimeKey, runOnce } from "~/services/one-time-key.server";
 import { ONE_TIME_KEY_FIELD } from "~/forms/one-time-key";
 import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
@@ -110,15 +110,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return signInToContinue(request, cartIntentFrom(await readForm(request), back, params.id ?? ""), back);
   }
   const user = await requireUser(request);
-  return runOnce(request, { ownerId: user.id, operation: "order:part-page" }, () =>
-    placePartOrder(request, params.id ?? "", user),
+  const partId = params.id ?? "";
+  return runOnce(request, { ownerId: user.id, operation: "order:part-page", target: partId }, () =>
+    placePartOrder(request, partId, user),
   );
 }
 
 async function placePartOrder(request: Request, partId: string, user: Awaited<ReturnType<typeof requireUser>>) {
   const part = await getPart(partId);
   if (!part) throw new Response(NOT_FOUND, { status: 404 });
-  const submission = parseWithZod(await readForm(request), { schema: orderFormSchema(part) });
+  const submission = parseForm(await readForm(request), { schema: orderFormSchema(part) });
   if (user.role === "admin") {
     return dataWithInit(
       submission.reply({ formErrors: ["Orders are placed from customer accounts, not by admins."] }),

@@ -7,7 +7,8 @@ import { inputAttributes, ErrorList, Field, SubmitButton, useIsPending } from "~
 import { TOKEN_PAGE_HEADERS, tokenPageHeadersFunction } from "~/services/cache.server";
 import { NEW_PASSWORD_HELP, resetPasswordSchema } from "~/forms/account-schemas";
 import { endSession } from "~/services/session-cookie.server";
-import { readForm } from "~/services/form.server";
+import { getUserByEmail } from "~/models/user.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { passwordProblem } from "~/services/password.server";
 import { checkResetToken, RESET_LINK_PROBLEMS, resetPassword } from "~/services/password-reset.server";
 import { redirectWithSuccess } from "~/services/toast.server";
@@ -26,10 +27,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: resetPasswordSchema });
+  const submission = parseForm(formData, { schema: resetPasswordSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const link = await checkResetToken(submission.value.token);
-  const common = passwordProblem(submission.value.password, { email: link.state === "valid" ? link.email : null });
+  const owner = link.state === "valid" ? await getUserByEmail(link.email) : null;
+  const common = passwordProblem(submission.value.password, {
+    email: link.state === "valid" ? link.email : null,
+    name: owner?.name,
+    companyName: owner?.company.companyName,
+  });
   if (common)
     return data(submission.reply({ fieldErrors: { password: [common] }, hideFields: ["password"] }), { status: 400 });
   const problem = await resetPassword(submission.value.token, submission.value.password);

@@ -18,6 +18,7 @@ import { partsSearchSchema } from "./parts-search.server";
 import { backorderFields } from "~/forms/catalogue-forms";
 import { deliveryFields, MAX_PRICE_DOLLARS, MAX_STOCK } from "~/forms/shop-forms";
 import { MAX_IMPORT_LINES } from "~/forms/stock-import";
+import { plainText } from "~/domain/plain-text";
 
 extendZodWithOpenApi(z);
 
@@ -138,7 +139,7 @@ export const ApiPostalAddress = postalAddressObject
   .superRefine(checkAddress)
   .openapi("PostalAddress", {
     description:
-      "A postal address. country: ISO 3166-1 alpha-2. region: the state or province code for US, CA and AU (required there, empty elsewhere). postalCode: checked against the country's format where one is known. Tax is decided from country and region only.",
+      "A postal address. country: ISO 3166-1 alpha-2. region: the state or province code for US, CA and AU (required there, empty elsewhere). postalCode: checked against the country's format where one is known, and for US, CA and AU against the region (a ZIP code of another state is refused). Tax is decided from country and region only.",
     example: {
       name: "Receiving",
       company: "Lakeside Fleet",
@@ -347,14 +348,33 @@ export const Statement = z
 
 export const PayoutBody = z
   .object({
-    reference: z
-      .string({ required_error: "Give the bank transfer's reference", invalid_type_error: "The reference is text" })
-      .trim()
-      .min(1, "Give the bank transfer's reference")
-      .max(60, "A reference is at most 60 characters"),
+    reference: plainText(
+      z
+        .string({ required_error: "Give the bank transfer's reference", invalid_type_error: "The reference is text" })
+        .trim()
+        .min(1, "Give the bank transfer's reference")
+        .max(60, "A reference is at most 60 characters"),
+      "A reference",
+    ),
   })
   .strict()
   .openapi("PayoutBody");
+
+/** A parcel names each part once: a part given twice would print, mail and count its units twice. */
+function eachPartOnce(lines: { partNumber: string }[], ctx: z.RefinementCtx) {
+  const seen = new Set<string>();
+  lines.forEach((line, index) => {
+    const partNumber = line.partNumber.trim().toUpperCase();
+    if (seen.has(partNumber)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [index, "partNumber"],
+        message: `${line.partNumber} is already a line of this parcel: give each part once, with all its units`,
+      });
+    }
+    seen.add(partNumber);
+  });
+}
 
 export const ShipBody = z
   .object({
@@ -374,8 +394,12 @@ export const ShipBody = z
       )
       .min(1)
       .max(MAX_ORDER_LINES)
+      .superRefine(eachPartOnce)
       .optional()
-      .openapi({ description: "The units of this parcel by part number; absent: every unit that can ship now" }),
+      .openapi({
+        description:
+          "The units of this parcel by part number, each part once (a part given twice is refused with 422); absent: every unit that can ship now",
+      }),
   })
   .strict()
   .refine(trackingGiven.check, trackingGiven.message)

@@ -7,10 +7,13 @@
  * A first call that failed without an outcome (the database went away in the middle, the process
  * died) keeps its key claimed: it may have placed the order (the crash sweep finishes what it
  * started), so a retry is told to look at My Orders instead of placing it again.
+ *
+ * A key is claimed for one operation and one target (the order paid, the part ordered): the same key
+ * sent with another form, or the same form of another order or part, is refused (409) and changes
+ * nothing, rather than answering with the first form's outcome.
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
 import { data as dataWithInit } from "@remix-run/node";
 import { z } from "zod";
 import {
@@ -20,7 +23,7 @@ import {
   storeIdempotentAnswer,
 } from "~/models/idempotency.server";
 import { getEnv } from "./env.server";
-import { readForm } from "./form.server";
+import { parseForm, readForm } from "./form.server";
 import { ONE_TIME_KEY_FIELD } from "~/forms/one-time-key";
 
 const KEY = /^[\x21-\x7e]{8,255}$/;
@@ -28,6 +31,9 @@ const KEY = /^[\x21-\x7e]{8,255}$/;
 const WAIT_FOR_FIRST_MS = 3000;
 /** A first call without an answer after this long has ended without one. */
 const RUNNING_AT_MOST_MS = 30_000;
+
+/** Every form's keys share one namespace per owner, so a key is claimed once whatever form sends it. */
+const FORM_KEYS = "one-time-key";
 
 /** A fresh key for a form being rendered. */
 export const newOneTimeKey = () => randomUUID();
@@ -84,13 +90,15 @@ export type FormReply = SubmissionResult<string[]>;
 
 /** A form-level message as Conform's reply (what a form's `lastResult` reads), in the route's own shape. */
 function formMessage(form: FormData, message: string, status: number, shape: (reply: FormReply) => unknown) {
-  const submission = parseWithZod(form, { schema: z.object({}).passthrough() });
+  const submission = parseForm(form, { schema: z.object({}).passthrough() });
   return dataWithInit(shape(submission.reply({ formErrors: [message] })), {
     status,
     headers: { "Cache-Control": "no-store" },
   });
 }
 
+export const KEY_OF_ANOTHER_FORM =
+  "This form was sent with the key of another form (another order, part or page), so nothing was done. Reload this page and send the form again.";
 export const STILL_RUNNING = "This order is still being placed: look in My Orders in a moment before sending it again.";
 export const UNCONFIRMED =
   "We could not confirm whether this was saved when you first sent it. Look in My Orders before sending it again; to place another order, reload the page.";
@@ -105,11 +113,14 @@ export async function runOnce<T>(
   {
     ownerId,
     operation,
+    target = "",
     shape = (reply) => reply,
     when = () => true,
   }: {
     ownerId: string;
     operation: string;
+    /** What the form acts on (the order paid, the part ordered): the key is good for it alone. */
+    target?: string;
     /** Which submissions of the form place the order (a form with several buttons). */
     when?: (form: FormData) => boolean;
     /** Where the route's action data carries the form's reply, when not at the top. */
@@ -120,16 +131,18 @@ export async function runOnce<T>(
   const form = await readForm(request.clone());
   const key = form.get(ONE_TIME_KEY_FIELD);
   if (typeof key !== "string" || !KEY.test(key) || form.has("__intent__") || !when(form)) return run();
-  const claim = { ownerId, operation, key };
+  const claim = { ownerId, operation: FORM_KEYS, key };
+  const scope = JSON.stringify([operation, target]);
   const bodyHash = hashForm(form);
   const expiresAt = new Date(Date.now() + getEnv().API_IDEMPOTENCY_HOURS * 60 * 60 * 1000);
 
-  const taken = await claimIdempotencyKey({ ...claim, bodyHash }, expiresAt);
+  const taken = await claimIdempotencyKey({ ...claim, bodyHash, scope }, expiresAt);
   if (!taken.claimed) {
     const { record } = taken;
+    if (record.scope !== scope) return formMessage(form, KEY_OF_ANOTHER_FORM, 409, shape) as T;
     // Refused before: a corrected form may run (a refusal changed nothing); the same form gets the same refusal.
     const rerun = record.status !== null && record.status >= 400 && record.bodyHash !== bodyHash;
-    if (!rerun || !(await reclaimRefusedKey({ ...claim, bodyHash }))) {
+    if (!rerun || !(await reclaimRefusedKey({ ...claim, bodyHash, scope }))) {
       let answer = record.status !== null ? { status: record.status, body: record.body ?? "" } : null;
       for (const until = Date.now() + WAIT_FOR_FIRST_MS; !answer && Date.now() < until;) {
         await new Promise((resolve) => setTimeout(resolve, 100));

@@ -205,7 +205,7 @@ function buildDocument(serverUrl: string) {
     operationId: "shipOrder",
     tags: ["Staff"],
     summary:
-      "Ship a parcel of an order with its carrier and tracking number: the lines given, or all that can ship now; the order is part-shipped until every unit has left (scope orders)",
+      "Ship a parcel of an order with its carrier and tracking number: the lines given (each part once), or all that can ship now; the order is part-shipped until every unit has left (scope orders)",
     security,
     request: { params: OrderIdParam, body: { required: true, content: { "application/json": { schema: ShipBody } } } },
     responses: { 200: json(Order, "The order, shipped"), ...problems(400, 404, 409, 413, 415, 422) },

@@ -19,17 +19,30 @@ import { CURRENT_PASSWORD_WRONG } from "~/forms/account-schemas";
 import { JOBS_COLLECTION, RESET_REQUEST_JOB } from "~/services/jobs.server";
 import { RESET_MAILS_PER_DAY, RESET_MAILS_PER_HOUR } from "~/services/mail-throttle.server";
 import { emailAndIpKey, THROTTLE_COLLECTION } from "~/services/rate-limit.server";
-import { COMMON_PASSWORD, PERSONAL_PASSWORD, verifyPassword } from "~/services/password.server";
+import {
+  COMMON_PASSWORD,
+  DECORATED_WORD_PASSWORD,
+  PERSONAL_PASSWORD,
+  SEASON_PASSWORD,
+  verifyPassword,
+} from "~/services/password.server";
 import { sendPasswordResetLink } from "~/services/password-reset.server";
 import {
   closePdfBrowser,
   htmlToPdf,
   PDF_CONCURRENCY,
+  PDF_PER_COMPANY,
   PDF_PER_REQUESTER,
   PDF_QUEUE,
   PdfBusyError,
 } from "~/services/pdf.server";
-import { createUser, sessionCookieValue, TEST_PASSWORD } from "../setup/factories";
+import {
+  createUser,
+  sessionCookieHeader,
+  sessionCookieValue,
+  TEST_PASSWORD,
+  updateCompanyOf,
+} from "../setup/factories";
 import { linkIn, waitForMail } from "../setup/mail";
 import { settledMailTo } from "../setup/mail-settled";
 import { createOrder } from "../setup/order-factories";
@@ -111,6 +124,44 @@ describe("common and breached passwords (ASVS 2.1.7)", () => {
       await expectFieldError(response, "password", PERSONAL_PASSWORD);
     }
     expect(await User.exists({ email })).toBeNull();
+  });
+
+  test("seasons and months with a year, a word with digits, and the person's name, email domain or company with digits are refused, saying why", async () => {
+    const refusals: [string, string][] = [
+      ["Summer2024!", SEASON_PASSWORD],
+      ["Winter2025!", SEASON_PASSWORD],
+      ["2026Autumn", SEASON_PASSWORD],
+      ["September1999", SEASON_PASSWORD],
+      ["Company123!", DECORATED_WORD_PASSWORD],
+      ["Lefay2024!", PERSONAL_PASSWORD],
+      ["Morgana77", PERSONAL_PASSWORD],
+      ["Quarryworks2025", PERSONAL_PASSWORD],
+    ];
+    for (const [password, message] of refusals) {
+      const email = `morgana-${randomUUID().slice(0, 8)}@quarryworks.example`;
+      const response = await callAction(signupAction, "/signup", { name: "Morgana Lefay", email, password });
+      await expectFieldError(response, "password", message);
+      expect(await User.exists({ email }), password).toBeNull();
+    }
+    // The company's name, on a change of password.
+    const { user, cookie } = await signedIn();
+    await updateCompanyOf(user.id, { $set: { companyName: "Lakeside Fleet" } });
+    await expectFieldError(
+      await callAction(
+        profileAction,
+        "/dashboard?index",
+        { intent: "change-password", currentPassword: TEST_PASSWORD, newPassword: "Lakeside123!" },
+        { cookie },
+      ),
+      "newPassword",
+      PERSONAL_PASSWORD,
+    );
+    // Words with more than a year around them, and the shop's test and demo passwords, still pass.
+    for (const password of ["correct-horse-42", "Summer-x7Kp9Q", "customer-demo-123", "trade-demo-123"]) {
+      const email = fresh("fine");
+      const response = await callAction(signupAction, "/signup", { name: "Fiona Fine", email, password });
+      expect(response.status, password).toBe(302);
+    }
   });
 
   test("a reset link does not set a common password either", async () => {
@@ -396,5 +447,39 @@ describe("PDF printing", () => {
     expect(statuses.filter((status) => status === 503)).toHaveLength(PDF_CONCURRENCY + PDF_QUEUE - PDF_PER_REQUESTER);
     // Done printing, the person gets PDFs again.
     expect((await pdfOf(greedy.cookie, greedyOrder.id)).status).toBe(200);
+  }, 120_000);
+
+  test(`one company's people asking for many PDFs at once get ${PDF_PER_COMPANY} printed; another company's still print`, async () => {
+    // Four people of one company, two PDFs each: within each person's share, the whole line together.
+    const owner = await createUser();
+    const colleagues = await Promise.all(
+      [1, 2, 3].map(() => createUser({ company: { id: owner.companyId, role: "buyer" } })),
+    );
+    const people = await Promise.all(
+      [owner, ...colleagues].map(async (user) => ({
+        cookie: await sessionCookieHeader(user.id),
+        order: await createOrder({ user }),
+      })),
+    );
+    const other = await signedIn();
+    const otherOrder = await createOrder({ user: other.user });
+    const pdfOf = (cookie: string, id: string) =>
+      settle(
+        pdfLoader(loaderArgs(getRequest(`/documents/${id}/pro-forma/pdf`, { cookie }), { id, kind: "pro-forma" })),
+      );
+    const flood = people.flatMap(({ cookie, order }) => [pdfOf(cookie, order.id), pdfOf(cookie, order.id)]);
+    expect(flood).toHaveLength(PDF_CONCURRENCY + PDF_QUEUE);
+    // While they print, someone of another company is not refused: the line keeps room for them.
+    const others = await pdfOf(other.cookie, otherOrder.id);
+    expect(others.status).toBe(200);
+    expect(others.headers.get("content-type")).toBe("application/pdf");
+    const answers = await Promise.all(flood);
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(PDF_PER_COMPANY);
+    const refused = answers.filter((answer) => answer.status === 503);
+    expect(refused).toHaveLength(PDF_CONCURRENCY + PDF_QUEUE - PDF_PER_COMPANY);
+    for (const answer of refused) {
+      expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await answer.text()).toContain("Your colleagues' PDFs are still being made");
+    }
   }, 120_000);
 });

@@ -830,3 +830,47 @@ describe("the API's description", () => {
     expect(html).not.toMatch(/https?:\/\/(cdn|unpkg|jsdelivr)/);
   });
 });
+
+describe("a parcel over the staff API", () => {
+  test("the same part twice in one parcel is refused with 422 naming the line, and nothing ships", async () => {
+    const customer = await keyFor("customer", ["read", "order"]);
+    await updateCompanyOf(customer.user.id, { $set: { account: { termsDays: 30, creditLimitCents: 1_000_000 } } });
+    const part = await createPart({ minOrderQuantity: 1, priceCents: 1000, availableQuantity: 1000 });
+    const placed = await call(customer.token, "/orders", {
+      method: "POST",
+      body: { lines: [{ partNumber: part.partNumber, quantity: 60 }], ...delivery, payment: "account" },
+    });
+    expect(placed.status).toBe(201);
+    const order = (await placed.json()) as { id: string };
+    const staff = await keyFor("admin", ["orders"]);
+    const ship = (lines: { partNumber: string; quantity: number }[]) =>
+      call(staff.token, `/staff/orders/${order.id}/ship`, {
+        method: "POST",
+        body: { carrier: "ups", trackingNumber: "1Z999", lines },
+      });
+
+    const twice = await expectProblem(
+      await ship([
+        { partNumber: part.partNumber, quantity: 60 },
+        { partNumber: part.partNumber.toLowerCase(), quantity: 60 },
+      ]),
+      422,
+    );
+    expect(twice.errors).toEqual([
+      {
+        field: "lines.1.partNumber",
+        message: `${part.partNumber.toLowerCase()} is already a line of this parcel: give each part once, with all its units`,
+      },
+    ]);
+    const stored = (await Order.findById(order.id).lean())!;
+    expect(stored.shipments ?? []).toHaveLength(0);
+    expect(stored.lines[0].shippedQuantity ?? 0).toBe(0);
+
+    const once = await ship([{ partNumber: part.partNumber, quantity: 60 }]);
+    expect(once.status).toBe(200);
+    const shipped = (await Order.findById(order.id).lean())!;
+    expect(shipped.shipments).toHaveLength(1);
+    expect(shipped.shipments![0].lines.map((line) => line.quantity)).toEqual([60]);
+    expect(shipped.lines[0].shippedQuantity).toBe(60);
+  });
+});

@@ -15,6 +15,7 @@ import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { signedIn } from "./ordering.helpers";
 import { DELIVERY_FORM } from "../fixtures/addresses";
+import { KEY_OF_ANOTHER_FORM } from "~/services/one-time-key.server";
 
 const delivery = { phone: "+1 555 0100", ...DELIVERY_FORM };
 
@@ -144,5 +145,75 @@ describe("staff recording a payment", () => {
     const stored = (await Order.findById(order.id).lean())!;
     expect(stored.payments).toHaveLength(1);
     expect(stored.paidCents).toBe(40_000);
+  });
+});
+
+describe("a key is good for its own form and target only", () => {
+  async function refusedAsAnotherForm(answer: Response) {
+    expect(answer.status).toBe(409);
+    expect(answer.headers.get("Idempotent-Replayed")).toBeNull();
+    const body = (await answer.json()) as {
+      error?: Record<string, string[]>;
+      result?: { error?: Record<string, string[]> };
+    };
+    expect((body.result ?? body).error?.[""]).toEqual([KEY_OF_ANOTHER_FORM]);
+  }
+
+  test("order A's payment key replayed on order B's payment form: refused, nothing recorded on B, A's answer not given", async () => {
+    const customer = await createUser();
+    const part = await createPart({ priceCents: 1_000 });
+    const [orderA, orderB] = [
+      await createOrder({ user: customer, part, quantity: 100 }),
+      await createOrder({ user: customer, part, quantity: 100 }),
+    ];
+    const { cookie } = await signedIn("admin");
+    const urlOf = (id: string) => `/dashboard/manageOrders/${id}`;
+    const key = await keyOf(adminOrderLoader(loaderArgs(getRequest(urlOf(orderA.id), { cookie }), { id: orderA.id })));
+    const fields = {
+      intent: "record-payment",
+      amount: "1000",
+      receivedOn: new Date().toISOString().slice(0, 10),
+      method: "bank-transfer",
+      reference: "BACS 77",
+      idempotencyKey: key,
+    };
+    const post = (id: string) =>
+      settle(adminOrderAction(actionArgs(postRequest(urlOf(id), fields, { cookie }), { id })));
+
+    const paidA = await post(orderA.id);
+    expect(paidA.status).toBe(302);
+    await refusedAsAnotherForm(await post(orderB.id));
+    expect((await Order.findById(orderB.id).lean())!.payments ?? []).toHaveLength(0);
+    expect((await Order.findById(orderB.id).lean())!.paidCents ?? 0).toBe(0);
+    // Its own order still gets its own answer again.
+    const again = await post(orderA.id);
+    expect(again.status).toBe(302);
+    expect(again.headers.get("Location")).toBe(paidA.headers.get("Location"));
+    expect((await Order.findById(orderA.id).lean())!.payments).toHaveLength(1);
+  });
+
+  test("part A's order key on part B's page, and the pad's key on a part page: refused, no order placed", async () => {
+    const [partA, partB] = [
+      await createPart({ minOrderQuantity: 100, availableQuantity: 1000 }),
+      await createPart({ minOrderQuantity: 100, availableQuantity: 1000 }),
+    ];
+    const { user, cookie } = await signedIn();
+    const keyA = await keyOf(partLoader(loaderArgs(getRequest(`/parts/${partA.id}`, { cookie }), { id: partA.id })));
+    const fields = { ...delivery, quantity: "150", idempotencyKey: keyA };
+    expect((await postPart(partA.id, fields, cookie)).status).toBe(302);
+    await refusedAsAnotherForm(await postPart(partB.id, fields, cookie));
+    expect(await Order.countDocuments({ userId: user.id })).toBe(1);
+    expect((await Part.findById(partB.id).lean())!.availableQuantity).toBe(1000);
+
+    // A key rendered on the quick-order pad (not used there yet) is not a key for a part page either.
+    const padKey = await keyOf(padLoader(loaderArgs(getRequest("/dashboard/quick-order", { cookie }))));
+    const pad = (fields: Record<string, string>) =>
+      settle(padAction(actionArgs(postRequest("/dashboard/quick-order", fields, { cookie }))));
+    expect(
+      (await pad({ lines: `${partA.partNumber} 100`, ...delivery, idempotencyKey: padKey, intent: "order" })).status,
+    ).toBe(302);
+    await refusedAsAnotherForm(await postPart(partB.id, { ...fields, idempotencyKey: padKey }, cookie));
+    expect(await Order.countDocuments({ userId: user.id })).toBe(2);
+    expect((await Part.findById(partB.id).lean())!.availableQuantity).toBe(1000);
   });
 });

@@ -170,7 +170,7 @@ describe("placing an order", () => {
       ),
       ["delivery.line1", "a 2,000-character line", "x".repeat(2000), /100 characters or fewer/],
       ["delivery.line2", "control characters", "Dock door\u0000\u001b[2J", /control characters/],
-      ["delivery.city", "a line break", "Detroit\nOR 97201", /control characters or line breaks/],
+      ["delivery.city", "a line break", "Detroit\nOR 97201", /cannot contain line breaks, control characters/],
       ["delivery.country", "missing", undefined, /Choose a country/],
       ["delivery.country", "not an ISO country", "XX", /Choose a country from the list/],
       ["delivery.region", "a province of another country", "ON", /ON is not a state of United States/],

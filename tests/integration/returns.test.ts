@@ -313,3 +313,25 @@ describe("returns", () => {
     expect((await Order.findById(order.id).lean())!.returns ?? []).toEqual([]);
   });
 });
+
+describe("a parcel", () => {
+  test("that gives a line twice is refused by the shipping service, and nothing ships", async () => {
+    const { order } = await shippedOrder(200, 100);
+    const refused = await shipOrder(
+      order.id,
+      {
+        carrier: "ups",
+        trackingNumber: "1Z3",
+        lines: [
+          { lineIndex: 0, quantity: 60 },
+          { lineIndex: 0, quantity: 40 },
+        ],
+      },
+      { ...staff, current: order },
+    );
+    expect(refused).toMatchObject({ ok: false, status: 422 });
+    const stored = (await Order.findById(order.id).lean())!;
+    expect(stored.shipments).toHaveLength(1);
+    expect(stored.lines[0].shippedQuantity).toBe(100);
+  });
+});

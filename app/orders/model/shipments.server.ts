@@ -47,6 +47,10 @@ export async function recordShipment(
   const wanted =
     input.lines ??
     order.lines.map((line, lineIndex) => ({ lineIndex, quantity: shippableUnits(line) })).filter((l) => l.quantity > 0);
+  // Each line once: a line given twice would be counted once on the order and twice on the parcel.
+  if (new Set(wanted.map((entry) => entry.lineIndex)).size !== wanted.length) {
+    return { outcome: "nothing", order, message: "A line is given twice in this parcel: give each line once" };
+  }
   const lines: { lineIndex: number; partId: mongoose.Types.ObjectId; quantity: number }[] = [];
   for (const { lineIndex, quantity } of wanted) {
     const line = order.lines[lineIndex];

@@ -1,14 +1,18 @@
 /** The API keys screen's forms (create, revoke), shared by the server and the browser. */
 import { z } from "zod";
 import { API_SCOPES } from "~/domain/api-scopes";
+import { plainText } from "~/domain/plain-text";
 
 export const createApiKeySchema = z.object({
   intent: z.literal("create"),
-  name: z
-    .string({ required_error: "Name the key (for example, the system that uses it)" })
-    .trim()
-    .min(1, "Name the key (for example, the system that uses it)")
-    .max(60, "A name is at most 60 characters"),
+  name: plainText(
+    z
+      .string({ required_error: "Name the key (for example, the system that uses it)" })
+      .trim()
+      .min(1, "Name the key (for example, the system that uses it)")
+      .max(60, "A name is at most 60 characters"),
+    "A key's name",
+  ),
   scopes: z
     .array(z.enum(API_SCOPES, { errorMap: () => ({ message: "Choose what the key may do" }) }), {
       required_error: "Choose at least one thing the key may do",
