@@ -1,5 +1,6 @@
 import mongoose, { Schema } from "mongoose";
 import { Order } from "~/orders/model/schema.server";
+import { formatInvoiceNumber, invoicedWithoutNumber, invoiceNumbers } from "~/orders/model/invoice.server";
 import { Part } from "./part.server";
 import { formatOrderNumber } from "~/domain/order-number";
 
@@ -36,7 +37,8 @@ export type StockProblem = {
     | "credit-exceeds-charge"
     | "refund-exceeds-payment"
     | "credit-mismatch"
-    | "credit-not-issued";
+    | "credit-not-issued"
+    | "invoice-number";
   message: string;
 };
 
@@ -151,6 +153,7 @@ export async function checkStock({
   }
   problems.push(...(await checkReturns(young)));
   problems.push(...(await checkCredits(young)));
+  problems.push(...(await checkInvoiceNumbers(young)));
   // Lines of live orders whose part no longer exists hold nothing anywhere: not a stock problem.
   return { parts: count, problems };
 }
@@ -314,6 +317,37 @@ async function checkCredits(young: Date) {
     for (const entry of order.returns ?? [])
       if (settled && entry.creditPending)
         say("credit-not-issued", `return ${entry._id.toString()} was received, and has no credit note`);
+  }
+  return found;
+}
+
+/**
+ * Invoice numbers are issued once each, with no gap: every number claimed from 1 up is carried by the
+ * order that claimed it, and every invoiced order has one (unless it is still settling).
+ */
+async function checkInvoiceNumbers(young: Date) {
+  const found: StockProblem[] = [];
+  const say = (name: string, message: string) =>
+    found.push({ partId: "", partNumber: "", name, kind: "invoice-number", message });
+  for (const order of await invoicedWithoutNumber({ graceMs: Date.now() - young.getTime() }))
+    say(`order ${order.number ? formatOrderNumber(order.number) : order.id}`, "is invoiced, and has no invoice number");
+  const carried = new Map(
+    (await Order.find({ invoiceNumber: { $exists: true } }, { invoiceNumber: 1, updatedAt: 1 }).lean()).map((order) => [
+      order._id.toString(),
+      order,
+    ]),
+  );
+  for (const [index, claim] of (await invoiceNumbers.claimed()).entries()) {
+    const invoice = formatInvoiceNumber(claim._id);
+    if (claim._id !== index + 1) {
+      say(invoice, `follows ${index ? formatInvoiceNumber(index) : "nothing"}: the numbers between are missing`);
+      break;
+    }
+    const order = carried.get(claim.owner);
+    if (order && order.invoiceNumber !== claim._id)
+      say(invoice, `was claimed by an order that carries ${formatInvoiceNumber(order.invoiceNumber!)}`);
+    else if (!order && (await Order.exists({ _id: claim.owner, updatedAt: { $lte: young } })))
+      say(invoice, "was claimed by an order that does not carry it");
   }
   return found;
 }

@@ -16,6 +16,7 @@ import {
 } from "~/orders/model/credit-notes.server";
 import { recordPayout } from "~/orders/model/account-credit.server";
 import { recordRefund } from "~/orders/model/refunds.server";
+import { assignInvoiceNumber } from "~/orders/model/invoice.server";
 import type { OrderView } from "~/orders/model/view.server";
 import { audit, type AuditEvent } from "~/services/audit-trail.server";
 import { refundCreditNote } from "~/services/stripe.server";
@@ -133,6 +134,8 @@ export async function cancelPaidOrderWithCredit(
       message: `${result.order.number} is not paid or invoiced: remove it instead (nothing to credit).`,
     };
   await raiseOrderEvent({ type: "orderCancelled", order: result.order, by: "shop" });
+  // Paid but not numbered yet (a crash between the two writes): its invoice is what the credit note corrects.
+  if (!result.order.invoiceNumber) await assignInvoiceNumber(orderId).catch(() => null);
   await allocateArrivedStock(result.order.lines.map((line) => line.partId));
   await audit({
     context,

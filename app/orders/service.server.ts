@@ -263,6 +263,13 @@ export async function reversePayment(
   if (result.outcome === "already_reversed") {
     return { ok: false, status: 409, message: "That payment is already reversed." };
   }
+  if (result.outcome === "credited") {
+    return {
+      ok: false,
+      status: 409,
+      message: `This payment was credited back by ${result.notes.join(", ")}: the money went back to the customer, so the payment cannot be reversed while that credit stands.`,
+    };
+  }
   if (result.outcome !== "reversed") return { ok: false, status: 409, message: "That payment is already reversed." };
   const { order, payment } = result;
   await audit({

@@ -18,6 +18,7 @@ import { mailApprovalExpired } from "./approvals.server";
 import { settleLeftShipments } from "./model/shipments.server";
 import { settleLeftReturns } from "./model/returns.server";
 import { sweepCreditsLeft } from "./credit-notes.server";
+import { numberInvoicesLeft } from "./model/invoice.server";
 import { allocateArrivedStock, allocateLeftBackorders } from "./warehouse.server";
 
 /**
@@ -81,7 +82,9 @@ export async function sweepStock(now = new Date()) {
   const allocated = (restocked.length ? await allocateArrivedStock(restocked) : 0) + (await allocateLeftBackorders());
   // Credit notes a crash left unissued (a return received, a paid order cancelled), refunds never sent.
   const credited = await sweepCreditsLeft({ graceMs: reserveMs });
-  return { ...reserving, settled, reminded, expired, allocated, credited };
+  // Invoiced orders a crash left without their number: numbered now, in the order they were invoiced.
+  const invoiced = await numberInvoicesLeft({ graceMs: reserveMs });
+  return { ...reserving, settled, reminded, expired, allocated, credited, invoiced };
 }
 
 /** Runs the stock check and keeps its result for Shop Today. */
@@ -117,9 +120,9 @@ export async function startStockJobs(agenda: Agenda, logger: Logger) {
     STOCK_SWEEP_JOB,
     async () => {
       const done = await sweepStock();
-      if (done.confirmed || done.released || done.settled || done.expired) {
+      if (done.confirmed || done.released || done.settled || done.expired || done.invoiced) {
         logger.info(
-          `stock sweep: ${done.confirmed} orders completed, ${done.released} given back, ${done.settled} settled, ${done.expired} expired`,
+          `stock sweep: ${done.confirmed} orders completed, ${done.released} given back, ${done.settled} settled, ${done.expired} expired, ${done.invoiced} invoices numbered`,
         );
       }
     },

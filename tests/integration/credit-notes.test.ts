@@ -454,6 +454,41 @@ describe("credit notes and refunds", () => {
     ).toEqual([]);
   });
 
+  test("a bank payment credited back by a cancellation cannot be reversed, so its credit cannot be paid out twice over", async () => {
+    const { order } = await paidOrder(150, "bank-transfer");
+    const admin = await createUser({ role: "admin" });
+    const cookie = await sessionCookieHeader(admin.id);
+    const path = `/dashboard/manageOrders/${order.id}`;
+    const post = (fields: Record<string, string>) =>
+      settle(staffOrderAction(actionArgs(postRequest(path, fields, { cookie }), { id: order.id })));
+    expect((await post({ intent: "cancel-paid", confirm: "yes" })).status).toBe(302);
+    const credited = (await getOrderById(order.id))!;
+    const [note] = credited.creditNotes;
+    expect(note).toMatchObject({ totalCents: order.totalCents, accountCreditCents: order.totalCents });
+
+    // The attack: reverse the payment the credit note gave back, then pay out the whole credit.
+    const reversal = await post({
+      intent: "reverse-payment",
+      paymentId: credited.payments[0].id,
+      reason: "Entered twice by mistake",
+    });
+    expect(reversal.status).toBe(409);
+    expect(JSON.stringify(await reversal.json())).toContain(`credited back by ${note.number}`);
+    const after = (await getOrderById(order.id))!;
+    expect(after.payments[0].reversedAt).toBeNull();
+    expect(after.paidCents).toBe(order.totalCents);
+    expect(await Audit.countDocuments({ action: "order.reverse-payment", targetId: order.id })).toBe(0);
+
+    // The credit the shop truly holds is paid out once; a second payout is refused.
+    expect((await post({ intent: "payout", creditNoteId: note.id, reference: "OUT-1" })).status).toBe(302);
+    const again = await post({ intent: "payout", creditNoteId: note.id, reference: "OUT-2" });
+    expect(again.status).toBe(409);
+    expect((await getOrderById(order.id))!.creditNotes[0].payout).toMatchObject({
+      amountCents: order.totalCents,
+      reference: "OUT-1",
+    });
+  });
+
   test("a cancellation after a return credits only what is left, and the stock check catches a credit beyond the charge", async () => {
     // An order on account, shipped in part: 30 units came back and were credited off the open invoice.
     const { order, returnId } = await approvedReturn(100, 30, "bank-transfer");

@@ -7,7 +7,13 @@ import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
 import { afterAll, describe, expect, test } from "vitest";
 import * as gapFreeInvoiceNumbers from "../../scripts/migrations/20261127210000-gap-free-invoice-numbers.js";
-import { assignInvoiceNumber, invoiceNumbers } from "~/orders/model/invoice.server";
+import { assignInvoiceNumber, invoiceNumbers, numberInvoicesLeft } from "~/orders/model/invoice.server";
+import { checkStock } from "~/models/stock-check.server";
+import { formatCreditNoteNumber } from "~/domain/credit-notes";
+import { cancelPaidOrderWithCredit } from "~/orders/credit-notes.server";
+import { loader as documentLoader } from "~/routes/documents.$id.$kind";
+import { sessionCookieHeader } from "../setup/factories";
+import { getRequest, loaderArgs, settle } from "../setup/requests";
 import { Order } from "~/orders/model/schema.server";
 import { markOrderPaid } from "~/orders/model/card-payment.server";
 import { createPart, createUser } from "../setup/factories";
@@ -93,6 +99,85 @@ describe("invoice numbers", () => {
     expect((await Order.findById(crashed.id).lean())?.invoiceNumber).toBe(claimed);
     await expectNoGapNoDuplicate();
     expect(await assignInvoiceNumber((await createOrder({ user: customer })).id)).toBe(null);
+  });
+});
+
+describe("invoice numbers after a crash", () => {
+  const staff = { actor: { id: "000000000000000000000000", email: "staff@example.com" } };
+  const invoiceProblems = async () =>
+    (await checkStock({ settleMs: 0 })).problems.filter((problem) => problem.kind === "invoice-number");
+
+  test("orders a crash left paid without a number are reported, then numbered by the sweep in the order they were paid; a cancelled one gets its invoice and credit note", async () => {
+    const customer = await createUser();
+    const part = await createPart({ priceCents: 700 });
+    // What a kill right after the payment's write leaves: paid, marked for a number, no number.
+    const paidWithoutNumber = async (minutesAgo: number) => {
+      const order = await createOrder({ user: customer, part, status: "unpaid" });
+      await Order.updateOne(
+        { _id: order.id },
+        {
+          $set: {
+            status: "paid",
+            transactionId: `pi_crash_${order.id}`,
+            paidAt: new Date(Date.now() - minutesAgo * 60_000),
+            paidCents: order.totalCents,
+            invoicePending: true,
+          },
+        },
+      );
+      return order;
+    };
+    const first = await paidWithoutNumber(3);
+    const second = await paidWithoutNumber(2);
+    // Paid meanwhile on the normal path: numbered at once, dated now.
+    const meanwhile = await createOrder({ user: customer, part, status: "unpaid" });
+    expect(await pay(meanwhile)).toBe("paid");
+    // Cancelled by staff before the sweep came: numbered on the way, its credit note corrects that invoice.
+    const cancelled = await paidWithoutNumber(1);
+    const cancel = await cancelPaidOrderWithCredit(cancelled.id, staff);
+    expect(cancel.ok).toBe(true);
+
+    expect((await invoiceProblems()).map((problem) => problem.name).sort()).toEqual(
+      [first, second].map((order) => `order ${order.number}`).sort(),
+    );
+    expect(await numberInvoicesLeft({ graceMs: 0 })).toBe(2);
+    expect(await numberInvoicesLeft({ graceMs: 0 })).toBe(0);
+    const [a, b, c, m] = await Promise.all(
+      [first, second, cancelled, meanwhile].map(async (order) => (await Order.findById(order.id).lean())!),
+    );
+    expect([
+      m.invoiceNumber! < c.invoiceNumber!,
+      c.invoiceNumber! < a.invoiceNumber!,
+      a.invoiceNumber! < b.invoiceNumber!,
+    ]).toEqual([true, true, true]);
+    expect([a, b, c, m].map((doc) => doc.invoicePending)).toEqual([undefined, undefined, undefined, undefined]);
+    // The numbers run in date order: a late number is never dated before an earlier one.
+    const issued = await Order.find({ invoiceNumber: { $exists: true } }, { invoiceNumber: 1, invoicedAt: 1 })
+      .sort({ invoiceNumber: 1 })
+      .lean();
+    const dates = issued.map((doc) => doc.invoicedAt!.getTime());
+    expect(dates).toEqual([...dates].sort((x, y) => x - y));
+    expect(await invoiceProblems()).toEqual([]);
+    await expectNoGapNoDuplicate();
+
+    // The customer reads the cancelled order's invoice and its credit note.
+    const cookie = await sessionCookieHeader(customer.id);
+    const note = c.creditNotes![0];
+    expect(note.number).toBeTruthy();
+    for (const path of [
+      `/documents/${cancelled.id}/invoice`,
+      `/documents/${cancelled.id}/credit-note?number=${formatCreditNoteNumber(note.number!)}`,
+    ]) {
+      const page = await settle(
+        documentLoader(
+          loaderArgs(getRequest(path, { cookie }), {
+            id: cancelled.id,
+            kind: path.includes("credit") ? "credit-note" : "invoice",
+          }),
+        ),
+      );
+      expect(page.status, path).toBe(200);
+    }
   });
 });
 

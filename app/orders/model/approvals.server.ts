@@ -34,6 +34,7 @@ export async function approveOrder(orderId: string, companyId: string, { by, not
     {
       $set: {
         status: onAccount ? "account" : "unpaid",
+        ...(onAccount ? { invoicePending: true } : {}),
         ...(onAccount
           ? { dueAt: new Date(now.getTime() + (current.termsDays ?? 0) * DAY_MS) }
           : { holdUntil: new Date(now.getTime() + stockSettings().holdMs) }),

@@ -110,7 +110,7 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
     // Only an order with no money recorded against it: a part-paid one is settled by staff.
     { _id: orderId, status: "unpaid", totalCents: amountCents, paidCents: { $in: [0, null] } },
     {
-      $set: { status: "paid", transactionId, paidAt: new Date(), paidCents: amountCents },
+      $set: { status: "paid", transactionId, paidAt: new Date(), paidCents: amountCents, invoicePending: true },
       $addToSet: { eventsPending: "paid" },
     },
     { returnDocument: "after" },

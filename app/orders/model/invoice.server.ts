@@ -9,29 +9,82 @@ import { DAY_MS, Order } from "./schema.server";
  */
 export const invoiceNumbers = gapFreeSequence("invoice", "invoice_numbers");
 
-// Invoiced: paid, or confirmed on account (numbered when placed, with its due date).
+// Invoiced: paid, or confirmed on account (numbered when placed, with its due date); or cancelled after
+// that, its invoice corrected by a credit note (issued, or still to issue after a crash).
 const PAID = { $in: ["paid", "shipped", "account"] as ("paid" | "shipped" | "account")[] };
+const INVOICED: Record<string, unknown> = {
+  $or: [
+    { status: PAID },
+    { status: "cancelled", $or: [{ creditPending: true }, { "creditNotes.0": { $exists: true } }] },
+  ],
+};
 
 /**
- * Gives a paid (or shipped, or on-account) order its invoice number once; returns the order's number (null when
- * the order is not paid). Called right after the order is marked paid, and again by the invoice
- * screen for a paid order that has none (a crash between the two writes), so it is idempotent:
- * the order's claim is found again, and the number is set only where there is none.
+ * Gives an invoiced order its invoice number once; returns the order's number (null when the order is
+ * not invoiced). Called right after the order is marked paid (or confirmed on account), by the stock
+ * sweep for an order a crash left between the two writes (`invoicePending`), and by the invoice screen,
+ * so it is idempotent: the order's claim is found again, and the number is set only where there is none.
  */
 export async function assignInvoiceNumber(orderId: string): Promise<number | null> {
   if (!/^[a-f0-9]{24}$/i.test(orderId)) return null;
   const current = await Order.findOne(
-    { _id: orderId, status: PAID },
+    { _id: orderId, ...INVOICED },
     { invoiceNumber: 1, invoicedAt: 1, paidAt: 1, dueAt: 1, termsDays: 1 },
   ).lean();
   if (!current) return null;
-  if (current.invoiceNumber) return current.invoiceNumber;
+  if (current.invoiceNumber) {
+    await Order.updateOne({ _id: orderId, invoicePending: true }, { $unset: { invoicePending: 1 } });
+    return current.invoiceNumber;
+  }
   const number = await invoiceNumbers.take(orderId);
   await Order.updateOne(
-    { _id: orderId, status: PAID, invoiceNumber: { $exists: false } },
-    { $set: { invoiceNumber: number, invoicedAt: current.invoicedAt ?? invoiceDate(current) ?? new Date() } },
+    { _id: orderId, ...INVOICED, invoiceNumber: { $exists: false } },
+    {
+      $set: { invoiceNumber: number, invoicedAt: current.invoicedAt ?? (await issueDate(current, number)) },
+      $unset: { invoicePending: 1 },
+    },
   );
   return number;
+}
+
+/**
+ * The invoice's date: the day it became due to be issued (invoiceDate), or the previous number's date
+ * when that is later (an order numbered late, after a crash), so the numbers run in date order.
+ */
+async function issueDate(order: Parameters<typeof invoiceDate>[0], number: number) {
+  const own = invoiceDate(order) ?? new Date();
+  if (number <= 1) return own;
+  const previous = await invoiceNumbers.Registry.findById(number - 1, { owner: 1 }).lean();
+  const before = previous && (await Order.findById(previous.owner, { invoicedAt: 1 }).lean())?.invoicedAt;
+  return before && before > own ? before : own;
+}
+
+/**
+ * Invoiceable orders a crash left without their number for `graceMs` (`invoicePending`), numbered now in
+ * the order they were invoiced. Returns how many.
+ */
+export async function numberInvoicesLeft({ graceMs, limit = 200 }: { graceMs: number; limit?: number }) {
+  const left = await Order.find(
+    { invoicePending: true, updatedAt: { $lte: new Date(Date.now() - graceMs) } },
+    { paidAt: 1, dueAt: 1, termsDays: 1 },
+  )
+    .limit(limit)
+    .lean();
+  const byDate = left
+    .map((order) => ({ id: order._id.toString(), at: invoiceDate(order)?.getTime() ?? 0 }))
+    .sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
+  let numbered = 0;
+  for (const { id } of byDate) if (await assignInvoiceNumber(id)) numbered++;
+  return numbered;
+}
+
+/** Invoiced orders without a number for `graceMs` (the stock check reports them), by their order numbers. */
+export async function invoicedWithoutNumber({ graceMs }: { graceMs: number }) {
+  const docs = await Order.find(
+    { ...INVOICED, invoiceNumber: { $exists: false }, updatedAt: { $lte: new Date(Date.now() - graceMs) } },
+    { number: 1 },
+  ).lean();
+  return docs.map((doc) => ({ id: doc._id.toString(), number: doc.number ?? null }));
 }
 
 /**

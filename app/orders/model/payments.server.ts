@@ -94,6 +94,7 @@ export async function addRecordedPayment(orderId: string, input: RecordedPayment
             ? {
                 paidAt: now,
                 status: current.status === "shipped" ? "shipped" : "paid",
+                ...(current.invoiceNumber ? {} : { invoicePending: true }),
               }
             : {}),
         },
@@ -109,7 +110,12 @@ export async function addRecordedPayment(orderId: string, input: RecordedPayment
 export type ReversePaymentOutcome =
   | { outcome: "reversed"; order: OrderView; payment: RecordedPaymentView; unpaid: boolean }
   | { outcome: "already_reversed" | "no_such_payment"; order: OrderView }
+  | { outcome: "credited"; order: OrderView; notes: string[] }
   | { outcome: "not_found" };
+
+/** What the order's credit notes gave back in money (to the card or the account), which payments must cover. */
+const creditedBackCents = (order: OrderView) =>
+  order.creditNotes.reduce((sum, note) => sum + note.refundCents + note.accountCreditCents, 0);
 
 /** Marks a recorded payment reversed (kept, with who and why); an order it had paid is unpaid again. */
 export async function reverseRecordedPayment(
@@ -127,6 +133,11 @@ export async function reverseRecordedPayment(
     if (!payment || !isObjectId(paymentId)) return { outcome: "no_such_payment", order: view };
     if (payment.reversedAt) return { outcome: "already_reversed", order: view };
     const paidCents = Math.max(0, view.paidCents - payment.amountCents);
+    // Money a credit note gave back came out of this payment: without it the shop would owe (or have
+    // refunded) what it was never paid.
+    if (paidCents < creditedBackCents(view)) {
+      return { outcome: "credited", order: view, notes: view.creditNotes.map((note) => note.number) };
+    }
     // Paid by recorded payments (not by card), and no longer covered: unpaid again, as it was before.
     const unpaid = Boolean(current.paidAt) && !current.transactionId && paidCents < view.totalCents;
     const before =
@@ -139,6 +150,8 @@ export async function reverseRecordedPayment(
         // By its place in the list (entries are never removed, so the place is stable).
         [`payments.${index}._id`]: new mongoose.Types.ObjectId(paymentId),
         [`payments.${index}.reversedAt`]: null,
+        // A credit note issued since the read is weighed too.
+        [`creditNotes.${view.creditNotes.length}`]: { $exists: false },
       },
       {
         $set: {

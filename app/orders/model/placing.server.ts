@@ -71,6 +71,7 @@ export async function confirmOrder(orderId: string, lowStockPartIds: string[] = 
       {
         $set: {
           status: waits ? "approval" : onAccount ? "account" : "unpaid",
+          ...(onAccount && !waits ? { invoicePending: true } : {}),
           ...(onAccount && !waits ? {} : { holdUntil: new Date(Date.now() + stockSettings().holdMs) }),
           ...(waits ? {} : { eventsPending: ["placed"] }),
           ...(lowStockPartIds.length ? { lowStockPartIds } : {}),

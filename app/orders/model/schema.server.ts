@@ -152,6 +152,11 @@ const orderSchema = new Schema(
     stockPending: { type: String, enum: ["release", "ship"] },
     /** Given once, when the order is paid (orders/model/invoice.server.ts); never on an unpaid order. */
     invoiceNumber: { type: Number },
+    /**
+     * Set in the same update that makes the order invoiceable (paid, or confirmed on account), unset with
+     * the number: what a crash between the two leaves, the stock sweep numbers.
+     */
+    invoicePending: { type: Boolean },
     /** The invoice date, stored once with the number (orders/model/invoice.server.ts, invoiceDate). */
     invoicedAt: { type: Date },
     /** Over the buyer's limit per order: it waits for an owner's approval (status "approval"). */
@@ -213,6 +218,8 @@ orderSchema.index({ "returns.status": 1 }, { sparse: true });
 orderSchema.index({ "returns.stockPending": 1 }, { sparse: true });
 // Credit notes still to issue after a crash; a refund by its Stripe id (the refund webhooks).
 orderSchema.index({ creditPending: 1 }, { sparse: true });
+// Invoiceable orders not yet numbered (a crash between the payment and the number): the stock sweep.
+orderSchema.index({ invoicePending: 1 }, { sparse: true });
 orderSchema.index({ "returns.creditPending": 1 }, { sparse: true });
 orderSchema.index({ "creditNotes.refund.id": 1 }, { sparse: true });
 // Shop Today's card refunds that failed.
