@@ -2,6 +2,7 @@ import { z } from "zod";
 import { describe, expect, test } from "vitest";
 import {
   bodyHasTooManyFields,
+  boundedQuery,
   FORM_LIMITS,
   formBeyondBounds,
   isBoundedName,
@@ -75,6 +76,13 @@ describe("the forms' bounds", () => {
     expect(formBeyondBounds(form([["__intent__", intent(5_000_000)]]))?.status).toBe(400);
     expect(formBeyondBounds(form([["__intent__", "{nope"]]))?.status).toBe(400);
     expect(formBeyondBounds(form([["__state__", JSON.stringify({ s: "x".repeat(5000) })]]))?.status).toBe(400);
+  });
+});
+
+describe("a query string", () => {
+  test("keeps the names a form could have and drops the rest, as unknown parameters", () => {
+    const query = new URLSearchParams("q=pads&x[5000000]=1&category[$ne]=x&__intent__=%7B&page=2");
+    expect([...boundedQuery(query).keys()]).toEqual(["q", "page"]);
   });
 });
 

@@ -112,6 +112,22 @@ export function formBeyondBounds(form: FormData | URLSearchParams): FormRefusal 
   return null;
 }
 
+/**
+ * A query string as a page reads it: names no form has (`x[5000000]`, `category[$ne]`) and fields past
+ * the forms' count are dropped, as unknown parameters are, rather than refused.
+ */
+export function boundedQuery(query: URLSearchParams): URLSearchParams {
+  const kept = new URLSearchParams();
+  let count = 0;
+  for (const [name, value] of query.entries()) {
+    if (count >= FORM_LIMITS.fields) break;
+    if (CONFORM_FIELDS.has(name) || !isBoundedName(name)) continue;
+    kept.append(name, value);
+    count++;
+  }
+  return kept;
+}
+
 /** The names a schema reads at its top level, or null where it takes any (passthrough, records, unknown). */
 export function schemaFieldNames(schema: z.ZodTypeAny): Set<string> | null {
   const def = schema._def as { typeName?: string } & Record<string, unknown>;

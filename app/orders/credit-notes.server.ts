@@ -135,7 +135,7 @@ export async function cancelPaidOrderWithCredit(
     };
   await raiseOrderEvent({ type: "orderCancelled", order: result.order, by: "shop" });
   // Paid but not numbered yet (a crash between the two writes): its invoice is what the credit note corrects.
-  if (!result.order.invoiceNumber) await assignInvoiceNumber(orderId).catch(() => null);
+  if (!result.order.invoiceNumber) await assignInvoiceNumber(orderId, { late: true }).catch(() => null);
   await allocateArrivedStock(result.order.lines.map((line) => line.partId));
   await audit({
     context,

@@ -104,7 +104,7 @@ export async function orderDocumentFor(
   let invoicedAt = order.invoicedAt;
   if (kind === "invoice") {
     // A paid order numbered at payment; one that missed it (a crash between the writes) now.
-    const number = order.invoiceNumber ?? (await assignInvoiceNumber(order.id));
+    const number = order.invoiceNumber ?? (await assignInvoiceNumber(order.id, { late: true }));
     if (!number) return { ok: false, instead: null };
     invoiceNumber = formatInvoiceNumber(number);
     // Numbered just now (a crash between the writes): its date as stored with the number.

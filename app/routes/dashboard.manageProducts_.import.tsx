@@ -8,7 +8,7 @@ import { inputAttributes, ErrorList, SubmitButton } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { requireAdmin } from "~/services/guards.server";
 import { getEnv } from "~/services/env.server";
-import { readForm } from "~/services/form.server";
+import { parseForm, readForm } from "~/services/form.server";
 import { formatCents, formatQuantity } from "~/format";
 import { applyImportChanges, dryRunImport, type DryRun, type ImportConflict } from "~/services/stock-import.server";
 import { importSchema, importUploadSchema, MAX_IMPORT_LINES } from "~/forms/stock-import";
@@ -43,7 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: 413 },
     );
   }
-  const submission = parseWithZod(formData, { schema: importSchema });
+  const submission = parseForm(formData, { schema: importSchema });
   if (submission.status !== "success") {
     return dataWithInit<ActionData>({ kind: "form", result: submission.reply() }, { status: 400 });
   }

@@ -141,7 +141,7 @@ export async function readJson<S extends z.ZodTypeAny>(request: Request, schema:
     throw refuse(400, "The body is not valid JSON.");
   }
   const beyond = jsonBeyondLimits(value);
-  if (beyond) throw refuse(beyond === "size" ? 413 : 400, JSON_REFUSALS[beyond]);
+  if (beyond) throw refuse(400, JSON_REFUSALS[beyond]);
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new ApiProblem(validationProblem(fieldErrors(parsed.error)));
   return parsed.data;

@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import {
   bodyHasTooManyFields,
+  boundedQuery,
   formBeyondBounds,
   onlySchemaFields,
   TOO_MANY_FIELDS,
@@ -55,12 +56,14 @@ export async function readForm(request: Request): Promise<FormData> {
 }
 
 /**
- * parseWithZod for the server: the payload is held to the forms' bounds (a query string as much as a
- * form) and read for the schema's own fields only, so a reply never carries back a field the schema
- * does not have.
+ * parseWithZod for the server: a form is held to the forms' bounds, a query string keeps only the
+ * names a form could have, and either is read for the schema's own fields only, so a reply never
+ * carries back a field the schema does not have.
  */
-export const parseForm: typeof parseWithZod = ((payload: FormData | URLSearchParams, options: { schema: unknown }) => {
-  assertBoundedForm(payload);
+export const parseForm: typeof parseWithZod = ((sent: FormData | URLSearchParams, options: { schema: unknown }) => {
+  // A form past the bounds is refused; a query string loses what no form has, as unknown parameters do.
+  const payload = sent instanceof URLSearchParams ? boundedQuery(sent) : sent;
+  if (payload instanceof FormData) assertBoundedForm(payload);
   const parse = () =>
     (parseWithZod as (p: FormData | URLSearchParams, o: unknown) => unknown)(
       onlySchemaFields(payload, options.schema),

@@ -21,11 +21,15 @@ const INVOICED: Record<string, unknown> = {
 
 /**
  * Gives an invoiced order its invoice number once; returns the order's number (null when the order is
- * not invoiced). Called right after the order is marked paid (or confirmed on account), by the stock
- * sweep for an order a crash left between the two writes (`invoicePending`), and by the invoice screen,
- * so it is idempotent: the order's claim is found again, and the number is set only where there is none.
+ * not invoiced). Called right after the order is marked paid (or confirmed on account), and `late` by the
+ * stock sweep for an order a crash left between the two writes (`invoicePending`), by the invoice screen
+ * and by a cancellation, so it is idempotent: the order's claim is found again, and the number is set
+ * only where there is none.
  */
-export async function assignInvoiceNumber(orderId: string): Promise<number | null> {
+export async function assignInvoiceNumber(
+  orderId: string,
+  { late = false }: { late?: boolean } = {},
+): Promise<number | null> {
   if (!/^[a-f0-9]{24}$/i.test(orderId)) return null;
   const current = await Order.findOne(
     { _id: orderId, ...INVOICED },
@@ -40,7 +44,11 @@ export async function assignInvoiceNumber(orderId: string): Promise<number | nul
   await Order.updateOne(
     { _id: orderId, ...INVOICED, invoiceNumber: { $exists: false } },
     {
-      $set: { invoiceNumber: number, invoicedAt: current.invoicedAt ?? (await issueDate(current, number)) },
+      $set: {
+        invoiceNumber: number,
+        invoicedAt:
+          current.invoicedAt ?? (late ? await lateIssueDate(current, number) : invoiceDate(current)) ?? new Date(),
+      },
       $unset: { invoicePending: 1 },
     },
   );
@@ -48,10 +56,10 @@ export async function assignInvoiceNumber(orderId: string): Promise<number | nul
 }
 
 /**
- * The invoice's date: the day it became due to be issued (invoiceDate), or the previous number's date
- * when that is later (an order numbered late, after a crash), so the numbers run in date order.
+ * The date of an invoice numbered late (after a crash): the day it became due to be issued, or the
+ * previous number's date when that is later, so a late number is never dated before the one before it.
  */
-async function issueDate(order: Parameters<typeof invoiceDate>[0], number: number) {
+async function lateIssueDate(order: Parameters<typeof invoiceDate>[0], number: number) {
   const own = invoiceDate(order) ?? new Date();
   if (number <= 1) return own;
   const previous = await invoiceNumbers.Registry.findById(number - 1, { owner: 1 }).lean();
@@ -74,7 +82,7 @@ export async function numberInvoicesLeft({ graceMs, limit = 200 }: { graceMs: nu
     .map((order) => ({ id: order._id.toString(), at: invoiceDate(order)?.getTime() ?? 0 }))
     .sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
   let numbered = 0;
-  for (const { id } of byDate) if (await assignInvoiceNumber(id)) numbered++;
+  for (const { id } of byDate) if (await assignInvoiceNumber(id, { late: true })) numbered++;
   return numbered;
 }
 
