@@ -1,6 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { roleLabel } from "~/domain/company-roles";
-import { can } from "~/services/companies.server";
+import { can, headerRoleLabel } from "~/services/companies.server";
 import { data as dataWithInit } from "@remix-run/node";
 import {
   Links,
@@ -40,14 +39,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
     hasToastCookie(request) ? getToast(request) : { toast: undefined, headers: undefined },
   ]);
   // The header's Cart says how many lines it holds (customers only: admins have no cart).
-  const cartLines = user && can(user, "order") ? await countCartLines(user.id) : 0;
+  const [cartLines, roleLabel] = user
+    ? await Promise.all([can(user, "order") ? countCartLines(user.id) : 0, headerRoleLabel(user)])
+    : [0, null];
   const data = {
     user: user
       ? {
           id: user.id,
           name: user.name,
           role: user.role,
-          roleLabel: roleLabel(user),
+          roleLabel,
           mayOrder: can(user, "order"),
           photoUrl: user.photoUrl,
           cartLines,

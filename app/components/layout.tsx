@@ -1,6 +1,6 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 
-type NavUser = { name: string; role: string; roleLabel?: string; mayOrder?: boolean; cartLines?: number } | null;
+type NavUser = { name: string; role: string; roleLabel?: string | null; mayOrder?: boolean; cartLines?: number } | null;
 
 const links = [
   { to: "/", label: "Home" },

@@ -22,8 +22,12 @@ export const COMPANY_ROLE_FOR_YOU: Record<CompanyRole, string> = {
   accounts: "you see every order, invoice and the statement, and pay; you do not order",
 };
 
-/** The name of a person's role where the header and the sidebar show it: Owner, Buyer, Accounts; Admin. */
-export function roleLabel(user: { role: string; companyRole?: CompanyRole | null }) {
+/**
+ * The name of a person's role where the header and the sidebar show it: Owner, Buyer, Accounts; Admin.
+ * A customer alone in their company (`members` 1) has no role to tell apart: null, no label.
+ */
+export function roleLabel(user: { role: string; companyRole?: CompanyRole | null }, members?: number) {
   if (user.role === "admin") return "Admin";
+  if (members === 1) return null;
   return COMPANY_ROLE_WORDS[user.companyRole ?? "owner"];
 }

@@ -1,4 +1,4 @@
-import { ActionLink, EmailLayout, Paragraph, SHOP_NAME, UrlLink } from "./email-layout";
+import { ActionLink, EmailLayout, Paragraph, SHOP_NAME, TextLink } from "./email-layout";
 
 /** What the first proof of an address ended among the invitations the account had sent, in words. */
 export type InvitationsEndedLines = { withdrawn: string | null; suspended: string | null; credentials: string | null };
@@ -62,8 +62,8 @@ export function PasswordChangedEmail({
       ) : null}
       {invitations ? <InvitationsEnded lines={invitations} /> : null}
       <Paragraph>
-        If this was not you, reset your password now at <UrlLink href={forgotUrl} /> and tell us by replying to this
-        email.
+        If this was not you, <TextLink href={forgotUrl}>reset your password now</TextLink> and tell us by replying to
+        this email.
       </Paragraph>
     </EmailLayout>
   );
@@ -187,8 +187,8 @@ export function AddressProvedEmail({
       </Paragraph>
       {invitations ? <InvitationsEnded lines={invitations} /> : null}
       <Paragraph>
-        If you did not create this account, someone may have signed up with your address: choose a new password at{" "}
-        <UrlLink href={forgotUrl} />, and the account is yours alone.
+        If you did not create this account, someone may have signed up with your address:{" "}
+        <TextLink href={forgotUrl}>choose a new password</TextLink>, and the account is yours alone.
       </Paragraph>
     </EmailLayout>
   );

@@ -142,7 +142,7 @@ export function OrderDecidedEmail({
         {approved ? " It goes on as any other order." : " It is cancelled and its stock is released."}
       </Paragraph>
       {note ? <Paragraph>Their note: {note}</Paragraph> : null}
-      <ActionLink href={orderUrl}>See the order</ActionLink>
+      <ActionLink href={orderUrl}>Open order {orderNumber}</ActionLink>
     </EmailLayout>
   );
 }

@@ -2,7 +2,7 @@ import { Text } from "@react-email/text";
 import { settlementWords, type CreditNoteView } from "~/domain/credit-notes";
 import { formatCents, formatQuantity } from "~/format";
 import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
-import { orderName } from "./orders";
+import { OrderLink, orderName } from "./orders";
 
 type Links = { shopUrl: string; orderUrl: string; creditNoteUrl: string };
 
@@ -38,7 +38,9 @@ export function CreditNoteEmail({
         {settlementWords({ ...note, refundStatus: note.refund?.status ?? null })}
       </Paragraph>
       <ActionLink href={links.creditNoteUrl}>Open credit note {note.number}</ActionLink>
-      <Paragraph>The order: {links.orderUrl}</Paragraph>
+      <Paragraph>
+        <OrderLink order={order} href={links.orderUrl} />
+      </Paragraph>
     </EmailLayout>
   );
 }

@@ -10,6 +10,14 @@ import type { ReactNode } from "react";
 
 export const SHOP_NAME = "PartsWorks";
 
+/**
+ * Long words and addresses break where they must, so no line is wider than a phone (360 px):
+ * `word-break: break-word` for the clients that read it, `overflow-wrap` for the standard ones.
+ */
+const WRAP_ANYWHERE = { wordBreak: "break-word", overflowWrap: "anywhere" } as const;
+
+const LINK_STYLE = { color: "#1d4ed8", textDecorationLine: "underline" } as const;
+
 /** Every message's frame: the shop's name, a link back, and no images or tracking of any kind. */
 export function EmailLayout({
   preview,
@@ -31,22 +39,30 @@ export function EmailLayout({
         <meta name="x-apple-disable-message-reformatting" content="" />
         <title>{preview}</title>
       </head>
-      <Body style={{ backgroundColor: "#f8fafc", fontFamily: "Arial, sans-serif", color: "#0f172a" }}>
+      <Body style={{ backgroundColor: "#f8fafc", fontFamily: "Arial, sans-serif", color: "#0f172a", ...WRAP_ANYWHERE }}>
         <Preview>{preview}</Preview>
-        <Container style={{ backgroundColor: "#ffffff", padding: "24px", maxWidth: "560px" }}>
+        <Container
+          style={{
+            backgroundColor: "#ffffff",
+            padding: "16px",
+            maxWidth: "560px",
+            tableLayout: "fixed",
+            ...WRAP_ANYWHERE,
+          }}
+        >
           <Text style={{ fontSize: "20px", fontWeight: "bold", margin: 0 }}>
-            <Link href={shopUrl} style={{ color: "#1d4ed8" }}>
+            <Link href={shopUrl} style={LINK_STYLE}>
               {SHOP_NAME}
             </Link>
           </Text>
-          <Section>{children}</Section>
+          <Section style={{ tableLayout: "fixed" }}>{children}</Section>
           <Hr />
           <Text style={{ fontSize: "12px", color: "#475569" }}>
-            {SHOP_NAME}, car parts made to order. <Link href={shopUrl}>{shopUrl}</Link>
+            {SHOP_NAME}, car parts made to order: <TextLink href={shopUrl}>visit the shop</TextLink>
           </Text>
           {unsubscribeUrl ? (
             <Text style={{ fontSize: "12px", color: "#475569" }}>
-              Don&apos;t want these emails? Turn them off: <Link href={unsubscribeUrl}>Unsubscribe</Link>
+              Don&apos;t want these emails? Turn them off: <TextLink href={unsubscribeUrl}>Unsubscribe</TextLink>
             </Text>
           ) : null}
         </Container>
@@ -59,19 +75,31 @@ export function Paragraph({ children }: { children: ReactNode }) {
   return <Text style={{ fontSize: "15px", lineHeight: "22px" }}>{children}</Text>;
 }
 
-/** An address written out as a link: clickable in the HTML part, the full URL in the plain-text part. */
+/** A link with words for its text ("Open order SO-100042"); the plain-text part writes the address after them. */
+export function TextLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <Link href={href} style={LINK_STYLE}>
+      {children}
+    </Link>
+  );
+}
+
+/** An address written out as a link, broken anywhere to fit a phone's width. */
 export function UrlLink({ href }: { href: string }) {
   return (
-    <Link href={href} style={{ color: "#1d4ed8", wordBreak: "break-all" }}>
+    <Link href={href} style={{ ...LINK_STYLE, wordBreak: "break-all" }}>
       {href}
     </Link>
   );
 }
 
-/** A link shown as a button, with the address written out below for clients that hide buttons. */
+/**
+ * A link shown as a button, with the address written out below (to read where it leads, or to copy
+ * it). The plain-text part writes the address once, after the button's words.
+ */
 export function ActionLink({ href, children }: { href: string; children: ReactNode }) {
   return (
-    <Section style={{ margin: "16px 0" }}>
+    <Section style={{ margin: "16px 0", tableLayout: "fixed" }}>
       <Link
         href={href}
         style={{
@@ -80,11 +108,13 @@ export function ActionLink({ href, children }: { href: string; children: ReactNo
           padding: "10px 16px",
           borderRadius: "6px",
           display: "inline-block",
+          maxWidth: "100%",
+          boxSizing: "border-box",
         }}
       >
         {children}
       </Link>
-      <Text style={{ fontSize: "12px", color: "#475569", wordBreak: "break-all" }}>
+      <Text style={{ fontSize: "12px", color: "#475569" }} data-skip-in-text="true">
         <UrlLink href={href} />
       </Text>
     </Section>

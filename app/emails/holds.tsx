@@ -1,7 +1,7 @@
 import { formatCents } from "~/format";
 import { formatDateTime } from "~/format";
-import { ActionLink, EmailLayout, Paragraph, SHOP_NAME, UrlLink } from "./email-layout";
-import { orderName, type EmailOrder } from "./orders";
+import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
+import { OrderLink, orderName, type EmailOrder } from "./orders";
 
 type Links = { shopUrl: string; orderUrl: string; payUrl: string };
 
@@ -19,7 +19,7 @@ export function HoldEndingEmail({ order, holdUntil, ...links }: Links & { order:
       </Paragraph>
       <ActionLink href={links.payUrl}>Pay {formatCents(order.totalCents)}</ActionLink>
       <Paragraph>
-        Need more time? Reply to this email and we can hold it longer. The order: <UrlLink href={links.orderUrl} />
+        Need more time? Reply to this email and we can hold it longer. <OrderLink order={order} href={links.orderUrl} />
       </Paragraph>
     </EmailLayout>
   );
@@ -35,7 +35,8 @@ export function OrderExpiredEmail({ order, ...links }: Omit<Links, "payUrl"> & {
         sale. Nothing was charged.
       </Paragraph>
       <Paragraph>
-        To order the same parts again, open the order and choose “Order again”: <UrlLink href={links.orderUrl} />
+        To order the same parts again, open the order and choose “Order again”:{" "}
+        <OrderLink order={order} href={links.orderUrl} />
       </Paragraph>
     </EmailLayout>
   );

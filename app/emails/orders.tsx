@@ -4,7 +4,7 @@ import { company } from "~/content/company";
 import { formatCents, formatQuantity } from "~/format";
 import { PAYMENT_METHOD_WORDS, formatDay } from "~/domain/order-states";
 import { describeShipment } from "~/domain/shipping";
-import { ActionLink, EmailLayout, Paragraph, SHOP_NAME, UrlLink } from "./email-layout";
+import { ActionLink, EmailLayout, Paragraph, SHOP_NAME, TextLink } from "./email-layout";
 
 /** What an order email shows of the order (a subset of OrderView). */
 export type EmailOrder = {
@@ -44,6 +44,11 @@ export type EmailOrder = {
 
 /** "order SO-100042": how the emails name an order (its number, as every page shows it). */
 export const orderName = (order: { number: string }) => `order ${order.number}`;
+
+/** The link to an order's page, named by its number: "Open order SO-100042". */
+export function OrderLink({ order, href }: { order: { number: string }; href: string }) {
+  return <TextLink href={href}>Open {orderName(order)}</TextLink>;
+}
 
 /** How the money came: by card (with Stripe's transaction id), or the payments staff recorded. */
 function HowPaid({ order }: { order: EmailOrder }) {
@@ -143,9 +148,6 @@ export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: E
           </Paragraph>
           <OrderLines order={order} />
           <DeliverTo order={order} />
-          <Paragraph>
-            The order: <UrlLink href={links.orderUrl} />
-          </Paragraph>
         </>
       ) : order.paymentMethod === "bank-transfer" ? (
         <>
@@ -161,7 +163,7 @@ export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: E
             Pro-forma {order.number} (PDF)
           </ActionLink>
           <Paragraph>
-            The order and how to pay it: <UrlLink href={payUrl} />
+            The order and how to pay it: <TextLink href={payUrl}>Pay {orderName(order)}</TextLink>
           </Paragraph>
         </>
       ) : (
@@ -176,7 +178,7 @@ export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: E
         </>
       )}
       <Paragraph>
-        See the order at any time: <UrlLink href={links.orderUrl} />
+        See the order at any time: <OrderLink order={order} href={links.orderUrl} />
       </Paragraph>
     </EmailLayout>
   );
@@ -197,8 +199,9 @@ export function PaymentReceivedEmail({ order, ...links }: Links & { order: Email
         {order.paidAt ? ` on ${formatDay(order.paidAt)}` : ""}. <HowPaid order={order} />
       </Paragraph>
       <DeliverTo order={order} />
+      <Paragraph>We will write again when it ships.</Paragraph>
       <Paragraph>
-        We will write again when it ships. The order: <UrlLink href={links.orderUrl} />
+        <OrderLink order={order} href={links.orderUrl} />
       </Paragraph>
     </EmailLayout>
   );
@@ -215,7 +218,7 @@ export function OrderShippedEmail({ order, ...links }: Links & { order: EmailOrd
       <Shipment order={order} />
       <OrderLines order={order} />
       <Paragraph>
-        The order: <UrlLink href={links.orderUrl} />
+        <OrderLink order={order} href={links.orderUrl} />
       </Paragraph>
     </EmailLayout>
   );
@@ -236,7 +239,7 @@ export function OrderEndedEmail({ order, by, ...links }: Links & { order: EmailO
       </Paragraph>
       <OrderLines order={order} />
       <Paragraph>
-        The order: <UrlLink href={links.orderUrl} />
+        <OrderLink order={order} href={links.orderUrl} />
       </Paragraph>
     </EmailLayout>
   );

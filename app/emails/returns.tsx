@@ -2,7 +2,7 @@ import { Text } from "@react-email/text";
 import { RETURN_CONDITION_WORDS, RETURN_REASON_WORDS } from "~/domain/returns";
 import type { ReturnView } from "~/domain/returns";
 import { EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
-import { orderName } from "./orders";
+import { OrderLink, orderName } from "./orders";
 import { formatQuantity } from "~/format";
 
 type Links = { shopUrl: string; orderUrl: string };
@@ -61,7 +61,9 @@ export function ReturnEmail({
           {line.partNumber ? ` (${line.partNumber})` : ""}
         </Text>
       ))}
-      <Paragraph>The order: {links.orderUrl}</Paragraph>
+      <Paragraph>
+        <OrderLink order={order} href={links.orderUrl} />
+      </Paragraph>
     </EmailLayout>
   );
 }

@@ -3,7 +3,7 @@ import { formatDay } from "~/domain/order-states";
 import { formatQuantity } from "~/format";
 import { describeShipment } from "~/domain/shipping";
 import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
-import { orderName } from "./orders";
+import { OrderLink, orderName } from "./orders";
 
 type Links = { shopUrl: string; orderUrl: string };
 
@@ -63,7 +63,9 @@ export function ParcelShippedEmail({ order, parcel, ...links }: Links & { order:
       ) : (
         <Paragraph>That completes your order.</Paragraph>
       )}
-      <Paragraph>The order: {links.orderUrl}</Paragraph>
+      <Paragraph>
+        <OrderLink order={order} href={links.orderUrl} />
+      </Paragraph>
     </EmailLayout>
   );
 }
@@ -86,7 +88,9 @@ export function BackorderAllocatedEmail({ order, ...links }: Links & { order: Pa
       ) : (
         <Paragraph>Nothing of the order is on backorder any more.</Paragraph>
       )}
-      <Paragraph>The order: {links.orderUrl}</Paragraph>
+      <Paragraph>
+        <OrderLink order={order} href={links.orderUrl} />
+      </Paragraph>
     </EmailLayout>
   );
 }

@@ -32,8 +32,14 @@ import { parseForm, readForm } from "~/services/form.server";
 
 const NOT_FOUND = "We could not find that order among yours.";
 const SERVICE_DOWN = "We could not reach the card payment service. Please try again in a moment.";
-/** Said to the customer when the shop has no Stripe keys; what to set is on the admin dashboard only. */
-const NOT_CONFIGURED = "Card payment is not available yet.";
+/**
+ * Said to the customer when the shop takes no card payments (it has no Stripe keys): how they pay instead.
+ * What to set is on the admin dashboard only.
+ */
+const cardOff = (number: string, byTransfer: boolean) =>
+  byTransfer
+    ? `Card payment is off in this shop: pay ${number} by bank transfer, against its pro-forma invoice.`
+    : `Card payment is off in this shop, so ${number} cannot be paid by card: pay it by bank transfer instead, against its pro-forma invoice.`;
 
 /** The pay screen has one form: "Pay with card" on Stripe's hosted Checkout page. */
 const checkoutSchema = z.object({ intent: z.literal("checkout") });
@@ -117,7 +123,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const submission = parseForm(await readForm(request), { schema: checkoutSchema });
   if (submission.status !== "success") return dataWithInit(submission.reply(), { status: 400 });
   if (!canTakeCardPayments()) {
-    return dataWithInit(submission.reply({ formErrors: [NOT_CONFIGURED] }), { status: 503 });
+    const byTransfer = order.paymentMethod === "bank-transfer";
+    return dataWithInit(submission.reply({ formErrors: [cardOff(order.number, byTransfer)] }), { status: 503 });
   }
   let url: string;
   try {
@@ -204,7 +211,7 @@ export default function PayOrder() {
           <h2 id="transfer-heading" className="text-xl font-semibold">
             Pay by bank transfer
           </h2>
-          {cardReady ? null : <NotConfigured number={order.number} />}
+          {cardReady ? null : <CardOff number={order.number} byTransfer={byTransfer} />}
           <BankTransferDetails order={order} />
         </section>
       ) : null}
@@ -241,12 +248,10 @@ export default function PayOrder() {
   );
 }
 
-function NotConfigured({ number }: { number: string }) {
+function CardOff({ number, byTransfer }: { number: string; byTransfer: boolean }) {
   return (
     <div className="mt-3 space-y-3 text-slate-800" data-testid="payments-not-configured">
-      <p className="font-medium">
-        {NOT_CONFIGURED} Your order {number} is kept, unpaid, until you pay it by bank transfer.
-      </p>
+      <p className="font-medium">{cardOff(number, byTransfer)}</p>
       <p>
         Questions about paying {number}? Email{" "}
         <a href={`mailto:${company.email}`} className="text-brand-700 underline hover:text-brand-800">

@@ -5,8 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { VerifyEmailBanner } from "~/components/verify-email-banner";
 import type { Role } from "~/models/user.server";
 import { requireUser, requireUserOrSignOutHome } from "~/services/guards.server";
-import { can } from "~/services/companies.server";
-import { roleLabel } from "~/domain/company-roles";
+import { can, headerRoleLabel } from "~/services/companies.server";
 
 const DEFAULT_AVATAR = "/images/default-avatar.svg";
 
@@ -41,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     user: {
       name: user.name,
       role: user.role,
-      roleLabel: roleLabel(user),
+      roleLabel: await headerRoleLabel(user),
       mayOrder: can(user, "order"),
       photoUrl: user.photoUrl,
       email: user.email,
@@ -104,9 +103,11 @@ export default function DashboardLayout() {
           />
           <div className="min-w-0">
             <p className="truncate text-sm font-semibold text-slate-900">{user.name}</p>
-            <p className="text-xs text-slate-600" data-testid="sidebar-role">
-              {user.roleLabel}
-            </p>
+            {user.roleLabel ? (
+              <p className="text-xs text-slate-600" data-testid="sidebar-role">
+                {user.roleLabel}
+              </p>
+            ) : null}
           </div>
         </div>
         <nav aria-label="Dashboard">

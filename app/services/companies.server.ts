@@ -5,7 +5,13 @@
  */
 import { createElement } from "react";
 import { RemovedFromCompanyEmail } from "~/emails/company";
-import { changeMemberRole, getMember, moveMember, setSpendingLimit } from "~/models/company-member.server";
+import {
+  changeMemberRole,
+  getMember,
+  memberCounts,
+  moveMember,
+  setSpendingLimit,
+} from "~/models/company-member.server";
 import {
   COMPANY_ROLE_WORDS,
   getCompany,
@@ -31,6 +37,8 @@ import { audit, type AuditEvent } from "./audit-trail.server";
 import { queueEmail, shopUrl } from "./email.server";
 import { formatCents } from "~/format";
 import { termsWords } from "~/domain/order-states";
+import { roleLabel } from "~/domain/company-roles";
+import { memoizedForRequest } from "../../server/request-context";
 
 export const INVITATION_DAYS = 7;
 
@@ -50,6 +58,20 @@ export type CompanyRight = keyof typeof COMPANY_RIGHTS;
 
 export function can(user: Pick<UserView, "role" | "companyRole">, right: CompanyRight) {
   return user.role === "customer" && (COMPANY_RIGHTS[right] as readonly string[]).includes(user.companyRole);
+}
+
+/**
+ * The role the header and the dashboard's sidebar show beside a person's name: none for a customer
+ * alone in their company (a company of one has nobody to be an owner of). Only an owner can be alone
+ * (a buyer or an accounts member has an owner beside them), so only an owner costs a count.
+ */
+export async function headerRoleLabel(user: Pick<UserView, "role" | "companyRole" | "companyId">) {
+  if (user.role !== "customer" || user.companyRole !== "owner") return roleLabel(user);
+  const members = await memoizedForRequest(
+    `members:${user.companyId}`,
+    async () => (await memberCounts([user.companyId])).get(user.companyId) ?? 0,
+  );
+  return roleLabel(user, members);
 }
 
 /** The display name of a company: its name, else its first owner's. */

@@ -24,7 +24,7 @@ export function integrationStatus(env = getEnv()): IntegrationStatus[] {
       configured: canTakeCardPayments(env),
       missing: missingStripeVariables(env),
       withoutIt:
-        "orders stay unpaid; the Pay screen says card payment is not available yet and gives the shop's contact details",
+        "orders stay unpaid until a bank transfer is recorded; the Pay screen says card payment is off and to pay by bank transfer against the pro-forma, and gives the shop's contact details",
     },
     {
       key: "google",

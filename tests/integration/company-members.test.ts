@@ -9,13 +9,15 @@ import { Order } from "~/orders/model/schema.server";
 import { Outbox } from "~/models/outbox.server";
 import { Session } from "~/models/session.server";
 import { User } from "~/models/user.server";
+import { loader as rootLoader } from "~/root";
+import { loader as dashboardLoader } from "~/routes/dashboard";
 import { action as companyAction, loader as companyLoader } from "~/routes/dashboard.company";
 import { action as profileAction } from "~/routes/dashboard._index";
 import { action as inviteAction, loader as inviteLoader } from "~/routes/invitations.$token";
 import { getUser } from "~/services/guards.server";
 import { createUser, sessionCookieHeader } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
-import { getRequest, postRequest, settle, testContext } from "../setup/requests";
+import { getRequest, loaderArgs, postRequest, settle, testContext } from "../setup/requests";
 import { addressForm, DETROIT } from "../fixtures/addresses";
 
 const uniqueEmail = (label = "user") => `${label}-${randomUUID().slice(0, 8)}@example.com`;
@@ -346,5 +348,34 @@ describe("roles, limits and removal", () => {
       ]);
       expect(await User.countDocuments({ companyId: owner.companyId, companyRole: "owner" })).toBe(1);
     }
+  });
+});
+
+describe("the role beside a person's name (header and dashboard sidebar)", () => {
+  /** The role label the header (root loader) and the sidebar (dashboard layout loader) get for this person. */
+  async function roleLabels(userId: string) {
+    const cookie = await sessionCookieHeader(userId);
+    const root = await settle(rootLoader(loaderArgs(getRequest("/parts", { cookie }))));
+    const dashboard = await settle(dashboardLoader(loaderArgs(getRequest("/dashboard", { cookie }))));
+    return [(await root.json()).user.roleLabel, (await dashboard.json()).user.roleLabel];
+  }
+
+  test("a customer alone in their company has none; in a company of several, each member's role shows", async () => {
+    const lone = await createUser({ name: "Lone Customer" });
+    expect(await roleLabels(lone.id)).toEqual([null, null]);
+
+    const { owner, member, cookie } = await company();
+    expect(await roleLabels(owner.id), "an owner alone is one customer").toEqual([null, null]);
+    const buyer = await member("buyer");
+    const clerk = await member("accounts");
+    expect(await roleLabels(owner.id)).toEqual(["Owner", "Owner"]);
+    expect(await roleLabels(buyer.id)).toEqual(["Buyer", "Buyer"]);
+    expect(await roleLabels(clerk.id)).toEqual(["Accounts", "Accounts"]);
+    expect(await roleLabels((await createUser({ role: "admin" })).id)).toEqual(["Admin", "Admin"]);
+
+    // Removed, the buyer gets a company of their own: alone again, with no role to show.
+    expect((await post(cookie, { intent: "remove", member: buyer.id })).status).toBe(302);
+    expect(await roleLabels(buyer.id)).toEqual([null, null]);
+    expect(await roleLabels(owner.id), "the owner still has the accounts member").toEqual(["Owner", "Owner"]);
   });
 });

@@ -22,7 +22,7 @@ vi.mock("~/services/env.server", async (importOriginal) => {
 });
 
 describe("without Stripe keys", () => {
-  test("the pay screen says card payment is not available yet, naming no setting", async () => {
+  test("the pay screen says card payment is off and to pay by bank transfer, naming no setting", async () => {
     const user = await createUser();
     const cookie = await sessionCookieHeader(user.id);
     const order = await createOrder({ user });
@@ -37,9 +37,27 @@ describe("without Stripe keys", () => {
     const post = postRequest(`/dashboard/payment/${order.id}`, { intent: "checkout" }, { cookie });
     const paid = await settle(action(actionArgs(post, { id: order.id })));
     expect(paid.status).toBe(503);
-    expect(JSON.stringify(await paid.json())).toContain("Card payment is not available yet.");
+    expect(JSON.stringify(await paid.json())).toContain(
+      `Card payment is off in this shop, so ${order.number} cannot be paid by card: pay it by bank transfer instead, against its pro-forma invoice.`,
+    );
     expect((await Order.findById(order.id).lean())?.status).toBe("unpaid");
     expect(await Payment.countDocuments({ myOrder: order.id })).toBe(0);
+  });
+
+  test("an order placed for bank transfer is told to pay by bank transfer, not that card payment comes later", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieHeader(user.id);
+    const order = await createOrder({ user });
+    await Order.updateOne({ _id: order.id }, { $set: { paymentMethod: "bank-transfer" } });
+
+    const post = postRequest(`/dashboard/payment/${order.id}`, { intent: "checkout" }, { cookie });
+    const paid = await settle(action(actionArgs(post, { id: order.id })));
+    expect(paid.status).toBe(503);
+    const said = JSON.stringify(await paid.json());
+    expect(said).toContain(
+      `Card payment is off in this shop: pay ${order.number} by bank transfer, against its pro-forma invoice.`,
+    );
+    expect(said).not.toMatch(/not available yet|STRIPE_/);
   });
 
   test("the webhook answers 503 and changes nothing", async () => {

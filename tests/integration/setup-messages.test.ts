@@ -1,7 +1,7 @@
 /**
  * A shop started without Stripe and Google keys: no page a visitor or a customer reads names a
  * setting (or sends them to the README); the Google button is simply absent, the Pay screen says
- * card payment is not available yet and how to reach the shop. Admins see what to configure on
+ * card payment is off (pay by bank transfer) and how to reach the shop. Admins see what to configure on
  * their dashboard, and /healthz reports which integrations are configured.
  */
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -276,7 +276,7 @@ describe("a shop without Stripe and Google keys", () => {
     expect(login.html).toContain("Google sign-in is not available on this shop.");
   });
 
-  test("no page a customer can reach names a setting; Pay says card payment is not available yet and how to reach the shop", async () => {
+  test("no page a customer can reach names a setting; Pay says card payment is off, to pay by bank transfer, and how to reach the shop", async () => {
     const data = await testData();
     const cookie = await sessionCookieHeader(data.user.id);
     for (const use of Object.values(ROUTES)) {
@@ -285,14 +285,15 @@ describe("a shop without Stripe and Google keys", () => {
       if ("visitor" in use && use.visitor) for (const visit of use.visitor(data)) await open(visit, cookie);
     }
     const pay = await open(`/dashboard/payment/${data.orderId}`, cookie);
-    expect(pay.html).toContain("Card payment is not available yet.");
+    expect(pay.html).toContain("Card payment is off in this shop");
+    expect(pay.html).toContain("by bank transfer");
     expect(pay.html).toContain("sales@partsworks.com");
     expect(pay.html).not.toContain("Integrations");
     const payNow = await open(
       { path: `/dashboard/payment/${data.orderId}`, method: "POST", form: { intent: "checkout" }, status: 503 },
       cookie,
     );
-    expect(payNow.html).toContain("Card payment is not available yet.");
+    expect(payNow.html).toContain("Card payment is off in this shop");
     expect((await Order.findById(data.orderId).lean())?.status).toBe("unpaid");
   });
 
