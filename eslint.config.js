@@ -158,6 +158,18 @@ export default tseslint.config(
                 "Services never import a route or a component: routes call services, and components take their data from loaders.",
             },
             {
+              target: "./app/services",
+              from: "./app/orders",
+              message:
+                "The order module sits above the services: it calls them (payments, mail, webhooks), never the other way round. Give the service what it needs as plain data, or let the module call it.",
+            },
+            {
+              target: ["./app/services", "./app/orders", "./app/models", "./app/domain"],
+              from: "./app/demo",
+              message:
+                "The demo data sits above the shop: it writes through the services and the order module, which never import it.",
+            },
+            {
               target: "./app/domain",
               from: [
                 "./app/models",

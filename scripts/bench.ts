@@ -31,7 +31,7 @@ import { Order } from "../app/orders/model/schema.server";
 import { Part } from "../app/models/part.server";
 import { User } from "../app/models/user.server";
 import { connectDb, disconnectDb, syncIndexes } from "../app/services/db.server";
-import { ensureDemoData } from "../app/services/demo-data.server";
+import { ensureDemoData } from "../app/demo/data.server";
 import { migrateDb } from "../app/services/migrate.server";
 import { encodeCursor } from "../app/services/api.server";
 import { seedCatalogue, type SeedReport } from "./bench/seed-catalogue";

@@ -1,4 +1,4 @@
-import { ensureDemoData } from "../app/services/demo-data.server";
+import { ensureDemoData } from "../app/demo/data.server";
 import { withDb } from "./with-db";
 
 /** npm run seed: adds the demo parts, reviews and accounts that are missing (idempotent). */

@@ -1,4 +1,4 @@
-import { checkStock, saveStockCheck } from "../app/models/stock-check.server";
+import { checkStock, saveStockCheck } from "../app/orders/model/stock-check.server";
 import { withDb } from "./with-db";
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The demo's content: its accounts, companies and their terms, addresses, parts with their catalogue
- * data and volume breaks, and reviews. What is written from it is demo-data.server.ts.
+ * data and volume breaks, and reviews. What is written from it is data.server.ts.
  */
 import { EMPTY_ADDRESS, type PostalAddress } from "~/domain/address";
 import { parseFitmentLine, type Category, type FitmentRow } from "~/domain/catalogue";

@@ -1,7 +1,7 @@
 /**
  * The demo data, added on first start on the local database (and by `npm run seed`): what is missing
- * is written from demo-content.server.ts, then the demo's orders (demo-orders.server.ts), its
- * warehouse (backorders, returns, credit notes: demo-warehouse.server.ts), webhooks and failed mail.
+ * is written from content.server.ts, then the demo's orders (orders.server.ts), its
+ * warehouse (backorders, returns, credit notes: warehouse.server.ts), webhooks and failed mail.
  */
 import { formatAddress } from "~/domain/address";
 import { addressKey } from "~/models/address-book.server";
@@ -13,12 +13,12 @@ import { Company } from "~/models/company.server";
 import { User } from "~/models/user.server";
 import { PriceGroup } from "~/models/price-group.server";
 import { parseBreaks } from "~/domain/pricing";
-import { ensureDemoFailedMail } from "./failed-mail.server";
+import { ensureDemoFailedMail } from "~/services/failed-mail.server";
 import { ensureDemoWebhooks } from "./webhooks.server";
 import { Order } from "~/orders/model/schema.server";
 import { toOrderView } from "~/orders/model/view.server";
-import { hashPassword } from "./password.server";
-import { ensureDemoReturns, ensureDemoWarehouse } from "./demo-warehouse.server";
+import { hashPassword } from "~/services/password.server";
+import { ensureDemoReturns, ensureDemoWarehouse } from "./warehouse.server";
 import {
   DEMO_ACCOUNTS,
   DEMO_BREAKS,
@@ -30,13 +30,13 @@ import {
   NORTHSIDE_DOCK,
   NORTHSIDE_YARD_TEXT,
   demoCatalogue,
-} from "./demo-content.server";
+} from "./content.server";
 import {
   createDemoOrders,
   ensureDemoApproval,
   ensureDemoBankTransferOrder,
   ensureEuDemoOrder,
-} from "./demo-orders.server";
+} from "./orders.server";
 
 /** The demo trade company (found by its name, else created), with its billing address and terms. */
 async function demoTradeCompany() {

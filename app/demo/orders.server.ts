@@ -12,9 +12,9 @@ import { taxLinesFor, taxPlaceFor, taxTotal } from "~/domain/tax";
 import { assignInvoiceNumber } from "~/orders/model/invoice.server";
 import { Order } from "~/orders/model/schema.server";
 import { orderSearchKeys } from "~/orders/model/search-keys.server";
-import { getEnv } from "./env.server";
-import { priceLines } from "./pricing.server";
-import { BECKER_HAMBURG, CASEY_HOME, DEMO_PARTS, DEMO_TRADE, DEMO_USERS, NORTHSIDE_DOCK } from "./demo-content.server";
+import { getEnv } from "~/services/env.server";
+import { priceLines } from "~/services/pricing.server";
+import { BECKER_HAMBURG, CASEY_HOME, DEMO_PARTS, DEMO_TRADE, DEMO_USERS, NORTHSIDE_DOCK } from "./content.server";
 
 /**
  * The EU company's paid order, so its invoice shows the reverse charge on first start: priced and

@@ -19,7 +19,7 @@ import { recordRefund } from "~/orders/model/refunds.server";
 import { assignInvoiceNumber } from "~/orders/model/invoice.server";
 import type { OrderView } from "~/orders/model/view.server";
 import { audit, type AuditEvent } from "~/services/audit-trail.server";
-import { refundCreditNote } from "~/services/stripe.server";
+import { refundCreditNote } from "./card-payments.server";
 import { raiseOrderEvent } from "./events.server";
 import { allocateArrivedStock } from "./warehouse.server";
 

@@ -21,7 +21,7 @@ import {
   mailReturnStep,
   mailCreditNote,
 } from "./mail.server";
-import { queueOrderWebhooks } from "~/services/webhooks.server";
+import { queueOrderWebhooks } from "./webhook-events.server";
 
 export type OrderEvent =
   | { type: "orderPlaced"; order: OrderView; belowMinimum: EmailPart[] }

@@ -9,7 +9,7 @@ import {
 } from "~/orders/model/holds.server";
 import { markEventRaised } from "~/orders/model/events.server";
 import { finishLeftReserving } from "./checkout.server";
-import { checkStock, saveStockCheck } from "~/models/stock-check.server";
+import { checkStock, saveStockCheck } from "~/orders/model/stock-check.server";
 import { audit } from "~/services/audit-trail.server";
 import { getEnv } from "~/services/env.server";
 import { mailHoldEnding } from "./mail.server";

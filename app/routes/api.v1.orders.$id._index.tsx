@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getOwnOrder } from "~/orders/model/reads.server";
 import { apiCall, methodNotAllowed, notFound, ok } from "~/services/api.server";
-import { orderJson } from "~/services/api-views.server";
+import { orderJson } from "~/orders/api-view.server";
 
 /** GET /api/v1/orders/{id}: one of the key owner's orders (any other id is a 404). */
 export async function loader(args: LoaderFunctionArgs) {

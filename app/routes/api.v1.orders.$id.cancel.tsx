@@ -3,7 +3,7 @@ import { getOwnOrder } from "~/orders/model/reads.server";
 import { cancelCustomerOrder } from "~/orders/service.server";
 import { mayHandleOrder } from "~/services/companies.server";
 import { apiCall, methodNotAllowed, notFound, ok, problem } from "~/services/api.server";
-import { orderJson } from "~/services/api-views.server";
+import { orderJson } from "~/orders/api-view.server";
 import { ORDER_STATE_WORDS } from "~/domain/order-states";
 
 /** POST /api/v1/orders/{id}/cancel: cancels an unpaid order, as My Orders does (its stock goes back). */

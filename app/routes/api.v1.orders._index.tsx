@@ -12,7 +12,7 @@ import {
   validationProblem,
 } from "~/services/api.server";
 import { OrderListQuery, PlaceOrderBody } from "~/services/api-schemas.server";
-import { orderJson } from "~/services/api-views.server";
+import { orderJson } from "~/orders/api-view.server";
 import { placeCustomerOrder } from "~/orders/service.server";
 import { findPartByNumber } from "~/services/part-number.server";
 

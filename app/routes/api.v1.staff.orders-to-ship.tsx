@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { listOrdersAfter, ORDER_CURSOR_PATTERN } from "~/orders/model/search.server";
 import { apiCall, decodeCursor, encodeCursor, methodNotAllowed, ok, readQuery } from "~/services/api.server";
 import { ToShipQuery } from "~/services/api-schemas.server";
-import { orderJson } from "~/services/api-views.server";
+import { orderJson } from "~/orders/api-view.server";
 
 /** GET /api/v1/staff/orders-to-ship: paid orders and orders on account waiting to ship, newest first. */
 export async function loader(args: LoaderFunctionArgs) {

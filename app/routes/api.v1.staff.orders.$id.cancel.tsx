@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { cancelPaidOrderWithCredit } from "~/orders/credit-notes.server";
 import { apiCall, methodNotAllowed, ok, problem } from "~/services/api.server";
-import { orderJson } from "~/services/api-views.server";
+import { orderJson } from "~/orders/api-view.server";
 
 /**
  * POST /api/v1/staff/orders/{id}/cancel: cancels a paid (or invoiced) order before it ships, as the

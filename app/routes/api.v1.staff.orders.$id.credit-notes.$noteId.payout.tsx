@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { payOutCredit } from "~/orders/credit-notes.server";
 import { apiCall, methodNotAllowed, ok, problem, readJson } from "~/services/api.server";
 import { PayoutBody } from "~/services/api-schemas.server";
-import { orderJson } from "~/services/api-views.server";
+import { orderJson } from "~/orders/api-view.server";
 
 /**
  * POST /api/v1/staff/orders/{id}/credit-notes/{noteId}/payout: records a credit note's account credit

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getOrderById } from "~/orders/model/reads.server";
 import { apiCall, methodNotAllowed, notFound, ok, problem, readJson } from "~/services/api.server";
 import { ShipBody } from "~/services/api-schemas.server";
-import { orderJson } from "~/services/api-views.server";
+import { orderJson } from "~/orders/api-view.server";
 import { shipOrder } from "~/orders/warehouse.server";
 
 /**

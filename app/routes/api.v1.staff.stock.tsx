@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiCall, methodNotAllowed, ok, problem, readJson, validationProblem } from "~/services/api.server";
 import { StockUpdatesBody } from "~/services/api-schemas.server";
-import { applyBackorderPolicies, applyImportChanges, dryRunUpdates } from "~/services/stock-import.server";
+import { applyBackorderPolicies, dryRunUpdates } from "~/services/stock-import.server";
+import { applyStockChanges } from "~/orders/restock.server";
 
 /**
  * POST /api/v1/staff/stock: stock and prices of one part or many, with the CSV import's checks
@@ -21,7 +22,7 @@ export async function action(args: ActionFunctionArgs) {
         ),
       );
     }
-    const { applied, conflicts } = await applyImportChanges(dryRun.changes, { actor: user, context: args.context });
+    const { applied, conflicts } = await applyStockChanges(dryRun.changes, { actor: user, context: args.context });
     // Backorder settings of the parts named (each found by the dry run above).
     const policies = await applyBackorderPolicies(
       body.updates.flatMap((update, index) =>

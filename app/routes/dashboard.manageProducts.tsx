@@ -10,7 +10,8 @@ import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { getPart, listPartsForAdmin } from "~/models/part.server";
-import { removePart, savePriceAndStock } from "~/services/parts.server";
+import { removePart } from "~/services/parts.server";
+import { restockPart } from "~/orders/restock.server";
 import { requireAdmin } from "~/services/guards.server";
 import { formatCents, formatQuantity } from "~/format";
 import { dollarsToCents, manageProductsSchema, parsePage, priceFieldValue, updatePartSchema } from "~/forms/shop-forms";
@@ -47,7 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   // Stock that arrives goes to the orders waiting on backorder first (`waiting`: how many).
-  const updated = await savePriceAndStock(
+  const updated = await restockPart(
     {
       partId: value.partId,
       priceCents: dollarsToCents(value.price),

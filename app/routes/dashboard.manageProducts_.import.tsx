@@ -10,7 +10,8 @@ import { requireAdmin } from "~/services/guards.server";
 import { getEnv } from "~/services/env.server";
 import { parseForm, readForm } from "~/services/form.server";
 import { formatCents, formatQuantity } from "~/format";
-import { applyImportChanges, dryRunImport, type DryRun, type ImportConflict } from "~/services/stock-import.server";
+import { dryRunImport, type DryRun, type ImportConflict } from "~/services/stock-import.server";
+import { applyStockChanges } from "~/orders/restock.server";
 import { importSchema, importUploadSchema, MAX_IMPORT_LINES } from "~/forms/stock-import";
 import { redirectWithSuccess } from "~/services/toast.server";
 
@@ -64,7 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
 
-  const { applied, conflicts } = await applyImportChanges(value.changes, { actor: admin, context });
+  const { applied, conflicts } = await applyStockChanges(value.changes, { actor: admin, context });
   if (conflicts.length === 0) {
     return redirectWithSuccess(
       "/dashboard/manageProducts",

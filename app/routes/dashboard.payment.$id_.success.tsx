@@ -7,7 +7,8 @@ import { requireUser } from "~/services/guards.server";
 import { mayHandleOrder } from "~/services/companies.server";
 import { formatCents } from "~/format";
 import { describeOrder } from "~/domain/order-lines";
-import { confirmReturnFromStripe, getStripe, type ReturnCheck } from "~/services/stripe.server";
+import { confirmReturnFromStripe, type ReturnCheck } from "~/orders/card-payments.server";
+import { getStripe } from "~/services/stripe.server";
 
 const PAYMENT_COMPLETED = "Congrats! Your payment is completed.";
 

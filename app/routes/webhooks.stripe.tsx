@@ -1,7 +1,8 @@
 import { type ActionFunctionArgs } from "@remix-run/node";
 import { getEnv } from "~/services/env.server";
 import { readLimitedBody } from "~/services/form.server";
-import { handleStripeEvent, verifyWebhook, WebhookSignatureError } from "~/services/stripe.server";
+import { handleStripeEvent } from "~/orders/card-payments.server";
+import { verifyWebhook, WebhookSignatureError } from "~/services/stripe.server";
 
 /** Stripe's events are a few kilobytes; anything far larger is not from Stripe. */
 const MAX_BODY_BYTES = 256 * 1024;

@@ -12,7 +12,6 @@ import {
 import { getAgenda, OUTBOX_SWEEP_JOB, RESET_REQUEST_JOB } from "./jobs.server";
 import { sendPasswordResetLink } from "./password-reset.server";
 import { getEnv } from "./env.server";
-import { sweepOrderEvents } from "~/orders/event-sweep.server";
 import { defineWebhookJobs } from "./webhook-worker.server";
 
 /**
@@ -43,8 +42,9 @@ export type MailWorker = {
  * before the lock expires) keeps a second attempt from sending it while the first one may, and an
  * attempt gives up on a silent SMTP server well before its lock expires. Failures retry with
  * backoff; after `maxAttempts` a message is marked failed (audit log and Shop Today, where an admin
- * sends it again). A sweep every `sweepMs` writes the mail of order events left without one
- * (orders/event-sweep.server.ts) and gives a job to every message left without a live one.
+ * sends it again). A sweep every `sweepMs` runs `writeLeftMail` first (the order module's sweep of
+ * events left without their mail, registered by app/runtime.server.ts) and gives a job to every
+ * message left without a live one.
  */
 export async function startMailWorker({
   smtpUrl,
@@ -53,6 +53,7 @@ export async function startMailWorker({
   lockMs,
   sweepMs,
   maxAttempts,
+  writeLeftMail = async () => {},
 }: {
   smtpUrl: string;
   from: string;
@@ -60,6 +61,8 @@ export async function startMailWorker({
   lockMs: number;
   sweepMs: number;
   maxAttempts: number;
+  /** Writes the mail and deliveries that changes left unwritten (a crash between the change and its outbox). */
+  writeLeftMail?: () => Promise<unknown>;
 }): Promise<MailWorker> {
   // Each phase of an SMTP conversation may be silent for at most a quarter of the lock, so a hung
   // server fails the attempt (and releases the claim) long before another process may take over.
@@ -113,7 +116,7 @@ export async function startMailWorker({
 
   agenda.define(OUTBOX_SWEEP_JOB, async () => {
     // Order events first (what they write is queued at once), then every message and delivery left without a live job.
-    await sweepOrderEvents().catch((error: unknown) => logger.warn({ err: error }, "order event sweep failed"));
+    await writeLeftMail().catch((error: unknown) => logger.warn({ err: error }, "order event sweep failed"));
     await sweepDeliveries(MAIL_DELIVERIES, { idleMs: sweepMs, staleMs });
     await sweepDeliveries(WEBHOOK_DELIVERIES, { idleMs: sweepMs, staleMs }).catch((error: unknown) =>
       logger.warn({ err: error }, "webhook delivery sweep failed"),

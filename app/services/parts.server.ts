@@ -7,7 +7,6 @@ import { addPart, deletePart, updatePartPriceAndStock, type NewPart } from "~/mo
 import { updatePartCatalogue, type PartEdit } from "~/models/part-catalogue.server";
 import type { PartView } from "~/domain/catalogue";
 import { formatBreaks } from "~/domain/pricing";
-import { allocateArrivedStock } from "~/orders/warehouse.server";
 import { audit, type AuditEvent, type AuditValues } from "./audit-trail.server";
 import { forgetCachedSearches } from "./search-guard.server";
 
@@ -105,8 +104,8 @@ export async function removePart(partId: string, { actor, context }: By) {
 
 /**
  * Manage Products' price and stock save (only while the stock is still what the admin saw), audited
- * against `previous`, the part as the admin's form read it. Stock that arrives goes to the orders
- * waiting on backorder first, oldest first: `waiting` is how many it went to.
+ * against `previous`, the part as the admin's form read it. `arrived`: the stock rose, so the order
+ * module gives it to the orders waiting on backorder first (orders/warehouse.server.ts, restockPart).
  */
 export async function savePriceAndStock(
   change: { partId: string; priceCents: number; availableQuantity: number; expectedStock: number },
@@ -124,6 +123,5 @@ export async function savePriceAndStock(
     before: previous && { ...partValues(previous), availableQuantity: change.expectedStock },
     after: partValues(updated.part),
   });
-  const waiting = change.availableQuantity > change.expectedStock ? await allocateArrivedStock([updated.part.id]) : 0;
-  return { ...updated, waiting };
+  return { ...updated, arrived: change.availableQuantity > change.expectedStock };
 }

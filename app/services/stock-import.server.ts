@@ -1,5 +1,4 @@
 import { findPartsByNumbers, matchOf, normalisePartNumber } from "./part-number.server";
-import { allocateArrivedStock } from "~/orders/warehouse.server";
 import { setBackorderPolicy } from "~/models/part-catalogue.server";
 import { parse } from "csv-parse";
 import { applyImportedChange } from "~/models/part-csv.server";
@@ -461,9 +460,8 @@ export async function applyImportChanges(
     });
   }
   if (applied) forgetCachedSearches();
-  // Stock that arrives goes to the orders waiting on backorder first, oldest first.
-  if (restocked.length) await allocateArrivedStock(restocked);
-  return { applied, conflicts };
+  // The parts whose stock rose: the order module gives it to the orders waiting on backorder first.
+  return { applied, conflicts, restocked };
 }
 
 /** The stock API's backorder settings, part by part, each audited as an edit; how many were set. */

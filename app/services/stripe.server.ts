@@ -1,17 +1,26 @@
+/**
+ * Stripe as the shop's card-payment provider: the client, payment intents and Checkout sessions for an
+ * order's amount, refunds, and what Stripe's objects and signed events say (evidence of a payment, the
+ * status of refunds). What a payment does to an order is the order module's (app/orders/card-payments.server.ts).
+ */
 import Stripe from "stripe";
-import type { OrderView } from "~/orders/model/view.server";
-import type { RefundStatus, CreditNoteView } from "~/domain/credit-notes";
-import { applyRefundStatus } from "~/orders/model/refunds.server";
-import { raiseOrderEvent } from "~/orders/events.server";
-import {
-  claimStripeEvent,
-  markOrderPaid,
-  releaseStripeEvent,
-  type MarkPaidOutcome,
-  type PaymentEvidence,
-} from "~/orders/model/card-payment.server";
+import type { RefundStatus } from "~/domain/credit-notes";
 import { getEnv } from "./env.server";
 import { formatCents, formatQuantity } from "~/format";
+
+/** What Stripe says was paid for one of our orders (its id in the metadata). */
+export type CardEvidence = { orderId: string; transactionId: string; amountCents: number; currency: string };
+
+/** The order as a charge describes it: its id, number, lines and total. */
+export type ChargedOrder = {
+  id: string;
+  number: string;
+  summary: string;
+  userEmail: string;
+  totalCents: number;
+  totalQuantity: number;
+  lines: { quantity: number; productName: string; unitPriceCents: number }[];
+};
 
 /** Card payments need the first two; webhooks (the confirmation that does not rely on the browser) the third. */
 export const STRIPE_VARIABLES = ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const;
@@ -61,13 +70,13 @@ function requireStripe() {
   return stripe;
 }
 
-function describe(order: OrderView) {
+function describe(order: ChargedOrder) {
   const lines = order.lines.map((line) => `${line.quantity} x ${line.productName}`).join(", ");
   // Stripe keeps descriptions under 1000 characters.
   return `PartsWorks order ${order.number}: ${lines}`.slice(0, 1000);
 }
 
-function describeUnits(order: OrderView) {
+function describeUnits(order: ChargedOrder) {
   if (order.lines.length === 1) {
     const [line] = order.lines;
     return `${line.quantity} units at ${formatCents(line.unitPriceCents)} each`;
@@ -80,7 +89,7 @@ function describeUnits(order: OrderView) {
  * database. One idempotency key per order and amount: reloading the pay screen returns the same
  * intent instead of creating another.
  */
-export async function createOrderPaymentIntent(order: OrderView) {
+export async function createOrderPaymentIntent(order: ChargedOrder) {
   const intent = await requireStripe().paymentIntents.create(
     {
       amount: order.totalCents,
@@ -102,7 +111,7 @@ const CHECKOUT_WINDOW_MS = 10 * 60 * 1000;
  * window the same request (a double click, a reload) returns the same session; the session expires
  * 35 to 45 minutes after it was made, so a stale payment page cannot be paid much later.
  */
-export async function createOrderCheckoutSession(order: OrderView) {
+export async function createOrderCheckoutSession(order: ChargedOrder) {
   const env = getEnv();
   const windowStart = Math.floor(Date.now() / CHECKOUT_WINDOW_MS) * CHECKOUT_WINDOW_MS;
   const base = env.PUBLIC_URL.replace(/\/$/, "");
@@ -146,14 +155,14 @@ function idOf(value: string | { id: string } | null | undefined) {
 }
 
 /** A succeeded PaymentIntent that names one of our orders, as evidence; anything else is null. */
-export function evidenceFromPaymentIntent(intent: Stripe.PaymentIntent): PaymentEvidence | null {
+export function evidenceFromPaymentIntent(intent: Stripe.PaymentIntent): CardEvidence | null {
   const orderId = intent.metadata?.orderId;
   if (intent.status !== "succeeded" || !orderId) return null;
   return { orderId, transactionId: intent.id, amountCents: intent.amount_received, currency: intent.currency };
 }
 
 /** A paid Checkout Session that names one of our orders, as evidence; anything else is null. */
-export function evidenceFromCheckoutSession(session: Stripe.Checkout.Session): PaymentEvidence | null {
+export function evidenceFromCheckoutSession(session: Stripe.Checkout.Session): CardEvidence | null {
   const orderId = session.metadata?.orderId;
   if (session.payment_status !== "paid" || !orderId) return null;
   if (session.client_reference_id && session.client_reference_id !== orderId) return null;
@@ -168,7 +177,8 @@ const PAYMENT_EVENTS = new Set([
   "checkout.session.async_payment_succeeded",
 ]);
 
-function evidenceFromEvent(event: Stripe.Event): PaymentEvidence | null {
+/** A payment event's evidence, or null for any other event. */
+export function evidenceFromEvent(event: Stripe.Event): CardEvidence | null {
   if (!PAYMENT_EVENTS.has(event.type)) return null;
   const object = event.data.object as { object?: string };
   if (object.object === "payment_intent") return evidenceFromPaymentIntent(object as Stripe.PaymentIntent);
@@ -176,22 +186,8 @@ function evidenceFromEvent(event: Stripe.Event): PaymentEvidence | null {
   return null;
 }
 
-/**
- * Applies Stripe's evidence to the order. Money that cannot go to an unpaid order of the same amount
- * (a second payment, a cancelled order, a wrong amount) is refunded instead of kept.
- */
-export async function applyPaymentEvidence(evidence: PaymentEvidence): Promise<MarkPaidOutcome> {
-  const { outcome, paidEvent } = await markOrderPaid(evidence);
-  // The paid event (mail, webhooks), also when a repeat finds it still pending after a crash.
-  if (paidEvent) await raiseOrderEvent({ type: "orderPaid", order: paidEvent });
-  if (outcome === "paid_by_other" || outcome === "not_payable" || outcome === "mismatch") {
-    console.warn(`Stripe payment ${evidence.transactionId} for order ${evidence.orderId}: ${outcome}; refunding it`);
-    await refundPayment(evidence, outcome === "paid_by_other");
-  }
-  return outcome;
-}
-
-async function refundPayment({ transactionId, orderId }: PaymentEvidence, duplicate: boolean) {
+/** Gives back a card payment that cannot go to its order (a second payment, a cancelled order, a wrong amount). */
+export async function refundCharge({ transactionId, orderId }: CardEvidence, duplicate: boolean) {
   const stripe = getStripe();
   if (!stripe || !transactionId.startsWith("pi_")) return;
   await stripe.refunds.create(
@@ -211,19 +207,30 @@ const REFUND_STATUS: Record<string, RefundStatus> = {
 };
 
 /**
- * Refunds a credit note's card money through Stripe. One idempotency key per credit note, so a retry
- * (the sweep after a crash, a double submit) never refunds twice. Returns the refund's id and status.
+ * Refunds `amountCents` of a card payment for a credit note. One idempotency key per credit note, so a
+ * retry (the sweep after a crash, a double submit) never refunds twice. Returns the refund's id and status.
  */
-export async function refundCreditNote(order: OrderView, note: CreditNoteView) {
-  if (!order.transactionId) throw new Error(`Order ${order.number} has no card payment to refund`);
+export async function createCreditRefund({
+  paymentIntentId,
+  amountCents,
+  orderId,
+  creditNoteId,
+  creditNote,
+}: {
+  paymentIntentId: string;
+  amountCents: number;
+  orderId: string;
+  creditNoteId: string;
+  creditNote: string;
+}) {
   const refund = await requireStripe().refunds.create(
     {
-      payment_intent: order.transactionId,
-      amount: note.refundCents,
+      payment_intent: paymentIntentId,
+      amount: amountCents,
       reason: "requested_by_customer",
-      metadata: { orderId: order.id, creditNoteId: note.id, creditNote: note.number },
+      metadata: { orderId, creditNoteId, creditNote },
     },
-    { idempotencyKey: `refund-${order.id}-${note.id}` },
+    { idempotencyKey: `refund-${orderId}-${creditNoteId}` },
   );
   return { id: refund.id, status: REFUND_STATUS[refund.status ?? "pending"] ?? "pending" };
 }
@@ -236,8 +243,9 @@ const REFUND_EVENTS = new Set([
   "charge.refund.updated",
 ]);
 
-/** The refunds an event reports: a Refund object, or the refunds listed on a Charge. */
-function refundsOf(event: Stripe.Event) {
+/** The refunds a refund event reports (a Refund object, or the refunds listed on a Charge); null for any other event. */
+export function refundsReported(event: Stripe.Event) {
+  if (!REFUND_EVENTS.has(event.type)) return null;
   const object = event.data.object as { object?: string };
   const one = (refund: Stripe.Refund) => ({
     id: refund.id,
@@ -248,46 +256,6 @@ function refundsOf(event: Stripe.Event) {
   if (object.object === "refund") return [one(object as Stripe.Refund)];
   if (object.object === "charge") return ((object as Stripe.Charge).refunds?.data ?? []).map(one);
   return [];
-}
-
-/** A refund event: each refund of ours takes the status Stripe reports (once: a repeat changes nothing). */
-async function applyRefundEvent(event: Stripe.Event) {
-  let applied = false;
-  for (const refund of refundsOf(event)) {
-    const result = await applyRefundStatus(refund);
-    if (!result) continue;
-    applied = true;
-    if (result.changed && result.note.refund?.status === "succeeded")
-      await raiseOrderEvent({ type: "refunded", order: result.order, creditNoteId: result.note.id });
-  }
-  return applied ? ("refund_recorded" as const) : ("ignored" as const);
-}
-
-export type WebhookResult = MarkPaidOutcome | "ignored" | "already_processed" | "refund_recorded";
-
-/**
- * Applies a verified webhook event at most once: its id is claimed first, so a repeated delivery
- * changes nothing. If applying fails, the claim is released and the error goes up (Stripe retries).
- */
-export async function handleStripeEvent(event: Stripe.Event): Promise<WebhookResult> {
-  if (REFUND_EVENTS.has(event.type)) {
-    if (!(await claimStripeEvent(event.id, event.type))) return "already_processed";
-    try {
-      return await applyRefundEvent(event);
-    } catch (error) {
-      await releaseStripeEvent(event.id).catch(() => {});
-      throw error;
-    }
-  }
-  const evidence = evidenceFromEvent(event);
-  if (!evidence) return "ignored";
-  if (!(await claimStripeEvent(event.id, event.type))) return "already_processed";
-  try {
-    return await applyPaymentEvidence(evidence);
-  } catch (error) {
-    await releaseStripeEvent(event.id).catch(() => {});
-    throw error;
-  }
 }
 
 export class WebhookSignatureError extends Error {}
@@ -302,30 +270,32 @@ export function verifyWebhook(body: string, signature: string | null, secret: st
   }
 }
 
-export type ReturnCheck = { outcome: MarkPaidOutcome | "processing" | "not_paid" | "other_order" };
+/** What Stripe itself says of a payment the customer came back from. */
+export type ReturnEvidence =
+  { outcome: "evidence"; evidence: CardEvidence } | { outcome: "processing" | "not_paid" | "other_order" };
 
 /**
  * The customer came back from Stripe: asks Stripe itself (never the query string) whether the
- * PaymentIntent or Checkout Session for this order succeeded, and if so marks the order paid.
+ * PaymentIntent or Checkout Session for this order succeeded.
  */
-export async function confirmReturnFromStripe(
+export async function evidenceOnReturn(
   orderId: string,
   { paymentIntentId, sessionId }: { paymentIntentId?: string; sessionId?: string },
-): Promise<ReturnCheck> {
+): Promise<ReturnEvidence> {
   const stripe = requireStripe();
   if (paymentIntentId) {
     const intent = await stripe.paymentIntents.retrieve(paymentIntentId);
     if (intent.metadata?.orderId !== orderId) return { outcome: "other_order" };
     if (intent.status === "processing") return { outcome: "processing" };
     const evidence = evidenceFromPaymentIntent(intent);
-    return { outcome: evidence ? await applyPaymentEvidence(evidence) : "not_paid" };
+    return evidence ? { outcome: "evidence", evidence } : { outcome: "not_paid" };
   }
   if (sessionId) {
     const session = await stripe.checkout.sessions.retrieve(sessionId);
     if (session.metadata?.orderId !== orderId) return { outcome: "other_order" };
     const evidence = evidenceFromCheckoutSession(session);
-    if (!evidence) return { outcome: session.status === "complete" ? "processing" : "not_paid" };
-    return { outcome: await applyPaymentEvidence(evidence) };
+    if (evidence) return { outcome: "evidence", evidence };
+    return { outcome: session.status === "complete" ? "processing" : "not_paid" };
   }
   return { outcome: "not_paid" };
 }

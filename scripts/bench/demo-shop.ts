@@ -5,7 +5,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { connectDb, disconnectDb, syncIndexes } from "../../app/services/db.server";
-import { ensureDemoData } from "../../app/services/demo-data.server";
+import { ensureDemoData } from "../../app/demo/data.server";
 import { seedCatalogue } from "./seed-catalogue";
 import { buildShop, startDb, startShop } from "./shop";
 

@@ -4,7 +4,7 @@
  * sales of the last 30 days by the day they were paid.
  */
 import { describe, expect, test } from "vitest";
-import { lowStockParts } from "~/models/admin-home.server";
+import { lowStockParts } from "~/orders/model/admin-home.server";
 import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";
 import { loader } from "~/routes/dashboard.admin";

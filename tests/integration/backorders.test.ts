@@ -12,7 +12,7 @@ import { addToCart, getCart } from "~/models/cart.server";
 import { DETROIT } from "../fixtures/addresses";
 import { Outbox } from "~/models/outbox.server";
 import { Part } from "~/models/part.server";
-import { checkStock } from "~/models/stock-check.server";
+import { checkStock } from "~/orders/model/stock-check.server";
 import { action as adminOrderAction } from "~/routes/dashboard.manageOrders_.$id._index";
 import { action as manageProductsAction } from "~/routes/dashboard.manageProducts";
 import { cancelCustomerOrder, recordPayment } from "~/orders/service.server";

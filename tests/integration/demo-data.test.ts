@@ -10,9 +10,9 @@ import { listOverdue } from "~/orders/model/payments.server";
 import { Order } from "~/orders/model/schema.server";
 import { listOpenReturns } from "~/orders/model/returns.server";
 import { toOrderView } from "~/orders/model/view.server";
-import { checkStock } from "~/models/stock-check.server";
+import { checkStock } from "~/orders/model/stock-check.server";
 import { User, getUserByEmail } from "~/models/user.server";
-import { ensureDemoData } from "~/services/demo-data.server";
+import { ensureDemoData } from "~/demo/data.server";
 
 let logins: Awaited<ReturnType<typeof ensureDemoData>>;
 beforeAll(async () => {
@@ -115,7 +115,7 @@ describe("the demo's prices and tax", () => {
     const { User, getUserById } = await import("~/models/user.server");
     const { priceLines } = await import("~/services/pricing.server");
     const { validVat } = await import("~/domain/tax");
-    const { DEMO_USERS } = await import("~/services/demo-content.server");
+    const { DEMO_USERS } = await import("~/demo/content.server");
 
     const withBreaks = await Part.find({ "volumeBreaks.0": { $exists: true } }).lean();
     expect(withBreaks.length).toBeGreaterThanOrEqual(2);

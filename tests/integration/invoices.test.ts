@@ -8,7 +8,7 @@ import mongoose from "mongoose";
 import { afterAll, describe, expect, test } from "vitest";
 import * as gapFreeInvoiceNumbers from "../../scripts/migrations/20261127210000-gap-free-invoice-numbers.js";
 import { assignInvoiceNumber, invoiceNumbers, numberInvoicesLeft } from "~/orders/model/invoice.server";
-import { checkStock } from "~/models/stock-check.server";
+import { checkStock } from "~/orders/model/stock-check.server";
 import { formatCreditNoteNumber } from "~/domain/credit-notes";
 import { cancelPaidOrderWithCredit } from "~/orders/credit-notes.server";
 import { loader as documentLoader } from "~/routes/documents.$id.$kind";

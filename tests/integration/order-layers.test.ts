@@ -89,6 +89,26 @@ describe("what the browser runs, and the services", () => {
     expect(await layerErrors("app/services/probe.server.ts", ["~/models/part.server", "~/emails/orders"])).toEqual([]);
   });
 
+  test("the order module sits above the services: a service importing any of it (types too) is refused, the module importing a service is not", async () => {
+    for (const spec of ["~/orders/service.server", "~/orders/model/view.server", "~/orders/events.server"]) {
+      const [refused] = await layerErrors("app/services/probe.server.ts", [spec]);
+      expect(refused?.message, spec).toMatch(/The order module sits above the services/);
+    }
+    expect(
+      await layerErrors("app/orders/probe.server.ts", ["~/services/stripe.server", "~/services/webhooks.server"]),
+    ).toEqual([]);
+  });
+
+  test("the demo data sits above the shop: nothing below it imports it, and it writes through the module", async () => {
+    for (const file of ["app/services/probe.server.ts", "app/orders/probe.server.ts", "app/models/probe.server.ts"]) {
+      const [refused] = await layerErrors(file, ["~/demo/data.server"]);
+      expect(refused?.message, file).toMatch(/The demo data sits above the shop/);
+    }
+    expect(
+      await layerErrors("app/demo/probe.server.ts", ["~/orders/model/schema.server", "~/services/pricing.server"]),
+    ).toEqual([]);
+  });
+
   test("audit entries are raised by services: a route importing the audit trail is refused, a service is not", async () => {
     const [refused] = await layerErrors("app/routes/dashboard.probe.tsx", ["~/services/audit-trail.server"]);
     expect(refused?.message).toMatch(/Routes never write the audit log/);

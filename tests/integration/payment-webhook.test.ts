@@ -7,7 +7,8 @@ import Stripe from "stripe";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { Order } from "~/orders/model/schema.server";
 import { Payment, StripeEvent } from "~/orders/model/card-payment.server";
-import { getStripe, handleStripeEvent } from "~/services/stripe.server";
+import { handleStripeEvent } from "~/orders/card-payments.server";
+import { getStripe } from "~/services/stripe.server";
 import { createUser } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 

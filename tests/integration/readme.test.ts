@@ -1,5 +1,5 @@
 /**
- * The reference docs stay true: the README's route table names every route module and only those,
+ * The reference docs stay true: the route table in docs/pages.md names every route module and only those,
  * and the index table in docs/database.md names every index the Mongoose models declare and only
  * those. Plain reads of files and schemas: no database, no shop.
  */
@@ -40,9 +40,9 @@ function routeModuleUrls(): Map<string, string> {
   return new Map(routeModules().map(({ url, entry }) => [url.replace(/\{[^}]*\}/g, "{}"), entry]));
 }
 
-/** The URLs of the README's route table: every backticked path of a row's first cell, parameters as `{}`. */
+/** The URLs of the route table (docs/pages.md): every backticked path of a row's first cell, parameters as `{}`. */
 function documentedRoutes(): string[] {
-  return tableUnder("README.md", "Pages").flatMap(([cell = ""]) =>
+  return tableUnder("docs/pages.md", "Pages").flatMap(([cell = ""]) =>
     [...cell.matchAll(/`(\/[^`]*)`/g)].map(([, url]) => url!.replace(/\?.*$/, "").replace(/\{[^}]*\}/g, "{}")),
   );
 }
@@ -63,7 +63,7 @@ test("the README is reference, under 2,500 words (measurements live in docs/perf
   expect(words).toBeLessThan(2500);
 });
 
-describe("the README's route table", () => {
+describe("the route table in docs/pages.md", () => {
   test("reads flat-route names the way Remix v2 does", () => {
     expect(routeUrl("dashboard.orders_.$id._index")).toBe("/dashboard/orders/{}");
     expect(routeUrl("dashboard.payment.$id_.success")).toBe("/dashboard/payment/{}/success");

@@ -10,7 +10,7 @@ import { createApiKey } from "~/models/api-key.server";
 import { rebuildCatalogueVocabulary } from "~/models/part-catalogue.server";
 import { Part } from "~/models/part.server";
 import { parseFitmentLine, type Category, type FitmentRow } from "~/domain/catalogue";
-import { ensureDemoData } from "~/services/demo-data.server";
+import { ensureDemoData } from "~/demo/data.server";
 import { loader as apiPartsLoader } from "~/routes/api.v1.parts._index";
 import { loader as partsLoader } from "~/routes/parts._index";
 import { parsePad } from "~/forms/quick-order";

@@ -16,7 +16,7 @@ import { placeOrder } from "~/orders/checkout.server";
 import { Outbox } from "~/models/outbox.server";
 import { Part } from "~/models/part.server";
 import { holdStock } from "~/models/stock-holds.server";
-import { checkStock } from "~/models/stock-check.server";
+import { checkStock } from "~/orders/model/stock-check.server";
 import { User } from "~/models/user.server";
 import { action as companyAction } from "~/routes/dashboard.companies_.$id/route";
 import { action as cartAction } from "~/routes/dashboard.cart";

@@ -1,6 +1,6 @@
-import { Order } from "~/orders/model/schema.server";
-import { toOrderView } from "~/orders/model/view.server";
-import { Part } from "./part.server";
+import { Order } from "./schema.server";
+import { toOrderView } from "./view.server";
+import { Part } from "~/models/part.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

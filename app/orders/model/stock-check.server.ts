@@ -1,7 +1,7 @@
 import mongoose, { Schema } from "mongoose";
-import { Order } from "~/orders/model/schema.server";
-import { formatInvoiceNumber, invoicedWithoutNumber, invoiceNumbers } from "~/orders/model/invoice.server";
-import { Part } from "./part.server";
+import { Order } from "./schema.server";
+import { formatInvoiceNumber, invoicedWithoutNumber, invoiceNumbers } from "./invoice.server";
+import { Part } from "~/models/part.server";
 import { formatOrderNumber } from "~/domain/order-number";
 
 /**
