@@ -42,8 +42,15 @@ export default tseslint.config(
     // import from `from`. Paths are resolved (the `~` alias too), so a relative import cannot slip by.
     files: ["**/*.{ts,tsx}"],
     plugins: { "import-x": importX },
-    settings: { "import-x/resolver-next": [createTypeScriptImportResolver()] },
+    settings: {
+      "import-x/resolver-next": [createTypeScriptImportResolver()],
+      // The rules that read the imported modules (no-cycle) parse them as TypeScript.
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+      "import-x/extensions": [".ts", ".tsx", ".js"],
+    },
     rules: {
+      // No module reaches itself through its imports: a circle has no floor to read it from.
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
       "import-x/no-restricted-paths": [
         "error",
         {

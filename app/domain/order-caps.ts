@@ -38,3 +38,15 @@ export function capRefusal(caps: UnpaidCaps, open: { count: number; totalCents: 
   }
   return null;
 }
+
+/** An order on account that the credit limit refuses: the limit, what is open on account, the order, and why in words. */
+export type CreditRefusal = { limitCents: number; balanceCents: number; orderCents: number; message: string };
+
+/** Why an order on account is refused by the credit limit, and what to do instead. */
+export function creditMessage({ limitCents, balanceCents, orderCents }: Omit<CreditRefusal, "message">) {
+  return (
+    `This order (${formatCents(orderCents)}) would take your account past its credit limit of ` +
+    `${formatCents(limitCents)}: ${formatCents(balanceCents)} is open or awaiting approval on account now. ` +
+    `Pay an open invoice (see your statement) or pay this order by card.`
+  );
+}

@@ -19,7 +19,7 @@ import { formatDateTime } from "~/format";
 import { orderPath } from "~/domain/order-lines";
 import { raiseOrderEvent } from "./events.server";
 import { allocateArrivedStock } from "./warehouse.server";
-import { creditMessage } from "./service.server";
+import { creditMessage } from "~/domain/order-caps";
 
 /** Each owner of the company gets one message naming the order, the buyer and the limit. */
 export async function mailApprovalNeeded(order: OrderView, buyer: UserView) {

@@ -26,6 +26,7 @@ import { raiseOrderEvent } from "./events.server";
 import { formatDay, ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 import { SECOND_PAYMENT_LABEL } from "~/forms/order-forms";
 import type { OrderPaymentMethod } from "~/domain/order-payments";
+import { creditMessage, type CreditRefusal } from "~/domain/order-caps";
 import { allocateArrivedStock } from "./warehouse.server";
 
 type Actor = { id: string; email: string };
@@ -39,7 +40,7 @@ const orderTarget = (order: OrderView) => ({
 
 // --- Placing ----------------------------------------------------------------------------------------
 
-export type CreditRefusal = { limitCents: number; balanceCents: number; orderCents: number; message: string };
+export type { CreditRefusal };
 
 /** Refused before anything is reserved: on account without terms (400), or past the credit limit (409). */
 export type PaymentRefusal = { status: 400 | 403 | 409; message: string; credit: CreditRefusal | null };
@@ -70,13 +71,6 @@ function overCredit(credit: Omit<CreditRefusal, "message">): PlaceResult {
 }
 
 /** Why an order on account is refused: the limit, what is open, and what to do. */
-export function creditMessage({ limitCents, balanceCents, orderCents }: Omit<CreditRefusal, "message">) {
-  return (
-    `This order (${formatCents(orderCents)}) would take your account past its credit limit of ` +
-    `${formatCents(limitCents)}: ${formatCents(balanceCents)} is open or awaiting approval on account now. ` +
-    `Pay an open invoice (see your statement) or pay this order by card.`
-  );
-}
 
 /**
  * Places an order for a customer: by card, by bank transfer against the pro-forma (unpaid, holding

@@ -2,7 +2,8 @@
  * The floors of the app, as the lint (eslint.config.js) keeps them: each probe is a file that a
  * newcomer might write at that place, linted by the project's own ESLint configuration.
  */
-import { readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { ESLint } from "eslint";
 import { describe, expect, test } from "vitest";
 
@@ -135,5 +136,22 @@ test("a folder's name says what its files may do: services run on the server onl
       files(dir).filter((name) => name.includes(".server.")),
       dir,
     ).toEqual([]);
+  }
+});
+
+test("no module reaches itself through its imports: the lint refuses a circle, also through a third module", async () => {
+  const dir = path.join(process.cwd(), "app", `cycle-probe-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  try {
+    writeFileSync(path.join(dir, "a.server.ts"), 'import { b } from "./b.server";\nexport const a = () => b;\n');
+    writeFileSync(path.join(dir, "b.server.ts"), 'import { c } from "./c.server";\nexport const b = () => c;\n');
+    writeFileSync(path.join(dir, "c.server.ts"), 'import { a } from "./a.server";\nexport const c = () => a;\n');
+    const results = await eslint.lintFiles([dir]);
+    const circles = results.flatMap((result) =>
+      result.messages.filter((message) => message.ruleId === "import-x/no-cycle"),
+    );
+    expect(circles).toHaveLength(3);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
