@@ -160,7 +160,15 @@ export default tseslint.config(
               // Services (app/services, the order module, models) are called by routes and render
               // components only where they make a document (the PDF renderer says so where it does).
               target: ["./app/services/**", "./app/orders/**", "./app/models/**"],
-              from: ["./app/routes/**", "./app/components/**"],
+              from: ["./app/routes/**"],
+              message:
+                "Services never import a route or a component: routes call services, and components take their data from loaders.",
+            },
+            {
+              // The document renderer (orders/documents.server.tsx) renders the printed order: that one component.
+              target: ["./app/services", "./app/orders", "./app/models"],
+              from: "./app/components",
+              except: ["./order-document.tsx"],
               message:
                 "Services never import a route or a component: routes call services, and components take their data from loaders.",
             },

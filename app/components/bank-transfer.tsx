@@ -1,6 +1,6 @@
 import { company } from "~/content/company";
 import { formatCents } from "~/format";
-import { documentPath } from "./order-document";
+import { documentPath } from "~/domain/order-document";
 
 const linkClass = "inline-flex min-h-11 items-center font-medium text-brand-700 underline hover:text-brand-800";
 

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ComponentProps } from "react";
-import { DOCUMENT_TITLES, documentPath, type DocumentKind, ublPath } from "./order-document";
+import { DOCUMENT_TITLES, documentPath, type DocumentKind, ublPath } from "~/domain/order-document";
 import { OrderFulfilment } from "./order-fulfilment";
 import { OrderLinesTable } from "./order-lines";
 import { OrderTimeline } from "./order-timeline";

@@ -6,9 +6,8 @@
  */
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFStream } from "@cantoo/pdf-lib";
 import { FormatFactoryService, type Invoice, type InvoiceServiceOptions } from "@e-invoice-eu/core";
-// The document renderer's data: what the printed invoice shows, the e-invoice carries.
-// eslint-disable-next-line import-x/no-restricted-paths
-import type { OrderDocumentData } from "~/components/order-document";
+// The document's data: what the printed invoice shows, the e-invoice carries.
+import type { OrderDocumentData } from "~/domain/order-document";
 import { company } from "~/content/company";
 import { seller } from "~/content/tax-rates";
 import { regionLabel, type PostalAddress } from "~/domain/address";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { documentFileName } from "~/components/order-document";
+import { documentFileName } from "~/domain/order-document";
 import { apiCall, methodNotAllowed, notFound, problem } from "~/services/api.server";
 import { orderDocumentFor, printDocument, ublResponse } from "~/orders/documents.server";
 import { PdfBusyError } from "~/services/pdf.server";

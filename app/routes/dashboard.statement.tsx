@@ -1,6 +1,6 @@
 import { type HeadersFunction, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { documentPath } from "~/components/order-document";
+import { documentPath } from "~/domain/order-document";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { company } from "~/content/company";

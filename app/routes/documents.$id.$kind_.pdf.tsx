@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { documentFileName } from "~/components/order-document";
+import { documentFileName } from "~/domain/order-document";
 import { loadOrderDocument, printDocument } from "~/orders/documents.server";
 import { requireUser } from "~/services/guards.server";
 import { PdfBusyError } from "~/services/pdf.server";

@@ -88,6 +88,9 @@ describe("what the browser runs, and the services", () => {
       }
     }
     expect(await layerErrors("app/services/probe.server.ts", ["~/models/part.server", "~/emails/orders"])).toEqual([]);
+    // The document renderer may render the printed order, and only that component; a service may not.
+    expect(await layerErrors("app/orders/probe.server.ts", ["~/components/order-document"])).toEqual([]);
+    expect(await layerErrors("app/services/probe.server.ts", ["~/components/order-document"])).not.toEqual([]);
   });
 
   test("the order module sits above the services: a service importing any of it (types too) is refused, the module importing a service is not", async () => {

@@ -1,0 +1,103 @@
+/**
+ * What an order's printed documents are (invoice, pro-forma, packing slip, credit note): their kinds,
+ * titles, addresses and file names, and the data the renderer (components/order-document.tsx), the
+ * e-invoices (orders/e-invoice.server.ts) and the document routes share. Plain and client-safe.
+ */
+import type { OrderPaymentMethod, ReceivedPayment } from "~/domain/order-payments";
+import type { PostalAddress } from "~/domain/address";
+
+export const DOCUMENT_KINDS = ["invoice", "pro-forma", "packing-slip", "credit-note"] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+
+export const DOCUMENT_TITLES: Record<DocumentKind, string> = {
+  invoice: "Invoice",
+  "pro-forma": "Pro-forma invoice",
+  "packing-slip": "Packing slip",
+  "credit-note": "Credit note",
+};
+
+/** What an invoice, a pro-forma or a packing slip shows (plain data, the same in the page and in the PDF). */
+export type OrderDocumentData = {
+  kind: DocumentKind;
+  /** "INV-000123" on an invoice, and on a credit note the invoice it corrects; null on the others. */
+  invoiceNumber: string | null;
+  /** A credit note's own number and date, why it was issued, and where its money went (its lines are the order's). */
+  creditNote?: {
+    number: string;
+    issuedAt: string;
+    invoiceIssuedAt: string;
+    reason: string;
+    settlement: string;
+  } | null;
+  order: {
+    id: string;
+    /** The order's number (SO-100042): its name on the document and the payment reference. */
+    number: string;
+    paymentMethod: OrderPaymentMethod;
+    termsDays: number | null;
+    /** The terms it was sold on ("Net 30 days", "Card, at the time of order", "Bank transfer before dispatch"). */
+    terms: string;
+    /** How it was paid, in one line ("Paid by bank transfer", "Part-paid by cheque, $600.00 still due"). */
+    paymentLine: string;
+    /** Each payment received and not reversed: the card payment and those staff recorded. */
+    received: ReceivedPayment[];
+    dueAt: string | null;
+    paidCents: number;
+    balanceCents: number;
+    shipment: { carrier: string; trackingNumber: string | null } | null;
+    createdAt: string;
+    paidAt: string | null;
+    shippedAt: string | null;
+    invoicedAt: string | null;
+    poNumber: string | null;
+    phone: string;
+    address: string;
+    /** The delivery address field by field (null on orders placed before addresses had fields). */
+    deliveryAddress: PostalAddress | null;
+    totalCents: number;
+    netCents: number;
+    /** Frozen when placed; none on orders placed before tax lines were kept. */
+    taxLines: { kind: string; label: string; rate: number; amountCents: number; note: string | null }[];
+    buyerVatNumber: string | null;
+    lines: {
+      partNumber: string;
+      productName: string;
+      quantity: number;
+      unitPriceCents: number;
+      lineTotalCents: number;
+    }[];
+  };
+  customer: {
+    name: string;
+    email: string;
+    companyName: string;
+    taxId: string;
+    country: string;
+    billingAddress: string;
+    /** The billing address field by field, when the company stores it with fields. */
+    billing: PostalAddress | null;
+  };
+};
+
+/** The document's page, or its PDF. */
+export function documentPath(orderId: string, kind: DocumentKind, pdf = false) {
+  return `/documents/${orderId}/${kind}${pdf ? "/pdf" : ""}`;
+}
+
+/** The invoice's UBL 2.1 (Peppol BIS Billing 3.0) twin of its PDF. */
+export function ublPath(orderId: string) {
+  return `/documents/${orderId}/invoice/ubl`;
+}
+
+/** A credit note's UBL 2.1 CreditNote. */
+export function creditNoteUblPath(orderId: string, number: string) {
+  return `/documents/${orderId}/credit-note/ubl?number=${encodeURIComponent(number)}`;
+}
+
+/** The document's file name, for the PDF download. */
+export function documentFileName(data: Pick<OrderDocumentData, "kind" | "invoiceNumber" | "order" | "creditNote">) {
+  if (data.kind === "credit-note" && data.creditNote) return `credit-note-${data.creditNote.number}.pdf`;
+  return data.kind === "invoice" && data.invoiceNumber
+    ? `invoice-${data.invoiceNumber}.pdf`
+    : `${data.kind}-${data.order.number}.pdf`;
+}
