@@ -15,6 +15,8 @@ import { checkDataDirectory, isLocalDbError, startSupervisedLocalDb, type LocalD
 import { mailInbox, startMailCatcher, type MailCatcher } from "./server/mail-catcher";
 import { isFromThisMachine, isLocalUrl } from "./server/local-request";
 import { createLogger, requestLogger } from "./server/logger";
+import { shopMetrics } from "./server/metrics";
+import { remixRouteMatcher } from "./server/route-label";
 import { apiRouteMatcher, bodyLimit, knownMethods, sameOriginWrites, unreadBodies } from "./server/request-guards";
 import { cspNonce, privateAnswers, securityHeaders } from "./server/security-headers";
 import { gracefulShutdown } from "./server/shutdown";
@@ -173,6 +175,8 @@ function remixHandler(build: ServerBuild) {
 let handleRemix = remixHandler(firstBuild);
 // Which paths are API routes (the same-origin check exempts those with a key, and no others).
 let isApiRoute = apiRouteMatcher(firstBuild.routes);
+// Which Remix route a path reaches: the label of its request metrics (server/route-label.ts).
+let routeOf = remixRouteMatcher(firstBuild.routes);
 if (isDev) {
   // `remix dev --manual` rebuilds; load the new build and tell the dev server it is live.
   broadcastDevReady(firstBuild);
@@ -186,6 +190,7 @@ if (isDev) {
       runtime = runtimeOf(next);
       handleRemix = remixHandler(next);
       isApiRoute = apiRouteMatcher(next.routes);
+      routeOf = remixRouteMatcher(next.routes);
       broadcastDevReady(next);
     }, 100);
   });
@@ -215,6 +220,15 @@ const shutdown = gracefulShutdown({
   ],
 });
 app.use(shutdown.closeConnections);
+// Prometheus metrics (docs/monitoring.md): every answer counted and timed, by route and status.
+const metrics = shopMetrics({
+  routeOf: (pathname) => routeOf(pathname),
+  readShopGauges: () => runtime.metrics.readShopGauges(),
+  pdfQueue: () => runtime.metrics.pdfQueue(),
+  dbState: () => ({ up: !outage.down, writable: outage.storage !== "disk full" }),
+  volumes: { data: env.DATA_DIR, avatars: env.AVATAR_DIR ?? path.join(env.DATA_DIR, "avatars") },
+});
+app.use(metrics.requestMetrics);
 app.disable("x-powered-by");
 // Express compiles TRUST_PROXY (addresses, ranges, or a count) into "trust proxy fn".
 app.set("trust proxy", env.TRUST_PROXY || false);
@@ -269,6 +283,8 @@ app.get("/livez", (_req, res) => {
   res.setHeader("Cache-Control", "no-store");
   res.status(200).json({ status: "alive" });
 });
+// Only to this machine without a proxy, or with METRICS_TOKEN as a Bearer token; anyone else gets the 404.
+app.get("/metrics", metrics.metricsRoute({ proxyConfigured, token: env.METRICS_TOKEN }));
 
 // Fingerprinted build assets never change: compressed once at build time (npm run build:compress),
 // served as brotli or gzip as the browser accepts, cached for a year. Everything else in public/ is

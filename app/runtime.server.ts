@@ -1,8 +1,9 @@
 /**
  * What the Express server (server.ts) takes from the app, handed over by the Remix build (its
  * server entry exports it): the database connection and its health, migrations, the demo data, the
- * workers, the request context and timing middleware, and the validated settings. So each of these
- * modules is loaded once per process, from the build, and server.ts bundles none of app/.
+ * workers, the request context and timing middleware, the readings /metrics takes, and the
+ * validated settings. So each of these modules is loaded once per process, from the build, and
+ * server.ts bundles none of app/.
  */
 import { requestContext, requestContextOf, serverTiming } from "../server/request-context";
 import { EnvError, getEnv, isGoogleConfigured, isStripeConfigured, TRUST_PROXY_COUNT_WARNING } from "../server/env";
@@ -21,9 +22,11 @@ import {
   syncIndexes,
   warmPool,
 } from "~/services/db.server";
-import { ensureDemoData } from "~/services/demo-data.server";
+import { ensureDemoData } from "~/demo/data.server";
 import { startMailWorker } from "~/services/mail-worker.server";
+import { sweepOrderEvents } from "~/orders/event-sweep.server";
 import { migrateDb } from "~/services/migrate.server";
+import { pdfQueue, readShopGauges } from "~/orders/metrics.server";
 
 export const shopRuntime = {
   env: { EnvError, getEnv, isGoogleConfigured, isStripeConfigured, TRUST_PROXY_COUNT_WARNING },
@@ -43,11 +46,14 @@ export const shopRuntime = {
   migrateDb,
   backfillCatalogueKeys,
   ensureDemoData,
-  startMailWorker,
+  // The order module's sweep of events left without their mail runs in the mail worker's sweep.
+  startMailWorker: (options: Omit<Parameters<typeof startMailWorker>[0], "writeLeftMail">) =>
+    startMailWorker({ ...options, writeLeftMail: sweepOrderEvents }),
   startStockJobs,
   requestContext,
   requestContextOf,
   serverTiming,
+  metrics: { readShopGauges, pdfQueue },
 };
 
 export type ShopRuntime = typeof shopRuntime;

@@ -51,6 +51,8 @@ if [[ $want_browser -eq 1 ]]; then
   # nginx and openssl put the shop behind a real reverse proxy over https in the tests.
   command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || apt_install nginx-light
   command -v openssl >/dev/null || apt_install openssl
+  # promtool (Debian's prometheus package) checks the alert rules in docs/monitoring/.
+  command -v promtool >/dev/null || apt_install prometheus
 fi
 
 # npm packages, when missing or older than the lockfile; the patches in patches/ (applied by

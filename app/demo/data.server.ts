@@ -31,12 +31,7 @@ import {
   NORTHSIDE_YARD_TEXT,
   demoCatalogue,
 } from "./content.server";
-import {
-  createDemoOrders,
-  ensureDemoApproval,
-  ensureDemoBankTransferOrder,
-  ensureEuDemoOrder,
-} from "./orders.server";
+import { createDemoOrders, ensureDemoApproval, ensureDemoBankTransferOrder, ensureEuDemoOrder } from "./orders.server";
 
 /** The demo trade company (found by its name, else created), with its billing address and terms. */
 async function demoTradeCompany() {

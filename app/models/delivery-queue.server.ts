@@ -41,7 +41,11 @@ export type DeliveryQueue<Doc extends QueuedEntry> = {
   ): Promise<boolean>;
   /** The entries the sweep hands a job again, the longest waiting first. */
   listStranded(options: { idleMs: number; staleMs: number; limit?: number }): Promise<string[]>;
+  /** How much waits (pending or being sent), since when the oldest of it, and how much failed (/metrics). */
+  backlog(): Promise<QueueBacklog>;
 };
+
+export type QueueBacklog = { waiting: number; oldestAt: Date | null; failed: number };
 
 export function deliveryQueue<Doc extends QueuedEntry>(
   // Each outbox's model has its own document type; the queue reads and writes only the fields above.
@@ -113,6 +117,16 @@ export function deliveryQueue<Doc extends QueuedEntry>(
         .select({ _id: 1 })
         .lean<{ _id: string }[]>();
       return docs.map((doc) => doc._id);
+    },
+
+    async backlog() {
+      const waitingFilter = { status: { $in: ["pending", "sending"] } };
+      const [waiting, oldest, failed] = await Promise.all([
+        model.countDocuments(waitingFilter),
+        model.findOne(waitingFilter).sort({ createdAt: 1 }).select({ createdAt: 1 }).lean<{ createdAt?: Date }>(),
+        model.countDocuments({ status: "failed" }),
+      ]);
+      return { waiting, oldestAt: oldest?.createdAt ?? null, failed };
     },
   };
 }

@@ -37,3 +37,19 @@ export function getAgenda() {
   });
   return agenda;
 }
+
+/**
+ * Jobs due and not taken by a worker (/metrics), and since when the longest due of them waits: a
+ * backlog that grows means the workers are stopped or too few.
+ */
+export async function jobBacklog(now = new Date()) {
+  const db = mongoose.connection.db;
+  if (!db) throw new Error("the database is not connected");
+  const jobs = db.collection<{ nextRunAt?: Date | null }>(JOBS_COLLECTION);
+  const due = { disabled: { $ne: true }, lockedAt: null, nextRunAt: { $lte: now } };
+  const [waiting, oldest] = await Promise.all([
+    jobs.countDocuments(due),
+    jobs.findOne(due, { sort: { nextRunAt: 1 }, projection: { nextRunAt: 1 } }),
+  ]);
+  return { waiting, oldestAt: oldest?.nextRunAt ?? null };
+}

@@ -80,6 +80,11 @@ function endTurn() {
   else printing--;
 }
 
+/** PDFs printing now and waiting in line in this process (/metrics). */
+export function pdfQueue() {
+  return { printing, waiting: waiting.length };
+}
+
 export type PaperSize = "A4" | "Letter";
 
 let browser: Promise<Browser> | null = null;

@@ -58,11 +58,20 @@ export async function listBackorderedOrderIds({ limit = 200 } = {}) {
   return docs.map((doc: { _id: Types.ObjectId }) => doc._id.toString());
 }
 
+/** Open orders with units waiting on backorder. */
+const OPEN_BACKORDERED = { backordered: true, status: { $in: ["unpaid", "approval", "account", "paid"] } } as const;
+
 /** Shop Today: the open orders with units waiting on backorder, oldest first. */
 export async function listBackorderedOrders({ limit = 10 } = {}) {
-  const docs = await Order.find({ backordered: true, status: { $in: ["unpaid", "approval", "account", "paid"] } })
-    .sort({ createdAt: 1 })
-    .limit(limit)
-    .lean();
+  const docs = await Order.find(OPEN_BACKORDERED).sort({ createdAt: 1 }).limit(limit).lean();
   return docs.map(toOrderView);
+}
+
+/** The open orders with units waiting on backorder, and when the oldest of them was placed (/metrics). */
+export async function backorderBacklog() {
+  const [orders, oldest] = await Promise.all([
+    Order.countDocuments(OPEN_BACKORDERED),
+    Order.findOne(OPEN_BACKORDERED, { createdAt: 1 }).sort({ createdAt: 1 }).lean<{ createdAt?: Date }>(),
+  ]);
+  return { orders, oldestAt: oldest?.createdAt ?? null };
 }

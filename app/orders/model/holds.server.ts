@@ -183,3 +183,17 @@ export async function extendHold(orderId: string, days: number) {
   ).lean();
   return updated ? { before: doc.holdUntil?.toISOString() ?? null, order: toOrderView(updated) } : null;
 }
+
+/**
+ * The holds of unpaid orders and those waiting for approval (/metrics): how many hold stock, how
+ * many end within `soonMs`, and how many ended by `now` without the expiry job ending them yet.
+ */
+export async function countHolds({ soonMs, now = new Date() }: { soonMs: number; now?: Date }) {
+  const holding = { status: { $in: HOLDING_UNPAID } };
+  const [active, endingSoon, overdue] = await Promise.all([
+    Order.countDocuments({ ...holding, holdUntil: { $gt: now } }),
+    Order.countDocuments({ ...holding, holdUntil: { $gt: now, $lte: new Date(now.getTime() + soonMs) } }),
+    Order.countDocuments({ ...holding, holdUntil: { $lte: now } }),
+  ]);
+  return { active, endingSoon, overdue };
+}
