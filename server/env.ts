@@ -176,11 +176,11 @@ const schema = z.object({
     .default(1024 * 1024),
   /**
    * Stopping (server/shutdown.ts): the whole shutdown, from the signal to the exit, takes at most
-   * SHUTDOWN_TIMEOUT_MS; SHUTDOWN_DELAY_MS is how long /healthz answers 503 before the server stops
-   * accepting (for a load balancer to take it out of rotation first).
+   * SHUTDOWN_TIMEOUT_MS; SHUTDOWN_DELAY_MS is how long /healthz answers 503 while the server still
+   * accepts and answers new connections (for a load balancer to take it out of rotation first).
    */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
-  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
   /**
    * The database (app/services/db.server.ts): how long a query waits for an unreachable database before
    * the page answers 503; how long the database may answer nothing at all, a heartbeat ping
@@ -213,6 +213,11 @@ const schema = z.object({
     .enum(["0", "1", "false", "true", ""])
     .default("0")
     .transform((value) => value === "1" || value === "true"),
+  /**
+   * Lets Prometheus scrape /metrics from elsewhere with `Authorization: Bearer <METRICS_TOKEN>`
+   * (server/metrics.ts); unset, /metrics answers only to this machine without a proxy.
+   */
+  METRICS_TOKEN: optional(z.string().min(32, "must be at least 32 characters")),
   /** `npm run bench` only: a folder of saved pages served at /__static (the static ceiling). */
   BENCH_STATIC_DIR: optional(z.string().min(1)),
 });

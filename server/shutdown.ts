@@ -4,12 +4,21 @@ import type { NextFunction, Request, Response } from "express";
 
 /**
  * Graceful shutdown of the HTTP server (docs/deployment.md, "Stopping and deploying"). On the
- * first SIGTERM or SIGINT: readiness turns 503, then (after `delayMs`, for load balancers to
- * notice) the server stops accepting connections, every request in flight (and any sent on an open
- * connection within a second) is answered with `Connection: close`, idle connections close, and
- * once the last request is answered the `cleanup` steps run (job runner, mail, database). All of
- * it within `timeoutMs`: past it the remaining connections are cut and the process exits 1,
- * saying how many.
+ * first SIGTERM or SIGINT: readiness turns 503; for `delayMs` (the drain, for load balancers to
+ * notice) the server still accepts and answers new connections, each answer on a connection opened
+ * since the signal with `Connection: close`, while connections opened before it are kept (closing
+ * them would only have their clients connect again, racing the listener's close); then it stops
+ * accepting at the first moment no connection has arrived for `quietMs`, every request in flight
+ * (and any sent on an open connection within a second) is answered with `Connection: close`, idle
+ * connections close, and once the last request is answered the `cleanup` steps run
+ * (job runner, mail, database). All of it within `timeoutMs`: past it the remaining connections
+ * are cut and the process exits 1, saying how many.
+ *
+ * Closing a listening socket resets the connections still waiting in the kernel's accept queue,
+ * after their clients have sent their requests: a connection per request arriving at that moment
+ * is reset rather than refused. Hence the wait for a quiet moment, judged just after the event
+ * loop has accepted everything waiting (below), and bounded (`quietWaitMs`) for clients that never
+ * stop.
  *
  * Our own few lines: Node's server.close() leaves busy keep-alive connections open, and none of
  * the kept libraries drains an Express server with the readiness step first.
@@ -17,7 +26,10 @@ import type { NextFunction, Request, Response } from "express";
 export type Shutdown = {
   /** True once shutting down: /healthz answers 503 so that no new traffic is sent here. */
   readonly draining: boolean;
-  /** Express middleware: while draining, every answer closes its connection. */
+  /**
+   * Express middleware: answers on connections opened since the signal, and every answer once the
+   * listener has closed, close their connection.
+   */
   closeConnections: (req: Request, res: Response, next: NextFunction) => void;
   /** Starts the shutdown (the signal handlers call it); resolves with the exit code. */
   begin: (reason: string) => Promise<number>;
@@ -29,6 +41,8 @@ export function gracefulShutdown({
   server,
   timeoutMs,
   delayMs = 0,
+  quietMs = 100,
+  quietWaitMs = 2000,
   idleGraceMs = 1000,
   logger,
   cleanup,
@@ -36,6 +50,10 @@ export function gracefulShutdown({
   server: Server;
   timeoutMs: number;
   delayMs?: number;
+  /** How long no new connection must have arrived before the listener closes. */
+  quietMs?: number;
+  /** How long after the drain the listener waits for that quiet moment at most (half `timeoutMs` at most). */
+  quietWaitMs?: number;
   /** How long an idle keep-alive connection may still bring a request once the server stops accepting. */
   idleGraceMs?: number;
   logger: Logger;
@@ -48,8 +66,14 @@ export function gracefulShutdown({
   const busy = new Map<Socket, Response>();
   /** When each connection last finished an answer (or opened): how long it has been idle. */
   const idleSince = new Map<Socket, number>();
+  let lastConnectionAt = 0;
+  let accepting = true;
+  /** Connections opened since the signal. */
+  const newcomers = new WeakSet<Socket>();
 
   server.on("connection", (socket: Socket) => {
+    lastConnectionAt = Date.now();
+    if (draining) newcomers.add(socket);
     sockets.add(socket);
     idleSince.set(socket, Date.now());
     socket.once("close", () => {
@@ -64,12 +88,12 @@ export function gracefulShutdown({
     res.once("finish", () => {
       busy.delete(req.socket);
       idleSince.set(req.socket, Date.now());
-      // A response already under way when the shutdown began could not carry the header, and
+      // A response already under way when the listener closed could not carry the header, and
       // promised its client the connection: closing it now would reset the request the client may
       // be sending on it this instant. It is closed once idle (below), or answers that request
       // with Connection: close.
     });
-    if (draining) res.setHeader("Connection", "close");
+    if (draining && (!accepting || newcomers.has(req.socket))) res.setHeader("Connection", "close");
     next();
   };
 
@@ -85,6 +109,28 @@ export function gracefulShutdown({
     }
   }
 
+  /**
+   * Closes the listener once no connection has arrived for `quietMs` (or at `until`), leaving the
+   * open connections alone for now: http.Server.close() would also close idle keep-alive
+   * connections at once, racing a request a client is sending on one. The decision runs in the
+   * event loop's check phase (setImmediate), right after its poll phase has accepted every
+   * connection the kernel held, so a quiet moment is one with nothing waiting in its queue.
+   */
+  function stopAccepting(until: number) {
+    return new Promise<{ closed: Promise<void>; quiet: boolean }>((resolve) => {
+      const check = () =>
+        setImmediate(() => {
+          const now = Date.now();
+          const quiet = now - lastConnectionAt >= quietMs;
+          if (!quiet && now < until) return void sleep(10).then(check);
+          accepting = false;
+          const closed = new Promise<void>((done) => net.Server.prototype.close.call(server, () => done()));
+          resolve({ closed, quiet });
+        });
+      check();
+    });
+  }
+
   async function run(reason: string): Promise<number> {
     const started = Date.now();
     const msLeft = () => Math.max(0, timeoutMs - (Date.now() - started));
@@ -94,10 +140,14 @@ export function gracefulShutdown({
     );
     if (delayMs > 0) await sleep(Math.min(delayMs, msLeft()));
 
-    // Stop accepting, leaving the open connections alone for now: http.Server.close() would also
-    // close idle keep-alive connections at once, racing a request a client is sending on one
-    // (which then gets a reset instead of an answer).
-    const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
+    const { closed, quiet } = await stopAccepting(Math.min(started + timeoutMs / 2, Date.now() + quietWaitMs));
+    const after = `${Date.now() - started} ms`;
+    if (quiet) logger.info(`shutdown: stopped accepting connections after ${after}`);
+    else
+      logger.warn(
+        `shutdown: stopped accepting connections after ${after} while they still arrived ` +
+          `(one waiting in the kernel's queue at that moment is reset)`,
+      );
     for (const res of busy.values()) if (!res.headersSent) res.setHeader("Connection", "close");
     // A client still using its connection sends its next request within the grace and is answered
     // with Connection: close; a connection idle all that time is closed after it.

@@ -2,8 +2,9 @@
  * Fault test: a deploy under traffic. SIGTERM reaches the shop while 20 keep-alive connections
  * place orders: it exits 0 within its bound, every order it acknowledged exists, no unit of stock
  * is lost, and after the next start every order's email has gone out exactly once. And while 20
- * keep-alive connections load pages one after another: no request is reset, every answer from the
- * signal on says `Connection: close`.
+ * keep-alive connections load pages one after another: no request is reset, they keep their
+ * connections through the drain, and every answer from the listener's close on says `Connection: close`. And behind a balancer that reads /healthz, with a new
+ * connection per request: no request is reset; once the listener has closed, a connection is refused.
  */
 import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -157,7 +158,7 @@ function getPage(url: string, agent: http.Agent) {
 }
 
 describe("SIGTERM during 20 keep-alive connections loading pages", () => {
-  test("no request that reached the shop is reset; answers from the signal on close their connection", async () => {
+  test("no request that reached the shop is reset; answers from the listener's close on close their connection", async () => {
     const shop = await spawnShop(db.uri, settings());
     shops.push(shop);
     await waitHealthy(shop);
@@ -165,7 +166,7 @@ describe("SIGTERM during 20 keep-alive connections loading pages", () => {
     const pages = ["/", "/parts", "/blogs", "/login"];
     let signalledAt = 0;
     const before: number[] = [];
-    const after: { status: number; connection: string }[] = [];
+    const after: { sentAt: number; status: number; connection: string }[] = [];
     const failures: string[] = [];
     const worker = async (i: number) => {
       for (let n = 0; ; n++) {
@@ -177,7 +178,7 @@ describe("SIGTERM during 20 keep-alive connections loading pages", () => {
           failures.push(`${answer.error}${answer.reused ? " on a reused connection" : ""}`);
           return;
         }
-        if (signalledAt && sentAt > signalledAt) after.push(answer);
+        if (signalledAt && sentAt > signalledAt) after.push({ sentAt, ...answer });
         else before.push(answer.status);
         // Some connections come back at once, some after a pause, as browsers and proxies do.
         if (i % 3 === 0) await sleep(((i + n) % 7) * 40);
@@ -194,8 +195,137 @@ describe("SIGTERM during 20 keep-alive connections loading pages", () => {
     expect(exit.code, shop.output()).toBe(0);
     expect(failures).toEqual([]);
     expect(before.every((status) => status === 200)).toBe(true);
-    expect(after.length).toBeGreaterThan(0);
-    for (const { status, connection } of after)
+    expect(after.every(({ status }) => status === 200)).toBe(true);
+    // Through the drain the connections opened before the signal are kept; from the listener's
+    // close on every answer closes its connection.
+    const closedAt = listenerClosedAt(shop.output());
+    expect(closedAt, shop.output()).toBeDefined();
+    const afterClose = after.filter(({ sentAt }) => sentAt > closedAt!);
+    expect(afterClose.length).toBeGreaterThan(0);
+    for (const { status, connection } of afterClose)
       expect({ status, connection }).toEqual({ status: 200, connection: "close" });
   }, 60_000);
+});
+
+type Outcome = { sentAt: number; path: string } & ({ status: number; connection: string } | { error: string });
+
+/** One GET on a connection of its own (`agent: false`), with how it ended. */
+function getOnNewConnection(url: string): Promise<Outcome> {
+  const sentAt = Date.now();
+  const path = new URL(url).pathname;
+  return new Promise((resolve) => {
+    const fail = (error: NodeJS.ErrnoException) =>
+      resolve({
+        sentAt,
+        path,
+        error: error.code === "ECONNRESET" ? `${error.code} (${error.message})` : (error.code ?? error.message),
+      });
+    const request = http.get(url, { agent: false, headers: { Accept: "text/html" } }, (response) => {
+      response.resume();
+      response.on("end", () =>
+        resolve({
+          sentAt,
+          path,
+          status: response.statusCode ?? 0,
+          connection: String(response.headers.connection ?? ""),
+        }),
+      );
+      response.on("error", fail);
+      response.on("aborted", () => fail(Object.assign(new Error("aborted"), { code: "ECONNRESET" })));
+    });
+    request.on("error", fail);
+  });
+}
+
+/** When the shop logged that it stopped accepting connections (its JSON log line's time). */
+function listenerClosedAt(output: string) {
+  for (const line of output.split("\n")) {
+    if (!line.includes("stopped accepting")) continue;
+    try {
+      return (JSON.parse(line) as { time: number }).time;
+    } catch {
+      // not a JSON line
+    }
+  }
+  return undefined;
+}
+
+describe("SIGTERM during a new connection per request, behind a balancer that reads /healthz", () => {
+  test("no request sent before the listener closes is reset; after it, a full answer or a refused connection", async () => {
+    // The default drain (SHUTDOWN_DELAY_MS unset).
+    const shop = await spawnShop(db.uri, settings());
+    shops.push(shop);
+    await waitHealthy(shop);
+    const pages = ["/livez", "/parts", "/livez", "/login", "/blogs"];
+    const outcomes: Outcome[] = [];
+    const testEnds = Date.now() + 30_000;
+    let signalledAt = 0;
+    let outOfRotationAt = 0;
+    const exited = () => shop.child.exitCode !== null || shop.child.signalCode !== null;
+
+    // The balancer: asks /healthz every 100 ms and stops sending new requests once it is not 200.
+    const balancer = (async () => {
+      while (!outOfRotationAt && !exited() && Date.now() < testEnds) {
+        const answer = await getOnNewConnection(`${shop.url}/healthz`);
+        if (!("status" in answer) || answer.status !== 200) outOfRotationAt = Date.now();
+        else await sleep(100);
+      }
+    })();
+    // Traffic through it: 8 clients, each a new connection per request, back to back.
+    const worker = async (i: number) => {
+      for (let n = 0; !outOfRotationAt && Date.now() < testEnds && outcomes.length < 20_000; n++)
+        outcomes.push(await getOnNewConnection(`${shop.url}${pages[(i + n) % pages.length]}`));
+    };
+    const workers = Promise.all(Array.from({ length: 8 }, (_, i) => worker(i)));
+    // And a client that ignores the balancer (an old address in a cache): a request every 300 ms
+    // from the signal on, until it is refused.
+    const late = (async () => {
+      while (!signalledAt) await sleep(10);
+      while (!exited() && Date.now() < testEnds) {
+        const answer = await getOnNewConnection(`${shop.url}/livez`);
+        outcomes.push(answer);
+        if ("error" in answer) return;
+        await sleep(300);
+      }
+    })();
+
+    while (outcomes.length < 200 && Date.now() < testEnds) await sleep(20);
+    signalledAt = Date.now();
+    shop.child.kill("SIGTERM");
+    const exit = await shop.exited;
+    await Promise.all([balancer, workers, late]);
+
+    // The log's time is taken just after the listener closed: a request sent in the last few ms
+    // before it may have reached the port after the close.
+    const closedAt = listenerClosedAt(shop.output()) ?? signalledAt;
+    const timeline = (list: Outcome[]) =>
+      JSON.stringify(
+        list.map((o) => ({ ...o, sentAt: o.sentAt - signalledAt })),
+        null,
+        0,
+      );
+    const resets = outcomes.filter((o) => "error" in o && o.error !== "ECONNREFUSED");
+    const before = outcomes.filter((o) => o.sentAt < closedAt - 20);
+    const after = outcomes.filter((o) => o.sentAt >= closedAt - 20);
+    console.log(
+      `connection per request: ${outcomes.length} requests, ${resets.length} reset, ` +
+        `${outcomes.filter((o) => "error" in o && o.error === "ECONNREFUSED").length} refused, ` +
+        `signal at 0 ms, out of rotation at ${outOfRotationAt - signalledAt} ms, ` +
+        `listener closed at ${closedAt - signalledAt} ms; resets: ${timeline(resets)}`,
+    );
+
+    expect(exit.code, shop.output()).toBe(0);
+    expect(exit.at - signalledAt).toBeLessThan(BOUND_MS);
+    expect(resets, timeline(resets)).toEqual([]);
+    // Before the close: every request answered in full (after the signal, closing its connection).
+    const unanswered = before.filter((o) => !("status" in o) || o.status !== 200);
+    expect(unanswered, timeline(unanswered)).toEqual([]);
+    expect(
+      before.filter((o) => o.sentAt > signalledAt).every((o) => "connection" in o && o.connection === "close"),
+    ).toBe(true);
+    // After it: an answer, or a connection refused before anything was sent.
+    for (const outcome of after)
+      expect("status" in outcome ? outcome.status : outcome.error, timeline([outcome])).toMatch(/^(200|ECONNREFUSED)$/);
+    expect(after.some((o) => "error" in o && o.error === "ECONNREFUSED")).toBe(true);
+  }, 90_000);
 });
