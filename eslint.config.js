@@ -165,8 +165,14 @@ export default tseslint.config(
                 "Services never import a route or a component: routes call services, and components take their data from loaders.",
             },
             {
+              target: ["./app/services/**", "./app/models/**"],
+              from: ["./app/components/**"],
+              message:
+                "Services never import a route or a component: routes call services, and components take their data from loaders.",
+            },
+            {
               // The document renderer (orders/documents.server.tsx) renders the printed order: that one component.
-              target: ["./app/services", "./app/orders", "./app/models"],
+              target: "./app/orders",
               from: "./app/components",
               except: ["./order-document.tsx"],
               message:

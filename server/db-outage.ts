@@ -8,8 +8,8 @@ import type { ServerBuild } from "@remix-run/node";
  * restart is needed, and requests do not pile up behind an outage.
  *
  * A frozen database (it accepts connections and never answers) is found by the heartbeat
- * (`start`): a probe every `heartbeatMs`; when neither it nor anything else (`lastAnswerAt`) has
- * answered for `stallMs` of time in which this process could run, the database is away, and the requests
+ * (`start`): a probe every `heartbeatMs` that gets no answer within its deadline while nothing else
+ * has answered for `stallMs` either (`lastAnswerAt`) makes the database away, and the requests
  * already waiting on it are answered 503 at that moment. A database that is only busy keeps
  * answering, so slow operations run to the end: no short deadline on every operation decides it.
  * An operation past its (generous) ceiling, or a request that found no free connection (`isBusy`),
@@ -29,14 +29,6 @@ export type StorageProblem = "disk full" | null;
 // Short enough for the error page to show (app/components/error-boundary.tsx).
 const NOTHING_SAVED = "Nothing was saved: please try again in a minute.";
 const MAYBE_SAVED = "What you sent may have been saved: check My Orders before you send it again.";
-
-/** The heartbeat's step while it waits for an answer (see `heartbeat`). */
-const STEP_MS = 25;
-
-/** A short wait that ends after the I/O already waiting has been read (timers run before it). */
-function step() {
-  return new Promise<void>((resolve) => setTimeout(() => setImmediate(resolve), STEP_MS));
-}
 
 export function dbOutageGuard({
   isUnavailable,
@@ -117,43 +109,16 @@ export function dbOutageGuard({
   }
 
   /**
-   * Asks the database now: down only when, for `stallMs` of time in which this process could run,
-   * neither the probe nor anything else has answered, so a busy moment (a ping behind a long query)
-   * is not an outage, and neither is a starved host. Time the process spent not running (other
-   * processes on its CPU, a long synchronous task) is not time the database failed to answer, and
-   * timers as late as that (the probe's deadline, the driver's socket timeout) can end a probe
-   * whose answer is already waiting to be read. So the wait is counted in short steps, each ending
-   * after the I/O already waiting has been read and credited with at most `4 * STEP_MS`, and a
-   * probe that ends without an answer before then is sent again.
+   * Asks the database now: down only when the probe gets no answer and nothing else has answered
+   * for `stallMs` either, so a busy moment (a ping behind a long query) is not an outage.
    */
   let probing = false;
   async function heartbeat() {
     if (down || probing) return;
     probing = true;
     try {
-      const sentAt = Date.now();
-      let answered = false;
-      let asking = false;
-      const ask = () => {
-        asking = true;
-        void probe()
-          .catch(() => false)
-          .then((ok) => {
-            answered ||= ok;
-            asking = false;
-          });
-      };
-      ask();
-      let ran = 0;
-      for (let last = sentAt; ;) {
-        await step();
-        const now = Date.now();
-        ran += Math.min(now - last, 4 * STEP_MS);
-        last = now;
-        if (answered || down || (lastAnswerAt && lastAnswerAt() >= sentAt)) return;
-        if (ran >= stallMs) return markDown();
-        if (!asking) ask();
-      }
+      const answered = await probe().catch(() => false);
+      if (!answered && !down && (!lastAnswerAt || Date.now() - lastAnswerAt() >= stallMs)) markDown();
     } finally {
       probing = false;
     }

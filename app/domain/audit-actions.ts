@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { filterDay as day } from "./day";
 import { CATEGORY_LABELS, type Category } from "./catalogue";
 import { formatCents, formatNumber } from "~/format";
 
@@ -168,12 +169,6 @@ export function formatAuditValue(key: string, value: string | number | boolean |
   if (key === "category") return CATEGORY_LABELS[value as Category] ?? value;
   return value;
 }
-
-const day = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date such as 2026-01-31")
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), "Enter a date such as 2026-01-31");
 
 /** The audit screen's filters (a GET form): every field optional, dates are whole UTC days. */
 export const auditFilterSchema = z

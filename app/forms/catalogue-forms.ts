@@ -15,7 +15,7 @@ import {
   parseFitmentLine,
   type FitmentRow,
 } from "~/domain/catalogue";
-import { isCalendarDay } from "./order-forms";
+import { dayField } from "./order-forms";
 import { addPartSchema, dollarsToCents, editablePriceFields, wholeDollarsOrUnchanged } from "./shop-forms";
 import { formatBreaks, parseBreaks, type VolumeBreak } from "~/domain/pricing";
 import { isPlainText, plainTextMessage } from "~/domain/plain-text";
@@ -141,14 +141,11 @@ export const editPartObject = addPartSchema.omit({ quantity: true }).extend({
 /** Backorders: whether orders beyond the stock are taken, and when stock is expected. */
 export const backorderFields = {
   backorderable: z.boolean().optional(),
-  restockOn: z
-    .string()
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date such as 2027-01-12")
-    // A real day: 2027-02-30 does not roll over into March.
-    .refine(isCalendarDay, "Enter a real date such as 2027-01-12")
-    .refine((value) => value >= new Date().toISOString().slice(0, 10), "The restock date cannot be in the past")
-    .optional(),
+  // A real day (2027-02-30 does not roll over into March), not in the past: one message for what is wrong.
+  restockOn: dayField({ invalid: "Enter a real date such as 2027-01-12" }, [
+    (value) => value >= new Date().toISOString().slice(0, 10),
+    "The restock date cannot be in the past",
+  ]).optional(),
   leadTimeDays: z
     .number({ invalid_type_error: "Lead time must be a whole number of days" })
     .int("Lead time must be a whole number of days")

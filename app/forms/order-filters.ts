@@ -1,11 +1,6 @@
 import { z } from "zod";
+import { filterDay as day } from "~/domain/day";
 import { ORDER_STATES } from "~/domain/order-states";
-
-const day = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date such as 2026-01-31")
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), "Enter a date such as 2026-01-31");
 
 /**
  * Manage Orders' search and filters (a GET form, all in the URL): `q` is an order number (SO-100042,

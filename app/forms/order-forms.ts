@@ -89,12 +89,28 @@ export function isCalendarDay(value: string) {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
-const day = z
-  .string({ required_error: "Enter the day the money arrived" })
-  .trim()
-  .min(1, "Enter the day the money arrived")
-  .refine(isCalendarDay, "Enter a real date such as 2026-01-31")
-  .refine((value) => Date.parse(`${value}T00:00:00Z`) <= Date.now(), "The money cannot arrive in the future");
+/**
+ * A day typed as YYYY-MM-DD, with one message for whatever is wrong with it: missing (`required`),
+ * not a real calendar day (`invalid`), or else the first of `rules` it breaks.
+ */
+export function dayField(
+  { required, invalid }: { required?: string; invalid: string },
+  ...rules: [ok: (day: string) => boolean, message: string][]
+) {
+  return z
+    .string({ required_error: required ?? invalid, invalid_type_error: invalid })
+    .trim()
+    .superRefine((value, ctx) => {
+      const message =
+        value === "" && required ? required : !isCalendarDay(value) ? invalid : rules.find(([ok]) => !ok(value))?.[1];
+      if (message) ctx.addIssue({ code: "custom", message });
+    });
+}
+
+const day = dayField({ required: "Enter the day the money arrived", invalid: "Enter a real date such as 2026-01-31" }, [
+  (value) => Date.parse(`${value}T00:00:00Z`) <= Date.now(),
+  "The money cannot arrive in the future",
+]);
 
 /** A payment's day, method and reference (the form and the API; the amount is typed differently). */
 export const paymentFields = {

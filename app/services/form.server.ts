@@ -1,4 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
+import { configureCoercion } from "@conform-to/zod/v3/future";
+import type { ZodTypeAny } from "zod";
 import {
   bodyHasTooManyFields,
   boundedQuery,
@@ -60,6 +62,29 @@ export async function readForm(request: Request): Promise<FormData> {
  * names a form could have, and either is read for the schema's own fields only, so a reply never
  * carries back a field the schema does not have.
  */
+/**
+ * Conform's reading of form text as numbers, but decimal only: `Number()` also reads `0x10` as 16,
+ * `1e3` as 1,000 and `Infinity`, which nobody types for a quantity or a price.
+ */
+const DECIMAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/;
+const { coerceFormValue } = configureCoercion({
+  type: { number: (text) => (DECIMAL.test(text) ? Number(text) : Number.NaN) },
+});
+
+/** The schema (or the schema an intent picks) with the decimal reading of numbers, unless the caller coerces itself. */
+function withDecimalNumbers(options: { schema: unknown; disableAutoCoercion?: boolean }) {
+  if (options.disableAutoCoercion) return options;
+  const { schema } = options;
+  return {
+    ...options,
+    disableAutoCoercion: true,
+    schema:
+      typeof schema === "function"
+        ? (intent: unknown) => coerceFormValue((schema as (intent: unknown) => ZodTypeAny)(intent))
+        : coerceFormValue(schema as ZodTypeAny),
+  };
+}
+
 export const parseForm: typeof parseWithZod = ((sent: FormData | URLSearchParams, options: { schema: unknown }) => {
   // A form past the bounds is refused; a query string loses what no form has, as unknown parameters do.
   const payload = sent instanceof URLSearchParams ? boundedQuery(sent) : sent;
@@ -67,7 +92,7 @@ export const parseForm: typeof parseWithZod = ((sent: FormData | URLSearchParams
   const parse = () =>
     (parseWithZod as (p: FormData | URLSearchParams, o: unknown) => unknown)(
       onlySchemaFields(payload, options.schema),
-      options,
+      withDecimalNumbers(options),
     );
   if (!payload.has("__intent__")) return parse();
   // Conform throws on a list intent aimed at a field that is no list: a forged form, not a fault of ours.
