@@ -82,6 +82,18 @@ async function send(pathname: string, init: RequestInit & { headers?: Record<str
   return { status: response.status, ms: performance.now() - started, bytes: Buffer.byteLength(text), text };
 }
 
+/** A form posted as a browser posts it, signed in with `cookie` where given. */
+const postForm = (pathname: string, body: string, cookie?: string) =>
+  send(pathname, {
+    method: "POST",
+    body,
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Origin: shop.url,
+      ...(cookie ? { Cookie: cookie } : {}),
+    },
+  });
+
 /** The route's URL with real ids where a route reads them (the attack must reach the form, not a 404). */
 function concrete(url: string) {
   return url.replace(/\{(\w+)\}/g, (_, name: string) => {
@@ -247,15 +259,7 @@ describe("bounded forms", () => {
         const who = audience(source);
         const cookie = who === "anonymous" ? undefined : cookies[who];
         for (const [label, body] of FORM_ATTACKS) {
-          const answer = await send(concrete(url), {
-            method: "POST",
-            body,
-            headers: {
-              "Content-Type": "application/x-www-form-urlencoded",
-              Origin: shop.url,
-              ...(cookie ? { Cookie: cookie } : {}),
-            },
-          });
+          const answer = await postForm(concrete(url), body, cookie);
           answers.push([`POST ${url} (${who}) ${label}`, answer]);
         }
       }
@@ -279,15 +283,7 @@ describe("bounded forms", () => {
       ["/login.data", undefined],
     ] as const) {
       for (const [label, body] of FORM_ATTACKS) {
-        const answer = await send(pathname, {
-          method: "POST",
-          body,
-          headers: {
-            "Content-Type": "application/x-www-form-urlencoded",
-            Origin: shop.url,
-            ...(cookie ? { Cookie: cookie } : {}),
-          },
-        });
+        const answer = await postForm(pathname, body, cookie);
         expectRefused(answer, `${pathname} ${label}`);
       }
     }
