@@ -33,11 +33,12 @@ export async function assignInvoiceNumber(
   if (!/^[a-f0-9]{24}$/i.test(orderId)) return null;
   const current = await Order.findOne(
     { _id: orderId, ...INVOICED },
-    { invoiceNumber: 1, invoicedAt: 1, paidAt: 1, dueAt: 1, termsDays: 1 },
+    { invoiceNumber: 1, invoicedAt: 1, paidAt: 1, dueAt: 1, termsDays: 1, invoicePending: 1 },
   ).lean();
   if (!current) return null;
   if (current.invoiceNumber) {
-    await Order.updateOne({ _id: orderId, invoicePending: true }, { $unset: { invoicePending: 1 } });
+    // Numbered, and the mark left by a crash between the number and its clearing: cleared now.
+    if (current.invoicePending) await Order.updateOne({ _id: orderId }, { $unset: { invoicePending: 1 } });
     return current.invoiceNumber;
   }
   const number = await invoiceNumbers.take(orderId);
