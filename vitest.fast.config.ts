@@ -6,6 +6,7 @@ export const PURE_FILES = [
   "app/domain/**/*.test.ts",
   "app/format/**/*.test.ts",
   "app/forms/**/*.test.ts",
+  "app/services/workflow.test.ts",
   "tests/integration/readme.test.ts",
 ];
 

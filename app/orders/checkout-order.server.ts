@@ -4,6 +4,8 @@
  */
 import { formatAddress, type PostalAddress } from "~/domain/address";
 import type { LineProblem } from "~/domain/order-lines";
+import type { CreditRefusal } from "~/domain/order-caps";
+import type { OrderPaymentMethod } from "~/domain/order-payments";
 import type { CustomerPricing } from "~/domain/pricing";
 import type { PartView } from "~/domain/catalogue";
 import { isObjectId } from "~/models/part.server";
@@ -33,10 +35,14 @@ export type PlaceOrderInput = {
   onAccount?: { termsDays: number; creditLimitCents?: number } | null;
   /** Not on account: paid by bank transfer against the pro-forma instead of by card. */
   bankTransfer?: boolean;
-  /** The order's id, chosen beforehand (a cart's checkout claims the cart for it). */
+  /** The order's id, chosen beforehand (the tests; else a new one). */
   orderId?: string;
-  /** The lines come from the customer's cart, claimed for `orderId`: emptied once the order exists. */
+  /** The lines are the customer's cart as checked: the cart is claimed for the order first, emptied once it exists. */
   fromCart?: boolean;
+  /** How the buyer chose to pay: on account is refused without terms (`onAccount` holds them). */
+  payment?: OrderPaymentMethod;
+  /** After the order: confirm the saved address it went to, or save the delivery to the address book. */
+  remember?: { addressId?: string; save?: boolean };
   /** The buyer's limit per order (their price, with tax): over it, the order waits for an owner's approval. */
   spendingLimitCents?: number | null;
   /** The buyer as the screens read them (for the approval mail); read when absent. */
@@ -51,12 +57,16 @@ export type LineFailure = LineProblem & {
   productName: string | null;
 };
 
+/** Refused by how the buyer pays: on account without terms (400), by an accounts member (403), past the credit limit (409). */
+export type PaymentRefusal = { status: 400 | 403 | 409; message: string; credit: CreditRefusal | null };
+
 export type Refusal = {
   ok: false;
   failures: LineFailure[];
+  /** A refusal of the whole order (a cap, a total changed, the cart changed), said above the form. */
   refusal?: string;
-  /** On account, past the credit limit once counted with the orders placed at the same time. */
-  overCredit?: { limitCents: number; balanceCents: number; orderCents: number };
+  /** A refusal of how the buyer pays, said by the payment choice. */
+  payment?: PaymentRefusal;
 };
 
 /** Not placed: the lines that could not be ordered, or a refusal of the whole order (a cap). */
@@ -92,7 +102,8 @@ export async function reorderedFromNumber(reorderedFrom: string | null | undefin
 
 export function orderFields(c: Checkout, sourceNumber: number | null) {
   const { input, priced } = c;
-  const { user, poNumber, reorderedFrom, onAccount, pricing } = input;
+  const { user, poNumber, onAccount, pricing } = input;
+  const reorderedFrom = c.reorderedFrom;
   const searchKeys = orderSearchKeys({ poNumber, companyName: user.companyName, placerName: user.name });
   const limit = input.spendingLimitCents ?? null;
   const placedAt = new Date();

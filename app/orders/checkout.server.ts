@@ -6,19 +6,21 @@
  * the stock sweep takes up with the same steps (finishLeftReserving).
  */
 import { parseLegacyAddress } from "~/domain/address";
-import { capRefusal, type UnpaidCaps } from "~/domain/order-caps";
+import { capRefusal, creditMessage, type UnpaidCaps } from "~/domain/order-caps";
+import { can } from "~/services/companies.server";
 import { expectedRestockDay, lineProblem, MAX_ORDER_LINES } from "~/domain/order-lines";
 import { priceWith, VISITOR_PRICING, type PricedOrder } from "~/domain/pricing";
 import { formatCents } from "~/format";
 import { placeWords } from "~/domain/tax";
-import { cartClaimedFor, dropCheckoutClaim, emptyCheckedOutCart } from "~/models/cart.server";
+import { confirmSavedAddress, saveDeliveryToProfile } from "~/models/address-book.server";
+import { cartClaimedFor, claimCartForCheckout, dropCheckoutClaim, emptyCheckedOutCart } from "~/models/cart.server";
 import type { PartView } from "~/domain/catalogue";
 import { getPartsByIds } from "~/models/part.server";
 import { holdStock, partsHeldBy } from "~/models/stock-holds.server";
 import { unpaidCapsOf } from "~/models/unpaid-caps.server";
 import { getUserById } from "~/models/user.server";
-import { runWorkflow, stop, type Step, type WorkflowOptions } from "~/services/workflow.server";
-import { mailApprovalNeeded } from "./approvals.server";
+import { defineWorkflow, step, stop, type WorkflowOptions } from "~/services/workflow.server";
+import { raiseApprovalNeeded } from "./approvals.server";
 import { raiseOrderEvent } from "./events.server";
 import { copyBackorders } from "./model/backorders.server";
 import { listLeftReserving } from "./model/holds.server";
@@ -26,6 +28,7 @@ import { assignInvoiceNumber } from "./model/invoice.server";
 import { accountCommitmentOf } from "./model/payments.server";
 import {
   abandonOrder,
+  checkoutClaimMs,
   confirmOrder,
   newOrderId,
   openCardOrdersOf,
@@ -55,11 +58,9 @@ export type Checkout = {
   caps: UnpaidCaps | null;
   belowMinimum: PartView[];
   order: OrderView | null;
-  /** This run confirmed the order (so its undo may put it back). */
-  confirmed: boolean;
+  /** The past order the claimed cart was a reorder of. */
+  reorderedFrom: string | null;
 };
-
-type CheckoutStep = Step<Checkout, Refusal>;
 
 /** Said when the total with tax is not the one the buyer was shown (another address, a price changed). */
 export function totalChanged(priced: PricedOrder, quotedCents: number) {
@@ -71,9 +72,13 @@ export function totalChanged(priced: PricedOrder, quotedCents: number) {
 }
 
 const TOOK_TOO_LONG = "Placing your order took too long; nothing was ordered, please try again";
+const CART_CHANGED = "Your cart changed just now, or its order is being placed; check it and try again";
+export const ACCOUNTS_CANNOT_ORDER =
+  "Your role in the company is accounts: you see and pay its orders, and a buyer or an owner places them.";
+const NO_TERMS = "Your account has no payment terms: pay by card, or ask us about an account.";
 
-const refuse = (fields: Omit<Refusal, "ok" | "failures"> & { failures?: LineFailure[] }) =>
-  stop<Refusal>({ ok: false, failures: [], ...fields });
+const refuse = (fields: Omit<Refusal, "ok" | "failures"> & { failures?: LineFailure[] }, receipt?: unknown) =>
+  stop<Refusal>({ ok: false, failures: [], ...fields }, receipt);
 
 const scopeOf = (c: Checkout) => ({ id: c.input.user.id, companyId: c.input.user.companyId });
 
@@ -87,20 +92,38 @@ async function overCaps(c: Checkout, except?: string) {
   const limitCents = c.input.onAccount?.creditLimitCents;
   if (limitCents === undefined) return undefined;
   const balanceCents = await accountCommitmentOf(scopeOf(c), { except });
-  return balanceCents + orderCents > limitCents
-    ? refuse({ overCredit: { limitCents, balanceCents, orderCents } })
-    : undefined;
+  if (balanceCents + orderCents <= limitCents) return undefined;
+  const message = creditMessage({ limitCents, balanceCents, orderCents });
+  return refuse({ payment: { status: 409, message, credit: { limitCents, balanceCents, orderCents, message } } });
 }
 
-const CHECKOUT: CheckoutStep[] = [
-  {
-    // The checkout screen claimed the cart for this order's id just before (a double submit cannot
-    // order it twice); from here on a failure gives it back with its lines.
+const CHECKOUT = defineWorkflow<Checkout, Refusal>("checkout", [
+  step({
+    // The cart is claimed for this order, only while it holds the lines checked (a double submit
+    // cannot order it twice); from here on a failure gives it back with its lines.
     name: "claim-cart",
     run: async (c) => {
-      if (c.input.fromCart && !(await cartClaimedFor(c.input.user.id, c.id))) return refuse({ refusal: TOOK_TOO_LONG });
+      if (!c.input.fromCart) return { claimed: false };
+      const taken = await claimCartForCheckout(c.input.user.id, c.input.lines, c.id, checkoutClaimMs());
+      if (!taken) return refuse({ refusal: CART_CHANGED }, { claimed: false });
+      c.reorderedFrom = taken.reorderedFrom ?? null;
+      return { claimed: true };
     },
-    compensate: async (c) => dropCheckoutClaim(c.input.user.id, c.id),
+    // Its receipt is lost when the sweep resumes: the claim is let go from the cart itself then.
+    compensate: async (c, receipt) => {
+      if (receipt?.claimed !== false) await dropCheckoutClaim(c.input.user.id, c.id);
+    },
+  }),
+  {
+    // An accounts member sees and pays orders but places none; on account needs terms.
+    name: "check-payment-terms",
+    run: async (c) => {
+      const placer = c.input.placer;
+      if (placer?.role === "customer" && !can(placer, "order"))
+        return refuse({ payment: { status: 403, message: ACCOUNTS_CANNOT_ORDER, credit: null } });
+      if (c.input.payment === "account" && !c.input.onAccount)
+        return refuse({ payment: { status: 400, message: NO_TERMS, credit: null } });
+    },
   },
   {
     // Every line against the part as it is now: a failure stops here, nothing written.
@@ -138,34 +161,39 @@ const CHECKOUT: CheckoutStep[] = [
     // it written, so of two checkouts racing past the first look, one sees the other.
     name: "write-reserving-order",
     run: async (c) => {
-      await writeReservingOrder(orderFields(c, await reorderedFromNumber(c.input.reorderedFrom)));
-      return overCaps(c, c.id);
+      await writeReservingOrder(orderFields(c, await reorderedFromNumber(c.reorderedFrom)));
+      return (await overCaps(c, c.id)) ?? { orderId: c.id };
     },
     compensate: async (c) => ((await abandonOrder(c.id, [])) ? undefined : "kept"),
   },
-  {
+  step({
     // Each line takes its stock with one conditional update that notes the order's hold on the part.
     name: "hold-stock",
     run: async (c) => {
       const held = await Promise.all(c.lines.map((line) => holdStock(line.partId, c.id, line.quantity)));
+      const heldLines = c.lines.filter((_, i) => held[i]);
       if (held.some((part) => part === null)) {
         const missed = c.lines.filter((_, i) => !held[i]);
         const now = await getPartsByIds(missed.map((line) => line.partId));
-        return refuse({
-          failures: missed.map((line) => {
-            const part = now.get(line.partId);
-            // Between the check and the hold another order took the stock (or an admin changed the part).
-            const problem = lineProblem(part, line.quantity) ?? {
-              reason: "above-stock" as const,
-              message: "Other orders took this stock just now; please try again",
-            };
-            return failureOf(line, part ?? c.parts.get(line.partId), problem);
-          }),
-        });
+        return refuse(
+          {
+            failures: missed.map((line) => {
+              const part = now.get(line.partId);
+              // Between the check and the hold another order took the stock (or an admin changed the part).
+              const problem = lineProblem(part, line.quantity) ?? {
+                reason: "above-stock" as const,
+                message: "Other orders took this stock just now; please try again",
+              };
+              return failureOf(line, part ?? c.parts.get(line.partId), problem);
+            }),
+          },
+          heldLines,
+        );
       }
       c.belowMinimum = held.filter(
         (part): part is NonNullable<typeof part> => part !== null && part.availableQuantity < part.minOrderQuantity,
       );
+      return heldLines;
     },
     // The sweep takes nothing more: it finishes an order only when every line already holds its stock.
     resume: async (c) => {
@@ -174,12 +202,15 @@ const CHECKOUT: CheckoutStep[] = [
         c.lines.map((line) => line.partId),
       );
       if (c.order?.status !== "reserving" || !c.lines.every((line) => held.has(line.partId)))
-        return refuse({ refusal: TOOK_TOO_LONG });
+        return refuse({ refusal: TOOK_TOO_LONG }, c.lines);
+      return c.lines;
     },
-    // Marked failed first (nothing can confirm it any more), then each hold given back once.
-    compensate: async (c) => ((await abandonOrder(c.id, c.lines)) ? undefined : "kept"),
-  },
-  {
+    // Marked failed first (nothing can confirm it any more), then each hold it took given back once
+    // (every line's, from the parts' own notes of the hold, when the step threw).
+    compensate: async (c, heldLines: MergedLine[] | undefined) =>
+      (await abandonOrder(c.id, heldLines ?? c.lines)) ? undefined : "kept",
+  }),
+  step({
     // A card order becomes unpaid (held until its hold time), one on account is confirmed, one over
     // the buyer's limit waits for approval. A cart claim the sweep let go (this checkout outlived
     // the deadline) means the cart was let go: not ordered.
@@ -191,29 +222,33 @@ const CHECKOUT: CheckoutStep[] = [
         c.belowMinimum.map((part) => part.id),
       );
       if (!c.order) return refuse({ refusal: TOOK_TOO_LONG });
-      c.confirmed = true;
       c.order = (await noteBackorders(c)) ?? c.order;
+      return { orderId: c.id };
     },
     resume: async (c) => {
       c.order = await confirmOrder(c.id);
       if (!c.order) return refuse({ refusal: TOOK_TOO_LONG });
-      c.confirmed = true;
       c.order = (await noteBackorders(c)) ?? c.order;
+      return { orderId: c.id };
     },
+    // Only when this step itself fails part way (backorders not noted): the order goes back to failed.
     compensate: async (c) => {
-      if (c.confirmed) await unconfirmOrder(c.id);
+      await unconfirmOrder(c.id);
     },
-  },
+    // From here the order stands (noted with its event, its cart claimed for it, on account invoice-pending).
+    commits: true,
+  }),
   {
     // The order is placed: its cart empties, an order on account is invoiced, and its event (or the
     // owners' approval mail) goes out. Nothing here fails the order: each part logs its own failure
     // and a sweep finishes it (the cart claim sweep, the invoice screen, the order event sweep).
     name: "raise-events",
+    finishedBy: "the stock sweep (cart, invoice number) and the order event sweep (mail, webhooks)",
     run: async (c) => {
       const order = await finishPlaced(c);
       if (order.status === "approval") {
         const placer = c.input.placer ?? (await getUserById(c.input.user.id));
-        if (placer) await mailApprovalNeeded(order, placer);
+        if (placer) await raiseApprovalNeeded(order, placer);
       } else {
         await raiseOrderEvent({ type: "orderPlaced", order, belowMinimum: c.belowMinimum });
       }
@@ -223,7 +258,18 @@ const CHECKOUT: CheckoutStep[] = [
       await finishPlaced(c);
     },
   },
-];
+  {
+    // "Save to my address book", or the saved address the order went to confirmed: never fails the order.
+    name: "remember-address",
+    finishedBy: "nobody: an address not remembered is typed again at the next checkout",
+    run: async (c) => {
+      const { remember, user, phone, delivery } = c.input;
+      if (remember?.addressId) await confirmSavedAddress(user.id, remember.addressId, delivery);
+      if (remember?.save) await saveDeliveryToProfile(user.id, { phone, delivery });
+    },
+    resume: async () => {},
+  },
+]);
 
 /** Lines that wait on backorder show it on the order, with the day the part expected its stock then. */
 async function noteBackorders(c: Checkout) {
@@ -233,7 +279,7 @@ async function noteBackorders(c: Checkout) {
 }
 
 /** The steps' names, in order (the tests fail each in turn). */
-export const CHECKOUT_STEPS = CHECKOUT.map((step) => step.name);
+export const CHECKOUT_STEPS = CHECKOUT.stepNames;
 
 /** The cart the order came from empties; an order confirmed on account gets its invoice number. */
 async function finishPlaced(c: Checkout) {
@@ -273,9 +319,9 @@ export async function placeOrder(
     caps: null,
     belowMinimum: [],
     order: null,
-    confirmed: false,
+    reorderedFrom: input.reorderedFrom ?? null,
   };
-  const result = await runWorkflow(CHECKOUT, checkout, options);
+  const result = await CHECKOUT.run(checkout, options);
   if (!result.ok) return result.stop;
   return { ok: true, order: checkout.order!, belowMinimum: checkout.belowMinimum };
 }
@@ -304,9 +350,9 @@ export async function finishLeftReserving({ now = new Date(), limit = 200 } = {}
       caps: null,
       belowMinimum: [],
       order,
-      confirmed: false,
+      reorderedFrom: null,
     };
-    const result = await runWorkflow(CHECKOUT, checkout, { resumeAt: "hold-stock" });
+    const result = await CHECKOUT.run(checkout, { resumeAt: "hold-stock" });
     if (result.ok) confirmed++;
     else if (!result.kept) released++;
   }

@@ -1,9 +1,11 @@
 /**
  * The credit notes service: a return received is credited, and a paid order cancelled before it ships
  * is credited in full; card money goes back through Stripe's refund API, money received otherwise comes
- * off the invoice or onto the company's account. Steps, in order: write the credit note (one conditional
- * update, numbered from its gap-free sequence), refund the card (idempotent per credit note), raise the
- * order's events (mail, webhooks) and audit. What a crash leaves, the stock sweep finishes (sweepCreditsLeft).
+ * off the invoice or onto the company's account. Each is a workflow (services/workflow.server.ts): the
+ * change that stands (the order cancelled, the credit note written in one conditional update and
+ * numbered from its gap-free sequence), then the refund (idempotent per credit note), the order's
+ * events (mail, webhooks) and the audit. What a crash or a failure leaves after the change, the stock
+ * sweep (sweepCreditsLeft, invoice numbers, backorders) and the order event sweep finish.
  */
 import { formatCents } from "~/format";
 import { settlementWords, type CreditNoteView } from "~/domain/credit-notes";
@@ -19,12 +21,14 @@ import { recordRefund } from "~/orders/model/refunds.server";
 import { assignInvoiceNumber } from "~/orders/model/invoice.server";
 import type { OrderView } from "~/orders/model/view.server";
 import { audit, type AuditEvent } from "~/services/audit-trail.server";
+import { defineWorkflow, stop, type Step, type WorkflowOptions } from "~/services/workflow.server";
 import { refundCreditNote } from "./card-payments.server";
 import { raiseOrderEvent } from "./events.server";
 import { allocateArrivedStock } from "./warehouse.server";
 
 type Actor = { id: string; email: string };
 type Options = { actor: Actor; context?: AuditEvent["context"] };
+type Seam = Pick<WorkflowOptions, "afterStep">;
 
 const target = (order: OrderView) => ({
   type: "order" as const,
@@ -35,14 +39,59 @@ const target = (order: OrderView) => ({
 export type CreditOutcome =
   { ok: true; order: OrderView; note: CreditNoteView | null } | { ok: false; status: 404 | 409 | 422; message: string };
 
+type Refused = Extract<CreditOutcome, { ok: false }>;
+
+export const EVENT_SWEEP = "the order event sweep";
+export const STOCK_SWEEP = "the stock sweep";
+/** An audit entry is written by the run that made the change: a crash just before it loses it. */
+export const NOT_AUDITED_AGAIN =
+  "nobody: the audit entry is not written again (the order keeps the change and its date)";
+
+// --- Refund: a credit note's card money back through Stripe --------------------------------------
+
+type Refunding = {
+  order: OrderView;
+  note: CreditNoteView;
+  refund: Awaited<ReturnType<typeof refundCreditNote>> | null;
+};
+
+/** Stripe is asked once per credit note (its idempotency key): asked again, it answers with the same refund. */
+const REFUND = defineWorkflow<Refunding, never>("refund-credit-note", [
+  {
+    name: "ask-stripe",
+    run: async (r) => {
+      r.refund = await refundCreditNote(r.order, r.note);
+      return r.refund;
+    },
+    commits: true,
+  },
+  {
+    // Left pending without Stripe's id: the sweep asks Stripe again with the same key, and records it.
+    name: "record-refund",
+    finishedBy: STOCK_SWEEP,
+    run: async (r) => {
+      r.order = (await recordRefund(r.order.id, r.note.id, r.refund!)) ?? r.order;
+    },
+  },
+  {
+    name: "raise-refunded-event",
+    finishedBy: EVENT_SWEEP,
+    run: async (r) => {
+      if (r.refund!.status === "succeeded")
+        await raiseOrderEvent({ type: "refunded", order: r.order, creditNoteId: r.note.id });
+    },
+  },
+]);
+
+export const REFUND_STEPS = REFUND.stepNames;
+
 /** Sends a credit note's card money back through Stripe, and records Stripe's answer. Never throws. */
-async function refundToCard(order: OrderView, note: CreditNoteView): Promise<OrderView> {
+export async function refundToCard(order: OrderView, note: CreditNoteView, options: Seam = {}): Promise<OrderView> {
   if (!note.refundCents || note.refund?.id) return order;
+  const refunding: Refunding = { order, note, refund: null };
   try {
-    const refund = await refundCreditNote(order, note);
-    const after = (await recordRefund(order.id, note.id, refund)) ?? order;
-    if (refund.status === "succeeded") await raiseOrderEvent({ type: "refunded", order: after, creditNoteId: note.id });
-    return after;
+    await REFUND.run(refunding, options);
+    return refunding.order;
   } catch (error) {
     // Left pending without an id: the sweep asks Stripe again with the same idempotency key.
     console.error(`The refund of credit note ${note.number} (${order.number}) could not be made now:`, error);
@@ -50,44 +99,116 @@ async function refundToCard(order: OrderView, note: CreditNoteView): Promise<Ord
   }
 }
 
-/** Issues the credit note of `source` (once), refunds its card money, mails and audits. */
-export async function creditOrder(
-  orderId: string,
-  source: CreditSource,
-  { actor, context }: Options,
-): Promise<CreditOutcome> {
-  const result = await issueCreditNote(orderId, source, actor.email);
-  if (result.outcome === "not_found")
-    return { ok: false, status: 404, message: "That order or return does not exist." };
-  if (result.outcome === "refused") return { ok: false, status: 422, message: result.message };
-  if (result.outcome === "nothing") return { ok: true, order: result.order, note: null };
-  if (result.outcome === "already") {
-    const { note } = result;
-    return {
-      ok: false,
-      status: 409,
-      message: `These units are already credited: credit note ${note.number} of ${formatCents(note.totalCents)}${note.issuedBy ? `, issued by ${note.issuedBy}` : ""}.`,
-    };
+// --- Credit: the note, its refund, its event and audit ------------------------------------------
+
+/** What the credit steps share; `order` is the order as the last step left it. */
+export type Crediting = Options & {
+  orderId: string;
+  source: CreditSource;
+  order: OrderView | null;
+  note: CreditNoteView | null;
+  /** Why no note was issued, when the credit itself is what was asked for. */
+  refused: Refused | null;
+};
+
+const issueStep = (after: "commit" | "change"): Step<Crediting, Refused> => ({
+  // One conditional update writes the note (one per source: of two tabs, one writes it), then its number.
+  name: "issue-credit-note",
+  ...(after === "commit" ? { commits: true as const } : { finishedBy: STOCK_SWEEP }),
+  run: async (c) => {
+    const result = await issueCreditNote(c.orderId, c.source, c.actor.email);
+    if (result.outcome === "issued") {
+      c.order = result.order;
+      c.note = result.note;
+      return { noteId: result.note.id };
+    }
+    if (result.outcome !== "not_found") c.order = result.order;
+    c.refused = refusalOf(result);
+    // After a change that stands (a cancellation, a return received) nothing may refuse: there is just nothing more to do.
+    if (after === "commit" && c.refused) return stop(c.refused);
+  },
+});
+
+function refusalOf(result: Awaited<ReturnType<typeof issueCreditNote>>): Refused | null {
+  switch (result.outcome) {
+    case "not_found":
+      return { ok: false, status: 404, message: "That order or return does not exist." };
+    case "refused":
+      return { ok: false, status: 422, message: result.message };
+    case "already": {
+      const { note } = result;
+      return {
+        ok: false,
+        status: 409,
+        message: `These units are already credited: credit note ${note.number} of ${formatCents(note.totalCents)}${note.issuedBy ? `, issued by ${note.issuedBy}` : ""}.`,
+      };
+    }
+    default:
+      return null;
   }
-  let { order } = result;
-  const { note } = result;
-  order = await refundToCard(order, note);
-  await raiseOrderEvent({ type: "creditNoteIssued", order, creditNoteId: note.id });
-  const now = order.creditNotes.find((each) => each.id === note.id) ?? note;
-  await audit({
-    context,
-    actor,
-    action: "order.credit-note",
-    target: target(order),
-    after: {
-      creditNote: note.number,
-      reason: note.reason === "return" ? `Return ${note.returnNumber ?? ""}`.trim() : "Cancelled before shipping",
-      totalCents: note.totalCents,
-      settled: settlementWords({ ...now, refundStatus: now.refund?.status ?? null }),
-      ...(now.refund?.id ? { refund: now.refund.id } : {}),
+}
+
+/** After the note: its card money back, its event, its audit entry. Nothing here refuses. */
+const AFTER_NOTE: Step<Crediting, Refused>[] = [
+  {
+    name: "refund-card",
+    finishedBy: STOCK_SWEEP,
+    run: async (c) => {
+      if (c.note) c.order = await refundToCard(c.order!, c.note);
     },
-  });
-  return { ok: true, order, note: now };
+  },
+  {
+    name: "raise-credit-event",
+    finishedBy: EVENT_SWEEP,
+    run: async (c) => {
+      if (c.note) await raiseOrderEvent({ type: "creditNoteIssued", order: c.order!, creditNoteId: c.note.id });
+    },
+  },
+  {
+    name: "audit-credit",
+    finishedBy: NOT_AUDITED_AGAIN,
+    run: async (c) => {
+      if (!c.note) return;
+      const order = c.order!;
+      const note = order.creditNotes.find((each) => each.id === c.note!.id) ?? c.note;
+      c.note = note;
+      await audit({
+        context: c.context,
+        actor: c.actor,
+        action: "order.credit-note",
+        target: target(order),
+        after: {
+          creditNote: note.number,
+          reason: note.reason === "return" ? `Return ${note.returnNumber ?? ""}`.trim() : "Cancelled before shipping",
+          totalCents: note.totalCents,
+          settled: settlementWords({ ...note, refundStatus: note.refund?.status ?? null }),
+          ...(note.refund?.id ? { refund: note.refund.id } : {}),
+        },
+      });
+    },
+  },
+];
+
+/** The steps that credit a change already made (a cancellation, a return received): the stock sweep issues what they leave. */
+export const CREDIT_AFTER_CHANGE: Step<Crediting, Refused>[] = [issueStep("change"), ...AFTER_NOTE];
+
+const CREDIT = defineWorkflow<Crediting, Refused>("credit-order", [issueStep("commit"), ...AFTER_NOTE]);
+
+export const crediting = (orderId: string, source: CreditSource, options: Options): Crediting => ({
+  ...options,
+  orderId,
+  source,
+  order: null,
+  note: null,
+  refused: null,
+});
+
+/** Issues the credit note of `source` (once), refunds its card money, mails and audits. */
+export async function creditOrder(orderId: string, source: CreditSource, options: Options): Promise<CreditOutcome> {
+  const c = crediting(orderId, source, options);
+  const result = await CREDIT.run(c);
+  if (!result.ok) return result.stop;
+  return { ok: true, order: c.order!, note: c.note };
 }
 
 /** A return just received: its units that came back are credited. Never throws (the sweep tries again). */
@@ -100,60 +221,100 @@ export async function creditReceivedReturn(orderId: string, returnId: string, op
   }
 }
 
+// --- Cancelling a paid order with its credit note ------------------------------------------------
+
 export type CancelPaidResult =
   { ok: true; order: OrderView; note: CreditNoteView | null } | { ok: false; status: 404 | 409; message: string };
 
+type CancelRefused = Extract<CancelPaidResult, { ok: false }>;
+
 /**
- * Staff cancel a paid (or invoiced on account) order before any parcel left: the stock goes back, a full
- * credit note is issued and card money refunded. A second cancellation (another tab) is told it was done.
+ * Staff cancel a paid (or invoiced on account) order before any parcel left: one conditional update
+ * cancels it, notes its stock to give back, its credit note and its event (the change that stands);
+ * then the stock goes back to backorders, the invoice the note corrects is numbered, the events and
+ * audit go out, and the full credit note is issued and its card money refunded.
  */
+const CANCEL_PAID = defineWorkflow<Crediting, CancelRefused>("cancel-paid-with-credit", [
+  {
+    name: "cancel-order",
+    commits: true,
+    run: async (c) => {
+      const result = await cancelPaidOrder(c.orderId);
+      if (result.outcome === "cancelled") {
+        c.order = result.order;
+        return { orderId: c.orderId };
+      }
+      if (result.outcome === "not_found")
+        return stop({ ok: false, status: 404, message: "That order does not exist." });
+      const { order } = result;
+      if (result.outcome === "already_cancelled") {
+        const note = order.creditNotes.find((each) => each.reason === "cancellation");
+        return stop({
+          ok: false,
+          status: 409,
+          message: `${order.number} is already cancelled${note ? ` and credited (credit note ${note.number})` : ""}.`,
+        });
+      }
+      return stop({
+        ok: false,
+        status: 409,
+        message:
+          result.outcome === "shipped"
+            ? `${order.number} has shipped parcels: it can no longer be cancelled. Return what came back instead.`
+            : `${order.number} is not paid or invoiced: remove it instead (nothing to credit).`,
+      });
+    },
+  },
+  {
+    // Paid but not numbered yet (a crash between the two writes): its invoice is what the credit note corrects.
+    name: "number-invoice",
+    finishedBy: STOCK_SWEEP,
+    run: async (c) => {
+      if (!c.order!.invoiceNumber) await assignInvoiceNumber(c.orderId, { late: true });
+    },
+  },
+  {
+    name: "allocate-stock",
+    finishedBy: STOCK_SWEEP,
+    run: async (c) => allocateArrivedStock(c.order!.lines.map((line) => line.partId)),
+  },
+  {
+    name: "raise-cancelled-event",
+    finishedBy: EVENT_SWEEP,
+    run: async (c) => raiseOrderEvent({ type: "orderCancelled", order: c.order!, by: "shop" }),
+  },
+  {
+    name: "audit-cancel",
+    finishedBy: NOT_AUDITED_AGAIN,
+    run: async (c) =>
+      audit({
+        context: c.context,
+        actor: c.actor,
+        action: "order.cancel-paid",
+        target: target(c.order!),
+        before: { status: "paid" },
+        after: { status: "cancelled" },
+      }),
+  },
+  ...(CREDIT_AFTER_CHANGE as Step<Crediting, CancelRefused>[]),
+]);
+
+export const CANCEL_PAID_STEPS = CANCEL_PAID.stepNames;
+export const CREDIT_STEPS = CREDIT.stepNames;
+
+/** Staff cancel a paid order before it ships; a second cancellation (another tab) is told it was done. */
 export async function cancelPaidOrderWithCredit(
   orderId: string,
-  { actor, context }: Options,
+  options: Options,
+  seam: Seam = {},
 ): Promise<CancelPaidResult> {
-  const result = await cancelPaidOrder(orderId);
-  if (result.outcome === "not_found") return { ok: false, status: 404, message: "That order does not exist." };
-  if (result.outcome === "already_cancelled") {
-    const note = result.order.creditNotes.find((each) => each.reason === "cancellation");
-    return {
-      ok: false,
-      status: 409,
-      message: `${result.order.number} is already cancelled${note ? ` and credited (credit note ${note.number})` : ""}.`,
-    };
-  }
-  if (result.outcome === "shipped")
-    return {
-      ok: false,
-      status: 409,
-      message: `${result.order.number} has shipped parcels: it can no longer be cancelled. Return what came back instead.`,
-    };
-  if (result.outcome === "not_paid")
-    return {
-      ok: false,
-      status: 409,
-      message: `${result.order.number} is not paid or invoiced: remove it instead (nothing to credit).`,
-    };
-  await raiseOrderEvent({ type: "orderCancelled", order: result.order, by: "shop" });
-  // Paid but not numbered yet (a crash between the two writes): its invoice is what the credit note corrects.
-  if (!result.order.invoiceNumber) await assignInvoiceNumber(orderId, { late: true }).catch(() => null);
-  await allocateArrivedStock(result.order.lines.map((line) => line.partId));
-  await audit({
-    context,
-    actor,
-    action: "order.cancel-paid",
-    target: target(result.order),
-    before: { status: "paid" },
-    after: { status: "cancelled" },
-  });
-  const credited = await creditOrder(orderId, { reason: "cancellation" }, { actor, context }).catch(
-    (error: unknown) => {
-      console.error(`The credit note of cancelled order ${result.order.number} is left to the sweep:`, error);
-      return null;
-    },
-  );
-  if (credited?.ok) return { ok: true, order: credited.order, note: credited.note };
-  return { ok: true, order: result.order, note: null };
+  const c = crediting(orderId, { reason: "cancellation" }, options);
+  const result = await CANCEL_PAID.run(c, seam);
+  if (!result.ok) return result.stop;
+  return { ok: true, order: c.order!, note: c.note };
 }
+
+// --- The sweep's part ------------------------------------------------------------------------------
 
 const SWEEP_ACTOR = { id: "000000000000000000000000", email: "stock sweep" };
 
@@ -177,36 +338,72 @@ export async function sweepCreditsLeft({ graceMs, limit = 200 }: { graceMs: numb
   return settled;
 }
 
+// --- Paying out account credit -----------------------------------------------------------------------
+
 export type PayoutResult =
   { ok: true; order: OrderView; note: CreditNoteView } | { ok: false; status: 404 | 409; message: string };
+
+type PayingOut = Options & {
+  orderId: string;
+  noteId: string;
+  reference: string;
+  done: Extract<PayoutResult, { ok: true }> | null;
+};
+
+/** The payout is one conditional update of the credit note (the change that stands), then its audit entry. */
+const PAYOUT = defineWorkflow<PayingOut, Extract<PayoutResult, { ok: false }>>("payout", [
+  {
+    name: "record-payout",
+    commits: true,
+    run: async (p) => {
+      const result = await recordPayout(p.orderId, p.noteId, { reference: p.reference, by: p.actor.email });
+      if (result.outcome === "not_found")
+        return stop({ ok: false, status: 404, message: "That credit note does not exist." });
+      if (result.outcome === "already")
+        return stop({
+          ok: false,
+          status: 409,
+          message: `Credit note ${result.note.number} was already paid out${result.note.payout ? ` (reference ${result.note.payout.reference}${result.note.payout.by ? `, by ${result.note.payout.by}` : ""})` : ""}.`,
+        });
+      if (result.outcome === "nothing")
+        return stop({
+          ok: false,
+          status: 409,
+          message: `Credit note ${result.note.number} put nothing on the account to pay out.`,
+        });
+      p.done = { ok: true, order: result.order, note: result.note };
+      return { noteId: p.noteId };
+    },
+  },
+  {
+    name: "audit-payout",
+    finishedBy: NOT_AUDITED_AGAIN,
+    run: async (p) =>
+      audit({
+        context: p.context,
+        actor: p.actor,
+        action: "order.payout",
+        target: target(p.done!.order),
+        after: {
+          creditNote: p.done!.note.number,
+          amountCents: p.done!.note.payout?.amountCents ?? 0,
+          reference: p.reference,
+        },
+      }),
+  },
+]);
+
+export const PAYOUT_STEPS = PAYOUT.stepNames;
 
 /** Staff record a credit note's account credit paid out by bank transfer; audited. */
 export async function payOutCredit(
   orderId: string,
   noteId: string,
   reference: string,
-  { actor, context }: Options,
+  options: Options,
+  seam: Seam = {},
 ): Promise<PayoutResult> {
-  const result = await recordPayout(orderId, noteId, { reference, by: actor.email });
-  if (result.outcome === "not_found") return { ok: false, status: 404, message: "That credit note does not exist." };
-  if (result.outcome === "already")
-    return {
-      ok: false,
-      status: 409,
-      message: `Credit note ${result.note.number} was already paid out${result.note.payout ? ` (reference ${result.note.payout.reference}${result.note.payout.by ? `, by ${result.note.payout.by}` : ""})` : ""}.`,
-    };
-  if (result.outcome === "nothing")
-    return {
-      ok: false,
-      status: 409,
-      message: `Credit note ${result.note.number} put nothing on the account to pay out.`,
-    };
-  await audit({
-    context,
-    actor,
-    action: "order.payout",
-    target: target(result.order),
-    after: { creditNote: result.note.number, amountCents: result.note.payout?.amountCents ?? 0, reference },
-  });
-  return { ok: true, order: result.order, note: result.note };
+  const p: PayingOut = { ...options, orderId, noteId, reference, done: null };
+  const result = await PAYOUT.run(p, seam);
+  return result.ok ? p.done! : result.stop;
 }

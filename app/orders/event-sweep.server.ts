@@ -2,6 +2,8 @@ import { listOrdersWithPendingEvents, markEventRaised } from "~/orders/model/eve
 import { type OrderEventKind } from "~/orders/model/schema.server";
 import { type OrderView } from "~/orders/model/view.server";
 import { getPartsByIds } from "~/models/part.server";
+import { getUserById } from "~/models/user.server";
+import { raiseApprovalNeeded, raiseDecision } from "./approvals.server";
 import { mailHoldEnding } from "./mail.server";
 import { raiseOrderEvent } from "./events.server";
 
@@ -64,6 +66,12 @@ async function raiseAgain(order: OrderView, event: OrderEventKind, lowStockPartI
         written &&= await raiseOrderEvent({ type: "refunded", order, creditNoteId: note.id });
       return written;
     }
+    case "approval": {
+      const buyer = await getUserById(order.userId);
+      return buyer ? raiseApprovalNeeded(order, buyer) : (await markEventRaised(order.id, "approval"), true);
+    }
+    case "decided":
+      return raiseDecision(order);
     case "reminder": {
       // A reminder is mail only (no webhook event): cleared here once written.
       const written = await mailHoldEnding(order);

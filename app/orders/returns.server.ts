@@ -19,7 +19,15 @@ import type { OrderView } from "~/orders/model/view.server";
 import { audit, type AuditAction, type AuditEvent } from "~/services/audit-trail.server";
 import { raiseOrderEvent } from "./events.server";
 import { allocateArrivedStock } from "./warehouse.server";
-import { creditReceivedReturn } from "./credit-notes.server";
+import {
+  CREDIT_AFTER_CHANGE,
+  crediting,
+  EVENT_SWEEP,
+  NOT_AUDITED_AGAIN,
+  STOCK_SWEEP,
+  type Crediting,
+} from "./credit-notes.server";
+import { defineWorkflow, stop, type Step, type WorkflowOptions } from "~/services/workflow.server";
 
 type Actor = { id: string; email: string };
 type Options = { actor: Actor; context?: AuditEvent["context"] };
@@ -37,7 +45,7 @@ const describeUnits = (entry: ReturnView, received = false) =>
     )
     .join(", ");
 
-async function afterChange(
+async function auditReturn(
   order: OrderView,
   returnId: string,
   action: AuditAction,
@@ -45,7 +53,6 @@ async function afterChange(
   before: string | null,
 ) {
   const entry = order.returns.find((candidate) => candidate.id === returnId)!;
-  await raiseOrderEvent({ type: "returnUpdated", order, returnId });
   await audit({
     context,
     actor,
@@ -61,6 +68,18 @@ async function afterChange(
       ...(entry.condition ? { condition: RETURN_CONDITION_WORDS[entry.condition] } : {}),
     },
   });
+}
+
+async function afterChange(
+  order: OrderView,
+  returnId: string,
+  action: AuditAction,
+  options: Options,
+  before: string | null,
+) {
+  const entry = order.returns.find((candidate) => candidate.id === returnId)!;
+  await raiseOrderEvent({ type: "returnUpdated", order, returnId });
+  await auditReturn(order, returnId, action, options, before);
   return { ok: true as const, order, entry };
 }
 
@@ -97,26 +116,73 @@ export async function decideOnReturn(
   return afterChange(result.order, returnId, action, options, "requested");
 }
 
+type Receiving = Crediting & { returnId: string; receipt: Receipt; restockedPartIds: string[] };
+
+/**
+ * Staff record what came back and its condition: one conditional update marks the return received,
+ * its units back to stock and its credit note pending (the change that stands); then the stock goes
+ * to backorders first, the return's event and audit go out, and what came back is credited.
+ */
+const RECEIVE_RETURN = defineWorkflow<Receiving, Extract<ReturnOutcome, { ok: false }>>("receive-return-and-credit", [
+  {
+    name: "receive-return",
+    commits: true,
+    run: async (r) => {
+      const result = await receiveReturn(r.orderId, r.returnId, r.receipt, r.actor.email);
+      if (result.outcome === "not_found")
+        return stop({ ok: false, status: 404, message: "That return does not exist." });
+      if (result.outcome === "refused")
+        return stop({
+          ok: false,
+          status: result.lineIndex === undefined ? 409 : 422,
+          message: result.message,
+          lineIndex: result.lineIndex,
+        });
+      if (result.outcome === "changed") return stop({ ok: false, status: 409, message: CHANGED });
+      r.order = result.order;
+      r.restockedPartIds = result.restockedPartIds;
+      return { returnId: r.returnId };
+    },
+  },
+  {
+    name: "allocate-stock",
+    finishedBy: STOCK_SWEEP,
+    run: async (r) => {
+      if (r.restockedPartIds.length) await allocateArrivedStock(r.restockedPartIds);
+    },
+  },
+  {
+    name: "raise-return-event",
+    finishedBy: EVENT_SWEEP,
+    run: async (r) => raiseOrderEvent({ type: "returnUpdated", order: r.order!, returnId: r.returnId }),
+  },
+  {
+    name: "audit-receive",
+    finishedBy: NOT_AUDITED_AGAIN,
+    run: async (r) => auditReturn(r.order!, r.returnId, "order.return-receive", r, "approved"),
+  },
+  ...(CREDIT_AFTER_CHANGE as Step<Receiving, Extract<ReturnOutcome, { ok: false }>>[]),
+]);
+
+export const RECEIVE_RETURN_STEPS = RECEIVE_RETURN.stepNames;
+
 /** Staff record what came back of an approved return and its condition; units back to stock go to backorders first. */
 export async function receiveReturnedParts(
   orderId: string,
   returnId: string,
   receipt: Receipt,
   options: Options,
+  seam: Pick<WorkflowOptions, "afterStep"> = {},
 ): Promise<ReturnOutcome> {
-  const result = await receiveReturn(orderId, returnId, receipt, options.actor.email);
-  if (result.outcome === "not_found") return { ok: false, status: 404, message: "That return does not exist." };
-  if (result.outcome === "refused")
-    return {
-      ok: false,
-      status: result.lineIndex === undefined ? 409 : 422,
-      message: result.message,
-      lineIndex: result.lineIndex,
-    };
-  if (result.outcome === "changed") return { ok: false, status: 409, message: CHANGED };
-  if (result.restockedPartIds.length) await allocateArrivedStock(result.restockedPartIds);
-  const received = await afterChange(result.order, returnId, "order.return-receive", options, "approved");
-  // What came back is credited: a credit note, and a refund of card money.
-  const credited = await creditReceivedReturn(orderId, returnId, options);
-  return credited?.ok ? { ...received, order: credited.order, creditNote: credited.note } : received;
+  const r: Receiving = {
+    ...crediting(orderId, { reason: "return", returnId }, options),
+    returnId,
+    receipt,
+    restockedPartIds: [],
+  };
+  const result = await RECEIVE_RETURN.run(r, seam);
+  if (!result.ok) return result.stop;
+  const order = r.order!;
+  const entry = order.returns.find((candidate) => candidate.id === returnId)!;
+  return { ok: true, order, entry, ...(r.note ? { creditNote: r.note } : {}) };
 }

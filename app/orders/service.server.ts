@@ -15,18 +15,16 @@ import { cancelOrder, removeOrder } from "~/orders/model/holds.server";
 import { type CustomerScope } from "~/orders/model/reads.server";
 import { type OrderView } from "~/orders/model/view.server";
 import { getUserById } from "~/models/user.server";
-import { can } from "~/services/companies.server";
 import { audit, type AuditEvent } from "~/services/audit-trail.server";
 import { customerPricing } from "~/services/pricing.server";
 import type { WorkflowOptions } from "~/services/workflow.server";
-import { placeOrder } from "./checkout.server";
-import type { PlaceOrderInput } from "./checkout-order.server";
+import { ACCOUNTS_CANNOT_ORDER, placeOrder } from "./checkout.server";
+import type { PaymentRefusal, PlaceOrderInput, PlaceOrderResult } from "./checkout-order.server";
 import { formatCents } from "~/format";
 import { raiseOrderEvent } from "./events.server";
 import { formatDay, ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 import { SECOND_PAYMENT_LABEL } from "~/forms/order-forms";
-import type { OrderPaymentMethod } from "~/domain/order-payments";
-import { creditMessage, type CreditRefusal } from "~/domain/order-caps";
+import { type CreditRefusal } from "~/domain/order-caps";
 import { allocateArrivedStock } from "./warehouse.server";
 
 type Actor = { id: string; email: string };
@@ -40,12 +38,10 @@ const orderTarget = (order: OrderView) => ({
 
 // --- Placing ----------------------------------------------------------------------------------------
 
-export type { CreditRefusal };
+export type { CreditRefusal, PaymentRefusal };
+export { ACCOUNTS_CANNOT_ORDER };
 
-/** Refused before anything is reserved: on account without terms (400), or past the credit limit (409). */
-export type PaymentRefusal = { status: 400 | 403 | 409; message: string; credit: CreditRefusal | null };
-
-export type PlaceResult = Awaited<ReturnType<typeof placeOrder>> | { ok: false; failures: []; payment: PaymentRefusal };
+export type PlaceResult = PlaceOrderResult;
 
 /**
  * What checkout offers a customer: null (card only), or their terms with what is open on account
@@ -62,44 +58,24 @@ export async function checkoutTerms(user: {
   return { ...user.account, balanceCents, availableCents: Math.max(0, user.account.creditLimitCents - committedCents) };
 }
 
-export const ACCOUNTS_CANNOT_ORDER =
-  "Your role in the company is accounts: you see and pay its orders, and a buyer or an owner places them.";
-
-function overCredit(credit: Omit<CreditRefusal, "message">): PlaceResult {
-  const message = creditMessage(credit);
-  return { ok: false, failures: [], payment: { status: 409, message, credit: { ...credit, message } } };
-}
-
-/** Why an order on account is refused: the limit, what is open, and what to do. */
-
 /**
  * Places an order for a customer: by card, by bank transfer against the pro-forma (unpaid, holding
  * its stock as a card order does, until staff record the money), or on account when they have terms
  * and the open balance plus this order stays within their credit limit. An order on account is
- * confirmed and invoiced at once, due after its net days. The steps are the checkout workflow's (checkout.server.ts).
+ * confirmed and invoiced at once, due after its net days. The steps, the refusals of how the buyer
+ * pays among them, are the checkout workflow's (checkout.server.ts).
  */
 export async function placeCustomerOrder(
   input: Omit<PlaceOrderInput, "onAccount" | "user" | "pricing" | "spendingLimitCents" | "placer"> & {
     user: { id: string };
-    payment?: OrderPaymentMethod;
   },
   options: Pick<WorkflowOptions, "afterStep"> = {},
 ): Promise<PlaceResult> {
   const user = await getUserById(input.user.id);
   if (!user) throw new Error("Orders are placed by an existing customer");
-  if (user.role === "customer" && !can(user, "order")) {
-    return { ok: false, failures: [], payment: { status: 403, message: ACCOUNTS_CANNOT_ORDER, credit: null } };
-  }
-  let onAccount: { termsDays: number; creditLimitCents: number } | null = null;
-  if (input.payment === "account") {
-    const { termsDays, creditLimitCents } = user.account;
-    if (!termsDays || user.role !== "customer") {
-      const message = "Your account has no payment terms: pay by card, or ask us about an account.";
-      return { ok: false, failures: [], payment: { status: 400, message, credit: null } };
-    }
-    onAccount = { termsDays, creditLimitCents };
-  }
-  const placed = await placeOrder(
+  const { termsDays, creditLimitCents } = user.account;
+  const hasTerms = Boolean(termsDays) && user.role === "customer";
+  return placeOrder(
     {
       ...input,
       user: {
@@ -110,7 +86,7 @@ export async function placeCustomerOrder(
         companyId: user.companyId || null,
       },
       placer: user,
-      onAccount,
+      onAccount: input.payment === "account" && hasTerms ? { termsDays, creditLimitCents } : null,
       bankTransfer: input.payment === "bank-transfer",
       // The company's group and tax as they are now: checkout prices the lines with them and freezes them.
       pricing: await customerPricing(user),
@@ -119,8 +95,6 @@ export async function placeCustomerOrder(
     },
     options,
   );
-  if (!placed.ok) return placed.overCredit ? overCredit(placed.overCredit) : placed;
-  return placed;
 }
 
 // --- Ending unpaid orders -------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import {
 import { OrderListQuery, PlaceOrderBody } from "~/services/api-schemas.server";
 import { orderJson } from "~/orders/api-view.server";
 import { placeCustomerOrder } from "~/orders/service.server";
+import { notPlacedProblem } from "~/orders/place-replies.server";
 import { findPartByNumber } from "~/services/part-number.server";
 
 /** GET /api/v1/orders: the key owner's orders, newest first. */
@@ -56,22 +57,8 @@ export async function action(args: ActionFunctionArgs) {
         user,
         payment: body.payment,
       });
-      if (placed.ok) {
-        return ok(orderJson(placed.order), { status: 201, headers: { Location: `/api/v1/orders/${placed.order.id}` } });
-      }
-      if ("payment" in placed) {
-        return problem(placed.payment.status === 409 ? 409 : 422, placed.payment.message, {
-          errors: [{ field: "payment", message: placed.payment.message }],
-        });
-      }
-      if (placed.refusal) return problem(409, placed.refusal);
-      // The line's place in the request (merged lines keep their first place).
-      const errors = placed.failures.map((failure) => ({
-        field: `lines.${failure.index}.quantity`,
-        message: `${failure.partNumber ?? body.lines[failure.index]?.partNumber}: ${failure.message}`,
-      }));
-      const stockRace = placed.failures.some((failure) => failure.reason === "above-stock");
-      return problem(stockRace ? 409 : 422, "Some lines cannot be ordered: see errors.", { errors });
+      if (!placed.ok) return notPlacedProblem(placed, (index) => body.lines[index]?.partNumber);
+      return ok(orderJson(placed.order), { status: 201, headers: { Location: `/api/v1/orders/${placed.order.id}` } });
     });
   });
 }

@@ -21,18 +21,10 @@ import {
 } from "~/components/delivery-fields";
 import { Button, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { confirmSavedAddress, deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
-import {
-  addToCart,
-  getCart,
-  removeFromCart,
-  setCartQuantity,
-  claimCartForCheckout,
-  dropCheckoutClaim,
-  type NoticeSource,
-} from "~/models/cart.server";
+import { deliveryDefaults } from "~/models/address-book.server";
+import { notPlacedReply } from "~/orders/place-replies.server";
+import { addToCart, getCart, removeFromCart, setCartQuantity, type NoticeSource } from "~/models/cart.server";
 import { reorderIntoCart } from "~/models/cart-lines.server";
-import { checkoutClaimMs, newOrderId } from "~/orders/model/placing.server";
 import { getOwnOrder } from "~/orders/model/reads.server";
 import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/orders/service.server";
 import { can } from "~/services/companies.server";
@@ -180,12 +172,8 @@ async function cartAction(request: Request, user: Awaited<ReturnType<typeof requ
         );
       }
       const lines = cart.lines.map((line) => ({ partId: line.partId, quantity: line.quantity }));
-      // The cart is claimed for the order, only while it is what was checked (a double submit cannot
-      // order it twice), and emptied once the order exists; a checkout that fails leaves it as it was.
-      const orderId = newOrderId();
-      const taken = await claimCartForCheckout(user.id, lines, orderId, checkoutClaimMs());
-      if (!taken)
-        return refuse("Your cart changed just now, or its order is being placed; check it and try again", 409);
+      // The checkout claims the cart for the order, only while it is what was checked (a double submit
+      // cannot order it twice), and empties it once the order exists; one that fails leaves it as it was.
       const placed = await placeCustomerOrder({
         lines,
         phone: value.phone,
@@ -194,38 +182,17 @@ async function cartAction(request: Request, user: Awaited<ReturnType<typeof requ
         quotedTotalCents: value.quotedTotalCents,
         poNumber: value.poNumber,
         user,
-        reorderedFrom: taken.reorderedFrom,
         payment: value.payment,
-        orderId,
         fromCart: true,
+        remember: { addressId: value.addressId, save: value.saveAddress },
       });
-      if (!placed.ok && "payment" in placed) {
-        await dropCheckoutClaim(user.id, orderId);
-        return data<ActionData>(
-          { ...posted, result: submission.reply({ fieldErrors: { payment: [placed.payment.message] } }) },
-          { status: placed.payment.status },
-        );
-      }
       if (!placed.ok) {
-        if (placed.refusal) {
-          return data<ActionData>(
-            { ...posted, result: submission.reply({ formErrors: [placed.refusal] }) },
-            { status: 409 },
-          );
-        }
         const names = new Map(cart.lines.map((line) => [line.partId, line.part?.name ?? "A removed part"]));
-        return data<ActionData>(
-          {
-            ...posted,
-            result: submission.reply({
-              formErrors: placed.failures.map((failure) => `${names.get(failure.partId)}: ${failure.message}`),
-            }),
-          },
-          { status: 409 },
-        );
+        const { result, status } = notPlacedReply(submission, placed, (failures) => ({
+          formErrors: failures.map((failure) => `${names.get(failure.partId)}: ${failure.message}`),
+        }));
+        return data<ActionData>({ ...posted, result }, { status });
       }
-      if (value.addressId) await confirmSavedAddress(user.id, value.addressId, value.delivery);
-      if (value.saveAddress) await saveDeliveryToProfile(user.id, value);
       return redirectAfterOrder(placed.order);
     }
   }

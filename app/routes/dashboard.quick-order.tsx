@@ -13,7 +13,8 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DeliveryFields, deliveryDefaultValues, PaymentChoice, useDeliveryPlace } from "~/components/delivery-fields";
 import { ErrorList, SubmitButton, TextareaField } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { confirmSavedAddress, deliveryDefaults, saveDeliveryToProfile } from "~/models/address-book.server";
+import { deliveryDefaults } from "~/models/address-book.server";
+import { notPlacedReply } from "~/orders/place-replies.server";
 import { padLinesIntoCart } from "~/models/cart-lines.server";
 import { getUser, requireCustomer } from "~/services/guards.server";
 import { MAX_KEPT_PAD_CHARACTERS, signInToContinue, takeKeptPad } from "~/services/sign-in-intent.server";
@@ -193,29 +194,16 @@ async function quickOrderAction(request: Request, user: Awaited<ReturnType<typeo
     poNumber: value.poNumber,
     user,
     payment: value.payment,
+    remember: { addressId: value.addressId, save: value.saveAddress },
   });
-  if (!placed.ok && "payment" in placed) {
-    return dataWithInit<ActionData>(
-      { result: submission.reply({ fieldErrors: { payment: [placed.payment.message] } }), checks, stamp },
-      { status: placed.payment.status },
-    );
-  }
   if (!placed.ok) {
-    if (placed.refusal) {
-      return dataWithInit<ActionData>(
-        { result: submission.reply({ formErrors: [placed.refusal] }), checks, stamp },
-        { status: 409 },
-      );
-    }
-    // Stock or a part changed between the check and the order: say so on each line.
-    for (const failure of placed.failures) checks[failure.index].problem = failure;
-    return dataWithInit<ActionData>(
-      { result: submission.reply({ formErrors: ["Nothing was ordered: fix the lines marked below"] }), checks, stamp },
-      { status: 409 },
-    );
+    const { result, status } = notPlacedReply(submission, placed, (failures) => {
+      // Stock or a part changed between the check and the order: said on each line.
+      for (const failure of failures) checks[failure.index].problem = failure;
+      return { formErrors: ["Nothing was ordered: fix the lines marked below"] };
+    });
+    return dataWithInit<ActionData>({ result, checks, stamp }, { status });
   }
-  if (value.addressId) await confirmSavedAddress(user.id, value.addressId, value.delivery);
-  if (value.saveAddress) await saveDeliveryToProfile(user.id, value);
   return redirectAfterOrder(placed.order);
 }
 

@@ -5,17 +5,18 @@
  * (`afterStep`), on the real services and the local database; the order is a cart checkout of two
  * lines, by card, on account, and on account over a buyer's limit (sent for approval).
  */
-import { describe, expect, test } from "vitest";
-import { Cart, claimCartForCheckout } from "~/models/cart.server";
+import { describe, expect, test, vi } from "vitest";
+import { Cart } from "~/models/cart.server";
 import { Company } from "~/models/company.server";
 import { Outbox } from "~/models/outbox.server";
 import { Part } from "~/models/part.server";
 import { CHECKOUT_STEPS } from "~/orders/checkout.server";
-import { checkoutClaimMs, newOrderId } from "~/orders/model/placing.server";
+import { newOrderId } from "~/orders/model/placing.server";
 import { Order } from "~/orders/model/schema.server";
 import { placeCustomerOrder } from "~/orders/service.server";
 import { createPart, createUser } from "../setup/factories";
 import { DETROIT } from "../fixtures/addresses";
+import { runSweepsNow } from "../setup/sweeps";
 
 const delivery = { phone: "+1 555 0100", delivery: DETROIT };
 
@@ -67,15 +68,13 @@ async function state(userId: string, partIds: string[]) {
 
 const mailOf = (orderId: string) => Outbox.countDocuments({ _id: { $regex: `^(order|approval):${orderId}:` } });
 
-/** The cart checkout as the cart screen runs it: claim the cart for a fresh order id, then place. */
+/** The cart checkout as the cart screen runs it: the cart's lines, for a fresh order id (its first step claims the cart). */
 async function checkOut(
   { buyer, lines }: Awaited<ReturnType<typeof shop>>,
   payment: Payment,
   afterStep?: (name: string) => void,
 ) {
   const orderId = newOrderId();
-  const claimed = await claimCartForCheckout(buyer.id, lines, orderId, checkoutClaimMs());
-  expect(claimed).toBeTruthy();
   const placing = placeCustomerOrder(
     { lines, ...delivery, user: buyer, orderId, fromCart: true, payment: payment === "card" ? "card" : "account" },
     { afterStep },
@@ -87,6 +86,7 @@ describe("checkout as a workflow", () => {
   test("its steps, in the order they run", () => {
     expect(CHECKOUT_STEPS).toEqual([
       "claim-cart",
+      "check-payment-terms",
       "validate-lines",
       "price-and-tax",
       "check-caps-and-credit",
@@ -94,6 +94,7 @@ describe("checkout as a workflow", () => {
       "hold-stock",
       "confirm-or-send-for-approval",
       "raise-events",
+      "remember-address",
     ]);
   });
 
@@ -103,8 +104,9 @@ describe("checkout as a workflow", () => {
       const partIds = setup.parts.map((part) => part.id);
       const before = await state(setup.buyer.id, partIds);
       expect(before.claimed).toBe(false);
-      // Every step but the last: once the last has run the order is placed and stays.
-      for (const failing of CHECKOUT_STEPS.slice(0, -1)) {
+      // Every step before the order is confirmed: from then on the order is placed and stays.
+      const commit = CHECKOUT_STEPS.indexOf("confirm-or-send-for-approval");
+      for (const failing of CHECKOUT_STEPS.slice(0, commit)) {
         const ran: string[] = [];
         const { orderId, placing } = await checkOut(setup, payment, (name) => {
           ran.push(name);
@@ -117,6 +119,24 @@ describe("checkout as a workflow", () => {
         expect(await state(setup.buyer.id, partIds), `after a failure after ${failing}`).toEqual(before);
       }
 
+      // A failure once the order is confirmed: placed all the same, and the sweeps empty the cart,
+      // number an invoice on account and send the mail the last step did not.
+      const cut = await checkOut(setup, payment, (name) => {
+        if (name === "confirm-or-send-for-approval") throw new Error("cut after the confirmation");
+      });
+      const error = vi.spyOn(console, "error").mockImplementation(() => {});
+      expect((await cut.placing).ok).toBe(true);
+      error.mockRestore();
+      expect(await mailOf(cut.orderId)).toBe(0);
+      await runSweepsNow();
+      expect(await mailOf(cut.orderId)).toBeGreaterThan(0);
+      const swept = await Order.findById(cut.orderId).lean();
+      expect(swept?.eventsPending ?? []).toEqual([]);
+      if (payment === "account") expect(swept?.invoiceNumber).toBeGreaterThan(0);
+      expect(await state(setup.buyer.id, partIds)).toMatchObject({ cartLines: [], claimed: false, orders: 1 });
+      // The customer fills the cart again and checks it out whole.
+      await Cart.updateOne({ userId: setup.buyer.id }, { $set: { lines: setup.lines, version: 2 } });
+
       const { orderId, placing } = await checkOut(setup, payment);
       const placed = await placing;
       expect(placed.ok).toBe(true);
@@ -124,9 +144,9 @@ describe("checkout as a workflow", () => {
       expect(order?.status).toBe({ card: "unpaid", account: "account", approval: "approval" }[payment]);
       if (payment === "account") expect(order?.invoiceNumber).toBeGreaterThan(0);
       const after = await state(setup.buyer.id, partIds);
-      expect(after.parts.map((part: { available: number }) => part.available)).toEqual([380, 200]);
-      expect(after.parts.map((part: { holds: unknown[] }) => part.holds.length)).toEqual([1, 1]);
-      expect(after).toMatchObject({ cartLines: [], claimed: false, orders: 1 });
+      expect(after.parts.map((part: { available: number }) => part.available)).toEqual([260, 100]);
+      expect(after.parts.map((part: { holds: unknown[] }) => part.holds.length)).toEqual([2, 2]);
+      expect(after).toMatchObject({ cartLines: [], claimed: false, orders: 2 });
       // Its mail: the order placed to the customer, or the owner's approval request.
       expect(await mailOf(orderId)).toBeGreaterThan(0);
     });

@@ -47,7 +47,7 @@ export async function approveOrder(orderId: string, companyId: string, { by, not
           ...(note ? { note } : {}),
         },
       },
-      $addToSet: { eventsPending: "placed" },
+      $addToSet: { eventsPending: { $each: ["placed", "decided"] } },
       // The wait's hold (and its reminder) ends: an order on account is bounded by credit instead.
       $unset: onAccount ? { holdUntil: "", holdReminderAt: "" } : { holdReminderAt: "" },
     },
@@ -63,6 +63,7 @@ export async function declineOrder(orderId: string, companyId: string, { by, not
   if (!current) return null;
   return endUnpaidOrder({ _id: orderId, companyId }, "cancelled", {
     from: "approval",
+    events: ["decided"],
     set: {
       approval: {
         limitCents: current.approval?.limitCents,

@@ -5,7 +5,7 @@
 import { dropCheckoutClaim, emptyCheckedOutCart, listStaleCheckoutClaims } from "~/models/cart.server";
 import { isObjectId } from "~/models/part.server";
 import { releaseHolds } from "~/models/stock-holds.server";
-import { ENDED_UNPAID_STATUSES, Order } from "./schema.server";
+import { ENDED_UNPAID_STATUSES, Order, type OrderEventKind } from "./schema.server";
 import { toOrderView, type OrderView } from "./view.server";
 import { type CustomerScope, scopeFilter } from "./reads.server";
 
@@ -24,14 +24,18 @@ const HOLDING_UNPAID: WaitingStatus[] = ["unpaid", "approval"];
 export async function endUnpaidOrder(
   filter: Record<string, unknown>,
   status: (typeof ENDED_UNPAID_STATUSES)[number],
-  { from = "unpaid", set = {} }: { from?: WaitingStatus | WaitingStatus[]; set?: Record<string, unknown> } = {},
+  {
+    from = "unpaid",
+    set = {},
+    events = [],
+  }: { from?: WaitingStatus | WaitingStatus[]; set?: Record<string, unknown>; events?: OrderEventKind[] } = {},
 ) {
   const doc = await Order.findOneAndUpdate(
     // An order with money recorded against it is not ended here: the payment is reversed first.
     { ...filter, status: Array.isArray(from) ? { $in: from } : from, paidCents: { $in: [0, null] } },
     {
       $set: { ...set, status, [ENDED_AT[status]]: new Date(), stockPending: "release" },
-      $addToSet: { eventsPending: status },
+      $addToSet: { eventsPending: { $each: [status, ...events] } },
     },
     { returnDocument: "after" },
   ).lean();

@@ -73,7 +73,7 @@ export async function confirmOrder(orderId: string, lowStockPartIds: string[] = 
           status: waits ? "approval" : onAccount ? "account" : "unpaid",
           ...(onAccount && !waits ? { invoicePending: true } : {}),
           ...(onAccount && !waits ? {} : { holdUntil: new Date(Date.now() + stockSettings().holdMs) }),
-          ...(waits ? {} : { eventsPending: ["placed"] }),
+          eventsPending: [waits ? "approval" : "placed"],
           ...(lowStockPartIds.length ? { lowStockPartIds } : {}),
         },
         $unset: { reserveBy: "" },

@@ -59,6 +59,10 @@ export const ORDER_EVENT_KINDS = [
   "return",
   "credit",
   "refund",
+  /** The owners' mail that an order waits for their approval. */
+  "approval",
+  /** The buyer's mail that an owner approved or declined their order. */
+  "decided",
 ] as const;
 export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
 
