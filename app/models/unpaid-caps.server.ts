@@ -1,6 +1,6 @@
 import type { UnpaidCaps } from "~/domain/order-caps";
 import { modelSettings } from "./settings.server";
-import { getUserById } from "./user.server";
+import { getUserById, type UserView } from "./user.server";
 
 /** The shop's caps for an account with (or without) a verified email. */
 export function shopUnpaidCaps(verified: boolean) {
@@ -8,8 +8,9 @@ export function shopUnpaidCaps(verified: boolean) {
   return { ...(verified ? caps.verified : caps.unverified), verified };
 }
 
-export async function unpaidCapsOf(userId: string): Promise<UnpaidCaps> {
-  const user = await getUserById(userId);
+/** The caps of a customer (as read just now, or read here by id). */
+export async function unpaidCapsOf(customer: string | UserView): Promise<UnpaidCaps> {
+  const user = typeof customer === "string" ? await getUserById(customer) : customer;
   const verified = Boolean(user?.emailVerified);
   const shop = shopUnpaidCaps(verified);
   const orders = user?.unpaidCaps.orders ?? shop.orders;

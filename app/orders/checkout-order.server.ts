@@ -100,6 +100,12 @@ export async function reorderedFromNumber(reorderedFrom: string | null | undefin
   return (await Order.findById(reorderedFrom, { number: 1 }).lean())?.number ?? null;
 }
 
+/** Over the buyer's limit per order: the order waits for an owner's approval. */
+export function orderWaitsForApproval(c: Checkout) {
+  const limit = c.input.spendingLimitCents ?? null;
+  return limit !== null && c.priced!.totalCents > limit;
+}
+
 export function orderFields(c: Checkout, sourceNumber: number | null) {
   const { input, priced } = c;
   const { user, poNumber, onAccount, pricing } = input;
@@ -146,9 +152,7 @@ export function orderFields(c: Checkout, sourceNumber: number | null) {
           dueAt: new Date(placedAt.getTime() + onAccount.termsDays * DAY_MS),
         }
       : { paymentMethod: input.bankTransfer ? ("bank-transfer" as const) : ("card" as const) }),
-    ...(limit !== null && priced!.totalCents > limit
-      ? { approvalRequired: true, approval: { limitCents: limit } }
-      : {}),
+    ...(orderWaitsForApproval(c) ? { approvalRequired: true, approval: { limitCents: limit } } : {}),
     status: "reserving" as const,
     reserveBy: new Date(placedAt.getTime() + stockSettings().reserveMs),
     createdAt: placedAt,

@@ -46,6 +46,7 @@ import {
   failureOf,
   reorderedFromNumber,
   orderFields,
+  orderWaitsForApproval,
 } from "./checkout-order.server";
 
 /** What the steps share: the request, then what each step found or wrote. */
@@ -60,6 +61,8 @@ export type Checkout = {
   order: OrderView | null;
   /** The past order the claimed cart was a reorder of. */
   reorderedFrom: string | null;
+  /** A line took less than its quantity from the shelf: the rest waits on backorder. */
+  backordered: boolean;
 };
 
 /** Said when the total with tax is not the one the buyer was shown (another address, a price changed). */
@@ -152,7 +155,8 @@ const CHECKOUT = defineWorkflow<Checkout, Refusal>("checkout", [
     // A card order within the customer's caps on unpaid orders; one on account within the credit limit.
     name: "check-caps-and-credit",
     run: async (c) => {
-      c.caps = c.input.onAccount ? null : await unpaidCapsOf(c.input.user.id);
+      const placer = c.input.placer?.id === c.input.user.id ? c.input.placer : c.input.user.id;
+      c.caps = c.input.onAccount ? null : await unpaidCapsOf(placer);
       return overCaps(c);
     },
   },
@@ -190,6 +194,7 @@ const CHECKOUT = defineWorkflow<Checkout, Refusal>("checkout", [
           heldLines,
         );
       }
+      c.backordered = held.some((part) => (part?.backordered ?? 0) > 0);
       c.belowMinimum = held.filter(
         (part): part is NonNullable<typeof part> => part !== null && part.availableQuantity < part.minOrderQuantity,
       );
@@ -220,9 +225,11 @@ const CHECKOUT = defineWorkflow<Checkout, Refusal>("checkout", [
       c.order = await confirmOrder(
         c.id,
         c.belowMinimum.map((part) => part.id),
+        // What the order was written with: not read back.
+        { onAccount: Boolean(c.input.onAccount), waits: orderWaitsForApproval(c) },
       );
       if (!c.order) return refuse({ refusal: TOOK_TOO_LONG });
-      c.order = (await noteBackorders(c)) ?? c.order;
+      if (c.backordered) c.order = (await noteBackorders(c)) ?? c.order;
       return { orderId: c.id };
     },
     resume: async (c) => {
@@ -250,7 +257,7 @@ const CHECKOUT = defineWorkflow<Checkout, Refusal>("checkout", [
         const placer = c.input.placer ?? (await getUserById(c.input.user.id));
         if (placer) await raiseApprovalNeeded(order, placer);
       } else {
-        await raiseOrderEvent({ type: "orderPlaced", order, belowMinimum: c.belowMinimum });
+        await raiseOrderEvent({ type: "orderPlaced", order, belowMinimum: c.belowMinimum, customer: c.input.placer });
       }
     },
     // The sweep leaves the event to the order event sweep, which finds it noted on the order.
@@ -320,6 +327,7 @@ export async function placeOrder(
     belowMinimum: [],
     order: null,
     reorderedFrom: input.reorderedFrom ?? null,
+    backordered: false,
   };
   const result = await CHECKOUT.run(checkout, options);
   if (!result.ok) return result.stop;
@@ -351,6 +359,7 @@ export async function finishLeftReserving({ now = new Date(), limit = 200 } = {}
       belowMinimum: [],
       order,
       reorderedFrom: null,
+      backordered: false,
     };
     const result = await CHECKOUT.run(checkout, { resumeAt: "hold-stock" });
     if (result.ok) confirmed++;

@@ -10,6 +10,7 @@ import { markEventRaised } from "~/orders/model/events.server";
 import { type OrderEventKind } from "~/orders/model/schema.server";
 import { type OrderView } from "~/orders/model/view.server";
 import type { EmailPart } from "~/emails/orders";
+import type { UserView } from "~/models/user.server";
 import {
   mailBackorderAllocated,
   mailOrderEnded,
@@ -24,7 +25,7 @@ import {
 import { queueOrderWebhooks } from "./webhook-events.server";
 
 export type OrderEvent =
-  | { type: "orderPlaced"; order: OrderView; belowMinimum: EmailPart[] }
+  | { type: "orderPlaced"; order: OrderView; belowMinimum: EmailPart[]; customer?: UserView }
   | { type: "orderPaid"; order: OrderView }
   | { type: "orderShipped"; order: OrderView }
   | { type: "orderCancelled"; order: OrderView; by: "customer" | "shop" }
@@ -70,7 +71,7 @@ export function pendingNoteOf(event: OrderEvent): OrderEventKind {
 function mailSubscriber(event: OrderEvent) {
   switch (event.type) {
     case "orderPlaced":
-      return mailOrderPlaced(event.order, event.belowMinimum);
+      return mailOrderPlaced(event.order, event.belowMinimum, event.customer);
     case "orderPaid":
       return mailOrderPaid(event.order);
     case "orderShipped":

@@ -16,7 +16,7 @@ import { ReturnEmail, returnSubject } from "~/emails/returns";
 import { CreditNoteEmail, creditNoteSubject } from "~/emails/credit-notes";
 import { creditNotePath } from "~/domain/credit-notes";
 import type { OrderView } from "~/orders/model/view.server";
-import { getUserById, listAdminRecipients } from "~/models/user.server";
+import { getUserById, listAdminRecipients, type UserView } from "~/models/user.server";
 import { queueEmail, shopUrl } from "~/services/email.server";
 import { orderPath } from "~/domain/order-lines";
 import { formatDateTime } from "~/format";
@@ -54,9 +54,17 @@ async function mailCustomer(
     subject,
     essential,
     body,
-  }: { key: string; subject: string; essential: boolean; body: (links: { unsubscribeUrl?: string }) => ReactElement },
+    customer,
+  }: {
+    key: string;
+    subject: string;
+    essential: boolean;
+    body: (links: { unsubscribeUrl?: string }) => ReactElement;
+    /** The customer as the caller just read them (checkout): not read again. */
+    customer?: UserView;
+  },
 ) {
-  const user = await getUserById(order.userId);
+  const user = customer?.id === order.userId ? customer : await getUserById(order.userId);
   if (!essential && user && !user.orderUpdateEmails) return;
   const unsubscribe = !essential && user ? unsubscribeUrl(user.id) : undefined;
   await queueEmail({
@@ -80,9 +88,10 @@ async function mailAdmins(key: string, subject: string, body: ReactElement) {
 const links = (order: { id: string }) => ({ shopUrl: shopUrl(), orderUrl: shopUrl(orderPath(order.id)) });
 
 /** Order placed (with the payment link), and to the admins each part whose stock it took below the minimum order. */
-export async function mailOrderPlaced(order: CustomerOrder, partsAfter: EmailPart[]) {
+export async function mailOrderPlaced(order: CustomerOrder, partsAfter: EmailPart[], customer?: UserView) {
   let written = await safely("order placed", () =>
     mailCustomer(order, {
+      customer,
       key: `order:${order.id}:placed`,
       subject: `Your PartsWorks ${orderName(order)} is placed`,
       essential: false,

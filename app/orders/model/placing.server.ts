@@ -59,8 +59,15 @@ function isDuplicateNumber(error: unknown) {
  * expire); an order over its buyer's limit waits for approval, held for the same ORDER_HOLD_HOURS. Null when it is not reserving (any more). A confirmation the placing step or the sweep
  * already made returns the order as it is.
  */
-export async function confirmOrder(orderId: string, lowStockPartIds: string[] = []) {
-  const current = await Order.findById(orderId, { status: 1, paymentMethod: 1, approvalRequired: 1 }).lean();
+export async function confirmOrder(
+  orderId: string,
+  lowStockPartIds: string[] = [],
+  /** How the order was written (checkout knows): else read from it. */
+  written?: { onAccount: boolean; waits: boolean },
+) {
+  const current = written
+    ? { status: "reserving", paymentMethod: written.onAccount ? "account" : "card", approvalRequired: written.waits }
+    : await Order.findById(orderId, { status: 1, paymentMethod: 1, approvalRequired: 1 }).lean();
   if (current?.status === "reserving") {
     const onAccount = current.paymentMethod === "account";
     // Waiting for approval: held for the same window as an unpaid card order (an owner who never
