@@ -16,12 +16,28 @@ import { mailInbox, startMailCatcher, type MailCatcher } from "./server/mail-cat
 import { isFromThisMachine, isLocalUrl } from "./server/local-request";
 import { createLogger, requestLogger } from "./server/logger";
 import { shopMetrics } from "./server/metrics";
-import { remixRouteMatcher } from "./server/route-label";
-import { apiRouteMatcher, bodyLimit, knownMethods, sameOriginWrites, unreadBodies } from "./server/request-guards";
+import { labelOf, remixRouteMatcher } from "./server/route-label";
+import {
+  apiRouteMatcher,
+  bodyLimit,
+  knownMethods,
+  normalisedPath,
+  sameOriginWrites,
+  unreadBodies,
+} from "./server/request-guards";
 import { cspNonce, privateAnswers, securityHeaders } from "./server/security-headers";
 import { gracefulShutdown } from "./server/shutdown";
+import { startTracing } from "./server/tracing";
 
 if (existsSync(".env") && typeof process.loadEnvFile === "function") process.loadEnvFile(".env");
+
+// --- Traces -------------------------------------------------------------------------------------
+// Only with OTEL_EXPORTER_OTLP_ENDPOINT (docs/monitoring.md, "Traces"), started before the build is
+// imported: it instruments the database driver the build loads. Off, neither the SDK nor an
+// instrumentation is loaded. The settings are taken as they are here, as BUILD_DIR is (server/env.ts checks them too).
+const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT
+  ? await startTracing({ serviceName: process.env.OTEL_SERVICE_NAME || "partsworks-shop" })
+  : undefined;
 
 // --- Remix build -------------------------------------------------------------------------------
 // The app comes from the build alone: its server entry hands over what this file needs of it
@@ -34,7 +50,17 @@ async function importBuild(fresh = false): Promise<ServerBuild> {
   return import(fresh ? `${url}?t=${Date.now()}` : url);
 }
 const runtimeOf = (build: ServerBuild) => (build.entry.module as unknown as { shopRuntime: ShopRuntime }).shopRuntime;
-const firstBuild = await importBuild();
+/**
+ * A setting the shop cannot start with (server/env.ts): its one line, exit 1. The build's modules
+ * read the settings as they load, so this may come from the import itself, where the build's own
+ * EnvError class is not known yet: it goes by its name.
+ */
+function refuseSettings(error: unknown): never {
+  if (!(error instanceof Error) || error.name !== "EnvError") throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+const firstBuild = await importBuild().catch(refuseSettings);
 /** The app of the build being served (in development, the latest rebuild's). */
 let runtime = runtimeOf(firstBuild);
 const { db } = runtime;
@@ -43,14 +69,12 @@ let env: ReturnType<ShopRuntime["env"]["getEnv"]>;
 try {
   env = runtime.env.getEnv();
 } catch (error) {
-  if (error instanceof runtime.env.EnvError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
+  refuseSettings(error);
 }
 
-const logger = createLogger(env.LOG_LEVEL);
+const logger = createLogger(env.LOG_LEVEL, tracing?.traceIds);
+// The app's own lines (a sweep that failed, a step left to a sweep) go through this logger too.
+runtime.useLogger(logger);
 const isDev = env.NODE_ENV === "development";
 
 // --- Database ---------------------------------------------------------------------------------
@@ -111,9 +135,22 @@ try {
     !isLocalDbError(error)
   )
     throw error;
-  console.error(`Cannot start: ${db.isDbFullError(error) ? "the database's disk is full" : oneLine(error)}`);
+  console.error(`Cannot start: ${db.isDbFullError(error) ? diskFull(error, Boolean(localDb)) : oneLine(error)}`);
   await localDb?.stop();
   process.exit(1);
+}
+
+/**
+ * A full disk at start, in one line. The embedded database refuses writes below a margin of free
+ * space (scripts/local-db/LocalMongo.java): the line says how much, and the setting that sets it.
+ */
+function diskFull(error: unknown, embedded: boolean) {
+  const said = oneLine(error);
+  if (!embedded || !/less than \d+ MB free/.test(said)) return `the database's disk is full (${said})`;
+  return (
+    `the database's disk is full: ${said.replace(/^disk full: /, "")}, the margin the embedded database keeps ` +
+    "(LOCAL_DB_MIN_FREE_MB, 64 by default)"
+  );
 }
 
 // --- Mail ---------------------------------------------------------------------------------------
@@ -160,8 +197,10 @@ const outage = dbOutageGuard({
 });
 outage.start();
 function remixHandler(build: ServerBuild) {
+  const served = outage.wrapBuild(withPageUrls(build));
   return createRequestHandler({
-    build: outage.wrapBuild(withPageUrls(build)),
+    // With tracing on, each loader and action in a span of its own (server/tracing.ts).
+    build: tracing ? tracing.withRouteSpans(served) : served,
     mode: env.NODE_ENV,
     getLoadContext: (req, res) => ({
       cspNonce: res.locals.cspNonce as string,
@@ -177,6 +216,8 @@ let handleRemix = remixHandler(firstBuild);
 let isApiRoute = apiRouteMatcher(firstBuild.routes);
 // Which Remix route a path reaches: the label of its request metrics (server/route-label.ts).
 let routeOf = remixRouteMatcher(firstBuild.routes);
+// A request's span is named after that route too (`GET routes/parts.$id`).
+tracing?.labelRequests((url) => labelOf(normalisedPath(url), routeOf));
 if (isDev) {
   // `remix dev --manual` rebuilds; load the new build and tell the dev server it is live.
   broadcastDevReady(firstBuild);
@@ -187,6 +228,7 @@ if (isDev) {
       const next = await importBuild(true);
       // The rebuilt app gets the shop's settings as the first did when it connected.
       runtimeOf(next).db.provideModelSettingsFromEnv();
+      runtimeOf(next).useLogger(logger);
       runtime = runtimeOf(next);
       handleRemix = remixHandler(next);
       isApiRoute = apiRouteMatcher(next.routes);
@@ -217,6 +259,7 @@ const shutdown = gracefulShutdown({
       },
     },
     { name: "the local database", run: async () => localDb?.stop() },
+    { name: "the traces still to send", run: async (msLeft) => tracing?.shutdown(Math.max(0, msLeft - 1000)) },
   ],
 });
 app.use(shutdown.closeConnections);

@@ -6,6 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { DocumentStream } from "~/services/document-stream.server";
 import { NonceProvider } from "~/hooks/nonce";
 import { RequestIdProvider } from "~/hooks/request-id";
+import { logFailure } from "~/services/log.server";
 
 /**
  * How long single fetch waits for a loader's promises (the home page's reviews) before it rejects
@@ -78,5 +79,5 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
   if (context?.logger) context.logger.error({ err: error }, "request failed");
-  else console.error(error);
+  else logFailure("request failed", error);
 };

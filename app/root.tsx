@@ -12,7 +12,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { errorTitle, GeneralErrorBoundary } from "~/components/error-boundary";
 import { Footer, Navbar } from "~/components/layout";
 import { FocusAfterSubmit } from "~/components/focus-after-submit";
 import { FirstErrorScope } from "~/components/forms";
@@ -66,8 +66,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export type RootLoader = typeof loader;
 
-export const meta: MetaFunction = () => [
-  { title: "PartsWorks — car parts direct from the manufacturer" },
+// A page whose error the root's boundary shows (its own loader failed: the database away) says what happened.
+export const meta: MetaFunction = ({ error }) => [
+  { title: error ? `${errorTitle(error)} — PartsWorks` : "PartsWorks — car parts direct from the manufacturer" },
   {
     name: "description",
     content: "Order car parts in bulk direct from the manufacturer, pay by card, pick up in 30 minutes.",

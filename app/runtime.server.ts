@@ -2,11 +2,12 @@
  * What the Express server (server.ts) takes from the app, handed over by the Remix build (its
  * server entry exports it): the database connection and its health, migrations, the demo data, the
  * workers, the request context and timing middleware, the readings /metrics takes, and the
- * validated settings. So each of these modules is loaded once per process, from the build, and
- * server.ts bundles none of app/.
+ * validated settings; it takes the shop's logger for the app's own lines (server/log-line.ts). So
+ * each of these modules is loaded once per process, from the build, and server.ts bundles none of app/.
  */
-import { requestContext, requestContextOf, serverTiming } from "../server/request-context";
-import { EnvError, getEnv, isGoogleConfigured, isStripeConfigured, TRUST_PROXY_COUNT_WARNING } from "../server/env";
+import type { Logger } from "pino";
+import { requestContext, requestContextOf, serverTiming, useShopLogger } from "../server/request-context";
+import { getEnv, isGoogleConfigured, isStripeConfigured, TRUST_PROXY_COUNT_WARNING } from "../server/env";
 import { backfillCatalogueKeys } from "~/models/part-catalogue.server";
 import { startStockJobs } from "~/orders/stock-jobs.server";
 import {
@@ -28,8 +29,21 @@ import { sweepOrderEvents } from "~/orders/event-sweep.server";
 import { migrateDb } from "~/services/migrate.server";
 import { pdfQueue, readShopGauges } from "~/orders/metrics.server";
 
+/**
+ * The database's faults the shop gets over by itself, named for the one-line log; a job still
+ * running when the shop closes its connection to stop is one of them.
+ */
+const databaseFault = (error: unknown) =>
+  isDbFullError(error)
+    ? "disk full"
+    : isDbUnavailableError(error) || (error instanceof Error && error.name === "MongoClientClosedError")
+      ? "database unavailable"
+      : isDbBusyError(error)
+        ? "database busy"
+        : null;
+
 export const shopRuntime = {
-  env: { EnvError, getEnv, isGoogleConfigured, isStripeConfigured, TRUST_PROXY_COUNT_WARNING },
+  env: { getEnv, isGoogleConfigured, isStripeConfigured, TRUST_PROXY_COUNT_WARNING },
   db: {
     checkDbHealth,
     connectDb,
@@ -52,6 +66,7 @@ export const shopRuntime = {
   startStockJobs,
   requestContext,
   requestContextOf,
+  useLogger: (logger: Logger) => useShopLogger(logger, databaseFault),
   serverTiming,
   metrics: { readShopGauges, pdfQueue },
 };

@@ -4,6 +4,7 @@ import path from "node:path";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { DEFAULT_CHROMIUM_PATH } from "../shared/chromium";
+import { unwritableBecause } from "../shared/writable-directory";
 
 /** Empty strings (as copied from .env.example) count as unset. */
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
@@ -218,9 +219,22 @@ const schema = z.object({
    * (server/metrics.ts); unset, /metrics answers only to this machine without a proxy.
    */
   METRICS_TOKEN: optional(z.string().min(32, "must be at least 32 characters")),
+  /**
+   * Traces (server/tracing.ts, docs/monitoring.md): the OTLP collector spans go to, e.g.
+   * http://localhost:4318; unset, tracing is off and the SDK is not even loaded. The service's
+   * name on them. server.ts reads both before this check, as it starts tracing before the build.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optional(
+    z.string().refine(isHttpUrl, "must be an http:// or https:// address, such as http://localhost:4318"),
+  ),
+  OTEL_SERVICE_NAME: z.string().min(1).default("partsworks-shop"),
   /** `npm run bench` only: a folder of saved pages served at /__static (the static ceiling). */
   BENCH_STATIC_DIR: optional(z.string().min(1)),
 });
+
+function isHttpUrl(value: string) {
+  return URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol);
+}
 
 const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
@@ -245,25 +259,30 @@ export const TRUST_PROXY_COUNT_WARNING =
   "TRUST_PROXY is a count of proxies: any client that reaches the shop directly can choose its own address " +
   "with X-Forwarded-For. Set the proxies' addresses instead, e.g. TRUST_PROXY=loopback or TRUST_PROXY=10.0.0.0/8.";
 
-export class EnvError extends Error {}
+/** A setting the shop cannot start with: its message is the one line server.ts prints before exiting. */
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/** Every wrong setting in one line: "Cannot start: invalid settings: PORT: …; LOG_LEVEL: …". */
+const invalidSettings = (problems: string[]) => new EnvError(`Cannot start: invalid settings: ${problems.join("; ")}`);
 
 function readEnv(source: NodeJS.ProcessEnv): Env {
   const parsed = schema.safeParse(source);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`);
-    throw new EnvError(`Invalid environment variables:\n${lines.join("\n")}`);
+    throw invalidSettings(
+      parsed.error.issues.map((issue) => `${issue.path.join(".") || "(env)"}: ${issue.message.replace(/\s+/g, " ")}`),
+    );
   }
   const env = parsed.data;
   // Production on a real database (MONGODB_URI set) needs its own secret and mail server; without
   // MONGODB_URI it is a local demo, with a generated secret and its own mail catcher.
   if (env.NODE_ENV === "production" && env.MONGODB_URI) {
     const missing = [
-      env.SESSION_SECRET ? null : "  SESSION_SECRET: required in production (at least 32 random characters)",
-      env.SMTP_URL
-        ? null
-        : "  SMTP_URL: required in production (the SMTP server mail goes through, smtp:// or smtps://)",
+      env.SESSION_SECRET ? null : "SESSION_SECRET: required in production (at least 32 random characters)",
+      env.SMTP_URL ? null : "SMTP_URL: required in production (the SMTP server mail goes through, smtp:// or smtps://)",
     ].filter((line) => line !== null);
-    if (missing.length) throw new EnvError(`Invalid environment variables:\n${missing.join("\n")}`);
+    if (missing.length) throw invalidSettings(missing);
   }
   return {
     ...env,
@@ -282,7 +301,7 @@ function localSessionSecret(dataDir: string) {
     writeFileSync(file, secret, { mode: 0o600 });
   } catch (error) {
     // A read-only or missing data directory: one line at start, not a stack.
-    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    const code = unwritableBecause(path.dirname(file)) ?? (error as NodeJS.ErrnoException).code ?? "error";
     throw new EnvError(`Cannot start: the data directory ${path.resolve(dataDir)} cannot be written (${code})`);
   }
   return secret;

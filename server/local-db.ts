@@ -1,7 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { unwritableBecause } from "../shared/writable-directory";
 
 /**
  * The local MongoDB-compatible database (mongo-java-server with its H2 file backend), used when no
@@ -106,26 +107,8 @@ export async function startLocalDb({
  * permission, no such parent): the shop then stops at once instead of failing on its first write.
  */
 export function checkDataDirectory(directory: string) {
-  const tryWrite = (where: string) => {
-    const probe = path.join(where, `.write-check-${process.pid}`);
-    writeFileSync(probe, "");
-    rmSync(probe);
-  };
-  try {
-    mkdirSync(directory, { recursive: true });
-    tryWrite(directory);
-  } catch (error) {
-    let code = (error as NodeJS.ErrnoException).code ?? "error";
-    // A recursive mkdir on a read-only disk says ENOENT: the nearest folder that exists says why.
-    let existing = path.dirname(directory);
-    while (!existsSync(existing) && existing !== path.dirname(existing)) existing = path.dirname(existing);
-    try {
-      if (code === "ENOENT") tryWrite(existing);
-    } catch (cause) {
-      code = (cause as NodeJS.ErrnoException).code ?? code;
-    }
-    throw new LocalDbError(`the data directory ${directory} cannot be written (${code})`);
-  }
+  const code = unwritableBecause(directory);
+  if (code) throw new LocalDbError(`the data directory ${directory} cannot be written (${code})`);
 }
 
 /**
@@ -234,9 +217,10 @@ function waitForReady(child: ChildProcess) {
       clearTimeout(timer);
       reject(new LocalDbError(`the local database could not be started: ${error.message}`));
     });
-    child.once("exit", (code) => {
+    child.once("exit", (code, signal) => {
       clearTimeout(timer);
-      reject(new LocalDbError(`the local database exited (${code}) before it was ready: ${lastLine(output)}`));
+      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      reject(new LocalDbError(`the local database ${how} before it was ready: ${lastLine(output)}`));
     });
   });
 }

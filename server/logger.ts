@@ -7,9 +7,10 @@ import { pinoHttp } from "pino-http";
  * Structured logs: one JSON line per request (method, path, status, duration, request id, the
  * signed-in user's id) and errors with their stack, on the server only. Query strings, headers,
  * cookies and bodies are never logged: they carry passwords, reset and unsubscribe tokens.
+ * With tracing on, `traceIds` (server/tracing.ts) adds the active span's `trace_id` and `span_id`.
  */
-export function createLogger(level: string) {
-  return pino({ level, base: { service: "partsworks-shop" } });
+export function createLogger(level: string, traceIds?: () => object) {
+  return pino({ level, base: { service: "partsworks-shop" }, ...(traceIds ? { mixin: traceIds } : {}) });
 }
 
 /** A request id a proxy may hand on: letters, digits and a few separators, at most 128 characters. */
@@ -50,8 +51,17 @@ export function requestLogger(logger: Logger, userOf: (res: ServerResponse) => s
       return userId ? { userId } : {};
     },
     customLogLevel(_req, res, error): LevelWithSilent {
+      // A 503 is the outage guard's answer while the database is away or full: it said why, once.
+      if (!error && res.statusCode === 503) return "warn";
       if (error || res.statusCode >= 500) return "error";
       return "info";
+    },
+    // A 5xx answered without an error thrown gets none made up (pino-http's own, whose stack says
+    // nothing): what went wrong was logged where it happened.
+    customErrorObject: (_req, res, error, fields: Record<string, unknown>) => {
+      if (error.message !== `failed with status code ${res.statusCode}`) return fields;
+      const { err: _madeUp, ...rest } = fields;
+      return rest;
     },
     customSuccessMessage: (req, res, ms) => `${req.method} ${(req.url ?? "").split("?")[0]} ${res.statusCode} ${ms}ms`,
     customErrorMessage: (req, res) => `${req.method} ${(req.url ?? "").split("?")[0]} ${res.statusCode}`,

@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 import { REQUEST_ID_ATTRIBUTE, useRequestId } from "~/hooks/request-id";
+import { CANNOT_SAVE } from "../../shared/outage-words";
 
 const titles: Record<number, string> = {
   400: "That request could not be understood",
@@ -10,11 +11,22 @@ const titles: Record<number, string> = {
   503: "We'll be right back",
 };
 
+/**
+ * What an error page is titled, on the page and in its <title> (a route's `meta` gets the error):
+ * a 503 for a full database disk says nothing can be saved, any other 503 that we'll be right back.
+ */
+export function errorTitle(error: unknown) {
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  if (status === 503 && isRouteErrorResponse(error) && String(error.data).startsWith(CANNOT_SAVE))
+    return "We cannot save changes right now";
+  return titles[status] ?? "Something went wrong on our side";
+}
+
 /** One error page for every route: the status, a plain explanation and ways forward. */
 export function GeneralErrorBoundary() {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title = titles[status] ?? "Something went wrong on our side";
+  const title = errorTitle(error);
   const detail =
     isRouteErrorResponse(error) && typeof error.data === "string" && error.data.length < 200
       ? error.data

@@ -1,3 +1,4 @@
+import { logFailure } from "../../server/request-context";
 /**
  * The company's details and address book, kept on the company document (company.server.ts); the
  * functions take the person acting and work on their company. Every change is one atomic update of
@@ -64,7 +65,7 @@ export async function saveDeliveryToProfile(
     );
   } catch (error) {
     // The order is placed already: a failure here must not make it look failed to the buyer.
-    console.error(`Saving the delivery address of user ${userId} to the address book failed`, error);
+    logFailure(`Saving the delivery address of user ${userId} to the address book failed (the order stands)`, error);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
-import { ErrorPage } from "~/components/error-boundary";
+import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { ErrorPage, errorTitle, GeneralErrorBoundary } from "~/components/error-boundary";
 
 /** Unknown paths: a 404 with the error image. */
 export async function loader() {
@@ -10,9 +11,13 @@ export default function NotFound() {
   return <ErrorPage status={404} title="We could not find that page" />;
 }
 
-export const meta: MetaFunction = () => [{ title: "Page not found — PartsWorks" }];
+// While the database is away every loader answers 503, this one too (server/db-outage.ts): that page says so.
+export const meta: MetaFunction = ({ error }) => [
+  { title: `${isNotFound(error) ? "Page not found" : errorTitle(error)} — PartsWorks` },
+];
 
 export function ErrorBoundary() {
+  if (!isNotFound(useRouteError())) return <GeneralErrorBoundary />;
   return (
     <ErrorPage
       status={404}
@@ -21,3 +26,5 @@ export function ErrorBoundary() {
     />
   );
 }
+
+const isNotFound = (error: unknown) => isRouteErrorResponse(error) && error.status === 404;

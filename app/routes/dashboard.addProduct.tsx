@@ -13,6 +13,7 @@ import { DEFAULT_BRAND } from "~/domain/catalogue";
 import { newPartSchema } from "~/forms/catalogue-forms";
 import { parseForm, readForm } from "~/services/form.server";
 import { DEFAULT_MIN_ORDER, dollarsToCents } from "~/forms/shop-forms";
+import { logFailure } from "~/services/log.server";
 
 const FAILED_TO_ADD = "Failed to add the part";
 
@@ -67,7 +68,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       );
     }
   } catch (error) {
-    console.error(error);
+    logFailure("Adding a part failed", error);
     return data(submission.reply({ formErrors: [FAILED_TO_ADD] }), { status: 500 });
   }
   return redirectWithSuccess("/dashboard/manageProducts", "Part added successfully");

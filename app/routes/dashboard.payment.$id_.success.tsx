@@ -9,6 +9,7 @@ import { formatCents } from "~/format";
 import { describeOrder } from "~/domain/order-lines";
 import { confirmReturnFromStripe, type ReturnCheck } from "~/orders/card-payments.server";
 import { getStripe } from "~/services/stripe.server";
+import { logFailure } from "~/services/log.server";
 
 const PAYMENT_COMPLETED = "Congrats! Your payment is completed.";
 
@@ -50,7 +51,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       }));
       order = (await getOwnOrder(order.id, user)) ?? order;
     } catch (error) {
-      console.error(`Checking the payment of order ${order.id} with Stripe failed`, error);
+      logFailure(`Checking the payment of order ${order.id} with Stripe failed (the page says to check again)`, error);
       check = "unreachable";
     }
   }

@@ -3,6 +3,7 @@ import { getEnv } from "~/services/env.server";
 import { readLimitedBody } from "~/services/form.server";
 import { handleStripeEvent } from "~/orders/card-payments.server";
 import { verifyWebhook, WebhookSignatureError } from "~/services/stripe.server";
+import { appLogger, logFailure } from "~/services/log.server";
 
 /** Stripe's events are a few kilobytes; anything far larger is not from Stripe. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -21,7 +22,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const secret = getEnv().STRIPE_WEBHOOK_SECRET;
   if (!secret) {
     // Anyone can post here: the answer names no setting; the shop's log tells the operator.
-    console.error("A Stripe webhook arrived, but STRIPE_WEBHOOK_SECRET is not set: it was not applied.");
+    appLogger().error("A Stripe webhook arrived, but STRIPE_WEBHOOK_SECRET is not set: it was not applied");
     return Response.json({ error: "Webhooks are not accepted yet" }, { status: 503, headers: noStore });
   }
   const raw = await readLimitedBody(request, MAX_BODY_BYTES);
@@ -43,7 +44,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return Response.json({ received: true, result }, { headers: noStore });
   } catch (error) {
     // Not applied: answer 500 so that Stripe delivers the event again later.
-    console.error(`Stripe event ${event.id} (${event.type}) could not be applied`, error);
+    logFailure(`Stripe event ${event.id} (${event.type}) could not be applied; Stripe sends it again`, error);
     return Response.json({ error: "The event could not be applied" }, { status: 500, headers: noStore });
   }
 }

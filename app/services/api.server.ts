@@ -1,3 +1,4 @@
+import { logFailure } from "../../server/request-context";
 /**
  * What every /api/v1 call shares: the caller's key (Bearer only; a session cookie is never read),
  * its scope, the rate limit per key, errors as application/problem+json (RFC 9457), JSON bodies
@@ -193,7 +194,7 @@ async function takeCall(keyId: string) {
 
 // --- The call --------------------------------------------------------------------------------------
 
-type Args = { request: Request; context?: { clientIp?: string; logger?: { error: (o: object, m: string) => void } } };
+type Args = { request: Request; context?: { clientIp?: string } };
 
 /**
  * Runs one API call: the key (401), the rate limit (429 with Retry-After), the scope (403), then
@@ -213,7 +214,7 @@ export async function apiCall(
 }
 
 async function runCall(
-  { request, context }: Args,
+  { request }: Args,
   scope: ApiScope | readonly ApiScope[],
   handler: (caller: ApiCaller) => Promise<Response>,
 ): Promise<Response> {
@@ -256,8 +257,7 @@ async function runCall(
   } catch (thrown) {
     if (thrown instanceof ApiProblem) return thrown.response;
     if (thrown instanceof Response) return thrown;
-    context?.logger?.error({ err: thrown }, "API call failed");
-    if (!context?.logger) console.error("API call failed:", thrown);
+    logFailure("API call failed", thrown);
     return problem(500, "Something went wrong on our side. Try again; if it keeps failing, tell us.");
   }
 }

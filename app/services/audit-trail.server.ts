@@ -1,16 +1,15 @@
 import { insertAuditEntry, type AuditAction, type AuditValues } from "~/models/audit.server";
 import { getEnv } from "./env.server";
+import { logFailure, type FailureLogger } from "../../server/request-context";
 
 export type { AuditAction, AuditValues } from "~/models/audit.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-type Logger = { error: (object: object, message: string) => void };
-
 export type AuditEvent = {
   action: AuditAction;
   /** The load context of the request (its client address and logger), when there is one. */
-  context?: { clientIp?: string; logger?: Logger } | null;
+  context?: { clientIp?: string; logger?: FailureLogger } | null;
   /** The address, when there is no context (the throttle passes the address it counted). */
   ip?: string;
   /** The admin who acted; for a security event, the email the attempt named. */
@@ -46,9 +45,7 @@ export async function audit(event: AuditEvent): Promise<void> {
       expiresAt: new Date(at.getTime() + getEnv().AUDIT_RETENTION_DAYS * DAY_MS),
     });
   } catch (error) {
-    const logger = event.context?.logger;
-    if (logger) logger.error({ err: error, action: event.action }, "Audit entry not written");
-    else console.error(`Audit entry not written (${event.action}):`, error);
+    logFailure(`Audit entry not written (${event.action})`, error, { action: event.action }, event.context?.logger);
   }
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { getEnv } from "./env.server";
+import { logFailure } from "../../server/request-context";
 
 let assets: Record<string, string> | undefined;
 
@@ -13,7 +14,7 @@ export function browserAsset(name: string): string | null {
     try {
       assets = JSON.parse(readFileSync(path.join(getEnv().BUILD_DIR, "browser-assets.json"), "utf8"));
     } catch (error) {
-      console.error("No browser-assets.json in the build: run `npm run build:browser`.", error);
+      logFailure("No browser-assets.json in the build: run `npm run build:browser`", error);
       assets = {};
     }
   }

@@ -4,6 +4,7 @@ import type { DeliveryQueue, QueuedEntry } from "~/models/delivery-queue.server"
 import { outboxQueue, type OutboxDoc } from "~/models/outbox.server";
 import { webhookQueue, type DeliveryDoc } from "~/models/webhook.server";
 import { DELIVER_WEBHOOK_JOB, getAgenda, JOBS_COLLECTION, SEND_EMAIL_JOB } from "./jobs.server";
+import { logFailure } from "../../server/request-context";
 
 /**
  * The shop's one delivery mechanism, as jobs (mail and webhook deliveries alike): an entry of an
@@ -66,12 +67,15 @@ export async function queueDeliveryJob<Doc extends QueuedEntry>(kind: DeliveryKi
       .save();
     await kind.queue.markQueued(id);
   } catch (error) {
-    console.error(`Queueing ${kind.label} ${id} failed; the outbox sweep will queue it:`, error);
+    logFailure(`Queueing ${kind.label} ${id} failed; the outbox sweep will queue it`, error, { [kind.idField]: id });
   }
 }
 
 export const queueMail = (outboxId: string) => queueDeliveryJob(MAIL_DELIVERIES, outboxId);
 export const queueWebhookDelivery = (deliveryId: string) => queueDeliveryJob(WEBHOOK_DELIVERIES, deliveryId);
+
+/** A failed attempt already logged, thrown for agenda to try the delivery again after its backoff. */
+class TriedAgainLater extends Error {}
 
 /** What a failed attempt adds to the entry, and whether it is the last whatever the count. */
 export type FailureNote = {
@@ -124,7 +128,7 @@ export async function defineDeliveryJob<Doc extends QueuedEntry>(
       const where = { [kind.idField]: id, attempts: entry.attempts };
       if (!final) {
         logger.warn(where, `${kind.label} not made yet: ${reason}${note.detail ?? ""}`);
-        throw error; // agenda tries again after retryDelay
+        throw new TriedAgainLater(reason, { cause: error }); // agenda tries again after retryDelay
       }
       logger.error(where, `${kind.label} failed for good: ${reason}${note.detail ?? ""}`);
       await options.onFailed?.(entry, reason);
@@ -136,10 +140,16 @@ export async function defineDeliveryJob<Doc extends QueuedEntry>(
   agenda.define<Record<string, string>>(
     kind.job,
     async (job) => {
-      const running = attempt(job.attrs.data[kind.idField]);
+      const id = job.attrs.data[kind.idField];
+      const running = attempt(id);
       inFlight.add(running);
       try {
         await running;
+      } catch (error) {
+        // The database failed the claim or the record of the outcome: one line, and agenda tries again.
+        if (!(error instanceof TriedAgainLater))
+          logFailure(`${kind.label} ${id} not made yet; agenda tries it again`, error, { [kind.idField]: id });
+        throw error;
       } finally {
         inFlight.delete(running);
       }

@@ -13,6 +13,7 @@ import { deleteOtherSessions } from "~/models/session.server";
 import { changeEmail } from "~/models/user-profile.server";
 import { getUserByEmail, getUserById } from "~/models/user.server";
 import { queueEmail, shopUrl } from "./email.server";
+import { logFailure } from "../../server/request-context";
 
 export const CHANGE_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -105,7 +106,7 @@ export async function confirmEmailChange(token: string, keepSessionId: string | 
       to: before.email,
       subject: "Your PartsWorks email address was changed",
       body: createElement(EmailChangedEmail, { name: before.name, newEmail: used.email, shopUrl: shopUrl() }),
-    }).catch((error: unknown) => console.error("Could not write the email-changed notice:", error));
+    }).catch((error: unknown) => logFailure("Could not write the email-changed notice (not sent)", error));
   }
   return { problem: null, email: used.email } as const;
 }

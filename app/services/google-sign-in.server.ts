@@ -13,6 +13,7 @@ import { type UserView } from "~/models/user.server";
 import { googlePicture } from "~/domain/avatar";
 import { getEnv, isGoogleConfigured, siteCookieName } from "./env.server";
 import { bodylessCopy } from "./sign-in.server";
+import { logFailure } from "../../server/request-context";
 
 const env = getEnv();
 const secure = env.NODE_ENV === "production" && env.PUBLIC_URL.startsWith("https:");
@@ -205,7 +206,7 @@ export async function finishGoogleSignIn(request: Request): Promise<{
       failure = cause.reason;
       if (cause.link) clearCookies.push(await googleLinkCookie.serialize(cause.link));
     } else if (new URL(request.url).searchParams.get("error") === "access_denied") failure = "cancelled";
-    else console.error("Google sign-in failed:", error instanceof Error ? error.message : error);
+    else logFailure("Google sign-in failed", error);
     return { result: { failure }, redirectTo, clearCookies };
   }
 }

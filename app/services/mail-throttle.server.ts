@@ -1,6 +1,7 @@
 import mongoose from "mongoose";
 import { RateLimiterMongo, RateLimiterRes } from "rate-limiter-flexible";
 import { addressKey, emailAndIpKey, inWords, THROTTLE_COLLECTION } from "./rate-limit.server";
+import { appLogger } from "../../server/request-context";
 
 /**
  * Throttling of the forms that send mail to an address someone types (forgot password, resend
@@ -110,7 +111,7 @@ export async function mailRequestAttempt({
     } catch (rejected) {
       if (!(rejected instanceof RateLimiterRes)) throw rejected;
       const retryAfterSeconds = Math.max(1, Math.ceil(rejected.msBeforeNext / 1000));
-      console.warn(`Throttled ${action} email request from ${address}: try again in ${retryAfterSeconds} s`);
+      appLogger().warn(`Throttled ${action} email request from ${address}: try again in ${retryAfterSeconds} s`);
       return {
         retryAfterSeconds,
         message: `Too many requests for emails from your network or to this address. Please try again in ${inWords(retryAfterSeconds)}.`,
@@ -155,7 +156,7 @@ export async function invitationAllowed(userId: string) {
   await ready;
   const refusal = (rejected: RateLimiterRes, period: string, limit: number) => {
     const retryAfterSeconds = Math.max(1, Math.ceil(rejected.msBeforeNext / 1000));
-    console.warn(`Throttled invitations of account ${userId}: try again in ${retryAfterSeconds} s`);
+    appLogger().warn(`Throttled invitations of account ${userId}: try again in ${retryAfterSeconds} s`);
     return {
       retryAfterSeconds,
       message: `You have sent ${limit} invitations ${period}, the most one account may send. Please try again in ${inWords(retryAfterSeconds)}.`,

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import type { Agenda } from "agenda";
+import type { Agenda, Job } from "agenda";
 import nodemailer from "nodemailer";
+import { logFailure } from "../../server/request-context";
 import { audit } from "./audit-trail.server";
 import {
   claimStaleMs,
@@ -116,11 +117,25 @@ export async function startMailWorker({
 
   agenda.define(OUTBOX_SWEEP_JOB, async () => {
     // Order events first (what they write is queued at once), then every message and delivery left without a live job.
-    await writeLeftMail().catch((error: unknown) => logger.warn({ err: error }, "order event sweep failed"));
-    await sweepDeliveries(MAIL_DELIVERIES, { idleMs: sweepMs, staleMs });
-    await sweepDeliveries(WEBHOOK_DELIVERIES, { idleMs: sweepMs, staleMs }).catch((error: unknown) =>
-      logger.warn({ err: error }, "webhook delivery sweep failed"),
+    // A part that fails is one line, and the next sweep does it again.
+    const again = `the outbox sweep runs again in ${sweepMs / 1000} s`;
+    await writeLeftMail().catch((error: unknown) => logFailure(`Order event sweep failed; ${again}`, error));
+    await sweepDeliveries(MAIL_DELIVERIES, { idleMs: sweepMs, staleMs }).catch((error: unknown) =>
+      logFailure(`Mail sweep failed; ${again}`, error),
     );
+    await sweepDeliveries(WEBHOOK_DELIVERIES, { idleMs: sweepMs, staleMs }).catch((error: unknown) =>
+      logFailure(`Webhook delivery sweep failed; ${again}`, error),
+    );
+  });
+
+  // Every other job that fails (the stock sweep and check, a reset request) is one line saying
+  // whether it runs again; the deliveries say so themselves (delivery-jobs.server.ts).
+  agenda.on("fail", (error: unknown, job: Job) => {
+    const { name, repeatInterval } = job.attrs;
+    if (name === MAIL_DELIVERIES.job || name === WEBHOOK_DELIVERIES.job) return;
+    const every = typeof repeatInterval === "number" ? `${repeatInterval / 1000} s` : repeatInterval;
+    const next = every ? `it runs again (every ${every})` : "it is not run again";
+    logFailure(`Job ${name} failed; ${next}`, error, { job: name });
   });
 
   await agenda.start();

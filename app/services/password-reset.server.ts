@@ -17,6 +17,7 @@ import { endWhatInvitationsOpened, invitationsEndedInWords } from "./invitations
 import { getAgenda, RESET_REQUEST_JOB } from "./jobs.server";
 import { resetMailAllowed } from "./mail-throttle.server";
 import { hashPassword } from "./password.server";
+import { appLogger, logFailure } from "../../server/request-context";
 
 export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
 
@@ -35,7 +36,7 @@ export async function requestPasswordReset(email: string) {
   try {
     await getAgenda().now(RESET_REQUEST_JOB, { email });
   } catch (error) {
-    console.error("Queueing a password reset request failed; handling it now:", error);
+    logFailure("Queueing a password reset request failed; handling it now", error);
     await sendPasswordResetLink(email);
   }
 }
@@ -48,7 +49,7 @@ export async function sendPasswordResetLink(email: string) {
   const user = await getUserByEmail(email);
   if (!user) return;
   if (!(await resetMailAllowed(user.email))) {
-    console.warn("A password reset link was not mailed: the address has had its share of reset mail for now");
+    appLogger().warn("A password reset link was not mailed: the address has had its share of reset mail for now");
     return;
   }
   const token = await createAccountToken({

@@ -4,6 +4,7 @@ import mongoose from "mongoose";
 import { RateLimiterMongo, RateLimiterRes } from "rate-limiter-flexible";
 import { audit } from "./audit-trail.server";
 import { getEnv } from "./env.server";
+import { appLogger } from "../../server/request-context";
 
 /**
  * Sign-in throttling with rate-limiter-flexible on the shop's MongoDB, after the login protection
@@ -50,7 +51,7 @@ export type ThrottleEvent = {
  * here). The email is left out of the server log.
  */
 export function throttled(event: ThrottleEvent) {
-  console.warn(
+  appLogger().warn(
     `Throttled ${event.action} (${event.limit}) from ${event.ip}: try again in ${event.retryAfterSeconds} s`,
   );
   void audit({

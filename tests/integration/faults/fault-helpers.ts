@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -219,4 +220,49 @@ export async function deliveriesSettled(collection: "outboxes" | "webhookdeliver
     .find(filter, { projection: { status: 1 } })
     .toArray();
   return entries.length > 0 && entries.every((entry) => ["sent", "delivered"].includes(entry.status));
+}
+
+/** The embedded database of a shop started without MONGODB_URI: its pid (the latest, after restarts) and address. */
+export function localDbOf(shop: ShopProcess) {
+  const match = /Local database \(mongo-java-server, pid (\d+)\) on (mongodb:\/\/[^,\s"]+)/.exec(shop.output());
+  if (!match) throw new Error(`no local database line:\n${shop.output()}`);
+  const restarts = [...shop.output().matchAll(/Local database running again \(pid (\d+)\)/g)];
+  const pid = Number(restarts.at(-1)?.[1] ?? match[1]);
+  // Only a process this test's shop started is ever signalled.
+  if (parentOf(pid) !== shop.child.pid) throw new Error(`process ${pid} is not the shop's own database`);
+  return { pid, uri: match[2]! };
+}
+
+/** The parent of a process, from /proc (its name may hold spaces and parentheses: read after the last one). */
+export function parentOf(pid: number) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+}
+
+/** The page's <title>, as a browser shows it. */
+export function titleOf(html: string) {
+  const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? "";
+  return title
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
+}
+
+/**
+ * What a shop wrote once it was ready (the demo logins before it are for a person at a terminal),
+ * split into lines that are JSON and lines that are not.
+ */
+export function linesSinceReady(shop: ShopProcess) {
+  const lines = shop.output().split("\n").filter(Boolean);
+  const ready = lines.findIndex((line) => line.includes("Shop ready on"));
+  const json: Record<string, unknown>[] = [];
+  const notJson: string[] = [];
+  for (const line of lines.slice(ready + 1)) {
+    try {
+      json.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      notJson.push(line);
+    }
+  }
+  return { json, notJson };
 }

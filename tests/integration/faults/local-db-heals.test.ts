@@ -1,17 +1,27 @@
 /**
  * Fault tests of the shop's embedded database (no MONGODB_URI): killed, the shop starts it again
  * by itself; its disk full (a small tmpfs this test mounts), pages still show, changes answer 503
- * saying so, Shop Today says so, and once space is freed the shop saves again with no restart; a
- * data directory that cannot be written stops the start with one line.
+ * saying so (the page titled so too), Shop Today says so, and once space is freed the shop saves
+ * again with no restart, its log JSON lines without a stack all along; a data directory that cannot
+ * be written stops the start with one line.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { connectDb, disconnectDb } from "~/services/db.server";
 import { createPart, createUser, sessionCookieHeader } from "../../setup/factories";
-import { killShop, postForm, spawnShop, waitHealthy, type ShopProcess } from "./fault-helpers";
+import {
+  killShop,
+  linesSinceReady,
+  localDbOf,
+  postForm,
+  spawnShop,
+  titleOf,
+  waitHealthy,
+  type ShopProcess,
+} from "./fault-helpers";
 import { addressForm, DETROIT } from "../../fixtures/addresses";
 
 const work = mkdtempSync(path.join(tmpdir(), "shop-fault-heals-"));
@@ -36,18 +46,6 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The embedded database's pid and address, from the shop's start line. */
-function localDbOf(shop: ShopProcess) {
-  const match = /Local database \(mongo-java-server, pid (\d+)\) on (mongodb:\/\/[^,\s"]+)/.exec(shop.output());
-  if (!match) throw new Error(`no local database line:\n${shop.output()}`);
-  const restarts = [...shop.output().matchAll(/Local database running again \(pid (\d+)\)/g)];
-  const pid = Number(restarts.at(-1)?.[1] ?? match[1]);
-  // Only a process this test's shop started is ever signalled.
-  const parent = Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
-  expect(parent).toBe(shop.child.pid);
-  return { pid, uri: match[2]! };
-}
 
 const health = async (shop: ShopProcess) => {
   const response = await fetch(`${shop.url}/healthz`);
@@ -111,6 +109,9 @@ describe.skipIf(!mounted)("the embedded database on a small disk of its own", ()
     expect(refused.headers["retry-after"]).toMatch(/^\d+$/);
     expect(refused.body).toContain("disk is full");
     expect(refused.body).toContain("My Orders");
+    // The page and its title say what happened (not "Part not found").
+    expect(titleOf(refused.body)).toBe("We cannot save changes right now — PartsWorks");
+    expect(refused.body).toContain("We cannot save changes right now</h1>");
     // Reading goes on.
     expect((await fetch(`${shop.url}/parts/${part.id}`)).status).toBe(200);
     const today = await fetch(`${shop.url}/dashboard/admin`, { headers: { Cookie: adminCookie } });
@@ -124,6 +125,10 @@ describe.skipIf(!mounted)("the embedded database on a small disk of its own", ()
     expect(shop.output()).toContain("database disk has space again");
     expect(shop.child.exitCode).toBeNull();
     expect(shop.output()).not.toContain("unhandled rejection");
+    // The order refused mid-way and the writes the sweeps tried meanwhile: JSON lines, none with a stack.
+    const { json, notJson } = linesSinceReady(shop);
+    expect(notJson).toEqual([]);
+    expect(json.filter((line) => JSON.stringify(line).includes("\\n    at "))).toEqual([]);
   }, 60_000);
 });
 
