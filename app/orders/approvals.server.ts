@@ -3,6 +3,7 @@
  * on as a card order or on account) or declines it with a note (cancelled, its stock back once).
  * The owners are told by mail; the buyer hears the decision.
  */
+import { logFailure } from "~/services/log.server";
 import { createElement } from "react";
 import { ApprovalExpiredEmail, ApprovalNeededEmail, OrderDecidedEmail } from "~/emails/company";
 import { listMembers } from "~/models/company-member.server";
@@ -20,6 +21,7 @@ import { orderPath } from "~/domain/order-lines";
 import { markEventRaised } from "~/orders/model/events.server";
 import { defineWorkflow, stop, type WorkflowOptions } from "~/services/workflow.server";
 import { raiseOrderEvent } from "./events.server";
+import { postStep } from "./ledger.server";
 import { allocateArrivedStock } from "./warehouse.server";
 import { creditMessage } from "~/domain/order-caps";
 
@@ -55,7 +57,7 @@ export async function raiseApprovalNeeded(order: OrderView, buyer: UserView) {
     await markEventRaised(order.id, "approval");
     return true;
   } catch (error) {
-    console.error(`Approval mail for order ${order.number} not written (the order event sweep will):`, error);
+    logFailure(`Approval mail for order ${order.number} not written (the order event sweep will)`, error);
     return false;
   }
 }
@@ -80,7 +82,7 @@ export async function mailApprovalExpired(order: OrderView) {
     }
   } catch (error) {
     // The order is ended and its stock back: a mail that failed must not undo that.
-    console.error(`Approval expiry mail for order ${order.number} not written`, error);
+    logFailure(`Approval expiry mail for order ${order.number} not written`, error);
   }
 }
 
@@ -111,7 +113,7 @@ export async function raiseDecision(order: OrderView) {
     await markEventRaised(order.id, "decided");
     return true;
   } catch (error) {
-    console.error(`Decision mail for order ${order.number} not written (the order event sweep will):`, error);
+    logFailure(`Decision mail for order ${order.number} not written (the order event sweep will)`, error);
     return false;
   }
 }
@@ -160,6 +162,7 @@ const APPROVE = defineWorkflow<Deciding, Refused>("approve-order", [
       if (number) d.order = { ...d.order!, invoiceNumber: number };
     },
   },
+  postStep<Deciding>((d) => d.order?.id),
   {
     // Placed once approved: the customer's mail and the webhooks hear of it now.
     name: "raise-placed-event",

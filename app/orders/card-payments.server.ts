@@ -3,6 +3,7 @@
  * it is given back, a credit note's card money is refunded, and Stripe's refund news is recorded. The
  * provider itself (client, intents, sessions, signatures) is app/services/stripe.server.ts.
  */
+import { appLogger } from "~/services/log.server";
 import type Stripe from "stripe";
 import type { CreditNoteView } from "~/domain/credit-notes";
 import {
@@ -17,6 +18,7 @@ import { claimStripeEvent, markOrderPaid, releaseStripeEvent, type MarkPaidOutco
 import { applyRefundStatus } from "./model/refunds.server";
 import type { OrderView } from "./model/view.server";
 import { raiseOrderEvent } from "./events.server";
+import { postToLedger } from "./ledger.server";
 
 /**
  * Applies Stripe's evidence to the order. Money that cannot go to an unpaid order of the same amount
@@ -26,8 +28,11 @@ export async function applyPaymentEvidence(evidence: CardEvidence): Promise<Mark
   const { outcome, paidEvent } = await markOrderPaid(evidence);
   // The paid event (mail, webhooks), also when a repeat finds it still pending after a crash.
   if (paidEvent) await raiseOrderEvent({ type: "orderPaid", order: paidEvent });
+  if (paidEvent) await postToLedger(paidEvent);
   if (outcome === "paid_by_other" || outcome === "not_payable" || outcome === "mismatch") {
-    console.warn(`Stripe payment ${evidence.transactionId} for order ${evidence.orderId}: ${outcome}; refunding it`);
+    appLogger().warn(
+      `Stripe payment ${evidence.transactionId} for order ${evidence.orderId}: ${outcome}; refunding it`,
+    );
     await refundCharge(evidence, outcome === "paid_by_other");
   }
   return outcome;

@@ -5,6 +5,7 @@
  * failure undoes what ran, last first, and a crash at any point leaves an order "reserving" that
  * the stock sweep takes up with the same steps (finishLeftReserving).
  */
+import { logFailure } from "~/services/log.server";
 import { parseLegacyAddress } from "~/domain/address";
 import { capRefusal, creditMessage, type UnpaidCaps } from "~/domain/order-caps";
 import { can } from "~/services/companies.server";
@@ -22,6 +23,7 @@ import { getUserById } from "~/models/user.server";
 import { defineWorkflow, step, stop, type WorkflowOptions } from "~/services/workflow.server";
 import { raiseApprovalNeeded } from "./approvals.server";
 import { raiseOrderEvent } from "./events.server";
+import { postStep } from "./ledger.server";
 import { copyBackorders } from "./model/backorders.server";
 import { listLeftReserving } from "./model/holds.server";
 import { assignInvoiceNumber } from "./model/invoice.server";
@@ -265,6 +267,8 @@ const CHECKOUT = defineWorkflow<Checkout, Refusal>("checkout", [
       await finishPlaced(c);
     },
   },
+  // An order on account is invoiced as it is placed: its invoice goes to the ledger.
+  postStep<Checkout>((c) => (c.order?.invoiceNumber ? c.order : null)),
   {
     // "Save to my address book", or the saved address the order went to confirmed: never fails the order.
     name: "remember-address",
@@ -292,11 +296,11 @@ export const CHECKOUT_STEPS = CHECKOUT.stepNames;
 async function finishPlaced(c: Checkout) {
   let order = c.order!;
   await emptyCheckedOutCart(order.userId, order.id).catch((error) =>
-    console.error(`Cart of order ${order.number} not emptied (the cart claim sweep will):`, error),
+    logFailure(`Cart of order ${order.number} not emptied (the cart claim sweep will)`, error),
   );
   if (order.status === "account") {
     const number = await assignInvoiceNumber(order.id).catch((error) => {
-      console.error(`Invoice number not assigned to order ${order.number}:`, error);
+      logFailure(`Invoice number not assigned to order ${order.number}`, error);
       return null;
     });
     if (number) order = { ...order, invoiceNumber: number };

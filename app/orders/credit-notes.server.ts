@@ -1,12 +1,14 @@
 /**
  * The credit notes service: a return received is credited, and a paid order cancelled before it ships
- * is credited in full; card money goes back through Stripe's refund API, money received otherwise comes
- * off the invoice or onto the company's account. Each is a workflow (services/workflow.server.ts): the
- * change that stands (the order cancelled, the credit note written in one conditional update and
- * numbered from its gap-free sequence), then the refund (idempotent per credit note), the order's
- * events (mail, webhooks) and the audit. What a crash or a failure leaves after the change, the stock
- * sweep (sweepCreditsLeft, invoice numbers, backorders) and the order event sweep finish.
+ * is credited in full; card money goes back through Stripe's refund API (refunds.server.ts), money
+ * received otherwise comes off the invoice or onto the company's account (paid out: payouts.server.ts).
+ * Each is a workflow (services/workflow.server.ts): the change that stands (the order cancelled, the
+ * credit note written in one conditional update and numbered from its gap-free sequence), then the
+ * refund, the order's events (mail, webhooks) and the audit. What a crash or a failure leaves after
+ * the change, the stock sweep (sweepCreditsLeft, invoice numbers, backorders) and the order event
+ * sweep finish.
  */
+import { logFailure } from "~/services/log.server";
 import { formatCents } from "~/format";
 import { settlementWords, type CreditNoteView } from "~/domain/credit-notes";
 import {
@@ -16,88 +18,29 @@ import {
   numberCreditNote,
   type CreditSource,
 } from "~/orders/model/credit-notes.server";
-import { recordPayout } from "~/orders/model/account-credit.server";
-import { recordRefund } from "~/orders/model/refunds.server";
 import { assignInvoiceNumber } from "~/orders/model/invoice.server";
 import type { OrderView } from "~/orders/model/view.server";
-import { audit, type AuditEvent } from "~/services/audit-trail.server";
-import { defineWorkflow, stop, type Step, type WorkflowOptions } from "~/services/workflow.server";
-import { refundCreditNote } from "./card-payments.server";
+import { audit } from "~/services/audit-trail.server";
+import { defineWorkflow, stop, type Step } from "~/services/workflow.server";
 import { raiseOrderEvent } from "./events.server";
+import { postStep } from "./ledger.server";
+import { refundToCard } from "./refunds.server";
 import { allocateArrivedStock } from "./warehouse.server";
+import {
+  EVENT_SWEEP,
+  NOT_AUDITED_AGAIN,
+  orderTarget as target,
+  STOCK_SWEEP,
+  type Options,
+  type Seam,
+} from "./workflow-parts.server";
 
-type Actor = { id: string; email: string };
-type Options = { actor: Actor; context?: AuditEvent["context"] };
-type Seam = Pick<WorkflowOptions, "afterStep">;
-
-const target = (order: OrderView) => ({
-  type: "order" as const,
-  id: order.id,
-  label: `${order.number}: ${order.summary} for ${order.userEmail}`,
-});
+export { EVENT_SWEEP, NOT_AUDITED_AGAIN, STOCK_SWEEP };
 
 export type CreditOutcome =
   { ok: true; order: OrderView; note: CreditNoteView | null } | { ok: false; status: 404 | 409 | 422; message: string };
 
 type Refused = Extract<CreditOutcome, { ok: false }>;
-
-export const EVENT_SWEEP = "the order event sweep";
-export const STOCK_SWEEP = "the stock sweep";
-/** An audit entry is written by the run that made the change: a crash just before it loses it. */
-export const NOT_AUDITED_AGAIN =
-  "nobody: the audit entry is not written again (the order keeps the change and its date)";
-
-// --- Refund: a credit note's card money back through Stripe --------------------------------------
-
-type Refunding = {
-  order: OrderView;
-  note: CreditNoteView;
-  refund: Awaited<ReturnType<typeof refundCreditNote>> | null;
-};
-
-/** Stripe is asked once per credit note (its idempotency key): asked again, it answers with the same refund. */
-const REFUND = defineWorkflow<Refunding, never>("refund-credit-note", [
-  {
-    name: "ask-stripe",
-    run: async (r) => {
-      r.refund = await refundCreditNote(r.order, r.note);
-      return r.refund;
-    },
-    commits: true,
-  },
-  {
-    // Left pending without Stripe's id: the sweep asks Stripe again with the same key, and records it.
-    name: "record-refund",
-    finishedBy: STOCK_SWEEP,
-    run: async (r) => {
-      r.order = (await recordRefund(r.order.id, r.note.id, r.refund!)) ?? r.order;
-    },
-  },
-  {
-    name: "raise-refunded-event",
-    finishedBy: EVENT_SWEEP,
-    run: async (r) => {
-      if (r.refund!.status === "succeeded")
-        await raiseOrderEvent({ type: "refunded", order: r.order, creditNoteId: r.note.id });
-    },
-  },
-]);
-
-export const REFUND_STEPS = REFUND.stepNames;
-
-/** Sends a credit note's card money back through Stripe, and records Stripe's answer. Never throws. */
-export async function refundToCard(order: OrderView, note: CreditNoteView, options: Seam = {}): Promise<OrderView> {
-  if (!note.refundCents || note.refund?.id) return order;
-  const refunding: Refunding = { order, note, refund: null };
-  try {
-    await REFUND.run(refunding, options);
-    return refunding.order;
-  } catch (error) {
-    // Left pending without an id: the sweep asks Stripe again with the same idempotency key.
-    console.error(`The refund of credit note ${note.number} (${order.number}) could not be made now:`, error);
-    return order;
-  }
-}
 
 // --- Credit: the note, its refund, its event and audit ------------------------------------------
 
@@ -148,7 +91,7 @@ function refusalOf(result: Awaited<ReturnType<typeof issueCreditNote>>): Refused
   }
 }
 
-/** After the note: its card money back, its event, its audit entry. Nothing here refuses. */
+/** After the note: its card money back, the ledger, its event, its audit entry. Nothing here refuses. */
 const AFTER_NOTE: Step<Crediting, Refused>[] = [
   {
     name: "refund-card",
@@ -157,6 +100,7 @@ const AFTER_NOTE: Step<Crediting, Refused>[] = [
       if (c.note) c.order = await refundToCard(c.order!, c.note);
     },
   },
+  postStep<Crediting>((c) => c.order?.id),
   {
     name: "raise-credit-event",
     finishedBy: EVENT_SWEEP,
@@ -216,7 +160,7 @@ export async function creditReceivedReturn(orderId: string, returnId: string, op
   try {
     return await creditOrder(orderId, { reason: "return", returnId }, options);
   } catch (error) {
-    console.error(`The credit note of return ${returnId} (order ${orderId}) is left to the sweep:`, error);
+    logFailure(`The credit note of return ${returnId} (order ${orderId}) is left to the sweep`, error);
     return null;
   }
 }
@@ -336,74 +280,4 @@ export async function sweepCreditsLeft({ graceMs, limit = 200 }: { graceMs: numb
     }
   }
   return settled;
-}
-
-// --- Paying out account credit -----------------------------------------------------------------------
-
-export type PayoutResult =
-  { ok: true; order: OrderView; note: CreditNoteView } | { ok: false; status: 404 | 409; message: string };
-
-type PayingOut = Options & {
-  orderId: string;
-  noteId: string;
-  reference: string;
-  done: Extract<PayoutResult, { ok: true }> | null;
-};
-
-/** The payout is one conditional update of the credit note (the change that stands), then its audit entry. */
-const PAYOUT = defineWorkflow<PayingOut, Extract<PayoutResult, { ok: false }>>("payout", [
-  {
-    name: "record-payout",
-    commits: true,
-    run: async (p) => {
-      const result = await recordPayout(p.orderId, p.noteId, { reference: p.reference, by: p.actor.email });
-      if (result.outcome === "not_found")
-        return stop({ ok: false, status: 404, message: "That credit note does not exist." });
-      if (result.outcome === "already")
-        return stop({
-          ok: false,
-          status: 409,
-          message: `Credit note ${result.note.number} was already paid out${result.note.payout ? ` (reference ${result.note.payout.reference}${result.note.payout.by ? `, by ${result.note.payout.by}` : ""})` : ""}.`,
-        });
-      if (result.outcome === "nothing")
-        return stop({
-          ok: false,
-          status: 409,
-          message: `Credit note ${result.note.number} put nothing on the account to pay out.`,
-        });
-      p.done = { ok: true, order: result.order, note: result.note };
-      return { noteId: p.noteId };
-    },
-  },
-  {
-    name: "audit-payout",
-    finishedBy: NOT_AUDITED_AGAIN,
-    run: async (p) =>
-      audit({
-        context: p.context,
-        actor: p.actor,
-        action: "order.payout",
-        target: target(p.done!.order),
-        after: {
-          creditNote: p.done!.note.number,
-          amountCents: p.done!.note.payout?.amountCents ?? 0,
-          reference: p.reference,
-        },
-      }),
-  },
-]);
-
-export const PAYOUT_STEPS = PAYOUT.stepNames;
-
-/** Staff record a credit note's account credit paid out by bank transfer; audited. */
-export async function payOutCredit(
-  orderId: string,
-  noteId: string,
-  reference: string,
-  options: Options,
-  seam: Seam = {},
-): Promise<PayoutResult> {
-  const p: PayingOut = { ...options, orderId, noteId, reference, done: null };
-  const result = await PAYOUT.run(p, seam);
-  return result.ok ? p.done! : result.stop;
 }

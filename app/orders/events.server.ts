@@ -6,6 +6,7 @@
  * transactions, so what a crash or a failed write leaves noted, the order event sweep raises again
  * (orders/event-sweep.server.ts); each subscriber's outbox key makes a second raise write nothing.
  */
+import { logFailure } from "~/services/log.server";
 import { markEventRaised } from "~/orders/model/events.server";
 import { type OrderEventKind } from "~/orders/model/schema.server";
 import { type OrderView } from "~/orders/model/view.server";
@@ -105,7 +106,7 @@ export async function raiseOrderEvent(event: OrderEvent) {
   let written = true;
   for (const subscriber of SUBSCRIBERS) {
     const done = await subscriber(event).catch((error: unknown) => {
-      console.error(`An order event subscriber failed on ${event.type} of ${event.order.number}:`, error);
+      logFailure(`An order event subscriber failed on ${event.type} of ${event.order.number}`, error);
       return false;
     });
     written &&= done;

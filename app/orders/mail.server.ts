@@ -1,4 +1,5 @@
 import { createElement, type ReactElement } from "react";
+import { logFailure } from "~/services/log.server";
 import {
   LowStockEmail,
   OrderEndedEmail,
@@ -38,7 +39,7 @@ async function safely(what: string, send: () => Promise<unknown>) {
     await send();
     return true;
   } catch (error) {
-    console.error(`Could not write the ${what} email to the outbox; the order mail sweep will:`, error);
+    logFailure(`Could not write the ${what} email to the outbox; the order mail sweep will`, error);
     return false;
   }
 }

@@ -3,6 +3,7 @@
  * one function here, which calls the models, raises the order's event (orders/events.server.ts:
  * mail and webhooks) and audits. Models only store; the words people read come from order-states.ts.
  */
+import { logFailure } from "~/services/log.server";
 import { assignInvoiceNumber } from "~/orders/model/invoice.server";
 import {
   accountCommitmentOf,
@@ -22,6 +23,7 @@ import { ACCOUNTS_CANNOT_ORDER, placeOrder } from "./checkout.server";
 import type { PaymentRefusal, PlaceOrderInput, PlaceOrderResult } from "./checkout-order.server";
 import { formatCents } from "~/format";
 import { raiseOrderEvent } from "./events.server";
+import { postToLedger } from "./ledger.server";
 import { formatDay, ORDER_STATE_WORDS, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 import { SECOND_PAYMENT_LABEL } from "~/forms/order-forms";
 import { type CreditRefusal } from "~/domain/order-caps";
@@ -192,10 +194,11 @@ export async function recordPayment(
       if (number) order = { ...order, invoiceNumber: number };
     } catch (error) {
       // The invoice screen numbers a paid order that has none; the payment stands.
-      console.error(`Invoice number not assigned to order ${order.number}:`, error);
+      logFailure(`Invoice number not assigned to order ${order.number}`, error);
     }
     await raiseOrderEvent({ type: "orderPaid", order });
   }
+  await postToLedger(order);
   await audit({
     context,
     actor,
@@ -240,6 +243,7 @@ export async function reversePayment(
   }
   if (result.outcome !== "reversed") return { ok: false, status: 409, message: "That payment is already reversed." };
   const { order, payment } = result;
+  await postToLedger(order);
   await audit({
     context,
     actor,

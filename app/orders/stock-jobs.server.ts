@@ -19,6 +19,7 @@ import { settleLeftShipments } from "./model/shipments.server";
 import { settleLeftReturns } from "./model/returns.server";
 import { sweepCreditsLeft } from "./credit-notes.server";
 import { numberInvoicesLeft } from "./model/invoice.server";
+import { postLedgerLeft } from "./ledger.server";
 import { allocateArrivedStock, allocateLeftBackorders } from "./warehouse.server";
 
 /**
@@ -84,7 +85,9 @@ export async function sweepStock(now = new Date()) {
   const credited = await sweepCreditsLeft({ graceMs: reserveMs });
   // Invoiced orders a crash left without their number: numbered now, in the order they were invoiced.
   const invoiced = await numberInvoicesLeft({ graceMs: reserveMs });
-  return { ...reserving, settled, reminded, expired, allocated, credited, invoiced };
+  // Money events of the orders changed since the last pass, posted to the ledger (the first pass posts every order's).
+  const posted = await postLedgerLeft();
+  return { ...reserving, settled, reminded, expired, allocated, credited, invoiced, posted };
 }
 
 /** Runs the stock check and keeps its result for Shop Today. */

@@ -3,6 +3,7 @@
  * orders waiting on backorder (oldest first). Each calls the models, raises the order's events
  * (mail, webhooks) and audits.
  */
+import { logFailure } from "~/services/log.server";
 import { ORDER_STATE_WORDS } from "~/domain/order-states";
 import { allocateBackorders, listPartsToAllocate } from "~/models/stock-holds.server";
 import { copyBackorders, listBackorderedOrderIds } from "~/orders/model/backorders.server";
@@ -83,7 +84,7 @@ export async function allocateArrivedStock(partIds: string[]) {
     try {
       for (const allocation of await allocateBackorders(partId)) orders.add(allocation.orderId);
     } catch (error) {
-      console.error(`Stock of part ${partId} not allocated to its backorders (the stock sweep will):`, error);
+      logFailure(`Stock of part ${partId} not allocated to its backorders (the stock sweep will)`, error);
     }
   }
   for (const orderId of orders) await noteAllocated(orderId);
@@ -95,7 +96,7 @@ async function noteAllocated(orderId: string) {
     const order = await copyBackorders(orderId, { allocated: true });
     if (order) await raiseOrderEvent({ type: "backorderAllocated", order });
   } catch (error) {
-    console.error(`Allocation to order ${orderId} not copied to it (the stock sweep will):`, error);
+    logFailure(`Allocation to order ${orderId} not copied to it (the stock sweep will)`, error);
   }
 }
 

@@ -4,6 +4,7 @@
  * the order, written once and queued (a subscriber of events.server.ts). The endpoints, signatures and
  * sending are app/services/webhooks.server.ts; the scheme is in docs/webhooks.md.
  */
+import { logFailure } from "~/services/log.server";
 import { addDelivery, endpointsForOrderOf } from "~/models/webhook.server";
 import { listAdminRecipients } from "~/models/user.server";
 import { queueWebhookDelivery } from "~/services/delivery-jobs.server";
@@ -155,7 +156,7 @@ export async function queueOrderWebhooks(event: OrderEvent) {
     }
     return true;
   } catch (error) {
-    console.error(`Could not write the webhook deliveries of ${event.type} of ${event.order.number}:`, error);
+    logFailure(`Could not write the webhook deliveries of ${event.type} of ${event.order.number}`, error);
     return false;
   }
 }

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { payOutCredit } from "~/orders/credit-notes.server";
+import { payOutCredit } from "~/orders/payouts.server";
 import { apiCall, methodNotAllowed, ok, problem, readJson } from "~/services/api.server";
 import { PayoutBody } from "~/services/api-schemas.server";
 import { orderJson } from "~/orders/api-view.server";

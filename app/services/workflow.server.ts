@@ -11,8 +11,10 @@
  * step did nothing, and may say its step's work was kept (someone else finished it meanwhile): then
  * nothing before it is undone either. From the committing step on the change stands: a later step
  * that fails ends the run there, and the sweep its step names finishes the rest from the marks the
- * committing step wrote, as after a crash.
+ * committing step wrote, as after a crash. Each step runs in a trace span of its own when tracing is on.
  */
+import { logFailure } from "./log.server";
+import { inSpan } from "./tracing.server";
 
 /** A refusal: the workflow ends with this result, its steps undone (the step's partial receipt with it). */
 export class Stop<R> {
@@ -98,7 +100,10 @@ async function runWorkflow<C, R>(
     if (index < first) continue;
     let outcome: unknown;
     try {
-      outcome = await (resumeAt && current.resume ? current.resume : current.run)(context);
+      const work = resumeAt && current.resume ? current.resume : current.run;
+      outcome = await inSpan(`${name} ${current.name}`, { "workflow.name": name, "workflow.step": current.name }, () =>
+        work(context),
+      );
       if (!(outcome instanceof Stop)) {
         ran.push({ step: current, receipt: outcome });
         receipts.set(current.name, outcome);
@@ -109,14 +114,13 @@ async function runWorkflow<C, R>(
       if (committed) {
         // The change stands: what this step (or, after it ran, the next) left is its sweep's.
         const left = ran.at(-1)?.step === current ? (steps[index + 1] ?? current) : current;
-        const reason = error instanceof Error ? error.message : String(error);
-        console.error(`${name}: ${left.name} and what follows are left to ${left.finishedBy} (${reason})`);
+        logFailure(`${name}: ${left.name} and what follows are left to ${left.finishedBy}`, error);
         return { ok: true, receipts, unfinished: { step: left.name, finishedBy: left.finishedBy!, error } };
       }
       if (ran.at(-1)?.step !== current) ran.push({ step: current, receipt: undefined });
       // The error is what the caller hears; an undo that fails too is left to the sweep.
       await undo(ran, context).catch((undoError) =>
-        console.error(`${name}: undoing ${current.name} failed:`, undoError),
+        logFailure(`${name}: undoing ${current.name} failed; left to the sweep`, undoError),
       );
       throw error;
     }

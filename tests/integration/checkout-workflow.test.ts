@@ -94,6 +94,7 @@ describe("checkout as a workflow", () => {
       "hold-stock",
       "confirm-or-send-for-approval",
       "raise-events",
+      "post-to-ledger",
       "remember-address",
     ]);
   });

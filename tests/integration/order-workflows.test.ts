@@ -18,17 +18,13 @@ import { getUserById } from "~/models/user.server";
 import { APPROVE_STEPS, approveCompanyOrder, DECLINE_STEPS, declineCompanyOrder } from "~/orders/approvals.server";
 import { applyPaymentEvidence } from "~/orders/card-payments.server";
 import { placeOrder } from "~/orders/checkout.server";
-import {
-  CANCEL_PAID_STEPS,
-  cancelPaidOrderWithCredit,
-  PAYOUT_STEPS,
-  payOutCredit,
-  REFUND_STEPS,
-  refundToCard,
-} from "~/orders/credit-notes.server";
+import { CANCEL_PAID_STEPS, cancelPaidOrderWithCredit } from "~/orders/credit-notes.server";
+import { PAYOUT_STEPS, payOutCredit } from "~/orders/payouts.server";
+import { REFUND_STEPS, refundToCard } from "~/orders/refunds.server";
 import { issueCreditNote } from "~/orders/model/credit-notes.server";
 import { getOrderById } from "~/orders/model/reads.server";
 import { receiveReturn } from "~/orders/model/returns.server";
+import { LedgerEntry } from "~/orders/model/ledger.server";
 import { Order } from "~/orders/model/schema.server";
 import { askForReturn, decideOnReturn, RECEIVE_RETURN_STEPS, receiveReturnedParts } from "~/orders/returns.server";
 import { placeCustomerOrder, recordPayment } from "~/orders/service.server";
@@ -53,6 +49,7 @@ async function state(orderId: string, partIds: string[]) {
     .sort({ _id: 1 })
     .lean();
   const mail = await Outbox.find({ _id: { $regex: orderId } }, { _id: 1 }).lean();
+  const ledger = await LedgerEntry.find({ orderId }, { kind: 1, amountCents: 1 }).lean();
   return JSON.parse(
     JSON.stringify({
       order: doc && {
@@ -83,6 +80,7 @@ async function state(orderId: string, partIds: string[]) {
         onHand: part.onHand,
         holds: part.holds?.length ?? 0,
       })),
+      ledger: ledger.map((entry) => `${entry.kind} ${entry.amountCents}`).sort(),
       mail: [
         ...new Set(mail.map((entry) => entry._id.replaceAll(orderId, "ORDER").replace(/[0-9a-f]{24}/g, "ID"))),
       ].sort(),
@@ -228,6 +226,7 @@ describe("order workflows: a failure after each step", () => {
       "check-credit",
       "approve-order",
       "number-invoice",
+      "post-to-ledger",
       "raise-placed-event",
       "tell-buyer",
     ]);
@@ -265,6 +264,7 @@ describe("order workflows: a failure after each step", () => {
       "audit-cancel",
       "issue-credit-note",
       "refund-card",
+      "post-to-ledger",
       "raise-credit-event",
       "audit-credit",
     ]);
@@ -294,6 +294,7 @@ describe("order workflows: a failure after each step", () => {
       "audit-receive",
       "issue-credit-note",
       "refund-card",
+      "post-to-ledger",
       "raise-credit-event",
       "audit-credit",
     ]);
@@ -316,7 +317,7 @@ describe("order workflows: a failure after each step", () => {
   });
 
   test("refunding a credit note: Stripe asked once, its answer recorded, the refund's event raised", async () => {
-    expect(REFUND_STEPS).toEqual(["ask-stripe", "record-refund", "raise-refunded-event"]);
+    expect(REFUND_STEPS).toEqual(["ask-stripe", "record-refund", "post-to-ledger", "raise-refunded-event"]);
     const done = await failEveryStep(REFUND_STEPS, "ask-stripe", async () => {
       const { orderId, partIds, note } = await creditedReturn("card");
       return {
@@ -334,7 +335,7 @@ describe("order workflows: a failure after each step", () => {
   });
 
   test("paying out account credit: recorded once; a second payout is refused", async () => {
-    expect(PAYOUT_STEPS).toEqual(["record-payout", "audit-payout"]);
+    expect(PAYOUT_STEPS).toEqual(["record-payout", "post-to-ledger", "audit-payout"]);
     const done = await failEveryStep(PAYOUT_STEPS, "record-payout", async () => {
       const { orderId, partIds, note } = await creditedReturn("bank-transfer");
       return { orderId, partIds, run: (seam) => payOutCredit(orderId, note.id, "BANK-OUT-1", staff, seam) };

@@ -148,5 +148,5 @@ describe("the index table in docs/database.md", () => {
     expect(declared.length).toBeGreaterThan(50);
     expect({ undocumented: declared.filter((line) => !documented.includes(line)) }).toEqual({ undocumented: [] });
     expect({ notDeclared: documented.filter((line) => !declared.includes(line)) }).toEqual({ notDeclared: [] });
-  });
+  }, 30_000);
 });

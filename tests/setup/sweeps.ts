@@ -2,13 +2,14 @@
  * Every sweep that finishes what a workflow leaves after its change stands, run now with no grace
  * time (what the stock sweep and the order event sweep do a minute later): cart claims, stock
  * pending, units of returns back on the shelf, backorders, credit notes and refunds, invoice
- * numbers, then the order events (mail, webhooks) those raised or left noted.
+ * numbers, then the order events (mail, webhooks) those raised or left noted, and the ledger.
  */
 import { settleLeftStock, settleStaleCartClaims } from "~/orders/model/holds.server";
 import { numberInvoicesLeft } from "~/orders/model/invoice.server";
 import { settleLeftReturns } from "~/orders/model/returns.server";
 import { sweepCreditsLeft } from "~/orders/credit-notes.server";
 import { sweepOrderEvents } from "~/orders/event-sweep.server";
+import { postLedgerLeft } from "~/orders/ledger.server";
 import { allocateArrivedStock, allocateLeftBackorders } from "~/orders/warehouse.server";
 
 export async function runSweepsNow() {
@@ -20,4 +21,5 @@ export async function runSweepsNow() {
   await sweepCreditsLeft({ graceMs: 0 });
   await numberInvoicesLeft({ graceMs: 0 });
   await sweepOrderEvents({ graceMs: 0 });
+  await postLedgerLeft();
 }

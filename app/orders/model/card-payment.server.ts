@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { logFailure } from "../../../server/request-context";
 import { assignInvoiceNumber } from "./invoice.server";
 import { Order } from "./schema.server";
 import { toOrderView, type OrderView } from "./view.server";
@@ -141,7 +142,7 @@ async function numberInvoice(orderId: string) {
   try {
     await assignInvoiceNumber(orderId);
   } catch (error) {
-    console.error(`Invoice number not assigned to order ${orderId}:`, error);
+    logFailure(`Invoice number not assigned to order ${orderId}`, error);
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * The order's events whose mail and webhooks are still to be written (`eventsPending`), for the sweep.
  */
+import { logFailure } from "../../../server/request-context";
 import { ORDER_EVENT_KINDS, type OrderEventKind, Order } from "./schema.server";
 import { type OrderView, toOrderView } from "./view.server";
 
@@ -15,7 +16,7 @@ export async function markEventRaised(orderId: string, event: OrderEventKind) {
   try {
     await Order.updateOne({ _id: orderId }, { $pull: { eventsPending: event } });
   } catch (error) {
-    console.error(`Could not mark the ${event} mail of order ${orderId} as written:`, error);
+    logFailure(`Could not mark the ${event} mail of order ${orderId} as written`, error);
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * Reading orders: one order in the customer's scope or by id, and a customer's orders a page at a time.
  */
+import type { Types } from "mongoose";
 import { isObjectId } from "~/models/part.server";
-import { Order } from "./schema.server";
+import { Order, type OrderDoc } from "./schema.server";
 import { type OrderView, toOrderView } from "./view.server";
 
 /** Whose orders a customer sees: their company's (every order records it), else their own. */
@@ -53,4 +54,29 @@ export function listOrdersOfUser(scope: CustomerScope, { page = 1, perPage = 20 
 export async function hasPaidOrder(userId: string) {
   if (!isObjectId(userId)) return false;
   return Boolean(await Order.exists({ userId, paidAt: { $ne: null } }));
+}
+
+const INVOICED = { invoiceNumber: { $exists: true, $ne: null } };
+
+/** Invoiced orders changed since `since`, oldest change first (the ledger sweep). */
+export async function listInvoicedOrdersSince(since: Date, limit: number) {
+  const docs = await Order.find({ ...INVOICED, updatedAt: { $gte: since } })
+    .sort({ updatedAt: 1, _id: 1 })
+    .limit(limit)
+    .lean();
+  return docs.map((doc) => ({ order: toOrderView(doc), updatedAt: doc.updatedAt as Date }));
+}
+
+/** Every invoiced order, a batch at a time (the ledger check). */
+export async function* listInvoicedOrders(batch = 500) {
+  let after: Types.ObjectId | null = null;
+  for (;;) {
+    const docs: OrderDoc[] = await Order.find({ ...INVOICED, ...(after ? { _id: { $gt: after } } : {}) })
+      .sort({ _id: 1 })
+      .limit(batch)
+      .lean();
+    for (const doc of docs) yield { order: toOrderView(doc), updatedAt: doc.updatedAt as Date };
+    if (docs.length < batch) return;
+    after = docs[docs.length - 1]._id;
+  }
 }

@@ -208,6 +208,8 @@ orderSchema.index({ status: 1, createdAt: -1, _id: -1 });
 orderSchema.index({ userEmail: 1, createdAt: -1, _id: -1 });
 // The admin home's sales of the last 30 days (paid orders by the day they were paid).
 orderSchema.index({ paidAt: 1 }, { sparse: true });
+// The ledger sweep: invoiced orders changed since it last read them.
+orderSchema.index({ updatedAt: 1, _id: 1 }, { partialFilterExpression: { invoiceNumber: { $exists: true } } });
 // The order mail sweep: the few orders with an event whose mail is not written yet.
 orderSchema.index({ eventsPending: 1 }, { sparse: true });
 // The stock sweep and the hold jobs: orders left reserving, holds running out, holds to settle.

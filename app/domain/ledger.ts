@@ -1,0 +1,220 @@
+/**
+ * The customer's money in one ledger: each account (the customer's company; a customer alone has a
+ * company of one) has an append-only list of entries, each with its date, kind, amount and currency,
+ * the order and document it belongs to, and who made it. An entry is never changed: a mistake is
+ * corrected by a new entry that names the one it corrects. The balance is the sum of the amounts:
+ * positive, the customer owes the shop; negative, the shop owes the customer (credit).
+ *
+ * The entries an order implies follow from the order's own money events (its invoice, payments and
+ * reversals, card payment, credit notes, refunds and payouts): `entriesOfOrder` lists them, each
+ * with a key that names the event once, so posting them again (after a crash, by the sweep, by the
+ * migration) writes nothing twice. Rules: docs/decisions/0009-ledger.md.
+ */
+
+/** Currencies the ledger holds (ISO 4217). Amounts are in the currency's minor unit. */
+export const LEDGER_CURRENCIES = ["USD", "EUR", "GBP"] as const;
+export type LedgerCurrency = (typeof LEDGER_CURRENCIES)[number];
+
+export const LEDGER_KINDS = [
+  "invoice",
+  "payment",
+  "card-payment",
+  "payment-reversal",
+  "credit-note",
+  "credit-applied",
+  "refund",
+  "refund-failed",
+  "payout",
+  "write-off",
+  "correction",
+] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+export type LedgerEntryInput = {
+  /** Names the money event once: `invoice:<order>`, `payment:<payment>`, `credit-note:<note>`… */
+  key: string;
+  accountId: string;
+  kind: LedgerKind;
+  /** Its effect on the balance, in minor units: + the customer owes more, − the shop owes more. */
+  amountCents: number;
+  currency: LedgerCurrency;
+  /** When it happened (the invoice's date, the day money was received, the refund's day). */
+  at: string;
+  orderId: string;
+  /** The document it belongs to, as people read it (INV-000042, CN-000007, a payment's reference). */
+  document: string;
+  by: string | null;
+  /** The entry (key) it settles or corrects, if any. */
+  settles: string | null;
+};
+
+/** What of an order the ledger reads (a subset of the order's view). */
+export type LedgerOrder = {
+  id: string;
+  number: string;
+  companyId: string;
+  userEmail: string;
+  totalCents: number;
+  currency?: LedgerCurrency;
+  invoiceNumber: number | null;
+  invoicedAt: string | null;
+  createdAt: string;
+  paidAt: string | null;
+  paidCents: number;
+  transactionId: string | null;
+  payments: {
+    id: string;
+    amountCents: number;
+    method: string;
+    receivedOn: string;
+    reference: string;
+    recordedBy: string;
+    reversedAt: string | null;
+    reversedBy: string | null;
+  }[];
+  creditNotes: {
+    id: string;
+    number: string;
+    issuedAt: string;
+    issuedBy: string | null;
+    totalCents: number;
+    refundCents: number;
+    refund: { id: string | null; status: string; refundedAt: string | null; failedAt: string | null } | null;
+    payout: { paidAt: string; amountCents: number; reference: string; by: string | null } | null;
+  }[];
+};
+
+export const formatInvoiceDocument = (number: number) => `INV-${String(number).padStart(6, "0")}`;
+
+/** Card money received: what the order's paid amount holds beyond the payments recorded by staff. */
+export function cardPaidCents(order: Pick<LedgerOrder, "transactionId" | "paidAt" | "paidCents" | "payments">) {
+  if (!order.transactionId || !order.paidAt) return 0;
+  const recorded = order.payments.filter((p) => !p.reversedAt).reduce((sum, p) => sum + p.amountCents, 0);
+  return Math.max(0, order.paidCents - recorded);
+}
+
+/**
+ * The entries an order implies now. An order that was never invoiced (unpaid, cancelled unpaid)
+ * implies none: nothing was owed.
+ */
+export function entriesOfOrder(order: LedgerOrder): LedgerEntryInput[] {
+  if (!order.invoiceNumber || !order.companyId) return [];
+  const currency = order.currency ?? "USD";
+  const base = { accountId: order.companyId, currency, orderId: order.id };
+  const invoiceKey = `invoice:${order.id}`;
+  const entries: LedgerEntryInput[] = [
+    {
+      ...base,
+      key: invoiceKey,
+      kind: "invoice",
+      amountCents: order.totalCents,
+      at: order.invoicedAt ?? order.paidAt ?? order.createdAt,
+      document: formatInvoiceDocument(order.invoiceNumber),
+      by: null,
+      settles: null,
+    },
+  ];
+  const card = cardPaidCents(order);
+  if (card > 0)
+    entries.push({
+      ...base,
+      key: `card-payment:${order.id}`,
+      kind: "card-payment",
+      amountCents: -card,
+      at: order.paidAt!,
+      document: order.transactionId!,
+      by: null,
+      settles: invoiceKey,
+    });
+  for (const payment of order.payments) {
+    const key = `payment:${payment.id}`;
+    entries.push({
+      ...base,
+      key,
+      kind: "payment",
+      amountCents: -payment.amountCents,
+      at: payment.receivedOn,
+      document: payment.reference || `${payment.method} payment`,
+      by: payment.recordedBy || null,
+      settles: invoiceKey,
+    });
+    if (payment.reversedAt)
+      entries.push({
+        ...base,
+        key: `payment-reversal:${payment.id}`,
+        kind: "payment-reversal",
+        amountCents: payment.amountCents,
+        at: payment.reversedAt,
+        document: payment.reference || `${payment.method} payment`,
+        by: payment.reversedBy,
+        settles: key,
+      });
+  }
+  for (const note of order.creditNotes) {
+    // A note being numbered (a moment, or until the sweep after a crash) is posted once it has its number.
+    if (!note.number.startsWith("CN-")) continue;
+    const key = `credit-note:${note.id}`;
+    entries.push({
+      ...base,
+      key,
+      kind: "credit-note",
+      amountCents: -note.totalCents,
+      at: note.issuedAt,
+      document: note.number,
+      by: note.issuedBy,
+      settles: invoiceKey,
+    });
+    if (note.refundCents > 0 && note.refund?.status === "succeeded")
+      entries.push({
+        ...base,
+        key: `refund:${note.id}`,
+        kind: "refund",
+        amountCents: note.refundCents,
+        at: note.refund.refundedAt ?? note.issuedAt,
+        document: note.refund.id ?? note.number,
+        by: null,
+        settles: key,
+      });
+    if (note.refundCents > 0 && (note.refund?.status === "failed" || note.refund?.status === "canceled"))
+      // The card refund did not happen: its money stays the customer's credit (nothing moves).
+      entries.push({
+        ...base,
+        key: `refund-failed:${note.id}`,
+        kind: "refund-failed",
+        amountCents: 0,
+        at: note.refund.failedAt ?? note.issuedAt,
+        document: note.refund.id ?? note.number,
+        by: null,
+        settles: key,
+      });
+    if (note.payout)
+      entries.push({
+        ...base,
+        key: `payout:${note.id}`,
+        kind: "payout",
+        amountCents: note.payout.amountCents,
+        at: note.payout.paidAt,
+        document: note.payout.reference,
+        by: note.payout.by,
+        settles: key,
+      });
+  }
+  return entries;
+}
+
+/** The balance of entries, per currency: + the customer owes, − the shop owes the customer. */
+export function balancesOf(entries: Pick<LedgerEntryInput, "amountCents" | "currency">[]) {
+  const balances = new Map<LedgerCurrency, number>();
+  for (const entry of entries) balances.set(entry.currency, (balances.get(entry.currency) ?? 0) + entry.amountCents);
+  return balances;
+}
+
+/** An entry posted differs from the one the order implies now (an entry is never changed: a correction is due). */
+export function entryDiffers(posted: LedgerEntryInput, implied: LedgerEntryInput) {
+  return (
+    posted.accountId !== implied.accountId ||
+    posted.kind !== implied.kind ||
+    posted.amountCents !== implied.amountCents ||
+    posted.currency !== implied.currency
+  );
+}
