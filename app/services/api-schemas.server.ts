@@ -2,6 +2,7 @@
  * The API's request and answer schemas: built from the screens' own fields (delivery, shipment,
  * payment, part search), so a rule lives once; the OpenAPI document is generated from them.
  */
+import { LEDGER_CURRENCIES, LEDGER_KINDS } from "~/domain/ledger";
 import { CREDIT_REASONS, REFUND_STATUSES } from "~/domain/credit-notes";
 import { extendZodWithOpenApi } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
@@ -341,6 +342,33 @@ export const Statement = z
         poNumber: z.string().nullable(),
       }),
     ),
+    ledger: z
+      .object({
+        balances: z.array(
+          z.object({
+            currency: z.enum(LEDGER_CURRENCIES),
+            balance: z
+              .number()
+              .int()
+              .openapi({ description: "Minor units: above zero you owe us, below zero we owe you" }),
+          }),
+        ),
+        entries: z.array(
+          z.object({
+            at: isoTime,
+            kind: z.enum(LEDGER_KINDS),
+            amount: z.number().int().openapi({ description: "Minor units: + what you owe grows, − it shrinks" }),
+            currency: z.enum(LEDGER_CURRENCIES),
+            document: z.string().openapi({ description: "INV-…, CN-…, a payment's reference or a refund's id" }),
+            orderId: z.string(),
+            balance: z.number().int().openapi({ description: "The running balance in this currency after the entry" }),
+          }),
+        ),
+      })
+      .openapi({
+        description:
+          "The account's ledger, oldest first: every invoice, payment, reversal, credit note, refund and payout, with the running balance",
+      }),
   })
   .openapi("Statement");
 

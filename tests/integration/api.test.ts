@@ -464,11 +464,25 @@ describe("orders", () => {
       termsDays: number;
       balance: { amount: number };
       invoices: { invoiceNumber: string | null; dueAt: string }[];
+      ledger: { balances: unknown[]; entries: { kind: string; amount: number; document: string; balance: number }[] };
     };
     expect(statement.termsDays).toBe(30);
     expect(statement.balance.amount).toBe(10_600); // $100 and 6 % Michigan sales tax
     expect(statement.invoices).toHaveLength(1);
     expect(statement.invoices[0].invoiceNumber).toBeTruthy();
+    // The same from the ledger: the invoice posted as the order was placed on account.
+    expect(statement.ledger.balances).toEqual([{ currency: "USD", balance: 10_600 }]);
+    expect(statement.ledger.entries).toEqual([
+      {
+        at: expect.any(String),
+        kind: "invoice",
+        amount: 10_600,
+        currency: "USD",
+        document: statement.invoices[0].invoiceNumber,
+        orderId: expect.any(String),
+        balance: 10_600,
+      },
+    ]);
   });
 });
 

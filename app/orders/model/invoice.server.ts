@@ -110,6 +110,4 @@ export function invoiceDate(order: {
   return order.paidAt ?? null;
 }
 
-export function formatInvoiceNumber(number: number) {
-  return `INV-${String(number).padStart(6, "0")}`;
-}
+export { formatInvoiceDocument as formatInvoiceNumber } from "~/domain/ledger";
