@@ -190,6 +190,52 @@ export default tseslint.config(
               message:
                 "The demo data sits above the shop: it writes through the services and the order module, which never import it.",
             },
+            // Allow-lists: each floor names what it may import from app/, so a new folder or a file at
+            // app/'s root (root.tsx, runtime.server.ts, the entries) is outside every floor below it.
+            {
+              target: "./app/domain",
+              from: "./app",
+              except: ["./domain", "./content", "./format"],
+              message: "app/domain imports only itself, app/content's data and app/format.",
+            },
+            {
+              target: "./app/models",
+              from: "./app",
+              except: ["./models", "./domain", "./format", "./content", "./orders/model"],
+              message:
+                "Models import only other models, the order's model floor, app/domain, app/format and app/content.",
+            },
+            {
+              target: "./app/orders/model",
+              from: "./app",
+              except: ["./orders/model", "./models", "./domain", "./format", "./content"],
+              message:
+                "The order's model floor imports only itself, other models, app/domain, app/format and app/content.",
+            },
+            {
+              target: "./app/services",
+              from: "./app",
+              except: ["./services", "./models", "./domain", "./format", "./content", "./forms", "./emails"],
+              message:
+                "Services import only services, models, app/domain, app/format, app/content, form schemas and mail templates.",
+            },
+            {
+              target: "./app/orders",
+              from: "./app",
+              except: [
+                "./orders",
+                "./services",
+                "./models",
+                "./domain",
+                "./format",
+                "./content",
+                "./forms",
+                "./emails",
+                "./components/order-document.tsx",
+              ],
+              message:
+                "The order module imports only itself, services, models, app/domain, app/format, app/content, form schemas, mail templates and the order document it renders.",
+            },
             {
               target: "./app/domain",
               from: [

@@ -158,3 +158,40 @@ test("no module reaches itself through its imports: the lint refuses a circle, a
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+describe("every floor is fenced by what it may import", () => {
+  test("a file at app/'s root (the root route, the runtime, the entries) is above every floor: none imports it", async () => {
+    for (const file of [
+      "app/domain/probe.ts",
+      "app/models/probe.server.ts",
+      "app/orders/model/probe.server.ts",
+      "app/services/probe.server.ts",
+      "app/orders/probe.server.ts",
+    ]) {
+      for (const spec of ["~/root", "~/runtime.server", "~/entry.server"])
+        expect(await layerErrors(file, [spec]), `${file} → ${spec}`).not.toEqual([]);
+    }
+  });
+
+  test("a new folder in app/ is outside every floor until a floor lets it in", async () => {
+    const dir = path.join(process.cwd(), "app", `reports-probe-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    try {
+      writeFileSync(path.join(dir, "monthly.server.ts"), "export const monthly = 1;\n");
+      const spec = `~/reports-probe-${process.pid}/monthly.server`;
+      for (const file of ["app/domain/probe.ts", "app/models/probe.server.ts", "app/services/probe.server.ts"])
+        expect(await layerErrors(file, [spec]), file).not.toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("server/ never imports the app; shared/ imports neither; the app reaches server/ only through the request context and settings", async () => {
+    expect(await layerErrors("server/probe.ts", ["../app/runtime.server"])).not.toEqual([]);
+    expect(await layerErrors("server/probe.ts", ["./logger", "../shared/outage-words"])).toEqual([]);
+    expect(await layerErrors("shared/probe.ts", ["../server/logger"])).not.toEqual([]);
+    expect(await layerErrors("shared/probe.ts", ["../app/domain/ledger"])).not.toEqual([]);
+    expect(await layerErrors("app/services/probe.server.ts", ["../../server/request-context"])).toEqual([]);
+    expect(await layerErrors("app/services/probe.server.ts", ["../../server/logger"])).not.toEqual([]);
+  });
+});
