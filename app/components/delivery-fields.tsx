@@ -221,6 +221,12 @@ export function DeliveryFields({
 
 type Saved = { id: string; label: string; address: string };
 
+/** The buyer's delivery as an order form starts (models/address-book.server.ts `deliveryDefaults`). */
+export type BuyerDelivery = Parameters<typeof deliveryDefaultValues>[0] & {
+  saved: Saved[];
+  confirmAddress: string | null;
+};
+
 /**
  * The other addresses of the address book, as links that re-render the order form with one of them
  * (`?deliverTo=id`): the same with and without JavaScript. Nothing when the book has one address or none.

@@ -2,6 +2,9 @@
 
 export const SEARCH_MAX_LENGTH = 100;
 
+/** Parts on one page of the catalogue (/parts). */
+export const PARTS_PER_PAGE = 12;
+
 /** Escapes every character that has a meaning in a regular expression, so input matches literally. */
 export function escapeRegExp(text: string) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

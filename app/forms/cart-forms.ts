@@ -1,9 +1,13 @@
 /** The cart's forms (one schema, an intent per form), shared by the server and the browser. */
+import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { MAX_LINE_QUANTITY } from "~/domain/order-lines";
 import { deliveryFields, lineQuantity, recordId } from "./shop-forms";
 
 export const CART_PATH = "/dashboard/cart";
+
+/** What a refused cart form gets back: its intent, the part of its line (if any), and Conform's result. */
+export type CartReply = { intent: string; partId: string; result: SubmissionResult<string[]> };
 
 const addSchema = z.object({
   intent: z.literal("add"),

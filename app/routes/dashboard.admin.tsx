@@ -1,10 +1,10 @@
 import { type HeadersFunction, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { DataTable, type Column } from "~/components/ui/data-table";
+import { SalesChart } from "~/components/sales-chart";
+import { OrdersToHandle, PartsSection } from "~/components/shop-today";
 import { FailedMailList, toFailedMailItems } from "~/components/failed-mail";
-import { lowStockParts, oldestOrders, salesByDay, type DaySales } from "~/orders/model/admin-home.server";
+import { lowStockParts, oldestOrders, salesByDay } from "~/orders/model/admin-home.server";
 import { listOverdue } from "~/orders/model/payments.server";
 import { getLatestStockCheck } from "~/orders/model/stock-check.server";
 import { listBackorderedParts } from "~/models/stock-holds.server";
@@ -82,8 +82,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
-
-type OrderList = ReturnType<typeof useLoaderData<typeof loader>>["awaitingPayment"];
 
 export default function AdminHome() {
   const {
@@ -287,209 +285,6 @@ export default function AdminHome() {
     </div>
   );
 }
-
-type PartColumn<Part> = { label: string; align?: "right"; cell: (part: Part) => ReactNode };
-
-/**
- * A section of parts to look at: its heading with their number, a note, and a table with a row a part
- * (its name, or what `name` makes of it, over its part number) and `columns` after it; or a line
- * saying there are none.
- */
-function PartsSection<Part extends { id: string; name: string; partNumber: string }>({
-  id,
-  title,
-  total,
-  note,
-  empty,
-  caption,
-  parts,
-  rowTestId,
-  name = (part) => part.name,
-  columns,
-}: {
-  id: string;
-  title: string;
-  total: number;
-  note: string;
-  empty: string;
-  caption: string;
-  parts: Part[];
-  rowTestId: string;
-  name?: (part: Part) => ReactNode;
-  columns: PartColumn<Part>[];
-}) {
-  return (
-    <section aria-labelledby={id} className="mt-8">
-      <h2 id={id} className="text-xl font-semibold">
-        {title} ({formatQuantity(total)})
-      </h2>
-      <p className="text-sm text-slate-600">{note}</p>
-      {parts.length === 0 ? (
-        <p className="mt-2 text-slate-700">{empty}</p>
-      ) : (
-        <DataTable caption={caption} columns={[{ label: "Part" }, ...columns]}>
-          {parts.map((part) => (
-            <tr key={part.id} data-testid={rowTestId}>
-              <th scope="row" className="px-3 py-2 font-medium">
-                {name(part)}
-                <span className="block text-xs font-normal text-slate-600">{part.partNumber}</span>
-              </th>
-              {columns.map((column) => (
-                <td
-                  key={column.label}
-                  className={column.align === "right" ? "px-3 py-2 text-right" : "px-3 py-2"}
-                  data-label={column.label}
-                >
-                  {column.cell(part)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </DataTable>
-      )}
-    </section>
-  );
-}
-
-function OrdersToHandle({
-  id,
-  title,
-  list,
-  when,
-  moreHref,
-  empty = "Nothing waiting.",
-  oldest = "Oldest first.",
-}: {
-  id: string;
-  title: string;
-  list: OrderList;
-  when: (order: OrderList["orders"][number]) => string;
-  moreHref: string;
-  empty?: string;
-  oldest?: string;
-}) {
-  return (
-    <section aria-labelledby={id} data-testid={id} className="min-w-0">
-      <h2 id={id} className="text-xl font-semibold">
-        {title} ({formatQuantity(list.total)})
-      </h2>
-      <p className="text-sm text-slate-600">{oldest}</p>
-      {list.orders.length === 0 ? (
-        <p className="mt-2 text-slate-700">{empty}</p>
-      ) : (
-        <ol className="mt-2 divide-y divide-slate-200 rounded border border-slate-200 bg-white">
-          {list.orders.map((order) => (
-            <li key={order.id} className="break-words px-3 py-2 text-sm" data-testid="todo-order">
-              <Link to={`/dashboard/manageOrders/${order.id}`} className="font-medium text-brand-700 underline">
-                {order.number}
-              </Link>{" "}
-              {order.summary} for {order.userName} ({order.userEmail}), {formatCents(order.totalCents)}
-              <span className="block text-xs text-slate-600">{when(order)}</span>
-            </li>
-          ))}
-        </ol>
-      )}
-      {list.total > list.orders.length ? (
-        <Link
-          to={moreHref}
-          className="mt-1 inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline"
-        >
-          All {formatQuantity(list.total)} in Manage Orders
-        </Link>
-      ) : null}
-    </section>
-  );
-}
-
-const WIDTH = 720;
-const HEIGHT = 220;
-const PAD = { top: 16, right: 8, bottom: 28, left: 64 };
-
-/** Drawn on the server as SVG (no script needed), with the same figures as a table. */
-function SalesChart({ sales }: { sales: DaySales[] }) {
-  const total = sales.reduce((sum, day) => sum + day.totalCents, 0);
-  const orders = sales.reduce((sum, day) => sum + day.orders, 0);
-  const max = Math.max(1, ...sales.map((day) => day.totalCents));
-  const plotWidth = WIDTH - PAD.left - PAD.right;
-  const plotHeight = HEIGHT - PAD.top - PAD.bottom;
-  const slot = plotWidth / sales.length;
-  const summary = `Sales of the last 30 days: ${formatCents(total)} from ${orders} paid ${orders === 1 ? "order" : "orders"}; the best day ${formatCents(max === 1 && total === 0 ? 0 : max)}.`;
-  return (
-    <section aria-labelledby="sales" className="mt-8">
-      <h2 id="sales" className="text-xl font-semibold">
-        Sales, last 30 days
-      </h2>
-      <p className="text-sm text-slate-600" data-testid="sales-summary">
-        {formatCents(total)} from {formatQuantity(orders)} paid {orders === 1 ? "order" : "orders"} (by the UTC day they
-        were paid).
-      </p>
-      <svg
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        className="mt-2 h-auto w-full max-w-3xl rounded border border-slate-200 bg-white"
-        role="img"
-        aria-label={summary}
-        data-testid="sales-chart"
-      >
-        <line
-          x1={PAD.left}
-          x2={WIDTH - PAD.right}
-          y1={PAD.top + plotHeight}
-          y2={PAD.top + plotHeight}
-          stroke="#475569"
-        />
-        <text x={PAD.left - 6} y={PAD.top + 4} textAnchor="end" fontSize="11" fill="#334155">
-          {formatCents(total === 0 ? 0 : max)}
-        </text>
-        <text x={PAD.left - 6} y={PAD.top + plotHeight} textAnchor="end" fontSize="11" fill="#334155">
-          {formatCents(0)}
-        </text>
-        {sales.map((day, index) => {
-          const height = (day.totalCents / max) * plotHeight;
-          const x = PAD.left + index * slot;
-          return (
-            <g key={day.day}>
-              <rect
-                x={x + slot * 0.15}
-                y={PAD.top + plotHeight - height}
-                width={slot * 0.7}
-                height={height}
-                fill="#1d4ed8"
-                data-day={day.day}
-              >
-                <title>{`${day.day}: ${formatCents(day.totalCents)}`}</title>
-              </rect>
-              {index % 5 === 0 || index === sales.length - 1 ? (
-                <text x={x + slot / 2} y={HEIGHT - 10} textAnchor="middle" fontSize="10" fill="#334155">
-                  {day.day.slice(5)}
-                </text>
-              ) : null}
-            </g>
-          );
-        })}
-      </svg>
-      <details className="mt-2">
-        <summary className="cursor-pointer py-3 text-sm font-medium text-brand-700">Sales by day as a table</summary>
-        <DataTable caption="Sales by day, last 30 days" columns={SALES_COLUMNS} stack={false}>
-          {sales.map((day) => (
-            <tr key={day.day} data-testid="sales-row">
-              <th scope="row" className="px-3 py-2 font-medium">
-                {day.day}
-              </th>
-              <td className="px-3 py-2 text-right">{day.orders}</td>
-              <td className="px-3 py-2 text-right">{formatCents(day.totalCents)}</td>
-            </tr>
-          ))}
-        </DataTable>
-      </details>
-    </section>
-  );
-}
-
-const SALES_COLUMNS: Column[] = [
-  { label: "Day (UTC)" },
-  { label: "Paid orders", align: "right" },
-  { label: "Sales", align: "right" },
-];
 
 export const meta: MetaFunction = () => [{ title: "Shop Today — PartsWorks" }];
 

@@ -1,5 +1,3 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import {
   type ActionFunctionArgs,
   type HeadersFunction,
@@ -8,19 +6,11 @@ import {
   data,
   redirect,
 } from "@remix-run/node";
-import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
-import type { ButtonHTMLAttributes } from "react";
-import type { z } from "zod";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { CartCheckoutForm } from "~/components/cart-checkout";
+import { CartTable } from "~/components/cart-table";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import {
-  DeliveryFields,
-  deliveryDefaultValues,
-  PaymentChoice,
-  SavedAddressPicker,
-  useDeliveryPlace,
-} from "~/components/delivery-fields";
-import { Button, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
-import { DataTable, type Column } from "~/components/ui/data-table";
+import { ErrorList } from "~/components/forms";
 import { deliveryDefaults } from "~/models/address-book.server";
 import { notPlacedReply } from "~/orders/place-replies.server";
 import { addToCart, getCart, removeFromCart, setCartQuantity, type NoticeSource } from "~/models/cart.server";
@@ -29,21 +19,17 @@ import { getOwnOrder } from "~/orders/model/reads.server";
 import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/orders/service.server";
 import { can } from "~/services/companies.server";
 import { customerPricing, priceScreenLines } from "~/services/pricing.server";
-import { placeWords, taxLinesFor, taxPlaceFor, taxTotal } from "~/domain/tax";
-import { PriceWithList } from "~/components/prices";
 import { getUser, requireCustomer } from "~/services/guards.server";
 import { cartIntentFrom, signInToContinue } from "~/services/sign-in-intent.server";
 import { spendingLimitFor } from "~/services/spending-limit.server";
 import { SpendingLimitNotice } from "~/components/spending-limit";
 import { NotForYourRole } from "~/components/role-refusal";
 import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
-import { CART_PATH, cartLineSchema, cartSchema, checkoutSchema } from "~/forms/cart-forms";
-import { formatCents, formatQuantity } from "~/format";
+import { CART_PATH, cartSchema, type CartReply } from "~/forms/cart-forms";
+import { formatQuantity } from "~/format";
 import { safeRedirect } from "~/domain/safe-redirect";
-import { useHydrated } from "~/hooks/hydrated";
 import { parseForm, readForm } from "~/services/form.server";
 import { newOneTimeKey, runOnce } from "~/services/one-time-key.server";
-import { ONE_TIME_KEY_FIELD } from "~/forms/one-time-key";
 import { cartRefusalCookie } from "~/services/cart-refusal.server";
 import { redirectWithError, redirectWithSuccess } from "~/services/toast.server";
 
@@ -67,8 +53,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
-
-type ActionData = { intent: string; partId: string; result: SubmissionResult<string[]> };
 
 /**
  * Every form of the cart posts here: add (from the parts list and the part page), update and remove
@@ -102,7 +86,7 @@ async function cartAction(request: Request, user: Awaited<ReturnType<typeof requ
   const submission = parseForm(formData, { schema: cartSchema });
   const posted = { intent: String(formData.get("intent") ?? ""), partId: String(formData.get("partId") ?? "") };
   const refuse = (message: string, status: number, field?: string) =>
-    data<ActionData>(
+    data<CartReply>(
       {
         ...posted,
         result: submission.reply(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }),
@@ -127,7 +111,7 @@ async function cartAction(request: Request, user: Awaited<ReturnType<typeof requ
     const back = quantityError ? await backToCard(quantityError) : null;
     // "Update total" (checkout without JavaScript) is a validation of the form, not an error: 200.
     const status = submission.status === "error" ? 400 : 200;
-    return back ?? data<ActionData>({ ...posted, result: submission.reply() }, { status });
+    return back ?? data<CartReply>({ ...posted, result: submission.reply() }, { status });
   }
   const value = submission.value;
 
@@ -191,7 +175,7 @@ async function cartAction(request: Request, user: Awaited<ReturnType<typeof requ
         const { result, status } = notPlacedReply(submission, placed, (failures) => ({
           formErrors: failures.map((failure) => `${names.get(failure.partId)}: ${failure.message}`),
         }));
-        return data<ActionData>({ ...posted, result }, { status });
+        return data<CartReply>({ ...posted, result }, { status });
       }
       return redirectAfterOrder(placed.order);
     }
@@ -199,8 +183,6 @@ async function cartAction(request: Request, user: Awaited<ReturnType<typeof requ
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
-
-type CartData = ReturnType<typeof useLoaderData<typeof loader>>["cart"];
 
 /** The heading of the cart's notices, by the change that said them. */
 const NOTICE_HEADINGS: Record<NoticeSource | "earlier", string> = {
@@ -211,7 +193,7 @@ const NOTICE_HEADINGS: Record<NoticeSource | "earlier", string> = {
 
 export default function CartPage() {
   const { cart, buyer, terms, taxProfile, limit, mayOrder, oneTimeKey } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  const actionData = useActionData<typeof action>() as CartReply | undefined;
   if (!mayOrder && !actionData) return <NotForYourRole what="The cart" />;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
@@ -259,7 +241,7 @@ export default function CartPage() {
         <>
           <CartTable cart={cart} actionData={actionData} />
           <SpendingLimitNotice limit={limit} totalCents={cart.totalCents} />
-          <PlaceOrderForm
+          <CartCheckoutForm
             terms={terms}
             key={buyer.addressId ?? "profile"}
             cart={cart}
@@ -272,249 +254,6 @@ export default function CartPage() {
         </>
       )}
     </div>
-  );
-}
-
-const CART_COLUMNS: Column[] = [
-  { label: "Part" },
-  { label: "Unit price", align: "right" },
-  { label: "Quantity" },
-  { label: "Line total", align: "right" },
-  { label: <span className="sr-only">Remove</span> },
-];
-
-function CartTable({ cart, actionData }: { cart: CartData; actionData: ActionData | undefined }) {
-  return (
-    <DataTable
-      caption="The lines of your cart"
-      columns={CART_COLUMNS}
-      className="mt-4"
-      footer={
-        <>
-          <tr>
-            <th scope="row" colSpan={3} className="px-3 py-2 text-right font-semibold">
-              Net, before tax ({formatQuantity(cart.totalQuantity)} units)
-            </th>
-            <td className="px-3 py-2 text-right text-base font-semibold" data-testid="cart-net">
-              {formatCents(cart.netCents)}
-            </td>
-            <td />
-          </tr>
-        </>
-      }
-    >
-      {cart.lines.map((line) => (
-        <CartRow
-          key={line.partId}
-          line={line}
-          actionData={actionData?.partId === line.partId ? actionData : undefined}
-        />
-      ))}
-    </DataTable>
-  );
-}
-
-function CartRow({ line, actionData }: { line: CartData["lines"][number]; actionData: ActionData | undefined }) {
-  const updater = useFetcher<ActionData>();
-  const remover = useFetcher<ActionData>();
-  const name = line.part?.name ?? "A part that is no longer sold";
-  const lastResult = updater.data?.result ?? (actionData?.intent === "update" ? actionData.result : undefined);
-  const [form, fields] = useForm({
-    id: `cart-line-${line.partId}`,
-    lastResult,
-    constraint: getZodConstraint(cartLineSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    defaultValue: { partId: line.partId, quantity: String(line.quantity) },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: cartLineSchema }),
-  });
-  const removeErrors =
-    remover.data?.result.error?.[""] ?? (actionData?.intent === "remove" ? actionData.result.error?.[""] : null);
-  return (
-    <tr data-testid={`cart-line-${line.part?.partNumber ?? line.partId}`}>
-      <th scope="row" className="px-3 py-2 align-top font-medium">
-        {line.part ? (
-          <Link to={`/parts/${line.partId}`} className="text-brand-700 underline hover:text-brand-800">
-            {name}
-          </Link>
-        ) : (
-          name
-        )}
-        {line.part ? (
-          <span className="block font-mono text-xs font-normal text-slate-600">{line.part.partNumber}</span>
-        ) : null}
-        {line.part ? (
-          <span className="block text-xs font-normal text-slate-600">
-            {formatQuantity(line.part.minOrderQuantity)} to {formatQuantity(line.part.availableQuantity)} units
-          </span>
-        ) : null}
-        {line.backorder && !line.problem ? (
-          <span className="block text-sm font-normal text-amber-900" data-testid="line-backorder">
-            {line.backorder}
-          </span>
-        ) : null}
-        {line.problem ? (
-          <span className="block text-sm font-normal text-red-700" data-testid="line-problem">
-            {line.problem.message}
-          </span>
-        ) : null}
-      </th>
-      <td className="px-3 py-2 text-right align-top" data-label="Unit price">
-        {line.part && line.unitPriceCents !== null ? (
-          <PriceWithList cents={line.unitPriceCents} listCents={line.listPriceCents} />
-        ) : (
-          "—"
-        )}
-      </td>
-      <td className="px-3 py-2 align-top max-md:col-span-2" data-label="Quantity">
-        <updater.Form method="post" action={CART_PATH} className="flex items-start gap-2" {...getFormProps(form)}>
-          <input type="hidden" name="intent" value="update" />
-          <input type="hidden" name="partId" value={line.partId} />
-          <Field
-            className="w-32"
-            meta={fields.quantity}
-            label={<span className="sr-only">Quantity of {name}</span>}
-            type="number"
-            inputProps={{ step: 1, inputMode: "numeric" }}
-          />
-          <SubmitButton
-            variant="secondary"
-            className="px-3 py-2 text-sm"
-            pending={updater.state !== "idle"}
-            pendingText="Saving…"
-            aria-label={`Update the quantity of ${name}`}
-          >
-            Update
-          </SubmitButton>
-        </updater.Form>
-        <ErrorList id={form.errorId} errors={form.errors} />
-      </td>
-      <td className="px-3 py-2 text-right align-top" data-label="Line total" data-testid="line-total">
-        {formatCents(line.lineTotalCents)}
-      </td>
-      <td className="px-3 py-2 align-top">
-        <remover.Form method="post" action={CART_PATH}>
-          <input type="hidden" name="intent" value="remove" />
-          <input type="hidden" name="partId" value={line.partId} />
-          <Button
-            type="submit"
-            variant="secondary"
-            className="px-3 py-2 text-sm"
-            disabled={remover.state !== "idle"}
-            aria-label={`Remove ${name} from the cart`}
-          >
-            {remover.state !== "idle" ? "Removing…" : "Remove"}
-          </Button>
-        </remover.Form>
-        <ErrorList errors={removeErrors} />
-      </td>
-    </tr>
-  );
-}
-
-type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
-
-function PlaceOrderForm({
-  cart,
-  buyer,
-  terms,
-  limit,
-  taxProfile,
-  lastResult,
-  oneTimeKey,
-}: {
-  oneTimeKey: string;
-  cart: CartData;
-  limit: LoaderData["limit"];
-  terms: LoaderData["terms"];
-  buyer: LoaderData["buyer"];
-  taxProfile: LoaderData["taxProfile"];
-  lastResult: SubmissionResult<string[]> | undefined;
-}) {
-  const [form, fields] = useForm<z.output<typeof checkoutSchema>>({
-    id: "checkout",
-    lastResult,
-    constraint: getZodConstraint(checkoutSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    defaultValue: deliveryDefaultValues(buyer),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: checkoutSchema }),
-  });
-  const isPending = useIsPending({ formAction: CART_PATH });
-  // What "Place the order" charges: the tax for the address the form holds now (what was posted,
-  // without JavaScript), priced as the server prices it; the server places the order only at it.
-  const [place, setPlace] = useDeliveryPlace(fields.delivery);
-  const taxPlace = taxPlaceFor(taxProfile, place);
-  const taxLines = taxLinesFor(taxProfile, cart.netCents, taxPlace);
-  const shown = {
-    netCents: cart.netCents,
-    taxLines,
-    totalCents: cart.netCents + taxTotal(taxLines),
-    placeWords: placeWords(taxPlace),
-  };
-  return (
-    <section
-      aria-labelledby="checkout-heading"
-      className="mt-8 max-w-xl rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
-    >
-      <h2 id="checkout-heading" className="text-xl font-semibold">
-        Checkout
-      </h2>
-      <p className="mt-1 text-sm text-slate-600">
-        One order for every line, paid with one payment. Prices and stock are checked again when you place it.
-      </p>
-      <Form method="post" action={CART_PATH} className="mt-4" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value="checkout" />
-        <input type="hidden" name={ONE_TIME_KEY_FIELD} value={oneTimeKey} />
-        <input type="hidden" name="quotedTotalCents" value={shown.totalCents} />
-        <SavedAddressPicker saved={buyer.saved} chosenId={buyer.addressId} />
-        <DeliveryFields fields={fields} onPlaceChange={setPlace} confirmAddress={buyer.confirmAddress} />
-        <PaymentChoice meta={fields.payment} terms={terms} />
-        <div
-          className="mb-4 rounded border border-slate-200 bg-slate-50 p-3 text-sm"
-          data-testid="checkout-tax"
-          aria-live="polite"
-        >
-          <p>
-            Net {formatCents(shown.netCents)}
-            {shown.taxLines.map((line, index) => (
-              <span key={index} className="block">
-                {line.label}: {formatCents(line.amountCents)}
-                {line.note ? <span className="block text-xs text-slate-600">{line.note}</span> : null}
-              </span>
-            ))}
-            <strong className="block">
-              Total with tax: <span data-testid="cart-total">{formatCents(shown.totalCents)}</span>
-            </strong>
-          </p>
-          <p className="mt-1 text-xs text-slate-600">
-            Tax for delivery to {shown.placeWords}
-            {place ? "" : " (choose the delivery country to see its tax)"}. It follows the delivery address: with
-            another address you see the new total before anything is ordered.
-          </p>
-          <UpdateTotalButton {...form.validate.getButtonProps({ name: fields.delivery.name })} />
-        </div>
-        <SpendingLimitNotice limit={limit} totalCents={shown.totalCents} />
-        <ErrorList id={form.errorId} errors={form.errors} />
-        {!cart.ok ? (
-          <p className="mb-2 text-sm text-red-700">Fix the lines marked in red before you check out.</p>
-        ) : null}
-        <SubmitButton pending={isPending} pendingText="Placing the order…" className="w-full">
-          Place the order ({formatCents(shown.totalCents)})
-        </SubmitButton>
-      </Form>
-    </section>
-  );
-}
-
-/** Without JavaScript the total cannot follow the address: this posts the form to show the new figures, ordering nothing. */
-function UpdateTotalButton(props: ButtonHTMLAttributes<HTMLButtonElement>) {
-  const hydrated = useHydrated();
-  if (hydrated) return null;
-  return (
-    <Button variant="secondary" className="mt-2" {...props}>
-      Update total
-    </Button>
   );
 }
 

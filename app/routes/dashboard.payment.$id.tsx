@@ -1,4 +1,3 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import {
   type ActionFunctionArgs,
   type HeadersFunction,
@@ -8,16 +7,13 @@ import {
   redirect,
   redirectDocument,
 } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
-import type { Stripe as StripeJs } from "@stripe/stripe-js";
-import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithError, redirectWithInfo } from "~/services/toast.server";
 import { z } from "zod";
 import { HoldNotice } from "~/components/hold-forms";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OrderLinesTable } from "~/components/order-lines";
-import { ErrorList, SubmitButton } from "~/components/forms";
+import { CardPayment, CardPaymentForm } from "~/components/card-payment";
 import { getOwnOrder } from "~/orders/model/reads.server";
 import { orderPath } from "~/domain/order-lines";
 import { ORDER_STATE_WORDS } from "~/domain/order-states";
@@ -29,6 +25,7 @@ import { canTakeCardPayments, createOrderCheckoutSession, createOrderPaymentInte
 import { company } from "~/content/company";
 import { BankTransferDetails } from "~/components/bank-transfer";
 import { parseForm, readForm } from "~/services/form.server";
+import { logFailure } from "~/services/log.server";
 
 const NOT_FOUND = "We could not find that order among yours.";
 const SERVICE_DOWN = "We could not reach the card payment service. Please try again in a moment.";
@@ -112,7 +109,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       { headers },
     );
   } catch (error) {
-    console.error(`Creating the PaymentIntent for order ${order.id} failed`, error);
+    logFailure(`Creating the PaymentIntent for order ${order.id} failed`, error);
     return dataWithInit({ ...data, payment: { state: "unavailable" as const } }, { headers });
   }
 }
@@ -130,15 +127,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     ({ url } = await createOrderCheckoutSession(order));
   } catch (error) {
-    console.error(`Creating the Checkout Session for order ${order.id} failed`, error);
+    logFailure(`Creating the Checkout Session for order ${order.id} failed`, error);
     return dataWithInit(submission.reply({ formErrors: [SERVICE_DOWN] }), { status: 502 });
   }
   return redirect(url, 303);
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
-
-type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 export default function PayOrder() {
   const { order, billing, payment } = useLoaderData<typeof loader>();
@@ -264,153 +259,6 @@ function CardOff({ number, byTransfer }: { number: string; byTransfer: boolean }
         ({company.hours}).
       </p>
     </div>
-  );
-}
-
-/** Stripe's hosted Checkout: the way to pay without JavaScript, and the fallback when Stripe.js cannot load. */
-function CardPaymentForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
-  const [form] = useForm({ id: "checkout", lastResult });
-  const [pending, setPending] = useState(false);
-  useEffect(() => {
-    // Coming back with the browser's Back button shows this page from its cache: not pending any more.
-    const reset = () => setPending(false);
-    window.addEventListener("pageshow", reset);
-    return () => window.removeEventListener("pageshow", reset);
-  }, []);
-  return (
-    // A full page submission: the answer is a redirect to Stripe's own site.
-    <Form method="post" reloadDocument {...getFormProps(form)} onSubmit={() => setPending(true)} className="mt-3">
-      <input type="hidden" name="intent" value="checkout" />
-      <p className="text-slate-700">You enter your card on Stripe&apos;s secure page and come back here afterwards.</p>
-      <ErrorList id={form.errorId} errors={form.errors} />
-      <SubmitButton pending={pending} pendingText="Opening Stripe…">
-        Pay with card
-      </SubmitButton>
-    </Form>
-  );
-}
-
-/**
- * Stripe.js is loaded only here, only in the browser, once this page has rendered: its loader
- * (the ESM build of `@stripe/stripe-js/pure`, which adds the script only when asked) is a
- * separate chunk that other pages never fetch.
- */
-function useStripeJs(publishableKey: string) {
-  const [stripe, setStripe] = useState<Promise<StripeJs | null> | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    let settled = false;
-    const promise = import("@stripe/stripe-js/pure/index.mjs")
-      .then(({ loadStripe }) => loadStripe(publishableKey))
-      .catch((error: unknown) => {
-        console.error("Stripe.js could not load", error);
-        return null;
-      })
-      .then((loaded) => {
-        settled = true;
-        if (!loaded) setFailed(true);
-        return loaded;
-      });
-    setStripe(promise);
-    // A script that never arrives (a blocked or very slow network) must not leave the page stuck.
-    const timer = setTimeout(() => {
-      if (!settled) setFailed(true);
-    }, 20_000);
-    return () => clearTimeout(timer);
-  }, [publishableKey]);
-  return { stripe, failed };
-}
-
-function CardPayment({
-  clientSecret,
-  publishableKey,
-  billing,
-  order,
-  lastResult,
-}: {
-  clientSecret: string;
-  publishableKey: string;
-  billing: LoaderData["billing"];
-  order: LoaderData["order"];
-  lastResult: SubmissionResult<string[]> | undefined;
-}) {
-  const { stripe, failed: scriptFailed } = useStripeJs(publishableKey);
-  const [elementFailed, setElementFailed] = useState(false);
-  const options = useMemo(() => ({ clientSecret, appearance: { theme: "stripe" as const } }), [clientSecret]);
-  const failed = scriptFailed || elementFailed;
-  // Server-rendered (and without JavaScript): the Checkout button. Once Stripe.js runs: the Payment Element.
-  if (!stripe || failed || lastResult) {
-    return (
-      <>
-        {failed ? (
-          <p className="mt-3 text-slate-700" role="alert">
-            The card form could not load. You can still pay on Stripe&apos;s secure page.
-          </p>
-        ) : null}
-        <CardPaymentForm lastResult={lastResult} />
-      </>
-    );
-  }
-  return (
-    <Elements stripe={stripe} options={options}>
-      <PaymentForm billing={billing} order={order} onLoadError={() => setElementFailed(true)} />
-    </Elements>
-  );
-}
-
-function PaymentForm({
-  billing,
-  order,
-  onLoadError,
-}: {
-  billing: LoaderData["billing"];
-  order: LoaderData["order"];
-  onLoadError: () => void;
-}) {
-  const stripe = useStripe();
-  const elements = useElements();
-  const [ready, setReady] = useState(false);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  async function pay(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!stripe || !elements || pending) return;
-    setPending(true);
-    setError(null);
-    const result = await stripe.confirmPayment({
-      elements,
-      confirmParams: {
-        return_url: new URL(`/dashboard/payment/${order.id}/success`, window.location.origin).href,
-        payment_method_data: { billing_details: { name: billing.name, email: billing.email } },
-      },
-    });
-    // Only a payment that could not be confirmed comes back here; success goes to return_url.
-    const { error: failure } = result;
-    setError(
-      failure.type === "card_error" || failure.type === "validation_error"
-        ? (failure.message ?? "Your card was declined.")
-        : "The payment could not be completed. Please try again.",
-    );
-    setPending(false);
-  }
-
-  return (
-    <form onSubmit={pay} className="mt-3" aria-describedby="payment-error" data-testid="payment-element-form">
-      <p className="mb-3 text-sm text-slate-700 [overflow-wrap:anywhere]">
-        Paying as <strong>{billing.name}</strong> ({billing.email})
-      </p>
-      {ready ? null : <p className="text-slate-600">Loading the card form…</p>}
-      <PaymentElement
-        options={{ fields: { billingDetails: { name: "never", email: "never" } } }}
-        onReady={() => setReady(true)}
-        onLoadError={onLoadError}
-      />
-      <ErrorList id="payment-error" errors={error ? [error] : null} />
-      <SubmitButton pending={pending} pendingText="Paying…" disabled={!stripe || !elements || !ready}>
-        Pay {formatCents(order.totalCents)}
-      </SubmitButton>
-    </form>
   );
 }
 

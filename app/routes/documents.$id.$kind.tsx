@@ -6,7 +6,8 @@ import {
 } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { DOCUMENT_CSS, OrderDocument } from "~/components/order-document";
+import { OrderDocument } from "~/components/order-document";
+import { DOCUMENT_CSS } from "~/styles/order-document";
 import { creditNoteUblPath, documentPath, ublPath } from "~/domain/order-document";
 import { requireUser } from "~/services/guards.server";
 import { documentTitle, loadOrderDocument } from "~/orders/documents.server";

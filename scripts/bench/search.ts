@@ -75,7 +75,7 @@ async function partsRead() {
   }
 }
 
-/** The reads /parts makes for a search (app/routes/parts._index.tsx), in the same order. */
+/** The reads /parts makes for a search (app/services/catalogue-page.server.ts), in the same order. */
 async function search(q: string) {
   const started = performance.now();
   if (await findPartByNumber(q)) return performance.now() - started;

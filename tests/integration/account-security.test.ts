@@ -11,7 +11,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { Session } from "~/models/session.server";
 import { User } from "~/models/user.server";
 import { loader as pdfLoader } from "~/routes/documents.$id.$kind_.pdf";
-import { action as profileAction } from "~/routes/dashboard._index";
+import { action as profileAction } from "~/routes/dashboard._index/route";
 import { action as forgotAction } from "~/routes/forgot-password";
 import { action as resetAction } from "~/routes/reset-password";
 import { action as signupAction } from "~/routes/signup";

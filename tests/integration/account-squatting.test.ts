@@ -20,7 +20,7 @@ import { action as allUsersAction } from "~/routes/dashboard.allUsers";
 import { action as companyAction, loader as companyLoader } from "~/routes/dashboard.company";
 import { action as invitationAction, loader as invitationLoader } from "~/routes/invitations.$token";
 import { action as keysAction, loader as keysLoader } from "~/routes/dashboard.apiKeys/route";
-import { action as profileAction } from "~/routes/dashboard._index";
+import { action as profileAction } from "~/routes/dashboard._index/route";
 import { action as sessionsAction, loader as sessionsLoader } from "~/routes/dashboard.sessions";
 import { action as webhooksAction, loader as webhooksLoader } from "~/routes/dashboard.webhooks/route";
 import { action as resetAction } from "~/routes/reset-password";

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { Session } from "~/models/session.server";
 import { User } from "~/models/user.server";
 import { action as allUsersAction, loader as allUsersLoader } from "~/routes/dashboard.allUsers";
-import { action as profileAction, loader as profileLoader } from "~/routes/dashboard._index";
+import { action as profileAction, loader as profileLoader } from "~/routes/dashboard._index/route";
 import { loader as dashboardLoader } from "~/routes/dashboard";
 import { action as loginAction } from "~/routes/login";
 import { action as logoutAction } from "~/routes/logout";

@@ -12,7 +12,7 @@ import { User } from "~/models/user.server";
 import { loader as rootLoader } from "~/root";
 import { loader as dashboardLoader } from "~/routes/dashboard";
 import { action as companyAction, loader as companyLoader } from "~/routes/dashboard.company";
-import { action as profileAction } from "~/routes/dashboard._index";
+import { action as profileAction } from "~/routes/dashboard._index/route";
 import { action as inviteAction, loader as inviteLoader } from "~/routes/invitations.$token";
 import { getUser } from "~/services/guards.server";
 import { createUser, sessionCookieHeader } from "../setup/factories";

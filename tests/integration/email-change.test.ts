@@ -10,7 +10,7 @@ import { describe, expect, test } from "vitest";
 import { Session } from "~/models/session.server";
 import { User } from "~/models/user.server";
 import { action as changeEmailAction, loader as changeEmailLoader } from "~/routes/change-email";
-import { action as profileAction } from "~/routes/dashboard._index";
+import { action as profileAction } from "~/routes/dashboard._index/route";
 import { action as resetAction } from "~/routes/reset-password";
 import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG, EMAIL_TAKEN, SAME_EMAIL } from "~/forms/account-schemas";
 import { sendPasswordResetLink } from "~/services/password-reset.server";

@@ -6,8 +6,7 @@
  * line here; a new screen without one fails the last test.
  */
 import { formatCreditNoteNumber } from "~/domain/credit-notes";
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import mongoose from "mongoose";
 import { beforeAll, describe, expect, test } from "vitest";
 import { createAccountToken } from "~/models/account-token.server";
@@ -16,6 +15,7 @@ import { loadOrderDocument, renderDocumentHtml } from "~/orders/documents.server
 import { unsubscribeToken } from "~/services/unsubscribe.server";
 import { sessionCookieHeader } from "../setup/factories";
 import { byteProblems, checkHtml, documentEndProblems } from "../setup/vnu";
+import { routeModules } from "../setup/route-files";
 
 const BASE = process.env.SHOP_URL ?? "http://localhost:3000";
 const ORIGIN = new URL(BASE).origin;
@@ -335,11 +335,10 @@ describe("every page a visitor, a customer, a company's members and staff open",
   });
 
   test("every route module with a screen is among the pages checked", () => {
-    const routesDir = path.resolve("app/routes");
-    const screens = readdirSync(routesDir)
-      .filter((file) => /\.tsx?$/.test(file) && !file.includes(".test."))
-      .filter((file) => /^export default/m.test(readFileSync(path.join(routesDir, file), "utf8")))
-      .map((file) => file.replace(/\.tsx?$/, ""))
+    // A route module is a file of app/routes or a folder with its route.tsx.
+    const screens = routeModules()
+      .filter(({ file }) => /^export default/m.test(readFileSync(file, "utf8")))
+      .map(({ entry }) => entry.replace(/\.tsx?$/, ""))
       // The dashboard's drawer wraps every dashboard screen; it has no page of its own.
       .filter((route) => route !== "dashboard");
     const checked = new Set(

@@ -15,7 +15,7 @@ import { Review } from "~/models/review.server";
 import { Session, sessionHandle } from "~/models/session.server";
 import { User } from "~/models/user.server";
 import { loader as avatarLoader } from "~/routes/avatars.$name";
-import { action as profileAction } from "~/routes/dashboard._index";
+import { action as profileAction } from "~/routes/dashboard._index/route";
 import { action as usersAction } from "~/routes/dashboard.allUsers";
 import { loader as confirmLoader } from "~/routes/dashboard.allUsers_.$id.$intent";
 import { action as reviewAction } from "~/routes/dashboard.review";

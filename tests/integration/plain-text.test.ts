@@ -11,7 +11,7 @@ import { Company } from "~/models/company.server";
 import { Part } from "~/models/part.server";
 import { User } from "~/models/user.server";
 import { Order } from "~/orders/model/schema.server";
-import { action as profileAction } from "~/routes/dashboard._index";
+import { action as profileAction } from "~/routes/dashboard._index/route";
 import { action as addPartAction } from "~/routes/dashboard.addProduct";
 import { action as keysAction } from "~/routes/dashboard.apiKeys/route";
 import { action as adminOrderAction } from "~/routes/dashboard.manageOrders_.$id._index";

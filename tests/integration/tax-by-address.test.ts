@@ -16,7 +16,7 @@ import { getUserById } from "~/models/user.server";
 import { Order } from "~/orders/model/schema.server";
 import { action as apiOrdersAction } from "~/routes/api.v1.orders._index";
 import { action as cartAction } from "~/routes/dashboard.cart";
-import { action as profileAction } from "~/routes/dashboard._index";
+import { action as profileAction } from "~/routes/dashboard._index/route";
 import { action as quickOrderAction } from "~/routes/dashboard.quick-order";
 import { action as orderAction } from "~/routes/parts.$id";
 import { deliveryDefaults } from "~/models/address-book.server";

@@ -12,7 +12,7 @@ import { loader as manageOrdersLoader } from "~/routes/dashboard.manageOrders";
 import { loader as myOrdersLoader } from "~/routes/dashboard.orders";
 import { loader as orderPageLoader } from "~/routes/dashboard.orders_.$id._index";
 import { action as padAction, loader as padLoader } from "~/routes/dashboard.quick-order";
-import { action as profileAction } from "~/routes/dashboard._index";
+import { action as profileAction } from "~/routes/dashboard._index/route";
 import { action as orderAction, loader as partLoader } from "~/routes/parts.$id";
 import { createPart, storedCustomer } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";

@@ -6,7 +6,7 @@ import { Company } from "~/models/company.server";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { OrderDocument } from "~/components/order-document";
-import { action, loader } from "~/routes/dashboard._index";
+import { action, loader } from "~/routes/dashboard._index/route";
 import { loader as documentLoader } from "~/routes/documents.$id.$kind";
 import { up as migrateBilling } from "../../scripts/migrations/20261127180000-structured-billing.js";
 import { createUser, sessionCookieHeader, storedCustomer, updateCompanyOf } from "../setup/factories";
