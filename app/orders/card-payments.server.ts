@@ -14,7 +14,13 @@ import {
   refundsReported,
   type CardEvidence,
 } from "~/services/stripe.server";
-import { claimStripeEvent, markOrderPaid, releaseStripeEvent, type MarkPaidOutcome } from "./model/card-payment.server";
+import {
+  claimStripeEvent,
+  markOrderPaid,
+  markStripeEventApplied,
+  releaseStripeEvent,
+  type MarkPaidOutcome,
+} from "./model/card-payment.server";
 import { applyRefundStatus } from "./model/refunds.server";
 import type { OrderView } from "./model/view.server";
 import { raiseOrderEvent } from "./events.server";
@@ -66,8 +72,10 @@ async function applyRefundEvent(refunds: NonNullable<ReturnType<typeof refundsRe
 export type WebhookResult = MarkPaidOutcome | "ignored" | "already_processed" | "refund_recorded";
 
 /**
- * Applies a verified webhook event at most once: its id is claimed first, so a repeated delivery
- * changes nothing. If applying fails, the claim is released and the error goes up (Stripe retries).
+ * Applies a verified webhook event once: its id is recorded, and marked applied after the change, so
+ * a repeated delivery of an applied event changes nothing. A delivery whose handler died in between
+ * (a crash) is applied again by Stripe's retry: applying is idempotent (the paid update is conditional,
+ * refunds carry their keys). If applying fails, the record is released and the error goes up (Stripe retries).
  */
 export async function handleStripeEvent(event: Stripe.Event): Promise<WebhookResult> {
   const refunds = refundsReported(event);
@@ -75,7 +83,9 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<WebhookRes
   if (!refunds && !evidence) return "ignored";
   if (!(await claimStripeEvent(event.id, event.type))) return "already_processed";
   try {
-    return refunds ? await applyRefundEvent(refunds) : await applyPaymentEvidence(evidence!);
+    const result = refunds ? await applyRefundEvent(refunds) : await applyPaymentEvidence(evidence!);
+    await markStripeEventApplied(event.id);
+    return result;
   } catch (error) {
     await releaseStripeEvent(event.id).catch(() => {});
     throw error;

@@ -32,12 +32,14 @@ const stripeEventSchema = new Schema(
   {
     _id: { type: String, required: true },
     type: { type: String, required: true },
+    /** Set once the event was applied: until then a repeated delivery applies it again (applying is idempotent). */
+    appliedAt: { type: Date },
   },
   { timestamps: true },
 );
 
 export const StripeEvent =
-  (mongoose.models.StripeEvent as mongoose.Model<{ _id: string; type: string }>) ??
+  (mongoose.models.StripeEvent as mongoose.Model<{ _id: string; type: string; appliedAt?: Date | null }>) ??
   mongoose.model("StripeEvent", stripeEventSchema);
 
 // --- Marking orders paid --------------------------------------------------------------------------
@@ -128,7 +130,9 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
   if (order.status === "paid" || order.status === "shipped") {
     if (order.transactionId !== transactionId) return outcome("paid_by_other");
     await recordPayment(order, evidence);
-    if (!order.invoiceNumber) await numberInvoice(orderId);
+    // Paid by an earlier call that did not number it (a crash, a failure): its number is a late one,
+    // dated no earlier than the numbers given since (invoice.server.ts, lateIssueDate).
+    if (!order.invoiceNumber) await numberInvoice(orderId, { late: true });
     // A repeat (the webhook and the return page, or a retry after a crash): an event still pending
     // is raised again (the outbox keys make that write nothing if the first one wrote it after all).
     const pending = order.eventsPending?.includes("paid");
@@ -138,9 +142,9 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
   return outcome("not_payable");
 }
 
-async function numberInvoice(orderId: string) {
+async function numberInvoice(orderId: string, options?: { late: boolean }) {
   try {
-    await assignInvoiceNumber(orderId);
+    await assignInvoiceNumber(orderId, options);
   } catch (error) {
     logFailure(`Invoice number not assigned to order ${orderId}`, error);
   }
@@ -180,9 +184,17 @@ export async function claimStripeEvent(id: string, type: string) {
     await StripeEvent.create({ _id: id, type });
     return true;
   } catch (error) {
-    if (isDuplicateKeyError(error)) return false;
-    throw error;
+    if (!isDuplicateKeyError(error)) throw error;
+    // Seen before: a repeat of an event applied is nothing to do; one whose handler died (a crash
+    // between the claim and the change) is applied by this delivery, as applying is idempotent.
+    const seen = await StripeEvent.findById(id, { appliedAt: 1 }).lean();
+    return !seen?.appliedAt;
   }
+}
+
+/** The event is applied: a repeated delivery changes nothing from now on. */
+export async function markStripeEventApplied(id: string) {
+  await StripeEvent.updateOne({ _id: id }, { $set: { appliedAt: new Date() } });
 }
 
 /** Gives an event id back when applying it failed, so that Stripe's retry is applied. */

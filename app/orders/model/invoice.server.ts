@@ -59,18 +59,23 @@ export async function assignInvoiceNumber(
 /**
  * The date of an invoice numbered late (after a crash): the day it became due to be issued, or the
  * previous number's date when that is later, so a late number is never dated before the one before it.
+ * The previous number's order may not carry it yet (a crash after its claim, or its write still on the
+ * way in another process): then its own invoice date, the one it is given when numbered on time.
  */
 async function lateIssueDate(order: Parameters<typeof invoiceDate>[0], number: number) {
   const own = invoiceDate(order) ?? new Date();
   if (number <= 1) return own;
   const previous = await invoiceNumbers.Registry.findById(number - 1, { owner: 1 }).lean();
-  const before = previous && (await Order.findById(previous.owner, { invoicedAt: 1 }).lean())?.invoicedAt;
+  const owner =
+    previous && (await Order.findById(previous.owner, { invoicedAt: 1, paidAt: 1, dueAt: 1, termsDays: 1 }).lean());
+  const before = owner ? (owner.invoicedAt ?? invoiceDate(owner)) : null;
   return before && before > own ? before : own;
 }
 
 /**
- * Invoiceable orders a crash left without their number for `graceMs` (`invoicePending`), numbered now in
- * the order they were invoiced. Returns how many.
+ * Invoiceable orders a crash left without their number for `graceMs` (`invoicePending`), numbered now:
+ * first those whose number was claimed before the crash, in number order, then the others in the order
+ * they were invoiced, so each is dated from the number before it as written. Returns how many.
  */
 export async function numberInvoicesLeft({ graceMs, limit = 200 }: { graceMs: number; limit?: number }) {
   const left = await Order.find(
@@ -79,11 +84,21 @@ export async function numberInvoicesLeft({ graceMs, limit = 200 }: { graceMs: nu
   )
     .limit(limit)
     .lean();
-  const byDate = left
-    .map((order) => ({ id: order._id.toString(), at: invoiceDate(order)?.getTime() ?? 0 }))
-    .sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
+  const ids = left.map((order) => order._id.toString());
+  const claimed = new Map(
+    (await invoiceNumbers.Registry.find({ owner: { $in: ids } }, { owner: 1 }).lean()).map((claim) => [
+      claim.owner,
+      claim._id,
+    ]),
+  );
+  const inTurn = left
+    .map((order) => {
+      const id = order._id.toString();
+      return { id, claim: claimed.get(id) ?? Infinity, at: invoiceDate(order)?.getTime() ?? 0 };
+    })
+    .sort((a, b) => a.claim - b.claim || a.at - b.at || a.id.localeCompare(b.id));
   let numbered = 0;
-  for (const { id } of byDate) if (await assignInvoiceNumber(id, { late: true })) numbered++;
+  for (const { id } of inTurn) if (await assignInvoiceNumber(id, { late: true })) numbered++;
   return numbered;
 }
 
