@@ -50,6 +50,7 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/faults/mail.test.ts",
   "tests/integration/faults/one-line-logs.test.ts",
   "tests/integration/faults/shutdown.test.ts",
+  "tests/integration/faults/starved-host.test.ts",
   "tests/integration/faults/webhooks.test.ts",
   "tests/integration/instances.test.ts",
   "tests/integration/invoice-dates.test.ts",

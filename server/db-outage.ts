@@ -31,27 +31,6 @@ export type StorageProblem = "disk full" | null;
 const NOTHING_SAVED = "Nothing was saved: please try again in a minute.";
 const MAYBE_SAVED = "What you sent may have been saved: check My Orders before you send it again.";
 
-/**
- * How long this process could not run from now until `stop`: the sum of a short timer's lateness
- * (a stop, other processes on its CPU, a long synchronous task), the wait still open included.
- */
-function loopLag(stepMs = 20) {
-  let lost = 0;
-  let last = performance.now();
-  const ticks = setInterval(() => {
-    const now = performance.now();
-    lost += Math.max(0, now - last - stepMs);
-    last = now;
-  }, stepMs);
-  ticks.unref();
-  return {
-    stop() {
-      clearInterval(ticks);
-      return lost + Math.max(0, performance.now() - last - stepMs);
-    },
-  };
-}
-
 export function dbOutageGuard({
   isUnavailable,
   isBusy = () => false,
@@ -132,33 +111,15 @@ export function dbOutageGuard({
 
   /**
    * Asks the database now: down only when the probe gets no answer and nothing else has answered
-   * for `stallMs` either, so a busy moment (a ping behind a long query) is not an outage. When this
-   * process itself could not run for half the probe's deadline or more (a starved host, a stopped
-   * process: its ping went out late, or not at all), the database is asked once more before it is
-   * called away; a frozen database is then found one deadline later, and only on a starved host.
+   * for `stallMs` either, so a busy moment (a ping behind a long query) is not an outage.
    */
   let probing = false;
-  const silent = () => !lastAnswerAt || Date.now() - lastAnswerAt() >= stallMs;
   async function heartbeat() {
     if (down || probing) return;
     probing = true;
     try {
-      const lag = loopLag();
-      let answered = false;
-      try {
-        answered = await probe();
-      } catch {
-        // no answer
-      }
-      const lost = lag.stop();
-      if (!answered && !down && silent() && lost >= stallMs / 2) {
-        logger.warn(
-          `host starved: this process could not run for ${Math.round(lost)} ms of the database probe's ` +
-            `${stallMs} ms, asking the database again`,
-        );
-        answered = await probe().catch(() => false);
-      }
-      if (!answered && !down && silent()) markDown();
+      const answered = await probe().catch(() => false);
+      if (!answered && !down && (!lastAnswerAt || Date.now() - lastAnswerAt() >= stallMs)) markDown();
     } finally {
       probing = false;
     }

@@ -91,15 +91,31 @@ let probe: { client: InstanceType<typeof mongoose.mongo.MongoClient>; uri: strin
 export const lastDbAnswerAt = () => lastAnswerAt;
 
 /**
- * The heartbeat: true when the database answers a ping within connectDb's `stallMs`, on the
- * probe's own connection (whatever mongoose believes of its connection, and however busy its pool).
- * Without the heartbeat, a ping on the shop's connection. A probe client the driver closed for good
- * (its first connection failed) is replaced, so the next ping connects afresh.
+ * The heartbeat: true when the database answers a ping within connectDb's `stallMs` of its going
+ * out, on the probe's own connection (whatever mongoose believes of its connection, and however
+ * busy its pool). Without the heartbeat, a ping on the shop's connection. A probe client the driver
+ * closed for good (its first connection failed) is replaced, so the next ping connects afresh.
  */
 export async function probeDb(): Promise<boolean> {
   if (!probe) return pingDb();
   const { client, stallMs } = probe;
   let timer: NodeJS.Timeout | undefined;
+  let sent = (_event: { commandName: string }) => {};
+  const late = new Promise<boolean>((resolve) => {
+    // After the I/O already waiting: on a starved process the timer and the answer are due
+    // together, and timers run first.
+    const start = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => setImmediate(() => resolve(false)), stallMs);
+    };
+    start();
+    // Counted again once the ping has gone out: time this process was not run between asking and
+    // sending (a starved host, a stopped process) is not time the database failed to answer.
+    sent = ({ commandName }) => {
+      if (commandName === "ping") start();
+    };
+  });
+  client.on("commandStarted", sent);
   try {
     return await Promise.race([
       client
@@ -113,16 +129,13 @@ export async function probeDb(): Promise<boolean> {
             return false;
           },
         ),
-      new Promise<boolean>((resolve) => {
-        // After the I/O already waiting: on a starved process the timer and the answer are due
-        // together, and timers run first.
-        timer = setTimeout(() => setImmediate(() => resolve(false)), stallMs);
-      }),
+      late,
     ]);
   } catch {
     return false;
   } finally {
     clearTimeout(timer);
+    client.off("commandStarted", sent);
   }
 }
 
