@@ -5,7 +5,6 @@
  * by bank transfer is credited to the company's account (the statement), a paid order cancelled before
  * it ships is credited in full, once. A credit never exceeds what was charged, and the stock check says so.
  */
-import { randomUUID } from "node:crypto";
 import type Stripe from "stripe";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { orderTimeline } from "~/domain/order-timeline";
@@ -13,14 +12,12 @@ import { Audit } from "~/models/audit.server";
 import { Outbox } from "~/models/outbox.server";
 import { Part } from "~/models/part.server";
 import { checkStock } from "~/orders/model/stock-check.server";
-import { placeOrder } from "~/orders/checkout.server";
 import { creditOrder, sweepCreditsLeft } from "~/orders/credit-notes.server";
 import { receiveReturn } from "~/orders/model/returns.server";
 import { creditNoteNumbers, issueCreditNote } from "~/orders/model/credit-notes.server";
 import { getOrderById } from "~/orders/model/reads.server";
 import { Order } from "~/orders/model/schema.server";
 import { askForReturn, decideOnReturn, receiveReturnedParts } from "~/orders/returns.server";
-import { recordPayment } from "~/orders/service.server";
 import { shipOrder } from "~/orders/warehouse.server";
 import { action as staffOrderAction } from "~/routes/dashboard.manageOrders_.$id._index";
 import { loader as statementLoader } from "~/routes/dashboard.statement";
@@ -30,48 +27,16 @@ import { loader as apiDocumentLoader } from "~/routes/api.v1.orders.$id.document
 import { createApiKey } from "~/models/api-key.server";
 import { getUserById } from "~/models/user.server";
 import { loader as documentLoader } from "~/routes/documents.$id.$kind";
-import { applyPaymentEvidence, handleStripeEvent } from "~/orders/card-payments.server";
+import { handleStripeEvent } from "~/orders/card-payments.server";
 import { getStripe } from "~/services/stripe.server";
 import { eventBody } from "~/orders/webhook-events.server";
-import { createPart, createUser, sessionCookieHeader, updateCompanyOf } from "../setup/factories";
+import { createUser, sessionCookieHeader, updateCompanyOf } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
-import { DETROIT } from "../fixtures/addresses";
+import { paidOrder, staff, stripeId } from "../setup/paid-orders";
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-const delivery = { phone: "+1 555 0100", delivery: { ...DETROIT, line1: "1 Credit Road" } };
-const staff = { actor: { id: "000000000000000000000000", email: "staff@example.com" } };
-const stripeId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
-
-type Customer = Awaited<ReturnType<typeof createUser>>;
-
-/** A placed order of `quantity` units, paid by bank transfer or by card (through Stripe's evidence). */
-async function paidOrder(quantity: number, how: "bank-transfer" | "card", user?: Customer) {
-  const part = await createPart({ availableQuantity: 2000, minOrderQuantity: 10, priceCents: 1_250 });
-  const customer = user ?? (await createUser());
-  const placed = await placeOrder({ lines: [{ partId: part.id, quantity }], ...delivery, user: customer });
-  if (!placed.ok) throw new Error("not placed");
-  const order = placed.order;
-  if (how === "card") {
-    const outcome = await applyPaymentEvidence({
-      orderId: order.id,
-      transactionId: stripeId("pi"),
-      amountCents: order.totalCents,
-      currency: "usd",
-    });
-    expect(outcome).toBe("paid");
-  } else {
-    const paid = await recordPayment(
-      order.id,
-      { amountCents: order.totalCents, method: "bank-transfer", receivedOn: new Date(), reference: "BANK-1" },
-      staff,
-    );
-    if (!paid.ok) throw new Error(paid.message);
-  }
-  return { part, user: customer, order: (await getOrderById(order.id))! };
-}
 
 /** Shipped whole, `returned` units asked back, approved: ready to receive. */
 async function approvedReturn(quantity: number, returned: number, how: "bank-transfer" | "card") {

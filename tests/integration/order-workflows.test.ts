@@ -7,7 +7,6 @@
  * after it leaves the rest to the sweeps, and once they ran the order, its stock, credit notes,
  * refunds and mail are exactly those of a run that never failed.
  */
-import { randomUUID } from "node:crypto";
 import { describe, expect, test, vi } from "vitest";
 import { Audit } from "~/models/audit.server";
 import type { AuditAction } from "~/services/audit-trail.server";
@@ -16,8 +15,6 @@ import { Outbox } from "~/models/outbox.server";
 import { Part } from "~/models/part.server";
 import { getUserById } from "~/models/user.server";
 import { APPROVE_STEPS, approveCompanyOrder, DECLINE_STEPS, declineCompanyOrder } from "~/orders/approvals.server";
-import { applyPaymentEvidence } from "~/orders/card-payments.server";
-import { placeOrder } from "~/orders/checkout.server";
 import { CANCEL_PAID_STEPS, cancelPaidOrderWithCredit } from "~/orders/credit-notes.server";
 import { PAYOUT_STEPS, payOutCredit } from "~/orders/payouts.server";
 import { REFUND_STEPS, refundToCard } from "~/orders/refunds.server";
@@ -27,15 +24,14 @@ import { receiveReturn } from "~/orders/model/returns.server";
 import { LedgerEntry } from "~/orders/model/ledger.server";
 import { Order } from "~/orders/model/schema.server";
 import { askForReturn, decideOnReturn, RECEIVE_RETURN_STEPS, receiveReturnedParts } from "~/orders/returns.server";
-import { placeCustomerOrder, recordPayment } from "~/orders/service.server";
+import { placeCustomerOrder } from "~/orders/service.server";
 import { shipOrder } from "~/orders/warehouse.server";
 import { DETROIT } from "../fixtures/addresses";
 import { createPart, createUser } from "../setup/factories";
+import { paidOrder as paidOrderOf, staff } from "../setup/paid-orders";
 import { runSweepsNow } from "../setup/sweeps";
 
 const delivery = { phone: "+1 555 0100", delivery: { ...DETROIT, line1: "1 Workflow Way" } };
-const staff = { actor: { id: "000000000000000000000000", email: "staff@example.com" } };
-const stripeId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
 
 type Seam = { afterStep?: (name: string) => void };
 
@@ -153,31 +149,11 @@ async function waitingOrder(payment: "card" | "account") {
   return { owner: (await getUserById(owner.id))!, orderId: placed.order.id, partIds: [part.id] };
 }
 
-/** A placed order of `quantity` units, paid by card (Stripe's evidence) or by bank transfer. */
+/** A placed order of `quantity` units, paid by card (Stripe's evidence) or by bank transfer, its sweeps run. */
 async function paidOrder(quantity: number, how: "card" | "bank-transfer") {
-  const part = await createPart({ availableQuantity: 2000, minOrderQuantity: 10, priceCents: 1_250 });
-  const customer = await createUser();
-  const placed = await placeOrder({ lines: [{ partId: part.id, quantity }], ...delivery, user: customer });
-  if (!placed.ok) throw new Error("not placed");
-  const order = placed.order;
-  if (how === "card") {
-    const outcome = await applyPaymentEvidence({
-      orderId: order.id,
-      transactionId: stripeId("pi"),
-      amountCents: order.totalCents,
-      currency: "usd",
-    });
-    expect(outcome).toBe("paid");
-  } else {
-    const paid = await recordPayment(
-      order.id,
-      { amountCents: order.totalCents, method: "bank-transfer", receivedOn: new Date(), reference: "BANK-1" },
-      staff,
-    );
-    if (!paid.ok) throw new Error(paid.message);
-  }
+  const { user, order, part } = await paidOrderOf(quantity, how);
   await runSweepsNow();
-  return { customer, orderId: order.id, partIds: [part.id] };
+  return { customer: user, orderId: order.id, partIds: [part.id] };
 }
 
 /** Shipped whole, `returned` units asked back and approved: ready to receive. */
