@@ -85,7 +85,16 @@ export const OWN_DATABASE_FILES = [
  * and started again) go last, beside the browser suite, which keeps the cores busy by itself. Each
  * group runs longest first. Without this Vitest orders by the last run's timings, or by file size.
  */
-const FIRST = ["bench-smoke", "api-fuzz", "order-mail"];
+// The new fault and backup tests start many shops: early, while the shared files run, not beside the timed fault tests.
+const FIRST = [
+  "bench-smoke",
+  "api-fuzz",
+  "order-mail",
+  "faults/invoice-number-kills",
+  "backup-restore",
+  "faults/one-line-logs",
+  "faults/starved-host",
+];
 const LAST = [
   "stock-crash",
   "exposure",

@@ -76,9 +76,13 @@ async function pagesToCheck(): Promise<Page[]> {
     .toArray();
   if (!withCreditNotes.length) throw new Error("the demo data has no credit note");
   // Unpaid card orders: a customer can pay or cancel those still holding their stock.
-  const unpaidOrders = orders.filter(
-    (order) => !order.paid && !order.cancelledAt && !order.removedAt && order.paymentMethod === "card",
-  );
+  // Read on their own: the newest orders may all be other tests' by now.
+  const unpaidOrders = await db()
+    .collection("orders")
+    .find({ status: "unpaid", paymentMethod: "card", holdUntil: { $gt: new Date() } }, { projection: { userId: 1 } })
+    .sort({ _id: -1 })
+    .limit(3)
+    .toArray();
   const unpaid = unpaidOrders[0];
   if (!part || !review || !company || !unpaid)
     throw new Error("the demo data is missing a part, review, company or unpaid order");
