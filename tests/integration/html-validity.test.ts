@@ -16,6 +16,9 @@ import { unsubscribeToken } from "~/services/unsubscribe.server";
 import { sessionCookieHeader } from "../setup/factories";
 import { byteProblems, checkHtml, documentEndProblems } from "../setup/vnu";
 import { routeModules } from "../setup/route-files";
+import { DETROIT } from "../fixtures/addresses";
+import { placeOrder } from "~/orders/checkout.server";
+import { getUserById } from "~/models/user.server";
 
 const BASE = process.env.SHOP_URL ?? "http://localhost:3000";
 const ORIGIN = new URL(BASE).origin;
@@ -76,13 +79,30 @@ async function pagesToCheck(): Promise<Page[]> {
     .toArray();
   if (!withCreditNotes.length) throw new Error("the demo data has no credit note");
   // Unpaid card orders: a customer can pay or cancel those still holding their stock.
-  // Read on their own: the newest orders may all be other tests' by now.
-  const unpaidOrders = await db()
-    .collection("orders")
-    .find({ status: "unpaid", paymentMethod: "card", holdUntil: { $gt: new Date() } }, { projection: { userId: 1 } })
-    .sort({ _id: -1 })
-    .limit(3)
-    .toArray();
+  // Read on their own: the newest orders may all be other tests' by now, and a test that runs the
+  // stock sweep at a later hour expires the demo's; then the demo's customer places one now.
+  const unpaidCard = () =>
+    db()
+      .collection("orders")
+      .find({ status: "unpaid", paymentMethod: "card", holdUntil: { $gt: new Date() } }, { projection: { userId: 1 } })
+      .sort({ _id: -1 })
+      .limit(3)
+      .toArray();
+  let unpaidOrders = await unpaidCard();
+  if (!unpaidOrders.length) {
+    const casey = (await getUserById(customer))!;
+    const stocked = await db()
+      .collection("parts")
+      .findOne({ availableQuantity: { $gte: 500 }, minOrderQuantity: { $lte: 100 } });
+    const placed = await placeOrder({
+      lines: [{ partId: idOf(stocked), quantity: 100 }],
+      phone: "+1 555 0100",
+      delivery: DETROIT,
+      user: casey,
+    });
+    if (!placed.ok) throw new Error(`the demo's customer could not place an order: ${JSON.stringify(placed)}`);
+    unpaidOrders = await unpaidCard();
+  }
   const unpaid = unpaidOrders[0];
   if (!part || !review || !company || !unpaid)
     throw new Error("the demo data is missing a part, review, company or unpaid order");
