@@ -9,12 +9,13 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pinned, stopProcess } from "./shop";
 
-export function upstreamConfig({ dir, port, upstreams }: { dir: string; port: number; upstreams: string[] }) {
+/** The top of an nginx configuration that keeps all its files in `dir`, up to the opening of `http`'s servers. */
+export function nginxPreamble(dir: string, workerConnections: number) {
   return `worker_processes 1;
 daemon off;
 pid ${dir}/nginx.pid;
 error_log stderr warn;
-events { worker_connections 1024; }
+events { worker_connections ${workerConnections}; }
 http {
   access_log off;
   client_body_temp_path ${dir}/body;
@@ -23,7 +24,11 @@ http {
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
   client_max_body_size 2m;
+`;
+}
 
+export function upstreamConfig({ dir, port, upstreams }: { dir: string; port: number; upstreams: string[] }) {
+  return `${nginxPreamble(dir, 1024)}
   upstream shop {
 ${upstreams.map((address) => `    server ${address};`).join("\n")}
     keepalive 32;

@@ -4,23 +4,10 @@
  * TLS with a throwaway self-signed certificate, the ordinary proxy headers, and Host left as
  * nginx sets it by default (the upstream's address), as many proxies do.
  */
-import { launchNginx } from "../../scripts/bench/nginx";
+import { launchNginx, nginxPreamble } from "../../scripts/bench/nginx";
 
 export function nginxConfig({ dir, port, upstream }: { dir: string; port: number; upstream: string }) {
-  return `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log stderr warn;
-events { worker_connections 256; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  client_max_body_size 2m;
-
+  return `${nginxPreamble(dir, 256)}
   server {
     listen 127.0.0.1:${port} ssl;
     ssl_certificate ${dir}/cert.pem;

@@ -8,6 +8,7 @@
  */
 import mongoose from "mongoose";
 import { creditAmounts, settleCredit, type CreditReason, type CreditNoteView } from "~/domain/credit-notes";
+import { cardPaidCents as cardPaid } from "~/domain/ledger";
 import { gapFreeSequence } from "~/models/gap-free-numbers.server";
 import { formatQuantity } from "~/format";
 import { isObjectId } from "~/models/part.server";
@@ -48,8 +49,7 @@ export type IssueOutcome =
 
 /** Card money the order can still give back: what the card paid, less refunds asked for (and not failed). */
 function cardMoney(order: OrderView) {
-  const recorded = order.payments.filter((p) => !p.reversedAt).reduce((sum, p) => sum + p.amountCents, 0);
-  const cardPaidCents = order.transactionId && order.paidAt ? Math.max(0, order.paidCents - recorded) : 0;
+  const cardPaidCents = cardPaid(order);
   const refundedCents = order.creditNotes
     .filter((note) => note.refund && note.refund.status !== "failed" && note.refund.status !== "canceled")
     .reduce((sum, note) => sum + note.refundCents, 0);
