@@ -171,7 +171,7 @@ for (const { verified, cap } of [
   });
 }
 
-test("the hoarding attack: a fresh unverified account with the whole catalogue in its cart at full stock is refused, and others still order", async ({
+test("the hoarding attack: a fresh unverified account with the whole catalogue in its cart, its own parts at full stock, is refused, and others still order", async ({
   page,
   browser,
   login,
@@ -202,11 +202,14 @@ test("the hoarding attack: a fresh unverified account with the whole catalogue i
     .sort({ createdAt: 1 })
     .limit(MAX_ORDER_LINES - own.length)
     .lean();
+  // Its own parts at full stock; the rest at half theirs, so that another test ordering a demo part
+  // meanwhile cannot turn a line short (that refusal would come first, from the lines).
   const catalogue = [
     ...own.map((part) => ({ id: part.id, partNumber: part.partNumber, quantity: part.availableQuantity })),
     ...settled
-      .filter((part) => part.availableQuantity >= part.minOrderQuantity)
-      .map((part) => ({ id: String(part._id), partNumber: part.partNumber, quantity: part.availableQuantity })),
+      .map((part) => ({ ...part, quantity: Math.max(part.minOrderQuantity, Math.floor(part.availableQuantity / 2)) }))
+      .filter((part) => part.availableQuantity >= part.quantity * 2)
+      .map((part) => ({ id: String(part._id), partNumber: part.partNumber, quantity: part.quantity })),
   ];
 
   const attacker = await login({ name: "Hoarder", verified: false });
