@@ -12,7 +12,9 @@ import {
 import { formatDay } from "~/domain/order-states";
 import { formatCents, formatQuantity } from "~/format";
 import { CANCEL_PAID_CONFIRM, cancelPaidSchema, payoutSchema } from "~/forms/order-forms";
+import { CANCEL_REASON_LABEL } from "~/forms/cancel-reason";
 import { ErrorList, Field, SubmitButton } from "./forms";
+import { AskPayoutForm, CreditHeldNote, holdsCredit } from "./order-cancelled";
 
 export type CreditNoteEntry = {
   id: string;
@@ -38,12 +40,15 @@ export function OrderCreditNotes({
   creditNotes,
   viewer,
   reply,
+  customer,
 }: {
   orderId: string;
   creditNotes: CreditNoteEntry[];
   viewer: "customer" | "admin";
   /** Staff's last payout form reply (the admin page). */
   reply?: PayoutReply;
+  /** The customer's page: whether they may ask us to pay out money on their account, and whether here (not above). */
+  customer?: { mayAskPayout: boolean; askHere: boolean };
 }) {
   if (!creditNotes.length) return null;
   return (
@@ -81,16 +86,13 @@ export function OrderCreditNotes({
                   {viewer === "admin" && note.refund.id ? ` (Stripe refund ${note.refund.id})` : ""}
                 </span>
               ) : null}
-              {owedByBank(note) && !note.payout && viewer === "customer" ? (
-                <span className="block">
-                  It shows on your{" "}
-                  <Link to="/dashboard/statement" className="font-medium text-brand-700 underline">
-                    statement
-                  </Link>
-                  ; ask us if you would rather have it paid out to your bank.
-                </span>
+              {viewer === "customer" && holdsCredit([note]) ? (
+                <CreditHeldNote mayAskPayout={customer?.mayAskPayout ?? false} button={customer?.askHere ?? false} />
               ) : null}
             </p>
+            {viewer === "customer" && customer?.mayAskPayout && customer.askHere && holdsCredit([note]) ? (
+              <AskPayoutForm />
+            ) : null}
             {viewer === "admin" && owedByBank(note) && !note.payout ? (
               <PayoutForm note={note} reply={reply?.paymentId === note.id ? reply : undefined} />
             ) : null}
@@ -158,6 +160,7 @@ export function CancelPaidOrderForm({
     lastResult: reply?.intent === "cancel-paid" ? reply.result : null,
     constraint: getZodConstraint(cancelPaidSchema),
     shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: cancelPaidSchema }),
   });
   const navigation = useNavigation();
@@ -171,6 +174,7 @@ export function CancelPaidOrderForm({
           ? "the card payment is refunded through Stripe."
           : "money received comes off what the company owes (its statement), or off the open invoice."}
       </p>
+      <Field meta={fields.reason} label={CANCEL_REASON_LABEL} inputProps={{ autoComplete: "off" }} />
       <label className="flex min-h-11 items-center gap-2">
         <input
           type="checkbox"

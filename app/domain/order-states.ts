@@ -3,7 +3,8 @@
  * reads them from here (shared by server and browser). The state is worked out from the stored
  * status, the money received and the due date, so "overdue" needs no job to flip it.
  */
-import { formatDate } from "~/format";
+import { formatCents, formatDate } from "~/format";
+import { creditHeldCents, owedByBank, type RefundStatus } from "./credit-notes";
 
 export const ORDER_STATES = [
   "approval",
@@ -84,13 +85,108 @@ export function orderState(order: StateInput, now: Date = new Date()): OrderStat
 /** A day as app/format writes it (a fixed locale and time zone, so server and browser agree). */
 export const formatDay = (iso: string | Date) => formatDate(iso);
 
-/** The state's word with what goes with it: "On account, due Dec 25, 2026", "Overdue since …". */
-export function orderStateText(order: { state: OrderState; dueAt: string | null }) {
+/**
+ * The state's word with what goes with it: "On account, due Dec 25, 2026", "Overdue since …", and for a
+ * cancelled order that was paid, where its money went: "Cancelled · refunded", "Cancelled · credited".
+ */
+export function orderStateText(order: { state: OrderState; dueAt: string | null; creditNotes?: CreditedMoney[] }) {
   const word = ORDER_STATE_WORDS[order.state];
   if (order.state === "on-account" && order.dueAt) return `${word}, due ${formatDay(order.dueAt)}`;
   if (order.state === "overdue" && order.dueAt) return `${word}, was due ${formatDay(order.dueAt)}`;
+  if (order.state === "cancelled" && order.creditNotes?.length) {
+    const money = moneyBack(order.creditNotes);
+    const how = [money.refunded ? "refunded" : "", money.credited ? "credited" : ""].filter(Boolean).join(" and ");
+    return how ? `${word} · ${how}` : word;
+  }
   return word;
 }
+
+/** What of a credit note's money the words of an ended order need (a CreditNoteView has it all). */
+export type CreditedMoney = {
+  refundCents: number;
+  accountCreditCents: number;
+  /** What of its account credit already went off other invoices. */
+  usedCents?: number | null;
+  refund: { status: RefundStatus } | null;
+  payout: { paidAt: string; amountCents: number; reference: string } | null;
+};
+
+const refundLost = (note: CreditedMoney) => note.refund?.status === "failed" || note.refund?.status === "canceled";
+
+/**
+ * Where the money of an order's credit notes went: back to the card (or on its way), owed by bank after a
+ * refund the card's bank refused, held on the account, paid out by bank. `refunded` and `credited` say
+ * whether any went back to the customer, and whether any was credited to their account.
+ */
+export function moneyBack(notes: CreditedMoney[]) {
+  let toCardCents = 0;
+  let cardPending = false;
+  let lostCents = 0;
+  let heldCents = 0;
+  let creditedCents = 0;
+  const payouts: { paidAt: string; amountCents: number; reference: string }[] = [];
+  for (const note of notes) {
+    const lost = refundLost(note);
+    if (!lost && note.refundCents) {
+      toCardCents += note.refundCents;
+      cardPending ||= note.refund?.status !== "succeeded";
+    }
+    if (note.payout) {
+      payouts.push(note.payout);
+      continue;
+    }
+    creditedCents += owedByBank(note);
+    const held = creditHeldCents(note);
+    const lostHere = lost ? Math.min(note.refundCents, held) : 0;
+    lostCents += lostHere;
+    heldCents += held - lostHere;
+  }
+  return {
+    toCardCents,
+    cardPending,
+    lostCents,
+    heldCents,
+    payouts,
+    refunded: toCardCents > 0 || payouts.length > 0,
+    credited: creditedCents > 0,
+  };
+}
+
+/**
+ * A cancelled order in one sentence for its customer: where its money went, and what they may do about
+ * money held on their account (`mayAskPayout`: they may ask for it by bank; the page adds the button).
+ * Null for an order that was never paid (nothing to say beyond "Cancelled").
+ */
+export function cancelledMoneyWords(
+  order: { state: OrderState; paid: boolean; creditNotes: CreditedMoney[] },
+  mayAskPayout: boolean,
+) {
+  if (order.state !== "cancelled") return null;
+  if (!order.creditNotes.length)
+    return order.paid ? "Cancelled: its credit note follows shortly, with where your money goes." : null;
+  const money = moneyBack(order.creditNotes);
+  const parts: string[] = [];
+  if (money.toCardCents)
+    parts.push(`${formatCents(money.toCardCents)} ${money.cardPending ? "being refunded" : "refunded"} to your card`);
+  for (const payout of money.payouts)
+    parts.push(
+      `${formatCents(payout.amountCents)} paid out to your bank on ${formatDay(payout.paidAt)} (reference ${payout.reference})`,
+    );
+  if (money.lostCents)
+    parts.push(
+      `${formatCents(money.lostCents)} to come back to you by bank (the refund to your card did not go through)`,
+    );
+  if (money.heldCents) parts.push(`${formatCents(money.heldCents)} credited to your account`);
+  if (!parts.length) return "Cancelled: nothing is owed on it.";
+  const said = `Cancelled, ${parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : parts[0]}`;
+  if (!money.heldCents) return `${said}.`;
+  return mayAskPayout
+    ? `${said}: it comes off your next order, or ask us to pay it out.`
+    : `${said}: it comes off your next order, or your company's owners or accounts can ask us to pay it out.`;
+}
+
+/** Whether an ended order's customer has money on their account they may ask us to pay out. */
+export const heldOnAccount = (notes: CreditedMoney[]) => moneyBack(notes).heldCents > 0;
 
 /** Payment terms: none (card only) or net days. */
 export const PAYMENT_TERMS = [0, 7, 15, 30, 60] as const;

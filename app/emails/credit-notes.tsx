@@ -17,7 +17,7 @@ export function CreditNoteEmail({
   order,
   note,
   ...links
-}: Links & { order: { number: string; userName: string }; note: CreditNoteView }) {
+}: Links & { order: { number: string; userName: string; cancelReason?: string | null }; note: CreditNoteView }) {
   return (
     <EmailLayout preview={creditNoteSubject(order, note)} shopUrl={links.shopUrl}>
       <Paragraph>Hello {order.userName},</Paragraph>
@@ -26,6 +26,9 @@ export function CreditNoteEmail({
           ? `We cancelled your ${orderName(order)} before it shipped and credited it in full with credit note ${note.number}.`
           : `Thank you for returning the parts${note.returnNumber ? ` of ${note.returnNumber}` : ""}. We credited what arrived with credit note ${note.number}.`}
       </Paragraph>
+      {note.reason === "cancellation" && order.cancelReason ? (
+        <Paragraph>Why we cancelled it: {order.cancelReason}</Paragraph>
+      ) : null}
       {note.lines.map((line, index) => (
         <Text key={index} style={{ fontSize: "14px", margin: "4px 0" }}>
           {formatQuantity(line.quantity)} × {line.productName}

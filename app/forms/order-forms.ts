@@ -8,6 +8,7 @@ import { MAX_LINE_QUANTITY, MAX_ORDER_LINES } from "~/domain/order-lines";
 import { PAYMENT_METHODS } from "~/domain/order-states";
 import { formatQuantity } from "~/format";
 import { plainText } from "~/domain/plain-text";
+import { cancelReason } from "./cancel-reason";
 
 const CARRIER_IDS = [COLLECTED, ...carriers.map((carrier): string => carrier.id)] as [string, ...string[]];
 
@@ -154,9 +155,10 @@ export const today = () => new Date().toISOString().slice(0, 10);
 
 export const CANCEL_PAID_CONFIRM = "Yes, cancel this paid order, put its stock back and credit it in full";
 
-/** Staff cancel a paid order before it ships: the box must be ticked (checked on the server too). */
+/** Staff cancel a paid order before it ships: the box must be ticked and a reason given (checked on the server too). */
 export const cancelPaidSchema = z.object({
   intent: z.literal("cancel-paid"),
+  reason: cancelReason,
   confirm: z.literal("yes", { errorMap: () => ({ message: "Tick the box to confirm the cancellation" }) }),
 });
 

@@ -164,11 +164,11 @@ export async function mailOrderShipped(order: CustomerOrder & { shipments?: unkn
 }
 
 /**
- * Cancelled by the customer, or removed by the shop. An order an owner declined is cancelled too,
- * but its buyer hears of it once, from the approvals service (who declined it and why): not here.
+ * Cancelled by the customer, or removed by the shop (with staff's reason). An order an owner declined is
+ * cancelled too, but its buyer hears of it once, from the approvals service (who declined it and why): not here.
  */
 export async function mailOrderEnded(
-  order: CustomerOrder & { approval?: { outcome: string | null } | null },
+  order: CustomerOrder & { approval?: { outcome: string | null } | null; cancelReason?: string | null },
   by: "customer" | "shop",
 ) {
   if (order.approval?.outcome === "declined") return true;
@@ -182,7 +182,14 @@ export async function mailOrderEnded(
           ? `You cancelled your PartsWorks ${orderName(order)}`
           : `PartsWorks removed your unpaid ${orderName(order)}`,
       essential: false,
-      body: (more) => createElement(OrderEndedEmail, { order, by, ...links(order), ...more }),
+      body: (more) =>
+        createElement(OrderEndedEmail, {
+          order,
+          by,
+          reason: by === "shop" ? (order.cancelReason ?? null) : null,
+          ...links(order),
+          ...more,
+        }),
     }),
   );
 }

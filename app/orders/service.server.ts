@@ -109,9 +109,15 @@ export async function cancelCustomerOrder(orderId: string, customer: CustomerSco
   return order;
 }
 
-/** An admin removes an unpaid order with no money received, audited; null if it is not that (any more). */
-export async function removeUnpaidOrder(orderId: string, { actor, context }: { actor: Actor; context?: Context }) {
-  const order = await removeOrder(orderId);
+/**
+ * An admin removes an unpaid order with no money received, with their reason (the customer reads it),
+ * audited; null if it is not that (any more).
+ */
+export async function removeUnpaidOrder(
+  orderId: string,
+  { actor, context, reason }: { actor: Actor; context?: Context; reason?: string },
+) {
+  const order = await removeOrder(orderId, reason);
   if (!order) return null;
   await raiseOrderEvent({ type: "orderCancelled", order, by: "shop" });
   await allocateArrivedStock(order.lines.map((line) => line.partId));
@@ -121,7 +127,7 @@ export async function removeUnpaidOrder(orderId: string, { actor, context }: { a
     action: "order.remove",
     target: orderTarget(order),
     before: { status: "Unpaid" },
-    after: { status: "Removed" },
+    after: { status: "Removed", ...(reason ? { reason } : {}) },
   });
   return order;
 }

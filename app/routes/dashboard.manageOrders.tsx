@@ -9,11 +9,10 @@ import {
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { redirectWithSuccess } from "~/services/toast.server";
-import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from "~/components/confirm-dialog";
+import { ConfirmDialog, confirmLinkClass, replyErrors } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { OrderLinesDetails, PoNumber } from "~/components/order-lines";
-import { describeOrder } from "~/domain/order-lines";
 import { Pagination } from "~/components/pagination";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { getOrderById } from "~/orders/model/reads.server";
@@ -24,7 +23,9 @@ import { requireAdmin } from "~/services/guards.server";
 import { formatCents, formatDateTime, formatQuantity } from "~/format";
 import { parseForm, readForm } from "~/services/form.server";
 import { orderFilterSchema, toOrderFilter } from "~/forms/order-filters";
-import { manageOrdersSchema, parsePage } from "~/forms/shop-forms";
+import { parsePage } from "~/forms/shop-forms";
+import { removeOrderSchema } from "~/forms/cancel-reason";
+import { RemoveOrderDialogForm, removeOrderPath } from "~/components/remove-order-form";
 import {
   ORDER_STATE_MEANINGS,
   ORDER_STATE_WORDS,
@@ -72,12 +73,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const formData = await readForm(request);
-  const submission = parseForm(formData, { schema: manageOrdersSchema });
+  const submission = parseForm(formData, { schema: removeOrderSchema });
   const posted = { orderId: String(formData.get("orderId") ?? ""), intent: String(formData.get("intent") ?? "") };
   if (submission.status !== "success") return data({ ...posted, result: submission.reply() }, { status: 400 });
 
   const { orderId } = submission.value;
-  const changed = await removeUnpaidOrder(orderId, { actor: admin, context });
+  const changed = await removeUnpaidOrder(orderId, { actor: admin, context, reason: submission.value.reason });
   if (!changed) {
     const order = await getOrderById(orderId);
     const message = !order
@@ -241,22 +242,14 @@ export default function ManageOrders() {
                     <ConfirmDialog
                       label="Remove"
                       accessibleLabel={`Remove ${order.number}: ${order.summary} for ${order.userName}`}
-                      href={`/dashboard/manageOrders/${order.id}/remove`}
+                      href={removeOrderPath(order.id)}
                       title="Remove this unpaid order?"
                       className={confirmLinkClass}
                     >
                       {(close) => (
-                        <ConfirmFetcherForm
+                        <RemoveOrderDialogForm
+                          order={{ ...order, lineCount: order.lines.length }}
                           action="/dashboard/manageOrders"
-                          hidden={{ intent: "remove", orderId: order.id }}
-                          message={
-                            <p>
-                              {order.number}, {describeOrder({ ...order, lineCount: order.lines.length })} for{" "}
-                              {order.userName}, will be removed and the units go back into stock.
-                            </p>
-                          }
-                          confirmLabel="Remove"
-                          pendingLabel="Removing…"
                           onKeep={close}
                         />
                       )}

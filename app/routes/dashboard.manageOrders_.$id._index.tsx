@@ -122,7 +122,11 @@ async function orderAction(
     const confirmed = parseForm(formData, { schema: cancelPaidSchema });
     if (confirmed.status !== "success")
       return dataWithInit({ intent, paymentId, result: confirmed.reply() }, { status: 400 });
-    const cancelled = await cancelPaidOrderWithCredit(id, { actor: { id: admin.id, email: admin.email }, context });
+    const cancelled = await cancelPaidOrderWithCredit(id, {
+      actor: { id: admin.id, email: admin.email },
+      context,
+      reason: confirmed.value.reason,
+    });
     if (!cancelled.ok) {
       if (cancelled.status === 404) throw new Response(NOT_FOUND, { status: 404 });
       return dataWithInit(
@@ -232,6 +236,14 @@ export default function AdminOrderPage() {
       <dl className="mt-3 grid gap-x-4 gap-y-1 sm:grid-cols-[max-content_1fr]">
         <dt className="font-medium text-slate-700">Status</dt>
         <dd data-testid="order-status">{orderStateText(order)}</dd>
+        {order.cancelReason ? (
+          <>
+            <dt className="font-medium text-slate-700">
+              {order.state === "removed" ? "Removed" : "Cancelled"} because
+            </dt>
+            <dd data-testid="cancel-reason">{order.cancelReason}</dd>
+          </>
+        ) : null}
         <dt className="font-medium text-slate-700">Customer</dt>
         <dd>
           <Link to={`/dashboard/allUsers/${order.userId}`} className="font-medium text-brand-700 underline">

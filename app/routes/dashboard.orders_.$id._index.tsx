@@ -11,6 +11,7 @@ import { formatCents } from "~/format";
 import { HoldNotice } from "~/components/hold-forms";
 import { OrderDetails, OrderHeading, PaymentSummary } from "~/components/order-details";
 import { OrderCreditNotes } from "~/components/order-credit-notes";
+import { OrderCancelledNotice } from "~/components/order-cancelled";
 import { OrderReturns } from "~/components/order-returns";
 import { returnableUnits } from "~/orders/model/returns.server";
 import { documentsOf } from "~/orders/documents.server";
@@ -36,6 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       order,
       approval,
       mayOrder: can(user, "order"),
+      mayAskPayout: can(user, "finance"),
       mayReturn: returnableUnits(order).some((units) => units > 0),
       timeline: orderTimeline(order, "customer"),
       documents: documentsOf(order, "customer"),
@@ -49,7 +51,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const linkClass = "font-medium text-brand-700 underline hover:text-brand-800";
 
 export default function OrderPage() {
-  const { order, approval, mayOrder, mayReturn, timeline, documents } = useLoaderData<typeof loader>();
+  const { order, approval, mayOrder, mayAskPayout, mayReturn, timeline, documents } = useLoaderData<typeof loader>();
   const isPending = useIsPending({ formAction: "/dashboard/cart" });
   return (
     <div className="mx-auto max-w-4xl px-4 py-8">
@@ -73,11 +75,17 @@ export default function OrderPage() {
           </span>
         ) : null}
       </p>
+      <OrderCancelledNotice order={order} mayAskPayout={mayAskPayout} />
       <ApprovalNotice approval={approval} totalCents={order.totalCents} orderId={order.id} />
       <PaymentSummary order={order} />
       <OrderDetails order={order} timeline={timeline} documents={documents} />
       <OrderReturns returns={order.returns} viewer="customer" orderId={order.id} mayAsk={mayReturn} />
-      <OrderCreditNotes orderId={order.id} creditNotes={order.creditNotes} viewer="customer" />
+      <OrderCreditNotes
+        orderId={order.id}
+        creditNotes={order.creditNotes}
+        viewer="customer"
+        customer={{ mayAskPayout, askHere: order.state !== "cancelled" }}
+      />
       <div className="mt-6 flex flex-wrap items-center gap-3">
         {order.state === "unpaid" ? (
           <>

@@ -152,12 +152,12 @@ test("Manage Orders moves a paid order from Pending to Shipped, and removes an u
   await expect(unpaidRow.getByTestId("status")).toHaveText("Unpaid");
   await unpaidRow.getByRole("link", { name: /^Remove SO-\d+/ }).click();
   if (javaScriptEnabled) {
-    await page
-      .getByRole("dialog", { name: "Remove this unpaid order?" })
-      .getByRole("button", { name: "Remove" })
-      .click();
+    const dialog = page.getByRole("dialog", { name: "Remove this unpaid order?" });
+    await dialog.getByLabel("Reason (the customer reads it)").fill("Ordered twice by mistake");
+    await dialog.getByRole("button", { name: "Remove" }).click();
   } else {
     await expect(page).toHaveURL(/\/dashboard\/manageOrders\/[a-f0-9]{24}\/remove$/);
+    await page.getByLabel("Reason (the customer reads it)").fill("Ordered twice by mistake");
     await page.getByRole("button", { name: "Remove" }).click();
   }
   await expect(page.getByTestId("toast")).toContainText("is removed and its stock is back");

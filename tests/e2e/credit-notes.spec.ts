@@ -125,6 +125,7 @@ test("staff cancel a paid order before it ships: the box must be ticked, then a 
   await login({ role: "admin" });
   await page.goto(`/dashboard/manageOrders/${orderId}`);
   const box = page.getByLabel("Yes, cancel this paid order, put its stock back and credit it in full");
+  await page.getByLabel("Reason (the customer reads it)").fill("The customer ordered the wrong parts");
   // Without the tick the server refuses at the box (the browser's own check is taken off to reach it).
   await box.evaluate((input: HTMLInputElement) => input.removeAttribute("required"));
   await page.getByRole("button", { name: `Cancel ${number} and credit it` }).click();
@@ -132,7 +133,10 @@ test("staff cancel a paid order before it ships: the box must be ticked, then a 
   await box.check();
   await page.getByRole("button", { name: `Cancel ${number} and credit it` }).click();
   await expect(page.getByTestId("toast")).toContainText(`${number} is cancelled; credit note CN-`);
-  await expect(page.getByTestId("order-status")).toHaveText("Cancelled");
-  await expect(page.getByTestId("credit-note-settlement").first()).toContainText("credited to your account");
+  await expect(page.getByTestId("order-status")).toHaveText("Cancelled · credited");
+  await expect(page.getByTestId("cancel-reason")).toHaveText("The customer ordered the wrong parts");
+  await expect(page.getByTestId("credit-note-settlement").first()).toContainText(
+    "credited to your account (it comes off your next order)",
+  );
   await expect(page.getByRole("link", { name: "Invoice", exact: true })).toBeVisible();
 });

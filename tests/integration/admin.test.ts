@@ -66,7 +66,7 @@ describe("customers cannot reach the admin actions", () => {
         { intent: "update", partId: part.id, price: "1", stock: "0", expectedStock: "500" },
         { intent: "delete", partId: part.id },
         { intent: "ship", orderId: order.id },
-        { intent: "remove", orderId: unpaid.id },
+        { intent: "remove", orderId: unpaid.id, reason: "Ordered twice by mistake" },
       ];
       for (const fields of attempts) {
         // A fresh session each time: the first refusal already signed the customer out.
@@ -451,7 +451,12 @@ describe("Manage Orders", () => {
       409,
     );
     await expectFieldError(
-      await post(ordersAction, "/dashboard/manageOrders", { intent: "remove", orderId: paid.id }, cookie),
+      await post(
+        ordersAction,
+        "/dashboard/manageOrders",
+        { intent: "remove", orderId: paid.id, reason: "Ordered twice by mistake" },
+        cookie,
+      ),
       "",
       /Only orders unpaid or awaiting approval, with no money received, can be removed/,
       409,
@@ -468,7 +473,12 @@ describe("Manage Orders", () => {
     expect(page.status).toBe(200);
     const responses = await Promise.all(
       Array.from({ length: 3 }, () =>
-        post(ordersAction, "/dashboard/manageOrders", { intent: "remove", orderId: order.id }, cookie),
+        post(
+          ordersAction,
+          "/dashboard/manageOrders",
+          { intent: "remove", orderId: order.id, reason: "Ordered twice by mistake" },
+          cookie,
+        ),
       ),
     );
     expect(responses.filter((r) => r.status === 302)).toHaveLength(1);
@@ -484,7 +494,7 @@ describe("Manage Orders", () => {
     const response = await post(
       ordersAction,
       "/dashboard/manageOrders",
-      { intent: "remove", orderId: "0123456789abcdef01234567" },
+      { intent: "remove", orderId: "0123456789abcdef01234567", reason: "Ordered twice by mistake" },
       cookie,
     );
     await expectFieldError(response, "", /does not exist/, 404);
@@ -515,7 +525,7 @@ describe("Manage Orders", () => {
       const response = await post(
         ordersAction,
         "/dashboard/manageOrders",
-        withField({ intent: "remove", orderId: order.id }, field, value),
+        withField({ intent: "remove", orderId: order.id, reason: "Ordered twice by mistake" }, field, value),
         cookie,
       );
       await expectFieldError(response, field, message);

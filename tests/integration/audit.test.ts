@@ -178,8 +178,15 @@ describe("every admin action writes one entry: who, when, from where, what, befo
         .status,
     ).toBe(302);
     expect(
-      (await post(ordersAction, "/dashboard/manageOrders", { intent: "remove", orderId: unpaid.id }, cookie, ip))
-        .status,
+      (
+        await post(
+          ordersAction,
+          "/dashboard/manageOrders",
+          { intent: "remove", orderId: unpaid.id, reason: "Ordered twice by mistake" },
+          cookie,
+          ip,
+        )
+      ).status,
     ).toBe(302);
     expect(await entriesFor(paid.id)).toMatchObject([
       {
@@ -199,7 +206,7 @@ describe("every admin action writes one entry: who, when, from where, what, befo
         ip,
         targetLabel: `${unpaid.number}: ${unpaid.summary} for ${customer.email}`,
         before: { status: "Unpaid" },
-        after: { status: "Removed" },
+        after: { status: "Removed", reason: "Ordered twice by mistake" },
       },
     ]);
     expect((await entriesFor(paid.id))[0].targetLabel).toContain(customer.email);

@@ -155,7 +155,13 @@ describe("the order page", () => {
     await Order.updateOne({ _id: cancelled.id }, { $set: { status: "cancelled", cancelledAt: new Date() } });
     await settle(
       ordersAction(
-        actionArgs(postRequest("/dashboard/manageOrders", { intent: "remove", orderId: removed.id }, { cookie })),
+        actionArgs(
+          postRequest(
+            "/dashboard/manageOrders",
+            { intent: "remove", orderId: removed.id, reason: "Ordered twice by mistake" },
+            { cookie },
+          ),
+        ),
       ),
     );
 

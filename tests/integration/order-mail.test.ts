@@ -197,7 +197,7 @@ describe("order emails", () => {
         ),
       );
     }
-    await manage({ intent: "remove", orderId: toRemove.id });
+    await manage({ intent: "remove", orderId: toRemove.id, reason: "Ordered twice by mistake" });
 
     const [shipped] = await waitForMail(user.email, {
       subject: `Your PartsWorks order ${await orderNumber(paid.id)} has shipped`,
@@ -263,7 +263,11 @@ describe("turning order updates off", () => {
     await settle(
       manageOrdersAction(
         actionArgs(
-          postRequest("/dashboard/manageOrders", { intent: "remove", orderId: next.id }, { cookie: adminCookie }),
+          postRequest(
+            "/dashboard/manageOrders",
+            { intent: "remove", orderId: next.id, reason: "Ordered twice by mistake" },
+            { cookie: adminCookie },
+          ),
         ),
       ),
     );

@@ -154,11 +154,11 @@ export type CancelPaidOutcome =
   | { outcome: "not_found" };
 
 /**
- * Cancels a paid (or invoiced on account) order that has not shipped a parcel: its stock goes back and its
+ * Cancels a paid (or invoiced on account) order that has not shipped a parcel, with staff's reason: its stock goes back and its
  * full credit note is noted as pending in the same update (issued next by the service, or by the sweep).
  * Of two cancellations at once one applies; the other is told it was already cancelled.
  */
-export async function cancelPaidOrder(orderId: string): Promise<CancelPaidOutcome> {
+export async function cancelPaidOrder(orderId: string, reason?: string): Promise<CancelPaidOutcome> {
   if (!isObjectId(orderId)) return { outcome: "not_found" };
   const doc = await Order.findOneAndUpdate(
     {
@@ -168,7 +168,13 @@ export async function cancelPaidOrder(orderId: string): Promise<CancelPaidOutcom
       "shipments.0": { $exists: false },
     },
     {
-      $set: { status: "cancelled", cancelledAt: new Date(), stockPending: "release", creditPending: true },
+      $set: {
+        status: "cancelled",
+        cancelledAt: new Date(),
+        stockPending: "release",
+        creditPending: true,
+        ...(reason ? { cancelReason: reason } : {}),
+      },
       $unset: { backordered: "" },
       $addToSet: { eventsPending: "removed" },
     },
