@@ -1,10 +1,19 @@
-import { type HeadersFunction, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
+import {
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  data,
+} from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SalesChart } from "~/components/sales-chart";
 import { OrdersToHandle, PartsSection } from "~/components/shop-today";
 import { FailedMailList, toFailedMailItems } from "~/components/failed-mail";
-import { lowStockParts, oldestOrders, salesByDay } from "~/orders/model/admin-home.server";
+import { creditToPayOut, lowStockParts, oldestOrders, salesByDay } from "~/orders/model/admin-home.server";
+import { CreditToPayOut } from "~/components/credit-payout";
+import { readForm } from "~/services/form.server";
+import { payOutFromForm } from "./dashboard.companies_.$id/payout.server";
 import { listOverdue } from "~/orders/model/payments.server";
 import { getLatestStockCheck } from "~/orders/model/stock-check.server";
 import { listBackorderedParts } from "~/models/stock-holds.server";
@@ -31,6 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     backorders,
     returns,
     failedRefunds,
+    credit,
   ] = await Promise.all([
     oldestOrders("unpaid"),
     oldestOrders("paid"),
@@ -42,6 +52,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     listBackorderedParts(10),
     listOpenReturns(10),
     listFailedRefunds(10),
+    creditToPayOut(),
   ]);
   const slim = ({ orders, total }: Awaited<ReturnType<typeof oldestOrders>>) => ({
     total,
@@ -70,6 +81,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       backorders,
       returns,
       failedRefunds,
+      credit,
       sales,
       // Said only when the last stock check (every 10 minutes, or npm run stock:check) found a difference.
       stockCheck: stockCheck?.problemCount ? stockCheck : null,
@@ -79,6 +91,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
+}
+
+/** Shop Today's one form: a credit note's credit paid out to the customer's bank (Credit to pay out). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  return payOutFromForm(await readForm(request), { admin, context, back: "/dashboard/admin#credit-to-pay-out" });
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
@@ -92,6 +110,7 @@ export default function AdminHome() {
     backorders,
     returns,
     failedRefunds,
+    credit,
     sales,
     stockCheck,
     failedMail,
@@ -239,6 +258,7 @@ export default function AdminHome() {
           </ul>
         </section>
       ) : null}
+      <CreditToPayOut list={credit} />
       <PartsSection
         id="backorders-waiting"
         title="Backorders waiting for stock"

@@ -14,6 +14,8 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { getCompany } from "~/models/company.server";
 import { getUserById, listUsers } from "~/models/user.server";
+import { owedOfAccounts } from "~/orders/model/ledger-reads.server";
+import { OwedBothWays } from "~/components/account-owed";
 import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
 import { userActionSchema } from "~/forms/account-schemas";
 import { getUser, requireAdmin } from "~/services/guards.server";
@@ -38,6 +40,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const companyId = new URL(request.url).searchParams.get("company") ?? undefined;
   const company = companyId ? await getCompany(companyId) : null;
   const { users, total } = await listUsers({ page, perPage: PER_PAGE, companyId: company?.id });
+  // What each customer's account (their company's) owes and is owed, from the ledger: one read for the page.
+  const owed = await owedOfAccounts(users.filter((user) => user.role === "customer").map((user) => user.companyId));
   return {
     adminId: admin.id,
     company: company ? { id: company.id, name: company.company.companyName || "Unnamed company" } : null,
@@ -50,6 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       companyId,
       companyRole,
       companyName: company.companyName,
+      owed: role === "customer" ? (owed.get(companyId) ?? []) : null,
     })),
     page,
     pageCount: Math.max(1, Math.ceil(total / PER_PAGE)),
@@ -100,6 +105,7 @@ const COLUMNS: Column[] = [
   { label: "Name" },
   { label: "Email" },
   { label: "Role" },
+  { label: "On account" },
   { label: "Action" },
 ];
 
@@ -163,6 +169,13 @@ export default function AllUsers() {
             <td className="px-4 py-3 text-slate-900" data-label="Role">
               {user.role === "admin" ? "Admin" : "Customer"}
               {user.id === adminId ? <span className="text-slate-600"> (you)</span> : null}
+            </td>
+            <td className="px-4 py-3 text-slate-900 max-md:col-span-2" data-label="On account">
+              {user.owed ? (
+                <OwedBothWays owed={user.owed} testId="user-owed" />
+              ) : (
+                <span className="text-slate-600">None (admin)</span>
+              )}
             </td>
             <td className="px-4 py-3 max-md:col-span-2">
               <div className="flex flex-wrap gap-2">

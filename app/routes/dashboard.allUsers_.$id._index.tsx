@@ -8,6 +8,8 @@ import {
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { openAccountOrders } from "~/orders/model/payments.server";
+import { owedOfAccounts } from "~/orders/model/ledger-reads.server";
+import { OwedBothWays } from "~/components/account-owed";
 import { getUserById } from "~/models/user.server";
 import { getPriceGroup, listPriceGroups } from "~/models/price-group.server";
 import { CustomerPricingForm } from "~/components/customer-pricing-form";
@@ -22,14 +24,19 @@ import { redirectWithSuccess } from "~/services/toast.server";
 
 const NOT_FOUND = "There is no user with that id.";
 
-/** A customer's record for the shop: who they are, their trade terms and credit, what is open on account. */
+/**
+ * A customer's record for the shop: who they are, their trade terms and credit, what their account
+ * owes and is owed (the ledger of their company), and their open invoices.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const user = await getUserById(params.id ?? "");
   if (!user) throw new Response(NOT_FOUND, { status: 404 });
-  const [open, groups] = await Promise.all([
-    user.role === "customer" ? openAccountOrders(user) : { orders: [], balanceCents: 0 },
+  const customer = user.role === "customer";
+  const [open, groups, owed] = await Promise.all([
+    customer ? openAccountOrders(user) : { orders: [] },
     listPriceGroups(),
+    customer ? owedOfAccounts([user.companyId]) : null,
   ]);
   return dataWithInit(
     {
@@ -46,8 +53,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       },
       groups: groups.map(({ id, name }) => ({ id, name })),
       capDefaults: shopUnpaidCaps(user.emailVerified),
+      owed: owed?.get(user.companyId) ?? null,
       open: {
-        balanceCents: open.balanceCents,
         orders: open.orders.map(({ id, number, state, dueAt, balanceCents }) => ({
           id,
           number,
@@ -107,7 +114,7 @@ async function savePricing(
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export default function CustomerPage() {
-  const { customer, open, capDefaults, groups } = useLoaderData<typeof loader>();
+  const { customer, owed, open, capDefaults, groups } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const pricingReply = reply && "result" in reply && reply.intent === "pricing" ? reply.result : undefined;
   const ordersHref = `/dashboard/manageOrders?q=${encodeURIComponent(customer.email)}`;
@@ -134,8 +141,22 @@ export default function CustomerPage() {
         <dd data-testid="terms">{termsWords(customer.account.termsDays)}</dd>
         <dt className="font-medium text-slate-700">Credit limit</dt>
         <dd data-testid="credit-limit">{formatCents(customer.account.creditLimitCents)}</dd>
-        <dt className="font-medium text-slate-700">Open on account</dt>
-        <dd data-testid="open-balance">{formatCents(open.balanceCents)}</dd>
+        {owed ? (
+          <>
+            <dt className="font-medium text-slate-700">Open on account</dt>
+            <dd>
+              <OwedBothWays owed={owed} testId="open-balance" />
+              {owed.some((row) => row.owedCents > 0) ? (
+                <Link
+                  to={`/dashboard/companies/${customer.companyId}#credit-held`}
+                  className="inline-flex min-h-11 items-center font-medium text-brand-700 underline md:min-h-6"
+                >
+                  Pay out their credit on the company&apos;s record
+                </Link>
+              ) : null}
+            </dd>
+          </>
+        ) : null}
       </dl>
       <p className="mt-2">
         <Link to={ordersHref} className="inline-flex min-h-11 items-center font-medium text-brand-700 underline">

@@ -5,13 +5,18 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Pagination } from "~/components/pagination";
 import { memberCounts } from "~/models/company-member.server";
 import { listCompanies } from "~/models/company.server";
+import { owedOfAccounts } from "~/orders/model/ledger-reads.server";
+import { OwedBothWays } from "~/components/account-owed";
 import { requireAdmin } from "~/services/guards.server";
 import { formatCents } from "~/format";
 import { termsWords } from "~/domain/order-states";
 
 const PER_PAGE = 20;
 
-/** The shop's customers as companies: name, members, terms and credit; search by the name's start. */
+/**
+ * The shop's customers as companies: name, members, terms and credit, what each owes and is owed
+ * (the ledger); search by the name's start.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const url = new URL(request.url);
@@ -19,7 +24,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = raw && /^\d{1,6}$/.test(raw) ? Math.max(1, Number(raw)) : 1;
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 60);
   const { companies, total } = await listCompanies({ page, perPage: PER_PAGE, q: q || undefined });
-  const counts = await memberCounts(companies.map((company) => company.id));
+  const ids = companies.map((company) => company.id);
+  const [counts, owed] = await Promise.all([memberCounts(ids), owedOfAccounts(ids)]);
   return data(
     {
       q,
@@ -32,6 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         members: counts.get(company.id) ?? 0,
         terms: termsWords(company.account.termsDays),
         creditLimitCents: company.account.creditLimitCents,
+        owed: owed.get(company.id) ?? [],
       })),
     },
     { headers: { "Cache-Control": "private, no-store" } },
@@ -76,8 +83,11 @@ export default function CompaniesPage() {
               {company.name || "Unnamed company"}
             </Link>
             <span className="block text-sm text-slate-700">
-              {company.members} {company.members === 1 ? "member" : "members"} · {company.terms} · credit{" "}
+              {company.members} {company.members === 1 ? "member" : "members"} · {company.terms} · credit limit{" "}
               {formatCents(company.creditLimitCents)}
+            </span>
+            <span className="block text-sm text-slate-700">
+              <OwedBothWays owed={company.owed} testId="company-owed" />
             </span>
           </li>
         ))}

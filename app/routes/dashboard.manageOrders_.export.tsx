@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { eachOrder } from "~/orders/model/search.server";
 import { type OrderView } from "~/orders/model/view.server";
+import { withLedgerFigures, type OrderLedgerFigures } from "~/orders/model/ledger-reads.server";
 import { requireAdmin } from "~/services/guards.server";
 import { csvDollars, csvFileDay, csvResponse, type CsvColumn } from "~/services/csv.server";
 import { orderFilterSchema, toOrderFilter } from "~/forms/order-filters";
@@ -26,8 +27,23 @@ const DELIVERY_FIELDS: [string, keyof PostalAddress][] = [
   ["Delivery country", "country"],
 ];
 
-/** One row per order; its lines summarised in one cell ("PW-1001 Brake Pad x 200; ..."). */
-const COLUMNS: CsvColumn<OrderView>[] = [
+type ExportRow = OrderView & { ledger: OrderLedgerFigures | null };
+
+/** A ledger figure of the order; empty for an order never invoiced (the ledger has nothing of it). */
+const ledgerColumn = (header: string, figure: keyof OrderLedgerFigures): CsvColumn<ExportRow> => ({
+  header,
+  value: (order) => (order.ledger ? csvLedgerDollars(order.ledger[figure]) : null),
+});
+
+/** A signed amount as a spreadsheet reads it: a number, not text (text starting with "-" is escaped as a formula). */
+const csvLedgerDollars = (cents: number) => (cents < 0 ? -Number(csvDollars(-cents)) : csvDollars(cents));
+
+/**
+ * One row per order; its lines summarised in one cell ("PW-1001 Brake Pad x 200; ..."). The ledger's
+ * figures come last (spreadsheets read the columns before them where they always were): invoiced,
+ * received (less payments reversed), credited (credit notes), and open (+ the customer owes, − the shop owes).
+ */
+const COLUMNS: CsvColumn<ExportRow>[] = [
   { header: "Order number", value: (order) => order.number },
   { header: "Placed (UTC)", value: (order) => order.createdAt },
   { header: "Status", value: (order) => ORDER_STATE_WORDS[order.state] },
@@ -72,6 +88,10 @@ const COLUMNS: CsvColumn<OrderView>[] = [
     value: (order) => (order.invoiceNumber ? formatInvoiceNumber(order.invoiceNumber) : null),
   },
   { header: "Shipped with", value: (order) => describeShipment(order.shipment)?.text ?? null },
+  ledgerColumn("Invoiced (USD)", "invoicedCents"),
+  ledgerColumn("Received (USD)", "receivedCents"),
+  ledgerColumn("Credited (USD)", "creditedCents"),
+  ledgerColumn("Open (USD)", "openCents"),
 ];
 
 /** Manage Orders as CSV: the same filters as the page (q, status, from, to), every matching order. */
@@ -85,5 +105,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
     });
   }
-  return csvResponse(`partsworks-orders-${csvFileDay()}.csv`, COLUMNS, eachOrder(toOrderFilter(submission.value)));
+  const orders = withLedgerFigures(eachOrder(toOrderFilter(submission.value)));
+  return csvResponse(`partsworks-orders-${csvFileDay()}.csv`, COLUMNS, orders);
 }

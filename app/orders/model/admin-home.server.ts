@@ -1,5 +1,6 @@
 import { Order } from "./schema.server";
 import { toOrderView } from "./view.server";
+import { accountsToPayOut } from "./ledger-reads.server";
 import { Part } from "~/models/part.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -70,4 +71,12 @@ export async function salesByDay(days = 30, now = new Date()): Promise<DaySales[
     entry.orders += 1;
   }
   return [...byDay.values()];
+}
+
+/**
+ * Credit to pay out: the accounts the shop owes, from the ledger, each with what it owes and is owed
+ * and its credit notes holding credit, the one waiting longest first (the first `limit` accounts).
+ */
+export async function creditToPayOut(limit = 10) {
+  return accountsToPayOut(limit);
 }

@@ -14,8 +14,11 @@ import { UnpaidCapsForm } from "~/components/hold-forms";
 import { listMembers } from "~/models/company-member.server";
 import { getCompany } from "~/models/company.server";
 import { listOrdersOfUser } from "~/orders/model/reads.server";
-import { openAccountOrders } from "~/orders/model/payments.server";
+import { accountLedger } from "~/orders/model/ledger-reads.server";
+import { OwedBothWays } from "~/components/account-owed";
+import { HeldCredits, type PayoutReply } from "~/components/credit-payout";
 import { accountTermsSchema } from "./forms";
+import { payOutFromForm } from "./payout.server";
 import { requireAdmin } from "~/services/guards.server";
 import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
 import { capsWords, setCapsOfCompany, setTermsOfCompany } from "~/services/companies.server";
@@ -29,18 +32,18 @@ import { redirectWithSuccess } from "~/services/toast.server";
 const NOT_FOUND = "There is no company with that id.";
 
 /**
- * One company for the shop: its members and roles, limits, open balance and latest orders, and
- * where an admin sets its payment terms, credit limit and caps on unpaid orders (they are the
- * company's: every member orders within them).
+ * One company for the shop: its members and roles, limits, what it owes and is owed (the ledger),
+ * the credit notes holding credit to pay out, its latest orders, and where an admin sets its payment
+ * terms, credit limit and caps on unpaid orders (they are the company's: every member orders within them).
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const company = await getCompany(params.id ?? "");
   if (!company) throw new Response(NOT_FOUND, { status: 404 });
   const scope = { id: "", companyId: company.id };
-  const [members, open, latest] = await Promise.all([
+  const [members, ledger, latest] = await Promise.all([
     listMembers(company.id),
-    openAccountOrders(scope),
+    accountLedger(company.id),
     listOrdersOfUser(scope, { perPage: 10 }),
   ]);
   return data(
@@ -59,7 +62,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       // A company's members may or may not have verified their email: the form names the verified default.
       capDefaults: shopUnpaidCaps(true),
       members,
-      balanceCents: open.balanceCents,
+      owed: ledger.owed,
+      credits: ledger.credits,
       orders: latest.orders.map((order) => ({
         id: order.id,
         number: order.number,
@@ -75,7 +79,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   );
 }
 
-type Reply = { intent: "terms" | "unpaid-caps"; result: SubmissionResult<string[]> };
+type Reply = { intent: "terms" | "unpaid-caps"; result: SubmissionResult<string[]> } | PayoutReply;
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
@@ -85,6 +89,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const path = `/dashboard/companies/${company.id}`;
   const label = company.company.companyName || "The company";
   const changed = ["This company changed meanwhile; reload the page."];
+  if (formData.get("intent") === "payout")
+    return payOutFromForm(formData, { admin, context, back: `${path}#credit-held`, accountId: company.id });
   if (formData.get("intent") === "unpaid-caps") {
     const submission = parseForm(formData, { schema: unpaidCapsSchema });
     const intent = "unpaid-caps" as const;
@@ -160,7 +166,7 @@ function TermsForm({
 }
 
 export default function CompanyRecord() {
-  const { company, members, balanceCents, orders, orderCount, capDefaults } = useLoaderData<typeof loader>();
+  const { company, members, owed, credits, orders, orderCount, capDefaults } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as Reply | undefined;
   return (
     <section aria-labelledby="company-record-heading">
@@ -178,7 +184,9 @@ export default function CompanyRecord() {
         <dt className="font-medium text-slate-700">Credit limit</dt>
         <dd data-testid="company-credit-limit">{formatCents(company.creditLimitCents)}</dd>
         <dt className="font-medium text-slate-700">Open on account</dt>
-        <dd data-testid="company-balance">{formatCents(balanceCents)}</dd>
+        <dd>
+          <OwedBothWays owed={owed} testId="company-balance" />
+        </dd>
         {company.taxId ? (
           <>
             <dt className="font-medium text-slate-700">Tax number</dt>
@@ -200,6 +208,13 @@ export default function CompanyRecord() {
           </>
         ) : null}
       </dl>
+
+      <section aria-labelledby="credit-held-heading" id="credit-held" className="mt-6 scroll-mt-4">
+        <h2 id="credit-held-heading" className="text-lg font-semibold text-slate-900">
+          Credit to pay out
+        </h2>
+        <HeldCredits credits={credits} reply={reply} />
+      </section>
 
       <section aria-labelledby="terms-heading" className="mt-6 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
         <h2 id="terms-heading" className="text-lg font-semibold text-slate-900">
@@ -263,6 +278,10 @@ export default function CompanyRecord() {
       </ul>
       {orders.length === 0 ? <p className="mt-1 text-sm text-slate-600">No orders yet.</p> : null}
       <p className="mt-3 text-sm">
+        <Link to={`/dashboard/companies/${company.id}/statement`} className="text-brand-700 underline">
+          Its statement of account
+        </Link>{" "}
+        ·{" "}
         <Link to={`/dashboard/manageOrders?company=${company.id}`} className="text-brand-700 underline">
           All of its orders in Manage Orders
         </Link>{" "}
