@@ -31,6 +31,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     dueAt: order.dueAt,
     balanceCents: order.balanceCents,
     paid: order.paid,
+    /** Where the money of a cancelled order went ("Cancelled · refunded"): its credit notes' money only. */
+    creditNotes: order.creditNotes.map((note) => ({
+      refundCents: note.refundCents,
+      accountCreditCents: note.accountCreditCents,
+      refund: note.refund ? { status: note.refund.status } : null,
+      payout: note.payout
+        ? { paidAt: note.payout.paidAt, amountCents: note.payout.amountCents, reference: note.payout.reference }
+        : null,
+    })),
     transactionId: order.transactionId,
     createdAt: order.createdAt,
     endedAt: order.cancelledAt ?? order.removedAt,
@@ -44,7 +53,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       page: result.page,
       pageCount: result.pageCount,
       total: result.total,
-      onAccount: can(user, "finance") && (user.account.termsDays > 0 || orders.some((order) => order.dueAt)),
+      // Every owner and accounts person reads the statement (a customer alone is their company's owner).
+      mayReadStatement: can(user, "finance"),
       mayOrder: can(user, "order"),
     },
     { headers: { "Cache-Control": "private, no-store" } },
@@ -63,11 +73,11 @@ const COLUMNS: Column[] = [
 ];
 
 export default function MyOrders() {
-  const { orders, page, pageCount, total, onAccount, mayOrder } = useLoaderData<typeof loader>();
+  const { orders, page, pageCount, total, mayReadStatement, mayOrder } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="text-2xl font-bold">My Orders</h1>
-      {onAccount ? (
+      {mayReadStatement ? (
         <p className="mt-1">
           <Link
             to="/dashboard/statement"
@@ -150,7 +160,7 @@ export default function MyOrders() {
                   >
                     Pay
                   </Link>
-                ) : order.paid ? (
+                ) : order.paid && order.state !== "cancelled" ? (
                   <span className="font-medium text-green-800">Paid</span>
                 ) : null}
               </td>

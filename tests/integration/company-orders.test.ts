@@ -14,7 +14,7 @@ import { loader as ordersLoader } from "~/routes/dashboard.orders";
 import { loader as orderLoader } from "~/routes/dashboard.orders_.$id._index";
 import { loader as cancelLoader } from "~/routes/dashboard.orders_.$id.cancel";
 import { loader as paymentLoader } from "~/routes/dashboard.payment.$id";
-import { loader as statementLoader } from "~/routes/dashboard.statement";
+import { loader as statementLoader } from "~/routes/dashboard.statement/route";
 import { loader as documentLoader } from "~/routes/documents.$id.$kind";
 import { action as partAction } from "~/routes/parts.$id";
 import { action as quickOrderAction } from "~/routes/dashboard.quick-order";
@@ -296,7 +296,13 @@ describe("spending limits and approval", () => {
     const remove = () =>
       settle(
         manageOrdersAction(
-          actionArgs(postRequest("/dashboard/manageOrders", { intent: "remove", orderId: over.order.id }, { cookie })),
+          actionArgs(
+            postRequest(
+              "/dashboard/manageOrders",
+              { intent: "remove", orderId: over.order.id, reason: "Ordered twice by mistake" },
+              { cookie },
+            ),
+          ),
         ),
       );
     const [first, second] = await Promise.all([remove(), remove()]);

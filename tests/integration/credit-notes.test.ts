@@ -20,7 +20,7 @@ import { Order } from "~/orders/model/schema.server";
 import { askForReturn, decideOnReturn, receiveReturnedParts } from "~/orders/returns.server";
 import { shipOrder } from "~/orders/warehouse.server";
 import { action as staffOrderAction } from "~/routes/dashboard.manageOrders_.$id._index";
-import { loader as statementLoader } from "~/routes/dashboard.statement";
+import { loader as statementLoader } from "~/routes/dashboard.statement/route";
 import { loader as shopTodayLoader } from "~/routes/dashboard.admin";
 import { loader as apiOrderLoader } from "~/routes/api.v1.orders.$id._index";
 import { loader as apiDocumentLoader } from "~/routes/api.v1.orders.$id.documents.$kind";
@@ -384,13 +384,13 @@ describe("credit notes and refunds", () => {
       settle(staffOrderAction(actionArgs(postRequest(path, fields, { cookie }), { id: order.id })));
 
     // Not confirmed: refused at the box, nothing written.
-    const unconfirmed = await post({ intent: "cancel-paid" });
+    const unconfirmed = await post({ intent: "cancel-paid", reason: "Customer changed their mind" });
     expect(unconfirmed.status).toBe(400);
     expect((await getOrderById(order.id))!.status).toBe("paid");
 
     const [first, second] = await Promise.all([
-      post({ intent: "cancel-paid", confirm: "yes" }),
-      post({ intent: "cancel-paid", confirm: "yes" }),
+      post({ intent: "cancel-paid", confirm: "yes", reason: "Customer changed their mind" }),
+      post({ intent: "cancel-paid", confirm: "yes", reason: "Customer changed their mind" }),
     ]);
     const statuses = [first.status, second.status].sort();
     expect(statuses).toEqual([302, 409]);
@@ -427,7 +427,9 @@ describe("credit notes and refunds", () => {
     const path = `/dashboard/manageOrders/${order.id}`;
     const post = (fields: Record<string, string>) =>
       settle(staffOrderAction(actionArgs(postRequest(path, fields, { cookie }), { id: order.id })));
-    expect((await post({ intent: "cancel-paid", confirm: "yes" })).status).toBe(302);
+    expect((await post({ intent: "cancel-paid", confirm: "yes", reason: "Customer changed their mind" })).status).toBe(
+      302,
+    );
     const credited = (await getOrderById(order.id))!;
     const [note] = credited.creditNotes;
     expect(note).toMatchObject({ totalCents: order.totalCents, accountCreditCents: order.totalCents });

@@ -245,6 +245,7 @@ async function pagesToCheck(): Promise<Page[]> {
       ["dashboard.priceGroups", `/dashboard/priceGroups?edit=${idOf(priceGroup)}`],
       ["dashboard.companies", "/dashboard/companies"],
       ["dashboard.companies_.$id", `/dashboard/companies/${idOf(company)}`],
+      ["dashboard.companies_.$id_.statement", `/dashboard/companies/${idOf(company)}/statement`],
       ["dashboard.reviews", "/dashboard/reviews"],
       ["dashboard.reviews_.$id.delete", `/dashboard/reviews/${idOf(review)}/delete`],
       ["dashboard.audit", "/dashboard/audit"],

@@ -13,8 +13,9 @@ import { toOrderView } from "~/orders/model/view.server";
 import { getUserByEmail, type UserView } from "~/models/user.server";
 import { loader as adminOrderLoader } from "~/routes/dashboard.manageOrders_.$id._index";
 import { loader as ordersCsv } from "~/routes/dashboard.manageOrders_.export";
-import { loader as statementLoader } from "~/routes/dashboard.statement";
+import { loader as statementLoader } from "~/routes/dashboard.statement/route";
 import { orderJson } from "~/orders/api-view.server";
+import { postOrderToLedger } from "~/orders/ledger.server";
 import { ensureDemoData } from "~/demo/data.server";
 import * as invoiceDates from "../../scripts/migrations/20261127160000-invoice-dates.js";
 import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
@@ -42,6 +43,8 @@ describe("one invoice date", () => {
     const owner = (await getUserByEmail("trade@partsworks.test"))!;
     const docs = await Order.find({ companyId: owner.companyId, invoiceNumber: { $exists: true } }).lean();
     expect(docs.length).toBeGreaterThanOrEqual(4);
+    // The statement reads the ledger, which the ledger sweep posts from the seeded orders.
+    for (const doc of docs) await postOrderToLedger(toOrderView(doc));
 
     const statement = await settle(
       statementLoader(loaderArgs(getRequest("/dashboard/statement", { cookie: await sessionCookieHeader(owner.id) }))),

@@ -17,7 +17,7 @@ import { action as adminOrderAction } from "~/routes/dashboard.manageOrders_.$id
 import { action as customerAction } from "~/routes/dashboard.allUsers_.$id._index";
 import { action as companyAction } from "~/routes/dashboard.companies_.$id/route";
 import { action as partAction } from "~/routes/parts.$id";
-import { loader as statementLoader } from "~/routes/dashboard.statement";
+import { loader as statementLoader } from "~/routes/dashboard.statement/route";
 import { loader as payLoader } from "~/routes/dashboard.payment.$id";
 import * as orderNumbersMigration from "../../scripts/migrations/20261125140000-order-numbers.js";
 import { createPart, createUser, sessionCookieHeader, storedCustomer, updateCompanyOf } from "../setup/factories";

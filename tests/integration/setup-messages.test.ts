@@ -139,6 +139,7 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
   },
   "dashboard.review": { customer: () => ["/dashboard/review"] },
   "dashboard.statement": { customer: () => ["/dashboard/statement"] },
+  "dashboard.statement_.$format": { notAPage: "the statement as PDF or CSV, checked as the screen above" },
   "dashboard.sessions": { customer: () => ["/dashboard/sessions"] },
   "documents.$id.$kind": {
     customer: ({ orderId, paidOrderId }) => [
@@ -153,6 +154,8 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
   "dashboard.company": { customer: () => ["/dashboard/company"] },
   "dashboard.companies": { adminOnly: () => ["/dashboard/companies"] },
   "dashboard.companies_.$id": { adminOnly: () => [`/dashboard/companies/${"a".repeat(24)}`] },
+  "dashboard.companies_.$id_.statement": { adminOnly: () => [`/dashboard/companies/${"a".repeat(24)}/statement`] },
+  "dashboard.companies_.$id_.statement_.$format": { notAPage: "a company's statement as PDF or CSV" },
   "invitations.$token": { visitor: () => [{ path: "/invitations/not-a-real-invitation", status: 404 }] },
   "api.docs": { visitor: () => ["/api/docs"] },
   "api.v1.openapi[.json]": { notAPage: "the API's OpenAPI document (JSON)" },
