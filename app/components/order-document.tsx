@@ -97,8 +97,7 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           <h1 id="document-title">{title}</h1>
           {kind === "pro-forma" ? (
             <p className="pw-note" data-testid="pro-forma-note">
-              Payable before dispatch: {formatCents(order.totalCents)} due. We ship once the money is received; the
-              invoice follows.
+              {`Payable before dispatch: ${formatCents(order.balanceCents)} due${order.balanceCents !== order.totalCents ? " (the total less what was received or credited)" : ""}. We ship once the money is received; the invoice follows.`}
             </p>
           ) : null}
           {kind === "credit-note" && data.creditNote ? (
@@ -313,7 +312,7 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           </tr>
         </tfoot>
       </table>
-      {kind === "invoice" && order.received.length ? (
+      {(kind === "invoice" || kind === "pro-forma") && order.received.length ? (
         <Received received={order.received} balanceCents={order.balanceCents} />
       ) : null}
       {kind === "pro-forma" || (kind === "invoice" && order.balanceCents > 0) ? (

@@ -3,6 +3,8 @@
  * is written from content.server.ts, then the demo's orders (orders.server.ts), its
  * warehouse (backorders, returns, credit notes: warehouse.server.ts), webhooks and failed mail.
  */
+import { ensureDemoAccountMoney } from "./credit.server";
+import { postLedgerLeft } from "~/orders/ledger.server";
 import { formatAddress } from "~/domain/address";
 import { addressKey } from "~/models/address-book.server";
 import { countLiveKeys, createApiKey } from "~/models/api-key.server";
@@ -204,6 +206,9 @@ export async function ensureDemoData() {
   await ensureDemoBankTransferOrder(now);
   await ensureDemoWarehouse(now, DEMO_USERS[1].email, DEMO_USERS[0].email);
   await ensureDemoReturns(now, DEMO_USERS[1].email, DEMO_USERS[0].email);
+  await ensureDemoAccountMoney(now, DEMO_USERS[1].email, DEMO_USERS[2].email, DEMO_USERS[0].email);
+  // The money of every demo order in the ledger now (the statement reads it on first start).
+  await postLedgerLeft();
   // A company member is printed with their role in the company (the demo.sh and seed listings).
   return DEMO_USERS.map(({ email, password, role, companyRole, note }) => ({
     email,

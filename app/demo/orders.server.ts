@@ -71,7 +71,7 @@ const HOUR_MS = 60 * 60 * 1000;
  * A demo order's line as a placed order keeps it: the part's number and name when ordered, at the
  * price `priced` gives it (priced as a placed order is), else at the list price.
  */
-function orderLine(
+export function orderLine(
   part: { _id: Types.ObjectId; partNumber: string; name: string; priceCents: number },
   quantity: number,
   priced?: PricedLine,

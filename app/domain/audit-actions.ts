@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = [
   "order.cancel-paid",
   "order.refund",
   "order.payout",
+  "order.apply-credit",
   "user.set-terms",
   "user.set-pricing",
   "price-group.save",
@@ -52,6 +53,7 @@ export const AUDIT_ACTIONS = [
   "company.limit",
   "company.set-terms",
   "company.unpaid-caps",
+  "company.ask-payout",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -81,6 +83,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "order.cancel-paid": "Cancelled a paid order",
   "order.refund": "Refund to the card",
   "order.payout": "Paid out an account credit",
+  "order.apply-credit": "Applied account credit to an invoice",
   "user.set-terms": "Set payment terms",
   "user.set-pricing": "Set a customer's price group and tax details",
   "price-group.save": "Saved a price group",
@@ -103,6 +106,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "company.limit": "Set a buyer's spending limit",
   "company.set-terms": "Set a company's payment terms and credit limit",
   "company.unpaid-caps": "Set a company's caps on unpaid orders",
+  "company.ask-payout": "A customer asked us to pay out what we owe them",
 };
 
 /** The words people say for the fields an entry records (the code's names stay in the database). */

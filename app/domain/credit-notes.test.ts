@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { creditAmounts, REFUND_STATUSES, refundMayBecome, settleCredit } from "./credit-notes";
+import { creditAmounts, REFUND_STATUSES, refundMayBecome, settleCredit, settlementWords } from "./credit-notes";
 
 const order = {
   lines: [
@@ -68,5 +68,27 @@ describe("refundMayBecome", () => {
     expect(refundMayBecome("succeeded", "pending")).toBe(false);
     expect(refundMayBecome("succeeded", "canceled")).toBe(false);
     expect(refundMayBecome("pending", "pending")).toBe(false);
+  });
+});
+
+describe("settlementWords", () => {
+  const settled = { refundCents: 0, appliedCents: 0, accountCreditCents: 0, refundStatus: null };
+  test("account credit comes off the next order (a customer who owes nothing is not told it comes off what they owe)", () => {
+    expect(settlementWords({ ...settled, accountCreditCents: 1_250 })).toBe(
+      "$12.50 credited to your account (it comes off your next order).",
+    );
+  });
+
+  test("a mixed credit names each part, and a payout replaces the account credit", () => {
+    expect(settlementWords({ ...settled, refundCents: 500, accountCreditCents: 750, refundStatus: "succeeded" })).toBe(
+      "$5.00 refunded to the card; $7.50 credited to your account (it comes off your next order).",
+    );
+    expect(
+      settlementWords({
+        ...settled,
+        accountCreditCents: 750,
+        payout: { paidAt: "2026-11-20T10:00:00Z", reference: "PO-7", amountCents: 750 },
+      }),
+    ).toBe("$7.50 paid out to your bank on Nov 20, 2026 (reference PO-7).");
   });
 });

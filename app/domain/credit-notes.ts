@@ -132,6 +132,16 @@ export function owedByBank(
   return note.accountCreditCents + (refundLost ? note.refundCents : 0);
 }
 
+/**
+ * What of a credit note's credit the account still holds: what it owes by bank, less what went
+ * off other invoices; nothing once paid out.
+ */
+export function creditHeldCents(
+  note: Parameters<typeof owedByBank>[0] & { usedCents?: number | null; payout?: unknown },
+) {
+  return note.payout ? 0 : Math.max(0, owedByBank(note) - (note.usedCents ?? 0));
+}
+
 /** How a credit note's money was settled, in one sentence (order pages, the document, mail). */
 export function settlementWords(
   note: CreditSettlement & {
@@ -150,7 +160,7 @@ export function settlementWords(
       `${formatCents(note.payout.amountCents ?? note.accountCreditCents)} paid out to your bank on ${formatDate(note.payout.paidAt)} (reference ${note.payout.reference})`,
     );
   else if (note.accountCreditCents)
-    parts.push(`${formatCents(note.accountCreditCents)} credited to your account (it comes off what you owe us)`);
+    parts.push(`${formatCents(note.accountCreditCents)} credited to your account (it comes off your next order)`);
   return parts.length ? `${parts.join("; ")}.` : "Nothing to pay back.";
 }
 
@@ -181,6 +191,9 @@ export type CreditNoteView = {
   accountCreditCents: number;
   /** Its refund to the card: when it succeeded, or when Stripe reported it failed or cancelled. */
   refund: { id: string | null; status: RefundStatus; refundedAt: string | null; failedAt: string | null } | null;
+  /** Its credit taken off other invoices of the account: the sum, and each use (the order it went to). */
+  usedCents: number;
+  uses: { id: string; orderId: string; amountCents: number; at: string }[];
   /** The account credit paid out by bank, once staff recorded it. */
   payout: { paidAt: string; amountCents: number; reference: string; by: string | null } | null;
 };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { balancesOf, entriesOfOrder, type LedgerOrder } from "./ledger";
+import { balancesOf, entriesOfOrder, openItems, owedBothWays, type LedgerOrder } from "./ledger";
 
 const order = (over: Partial<LedgerOrder> = {}): LedgerOrder => ({
   id: "o1",
@@ -121,4 +121,60 @@ describe("the entries an order implies", () => {
       ["EUR", 500],
     ]);
   });
+});
+
+describe("open items: what each document still owes or holds", () => {
+  test("a part-paid invoice owes the rest; a credit note's credit less its payout is held", () => {
+    const paidPart = order({ payments: [payment(4_000)], paidCents: 4_000 });
+    const credited = order({
+      id: "o2",
+      invoiceNumber: 8,
+      payments: [payment(10_000)],
+      paidCents: 10_000,
+      paidAt: "2026-11-05T00:00:00.000Z",
+      creditNotes: [
+        note({ payout: { paidAt: "2026-11-12T00:00:00.000Z", amountCents: 2_500, reference: "PAY-1", by: null } }),
+      ],
+    });
+    const entries = [...entriesOfOrder(paidPart), ...entriesOfOrder(credited)];
+    const open = openItems(entries).map((item) => [item.document, item.openCents]);
+    expect(open).toEqual([
+      ["INV-000007", 6_000],
+      ["INV-000008", 0],
+      ["CN-000003", -7_500],
+    ]);
+    expect(owedBothWays(entries).get("USD")).toEqual({ owesCents: 6_000, owedCents: 7_500, balanceCents: -1_500 });
+  });
+});
+
+test("a credit note first settles what its own invoice still owes; only the rest is credit", () => {
+  const unpaid = order({ creditNotes: [note({ totalCents: 3_000 })] });
+  expect(openItems(entriesOfOrder(unpaid)).map((item) => [item.document, item.openCents])).toEqual([
+    ["INV-000007", 7_000],
+    ["CN-000003", 0],
+  ]);
+});
+
+test("credit taken off a later invoice moves from the credit note to the invoice; the balance does not change", () => {
+  const credited = order({
+    payments: [payment(10_000)],
+    paidCents: 10_000,
+    paidAt: "2026-11-05T00:00:00.000Z",
+    creditNotes: [note({ totalCents: 4_000 })],
+  });
+  const later = order({
+    id: "o2",
+    invoiceNumber: 9,
+    totalCents: 3_000,
+    creditUses: [
+      { id: "u1", noteId: "n1", noteNumber: "CN-000003", amountCents: 3_000, at: "2026-11-20T00:00:00.000Z", by: null },
+    ],
+  });
+  const entries = [...entriesOfOrder(credited), ...entriesOfOrder(later)];
+  expect(balancesOf(entries).get("USD")).toBe(-1_000);
+  expect(openItems(entries).map((item) => [item.document, item.openCents])).toEqual([
+    ["INV-000007", 0],
+    ["INV-000009", 0],
+    ["CN-000003", -1_000],
+  ]);
 });

@@ -82,6 +82,8 @@ export type LedgerOrder = {
     refund: { id: string | null; status: string; refundedAt: string | null; failedAt: string | null } | null;
     payout: { paidAt: string; amountCents: number; reference: string; by: string | null } | null;
   }[];
+  /** Account credit taken off this order: each use names the credit note it came from. */
+  creditUses?: { id: string; noteId: string; noteNumber: string; amountCents: number; at: string; by: string | null }[];
 };
 
 export const formatInvoiceDocument = (number: number) => `INV-${String(number).padStart(6, "0")}`;
@@ -150,6 +152,28 @@ export function entriesOfOrder(order: LedgerOrder): LedgerEntryInput[] {
         settles: key,
       });
   }
+  for (const use of order.creditUses ?? []) {
+    // Credit moves from a credit note to this invoice: the balance does not change, what each owes does.
+    const common = { ...base, at: use.at, by: use.by };
+    entries.push(
+      {
+        ...common,
+        key: `credit-applied:${use.id}`,
+        kind: "credit-applied",
+        amountCents: -use.amountCents,
+        document: use.noteNumber,
+        settles: invoiceKey,
+      },
+      {
+        ...common,
+        key: `credit-used:${use.id}`,
+        kind: "credit-applied",
+        amountCents: use.amountCents,
+        document: formatInvoiceDocument(order.invoiceNumber),
+        settles: `credit-note:${use.noteId}`,
+      },
+    );
+  }
   for (const note of order.creditNotes) {
     // A note being numbered (a moment, or until the sweep after a crash) is posted once it has its number.
     if (!note.number.startsWith("CN-")) continue;
@@ -217,4 +241,86 @@ export function entryDiffers(posted: LedgerEntryInput, implied: LedgerEntryInput
     posted.amountCents !== implied.amountCents ||
     posted.currency !== implied.currency
   );
+}
+
+/** A document the account's entries are open against: an invoice (owed) or a credit note (credit). */
+export type OpenItem = {
+  key: string;
+  kind: LedgerKind;
+  document: string;
+  orderId: string;
+  at: string;
+  currency: LedgerCurrency;
+  /** What the document said when issued (its own entry). */
+  amountCents: number;
+  /** What of it is still open after every entry that settles it: + owed by the customer, − owed to them. */
+  openCents: number;
+};
+
+/**
+ * The account's entries gathered by the document they settle in the end (a payment's reversal
+ * settles the payment, which settles the invoice): what each invoice still owes and what credit
+ * each credit note still holds. An entry that settles nothing of this list stands on its own.
+ */
+export function openItems(
+  entries: Pick<
+    LedgerEntryInput,
+    "key" | "kind" | "document" | "orderId" | "at" | "currency" | "amountCents" | "settles"
+  >[],
+) {
+  const byKey = new Map(entries.map((entry) => [entry.key, entry]));
+  // A credit note is a document of its own: what it settles on its invoice is netted below.
+  const rootOf = (entry: (typeof entries)[number]) => {
+    let current = entry;
+    for (
+      let hops = 0;
+      current.kind !== "credit-note" && current.settles && byKey.has(current.settles) && hops < 16;
+      hops++
+    )
+      current = byKey.get(current.settles)!;
+    return current;
+  };
+  const items = new Map<string, OpenItem>();
+  for (const entry of entries) {
+    const root = rootOf(entry);
+    const item = items.get(root.key) ?? {
+      key: root.key,
+      kind: root.kind,
+      document: root.document,
+      orderId: root.orderId,
+      at: root.at,
+      currency: root.currency,
+      amountCents: root.amountCents,
+      openCents: 0,
+    };
+    item.openCents += entry.amountCents;
+    items.set(root.key, item);
+  }
+  // A credit note's credit goes first to what its own invoice still owes (the rest is the account's).
+  for (const entry of entries) {
+    if (entry.kind !== "credit-note" || !entry.settles) continue;
+    const note = items.get(entry.key);
+    const invoice = items.get(entry.settles);
+    if (!note || !invoice || note.openCents >= 0 || invoice.openCents <= 0) continue;
+    const taken = Math.min(-note.openCents, invoice.openCents);
+    note.openCents += taken;
+    invoice.openCents -= taken;
+  }
+  return [...items.values()].sort((a, b) => a.at.localeCompare(b.at) || a.key.localeCompare(b.key));
+}
+
+/**
+ * What the customer owes the shop and what the shop owes the customer, per currency, from the open
+ * items: both are shown ("Open on account"), and their difference is the balance.
+ */
+export function owedBothWays(entries: Parameters<typeof openItems>[0]) {
+  const out = new Map<LedgerCurrency, { owesCents: number; owedCents: number; balanceCents: number }>();
+  for (const item of openItems(entries)) {
+    const row = out.get(item.currency) ?? { owesCents: 0, owedCents: 0, balanceCents: 0 };
+    if (item.openCents > 0) row.owesCents += item.openCents;
+    else row.owedCents -= item.openCents;
+    row.balanceCents += item.openCents;
+    out.set(item.currency, row);
+  }
+  return out;
 }

@@ -26,6 +26,8 @@ export type PaymentFacts = {
     reference: string;
     reversedAt: string | null;
   }[];
+  /** Account credit taken off the order: the credit note it came from, the day and the amount. */
+  creditUses?: { noteNumber: string; amountCents: number; at: string }[];
 };
 
 /** One payment received, as a document or a page lists it. */
@@ -39,7 +41,10 @@ export type ReceivedPayment = {
   amountCents: number;
 };
 
-/** Every payment received and not reversed, oldest first: the card payment, then those recorded. */
+/**
+ * Every payment received and not reversed, oldest first: the card payment, those recorded, and
+ * account credit taken off the order (its credit note as the reference).
+ */
 export function receivedPayments(order: PaymentFacts): ReceivedPayment[] {
   const card: ReceivedPayment[] =
     order.transactionId && order.paidAt
@@ -53,7 +58,13 @@ export function receivedPayments(order: PaymentFacts): ReceivedPayment[] {
       reference: payment.reference,
       amountCents: payment.amountCents,
     }));
-  return [...card, ...recorded].sort((a, b) => a.on.localeCompare(b.on));
+  const credit = (order.creditUses ?? []).map((use) => ({
+    on: use.at,
+    method: "Account credit",
+    reference: use.noteNumber,
+    amountCents: use.amountCents,
+  }));
+  return [...card, ...recorded, ...credit].sort((a, b) => a.on.localeCompare(b.on));
 }
 
 const listWords = (words: string[]) =>

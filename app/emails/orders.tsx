@@ -40,7 +40,13 @@ export type EmailOrder = {
     reversedAt: string | null;
   }[];
   shipment?: { carrier: string; trackingNumber: string | null } | null;
+  /** Account credit taken off the order (its credit notes). */
+  creditUses?: { noteNumber: string; amountCents: number }[];
 };
+
+/** What is left to pay once the account's credit came off the order. */
+const toPayOf = (order: EmailOrder) =>
+  Math.max(0, order.totalCents - (order.creditUses ?? []).reduce((sum, use) => sum + use.amountCents, 0));
 
 /** "order SO-100042": how the emails name an order (its number, as every page shows it). */
 export const orderName = (order: { number: string }) => `order ${order.number}`;
@@ -53,6 +59,10 @@ export function OrderLink({ order, href }: { order: { number: string }; href: st
 /** How the money came: by card (with Stripe's transaction id), or the payments staff recorded. */
 function HowPaid({ order }: { order: EmailOrder }) {
   const recorded = (order.payments ?? []).filter((payment) => !payment.reversedAt);
+  const credit = order.creditUses ?? [];
+  if (!order.transactionId && !recorded.length && credit.length) {
+    return <>Paid from your account&apos;s credit ({credit.map((use) => use.noteNumber).join(", ")}).</>;
+  }
   if (order.transactionId || !recorded.length) {
     return <>Transaction id: {order.transactionId ?? "unknown"}.</>;
   }
@@ -101,6 +111,18 @@ function OrderLines({ order, poLabel = "Your PO number" }: { order: EmailOrder; 
         Total{order.taxLines?.length ? " with tax" : ""}: {formatCents(order.totalCents)} for{" "}
         {formatQuantity(order.totalQuantity)} units
       </Text>
+      {order.creditUses?.length ? (
+        <>
+          {order.creditUses.map((use, index) => (
+            <Text key={`credit-${index}`} style={{ fontSize: "14px", margin: "4px 0" }}>
+              Credit applied {use.noteNumber}: − {formatCents(use.amountCents)}
+            </Text>
+          ))}
+          <Text style={{ fontSize: "15px", fontWeight: "bold", margin: "8px 0" }}>
+            To pay: {formatCents(toPayOf(order))}
+          </Text>
+        </>
+      ) : null}
       {order.poNumber ? (
         <Paragraph>
           {poLabel}: {order.poNumber}
@@ -125,7 +147,7 @@ function BankTransfer({ order }: { order: EmailOrder }) {
   const { bank } = company;
   return (
     <Paragraph>
-      Amount: {formatCents(order.totalCents)} (US dollars). Payment reference: {order.number}. Bank: {bank.bankName};
+      Amount: {formatCents(toPayOf(order))} (US dollars). Payment reference: {order.number}. Bank: {bank.bankName};
       account name: {bank.accountName}; routing number: {bank.routingNumber}; account number: {bank.accountNumber};
       SWIFT: {bank.swift}.
     </Paragraph>
@@ -173,8 +195,14 @@ export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: E
           </Paragraph>
           <OrderLines order={order} />
           <DeliverTo order={order} />
-          <Paragraph>Pay for it here, and we start preparing it:</Paragraph>
-          <ActionLink href={payUrl}>Pay {formatCents(order.totalCents)}</ActionLink>
+          {order.paidAt ? (
+            <Paragraph>Your account&apos;s credit paid it in full: we start preparing it now.</Paragraph>
+          ) : (
+            <>
+              <Paragraph>Pay for it here, and we start preparing it:</Paragraph>
+              <ActionLink href={payUrl}>Pay {formatCents(toPayOf(order))}</ActionLink>
+            </>
+          )}
         </>
       )}
       <Paragraph>
@@ -224,7 +252,12 @@ export function OrderShippedEmail({ order, ...links }: Links & { order: EmailOrd
   );
 }
 
-export function OrderEndedEmail({ order, by, ...links }: Links & { order: EmailOrder; by: "customer" | "shop" }) {
+export function OrderEndedEmail({
+  order,
+  by,
+  reason = null,
+  ...links
+}: Links & { order: EmailOrder; by: "customer" | "shop"; reason?: string | null }) {
   return (
     <EmailLayout
       preview={`Your ${SHOP_NAME} ${orderName(order)} is cancelled`}
@@ -237,6 +270,7 @@ export function OrderEndedEmail({ order, by, ...links }: Links & { order: EmailO
           ? `You cancelled your ${orderName(order)}. Nothing was charged.`
           : `We removed your unpaid ${orderName(order)}. Nothing was charged; reply to this email if you have a question.`}
       </Paragraph>
+      {reason ? <Paragraph>Why we removed it: {reason}</Paragraph> : null}
       <OrderLines order={order} />
       <Paragraph>
         <OrderLink order={order} href={links.orderUrl} />

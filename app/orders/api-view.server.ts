@@ -35,6 +35,11 @@ export function orderJson(order: OrderView) {
     total: money(order.totalCents),
     paid: money(order.paidCents),
     balance: money(order.balanceCents),
+    creditApplied: order.creditUses.map((use) => ({
+      creditNote: use.noteNumber,
+      amount: money(use.amountCents),
+      appliedAt: use.at,
+    })),
     address: order.address,
     deliveryAddress: order.deliveryAddress,
     phone: order.phone,

@@ -63,6 +63,8 @@ async function applyRefundEvent(refunds: NonNullable<ReturnType<typeof refundsRe
     const result = await applyRefundStatus(refund);
     if (!result) continue;
     applied = true;
+    // A refund that failed leaves its money owed by bank: the ledger says so at once.
+    if (result.changed) await postToLedger(result.order);
     if (result.changed && result.note.refund?.status === "succeeded")
       await raiseOrderEvent({ type: "refunded", order: result.order, creditNoteId: result.note.id });
   }

@@ -1,4 +1,5 @@
 import { formatDay } from "~/domain/order-states";
+import { formatCents } from "~/format";
 import { orderPath } from "~/domain/order-lines";
 import { redirectWithSuccess } from "~/services/toast.server";
 
@@ -23,7 +24,16 @@ export function redirectAfterOrder(order: {
   paymentMethod: string;
   dueAt: string | null;
   status?: string;
+  creditAppliedCents?: number;
+  paidAt?: string | null;
 }) {
+  // The account's credit covered it: paid at once, nothing to pay.
+  if (order.paidAt && order.creditAppliedCents) {
+    return redirectWithSuccess(orderPath(order.id), {
+      message: "Your Order is Placed",
+      description: `Order Placed Successfully! ${order.number} is paid in full from your account's credit (${formatCents(order.creditAppliedCents)}).`,
+    });
+  }
   // Over the buyer's limit: nothing to pay yet, the owner decides first.
   if (order.status === "approval") {
     return redirectWithSuccess(orderPath(order.id), {

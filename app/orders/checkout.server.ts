@@ -24,6 +24,7 @@ import { defineWorkflow, step, stop, type WorkflowOptions } from "~/services/wor
 import { raiseApprovalNeeded } from "./approvals.server";
 import { raiseOrderEvent } from "./events.server";
 import { postStep } from "./ledger.server";
+import { applyAccountCredit } from "./credit-apply.server";
 import { copyBackorders } from "./model/backorders.server";
 import { listLeftReserving } from "./model/holds.server";
 import { assignInvoiceNumber } from "./model/invoice.server";
@@ -247,6 +248,17 @@ const CHECKOUT = defineWorkflow<Checkout, Refusal>("checkout", [
     // From here the order stands (noted with its event, its cart claimed for it, on account invoice-pending).
     commits: true,
   }),
+  {
+    // The account's credit comes off the new order without anyone asking (paid at once when it
+    // covers it); an order waiting for approval takes it once approved, as an invoice on account.
+    name: "apply-account-credit",
+    finishedBy: "the credit sweep (invoices on account); a card order is then charged its whole total",
+    run: async (c) => {
+      if (c.order && c.order.companyId && c.order.status !== "approval")
+        c.order = (await applyAccountCredit(c.order.companyId, c.order)) ?? c.order;
+    },
+    resume: async () => {},
+  },
   {
     // The order is placed: its cart empties, an order on account is invoiced, and its event (or the
     // owners' approval mail) goes out. Nothing here fails the order: each part logs its own failure

@@ -24,6 +24,7 @@ import { audit } from "~/services/audit-trail.server";
 import { defineWorkflow, stop, type Step } from "~/services/workflow.server";
 import { raiseOrderEvent } from "./events.server";
 import { postStep } from "./ledger.server";
+import { applyAccountCredit } from "./credit-apply.server";
 import { refundToCard } from "./refunds.server";
 import { allocateArrivedStock } from "./warehouse.server";
 import {
@@ -52,6 +53,8 @@ export type Crediting = Options & {
   note: CreditNoteView | null;
   /** Why no note was issued, when the credit itself is what was asked for. */
   refused: Refused | null;
+  /** Staff's reason for cancelling a paid order (the customer reads it). */
+  reason?: string;
 };
 
 const issueStep = (after: "commit" | "change"): Step<Crediting, Refused> => ({
@@ -131,6 +134,14 @@ const AFTER_NOTE: Step<Crediting, Refused>[] = [
       });
     },
   },
+  {
+    // The credit the note put on the account comes off the company's open invoices, oldest first.
+    name: "apply-account-credit",
+    finishedBy: "the account's next order or credit note, or staff's Apply credit",
+    run: async (c) => {
+      if (c.note && c.order?.companyId) await applyAccountCredit(c.order.companyId);
+    },
+  },
 ];
 
 /** The steps that credit a change already made (a cancellation, a return received): the stock sweep issues what they leave. */
@@ -183,7 +194,7 @@ const CANCEL_PAID = defineWorkflow<Crediting, CancelRefused>("cancel-paid-with-c
     name: "cancel-order",
     commits: true,
     run: async (c) => {
-      const result = await cancelPaidOrder(c.orderId);
+      const result = await cancelPaidOrder(c.orderId, c.reason);
       if (result.outcome === "cancelled") {
         c.order = result.order;
         return { orderId: c.orderId };
@@ -237,7 +248,7 @@ const CANCEL_PAID = defineWorkflow<Crediting, CancelRefused>("cancel-paid-with-c
         action: "order.cancel-paid",
         target: target(c.order!),
         before: { status: "paid" },
-        after: { status: "cancelled" },
+        after: { status: "cancelled", ...(c.reason ? { reason: c.reason } : {}) },
       }),
   },
   ...(CREDIT_AFTER_CHANGE as Step<Crediting, CancelRefused>[]),
@@ -246,13 +257,16 @@ const CANCEL_PAID = defineWorkflow<Crediting, CancelRefused>("cancel-paid-with-c
 export const CANCEL_PAID_STEPS = CANCEL_PAID.stepNames;
 export const CREDIT_STEPS = CREDIT.stepNames;
 
-/** Staff cancel a paid order before it ships; a second cancellation (another tab) is told it was done. */
+/**
+ * Staff cancel a paid order before it ships, with their reason (kept on the order); a second cancellation
+ * (another tab) is told it was done.
+ */
 export async function cancelPaidOrderWithCredit(
   orderId: string,
-  options: Options,
+  { reason, ...options }: Options & { reason?: string },
   seam: Seam = {},
 ): Promise<CancelPaidResult> {
-  const c = crediting(orderId, { reason: "cancellation" }, options);
+  const c = { ...crediting(orderId, { reason: "cancellation" }, options), reason };
   const result = await CANCEL_PAID.run(c, seam);
   if (!result.ok) return result.stop;
   return { ok: true, order: c.order!, note: c.note };

@@ -66,6 +66,18 @@ async function raiseAgain(order: OrderView, event: OrderEventKind, lowStockPartI
         written &&= await raiseOrderEvent({ type: "refunded", order, creditNoteId: note.id });
       return written;
     }
+    case "credit-applied": {
+      let written = true;
+      for (const use of order.creditUses)
+        written &&= await raiseOrderEvent({ type: "creditApplied", order, useId: use.id });
+      return written;
+    }
+    case "payout": {
+      let written = true;
+      for (const note of order.creditNotes.filter((each) => each.payout))
+        written &&= await raiseOrderEvent({ type: "paidOut", order, creditNoteId: note.id });
+      return written;
+    }
     case "approval": {
       const buyer = await getUserById(order.userId);
       return buyer ? raiseApprovalNeeded(order, buyer) : (await markEventRaised(order.id, "approval"), true);

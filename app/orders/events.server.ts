@@ -38,7 +38,11 @@ export type OrderEvent =
   /** A credit note was issued (a return received, or a paid order cancelled). */
   | { type: "creditNoteIssued"; order: OrderView; creditNoteId: string }
   /** A credit note's refund to the card succeeded (Stripe confirmed it). */
-  | { type: "refunded"; order: OrderView; creditNoteId: string };
+  | { type: "refunded"; order: OrderView; creditNoteId: string }
+  /** Account credit (a credit note's) came off this order. */
+  | { type: "creditApplied"; order: OrderView; useId: string }
+  /** A credit note's credit was paid out to the customer's bank. */
+  | { type: "paidOut"; order: OrderView; creditNoteId: string };
 
 export type OrderEventType = OrderEvent["type"];
 
@@ -65,6 +69,10 @@ export function pendingNoteOf(event: OrderEvent): OrderEventKind {
       return "credit";
     case "refunded":
       return "refund";
+    case "creditApplied":
+      return "credit-applied";
+    case "paidOut":
+      return "payout";
   }
 }
 
@@ -93,7 +101,10 @@ function mailSubscriber(event: OrderEvent) {
     case "creditNoteIssued":
       return mailCreditNote(event.order, event.creditNoteId);
     case "refunded":
-      // The credit note's mail told how the money comes back; receivers of webhooks hear it went through.
+    case "creditApplied":
+    case "paidOut":
+      // The credit note's mail told how the money comes back, the order's documents show the credit
+      // taken off; receivers of webhooks hear each.
       return Promise.resolve(true);
   }
 }

@@ -7,6 +7,7 @@
  * again writes nothing; an order whose event now says another amount gets a correction entry (an
  * entry is never changed). docs/decisions/0009-ledger.md.
  */
+import { owedByBank } from "~/domain/credit-notes";
 import { entriesOfOrder, type LedgerEntryInput } from "~/domain/ledger";
 import {
   accountBalances,
@@ -147,6 +148,17 @@ export async function checkLedger({ graceMs = 0, now = new Date() } = {}) {
           orderNumber: order.number,
           message: `${entry.key}: posted to another account`,
         });
+    for (const note of order.creditNotes) {
+      // A note's credit goes out once: to other invoices and by bank, never beyond what it holds.
+      const used = note.uses.reduce((sum, use) => sum + use.amountCents, 0);
+      const out = used + (note.payout?.amountCents ?? 0);
+      if (used !== note.usedCents || out > owedByBank(note))
+        problems.push({
+          orderId: order.id,
+          orderNumber: order.number,
+          message: `${note.number}: ${used} cents used and ${note.payout?.amountCents ?? 0} paid out of ${owedByBank(note)} (noted used: ${note.usedCents})`,
+        });
+    }
     const credited = order.creditNotes.reduce((sum, note) => sum + note.totalCents, 0);
     if (credited > order.totalCents)
       problems.push({

@@ -8,7 +8,8 @@ import type { OrderView } from "~/orders/model/view.server";
 import { audit } from "~/services/audit-trail.server";
 import { defineWorkflow, stop } from "~/services/workflow.server";
 import { postStep } from "./ledger.server";
-import { NOT_AUDITED_AGAIN, orderTarget, type Options, type Seam } from "./workflow-parts.server";
+import { raiseOrderEvent } from "./events.server";
+import { EVENT_SWEEP, NOT_AUDITED_AGAIN, orderTarget, type Options, type Seam } from "./workflow-parts.server";
 
 export type PayoutResult =
   { ok: true; order: OrderView; note: CreditNoteView } | { ok: false; status: 404 | 409; message: string };
@@ -39,13 +40,20 @@ const PAYOUT = defineWorkflow<PayingOut, Extract<PayoutResult, { ok: false }>>("
         return stop({
           ok: false,
           status: 409,
-          message: `Credit note ${result.note.number} put nothing on the account to pay out.`,
+          message: `Credit note ${result.note.number} holds no credit to pay out (nothing was put on the account, or it came off other invoices).`,
         });
       p.done = { ok: true, order: result.order, note: result.note };
       return { noteId: p.noteId };
     },
   },
   postStep<PayingOut>((p) => p.orderId),
+  {
+    name: "raise-paid-out-event",
+    finishedBy: EVENT_SWEEP,
+    run: async (p) => {
+      await raiseOrderEvent({ type: "paidOut", order: p.done!.order, creditNoteId: p.noteId });
+    },
+  },
   {
     name: "audit-payout",
     finishedBy: NOT_AUDITED_AGAIN,

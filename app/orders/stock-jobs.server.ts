@@ -19,6 +19,7 @@ import { settleLeftShipments } from "./model/shipments.server";
 import { settleLeftReturns } from "./model/returns.server";
 import { sweepCreditsLeft } from "./credit-notes.server";
 import { numberInvoicesLeft } from "./model/invoice.server";
+import { sweepCreditClaims } from "./credit-apply.server";
 import { postLedgerLeft } from "./ledger.server";
 import { allocateArrivedStock, allocateLeftBackorders } from "./warehouse.server";
 
@@ -85,9 +86,11 @@ export async function sweepStock(now = new Date()) {
   const credited = await sweepCreditsLeft({ graceMs: reserveMs });
   // Invoiced orders a crash left without their number: numbered now, in the order they were invoiced.
   const invoiced = await numberInvoicesLeft({ graceMs: reserveMs });
+  // Claims on a credit note's credit that a crash left untaken: given back to the note.
+  const creditGivenBack = await sweepCreditClaims({ graceMs: reserveMs });
   // Money events of the orders changed since the last pass, posted to the ledger (the first pass posts every order's).
   const posted = await postLedgerLeft();
-  return { ...reserving, settled, reminded, expired, allocated, credited, invoiced, posted };
+  return { ...reserving, settled, reminded, expired, allocated, credited, invoiced, creditGivenBack, posted };
 }
 
 /** Runs the stock check and keeps its result for Shop Today. */

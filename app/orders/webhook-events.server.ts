@@ -25,6 +25,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "order.return.received",
   "order.credit_note.created",
   "order.refunded",
+  "order.credit.applied",
+  "order.credit_note.paid_out",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -41,6 +43,8 @@ const TYPE_OF: Record<OrderEvent["type"], WebhookEventType | null> = {
   returnUpdated: null,
   creditNoteIssued: "order.credit_note.created",
   refunded: "order.refunded",
+  creditApplied: "order.credit.applied",
+  paidOut: "order.credit_note.paid_out",
 };
 
 /** The type receivers see for this event, or null for mail-only events. */
@@ -60,6 +64,8 @@ export function eventIdOf(event: OrderEvent) {
     return `evt_${event.order.id}_return_${event.returnId}_${typeOf(event)?.slice(13) ?? "gone"}`;
   if (event.type === "creditNoteIssued") return `evt_${event.order.id}_credit_note_${event.creditNoteId}`;
   if (event.type === "refunded") return `evt_${event.order.id}_refund_${event.creditNoteId}`;
+  if (event.type === "creditApplied") return `evt_${event.order.id}_credit_applied_${event.useId}`;
+  if (event.type === "paidOut") return `evt_${event.order.id}_payout_${event.creditNoteId}`;
   const what =
     event.type === "orderCancelled" && event.by === "shop" ? "removed" : (TYPE_OF[event.type] ?? event.type).slice(6);
   return `evt_${event.order.id}_${what}`;
@@ -95,6 +101,13 @@ export function orderPayload(order: OrderView) {
     creditNotes: order.creditNotes,
     creditedCents: order.creditedCents,
     refundedCents: order.refundedCents,
+    creditAppliedCents: order.creditAppliedCents,
+    creditApplied: order.creditUses.map((use) => ({
+      creditNote: use.noteNumber,
+      creditNoteOrderId: use.noteOrderId,
+      amountCents: use.amountCents,
+      at: use.at,
+    })),
     createdAt: order.createdAt,
     paidAt: order.paidAt,
     shippedAt: order.shippedAt,
@@ -117,7 +130,10 @@ export function eventBody(event: OrderEvent, createdAt = new Date()) {
       ...(event.type === "returnUpdated"
         ? { return: event.order.returns.find((entry) => entry.id === event.returnId) ?? null }
         : {}),
-      ...(event.type === "creditNoteIssued" || event.type === "refunded"
+      ...(event.type === "creditApplied"
+        ? { creditApplied: event.order.creditUses.find((use) => use.id === event.useId) ?? null }
+        : {}),
+      ...(event.type === "creditNoteIssued" || event.type === "refunded" || event.type === "paidOut"
         ? { creditNote: event.order.creditNotes.find((note) => note.id === event.creditNoteId) ?? null }
         : {}),
     },

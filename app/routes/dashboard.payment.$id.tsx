@@ -24,6 +24,7 @@ import { formatCents, formatQuantity } from "~/format";
 import { canTakeCardPayments, createOrderCheckoutSession, createOrderPaymentIntent } from "~/services/stripe.server";
 import { company } from "~/content/company";
 import { BankTransferDetails } from "~/components/bank-transfer";
+import { CreditApplied } from "~/components/credit-applied";
 import { parseForm, readForm } from "~/services/form.server";
 import { logFailure } from "~/services/log.server";
 
@@ -84,6 +85,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       taxLines: order.taxLines,
       totalQuantity: order.totalQuantity,
       totalCents: order.totalCents,
+      /** What is asked now: the total less account credit taken off it and money received. */
+      dueCents: order.balanceCents,
+      creditUses: order.creditUses.map((use) => ({
+        id: use.id,
+        noteNumber: use.noteNumber,
+        amountCents: use.amountCents,
+      })),
       holdUntil: order.holdUntil,
       paymentMethod: order.paymentMethod,
     },
@@ -196,6 +204,7 @@ export default function PayOrder() {
             <p className="mt-2 text-sm text-slate-600">In US dollars.</p>
           </div>
         )}
+        <CreditApplied uses={order.creditUses} totalCents={order.totalCents} toPayCents={order.dueCents} />
       </section>
 
       {byTransfer || !cardReady ? (
@@ -207,7 +216,7 @@ export default function PayOrder() {
             Pay by bank transfer
           </h2>
           {cardReady ? null : <CardOff number={order.number} byTransfer={byTransfer} />}
-          <BankTransferDetails order={order} />
+          <BankTransferDetails order={{ ...order, totalCents: order.dueCents }} />
         </section>
       ) : null}
       {cardReady ? (
@@ -228,7 +237,7 @@ export default function PayOrder() {
               clientSecret={payment.clientSecret}
               publishableKey={payment.publishableKey}
               billing={billing}
-              order={order}
+              order={{ ...order, totalCents: order.dueCents }}
               lastResult={lastResult}
             />
           )}

@@ -3,6 +3,8 @@
  * payment, part search), so a rule lives once; the OpenAPI document is generated from them.
  */
 import { LEDGER_CURRENCIES, LEDGER_KINDS } from "~/domain/ledger";
+import { AGEING_BUCKETS, AGEING_WORDS, type AgeingBucket } from "~/domain/statement";
+import { filterDay } from "~/domain/day";
 import { CREDIT_REASONS, REFUND_STATUSES } from "~/domain/credit-notes";
 import { extendZodWithOpenApi } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
@@ -20,6 +22,7 @@ import { backorderFields } from "~/forms/catalogue-forms";
 import { deliveryFields, MAX_PRICE_DOLLARS, MAX_STOCK } from "~/forms/shop-forms";
 import { MAX_IMPORT_LINES } from "~/forms/stock-import";
 import { plainText } from "~/domain/plain-text";
+import { cancelReason } from "~/forms/cancel-reason";
 
 extendZodWithOpenApi(z);
 
@@ -192,6 +195,18 @@ export const Order = z
     total: Money.openapi({ description: "Net plus tax" }),
     paid: Money,
     balance: Money,
+    creditApplied: z
+      .array(
+        z.object({
+          creditNote: z.string().openapi({ example: "CN-000003" }),
+          amount: Money,
+          appliedAt: z.string().openapi({ format: "date-time" }),
+        }),
+      )
+      .openapi({
+        description:
+          "Account credit (from the company's credit notes) taken off this order; the balance and a card payment count it",
+      }),
     address: z.string().openapi({ description: "The delivery address as printed" }),
     deliveryAddress: ApiPostalAddress.nullable().openapi({
       description: "The delivery address field by field; null on orders placed before addresses had fields",
@@ -367,10 +382,45 @@ export const Statement = z
       })
       .openapi({
         description:
-          "The account's ledger, oldest first: every invoice, payment, reversal, credit note, refund and payout, with the running balance",
+          "The account's ledger, oldest first: every invoice, payment, reversal, credit note, refund and payout, with the running balance. With from or to, the entries of that period, the running balance going on from the period's opening balance",
       }),
+    owes: Money.openapi({ description: "What you owe us at the period's end (now without to): your open invoices" }),
+    owed: Money.openapi({
+      description: "What we owe you at the period's end: credit not yet used, refunded or paid out",
+    }),
+    ageing: z
+      .object(
+        Object.fromEntries(
+          AGEING_BUCKETS.map((bucket) => [bucket, Money.openapi({ description: AGEING_WORDS[bucket] })]),
+        ) as Record<AgeingBucket, typeof Money>,
+      )
+      .openapi({
+        description:
+          "What you owe us at the period's end by days past each invoice's due date (an invoice without terms is due when invoiced)",
+      }),
+    period: z.object({
+      from: z.string().nullable().openapi({ description: "The first day (UTC) asked for, or null" }),
+      to: z.string().nullable().openapi({ description: "The last day (UTC, included) asked for, or null" }),
+      asOf: isoTime.openapi({ description: "When owes, owed and ageing are counted: the end of to, or now if sooner" }),
+      opening: Money.openapi({
+        description: "The balance before the period: above zero you owe us, below zero we owe you",
+      }),
+      closing: Money.openapi({
+        description: "The balance at the period's end: above zero you owe us, below zero we owe you",
+      }),
+    }),
   })
   .openapi("Statement");
+
+export const StatementQuery = z.object({
+  from: filterDay
+    .optional()
+    .openapi({ description: "The first day of the period (YYYY-MM-DD, UTC)", example: "2026-01-01" }),
+  to: filterDay.optional().openapi({
+    description: "The last day of the period, included (YYYY-MM-DD, UTC); not before from",
+    example: "2026-01-31",
+  }),
+});
 
 // --- Staff ------------------------------------------------------------------------------------------
 
@@ -387,6 +437,17 @@ export const PayoutBody = z
   })
   .strict()
   .openapi("PayoutBody");
+
+/** Cancelling a paid order: the body is optional; a reason given is kept on the order and shown to its customer. */
+export const CancelBody = z
+  .object({
+    reason: cancelReason.optional().openapi({
+      description:
+        "Why the order is cancelled, 3 to 300 characters of plain text: kept on the order, shown to the customer on the order page and in the mail",
+    }),
+  })
+  .strict()
+  .openapi("CancelBody");
 
 /** A parcel names each part once: a part given twice would print, mail and count its units twice. */
 function eachPartOnce(lines: { partNumber: string }[], ctx: z.RefinementCtx) {

@@ -5,6 +5,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import {
+  CancelBody,
   CreditNoteParams,
   DocumentParam,
   Order,
@@ -21,6 +22,7 @@ import {
   Problem,
   ShipBody,
   Statement,
+  StatementQuery,
   StockUpdatesBody,
   StockUpdatesResult,
   ToShipQuery,
@@ -174,9 +176,10 @@ function buildDocument(serverUrl: string) {
     path: "/statement",
     operationId: "getStatement",
     tags: ["Orders"],
-    summary: "Your statement of account: open invoices, balance, overdue (scope read)",
+    summary: "Your statement of account: open invoices, balance, overdue, ageing, the ledger for a period (scope read)",
     security,
-    responses: { 200: json(Statement, "The statement"), ...problems() },
+    request: { query: StatementQuery },
+    responses: { 200: json(Statement, "The statement"), ...problems(400) },
   });
   registry.registerPath({
     method: "post",
@@ -236,9 +239,17 @@ function buildDocument(serverUrl: string) {
     tags: ["Staff"],
     summary:
       "Cancel a paid or invoiced order before any parcel left: its stock goes back, a credit note credits it in full, a card is refunded (scope payments)",
+    description:
+      "The body is optional: send none, or application/json with a reason (kept on the order and shown to the customer).",
     security,
-    request: { params: OrderIdParam },
-    responses: { 200: json(Order, "The order, cancelled and credited"), ...problems(404, 409) },
+    request: {
+      params: OrderIdParam,
+      body: { required: false, content: { "application/json": { schema: CancelBody } } },
+    },
+    responses: {
+      200: json(Order, "The order, cancelled and credited"),
+      ...problems(400, 404, 409, 413, 415, 422),
+    },
   });
   registry.registerPath({
     method: "post",

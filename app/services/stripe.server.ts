@@ -18,6 +18,8 @@ export type ChargedOrder = {
   summary: string;
   userEmail: string;
   totalCents: number;
+  /** What the card brings: the total less account credit taken off the order. */
+  toPayCents: number;
   totalQuantity: number;
   lines: { quantity: number; productName: string; unitPriceCents: number }[];
 };
@@ -92,13 +94,13 @@ function describeUnits(order: ChargedOrder) {
 export async function createOrderPaymentIntent(order: ChargedOrder) {
   const intent = await requireStripe().paymentIntents.create(
     {
-      amount: order.totalCents,
+      amount: order.toPayCents,
       currency: "usd",
       allowed_payment_method_types: ["card"],
       description: describe(order),
       metadata: { orderId: order.id },
     },
-    { idempotencyKey: `pi-${order.id}-${order.totalCents}` },
+    { idempotencyKey: `pi-${order.id}-${order.toPayCents}` },
   );
   if (!intent.client_secret) throw new Error(`PaymentIntent ${intent.id} has no client secret`);
   return { id: intent.id, clientSecret: intent.client_secret };
@@ -126,7 +128,7 @@ export async function createOrderCheckoutSession(order: ChargedOrder) {
           quantity: 1,
           price_data: {
             currency: "usd",
-            unit_amount: order.totalCents,
+            unit_amount: order.toPayCents,
             product_data: {
               name: order.summary,
               description: describeUnits(order),
@@ -142,7 +144,7 @@ export async function createOrderCheckoutSession(order: ChargedOrder) {
       cancel_url: payUrl,
       expires_at: Math.floor((windowStart + 45 * 60 * 1000) / 1000),
     },
-    { idempotencyKey: `cs-${order.id}-${order.totalCents}-${windowStart}` },
+    { idempotencyKey: `cs-${order.id}-${order.toPayCents}-${windowStart}` },
   );
   if (!session.url) throw new Error(`Checkout Session ${session.id} has no URL`);
   return { id: session.id, url: session.url };

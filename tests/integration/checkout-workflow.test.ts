@@ -93,6 +93,7 @@ describe("checkout as a workflow", () => {
       "write-reserving-order",
       "hold-stock",
       "confirm-or-send-for-approval",
+      "apply-account-credit",
       "raise-events",
       "post-to-ledger",
       "remember-address",

@@ -243,6 +243,7 @@ describe("order workflows: a failure after each step", () => {
       "post-to-ledger",
       "raise-credit-event",
       "audit-credit",
+      "apply-account-credit",
     ]);
     let audited = "";
     const done = await failEveryStep(CANCEL_PAID_STEPS, "cancel-order", async () => {
@@ -273,6 +274,7 @@ describe("order workflows: a failure after each step", () => {
       "post-to-ledger",
       "raise-credit-event",
       "audit-credit",
+      "apply-account-credit",
     ]);
     const done = await failEveryStep(RECEIVE_RETURN_STEPS, "receive-return", async () => {
       const { orderId, partIds, returnId } = await approvedReturn("card");
@@ -311,7 +313,7 @@ describe("order workflows: a failure after each step", () => {
   });
 
   test("paying out account credit: recorded once; a second payout is refused", async () => {
-    expect(PAYOUT_STEPS).toEqual(["record-payout", "post-to-ledger", "audit-payout"]);
+    expect(PAYOUT_STEPS).toEqual(["record-payout", "post-to-ledger", "raise-paid-out-event", "audit-payout"]);
     const done = await failEveryStep(PAYOUT_STEPS, "record-payout", async () => {
       const { orderId, partIds, note } = await creditedReturn("bank-transfer");
       return { orderId, partIds, run: (seam) => payOutCredit(orderId, note.id, "BANK-OUT-1", staff, seam) };

@@ -58,6 +58,9 @@ describe("the pay screen /dashboard/payment/{id}", () => {
       lines: order.lines,
       totalQuantity: 150,
       totalCents: order.lines[0].unitPriceCents * 150,
+      // No account credit came off it: the whole total is asked.
+      dueCents: order.lines[0].unitPriceCents * 150,
+      creditUses: [],
       // An order with no tax lines (as the factory writes it) is all net.
       netCents: order.lines[0].unitPriceCents * 150,
       taxLines: [],

@@ -3,7 +3,7 @@
  * taken off its invoice, listed for the statement, and paid out to the customer's bank once.
  */
 import mongoose from "mongoose";
-import { owedByBank, settlementWords, type CreditNoteView, type RefundStatus } from "~/domain/credit-notes";
+import { creditHeldCents, settlementWords, type CreditNoteView, type RefundStatus } from "~/domain/credit-notes";
 import { isObjectId } from "~/models/part.server";
 import { Order } from "./schema.server";
 import { toOrderView, type OrderView } from "./view.server";
@@ -28,6 +28,7 @@ export async function accountCredits(scope: CustomerScope, limit = 50) {
         "creditNotes.refundCents": 1,
         "creditNotes.refund.status": 1,
         "creditNotes.payout": 1,
+        "creditNotes.usedCents": 1,
       },
     ).lean<
       {
@@ -36,6 +37,7 @@ export async function accountCredits(scope: CustomerScope, limit = 50) {
           refundCents?: number;
           refund?: { status: RefundStatus } | null;
           payout?: unknown;
+          usedCents?: number;
         }[];
       }[]
     >(),
@@ -47,13 +49,13 @@ export async function accountCredits(scope: CustomerScope, limit = 50) {
       (doc.creditNotes ?? []).reduce(
         (cents, note) =>
           cents +
-          (note.payout
-            ? 0
-            : owedByBank({
-                accountCreditCents: note.accountCreditCents ?? 0,
-                refundCents: note.refundCents ?? 0,
-                refund: note.refund ?? null,
-              })),
+          creditHeldCents({
+            accountCreditCents: note.accountCreditCents ?? 0,
+            refundCents: note.refundCents ?? 0,
+            refund: note.refund ?? null,
+            usedCents: note.usedCents ?? 0,
+            payout: note.payout,
+          }),
         0,
       ),
     0,
@@ -68,7 +70,7 @@ export async function accountCredits(scope: CustomerScope, limit = 50) {
         orderId: order.id,
         orderNumber: order.number,
         totalCents: note.totalCents,
-        accountCreditCents: note.payout ? 0 : owedByBank(note),
+        accountCreditCents: creditHeldCents(note),
         settled: settlementWords({ ...note, refundStatus: note.refund?.status ?? null }),
       }));
     })
@@ -99,7 +101,8 @@ export async function recordPayout(
   const before = toOrderView(doc);
   const note = before.creditNotes[index];
   if (note.payout) return { outcome: "already", order: before, note };
-  const amountCents = owedByBank(note);
+  // What it still holds: its credit less what went off other invoices (never more than the account holds).
+  const amountCents = creditHeldCents(note);
   if (!amountCents) return { outcome: "nothing", order: before, note };
   const at = `creditNotes.${index}`;
   const updated = await Order.findOneAndUpdate(
@@ -107,10 +110,15 @@ export async function recordPayout(
       _id: orderId,
       [`${at}._id`]: new mongoose.Types.ObjectId(noteId),
       [`${at}.payout`]: null,
+      // No credit taken off an invoice since the read: that credit is no longer here to pay out.
+      [`${at}.usedCents`]: note.usedCents ? note.usedCents : { $in: [0, null] },
       // What is owed as read: a refund's status changing meanwhile makes staff look again.
       [`${at}.refund.status`]: note.refund?.status ?? null,
     },
-    { $set: { [`${at}.payout`]: { paidAt: new Date(), amountCents, reference, by } } },
+    {
+      $set: { [`${at}.payout`]: { paidAt: new Date(), amountCents, reference, by } },
+      $addToSet: { eventsPending: "payout" },
+    },
     { returnDocument: "after" },
   ).lean();
   if (!updated) {

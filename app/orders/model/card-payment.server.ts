@@ -110,8 +110,14 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
     return outcome((await Order.exists({ _id: orderId })) ? "mismatch" : "not_found");
   }
   const updated = await Order.findOneAndUpdate(
-    // Only an order with no money recorded against it: a part-paid one is settled by staff.
-    { _id: orderId, status: "unpaid", totalCents: amountCents, paidCents: { $in: [0, null] } },
+    // Only an order with no money recorded against it (a part-paid one is settled by staff), for
+    // exactly what it asks of the card: its total, or what is left once account credit came off it.
+    {
+      _id: orderId,
+      status: "unpaid",
+      paidCents: { $in: [0, null] },
+      $or: [{ totalCents: amountCents, chargeCents: null }, { chargeCents: amountCents }],
+    },
     {
       $set: { status: "paid", transactionId, paidAt: new Date(), paidCents: amountCents, invoicePending: true },
       $addToSet: { eventsPending: "paid" },
@@ -123,7 +129,9 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
     // The invoice number, on the same path that made the order paid (only the winner gets here).
     // A failure never undoes the payment: Stripe's next confirmation of it numbers the order.
     await numberInvoice(orderId);
-    return outcome("paid", toOrderView(updated));
+    // With its number (the paid event's mail and the ledger read it).
+    const numbered = await Order.findById(orderId).lean();
+    return outcome("paid", toOrderView(numbered ?? updated));
   }
   const order = await Order.findById(orderId).lean();
   if (!order) return outcome("not_found");

@@ -7,6 +7,7 @@ import { isObjectId } from "~/models/part.server";
 import { releaseHolds } from "~/models/stock-holds.server";
 import { ENDED_UNPAID_STATUSES, Order, type OrderEventKind } from "./schema.server";
 import { toOrderView, type OrderView } from "./view.server";
+import { giveBackCreditOf } from "./credit-use.server";
 import { type CustomerScope, scopeFilter } from "./reads.server";
 
 const ENDED_AT = { cancelled: "cancelledAt", removed: "removedAt", expired: "expiredAt" } as const;
@@ -46,12 +47,16 @@ export async function endUnpaidOrder(
   return view;
 }
 
-/** Gives back (or ships) the order's holds, then notes that nothing is pending. Safe to run again. */
+/**
+ * Gives back (or ships) the order's holds, then notes that nothing is pending. An order that ended
+ * unpaid also gives back the account credit it took. Safe to run again.
+ */
 export async function settleOrderStock(
   orderId: string,
   lines: { partId: string; quantity: number }[],
   pending: "release" | "ship",
 ) {
+  if (pending === "release") await giveBackCreditOf(orderId);
   await releaseHolds(orderId, lines, { ship: pending === "ship" });
   await Order.updateOne({ _id: orderId, stockPending: pending }, { $unset: { stockPending: "" } });
 }
@@ -63,10 +68,13 @@ export function cancelOrder(orderId: string, scope: CustomerScope) {
   return endUnpaidOrder({ _id: orderId, ...filter }, "cancelled");
 }
 
-/** An admin removes an unpaid order, or one waiting for approval; null if it is neither (any more). */
-export function removeOrder(orderId: string) {
+/** An admin removes an unpaid order, or one waiting for approval, with their reason; null if it is neither (any more). */
+export function removeOrder(orderId: string, reason?: string) {
   if (!isObjectId(orderId)) return Promise.resolve(null);
-  return endUnpaidOrder({ _id: orderId }, "removed", { from: HOLDING_UNPAID });
+  return endUnpaidOrder({ _id: orderId }, "removed", {
+    from: HOLDING_UNPAID,
+    set: reason ? { cancelReason: reason } : {},
+  });
 }
 
 /** Ends an order whose hold ran out by `now`: unpaid, or still waiting for an owner's approval. */

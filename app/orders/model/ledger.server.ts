@@ -28,6 +28,8 @@ const ledgerEntrySchema = new Schema(
 // An account's statement, in date order; an order's entries (posting, the check).
 ledgerEntrySchema.index({ accountId: 1, at: 1, _id: 1 });
 ledgerEntrySchema.index({ orderId: 1 });
+// The accounts given a credit note (Shop Today's credit to pay out).
+ledgerEntrySchema.index({ kind: 1, accountId: 1 });
 
 type LedgerEntryDoc = Omit<LedgerEntryInput, "key" | "at"> & { _id: string; source: string; at: Date; postedAt: Date };
 

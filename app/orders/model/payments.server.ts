@@ -72,8 +72,8 @@ export async function addRecordedPayment(orderId: string, input: RecordedPayment
     if (repeat) return { outcome: "duplicate", order: view, ...repeat };
     if (input.amountCents > view.balanceCents) return { outcome: "over_balance", order: view };
     const paidCents = view.paidCents + input.amountCents;
-    // Credit notes taken off the invoice count as settled.
-    const paidInFull = paidCents + view.creditedCents >= view.totalCents;
+    // Credit notes taken off the invoice, and account credit taken off it, count as settled.
+    const paidInFull = paidCents + view.creditedCents + view.creditAppliedCents >= view.totalCents;
     const now = new Date();
     const count = current.payments?.length ?? 0;
     const doc = await Order.findOneAndUpdate(

@@ -11,6 +11,7 @@ import { postalAddressSchema } from "~/models/postal-address.server";
 import { modelSettings } from "~/models/settings.server";
 import { companyIdOfUser } from "~/models/user.server";
 import { creditNoteSchema } from "./subdocs/credit-notes.server";
+import { creditUseSchema } from "./subdocs/credit-uses.server";
 import { orderLineSchema, taxLineSchema } from "./subdocs/lines.server";
 import { recordedPaymentSchema } from "./subdocs/payments.server";
 import { returnSchema } from "./subdocs/returns.server";
@@ -59,6 +60,9 @@ export const ORDER_EVENT_KINDS = [
   "return",
   "credit",
   "refund",
+  /** Account credit taken off the order (webhooks), and a credit note's credit paid out by bank. */
+  "credit-applied",
+  "payout",
   /** The owners' mail that an order waits for their approval. */
   "approval",
   /** The buyer's mail that an owner approved or declined their order. */
@@ -129,6 +133,15 @@ const orderSchema = new Schema(
     creditNotes: { type: [creditNoteSchema], default: undefined },
     creditNoteCount: { type: Number },
     creditedCents: { type: Number, min: 0 },
+    /**
+     * Account credit taken off this order (credit notes of the same account), and its sum: what is
+     * left to pay is the total less these and the money received. An unpaid order that ends gives
+     * its credit back to the notes it came from (orders/credit-apply.server.ts).
+     */
+    creditUses: { type: [creditUseSchema], default: undefined },
+    creditAppliedCents: { type: Number, min: 0 },
+    /** What a card payment must bring once credit came off an unpaid card order (Stripe is asked for this). */
+    chargeCents: { type: Number, min: 0 },
     /** Set in the update that cancels a paid order, until its full credit note is issued. */
     creditPending: { type: Boolean },
     /** Set while a line waits on backorder (the allocation sweep and Shop Today find these). */
@@ -140,6 +153,8 @@ const orderSchema = new Schema(
     paidAt: { type: Date },
     shippedAt: { type: Date },
     cancelledAt: { type: Date },
+    /** Why staff cancelled or removed it (the customer reads it on the order page and in the mail). */
+    cancelReason: { type: String, trim: true, maxlength: 300 },
     removedAt: { type: Date },
     expiredAt: { type: Date },
     /** While reserving: when the stock sweep takes over an order a crash left behind. */
@@ -228,6 +243,8 @@ orderSchema.index({ creditPending: 1 }, { sparse: true });
 orderSchema.index({ invoicePending: 1 }, { sparse: true });
 orderSchema.index({ "returns.creditPending": 1 }, { sparse: true });
 orderSchema.index({ "creditNotes.refund.id": 1 }, { sparse: true });
+// The credit sweep: claims on a credit note's credit that a crash may have left untaken.
+orderSchema.index({ "creditNotes.uses.pending": 1 }, { sparse: true });
 // Shop Today's card refunds that failed.
 orderSchema.index({ "creditNotes.refund.status": 1 }, { sparse: true });
 // The caps on what a customer holds unpaid: their open orders by status.

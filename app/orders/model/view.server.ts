@@ -15,6 +15,7 @@ import type { ReturnView } from "~/domain/returns";
 import { postalOf } from "~/models/postal-address.server";
 import type { OrderStatus, OrderDoc } from "./schema.server";
 import { toCreditNoteViews } from "./subdocs/credit-notes.server";
+import { toCreditUseView, type CreditUseDoc, type CreditUseView } from "./subdocs/credit-uses.server";
 import { iso } from "./subdocs/iso.server";
 import { toPaymentView, type PaymentDoc, type RecordedPaymentView } from "./subdocs/payments.server";
 import { toReturnViews } from "./subdocs/returns.server";
@@ -91,6 +92,11 @@ export type OrderView = {
   creditNotes: CreditNoteView[];
   creditedCents: number;
   refundedCents: number;
+  /** Account credit taken off this order (credit notes of the account), oldest first, and its sum. */
+  creditUses: CreditUseView[];
+  creditAppliedCents: number;
+  /** What is left to pay after the credit taken off (a card payment brings exactly this). */
+  toPayCents: number;
   /** Units of all lines still waiting on backorder, and units not shipped yet. */
   backorderedUnits: number;
   unshippedUnits: number;
@@ -101,6 +107,8 @@ export type OrderView = {
   paidAt: string | null;
   shippedAt: string | null;
   cancelledAt: string | null;
+  /** Why staff cancelled or removed it; null when the customer cancelled it (or before reasons were kept). */
+  cancelReason: string | null;
   removedAt: string | null;
   expiredAt: string | null;
   /** Until when an unpaid card order holds its stock, or null. */
@@ -142,6 +150,10 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
   const shipments = toShipmentViews(doc, lines);
   const returns = toReturnViews(doc, lines);
   const creditNotes = toCreditNoteViews(doc, lines, returns);
+  // An unpaid order that ended gave its credit back (the notes it came from hold it again).
+  const endedUnpaid = (status === "cancelled" || status === "removed" || status === "expired") && !doc.paidAt;
+  const creditUses = endedUnpaid ? [] : ((doc.creditUses ?? []) as CreditUseDoc[]).map(toCreditUseView);
+  const creditAppliedCents = creditUses.reduce((sum, use) => sum + use.amountCents, 0);
   const taxLines = ((doc.taxLines ?? []) as Partial<TaxLine>[]).map((line) => ({
     kind: (line.kind ?? "unknown") as TaxKind,
     label: line.label ?? "",
@@ -195,7 +207,7 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     balanceCents:
       doc.paidAt || status === "cancelled" || status === "removed" || status === "expired"
         ? 0
-        : Math.max(0, (doc.totalCents ?? 0) - (doc.paidCents ?? 0) - (doc.creditedCents ?? 0)),
+        : Math.max(0, (doc.totalCents ?? 0) - (doc.paidCents ?? 0) - (doc.creditedCents ?? 0) - creditAppliedCents),
     payments: ((doc.payments ?? []) as PaymentDoc[]).map(toPaymentView),
     shipment: doc.shipment?.carrier
       ? { carrier: doc.shipment.carrier, trackingNumber: doc.shipment.trackingNumber || null }
@@ -204,6 +216,9 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     returns,
     creditNotes,
     creditedCents: doc.creditedCents ?? 0,
+    creditUses,
+    creditAppliedCents,
+    toPayCents: Math.max(0, (doc.totalCents ?? 0) - creditAppliedCents),
     refundedCents: creditNotes
       .filter((note) => note.refund?.status === "succeeded")
       .reduce((sum, note) => sum + note.refundCents, 0),
@@ -216,6 +231,7 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     paidAt: iso(doc.paidAt),
     shippedAt: iso(doc.shippedAt),
     cancelledAt: iso(doc.cancelledAt),
+    cancelReason: doc.cancelReason || null,
     removedAt: iso(doc.removedAt),
     expiredAt: iso(doc.expiredAt),
     holdUntil: status === "unpaid" || status === "approval" ? iso(doc.holdUntil) : null,

@@ -13,6 +13,7 @@ import type { TaxKind, TaxLine } from "~/domain/tax";
 import type { OrderDoc } from "../schema.server";
 import type { OrderLineView } from "../view.server";
 import { iso } from "./iso.server";
+import { noteUseSchema } from "./credit-uses.server";
 import { taxLineSchema } from "./lines.server";
 
 /**
@@ -62,6 +63,9 @@ export const creditNoteSchema = new Schema({
       { _id: false },
     ),
   },
+  /** Its credit taken off other invoices (orders/credit-apply.server.ts): each use, and their sum. */
+  uses: { type: [noteUseSchema], default: undefined },
+  usedCents: { type: Number, min: 0 },
   /** The account credit paid out to the customer's bank, as staff recorded it (once). */
   payout: {
     type: new Schema(
@@ -93,6 +97,9 @@ type CreditNoteDoc = {
   accountCreditCents: number;
   refund?: { id?: string | null; status: string; refundedAt?: Date | null; failedAt?: Date | null } | null;
   payout?: { paidAt: Date; amountCents?: number | null; reference: string; by?: string | null } | null;
+  uses?:
+    { _id: Types.ObjectId; orderId: Types.ObjectId; amountCents: number; at: Date; pending?: boolean | null }[] | null;
+  usedCents?: number | null;
 };
 
 export function toCreditNoteViews(
@@ -141,6 +148,13 @@ export function toCreditNoteViews(
             failedAt: iso(note.refund.failedAt),
           }
         : null,
+      usedCents: note.usedCents ?? 0,
+      uses: (note.uses ?? []).map((use) => ({
+        id: use._id.toString(),
+        orderId: use.orderId.toString(),
+        amountCents: use.amountCents,
+        at: use.at.toISOString(),
+      })),
       payout: note.payout
         ? {
             paidAt: note.payout.paidAt.toISOString(),

@@ -1,0 +1,30 @@
+import { formatCents } from "~/format";
+
+/** Account credit taken off an order: each credit note it came from, and what is left to pay. */
+export function CreditApplied({
+  uses,
+  totalCents,
+  toPayCents,
+}: {
+  uses: { id: string; noteNumber: string; amountCents: number }[];
+  totalCents: number;
+  toPayCents: number;
+}) {
+  if (!uses.length) return null;
+  return (
+    <dl className="mt-4 grid max-w-md grid-cols-[1fr_auto] gap-x-4 gap-y-1 text-slate-800" data-testid="credit-applied">
+      <dt>Total</dt>
+      <dd className="text-right tabular-nums">{formatCents(totalCents)}</dd>
+      {uses.map((use) => (
+        <div key={use.id} className="contents">
+          <dt>Credit applied {use.noteNumber}</dt>
+          <dd className="text-right tabular-nums">− {formatCents(use.amountCents)}</dd>
+        </div>
+      ))}
+      <dt className="font-semibold">To pay</dt>
+      <dd className="text-right font-semibold tabular-nums" data-testid="to-pay">
+        {formatCents(toPayCents)}
+      </dd>
+    </dl>
+  );
+}
