@@ -17,7 +17,9 @@ export function CreditApplied({
       <dd className="text-right tabular-nums">{formatCents(totalCents)}</dd>
       {uses.map((use) => (
         <div key={use.id} className="contents">
-          <dt>Credit applied {use.noteNumber}</dt>
+          <dt>
+            Credit applied <span className="whitespace-nowrap">{use.noteNumber}</span>
+          </dt>
           <dd className="text-right tabular-nums">− {formatCents(use.amountCents)}</dd>
         </div>
       ))}

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import {
   creditNotePath,
-  owedByBank,
+  creditHeldCents,
   REFUND_STATUS_WORDS,
   settlementWords,
   type CreditReason,
@@ -93,7 +93,7 @@ export function OrderCreditNotes({
             {viewer === "customer" && customer?.mayAskPayout && customer.askHere && holdsCredit([note]) ? (
               <AskPayoutForm />
             ) : null}
-            {viewer === "admin" && owedByBank(note) && !note.payout ? (
+            {viewer === "admin" && creditHeldCents(note) > 0 ? (
               <PayoutForm note={note} reply={reply?.paymentId === note.id ? reply : undefined} />
             ) : null}
             <p className="flex flex-wrap gap-x-4">
@@ -135,7 +135,7 @@ function PayoutForm({ note, reply }: { note: CreditNoteEntry; reply: PayoutReply
       <input type="hidden" name="creditNoteId" value={note.id} />
       <Field
         meta={fields.reference}
-        label={`Paid out ${formatCents(owedByBank(note))} by bank transfer: its reference`}
+        label={`Paid out ${formatCents(creditHeldCents(note))} by bank transfer: its reference`}
       />
       <ErrorList id={form.errorId} errors={form.errors} />
       <div>

@@ -51,7 +51,7 @@ export function Toaster({ toast }: { toast: Toast | null }) {
           <button
             type="button"
             onClick={() => setVisible(null)}
-            className="ml-2 inline-flex min-h-6 min-w-6 items-center justify-center text-sm underline"
+            className="ml-2 inline-flex min-h-11 min-w-11 items-center justify-center text-sm underline"
             aria-label="Dismiss notification"
           >
             ×

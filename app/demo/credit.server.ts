@@ -137,6 +137,9 @@ export async function ensureDemoAccountMoney(now: number, caseyEmail: string, ta
         by: null,
       });
       await confirmNoteUse(note.orderId, note.noteId, use.id);
+      // Taken off as the order was placed.
+      await Order.updateOne({ _id: later }, { $set: { "creditUses.0.at": at(28) } });
+      await Order.updateOne({ _id: note.orderId }, { $set: { [`creditNotes.${note.noteIndex}.uses.0.at`]: at(28) } });
     }
     const rest = (await getOrderById(later))!;
     if (rest.balanceCents > 0)

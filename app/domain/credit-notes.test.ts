@@ -73,6 +73,14 @@ describe("refundMayBecome", () => {
 
 describe("settlementWords", () => {
   const settled = { refundCents: 0, appliedCents: 0, accountCreditCents: 0, refundStatus: null };
+  test("credit that came off later orders is said so; only the rest is still on the account", () => {
+    expect(settlementWords({ ...settled, accountCreditCents: 1_250, usedCents: 1_000 })).toBe(
+      "$10.00 came off your later orders; $2.50 credited to your account (it comes off your next order).",
+    );
+    expect(settlementWords({ ...settled, accountCreditCents: 1_250, usedCents: 1_250 })).toBe(
+      "$12.50 came off your later orders.",
+    );
+  });
   test("account credit comes off the next order (a customer who owes nothing is not told it comes off what they owe)", () => {
     expect(settlementWords({ ...settled, accountCreditCents: 1_250 })).toBe(
       "$12.50 credited to your account (it comes off your next order).",

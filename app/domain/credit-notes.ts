@@ -147,20 +147,26 @@ export function settlementWords(
   note: CreditSettlement & {
     refundStatus: RefundStatus | null;
     payout?: { paidAt: string; reference: string; amountCents?: number } | null;
+    /** Its credit that came off later orders of the account. */
+    usedCents?: number;
   },
 ) {
   const parts: string[] = [];
+  const used = note.usedCents ?? 0;
   if (note.refundCents)
     parts.push(
       `${formatCents(note.refundCents)} ${note.refundStatus === "succeeded" ? "refunded to the card" : note.refundStatus === "failed" || note.refundStatus === "canceled" ? `not refunded to the card (Stripe reported the refund ${note.refundStatus}): ${note.payout ? "paid out by bank instead" : "we pay it to your bank instead"}` : "being refunded to the card"}`,
     );
   if (note.appliedCents) parts.push(`${formatCents(note.appliedCents)} taken off what is due on the invoice`);
+  if (used) parts.push(`${formatCents(used)} came off your later orders`);
   if (note.payout)
     parts.push(
       `${formatCents(note.payout.amountCents ?? note.accountCreditCents)} paid out to your bank on ${formatDate(note.payout.paidAt)} (reference ${note.payout.reference})`,
     );
-  else if (note.accountCreditCents)
-    parts.push(`${formatCents(note.accountCreditCents)} credited to your account (it comes off your next order)`);
+  else if (note.accountCreditCents - used > 0)
+    parts.push(
+      `${formatCents(note.accountCreditCents - used)} credited to your account (it comes off your next order)`,
+    );
   return parts.length ? `${parts.join("; ")}.` : "Nothing to pay back.";
 }
 

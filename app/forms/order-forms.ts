@@ -175,3 +175,10 @@ export const payoutSchema = z.object({
     "A reference",
   ),
 });
+
+/** Staff take the account's credit off this invoice: at most an amount, or all it can take when left empty. */
+export const applyCreditSchema = z.object({
+  intent: z.literal("apply-credit"),
+  // An empty field arrives as undefined (Conform): take as much as it can.
+  amount: amount.optional(),
+});

@@ -20,7 +20,10 @@ import { extendHoldSchema } from "~/forms/hold-forms";
 import { refuseMalformedList } from "~/forms/list-fields";
 import { formatCents } from "~/format";
 import { documentsOf } from "~/orders/documents.server";
-import { adminOrderSchema, cancelPaidSchema, payoutSchema } from "~/forms/order-forms";
+import { adminOrderSchema, applyCreditSchema, cancelPaidSchema, payoutSchema } from "~/forms/order-forms";
+import { ApplyCreditForm } from "~/components/apply-credit-form";
+import { applyCreditByStaff } from "~/orders/credit-apply.server";
+import { creditHeldBy, openForCredit } from "~/orders/model/credit-use.server";
 import { cancelPaidOrderWithCredit } from "~/orders/credit-notes.server";
 import { payOutCredit } from "~/orders/payouts.server";
 import { CancelPaidOrderForm, OrderCreditNotes } from "~/components/order-credit-notes";
@@ -43,11 +46,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = params.id ?? "";
   const [order, actors] = await Promise.all([getOrderById(id), orderShopActors(id)]);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
+  // The account's credit that staff may take off this order (only while it has something to pay).
+  const creditHeldCents = openForCredit(order)
+    ? (await creditHeldBy(order.companyId)).reduce((sum, note) => sum + note.heldCents, 0)
+    : 0;
   return dataWithInit(
     {
       order,
       timeline: orderTimeline(order, "admin", actors),
       documents: documentsOf(order, "admin"),
+      creditHeldCents,
       // The payment form's one-time key: the same payment sent twice is recorded once.
       oneTimeKey: newOneTimeKey(),
     },
@@ -95,6 +103,26 @@ async function orderAction(
     return redirectWithSuccess(
       `/dashboard/manageOrders/${order.id}`,
       `${order.number} holds its stock until ${formatDateTime(order.holdUntil)}`,
+    );
+  }
+  if (intent === "apply-credit") {
+    const submission = parseForm(formData, { schema: applyCreditSchema });
+    if (submission.status !== "success")
+      return dataWithInit({ intent, paymentId, result: submission.reply() }, { status: 400 });
+    const applied = await applyCreditByStaff(id, submission.value.amount, {
+      actor: { id: admin.id, email: admin.email },
+      context,
+    });
+    if (!applied.ok) {
+      if (applied.status === 404) throw new Response(NOT_FOUND, { status: 404 });
+      return dataWithInit(
+        { intent, paymentId, result: submission.reply({ formErrors: [applied.message] }) },
+        { status: applied.status },
+      );
+    }
+    return redirectWithSuccess(
+      `/dashboard/manageOrders/${applied.order.id}`,
+      `${formatCents(applied.appliedCents)} of account credit taken off ${applied.order.number}`,
     );
   }
   if (intent === "payout") {
@@ -227,7 +255,7 @@ async function orderAction(
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export default function AdminOrderPage() {
-  const { order, timeline, documents, oneTimeKey } = useLoaderData<typeof loader>();
+  const { order, timeline, documents, oneTimeKey, creditHeldCents } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const canShip = order.status === "paid" || order.status === "account";
   return (
@@ -268,6 +296,13 @@ export default function AdminOrderPage() {
       <OrderDetails order={order} timeline={timeline} documents={documents} />
       <OrderReturns returns={order.returns} viewer="admin" orderId={order.id} />
       <OrderCreditNotes orderId={order.id} creditNotes={order.creditNotes} viewer="admin" reply={reply} />
+      {creditHeldCents > 0 ? (
+        <ApplyCreditForm
+          heldCents={creditHeldCents}
+          openCents={order.balanceCents}
+          reply={reply?.intent === "apply-credit" ? reply.result : undefined}
+        />
+      ) : null}
       {order.holdUntil ? (
         <section id="hold" aria-labelledby="hold-heading" className="mt-8 scroll-mt-4">
           <h2 id="hold-heading" className="text-lg font-semibold">

@@ -21,7 +21,11 @@ import { getOrderById } from "~/orders/model/reads.server";
 import { Order } from "~/orders/model/schema.server";
 import { payOutCredit } from "~/orders/payouts.server";
 import { DETROIT } from "../fixtures/addresses";
-import { createPart } from "../setup/factories";
+import { action as staffOrderAction, loader as staffOrderLoader } from "~/routes/dashboard.manageOrders_.$id._index";
+import { Audit } from "~/models/audit.server";
+import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
+import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+import { expectFieldError } from "./ordering.helpers";
 import { paidOrder, staff, stripeId } from "../setup/paid-orders";
 
 const delivery = { phone: "+1 555 0100", delivery: { ...DETROIT, line1: "9 Credit Court" } };
@@ -177,5 +181,47 @@ describe("account credit comes off the next order without anyone asking", () => 
     const taken = await applyCreditTo((await getOrderById(placed.id))!);
     expect(taken).toMatchObject({ ok: true, appliedCents: creditCents });
     await ledgerClean(user.companyId!);
+  });
+
+  test("staff take the account's credit off an order they choose; a bad amount is refused at the field, nothing taken", async () => {
+    const { user, order: paid } = await paidOrder(40, "bank-transfer");
+    // A card order awaiting payment, placed before the credit arose: nothing came off it.
+    const waiting = await order(user, 100);
+    expect(waiting.creditAppliedCents).toBe(0);
+    const cancelled = await cancelPaidOrderWithCredit(paid.id, staff);
+    if (!cancelled.ok || !cancelled.note) throw new Error("not credited");
+    const credit = cancelled.note.totalCents;
+
+    const admin = await createUser({ role: "admin" });
+    const cookie = await sessionCookieHeader(admin.id);
+    const path = `/dashboard/manageOrders/${waiting.id}`;
+    const page = await settle(staffOrderLoader(loaderArgs(getRequest(path, { cookie }), { id: waiting.id })));
+    expect((await page.json()).creditHeldCents).toBe(credit);
+    const apply = (amount: string) =>
+      settle(
+        staffOrderAction(
+          actionArgs(postRequest(path, { intent: "apply-credit", amount }, { cookie }), { id: waiting.id }),
+        ),
+      );
+    for (const [amount, message] of [
+      ["ten dollars", "Enter an amount such as 1250.00"],
+      ["0", "The amount must be more than $0"],
+      ["-5", "The amount must be more than $0"],
+    ]) {
+      await expectFieldError(await apply(amount), "amount", message);
+      expect((await getOrderById(waiting.id))!.creditAppliedCents).toBe(0);
+    }
+    expect((await apply("100.00")).status).toBe(302);
+    expect((await getOrderById(waiting.id))!).toMatchObject({ creditAppliedCents: 10_000 });
+    // Empty: as much as the account holds (less than the order here).
+    expect((await apply("")).status).toBe(302);
+    const after = (await getOrderById(waiting.id))!;
+    expect(after).toMatchObject({ creditAppliedCents: credit, toPayCents: after.totalCents - credit });
+    expect(await heldCents(user.companyId!)).toBe(0);
+    expect(await Audit.countDocuments({ action: "order.apply-credit", targetId: waiting.id })).toBe(2);
+    // Nothing left to take: said so, nothing written.
+    const none = await apply("");
+    expect(none.status).toBe(409);
+    expect(JSON.stringify(await none.json())).toContain("holds no credit");
   });
 });
