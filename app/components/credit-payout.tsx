@@ -29,10 +29,11 @@ export type PayoutReply = { intent: "payout"; noteId: string; result: Submission
 const isPayoutReply = (reply: unknown): reply is PayoutReply =>
   typeof reply === "object" && reply !== null && "intent" in reply && reply.intent === "payout" && "noteId" in reply;
 
-function PayoutForm({ credit, reply }: { credit: HeldCredit; reply: PayoutReply | undefined }) {
+/** A credit note's payout form (its reference field), and whether that note's payout is being sent. */
+export function usePayoutForm(id: string, noteId: string, lastResult: SubmissionResult<string[]> | null) {
   const [form, fields] = useForm({
-    id: `credit-payout-${credit.noteId}`,
-    lastResult: reply?.noteId === credit.noteId ? reply.result : null,
+    id,
+    lastResult,
     constraint: getZodConstraint(payoutSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -42,7 +43,16 @@ function PayoutForm({ credit, reply }: { credit: HeldCredit; reply: PayoutReply 
   const pending =
     navigation.state === "submitting" &&
     navigation.formData?.get("intent") === "payout" &&
-    navigation.formData?.get("creditNoteId") === credit.noteId;
+    navigation.formData?.get("creditNoteId") === noteId;
+  return { form, fields, pending };
+}
+
+function PayoutForm({ credit, reply }: { credit: HeldCredit; reply: PayoutReply | undefined }) {
+  const { form, fields, pending } = usePayoutForm(
+    `credit-payout-${credit.noteId}`,
+    credit.noteId,
+    reply?.noteId === credit.noteId ? reply.result : null,
+  );
   return (
     <Form method="post" {...getFormProps(form)} className="mt-1 grid gap-x-3 sm:grid-cols-[minmax(0,20rem)_auto]">
       <input type="hidden" name="intent" value="payout" />

@@ -11,10 +11,11 @@ import {
 } from "~/domain/credit-notes";
 import { formatDay } from "~/domain/order-states";
 import { formatCents, formatQuantity } from "~/format";
-import { CANCEL_PAID_CONFIRM, cancelPaidSchema, payoutSchema } from "~/forms/order-forms";
+import { CANCEL_PAID_CONFIRM, cancelPaidSchema } from "~/forms/order-forms";
 import { CANCEL_REASON_LABEL } from "~/forms/cancel-reason";
 import { ErrorList, Field, SubmitButton } from "./forms";
 import { AskPayoutForm, CreditHeldNote, holdsCredit } from "./order-cancelled";
+import { usePayoutForm } from "./credit-payout";
 
 export type CreditNoteEntry = {
   id: string;
@@ -116,19 +117,11 @@ type PayoutReply = { intent: string; paymentId: string; result: SubmissionResult
 
 /** Staff record that a credit note's account credit went back to the customer's bank. */
 function PayoutForm({ note, reply }: { note: CreditNoteEntry; reply: PayoutReply }) {
-  const [form, fields] = useForm({
-    id: `payout-${note.id}`,
-    lastResult: reply?.intent === "payout" ? reply.result : null,
-    constraint: getZodConstraint(payoutSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: payoutSchema }),
-  });
-  const navigation = useNavigation();
-  const pending =
-    navigation.state === "submitting" &&
-    navigation.formData?.get("intent") === "payout" &&
-    navigation.formData?.get("creditNoteId") === note.id;
+  const { form, fields, pending } = usePayoutForm(
+    `payout-${note.id}`,
+    note.id,
+    reply?.intent === "payout" ? reply.result : null,
+  );
   return (
     <Form method="post" {...getFormProps(form)} className="mt-2 grid gap-2 sm:max-w-md">
       <input type="hidden" name="intent" value="payout" />

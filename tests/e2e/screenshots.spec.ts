@@ -85,6 +85,15 @@ async function fixedShop() {
   const parts = await fixedParts();
   const email = "sam.shotwell@example.com";
   const customer = await fixedCustomer("Sam Shotwell", email);
+  // A colleague in the same company, so the header and the menu always name Sam's role (Owner).
+  if (!(await User.exists({ email: "pat.shotwell@example.com" })))
+    await createUser({
+      name: "Pat Shotwell",
+      email: "pat.shotwell@example.com",
+      company: { id: customer.companyId!, role: "buyer" },
+    }).catch((error: unknown) => {
+      if ((error as { code?: number }).code !== 11000) throw error;
+    });
   const unpaid = await createOrder({ user: customer, part: parts[0], quantity: 150 });
   const paid = await createOrder({
     user: customer,
