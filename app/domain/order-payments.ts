@@ -30,6 +30,9 @@ export type PaymentFacts = {
   creditUses?: { noteNumber: string; amountCents: number; at: string }[];
 };
 
+/** How account credit taken off an order reads among its payments received. */
+export const ACCOUNT_CREDIT = "Account credit";
+
 /** One payment received, as a document or a page lists it. */
 export type ReceivedPayment = {
   /** The day the money arrived (ISO). */
@@ -60,7 +63,7 @@ export function receivedPayments(order: PaymentFacts): ReceivedPayment[] {
     }));
   const credit = (order.creditUses ?? []).map((use) => ({
     on: use.at,
-    method: "Account credit",
+    method: ACCOUNT_CREDIT,
     reference: use.noteNumber,
     amountCents: use.amountCents,
   }));

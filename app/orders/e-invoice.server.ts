@@ -12,6 +12,7 @@ import { company } from "~/content/company";
 import { seller } from "~/content/tax-rates";
 import { regionLabel, type PostalAddress } from "~/domain/address";
 import { termsWords } from "~/domain/order-states";
+import { ACCOUNT_CREDIT } from "~/domain/order-payments";
 
 /** A credit note: its own number and date, and the invoice it corrects (EN 16931 BG-3). */
 export type CreditNoteOf = {
@@ -120,7 +121,11 @@ export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
   const netCents = order.lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
   const exclusiveCents = netCents + salesTaxCents;
   const inclusiveCents = exclusiveCents + tax.vatCents;
-  const paidCents = creditNote ? 0 : Math.min(order.paidCents, inclusiveCents);
+  // Paid: the money received and the account credit taken off it (the printed invoice lists both).
+  const creditCents = order.received
+    .filter((payment) => payment.method === ACCOUNT_CREDIT)
+    .reduce((sum, payment) => sum + payment.amountCents, 0);
+  const paidCents = creditNote ? 0 : Math.min(order.paidCents + creditCents, inclusiveCents);
   const payableCents = inclusiveCents - paidCents;
   const issued = creditNote ? creditNote.issuedAt : (order.invoicedAt ?? order.paidAt ?? order.createdAt);
   const country = buyerCountry(data);

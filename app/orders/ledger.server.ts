@@ -18,6 +18,7 @@ import {
   type PostedEntry,
 } from "~/orders/model/ledger.server";
 import { getOrderById, listInvoicedOrdersSince, listInvoicedOrders } from "~/orders/model/reads.server";
+import { creditUseProblems } from "~/orders/model/credit-use.server";
 import type { Step } from "~/services/workflow.server";
 import type { OrderView } from "~/orders/model/view.server";
 import { logFailure } from "~/services/log.server";
@@ -167,6 +168,8 @@ export async function checkLedger({ graceMs = 0, now = new Date() } = {}) {
         message: `credited ${credited} cents, more than the ${order.totalCents} invoiced`,
       });
   }
+  // Credit taken off orders: held by the order and given by its note alike.
+  problems.push(...(await creditUseProblems()));
   const balances = await accountBalances();
   return { orders, accounts: new Set(balances.map((each) => each.accountId)).size, problems };
 }

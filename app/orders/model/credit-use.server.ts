@@ -219,3 +219,48 @@ export async function storedUsesOf(orderId: string) {
 export async function giveBackCreditOf(orderId: string) {
   for (const use of await storedUsesOf(orderId)) await giveBackNoteCredit(use.noteOrderId, use.noteId, use.useId);
 }
+
+/**
+ * The check of credit taken off orders across documents: every use an order holds is on the credit
+ * note it names, and every use a note gave (its claim settled) is held by the order it names; a use
+ * an order that ended unpaid still names is one it gave back (the note no longer has it).
+ */
+export async function creditUseProblems() {
+  const problems: { orderId: string; orderNumber: string; message: string }[] = [];
+  const [takers, givers] = await Promise.all([
+    Order.find({ "creditUses.0": { $exists: true } }).lean(),
+    Order.find({ "creditNotes.uses.0": { $exists: true } }, { creditNotes: 1, number: 1 }).lean(),
+  ]);
+  const given = new Map<string, { noteId: string; orderId: string; amountCents: number; pending: boolean }>();
+  for (const doc of givers)
+    for (const note of doc.creditNotes ?? [])
+      for (const use of note.uses ?? [])
+        given.set(use._id.toString(), {
+          noteId: note._id.toString(),
+          orderId: use.orderId.toString(),
+          amountCents: use.amountCents,
+          pending: Boolean(use.pending),
+        });
+  const held = new Set<string>();
+  for (const doc of takers) {
+    const order = toOrderView(doc);
+    for (const use of order.creditUses) {
+      held.add(use.id);
+      const on = given.get(use.id);
+      if (!on || on.noteId !== use.noteId || on.amountCents !== use.amountCents)
+        problems.push({
+          orderId: order.id,
+          orderNumber: order.number,
+          message: `credit ${use.id} of ${use.noteNumber}: ${use.amountCents} cents taken, the credit note does not give it`,
+        });
+    }
+  }
+  for (const [useId, use] of given)
+    if (!use.pending && !held.has(useId))
+      problems.push({
+        orderId: use.orderId,
+        orderNumber: "",
+        message: `credit ${useId}: ${use.amountCents} cents given by its credit note, not held by the order`,
+      });
+  return problems;
+}

@@ -111,9 +111,9 @@ export function StatementBody({
   return (
     <>
       <section aria-labelledby="statement-headline" className="mt-4 rounded-lg border border-slate-200 bg-white p-4">
-        <p id="statement-headline" className="text-xl font-bold text-slate-900" data-testid="statement-headline">
+        <h2 id="statement-headline" className="text-xl font-bold text-slate-900" data-testid="statement-headline">
           {statement.headline}
-        </p>
+        </h2>
         <p className="text-sm text-slate-700">
           {data.period.words}; as at {formatDate(statement.asOf)}.
         </p>
