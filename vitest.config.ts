@@ -144,7 +144,7 @@ export default defineConfig({
       {
         // Pure rules and parsing: no database, no setup file (also `npm run test:fast`).
         resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
-        test: { name: "pure", include: PURE_FILES, environment: "node", pool: "threads" },
+        test: { name: "pure", include: PURE_FILES, environment: "node", pool: "threads", testTimeout: 30_000 },
       },
       {
         extends: true,

@@ -84,7 +84,7 @@ export function documentPath(orderId: string, kind: DocumentKind, pdf = false) {
   return `/documents/${orderId}/${kind}${pdf ? "/pdf" : ""}`;
 }
 
-/** The invoice's UBL 2.1 (Peppol BIS Billing 3.0) twin of its PDF. */
+/** The invoice's UBL 2.1 (EN 16931) twin of its PDF. */
 export function ublPath(orderId: string) {
   return `/documents/${orderId}/invoice/ubl`;
 }

@@ -37,8 +37,10 @@ export const ACCOUNT_CREDIT = "Account credit";
 export type ReceivedPayment = {
   /** The day the money arrived (ISO). */
   on: string;
-  /** "Card", "Bank transfer", "Cheque", "Cash". */
+  /** "Card", "Bank transfer", "Cheque", "Cash", "Account credit". */
   method: string;
+  /** How it came, as the e-invoice's payment means reads it. */
+  means: "card" | PaymentMethod | "credit";
   /** The bank's reference, the cheque number, or the card payment's id; "" when none was given. */
   reference: string;
   amountCents: number;
@@ -51,19 +53,29 @@ export type ReceivedPayment = {
 export function receivedPayments(order: PaymentFacts): ReceivedPayment[] {
   const card: ReceivedPayment[] =
     order.transactionId && order.paidAt
-      ? [{ on: order.paidAt, method: "Card", reference: order.transactionId, amountCents: order.paidCents }]
+      ? [
+          {
+            on: order.paidAt,
+            method: "Card",
+            means: "card" as const,
+            reference: order.transactionId,
+            amountCents: order.paidCents,
+          },
+        ]
       : [];
   const recorded = order.payments
     .filter((payment) => !payment.reversedAt)
     .map((payment) => ({
       on: payment.receivedOn,
       method: PAYMENT_METHOD_WORDS[payment.method],
+      means: payment.method,
       reference: payment.reference,
       amountCents: payment.amountCents,
     }));
   const credit = (order.creditUses ?? []).map((use) => ({
     on: use.at,
     method: ACCOUNT_CREDIT,
+    means: "credit" as const,
     reference: use.noteNumber,
     amountCents: use.amountCents,
   }));

@@ -259,7 +259,7 @@ export function eInvoiceSource(data: OrderDocumentData): EInvoiceSource {
   };
 }
 
-/** The invoice (or credit note) as UBL 2.1 (Peppol BIS Billing 3.0), a download named after it. */
+/** The invoice (or credit note) as UBL 2.1 (EN 16931), a download named after it. */
 export async function ublResponse(data: OrderDocumentData) {
   const xml = await ublOf(eInvoiceSource(data));
   return new Response(xml, {

@@ -1,10 +1,9 @@
 /**
  * Invoices and credit notes as EN 16931 data (docs/e-invoices.md): Factur-X (CII XML inside the
- * PDF/A-3 of the invoice) and UBL 2.1 for Peppol BIS Billing 3.0. `eInvoiceOf` maps what the
+ * PDF/A-3 of the invoice) and UBL 2.1 (EN 16931). `eInvoiceOf` maps what the
  * document shows (OrderDocumentData, the same data the PDF prints) to the semantic model once;
  * @e-invoice-eu/core writes both syntaxes from it and makes the PDF/A-3 with `factur-x.xml`.
  */
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFStream } from "@cantoo/pdf-lib";
 import { FormatFactoryService, type Invoice, type InvoiceServiceOptions } from "@e-invoice-eu/core";
 // The document's data: what the printed invoice shows, the e-invoice carries.
 import type { OrderDocumentData } from "~/domain/order-document";
@@ -13,6 +12,7 @@ import { seller } from "~/content/tax-rates";
 import { regionLabel, type PostalAddress } from "~/domain/address";
 import { termsWords } from "~/domain/order-states";
 import { ACCOUNT_CREDIT } from "~/domain/order-payments";
+import { facturXFixed, withBuyerOrder, withPrecedingInvoice } from "./e-invoice-fixes.server";
 
 /** A credit note: its own number and date, and the invoice it corrects (EN 16931 BG-3). */
 export type CreditNoteOf = {
@@ -26,8 +26,7 @@ export type CreditNoteOf = {
 /** What an e-invoice is made from: an invoice's document data, and for a credit note the note's own identity. */
 export type EInvoiceSource = { data: OrderDocumentData; creditNote?: CreditNoteOf };
 
-const PEPPOL_CUSTOMIZATION = "urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0";
-const PEPPOL_PROFILE = "urn:fdc:peppol.eu:2017:poacc:billing:01:1.0";
+const EN16931_CUSTOMIZATION = "urn:cen.eu:en16931:2017";
 /** UN/ECE Recommendation 20: one piece. */
 const UNIT_PIECE = "H87";
 const CURRENCY = "USD";
@@ -146,19 +145,33 @@ export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
       "cac:FinancialInstitutionBranch": { "cbc:ID": company.bank.swift },
     },
   };
-  const card = {
-    "cbc:PaymentMeansCode": "48" as const,
-    "cbc:PaymentMeansCode@name": "Bank card",
+  /** BT-81 from what happened: each way money came, then a transfer for what is still to pay. */
+  const other = (code: "48" | "20" | "10" | "97", name: string) => ({
+    "cbc:PaymentMeansCode": code,
+    "cbc:PaymentMeansCode@name": name,
     "cbc:PaymentID": order.number,
+  });
+  const MEANS = {
+    card: other("48", "Bank card"),
+    "bank-transfer": bankTransfer,
+    cheque: other("20", "Cheque"),
+    cash: other("10", "In cash"),
+    credit: other("97", "Clearing between partners"),
   };
+  const received = [...new Set(order.received.map((payment) => payment.means))];
+  const paymentMeans = [
+    ...received.map((means) => MEANS[means]),
+    ...(payableCents > 0 && !received.includes("bank-transfer") ? [bankTransfer] : []),
+  ];
   const notes = [tax.note, creditNote?.reason].filter((note): note is string => Boolean(note));
   if (tax.category === "AE") {
     notes.push(`Customer VAT number ${order.buyerVatNumber}; supplier VAT number ${seller.euVat.number}.`);
   }
 
   const invoice: Invoice["ubl:Invoice"] = {
-    "cbc:CustomizationID": PEPPOL_CUSTOMIZATION,
-    "cbc:ProfileID": PEPPOL_PROFILE,
+    // Plain EN 16931: Peppol BIS needs Peppol participant IDs as the parties' endpoints, not e-mail
+    // addresses (PEPPOL-EN16931-CL008), so nothing claims what it is not.
+    "cbc:CustomizationID": EN16931_CUSTOMIZATION,
     "cbc:ID": creditNote ? creditNote.number : data.invoiceNumber,
     "cbc:IssueDate": day(issued),
     ...(!creditNote && order.dueAt && payableCents > 0 ? { "cbc:DueDate": day(order.dueAt) } : {}),
@@ -197,7 +210,8 @@ export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
           : {}),
         "cac:PartyLegalEntity": {
           "cbc:RegistrationName": company.legalName,
-          "cbc:CompanyID": company.taxId,
+          // The number alone (BT-30): the printed label ("EIN") is not part of it.
+          "cbc:CompanyID": company.taxId.replace(/^[A-Z]+\s+/, ""),
         },
         "cac:Contact": { "cbc:Telephone": company.phone.display, "cbc:ElectronicMail": company.email },
       },
@@ -235,7 +249,7 @@ export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
       },
       "cac:DeliveryParty": { "cac:PartyName": { "cbc:Name": buyerName } },
     },
-    ...(creditNote ? {} : { "cac:PaymentMeans": [order.paymentMethod === "card" ? card : bankTransfer] }),
+    ...(creditNote || !paymentMeans.length ? {} : { "cac:PaymentMeans": paymentMeans }),
     "cac:PaymentTerms": { "cbc:Note": terms },
     ...(tax.salesTax.length
       ? {
@@ -320,7 +334,7 @@ async function generate(invoice: Invoice, options: Omit<InvoiceServiceOptions, "
   return formatter.generate(input, { ...options, format: formats.normalizeFormat(options.format), lang: "en-us" });
 }
 
-/** The UBL 2.1 Invoice (or CreditNote) of the document, Peppol BIS Billing 3.0. */
+/** The UBL 2.1 Invoice (or CreditNote) of the document, EN 16931. */
 export async function ublOf(source: EInvoiceSource): Promise<string> {
   return String(await generate(eInvoiceOf(source), { format: "UBL" }));
 }
@@ -332,26 +346,7 @@ export async function ciiOf(source: EInvoiceSource): Promise<string> {
   delete invoice["ubl:Invoice"]["cbc:CustomizationID"];
   delete invoice["ubl:Invoice"]["cbc:ProfileID"];
   const xml = String(await generate(invoice, { format: "CII" }));
-  return withPrecedingInvoice(xml, source.creditNote);
-}
-
-const escapeXml = (text: string) =>
-  text.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!);
-
-/**
- * A credit note's reference to the invoice it corrects (BG-3) in the CII. @e-invoice-eu/core 2.3
- * maps it from UBL's BillingReference one level too shallow and writes nothing, so it is added here,
- * where the CII schema puts it: right after the header's monetary summation.
- */
-function withPrecedingInvoice(xml: string, creditNote: CreditNoteOf | undefined) {
-  if (!creditNote || xml.includes("<ram:InvoiceReferencedDocument>")) return xml;
-  const reference =
-    `<ram:InvoiceReferencedDocument><ram:IssuerAssignedID>${escapeXml(creditNote.invoiceNumber)}</ram:IssuerAssignedID>` +
-    `<ram:FormattedIssueDateTime><qdt:DateTimeString format="102">${day(creditNote.invoiceIssuedAt).replace(/-/g, "")}</qdt:DateTimeString></ram:FormattedIssueDateTime></ram:InvoiceReferencedDocument>`;
-  const end = "</ram:SpecifiedTradeSettlementHeaderMonetarySummation>";
-  const at = xml.indexOf(end);
-  if (at < 0) throw new Error("The CII has no header monetary summation");
-  return xml.slice(0, at + end.length) + reference + xml.slice(at + end.length);
+  return withBuyerOrder(withPrecedingInvoice(xml, source.creditNote), source.data.order.poNumber);
 }
 
 /** The printed PDF made a Factur-X PDF/A-3: factur-x.xml attached (relationship Data) with its XMP metadata. */
@@ -364,35 +359,7 @@ export async function facturXOf(source: EInvoiceSource, pdf: Uint8Array, filenam
     pdf: { buffer: pdf, filename, mimetype: "application/pdf" },
   });
   if (typeof made === "string") throw new Error("Factur-X gave no PDF");
-  // A credit note's XML gets its invoice reference (see withPrecedingInvoice): the attachment is replaced.
-  return facturXFixed(made, source.creditNote ? await ciiOf(source) : null);
-}
-
-/**
- * The XML's relationship to the PDF set to Data (the PDF shows the data; the XML carries it), as
- * Factur-X allows for every profile; @e-invoice-eu/core writes Alternative, what German ZUGFeRD
- * prefers. With `xml`, the attached factur-x.xml becomes that XML.
- */
-async function facturXFixed(pdf: Uint8Array, xml: string | null) {
-  const document = await PDFDocument.load(pdf, { updateMetadata: false });
-  const files = document.catalog.lookupMaybe(PDFName.of("AF"), PDFArray);
-  if (!files) throw new Error("The Factur-X PDF has no associated files");
-  for (let index = 0; index < files.size(); index++) {
-    const file = files.lookup(index, PDFDict);
-    file.set(PDFName.of("AFRelationship"), PDFName.of("Data"));
-    if (!xml) continue;
-    const embedded = file.lookup(PDFName.of("EF"), PDFDict);
-    const old = embedded.lookup(PDFName.of("F"), PDFStream);
-    const bytes = new TextEncoder().encode(xml);
-    const stream = document.context.flateStream(bytes);
-    for (const [key, value] of old.dict.entries()) {
-      if (!["/Length", "/Filter", "/DecodeParms"].includes(key.asString())) stream.dict.set(key, value);
-    }
-    const params = stream.dict.lookupMaybe(PDFName.of("Params"), PDFDict);
-    params?.set(PDFName.of("Size"), PDFNumber.of(bytes.length));
-    const ref = document.context.register(stream);
-    embedded.set(PDFName.of("F"), ref);
-    embedded.set(PDFName.of("UF"), ref);
-  }
-  return document.save({ useObjectStreams: false, updateFieldAppearances: false });
+  // A credit note's XML gets its invoice reference (withPrecedingInvoice), an order with a PO number its
+  // BT-13 (withBuyerOrder): the attachment is replaced.
+  return facturXFixed(made, source.creditNote || source.data.order.poNumber ? await ciiOf(source) : null);
 }

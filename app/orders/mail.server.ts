@@ -172,8 +172,9 @@ export async function mailOrderEnded(
   by: "customer" | "shop",
 ) {
   if (order.approval?.outcome === "declined") return true;
-  // A paid order the shop cancelled is told by its credit note's mail (mailCreditNote).
-  if (by === "shop" && "paidAt" in order && order.paidAt) return true;
+  // A paid or invoiced order (on account) the shop cancelled is told by its credit note's mail (mailCreditNote).
+  if (by === "shop" && (("paidAt" in order && order.paidAt) || ("invoiceNumber" in order && order.invoiceNumber)))
+    return true;
   return safely(by === "customer" ? "order cancelled" : "order removed", () =>
     mailCustomer(order, {
       key: `order:${order.id}:${by === "customer" ? "cancelled" : "removed"}`,

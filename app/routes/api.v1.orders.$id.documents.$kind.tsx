@@ -7,7 +7,7 @@ import { PdfBusyError } from "~/services/pdf.server";
 /**
  * GET /api/v1/orders/{id}/documents/{invoice|pro-forma|ubl|credit-note|credit-note-ubl}: the PDF the order's
  * page offers (an invoice's or a credit note's with its Factur-X XML inside), or the invoice or credit note
- * (?number=CN-…) as UBL 2.1 (Peppol BIS Billing 3.0).
+ * (?number=CN-…) as UBL 2.1 (EN 16931).
  */
 export async function loader(args: LoaderFunctionArgs) {
   return apiCall(args, "read", async ({ user }) => {

@@ -3,7 +3,7 @@ import { DOCUMENT_NOT_FOUND, orderDocumentFor, ublResponse } from "~/orders/docu
 import { requireUser } from "~/services/guards.server";
 
 /**
- * The invoice as UBL 2.1 (Peppol BIS Billing 3.0), for the same people who may read the invoice:
+ * The invoice as UBL 2.1 (EN 16931), for the same people who may read the invoice:
  * `/documents/{id}/invoice/ubl`; a credit note's UBL CreditNote at `/documents/{id}/credit-note/ubl?number=CN-…`. An order without an invoice (unpaid), or another document, has none: 404.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -157,7 +157,7 @@ function buildDocument(serverUrl: string) {
     operationId: "getOrderDocument",
     tags: ["Orders"],
     summary:
-      "The order's invoice (a Factur-X PDF with its EN 16931 XML inside) or pro-forma as PDF, or with kind=ubl the invoice as UBL 2.1 XML, Peppol BIS Billing 3.0 (scope read)",
+      "The order's invoice (a Factur-X PDF with its EN 16931 XML inside) or pro-forma as PDF, or with kind=ubl the invoice as UBL 2.1 XML (EN 16931) (scope read)",
     security,
     request: { params: DocumentParam },
     responses: {

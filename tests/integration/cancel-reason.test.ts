@@ -13,7 +13,10 @@ import { action as removePageAction } from "~/routes/dashboard.manageOrders_.$id
 import { action as apiCancelAction } from "~/routes/api.v1.staff.orders.$id.cancel";
 import { action as customerCancelAction } from "~/routes/dashboard.orders_.$id.cancel";
 import { formatCents } from "~/format";
-import { createUser, sessionCookieHeader } from "../setup/factories";
+import { Outbox } from "~/models/outbox.server";
+import { placeOrder } from "~/orders/checkout.server";
+import { DETROIT } from "../fixtures/addresses";
+import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
 import { waitForMail } from "../setup/mail";
 import { createOrder } from "../setup/order-factories";
 import { paidOrder } from "../setup/paid-orders";
@@ -88,6 +91,39 @@ describe("a cancellation's reason", () => {
       subject: new RegExp(`We cancelled your PartsWorks order ${order.number}`),
     });
     expect(mail.text).toContain(`Why we cancelled it: ${REASON}`);
+  });
+
+  test("an invoice on account cancelled by staff is told by its credit note, never as an unpaid order removed", async () => {
+    const user = await createUser();
+    const part = await createPart({ availableQuantity: 1000, minOrderQuantity: 1, priceCents: 1_000 });
+    const placed = await placeOrder({
+      lines: [{ partId: part.id, quantity: 20 }],
+      phone: "+1 555 0100",
+      delivery: { ...DETROIT, line1: "7 Terms Road" },
+      user,
+      onAccount: { termsDays: 30 },
+      payment: "account",
+    });
+    if (!placed.ok) throw new Error("not placed");
+    const cookie = await adminCookie();
+    const cancelled = await settle(
+      staffOrderAction(
+        actionArgs(
+          postRequest(
+            `/dashboard/manageOrders/${placed.order.id}`,
+            { intent: "cancel-paid", confirm: "yes", reason: REASON },
+            { cookie },
+          ),
+          { id: placed.order.id },
+        ),
+      ),
+    );
+    expect(cancelled.status).toBe(302);
+    const [mail] = await waitForMail(user.email, {
+      subject: new RegExp(`We cancelled your PartsWorks order ${placed.order.number}`),
+    });
+    expect(mail.text).toContain(`Why we cancelled it: ${REASON}`);
+    expect(await Outbox.exists({ _id: `order:${placed.order.id}:removed` })).toBeNull();
   });
 
   test("staff removing an unpaid order must say why, from the list's modal and from the page; the customer reads it", async () => {

