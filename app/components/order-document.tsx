@@ -5,6 +5,7 @@ import type { ReceivedPayment } from "~/domain/order-payments";
 import { termsWords } from "~/domain/order-states";
 import { describeShipment } from "~/domain/shipping";
 import { countryName } from "~/domain/tax-id";
+import { formatAddress } from "~/domain/address";
 import { DOCUMENT_TITLES, type OrderDocumentData } from "~/domain/order-document";
 
 /** The renderer (orders/documents.server.tsx) takes the markup and its CSS from here, the one component it may import. */
@@ -16,6 +17,16 @@ function Address({ text, companyName = "" }: { text: string; companyName?: strin
   const shown =
     companyName && lines[0]?.trim().toLowerCase() === companyName.trim().toLowerCase() ? lines.slice(1) : lines;
   return <p className="pw-pre">{shown.join("\n")}</p>;
+}
+
+/**
+ * The buyer's address as the e-invoice's buyer (BG-8) has it: the company's billing address, else the
+ * delivery address, so the printed "Bill to" and the XML never differ.
+ */
+function billToAddress({ customer, order }: OrderDocumentData) {
+  if (customer.billing) return formatAddress(customer.billing);
+  if (customer.billingAddress) return customer.billingAddress;
+  return order.deliveryAddress ? formatAddress(order.deliveryAddress) : order.address;
 }
 
 /** The seller's bank and the reference to quote: what a trade buyer needs to pay by transfer. */
@@ -211,9 +222,7 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
               {customer.country ? ` (${countryName(customer.country)})` : ""}
             </p>
           ) : null}
-          {prices && customer.billingAddress ? (
-            <Address text={customer.billingAddress} companyName={customer.companyName} />
-          ) : null}
+          {prices ? <Address text={billToAddress(data)} companyName={customer.companyName} /> : null}
         </section>
         <section data-testid="ship-to">
           <h2>Deliver to</h2>

@@ -86,10 +86,10 @@ async function fixedShop() {
   const email = "sam.shotwell@example.com";
   const customer = await fixedCustomer("Sam Shotwell", email);
   // A colleague in the same company, so the header and the menu always name Sam's role (Owner).
-  if (!(await User.exists({ email: "pat.shotwell@example.com" })))
+  if (!(await User.exists({ email: "lee.shotwell@example.com" })))
     await createUser({
-      name: "Pat Shotwell",
-      email: "pat.shotwell@example.com",
+      name: "Lee Shotwell",
+      email: "lee.shotwell@example.com",
       company: { id: customer.companyId!, role: "buyer" },
     }).catch((error: unknown) => {
       if ((error as { code?: number }).code !== 11000) throw error;
