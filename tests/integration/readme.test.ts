@@ -1,7 +1,9 @@
 /**
  * The reference docs stay true: the route table in docs/pages.md names every route module and only those,
- * and the index table in docs/database.md names every index the Mongoose models declare and only
- * those. Plain reads of files and schemas: no database, no shop.
+ * the index table in docs/database.md names every index the Mongoose models declare and only those,
+ * the README's Scripts table names only scripts package.json has, its Configuration table only
+ * settings the shop reads, and the deployment guide every setting. Plain reads of files and schemas:
+ * no database, no shop.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -149,4 +151,28 @@ describe("the index table in docs/database.md", () => {
     expect({ undocumented: declared.filter((line) => !documented.includes(line)) }).toEqual({ undocumented: [] });
     expect({ notDeclared: documented.filter((line) => !declared.includes(line)) }).toEqual({ notDeclared: [] });
   }, 30_000);
+});
+
+describe("the tables that copy code", () => {
+  test("every script the README's Scripts table names is in package.json", () => {
+    const scripts = Object.keys((JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts);
+    const named = tableUnder("README.md", "Scripts").flatMap(([cell = ""]) =>
+      [...cell.matchAll(/npm (?:run )?([\w:-]+)|`([\w:-]+)`/g)].map(([, first, second]) => first ?? second!),
+    );
+    expect(named.length).toBeGreaterThan(10);
+    expect(named.filter((name) => name !== "test" && !scripts.includes(name))).toEqual([]);
+  });
+
+  test("every variable of the README's Configuration table is a setting the shop reads, and every setting is in the deployment guide", async () => {
+    const { ENV_NAMES } = await import("../../server/env");
+    // Read by the tracing module itself (server/tracing.ts), before the settings are.
+    const tracing = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_SERVICE_NAME"];
+    const named = tableUnder("README.md", "Configuration").flatMap(([cell = ""]) =>
+      [...cell.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map(([, name]) => name!),
+    );
+    expect(named.filter((name) => !ENV_NAMES.includes(name) && !tracing.includes(name))).toEqual([]);
+    const guide = read("docs/deployment.md");
+    const settings = guide.slice(guide.indexOf("\n## Settings\n"));
+    expect(ENV_NAMES.filter((name) => !settings.includes(`\`${name}\``))).toEqual([]);
+  });
 });
