@@ -37,6 +37,15 @@ if [[ ! -f "$EINVOICE/lib/Saxon-HE-12.5.jar" ]]; then
     mvn -q -B dependency:copy -Dartifact="$artifact" -DoutputDirectory="$EINVOICE/lib"
   done
 fi
+# OpenPeppol's own rules for UBL (PEPPOL-EN16931-UBL, compiled to XSLT; release 2026.5) from the
+# phive-rules-peppol jar on Maven Central: the e-invoices that claim Peppol BIS Billing 3.0 are checked with them.
+if [[ ! -s "$EINVOICE/peppol/PEPPOL-EN16931-UBL.xslt" ]]; then
+  mkdir -p "$EINVOICE/peppol"
+  mvn -q -B dependency:copy -Dartifact=com.helger.phive.rules:phive-rules-peppol:4.3.7 -DoutputDirectory="$EINVOICE/peppol"
+  python3 -c 'import sys, zipfile; open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read("external/schematron/openpeppol/2026.5/xslt/PEPPOL-EN16931-UBL.xslt"))' \
+    "$EINVOICE/peppol/phive-rules-peppol-4.3.7.jar" "$EINVOICE/peppol/PEPPOL-EN16931-UBL.xslt"
+  rm -f "$EINVOICE/peppol/phive-rules-peppol-4.3.7.jar"
+fi
 # veraPDF's validation library (Maven Central) checks the invoice PDFs as PDF/A-3b: its class path, once.
 if [[ ! -s "$EINVOICE/verapdf.classpath" ]]; then
   mkdir -p "$EINVOICE"

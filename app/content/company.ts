@@ -8,6 +8,11 @@ export const company = {
   legalName: "PartsWorks Manufacturing LLC",
   /** The seller's tax number (US Employer Identification Number), printed on invoices. */
   taxId: "EIN 38-4417290",
+  /**
+   * The seller's Peppol participant id (scheme 9944: its Dutch VAT registration, the one on its EU
+   * invoices): the sender of every e-invoice addressed to a buyer's Peppol id (domain/peppol.ts).
+   */
+  peppol: { scheme: "9944", id: "NL859324710B01" },
   /** Where a trade buyer sends a bank transfer: printed on pro-formas and invoices. */
   bank: {
     bankName: "First Lakes Commercial Bank",

@@ -2,6 +2,7 @@
  * The demo's content: its accounts, companies and their terms, addresses, parts with their catalogue
  * data and volume breaks, and reviews. What is written from it is data.server.ts.
  */
+import type { PeppolId } from "~/domain/peppol";
 import { EMPTY_ADDRESS, type PostalAddress } from "~/domain/address";
 import { parseFitmentLine, type Category, type FitmentRow } from "~/domain/catalogue";
 import { type CompanyRole } from "~/models/company.server";
@@ -72,7 +73,16 @@ export const DEMO_PRICE_GROUP = {
 /** Demo accounts' companies and tax details, kept in their account sub-document. */
 export const DEMO_ACCOUNTS: Record<
   string,
-  { companyName: string; billing: PostalAddress; country: string; taxId?: string; tax: TaxProfile; inGroup: boolean }
+  {
+    companyName: string;
+    billing: PostalAddress;
+    country: string;
+    taxId?: string;
+    tax: TaxProfile;
+    inGroup: boolean;
+    /** Its Peppol participant id: its e-invoices go over Peppol (the other demo companies have none). */
+    peppol?: PeppolId;
+  }
 > = {
   "distributor@partsworks.test": {
     companyName: "Great Lakes Parts Distribution",
@@ -103,6 +113,7 @@ export const DEMO_ACCOUNTS: Record<
     taxId: "DE811907980",
     tax: { country: "DE", state: null, vatNumber: "DE811907980", exemptionCertificate: null },
     inGroup: false,
+    peppol: { scheme: "9930", id: "DE811907980" },
   },
 };
 

@@ -80,6 +80,7 @@ export async function ensureDemoData() {
         billingAddress: formatAddress(trade.billing),
         country: trade.country,
         ...(trade.taxId ? { taxId: trade.taxId } : {}),
+        ...(trade.peppol ? { peppol: trade.peppol } : {}),
         account: {
           termsDays: 0,
           creditLimitCents: 0,

@@ -53,6 +53,7 @@ export const AUDIT_ACTIONS = [
   "company.limit",
   "company.set-terms",
   "company.unpaid-caps",
+  "company.set-peppol-id",
   "company.ask-payout",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -106,6 +107,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "company.limit": "Set a buyer's spending limit",
   "company.set-terms": "Set a company's payment terms and credit limit",
   "company.unpaid-caps": "Set a company's caps on unpaid orders",
+  "company.set-peppol-id": "Set a company's Peppol participant id",
   "company.ask-payout": "A customer asked us to pay out what we owe them",
 };
 

@@ -5,6 +5,7 @@
  */
 import type { OrderPaymentMethod, ReceivedPayment } from "~/domain/order-payments";
 import type { PostalAddress } from "~/domain/address";
+import type { PeppolId } from "~/domain/peppol";
 
 export const DOCUMENT_KINDS = ["invoice", "pro-forma", "packing-slip", "credit-note"] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
@@ -76,6 +77,8 @@ export type OrderDocumentData = {
     billingAddress: string;
     /** The billing address field by field, when the company stores it with fields. */
     billing: PostalAddress | null;
+    /** The company's Peppol participant id: its UBL is addressed to it and claims Peppol BIS Billing 3.0. */
+    peppol?: PeppolId | null;
   };
 };
 

@@ -1,6 +1,7 @@
 import mongoose, { Schema, Types, type InferSchemaType } from "mongoose";
 import { formatAddress, parseLegacyAddress, type PostalAddress } from "~/domain/address";
 import type { TaxProfile } from "~/domain/tax";
+import type { PeppolId } from "~/domain/peppol";
 import { postalAddressSchema, postalOf } from "./postal-address.server";
 
 /**
@@ -26,6 +27,14 @@ const companySchema = new Schema(
     billing: { type: postalAddressSchema, default: undefined },
     /** Kept as free text before billing addresses had fields and not read with certainty: an owner confirms it. */
     billingNeedsConfirmation: { type: Boolean },
+    /** Its Peppol participant id (domain/peppol.ts): its e-invoices are addressed to it and claim Peppol BIS. */
+    peppol: {
+      type: new Schema(
+        { scheme: { type: String, required: true, maxlength: 4 }, id: { type: String, required: true, maxlength: 50 } },
+        { _id: false },
+      ),
+      default: undefined,
+    },
     /** The address book: at most 20 delivery addresses (address-book.server.ts). */
     addresses: {
       type: [
@@ -135,6 +144,8 @@ export type CompanyDetails = {
   billing: PostalAddress | null;
   /** Kept as text from before and not read with certainty: the company form asks an owner to check it. */
   billingToConfirm: boolean;
+  /** Its Peppol participant id, or null. */
+  peppol: PeppolId | null;
 };
 
 export type CompanyView = {
@@ -177,6 +188,7 @@ function companyDetailsOf(doc: Partial<CompanyDoc>): CompanyDetails {
     billingAddress: billing ? formatAddress(billing) : (doc.billingAddress ?? ""),
     billing,
     billingToConfirm: !billing && Boolean(doc.billingAddress),
+    peppol: doc.peppol?.scheme && doc.peppol.id ? { scheme: doc.peppol.scheme, id: doc.peppol.id } : null,
   };
 }
 
@@ -346,4 +358,14 @@ export async function addOwnerSeat(companyId: string) {
 /** Leaving a company of one: its only owner seat goes too (the company stays, with its orders). */
 export async function dropLastOwnerSeat(companyId: string) {
   await Company.updateOne({ _id: companyId, ownerCount: { $gte: 1 } }, { $inc: { ownerCount: -1 } });
+}
+
+/** Sets (or with null removes) the company's Peppol participant id; false when there is no such company. */
+export async function setCompanyPeppolId(companyId: string, peppol: PeppolId | null) {
+  if (!isObjectId(companyId)) return false;
+  const result = await Company.updateOne(
+    { _id: companyId },
+    peppol ? { $set: { peppol } } : { $unset: { peppol: "" } },
+  );
+  return result.matchedCount === 1;
 }

@@ -163,6 +163,7 @@ export async function orderDocumentFor(
       country: profile?.company.country ?? "",
       billingAddress: profile?.company.billingAddress ?? "",
       billing: profile?.company.billing ?? null,
+      peppol: profile?.company.peppol ?? null,
     },
   };
   return { ok: true, data: note ? creditNoteData(data, order, note) : data };

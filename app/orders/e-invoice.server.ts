@@ -27,6 +27,8 @@ export type CreditNoteOf = {
 export type EInvoiceSource = { data: OrderDocumentData; creditNote?: CreditNoteOf };
 
 const EN16931_CUSTOMIZATION = "urn:cen.eu:en16931:2017";
+const PEPPOL_CUSTOMIZATION = "urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0";
+const PEPPOL_PROFILE = "urn:fdc:peppol.eu:2017:poacc:billing:01:1.0";
 /** UN/ECE Recommendation 20: one piece. */
 const UNIT_PIECE = "H87";
 const CURRENCY = "USD";
@@ -39,6 +41,10 @@ type Country =
   Invoice["ubl:Invoice"]["cac:AccountingCustomerParty"]["cac:Party"]["cac:PostalAddress"]["cac:Country"]["cbc:IdentificationCode"];
 type Address = Invoice["ubl:Invoice"]["cac:AccountingCustomerParty"]["cac:Party"]["cac:PostalAddress"];
 type VatCategory = "S" | "AE" | "O";
+/** An EAS code: the schemes of domain/peppol.ts are all on the library's list. */
+type EndpointScheme = NonNullable<
+  Invoice["ubl:Invoice"]["cac:AccountingCustomerParty"]["cac:Party"]["cbc:EndpointID@schemeID"]
+>;
 
 /** A postal address with fields, field by field (BG-5, BG-8, BG-15). */
 function postalAddressFrom(address: PostalAddress): Address {
@@ -130,6 +136,7 @@ export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
   const country = buyerCountry(data);
   const buyerName = customer.companyName || customer.name;
   const withVatNumbers = tax.category !== "O";
+  const peppol = customer.peppol ?? null;
   const terms = creditNote
     ? `Credit note for invoice ${creditNote.invoiceNumber}.`
     : order.paymentMethod === "account"
@@ -169,9 +176,10 @@ export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
   }
 
   const invoice: Invoice["ubl:Invoice"] = {
-    // Plain EN 16931: Peppol BIS needs Peppol participant IDs as the parties' endpoints, not e-mail
-    // addresses (PEPPOL-EN16931-CL008), so nothing claims what it is not.
-    "cbc:CustomizationID": EN16931_CUSTOMIZATION,
+    // Peppol BIS Billing 3.0 when the buyer has a Peppol participant id (both parties are addressed by
+    // theirs); else plain EN 16931 with e-mail endpoints, which Peppol forbids (PEPPOL-EN16931-CL008).
+    "cbc:CustomizationID": peppol ? PEPPOL_CUSTOMIZATION : EN16931_CUSTOMIZATION,
+    ...(peppol ? { "cbc:ProfileID": PEPPOL_PROFILE } : {}),
     "cbc:ID": creditNote ? creditNote.number : data.invoiceNumber,
     "cbc:IssueDate": day(issued),
     ...(!creditNote && order.dueAt && payableCents > 0 ? { "cbc:DueDate": day(order.dueAt) } : {}),
@@ -195,8 +203,8 @@ export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
       : {}),
     "cac:AccountingSupplierParty": {
       "cac:Party": {
-        "cbc:EndpointID": company.email,
-        "cbc:EndpointID@schemeID": "EM",
+        "cbc:EndpointID": peppol ? company.peppol.id : company.email,
+        "cbc:EndpointID@schemeID": (peppol ? company.peppol.scheme : "EM") as EndpointScheme,
         "cac:PartyName": { "cbc:Name": company.name },
         "cac:PostalAddress": {
           "cbc:StreetName": company.address.street,
@@ -218,8 +226,8 @@ export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
     },
     "cac:AccountingCustomerParty": {
       "cac:Party": {
-        "cbc:EndpointID": customer.email,
-        "cbc:EndpointID@schemeID": "EM",
+        "cbc:EndpointID": peppol ? peppol.id : customer.email,
+        "cbc:EndpointID@schemeID": (peppol ? peppol.scheme : "EM") as EndpointScheme,
         ...(customer.companyName ? { "cac:PartyName": { "cbc:Name": customer.companyName } } : {}),
         "cac:PostalAddress": customer.billing
           ? postalAddressFrom(customer.billing)

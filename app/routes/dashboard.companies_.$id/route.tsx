@@ -17,11 +17,13 @@ import { listOrdersOfUser } from "~/orders/model/reads.server";
 import { accountLedger } from "~/orders/model/ledger-reads.server";
 import { OwedBothWays } from "~/components/account-owed";
 import { HeldCredits, type PayoutReply } from "~/components/credit-payout";
-import { accountTermsSchema } from "./forms";
+import { accountTermsSchema, companyPeppolSchema } from "./forms";
+import { PeppolIdForm } from "~/components/peppol-id-form";
+import { peppolIdWords } from "~/domain/peppol";
 import { payOutFromForm } from "./payout.server";
 import { requireAdmin } from "~/services/guards.server";
 import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
-import { capsWords, setCapsOfCompany, setTermsOfCompany } from "~/services/companies.server";
+import { capsWords, setCapsOfCompany, setPeppolOfCompany, setTermsOfCompany } from "~/services/companies.server";
 import { parseForm, readForm } from "~/services/form.server";
 import { unpaidCapsSchema } from "~/forms/hold-forms";
 import { formatCents } from "~/format";
@@ -54,6 +56,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         taxId: company.company.taxId,
         billingAddress: company.company.billingAddress,
         billingToConfirm: company.company.billingToConfirm,
+        peppol: company.company.peppol,
         terms: termsWords(company.account.termsDays),
         termsDays: company.account.termsDays,
         creditLimitCents: company.account.creditLimitCents,
@@ -79,7 +82,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   );
 }
 
-type Reply = { intent: "terms" | "unpaid-caps"; result: SubmissionResult<string[]> } | PayoutReply;
+type Reply = { intent: "terms" | "unpaid-caps" | "peppol"; result: SubmissionResult<string[]> } | PayoutReply;
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
@@ -91,6 +94,25 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const changed = ["This company changed meanwhile; reload the page."];
   if (formData.get("intent") === "payout")
     return payOutFromForm(formData, { admin, context, back: `${path}#credit-held`, accountId: company.id });
+  if (formData.get("intent") === "peppol" || formData.get("intent") === "peppol-remove") {
+    const intent = "peppol" as const;
+    const removing = formData.get("intent") === "peppol-remove";
+    const submission = parseForm(formData, { schema: companyPeppolSchema });
+    if (!removing && submission.status !== "success")
+      return data<Reply>({ intent, result: submission.reply() }, { status: 400 });
+    const peppol =
+      !removing && submission.status === "success"
+        ? { scheme: submission.value.scheme, id: submission.value.id }
+        : null;
+    if (!(await setPeppolOfCompany(admin, company, peppol, context)))
+      return data<Reply>({ intent, result: submission.reply({ formErrors: changed }) }, { status: 409 });
+    return redirectWithSuccess(
+      path,
+      peppol
+        ? `${label} receives its e-invoices at ${peppolIdWords(peppol)} (Peppol)`
+        : `${label} has no Peppol id now`,
+    );
+  }
   if (formData.get("intent") === "unpaid-caps") {
     const submission = parseForm(formData, { schema: unpaidCapsSchema });
     const intent = "unpaid-caps" as const;
@@ -225,6 +247,13 @@ export default function CompanyRecord() {
           the net days, while what is open (and what waits for approval on account) stays within the credit limit.
         </p>
         <TermsForm reply={reply} termsDays={company.termsDays} creditLimitCents={company.creditLimitCents} />
+      </section>
+
+      <section aria-labelledby="peppol-heading" className="mt-6 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
+        <h2 id="peppol-heading" className="text-lg font-semibold">
+          Peppol participant id
+        </h2>
+        <PeppolIdForm peppol={company.peppol} reply={reply?.intent === "peppol" ? reply.result : undefined} />
       </section>
 
       <section aria-labelledby="caps-heading" className="mt-6 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
