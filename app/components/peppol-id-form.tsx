@@ -35,7 +35,7 @@ export function PeppolIdForm({ peppol, reply }: { peppol: PeppolId | null; reply
         className="mt-3 grid gap-3 sm:grid-cols-[minmax(0,16rem)_minmax(0,14rem)_auto] sm:items-start"
       >
         <input type="hidden" name="intent" value="peppol" />
-        <SelectField meta={fields.scheme} label="Scheme">
+        <SelectField meta={fields.scheme} label="Scheme" alwaysChosen>
           {Object.entries(PEPPOL_SCHEMES).map(([code, scheme]) => (
             <option key={code} value={code}>
               {code}: {scheme.name}
