@@ -24,7 +24,7 @@ describe("how an order's money came", () => {
   it("a card payment is one payment with Stripe's id", () => {
     const paid = order({ transactionId: "pi_1", paidAt: "2026-11-02T10:00:00Z", paidCents: 100_000, balanceCents: 0 });
     expect(receivedPayments(paid)).toEqual([
-      { on: "2026-11-02T10:00:00Z", method: "Card", reference: "pi_1", amountCents: 100_000 },
+      { on: "2026-11-02T10:00:00Z", method: "Card", means: "card", reference: "pi_1", amountCents: 100_000 },
     ]);
     expect(termsOf(paid)).toBe("Card, at the time of order");
     expect(paymentLine(paid)).toBe("Paid by card");
