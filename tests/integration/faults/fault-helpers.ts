@@ -266,3 +266,15 @@ export function linesSinceReady(shop: ShopProcess) {
   }
   return { json, notJson };
 }
+
+/** A small seeded generator (mulberry32), so a failing kill test can be repeated with its seed. */
+export function seededRandom(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}

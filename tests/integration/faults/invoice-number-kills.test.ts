@@ -25,7 +25,7 @@ import { checkStock } from "~/orders/model/stock-check.server";
 import { checkLedger, postLedgerLeft } from "~/orders/ledger.server";
 import { createPart, createUser } from "../../setup/factories";
 import { createOrder } from "../../setup/order-factories";
-import { killShop, sleep, spawnShop, startCountingSmtp, type ShopProcess } from "./fault-helpers";
+import { killShop, seededRandom, sleep, spawnShop, startCountingSmtp, type ShopProcess } from "./fault-helpers";
 
 // 20 in the suite (each kill costs a shop's start, about 2.4 s of CPU); INVOICE_KILLS=50 for the full fault run.
 const KILLS = Number(process.env.INVOICE_KILLS ?? 20);
@@ -54,18 +54,6 @@ afterAll(async () => {
   for (const shop of shops) await killShop(shop);
   await smtp?.stop();
 });
-
-/** A small seeded generator (mulberry32), so a failing run can be repeated with INVOICE_KILL_SEED. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const stripeId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
 
@@ -169,7 +157,7 @@ let sent: { orderIds: string[]; events: PaymentEvent[] } | undefined;
 describe("invoice numbers with the shop killed around payments", () => {
   test(`${KILLS} SIGKILLs around payment webhooks leave every paid order one number, 1..N in date order, no gap`, async () => {
     const started = Date.now();
-    const next = random(SEED);
+    const next = seededRandom(SEED);
     const customer = await createUser();
     const part = await createPart({ availableQuantity: 1_000_000, minOrderQuantity: 1 });
     // One order paid before the kills begin, then one for each kill that is not a retry.

@@ -22,7 +22,7 @@ import { placeOrder } from "~/orders/checkout.server";
 import { DETROIT } from "../../fixtures/addresses";
 import { createPart, createUser, sessionCookieHeader } from "../../setup/factories";
 import { paidOrder, staff } from "../../setup/paid-orders";
-import { killShop, postForm, sleep, spawnShop, type ShopProcess } from "./fault-helpers";
+import { killShop, postForm, seededRandom, sleep, spawnShop, waitHealthy, type ShopProcess } from "./fault-helpers";
 
 const KILLS = Number(process.env.LEDGER_KILLS ?? 8);
 /** Reproducible kill moments: the seed is printed with the result. */
@@ -37,33 +37,11 @@ afterAll(async () => {
   for (const shop of shops) await killShop(shop);
 });
 
-/** A small seeded generator (mulberry32), so a failing run can be repeated with LEDGER_KILL_SEED. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
-/** A shop of this file's own, answering /healthz; how long a warm-up page took sets when its kill may come. */
+/** A shop of this file's own, answering /healthz. */
 async function startShop() {
   const shop = await spawnShop(process.env.MONGODB_URI!, SHOP_ENV);
   shops.push(shop);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (shop.child.exitCode !== null) throw new Error(`the shop exited (${shop.child.exitCode}):\n${shop.output()}`);
-    try {
-      if ((await fetch(`${shop.url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the shop did not become healthy:\n${shop.output()}`);
-    await sleep(50);
-  }
+  await waitHealthy(shop);
   return shop;
 }
 
@@ -116,7 +94,7 @@ async function prepare(kind: Kind): Promise<{ orderId: string; fields: Record<st
 describe("the ledger with the shop killed around money changes", () => {
   test(`${KILLS} SIGKILLs around payments, cancellations, credit applications and payouts leave the ledger clean`, async () => {
     const started = Date.now();
-    const next = random(SEED);
+    const next = seededRandom(SEED);
     const admin = await createUser({ role: "admin" });
     const cookie = await sessionCookieHeader(admin.id);
     const orderIds: string[] = [];
