@@ -40,6 +40,8 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/demo-data.test.ts",
   "tests/integration/document-pages.test.ts",
   "tests/integration/e-invoices.test.ts",
+  "tests/integration/exchange-rates.test.ts",
+  "tests/integration/e-invoice-mustang.test.ts",
   "tests/integration/exposure.test.ts",
   "tests/integration/faults/database.test.ts",
   "tests/integration/faults/frozen-database.test.ts",
@@ -78,6 +80,7 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/trade-profile.test.ts",
   "tests/integration/tracing.test.ts",
   "tests/integration/webhooks.test.ts",
+  "tests/integration/xrechnung.test.ts",
 ];
 
 /**

@@ -46,11 +46,24 @@ if [[ ! -s "$EINVOICE/peppol/PEPPOL-EN16931-UBL.xslt" ]]; then
     "$EINVOICE/peppol/phive-rules-peppol-4.3.7.jar" "$EINVOICE/peppol/PEPPOL-EN16931-UBL.xslt"
   rm -f "$EINVOICE/peppol/phive-rules-peppol-4.3.7.jar"
 fi
+# KoSIT's XRechnung Schematron for UBL (XRechnung 3.0.2, compiled to XSLT) from the phive-rules-xrechnung jar on
+# Maven Central: the e-invoices that claim XRechnung 3.0 (German public buyers) are checked with them.
+if [[ ! -s "$EINVOICE/xrechnung/XRechnung-UBL-validation.xslt" ]]; then
+  mkdir -p "$EINVOICE/xrechnung"
+  mvn -q -B dependency:copy -Dartifact=com.helger.phive.rules:phive-rules-xrechnung:4.2.3 -DoutputDirectory="$EINVOICE/xrechnung"
+  python3 -c 'import sys, zipfile; open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read("external/schematron/3.0.2/XRechnung-UBL-validation.xslt"))' \
+    "$EINVOICE/xrechnung/phive-rules-xrechnung-4.2.3.jar" "$EINVOICE/xrechnung/XRechnung-UBL-validation.xslt"
+  rm -f "$EINVOICE/xrechnung/phive-rules-xrechnung-4.2.3.jar"
+fi
 # veraPDF's validation library (Maven Central) checks the invoice PDFs as PDF/A-3b: its class path, once.
 if [[ ! -s "$EINVOICE/verapdf.classpath" ]]; then
   mkdir -p "$EINVOICE"
   mvn -q -B -f tests/e-invoice/verapdf/pom.xml dependency:build-classpath \
     -Dmdep.outputFile="$PWD/$EINVOICE/verapdf.classpath"
+fi
+# Mustang's validator (Mustang-CLI, one jar with all it needs, Maven Central) judges every Factur-X PDF.
+if [[ ! -s "$EINVOICE/mustang/Mustang-CLI-2.26.0.jar" ]]; then
+  mvn -q -B dependency:copy -Dartifact=org.mustangproject:Mustang-CLI:2.26.0 -DoutputDirectory="$EINVOICE/mustang"
 fi
 if [[ $want_browser -eq 1 ]]; then
   if [[ ! -x /usr/bin/chromium ]]; then

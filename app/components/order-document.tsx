@@ -7,6 +7,7 @@ import { describeShipment } from "~/domain/shipping";
 import { countryName } from "~/domain/tax-id";
 import { formatAddress } from "~/domain/address";
 import { DOCUMENT_TITLES, type OrderDocumentData } from "~/domain/order-document";
+import { VatInSellerCurrencyLine } from "./vat-in-seller-currency";
 
 /** The renderer (orders/documents.server.tsx) takes the markup and its CSS from here, the one component it may import. */
 export { DOCUMENT_CSS } from "~/styles/order-document";
@@ -96,6 +97,9 @@ function Received({ received, balanceCents }: { received: ReceivedPayment[]; bal
   );
 }
 
+/** Tax lines under the seller's EU VAT registration: its number is printed. */
+const EU_VAT_KINDS = ["vat", "reverse-charge", "intra-community", "export"];
+
 /** An invoice, a pro-forma invoice or a packing slip (no prices) for one order. */
 export function OrderDocument({ data }: { data: OrderDocumentData }) {
   const { kind, order, customer } = data;
@@ -108,7 +112,9 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           <h1 id="document-title">{title}</h1>
           {kind === "pro-forma" ? (
             <p className="pw-note" data-testid="pro-forma-note">
-              {`Payable before dispatch: ${formatCents(order.balanceCents)} due${order.balanceCents !== order.totalCents ? " (the total less what was received or credited)" : ""}. We ship once the money is received; the invoice follows.`}
+              {order.invoiceAtShipping
+                ? `${order.balanceCents ? `${formatCents(order.balanceCents)} to pay on the invoice's terms` : order.paymentLine}. An intra-community supply is invoiced when it ships, with the day of the supply.`
+                : `Payable before dispatch: ${formatCents(order.balanceCents)} due${order.balanceCents !== order.totalCents ? " (the total less what was received or credited)" : ""}. We ship once the money is received; the invoice follows.`}
             </p>
           ) : null}
           {kind === "credit-note" && data.creditNote ? (
@@ -200,7 +206,7 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           <p>{company.email}</p>
           <p>{company.phone.display}</p>
           {prices ? <p>Tax number: {company.taxId}</p> : null}
-          {prices && order.taxLines.some((line) => line.kind === "reverse-charge" || line.kind === "vat") ? (
+          {prices && order.taxLines.some((line) => EU_VAT_KINDS.includes(line.kind)) ? (
             <p>EU VAT number: {seller.euVat.number}</p>
           ) : null}
         </div>
@@ -321,6 +327,7 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           </tr>
         </tfoot>
       </table>
+      {prices ? <VatInSellerCurrencyLine vat={data.vatInSellerCurrency} /> : null}
       {(kind === "invoice" || kind === "pro-forma") && order.received.length ? (
         <Received received={order.received} balanceCents={order.balanceCents} />
       ) : null}
@@ -333,7 +340,7 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
             .map((line, index) => (
               <p key={index} className="pw-tax-note pw-keep" data-testid="tax-note">
                 {line.note}
-                {line.kind === "reverse-charge" && order.buyerVatNumber
+                {(line.kind === "reverse-charge" || line.kind === "intra-community") && order.buyerVatNumber
                   ? ` Customer VAT number ${order.buyerVatNumber}; supplier VAT number ${seller.euVat.number}.`
                   : ""}
               </p>
@@ -349,7 +356,11 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           </p>
         ) : null}
         {kind === "pro-forma" ? (
-          <p>Pro-forma invoice: quote {order.number} with your payment; the invoice number is given once it is paid.</p>
+          <p>
+            {order.invoiceAtShipping
+              ? `Pro-forma invoice: the invoice number is given when order ${order.number} ships.`
+              : `Pro-forma invoice: quote ${order.number} with your payment; the invoice number is given once it is paid.`}
+          </p>
         ) : null}
         {kind === "packing-slip" ? <p>Please check the parts against this slip on delivery.</p> : null}
         {kind === "credit-note" ? (

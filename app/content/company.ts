@@ -29,6 +29,8 @@ export const company = {
     country: "USA",
   },
   email: "sales@partsworks.com",
+  /** The seller's contact point named on e-invoices (BT-41; XRechnung requires it), reached at `email` and `phone`. */
+  invoiceContact: "PartsWorks accounts receivable",
   phone: { display: "+1 (313) 555-0142", href: "tel:+13135550142" },
   hours: "Monday to Saturday, 7:00 to 19:00",
   map: {

@@ -71,12 +71,16 @@ export const US_STATES = [
 
 /** The words invoices print when no tax is charged, by reason. */
 export const TAX_WORDING = {
+  /** Services to a business in another member state; kept for the orders invoiced that way before goods were. */
   reverseCharge:
     "Reverse charge: VAT to be accounted for by the recipient (Article 196, Council Directive 2006/112/EC).",
+  intraCommunity:
+    "Intra-community supply of goods, exempt from VAT (Article 138(1), Council Directive 2006/112/EC); the buyer accounts for the VAT on the acquisition in its member state.",
   exempt: (certificate: string) => `Exempt from sales tax: resale or exemption certificate ${certificate} on file.`,
   notCollected: (state: string) =>
     `No sales tax charged: the seller does not collect sales tax in ${state}; the buyer may owe use tax.`,
-  export: "No tax charged: export outside the United States and the EU; import duties and taxes are the buyer's.",
+  export:
+    "No tax charged: export outside the United States and the EU, exempt from VAT (Article 146(1)(a), Council Directive 2006/112/EC); import duties and taxes are the buyer's.",
 } as const;
 
 /** The largest rate the shop accepts anywhere (a rate over 100 % is a typing error). */

@@ -17,6 +17,8 @@ import { PriceGroup } from "~/models/price-group.server";
 import { parseBreaks } from "~/domain/pricing";
 import { ensureDemoFailedMail } from "~/services/failed-mail.server";
 import { ensureDemoWebhooks } from "./webhooks.server";
+import { ensureDemoPublicBuyer } from "./public-buyer.server";
+import { ensureDemoExchangeRates } from "./exchange-rates.server";
 import { Order } from "~/orders/model/schema.server";
 import { toOrderView } from "~/orders/model/view.server";
 import { hashPassword } from "~/services/password.server";
@@ -177,7 +179,9 @@ export async function ensureDemoData() {
   }
 
   if ((await Order.estimatedDocumentCount()) === 0) await createDemoOrders(now);
+  await ensureDemoExchangeRates(now);
   await ensureEuDemoOrder(now);
+  await ensureDemoPublicBuyer(now);
 
   // API keys shows a key on first start: the trade customer's purchasing system (its token is
   // never shown; a new key is made on the screen).

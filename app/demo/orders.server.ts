@@ -17,51 +17,69 @@ import { priceLines } from "~/services/pricing.server";
 import { BECKER_HAMBURG, CASEY_HOME, DEMO_PARTS, DEMO_TRADE, DEMO_USERS, NORTHSIDE_DOCK } from "./content.server";
 
 /**
- * The EU company's paid order, so its invoice shows the reverse charge on first start: priced and
- * taxed by the same function as a real order (a seed: stock is not taken).
+ * The EU company's orders, intra-community supplies priced and taxed by the same function as a real
+ * order (a seed: stock is not taken): one paid and shipped, invoiced the day it shipped; one paid and
+ * waiting to ship, with its pro-forma until then (docs/decisions/0010-invoice-at-shipping.md).
  */
 export async function ensureEuDemoOrder(now: number) {
   const buyer = await User.findOne({ email: "eu@partsworks.test" }).lean();
   if (!buyer || (await Order.exists({ userId: buyer._id }))) return;
-  const part = await Part.findOne({ partNumber: "PW-1005" }).lean();
-  if (!part) return;
-  const view = toPartView(part);
   const company = buyer.companyId ? await Company.findById(buyer.companyId).lean() : null;
   const pricing = { group: null, tax: accountPricingOf(company?.account).tax };
-  const priced = priceWith(pricing, new Map([[view.id, view]]), [{ partId: view.id, quantity: 1000 }], BECKER_HAMBURG);
-  const line = priced.lines[0];
-  const placedAt = new Date(now - 5 * DAY_MS);
-  const order = await Order.create({
-    lines: [orderLine(part, line.quantity, line)],
-    netCents: priced.netCents,
-    taxCents: priced.taxCents,
-    taxLines: priced.taxLines,
-    totalCents: priced.totalCents,
-    buyerVatNumber: pricing.tax?.vatNumber ?? undefined,
-    phone: "+49 40 5550 1200",
-    address: formatAddress(BECKER_HAMBURG),
-    deliveryAddress: BECKER_HAMBURG,
-    poNumber: "BE-2026-117",
-    userId: buyer._id,
-    userEmail: buyer.email,
-    userName: buyer.name,
-    companyId: buyer.companyId,
-    placedBy: buyer._id,
-    companyName: company?.companyName,
-    searchKeys: orderSearchKeys({ poNumber: "BE-2026-117", companyName: company?.companyName, placerName: buyer.name }),
-    paymentMethod: "card",
-    status: "paid",
-    paidCents: priced.totalCents,
-    paidAt: new Date(placedAt.getTime() + HOUR_MS),
-    transactionId: "pi_demo_eu_reverse_charge",
-    createdAt: placedAt,
-  });
-  // Paid, not yet shipped: it holds its stock like the other demo orders (on hand grows by it).
-  await Part.updateOne(
-    { _id: part._id, "holds.orderId": { $ne: order._id } },
-    { $push: { holds: { orderId: order._id, quantity: line.quantity } }, $inc: { onHand: line.quantity } },
-  );
-  await assignInvoiceNumber(order._id.toString());
+  const place = async (
+    partNumber: string,
+    quantity: number,
+    { poNumber, placedDaysAgo, shippedDaysAgo }: { poNumber: string; placedDaysAgo: number; shippedDaysAgo?: number },
+  ) => {
+    const part = await Part.findOne({ partNumber }).lean();
+    if (!part) return;
+    const view = toPartView(part);
+    const priced = priceWith(pricing, new Map([[view.id, view]]), [{ partId: view.id, quantity }], BECKER_HAMBURG);
+    const line = priced.lines[0];
+    const placedAt = new Date(now - placedDaysAgo * DAY_MS);
+    const order = await Order.create({
+      lines: [{ ...orderLine(part, line.quantity, line), ...(shippedDaysAgo ? { shippedQuantity: quantity } : {}) }],
+      netCents: priced.netCents,
+      taxCents: priced.taxCents,
+      taxLines: priced.taxLines,
+      totalCents: priced.totalCents,
+      buyerVatNumber: pricing.tax?.vatNumber ?? undefined,
+      phone: "+49 40 5550 1200",
+      address: formatAddress(BECKER_HAMBURG),
+      deliveryAddress: BECKER_HAMBURG,
+      poNumber,
+      userId: buyer._id,
+      userEmail: buyer.email,
+      userName: buyer.name,
+      companyId: buyer.companyId,
+      placedBy: buyer._id,
+      companyName: company?.companyName,
+      searchKeys: orderSearchKeys({ poNumber, companyName: company?.companyName, placerName: buyer.name }),
+      paymentMethod: "card",
+      paidCents: priced.totalCents,
+      paidAt: new Date(placedAt.getTime() + HOUR_MS),
+      transactionId: `pi_demo_eu_${poNumber.replace(/\W/g, "_")}`,
+      createdAt: placedAt,
+      ...(shippedDaysAgo
+        ? {
+            status: "shipped",
+            shippedAt: new Date(now - shippedDaysAgo * DAY_MS),
+            shipment: { carrier: "dhl", trackingNumber: "JD014600003817260152" },
+          }
+        : { status: "paid" }),
+    });
+    if (shippedDaysAgo) {
+      await assignInvoiceNumber(order._id.toString());
+      return;
+    }
+    // Paid, not yet shipped: it holds its stock like the other demo orders (on hand grows by it).
+    await Part.updateOne(
+      { _id: part._id, "holds.orderId": { $ne: order._id } },
+      { $push: { holds: { orderId: order._id, quantity: line.quantity } }, $inc: { onHand: line.quantity } },
+    );
+  };
+  await place("PW-1005", 1000, { poNumber: "BE-2026-117", placedDaysAgo: 12, shippedDaysAgo: 3 });
+  await place("PW-1001", 200, { poNumber: "BE-2026-131", placedDaysAgo: 1 });
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

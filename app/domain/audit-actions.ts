@@ -54,7 +54,10 @@ export const AUDIT_ACTIONS = [
   "company.set-terms",
   "company.unpaid-caps",
   "company.set-peppol-id",
+  "company.set-leitweg-id",
   "company.ask-payout",
+  "exchange-rate.record",
+  "exchange-rate.import",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -108,7 +111,10 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "company.set-terms": "Set a company's payment terms and credit limit",
   "company.unpaid-caps": "Set a company's caps on unpaid orders",
   "company.set-peppol-id": "Set a company's Peppol participant id",
+  "company.set-leitweg-id": "Set a German public buyer's Leitweg-ID (XRechnung)",
   "company.ask-payout": "A customer asked us to pay out what we owe them",
+  "exchange-rate.record": "Recorded an exchange rate by hand",
+  "exchange-rate.import": "Imported the ECB's exchange rates",
 };
 
 /** The words people say for the fields an entry records (the code's names stay in the database). */

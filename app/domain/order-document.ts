@@ -6,6 +6,7 @@
 import type { OrderPaymentMethod, ReceivedPayment } from "~/domain/order-payments";
 import type { PostalAddress } from "~/domain/address";
 import type { PeppolId } from "~/domain/peppol";
+import type { VatInSellerCurrency } from "~/domain/exchange-rates";
 
 export const DOCUMENT_KINDS = ["invoice", "pro-forma", "packing-slip", "credit-note"] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
@@ -30,6 +31,8 @@ export type OrderDocumentData = {
     reason: string;
     settlement: string;
   } | null;
+  /** EU VAT charged also in euros (BT-6, BT-111) at the ECB's rate, or that the rate is missing; none without EU VAT. */
+  vatInSellerCurrency?: VatInSellerCurrency | null;
   order: {
     id: string;
     /** The order's number (SO-100042): its name on the document and the payment reference. */
@@ -60,6 +63,8 @@ export type OrderDocumentData = {
     /** Frozen when placed; none on orders placed before tax lines were kept. */
     taxLines: { kind: string; label: string; rate: number; amountCents: number; note: string | null }[];
     buyerVatNumber: string | null;
+    /** Paid or confirmed, and invoiced once it ships (an intra-community supply): its pro-forma says so. */
+    invoiceAtShipping?: boolean;
     lines: {
       partNumber: string;
       productName: string;
@@ -79,6 +84,8 @@ export type OrderDocumentData = {
     billing: PostalAddress | null;
     /** The company's Peppol participant id: its UBL is addressed to it and claims Peppol BIS Billing 3.0. */
     peppol?: PeppolId | null;
+    /** A German public buyer's Leitweg-ID: its UBL is XRechnung 3.0, the Leitweg-ID its buyer reference (BT-10). */
+    leitwegId?: string | null;
   };
 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { placeWords, taxLinesFor, taxOn, taxPlaceFor, taxTotal, type TaxProfile } from "./tax";
+import { invoicedOnShipping, placeWords, taxLinesFor, taxOn, taxPlaceFor, taxTotal, type TaxProfile } from "./tax";
 
 const us = (state: string | null, exemptionCertificate: string | null = null): TaxProfile => ({
   country: "US",
@@ -52,11 +52,13 @@ describe("the tax lines of an order", () => {
       amountCents: 0,
     });
   });
-  it("an EU business with a valid VAT number in another member state is reverse charged", () => {
-    expect(taxLinesFor(eu("DE", "DE811907980"), 100_000, to("DE"))[0]).toMatchObject({
-      kind: "reverse-charge",
-      amountCents: 0,
-    });
+  it("goods to an EU business with a valid VAT number in another member state are an intra-community supply", () => {
+    const lines = taxLinesFor(eu("DE", "DE811907980"), 100_000, to("DE"));
+    expect(lines[0]).toMatchObject({ kind: "intra-community", amountCents: 0 });
+    expect(lines[0].note).toMatch(/Article 138/);
+    // Invoiced when the goods ship (the day of the supply); every other order when paid or confirmed.
+    expect(invoicedOnShipping(lines)).toBe(true);
+    expect(invoicedOnShipping(taxLinesFor(eu("DE", "DE123"), 100_000, to("DE")))).toBe(false);
   });
   it("an EU buyer without a valid VAT number pays the VAT of the delivery country", () => {
     expect(taxLinesFor(eu("DE", "DE123"), 100_000, to("DE"))[0]).toMatchObject({

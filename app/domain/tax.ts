@@ -22,7 +22,10 @@ export type TaxProfile = {
 export const TAX_KINDS = [
   "sales-tax",
   "vat",
+  /** Services to a business in another member state (Article 196); goods are an intra-community supply. Never decided now. */
   "reverse-charge",
+  /** Goods dispatched from the seller's EU warehouse to a VAT-registered business in another member state (Article 138). */
+  "intra-community",
   "exempt",
   "not-collected",
   "export",
@@ -152,14 +155,15 @@ export function taxLinesFor(profile: TaxProfile | null, netCents: number, place:
     ];
   }
   if (isEu(place.country)) {
-    // A business in another member state accounts for the VAT itself; at home, or a consumer, pays it.
+    // Goods to a business in another member state are an intra-community supply: it accounts for the
+    // VAT on its acquisition; at home, or a consumer, pays it.
     if (
       place.country !== seller.euVat.country &&
       profile &&
       profile.country !== seller.euVat.country &&
       validVat(profile)
     ) {
-      return none("reverse-charge", "Reverse charge", TAX_WORDING.reverseCharge);
+      return none("intra-community", "Intra-community supply", TAX_WORDING.intraCommunity);
     }
     const rate = EU_VAT[place.country];
     return [
@@ -175,5 +179,12 @@ export function taxLinesFor(profile: TaxProfile | null, netCents: number, place:
   }
   return none("export", "No tax (export)", TAX_WORDING.export);
 }
+
+/**
+ * An intra-community supply is invoiced when its goods ship (docs/decisions/0010-invoice-at-shipping.md):
+ * the invoice must give the day of the supply, which is not known before.
+ */
+export const invoicedOnShipping = (lines: readonly { kind?: string }[]) =>
+  lines.some((line) => line.kind === "intra-community");
 
 export const taxTotal = (lines: readonly TaxLine[]) => lines.reduce((sum, line) => sum + line.amountCents, 0);

@@ -1,4 +1,5 @@
 import type { OrderPaymentMethod } from "~/domain/order-payments";
+import { invoicedOnShipping } from "~/domain/tax";
 import { Text } from "@react-email/text";
 import { company } from "~/content/company";
 import { formatCents, formatQuantity } from "~/format";
@@ -21,7 +22,7 @@ export type EmailOrder = {
   totalCents: number;
   /** Net and tax lines as placed (none on orders placed before tax lines were kept). */
   netCents?: number;
-  taxLines?: { label: string; amountCents: number; note: string | null }[];
+  taxLines?: { kind?: string; label: string; amountCents: number; note: string | null }[];
   totalQuantity: number;
   phone: string;
   address: string;
@@ -166,7 +167,11 @@ export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: E
         <>
           <Paragraph>
             Thank you for your {orderName(order)}. It is confirmed on account: we start preparing it now, and the
-            invoice is due {order.dueAt ? formatDay(order.dueAt) : "on its terms"}.
+            invoice is{" "}
+            {invoicedOnShipping(order.taxLines ?? [])
+              ? "issued when it ships (an intra-community supply), due on its terms from then"
+              : `due ${order.dueAt ? formatDay(order.dueAt) : "on its terms"}`}
+            .
           </Paragraph>
           <OrderLines order={order} />
           <DeliverTo order={order} />

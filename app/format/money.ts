@@ -16,3 +16,10 @@ export function formatCents(cents: number, { plain = false }: { plain?: boolean 
 }
 
 export const formatMoney = formatCents;
+
+const EURO_CENTS = new Intl.NumberFormat("en-US", { style: "currency", currency: "EUR", minimumFractionDigits: 2 });
+
+/** Euro cents (an invoice's VAT in euros, BT-111): "€1,312.29". */
+export function formatEuroCents(cents: number) {
+  return EURO_CENTS.format(cents / 100);
+}

@@ -2,6 +2,7 @@ import mongoose, { Schema, Types, type InferSchemaType } from "mongoose";
 import { formatAddress, parseLegacyAddress, type PostalAddress } from "~/domain/address";
 import type { TaxProfile } from "~/domain/tax";
 import type { PeppolId } from "~/domain/peppol";
+import { mayHoldLeitwegId } from "~/domain/leitweg";
 import { postalAddressSchema, postalOf } from "./postal-address.server";
 
 /**
@@ -35,6 +36,8 @@ const companySchema = new Schema(
       ),
       default: undefined,
     },
+    /** A German public buyer's Leitweg-ID (domain/leitweg.ts): its e-invoices are XRechnung, with it as buyer reference. */
+    leitwegId: { type: String, trim: true, maxlength: 46 },
     /** The address book: at most 20 delivery addresses (address-book.server.ts). */
     addresses: {
       type: [
@@ -146,6 +149,8 @@ export type CompanyDetails = {
   billingToConfirm: boolean;
   /** Its Peppol participant id, or null. */
   peppol: PeppolId | null;
+  /** A German public buyer's Leitweg-ID, or null: its e-invoices are XRechnung. */
+  leitwegId: string | null;
 };
 
 export type CompanyView = {
@@ -189,6 +194,8 @@ function companyDetailsOf(doc: Partial<CompanyDoc>): CompanyDetails {
     billing,
     billingToConfirm: !billing && Boolean(doc.billingAddress),
     peppol: doc.peppol?.scheme && doc.peppol.id ? { scheme: doc.peppol.scheme, id: doc.peppol.id } : null,
+    // Only a German company holds one: a company that moved away from DE keeps it on file, unused.
+    leitwegId: doc.leitwegId && mayHoldLeitwegId(doc.country ?? "") ? doc.leitwegId : null,
   };
 }
 
@@ -366,6 +373,17 @@ export async function setCompanyPeppolId(companyId: string, peppol: PeppolId | n
   const result = await Company.updateOne(
     { _id: companyId },
     peppol ? { $set: { peppol } } : { $unset: { peppol: "" } },
+  );
+  return result.matchedCount === 1;
+}
+
+/** Sets (or with null removes) a German company's Leitweg-ID; false when there is no such German company. */
+export async function setCompanyLeitwegId(companyId: string, leitwegId: string | null) {
+  if (!isObjectId(companyId)) return false;
+  const result = await Company.updateOne(
+    // A removal needs no country; setting one is for a German company only, checked in the same update.
+    leitwegId ? { _id: companyId, country: "DE" } : { _id: companyId },
+    leitwegId ? { $set: { leitwegId } } : { $unset: { leitwegId: "" } },
   );
   return result.matchedCount === 1;
 }

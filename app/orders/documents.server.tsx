@@ -19,6 +19,7 @@ import {
 import { assignInvoiceNumber, formatInvoiceNumber } from "~/orders/model/invoice.server";
 import { getOrderById, getOwnOrder } from "~/orders/model/reads.server";
 import { type OrderView } from "~/orders/model/view.server";
+import { invoicedOnShipping } from "~/domain/tax";
 import { getCompany } from "~/models/company.server";
 import { paymentLine, receivedPayments, termsOf } from "~/domain/order-payments";
 import { getUserById, type UserView } from "~/models/user.server";
@@ -27,6 +28,8 @@ import { mayHandleOrder } from "~/services/companies.server";
 import { htmlToPdf, type PaperSize } from "~/services/pdf.server";
 import { facturXOf, ublOf, type EInvoiceSource } from "~/orders/e-invoice.server";
 import { settlementWords, type CreditNoteView } from "~/domain/credit-notes";
+import { missingRateMessage } from "~/domain/exchange-rates";
+import { vatInSellerCurrencyFor } from "~/orders/e-invoice-currency.server";
 
 export const DOCUMENT_NOT_FOUND = "We could not find that document.";
 
@@ -34,10 +37,12 @@ const notFound = () => new Response(DOCUMENT_NOT_FOUND, { status: 404 });
 
 /** The documents an order has, for the links on its page (packing slips are for admins). */
 export function documentsOf(
-  order: Pick<OrderView, "status" | "invoiceNumber">,
+  order: Pick<OrderView, "status" | "invoiceNumber" | "taxLines">,
   role: "admin" | "customer",
 ): DocumentKind[] {
   if (order.status === "unpaid") return ["pro-forma"];
+  // An intra-community supply paid or confirmed has its pro-forma until it ships and is invoiced.
+  if (awaitsInvoice(order)) return role === "admin" ? ["pro-forma", "packing-slip"] : ["pro-forma"];
   // A paid order cancelled keeps its invoice: its credit note corrects it.
   if (order.status === "cancelled" && order.invoiceNumber) return ["invoice"];
   // Invoiced: paid, or confirmed on account (an invoice with its due date), shipped or not.
@@ -45,6 +50,9 @@ export function documentsOf(
     return role === "admin" ? ["invoice", "packing-slip"] : ["invoice"];
   return [];
 }
+
+const awaitsInvoice = (order: Pick<OrderView, "status" | "invoiceNumber" | "taxLines">) =>
+  (order.status === "paid" || order.status === "account") && !order.invoiceNumber && invoicedOnShipping(order.taxLines);
 
 /**
  * The document `kind` of order `orderId` for the signed-in user, or a thrown 404 (or a redirect to
@@ -62,7 +70,10 @@ export async function loadOrderDocument(
   const parcel = Number(search.get("parcel") ?? "") || null;
   const creditNote = search.get("number");
   const found = await orderDocumentFor(user, orderId, kindParam, { parcel, creditNote });
-  if (found.ok) return found.data;
+  if (found.ok) {
+    if (pdf) refuseWithoutRate(found.data);
+    return found.data;
+  }
   if (found.instead) {
     const url = new URL(request.url);
     throw redirect(`${documentPath(orderId, found.instead, pdf)}${url.search}`);
@@ -138,6 +149,7 @@ export async function orderDocumentFor(
       totalCents: order.totalCents,
       netCents: order.netCents,
       taxLines: order.taxLines,
+      invoiceAtShipping: awaitsInvoice(order),
       buyerVatNumber: order.buyerVatNumber,
       lines: shipment
         ? shipment.lines.map(({ lineIndex, quantity }) => ({
@@ -164,9 +176,12 @@ export async function orderDocumentFor(
       billingAddress: profile?.company.billingAddress ?? "",
       billing: profile?.company.billing ?? null,
       peppol: profile?.company.peppol ?? null,
+      leitwegId: profile?.company.leitwegId ?? null,
     },
   };
-  return { ok: true, data: note ? creditNoteData(data, order, note) : data };
+  const document = note ? creditNoteData(data, order, note) : data;
+  // EU VAT also in euros, at the ECB's rate of the tax point (BT-6, BT-111).
+  return { ok: true, data: { ...document, vatInSellerCurrency: await vatInSellerCurrencyFor(document) } };
 }
 
 /** A credit note as a document: the invoice's parties and references, the credited lines and amounts. */
@@ -260,8 +275,19 @@ export function eInvoiceSource(data: OrderDocumentData): EInvoiceSource {
   };
 }
 
+/** A document with EU VAT and no exchange rate yet has no PDF and no e-invoice: a 409 that says what staff do. */
+function refuseWithoutRate(data: OrderDocumentData) {
+  const vat = data.vatInSellerCurrency;
+  if (!vat || vat.ok) return;
+  throw new Response(missingRateMessage(vat), {
+    status: 409,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
+}
+
 /** The invoice (or credit note) as UBL 2.1 (EN 16931), a download named after it. */
 export async function ublResponse(data: OrderDocumentData) {
+  refuseWithoutRate(data);
   const xml = await ublOf(eInvoiceSource(data));
   return new Response(xml, {
     headers: {

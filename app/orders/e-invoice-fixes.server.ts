@@ -1,9 +1,20 @@
 /**
  * Corrections made after @e-invoice-eu/core writes the CII and the Factur-X PDF: what its mapping
- * leaves out in the EN 16931 profile (a credit note's invoice reference, the buyer's PO number) and
- * the attachment's relationship. docs/e-invoices.md.
+ * leaves out in the EN 16931 profile (a credit note's invoice reference, the buyer's PO number), the
+ * attachment's relationship, and the PDF's title (the library calls every document an invoice).
+ * docs/e-invoices.md.
  */
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFStream } from "@cantoo/pdf-lib";
+import {
+  decodePDFRawStream,
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFNumber,
+  PDFRawStream,
+  PDFRef,
+  PDFStream,
+} from "@cantoo/pdf-lib";
 
 const day = (iso: string) => iso.slice(0, 10);
 
@@ -46,18 +57,23 @@ export function withPrecedingInvoice(
 /**
  * The XML's relationship to the PDF set to Data (the PDF shows the data; the XML carries it), as
  * Factur-X allows for every profile; @e-invoice-eu/core writes Alternative, what German ZUGFeRD
- * prefers. With `xml`, the attached factur-x.xml becomes that XML.
+ * prefers. With `xml`, the attached factur-x.xml becomes that XML. The PDF is titled after what its
+ * XML is ("Credit note CN-000001", "Invoice INV-000123"), in its info and its XMP alike.
  */
 export async function facturXFixed(pdf: Uint8Array, xml: string | null) {
   const document = await PDFDocument.load(pdf, { updateMetadata: false });
   const files = document.catalog.lookupMaybe(PDFName.of("AF"), PDFArray);
   if (!files) throw new Error("The Factur-X PDF has no associated files");
+  let attached = xml;
   for (let index = 0; index < files.size(); index++) {
     const file = files.lookup(index, PDFDict);
     file.set(PDFName.of("AFRelationship"), PDFName.of("Data"));
-    if (!xml) continue;
     const embedded = file.lookup(PDFName.of("EF"), PDFDict);
     const old = embedded.lookup(PDFName.of("F"), PDFStream);
+    if (!xml) {
+      attached ??= textOf(old);
+      continue;
+    }
     const bytes = new TextEncoder().encode(xml);
     const stream = document.context.flateStream(bytes);
     for (const [key, value] of old.dict.entries()) {
@@ -69,5 +85,43 @@ export async function facturXFixed(pdf: Uint8Array, xml: string | null) {
     embedded.set(PDFName.of("F"), ref);
     embedded.set(PDFName.of("UF"), ref);
   }
+  if (attached) retitle(document, titleOf(attached));
   return document.save({ useObjectStreams: false, updateFieldAppearances: false });
 }
+
+/** What a CII is, by its number and type code: "Credit note CN-000001" (381), else "Invoice INV-000123". */
+function titleOf(cii: string) {
+  const header = /<rsm:ExchangedDocument>\s*<ram:ID>([^<]+)<\/ram:ID>\s*<ram:TypeCode>(\d+)<\/ram:TypeCode>/.exec(cii);
+  if (!header) throw new Error("The CII has no document number and type");
+  return `${header[2] === "381" ? "Credit note" : "Invoice"} ${header[1]}`;
+}
+
+const textOf = (stream: PDFStream) =>
+  new TextDecoder().decode(stream instanceof PDFRawStream ? decodePDFRawStream(stream).decode() : stream.getContents());
+
+/**
+ * The title (info Title, XMP dc:title) and the subject (info Subject, XMP dc:description) the library
+ * wrote, "<seller>: Invoice <number>" and "Invoice <number> dated …", made to say what the document is.
+ */
+function retitle(document: PDFDocument, title: string) {
+  const subject = (document.getSubject() ?? "").replace(/^Invoice \S+/, title);
+  document.setTitle(title);
+  document.setSubject(subject);
+  document.setKeywords([title.replace(/ \S+$/, ""), "Factur-X", "ZUGFeRD"]);
+  const ref = document.catalog.get(PDFName.of("Metadata"));
+  if (!(ref instanceof PDFRef)) throw new Error("The Factur-X PDF has no XMP metadata");
+  let xmp = textOf(document.context.lookup(ref, PDFStream));
+  xmp = withAltText(xmp, "dc:title", title);
+  xmp = withAltText(xmp, "dc:description", subject);
+  document.context.assign(
+    ref,
+    document.context.stream(new TextEncoder().encode(xmp), { Type: "Metadata", Subtype: "XML" }),
+  );
+}
+
+/** The XMP property `tag` (a language alternative) with `text` as its default. */
+const withAltText = (xmp: string, tag: string, text: string) =>
+  xmp.replace(
+    new RegExp(`(<${tag}>\\s*<rdf:Alt>\\s*<rdf:li[^>]*>)[^<]*(</rdf:li>)`),
+    (_, open: string, close: string) => open + escapeXml(text) + close,
+  );

@@ -13,6 +13,8 @@ import { regionLabel, type PostalAddress } from "~/domain/address";
 import { termsWords } from "~/domain/order-states";
 import { ACCOUNT_CREDIT } from "~/domain/order-payments";
 import { facturXFixed, withBuyerOrder, withPrecedingInvoice } from "./e-invoice-fixes.server";
+import { buyerReferenceOf, claimOf, withXRechnungRules } from "./e-invoice-profile.server";
+import { taxCurrencyOf } from "./e-invoice-currency.server";
 
 /** A credit note: its own number and date, and the invoice it corrects (EN 16931 BG-3). */
 export type CreditNoteOf = {
@@ -26,9 +28,6 @@ export type CreditNoteOf = {
 /** What an e-invoice is made from: an invoice's document data, and for a credit note the note's own identity. */
 export type EInvoiceSource = { data: OrderDocumentData; creditNote?: CreditNoteOf };
 
-const EN16931_CUSTOMIZATION = "urn:cen.eu:en16931:2017";
-const PEPPOL_CUSTOMIZATION = "urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0";
-const PEPPOL_PROFILE = "urn:fdc:peppol.eu:2017:poacc:billing:01:1.0";
 /** UN/ECE Recommendation 20: one piece. */
 const UNIT_PIECE = "H87";
 const CURRENCY = "USD";
@@ -40,7 +39,7 @@ const percent = (rate: number) => String(Number(rate.toFixed(3)));
 type Country =
   Invoice["ubl:Invoice"]["cac:AccountingCustomerParty"]["cac:Party"]["cac:PostalAddress"]["cac:Country"]["cbc:IdentificationCode"];
 type Address = Invoice["ubl:Invoice"]["cac:AccountingCustomerParty"]["cac:Party"]["cac:PostalAddress"];
-type VatCategory = "S" | "AE" | "O";
+type VatCategory = "S" | "AE" | "K" | "G" | "O";
 /** An EAS code: the schemes of domain/peppol.ts are all on the library's list. */
 type EndpointScheme = NonNullable<
   Invoice["ubl:Invoice"]["cac:AccountingCustomerParty"]["cac:Party"]["cbc:EndpointID@schemeID"]
@@ -78,20 +77,36 @@ export function postalAddressOf(text: string, country: string, omitFirstLine = "
   };
 }
 
+/** Why no VAT is charged, as EN 16931's exemption reason codes (VATEX) and their words. */
+const EXEMPTION: Partial<Record<VatCategory, { code: string; reason: string }>> = {
+  AE: { code: "VATEX-EU-AE", reason: "Reverse charge" },
+  K: { code: "VATEX-EU-IC", reason: "Intra-community supply" },
+  G: { code: "VATEX-EU-G", reason: "Export outside the EU" },
+  O: { code: "VATEX-EU-O", reason: "Not subject to EU VAT: a sale by a US seller outside the EU" },
+};
+
 /**
- * The tax situation in EN 16931's terms. VAT: standard rate (S). An EU reverse charge: AE, with both
- * VAT numbers. Everything else (US sales tax, exemption certificates, exports, states where the seller
- * does not collect) is outside EU VAT: O; US sales tax charged is then a document-level charge, since
- * EN 16931 knows no tax but VAT.
+ * The tax situation in EN 16931's terms (docs/e-invoices.md, "Tax categories"). VAT: standard rate
+ * (S). Goods to a VAT-registered business in another member state: an intra-community supply (K), with
+ * both VAT numbers and the day of the supply. Goods leaving the EU: export (G). The reverse charge (AE)
+ * only on the orders invoiced as one before goods were told apart. Everything else (US sales tax,
+ * exemption certificates, states where the seller does not collect) is outside EU VAT: O; US sales tax
+ * charged is then a document-level charge, since EN 16931 knows no tax but VAT.
  */
 function taxSituation(data: OrderDocumentData) {
   const { taxLines } = data.order;
   const vat = taxLines.find((line) => line.kind === "vat");
   if (vat) return { category: "S" as VatCategory, rate: vat.rate, vatCents: vat.amountCents, salesTax: [] };
-  const reverse = taxLines.find((line) => line.kind === "reverse-charge");
-  if (reverse && data.order.buyerVatNumber) {
-    return { category: "AE" as VatCategory, rate: 0, vatCents: 0, salesTax: [], note: reverse.note };
+  const zero = (category: VatCategory, note: string | null) => ({ category, rate: 0, vatCents: 0, salesTax: [], note });
+  for (const [kind, category] of [
+    ["intra-community", "K"],
+    ["reverse-charge", "AE"],
+  ] as const) {
+    const line = taxLines.find((each) => each.kind === kind);
+    if (line && data.order.buyerVatNumber) return zero(category, line.note);
   }
+  const exported = taxLines.find((line) => line.kind === "export");
+  if (exported) return zero("G", exported.note);
   const note = taxLines.find((line) => line.note)?.note;
   return {
     category: "O" as VatCategory,
@@ -171,15 +186,24 @@ export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
     ...(payableCents > 0 && !received.includes("bank-transfer") ? [bankTransfer] : []),
   ];
   const notes = [tax.note, creditNote?.reason].filter((note): note is string => Boolean(note));
-  if (tax.category === "AE") {
+  if (tax.category === "AE" || tax.category === "K") {
     notes.push(`Customer VAT number ${order.buyerVatNumber}; supplier VAT number ${seller.euVat.number}.`);
   }
+  // The day of the supply (BT-72): the day the order shipped whole, when its invoice is issued. An
+  // intra-community order cancelled before it shipped is credited in full: its period is the order's life.
+  const suppliedOn = order.shippedAt ? day(order.shippedAt) : null;
+  const period =
+    tax.category === "K" && !suppliedOn
+      ? {
+          "cbc:StartDate": day(order.createdAt),
+          "cbc:EndDate": day(issued) > day(order.createdAt) ? day(issued) : day(order.createdAt),
+        }
+      : null;
 
   const invoice: Invoice["ubl:Invoice"] = {
-    // Peppol BIS Billing 3.0 when the buyer has a Peppol participant id (both parties are addressed by
-    // theirs); else plain EN 16931 with e-mail endpoints, which Peppol forbids (PEPPOL-EN16931-CL008).
-    "cbc:CustomizationID": peppol ? PEPPOL_CUSTOMIZATION : EN16931_CUSTOMIZATION,
-    ...(peppol ? { "cbc:ProfileID": PEPPOL_PROFILE } : {}),
+    // What it claims: XRechnung 3.0 for a German public buyer, Peppol BIS Billing 3.0 for a buyer with a
+    // Peppol participant id (both parties addressed by theirs), else plain EN 16931 (e-invoice-profile.server.ts).
+    ...claimOf(data),
     "cbc:ID": creditNote ? creditNote.number : data.invoiceNumber,
     "cbc:IssueDate": day(issued),
     ...(!creditNote && order.dueAt && payableCents > 0 ? { "cbc:DueDate": day(order.dueAt) } : {}),
@@ -187,7 +211,10 @@ export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
     // One note: the Factur-X profile allows one text per note.
     ...(notes.length ? { "cbc:Note": [notes.join(" ")] } : {}),
     "cbc:DocumentCurrencyCode": CURRENCY,
-    "cbc:BuyerReference": order.poNumber ?? order.number,
+    // BT-6: EU VAT is also stated in the seller's VAT currency (e-invoice-currency.server.ts).
+    ...taxCurrencyOf(data).code,
+    "cbc:BuyerReference": buyerReferenceOf(data),
+    ...(period ? { "cac:InvoicePeriod": period } : {}),
     "cac:OrderReference": { "cbc:ID": order.poNumber ?? "NA", "cbc:SalesOrderID": order.number },
     ...(creditNote
       ? {
@@ -249,7 +276,7 @@ export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
       },
     },
     "cac:Delivery": {
-      ...(order.shippedAt ? { "cbc:ActualDeliveryDate": day(order.shippedAt) } : {}),
+      ...(suppliedOn ? { "cbc:ActualDeliveryDate": suppliedOn } : {}),
       "cac:DeliveryLocation": {
         "cac:Address": order.deliveryAddress
           ? postalAddressFrom(order.deliveryAddress)
@@ -282,19 +309,18 @@ export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
             "cbc:TaxAmount@currencyID": CURRENCY,
             "cac:TaxCategory": {
               ...category(),
-              ...(tax.category === "AE"
-                ? { "cbc:TaxExemptionReasonCode": "VATEX-EU-AE", "cbc:TaxExemptionReason": "Reverse charge" }
-                : {}),
-              ...(tax.category === "O"
+              ...(EXEMPTION[tax.category]
                 ? {
-                    "cbc:TaxExemptionReasonCode": "VATEX-EU-O",
-                    "cbc:TaxExemptionReason": "Not subject to EU VAT: a sale by a US seller outside the EU",
+                    "cbc:TaxExemptionReasonCode": EXEMPTION[tax.category]!.code,
+                    "cbc:TaxExemptionReason": EXEMPTION[tax.category]!.reason,
                   }
                 : {}),
             },
           },
         ],
       },
+      // BT-111: the VAT total in that currency.
+      ...taxCurrencyOf(data).totals,
     ],
     "cac:LegalMonetaryTotal": {
       "cbc:LineExtensionAmount": money(netCents),
@@ -324,7 +350,7 @@ export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
       "cac:Price": { "cbc:PriceAmount": money(line.unitPriceCents), "cbc:PriceAmount@currencyID": CURRENCY },
     })) as Invoice["ubl:Invoice"]["cac:InvoiceLine"],
   };
-  return { "ubl:Invoice": invoice };
+  return { "ubl:Invoice": withXRechnungRules(invoice, data) };
 }
 
 const quiet = { log: () => {}, warn: () => {}, error: () => {} };

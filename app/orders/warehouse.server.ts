@@ -7,11 +7,14 @@ import { logFailure } from "~/services/log.server";
 import { ORDER_STATE_WORDS } from "~/domain/order-states";
 import { allocateBackorders, listPartsToAllocate } from "~/models/stock-holds.server";
 import { copyBackorders, listBackorderedOrderIds } from "~/orders/model/backorders.server";
+import { assignInvoiceNumber } from "~/orders/model/invoice.server";
+import { getOrderById } from "~/orders/model/reads.server";
 import { recordShipment, type ShipmentInput } from "~/orders/model/shipments.server";
 import type { OrderView } from "~/orders/model/view.server";
 import { audit, type AuditEvent } from "~/services/audit-trail.server";
 import { describeShipment } from "~/domain/shipping";
 import { raiseOrderEvent } from "./events.server";
+import { postToLedger } from "./ledger.server";
 
 type Actor = { id: string; email: string };
 
@@ -49,7 +52,9 @@ export async function shipOrder(
     case "nothing":
       return { ok: false, status: 422, message: result.message };
   }
-  const { order, shipmentId, complete } = result;
+  const { shipmentId, complete } = result;
+  let { order } = result;
+  if (complete && !order.invoiceNumber) order = await invoiceOnShipping(order);
   await raiseOrderEvent({ type: "shipmentCreated", order, shipmentId });
   if (complete) await raiseOrderEvent({ type: "orderShipped", order });
   const parcel = order.shipments.find((entry) => entry.id === shipmentId);
@@ -71,6 +76,23 @@ export async function shipOrder(
     },
   });
   return { ok: true, order, shipmentId, complete };
+}
+
+/**
+ * An intra-community supply's invoice, numbered and dated the day it shipped whole, and posted to the
+ * ledger. A failure never undoes the shipment: the stock sweep numbers what a crash left (invoicePending).
+ */
+async function invoiceOnShipping(order: OrderView) {
+  try {
+    const number = await assignInvoiceNumber(order.id);
+    const numbered = number ? await getOrderById(order.id) : null;
+    if (!numbered) return order;
+    await postToLedger(numbered);
+    return numbered;
+  } catch (error) {
+    logFailure(`Invoice number not assigned to shipped order ${order.number}`, error);
+    return order;
+  }
 }
 
 /**

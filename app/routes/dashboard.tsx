@@ -24,6 +24,7 @@ const items: { to: string; label: string; roles: Role[]; ordering?: true }[] = [
   { to: "/dashboard/manageProducts", label: "Manage Products", roles: ["admin"] },
   { to: "/dashboard/manageOrders", label: "Manage Orders", roles: ["admin"] },
   { to: "/dashboard/priceGroups", label: "Price Groups", roles: ["admin"] },
+  { to: "/dashboard/exchangeRates", label: "Exchange Rates", roles: ["admin"] },
   { to: "/dashboard/reviews", label: "Reviews", roles: ["admin"] },
   { to: "/dashboard/audit", label: "Audit Log", roles: ["admin"] },
   { to: "/dashboard/apiKeys", label: "API keys", roles: ["customer", "admin"] },

@@ -18,6 +18,7 @@ import {
   getCompany,
   setCompanyTerms,
   setCompanyPeppolId,
+  setCompanyLeitwegId,
   setCompanyUnpaidCaps,
   type AccountTerms,
   type CompanyView,
@@ -378,6 +379,28 @@ export async function setPeppolOfCompany(
     target: companyTarget(company),
     before: { peppolId: company.company.peppol ? peppolIdWords(company.company.peppol) : null },
     after: { peppolId: peppol ? peppolIdWords(peppol) : null },
+  });
+  return true;
+}
+
+/**
+ * An admin sets (or with null removes) a German company's Leitweg-ID; audited. False when the company
+ * is gone or, setting one, is no longer German (the form checks its country first).
+ */
+export async function setLeitwegOfCompany(
+  admin: Admin,
+  company: CompanyView,
+  leitwegId: string | null,
+  context?: Context,
+) {
+  if (!(await setCompanyLeitwegId(company.id, leitwegId))) return false;
+  await audit({
+    context,
+    actor: admin,
+    action: "company.set-leitweg-id",
+    target: companyTarget(company),
+    before: { leitwegId: company.company.leitwegId },
+    after: { leitwegId },
   });
   return true;
 }

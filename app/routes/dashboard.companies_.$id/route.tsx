@@ -19,6 +19,8 @@ import { OwedBothWays } from "~/components/account-owed";
 import { HeldCredits, type PayoutReply } from "~/components/credit-payout";
 import { accountTermsSchema, companyPeppolSchema } from "./forms";
 import { PeppolIdForm } from "~/components/peppol-id-form";
+import { LeitwegIdForm } from "~/components/leitweg-id-form";
+import { setLeitwegFromForm, type LeitwegReply } from "./leitweg.server";
 import { peppolIdWords } from "~/domain/peppol";
 import { payOutFromForm } from "./payout.server";
 import { requireAdmin } from "~/services/guards.server";
@@ -57,6 +59,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         billingAddress: company.company.billingAddress,
         billingToConfirm: company.company.billingToConfirm,
         peppol: company.company.peppol,
+        country: company.company.country,
+        leitwegId: company.company.leitwegId,
         terms: termsWords(company.account.termsDays),
         termsDays: company.account.termsDays,
         creditLimitCents: company.account.creditLimitCents,
@@ -82,7 +86,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   );
 }
 
-type Reply = { intent: "terms" | "unpaid-caps" | "peppol"; result: SubmissionResult<string[]> } | PayoutReply;
+type Reply =
+  { intent: "terms" | "unpaid-caps" | "peppol"; result: SubmissionResult<string[]> } | PayoutReply | LeitwegReply;
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
@@ -94,6 +99,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const changed = ["This company changed meanwhile; reload the page."];
   if (formData.get("intent") === "payout")
     return payOutFromForm(formData, { admin, context, back: `${path}#credit-held`, accountId: company.id });
+  if (formData.get("intent") === "leitweg" || formData.get("intent") === "leitweg-remove")
+    return setLeitwegFromForm(formData, { admin, company, context, back: path });
   if (formData.get("intent") === "peppol" || formData.get("intent") === "peppol-remove") {
     const intent = "peppol" as const;
     const removing = formData.get("intent") === "peppol-remove";
@@ -254,6 +261,20 @@ export default function CompanyRecord() {
           Peppol participant id
         </h2>
         <PeppolIdForm peppol={company.peppol} reply={reply?.intent === "peppol" ? reply.result : undefined} />
+      </section>
+
+      <section
+        aria-labelledby="leitweg-heading"
+        className="mt-6 rounded-lg border border-slate-200 bg-white p-4 sm:p-6"
+      >
+        <h2 id="leitweg-heading" className="text-lg font-semibold">
+          German public buyer (XRechnung)
+        </h2>
+        <LeitwegIdForm
+          leitwegId={company.leitwegId}
+          country={company.country}
+          reply={reply?.intent === "leitweg" ? reply.result : undefined}
+        />
       </section>
 
       <section aria-labelledby="caps-heading" className="mt-6 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
