@@ -126,6 +126,7 @@ export const SCREENS: Screen[] = [
   { role: "admin", path: (d) => `/documents/${d.orders.pending}/invoice`, only: "phone" },
   { role: "admin", path: (d) => `/documents/${d.orders.pending}/packing-slip` },
   { role: "admin", path: "/dashboard/priceGroups", only: "accessibility" },
+  { role: "admin", path: "/dashboard/exchangeRates" },
   { role: "admin", path: "/dashboard/reviews" },
   { role: "admin", path: (d) => `/dashboard/reviews/${d.reviewId}/delete`, only: "phone" },
   { role: "admin", path: "/dashboard/audit" },

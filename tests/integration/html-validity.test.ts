@@ -243,6 +243,7 @@ async function pagesToCheck(): Promise<Page[]> {
       ["dashboard.manageOrders", "/dashboard/manageOrders?q=no-such-order"],
       ["dashboard.priceGroups", "/dashboard/priceGroups"],
       ["dashboard.priceGroups", `/dashboard/priceGroups?edit=${idOf(priceGroup)}`],
+      ["dashboard.exchangeRates", "/dashboard/exchangeRates"],
       ["dashboard.companies", "/dashboard/companies"],
       ["dashboard.companies_.$id", `/dashboard/companies/${idOf(company)}`],
       ["dashboard.companies_.$id_.statement", `/dashboard/companies/${idOf(company)}/statement`],
