@@ -331,7 +331,8 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
       {(kind === "invoice" || kind === "pro-forma") && order.received.length ? (
         <Received received={order.received} balanceCents={order.balanceCents} />
       ) : null}
-      {kind === "pro-forma" || (kind === "invoice" && order.balanceCents > 0) ? (
+      {(kind === "pro-forma" && !order.invoiceAtShipping) ||
+      ((kind === "invoice" || kind === "pro-forma") && order.balanceCents > 0) ? (
         <PayBy reference={order.number} />
       ) : null}
       {prices

@@ -58,7 +58,7 @@ export const DEMO_USERS: {
     password: "eu-demo-123",
     name: "Elke Becker",
     role: "customer",
-    note: "EU company in Germany with a valid VAT number: reverse charge on its invoices",
+    note: "EU company in Germany with a valid VAT number: intra-community supplies, invoiced when they ship",
   },
 ];
 

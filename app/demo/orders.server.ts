@@ -1,6 +1,7 @@
 /**
- * The demo's orders, so every screen has something to show on first start: orders in every state, an
- * EU order with the reverse charge, a bank transfer awaiting payment, an order awaiting approval.
+ * The demo's orders, so every screen has something to show on first start: orders in every state, the
+ * EU company's intra-community supplies (one shipped and invoiced, one waiting), a bank transfer
+ * awaiting payment, an order awaiting approval.
  */
 import type { Types } from "mongoose";
 import { EMPTY_ADDRESS, formatAddress, type PostalAddress } from "~/domain/address";
