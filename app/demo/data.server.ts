@@ -1,7 +1,8 @@
 /**
  * The demo data, added on first start on the local database (and by `npm run seed`): what is missing
  * is written from content.server.ts, then the demo's orders (orders.server.ts), its
- * warehouse (backorders, returns, credit notes: warehouse.server.ts), webhooks and failed mail.
+ * warehouse (backorders, returns, credit notes: warehouse.server.ts; a restock that fills a backorder:
+ * restock.server.ts), webhooks and failed mail.
  */
 import { ensureDemoAccountMoney } from "./credit.server";
 import { postLedgerLeft } from "~/orders/ledger.server";
@@ -23,6 +24,7 @@ import { Order } from "~/orders/model/schema.server";
 import { toOrderView } from "~/orders/model/view.server";
 import { hashPassword } from "~/services/password.server";
 import { ensureDemoReturns, ensureDemoWarehouse } from "./warehouse.server";
+import { ensureDemoRestock } from "./restock.server";
 import {
   DEMO_ACCOUNTS,
   DEMO_BREAKS,
@@ -211,6 +213,7 @@ export async function ensureDemoData() {
   await ensureDemoBankTransferOrder(now);
   await ensureDemoWarehouse(now, DEMO_USERS[1].email, DEMO_USERS[0].email);
   await ensureDemoReturns(now, DEMO_USERS[1].email, DEMO_USERS[0].email);
+  await ensureDemoRestock(now, DEMO_USERS[1].email, DEMO_USERS[0].email);
   await ensureDemoAccountMoney(now, DEMO_USERS[1].email, DEMO_USERS[2].email, DEMO_USERS[0].email);
   // The money of every demo order in the ledger now (the statement reads it on first start).
   await postLedgerLeft();

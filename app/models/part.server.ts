@@ -342,15 +342,35 @@ export async function deletePart(partId: string) {
   return doc ? toPartView(doc) : null;
 }
 
-/** The Manage Products table: newest first, one page at a time. */
+/**
+ * A part's stock in the four words Manage Products uses: `onShelf` (onHand: the units the shop has
+ * and has not shipped), `held` (of those, the units orders hold), `available` (the rest, free to
+ * order) and `backordered` (units ordered beyond the shelf, waiting for stock), with how many
+ * orders wait.
+ */
+export function stockOf(doc: Pick<PartDoc, "availableQuantity" | "onHand" | "holds">) {
+  let held = 0;
+  let backordered = 0;
+  let waiting = 0;
+  for (const hold of doc.holds ?? []) {
+    held += hold.quantity - (hold.backordered ?? 0) - (hold.shipped ?? 0);
+    backordered += hold.backordered ?? 0;
+    if ((hold.backordered ?? 0) > 0) waiting++;
+  }
+  const available = doc.availableQuantity ?? 0;
+  return { onShelf: doc.onHand ?? available + held, held, available, backordered, waiting };
+}
+
+/** The Manage Products table: newest first, one page at a time, each part with its stock (stockOf). */
 export async function listPartsForAdmin({ page = 1, perPage = 20 }: { page?: number; perPage?: number } = {}) {
   const total = await Part.countDocuments();
   const pageCount = Math.max(1, Math.ceil(total / perPage));
   const current = Math.min(Math.max(1, page), pageCount);
-  const docs = await Part.find({}, NO_HOLDS)
+  // The holds' counts only (a hold's shipment ids can be many), and none of the search keys.
+  const docs = await Part.find({}, { terms: 0, words: 0, "holds.shipments": 0 })
     .sort({ createdAt: -1, _id: -1 })
     .skip((current - 1) * perPage)
     .limit(perPage)
     .lean();
-  return { parts: docs.map(toPartView), page: current, pageCount, total };
+  return { parts: docs.map((doc) => ({ ...toPartView(doc), stock: stockOf(doc) })), page: current, pageCount, total };
 }

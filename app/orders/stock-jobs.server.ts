@@ -21,7 +21,7 @@ import { sweepCreditsLeft } from "./credit-notes.server";
 import { numberInvoicesLeft } from "./model/invoice.server";
 import { sweepCreditClaims } from "./credit-apply.server";
 import { postLedgerLeft } from "./ledger.server";
-import { allocateArrivedStock, allocateLeftBackorders } from "./warehouse.server";
+import { allocateArrivedStock, allocateLeftBackorders, ordersAllocated } from "./warehouse.server";
 
 /**
  * The stock's own jobs (agenda, on every instance that runs the mail worker). Each step is made of
@@ -81,7 +81,10 @@ export async function sweepStock(now = new Date()) {
   // Units of a return received back to stock that a crash left off the shelf: restocked now.
   const restocked = await settleLeftReturns({ graceMs: reserveMs });
   // Stock and backorders on the same part (an allocation a crash or a failed write left): allocated now.
-  const allocated = (restocked.length ? await allocateArrivedStock(restocked) : 0) + (await allocateLeftBackorders());
+  const allocated = ordersAllocated([
+    ...(restocked.length ? await allocateArrivedStock(restocked) : []),
+    ...(await allocateLeftBackorders()),
+  ]);
   // Credit notes a crash left unissued (a return received, a paid order cancelled), refunds never sent.
   const credited = await sweepCreditsLeft({ graceMs: reserveMs });
   // Invoiced orders a crash left without their number: numbered now, in the order they were invoiced.

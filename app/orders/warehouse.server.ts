@@ -95,30 +95,48 @@ async function invoiceOnShipping(order: OrderView) {
   }
 }
 
+/** Units of stock that arrived on a part, given to one order waiting on backorder. */
+export type ArrivedAllocation = { partId: string; orderId: string; orderNumber: string; quantity: number };
+
 /**
  * Stock rose on these parts (a restock, an import, an order's stock given back): units waiting on
- * backorder get it, oldest order first, and each order that got some is mailed. Never throws: what
- * a failure leaves, the stock sweep allocates (allocateLeftBackorders).
+ * backorder get it, oldest order first, and each order that got some is mailed. Returns what went
+ * to whom, one entry per part and order. Never throws: what a failure leaves, the stock sweep
+ * allocates (allocateLeftBackorders).
  */
-export async function allocateArrivedStock(partIds: string[]) {
-  const orders = new Set<string>();
+export async function allocateArrivedStock(partIds: string[]): Promise<ArrivedAllocation[]> {
+  const given: Omit<ArrivedAllocation, "orderNumber">[] = [];
   for (const partId of new Set(partIds)) {
     try {
-      for (const allocation of await allocateBackorders(partId)) orders.add(allocation.orderId);
+      for (const { orderId, units } of await allocateBackorders(partId)) {
+        // A second pass over the same hold (stock that came while it ran) adds to the first.
+        const same = given.find((entry) => entry.partId === partId && entry.orderId === orderId);
+        if (same) same.quantity += units;
+        else given.push({ partId, orderId, quantity: units });
+      }
     } catch (error) {
       logFailure(`Stock of part ${partId} not allocated to its backorders (the stock sweep will)`, error);
     }
   }
-  for (const orderId of orders) await noteAllocated(orderId);
-  return orders.size;
+  const numbers = new Map<string, string>();
+  for (const orderId of new Set(given.map((entry) => entry.orderId)))
+    numbers.set(orderId, await noteAllocated(orderId));
+  return given.map((entry) => ({ ...entry, orderNumber: numbers.get(entry.orderId) ?? "" }));
 }
 
+/** The order copies what it got and is mailed; returns its number ("" when even that cannot be read). */
 async function noteAllocated(orderId: string) {
   try {
     const order = await copyBackorders(orderId, { allocated: true });
     if (order) await raiseOrderEvent({ type: "backorderAllocated", order });
+    if (order) return order.number;
   } catch (error) {
     logFailure(`Allocation to order ${orderId} not copied to it (the stock sweep will)`, error);
+  }
+  try {
+    return (await getOrderById(orderId))?.number ?? "";
+  } catch {
+    return "";
   }
 }
 
@@ -128,3 +146,7 @@ export async function allocateLeftBackorders() {
   for (const orderId of await listBackorderedOrderIds()) await copyBackorders(orderId);
   return allocated;
 }
+
+/** How many orders got stock. */
+export const ordersAllocated = (allocations: ArrivedAllocation[]) =>
+  new Set(allocations.map((entry) => entry.orderId)).size;

@@ -47,7 +47,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirectWithSuccess("/dashboard/manageProducts", `${deleted.name} is deleted`);
   }
 
-  // Stock that arrives goes to the orders waiting on backorder first (`waiting`: how many).
+  // Stock that arrives goes to the orders waiting on backorder first: the message says where it went.
   const updated = await restockPart(
     {
       partId: value.partId,
@@ -69,13 +69,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const message = `Orders changed the stock to ${formatQuantity(now)} while you were editing: check it and save again`;
     return data({ ...posted, result: submission.reply({ fieldErrors: { stock: [message] } }) }, { status: 409 });
   }
-  const { waiting } = updated;
   const { search } = new URL(request.url);
   return redirectWithSuccess(
     `/dashboard/manageProducts${search}`,
-    waiting
-      ? `${updated.part.name}: price and stock saved; stock went to ${waiting} ${waiting === 1 ? "order" : "orders"} waiting on backorder`
-      : `${updated.part.name}: price and stock saved`,
+    `${updated.part.name}: price and stock saved${updated.restock ? `; ${updated.restock.words}` : ""}`,
   );
 }
 
@@ -84,11 +81,19 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["parts"][number];
 type ActionData = { partId: string; intent: string; result: SubmissionResult<string[]> };
 
+/** A part's stock in four labelled columns (part.server.ts, stockOf), each with what it means. */
+const STOCK_COLUMNS = [
+  { key: "onShelf", label: "On the shelf", testId: "on-shelf", means: "units in the warehouse, not shipped" },
+  { key: "held", label: "Held", testId: "held", means: "of those, kept for orders" },
+  { key: "available", label: "Available", testId: "available", means: "free to order (what Stock sets)" },
+  { key: "backordered", label: "On backorder", testId: "backordered", means: "ordered units waiting for stock" },
+] as const;
+
 const COLUMNS: Column[] = [
   { label: "Image" },
   { label: "Name" },
   { label: "Price", align: "right" },
-  { label: "Stock", align: "right" },
+  ...STOCK_COLUMNS.map(({ label }) => ({ label, align: "right" as const })),
   { label: "Minimum", align: "right" },
   { label: "Edit price and stock" },
   { label: "Delete" },
@@ -128,6 +133,13 @@ export default function ManageProducts() {
           Import stock and prices from CSV
         </Link>
       </p>
+      <dl className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-700" data-testid="stock-words">
+        {STOCK_COLUMNS.map(({ key, label, means }) => (
+          <div key={key}>
+            <dt className="inline font-medium text-slate-900">{label}:</dt> <dd className="inline">{means}</dd>
+          </div>
+        ))}
+      </dl>
       <ErrorList errors={orphanErrors} />
       <DataTable caption="Parts, newest first" className="mt-2" columns={COLUMNS}>
         {parts.map((part) => (
@@ -193,9 +205,16 @@ function ProductRow({
       <td className="px-3 py-2 text-right" data-testid="price" data-label="Price">
         {formatCents(part.priceCents)}
       </td>
-      <td className="px-3 py-2 text-right" data-testid="stock" data-label="Stock">
-        {formatQuantity(part.availableQuantity)}
-      </td>
+      {STOCK_COLUMNS.map(({ key, label, testId }) => (
+        <td key={key} className="px-3 py-2 text-right" data-testid={testId} data-label={label}>
+          {formatQuantity(part.stock[key])}
+          {key === "backordered" && part.stock.waiting ? (
+            <span className="block text-xs text-slate-600">
+              {formatQuantity(part.stock.waiting)} {part.stock.waiting === 1 ? "order" : "orders"}
+            </span>
+          ) : null}
+        </td>
+      ))}
       <td className="px-3 py-2 text-right" data-label="Minimum">
         {formatQuantity(part.minOrderQuantity)}
       </td>

@@ -24,7 +24,14 @@ type Conflict = ImportConflict;
 type ActionData =
   | { kind: "form"; result: SubmissionResult<string[]> }
   | { kind: "preview"; result: SubmissionResult<string[]>; report: Omit<DryRun, "changes">; changes: string }
-  | { kind: "applied"; result: SubmissionResult<string[]>; applied: number; conflicts: Conflict[] };
+  | { kind: "applied"; result: SubmissionResult<string[]>; applied: number; conflicts: Conflict[]; filled: string[] };
+
+/** Lines of the toast that say where stock went (the toast travels in a cookie: the rest are counted). */
+const FILLED_IN_TOAST = 5;
+
+/** A line whose stock went to backorders, in Manage Products' words: "Line 2, PW-1001: 300 received: …". */
+const filledWords = (row: { line: number; partNumber: string; words: string }) =>
+  `Line ${row.line}, ${row.partNumber}: ${row.words}`;
 
 /**
  * Upload (intent=preview): a dry run that writes nothing. Apply (intent=apply): the dry run's valid
@@ -65,14 +72,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
 
-  const { applied, conflicts } = await applyStockChanges(value.changes, { actor: admin, context });
+  const { applied, conflicts, filled } = await applyStockChanges(value.changes, { actor: admin, context });
   if (conflicts.length === 0) {
+    const shown = filled.slice(0, FILLED_IN_TOAST).map(filledWords);
+    const more = filled.length - shown.length;
+    if (more > 0) shown.push(`${formatQuantity(more)} more ${more === 1 ? "line" : "lines"} filled backorders`);
     return redirectWithSuccess(
       "/dashboard/manageProducts",
-      `Import applied: ${formatQuantity(applied)} ${applied === 1 ? "part" : "parts"} updated`,
+      [`Import applied: ${formatQuantity(applied)} ${applied === 1 ? "part" : "parts"} updated`, ...shown].join("; "),
     );
   }
-  return dataWithInit<ActionData>({ kind: "applied", result: submission.reply(), applied, conflicts }, { status: 409 });
+  return dataWithInit<ActionData>(
+    { kind: "applied", result: submission.reply(), applied, conflicts, filled: filled.map(filledWords) },
+    { status: 409 },
+  );
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
@@ -146,6 +159,13 @@ export default function ImportProducts() {
               </li>
             ))}
           </ul>
+          {actionData.filled.length ? (
+            <ul className="mt-2 list-disc pl-6" data-testid="import-filled">
+              {actionData.filled.map((words) => (
+                <li key={words}>{words}</li>
+              ))}
+            </ul>
+          ) : null}
           <p className="mt-2">Export the products again to see the values now, and upload the file again.</p>
         </section>
       ) : null}

@@ -104,8 +104,9 @@ export async function removePart(partId: string, { actor, context }: By) {
 
 /**
  * Manage Products' price and stock save (only while the stock is still what the admin saw), audited
- * against `previous`, the part as the admin's form read it. `arrived`: the stock rose, so the order
- * module gives it to the orders waiting on backorder first (orders/warehouse.server.ts, restockPart).
+ * against `previous`, the part as the admin's form read it. `arrived`: the units by which the stock
+ * rose (0 when it did not), which the order module gives to the orders waiting on backorder first
+ * (orders/warehouse.server.ts, restockPart).
  */
 export async function savePriceAndStock(
   change: { partId: string; priceCents: number; availableQuantity: number; expectedStock: number },
@@ -123,5 +124,5 @@ export async function savePriceAndStock(
     before: previous && { ...partValues(previous), availableQuantity: change.expectedStock },
     after: partValues(updated.part),
   });
-  return { ...updated, arrived: change.availableQuantity > change.expectedStock };
+  return { ...updated, arrived: Math.max(0, change.availableQuantity - change.expectedStock) };
 }

@@ -403,6 +403,15 @@ const policyValues = (part: { backorderable: boolean; restockOn: string | null; 
 });
 
 export type ImportConflict = { line: number; partId: string; name: string; reason: string };
+/** A line whose stock rose: by how much, and the part's available stock it left (before any backorder took some). */
+export type ImportRestock = {
+  line: number;
+  partId: string;
+  partNumber: string;
+  name: string;
+  received: number;
+  available: number;
+};
 
 /**
  * Applies a dry run's changes (the import's Apply, and the API's updates): each a conditional
@@ -414,7 +423,7 @@ export async function applyImportChanges(
 ) {
   let applied = 0;
   const conflicts: ImportConflict[] = [];
-  const restocked: string[] = [];
+  const restocked: ImportRestock[] = [];
   for (const [
     partId,
     line,
@@ -438,7 +447,17 @@ export async function applyImportChanges(
     });
     if (outcome.ok) {
       applied += 1;
-      if (stockBefore !== null && stockAfter !== null && stockAfter > stockBefore) restocked.push(partId);
+      if (stockBefore !== null && stockAfter !== null && stockAfter > stockBefore) {
+        const { partNumber, name, availableQuantity } = outcome.after;
+        restocked.push({
+          line,
+          partId,
+          partNumber,
+          name,
+          received: stockAfter - stockBefore,
+          available: availableQuantity,
+        });
+      }
       await audit({
         context,
         actor,

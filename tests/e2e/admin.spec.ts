@@ -3,7 +3,10 @@ import { Order } from "~/orders/model/schema.server";
 import { Part } from "~/models/part.server";
 import { createUser } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
+import { DETROIT } from "../fixtures/addresses";
+import { placeOrder } from "~/orders/checkout.server";
 import { expect, test } from "./fixtures";
+import { layoutProblems } from "./layout";
 
 test("an admin adds a part, finds it newest on the home page, restocks it and deletes it", async ({
   page,
@@ -37,13 +40,13 @@ test("an admin adds a part, finds it newest on the home page, restocks it and de
   const row = page.getByRole("row").filter({ hasText: name });
   await expect(row).toHaveCount(1);
   await expect(row.getByTestId("price")).toHaveText("$19.00");
-  await expect(row.getByTestId("stock")).toHaveText("500");
+  await expect(row.getByTestId("available")).toHaveText("500");
   await checkA11y();
   await row.getByLabel(/^Stock/).fill("750");
   await row.getByLabel(/^Price/).fill("21");
   await row.getByRole("button", { name: `Save price and stock of ${name}` }).click();
   await expect(page.getByTestId("toast")).toContainText(`${name}: price and stock saved`);
-  await expect(row.getByTestId("stock")).toHaveText("750");
+  await expect(row.getByTestId("available")).toHaveText("750");
   await expect(row.getByTestId("price")).toHaveText("$21.00");
 
   // A bad stock figure is refused by the field and changes nothing.
@@ -79,6 +82,56 @@ test("an admin adds a part, finds it newest on the home page, restocks it and de
   await expect(page.getByTestId("toast")).toContainText(`${name} is deleted`);
   await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(0);
   expect(await Part.exists({ name })).toBeNull();
+});
+
+test("a restock that fills backorders says where the stock went, beside four labelled stock columns (also on a phone)", async ({
+  page,
+  login,
+  createPart,
+  checkA11y,
+  javaScriptEnabled,
+}) => {
+  // 200 units on backorder over 3 orders, the shelf empty.
+  const part = await createPart({ priceCents: 1000, minOrderQuantity: 50, availableQuantity: 0 });
+  await Part.updateOne({ _id: part.id }, { $set: { backorderable: true, leadTimeDays: 10 } });
+  const numbers: string[] = [];
+  for (const quantity of [100, 50, 50]) {
+    const user = await createUser();
+    const delivery = { ...DETROIT, line1: "9 Backorder Row" };
+    const placed = await placeOrder({ lines: [{ partId: part.id, quantity }], phone: "+1 555 0164", delivery, user });
+    if (!placed.ok) throw new Error("not placed");
+    numbers.push(placed.order.number);
+  }
+  await login({ role: "admin" });
+  await page.goto("/dashboard/manageProducts");
+  for (const label of ["On the shelf", "Held", "Available", "On backorder"])
+    await expect(page.getByRole("columnheader", { name: label, exact: true })).toBeVisible();
+  const row = page.getByTestId(`part-row-${part.id}`);
+  const columns = async () =>
+    Promise.all(["on-shelf", "held", "available", "backordered"].map((id) => row.getByTestId(id).innerText()));
+  expect(await columns()).toEqual(["0", "0", "0", expect.stringMatching(/^200\s+3 orders$/)]);
+
+  if (javaScriptEnabled) await page.waitForLoadState("networkidle");
+  await row.getByLabel(/^Stock/).fill("300");
+  await row.getByRole("button", { name: `Save price and stock of ${part.name}` }).click();
+  await expect(page.getByTestId("toast")).toContainText(
+    `${part.name}: price and stock saved; 300 received: 200 allocated to 3 backorders (${numbers.join(", ")}), 100 now available`,
+  );
+  await expect(row.getByTestId("available")).toHaveText("100");
+  expect(await columns()).toEqual(["300", "200", "100", "0"]);
+  await checkA11y();
+
+  // On a 360 px phone the row is a card whose cells name themselves, and nothing leaves the screen.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.reload();
+  const labels = await Promise.all(
+    ["on-shelf", "held", "available", "backordered"].map((id) =>
+      row.getByTestId(id).evaluate((cell) => getComputedStyle(cell, "::before").content),
+    ),
+  );
+  expect(labels).toEqual(['"On the shelf"', '"Held"', '"Available"', '"On backorder"']);
+  await expect(row.getByTestId("held")).toBeVisible();
+  expect(await layoutProblems(page)).toEqual([]);
 });
 
 test("Manage Orders moves a paid order from Pending to Shipped, and removes an unpaid one", async ({

@@ -74,8 +74,10 @@ test("a customer orders beyond the shelf; staff ship what is there, restock, and
   const row = page.getByTestId(`part-row-${part.id}`);
   await row.getByLabel(/^Stock/).fill("250");
   await row.getByRole("button", { name: `Save price and stock of ${part.name}` }).click();
-  await expect(page.getByTestId("toast")).toContainText("stock went to 1 order waiting on backorder");
-  await expect(page.getByTestId(`part-row-${part.id}`).getByTestId("stock")).toHaveText("50");
+  await expect(page.getByTestId("toast")).toContainText(
+    `250 received: 200 allocated to 1 backorder (${number}), 50 now available`,
+  );
+  await expect(page.getByTestId(`part-row-${part.id}`).getByTestId("available")).toHaveText("50");
 
   await page.goto(`/dashboard/manageOrders/${order._id}`);
   await expect(units).toHaveValue("200");

@@ -14,7 +14,8 @@ import { Outbox } from "~/models/outbox.server";
 import { Part } from "~/models/part.server";
 import { checkStock } from "~/orders/model/stock-check.server";
 import { action as adminOrderAction } from "~/routes/dashboard.manageOrders_.$id._index";
-import { action as manageProductsAction } from "~/routes/dashboard.manageProducts";
+import { action as manageProductsAction, loader as manageProductsLoader } from "~/routes/dashboard.manageProducts";
+import { action as importAction } from "~/routes/dashboard.manageProducts_.import";
 import { cancelCustomerOrder, recordPayment } from "~/orders/service.server";
 import { allocateArrivedStock, shipOrder } from "~/orders/warehouse.server";
 import { getOrderById } from "~/orders/model/reads.server";
@@ -22,12 +23,12 @@ import { orderTimeline } from "~/domain/order-timeline";
 import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { loader as documentLoader } from "~/routes/documents.$id.$kind";
-import { snapshot } from "./ordering.helpers";
+import { snapshot, toastOf } from "./ordering.helpers";
 
 const delivery = { phone: "+1 555 0100", delivery: { ...DETROIT, line1: "1 Backorder Street" } };
 
-async function backorderablePart(availableQuantity: number) {
-  const part = await createPart({ availableQuantity, minOrderQuantity: 100 });
+async function backorderablePart(availableQuantity: number, minOrderQuantity = 100) {
+  const part = await createPart({ availableQuantity, minOrderQuantity });
   await Part.updateOne({ _id: part.id }, { $set: { backorderable: true, leadTimeDays: 14 } });
   return part;
 }
@@ -95,7 +96,14 @@ describe("backorders", () => {
     // Two restocks at once: every unit goes to one hold once, oldest first.
     const before = (await partDoc(part.id)).availableQuantity;
     await Part.updateOne({ _id: part.id }, { $set: { availableQuantity: before + 400 }, $inc: { onHand: 400 } });
-    await Promise.all([allocateArrivedStock([part.id]), allocateArrivedStock([part.id])]);
+    const given = (await Promise.all([allocateArrivedStock([part.id]), allocateArrivedStock([part.id])])).flat();
+    // What each call gave, per order with its number: together, 300 and 100.
+    const units = (orderId: string) =>
+      given.filter((entry) => entry.orderId === orderId).reduce((sum, entry) => sum + entry.quantity, 0);
+    expect([units(first.order.id), units(second.order.id)]).toEqual([300, 100]);
+    expect(new Set(given.map((entry) => [entry.partId, entry.orderNumber].join(" ")))).toEqual(
+      new Set([`${part.id} ${first.order.number}`, `${part.id} ${second.order.number}`]),
+    );
     const [a, b] = await Promise.all([getOrderById(first.order.id), getOrderById(second.order.id)]);
     expect(a!.lines[0].backorderedQuantity).toBe(0);
     expect(b!.lines[0].backorderedQuantity).toBe(100);
@@ -123,25 +131,86 @@ describe("backorders", () => {
     ]);
   });
 
-  test("an admin's restock on Manage Products allocates to the waiting order and says so", async () => {
-    const part = await backorderablePart(0);
-    const { order } = await place(part.id, 150);
+  test("an admin's restock on Manage Products allocates to the waiting orders and says where the stock went", async () => {
+    // 200 units on backorder over 3 orders, the shelf empty.
+    const part = await backorderablePart(0, 50);
+    const orders = [];
+    for (const quantity of [100, 50, 50]) orders.push((await place(part.id, quantity)).order);
     const admin = await createUser({ role: "admin" });
     const cookie = await sessionCookieHeader(admin.id);
+    const columns = async () => {
+      const { parts } = await (
+        await settle(manageProductsLoader(loaderArgs(getRequest("/dashboard/manageProducts", { cookie }))))
+      ).json();
+      const row = parts.find((entry: { id: string }) => entry.id === part.id);
+      const { onShelf, held, available, backordered, waiting } = row.stock;
+      return { onShelf, held, available, backordered, waiting };
+    };
+    expect(await columns()).toEqual({ onShelf: 0, held: 0, available: 0, backordered: 200, waiting: 3 });
+
     const response = await settle(
       manageProductsAction(
         actionArgs(
           postRequest(
             "/dashboard/manageProducts",
-            { intent: "update", partId: part.id, price: "12", stock: "500", expectedStock: "0" },
+            { intent: "update", partId: part.id, price: "12", stock: "300", expectedStock: "0" },
             { cookie },
           ),
         ),
       ),
     );
     expect(response.status).toBe(302);
-    expect((await getOrderById(order.id))!.lines[0].backorderedQuantity).toBe(0);
-    expect((await partDoc(part.id)).availableQuantity).toBe(350);
+    const numbers = orders.map((order) => order.number).join(", ");
+    expect((await toastOf(response))?.message).toBe(
+      `${part.name}: price and stock saved; 300 received: 200 allocated to 3 backorders (${numbers}), 100 now available`,
+    );
+    for (const order of orders) expect((await getOrderById(order.id))!.lines[0].backorderedQuantity).toBe(0);
+    expect(await columns()).toEqual({ onShelf: 300, held: 200, available: 100, backordered: 0, waiting: 0 });
+    expect(await stockProblems(part.id)).toEqual([]);
+
+    // A restock with nothing waiting says what arrived is available.
+    const more = await settle(
+      manageProductsAction(
+        actionArgs(
+          postRequest(
+            "/dashboard/manageProducts",
+            { intent: "update", partId: part.id, price: "12", stock: "150", expectedStock: "100" },
+            { cookie },
+          ),
+        ),
+      ),
+    );
+    expect((await toastOf(more))?.message).toBe(`${part.name}: price and stock saved; 50 received, 150 now available`);
+  });
+
+  test("the CSV import's summary says the same for each line whose stock went to backorders", async () => {
+    const part = await backorderablePart(0, 50);
+    const plain = await createPart({ availableQuantity: 10, minOrderQuantity: 100 });
+    const orders = [];
+    for (const quantity of [100, 50, 50]) orders.push((await place(part.id, quantity)).order);
+    const admin = await createUser({ role: "admin" });
+    const body = new FormData();
+    body.append("intent", "apply");
+    // What the dry run of "part number,stock" lines 2 and 3 hands to Apply.
+    body.append(
+      "changes",
+      JSON.stringify([
+        [part.id, 2, 0, 300, null, null, null, null, null, null],
+        [plain.id, 3, 10, 500, null, null, null, null, null, null],
+      ]),
+    );
+    const request = new Request("http://localhost/dashboard/manageProducts/import", {
+      method: "POST",
+      body,
+      headers: { Cookie: await sessionCookieHeader(admin.id) },
+    });
+    const applied = await settle(importAction(actionArgs(request)));
+    expect(applied.status).toBe(302);
+    const numbers = orders.map((order) => order.number).join(", ");
+    expect((await toastOf(applied))?.message).toBe(
+      `Import applied: 2 parts updated; Line 2, ${part.partNumber}: 300 received: 200 allocated to 3 backorders (${numbers}), 100 now available`,
+    );
+    for (const order of orders) expect((await getOrderById(order.id))!.lines[0].backorderedQuantity).toBe(0);
     expect(await stockProblems(part.id)).toEqual([]);
   });
 

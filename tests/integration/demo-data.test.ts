@@ -97,6 +97,20 @@ describe("the demo data", () => {
     expect((await checkStock({ settleMs: 0 })).problems).toEqual([]);
   });
 
+  test("shows a restock that filled a backorder, made through the restock service: the order's stock, its mail, the audit entry", async () => {
+    const { Part, stockOf } = await import("~/models/part.server");
+    const { Audit } = await import("~/models/audit.server");
+    const part = (await Part.findOne({ partNumber: "PW-1010" }).lean())!;
+    expect(stockOf(part)).toMatchObject({ held: 850, available: 250, backordered: 0, onShelf: 1100 });
+    const [order] = await Order.find({ userEmail: "customer@partsworks.test", "lines.partId": part._id }).lean();
+    expect(toOrderView(order).lines[0]).toMatchObject({ quantity: 850, backorderedQuantity: 0 });
+    const entry = await Audit.findOne({ action: "part.update", targetId: part._id.toString() }).lean();
+    expect(entry?.after).toMatchObject({ availableQuantity: 400 });
+    expect((await checkStock({ settleMs: 0 })).problems).toEqual([]);
+    await ensureDemoData();
+    expect(await Order.countDocuments({ "lines.partId": part._id })).toBe(1);
+  });
+
   test("the trade company's API keys screen lists its keys with who made them, once however often the demo starts", async () => {
     await ensureDemoData();
     const trade = await getUserByEmail("trade@partsworks.test");
