@@ -10,10 +10,11 @@
  * with a key that names the event once, so posting them again (after a crash, by the sweep, by the
  * migration) writes nothing twice. Rules: docs/decisions/0009-ledger.md.
  */
+import { CURRENCY_CODES, money, totalsByCurrency, type Currency } from "./money";
 
-/** Currencies the ledger holds (ISO 4217). Amounts are in the currency's minor unit. */
-export const LEDGER_CURRENCIES = ["USD", "EUR", "GBP"] as const;
-export type LedgerCurrency = (typeof LEDGER_CURRENCIES)[number];
+/** Currencies the ledger holds (ISO 4217, app/content/currencies.ts). Amounts are in the currency's minor unit. */
+export const LEDGER_CURRENCIES = CURRENCY_CODES as [Currency, ...Currency[]];
+export type LedgerCurrency = Currency;
 
 export const LEDGER_KINDS = [
   "invoice",
@@ -228,9 +229,8 @@ export function entriesOfOrder(order: LedgerOrder): LedgerEntryInput[] {
 
 /** The balance of entries, per currency: + the customer owes, − the shop owes the customer. */
 export function balancesOf(entries: Pick<LedgerEntryInput, "amountCents" | "currency">[]) {
-  const balances = new Map<LedgerCurrency, number>();
-  for (const entry of entries) balances.set(entry.currency, (balances.get(entry.currency) ?? 0) + entry.amountCents);
-  return balances;
+  const totals = totalsByCurrency(entries.map((entry) => money(entry.amountCents, entry.currency)));
+  return new Map(totals.map((total) => [total.currency, total.amount]));
 }
 
 /** An entry posted differs from the one the order implies now (an entry is never changed: a correction is due). */

@@ -77,7 +77,7 @@ export function orderPayload(order: OrderView) {
     id: order.id,
     number: order.number,
     state: order.state,
-    currency: "usd",
+    currency: order.currency.toLowerCase(),
     totalCents: order.totalCents,
     paidCents: order.paidCents,
     balanceCents: order.balanceCents,

@@ -17,6 +17,8 @@ export type ChargedOrder = {
   number: string;
   summary: string;
   userEmail: string;
+  /** The currency of the sale (ISO 4217): Stripe charges in it. */
+  currency: string;
   totalCents: number;
   /** What the card brings: the total less account credit taken off the order. */
   toPayCents: number;
@@ -95,7 +97,7 @@ export async function createOrderPaymentIntent(order: ChargedOrder) {
   const intent = await requireStripe().paymentIntents.create(
     {
       amount: order.toPayCents,
-      currency: "usd",
+      currency: order.currency.toLowerCase(),
       allowed_payment_method_types: ["card"],
       description: describe(order),
       metadata: { orderId: order.id },
@@ -127,7 +129,7 @@ export async function createOrderCheckoutSession(order: ChargedOrder) {
         {
           quantity: 1,
           price_data: {
-            currency: "usd",
+            currency: order.currency.toLowerCase(),
             unit_amount: order.toPayCents,
             product_data: {
               name: order.summary,

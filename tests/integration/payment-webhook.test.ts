@@ -11,6 +11,7 @@ import { handleStripeEvent } from "~/orders/card-payments.server";
 import { getStripe } from "~/services/stripe.server";
 import { createUser } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
+import * as orderCurrency from "../../scripts/migrations/20261129120000-order-currency.js";
 
 const SHOP_URL = process.env.SHOP_URL!;
 const SECRET = process.env.STRIPE_WEBHOOK_SECRET!;
@@ -175,6 +176,30 @@ describe("POST /webhooks/stripe", () => {
 
     expect((await orderDoc(order.id))?.status).toBe("unpaid");
     expect(await Payment.countDocuments({ myOrder: order.id })).toBe(0);
+  });
+
+  test("an order sold in euros is paid by a payment in euros, not by the same figure in dollars; one kept before currencies is a dollar order", async () => {
+    const { order } = await customerOrder();
+    await Order.updateOne({ _id: order.id }, { $set: { currency: "EUR" } });
+    const dollars = paymentIntentSucceeded(order, { currency: "usd" });
+    expect(await (await postEvent(dollars)).json()).toMatchObject({ result: "mismatch" });
+    expect((await orderDoc(order.id))?.status).toBe("unpaid");
+    const euros = paymentIntentSucceeded(order, { currency: "eur" });
+    expect(await (await postEvent(euros)).json()).toMatchObject({ result: "paid" });
+    expect((await orderDoc(order.id))?.status).toBe("paid");
+
+    const { order: kept } = await customerOrder();
+    await Order.updateOne({ _id: kept.id }, { $unset: { currency: "" } });
+    expect(await (await postEvent(paymentIntentSucceeded(kept))).json()).toMatchObject({ result: "paid" });
+    // Every order names its currency once the migration ran; a second run changes nothing.
+    await Order.updateOne({ _id: kept.id }, { $unset: { currency: "" } });
+    const db = Order.db.db!;
+    await orderCurrency.up(db);
+    expect((await orderDoc(kept.id))?.currency).toBe("USD");
+    expect((await orderDoc(order.id))?.currency).toBe("EUR");
+    const before = await Order.find({}, { currency: 1, updatedAt: 1 }).lean();
+    await orderCurrency.up(db);
+    expect(await Order.find({}, { currency: 1, updatedAt: 1 }).lean()).toEqual(before);
   });
 
   test("events that are not a completed payment of one of our orders change nothing", async () => {

@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { HOME_CURRENCY, isCurrency } from "~/domain/money";
 import { logFailure } from "../../../server/request-context";
 import { assignInvoiceNumber } from "./invoice.server";
 import { Order } from "./schema.server";
@@ -69,7 +70,6 @@ export type MarkPaidOutcome = "paid" | "already_paid" | "paid_by_other" | "misma
  */
 export type MarkPaidResult = { outcome: MarkPaidOutcome; paidEvent: OrderView | null };
 
-const ORDER_CURRENCY = "usd";
 
 /** Stores the payment record once per order; a repeat (or a race between two confirmations) is a no-op. */
 async function recordPayment(
@@ -106,7 +106,8 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
   const outcome = (value: MarkPaidOutcome, paidEvent: OrderView | null = null) => ({ outcome: value, paidEvent });
   const { orderId, transactionId, amountCents, currency } = evidence;
   if (!/^[a-f0-9]{24}$/i.test(orderId)) return outcome("not_found");
-  if (currency.toLowerCase() !== ORDER_CURRENCY || !Number.isSafeInteger(amountCents)) {
+  const paidIn = currency.toUpperCase();
+  if (!isCurrency(paidIn) || !Number.isSafeInteger(amountCents)) {
     return outcome((await Order.exists({ _id: orderId })) ? "mismatch" : "not_found");
   }
   const updated = await Order.findOneAndUpdate(
@@ -115,6 +116,8 @@ export async function markOrderPaid(evidence: PaymentEvidence): Promise<MarkPaid
     {
       _id: orderId,
       status: "unpaid",
+      // In the order's currency (orders kept before currencies were data are in dollars).
+      currency: paidIn === HOME_CURRENCY ? { $in: [paidIn, null] } : paidIn,
       paidCents: { $in: [0, null] },
       $or: [{ totalCents: amountCents, chargeCents: null }, { chargeCents: amountCents }],
     },

@@ -2,6 +2,7 @@
  * The order's schema: its statuses, its fields, its indexes and its number. Its sub-documents (lines,
  * payments, parcels, returns, credit notes) are in subdocs/, each with how the views read it. The model floor of the order module: Mongoose, other models and app/domain only.
  */
+import { CURRENCY_CODES, HOME_CURRENCY } from "~/domain/money";
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
 import { ORDER_NUMBER_BASE } from "~/domain/order-number";
@@ -82,6 +83,8 @@ const orderSchema = new Schema(
         message: `An order has 1 to ${MAX_ORDER_LINES} lines`,
       },
     },
+    /** The currency of the sale: every amount of the order is in its minor unit (decision record 11). */
+    currency: { type: String, enum: CURRENCY_CODES, default: HOME_CURRENCY },
     /** What the customer pays: the lines' net plus tax (orders placed before tax: the lines alone). */
     totalCents: { type: Number, required: true, min: 1 },
     /** The sum of the lines' totals, and the tax on it, frozen when placed (absent on older orders). */

@@ -2,6 +2,7 @@
  * An order as the screens, mail, documents and the API read it (plain data, string ids, words from
  * domain/order-states.ts), built from its stored document.
  */
+import { currencyOf, type Currency } from "~/domain/money";
 import type { Types } from "mongoose";
 import type { PostalAddress } from "~/domain/address";
 import type { CreditNoteView } from "~/domain/credit-notes";
@@ -47,6 +48,8 @@ export type OrderView = {
   /** The first line's part name, with "+ N more" when there are more lines. */
   summary: string;
   totalQuantity: number;
+  /** The currency of the sale: every amount below is in its minor unit. */
+  currency: Currency;
   totalCents: number;
   /** The lines' sum before tax (the total on orders placed before tax). */
   netCents: number;
@@ -68,6 +71,7 @@ export type OrderView = {
     limitCents: number | null;
     outcome: "approved" | "declined" | null;
     decidedByName: string | null;
+    decidedAt: string | null;
     note: string | null;
   } | null;
   userEmail: string;
@@ -168,6 +172,7 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     lines,
     summary: orderSummary(lines[0]?.productName ?? "", lines.length),
     totalQuantity: lines.reduce((sum, line) => sum + line.quantity, 0),
+    currency: currencyOf(doc.currency),
     totalCents: doc.totalCents ?? 0,
     netCents: doc.netCents ?? doc.totalCents ?? 0,
     taxCents: doc.taxCents ?? 0,
@@ -184,6 +189,7 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
           limitCents: doc.approval?.limitCents ?? null,
           outcome: (doc.approval?.outcome as "approved" | "declined" | undefined) ?? null,
           decidedByName: doc.approval?.decidedByName ?? null,
+          decidedAt: iso(doc.approval?.decidedAt),
           note: doc.approval?.note ?? null,
         }
       : null,
@@ -202,7 +208,8 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     paymentMethod:
       doc.paymentMethod === "account" || doc.paymentMethod === "bank-transfer" ? doc.paymentMethod : "card",
     termsDays: doc.termsDays ?? null,
-    dueAt: iso(doc.dueAt),
+    // Nothing is due before an owner approves (an order placed before this rule may carry a date).
+    dueAt: status === "approval" ? null : iso(doc.dueAt),
     paidCents: doc.paidCents ?? 0,
     balanceCents:
       doc.paidAt || status === "cancelled" || status === "removed" || status === "expired"
