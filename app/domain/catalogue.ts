@@ -60,13 +60,23 @@ export function partNumberKey(value: string | null | undefined) {
     .replace(/[^A-Z0-9]/g, "");
 }
 
-/** The words of a text, lower case, accents folded: what word-prefix search matches against. */
+/** Units written after a number, joined or apart ("10mm", "10 mm"; "40A"; "12V"; "55W"; "1/2in" as "2in"). */
+const JOINED_UNIT = /^(\d+)(mm|cm|m|in|inch|ft|a|amp|amps|ah|mah|w|kw|v|hp|nm|l|ml|psi|bar|kg|g|lb|lbs|oz)$/;
+
+/**
+ * The words of a text, lower case, accents folded: what word-prefix search matches against. A number
+ * joined to its unit is two words, as it is written apart, so either way finds the other.
+ */
 export function searchWords(text: string | null | undefined) {
   const folded = (text ?? "")
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase();
-  return [...new Set(folded.split(/[^a-z0-9]+/).filter(Boolean))];
+  const words = folded.split(/[^a-z0-9]+/).flatMap((word) => {
+    const unit = JOINED_UNIT.exec(word);
+    return unit ? [unit[1], unit[2]] : [word];
+  });
+  return [...new Set(words.filter(Boolean))];
 }
 
 /** Search terms longer than this are cut to it, on the part and in what was typed alike. */

@@ -15,7 +15,7 @@ import { fuzzyKeys, joinedPairs } from "./search-text";
  * The version of the keys below: parts stored with an older one get new keys at the next start
  * (backfillCatalogueKeys). Raise it whenever catalogueKeys changes what it derives.
  */
-export const SEARCH_KEYS_VERSION = 2;
+export const SEARCH_KEYS_VERSION = 3;
 
 function searchKeys(name: string, text: string, numbers: string[]) {
   const words = [

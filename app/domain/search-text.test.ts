@@ -131,3 +131,33 @@ describe("did you mean", () => {
     expect(nearestWords("zzzzzz", counts)).toEqual([]);
   });
 });
+
+describe("numbers with their units, and the trade's other names", () => {
+  test.each([
+    ["10mm socket", "Socket 10 mm"],
+    ["10 mm socket", "Socket 10mm"],
+    ["40a fuse", "Blade fuse 40 A"],
+    ["12v bulb", "H7 bulb 12 V 55 W"],
+    ["55w h7", "H7 bulb 12V 55W"],
+    ["2.5mm cable", "Cable 2.5 mm"],
+  ])("%s finds %s", (typed, name) => {
+    expect(finds(typed, { name })).toBe(true);
+  });
+
+  test("a number joined to its unit is still that number: 10mm does not find 12 mm", () => {
+    expect(finds("10mm socket", { name: "Socket 12 mm" })).toBe(false);
+    expect(finds("40a fuse", { name: "Blade fuse 30 A" })).toBe(false);
+  });
+
+  test.each([
+    ["anti-roll bar", "Stabilizer bar link"],
+    ["track rod end", "Tie rod end outer"],
+    ["fan belt", "Serpentine belt 6PK"],
+    ["wishbone", "Control arm front left"],
+    ["indicator bulb", "Turn signal bulb PY21W"],
+    ["sump gasket", "Oil pan gasket"],
+    ["handbrake cable", "Parking brake cable"],
+  ])("the British or trade name %s finds %s", (typed, name) => {
+    expect(finds(typed, { name })).toBe(true);
+  });
+});
