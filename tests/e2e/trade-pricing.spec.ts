@@ -3,6 +3,7 @@ import { markOrderPaid } from "~/orders/model/card-payment.server";
 import { savePriceGroup } from "~/models/price-group.server";
 import { setPriceGroup, setTaxProfile } from "~/models/user-admin.server";
 import { placeCustomerOrder } from "~/orders/service.server";
+import { shipOrder } from "~/orders/warehouse.server";
 import { expect, test } from "./fixtures";
 import { DETROIT, TOLEDO } from "../fixtures/addresses";
 import { fillDeliveryAddress } from "./delivery-address";
@@ -92,7 +93,7 @@ test("a distributor sees its price on the card, the part page and the cart, reac
   expect(order!.taxLines![0]).toMatchObject({ kind: "not-collected" });
 });
 
-test("an EU company with a valid VAT number sees the reverse charge in its cart and on its invoice", async ({
+test("an EU company with a valid VAT number sees an intra-community supply in its cart, its pro-forma until it ships, then its invoice", async ({
   page,
   login,
   createPart,
@@ -106,14 +107,14 @@ test("an EU company with a valid VAT number sees the reverse charge in its cart 
   });
   const part = await createPart({ priceCents: 1250 });
 
-  // The cart, before paying: no VAT, the reverse charge and its reason.
+  // The cart, before paying: no VAT, the intra-community supply and its reason.
   await page.goto(`/parts/${part.id}`);
   await page.getByLabel("Units for the cart").fill("200");
   await page.getByRole("button", { name: /Add to cart/ }).click();
   await expect(page.getByTestId("toast")).toContainText("added to your cart");
   await page.goto("/dashboard/cart");
-  await expect(page.getByTestId("checkout-tax")).toContainText("Reverse charge");
-  await expect(page.getByTestId("checkout-tax")).toContainText("VAT to be accounted for by the recipient");
+  await expect(page.getByTestId("checkout-tax")).toContainText("Intra-community supply");
+  await expect(page.getByTestId("checkout-tax")).toContainText("Article 138(1)");
   await expect(page.getByTestId("cart-total")).toHaveText("$2,500.00");
   await page.getByLabel("Phone").fill("+49 40 555 0100");
   await fillDeliveryAddress(page, {
@@ -137,9 +138,20 @@ test("an EU company with a valid VAT number sees the reverse charge in its cart 
   });
   expect((await Order.findById(placed!._id).lean())?.status).toBe("paid");
 
+  // Paid, not shipped: its pro-forma, which says the invoice comes with the goods.
   await page.goto(`/documents/${placed!._id.toString()}/invoice`);
-  await expect(page.getByTestId("document-tax")).toContainText("Reverse charge");
-  await expect(page.getByTestId("tax-note")).toContainText("VAT to be accounted for by the recipient");
+  await expect(page).toHaveURL(/\/pro-forma$/);
+  await expect(page.getByTestId("pro-forma-note")).toContainText("invoiced when it ships");
+  const shipped = await shipOrder(
+    placed!._id.toString(),
+    { carrier: "dhl", trackingNumber: "JD0001" },
+    { actor: { id: customer.id, email: "staff@example.com" }, current: null },
+  );
+  expect(shipped.ok).toBe(true);
+
+  await page.goto(`/documents/${placed!._id.toString()}/invoice`);
+  await expect(page.getByTestId("document-tax")).toContainText("Intra-community supply");
+  await expect(page.getByTestId("tax-note")).toContainText("exempt from VAT (Article 138(1)");
   await expect(page.getByTestId("tax-note")).toContainText("DE811907980");
   await expect(page.getByTestId("tax-note")).toContainText("supplier VAT number NL859324710B01");
   await expect(page.getByTestId("buyer-vat")).toHaveText("VAT number: DE811907980");

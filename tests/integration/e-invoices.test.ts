@@ -202,7 +202,6 @@ describe("e-invoices", () => {
     expect(ubl.transfer).toContain(
       `<cbc:PayableAmount currencyID="USD">${((NET + MI_TAX - 300_000) / 100).toFixed(2)}</cbc:PayableAmount>`,
     );
-    // Reverse charge: AE with its exemption reason and both VAT numbers.
     // Goods to a German business: an intra-community supply (K), both VAT numbers, the day it shipped.
     for (const xml of [cii["intra-community"], ubl["intra-community"]]) {
       expect(xml).toContain("VATEX-EU-IC");

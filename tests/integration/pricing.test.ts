@@ -205,13 +205,13 @@ describe("tax", () => {
     });
   });
 
-  test("EU reverse charge: a business with a valid VAT number in another member state", () => {
+  test("EU intra-community supply: goods to a business with a valid VAT number in another member state", () => {
     expect(taxed(profile({ country: "DE", vatNumber: "DE811907980" }))[0]).toMatchObject({
-      kind: "reverse-charge",
+      kind: "intra-community",
       amountCents: 0,
-      note: expect.stringContaining("Reverse charge"),
+      note: expect.stringContaining("Intra-community supply of goods"),
     });
-    // A number that fails its country's format is no reverse charge: German VAT is charged.
+    // A number that fails its country's format is no intra-community supply: German VAT is charged.
     expect(taxed(profile({ country: "DE", vatNumber: "DE12" }))[0]).toMatchObject({
       kind: "vat",
       rate: 19,
@@ -249,9 +249,9 @@ describe("tax", () => {
   test("the delivery address wins over the recorded tax location; only a certificate or a VAT number removes tax", () => {
     // An Ohio customer's goods going to Michigan pay Michigan's tax.
     expect(taxed(profile({ state: "OH" }), "US-MI")[0]).toMatchObject({ kind: "sales-tax", rate: 6 });
-    // A German business shipping to its own warehouse in Germany: reverse charge.
+    // A German business shipping to its own warehouse in Germany: an intra-community supply.
     expect(taxed(profile({ country: "DE", vatNumber: "DE811907980" }), "DE")[0]).toMatchObject({
-      kind: "reverse-charge",
+      kind: "intra-community",
     });
     // The same business taking the goods in the Netherlands (the seller's EU VAT country): Dutch VAT.
     expect(taxed(profile({ country: "DE", vatNumber: "DE811907980" }), "NL")[0]).toMatchObject({

@@ -151,6 +151,7 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
   "dashboard.apiKeys": { customer: () => ["/dashboard/apiKeys"] },
   "dashboard.webhooks": { customer: () => ["/dashboard/webhooks"] },
   "dashboard.priceGroups": { adminOnly: () => ["/dashboard/priceGroups"] },
+  "dashboard.exchangeRates": { adminOnly: () => ["/dashboard/exchangeRates"] },
   "dashboard.company": { customer: () => ["/dashboard/company"] },
   "dashboard.companies": { adminOnly: () => ["/dashboard/companies"] },
   "dashboard.companies_.$id": { adminOnly: () => [`/dashboard/companies/${"a".repeat(24)}`] },
