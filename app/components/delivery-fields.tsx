@@ -2,7 +2,7 @@ import type { FieldMetadata } from "@conform-to/react";
 import { Link, useRouteLoaderData } from "@remix-run/react";
 import type { OrderPaymentMethod } from "~/domain/order-payments";
 import type { RootLoader } from "~/root";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { inputAttributes, ErrorList, Field, SelectField } from "~/components/forms";
 import {
   ADDRESS_LINE_MAX,
@@ -81,6 +81,18 @@ export function PostalAddressFields({
   const [region, setRegion] = useState(
     typeof fields.region.initialValue === "string" ? fields.region.initialValue : "",
   );
+  // A country or state chosen before the page's scripts ran is what the form holds: start from it.
+  const first = useRef(true);
+  useEffect(() => {
+    if (!first.current) return;
+    first.current = false;
+    const chosen = (id: string) => (document.getElementById(id) as HTMLSelectElement | null)?.value ?? "";
+    const place = { country: chosen(fields.country.id), region: chosen(fields.region.id) };
+    if (place.country === country && place.region === region) return;
+    setCountry(place.country);
+    setRegion(place.region);
+    onPlaceChange?.(place);
+  }, [fields.country.id, fields.region.id, country, region, onPlaceChange]);
   const groups = hydrated ? REGION_GROUPS.filter((group) => group.country === country) : REGION_GROUPS;
   const auto = (token: string) => ({ autoComplete: `${section} ${token}` });
   return (

@@ -1,6 +1,6 @@
 import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import { useFormAction, useNavigation } from "@remix-run/react";
-import { createContext, useContext, useRef } from "react";
+import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type {
   ButtonHTMLAttributes,
   InputHTMLAttributes,
@@ -159,6 +159,32 @@ export function SelectField<Schema>({
   );
 }
 
+const subscribeToNothing = () => () => {};
+
+/**
+ * React 18 puts a text area's server-rendered text back as the page hydrates, over what was typed
+ * before the scripts ran (inputs keep theirs): the typed text is read first and put back after.
+ */
+function useTextTypedBeforeHydration(id: string) {
+  const hydrating = useSyncExternalStore(
+    subscribeToNothing,
+    () => false,
+    () => true,
+  );
+  const [typed] = useState(() => {
+    if (!hydrating || typeof document === "undefined") return null;
+    const box = document.getElementById(id);
+    return box instanceof HTMLTextAreaElement && box.value !== box.defaultValue ? box.value : null;
+  });
+  const first = useRef(true);
+  useEffect(() => {
+    if (!first.current) return;
+    first.current = false;
+    const box = document.getElementById(id);
+    if (typed !== null && box instanceof HTMLTextAreaElement) box.value = typed;
+  }, [id, typed]);
+}
+
 export function TextareaField({
   meta,
   label,
@@ -174,6 +200,7 @@ export function TextareaField({
   className?: string;
 }) {
   const { key, ...props } = getTextareaProps(meta);
+  useTextTypedBeforeHydration(meta.id);
   const describedBy = help ? [props["aria-describedby"], help.id].filter(Boolean).join(" ") : undefined;
   const focus = useFocusIfFirstError(meta);
   return (

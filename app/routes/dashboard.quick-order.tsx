@@ -70,6 +70,15 @@ type ActionData = {
 const padTextOf = (checks: PadLineCheck[]) =>
   checks.map((check) => `${check.partNumber} ${check.quantityText}`.trim()).join("\n");
 
+/**
+ * The reply for a pad the server rewrote (a line rounded up, the lines the cart took taken off): an
+ * update of `lines` puts the new text in the pad, with JavaScript or without, and leaves every other field as typed.
+ */
+const padNowReads = (result: SubmissionResult<string[]>, lines: string): SubmissionResult<string[]> => ({
+  ...result,
+  intent: { type: "update", payload: { name: "lines", value: lines } },
+});
+
 /** The pad with the line of `partNumber` (below its minimum) raised to the minimum; null when there is none. */
 async function roundUpLine(formData: FormData, partNumber: string | null) {
   const lines = formData.get("lines");
@@ -135,7 +144,8 @@ async function quickOrderAction(request: Request, user: Awaited<ReturnType<typeo
   if (value.intent === "check") {
     // A rounded-up pad is shown as the new text of the pad.
     const remaining = roundedPad ?? undefined;
-    return dataWithInit<ActionData>({ result: submission.reply(), checks, remaining, stamp });
+    const result = remaining === undefined ? submission.reply() : padNowReads(submission.reply(), remaining);
+    return dataWithInit<ActionData>({ result, checks, remaining, stamp });
   }
 
   if (value.intent === "cart") {
@@ -158,6 +168,7 @@ async function quickOrderAction(request: Request, user: Awaited<ReturnType<typeo
     if (added === 0) {
       // Nothing went in (stock already in the cart, or no room): the pad keeps every line.
       return dataWithInit<ActionData>({
+        result: padNowReads(submission.reply(), padTextOf(checks)),
         checks,
         remaining: padTextOf(checks),
         message: ["Nothing could go into your cart.", ...notices].join(" "),
@@ -170,6 +181,7 @@ async function quickOrderAction(request: Request, user: Awaited<ReturnType<typeo
     }
     // The valid lines are in the cart; the pad keeps only what still needs fixing.
     return dataWithInit<ActionData>({
+      result: padNowReads(submission.reply(), padTextOf(broken)),
       checks: broken,
       remaining: padTextOf(broken),
       message: [`${message}. Fix the lines below and add them too.`, ...notices].join(" "),
@@ -215,12 +227,13 @@ export default function QuickOrder() {
   const navigation = useNavigation();
   const pendingIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
   const [form, fields] = useForm({
-    id: `quick-order-${data?.remaining !== undefined ? data.stamp : "pad"}`,
+    // One form for good: a new id would reset every field to its default, the pad emptied with them.
+    id: "quick-order",
     lastResult: data?.result,
     constraint: getZodConstraint(quickOrderSchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    defaultValue: { lines: data?.remaining ?? keptLines ?? "", ...deliveryDefaultValues(buyer) },
+    defaultValue: { lines: keptLines ?? "", ...deliveryDefaultValues(buyer) },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: quickOrderSchema }),
   });
   const checks = data?.checks ?? [];

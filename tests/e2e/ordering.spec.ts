@@ -1,4 +1,5 @@
 import { Part } from "~/models/part.server";
+import { Order } from "~/orders/model/schema.server";
 import { expect, test } from "./fixtures";
 import { fillDeliveryAddress } from "./delivery-address";
 
@@ -163,4 +164,73 @@ test("an empty review description is refused with a message by the field", async
   await page.getByRole("button", { name: "Add A Review" }).click();
   await expect(page.getByText("Description is Required")).toBeVisible();
   await expect(description).toHaveAttribute("aria-invalid", "true");
+});
+
+test("the quick-order pad keeps every line through Check, Round up and Check again, typed before the scripts ran too", async ({
+  page,
+  login,
+  createPart,
+  javaScriptEnabled,
+}) => {
+  const user = await login({ name: "Paddy Pad" });
+  const a = await createPart({ priceCents: 300, minOrderQuantity: 100, availableQuantity: 1000 });
+  const b = await createPart({ priceCents: 900, minOrderQuantity: 100, availableQuantity: 1000 });
+  // With JavaScript, everything is typed while the page's scripts are still on their way, as on a slow phone.
+  let release = () => {};
+  if (javaScriptEnabled) {
+    const arrived = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname.startsWith("/build/") && url.pathname.endsWith(".js"),
+      async (route) => {
+        await arrived;
+        await route.continue();
+      },
+    );
+  }
+  await page.goto("/dashboard/quick-order", { waitUntil: "commit" });
+  const pad = page.getByLabel("Part numbers and quantities");
+  await pad.fill(`${a.partNumber} 100\n${b.partNumber} 50`);
+  await page.getByLabel("Phone").fill("+1 555 0160");
+  await fillDeliveryAddress(page);
+  if (javaScriptEnabled) {
+    release();
+    // Hydrated: React has taken over the whole page (the footer is last).
+    await page.waitForFunction(() =>
+      Object.keys(document.querySelector("footer") ?? {}).some((key) => key.startsWith("__reactFiber$")),
+    );
+  }
+
+  const check = page.getByRole("button", { name: "Check the lines" });
+  await check.click();
+  const below = page.getByTestId(`pad-line-${b.partNumber}`);
+  await expect(below.getByTestId("pad-check")).toHaveText("The minimum order is 100 units");
+  // The answer came from the page's scripts, not from a page loaded again.
+  const checked = page.getByRole("heading", { name: "Checked lines" });
+  if (javaScriptEnabled) await expect(checked).toBeFocused();
+  await expect(pad).toHaveValue(`${a.partNumber} 100\n${b.partNumber} 50`);
+
+  await below.getByRole("button", { name: /^Round up to 100/ }).click();
+  const rounded = `${a.partNumber} 100\n${b.partNumber} 100`;
+  await expect(page.getByTestId("pad-summary")).toHaveText("2 valid lines ($1,200.00).");
+  await expect(pad).toHaveValue(rounded);
+
+  await check.click();
+  // The second answer is in: with JavaScript it takes the focus, without it the address loses the rounded line's.
+  if (javaScriptEnabled) await expect(checked).toBeFocused();
+  else await expect(page).toHaveURL(/\/dashboard\/quick-order$/);
+  await expect(page.getByTestId("pad-summary")).toHaveText("2 valid lines ($1,200.00).");
+  await expect(pad).toHaveValue(rounded);
+  await expect(page.getByLabel("Phone")).toHaveValue("+1 555 0160");
+
+  await page.getByRole("button", { name: "Order now" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/payment\/[a-f0-9]{24}$/);
+  // With Michigan's 6 % tax: the state chosen before the scripts ran was kept too.
+  await expect(page.getByTestId("pay-price")).toHaveText("$1,272.00");
+  const orders = await Order.find({ userId: user.id }).lean();
+  expect(orders.map((order) => order.lines.map((line) => [line.partNumber, line.quantity]))).toEqual([
+    [
+      [a.partNumber, 100],
+      [b.partNumber, 100],
+    ],
+  ]);
 });
