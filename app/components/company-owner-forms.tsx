@@ -6,6 +6,7 @@ import { inputAttributes, ErrorList, Field, SelectField, SubmitButton, useIsPend
 import { COMPANY_ROLE_HELP, COMPANY_ROLE_WORDS, COMPANY_ROLES, type CompanyRole } from "~/domain/company-roles";
 import { formatCents } from "~/format";
 import { inviteSchema } from "~/forms/company-forms";
+import { ApprovalDecision } from "./order-approval";
 
 type Result = SubmissionResult<string[]> | undefined;
 
@@ -151,9 +152,8 @@ type Awaiting = {
   paymentMethod: string;
 }[];
 
-/** The orders over a buyer's limit: approve, or decline with a note (plain forms, no JS needed). */
-export function Approvals({ awaiting }: { awaiting: Awaiting }) {
-  const isPending = useIsPending();
+/** The orders over a buyer's limit: approve, or decline with a reason (plain forms, no JS needed). */
+export function Approvals({ awaiting, lastResult }: { awaiting: Awaiting; lastResult: Result }) {
   return (
     <section id="approvals" aria-labelledby="approvals-heading" className="mt-4">
       <h2 id="approvals-heading" className="text-lg font-semibold text-slate-900">
@@ -185,23 +185,7 @@ export function Approvals({ awaiting }: { awaiting: Awaiting }) {
                     : "by card"}
                 .
               </p>
-              <Form method="post" className="mt-2 grid gap-2 sm:flex sm:flex-wrap sm:items-end">
-                <input type="hidden" name="order" value={order.id} />
-                <label className="block text-sm text-slate-800 sm:flex-1">
-                  <span className="mb-1 block font-medium">Note for {order.placedBy} (optional)</span>
-                  <input
-                    name="note"
-                    maxLength={300}
-                    className="block min-h-11 w-full rounded border border-slate-400 bg-white px-3 py-2 text-slate-900"
-                  />
-                </label>
-                <SubmitButton pending={isPending} name="intent" value="approve">
-                  Approve {order.number}
-                </SubmitButton>
-                <SubmitButton pending={isPending} name="intent" value="decline" variant="danger">
-                  Decline
-                </SubmitButton>
-              </Form>
+              <ApprovalDecision order={order} lastResult={lastResult} />
             </li>
           ))}
         </ul>

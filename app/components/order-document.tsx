@@ -8,6 +8,7 @@ import { countryName } from "~/domain/tax-id";
 import { formatAddress } from "~/domain/address";
 import { DOCUMENT_TITLES, type OrderDocumentData } from "~/domain/order-document";
 import { VatInSellerCurrencyLine } from "./vat-in-seller-currency";
+import { PackingSlipLines } from "./packing-slip";
 
 /** The renderer (orders/documents.server.tsx) takes the markup and its CSS from here, the one component it may import. */
 export { DOCUMENT_CSS } from "~/styles/order-document";
@@ -153,6 +154,12 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
             ) : null}
             <dt>Order number</dt>
             <dd data-testid="document-order-number">{order.number}</dd>
+            {order.parcel ? (
+              <>
+                <dt>Parcel</dt>
+                <dd data-testid="document-parcel">{order.parcel.number}</dd>
+              </>
+            ) : null}
             <dt>Order date</dt>
             <dd>{formatDate(order.createdAt)}</dd>
             {kind === "invoice" ? (
@@ -237,96 +244,86 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           <p>Phone: {order.phone}</p>
         </section>
       </div>
-      <table>
-        <caption>{kind === "credit-note" ? "Lines credited" : prices ? "Lines" : "Parts in this shipment"}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Part number</th>
-            <th scope="col">Part</th>
-            <th scope="col" className="pw-num">
-              Quantity
-            </th>
-            {prices ? (
-              <>
-                <th scope="col" className="pw-num">
-                  Unit price
-                </th>
-                <th scope="col" className="pw-num">
-                  Line total
-                </th>
-              </>
-            ) : null}
-          </tr>
-        </thead>
-        <tbody>
-          {order.lines.map((line, index) => (
-            <tr key={`${line.partNumber}-${index}`}>
-              <td data-label="Part number">{line.partNumber || "—"}</td>
-              <td className="pw-part">{line.productName}</td>
-              <td className="pw-num" data-label="Quantity">
-                {formatQuantity(line.quantity)}
-              </td>
-              {prices ? (
-                <>
-                  <td className="pw-num" data-label="Unit price">
-                    {formatCents(line.unitPriceCents)}
-                  </td>
-                  <td className="pw-num" data-label="Line total">
-                    {formatCents(line.lineTotalCents)}
-                  </td>
-                </>
-              ) : null}
+      {prices ? (
+        <table>
+          <caption>{kind === "credit-note" ? "Lines credited" : "Lines"}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Part number</th>
+              <th scope="col">Part</th>
+              <th scope="col" className="pw-num">
+                Quantity
+              </th>
+              <th scope="col" className="pw-num">
+                Unit price
+              </th>
+              <th scope="col" className="pw-num">
+                Line total
+              </th>
             </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          {prices && order.taxLines.length ? (
-            <>
-              <tr>
-                <th scope="row" colSpan={4}>
-                  Net
-                </th>
-                <td className="pw-num" data-testid="document-net">
-                  {formatCents(order.netCents)}
+          </thead>
+          <tbody>
+            {order.lines.map((line, index) => (
+              <tr key={`${line.partNumber}-${index}`}>
+                <td data-label="Part number">{line.partNumber || "—"}</td>
+                <td className="pw-part">{line.productName}</td>
+                <td className="pw-num" data-label="Quantity">
+                  {formatQuantity(line.quantity)}
+                </td>
+                <td className="pw-num" data-label="Unit price">
+                  {formatCents(line.unitPriceCents)}
+                </td>
+                <td className="pw-num" data-label="Line total">
+                  {formatCents(line.lineTotalCents)}
                 </td>
               </tr>
-              {order.taxLines.map((line, index) => (
-                <tr key={index} data-testid="document-tax">
+            ))}
+          </tbody>
+          <tfoot>
+            {order.taxLines.length ? (
+              <>
+                <tr>
                   <th scope="row" colSpan={4}>
-                    {line.label}
+                    Net
                   </th>
-                  <td className="pw-num">{formatCents(line.amountCents)}</td>
+                  <td className="pw-num" data-testid="document-net">
+                    {formatCents(order.netCents)}
+                  </td>
                 </tr>
-              ))}
-            </>
-          ) : null}
-          <tr>
-            <th scope="row" colSpan={2}>
-              {prices
-                ? kind === "credit-note"
+                {order.taxLines.map((line, index) => (
+                  <tr key={index} data-testid="document-tax">
+                    <th scope="row" colSpan={4}>
+                      {line.label}
+                    </th>
+                    <td className="pw-num">{formatCents(line.amountCents)}</td>
+                  </tr>
+                ))}
+              </>
+            ) : null}
+            <tr>
+              <th scope="row" colSpan={2}>
+                {kind === "credit-note"
                   ? "Total credited (USD)"
                   : kind === "invoice" && order.balanceCents === 0
                     ? "Total paid (USD)"
-                    : "Total due (USD)"
-                : "Total quantity"}
-            </th>
-            {/* Units of different parts are not added up where money is the total; a packing slip counts them. */}
-            <td className="pw-num" data-label={prices ? "Quantity" : undefined}>
-              {!prices || order.lines.length === 1
-                ? formatQuantity(order.lines.reduce((sum, line) => sum + line.quantity, 0))
-                : null}
-            </td>
-            {prices ? (
-              <>
-                <td />
-                <td className="pw-num" data-label="Amount" data-testid="document-total">
-                  {formatCents(order.totalCents)}
-                </td>
-              </>
-            ) : null}
-          </tr>
-        </tfoot>
-      </table>
+                    : "Total due (USD)"}
+              </th>
+              {/* Units of different parts are not added up where money is the total. */}
+              <td className="pw-num" data-label="Quantity">
+                {order.lines.length === 1
+                  ? formatQuantity(order.lines.reduce((sum, line) => sum + line.quantity, 0))
+                  : null}
+              </td>
+              <td />
+              <td className="pw-num" data-label="Amount" data-testid="document-total">
+                {formatCents(order.totalCents)}
+              </td>
+            </tr>
+          </tfoot>
+        </table>
+      ) : (
+        <PackingSlipLines order={order} />
+      )}
       {prices ? <VatInSellerCurrencyLine vat={data.vatInSellerCurrency} /> : null}
       {(kind === "invoice" || kind === "pro-forma") && order.received.length ? (
         <Received received={order.received} balanceCents={order.balanceCents} />

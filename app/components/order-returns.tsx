@@ -2,17 +2,21 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import {
+  DEFAULT_RETURN_CONDITION,
+  RETURN_CONDITION_CHOICES,
   RETURN_CONDITION_WORDS,
   RETURN_CONDITIONS,
   RETURN_REASON_WORDS,
   RETURN_STATUS_WORDS,
+  RETURNS_ADDRESS_LINES,
+  rmaPath,
   type ReturnCondition,
   type ReturnReason,
   type ReturnStatus,
 } from "~/domain/returns";
 import { formatDay } from "~/domain/order-states";
 import { declineReturnSchema, receiveReturnSchema } from "~/forms/return-forms";
-import { ErrorList, Field, SubmitButton } from "./forms";
+import { ErrorList, Field, SelectField, SubmitButton } from "./forms";
 import { formatQuantity } from "~/format";
 
 export type ReturnEntry = {
@@ -21,13 +25,18 @@ export type ReturnEntry = {
   status: ReturnStatus;
   reason: ReturnReason;
   note: string;
-  lines: { partNumber: string; productName: string; quantity: number; receivedQuantity: number | null }[];
+  lines: {
+    partNumber: string;
+    productName: string;
+    quantity: number;
+    receivedQuantity: number | null;
+    condition: ReturnCondition | null;
+  }[];
   requestedAt: string;
   requestedByName: string;
   decidedAt: string | null;
   declineReason: string | null;
   receivedAt: string | null;
-  condition: ReturnCondition | null;
 };
 
 /** An order's returns as the customer and staff read them; staff get a link to act on each open one. */
@@ -70,6 +79,11 @@ export function OrderReturns({
                     {formatQuantity(line.quantity)} × {line.productName}
                     {line.partNumber ? ` (${line.partNumber})` : ""}
                     {line.receivedQuantity !== null ? `: ${formatQuantity(line.receivedQuantity)} received` : ""}
+                    {(line.receivedQuantity ?? 0) > 0 && line.condition ? (
+                      <span data-testid="return-line-condition">
+                        , {RETURN_CONDITION_WORDS[line.condition].toLowerCase()}
+                      </span>
+                    ) : null}
                   </li>
                 ))}
               </ul>
@@ -77,15 +91,27 @@ export function OrderReturns({
                 <p className="mt-1 text-sm">Declined: {entry.declineReason}</p>
               ) : null}
               {entry.status === "approved" && viewer === "customer" ? (
-                <p className="mt-1 text-sm">
-                  Send the parts with a note that says {entry.number} to PartsWorks Returns, 200 Industrial Way, Dock 4.
-                </p>
+                <div className="mt-1 text-sm">
+                  <p>Print the return label, stick it on the parcel and send the parts to:</p>
+                  <address className="not-italic" data-testid="returns-address">
+                    {RETURNS_ADDRESS_LINES.map((line) => (
+                      <span key={line} className="block">
+                        {line}
+                      </span>
+                    ))}
+                  </address>
+                </div>
               ) : null}
-              {entry.status === "received" && entry.condition ? (
-                <p className="mt-1 text-sm">
-                  Received on {formatDay(entry.receivedAt ?? entry.requestedAt)}:{" "}
-                  {RETURN_CONDITION_WORDS[entry.condition].toLowerCase()}
-                </p>
+              {entry.number && (entry.status === "approved" || entry.status === "received") ? (
+                <Link
+                  to={rmaPath(orderId, entry.number)}
+                  className="mt-1 inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline"
+                >
+                  Return label and papers ({entry.number})
+                </Link>
+              ) : null}
+              {entry.status === "received" && entry.receivedAt ? (
+                <p className="mt-1 text-sm">Received on {formatDay(entry.receivedAt)}</p>
               ) : null}
               {viewer === "admin" && linkToActions && (entry.status === "requested" || entry.status === "approved") ? (
                 <Link
@@ -151,13 +177,22 @@ export function DecideReturnForms({ reply }: { reply: Reply }) {
   );
 }
 
-/** What came back of an approved return (units per line, at first all of them) and its condition. */
+/**
+ * What came back of an approved return: per line the units (at first all of them) and their
+ * condition (at first the one the return's reason suggests: damaged parts, or the wrong part sent,
+ * are inspected).
+ */
 export function ReceiveReturnForm({ entry, reply }: { entry: ReturnEntry; reply: Reply }) {
   const [form, fields] = useForm({
     id: "receive-return",
     lastResult: reply?.intent === "receive" ? reply.result : null,
     constraint: getZodConstraint(receiveReturnSchema),
-    defaultValue: { lines: entry.lines.map((line) => ({ quantity: String(line.quantity) })), condition: "restock" },
+    defaultValue: {
+      lines: entry.lines.map((line) => ({
+        quantity: String(line.quantity),
+        condition: DEFAULT_RETURN_CONDITION[entry.reason],
+      })),
+    },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: receiveReturnSchema }),
@@ -168,44 +203,38 @@ export function ReceiveReturnForm({ entry, reply }: { entry: ReturnEntry; reply:
     <Form method="post" {...getFormProps(form)} className="grid gap-2">
       <input type="hidden" name="intent" value="receive" />
       <fieldset>
-        <legend className="mb-1 block text-sm font-medium text-slate-800">Units received</legend>
+        <legend className="mb-1 block text-sm font-medium text-slate-800">Units received and their condition</legend>
+        <p className="mb-2 text-sm text-slate-700">
+          Good units go back to stock (backorders get them first); units held for inspection or scrapped are not put on
+          sale.
+        </p>
         <ul className="divide-y divide-slate-200 rounded border border-slate-200">
           {entry.lines.map((line, index) => {
-            const meta = lineFields[index]?.getFieldset().quantity;
-            if (!meta) return null;
+            const row = lineFields[index]?.getFieldset();
+            if (!row) return null;
+            const name = line.partNumber || line.productName;
             return (
-              <li key={index} className="grid gap-2 p-3 sm:grid-cols-[1fr_10rem] sm:items-start">
-                <p className="text-sm">
+              <li key={index} className="grid gap-2 p-3 sm:grid-cols-[13rem_1fr] sm:items-start">
+                <p className="text-sm sm:col-span-2">
                   {line.productName} ({line.partNumber}): {formatQuantity(line.quantity)} approved
                 </p>
                 <Field
-                  meta={meta}
-                  label={`Units of ${line.partNumber || line.productName} received`}
+                  meta={row.quantity}
+                  label={`Units of ${name} received`}
                   type="number"
                   inputProps={{ min: 0, max: line.quantity, step: 1, inputMode: "numeric" }}
                 />
+                <SelectField meta={row.condition} label={`Condition of ${name}`} alwaysChosen>
+                  {RETURN_CONDITIONS.map((condition) => (
+                    <option key={condition} value={condition}>
+                      {RETURN_CONDITION_CHOICES[condition]}
+                    </option>
+                  ))}
+                </SelectField>
               </li>
             );
           })}
         </ul>
-      </fieldset>
-      <fieldset>
-        <legend className="mb-1 block text-sm font-medium text-slate-800">Condition</legend>
-        {RETURN_CONDITIONS.map((condition) => (
-          <label key={condition} className="flex min-h-11 items-center gap-2">
-            <input
-              type="radio"
-              name={fields.condition.name}
-              value={condition}
-              defaultChecked={fields.condition.initialValue === condition}
-              aria-describedby={fields.condition.errorId}
-            />
-            {condition === "restock"
-              ? "Good: back to stock (backorders get it first)"
-              : "Scrapped: not fit to sell again"}
-          </label>
-        ))}
-        <ErrorList id={fields.condition.errorId} errors={fields.condition.errors} />
       </fieldset>
       <ErrorList id={form.errorId} errors={form.errors} />
       <div>

@@ -19,7 +19,8 @@ export function OrderTimeline({ events }: { events: TimelineEvent[] }) {
           ) : null}
           {/* The time on a line of its own: run on after the label it read as part of it. */}
           <span className="block text-sm text-slate-600">
-            <time dateTime={event.at}>{formatDateTime(event.at)}</time>, by {event.actor}
+            <time dateTime={event.at}>{formatDateTime(event.at)}</time>
+            {event.actor ? `, by ${event.actor}` : ""}
           </span>
         </li>
       ))}

@@ -1,6 +1,6 @@
 /**
- * The company's public contact details, shown in Contact Us on the home page, and its legal
- * details printed on invoices, pro-formas and packing slips.
+ * The company's public contact details, shown in Contact Us on the home page, its legal details
+ * printed on invoices, pro-formas and packing slips, and where returned parts are sent.
  */
 export const company = {
   name: "PartsWorks Manufacturing",
@@ -27,6 +27,20 @@ export const company = {
     region: "MI",
     postalCode: "48226",
     country: "USA",
+  },
+  /**
+   * Where returned parts go (the warehouse's receiving dock), as a postal address with fields
+   * (domain/address.ts prints it): the approval mail, the order page and the RMA document read it.
+   */
+  returnsAddress: {
+    name: "PartsWorks Returns",
+    company: "",
+    line1: "200 Industrial Way",
+    line2: "Dock 4",
+    city: "Detroit",
+    region: "MI",
+    postalCode: "48209",
+    country: "US",
   },
   email: "sales@partsworks.com",
   /** The seller's contact point named on e-invoices (BT-41; XRechnung requires it), reached at `email` and `phone`. */

@@ -37,6 +37,7 @@ import {
   NORTHSIDE_YARD_TEXT,
   demoCatalogue,
 } from "./content.server";
+import { ensureDemoApproved } from "./approvals.server";
 import { createDemoOrders, ensureDemoApproval, ensureDemoBankTransferOrder, ensureEuDemoOrder } from "./orders.server";
 
 /** The demo trade company (found by its name, else created), with its billing address and terms. */
@@ -184,6 +185,8 @@ export async function ensureDemoData() {
   await ensureDemoExchangeRates(now);
   await ensureEuDemoOrder(now);
   await ensureDemoPublicBuyer(now);
+  // Before the trade company's webhook endpoint exists: the demo's deliveries stay the two it shows.
+  await ensureDemoApproved();
 
   // API keys shows a key on first start: the trade customer's purchasing system (its token is
   // never shown; a new key is made on the screen).

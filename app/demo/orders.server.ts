@@ -175,7 +175,10 @@ export async function ensureDemoBankTransferOrder(now: number) {
  */
 export async function ensureDemoApproval(now: number) {
   const blake = await User.findOne({ email: "buyer@partsworks.test" }).lean();
-  if (!blake?.companyId || (await Order.exists({ userId: blake._id, approvalRequired: true }))) return;
+  if (!blake?.companyId) return;
+  // The approved one (approvals.server.ts) waited too: this is the one still waiting, or that once did.
+  const approved = "approved" as const;
+  if (await Order.exists({ userId: blake._id, approvalRequired: true, "approval.outcome": { $ne: approved } })) return;
   const part = await Part.findOne({ partNumber: "PW-1002" }).lean();
   if (!part) return;
   const quantity = 100;
@@ -318,7 +321,10 @@ export async function createDemoOrders(now: number) {
     // Casey: shipped with tracking, paid to ship, cancelled, awaiting card payment.
     {
       placed: 20,
-      wanted: [["PW-1003", 100]],
+      wanted: [
+        ["PW-1003", 100],
+        ["PW-1002", 40],
+      ],
       fields: { ...caseyAt, ...shipped(18, { carrier: "usps", trackingNumber: "9400 1000 0000 0000 0000 00" }) },
     },
     { placed: 6, wanted: [["PW-1006", 100]], fields: { ...caseyAt, status: "paid" } },

@@ -120,8 +120,9 @@ export async function ensureDemoWarehouse(now: number, caseyEmail: string, staff
 
 /**
  * The demo's returns on first start, on Casey's order shipped with tracking: one of each step (asked
- * for, approved with its RMA number, declined, received back to stock), so Shop Today lists two to
- * act on. The received units are on the part's shelf, noted once, as the stock check expects.
+ * for, approved with its RMA number, declined, received in two conditions: one line back to stock,
+ * the other scrapped), so Shop Today lists two to act on. The units back to stock are on the part's
+ * shelf, noted once, as the stock check expects.
  */
 export async function ensureDemoReturns(now: number, caseyEmail: string, staffEmail: string) {
   const casey = await User.findOne({ email: caseyEmail }).lean();
@@ -133,9 +134,9 @@ export async function ensureDemoReturns(now: number, caseyEmail: string, staffEm
   const shippedAt = order.shippedAt.getTime();
   const at = (days: number) => new Date(Math.min(now - 60_000, shippedAt + days * DAY_MS));
   const line = order.lines[0];
-  const one = (quantity: number, received?: number) => [
-    { lineIndex: 0, partId: line.partId, quantity, ...(received === undefined ? {} : { receivedQuantity: received }) },
-  ];
+  const other = order.lines[1];
+  if (!other) return;
+  const one = (quantity: number) => [{ lineIndex: 0, partId: line.partId, quantity }];
   const requester = { requestedBy: casey._id, requestedByName: casey.name };
   const receivedId = new mongoose.Types.ObjectId();
   const rma = async () => RMA_NUMBER_BASE + (await nextInSequence("rma"));
@@ -144,15 +145,17 @@ export async function ensureDemoReturns(now: number, caseyEmail: string, staffEm
       ...requester,
       status: "received",
       number: await rma(),
-      reason: "warranty",
-      note: "Squeals after two weeks.",
-      lines: one(4, 4),
+      reason: "damaged",
+      note: "Box crushed in transit: the filters look fine, two discs are cracked.",
+      lines: [
+        { lineIndex: 0, partId: line.partId, quantity: 4, receivedQuantity: 4, condition: "restock" },
+        { lineIndex: 1, partId: other.partId, quantity: 2, receivedQuantity: 2, condition: "scrap" },
+      ],
       requestedAt: at(2),
       decidedAt: at(2.2),
       decidedBy: staffEmail,
       receivedAt: at(6),
       receivedBy: staffEmail,
-      condition: "restock",
       creditPending: true,
       _id: receivedId,
     },
@@ -189,7 +192,14 @@ export async function ensureDemoReturns(now: number, caseyEmail: string, staffEm
   ];
   const updated = await Order.updateOne(
     { _id: order._id, returnCount: { $in: [0, null] } },
-    { $set: { returns, returnCount: returns.length, "lines.0.returnedQuantity": 4 + 10 + 5 } },
+    {
+      $set: {
+        returns,
+        returnCount: returns.length,
+        "lines.0.returnedQuantity": 4 + 10 + 5,
+        "lines.1.returnedQuantity": 2,
+      },
+    },
   );
   if (updated.modifiedCount === 1)
     await Part.updateOne(

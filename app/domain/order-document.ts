@@ -6,6 +6,7 @@
 import type { OrderPaymentMethod, ReceivedPayment } from "~/domain/order-payments";
 import type { PostalAddress } from "~/domain/address";
 import type { PeppolId } from "~/domain/peppol";
+import type { Currency } from "~/domain/money";
 import type { VatInSellerCurrency } from "~/domain/exchange-rates";
 
 export const DOCUMENT_KINDS = ["invoice", "pro-forma", "packing-slip", "credit-note"] as const;
@@ -58,6 +59,8 @@ export type OrderDocumentData = {
     address: string;
     /** The delivery address field by field (null on orders placed before addresses had fields). */
     deliveryAddress: PostalAddress | null;
+    /** The currency of the sale (ISO 4217): every amount of the document is in its minor unit. */
+    currency?: Currency;
     totalCents: number;
     netCents: number;
     /** Frozen when placed; none on orders placed before tax lines were kept. */
@@ -65,12 +68,19 @@ export type OrderDocumentData = {
     buyerVatNumber: string | null;
     /** Paid or confirmed, and invoiced once it ships (an intra-community supply): its pro-forma says so. */
     invoiceAtShipping?: boolean;
+    /**
+     * A packing slip's parcel (its number and staff's note); none on the whole order's slip, which
+     * lists what is left to ship (every unit once the order has shipped whole).
+     */
+    parcel?: { number: number; note: string | null } | null;
     lines: {
       partNumber: string;
       productName: string;
       quantity: number;
       unitPriceCents: number;
       lineTotalCents: number;
+      /** On the whole order's packing slip: how many of the units left wait on backorder. */
+      backorderedQuantity?: number;
     }[];
   };
   customer: {
@@ -107,7 +117,7 @@ export function creditNoteUblPath(orderId: string, number: string) {
 /** The document's file name, for the PDF download. */
 export function documentFileName(data: Pick<OrderDocumentData, "kind" | "invoiceNumber" | "order" | "creditNote">) {
   if (data.kind === "credit-note" && data.creditNote) return `credit-note-${data.creditNote.number}.pdf`;
-  return data.kind === "invoice" && data.invoiceNumber
-    ? `invoice-${data.invoiceNumber}.pdf`
-    : `${data.kind}-${data.order.number}.pdf`;
+  if (data.kind === "invoice" && data.invoiceNumber) return `invoice-${data.invoiceNumber}.pdf`;
+  const parcel = data.kind === "packing-slip" && data.order.parcel ? `-parcel-${data.order.parcel.number}` : "";
+  return `${data.kind}-${data.order.number}${parcel}.pdf`;
 }

@@ -66,7 +66,7 @@ describe("an order's timeline", () => {
           number: null,
           status: "declined" as const,
           reason: "wrong-part-ordered" as const,
-          lines: [{ productName: "Brake pad set", quantity: 2, receivedQuantity: null }],
+          lines: [{ productName: "Brake pad set", quantity: 2, receivedQuantity: null, condition: null }],
           requestedAt: "2026-03-10T08:00:00.000Z",
           requestedByName: "Ada Buyer",
           decidedAt: "2026-03-11T08:00:00.000Z",
@@ -74,7 +74,6 @@ describe("an order's timeline", () => {
           declineReason: "Fitted already",
           receivedAt: null,
           receivedBy: null,
-          condition: null,
         },
       ],
       creditNotes: [
@@ -129,5 +128,31 @@ describe("an order's timeline", () => {
     const order = { ...placed, reorderedFrom: "abc123", reorderedFromNumber: "SO-100001" };
     expect(orderTimeline(order, "customer")[1].link).toEqual({ to: "/dashboard/orders/abc123", text: "SO-100001" });
     expect(orderTimeline(order, "admin")[1].link?.to).toBe("/dashboard/manageOrders/abc123");
+  });
+
+  test("a colleague reads the placer's name; an owner's decision is an entry naming them, a decline with its reason", () => {
+    expect(orderTimeline(placed, "colleague")[0].actor).toBe("Ada Buyer");
+    const decided = (outcome: "approved" | "declined", note: string | null) => ({
+      ...placed,
+      cancelledAt: outcome === "declined" ? "2026-03-02T11:00:00.000Z" : null,
+      approval: { outcome, decidedByName: "Olga Owner", decidedAt: "2026-03-02T11:00:00.000Z", note },
+    });
+    const approved = orderTimeline(decided("approved", null), "customer");
+    expect(approved.map((event) => [event.event, event.label, event.actor])).toEqual([
+      ["placed", "Placed", "you"],
+      ["approved", "Approved by Olga Owner", ""],
+    ]);
+    // The decline is the cancellation: one entry, with the owner's reason.
+    expect(orderTimeline(decided("declined", "Order it in May"), "colleague").map((event) => event.label)).toEqual([
+      "Placed",
+      "Declined by Olga Owner, reason: “Order it in May”",
+    ]);
+    // Still waiting: no decision yet.
+    expect(
+      orderTimeline(
+        { ...placed, approval: { outcome: null, decidedByName: null, decidedAt: null, note: null } },
+        "customer",
+      ),
+    ).toHaveLength(1);
   });
 });

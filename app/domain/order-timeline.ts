@@ -7,6 +7,8 @@ import { RETURN_CONDITION_WORDS, RETURN_REASON_WORDS } from "~/domain/returns";
 export type TimelineEvent = {
   event:
     | "placed"
+    | "approved"
+    | "declined"
     | "reordered"
     | "account"
     | "payment"
@@ -27,6 +29,7 @@ export type TimelineEvent = {
     | "payout";
   label: string;
   at: string;
+  /** Who did it; empty when the label names them ("Approved by Olga Owner"). */
   actor: string;
   /** A page the event names (the order a reorder came from). */
   link?: { to: string; text: string };
@@ -48,6 +51,13 @@ type TimedOrder = {
     reversalReason: string | null;
   }[];
   reorderedFromNumber?: string | null;
+  /** An order over its buyer's limit: the owner's decision, once made. */
+  approval?: {
+    outcome: "approved" | "declined" | null;
+    decidedByName: string | null;
+    decidedAt: string | null;
+    note: string | null;
+  } | null;
   userName: string;
   userEmail: string;
   createdAt: string;
@@ -64,7 +74,12 @@ type TimedOrder = {
     number: string | null;
     status: "requested" | "approved" | "declined" | "received";
     reason: keyof typeof RETURN_REASON_WORDS;
-    lines: { productName: string; quantity: number; receivedQuantity: number | null }[];
+    lines: {
+      productName: string;
+      quantity: number;
+      receivedQuantity: number | null;
+      condition: keyof typeof RETURN_CONDITION_WORDS | null;
+    }[];
     requestedAt: string;
     requestedByName: string;
     decidedAt: string | null;
@@ -72,7 +87,6 @@ type TimedOrder = {
     declineReason: string | null;
     receivedAt: string | null;
     receivedBy: string | null;
-    condition: keyof typeof RETURN_CONDITION_WORDS | null;
   }[];
   /** Its credit notes, and the refund of each to the card once it succeeded. */
   creditNotes?: {
@@ -88,15 +102,18 @@ type TimedOrder = {
 };
 
 /**
- * The customer reads "you" and "the shop"; an admin reads the customer's name and, from the audit
- * log, the email of the admin who shipped or removed the order.
+ * The customer who placed the order reads "you" and "the shop", a colleague of theirs reads the
+ * placer's name; an admin reads the customer's name and, from the audit log, the email of the
+ * admin who shipped or removed the order.
  */
 export function orderTimeline(
   order: TimedOrder,
-  viewer: "customer" | "admin",
+  viewer: "customer" | "colleague" | "admin",
   shopActors: Partial<Record<"shipped" | "removed", string>> = {},
 ): TimelineEvent[] {
-  const customer = viewer === "customer" ? "you" : `${order.userName} (${order.userEmail})`;
+  const customer =
+    viewer === "customer" ? "you" : viewer === "colleague" ? order.userName : `${order.userName} (${order.userEmail})`;
+  const decision = order.approval?.outcome && order.approval.decidedAt ? order.approval : null;
   const shop = (event: "shipped" | "removed") =>
     viewer === "admin" && shopActors[event] ? `the shop (${shopActors[event]})` : "the shop";
   const events: (TimelineEvent | null)[] = [
@@ -111,6 +128,17 @@ export function orderTimeline(
             to: `${viewer === "admin" ? "/dashboard/manageOrders" : "/dashboard/orders"}/${order.reorderedFrom}`,
             text: order.reorderedFromNumber ?? "an earlier order",
           },
+        }
+      : null,
+    decision
+      ? {
+          event: decision.outcome === "approved" ? "approved" : "declined",
+          label:
+            decision.outcome === "approved"
+              ? `Approved by ${decision.decidedByName ?? "an owner"}${decision.note ? `: “${decision.note}”` : ""}`
+              : `Declined by ${decision.decidedByName ?? "an owner"}${decision.note ? `, reason: “${decision.note}”` : ""}`,
+          at: decision.decidedAt ?? order.createdAt,
+          actor: "",
         }
       : null,
     order.paymentMethod === "account"
@@ -187,7 +215,7 @@ export function orderTimeline(
       if (entry.receivedAt)
         steps.push({
           event: "return-received",
-          label: `Return ${entry.number ?? ""} received: ${entry.lines.map((line) => `${formatQuantity(line.receivedQuantity ?? 0)} × ${line.productName}`).join("; ")} (${RETURN_CONDITION_WORDS[entry.condition ?? "restock"].toLowerCase()})`,
+          label: `Return ${entry.number ?? ""} received: ${entry.lines.map((line) => `${formatQuantity(line.receivedQuantity ?? 0)} × ${line.productName}${line.condition && line.receivedQuantity ? ` (${RETURN_CONDITION_WORDS[line.condition].toLowerCase()})` : ""}`).join("; ")}`,
           at: entry.receivedAt,
           actor: staff(entry.receivedBy),
         });
@@ -231,7 +259,8 @@ export function orderTimeline(
           ]
         : []),
     ]),
-    order.cancelledAt
+    // A declined order is cancelled by the decline: its entry says so.
+    order.cancelledAt && decision?.outcome !== "declined"
       ? {
           event: "cancelled",
           label: order.creditNotes?.length ? "Cancelled before it shipped, and credited" : "Cancelled",

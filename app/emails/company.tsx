@@ -85,7 +85,7 @@ export function ApprovalNeededEmail({
       <Paragraph>Hello {ownerName},</Paragraph>
       <Paragraph>
         {buyerName} placed order {orderNumber} for {total}, over their limit of {limit} per order. Its stock is held
-        until {holdUntil}: approve it to go on, or decline it with a note. Undecided by then, it is cancelled.
+        until {holdUntil}: approve it to go on, or decline it with a reason. Undecided by then, it is cancelled.
       </Paragraph>
       <ActionLink href={approvalsUrl}>See orders awaiting approval</ActionLink>
     </EmailLayout>
@@ -117,32 +117,135 @@ export function ApprovalExpiredEmail({
   );
 }
 
-export function OrderDecidedEmail({
+/** To the buyer: their order is over their limit and waits for an owner; nothing is due until then. */
+export function ApprovalSubmittedEmail({
   name,
   orderNumber,
-  approved,
-  ownerName,
-  note,
+  total,
+  limit,
+  approvers,
+  holdUntil,
   orderUrl,
   shopUrl,
 }: {
   name: string;
   orderNumber: string;
-  approved: boolean;
-  ownerName: string;
-  note: string | null;
+  total: string;
+  limit: string;
+  /** Who decides, in words ("Olga Owner" or "Olga Owner or Omar Owner"). */
+  approvers: string;
+  /** When the held stock goes back if nobody decides, in words. */
+  holdUntil: string;
   orderUrl: string;
   shopUrl: string;
 }) {
   return (
-    <EmailLayout preview={`${orderNumber} was ${approved ? "approved" : "declined"}`} shopUrl={shopUrl}>
+    <EmailLayout preview={`${orderNumber} waits for approval by ${approvers}`} shopUrl={shopUrl}>
       <Paragraph>Hello {name},</Paragraph>
       <Paragraph>
-        {ownerName} {approved ? "approved" : "declined"} your order {orderNumber}.
-        {approved ? " It goes on as any other order." : " It is cancelled and its stock is released."}
+        Your order {orderNumber} for {total} is over your limit of {limit} per order, so it is submitted for approval by{" "}
+        {approvers}. Nothing is due until it is approved. Its stock is held until {holdUntil}; undecided by then, it is
+        cancelled. You can withdraw it until an owner decides.
+      </Paragraph>
+      <ActionLink href={orderUrl}>Open order {orderNumber}</ActionLink>
+    </EmailLayout>
+  );
+}
+
+/** To the buyer: an owner approved their order; what comes next (paying by card, or the invoice on account). */
+export function OrderApprovedEmail({
+  name,
+  orderNumber,
+  ownerName,
+  decidedOn,
+  note,
+  next,
+  orderUrl,
+  shopUrl,
+}: {
+  name: string;
+  orderNumber: string;
+  ownerName: string;
+  decidedOn: string;
+  note: string | null;
+  /** What happens now, in a sentence ("Pay it by …", "It is invoiced on account, due …"). */
+  next: string;
+  orderUrl: string;
+  shopUrl: string;
+}) {
+  return (
+    <EmailLayout preview={`${orderNumber} was approved by ${ownerName}`} shopUrl={shopUrl}>
+      <Paragraph>Hello {name},</Paragraph>
+      <Paragraph>
+        {ownerName} approved your order {orderNumber} on {decidedOn}. {next}
       </Paragraph>
       {note ? <Paragraph>Their note: {note}</Paragraph> : null}
       <ActionLink href={orderUrl}>Open order {orderNumber}</ActionLink>
+    </EmailLayout>
+  );
+}
+
+/** To the buyer: an owner declined their order, with the owner's reason. */
+export function OrderDeclinedEmail({
+  name,
+  orderNumber,
+  ownerName,
+  decidedOn,
+  reason,
+  orderUrl,
+  shopUrl,
+}: {
+  name: string;
+  orderNumber: string;
+  ownerName: string;
+  decidedOn: string;
+  reason: string | null;
+  orderUrl: string;
+  shopUrl: string;
+}) {
+  return (
+    <EmailLayout preview={`${orderNumber} was declined by ${ownerName}`} shopUrl={shopUrl}>
+      <Paragraph>Hello {name},</Paragraph>
+      <Paragraph>
+        {ownerName} declined your order {orderNumber} on {decidedOn}. It is cancelled and its stock is released; nothing
+        is due.
+      </Paragraph>
+      {reason ? <Paragraph>Their reason: {reason}</Paragraph> : null}
+      <ActionLink href={orderUrl}>Open order {orderNumber}</ActionLink>
+    </EmailLayout>
+  );
+}
+
+/** To each accounts member: an approved order on account is invoiced. */
+export function InvoiceIssuedEmail({
+  name,
+  invoiceNumber,
+  orderNumber,
+  total,
+  buyerName,
+  ownerName,
+  due,
+  invoiceUrl,
+  shopUrl,
+}: {
+  name: string;
+  invoiceNumber: string;
+  orderNumber: string;
+  total: string;
+  buyerName: string;
+  ownerName: string;
+  due: string;
+  invoiceUrl: string;
+  shopUrl: string;
+}) {
+  return (
+    <EmailLayout preview={`Invoice ${invoiceNumber} for ${orderNumber} is issued`} shopUrl={shopUrl}>
+      <Paragraph>Hello {name},</Paragraph>
+      <Paragraph>
+        Invoice {invoiceNumber} for order {orderNumber} ({total}) is issued on account, due {due}. {buyerName} placed
+        the order and {ownerName} approved it.
+      </Paragraph>
+      <ActionLink href={invoiceUrl}>Open invoice {invoiceNumber}</ActionLink>
     </EmailLayout>
   );
 }

@@ -9,17 +9,31 @@ const MAX_LIMIT_DOLLARS = 10_000_000;
 const objectId = z.string({ required_error: "Choose a member" }).regex(/^[a-f0-9]{24}$/i, "Choose a member");
 const role = z.enum(COMPANY_ROLES, { errorMap: () => ({ message: "Choose a role" }) });
 
-/** An owner's decision on an order awaiting approval, with an optional note for the buyer. */
-const decision = z.object({
-  order: z.string({ required_error: "Choose an order" }).regex(/^[a-f0-9]{24}$/i, "Choose an order"),
-  note: plainText(
+export const DECLINE_REASON_NEEDED = "Give the buyer a reason for declining";
+
+/** The owner's words to the buyer: a note with an approval, the reason for a decline. */
+const noteText = (label: string) =>
+  plainText(
     z
-      .string()
+      .string({ required_error: DECLINE_REASON_NEEDED })
       .trim()
-      .max(300, "A note is at most 300 characters")
+      .max(300, `${label} is at most 300 characters`)
       .regex(/^[^<>]*$/, "Use plain text without < or >"),
-    "A note",
-  ).optional(),
+    label,
+  );
+
+const orderId = z.string({ required_error: "Choose an order" }).regex(/^[a-f0-9]{24}$/i, "Choose an order");
+
+/** An owner's approval of an order awaiting it, with an optional note for the buyer. */
+export const approveSchema = z.object({
+  intent: z.literal("approve"),
+  order: orderId,
+  note: noteText("A note").optional(),
+});
+
+/** An owner's decline: the buyer is told why, so the reason is required. */
+export const declineSchema = z.object({
+  reason: noteText("A reason").refine((reason) => reason.length > 0, DECLINE_REASON_NEEDED),
 });
 
 /** Whole dollars per order; empty for no limit. */
@@ -42,8 +56,8 @@ export const companyActionSchema = z.discriminatedUnion("intent", [
     limit: limitDollars,
   }),
   z.object({ intent: z.literal("remove"), member: objectId }),
-  decision.extend({ intent: z.literal("approve") }),
-  decision.extend({ intent: z.literal("decline") }),
+  approveSchema,
+  z.object({ intent: z.literal("decline"), order: orderId, note: declineSchema.shape.reason }),
   z.object({
     intent: z.literal("revoke"),
     invitation: z

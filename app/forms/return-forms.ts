@@ -51,12 +51,20 @@ export const declineReturnSchema = z.object({
   ),
 });
 
+/** Staff's receipt: per line of the return, the units that came back and what they were found in. */
 export const receiveReturnSchema = z.object({
   intent: z.literal("receive"),
-  lines,
-  condition: z.enum(RETURN_CONDITIONS, {
-    errorMap: () => ({ message: "Choose back to stock or scrapped" }),
-  }),
+  lines: z
+    .array(
+      z.object({
+        quantity: returnQuantity,
+        condition: z.enum(RETURN_CONDITIONS, {
+          errorMap: () => ({ message: "Choose good (back to stock), inspect or scrapped" }),
+        }),
+      }),
+    )
+    .min(1)
+    .max(MAX_ORDER_LINES),
 });
 
 /** Staff's forms on a return, by their intent. */

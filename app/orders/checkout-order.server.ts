@@ -149,7 +149,8 @@ export function orderFields(c: Checkout, sourceNumber: number | null) {
       ? {
           paymentMethod: "account" as const,
           termsDays: onAccount.termsDays,
-          dueAt: new Date(placedAt.getTime() + onAccount.termsDays * DAY_MS),
+          // An order waiting for approval is due from its approval (orders/model/approvals.server.ts).
+          ...(orderWaitsForApproval(c) ? {} : { dueAt: new Date(placedAt.getTime() + onAccount.termsDays * DAY_MS) }),
         }
       : { paymentMethod: input.bankTransfer ? ("bank-transfer" as const) : ("card" as const) }),
     ...(orderWaitsForApproval(c) ? { approvalRequired: true, approval: { limitCents: limit } } : {}),

@@ -1,7 +1,7 @@
 /**
  * Invoices, pro-formas and packing slips: who may see which, and the document's data and HTML.
- * Admins see any order's; a customer sees their own order's invoice or pro-forma; anyone else gets
- * the same 404 as for an order that does not exist.
+ * Admins see any order's; a customer sees their own order's invoice or pro-forma and its parcels'
+ * packing slips; anyone else gets the same 404 as for an order that does not exist.
  */
 import { redirect } from "@remix-run/node";
 import { renderToStaticMarkup } from "react-dom/server";
@@ -30,12 +30,13 @@ import { facturXOf, ublOf, type EInvoiceSource } from "~/orders/e-invoice.server
 import { settlementWords, type CreditNoteView } from "~/domain/credit-notes";
 import { missingRateMessage } from "~/domain/exchange-rates";
 import { vatInSellerCurrencyFor } from "~/orders/e-invoice-currency.server";
+import { packingSlipOf } from "~/orders/packing-slip.server";
 
 export const DOCUMENT_NOT_FOUND = "We could not find that document.";
 
 const notFound = () => new Response(DOCUMENT_NOT_FOUND, { status: 404 });
 
-/** The documents an order has, for the links on its page (packing slips are for admins). */
+/** The documents an order has, for the links on its page (the whole order's packing slip is for admins). */
 export function documentsOf(
   order: Pick<OrderView, "status" | "invoiceNumber" | "taxLines">,
   role: "admin" | "customer",
@@ -104,7 +105,9 @@ export async function orderDocumentFor(
   if (asked === "credit-note" && (!note || !order.invoiceNumber)) return { ok: false, instead: null };
   const kind = asked === "credit-note" ? "invoice" : asked;
   const available = documentsOf(order, user.role);
-  if (!available.includes(kind)) {
+  const slip = kind === "packing-slip" ? packingSlipOf(order, parcel) : null;
+  // A parcel's slip is what is in the box, no prices: the order's customer reads it too.
+  if (!available.includes(kind) && !slip?.parcel) {
     const instead =
       kind === "invoice" || kind === "pro-forma" ? available.find((each) => each !== "packing-slip") : null;
     return { ok: false, instead: instead && instead !== kind ? instead : null };
@@ -119,8 +122,7 @@ export async function orderDocumentFor(
     // Numbered just now (a crash between the writes): its date as stored with the number.
     invoicedAt ??= (await getOrderById(order.id))?.invoicedAt ?? null;
   }
-  const shipment = parcel && kind === "packing-slip" ? order.shipments.find((each) => each.number === parcel) : null;
-  if (parcel && !shipment) return { ok: false, instead: null };
+  if (kind === "packing-slip" && !slip) return { ok: false, instead: null };
   // The customer is the order's company (its placer may have left it since).
   const profile = order.companyId ? await getCompany(order.companyId) : await getUserById(order.userId);
   const data: OrderDocumentData = {
@@ -137,28 +139,24 @@ export async function orderDocumentFor(
       dueAt: order.dueAt,
       paidCents: order.paidCents,
       balanceCents: order.balanceCents,
-      shipment: shipment ? { carrier: shipment.carrier, trackingNumber: shipment.trackingNumber } : order.shipment,
+      shipment: slip ? slip.shipment : order.shipment,
       createdAt: order.createdAt,
       paidAt: order.paidAt,
-      shippedAt: shipment ? shipment.shippedAt : order.shippedAt,
+      shippedAt: slip ? slip.shippedAt : order.shippedAt,
       invoicedAt,
       poNumber: order.poNumber,
       phone: order.phone,
       address: order.address,
       deliveryAddress: order.deliveryAddress,
+      currency: order.currency,
       totalCents: order.totalCents,
       netCents: order.netCents,
       taxLines: order.taxLines,
       invoiceAtShipping: awaitsInvoice(order),
       buyerVatNumber: order.buyerVatNumber,
-      lines: shipment
-        ? shipment.lines.map(({ lineIndex, quantity }) => ({
-            partNumber: order.lines[lineIndex]?.partNumber ?? "",
-            productName: order.lines[lineIndex]?.productName ?? "",
-            quantity,
-            unitPriceCents: order.lines[lineIndex]?.unitPriceCents ?? 0,
-            lineTotalCents: (order.lines[lineIndex]?.unitPriceCents ?? 0) * quantity,
-          }))
+      parcel: slip?.parcel ?? null,
+      lines: slip
+        ? slip.lines
         : order.lines.map(({ partNumber, productName, quantity, unitPriceCents, lineTotalCents }) => ({
             partNumber,
             productName,
@@ -220,6 +218,8 @@ function creditNoteData(invoice: OrderDocumentData, order: OrderView, note: Cred
 
 export function documentTitle(data: OrderDocumentData) {
   if (data.kind === "credit-note" && data.creditNote) return `Credit note ${data.creditNote.number}`;
+  if (data.order.parcel)
+    return `${DOCUMENT_TITLES[data.kind]} for order ${data.order.number}, parcel ${data.order.parcel.number}`;
   return data.invoiceNumber
     ? `${DOCUMENT_TITLES[data.kind]} ${data.invoiceNumber}`
     : `${DOCUMENT_TITLES[data.kind]} for order ${data.order.number}`;

@@ -13,9 +13,10 @@ import {
 } from "~/domain/exchange-rates";
 import type { OrderDocumentData } from "~/domain/order-document";
 import { rateOn } from "~/models/exchange-rate.server";
+import { HOME_CURRENCY } from "~/domain/money";
 
-/** The currency the shop invoices in (e-invoice.server.ts writes it as BT-5). */
-const INVOICE_CURRENCY = "USD";
+/** The currency of the document's sale (BT-5): VAT in euros is stated apart only when it is another. */
+const invoiceCurrencyOf = (data: Pick<OrderDocumentData, "order">) => data.order.currency ?? HOME_CURRENCY;
 
 /** EU VAT charged on the document (the tax line kind "vat", category S), in cents; null when none. */
 function euVatCents(data: Pick<OrderDocumentData, "order">) {
@@ -42,14 +43,15 @@ export async function vatInSellerCurrencyFor(
 ): Promise<VatInSellerCurrency | null> {
   if (data.kind !== "invoice" && data.kind !== "credit-note") return null;
   const vatCents = euVatCents(data);
-  if (vatCents === null) return null;
+  const invoiceCurrency = invoiceCurrencyOf(data);
+  if (vatCents === null || invoiceCurrency === VAT_CURRENCY) return null;
   const taxPoint = taxPointOf(data);
-  const rate = await rateOn(INVOICE_CURRENCY, taxPoint);
-  if (!rate) return { ok: false, currency: VAT_CURRENCY, invoiceCurrency: INVOICE_CURRENCY, taxPoint };
+  const rate = await rateOn(invoiceCurrency, taxPoint);
+  if (!rate) return { ok: false, currency: VAT_CURRENCY, invoiceCurrency, taxPoint };
   return {
     ok: true,
     currency: VAT_CURRENCY,
-    invoiceCurrency: INVOICE_CURRENCY,
+    invoiceCurrency,
     rate: formatRate(rate.rateMicros),
     day: rate.day,
     vatCents: toEuroCents(vatCents, rate.rateMicros),
@@ -74,11 +76,11 @@ export function taxCurrencyOf(data: OrderDocumentData): {
   code: Pick<Ubl, "cbc:TaxCurrencyCode"> | Record<string, never>;
   totals: [] | [TaxTotal];
 } {
-  if (euVatCents(data) === null) return { code: {}, totals: [] };
+  if (euVatCents(data) === null || invoiceCurrencyOf(data) === VAT_CURRENCY) return { code: {}, totals: [] };
   const vat = data.vatInSellerCurrency;
   if (!vat?.ok) {
     throw new Error(
-      missingRateMessage({ invoiceCurrency: INVOICE_CURRENCY, taxPoint: vat?.taxPoint ?? taxPointOf(data) }),
+      missingRateMessage({ invoiceCurrency: invoiceCurrencyOf(data), taxPoint: vat?.taxPoint ?? taxPointOf(data) }),
     );
   }
   return {

@@ -9,6 +9,7 @@ import { FormatFactoryService, type Invoice, type InvoiceServiceOptions } from "
 import type { OrderDocumentData } from "~/domain/order-document";
 import { company } from "~/content/company";
 import { seller } from "~/content/tax-rates";
+import { HOME_CURRENCY } from "~/domain/money";
 import { regionLabel, type PostalAddress } from "~/domain/address";
 import { termsWords } from "~/domain/order-states";
 import { ACCOUNT_CREDIT } from "~/domain/order-payments";
@@ -30,8 +31,6 @@ export type EInvoiceSource = { data: OrderDocumentData; creditNote?: CreditNoteO
 
 /** UN/ECE Recommendation 20: one piece. */
 const UNIT_PIECE = "H87";
-const CURRENCY = "USD";
-
 const money = (cents: number) => (cents / 100).toFixed(2);
 const day = (iso: string) => iso.slice(0, 10);
 const percent = (rate: number) => String(Number(rate.toFixed(3)));
@@ -129,6 +128,7 @@ function buyerCountry(data: OrderDocumentData) {
 /** The EN 16931 semantic model (as UBL-shaped data) of an invoice, or of a credit note of it. */
 export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
   const { order, customer } = data;
+  const CURRENCY = order.currency ?? HOME_CURRENCY;
   if (!(data.kind === "invoice" || (data.kind === "credit-note" && creditNote)) || !data.invoiceNumber)
     throw new Error("Only an invoice or a credit note has an e-invoice");
   const tax = taxSituation(data);

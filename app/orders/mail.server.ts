@@ -14,6 +14,7 @@ import {
 import { HoldEndingEmail, OrderExpiredEmail } from "~/emails/holds";
 import { BackorderAllocatedEmail, ParcelShippedEmail } from "~/emails/warehouse";
 import { ReturnEmail, returnSubject } from "~/emails/returns";
+import { rmaPath } from "~/domain/returns";
 import { CreditNoteEmail, creditNoteSubject } from "~/emails/credit-notes";
 import { creditNotePath } from "~/domain/credit-notes";
 import type { OrderView } from "~/orders/model/view.server";
@@ -262,7 +263,13 @@ export async function mailReturnStep(order: OrderView, returnId: string) {
       key: `order:${order.id}:return:${returnId}:${entry.status}`,
       subject: returnSubject(order, entry),
       essential: true,
-      body: () => createElement(ReturnEmail, { order, entry, ...links(order) }),
+      body: () =>
+        createElement(ReturnEmail, {
+          order,
+          entry,
+          ...links(order),
+          ...(entry.number ? { rmaUrl: shopUrl(rmaPath(order.id, entry.number)) } : {}),
+        }),
     }),
   );
 }

@@ -1,8 +1,9 @@
 /**
  * The returns service: a customer asks to return shipped units, staff approve (RMA number and
- * instructions by mail) or decline, then record what came back and its condition. Units back to
- * stock raise the part's stock, and backorders waiting on it are allocated. Each step raises the
- * order's event (mail, webhooks) and audits.
+ * instructions by mail) or decline, then record what came back and each line's condition. Units
+ * back to stock raise the part's stock, and backorders waiting on it are allocated; units held for
+ * inspection or scrapped leave the stock as it was. Each step raises the order's event (mail,
+ * webhooks) and audits.
  */
 import { RETURN_CONDITION_WORDS, RETURN_REASON_WORDS } from "~/domain/returns";
 import {
@@ -40,8 +41,10 @@ const CHANGED = "This return changed just now (someone else acted on it); look a
 
 const describeUnits = (entry: ReturnView, received = false) =>
   entry.lines
-    .map(
-      (line) => `${received ? (line.receivedQuantity ?? 0) : line.quantity} × ${line.partNumber || line.productName}`,
+    .map((line) =>
+      received
+        ? `${line.receivedQuantity ?? 0} × ${line.partNumber || line.productName}${line.condition ? ` (${RETURN_CONDITION_WORDS[line.condition].toLowerCase()})` : ""}`
+        : `${line.quantity} × ${line.partNumber || line.productName}`,
     )
     .join(", ");
 
@@ -119,8 +122,8 @@ export async function decideOnReturn(
 type Receiving = Crediting & { returnId: string; receipt: Receipt; restockedPartIds: string[] };
 
 /**
- * Staff record what came back and its condition: one conditional update marks the return received,
- * its units back to stock and its credit note pending (the change that stands); then the stock goes
+ * Staff record what came back and each line's condition: one conditional update marks the return
+ * received, its units back to stock and its credit note pending (the change that stands); then the stock goes
  * to backorders first, the return's event and audit go out, and what came back is credited.
  */
 const RECEIVE_RETURN = defineWorkflow<Receiving, Extract<ReturnOutcome, { ok: false }>>("receive-return-and-credit", [
@@ -166,7 +169,7 @@ const RECEIVE_RETURN = defineWorkflow<Receiving, Extract<ReturnOutcome, { ok: fa
 
 export const RECEIVE_RETURN_STEPS = RECEIVE_RETURN.stepNames;
 
-/** Staff record what came back of an approved return and its condition; units back to stock go to backorders first. */
+/** Staff record what came back of an approved return and each line's condition; units back to stock go to backorders first. */
 export async function receiveReturnedParts(
   orderId: string,
   returnId: string,

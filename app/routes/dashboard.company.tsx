@@ -101,8 +101,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirectWithSuccess("/dashboard/company", `Invitation sent to ${value.email}`);
   }
   if (value.intent === "approve" || value.intent === "decline") {
-    const decide = value.intent === "approve" ? approveCompanyOrder : declineCompanyOrder;
-    const decided = await decide(user, value.order, value.note ?? null);
+    const decided =
+      value.intent === "approve"
+        ? await approveCompanyOrder(user, value.order, value.note ?? null, { context })
+        : await declineCompanyOrder(user, value.order, value.note, { context });
     if (!decided.ok) return data(submission.reply({ formErrors: [decided.message] }), { status: decided.status });
     return redirectWithSuccess(
       "/dashboard/company#approvals",
@@ -131,7 +133,9 @@ export default function CompanyPage() {
   const { me, owner, verifyFirst, inviteCaps, company, members, invitations, awaiting } =
     useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>() as Result;
-  const formErrors = lastResult && "error" in lastResult ? lastResult.error?.[""] : null;
+  // An approval's errors show at its own form.
+  const approving = (lastResult?.initialValue as { intent?: unknown } | undefined)?.intent === "approve";
+  const formErrors = lastResult && "error" in lastResult && !approving ? lastResult.error?.[""] : null;
   return (
     <section aria-labelledby="company-page-heading">
       <h1 id="company-page-heading" className="text-2xl font-bold text-slate-900">
@@ -145,7 +149,7 @@ export default function CompanyPage() {
         <ErrorList errors={formErrors} />
       </div>
 
-      {owner ? <Approvals awaiting={awaiting} /> : null}
+      {owner ? <Approvals awaiting={awaiting} lastResult={lastResult} /> : null}
 
       <h2 className="mt-4 text-lg font-semibold text-slate-900">Members</h2>
       <ul className="mt-2 space-y-3" data-testid="members">

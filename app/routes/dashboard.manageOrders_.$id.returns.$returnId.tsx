@@ -16,6 +16,7 @@ import { returnDecisionSchema } from "~/forms/return-forms";
 import { refuseMalformedList } from "~/forms/list-fields";
 import { redirectWithSuccess } from "~/services/toast.server";
 import { formatCents } from "~/format";
+import { lineNotInReturn, RETURN_CONDITION_WORDS, RETURN_CONDITIONS, type ReturnCondition } from "~/domain/returns";
 
 const NOT_FOUND = "There is no such return on that order.";
 
@@ -37,15 +38,19 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const entry = order?.returns.find((candidate) => candidate.id === params.returnId);
   if (!order || !entry) throw new Response(NOT_FOUND, { status: 404 });
   const formData = await readForm(request);
-  refuseMalformedList(formData, "lines", ["quantity"]);
+  refuseMalformedList(formData, "lines", ["quantity", "condition"]);
   const intent = String(formData.get("intent") ?? "approve");
   const submission = parseForm(formData, { schema: returnDecisionSchema(intent) });
+  // A row beyond the return's lines has no field on the page to show its error: say so above the form.
+  const beyond = rowsBeyond(formData, entry.lines.length);
+  if (intent === "receive" && beyond)
+    return data({ intent, result: submission.reply({ formErrors: [beyond] }) }, { status: 422 });
   if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400 });
   const options = { actor: { id: admin.id, email: admin.email }, context };
   const value = submission.value;
   const outcome =
     value.intent === "receive"
-      ? await receiveReturnedParts(order.id, entry.id, { lines: value.lines, condition: value.condition }, options)
+      ? await receiveReturnedParts(order.id, entry.id, { lines: value.lines }, options)
       : await decideOnReturn(
           order.id,
           entry.id,
@@ -65,14 +70,29 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       ? `Return ${done.number} approved; the customer is emailed how to send the parts`
       : done.status === "declined"
         ? `Return declined; the customer is emailed why`
-        : done.condition === "restock"
-          ? `Return ${done.number} received: the parts are back in stock`
-          : `Return ${done.number} received: the parts are scrapped`;
+        : `Return ${done.number} received: ${receivedWords(done)}`;
   const note = "creditNote" in outcome ? outcome.creditNote : null;
   return redirectWithSuccess(
     `/dashboard/manageOrders/${order.id}#${note ? "credit-notes" : "returns"}`,
     note ? `${message}; credit note ${note.number} of ${formatCents(note.totalCents)} is issued` : message,
   );
+}
+
+/** The highest row a receipt posts beyond the return's `count` lines, as the refusal says it; else null. */
+function rowsBeyond(formData: FormData, count: number) {
+  const rows = [...formData.keys()].map((name) => Number(/^lines\[(\d+)\]/.exec(name)?.[1] ?? -1));
+  const last = Math.max(-1, ...rows);
+  if (last < count) return null;
+  return lineNotInReturn(count, last + 1);
+}
+
+/** What became of the units, for the toast: "the parts are back in stock", or per condition when they differ. */
+function receivedWords(entry: { condition: ReturnCondition | null; lines: { condition: ReturnCondition | null }[] }) {
+  if (entry.condition === "restock") return "the parts are back in stock";
+  if (entry.condition === "scrap") return "the parts are scrapped";
+  if (entry.condition === "inspect") return "the parts are held for inspection, not on sale";
+  const each = RETURN_CONDITIONS.filter((condition) => entry.lines.some((line) => line.condition === condition));
+  return `each line as recorded (${each.map((condition) => RETURN_CONDITION_WORDS[condition].toLowerCase()).join(", ")})`;
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });

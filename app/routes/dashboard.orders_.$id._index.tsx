@@ -1,5 +1,12 @@
-import { type HeadersFunction, type LoaderFunctionArgs, type MetaFunction, data } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import type { SubmissionResult } from "@conform-to/react";
+import {
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  data,
+} from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { cancelOrderPath } from "~/components/cancel-order-form";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SubmitButton, useIsPending } from "~/components/forms";
@@ -17,6 +24,11 @@ import { returnableUnits } from "~/orders/model/returns.server";
 import { documentsOf } from "~/orders/documents.server";
 import { approversOf } from "~/services/spending-limit.server";
 import { can } from "~/services/companies.server";
+import { ApprovalNotice } from "~/components/order-approval";
+import { approveCompanyOrder } from "~/orders/approvals.server";
+import { approveSchema } from "~/forms/company-forms";
+import { parseForm, readForm } from "~/services/form.server";
+import { redirectWithSuccess } from "~/services/toast.server";
 
 const NOT_FOUND = "We could not find that order in your account.";
 
@@ -39,11 +51,26 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       mayOrder: can(user, "order"),
       mayAskPayout: can(user, "finance"),
       mayReturn: returnableUnits(order).some((units) => units > 0),
-      timeline: orderTimeline(order, "customer"),
+      // The owners decide here as on the company page.
+      mayDecide: order.state === "approval" && can(user, "manage"),
+      timeline: orderTimeline(order, order.userId === user.id ? "customer" : "colleague"),
       documents: documentsOf(order, "customer"),
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
+}
+
+/** An owner approves the order from its page (declining has its confirmation: ./decline). */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const user = await requireCustomerOrSignOutHome(request);
+  const order = await getOwnOrder(params.id ?? "", user);
+  if (!order) throw new Response(NOT_FOUND, { status: 404 });
+  const submission = parseForm(await readForm(request), { schema: approveSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  if (submission.value.order !== order.id) return data(submission.reply({ formErrors: [NOT_FOUND] }), { status: 404 });
+  const approved = await approveCompanyOrder(user, order.id, submission.value.note ?? null, { context });
+  if (!approved.ok) return data(submission.reply({ formErrors: [approved.message] }), { status: approved.status });
+  return redirectWithSuccess(`/dashboard/orders/${order.id}`, `${approved.order.number} approved`);
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
@@ -51,7 +78,9 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const linkClass = "font-medium text-brand-700 underline hover:text-brand-800";
 
 export default function OrderPage() {
-  const { order, approval, mayOrder, mayAskPayout, mayReturn, timeline, documents } = useLoaderData<typeof loader>();
+  const { order, approval, mayOrder, mayAskPayout, mayReturn, mayDecide, timeline, documents } =
+    useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>() as SubmissionResult<string[]> | undefined;
   const isPending = useIsPending({ formAction: "/dashboard/cart" });
   return (
     <div className="mx-auto max-w-4xl px-4 py-8">
@@ -76,7 +105,13 @@ export default function OrderPage() {
         ) : null}
       </p>
       <OrderCancelledNotice order={order} mayAskPayout={mayAskPayout} />
-      <ApprovalNotice approval={approval} totalCents={order.totalCents} orderId={order.id} />
+      <ApprovalNotice
+        approval={approval}
+        order={{ id: order.id, number: order.number, placedBy: order.userName, mayDecide }}
+        totalCents={order.totalCents}
+        withdrawPath={cancelOrderPath(order.id)}
+        lastResult={lastResult}
+      />
       <PaymentSummary order={order} />
       <OrderDetails order={order} timeline={timeline} documents={documents} />
       <OrderReturns returns={order.returns} viewer="customer" orderId={order.id} mayAsk={mayReturn} />
@@ -110,46 +145,6 @@ export default function OrderPage() {
           </Form>
         ) : null}
       </div>
-    </div>
-  );
-}
-
-/** Why an order waited for approval, who decides (or decided), and the buyer's way to withdraw it. */
-function ApprovalNotice({
-  approval,
-  totalCents,
-  orderId,
-}: {
-  approval: ReturnType<typeof useLoaderData<typeof loader>>["approval"];
-  totalCents: number;
-  orderId: string;
-}) {
-  if (!approval) return null;
-  // Said to the buyer who placed it as theirs; to a colleague as the buyer's.
-  const whose = approval.mayWithdraw ? "your" : "the buyer's";
-  const over = `Its total of ${formatCents(totalCents)} is over ${whose} limit of ${formatCents(approval.limitCents ?? 0)} per order`;
-  if (approval.outcome) {
-    return (
-      <p className="mt-3 rounded border border-slate-200 bg-slate-50 p-3 text-slate-800" data-testid="approval-reason">
-        {over}: {approval.outcome === "approved" ? "approved" : "declined"} by {approval.decidedByName}
-        {approval.note ? ` (“${approval.note}”)` : ""}.
-      </p>
-    );
-  }
-  if (!approval.approvers) return null;
-  return (
-    <div
-      className="mt-3 rounded border-l-4 border-amber-600 bg-amber-50 p-3 text-amber-900"
-      data-testid="approval-reason"
-    >
-      <p>
-        {over}, so it needs approval by <strong>{approval.approvers}</strong>. Nothing is due until it is approved.
-      </p>
-      {approval.mayWithdraw ? (
-        <Link to={cancelOrderPath(orderId)} className={`${linkClass} mt-1 inline-flex min-h-11 items-center`}>
-          Withdraw the order
-        </Link>
-      ) : null}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { Browser } from "@playwright/test";
 import mongoose from "mongoose";
+import { formatRmaNumber } from "~/domain/returns";
 import { insertAuditEntry } from "~/models/audit.server";
 import { createInvitation } from "~/models/invitation.server";
 import { createUser, sessionCookieValue } from "../setup/factories";
@@ -93,7 +94,17 @@ async function demoData() {
     invitedBy: ownerId,
     ttlMs: 60 * 60 * 1000,
   });
+  // The demo's received return on Casey's order: its RMA document.
+  const returned = await db
+    .collection("orders")
+    .findOne({ userEmail: casey, "returns.status": "received" }, { projection: { returns: 1 } });
+  const rmaNumber = (returned?.returns as { status: string; number?: number }[] | undefined)?.find(
+    (entry) => entry.status === "received",
+  )?.number;
+  if (!returned || !rmaNumber) throw new Error("The demo has no received return on Casey's order");
   return walkData("The accessibility walk", {
+    rmaOrderId: String(returned._id),
+    rmaNumber: formatRmaNumber(rmaNumber),
     ownerId,
     customerId: await userId(casey),
     companyId: String(owner!.companyId),

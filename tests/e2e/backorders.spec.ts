@@ -1,6 +1,7 @@
 import { Part } from "~/models/part.server";
 import { Order } from "~/orders/model/schema.server";
 import { recordPayment } from "~/orders/service.server";
+import { sessionCookieValue } from "../setup/factories";
 import { fillDeliveryAddress } from "./delivery-address";
 import { expect, test } from "./fixtures";
 
@@ -10,6 +11,7 @@ test("a customer orders beyond the shelf; staff ship what is there, restock, and
   createPart,
   checkA11y,
   javaScriptEnabled,
+  baseURL,
 }) => {
   test.slow(); // a long journey on a small shared machine
   const customer = await login({ name: "Bo Backorder" });
@@ -88,4 +90,15 @@ test("a customer orders beyond the shelf; staff ship what is there, restock, and
   await expect(page.getByTestId("order-status")).toHaveText("Shipped");
   await expect(page.getByTestId("parcels").getByRole("listitem")).toHaveCount(2);
   expect((await Part.findById(part.id).lean())!).toMatchObject({ availableQuantity: 50, onHand: 50 });
+
+  // The customer opens the second parcel's packing slip from their order page: its 200 units.
+  const { value } = await sessionCookieValue(customer.id);
+  await page.context().addCookies([{ name: "__session", value, url: baseURL! }]);
+  await page.goto(`/dashboard/orders/${order._id}`);
+  await page.getByRole("link", { name: "Packing slip of parcel 2" }).click();
+  await expect(page.getByTestId("order-document").getByRole("heading", { level: 1 })).toHaveText("Packing slip");
+  const slip = page.getByTestId("packing-slip-lines");
+  await expect(slip.locator("caption")).toHaveText("Parts in parcel 2");
+  await expect(slip.getByRole("row", { name: part.name })).toContainText("200");
+  await expect(page.getByTestId("document-shipment")).toContainText("JD0002");
 });

@@ -23,6 +23,9 @@ export type ScreenData = {
   companyId: string;
   invitationToken: string;
   reviewId: string;
+  /** A numbered return (the demo's received one) and its order, for the RMA document. */
+  rmaOrderId: string;
+  rmaNumber: string;
   /** An order in each state; "unpaid" and "pending" (paid, nothing shipped) in both walks. */
   orders: Record<OrderState, string>;
 };
@@ -73,6 +76,12 @@ export const SCREENS: Screen[] = [
   { role: "customer", path: (d) => `/dashboard/payment/${d.orders.unpaid}/success` },
   { role: "customer", path: (d) => `/documents/${d.orders.unpaid}/pro-forma` },
   { role: "customer", path: (d) => `/documents/${d.orders.pending}/invoice` },
+  { role: "customer", path: (d) => `/documents/${d.rmaOrderId}/rma/${d.rmaNumber}`, only: "accessibility" },
+  {
+    role: "customer",
+    path: (d) => `/documents/${d.orders["part-shipped"]}/packing-slip?parcel=1`,
+    only: "accessibility",
+  },
   { role: "customer", path: "/dashboard/cart" },
   { role: "customer", path: "/dashboard/quick-order" },
   { role: "customer", path: "/dashboard/review" },
@@ -84,6 +93,7 @@ export const SCREENS: Screen[] = [
   { role: "owner", path: (d) => `/dashboard/orders/${d.orders["part-paid"]}` },
   { role: "owner", path: (d) => `/dashboard/orders/${d.orders["on-account"]}` },
   { role: "owner", path: (d) => `/dashboard/orders/${d.orders.approval}` },
+  { role: "owner", path: (d) => `/dashboard/orders/${d.orders.approval}/decline` },
   { role: "owner", path: "/dashboard/statement" },
   { role: "owner", path: (d) => `/documents/${d.orders.overdue}/invoice` },
   { role: "owner", path: "/dashboard/company" },
@@ -125,6 +135,7 @@ export const SCREENS: Screen[] = [
   { role: "admin", path: (d) => `/documents/${d.orders.unpaid}/pro-forma`, only: "phone" },
   { role: "admin", path: (d) => `/documents/${d.orders.pending}/invoice`, only: "phone" },
   { role: "admin", path: (d) => `/documents/${d.orders.pending}/packing-slip` },
+  { role: "admin", path: (d) => `/documents/${d.orders["part-shipped"]}/packing-slip`, only: "accessibility" },
   { role: "admin", path: "/dashboard/priceGroups", only: "accessibility" },
   { role: "admin", path: "/dashboard/exchangeRates" },
   { role: "admin", path: "/dashboard/reviews" },
@@ -160,7 +171,16 @@ export function screenPath(screen: Screen, data: ScreenData) {
 
 type Made = Partial<Omit<ScreenData, "orders">> & { orders: Partial<ScreenData["orders"]> };
 
-const RECORDS: readonly string[] = ["partId", "customerId", "ownerId", "companyId", "invitationToken", "reviewId"];
+const RECORDS: readonly string[] = [
+  "partId",
+  "customerId",
+  "ownerId",
+  "companyId",
+  "invitationToken",
+  "reviewId",
+  "rmaOrderId",
+  "rmaNumber",
+];
 
 /**
  * The records a walk made, as ScreenData: a screen that names one the walk did not make fails,

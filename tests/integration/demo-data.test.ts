@@ -15,6 +15,8 @@ import { User, getUserByEmail } from "~/models/user.server";
 import { ensureDemoData } from "~/demo/data.server";
 import { DEMO_PUBLIC_BUYER } from "~/demo/public-buyer.server";
 import { getCompany } from "~/models/company.server";
+import { Audit } from "~/models/audit.server";
+import { orderTimeline } from "~/domain/order-timeline";
 
 let logins: Awaited<ReturnType<typeof ensureDemoData>>;
 beforeAll(async () => {
@@ -49,6 +51,14 @@ describe("the demo data", () => {
     expect(awaiting).toHaveLength(1);
     expect(awaiting[0]).toMatchObject({ userEmail: "buyer@partsworks.test", state: "approval" });
     expect(awaiting[0].totalCents).toBeGreaterThan(150_000);
+    // And one the owner approved through the approval service: invoiced on account, with its record.
+    const approved = await Order.findOne({ userEmail: "buyer@partsworks.test", "approval.outcome": "approved" }).lean();
+    expect(approved).toMatchObject({ status: "account", approval: { decidedByName: owner!.name } });
+    expect(approved?.invoiceNumber).toBeTruthy();
+    expect(orderTimeline(toOrderView(approved!), "colleague").map((event) => event.label)).toContain(
+      `Approved by ${owner!.name}: “Fine for the spring service run”`,
+    );
+    expect(await Audit.exists({ action: "order.approve", targetId: String(approved!._id) })).toBeTruthy();
     // The logins printed at start name each member's part.
     expect(logins.map((login) => [login.email, login.role])).toEqual(
       expect.arrayContaining([
@@ -59,9 +69,9 @@ describe("the demo data", () => {
     // The held order's stock adds up, and a second run adds nothing.
     expect((await checkStock({ settleMs: 0 })).problems).toEqual([]);
     await ensureDemoData();
-    expect(await Order.countDocuments({ userEmail: "buyer@partsworks.test" })).toBe(1);
+    expect(await Order.countDocuments({ userEmail: "buyer@partsworks.test" })).toBe(2);
   });
-  test("shows a return in each step on Casey's shipped order, the received one credited, Shop Today's two to act on, the stock adding up", async () => {
+  test("shows a return in each step on Casey's shipped order, the received one in two conditions and credited, Shop Today's two to act on, the stock adding up", async () => {
     const withReturns = await Order.find({
       userEmail: "customer@partsworks.test",
       "returns.0": { $exists: true },
@@ -86,8 +96,13 @@ describe("the demo data", () => {
         number: expect.stringMatching(/^CN-\d{6}$/),
         reason: "return",
         returnId: received.id,
-        lines: [expect.objectContaining({ quantity: 4 })],
+        lines: [expect.objectContaining({ quantity: 4 }), expect.objectContaining({ quantity: 2 })],
       }),
+    ]);
+    // Received in two conditions: the filters back to stock, the cracked discs scrapped.
+    expect(received.lines.map((line) => [line.partNumber, line.receivedQuantity, line.condition])).toEqual([
+      ["PW-1003", 4, "restock"],
+      ["PW-1002", 2, "scrap"],
     ]);
     expect(order.creditNotes[0].totalCents).toBeGreaterThan(0);
     expect((await checkStock({ settleMs: 0 })).problems).toEqual([]);

@@ -12,7 +12,7 @@ import { toEuroCents } from "~/domain/exchange-rates";
 import { Audit } from "~/models/audit.server";
 import { ExchangeRate } from "~/models/exchange-rate.server";
 import { orderDocumentFor } from "~/orders/documents.server";
-import { ciiOf, eInvoiceOf } from "~/orders/e-invoice.server";
+import { ciiOf, eInvoiceOf, ublOf } from "~/orders/e-invoice.server";
 import { issueCreditNote } from "~/orders/model/credit-notes.server";
 import { Order } from "~/orders/model/schema.server";
 import { action, loader } from "~/routes/dashboard.exchangeRates";
@@ -297,6 +297,16 @@ describe("exchange rates", () => {
     if (!us.ok) throw new Error("The invoice should be there");
     expect(us.data.vatInSellerCurrency).toBeNull();
     expect(JSON.stringify(eInvoiceOf({ data: us.data }))).not.toContain("TaxCurrencyCode");
+
+    // Sold in euros: the invoice is in euros (BT-5), and its VAT needs no second statement in euros.
+    const inEuros = await invoiced("Elif Euro", "2026-11-24T15:00:00Z", { ...euVat, currency: "EUR" });
+    const euroInvoice = await orderDocumentFor(staff, inEuros, "invoice");
+    if (!euroInvoice.ok) throw new Error("The invoice should be there");
+    expect(euroInvoice.data.vatInSellerCurrency).toBeNull();
+    const eurXml = await ublOf({ data: euroInvoice.data });
+    expect(eurXml).toContain("<cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode>");
+    expect(eurXml).not.toContain("TaxCurrencyCode");
+    expect(eurXml).not.toContain('currencyID="USD"');
 
     // Invoiced before any rate is kept: the page says what is missing; no PDF, no UBL until staff add it.
     const early = await invoiced("Eva Early", "2026-01-05T10:00:00Z", euVat);

@@ -6,6 +6,8 @@
  * line here; a new screen without one fails the last test.
  */
 import { formatCreditNoteNumber } from "~/domain/credit-notes";
+import { formatRmaNumber } from "~/domain/returns";
+import { renderRmaHtml, rmaDocumentFor } from "~/orders/rma-document.server";
 import { readFileSync } from "node:fs";
 import mongoose from "mongoose";
 import { beforeAll, describe, expect, test } from "vitest";
@@ -69,7 +71,7 @@ async function pagesToCheck(): Promise<Page[]> {
     .toArray();
   const withReturns = await db()
     .collection("orders")
-    .find({ "returns.0": { $exists: true } }, { projection: { returns: 1 } })
+    .find({ "returns.0": { $exists: true } }, { projection: { returns: 1, userId: 1 } })
     .limit(3)
     .toArray();
   const withCreditNotes = await db()
@@ -78,6 +80,10 @@ async function pagesToCheck(): Promise<Page[]> {
     .limit(3)
     .toArray();
   if (!withCreditNotes.length) throw new Error("the demo data has no credit note");
+  const withParcel = await db()
+    .collection("orders")
+    .findOne({ "shipments.0": { $exists: true } }, { projection: { userId: 1 }, sort: { _id: 1 } });
+  if (!withParcel) throw new Error("the demo data has no parcel");
   // Unpaid card orders: a customer can pay or cancel those still holding their stock.
   // Read on their own: the newest orders may all be other tests' by now, and a test that runs the
   // stock sweep at a later hour expires the demo's; then the demo's customer places one now.
@@ -104,6 +110,10 @@ async function pagesToCheck(): Promise<Page[]> {
     unpaidOrders = await unpaidCard();
   }
   const unpaid = unpaidOrders[0];
+  // The demo's order awaiting approval (or, once a test decided or expired it, one that waited).
+  const awaiting =
+    (await db().collection("orders").findOne({ status: "approval", companyId: company?._id })) ??
+    (await db().collection("orders").findOne({ approvalRequired: true, companyId: company?._id }));
   if (!part || !review || !company || !unpaid)
     throw new Error("the demo data is missing a part, review, company or unpaid order");
 
@@ -203,6 +213,20 @@ async function pagesToCheck(): Promise<Page[]> {
       })),
     ]),
     { route: "dashboard.manageOrders_.$id.remove", url: `/dashboard/manageOrders/${idOf(unpaid)}/remove`, as: admin },
+    // The order awaiting approval as its company's owner: Approve and Decline, and Decline's confirmation.
+    ...(awaiting
+      ? [
+          { route: "dashboard.orders_.$id._index", url: `/dashboard/orders/${idOf(awaiting)}`, as: owner },
+          { route: "dashboard.orders_.$id.decline", url: `/dashboard/orders/${idOf(awaiting)}/decline`, as: owner },
+        ]
+      : []),
+    // A parcel's packing slip as its customer reads it; the whole order's (what is left) as staff.
+    {
+      route: "documents.$id.$kind",
+      url: `/documents/${idOf(withParcel)}/packing-slip?parcel=1`,
+      as: String(withParcel.userId),
+    },
+    { route: "documents.$id.$kind", url: `/documents/${idOf(withParcel)}/packing-slip`, as: admin },
     // Returns: the request form of each shipped order, and staff's page of each return the demo holds.
     ...shipped.map((order) => ({
       route: "dashboard.orders_.$id.return",
@@ -223,6 +247,16 @@ async function pagesToCheck(): Promise<Page[]> {
         url: `/dashboard/manageOrders/${idOf(order)}/returns/${String(item._id)}`,
         as: admin,
       })),
+    ),
+    // The RMA document of each numbered return (approved, received), as its customer reads it.
+    ...withReturns.flatMap((order) =>
+      ((order.returns ?? []) as { number?: number }[])
+        .filter((item) => item.number)
+        .map((item) => ({
+          route: "documents.$id.rma.$number",
+          url: `/documents/${idOf(order)}/rma/${formatRmaNumber(item.number!)}`,
+          as: String(order.userId),
+        })),
     ),
     // Staff.
     ...[
@@ -340,6 +374,13 @@ describe("every page a visitor, a customer, a company's members and staff open",
         return { name: `PDF of ${one.page.url}`, html: renderDocumentHtml(data) };
       }),
     );
+    const rmas = fetched.filter((one) => one.page.route === "documents.$id.rma.$number" && one.status === 200);
+    for (const one of rmas) {
+      const [, , id, , number] = new URL(one.page.url, BASE).pathname.split("/");
+      const rma = await rmaDocumentFor({ id: admin, role: "admin", companyId: null }, id, number);
+      rendered.push({ name: `PDF of ${one.page.url}`, html: renderRmaHtml(rma!) });
+    }
+    expect(rmas.length).toBeGreaterThan(0);
     expect(rendered.length).toBeGreaterThan(5);
     expect(rendered.flatMap((doc) => byteProblems(Buffer.from(doc.html, "utf8")))).toEqual([]);
     const results = await checkHtml(rendered);

@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, test } from "vitest";
 import { formatInvoiceNumber } from "~/orders/model/invoice.server";
 import { Order } from "~/orders/model/schema.server";
+import { recordShipment } from "~/orders/model/shipments.server";
 import { loader as documentLoader } from "~/routes/documents.$id.$kind";
 import { loader as pdfLoader } from "~/routes/documents.$id.$kind_.pdf";
 import { closePdfBrowser } from "~/services/pdf.server";
@@ -153,6 +154,75 @@ describe("documents of an order", () => {
     // A cancelled order has no document.
     const cancelled = await createOrder({ user: owner, status: "cancelled" });
     expect((await fetchPage(`/documents/${cancelled.id}/pro-forma`, ownCookie)).status).toBe(404);
+  });
+
+  test("a parcel's packing slip lists that parcel, the whole order's what is left; named apart; the customer opens their parcel's", async () => {
+    const { user: customer, cookie } = await signedIn();
+    const caliper = { ...(await createPart({ name: "Brake Caliper Bracket" })), partNumber: "BC-2201" };
+    const radiator = { ...(await createPart({ name: "Radiator Core" })), partNumber: "RC-7710" };
+    const order = await createOrder({
+      user: customer,
+      status: "paid",
+      lines: [
+        { part: caliper, quantity: 250 },
+        { part: radiator, quantity: 100 },
+      ],
+    });
+    await Order.updateOne({ _id: order.id }, { $set: { "lines.0.backorderedQuantity": 50 } });
+    const shipped = await recordShipment(order.id, {
+      carrier: "ups",
+      trackingNumber: "1Z999AA1",
+      note: "Two boxes strapped together",
+      lines: [
+        { lineIndex: 0, quantity: 100 },
+        { lineIndex: 1, quantity: 100 },
+      ],
+    });
+    expect(shipped.outcome).toBe("shipped");
+    const { cookie: admin } = await signedIn("admin");
+
+    // The customer follows the parcel's link from their order page.
+    const orderPage = await (await fetchPage(`/dashboard/orders/${order.id}`, cookie)).text();
+    expect(orderPage).toContain(`href="/documents/${order.id}/packing-slip?parcel=1"`);
+    const parcel = await fetchPage(`/documents/${order.id}/packing-slip?parcel=1`, cookie);
+    expect(parcel.status).toBe(200);
+    const parcelPage = await pageText(parcel);
+    expect(parcelPage).toContain("Parts in parcel 1");
+    expect(parcelPage).toContain("BC-2201 Brake Caliper Bracket 100 ");
+    expect(parcelPage).toContain("RC-7710 Radiator Core 100 ");
+    expect(parcelPage).toContain("Total quantity 200 ");
+    expect(parcelPage).toContain("Note: Two boxes strapped together");
+    expect(parcelPage).not.toMatch(/\$\s?\d/);
+
+    // The whole order's slip (staff's) lists what is left: 150 calipers, 50 of them on backorder.
+    const whole = await pageText(await fetchPage(`/documents/${order.id}/packing-slip`, admin));
+    expect(whole).toContain("Parts still to ship");
+    expect(whole).toContain("BC-2201 Brake Caliper Bracket 150 50 ");
+    expect(whole).not.toContain("RC-7710");
+    expect(whole).toContain("Total quantity 150 50 ");
+
+    const pdfName = async (path: string, who: string) => {
+      const response = await fetchPage(path, who);
+      await response.arrayBuffer();
+      expect(response.status, path).toBe(200);
+      return response.headers.get("content-disposition");
+    };
+    expect(await pdfName(`/documents/${order.id}/packing-slip/pdf?parcel=1`, cookie)).toBe(
+      `attachment; filename="packing-slip-${order.number}-parcel-1.pdf"`,
+    );
+    expect(await pdfName(`/documents/${order.id}/packing-slip/pdf`, admin)).toBe(
+      `attachment; filename="packing-slip-${order.number}.pdf"`,
+    );
+
+    // Another customer, or a parcel the order does not have, is the same 404; the whole slip is staff's.
+    const { cookie: stranger } = await signedIn();
+    for (const path of ["packing-slip?parcel=1", "packing-slip/pdf?parcel=1"]) {
+      const refused = await fetchPage(`/documents/${order.id}/${path}`, stranger);
+      expect(refused.status, path).toBe(404);
+      expect(await refused.text()).not.toContain("Radiator Core");
+    }
+    expect((await fetchPage(`/documents/${order.id}/packing-slip?parcel=2`, cookie)).status).toBe(404);
+    expect((await fetchPage(`/documents/${order.id}/packing-slip`, cookie)).status).toBe(404);
   });
 
   test("the PDF is a real PDF, named after the invoice number, printed on the server", async () => {

@@ -201,6 +201,7 @@ describe("order workflows: a failure after each step", () => {
     expect(APPROVE_STEPS).toEqual([
       "check-credit",
       "approve-order",
+      "audit-approve",
       "number-invoice",
       "post-to-ledger",
       "raise-placed-event",
@@ -220,15 +221,21 @@ describe("order workflows: a failure after each step", () => {
   });
 
   test("declining: the order is cancelled, its stock back once, and the buyer told, also when a step after the decline failed", async () => {
-    expect(DECLINE_STEPS).toEqual(["decline-order", "raise-cancelled-event", "allocate-stock", "tell-buyer"]);
+    expect(DECLINE_STEPS).toEqual([
+      "decline-order",
+      "audit-decline",
+      "raise-cancelled-event",
+      "allocate-stock",
+      "tell-buyer",
+    ]);
     const done = await failEveryStep(DECLINE_STEPS, "decline-order", async () => {
       const { owner, orderId, partIds } = await waitingOrder("card");
       return { orderId, partIds, run: (seam) => declineCompanyOrder(owner, orderId, "Too many", seam) };
     });
     expect(done.order).toMatchObject({ status: "cancelled", approval: "declined", stockPending: null });
     expect(done.parts).toEqual([{ available: 400, onHand: 400, holds: 0 }]);
-    // The owners were asked, the buyer hears the decline (it says the order is cancelled).
-    expect(done.mail).toEqual(["approval-decided:ORDER", "approval:ORDER:ID"]);
+    // The owners were asked, the buyer told it was submitted, then of the decline (it says the order is cancelled).
+    expect(done.mail).toEqual(["approval-decided:ORDER", "approval-submitted:ORDER", "approval:ORDER:ID"]);
   });
 
   test("cancelling a card-paid order: cancelled, stock back, one credit note, its refund sent once and succeeded", async () => {

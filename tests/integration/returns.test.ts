@@ -22,6 +22,7 @@ import { action as staffReturnAction } from "~/routes/dashboard.manageOrders_.$i
 import { orderTimeline } from "~/domain/order-timeline";
 import { eventBody } from "~/orders/webhook-events.server";
 import { loader as shopTodayLoader } from "~/routes/dashboard.admin";
+import { loader as rmaLoader } from "~/routes/documents.$id.rma.$number";
 import { createPart, createUser, sessionCookieHeader } from "../setup/factories";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { DETROIT } from "../fixtures/addresses";
@@ -141,12 +142,18 @@ describe("returns", () => {
     expect(again.status).toBe(409);
 
     // Receiving more than approved is refused at the line.
-    const tooMany = await staffPost({ intent: "receive", "lines[0].quantity": "31", condition: "restock" });
+    const tooMany = await staffPost({
+      intent: "receive",
+      "lines[0].quantity": "31",
+      "lines[0].condition": "restock",
+    });
     expect(tooMany.status).toBe(422);
     expect((await tooMany.json()).result.error["lines[0].quantity"][0]).toMatch(/At most 30 units/);
 
     const onHand = (await partDoc(part.id)).onHand!;
-    expect((await staffPost({ intent: "receive", "lines[0].quantity": "30", condition: "restock" })).status).toBe(302);
+    expect(
+      (await staffPost({ intent: "receive", "lines[0].quantity": "30", "lines[0].condition": "restock" })).status,
+    ).toBe(302);
     current = (await getOrderById(order.id))!;
     expect(current.returns[0]).toMatchObject({ status: "received", condition: "restock" });
     expect(current.returns[0].lines[0].receivedQuantity).toBe(30);
@@ -159,7 +166,9 @@ describe("returns", () => {
 
     expect(await shopToday()).toBeNull();
     // Received twice: refused, and the stock rose once.
-    expect((await staffPost({ intent: "receive", "lines[0].quantity": "30", condition: "restock" })).status).toBe(409);
+    expect(
+      (await staffPost({ intent: "receive", "lines[0].quantity": "30", "lines[0].condition": "restock" })).status,
+    ).toBe(409);
     expect((await partDoc(part.id)).onHand).toBe(onHand + 30);
 
     // Every step on the timeline, the audit log, mail and the order's pending events all written.
@@ -173,6 +182,9 @@ describe("returns", () => {
     expect(mail.map((m) => String(m._id).split(":").pop()).sort()).toEqual(["approved", "received", "requested"]);
     const approvedMail = mail.find((m) => String(m._id).endsWith(":approved"))!;
     expect(JSON.stringify(approvedMail)).toContain(current.returns[0].number!);
+    // Where to send the parts, in full, and the label to print.
+    expect(JSON.stringify(approvedMail)).toContain("Detroit, MI 48209");
+    expect(JSON.stringify(approvedMail)).toContain(`/documents/${order.id}/rma/${current.returns[0].number}`);
     expect((await Order.findById(order.id).lean())!.eventsPending ?? []).not.toContain("return");
     // The webhook of the step names it, with the return in its data.
     const body = JSON.parse(eventBody({ type: "returnUpdated", order: current, returnId: entry.id }));
@@ -182,6 +194,137 @@ describe("returns", () => {
       condition: "restock",
       number: current.returns[0].number,
     });
+  });
+
+  test("each line is received in its own condition: good back on sale, damaged not; the default follows the reason; what came back is credited", async () => {
+    const [good, cracked] = await Promise.all(
+      [1, 2].map(() => createPart({ availableQuantity: 1000, minOrderQuantity: 100 })),
+    );
+    const user = await createUser();
+    const placed = await placeOrder({
+      lines: [
+        { partId: good.id, quantity: 100 },
+        { partId: cracked.id, quantity: 100 },
+      ],
+      ...delivery,
+      user,
+    });
+    if (!placed.ok) throw new Error("not placed");
+    const { order } = placed;
+    await recordPayment(
+      order.id,
+      { amountCents: order.totalCents, method: "bank-transfer", receivedOn: new Date(), reference: "TWO" },
+      staff,
+    );
+    const sent = await shipOrder(
+      order.id,
+      {
+        carrier: "ups",
+        trackingNumber: "1Z2",
+        lines: [
+          { lineIndex: 0, quantity: 100 },
+          { lineIndex: 1, quantity: 100 },
+        ],
+      },
+      { ...staff, current: await getOrderById(order.id) },
+    );
+    if (!sent.ok) throw new Error(sent.message);
+    const approvedReturn = async (reason: "damaged" | "wrong-part-ordered", units: [number, number]) => {
+      const asked = await askForReturn(
+        order.id,
+        {
+          lines: units.map((quantity, lineIndex) => ({ lineIndex, quantity })),
+          reason,
+          note: "",
+          requestedBy: user.id,
+          requestedByName: user.name,
+        },
+        { actor: { id: user.id, email: user.email } },
+      );
+      if (!asked.ok) throw new Error(asked.message);
+      await decideOnReturn(order.id, asked.entry.id, { approve: true }, staff);
+      return asked.entry.id;
+    };
+    const stockOf = async () =>
+      Promise.all([good, cracked].map(async (part) => (await partDoc(part.id)).availableQuantity));
+    const before = await stockOf();
+
+    // Staff's form: one condition per line of the return.
+    const returnId = await approvedReturn("damaged", [10, 6]);
+    const admin = await createUser({ role: "admin" });
+    const cookie = await sessionCookieHeader(admin.id);
+    const staffPath = `/dashboard/manageOrders/${order.id}/returns/${returnId}`;
+    const staffPost = (fields: Record<string, string>) =>
+      settle(staffReturnAction(actionArgs(postRequest(staffPath, fields, { cookie }), { id: order.id, returnId })));
+    const both = {
+      intent: "receive",
+      "lines[0].quantity": "10",
+      "lines[0].condition": "restock",
+      "lines[1].quantity": "6",
+      "lines[1].condition": "scrap",
+    };
+    // Bad input: a line the return does not have, an unknown condition; refused with a message, nothing written.
+    const beyond = await staffPost({ ...both, "lines[2].quantity": "1", "lines[2].condition": "scrap" });
+    expect(beyond.status).toBe(422);
+    expect((await beyond.json()).result.error[""]).toEqual([
+      "This return has 2 lines: line 3 is not in it. Reload the page and record what came back again.",
+    ]);
+    const unknown = await staffPost({ ...both, "lines[1].condition": "as-new" });
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).result.error["lines[1].condition"]).toEqual([
+      "Choose good (back to stock), inspect or scrapped",
+    ]);
+    expect((await Order.findById(order.id).lean())!.returns![0].status).toBe("approved");
+    expect(await stockOf()).toEqual(before);
+
+    expect((await staffPost(both)).status).toBe(302);
+    let current = (await getOrderById(order.id))!;
+    expect(current.returns[0].lines.map((line) => [line.receivedQuantity, line.condition])).toEqual([
+      [10, "restock"],
+      [6, "scrap"],
+    ]);
+    // The good line is back on sale, the damaged one is not; both are credited.
+    expect(await stockOf()).toEqual([before[0] + 10, before[1]]);
+    expect(current.creditNotes.at(-1)!.lines.map((line) => line.quantity)).toEqual([10, 6]);
+    // Its RMA document: for the order's customer and staff; anyone else gets a 404.
+    const rma = current.returns[0].number!;
+    const rmaPage = async (who: string) =>
+      settle(
+        rmaLoader(
+          loaderArgs(getRequest(`/documents/${order.id}/rma/${rma}`, { cookie: who }), { id: order.id, number: rma }),
+        ),
+      );
+    const shown = await rmaPage(await sessionCookieHeader(user.id));
+    expect(shown.status).toBe(200);
+    expect((await shown.json()).rma).toMatchObject({
+      number: rma,
+      returnsAddress: expect.arrayContaining(["200 Industrial Way", "Dock 4", "Detroit, MI 48209"]),
+      lines: [
+        { quantity: 10, receivedQuantity: 10, condition: "restock" },
+        { quantity: 6, receivedQuantity: 6, condition: "scrap" },
+      ].map((line) => expect.objectContaining(line)),
+    });
+    expect((await rmaPage(cookie)).status).toBe(200);
+    expect((await rmaPage(await sessionCookieHeader((await createUser()).id))).status).toBe(404);
+    const mine = [good.id, cracked.id];
+    expect((await checkStock({ settleMs: 0 })).problems.filter((p) => mine.includes(p.partId))).toEqual([]);
+
+    // No condition given: each line takes the one its reason starts at (damaged: inspect; wrong part ordered: good).
+    const damaged = await approvedReturn("damaged", [5, 5]);
+    const ordered = await approvedReturn("wrong-part-ordered", [3, 3]);
+    for (const [id, units] of [
+      [damaged, 5],
+      [ordered, 3],
+    ] as const)
+      expect(
+        (await receiveReturnedParts(order.id, id, { lines: [{ quantity: units }, { quantity: units }] }, staff)).ok,
+      ).toBe(true);
+    current = (await getOrderById(order.id))!;
+    expect(current.returns.slice(1).map((entry) => entry.lines.map((line) => line.condition))).toEqual([
+      ["inspect", "inspect"],
+      ["restock", "restock"],
+    ]);
+    expect(await stockOf()).toEqual([before[0] + 10 + 3, before[1] + 3]);
   });
 
   test("two returns of the same line at once: one wins, the other is told; units never exceed what shipped", async () => {
@@ -266,6 +409,8 @@ describe("returns", () => {
       { timestamps: false },
     );
     expect((await problems()).map((p) => p.kind)).toEqual(["return-not-restocked"]);
+    // Received before lines had their own condition: the return's one applies to every line.
+    expect((await getOrderById(order.id))!.returns[0].lines[0].condition).toBe("restock");
     const onHand = (await partDoc(part.id)).onHand!;
     expect(await settleLeftReturns({ graceMs: 1000 })).toEqual([part.id]);
     expect(await settleLeftReturns({ graceMs: 1000 })).toEqual([]);

@@ -123,6 +123,9 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
     ],
   },
   "dashboard.orders_.$id.cancel": { customer: ({ orderId }) => [`/dashboard/orders/${orderId}/cancel`] },
+  "dashboard.orders_.$id.decline": {
+    customer: ({ otherOrderId }) => [{ path: `/dashboard/orders/${otherOrderId}/decline`, status: 404 }],
+  },
   "dashboard.orders_.$id.return": { customer: ({ paidOrderId }) => [`/dashboard/orders/${paidOrderId}/return`] },
   "dashboard.payment.$id": {
     customer: ({ orderId }) => [
@@ -148,6 +151,10 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
       { path: `/documents/${paidOrderId}/packing-slip`, status: 404 },
     ],
   },
+  "documents.$id.rma.$number": {
+    customer: ({ otherOrderId }) => [{ path: `/documents/${otherOrderId}/rma/RMA-100001`, status: 404 }],
+  },
+  "documents.$id.rma.$number_.pdf": { notAPage: "the return label as PDF, checked as the page above" },
   "dashboard.apiKeys": { customer: () => ["/dashboard/apiKeys"] },
   "dashboard.webhooks": { customer: () => ["/dashboard/webhooks"] },
   "dashboard.priceGroups": { adminOnly: () => ["/dashboard/priceGroups"] },

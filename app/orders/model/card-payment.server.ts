@@ -70,7 +70,6 @@ export type MarkPaidOutcome = "paid" | "already_paid" | "paid_by_other" | "misma
  */
 export type MarkPaidResult = { outcome: MarkPaidOutcome; paidEvent: OrderView | null };
 
-
 /** Stores the payment record once per order; a repeat (or a race between two confirmations) is a no-op. */
 async function recordPayment(
   order: { _id: Types.ObjectId; userEmail: string },

@@ -2,16 +2,24 @@
  * Returns (RMA) on the order: asked for by the customer, approved or declined by staff, then
  * received. Each change is one update of the order conditional on what was read (the count of
  * returns, or the return's status), so of two racing changes one applies and the other is told.
- * Units received back to stock reach the part afterwards, once per return (settleReturnStock).
+ * Each line received has its own condition; units back to stock reach the part afterwards, once per
+ * return (settleReturnStock).
  */
 import mongoose from "mongoose";
-import { RMA_NUMBER_BASE, type ReturnCondition, type ReturnReason } from "~/domain/returns";
+import {
+  DEFAULT_RETURN_CONDITION,
+  lineNotInReturn,
+  RMA_NUMBER_BASE,
+  type ReturnCondition,
+  type ReturnReason,
+} from "~/domain/returns";
 import { nextInSequence } from "~/models/counter.server";
 import { isObjectId } from "~/models/part.server";
 import { modelSettings } from "~/models/settings.server";
 import { restockReturnedUnits, sameOrMissing } from "~/models/stock-holds.server";
 import { DAY_MS, Order } from "./schema.server";
 import { toOrderView, type OrderView } from "./view.server";
+import { lineCondition } from "./subdocs/returns.server";
 import { formatQuantity } from "~/format";
 
 /** The return window in whole days, as people read it. */
@@ -161,12 +169,16 @@ export async function decideReturn(
   return { outcome: "decided", order: toOrderView(updated) };
 }
 
-export type Receipt = { lines: { quantity: number }[]; condition: ReturnCondition };
+/**
+ * What came back, per return line: the units and their condition. A line without a condition takes
+ * the receipt's, else the one its return's reason starts at (DEFAULT_RETURN_CONDITION).
+ */
+export type Receipt = { lines: { quantity: number; condition?: ReturnCondition }[]; condition?: ReturnCondition };
 
 /**
  * Records what came back of an approved return (per return line, at most what was approved) and
- * its condition. Units that did not come back may be returned again. Units back to stock reach the
- * part at once (settleReturnStock); returns the parts whose stock rose.
+ * each line's condition. Units that did not come back may be returned again. Lines back to stock
+ * reach the part at once (settleReturnStock); returns the parts whose stock rose.
  */
 export async function receiveReturn(
   orderId: string,
@@ -186,6 +198,8 @@ export async function receiveReturn(
           : "Approve the return before receiving it";
     return { outcome: "refused", order, message };
   }
+  if (receipt.lines.length > entry.lines.length)
+    return { outcome: "refused", order, message: lineNotInReturn(entry.lines.length, receipt.lines.length) };
   for (const [lineIndex, line] of entry.lines.entries()) {
     const got = receipt.lines[lineIndex]?.quantity ?? 0;
     if (got > line.quantity) {
@@ -202,7 +216,13 @@ export async function receiveReturn(
   if (received.every((n) => n === 0))
     return { outcome: "refused", order, message: "Enter the units that came back (at least one)" };
   const at = `returns.${index}`;
-  const restock = receipt.condition === "restock";
+  const conditions = entry.lines.map(
+    (_, lineIndex) =>
+      receipt.lines[lineIndex]?.condition ??
+      receipt.condition ??
+      DEFAULT_RETURN_CONDITION[entry.reason as ReturnReason],
+  );
+  const restock = conditions.some((condition, lineIndex) => condition === "restock" && received[lineIndex] > 0);
   const notBack = entry.lines
     .map(
       (line, lineIndex) => [`lines.${line.lineIndex}.returnedQuantity`, received[lineIndex] - line.quantity] as const,
@@ -215,8 +235,8 @@ export async function receiveReturn(
         [`${at}.status`]: "received",
         [`${at}.receivedAt`]: new Date(),
         [`${at}.receivedBy`]: receivedBy,
-        [`${at}.condition`]: receipt.condition,
         ...Object.fromEntries(received.map((n, lineIndex) => [`${at}.lines.${lineIndex}.receivedQuantity`, n])),
+        ...Object.fromEntries(conditions.map((c, lineIndex) => [`${at}.lines.${lineIndex}.condition`, c])),
         ...(restock ? { [`${at}.stockPending`]: true } : {}),
         // Its credit note is issued next (credit-notes.server.ts); a crash leaves this for the sweep.
         [`${at}.creditPending`]: true,
@@ -243,8 +263,10 @@ export async function settleReturnStock(orderId: string) {
   for (const [index, entry] of (doc?.returns ?? []).entries()) {
     if (!entry.stockPending) continue;
     const byPart = new Map<string, number>();
-    for (const line of entry.lines)
+    for (const line of entry.lines) {
+      if (lineCondition(entry, line) !== "restock") continue;
       byPart.set(line.partId.toString(), (byPart.get(line.partId.toString()) ?? 0) + (line.receivedQuantity ?? 0));
+    }
     for (const [partId, quantity] of byPart) {
       await restockReturnedUnits(partId, entry._id, quantity);
       parts.push(partId);

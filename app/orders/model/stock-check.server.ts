@@ -1,5 +1,6 @@
 import mongoose, { Schema } from "mongoose";
 import { Order } from "./schema.server";
+import { lineCondition } from "./subdocs/returns.server";
 import { formatInvoiceNumber, invoicedWithoutNumber, invoiceNumbers } from "./invoice.server";
 import { Part } from "~/models/part.server";
 import { formatOrderNumber } from "~/domain/order-number";
@@ -180,13 +181,9 @@ async function checkReturns(young: Date) {
           (counted.get(line.lineIndex) ?? 0) +
             (entry.status === "received" ? (line.receivedQuantity ?? 0) : line.quantity),
         );
-      if (
-        entry.status === "received" &&
-        entry.condition === "restock" &&
-        !(entry.stockPending && order.updatedAt > young)
-      )
+      if (entry.status === "received" && !(entry.stockPending && order.updatedAt > young))
         for (const line of entry.lines)
-          if ((line.receivedQuantity ?? 0) > 0) {
+          if ((line.receivedQuantity ?? 0) > 0 && lineCondition(entry, line) === "restock") {
             const ids = restocked.get(line.partId.toString()) ?? new Set<string>();
             ids.add(`${entry._id.toString()}|${id}`);
             restocked.set(line.partId.toString(), ids);
