@@ -5,14 +5,12 @@
  * and Manage Products shows the part's stock in its four columns. The order is written straight to
  * the database as the other demo orders are, with the hold the stock check expects.
  */
-import { EMPTY_ADDRESS, formatAddress, type PostalAddress } from "~/domain/address";
-import { taxLinesFor, taxPlaceFor, taxTotal } from "~/domain/tax";
 import { Part, toPartView } from "~/models/part.server";
 import { User } from "~/models/user.server";
-import { Company } from "~/models/company.server";
 import { assignInvoiceNumber } from "~/orders/model/invoice.server";
 import { Order } from "~/orders/model/schema.server";
 import { restockPart } from "~/orders/restock.server";
+import { caseyPaidByTransfer } from "./warehouse.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const RESTOCKED_PART = "PW-1010";
@@ -30,14 +28,6 @@ export async function ensureDemoRestock(now: number, caseyEmail: string, staffEm
   const at = (daysAgo: number) => new Date(now - daysAgo * DAY_MS);
   const onShelf = part.availableQuantity;
   const quantity = onShelf + BACKORDERED;
-  const delivery: PostalAddress = {
-    ...EMPTY_ADDRESS,
-    line1: "12 Elm Street",
-    city: "Ann Arbor",
-    region: "MI",
-    postalCode: "48104",
-    country: "US",
-  };
   const lines = [
     {
       partId: part._id,
@@ -50,39 +40,8 @@ export async function ensureDemoRestock(now: number, caseyEmail: string, staffEm
       backorderExpectedOn: new Date(new Date(at(-1)).setUTCHours(0, 0, 0, 0)),
     },
   ];
-  const netCents = lines[0].lineTotalCents;
-  const taxLines = taxLinesFor(null, netCents, taxPlaceFor(null, delivery));
-  const totalCents = netCents + taxTotal(taxLines);
-  const company = casey.companyId ? await Company.findById(casey.companyId, { companyName: 1 }).lean() : null;
   const order = await Order.create({
-    lines,
-    netCents,
-    taxCents: totalCents - netCents,
-    taxLines,
-    totalCents,
-    userId: casey._id,
-    companyId: casey.companyId,
-    placedBy: casey._id,
-    userEmail: casey.email,
-    userName: casey.name,
-    ...(company?.companyName ? { companyName: company.companyName } : {}),
-    phone: "+1 313 555 0199",
-    address: formatAddress(delivery),
-    deliveryAddress: delivery,
-    paymentMethod: "bank-transfer",
-    status: "paid",
-    payments: [
-      {
-        amountCents: totalCents,
-        method: "bank-transfer",
-        receivedOn: new Date(new Date(at(4)).setUTCHours(0, 0, 0, 0)),
-        reference: "Casey radiators",
-        recordedBy: staffEmail,
-        recordedAt: at(4),
-      },
-    ],
-    paidCents: totalCents,
-    paidAt: at(4),
+    ...(await caseyPaidByTransfer(casey, lines, { paidAt: at(4), reference: "Casey radiators", staffEmail })),
     backordered: true,
     createdAt: at(5),
     updatedAt: at(4),

@@ -21,44 +21,32 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const BACKORDERED_PART = "PW-1009";
 const SHIPPED_PART = "PW-1007";
 
-export async function ensureDemoWarehouse(now: number, caseyEmail: string, staffEmail: string) {
-  const casey = await User.findOne({ email: caseyEmail }).lean();
-  if (!casey || (await Order.exists({ userId: casey._id, "shipments.0": { $exists: true } }))) return;
-  const [waiting, shipped] = await Promise.all([
-    Part.findOne({ partNumber: BACKORDERED_PART }).lean(),
-    Part.findOne({ partNumber: SHIPPED_PART }).lean(),
-  ]);
-  if (!waiting || !shipped || (waiting.holds ?? []).length) return;
-  const at = (daysAgo: number) => new Date(now - daysAgo * DAY_MS);
-  const restockOn = new Date(new Date(now + 12 * DAY_MS).setUTCHours(0, 0, 0, 0));
-  const onShelf = waiting.availableQuantity;
-  const ordered = onShelf + 200;
-  const delivery: PostalAddress = {
-    ...EMPTY_ADDRESS,
-    line1: "12 Elm Street",
-    city: "Ann Arbor",
-    region: "MI",
-    postalCode: "48104",
-    country: "US",
-  };
-  const lines = [
-    { part: shipped, quantity: 200, extra: { shippedQuantity: 200 } },
-    { part: waiting, quantity: ordered, extra: { backorderedQuantity: 200, backorderExpectedOn: restockOn } },
-  ].map(({ part, quantity, extra }) => ({
-    partId: part._id,
-    partNumber: part.partNumber,
-    productName: part.name,
-    unitPriceCents: part.priceCents,
-    quantity,
-    lineTotalCents: part.priceCents * quantity,
-    ...extra,
-  }));
+/** Casey's Ann Arbor address, where the demo's warehouse orders go. */
+export const ANN_ARBOR: PostalAddress = {
+  ...EMPTY_ADDRESS,
+  line1: "12 Elm Street",
+  city: "Ann Arbor",
+  region: "MI",
+  postalCode: "48104",
+  country: "US",
+};
+
+type Casey = { _id: mongoose.Types.ObjectId; companyId?: mongoose.Types.ObjectId | null; email: string; name: string };
+
+/**
+ * A demo order of Casey's to Ann Arbor, taxed as a placed order is and paid in full by bank transfer
+ * (recorded by staff on `paidAt`): the fields every warehouse demo order shares.
+ */
+export async function caseyPaidByTransfer<Line extends { lineTotalCents: number }>(
+  casey: Casey,
+  lines: Line[],
+  { paidAt, reference, staffEmail }: { paidAt: Date; reference: string; staffEmail: string },
+) {
   const netCents = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
-  const taxLines = taxLinesFor(null, netCents, taxPlaceFor(null, delivery));
+  const taxLines = taxLinesFor(null, netCents, taxPlaceFor(null, ANN_ARBOR));
   const totalCents = netCents + taxTotal(taxLines);
   const company = casey.companyId ? await Company.findById(casey.companyId, { companyName: 1 }).lean() : null;
-  const parcelId = new mongoose.Types.ObjectId();
-  const order = await Order.create({
+  return {
     lines,
     netCents,
     taxCents: totalCents - netCents,
@@ -71,22 +59,52 @@ export async function ensureDemoWarehouse(now: number, caseyEmail: string, staff
     userName: casey.name,
     ...(company?.companyName ? { companyName: company.companyName } : {}),
     phone: "+1 313 555 0199",
-    address: formatAddress(delivery),
-    deliveryAddress: delivery,
-    paymentMethod: "bank-transfer",
-    status: "paid",
+    address: formatAddress(ANN_ARBOR),
+    deliveryAddress: ANN_ARBOR,
+    paymentMethod: "bank-transfer" as const,
+    status: "paid" as const,
     payments: [
       {
         amountCents: totalCents,
-        method: "bank-transfer",
-        receivedOn: new Date(new Date(at(2)).setUTCHours(0, 0, 0, 0)),
-        reference: "Casey backorder",
+        method: "bank-transfer" as const,
+        receivedOn: new Date(new Date(paidAt).setUTCHours(0, 0, 0, 0)),
+        reference,
         recordedBy: staffEmail,
-        recordedAt: at(2),
+        recordedAt: paidAt,
       },
     ],
     paidCents: totalCents,
-    paidAt: at(2),
+    paidAt,
+  };
+}
+
+export async function ensureDemoWarehouse(now: number, caseyEmail: string, staffEmail: string) {
+  const casey = await User.findOne({ email: caseyEmail }).lean();
+  if (!casey || (await Order.exists({ userId: casey._id, "shipments.0": { $exists: true } }))) return;
+  const [waiting, shipped] = await Promise.all([
+    Part.findOne({ partNumber: BACKORDERED_PART }).lean(),
+    Part.findOne({ partNumber: SHIPPED_PART }).lean(),
+  ]);
+  if (!waiting || !shipped || (waiting.holds ?? []).length) return;
+  const at = (daysAgo: number) => new Date(now - daysAgo * DAY_MS);
+  const restockOn = new Date(new Date(now + 12 * DAY_MS).setUTCHours(0, 0, 0, 0));
+  const onShelf = waiting.availableQuantity;
+  const ordered = onShelf + 200;
+  const lines = [
+    { part: shipped, quantity: 200, extra: { shippedQuantity: 200 } },
+    { part: waiting, quantity: ordered, extra: { backorderedQuantity: 200, backorderExpectedOn: restockOn } },
+  ].map(({ part, quantity, extra }) => ({
+    partId: part._id,
+    partNumber: part.partNumber,
+    productName: part.name,
+    unitPriceCents: part.priceCents,
+    quantity,
+    lineTotalCents: part.priceCents * quantity,
+    ...extra,
+  }));
+  const parcelId = new mongoose.Types.ObjectId();
+  const order = await Order.create({
+    ...(await caseyPaidByTransfer(casey, lines, { paidAt: at(2), reference: "Casey backorder", staffEmail })),
     backordered: true,
     shipmentCount: 1,
     shipments: [
