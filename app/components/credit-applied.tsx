@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { formatCents } from "~/format";
 
 /** Account credit taken off an order: each credit note it came from, and what is left to pay. */
@@ -16,12 +17,12 @@ export function CreditApplied({
       <dt>Total</dt>
       <dd className="text-right tabular-nums">{formatCents(totalCents)}</dd>
       {uses.map((use) => (
-        <div key={use.id} className="contents">
+        <Fragment key={use.id}>
           <dt>
             Credit applied <span className="whitespace-nowrap">{use.noteNumber}</span>
           </dt>
           <dd className="text-right tabular-nums">− {formatCents(use.amountCents)}</dd>
-        </div>
+        </Fragment>
       ))}
       <dt className="font-semibold">To pay</dt>
       <dd className="text-right font-semibold tabular-nums" data-testid="to-pay">
