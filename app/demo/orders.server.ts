@@ -26,7 +26,8 @@ export async function ensureEuDemoOrder(now: number) {
   const buyer = await User.findOne({ email: "eu@partsworks.test" }).lean();
   if (!buyer || (await Order.exists({ userId: buyer._id }))) return;
   const company = buyer.companyId ? await Company.findById(buyer.companyId).lean() : null;
-  const pricing = { group: null, tax: accountPricingOf(company?.account).tax };
+  const { tax, currency } = accountPricingOf(company?.account);
+  const pricing = { group: null, tax, currency };
   const place = async (
     partNumber: string,
     quantity: number,

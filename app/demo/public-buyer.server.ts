@@ -4,6 +4,7 @@
  * reference) downloads on first start. Its buyer has no password: staff open it from Companies.
  */
 import { EMPTY_ADDRESS, formatAddress, type PostalAddress } from "~/domain/address";
+import { HOME_CURRENCY } from "~/domain/money";
 import { priceWith } from "~/domain/pricing";
 import { Company } from "~/models/company.server";
 import { Part, toPartView } from "~/models/part.server";
@@ -68,7 +69,7 @@ export async function ensureDemoPublicBuyer(now: number) {
   });
   const view = toPartView(part);
   const priced = priceWith(
-    { group: null, tax },
+    { group: null, tax, currency: HOME_CURRENCY },
     new Map([[view.id, view]]),
     [{ partId: view.id, quantity: 200 }],
     demo.depot,

@@ -4,7 +4,7 @@
  * and vehicle keys.
  */
 import { findMake, findModel, type Vehicle } from "~/content/vehicles";
-import type { VolumeBreak } from "./pricing";
+import type { PriceList, VolumeBreak } from "./pricing";
 
 export const CATEGORIES = [
   "brakes",
@@ -212,6 +212,8 @@ export type PartView = {
   category: string;
   brand: string;
   volumeBreaks: VolumeBreak[];
+  /** Price lists in other currencies (pricing.ts, inCurrency): none, the part sells in dollars only. */
+  prices: PriceList[];
   backorderable: boolean;
   /** The day stock is expected (YYYY-MM-DD), or null; with leadTimeDays for when none is set. */
   restockOn: string | null;

@@ -3,6 +3,8 @@
  * discount or net price (docs/behaviour.md, "Prices"). Pure functions shared by the server and the
  * browser; the server decides every price that is charged (pricing.server.ts).
  */
+import { CURRENCIES, HOME_CURRENCY } from "~/content/currencies";
+import type { Currency } from "./money";
 import { taxLinesFor, taxPlaceFor, taxTotal, type TaxLine, type TaxPlace, type TaxProfile } from "./tax";
 
 /**
@@ -11,10 +13,13 @@ import { taxLinesFor, taxPlaceFor, taxTotal, type TaxLine, type TaxPlace, type T
  */
 export type VolumeBreak = { minQuantity: number; percentOff: number | null; unitPriceCents: number | null };
 
-/** A price group's rule: a discount on a category or a brand, or a net price for one part number. */
+/**
+ * A price group's rule: a discount on a category or a brand (in every currency), or a net price for
+ * one part number in one currency (a net price in dollars says nothing of the part in euros).
+ */
 export type GroupRule =
   | { kind: "category" | "brand"; value: string; percentOff: number }
-  | { kind: "part"; value: string; unitPriceCents: number };
+  | { kind: "part"; value: string; unitPriceCents: number; currency: Currency };
 
 export type PriceGroupRules = {
   id: string;
@@ -26,14 +31,39 @@ export type PriceGroupRules = {
   stacksWithBreaks: boolean;
 };
 
-/** What pricing reads of a part. */
+/** A part's list price and volume breaks in a currency other than the home one, in its minor unit. */
+export type PriceList = { currency: Currency; priceCents: number; volumeBreaks: VolumeBreak[] };
+
+/**
+ * What pricing reads of a part: its list price and breaks in `currency` (absent: the home currency,
+ * the part's own fields), and its lists in other currencies.
+ */
 export type PricedPart = {
   priceCents: number;
   partNumber: string;
   category: string;
   brand: string;
   volumeBreaks: VolumeBreak[];
+  currency?: Currency;
+  prices?: readonly PriceList[];
 };
+
+/**
+ * The part as sold in `currency`: its list price and breaks there, or null when it has no price list
+ * in that currency (never converted: decision record 11). A part read is in the home currency.
+ */
+export function inCurrency<P extends PricedPart>(part: P, currency: Currency): P | null {
+  const from = part.currency ?? HOME_CURRENCY;
+  if (currency === from) return part;
+  if (currency === HOME_CURRENCY) return null;
+  const list = part.prices?.find((each) => each.currency === currency);
+  return list ? { ...part, priceCents: list.priceCents, volumeBreaks: list.volumeBreaks, currency } : null;
+}
+
+/** "PW-1001 has no price in euros yet: ask us for one, or buy it in another currency." */
+export function noPriceIn(partNumber: string, currency: Currency) {
+  return `${partNumber} has no price in ${CURRENCIES[currency].plural} yet: ask us for one.`;
+}
 
 export type PriceSource = "list" | "break" | "group" | "group+break";
 
@@ -71,8 +101,12 @@ function applyBreak(cents: number, item: VolumeBreak, listCents: number) {
 /** The group's price of a unit, or null when the group gives this part nothing. */
 export function groupPrice(part: PricedPart, group: PriceGroupRules | null) {
   if (!group) return null;
+  const currency = part.currency ?? HOME_CURRENCY;
   const net = group.rules.find(
-    (rule) => rule.kind === "part" && rule.value.toUpperCase() === part.partNumber.toUpperCase(),
+    (rule) =>
+      rule.kind === "part" &&
+      rule.currency === currency &&
+      rule.value.toUpperCase() === part.partNumber.toUpperCase(),
   );
   if (net && net.kind === "part") return net.unitPriceCents;
   const percents = group.rules.flatMap((rule) =>
@@ -133,9 +167,14 @@ export function nextBreakHint(part: PricedPart, quantity: number, group: PriceGr
  * Who is buying, as pricing sees it: their price group, the tax details an admin recorded, and the
  * country of their company's details (nothing for a visitor).
  */
-export type CustomerPricing = { group: PriceGroupRules | null; tax: TaxProfile | null };
+export type CustomerPricing = {
+  group: PriceGroupRules | null;
+  tax: TaxProfile | null;
+  /** The currency they buy (or, a visitor, see prices) in. */
+  currency: Currency;
+};
 
-export const VISITOR_PRICING: CustomerPricing = { group: null, tax: null };
+export const VISITOR_PRICING: CustomerPricing = { group: null, tax: null, currency: HOME_CURRENCY };
 
 export type PricedLine = {
   partId: string;
@@ -147,7 +186,11 @@ export type PricedLine = {
 };
 
 export type PricedOrder = {
+  /** The currency of every amount below. */
+  currency: Currency;
   lines: PricedLine[];
+  /** The parts asked for that have no price list in the currency: not priced, not orderable in it. */
+  unpriced: string[];
   /** The sum of the lines: what tax is charged on. */
   netCents: number;
   taxLines: TaxLine[];
@@ -182,9 +225,15 @@ export function priceWith(
   lines: readonly { partId: string; quantity: number }[],
   delivery?: DeliveryPlace | null,
 ): PricedOrder {
+  const unpriced: string[] = [];
   const priced = mergeSameParts(lines).flatMap((line) => {
-    const part = parts.get(line.partId);
-    if (!part) return [];
+    const found = parts.get(line.partId);
+    if (!found) return [];
+    const part = inCurrency(found, pricing.currency);
+    if (!part) {
+      unpriced.push(line.partId);
+      return [];
+    }
     const price = unitPrice(part, line.quantity, pricing.group);
     return [
       {
@@ -201,7 +250,8 @@ export function priceWith(
   const taxPlace = taxPlaceFor(pricing.tax, delivery);
   const taxLines = taxLinesFor(pricing.tax, netCents, taxPlace);
   const taxCents = taxTotal(taxLines);
-  return { lines: priced, netCents, taxLines, taxPlace, taxCents, totalCents: netCents + taxCents };
+  const currency = pricing.currency;
+  return { currency, lines: priced, unpriced, netCents, taxLines, taxPlace, taxCents, totalCents: netCents + taxCents };
 }
 
 // --- The compact syntax of breaks (forms and CSV) ----------------------------------------------

@@ -1,25 +1,47 @@
-// Intl.NumberFormat is costly to construct: one per shape, made once.
-const DOLLARS_AND_CENTS = new Intl.NumberFormat("en-US", {
-  style: "currency",
-  currency: "USD",
-  minimumFractionDigits: 2,
-});
-const PLAIN_CENTS = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, useGrouping: false });
+import { CURRENCIES, HOME_CURRENCY } from "~/content/currencies";
+
+type CurrencyCode = keyof typeof CURRENCIES;
+
+// Intl.NumberFormat is costly to construct: one per currency and shape, made once.
+const WITH_SIGN = new Map(
+  (Object.keys(CURRENCIES) as CurrencyCode[]).map((code) => [
+    code,
+    new Intl.NumberFormat("en-US", {
+      style: "currency",
+      currency: code,
+      minimumFractionDigits: CURRENCIES[code].minorUnits,
+    }),
+  ]),
+);
+const PLAIN = new Map(
+  (Object.keys(CURRENCIES) as CurrencyCode[]).map((code) => [
+    code,
+    new Intl.NumberFormat("en-US", { minimumFractionDigits: CURRENCIES[code].minorUnits, useGrouping: false }),
+  ]),
+);
 
 /**
- * The one way the shop writes money it keeps as integer cents, on every screen, document, mail and
- * CSV: always with cents, so amounts side by side read alike ("$1,250.00" beside "$7,248.80").
- * `plain` drops the sign and the grouping, for a spreadsheet or a machine to read ("1250.00").
+ * The one way the shop writes money it keeps as integers in a currency's minor unit, on every
+ * screen, document, mail and CSV: always with the minor unit, so amounts side by side read alike
+ * ("$1,250.00" beside "$7,248.80", "€980.50"). `currency` is the amount's (US dollars when not
+ * named); `plain` drops the sign and the grouping, for a spreadsheet or a machine ("1250.00").
  */
-export function formatCents(cents: number, { plain = false }: { plain?: boolean } = {}) {
-  return (plain ? PLAIN_CENTS : DOLLARS_AND_CENTS).format(cents / 100);
+export function formatCents(
+  cents: number,
+  { plain = false, currency = HOME_CURRENCY }: { plain?: boolean; currency?: CurrencyCode } = {},
+) {
+  const digits = CURRENCIES[currency].minorUnits;
+  return (plain ? PLAIN : WITH_SIGN).get(currency)!.format(cents / 10 ** digits);
 }
 
 export const formatMoney = formatCents;
 
-const EURO_CENTS = new Intl.NumberFormat("en-US", { style: "currency", currency: "EUR", minimumFractionDigits: 2 });
+/** An amount with its currency ({ amount, currency }): "€1,312.29". */
+export function formatAmount({ amount, currency }: { amount: number; currency: CurrencyCode }) {
+  return formatCents(amount, { currency });
+}
 
 /** Euro cents (an invoice's VAT in euros, BT-111): "€1,312.29". */
 export function formatEuroCents(cents: number) {
-  return EURO_CENTS.format(cents / 100);
+  return formatCents(cents, { currency: "EUR" });
 }

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { US_STATES } from "~/content/tax-rates";
 import { CATEGORIES, CATEGORY_LABELS } from "~/domain/catalogue";
+import { HOME_CURRENCY } from "~/domain/money";
 import type { GroupRule } from "~/domain/pricing";
 import { isEu } from "~/domain/tax";
 import { normalizeTaxId, TAX_COUNTRIES, taxIdProblem } from "~/domain/tax-id";
@@ -41,7 +42,7 @@ export function parseRules(text: string): { ok: true; rules: GroupRule[] } | { o
       if (!price) return { ok: false, message: `${where}: a net price such as 11.25` };
       const cents = Number(price[1]) * 100 + Number((price[2] ?? "0").padEnd(2, "0"));
       if (cents < 1) return { ok: false, message: `${where}: a net price is above zero` };
-      rules.push({ kind, value: value.toUpperCase(), unitPriceCents: cents });
+      rules.push({ kind, value: value.toUpperCase(), unitPriceCents: cents, currency: HOME_CURRENCY });
       continue;
     }
     const off = /^-(\d{1,3}(?:\.\d{1,2})?)%$/.exec(amount);

@@ -1,5 +1,6 @@
 import mongoose, { Schema, Types, type InferSchemaType } from "mongoose";
 import { formatAddress, parseLegacyAddress, type PostalAddress } from "~/domain/address";
+import { CURRENCY_CODES, currencyOf, type Currency } from "~/domain/money";
 import type { TaxProfile } from "~/domain/tax";
 import type { PeppolId } from "~/domain/peppol";
 import { mayHoldLeitwegId } from "~/domain/leitweg";
@@ -69,6 +70,11 @@ const companySchema = new Schema(
         {
           termsDays: { type: Number, default: 0, min: 0 },
           creditLimitCents: { type: Number, default: 0, min: 0 },
+          /**
+           * The currency the company buys in: its prices, orders, terms and credit limit (unset: the
+           * home currency). Staff set it, or the owner before the first order.
+           */
+          currency: { type: String, enum: CURRENCY_CODES },
           /** The company's price group (models/price-group.server.ts); unset: list prices. */
           priceGroupId: { type: Schema.Types.ObjectId },
           /** Tax details an admin recorded (domain/tax.ts): where the buyer is taxed and why not. */
@@ -110,12 +116,13 @@ export const Company: mongoose.Model<CompanyDoc> =
 export type AccountTerms = { termsDays: number; creditLimitCents: number };
 
 /** What the account says about prices and tax: the price group (or null) and the tax details (or null). */
-export type AccountPricing = { priceGroupId: string | null; tax: TaxProfile | null };
+export type AccountPricing = { priceGroupId: string | null; tax: TaxProfile | null; currency: Currency };
 
 export function accountPricingOf(account: Partial<CompanyDoc["account"]> | null | undefined): AccountPricing {
   const tax = account?.tax;
   return {
     priceGroupId: account?.priceGroupId ? String(account.priceGroupId) : null,
+    currency: currencyOf(account?.currency),
     tax: tax?.country
       ? {
           country: tax.country,

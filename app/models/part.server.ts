@@ -1,11 +1,35 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 import { CATEGORIES, DEFAULT_BRAND, type Category, type FitmentRow, type PartView } from "~/domain/catalogue";
 import { catalogueKeys } from "~/domain/part-search-keys";
-import type { VolumeBreak } from "~/domain/pricing";
+import { CURRENCY_CODES, HOME_CURRENCY, type Currency } from "~/domain/money";
+import type { PriceList, VolumeBreak } from "~/domain/pricing";
 import { LISTING_LEADS, listingIndex } from "./part-query-plan.server";
 import { addOeKeys, addToVocabulary, partIdsWithOeKeys } from "./search-vocabulary.server";
 
 export const DEFAULT_MIN_ORDER_QUANTITY = 100;
+
+/** The currencies a part has price lists in beside the home one. */
+export const FOREIGN_CURRENCIES = CURRENCY_CODES.filter((code) => code !== HOME_CURRENCY);
+
+const breaksOf = (breaks: readonly Partial<VolumeBreak>[] | null | undefined): VolumeBreak[] =>
+  (breaks ?? []).map((item) => ({
+    minQuantity: item.minQuantity ?? 1,
+    percentOff: item.percentOff ?? null,
+    unitPriceCents: item.unitPriceCents ?? null,
+  }));
+
+/** The stored price lists as pricing reads them (in the order of the currencies). */
+export function priceListsOf(
+  lists: readonly { currency?: string | null; priceCents?: number | null; volumeBreaks?: Partial<VolumeBreak>[] | null }[] | null | undefined,
+): PriceList[] {
+  return (lists ?? [])
+    .flatMap((list) =>
+      list.currency && list.priceCents
+        ? [{ currency: list.currency as Currency, priceCents: list.priceCents, volumeBreaks: breaksOf(list.volumeBreaks) }]
+        : [],
+    )
+    .sort((a, b) => CURRENCY_CODES.indexOf(a.currency) - CURRENCY_CODES.indexOf(b.currency));
+}
 
 /** A vehicle the part fits: make and model as in app/content/vehicles.ts, a year range, maybe an engine. */
 const fitmentSchema = new Schema(
@@ -29,6 +53,15 @@ const volumeBreakSchema = new Schema(
       default: null,
       validate: (v: number | null) => v === null || Number.isInteger(v),
     },
+  },
+  { _id: false },
+);
+
+const priceListSchema = new Schema(
+  {
+    currency: { type: String, required: true, enum: FOREIGN_CURRENCIES },
+    priceCents: { type: Number, required: true, min: 1, validate: Number.isInteger },
+    volumeBreaks: { type: [volumeBreakSchema], default: undefined },
   },
   { _id: false },
 );
@@ -69,6 +102,11 @@ const partSchema = new Schema(
     availableQuantity: { type: Number, required: true, min: 0, validate: Number.isInteger },
     /** Volume breaks, sorted by quantity (domain/pricing.ts): from minQuantity, a % off list or a unit price. */
     volumeBreaks: { type: [volumeBreakSchema], default: undefined },
+    /**
+     * The part's price lists in other currencies than the home one (priceCents and volumeBreaks
+     * above), one a currency, in its minor unit: a part is sold in a currency only from its list there.
+     */
+    prices: { type: [priceListSchema], default: undefined },
     /**
      * The units the shop has and has not shipped: available plus every hold below. Only a restock
      * (an admin's edit, an import) and shipping change it, each in the same update that changes the
@@ -198,11 +236,8 @@ export function toPartView(doc: Partial<PartDoc> & { _id: Types.ObjectId }): Par
     createdAt: (doc.createdAt ?? new Date(0)).toISOString(),
     category: doc.category ?? "other",
     brand: doc.brand ?? DEFAULT_BRAND,
-    volumeBreaks: (doc.volumeBreaks ?? []).map((item) => ({
-      minQuantity: item.minQuantity,
-      percentOff: item.percentOff ?? null,
-      unitPriceCents: item.unitPriceCents ?? null,
-    })),
+    volumeBreaks: breaksOf(doc.volumeBreaks),
+    prices: priceListsOf(doc.prices),
     backorderable: Boolean(doc.backorderable),
     restockOn: doc.restockOn ? doc.restockOn.toISOString().slice(0, 10) : null,
     leadTimeDays: doc.leadTimeDays ?? null,

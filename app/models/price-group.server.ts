@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { CURRENCY_CODES, currencyOf } from "~/domain/money";
 import type { GroupRule, PriceGroupRules } from "~/domain/pricing";
 
 /**
@@ -12,6 +13,8 @@ const ruleSchema = new Schema(
     value: { type: String, required: true, trim: true, maxlength: 40 },
     percentOff: { type: Number, min: 0, max: 99.99 },
     unitPriceCents: { type: Number, min: 1, validate: Number.isInteger },
+    /** A net price's currency (unset: the home currency, as every net price kept before currencies). */
+    currency: { type: String, enum: CURRENCY_CODES },
   },
   { _id: false },
 );
@@ -47,7 +50,7 @@ export function toPriceGroupView(doc: Partial<PriceGroupDoc> & { _id: Types.Obje
     stacksWithBreaks: Boolean(doc.stacksWithBreaks),
     rules: (doc.rules ?? []).map((rule): GroupRule =>
       rule.kind === "part"
-        ? { kind: "part", value: rule.value, unitPriceCents: rule.unitPriceCents ?? 1 }
+        ? { kind: "part", value: rule.value, unitPriceCents: rule.unitPriceCents ?? 1, currency: currencyOf(rule.currency) }
         : { kind: rule.kind as "category" | "brand", value: rule.value, percentOff: rule.percentOff ?? 0 },
     ),
   };

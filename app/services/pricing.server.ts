@@ -7,7 +7,15 @@ import { getPriceGroup } from "~/models/price-group.server";
 import type { PartView } from "~/domain/catalogue";
 import { getPartsByIds } from "~/models/part.server";
 import { getUserById } from "~/models/user.server";
-import { priceWith, unitPrice, VISITOR_PRICING, type CustomerPricing, type DeliveryPlace } from "~/domain/pricing";
+import {
+  inCurrency,
+  priceWith,
+  unitPrice,
+  VISITOR_PRICING,
+  type CustomerPricing,
+  type DeliveryPlace,
+} from "~/domain/pricing";
+import { HOME_CURRENCY, type Currency } from "~/domain/money";
 import type { TaxProfile } from "~/domain/tax";
 
 export {
@@ -21,7 +29,7 @@ export {
 type PricingCustomer =
   | { id: string }
   | {
-      pricing: { priceGroupId: string | null; tax: TaxProfile | null };
+      pricing: { priceGroupId: string | null; tax: TaxProfile | null; currency: Currency };
       role?: string;
     }
   | null;
@@ -32,7 +40,7 @@ export async function customerPricing(customer: PricingCustomer): Promise<Custom
   const user = "pricing" in customer ? customer : await getUserById(customer.id);
   if (!user) return VISITOR_PRICING;
   const group = await getPriceGroup(user.pricing.priceGroupId);
-  return { group, tax: user.pricing.tax };
+  return { group, tax: user.pricing.tax, currency: user.pricing.currency };
 }
 
 /**
@@ -110,22 +118,31 @@ export async function pricePadChecks<
   });
 }
 
+/** A catalogue card's price in the currency shown: `unpriced` when the part has no list in it. */
+export type CardPrice = { currency: Currency; listPriceCents?: number; unpriced?: boolean };
+
 /**
- * Catalogue cards at a signed-in customer's price (at the part's minimum order), the list price
- * beside it. A visitor's cards are returned as they are: only those pages may be shared by a cache
- * (cache.server.ts makes a page with a session cookie private).
+ * Catalogue cards in the currency shown (a customer's company currency; a visitor's chosen display
+ * currency): each at its list there and, for a customer with a price group, at their price (at the
+ * part's minimum order), the list price beside it. A part without a list in that currency keeps
+ * its dollar figures and says `unpriced`: it is shown as not orderable in it, never converted.
  */
 export async function priceCards<P extends PartView | Omit<PartView, "createdAt">>(
-  user: { role: string; pricing: { priceGroupId: string | null; tax: TaxProfile | null } } | null,
+  user: { role: string; pricing: { priceGroupId: string | null; tax: TaxProfile | null; currency: Currency } } | null,
   parts: P[],
-): Promise<(P & { listPriceCents?: number })[]> {
-  if (!user || user.role !== "customer" || !user.pricing.priceGroupId) return parts;
-  const { group } = await customerPricing(user);
-  if (!group) return parts;
+  displayCurrency: Currency = HOME_CURRENCY,
+): Promise<(P & CardPrice)[]> {
+  const customer = user?.role === "customer" ? user : null;
+  const currency = customer ? customer.pricing.currency : displayCurrency;
+  const group = customer?.pricing.priceGroupId ? (await customerPricing(customer)).group : null;
   return parts.map((part) => {
-    const price = unitPrice(part, part.minOrderQuantity, group);
-    return price.unitPriceCents < part.priceCents
-      ? { ...part, priceCents: price.unitPriceCents, listPriceCents: part.priceCents }
-      : part;
+    const sold = inCurrency(part, currency);
+    if (!sold) return { ...part, currency, unpriced: true };
+    const shown = { ...part, priceCents: sold.priceCents, volumeBreaks: sold.volumeBreaks, currency };
+    if (!group) return shown;
+    const price = unitPrice(sold, part.minOrderQuantity, group);
+    return price.unitPriceCents < sold.priceCents
+      ? { ...shown, priceCents: price.unitPriceCents, listPriceCents: sold.priceCents }
+      : shown;
   });
 }

@@ -60,7 +60,7 @@ describe("the pricing function", () => {
     {
       name: "group net price for a part number",
       group: null,
-      netPart: (partNumber) => ({ name: "Net", percentOff: 0, rules: [{ kind: "part", value: partNumber, unitPriceCents: 777 }], stacksWithBreaks: false }),
+      netPart: (partNumber) => ({ name: "Net", percentOff: 0, rules: [{ kind: "part", value: partNumber, unitPriceCents: 777, currency: "USD" }], stacksWithBreaks: false }),
       part: { priceCents: 1250, breaks: true },
       quantity: 100,
       unit: 777,
