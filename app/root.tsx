@@ -19,6 +19,8 @@ import { FirstErrorScope } from "~/components/forms";
 import { TOAST_DURATION_MS, Toaster } from "~/components/toaster";
 import { countCartLines } from "~/models/cart.server";
 import { getUser } from "~/services/guards.server";
+import { shownCurrency } from "~/services/display-currency.server";
+import { InCurrency } from "~/components/money";
 import { getPublicEnv } from "~/services/env.server";
 import { browserAsset } from "~/services/browser-assets.server";
 import { getToast, hasToastCookie } from "~/services/toast.server";
@@ -39,9 +41,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     hasToastCookie(request) ? getToast(request) : { toast: undefined, headers: undefined },
   ]);
   // The header's Cart says how many lines it holds (customers only: admins have no cart).
-  const [cartLines, roleLabel] = user
-    ? await Promise.all([can(user, "order") ? countCartLines(user.id) : 0, headerRoleLabel(user)])
-    : [0, null];
+  const [cartLines, roleLabel, currency] = await Promise.all([
+    user && can(user, "order") ? countCartLines(user.id) : 0,
+    user ? headerRoleLabel(user) : null,
+    shownCurrency(request, user),
+  ]);
   const data = {
     user: user
       ? {
@@ -55,6 +59,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
         }
       : null,
     toast: toast ?? null,
+    // The currency prices are shown in (a customer's company's, else the visitor's choice).
+    currency,
     env: getPublicEnv(),
     // Pending buttons and the vehicle picker where the framework is not sent (app/browser/static-page.ts).
     staticPageScript: browserAsset("static-page"),
@@ -130,7 +136,7 @@ export function useOptionalUser() {
 }
 
 export default function App() {
-  const { user, toast, env, staticPageScript } = useLoaderData<typeof loader>();
+  const { user, toast, currency, env, staticPageScript } = useLoaderData<typeof loader>();
   const nonce = useNonce();
   const hydrate = useHydrate();
   return (
@@ -140,10 +146,12 @@ export default function App() {
       <FocusAfterSubmit />
       <main id="main" className="flex-1 aria-busy:opacity-60">
         <FirstErrorScope>
-          <Outlet />
+          <InCurrency currency={currency}>
+            <Outlet />
+          </InCurrency>
         </FirstErrorScope>
       </main>
-      <Footer />
+      <Footer currency={currency} customer={user?.role === "customer"} />
       <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(env)}` }} />
       {hydrate || !staticPageScript ? null : <script nonce={nonce} src={staticPageScript} defer />}
       {toast && !hydrate ? (

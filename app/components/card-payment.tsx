@@ -5,7 +5,7 @@ import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-
 import type { Stripe as StripeJs } from "@stripe/stripe-js";
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { ErrorList, SubmitButton } from "~/components/forms";
-import { formatCents } from "~/format";
+import { useMoney } from "./money";
 
 /** Who pays, as Stripe is told (the form does not ask again). */
 type Billing = { name: string; email: string };
@@ -110,6 +110,7 @@ export function CardPayment({
 function PaymentForm({ billing, order, onLoadError }: { billing: Billing; order: PaidOrder; onLoadError: () => void }) {
   const stripe = useStripe();
   const elements = useElements();
+  const money = useMoney();
   const [ready, setReady] = useState(false);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -149,7 +150,7 @@ function PaymentForm({ billing, order, onLoadError }: { billing: Billing; order:
       />
       <ErrorList id="payment-error" errors={error ? [error] : null} />
       <SubmitButton pending={pending} pendingText="Paying…" disabled={!stripe || !elements || !ready}>
-        Pay {formatCents(order.totalCents)}
+        Pay {money(order.totalCents)}
       </SubmitButton>
     </form>
   );

@@ -1,4 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { useMoney } from "~/components/money";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import type { ButtonHTMLAttributes, ComponentProps } from "react";
@@ -17,7 +18,6 @@ import { SpendingLimitNotice } from "~/components/spending-limit";
 import { placeWords, taxLinesFor, taxPlaceFor, taxTotal, type TaxProfile } from "~/domain/tax";
 import { CART_PATH, checkoutSchema } from "~/forms/cart-forms";
 import { ONE_TIME_KEY_FIELD } from "~/forms/one-time-key";
-import { formatCents } from "~/format";
 import { useHydrated } from "~/hooks/hydrated";
 
 /**
@@ -41,6 +41,7 @@ export function CartCheckoutForm({
   taxProfile: TaxProfile | null;
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
+  const money = useMoney();
   const [form, fields] = useForm<z.output<typeof checkoutSchema>>({
     id: "checkout",
     lastResult,
@@ -86,15 +87,15 @@ export function CartCheckoutForm({
           aria-live="polite"
         >
           <p>
-            Net {formatCents(shown.netCents)}
+            Net {money(shown.netCents)}
             {shown.taxLines.map((line, index) => (
               <span key={index} className="block">
-                {line.label}: {formatCents(line.amountCents)}
+                {line.label}: {money(line.amountCents)}
                 {line.note ? <span className="block text-xs text-slate-600">{line.note}</span> : null}
               </span>
             ))}
             <strong className="block">
-              Total with tax: <span data-testid="cart-total">{formatCents(shown.totalCents)}</span>
+              Total with tax: <span data-testid="cart-total">{money(shown.totalCents)}</span>
             </strong>
           </p>
           <p className="mt-1 text-xs text-slate-600">
@@ -110,7 +111,7 @@ export function CartCheckoutForm({
           <p className="mb-2 text-sm text-red-700">Fix the lines marked in red before you check out.</p>
         ) : null}
         <SubmitButton pending={isPending} pendingText="Placing the order…" className="w-full">
-          Place the order ({formatCents(shown.totalCents)})
+          Place the order ({money(shown.totalCents)})
         </SubmitButton>
       </Form>
     </section>

@@ -1,4 +1,5 @@
 /** The cart's lines: each with its price, its quantity to change and a way to remove it, and the net total. */
+import { useMoney } from "~/components/money";
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Link, useFetcher } from "@remix-run/react";
@@ -6,7 +7,7 @@ import { Button, ErrorList, Field, SubmitButton } from "~/components/forms";
 import { PriceWithList } from "~/components/prices";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { CART_PATH, cartLineSchema, type CartReply } from "~/forms/cart-forms";
-import { formatCents, formatQuantity } from "~/format";
+import { formatQuantity } from "~/format";
 
 /** A line of the cart at the customer's price (a part no longer sold has none). */
 type CartLineView = {
@@ -31,6 +32,7 @@ const CART_COLUMNS: Column[] = [
 ];
 
 export function CartTable({ cart, actionData }: { cart: CartView; actionData: CartReply | undefined }) {
+  const money = useMoney();
   return (
     <DataTable
       caption="The lines of your cart"
@@ -43,7 +45,7 @@ export function CartTable({ cart, actionData }: { cart: CartView; actionData: Ca
               Net, before tax ({formatQuantity(cart.totalQuantity)} units)
             </th>
             <td className="px-3 py-2 text-right text-base font-semibold" data-testid="cart-net">
-              {formatCents(cart.netCents)}
+              {money(cart.netCents)}
             </td>
             <td />
           </tr>
@@ -62,6 +64,7 @@ export function CartTable({ cart, actionData }: { cart: CartView; actionData: Ca
 }
 
 function CartRow({ line, actionData }: { line: CartLineView; actionData: CartReply | undefined }) {
+  const money = useMoney();
   const updater = useFetcher<CartReply>();
   const remover = useFetcher<CartReply>();
   const name = line.part?.name ?? "A part that is no longer sold";
@@ -137,7 +140,7 @@ function CartRow({ line, actionData }: { line: CartLineView; actionData: CartRep
         <ErrorList id={form.errorId} errors={form.errors} />
       </td>
       <td className="px-3 py-2 text-right align-top" data-label="Line total" data-testid="line-total">
-        {formatCents(line.lineTotalCents)}
+        {money(line.lineTotalCents)}
       </td>
       <td className="px-3 py-2 align-top">
         <remover.Form method="post" action={CART_PATH}>

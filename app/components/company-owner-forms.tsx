@@ -3,15 +3,20 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link } from "@remix-run/react";
 import { inputAttributes, ErrorList, Field, SelectField, SubmitButton, useIsPending } from "~/components/forms";
+import { company as shop } from "~/content/company";
+import { CURRENCIES } from "~/content/currencies";
 import { COMPANY_ROLE_HELP, COMPANY_ROLE_WORDS, COMPANY_ROLES, type CompanyRole } from "~/domain/company-roles";
-import { formatCents } from "~/format";
-import { inviteSchema } from "~/forms/company-forms";
+import { CURRENCY_CODES, type Currency } from "~/domain/money";
+import { formatCents, formatCurrencyName } from "~/format";
+import { companyCurrencySchema, inviteSchema } from "~/forms/company-forms";
+import { useCurrency, useMoney } from "./money";
 import { ApprovalDecision } from "./order-approval";
 
 type Result = SubmissionResult<string[]> | undefined;
 
 export function InviteForm({ lastResult, caps }: { lastResult: Result; caps: { perHour: number; pending: number } }) {
   const isPending = useIsPending();
+  const currency = useCurrency();
   const [form, fields] = useForm({
     id: "invite",
     lastResult,
@@ -49,7 +54,7 @@ export function InviteForm({ lastResult, caps }: { lastResult: Result; caps: { p
         <Field
           meta={fields.limit}
           type="number"
-          label="A buyer's limit per order, in whole dollars"
+          label={`A buyer's limit per order, in whole ${CURRENCIES[currency].units}`}
           help="Empty: no limit. Orders over it wait for an owner's approval. Other roles have none."
           inputProps={{ min: 1, step: 1, inputMode: "numeric" }}
         />
@@ -70,6 +75,7 @@ type Member = { id: string; name: string; role: CompanyRole; spendingLimitCents:
 /** An owner's controls for one member: role, limit (buyers), remove (behind a disclosure, no JS needed). */
 export function MemberControls({ member, lastResult, self }: { member: Member; lastResult: Result; self: boolean }) {
   const isPending = useIsPending();
+  const currency = useCurrency();
   const [limitForm, limitFields] = useForm({
     id: `limit-${member.id}`,
     lastResult,
@@ -104,7 +110,7 @@ export function MemberControls({ member, lastResult, self }: { member: Member; l
           <input type="hidden" name="member" value={member.id} />
           <div>
             <label htmlFor={limitFields.limit.id} className="mb-1 block text-sm font-medium text-slate-800">
-              Limit per order, $ (empty: none)
+              Limit per order, {CURRENCIES[currency].symbol} (empty: none)
             </label>
             <input
               {...inputAttributes(limitFields.limit, { type: "number" })}
@@ -147,6 +153,7 @@ type Awaiting = {
   number: string;
   summary: string;
   totalCents: number;
+  currency: Currency;
   placedBy: string;
   limitCents: number | null;
   paymentMethod: string;
@@ -154,6 +161,8 @@ type Awaiting = {
 
 /** The orders over a buyer's limit: approve, or decline with a reason (plain forms, no JS needed). */
 export function Approvals({ awaiting, lastResult }: { awaiting: Awaiting; lastResult: Result }) {
+  // A buyer's limit is in the company's currency; each order's total in its own.
+  const money = useMoney();
   return (
     <section id="approvals" aria-labelledby="approvals-heading" className="mt-4">
       <h2 id="approvals-heading" className="text-lg font-semibold text-slate-900">
@@ -173,11 +182,11 @@ export function Approvals({ awaiting, lastResult }: { awaiting: Awaiting; lastRe
                 <Link to={`/dashboard/orders/${order.id}`} className="text-brand-700 underline">
                   {order.number}
                 </Link>
-                : {order.summary}, {formatCents(order.totalCents)}
+                : {order.summary}, {formatCents(order.totalCents, { currency: order.currency })}
               </p>
               <p className="text-sm text-slate-700">
                 Placed by {order.placedBy}
-                {order.limitCents !== null ? `, over their limit of ${formatCents(order.limitCents)}` : ""};{" "}
+                {order.limitCents !== null ? `, over their limit of ${money(order.limitCents)}` : ""};{" "}
                 {order.paymentMethod === "account"
                   ? "on account"
                   : order.paymentMethod === "bank-transfer"
@@ -190,6 +199,73 @@ export function Approvals({ awaiting, lastResult }: { awaiting: Awaiting; lastRe
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+/**
+ * The currency the company buys in. An owner chooses it until the company's first order (`mayChoose`);
+ * after that, or for anyone else, it is said, with the way to have it changed.
+ */
+export function CompanyCurrency({
+  currency,
+  mayChoose,
+  lastResult,
+}: {
+  currency: Currency;
+  mayChoose: boolean;
+  lastResult: Result;
+}) {
+  const isPending = useIsPending();
+  const mine = (lastResult?.initialValue as { intent?: unknown } | undefined)?.intent === "currency";
+  const [form, fields] = useForm({
+    id: "own-currency",
+    lastResult: mine ? lastResult : null,
+    constraint: getZodConstraint(companyCurrencySchema),
+    defaultValue: { currency },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: companyCurrencySchema }),
+  });
+  return (
+    <section aria-labelledby="currency-heading" className="mt-4" data-testid="company-currency">
+      <h2 id="currency-heading" className="text-lg font-semibold text-slate-900">
+        Currency
+      </h2>
+      {mayChoose ? (
+        <Form method="post" {...getFormProps(form)} className="mt-2 grid max-w-xl gap-x-4 sm:grid-cols-[1fr_auto]">
+          <input type="hidden" name="intent" value="currency" />
+          <SelectField meta={fields.currency} label="Your company buys in" alwaysChosen>
+            {CURRENCY_CODES.map((code) => (
+              <option key={code} value={code}>
+                {CURRENCIES[code].symbol} {CURRENCIES[code].name} ({code})
+              </option>
+            ))}
+          </SelectField>
+          <div className="sm:pt-6">
+            <SubmitButton pending={isPending} variant="secondary">
+              Save currency
+            </SubmitButton>
+          </div>
+          <p className="text-sm text-slate-600 sm:col-span-2">
+            Prices, orders, invoices, your credit limit and your statement are in it. Choose it before your first order:
+            it is kept from then on.
+          </p>
+          <div className="sm:col-span-2">
+            <ErrorList id={form.errorId} errors={form.errors} />
+          </div>
+        </Form>
+      ) : (
+        <p className="mt-1 text-sm text-slate-800">
+          {`Your company buys in ${formatCurrencyName(currency)}.`}{" "}
+          <a
+            href={`mailto:${shop.email}?subject=${encodeURIComponent("Please change our currency")}`}
+            className="inline-flex min-h-11 items-center font-medium text-brand-700 underline md:min-h-6"
+          >
+            Ask us to change it
+          </a>
+        </p>
+      )}
+      {/* A change posted after the first order (another tab) is refused: said here, where the form was. */}
+      {mayChoose ? null : <ErrorList errors={form.errors} />}
     </section>
   );
 }

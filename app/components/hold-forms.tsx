@@ -2,9 +2,10 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { extendHoldSchema, MAX_HOLD_EXTENSION_DAYS, unpaidCapsSchema } from "~/forms/hold-forms";
-import { formatCents } from "~/format";
+import { CURRENCIES } from "~/content/currencies";
 import { formatDateTime } from "~/format";
 import { ErrorList, Field, SubmitButton } from "./forms";
+import { useCurrency, useMoney } from "./money";
 
 type Reply = { intent: string; result: SubmissionResult<string[]> } | undefined;
 
@@ -67,7 +68,7 @@ export function ExtendHoldForm({ reply }: { reply: Reply }) {
   );
 }
 
-/** Admin, on a customer's record: their own caps on orders awaiting card payment. */
+/** Admin, on a company's record: its own caps on orders awaiting card payment, in its currency (`InCurrency`). */
 export function UnpaidCapsForm({
   reply,
   caps,
@@ -77,6 +78,9 @@ export function UnpaidCapsForm({
   caps: { orders: number | null; valueCents: number | null };
   defaults: { orders: number; valueCents: number; verified: boolean };
 }) {
+  const currency = useCurrency();
+  const money = useMoney();
+  const minor = 10 ** CURRENCIES[currency].minorUnits;
   const [form, fields] = useForm({
     id: "unpaid-caps",
     lastResult: reply?.intent === "unpaid-caps" ? reply.result : null,
@@ -85,7 +89,7 @@ export function UnpaidCapsForm({
     shouldRevalidate: "onInput",
     defaultValue: {
       orders: caps.orders === null ? "" : String(caps.orders),
-      value: caps.valueCents === null ? "" : String(Math.round(caps.valueCents / 100)),
+      value: caps.valueCents === null ? "" : String(Math.round(caps.valueCents / minor)),
     },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: unpaidCapsSchema }),
   });
@@ -106,10 +110,10 @@ export function UnpaidCapsForm({
       />
       <Field
         meta={fields.value}
-        label="Value awaiting card payment (whole dollars)"
+        label={`Value awaiting card payment (whole ${CURRENCIES[currency].units})`}
         type="number"
         inputProps={{ inputMode: "numeric", min: 1 }}
-        help={`Empty: ${shop}, ${formatCents(defaults.valueCents)}.`}
+        help={`Empty: ${shop}, ${money(defaults.valueCents)}.`}
       />
       <div className="sm:col-span-2">
         <SubmitButton pending={pending} pendingText="Saving…">

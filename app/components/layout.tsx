@@ -1,4 +1,6 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import type { Currency } from "~/domain/money";
+import { CurrencyPicker } from "./currency-picker";
 
 type NavUser = { name: string; role: string; roleLabel?: string | null; mayOrder?: boolean; cartLines?: number } | null;
 
@@ -103,11 +105,14 @@ export function Navbar({ user }: { user: NavUser }) {
   );
 }
 
-export function Footer() {
+export function Footer({ currency, customer }: { currency?: Currency; customer?: boolean }) {
+  // The picker's own page shows it in its body.
+  const onPickerPage = useLocation().pathname === "/currency";
   return (
     <footer className="border-t border-slate-200 bg-slate-50">
-      <div className="mx-auto max-w-7xl px-4 py-6 text-center text-sm text-slate-600">
-        Copyright © {new Date().getFullYear()} PartsWorks Manufacturing. All rights reserved.
+      <div className="mx-auto max-w-7xl space-y-4 px-4 py-6 text-center text-sm text-slate-600">
+        {currency && !onPickerPage ? <CurrencyPicker current={currency} customer={Boolean(customer)} /> : null}
+        <p>Copyright © {new Date().getFullYear()} PartsWorks Manufacturing. All rights reserved.</p>
       </div>
     </footer>
   );

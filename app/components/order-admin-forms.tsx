@@ -2,7 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { carriers, COLLECTED } from "~/content/carriers";
-import { formatCents, formatQuantity } from "~/format";
+import { formatQuantity } from "~/format";
 import {
   MAX_SHIPMENT_NOTE,
   recordPaymentSchema,
@@ -14,6 +14,7 @@ import {
 import { formatDay, PAYMENT_METHOD_WORDS, PAYMENT_METHODS } from "~/domain/order-states";
 import { ErrorList, Field, SelectField, SubmitButton } from "./forms";
 import { LineQuantitiesFieldset } from "./line-quantities-fieldset";
+import { useCurrency, useMoney } from "./money";
 import { ONE_TIME_KEY_FIELD } from "~/forms/one-time-key";
 
 type Reply =
@@ -140,15 +141,18 @@ export function RecordPaymentForm({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: recordPaymentSchema }),
   });
   const pending = usePendingIntent("record-payment");
+  // Typed in the order's currency, in its major unit (1250.00).
+  const currency = useCurrency();
+  const money = useMoney();
   return (
     <Form method="post" {...getFormProps(form)} className="grid gap-x-4 sm:grid-cols-2">
       <input type="hidden" name="intent" value="record-payment" />
       <input type="hidden" name={ONE_TIME_KEY_FIELD} value={oneTimeKey} />
       <Field
         meta={fields.amount}
-        label="Amount received (USD)"
-        help={`At most the balance, ${formatCents(balanceCents)}.`}
-        inputProps={{ inputMode: "decimal", autoComplete: "off", placeholder: (balanceCents / 100).toFixed(2) }}
+        label={`Amount received (${currency})`}
+        help={`At most the balance, ${money(balanceCents)}.`}
+        inputProps={{ inputMode: "decimal", autoComplete: "off", placeholder: money(balanceCents, { plain: true }) }}
       />
       <Field
         meta={fields.receivedOn}
@@ -198,13 +202,14 @@ type PaymentRow = {
 
 /** The payments staff recorded, each with its reversal (kept, never deleted). */
 export function RecordedPayments({ payments, reply }: { payments: PaymentRow[]; reply: Reply }) {
+  const money = useMoney();
   if (!payments.length) return <p className="text-slate-700">No payments recorded.</p>;
   return (
     <ul className="divide-y divide-slate-200 rounded border border-slate-200" data-testid="recorded-payments">
       {payments.map((payment) => (
         <li key={payment.id} className="p-3">
           <p className={payment.reversedAt ? "text-slate-500 line-through" : "font-medium"}>
-            {formatCents(payment.amountCents)} by {PAYMENT_METHOD_WORDS[payment.method].toLowerCase()}, received{" "}
+            {money(payment.amountCents)} by {PAYMENT_METHOD_WORDS[payment.method].toLowerCase()}, received{" "}
             {formatDay(payment.receivedOn)}
             {payment.reference ? `, reference ${payment.reference}` : ""}
           </p>

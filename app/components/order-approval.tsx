@@ -5,7 +5,8 @@ import type { ComponentProps, ReactNode } from "react";
 import { ConfirmDialog, confirmLinkClass } from "~/components/confirm-dialog";
 import { Button, ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { approveSchema, declineSchema } from "~/forms/company-forms";
-import { formatCents, formatDateTime } from "~/format";
+import { formatDateTime } from "~/format";
+import { useMoney } from "./money";
 
 type Reply = SubmissionResult<string[]> | null | undefined;
 /** The order an owner decides on, as the forms name it. */
@@ -181,10 +182,11 @@ export function ApprovalNotice({
   withdrawPath: string;
   lastResult?: Reply;
 }) {
+  const money = useMoney();
   if (!approval) return null;
   // Said to the buyer who placed it as theirs; to a colleague as the buyer's.
   const whose = approval.mayWithdraw ? "your" : `${order.placedBy}'s`;
-  const over = `Its total of ${formatCents(totalCents)} is over ${whose} limit of ${formatCents(approval.limitCents ?? 0)} per order`;
+  const over = `Its total of ${money(totalCents)} is over ${whose} limit of ${money(approval.limitCents ?? 0)} per order`;
   if (approval.outcome) {
     const by = `${approval.decidedByName ?? "an owner"}${approval.decidedAt ? ` on ${formatDateTime(approval.decidedAt)}` : ""}`;
     return (

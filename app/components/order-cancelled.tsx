@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { cancelledMoneyWords, moneyBack, type CreditedMoney, type OrderState } from "~/domain/order-states";
 import { SubmitButton, useIsPending } from "./forms";
+import { useCurrency } from "./money";
 
 /** Where a customer asks us to pay out the money held on their account (the statement's action). */
 export const ASK_PAYOUT_ACTION = "/dashboard/statement";
@@ -38,7 +39,8 @@ export function OrderCancelledNotice({
   /** The statement and its payout request are the company's owners' and accounts'. */
   mayAskPayout: boolean;
 }) {
-  const words = cancelledMoneyWords(order, mayAskPayout);
+  const currency = useCurrency();
+  const words = cancelledMoneyWords({ ...order, currency }, mayAskPayout);
   const reason = order.state === "cancelled" || order.state === "removed" ? order.cancelReason : null;
   if (!words && !reason) return null;
   return (

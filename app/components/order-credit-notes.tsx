@@ -10,12 +10,13 @@ import {
   type RefundStatus,
 } from "~/domain/credit-notes";
 import { formatDay } from "~/domain/order-states";
-import { formatCents, formatQuantity } from "~/format";
+import { formatQuantity } from "~/format";
 import { CANCEL_PAID_CONFIRM, cancelPaidSchema } from "~/forms/order-forms";
 import { CANCEL_REASON_LABEL } from "~/forms/cancel-reason";
 import { ErrorList, Field, SubmitButton } from "./forms";
 import { AskPayoutForm, CreditHeldNote, holdsCredit } from "./order-cancelled";
 import { usePayoutForm } from "./credit-payout";
+import { useCurrency, useMoney } from "./money";
 
 export type CreditNoteEntry = {
   id: string;
@@ -35,7 +36,10 @@ export type CreditNoteEntry = {
 
 const linkClass = "inline-flex min-h-11 items-center font-medium text-brand-700 underline hover:text-brand-800";
 
-/** An order's credit notes and refunds, as the customer and staff read them, each with its document. */
+/**
+ * An order's credit notes and refunds, as the customer and staff read them, each with its document;
+ * amounts in the order's currency (the page's `InCurrency`).
+ */
 export function OrderCreditNotes({
   orderId,
   creditNotes,
@@ -51,6 +55,8 @@ export function OrderCreditNotes({
   /** The customer's page: whether they may ask us to pay out money on their account, and whether here (not above). */
   customer?: { mayAskPayout: boolean; askHere: boolean };
 }) {
+  const currency = useCurrency();
+  const money = useMoney();
   if (!creditNotes.length) return null;
   return (
     <section id="credit-notes" aria-labelledby="credit-notes-heading" className="mt-8 scroll-mt-4">
@@ -61,8 +67,8 @@ export function OrderCreditNotes({
         {creditNotes.map((note) => (
           <li key={note.id} className="rounded border border-slate-200 p-3" data-testid="credit-note">
             <p className="font-medium">
-              Credit note <span data-testid="credit-note-number">{note.number}</span>: {formatCents(note.totalCents)}
-              {note.taxCents ? ` (tax ${formatCents(note.taxCents)} included)` : ""}
+              Credit note <span data-testid="credit-note-number">{note.number}</span>: {money(note.totalCents)}
+              {note.taxCents ? ` (tax ${money(note.taxCents)} included)` : ""}
             </p>
             <p className="text-sm text-slate-700">
               {note.reason === "return"
@@ -74,12 +80,12 @@ export function OrderCreditNotes({
               {note.lines.map((line, index) => (
                 <li key={index}>
                   {formatQuantity(line.quantity)} × {line.productName}
-                  {line.partNumber ? ` (${line.partNumber})` : ""}: {formatCents(line.netCents)}
+                  {line.partNumber ? ` (${line.partNumber})` : ""}: {money(line.netCents)}
                 </li>
               ))}
             </ul>
             <p className="mt-1 text-sm" data-testid="credit-note-settlement">
-              {settlementWords({ ...note, refundStatus: note.refund?.status ?? null })}
+              {settlementWords({ ...note, refundStatus: note.refund?.status ?? null }, currency)}
               {note.refund ? (
                 <span className="block" data-testid="refund-status">
                   {REFUND_STATUS_WORDS[note.refund.status]}
@@ -117,6 +123,7 @@ type PayoutReply = { intent: string; paymentId: string; result: SubmissionResult
 
 /** Staff record that a credit note's account credit went back to the customer's bank. */
 function PayoutForm({ note, reply }: { note: CreditNoteEntry; reply: PayoutReply }) {
+  const money = useMoney();
   const { form, fields, pending } = usePayoutForm(
     `payout-${note.id}`,
     note.id,
@@ -128,7 +135,7 @@ function PayoutForm({ note, reply }: { note: CreditNoteEntry; reply: PayoutReply
       <input type="hidden" name="creditNoteId" value={note.id} />
       <Field
         meta={fields.reference}
-        label={`Paid out ${formatCents(creditHeldCents(note))} by bank transfer: its reference`}
+        label={`Paid out ${money(creditHeldCents(note))} by bank transfer: its reference`}
       />
       <ErrorList id={form.errorId} errors={form.errors} />
       <div>
@@ -157,12 +164,13 @@ export function CancelPaidOrderForm({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: cancelPaidSchema }),
   });
   const navigation = useNavigation();
+  const money = useMoney();
   const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === "cancel-paid";
   return (
     <Form method="post" {...getFormProps(form)} className="grid gap-2">
       <input type="hidden" name="intent" value="cancel-paid" />
       <p className="text-sm text-slate-700">
-        Its stock goes back on the shelf and a credit note of {formatCents(order.totalCents)} is issued:{" "}
+        Its stock goes back on the shelf and a credit note of {money(order.totalCents)} is issued:{" "}
         {order.transactionId
           ? "the card payment is refunded through Stripe."
           : "money received comes off what the company owes (its statement), or off the open invoice."}

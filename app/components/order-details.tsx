@@ -4,7 +4,7 @@ import { DOCUMENT_TITLES, documentPath, type DocumentKind, ublPath } from "~/dom
 import { OrderFulfilment } from "./order-fulfilment";
 import { OrderLinesTable } from "./order-lines";
 import { OrderTimeline } from "./order-timeline";
-import { formatCents } from "~/format";
+import { useMoney } from "./money";
 import { paymentLine, receivedPayments, type PaymentFacts } from "~/domain/order-payments";
 import { formatDay } from "~/domain/order-states";
 import { describeShipment } from "~/domain/shipping";
@@ -125,7 +125,10 @@ function Shipment({ shipment }: { shipment: { carrier: string; trackingNumber: s
   );
 }
 
-/** The order's money: total, how it is paid (card or on account with terms and due date), received, balance. */
+/**
+ * The order's money: total, how it is paid (card or on account with terms and due date), received, balance;
+ * in the order's currency (the page's `InCurrency`, and the order's own for the payment line).
+ */
 export function PaymentSummary({
   order,
 }: {
@@ -136,6 +139,7 @@ export function PaymentSummary({
     status: string;
   };
 }) {
+  const money = useMoney();
   if (order.status === "cancelled" || order.status === "removed") return null;
   const received = receivedPayments(order);
   return (
@@ -158,15 +162,15 @@ export function PaymentSummary({
         </>
       ) : null}
       <dt className="font-medium text-slate-700">Total</dt>
-      <dd>{formatCents(order.totalCents)}</dd>
+      <dd>{money(order.totalCents)}</dd>
       <dt className="font-medium text-slate-700">Received</dt>
       <dd>
-        {formatCents(order.paidCents)}
+        {money(order.paidCents)}
         {received.length ? (
           <ul className="text-sm text-slate-700" data-testid="payments-received">
             {received.map((payment, index) => (
               <li key={index}>
-                {formatDay(payment.on)}: {formatCents(payment.amountCents)} by {payment.method.toLowerCase()}
+                {formatDay(payment.on)}: {money(payment.amountCents)} by {payment.method.toLowerCase()}
                 {payment.reference ? `, reference ${payment.reference}` : ""}
               </li>
             ))}
@@ -174,7 +178,7 @@ export function PaymentSummary({
         ) : null}
       </dd>
       <dt className="font-medium text-slate-700">Balance</dt>
-      <dd data-testid="balance">{formatCents(order.balanceCents)}</dd>
+      <dd data-testid="balance">{money(order.balanceCents)}</dd>
     </dl>
   );
 }

@@ -1,6 +1,9 @@
+import { Fragment } from "react";
 import { company } from "~/content/company";
 import { seller } from "~/content/tax-rates";
-import { formatCents, formatDate, formatQuantity } from "~/format";
+import { formatDate, formatQuantity } from "~/format";
+import { bankDetailsOf } from "~/domain/bank-accounts";
+import { HOME_CURRENCY } from "~/domain/money";
 import type { ReceivedPayment } from "~/domain/order-payments";
 import { termsWords } from "~/domain/order-states";
 import { describeShipment } from "~/domain/shipping";
@@ -9,6 +12,7 @@ import { formatAddress } from "~/domain/address";
 import { DOCUMENT_TITLES, type OrderDocumentData } from "~/domain/order-document";
 import { VatInSellerCurrencyLine } from "./vat-in-seller-currency";
 import { PackingSlipLines } from "./packing-slip";
+import { InCurrency, useCurrency, useMoney } from "./money";
 
 /** The renderer (orders/documents.server.tsx) takes the markup and its CSS from here, the one component it may import. */
 export { DOCUMENT_CSS } from "~/styles/order-document";
@@ -31,23 +35,19 @@ function billToAddress({ customer, order }: OrderDocumentData) {
   return order.deliveryAddress ? formatAddress(order.deliveryAddress) : order.address;
 }
 
-/** The seller's bank and the reference to quote: what a trade buyer needs to pay by transfer. */
+/** The seller's account in the document's currency and the reference to quote: what a trade buyer needs to pay by transfer. */
 function PayBy({ reference }: { reference: string }) {
-  const { bank } = company;
+  const currency = useCurrency();
   return (
     <section data-testid="bank-details" className="pw-bank pw-keep">
       <h2>Pay by bank transfer</h2>
       <dl className="pw-meta">
-        <dt>Bank</dt>
-        <dd>{bank.bankName}</dd>
-        <dt>Account name</dt>
-        <dd>{bank.accountName}</dd>
-        <dt>Routing number</dt>
-        <dd>{bank.routingNumber}</dd>
-        <dt>Account number</dt>
-        <dd>{bank.accountNumber}</dd>
-        <dt>SWIFT</dt>
-        <dd>{bank.swift}</dd>
+        {bankDetailsOf(currency).map((row) => (
+          <Fragment key={row.label}>
+            <dt>{row.label}</dt>
+            <dd>{row.value}</dd>
+          </Fragment>
+        ))}
         <dt>Payment reference</dt>
         <dd data-testid="payment-reference">
           <strong>{reference}</strong>
@@ -59,6 +59,8 @@ function PayBy({ reference }: { reference: string }) {
 
 /** The payments received on an invoice, each with its day, method and reference, and what is still due. */
 function Received({ received, balanceCents }: { received: ReceivedPayment[]; balanceCents: number }) {
+  const currency = useCurrency();
+  const money = useMoney();
   return (
     <table data-testid="payments-received" style={{ marginTop: 16 }}>
       <caption>Payments received</caption>
@@ -79,7 +81,7 @@ function Received({ received, balanceCents }: { received: ReceivedPayment[]; bal
             <td className="pw-part">{payment.method}</td>
             <td data-label="Reference">{payment.reference}</td>
             <td className="pw-num" data-label="Amount">
-              {formatCents(payment.amountCents)}
+              {money(payment.amountCents)}
             </td>
           </tr>
         ))}
@@ -87,10 +89,10 @@ function Received({ received, balanceCents }: { received: ReceivedPayment[]; bal
       <tfoot>
         <tr>
           <th scope="row" colSpan={3}>
-            Still due (USD)
+            {`Still due (${currency})`}
           </th>
           <td className="pw-num" data-label="Amount" data-testid="still-due">
-            {formatCents(balanceCents)}
+            {money(balanceCents)}
           </td>
         </tr>
       </tfoot>
@@ -101,9 +103,25 @@ function Received({ received, balanceCents }: { received: ReceivedPayment[]; bal
 /** Tax lines under the seller's EU VAT registration: its number is printed. */
 const EU_VAT_KINDS = ["vat", "reverse-charge", "intra-community", "export"];
 
-/** An invoice, a pro-forma invoice or a packing slip (no prices) for one order. */
+/** An invoice, a pro-forma invoice, a credit note or a packing slip (no prices) for one order, in its currency. */
 export function OrderDocument({ data }: { data: OrderDocumentData }) {
+  return (
+    <InCurrency currency={data.order.currency ?? HOME_CURRENCY}>
+      <DocumentIn data={data} />
+    </InCurrency>
+  );
+}
+
+function DocumentIn({ data }: { data: OrderDocumentData }) {
   const { kind, order, customer } = data;
+  const currency = useCurrency();
+  const money = useMoney();
+  const totalWord =
+    kind === "credit-note"
+      ? "Total credited"
+      : kind === "invoice" && order.balanceCents === 0
+        ? "Total paid"
+        : "Total due";
   const prices = kind !== "packing-slip";
   const title = DOCUMENT_TITLES[kind];
   return (
@@ -114,8 +132,8 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
           {kind === "pro-forma" ? (
             <p className="pw-note" data-testid="pro-forma-note">
               {order.invoiceAtShipping
-                ? `${order.balanceCents ? `${formatCents(order.balanceCents)} to pay on the invoice's terms` : order.paymentLine}. An intra-community supply is invoiced when it ships, with the day of the supply.`
-                : `Payable before dispatch: ${formatCents(order.balanceCents)} due${order.balanceCents !== order.totalCents ? " (the total less what was received or credited)" : ""}. We ship once the money is received; the invoice follows.`}
+                ? `${order.balanceCents ? `${money(order.balanceCents)} to pay on the invoice's terms` : order.paymentLine}. An intra-community supply is invoiced when it ships, with the day of the supply.`
+                : `Payable before dispatch: ${money(order.balanceCents)} due${order.balanceCents !== order.totalCents ? " (the total less what was received or credited)" : ""}. We ship once the money is received; the invoice follows.`}
             </p>
           ) : null}
           {kind === "credit-note" && data.creditNote ? (
@@ -127,7 +145,7 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
             <p className="pw-note" data-testid="invoice-status">
               {order.balanceCents === 0
                 ? order.paymentLine
-                : `${order.received.length ? "Part-paid" : "On account"}: ${formatCents(order.balanceCents)} still due${order.dueAt ? ` by ${formatDate(order.dueAt)}` : ""}`}
+                : `${order.received.length ? "Part-paid" : "On account"}: ${money(order.balanceCents)} still due${order.dueAt ? ` by ${formatDate(order.dueAt)}` : ""}`}
             </p>
           ) : null}
           <dl className="pw-meta" style={{ marginTop: 8 }}>
@@ -271,10 +289,10 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
                   {formatQuantity(line.quantity)}
                 </td>
                 <td className="pw-num" data-label="Unit price">
-                  {formatCents(line.unitPriceCents)}
+                  {money(line.unitPriceCents)}
                 </td>
                 <td className="pw-num" data-label="Line total">
-                  {formatCents(line.lineTotalCents)}
+                  {money(line.lineTotalCents)}
                 </td>
               </tr>
             ))}
@@ -287,7 +305,7 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
                     Net
                   </th>
                   <td className="pw-num" data-testid="document-net">
-                    {formatCents(order.netCents)}
+                    {money(order.netCents)}
                   </td>
                 </tr>
                 {order.taxLines.map((line, index) => (
@@ -295,18 +313,14 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
                     <th scope="row" colSpan={4}>
                       {line.label}
                     </th>
-                    <td className="pw-num">{formatCents(line.amountCents)}</td>
+                    <td className="pw-num">{money(line.amountCents)}</td>
                   </tr>
                 ))}
               </>
             ) : null}
             <tr>
               <th scope="row" colSpan={2}>
-                {kind === "credit-note"
-                  ? "Total credited (USD)"
-                  : kind === "invoice" && order.balanceCents === 0
-                    ? "Total paid (USD)"
-                    : "Total due (USD)"}
+                {`${totalWord} (${currency})`}
               </th>
               {/* Units of different parts are not added up where money is the total. */}
               <td className="pw-num" data-label="Quantity">
@@ -316,7 +330,7 @@ export function OrderDocument({ data }: { data: OrderDocumentData }) {
               </td>
               <td />
               <td className="pw-num" data-label="Amount" data-testid="document-total">
-                {formatCents(order.totalCents)}
+                {money(order.totalCents)}
               </td>
             </tr>
           </tfoot>

@@ -1,6 +1,7 @@
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { PriceWithList, TaxSummaryRows } from "~/components/prices";
-import { formatCents, formatQuantity } from "~/format";
+import { formatQuantity } from "~/format";
+import { useMoney } from "./money";
 
 type Line = {
   partId: string;
@@ -23,7 +24,8 @@ const LINE_COLUMNS: Column[] = [
 ];
 
 /**
- * Every line of an order: part number, part, unit price, quantity, line total, and the order's total.
+ * Every line of an order: part number, part, unit price, quantity, line total, and the order's total,
+ * in the surrounding currency (the order's page wraps it in the order's `InCurrency`).
  * Below `md` each line is a card (the part is its title), as in every DataTable.
  */
 export function OrderLinesTable({
@@ -40,6 +42,7 @@ export function OrderLinesTable({
   taxLines?: TaxLine[];
   caption: string;
 }) {
+  const money = useMoney();
   return (
     <DataTable
       caption={caption}
@@ -56,7 +59,7 @@ export function OrderLinesTable({
               {taxLines.length ? "Total with tax" : "Total"}
             </th>
             <td className="px-3 py-2 text-right font-semibold" data-testid="order-total">
-              {formatCents(totalCents)}
+              {money(totalCents)}
             </td>
           </tr>
         </>
@@ -77,7 +80,7 @@ export function OrderLinesTable({
             {formatQuantity(line.quantity)}
           </td>
           <td className="px-3 py-2 text-right" data-label="Line total">
-            {formatCents(line.lineTotalCents)}
+            {money(line.lineTotalCents)}
           </td>
         </tr>
       ))}
@@ -87,6 +90,7 @@ export function OrderLinesTable({
 
 /** In a list row: the lines of an order of several lines, folded (a native <details>, no JavaScript needed). */
 export function OrderLinesDetails({ lines }: { lines: Line[] }) {
+  const money = useMoney();
   if (lines.length < 2) return null;
   return (
     <details className="text-xs font-normal">
@@ -95,7 +99,7 @@ export function OrderLinesDetails({ lines }: { lines: Line[] }) {
         {lines.map((line) => (
           <li key={line.partId}>
             <span className="font-mono">{line.partNumber}</span> {line.productName}: {formatQuantity(line.quantity)} ×{" "}
-            {formatCents(line.unitPriceCents)} = {formatCents(line.lineTotalCents)}
+            {money(line.unitPriceCents)} = {money(line.lineTotalCents)}
           </li>
         ))}
       </ul>

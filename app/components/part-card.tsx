@@ -1,11 +1,19 @@
 import { Link } from "@remix-run/react";
 import { AddToCartForm, type AddToCartRefusal } from "~/components/add-to-cart";
 import type { PartView } from "~/domain/catalogue";
-import { PriceWithList } from "~/components/prices";
+import { NotSoldIn, PriceWithList } from "~/components/prices";
+import type { Currency } from "~/domain/money";
 import { formatQuantity } from "~/format";
 
 /** What a card shows of a part; `fits`: it fits the visitor's vehicle (named by `fitsLabel`). */
-export type PartCardData = Omit<PartView, "createdAt"> & { brand?: string; fits?: boolean; listPriceCents?: number };
+export type PartCardData = Omit<PartView, "createdAt"> & {
+  brand?: string;
+  fits?: boolean;
+  listPriceCents?: number;
+  /** The currency shown, and whether the part has no price list in it (not orderable in it). */
+  currency?: Currency;
+  unpriced?: boolean;
+};
 
 /** A part in the catalogue: image, name, short description, quantities, price and Purchase. */
 export function PartCard({
@@ -67,7 +75,11 @@ export function PartCard({
           </dd>
           <dt className="text-slate-600">Price per unit</dt>
           <dd className="text-right text-base font-bold text-brand-800" data-testid="price">
-            <PriceWithList cents={part.priceCents} listCents={part.listPriceCents} />
+            {part.unpriced && part.currency ? (
+              <NotSoldIn currency={part.currency} />
+            ) : (
+              <PriceWithList cents={part.priceCents} listCents={part.listPriceCents} />
+            )}
           </dd>
         </dl>
         <Link
@@ -76,7 +88,7 @@ export function PartCard({
         >
           Purchase<span className="sr-only"> {part.name}</span>
         </Link>
-        {addToCart && part.availableQuantity >= part.minOrderQuantity ? (
+        {addToCart && !part.unpriced && part.availableQuantity >= part.minOrderQuantity ? (
           <AddToCartForm part={part} compact refusal={refusal} />
         ) : null}
       </div>

@@ -1,5 +1,6 @@
 import { BREAKS_SYNTAX_HELP } from "~/domain/pricing";
 import type { FieldMetadata } from "@conform-to/react";
+import type { ReactNode } from "react";
 import { company } from "~/content/company";
 import { CATEGORIES, CATEGORY_LABELS, DEFAULT_BRAND } from "~/domain/catalogue";
 import { FITMENT_HELP } from "~/forms/catalogue-forms";
@@ -60,10 +61,15 @@ export function PartPriceFields({
   );
 }
 
-/** Category, brand, OE cross-references and fitment: the catalogue part of Add and Edit Product. */
+/**
+ * Category, brand, volume breaks, OE cross-references and fitment: the catalogue part of Add and Edit
+ * Product. `otherPrices`: the lists in other currencies, shown after the dollar breaks.
+ */
 export function PartCatalogueFields({
   fields,
+  otherPrices,
 }: {
+  otherPrices?: ReactNode;
   fields: {
     category: FieldMetadata<string | undefined | null>;
     brand: FieldMetadata<string | undefined | null>;
@@ -100,10 +106,11 @@ export function PartCatalogueFields({
       <Field
         className="sm:col-span-2"
         meta={fields.volumeBreaks}
-        label="Volume breaks (optional)"
+        label="Volume breaks in US dollars (optional)"
         inputProps={{ placeholder: "100:-0%;500:-5%;1000:-10%", autoComplete: "off", spellCheck: false }}
         help={BREAKS_SYNTAX_HELP}
       />
+      {otherPrices}
       <TextareaField
         className="sm:col-span-2"
         meta={fields.oeNumbers}

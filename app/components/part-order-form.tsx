@@ -1,4 +1,5 @@
 /** The part page's prices at each volume break and its order form. */
+import { useMoney } from "~/components/money";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
@@ -17,7 +18,7 @@ import { PriceWithList } from "~/components/prices";
 import { SpendingLimitNotice } from "~/components/spending-limit";
 import { backorderSplit, backorderText } from "~/domain/order-lines";
 import { placeWords, taxLinesFor, taxPlaceFor, taxTotal, type TaxProfile } from "~/domain/tax";
-import { formatCents, formatQuantity } from "~/format";
+import { formatQuantity } from "~/format";
 import { orderFormSchema } from "~/forms/shop-forms";
 import { ONE_TIME_KEY_FIELD } from "~/forms/one-time-key";
 import { useHydrated } from "~/hooks/hydrated";
@@ -99,6 +100,7 @@ export function PartOrderForm({
   oneTimeKey: string;
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
+  const money = useMoney();
   const schema = useMemo(() => orderFormSchema(part), [part]);
   const constraint = useMemo(() => getZodConstraint(schema), [schema]);
   const [form, fields] = useForm({
@@ -186,18 +188,18 @@ export function PartOrderForm({
         ) : null}
         <div className="w-full text-sm text-slate-700" data-testid="order-tax" aria-live="polite">
           <p>
-            Net: <span data-testid="order-net">{valid ? formatCents(netCents) : "—"}</span> (
-            {formatCents(current.unitPriceCents)} per unit)
+            Net: <span data-testid="order-net">{valid ? money(netCents) : "—"}</span> ({money(current.unitPriceCents)}{" "}
+            per unit)
           </p>
           {taxLines.map((line, index) => (
             <p key={index}>
               {line.label}
-              {line.rate ? `: ${valid ? formatCents(line.amountCents) : "—"}` : ""}
+              {line.rate ? `: ${valid ? money(line.amountCents) : "—"}` : ""}
               {line.note ? <span className="block text-xs text-slate-600">{line.note}</span> : null}
             </p>
           ))}
           <p className="text-lg text-slate-900">
-            Total with tax: <strong data-testid="order-total-with-tax">{valid ? formatCents(totalCents) : "—"}</strong>
+            Total with tax: <strong data-testid="order-total-with-tax">{valid ? money(totalCents) : "—"}</strong>
           </p>
           <p className="text-xs text-slate-600">
             Tax for delivery to {placeWords(taxPlace)}
@@ -206,8 +208,8 @@ export function PartOrderForm({
         </div>
         {valid && next ? (
           <p className="w-full text-sm text-green-800" data-testid="next-break">
-            {formatQuantity(next.minQuantity - number)} more units reach the next price:{" "}
-            {formatCents(next.unitPriceCents)} per unit.
+            {formatQuantity(next.minQuantity - number)} more units reach the next price: {money(next.unitPriceCents)}{" "}
+            per unit.
           </p>
         ) : null}
         {hydrated ? null : (

@@ -1,8 +1,10 @@
-import { formatCents } from "~/format";
+import { CURRENCIES } from "~/content/currencies";
+import type { Currency } from "~/domain/money";
+import { useMoney } from "./money";
 
 /**
- * A customer's price with the list price beside it when theirs is lower (a group price or a
- * volume break); the list price alone otherwise.
+ * A customer's price with the list price beside it when theirs is lower (a group price or a volume
+ * break); the list price alone otherwise. Amounts in the surrounding currency (`InCurrency`).
  */
 export function PriceWithList({
   cents,
@@ -13,16 +15,17 @@ export function PriceWithList({
   listCents?: number | null;
   className?: string;
 }) {
+  const money = useMoney();
   const lower = listCents != null && listCents > cents;
   return (
     <span className={className} data-testid="your-price">
-      {formatCents(cents)}
+      {money(cents)}
       {lower ? (
         <>
           {" "}
           <span className="text-xs font-normal text-slate-600">
             <span className="sr-only">list price </span>
-            <s data-testid="list-price">{formatCents(listCents)}</s>
+            <s data-testid="list-price">{money(listCents)}</s>
           </span>
         </>
       ) : null}
@@ -44,6 +47,7 @@ export function TaxSummaryRows({
   labelColSpan: number;
   trailingCells?: number;
 }) {
+  const money = useMoney();
   const trail = Array.from({ length: trailingCells }, (_, i) => <td key={i} />);
   return (
     <>
@@ -52,7 +56,7 @@ export function TaxSummaryRows({
           Net
         </th>
         <td className="px-3 py-1 text-right" data-testid="net-total">
-          {formatCents(netCents)}
+          {money(netCents)}
         </td>
         {trail}
       </tr>
@@ -63,11 +67,20 @@ export function TaxSummaryRows({
             {line.note ? <span className="block text-xs text-slate-600">{line.note}</span> : null}
           </th>
           <td className="px-3 py-1 text-right" data-testid="tax-amount">
-            {formatCents(line.amountCents)}
+            {money(line.amountCents)}
           </td>
           {trail}
         </tr>
       ))}
     </>
+  );
+}
+
+/** Where a part has no price list in the currency shown: not sold in it, never a converted price. */
+export function NotSoldIn({ currency }: { currency: Currency }) {
+  return (
+    <span className="text-sm font-medium text-slate-700" data-testid="not-sold-in">
+      No price in {CURRENCIES[currency].plural} yet
+    </span>
   );
 }

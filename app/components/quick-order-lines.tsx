@@ -1,8 +1,9 @@
 /** The quick-order pad's answer to "Check the lines": each line as it was read, priced, and what is wrong with it. */
+import { useMoney } from "~/components/money";
 import { useEffect, useRef } from "react";
 import { PriceWithList } from "~/components/prices";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { formatCents, formatQuantity } from "~/format";
+import { formatQuantity } from "~/format";
 import { QUICK_ORDER_PATH } from "~/forms/quick-order";
 
 /** A line of the pad, checked (services/quick-order.server.ts) and priced for the customer. */
@@ -40,6 +41,7 @@ export function CheckedLines({
   /** A new answer: a hydrated page stays where the button was, so it is brought into view and read out. */
   stamp: number;
 }) {
+  const money = useMoney();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     heading.current?.scrollIntoView({ block: "start" });
@@ -57,7 +59,7 @@ export function CheckedLines({
         Checked lines
       </h2>
       <p className="mt-1 text-slate-700" data-testid="pad-summary">
-        {valid.length} valid {valid.length === 1 ? "line" : "lines"} ({formatCents(total)})
+        {valid.length} valid {valid.length === 1 ? "line" : "lines"} ({money(total)})
         {broken ? `, ${broken} to fix` : ""}.
       </p>
       <DataTable caption="Each line of the pad, checked" columns={CHECK_COLUMNS}>
@@ -77,7 +79,7 @@ export function CheckedLines({
               {check.part ? <PriceWithList cents={check.part.priceCents} listCents={check.listPriceCents} /> : "—"}
             </td>
             <td className="px-3 py-2 md:text-right" data-label="Line total">
-              {check.lineTotalCents !== null ? formatCents(check.lineTotalCents) : "—"}
+              {check.lineTotalCents !== null ? money(check.lineTotalCents) : "—"}
             </td>
             <td className="px-3 py-2 max-md:col-span-2" data-label="Check">
               <span className={check.problem ? "text-red-700" : "text-green-800"} data-testid="pad-check">

@@ -2,6 +2,7 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { DataTable } from "~/components/ui/data-table";
+import type { Currency } from "~/domain/money";
 import { formatCents, formatQuantity } from "~/format";
 
 type PartColumn<Part> = { label: string; align?: "right"; cell: (part: Part) => ReactNode };
@@ -74,6 +75,8 @@ type OrderToHandle = {
   userName: string;
   userEmail: string;
   totalCents: number;
+  /** The order's currency: its total is in it. */
+  currency: Currency;
 };
 
 /** Orders waiting for the shop, oldest first: each with what `when` says of it, and a link to them all. */
@@ -109,7 +112,8 @@ export function OrdersToHandle<Order extends OrderToHandle>({
               <Link to={`/dashboard/manageOrders/${order.id}`} className="font-medium text-brand-700 underline">
                 {order.number}
               </Link>{" "}
-              {order.summary} for {order.userName} ({order.userEmail}), {formatCents(order.totalCents)}
+              {order.summary} for {order.userName} ({order.userEmail}),{" "}
+              {formatCents(order.totalCents, { currency: order.currency })}
               <span className="block text-xs text-slate-600">{when(order)}</span>
             </li>
           ))}

@@ -1,4 +1,4 @@
-import { formatCents } from "~/format";
+import { useMoney } from "./money";
 
 type Limit = { limitCents: number; approvers: string } | null;
 
@@ -9,9 +9,11 @@ export function approvalNeeded(limit: Limit, totalCents: number | null) {
 
 /**
  * A buyer's limit per order where they order (part page, cart, quick order, checkout): what is placed
- * at once, and, once the total is over it, who must approve the order before it goes on.
+ * at once, and, once the total is over it, who must approve the order before it goes on. The limit is
+ * in the company's currency, the one the buyer orders in (the page's `InCurrency`).
  */
 export function SpendingLimitNotice({ limit, totalCents }: { limit: Limit; totalCents: number | null }) {
+  const money = useMoney();
   if (!limit) return null;
   if (approvalNeeded(limit, totalCents)) {
     return (
@@ -21,13 +23,13 @@ export function SpendingLimitNotice({ limit, totalCents }: { limit: Limit; total
         aria-live="polite"
       >
         <strong>This order needs approval by {limit.approvers}.</strong> It is over your limit of{" "}
-        {formatCents(limit.limitCents)} per order: placing it sends it to them, with its stock held until they decide.
+        {money(limit.limitCents)} per order: placing it sends it to them, with its stock held until they decide.
       </p>
     );
   }
   return (
     <p data-testid="limit-notice" className="mt-3 text-sm text-slate-700" aria-live="polite">
-      Your orders up to {formatCents(limit.limitCents)} are placed at once; above that, {limit.approvers} approves them.
+      Your orders up to {money(limit.limitCents)} are placed at once; above that, {limit.approvers} approves them.
     </p>
   );
 }

@@ -1,3 +1,37 @@
+import type { CURRENCIES } from "./currencies";
+
+/**
+ * The shop's bank accounts, one a currency (the keys are `CURRENCIES`' codes): dollars at its US
+ * bank (ACH routing and account number), euros in the SEPA area (IBAN and BIC), pounds in the UK
+ * (sort code and account number, and the IBAN for payers abroad). Every one is in the seller's name.
+ */
+const banks = {
+  USD: {
+    bankName: "First Lakes Commercial Bank",
+    accountName: "PartsWorks Manufacturing LLC",
+    routingNumber: "072000326",
+    accountNumber: "4401 2231 9087",
+    swift: "FLCBUS33",
+  },
+  EUR: {
+    bankName: "Commerzbank AG, Frankfurt am Main",
+    accountName: "PartsWorks Manufacturing LLC",
+    iban: "DE29 5004 0000 0614 7283 00",
+    bic: "COBADEFFXXX",
+  },
+  GBP: {
+    bankName: "Barclays Bank UK PLC, London",
+    accountName: "PartsWorks Manufacturing LLC",
+    sortCode: "20-32-53",
+    accountNumber: "73849215",
+    iban: "GB12 BARC 2032 5373 8492 15",
+    bic: "BARCGB22",
+  },
+} as const satisfies Record<
+  keyof typeof CURRENCIES,
+  Record<string, string> & { bankName: string; accountName: string }
+>;
+
 /**
  * The company's public contact details, shown in Contact Us on the home page, its legal details
  * printed on invoices, pro-formas and packing slips, and where returned parts are sent.
@@ -13,14 +47,14 @@ export const company = {
    * invoices): the sender of every e-invoice addressed to a buyer's Peppol id (domain/peppol.ts).
    */
   peppol: { scheme: "9944", id: "NL859324710B01" },
-  /** Where a trade buyer sends a bank transfer: printed on pro-formas and invoices. */
-  bank: {
-    bankName: "First Lakes Commercial Bank",
-    accountName: "PartsWorks Manufacturing LLC",
-    routingNumber: "072000326",
-    accountNumber: "4401 2231 9087",
-    swift: "FLCBUS33",
-  },
+  /**
+   * Where a trade buyer sends a bank transfer, an account in each currency the shop sells in: the
+   * pay screen, pro-formas, invoices, their e-invoices and the order mail show the one of the
+   * order's currency (domain/bank-accounts.ts).
+   */
+  banks,
+  /** The dollar account: what the statement of account (in US dollars) prints. */
+  bank: banks.USD,
   address: {
     street: "1200 Woodward Avenue",
     city: "Detroit",

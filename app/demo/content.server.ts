@@ -58,9 +58,26 @@ export const DEMO_USERS: {
     password: "eu-demo-123",
     name: "Elke Becker",
     role: "customer",
-    note: "EU company in Germany with a valid VAT number: intra-community supplies, invoiced when they ship",
+    note: "EU company in Germany with a valid VAT number, buying in euros: intra-community supplies, invoiced when they ship",
+  },
+  {
+    email: "uk@partsworks.test",
+    password: "uk-demo-123",
+    name: "Priya Shah",
+    role: "customer",
+    note: "UK distributor buying in pounds sterling: exports, paid by bank transfer to the sterling account",
   },
 ];
+
+/** The UK distributor's office and goods-in: a sale out of the US and the EU is an export. */
+export const UK_DISTRIBUTOR_ADDRESS: PostalAddress = {
+  ...EMPTY_ADDRESS,
+  company: "Midlands Motor Factors Ltd",
+  line1: "Unit 4, Tyseley Industrial Estate",
+  city: "Birmingham",
+  postalCode: "B11 2AA",
+  country: "GB",
+};
 
 /** The demo price group and the accounts in it (docs/behaviour.md, "Prices"). */
 export const DEMO_PRICE_GROUP = {
@@ -80,6 +97,8 @@ export const DEMO_ACCOUNTS: Record<
     taxId?: string;
     tax: TaxProfile;
     inGroup: boolean;
+    /** The currency it buys in (unset: US dollars). */
+    currency?: "EUR" | "GBP";
     /** Its Peppol participant id: its e-invoices go over Peppol (the other demo companies have none). */
     peppol?: PeppolId;
   }
@@ -113,8 +132,41 @@ export const DEMO_ACCOUNTS: Record<
     taxId: "DE811907980",
     tax: { country: "DE", state: null, vatNumber: "DE811907980", exemptionCertificate: null },
     inGroup: false,
+    currency: "EUR",
     peppol: { scheme: "9930", id: "DE811907980" },
   },
+  "uk@partsworks.test": {
+    companyName: "Midlands Motor Factors Ltd",
+    billing: UK_DISTRIBUTOR_ADDRESS,
+    country: "GB",
+    taxId: "GB123456782",
+    tax: { country: "GB", state: null, vatNumber: "GB123456782", exemptionCertificate: null },
+    inGroup: false,
+    currency: "GBP",
+  },
+};
+
+/**
+ * The demo parts' price lists in euros and pounds (major units, breaks in Edit Product's syntax):
+ * set by the shop, never converted. The alternator has no price in pounds yet, so the UK
+ * distributor sees what a part not sold in its currency looks like.
+ */
+export const DEMO_PRICE_LISTS: Record<string, Partial<Record<"EUR" | "GBP", { price: number; breaks?: string }>>> = {
+  "PW-1001": { EUR: { price: 22.5 }, GBP: { price: 19.4 } },
+  "PW-1002": { EUR: { price: 36.9 }, GBP: { price: 31.5 } },
+  "PW-1003": { EUR: { price: 6.6, breaks: "1000:-5%;5000:-10%" }, GBP: { price: 5.65, breaks: "1000:-5%;5000:-10%" } },
+  "PW-1004": { EUR: { price: 10.4 }, GBP: { price: 8.9 } },
+  "PW-1005": {
+    EUR: { price: 8.5, breaks: "500:-5%;1000:-10%;5000:7.10" },
+    GBP: { price: 7.25, breaks: "500:-5%;1000:-10%" },
+  },
+  "PW-1006": { EUR: { price: 54.9 }, GBP: { price: 46.9 } },
+  "PW-1007": { EUR: { price: 79.9 }, GBP: { price: 68.5 } },
+  "PW-1008": { EUR: { price: 59.9 }, GBP: { price: 51.5 } },
+  "PW-1009": { EUR: { price: 176 } },
+  "PW-1010": { EUR: { price: 132.5 }, GBP: { price: 113.9 } },
+  "PW-1011": { EUR: { price: 11.3 }, GBP: { price: 9.65 } },
+  "PW-1012": { EUR: { price: 17.9 }, GBP: { price: 15.3 } },
 };
 
 /** Volume breaks of demo parts, in the compact syntax of Edit Product. */

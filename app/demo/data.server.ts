@@ -27,6 +27,7 @@ import { ensureDemoReturns, ensureDemoWarehouse } from "./warehouse.server";
 import { ensureDemoRestock } from "./restock.server";
 import {
   DEMO_ACCOUNTS,
+  DEMO_PRICE_LISTS,
   DEMO_BREAKS,
   DEMO_PARTS,
   DEMO_PRICE_GROUP,
@@ -38,6 +39,7 @@ import {
   demoCatalogue,
 } from "./content.server";
 import { ensureDemoApproved } from "./approvals.server";
+import { ensureSterlingDemoOrders } from "./sterling.server";
 import { createDemoOrders, ensureDemoApproval, ensureDemoBankTransferOrder, ensureEuDemoOrder } from "./orders.server";
 
 /** The demo trade company (found by its name, else created), with its billing address and terms. */
@@ -90,6 +92,7 @@ export async function ensureDemoData() {
           termsDays: 0,
           creditLimitCents: 0,
           ...(trade.inGroup ? { priceGroupId: group._id } : {}),
+          ...(trade.currency ? { currency: trade.currency } : {}),
           tax: trade.tax,
         },
         ownerCount: 1,
@@ -131,7 +134,10 @@ export async function ensureDemoData() {
     const breaks = DEMO_BREAKS[partNumber] ? parseBreaks(DEMO_BREAKS[partNumber], dollars * 100) : null;
     if (breaks && !breaks.ok) throw new Error(`Demo breaks of ${partNumber}: ${breaks.message}`);
     const volumeBreaks = breaks?.ok ? breaks.breaks : undefined;
+    const prices = demoPriceLists(partNumber);
     if (existing) {
+      // Demo parts stored before price lists per currency get theirs.
+      await Part.updateOne({ _id: existing._id, prices: { $exists: false } }, { $set: { prices } });
       // Demo parts stored before volume breaks existed get theirs.
       if (volumeBreaks) {
         await Part.updateOne({ _id: existing._id, volumeBreaks: { $exists: false } }, { $set: { volumeBreaks } });
@@ -157,6 +163,7 @@ export async function ensureDemoData() {
       availableQuantity: stock,
       ...catalogue,
       ...(volumeBreaks ? { volumeBreaks } : {}),
+      prices,
       createdAt,
       updatedAt: createdAt,
     });
@@ -184,6 +191,7 @@ export async function ensureDemoData() {
   if ((await Order.estimatedDocumentCount()) === 0) await createDemoOrders(now);
   await ensureDemoExchangeRates(now);
   await ensureEuDemoOrder(now);
+  await ensureSterlingDemoOrders(now, DEMO_USERS[0].email);
   await ensureDemoPublicBuyer(now);
   // Before the trade company's webhook endpoint exists: the demo's deliveries stay the two it shows.
   await ensureDemoApproved();
@@ -227,4 +235,14 @@ export async function ensureDemoData() {
     role: companyRole && companyRole !== "owner" ? companyRole : role,
     note: note ?? null,
   }));
+}
+
+/** A demo part's lists in euros and pounds, read as Edit Product reads them (a bad one stops the start). */
+function demoPriceLists(partNumber: string) {
+  return Object.entries(DEMO_PRICE_LISTS[partNumber] ?? {}).map(([currency, { price, breaks }]) => {
+    const priceCents = Math.round(price * 100);
+    const parsed = breaks ? parseBreaks(breaks, priceCents) : null;
+    if (parsed && !parsed.ok) throw new Error(`Demo ${currency} breaks of ${partNumber}: ${parsed.message}`);
+    return { currency, priceCents, ...(parsed?.ok ? { volumeBreaks: parsed.breaks } : {}) };
+  });
 }

@@ -41,6 +41,7 @@ export async function ensureEuDemoOrder(now: number) {
     const placedAt = new Date(now - placedDaysAgo * DAY_MS);
     const order = await Order.create({
       lines: [{ ...orderLine(part, line.quantity, line), ...(shippedDaysAgo ? { shippedQuantity: quantity } : {}) }],
+      currency: priced.currency,
       netCents: priced.netCents,
       taxCents: priced.taxCents,
       taxLines: priced.taxLines,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { filterDay as day } from "./day";
 import { CATEGORY_LABELS, type Category } from "./catalogue";
 import { formatCents, formatNumber } from "~/format";
+import { CURRENCIES } from "~/content/currencies";
 
 /** What the audit log records (shared by the model, the audit screen and its filter form). */
 export const AUDIT_ACTIONS = [
@@ -54,6 +55,7 @@ export const AUDIT_ACTIONS = [
   "company.withdraw-invitation",
   "company.limit",
   "company.set-terms",
+  "company.set-currency",
   "company.unpaid-caps",
   "company.set-peppol-id",
   "company.set-leitweg-id",
@@ -113,6 +115,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "company.withdraw-invitation": "Withdrew an invitation sent before the sender's address was proved",
   "company.limit": "Set a buyer's spending limit",
   "company.set-terms": "Set a company's payment terms and credit limit",
+  "company.set-currency": "Set the currency a company buys in",
   "company.unpaid-caps": "Set a company's caps on unpaid orders",
   "company.set-peppol-id": "Set a company's Peppol participant id",
   "company.set-leitweg-id": "Set a German public buyer's Leitweg-ID (XRechnung)",
@@ -145,6 +148,7 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   amountCents: "Amount",
   balanceCents: "Balance",
   creditLimitCents: "Credit limit",
+  currency: "Currency",
   termsDays: "Payment terms (days)",
   holdUntil: "Stock held until",
   method: "Method",
@@ -158,6 +162,10 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   limit: "Limit",
   reason: "Reason",
   note: "Note",
+  // A part's list in another currency (pricesEUR: "€11.00, breaks 500:-5%"), written in its currency.
+  ...Object.fromEntries(
+    Object.entries(CURRENCIES).map(([code, { plural }]) => [`prices${code}`, `Prices in ${plural}`]),
+  ),
 };
 
 const ROLE_WORDS: Record<string, string> = { admin: "Admin", customer: "Customer" };

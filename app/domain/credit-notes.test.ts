@@ -99,4 +99,13 @@ describe("settlementWords", () => {
       }),
     ).toBe("$7.50 paid out to your bank on Nov 20, 2026 (reference PO-7).");
   });
+
+  test("in the credited order's currency", () => {
+    expect(
+      settlementWords({ ...settled, refundCents: 500, accountCreditCents: 750, refundStatus: "succeeded" }, "EUR"),
+    ).toBe("€5.00 refunded to the card; €7.50 credited to your account (it comes off your next order).");
+    expect(settlementWords({ ...settled, appliedCents: 1_250 }, "GBP")).toBe(
+      "£12.50 taken off what is due on the invoice.",
+    );
+  });
 });

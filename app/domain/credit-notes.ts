@@ -6,6 +6,7 @@
  * model, the screens, mail, documents and the API.
  */
 import { formatCents, formatDate } from "~/format";
+import type { Currency } from "./money";
 import type { TaxLine } from "./tax";
 
 export const CREDIT_NOTE_PREFIX = "CN-";
@@ -142,7 +143,10 @@ export function creditHeldCents(
   return note.payout ? 0 : Math.max(0, owedByBank(note) - (note.usedCents ?? 0));
 }
 
-/** How a credit note's money was settled, in one sentence (order pages, the document, mail). */
+/**
+ * How a credit note's money was settled, in one sentence (order pages, the document, mail), its amounts
+ * in `currency`: the credited order's (US dollars when not named).
+ */
 export function settlementWords(
   note: CreditSettlement & {
     refundStatus: RefundStatus | null;
@@ -150,23 +154,23 @@ export function settlementWords(
     /** Its credit that came off later orders of the account. */
     usedCents?: number;
   },
+  currency?: Currency,
 ) {
+  const money = (cents: number) => formatCents(cents, { currency });
   const parts: string[] = [];
   const used = note.usedCents ?? 0;
   if (note.refundCents)
     parts.push(
-      `${formatCents(note.refundCents)} ${note.refundStatus === "succeeded" ? "refunded to the card" : note.refundStatus === "failed" || note.refundStatus === "canceled" ? `not refunded to the card (Stripe reported the refund ${note.refundStatus}): ${note.payout ? "paid out by bank instead" : "we pay it to your bank instead"}` : "being refunded to the card"}`,
+      `${money(note.refundCents)} ${note.refundStatus === "succeeded" ? "refunded to the card" : note.refundStatus === "failed" || note.refundStatus === "canceled" ? `not refunded to the card (Stripe reported the refund ${note.refundStatus}): ${note.payout ? "paid out by bank instead" : "we pay it to your bank instead"}` : "being refunded to the card"}`,
     );
-  if (note.appliedCents) parts.push(`${formatCents(note.appliedCents)} taken off what is due on the invoice`);
-  if (used) parts.push(`${formatCents(used)} came off your later orders`);
+  if (note.appliedCents) parts.push(`${money(note.appliedCents)} taken off what is due on the invoice`);
+  if (used) parts.push(`${money(used)} came off your later orders`);
   if (note.payout)
     parts.push(
-      `${formatCents(note.payout.amountCents ?? note.accountCreditCents)} paid out to your bank on ${formatDate(note.payout.paidAt)} (reference ${note.payout.reference})`,
+      `${money(note.payout.amountCents ?? note.accountCreditCents)} paid out to your bank on ${formatDate(note.payout.paidAt)} (reference ${note.payout.reference})`,
     );
   else if (note.accountCreditCents - used > 0)
-    parts.push(
-      `${formatCents(note.accountCreditCents - used)} credited to your account (it comes off your next order)`,
-    );
+    parts.push(`${money(note.accountCreditCents - used)} credited to your account (it comes off your next order)`);
   return parts.length ? `${parts.join("; ")}.` : "Nothing to pay back.";
 }
 

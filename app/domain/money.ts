@@ -11,6 +11,11 @@ export { HOME_CURRENCY };
 
 export type Money<C extends Currency = Currency> = { readonly amount: number; readonly currency: C };
 
+export type OtherCurrency = Exclude<Currency, typeof HOME_CURRENCY>;
+
+/** The currencies a part may have a price list in beside its home (dollar) price. */
+export const OTHER_CURRENCIES = CURRENCY_CODES.filter((code): code is OtherCurrency => code !== HOME_CURRENCY);
+
 export const isCurrency = (value: unknown): value is Currency =>
   typeof value === "string" && Object.hasOwn(CURRENCIES, value);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { capRefusal, type UnpaidCaps } from "./order-caps";
+import { capRefusal, creditMessage, type UnpaidCaps } from "./order-caps";
 
 const verified: UnpaidCaps = { orders: 3, valueCents: 2_500_000, verified: true, own: false };
 const unverified: UnpaidCaps = { orders: 1, valueCents: 50_000, verified: false, own: false };
@@ -25,6 +25,14 @@ describe("caps on unpaid orders", () => {
     expect(refusal).toContain("$6,000.00");
     expect(refusal).toContain("already awaiting payment");
     expect(refusal).toContain("$25,000.00");
+  });
+  it("says the amounts in the order's currency", () => {
+    const refusal = capRefusal(verified, { count: 1, totalCents: 2_000_000 }, 600_000, "GBP");
+    expect(refusal).toContain("This order of £6,000.00 with the £20,000.00 already awaiting payment");
+    expect(refusal).not.toContain("$");
+    expect(creditMessage({ limitCents: 100_000, balanceCents: 90_000, orderCents: 20_000 }, "EUR")).toMatch(
+      /^This order \(€200\.00\) would take your account past its credit limit of €1,000\.00: €900\.00 is open/,
+    );
   });
   it("asks an unverified account to verify its email, and no one else", () => {
     expect(capRefusal(unverified, { count: 0, totalCents: 0 }, 60_000)).toMatch(/verify your email/);

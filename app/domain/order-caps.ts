@@ -1,4 +1,5 @@
 import { formatCents } from "~/format";
+import type { Currency } from "./money";
 
 /**
  * The caps on what one customer may hold in orders awaiting card payment: how many orders and
@@ -19,9 +20,15 @@ function howToLift(caps: UnpaidCaps) {
 
 /**
  * Why a new order of `totalCents` is over the caps, given the customer's open card orders (this
- * one not counted), or null when it fits.
+ * one not counted), or null when it fits; amounts in `currency`, the order's (US dollars when not named).
  */
-export function capRefusal(caps: UnpaidCaps, open: { count: number; totalCents: number }, totalCents: number) {
+export function capRefusal(
+  caps: UnpaidCaps,
+  open: { count: number; totalCents: number },
+  totalCents: number,
+  currency?: Currency,
+) {
+  const money = (cents: number) => formatCents(cents, { currency });
   const who = caps.own ? "your account" : caps.verified ? "an account" : "an account whose email is not verified";
   if (open.count + 1 > caps.orders) {
     return (
@@ -30,10 +37,10 @@ export function capRefusal(caps: UnpaidCaps, open: { count: number; totalCents: 
     );
   }
   if (open.totalCents + totalCents > caps.valueCents) {
-    const already = open.count ? ` with the ${formatCents(open.totalCents)} already awaiting payment` : "";
+    const already = open.count ? ` with the ${money(open.totalCents)} already awaiting payment` : "";
     return (
-      `This order of ${formatCents(totalCents)}${already} is more than ${who} may hold unpaid ` +
-      `(${formatCents(caps.valueCents)}). ${howToLift(caps)}`
+      `This order of ${money(totalCents)}${already} is more than ${who} may hold unpaid ` +
+      `(${money(caps.valueCents)}). ${howToLift(caps)}`
     );
   }
   return null;
@@ -42,11 +49,15 @@ export function capRefusal(caps: UnpaidCaps, open: { count: number; totalCents: 
 /** An order on account that the credit limit refuses: the limit, what is open on account, the order, and why in words. */
 export type CreditRefusal = { limitCents: number; balanceCents: number; orderCents: number; message: string };
 
-/** Why an order on account is refused by the credit limit, and what to do instead. */
-export function creditMessage({ limitCents, balanceCents, orderCents }: Omit<CreditRefusal, "message">) {
+/** Why an order on account is refused by the credit limit, and what to do instead (in `currency`: the account's and the order's). */
+export function creditMessage(
+  { limitCents, balanceCents, orderCents }: Omit<CreditRefusal, "message">,
+  currency?: Currency,
+) {
+  const money = (cents: number) => formatCents(cents, { currency });
   return (
-    `This order (${formatCents(orderCents)}) would take your account past its credit limit of ` +
-    `${formatCents(limitCents)}: ${formatCents(balanceCents)} is open or awaiting approval on account now. ` +
+    `This order (${money(orderCents)}) would take your account past its credit limit of ` +
+    `${money(limitCents)}: ${money(balanceCents)} is open or awaiting approval on account now. ` +
     `Pay an open invoice (see your statement) or pay this order by card.`
   );
 }

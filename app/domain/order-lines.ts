@@ -10,7 +10,7 @@ export const MAX_ORDER_LINES = 200;
 /** No line asks for more units than this (the largest stock an admin can set). */
 export const MAX_LINE_QUANTITY = 10_000_000;
 
-export type LineProblemReason = "missing" | "below-minimum" | "above-stock" | "invalid-quantity";
+export type LineProblemReason = "missing" | "below-minimum" | "above-stock" | "invalid-quantity" | "no-price";
 export type LineProblem = { reason: LineProblemReason; message: string };
 
 type PartRules = { minOrderQuantity: number; availableQuantity: number; backorderable?: boolean };

@@ -59,6 +59,9 @@ describe("how an order's money came", () => {
       payments: [{ ...transfer(40_000, "2026-11-03"), method: "cheque" }],
     });
     expect(paymentLine(part)).toMatch(/^On account, net 30 days; part-paid by cheque, \$600(\.00)? still due$/);
+    expect(paymentLine({ ...part, currency: "EUR" })).toBe(
+      "On account, net 30 days; part-paid by cheque, €600.00 still due",
+    );
   });
   it("names several ways of paying", () => {
     const mixed = order({

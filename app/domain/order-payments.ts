@@ -4,6 +4,7 @@
  * still due. The order pages, the invoice, mail and the CSV all say it with these functions.
  */
 import { formatCents } from "~/format";
+import type { Currency } from "./money";
 import { PAYMENT_METHOD_WORDS, termsWords, type PaymentMethod } from "./order-states";
 
 /** How the customer chose to pay when ordering. */
@@ -11,6 +12,8 @@ export const ORDER_PAYMENT_METHODS = ["card", "account", "bank-transfer"] as con
 export type OrderPaymentMethod = (typeof ORDER_PAYMENT_METHODS)[number];
 
 export type PaymentFacts = {
+  /** The currency of the sale, every amount below in its minor unit (US dollars when not named). */
+  currency?: Currency;
   paymentMethod: OrderPaymentMethod;
   termsDays: number | null;
   /** The Stripe PaymentIntent of a card payment. */
@@ -119,7 +122,9 @@ export function paymentLine(order: PaymentFacts): string {
   }
   const how = methodsWords(order);
   const paid =
-    order.balanceCents > 0 ? `part-paid by ${how}, ${formatCents(order.balanceCents)} still due` : `paid by ${how}`;
+    order.balanceCents > 0
+      ? `part-paid by ${how}, ${formatCents(order.balanceCents, { currency: order.currency })} still due`
+      : `paid by ${how}`;
   if (order.paymentMethod === "account") return `${base}; ${paid}`;
   return paid.charAt(0).toUpperCase() + paid.slice(1);
 }

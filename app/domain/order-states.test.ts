@@ -83,6 +83,10 @@ describe("a cancelled order that was paid", () => {
     const words = (creditNotes: CreditedMoney[], mayAsk = true, paid = true) =>
       cancelledMoneyWords({ state: "cancelled", paid, creditNotes }, mayAsk);
     expect(words([refunded])).toBe("Cancelled, $12.50 refunded to your card.");
+    // In the order's currency.
+    expect(
+      cancelledMoneyWords({ state: "cancelled", paid: true, creditNotes: [refunded], currency: "EUR" }, true),
+    ).toBe("Cancelled, €12.50 refunded to your card.");
     expect(words([note({ refundCents: 1_250, refund: { status: "pending" } })])).toBe(
       "Cancelled, $12.50 being refunded to your card.",
     );

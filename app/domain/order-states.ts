@@ -5,6 +5,7 @@
  */
 import { formatCents, formatDate } from "~/format";
 import { creditHeldCents, owedByBank, type RefundStatus } from "./credit-notes";
+import type { Currency } from "./money";
 
 export const ORDER_STATES = [
   "approval",
@@ -153,30 +154,30 @@ export function moneyBack(notes: CreditedMoney[]) {
 }
 
 /**
- * A cancelled order in one sentence for its customer: where its money went, and what they may do about
- * money held on their account (`mayAskPayout`: they may ask for it by bank; the page adds the button).
+ * A cancelled order in one sentence for its customer (amounts in the order's currency): where its money
+ * went, and what they may do about money held on their account (`mayAskPayout`: they may ask for it by
+ * bank; the page adds the button).
  * Null for an order that was never paid (nothing to say beyond "Cancelled").
  */
 export function cancelledMoneyWords(
-  order: { state: OrderState; paid: boolean; creditNotes: CreditedMoney[] },
+  order: { state: OrderState; paid: boolean; creditNotes: CreditedMoney[]; currency?: Currency },
   mayAskPayout: boolean,
 ) {
+  const amount = (cents: number) => formatCents(cents, { currency: order.currency });
   if (order.state !== "cancelled") return null;
   if (!order.creditNotes.length)
     return order.paid ? "Cancelled: its credit note follows shortly, with where your money goes." : null;
   const money = moneyBack(order.creditNotes);
   const parts: string[] = [];
   if (money.toCardCents)
-    parts.push(`${formatCents(money.toCardCents)} ${money.cardPending ? "being refunded" : "refunded"} to your card`);
+    parts.push(`${amount(money.toCardCents)} ${money.cardPending ? "being refunded" : "refunded"} to your card`);
   for (const payout of money.payouts)
     parts.push(
-      `${formatCents(payout.amountCents)} paid out to your bank on ${formatDay(payout.paidAt)} (reference ${payout.reference})`,
+      `${amount(payout.amountCents)} paid out to your bank on ${formatDay(payout.paidAt)} (reference ${payout.reference})`,
     );
   if (money.lostCents)
-    parts.push(
-      `${formatCents(money.lostCents)} to come back to you by bank (the refund to your card did not go through)`,
-    );
-  if (money.heldCents) parts.push(`${formatCents(money.heldCents)} credited to your account`);
+    parts.push(`${amount(money.lostCents)} to come back to you by bank (the refund to your card did not go through)`);
+  if (money.heldCents) parts.push(`${amount(money.heldCents)} credited to your account`);
   if (!parts.length) return "Cancelled: nothing is owed on it.";
   const said = `Cancelled, ${parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : parts[0]}`;
   if (!money.heldCents) return `${said}.`;

@@ -100,6 +100,8 @@ describe("an order's timeline", () => {
     expect(events[3].label).toBe("Return declined: Fitted already");
     expect(events[5].label).toBe("Refunded to the card: $50.00");
     expect(orderTimeline(order, "admin").at(-1)?.label).toBe("Refunded to the card: $50.00 (re_1)");
+    // An order sold in pounds tells its money in pounds.
+    expect(orderTimeline({ ...order, currency: "GBP" }, "customer").at(-1)?.label).toBe("Refunded to the card: £50.00");
   });
 
   test("a refund Stripe reported failed says so, with the amount to pay back by bank, and then its payout", () => {

@@ -2,6 +2,7 @@ import type { OrderPaymentMethod } from "~/domain/order-payments";
 import { formatCents, formatQuantity } from "~/format";
 import { formatDay, PAYMENT_METHOD_WORDS } from "~/domain/order-states";
 import { RETURN_CONDITION_WORDS, RETURN_REASON_WORDS } from "~/domain/returns";
+import type { Currency } from "~/domain/money";
 
 /** An order's timeline: every event with its time and who did it, in the order they happened. */
 export type TimelineEvent = {
@@ -36,6 +37,8 @@ export type TimelineEvent = {
 };
 
 type TimedOrder = {
+  /** The currency of the sale: the amounts the events name are in it (US dollars when not named). */
+  currency?: Currency;
   transactionId?: string | null;
   paymentMethod?: OrderPaymentMethod;
   dueAt?: string | null;
@@ -104,7 +107,7 @@ type TimedOrder = {
 /**
  * The customer who placed the order reads "you" and "the shop", a colleague of theirs reads the
  * placer's name; an admin reads the customer's name and, from the audit log, the email of the
- * admin who shipped or removed the order.
+ * admin who shipped or removed the order. Amounts read in the order's currency.
  */
 export function orderTimeline(
   order: TimedOrder,
@@ -114,6 +117,7 @@ export function orderTimeline(
   const customer =
     viewer === "customer" ? "you" : viewer === "colleague" ? order.userName : `${order.userName} (${order.userEmail})`;
   const decision = order.approval?.outcome && order.approval.decidedAt ? order.approval : null;
+  const money = (cents: number) => formatCents(cents, { currency: order.currency });
   const shop = (event: "shipped" | "removed") =>
     viewer === "admin" && shopActors[event] ? `the shop (${shopActors[event]})` : "the shop";
   const events: (TimelineEvent | null)[] = [
@@ -150,7 +154,7 @@ export function orderTimeline(
         }
       : null,
     ...(order.payments ?? []).flatMap((payment): TimelineEvent[] => {
-      const what = `${formatCents(payment.amountCents)} by ${PAYMENT_METHOD_WORDS[payment.method].toLowerCase()}, received ${formatDay(payment.receivedOn)}${payment.reference ? `, reference ${payment.reference}` : ""}`;
+      const what = `${money(payment.amountCents)} by ${PAYMENT_METHOD_WORDS[payment.method].toLowerCase()}, received ${formatDay(payment.receivedOn)}${payment.reference ? `, reference ${payment.reference}` : ""}`;
       const recorded: TimelineEvent = {
         event: "payment",
         label: `Payment recorded: ${what}`,
@@ -162,7 +166,7 @@ export function orderTimeline(
         recorded,
         {
           event: "reversal",
-          label: `Payment reversed (${formatCents(payment.amountCents)}): ${payment.reversalReason ?? ""}`,
+          label: `Payment reversed (${money(payment.amountCents)}): ${payment.reversalReason ?? ""}`,
           at: payment.reversedAt,
           actor: viewer === "admin" ? `the shop (${payment.reversedBy})` : "the shop",
         },
@@ -224,7 +228,7 @@ export function orderTimeline(
     ...(order.creditNotes ?? []).flatMap((note): TimelineEvent[] => [
       {
         event: "credit-note",
-        label: `Credit note ${note.number} issued: ${formatCents(note.totalCents)}`,
+        label: `Credit note ${note.number} issued: ${money(note.totalCents)}`,
         at: note.issuedAt,
         actor: viewer === "admin" && note.issuedBy ? `the shop (${note.issuedBy})` : "the shop",
       },
@@ -232,7 +236,7 @@ export function orderTimeline(
         ? [
             {
               event: "refund" as const,
-              label: `Refunded to the card: ${formatCents(note.refundCents)}${viewer === "admin" && note.refund.id ? ` (${note.refund.id})` : ""}`,
+              label: `Refunded to the card: ${money(note.refundCents)}${viewer === "admin" && note.refund.id ? ` (${note.refund.id})` : ""}`,
               at: note.refund.refundedAt,
               actor: "the shop, through Stripe",
             },
@@ -242,7 +246,7 @@ export function orderTimeline(
         ? [
             {
               event: "refund-failed" as const,
-              label: `Refund to the card failed: ${formatCents(note.refundCents)} to pay back by bank transfer`,
+              label: `Refund to the card failed: ${money(note.refundCents)} to pay back by bank transfer`,
               at: note.refund.failedAt,
               actor: "the shop, told by Stripe",
             },
@@ -252,7 +256,7 @@ export function orderTimeline(
         ? [
             {
               event: "payout" as const,
-              label: `Credit of ${note.number} paid out by bank transfer: ${formatCents(note.payout.amountCents)}, reference ${note.payout.reference}`,
+              label: `Credit of ${note.number} paid out by bank transfer: ${money(note.payout.amountCents)}, reference ${note.payout.reference}`,
               at: note.payout.paidAt,
               actor: viewer === "admin" && note.payout.by ? `the shop (${note.payout.by})` : "the shop",
             },

@@ -95,7 +95,10 @@ describe("unitPrice", () => {
     expect(unitPrice(pads, 1000, garages)).toMatchObject({ unitPriceCents: 990, source: "group+break" });
   });
   it("a net price for the part number beats every discount and ignores case", () => {
-    const net = group({ percentOff: 50, rules: [{ kind: "part", value: "pw-1003", unitPriceCents: 700, currency: "USD" }] });
+    const net = group({
+      percentOff: 50,
+      rules: [{ kind: "part", value: "pw-1003", unitPriceCents: 700, currency: "USD" }],
+    });
     expect(unitPrice(pads, 1, net)).toMatchObject({ unitPriceCents: 700, source: "group" });
   });
   it("a brand rule matches whatever the case and takes the largest of several rules", () => {

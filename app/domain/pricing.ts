@@ -4,6 +4,7 @@
  * browser; the server decides every price that is charged (pricing.server.ts).
  */
 import { CURRENCIES, HOME_CURRENCY } from "~/content/currencies";
+import { formatCents } from "~/format";
 import type { Currency } from "./money";
 import { taxLinesFor, taxPlaceFor, taxTotal, type TaxLine, type TaxPlace, type TaxProfile } from "./tax";
 
@@ -104,9 +105,7 @@ export function groupPrice(part: PricedPart, group: PriceGroupRules | null) {
   const currency = part.currency ?? HOME_CURRENCY;
   const net = group.rules.find(
     (rule) =>
-      rule.kind === "part" &&
-      rule.currency === currency &&
-      rule.value.toUpperCase() === part.partNumber.toUpperCase(),
+      rule.kind === "part" && rule.currency === currency && rule.value.toUpperCase() === part.partNumber.toUpperCase(),
   );
   if (net && net.kind === "part") return net.unitPriceCents;
   const percents = group.rules.flatMap((rule) =>
@@ -256,8 +255,13 @@ export function priceWith(
 
 // --- The compact syntax of breaks (forms and CSV) ----------------------------------------------
 
-export const BREAKS_SYNTAX_HELP =
-  "Quantity:price pairs separated by semicolons: 500:-5% takes 5 % off from 500 units, 1000:12.50 is $12.50 a unit from 1,000 units. Empty: no breaks.";
+/** How to write breaks, in the currency of the list they belong to ("1000:12.50 is €12.50 a unit"). */
+export function breaksSyntaxHelp(currency: Currency = HOME_CURRENCY) {
+  const { symbol } = CURRENCIES[currency];
+  return `Quantity:price pairs separated by semicolons: 500:-5% takes 5 % off from 500 units, 1000:12.50 is ${symbol}12.50 a unit from 1,000 units. Empty: no breaks.`;
+}
+
+export const BREAKS_SYNTAX_HELP = breaksSyntaxHelp();
 
 /** "500:-5%;1000:12.50", the form and the CSV column. */
 export function formatBreaks(breaks: readonly VolumeBreak[]) {
@@ -275,9 +279,12 @@ export type BreaksParse = { ok: true; breaks: VolumeBreak[] } | { ok: false; mes
 /**
  * Reads the compact syntax and checks it against the part's list price: each quantity a whole
  * number above the one before (out of order or repeated is refused, never re-sorted silently), a
- * discount from 0 to 100 % (below 100), a price per unit above zero and below list.
+ * discount from 0 to 100 % (below 100), a price per unit above zero and below list. Prices are in
+ * `currency`, the list's: its symbol may lead them, another currency's may not (€12 in a dollar list).
  */
-export function parseBreaks(text: string, listPriceCents?: number): BreaksParse {
+export function parseBreaks(text: string, listPriceCents?: number, currency: Currency = HOME_CURRENCY): BreaksParse {
+  const { symbol } = CURRENCIES[currency];
+  const pricePattern = new RegExp(`^${symbol.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}?(\\d{1,7})(?:\\.(\\d{1,2}))?$`);
   const trimmed = text.trim();
   if (!trimmed) return { ok: true, breaks: [] };
   const breaks: VolumeBreak[] = [];
@@ -310,12 +317,17 @@ export function parseBreaks(text: string, listPriceCents?: number): BreaksParse 
       continue;
     }
     if (/^-\d/.test(value)) return { ok: false, message: "A price cannot be negative" };
-    const price = /^\$?(\d{1,7})(?:\.(\d{1,2}))?$/.exec(value);
-    if (!price) return { ok: false, message: `"${match[2]}" is neither a discount (-5%) nor a price (12.50)` };
+    const price = pricePattern.exec(value);
+    if (!price) {
+      return { ok: false, message: `"${match[2]}" is neither a discount (-5%) nor a price (${symbol}12.50)` };
+    }
     const unitPriceCents = Number(price[1]) * 100 + Number((price[2] ?? "0").padEnd(2, "0"));
     if (unitPriceCents < 1) return { ok: false, message: "A price per unit is above zero" };
     if (listPriceCents !== undefined && unitPriceCents > listPriceCents) {
-      return { ok: false, message: `The price at ${minQuantity} units is above the list price` };
+      return {
+        ok: false,
+        message: `The price at ${minQuantity} units is above the list price (${formatCents(listPriceCents, { currency })})`,
+      };
     }
     breaks.push({ minQuantity, percentOff: null, unitPriceCents });
   }

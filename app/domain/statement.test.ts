@@ -5,6 +5,7 @@ import {
   balanceCell,
   balanceHeadline,
   buildStatement,
+  buildStatements,
   statementPeriodSchema,
   termsLine,
   type StatementEntry,
@@ -46,6 +47,9 @@ describe("the statement's words", () => {
     expect(balanceHeadline(0)).toBe("Nothing is owed either way");
     expect(balanceCell(-2_500)).toBe("$25.00 in credit");
     expect(balanceHeadline(-2_500)).not.toContain("−");
+    expect(balanceHeadline(10_600, "EUR")).toBe("You owe us €106.00");
+    expect(balanceHeadline(-2_500, "GBP")).toBe("We owe you £25.00");
+    expect(balanceCell(-2_500, "EUR")).toBe("€25.00 in credit");
   });
 
   test("terms without net days say how orders are paid, and never 'card only' when cards are off", () => {
@@ -242,5 +246,48 @@ describe("credit applied to an invoice", () => {
   test("half a pair (the other half not posted yet) is an ordinary line with its amount", () => {
     const statement = buildStatement({ entries: entries.slice(0, 5), dueAt: due, now: new Date("2026-01-20Z") });
     expect(statement.lines.at(-1)).toMatchObject({ description: "Credit applied", creditCents: 3_000 });
+  });
+});
+
+describe("a statement a currency", () => {
+  // A dollar invoice and a euro one of the same account, a euro credit note above its invoice.
+  const entries = [
+    invoice("o1", 10_000, "2026-01-10T10:00:00.000Z", "INV-000001"),
+    entry({ ...invoice("o2", 7_000, "2026-01-12T10:00:00.000Z", "INV-000002"), currency: "EUR" }),
+    entry({
+      key: "credit-note:n1",
+      kind: "credit-note",
+      amountCents: -9_000,
+      at: "2026-01-15T10:00:00.000Z",
+      orderId: "o2",
+      document: "CN-000001",
+      currency: "EUR",
+    }),
+  ];
+  const now = new Date("2026-01-20T00:00:00Z");
+
+  test("each currency its own opening, lines, running and closing balance and ageing: never a sum", () => {
+    const statements = buildStatements({ entries, currency: "EUR", dueAt: due, now });
+    expect(statements.map((statement) => statement.currency)).toEqual(["EUR", "USD"]);
+    const [euros, dollars] = statements;
+    expect(euros.lines.map((line) => line.balanceCents)).toEqual([7_000, -2_000]);
+    expect(euros).toMatchObject({ closingCents: -2_000, headline: "We owe you €20.00", owedCents: 9_000 });
+    expect(euros.lines[0].status).toBe("€70.00 open, due Mar 1, 2026");
+    expect(euros.ageing.current).toBe(7_000);
+    expect(dollars.lines.map((line) => line.balanceCents)).toEqual([10_000]);
+    expect(dollars).toMatchObject({ closingCents: 10_000, headline: "You owe us $100.00" });
+    expect(dollars.ageing.current).toBe(10_000);
+  });
+
+  test("the account's own currency first; an account with nothing yet has one empty statement in it", () => {
+    expect(buildStatements({ entries, dueAt: due, now }).map((statement) => statement.currency)).toEqual([
+      "USD",
+      "EUR",
+    ]);
+    expect(buildStatements({ entries: [entries[0]], currency: "GBP", dueAt: due, now })).toHaveLength(1);
+    const empty = buildStatements({ entries: [], currency: "GBP", dueAt: due, now });
+    expect(empty.map((statement) => [statement.currency, statement.headline])).toEqual([
+      ["GBP", "Nothing is owed either way"],
+    ]);
   });
 });

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { formatCents, formatDate } from "~/format";
 import { filterDay } from "./day";
 import { openItems, type LedgerCurrency, type LedgerEntryInput, type LedgerKind } from "./ledger";
+import { CURRENCY_CODES, HOME_CURRENCY } from "./money";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -43,15 +44,15 @@ export function periodBounds(period: StatementPeriod) {
 // --- Words -----------------------------------------------------------------------------------------
 
 /** Who owes whom, without a minus sign: a minus reads as a debt, and credit is the shop's debt. */
-export function balanceHeadline(cents: number) {
-  if (cents > 0) return `You owe us ${formatCents(cents)}`;
-  if (cents < 0) return `We owe you ${formatCents(-cents)}`;
+export function balanceHeadline(cents: number, currency: LedgerCurrency = HOME_CURRENCY) {
+  if (cents > 0) return `You owe us ${formatCents(cents, { currency })}`;
+  if (cents < 0) return `We owe you ${formatCents(-cents, { currency })}`;
   return "Nothing is owed either way";
 }
 
 /** A running balance in a column: what the customer owes, or what is theirs ("in credit"). */
-export function balanceCell(cents: number) {
-  return cents < 0 ? `${formatCents(-cents)} in credit` : formatCents(cents);
+export function balanceCell(cents: number, currency: LedgerCurrency = HOME_CURRENCY) {
+  return cents < 0 ? `${formatCents(-cents, { currency })} in credit` : formatCents(cents, { currency });
 }
 
 /** Payment terms in words; without terms, how orders are paid depends on whether the shop takes cards. */
@@ -257,6 +258,7 @@ export function buildStatement({
   dueAt: ReadonlyMap<string, string | null>;
   now?: Date;
 }) {
+  const money = (cents: number) => formatCents(cents, { currency });
   const { start, end } = periodBounds(period);
   const mine = entries.filter((entry) => entry.currency === currency).sort(byDate);
   const time = (entry: StatementEntry) => Date.parse(entry.at);
@@ -276,8 +278,8 @@ export function buildStatement({
     const invoice = openInvoices.get(entry.key);
     if (invoice)
       return invoice.daysOverdue > 0
-        ? `${formatCents(invoice.openCents)} open, overdue ${invoice.daysOverdue} ${invoice.daysOverdue === 1 ? "day" : "days"} (due ${formatDate(invoice.dueAt)})`
-        : `${formatCents(invoice.openCents)} open, due ${formatDate(invoice.dueAt)}`;
+        ? `${money(invoice.openCents)} open, overdue ${invoice.daysOverdue} ${invoice.daysOverdue === 1 ? "day" : "days"} (due ${formatDate(invoice.dueAt)})`
+        : `${money(invoice.openCents)} open, due ${formatDate(invoice.dueAt)}`;
     if ((open.get(entry.key) ?? 0) <= 0) return paidByMoney.has(entry.key) ? "Paid" : "Settled by credit";
     return null;
   };
@@ -302,11 +304,28 @@ export function buildStatement({
     ageing: ageing.buckets,
     openInvoices: ageing.invoices,
     overdueCents: ageing.invoices.filter((i) => i.daysOverdue > 0).reduce((sum, i) => sum + i.openCents, 0),
-    headline: balanceHeadline(closingCents),
+    headline: balanceHeadline(closingCents, currency),
   };
 }
 
 export type Statement = ReturnType<typeof buildStatement>;
+
+/**
+ * The statement of one account in each currency its ledger holds, each on its own (a balance is
+ * never carried across currencies): `currency` (the one the account buys in) first, then the
+ * shop's others in their order. An account with no entries has one empty statement, in `currency`.
+ */
+export function buildStatements({
+  entries,
+  currency = HOME_CURRENCY,
+  ...rest
+}: Parameters<typeof buildStatement>[0]): Statement[] {
+  const held = new Set(entries.map((entry) => entry.currency));
+  const currencies = held.size
+    ? [currency, ...CURRENCY_CODES.filter((code) => code !== currency)].filter((code) => held.has(code))
+    : [currency];
+  return currencies.map((code) => buildStatement({ entries, currency: code, ...rest }));
+}
 
 /** The statement's period in words: "Jan 1, 2026 to Jan 31, 2026", "Everything up to Jan 31, 2026"… */
 export function periodWords(period: StatementPeriod) {

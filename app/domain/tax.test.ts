@@ -81,3 +81,24 @@ describe("the tax lines of an order", () => {
     expect(taxTotal(taxLinesFor(null, 724_880, to("US", "MI")))).toBe(43_493);
   });
 });
+
+describe("rounding in every currency (docs/decisions/0011-money-and-currency.md)", () => {
+  const consumer = (country: string) => taxPlaceFor(null, { country, region: "" });
+  it("is once on the order's net, half up, in the minor unit of the sale: the same rule for cents and pence", () => {
+    // €2.50 at 19 %: 47.5 cents is 48; £2.50 at 20 %: 50 pence exactly; $2.50 at 6 %: 15 cents.
+    expect(taxLinesFor(null, 250, consumer("DE"))[0]).toMatchObject({ rate: 19, amountCents: 48 });
+    expect(taxLinesFor(null, 250, consumer("FR"))[0]).toMatchObject({ rate: 20, amountCents: 50 });
+    expect(taxOn(250, 6)).toBe(15);
+    // Half a minor unit down is kept: €0.02 at 19 % is 0.38 of a cent.
+    expect(taxOn(2, 19)).toBe(0);
+  });
+  it("never sums rounded lines: three lines of €0.33 at 19 % carry 19 cents of VAT, not 3 × 6", () => {
+    const net = 33 + 33 + 33;
+    expect(taxLinesFor(null, net, consumer("DE"))[0].amountCents).toBe(19);
+    expect(3 * taxOn(33, 19)).toBe(18);
+  });
+  it("keeps large sums exact: €9,999,999.99 at 19 % is €1,899,999.998, written €1,900,000.00", () => {
+    expect(taxOn(999_999_999, 19)).toBe(190_000_000);
+    expect(Number.isSafeInteger(taxOn(999_999_999, 19))).toBe(true);
+  });
+});

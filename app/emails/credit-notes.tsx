@@ -1,5 +1,6 @@
 import { Text } from "@react-email/text";
 import { settlementWords, type CreditNoteView } from "~/domain/credit-notes";
+import type { Currency } from "~/domain/money";
 import { formatCents, formatQuantity } from "~/format";
 import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
 import { OrderLink, orderName } from "./orders";
@@ -17,7 +18,12 @@ export function CreditNoteEmail({
   order,
   note,
   ...links
-}: Links & { order: { number: string; userName: string; cancelReason?: string | null }; note: CreditNoteView }) {
+}: Links & {
+  order: { number: string; userName: string; cancelReason?: string | null; currency?: Currency };
+  note: CreditNoteView;
+}) {
+  // The credit is in the currency of the order it credits.
+  const money = (cents: number) => formatCents(cents, { currency: order.currency });
   return (
     <EmailLayout preview={creditNoteSubject(order, note)} shopUrl={links.shopUrl}>
       <Paragraph>Hello {order.userName},</Paragraph>
@@ -32,13 +38,13 @@ export function CreditNoteEmail({
       {note.lines.map((line, index) => (
         <Text key={index} style={{ fontSize: "14px", margin: "4px 0" }}>
           {formatQuantity(line.quantity)} × {line.productName}
-          {line.partNumber ? ` (${line.partNumber})` : ""}: {formatCents(line.netCents)}
+          {line.partNumber ? ` (${line.partNumber})` : ""}: {money(line.netCents)}
         </Text>
       ))}
-      {note.taxCents ? <Paragraph>Tax credited: {formatCents(note.taxCents)}</Paragraph> : null}
+      {note.taxCents ? <Paragraph>Tax credited: {money(note.taxCents)}</Paragraph> : null}
       <Paragraph>
-        Total credited: {formatCents(note.totalCents)}.{" "}
-        {settlementWords({ ...note, refundStatus: note.refund?.status ?? null })}
+        Total credited: {money(note.totalCents)}.{" "}
+        {settlementWords({ ...note, refundStatus: note.refund?.status ?? null }, order.currency)}
       </Paragraph>
       <ActionLink href={links.creditNoteUrl}>Open credit note {note.number}</ActionLink>
       <Paragraph>

@@ -1,5 +1,4 @@
-import { formatCents } from "~/format";
-import { formatDateTime } from "~/format";
+import { formatCents, formatDateTime } from "~/format";
 import { ActionLink, EmailLayout, Paragraph, SHOP_NAME } from "./email-layout";
 import { OrderLink, orderName, type EmailOrder } from "./orders";
 
@@ -7,6 +6,7 @@ type Links = { shopUrl: string; orderUrl: string; payUrl: string };
 
 /** Before an unpaid order's hold ends: pay by then, or the stock goes back. Essential (it is about their money and goods). */
 export function HoldEndingEmail({ order, holdUntil, ...links }: Links & { order: EmailOrder; holdUntil: string }) {
+  const total = formatCents(order.totalCents, { currency: order.currency });
   return (
     <EmailLayout
       preview={`Your ${SHOP_NAME} ${orderName(order)} is held until ${formatDateTime(holdUntil)}`}
@@ -14,10 +14,10 @@ export function HoldEndingEmail({ order, holdUntil, ...links }: Links & { order:
     >
       <Paragraph>Hello {order.userName},</Paragraph>
       <Paragraph>
-        We hold the stock of your unpaid {orderName(order)} ({formatCents(order.totalCents)}) until{" "}
-        {formatDateTime(holdUntil)}. If it is not paid by then, the order is cancelled and the stock goes back on sale.
+        We hold the stock of your unpaid {orderName(order)} ({total}) until {formatDateTime(holdUntil)}. If it is not
+        paid by then, the order is cancelled and the stock goes back on sale.
       </Paragraph>
-      <ActionLink href={links.payUrl}>Pay {formatCents(order.totalCents)}</ActionLink>
+      <ActionLink href={links.payUrl}>Pay {total}</ActionLink>
       <Paragraph>
         Need more time? Reply to this email and we can hold it longer. <OrderLink order={order} href={links.orderUrl} />
       </Paragraph>

@@ -1,7 +1,9 @@
 import type { OrderPaymentMethod } from "~/domain/order-payments";
 import { invoicedOnShipping } from "~/domain/tax";
 import { Text } from "@react-email/text";
-import { company } from "~/content/company";
+import { CURRENCIES } from "~/content/currencies";
+import { bankDetailsSentence } from "~/domain/bank-accounts";
+import { HOME_CURRENCY, type Currency } from "~/domain/money";
 import { formatCents, formatQuantity } from "~/format";
 import { PAYMENT_METHOD_WORDS, formatDay } from "~/domain/order-states";
 import { describeShipment } from "~/domain/shipping";
@@ -12,6 +14,8 @@ export type EmailOrder = {
   id: string;
   /** The order's number (SO-100042): its name in every email. */
   number: string;
+  /** The currency of the sale: every amount below is in it (US dollars when not named). */
+  currency?: Currency;
   lines: {
     partNumber: string;
     productName: string;
@@ -45,6 +49,10 @@ export type EmailOrder = {
   creditUses?: { noteNumber: string; amountCents: number }[];
 };
 
+/** An amount of the order, in its currency: "€1,250.00". */
+const moneyOf = (order: Pick<EmailOrder, "currency">) => (cents: number) =>
+  formatCents(cents, { currency: order.currency });
+
 /** What is left to pay once the account's credit came off the order. */
 const toPayOf = (order: EmailOrder) =>
   Math.max(0, order.totalCents - (order.creditUses ?? []).reduce((sum, use) => sum + use.amountCents, 0));
@@ -59,6 +67,7 @@ export function OrderLink({ order, href }: { order: { number: string }; href: st
 
 /** How the money came: by card (with Stripe's transaction id), or the payments staff recorded. */
 function HowPaid({ order }: { order: EmailOrder }) {
+  const money = moneyOf(order);
   const recorded = (order.payments ?? []).filter((payment) => !payment.reversedAt);
   const credit = order.creditUses ?? [];
   if (!order.transactionId && !recorded.length && credit.length) {
@@ -73,7 +82,7 @@ function HowPaid({ order }: { order: EmailOrder }) {
       {recorded
         .map(
           (p) =>
-            `${formatCents(p.amountCents)} by ${PAYMENT_METHOD_WORDS[p.method].toLowerCase()} on ${formatDay(p.receivedOn)}`,
+            `${money(p.amountCents)} by ${PAYMENT_METHOD_WORDS[p.method].toLowerCase()} on ${formatDay(p.receivedOn)}`,
         )
         .join("; ")}
       .
@@ -86,42 +95,41 @@ function HowPaid({ order }: { order: EmailOrder }) {
  * (the one place an email names it; the admins read it as the customer's).
  */
 function OrderLines({ order, poLabel = "Your PO number" }: { order: EmailOrder; poLabel?: string }) {
+  const money = moneyOf(order);
   return (
     <>
       {order.lines.map((line, index) => (
         <Text key={index} style={{ fontSize: "14px", margin: "4px 0" }}>
           {formatQuantity(line.quantity)} × {line.productName}
-          {line.partNumber ? ` (${line.partNumber})` : ""} at {formatCents(line.unitPriceCents)} each:{" "}
-          {formatCents(line.lineTotalCents)}
+          {line.partNumber ? ` (${line.partNumber})` : ""} at {money(line.unitPriceCents)} each:{" "}
+          {money(line.lineTotalCents)}
         </Text>
       ))}
       {order.taxLines?.length ? (
         <>
           <Text style={{ fontSize: "14px", margin: "8px 0 4px" }}>
-            Net: {formatCents(order.netCents ?? order.totalCents)}
+            Net: {money(order.netCents ?? order.totalCents)}
           </Text>
           {order.taxLines.map((line, index) => (
             <Text key={`tax-${index}`} style={{ fontSize: "14px", margin: "4px 0" }}>
-              {line.label}: {formatCents(line.amountCents)}
+              {line.label}: {money(line.amountCents)}
               {line.note ? ` (${line.note})` : ""}
             </Text>
           ))}
         </>
       ) : null}
       <Text style={{ fontSize: "15px", fontWeight: "bold", margin: "8px 0" }}>
-        Total{order.taxLines?.length ? " with tax" : ""}: {formatCents(order.totalCents)} for{" "}
+        Total{order.taxLines?.length ? " with tax" : ""}: {money(order.totalCents)} for{" "}
         {formatQuantity(order.totalQuantity)} units
       </Text>
       {order.creditUses?.length ? (
         <>
           {order.creditUses.map((use, index) => (
             <Text key={`credit-${index}`} style={{ fontSize: "14px", margin: "4px 0" }}>
-              Credit applied {use.noteNumber}: − {formatCents(use.amountCents)}
+              Credit applied {use.noteNumber}: − {money(use.amountCents)}
             </Text>
           ))}
-          <Text style={{ fontSize: "15px", fontWeight: "bold", margin: "8px 0" }}>
-            To pay: {formatCents(toPayOf(order))}
-          </Text>
+          <Text style={{ fontSize: "15px", fontWeight: "bold", margin: "8px 0" }}>To pay: {money(toPayOf(order))}</Text>
         </>
       ) : null}
       {order.poNumber ? (
@@ -143,19 +151,19 @@ function DeliverTo({ order }: { order: EmailOrder }) {
 
 type Links = { shopUrl: string; orderUrl: string; unsubscribeUrl?: string };
 
-/** Where to send a bank transfer, and the order number to quote. */
+/** Where to send a bank transfer (the shop's account in the order's currency), and the order number to quote. */
 function BankTransfer({ order }: { order: EmailOrder }) {
-  const { bank } = company;
+  const currency = order.currency ?? HOME_CURRENCY;
   return (
     <Paragraph>
-      Amount: {formatCents(toPayOf(order))} (US dollars). Payment reference: {order.number}. Bank: {bank.bankName};
-      account name: {bank.accountName}; routing number: {bank.routingNumber}; account number: {bank.accountNumber};
-      SWIFT: {bank.swift}.
+      Amount: {moneyOf(order)(toPayOf(order))} ({CURRENCIES[currency].plural}). Payment reference: {order.number}.{" "}
+      {bankDetailsSentence(currency)}.
     </Paragraph>
   );
 }
 
 export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: EmailOrder; payUrl: string }) {
+  const money = moneyOf(order);
   return (
     <EmailLayout
       preview={`Your ${SHOP_NAME} ${orderName(order)} is placed`}
@@ -205,7 +213,7 @@ export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: E
           ) : (
             <>
               <Paragraph>Pay for it here, and we start preparing it:</Paragraph>
-              <ActionLink href={payUrl}>Pay {formatCents(toPayOf(order))}</ActionLink>
+              <ActionLink href={payUrl}>Pay {money(toPayOf(order))}</ActionLink>
             </>
           )}
         </>
@@ -218,6 +226,7 @@ export function OrderPlacedEmail({ order, payUrl, ...links }: Links & { order: E
 }
 
 export function PaymentReceivedEmail({ order, ...links }: Links & { order: EmailOrder }) {
+  const money = moneyOf(order);
   return (
     <EmailLayout
       preview={`Receipt for your ${SHOP_NAME} ${orderName(order)}`}
@@ -228,7 +237,7 @@ export function PaymentReceivedEmail({ order, ...links }: Links & { order: Email
       <Paragraph>We have received your payment for {orderName(order)}. This is your receipt.</Paragraph>
       <OrderLines order={order} />
       <Paragraph>
-        Paid: {formatCents(order.totalCents)}
+        Paid: {money(order.totalCents)}
         {order.paidAt ? ` on ${formatDay(order.paidAt)}` : ""}. <HowPaid order={order} />
       </Paragraph>
       <DeliverTo order={order} />
@@ -295,10 +304,11 @@ export function PaidOrderToShipEmail({
   manageUrl: string;
   shopUrl: string;
 }) {
+  const money = moneyOf(order);
   return (
     <EmailLayout preview={`Paid ${orderName(order)} to ship`} shopUrl={shopUrl}>
       <Paragraph>
-        {order.userName} ({order.userEmail}) paid {orderName(order)}: {formatCents(order.totalCents)}.{" "}
+        {order.userName} ({order.userEmail}) paid {orderName(order)}: {money(order.totalCents)}.{" "}
         <HowPaid order={order} /> It is ready to ship.
       </Paragraph>
       <OrderLines order={order} poLabel="Customer’s PO number" />

@@ -45,3 +45,8 @@ export function formatAmount({ amount, currency }: { amount: number; currency: C
 export function formatEuroCents(cents: number) {
   return formatCents(cents, { currency: "EUR" });
 }
+
+/** A currency in words, with its code: "euros (EUR)". */
+export function formatCurrencyName(currency: CurrencyCode) {
+  return `${CURRENCIES[currency].plural} (${currency})`;
+}

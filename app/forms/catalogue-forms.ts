@@ -19,6 +19,7 @@ import { dayField } from "./order-forms";
 import { addPartSchema, dollarsToCents, editablePriceFields, wholeDollarsOrUnchanged } from "./shop-forms";
 import { formatBreaks, parseBreaks, type VolumeBreak } from "~/domain/pricing";
 import { isPlainText, plainTextMessage } from "~/domain/plain-text";
+import { priceListsField } from "./price-list-forms";
 
 const lines = (text: string | undefined) =>
   (text ?? "")
@@ -102,6 +103,8 @@ export function breaksBelowList(
 
 const catalogueFields = {
   volumeBreaks,
+  /** The lists in other currencies (price-list-forms.ts): `prices.EUR.price`, `prices.EUR.volumeBreaks`. */
+  prices: priceListsField,
   category: z.enum(CATEGORIES, { errorMap: () => ({ message: "Choose a category" }) }),
   /** Our own line (PartsWorks) when left empty. */
   brand: z

@@ -1,6 +1,7 @@
 /** The company screens' forms (members, invitations, limits), shared by the server and the browser. */
 import { z } from "zod";
 import { COMPANY_ROLES } from "~/domain/company-roles";
+import { CURRENCY_CODES, type Currency } from "~/domain/money";
 import { formatQuantity } from "~/format";
 import { plainText } from "~/domain/plain-text";
 import { emailSchema, nameSchema, passwordSchema } from "./account-schemas";
@@ -44,6 +45,14 @@ const limitDollars = z
   .max(MAX_LIMIT_DOLLARS, `A limit is at most $${formatQuantity(MAX_LIMIT_DOLLARS)}`)
   .optional();
 
+/** The currency a company buys in, one of the shop's: staff set it on its record, an owner before its first order. */
+export const companyCurrencySchema = z.object({
+  intent: z.literal("currency"),
+  currency: z.enum(CURRENCY_CODES as [Currency, ...Currency[]], {
+    errorMap: () => ({ message: "Choose a currency from the list" }),
+  }),
+});
+
 /** A buyer's limit can be set with the invitation; other roles have none. */
 export const inviteSchema = z.object({ intent: z.literal("invite"), email: emailSchema, role, limit: limitDollars });
 
@@ -56,6 +65,7 @@ export const companyActionSchema = z.discriminatedUnion("intent", [
     limit: limitDollars,
   }),
   z.object({ intent: z.literal("remove"), member: objectId }),
+  companyCurrencySchema,
   approveSchema,
   z.object({ intent: z.literal("decline"), order: orderId, note: declineSchema.shape.reason }),
   z.object({

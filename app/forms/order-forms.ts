@@ -59,20 +59,23 @@ export const shipOrderSchema = z
 
 export const MAX_AMOUNT_CENTS = 100_000_000_00;
 
-/** Dollars and cents as typed ("1,250.50", "$80") to whole cents; anything else is refused at the field. */
+/**
+ * An amount in the order's currency as typed ("1,250.50", "$80", "€80") to whole minor units; anything
+ * else is refused at the field.
+ */
 const amount = z
   .string({ required_error: "Enter the amount received" })
   .trim()
   .min(1, "Enter the amount received")
   .transform((text, ctx) => {
-    const plain = text.replace(/^\$/, "").replace(/,/g, "");
+    const plain = text.replace(/^[$€£]/, "").replace(/,/g, "");
     if (!/^-?\d+(\.\d{1,2})?$/.test(plain)) {
       ctx.addIssue({ code: "custom", message: "Enter an amount such as 1250.00" });
       return z.NEVER;
     }
     const cents = Math.round(Number(plain) * 100);
     if (cents <= 0) {
-      ctx.addIssue({ code: "custom", message: "The amount must be more than $0" });
+      ctx.addIssue({ code: "custom", message: "The amount must be more than 0" });
       return z.NEVER;
     }
     if (cents > MAX_AMOUNT_CENTS) {

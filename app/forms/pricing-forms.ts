@@ -2,14 +2,48 @@
 import { z } from "zod";
 import { US_STATES } from "~/content/tax-rates";
 import { CATEGORIES, CATEGORY_LABELS } from "~/domain/catalogue";
-import { HOME_CURRENCY } from "~/domain/money";
+import { CURRENCIES } from "~/content/currencies";
+import { CURRENCY_CODES, HOME_CURRENCY, isCurrency, type Currency } from "~/domain/money";
+import { formatCents } from "~/format";
 import type { GroupRule } from "~/domain/pricing";
 import { isEu } from "~/domain/tax";
 import { normalizeTaxId, TAX_COUNTRIES, taxIdProblem } from "~/domain/tax-id";
 import { plainText } from "~/domain/plain-text";
 
 export const RULES_HELP =
-  "One rule a line: “category brakes -8%”, “brand Nordwerk -10%”, or a net price for a part number, “part PW-1001 11.25”.";
+  "One rule a line: “category brakes -8%”, “brand Nordwerk -10%”, or a net price for a part number in a currency, “part PW-1001 = $11.25”, “part PW-1001 = €10.50” or “part PW-1001 GBP 9.25” (no currency: US dollars). A net price applies to buyers in its currency only.";
+
+const RULE_SHAPES = "“category brakes -8%”, “brand Nordwerk -10%” or “part PW-1001 = €11.25”";
+
+/**
+ * A net price rule's part number, currency code or symbol and amount: “part PW-1001 11.25”,
+ * “part PW-1001 = €11.25”, “part PW-1001 EUR 11.25”. The amount starts with no letter, so a code
+ * is never read as the end of the part number.
+ */
+const NET_PRICE = /^part\s+(.+?)(?:\s*=\s*|\s+)(?:([A-Za-z]{3})\s*)?([^\sA-Za-z]\S*)$/i;
+
+/** A net price's amount with its currency (code, symbol or neither: dollars), or the problem. */
+function readNetPrice(code: string | undefined, amount: string) {
+  const named = code?.toUpperCase();
+  if (named !== undefined && !isCurrency(named)) {
+    return {
+      ok: false as const,
+      message: `“${code}” is not a currency the shop sells in (${CURRENCY_CODES.join(", ")})`,
+    };
+  }
+  if (/^-/.test(amount.replace(/^\D(?=-)/, "")))
+    return { ok: false as const, message: "a net price cannot be negative" };
+  const symbols = CURRENCY_CODES.map((each) => CURRENCIES[each].symbol).join("");
+  const price = new RegExp(`^([${symbols}])?(\\d{1,7})(?:\\.(\\d{1,2}))?$`).exec(amount);
+  if (!price) return { ok: false as const, message: "a net price such as 11.25, €11.25 or EUR 11.25" };
+  const bySymbol = price[1] ? CURRENCY_CODES.find((each) => CURRENCIES[each].symbol === price[1]) : undefined;
+  if (named && bySymbol && named !== bySymbol) {
+    return { ok: false as const, message: `${named} and ${price[1]} name two currencies: write one` };
+  }
+  const cents = Number(price[2]) * 100 + Number((price[3] ?? "0").padEnd(2, "0"));
+  if (cents < 1) return { ok: false as const, message: "a net price is above zero" };
+  return { ok: true as const, cents, currency: (named as Currency | undefined) ?? bySymbol ?? HOME_CURRENCY };
+}
 
 const percent = (label: string) =>
   z
@@ -20,6 +54,8 @@ const percent = (label: string) =>
 /** Reads the rules text; each problem names its line. */
 export function parseRules(text: string): { ok: true; rules: GroupRule[] } | { ok: false; message: string } {
   const rules: GroupRule[] = [];
+  /** The line each rule came from, for a message about an earlier one. */
+  const lineOf: number[] = [];
   const lines = text
     .split(/\r?\n/)
     .map((line) => line.trim())
@@ -27,24 +63,31 @@ export function parseRules(text: string): { ok: true; rules: GroupRule[] } | { o
   if (lines.length > 100) return { ok: false, message: "At most 100 rules" };
   for (const [index, line] of lines.entries()) {
     const where = `Line ${index + 1}`;
-    const match = /^(category|brand|part)\s+(.+?)\s+(\S+)$/i.exec(line);
-    if (!match)
-      return {
-        ok: false,
-        message: `${where}: write “category brakes -8%”, “brand Nordwerk -10%” or “part PW-1001 11.25”`,
-      };
-    const kind = match[1].toLowerCase() as GroupRule["kind"];
-    const value = match[2].trim();
-    const amount = match[3];
-    if (kind === "part") {
-      if (/^-/.test(amount)) return { ok: false, message: `${where}: a net price cannot be negative` };
-      const price = /^\$?(\d{1,7})(?:\.(\d{1,2}))?$/.exec(amount);
-      if (!price) return { ok: false, message: `${where}: a net price such as 11.25` };
-      const cents = Number(price[1]) * 100 + Number((price[2] ?? "0").padEnd(2, "0"));
-      if (cents < 1) return { ok: false, message: `${where}: a net price is above zero` };
-      rules.push({ kind, value: value.toUpperCase(), unitPriceCents: cents, currency: HOME_CURRENCY });
+    if (/^part\s/i.test(line)) {
+      const net = NET_PRICE.exec(line);
+      if (!net) return { ok: false, message: `${where}: write ${RULE_SHAPES}` };
+      const price = readNetPrice(net[2], net[3]);
+      if (!price.ok) return { ok: false, message: `${where}: ${price.message}` };
+      const value = net[1].trim().toUpperCase();
+      // Two net prices for one part in one currency: which one the buyer pays would be a guess.
+      const twice = rules.findIndex(
+        (rule) => rule.kind === "part" && rule.value === value && rule.currency === price.currency,
+      );
+      if (twice >= 0) {
+        return {
+          ok: false,
+          message: `${where}: ${value} already has a net price in ${CURRENCIES[price.currency].plural} (line ${lineOf[twice]})`,
+        };
+      }
+      rules.push({ kind: "part", value, unitPriceCents: price.cents, currency: price.currency });
+      lineOf.push(index + 1);
       continue;
     }
+    const match = /^(category|brand)\s+(.+?)\s+(\S+)$/i.exec(line);
+    if (!match) return { ok: false, message: `${where}: write ${RULE_SHAPES}` };
+    const kind = match[1].toLowerCase() as "category" | "brand";
+    const value = match[2].trim();
+    const amount = match[3];
     const off = /^-(\d{1,3}(?:\.\d{1,2})?)%$/.exec(amount);
     if (!off) return { ok: false, message: `${where}: a discount such as -8%` };
     const percentOff = Number(off[1]);
@@ -57,6 +100,7 @@ export function parseRules(text: string): { ok: true; rules: GroupRule[] } | { o
       if (!category) return { ok: false, message: `${where}: no category “${value}” (${CATEGORIES.join(", ")})` };
       rules.push({ kind, value: category, percentOff });
     } else rules.push({ kind, value, percentOff });
+    lineOf.push(index + 1);
   }
   return { ok: true, rules };
 }
@@ -65,7 +109,7 @@ export function formatRules(rules: readonly GroupRule[]) {
   return rules
     .map((rule) =>
       rule.kind === "part"
-        ? `part ${rule.value} ${(rule.unitPriceCents / 100).toFixed(2)}`
+        ? `part ${rule.value} = ${formatCents(rule.unitPriceCents, { currency: rule.currency })}`
         : `${rule.kind} ${rule.value} -${rule.percentOff}%`,
     )
     .join("\n");

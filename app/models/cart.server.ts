@@ -3,6 +3,8 @@ import { lineProblem, MAX_ORDER_LINES, type LineProblem, backorderSplit, backord
 import { formatQuantity } from "~/format";
 import { isDuplicateKeyError } from "./user.server";
 import type { PartView } from "~/domain/catalogue";
+import type { Currency } from "~/domain/money";
+import { inCurrency, noPriceIn } from "~/domain/pricing";
 import { getPartsByIds, isObjectId } from "./part.server";
 
 /**
@@ -182,10 +184,14 @@ export async function countCartLines(userId: string) {
   return doc?.lines.length ?? 0;
 }
 
-/** Adds `quantity` of a part (to the line already there, if any), checked against the part now. */
-export function addToCart(userId: string, partId: string, quantity: number) {
+/**
+ * Adds `quantity` of a part (to the line already there, if any), checked against the part now and,
+ * given the buyer's currency, against its price lists: a part not sold in it does not go in.
+ */
+export function addToCart(userId: string, partId: string, quantity: number, currency?: Currency) {
   return changeCart<string>(userId, async (lines) => {
     const part = (await getPartsByIds([partId])).get(partId);
+    if (part && currency && !inCurrency(part, currency)) return { error: noPriceIn(part.partNumber, currency) };
     const existing = lines.find((line) => line.partId === partId);
     const total = (existing?.quantity ?? 0) + quantity;
     const problem = lineProblem(part, total);

@@ -3,7 +3,7 @@
  * fit the visitor's vehicle, the part page's catalogue data, the admin's catalogue edits and the
  * sitemap. The Part schema itself and the card listing are in part.server.ts and part-listing.server.ts.
  */
-import type { VolumeBreak } from "~/domain/pricing";
+import type { PriceList, VolumeBreak } from "~/domain/pricing";
 import mongoose from "mongoose";
 import { coalesce } from "./coalesce.server";
 import {
@@ -162,6 +162,8 @@ export type PartEdit = {
   lowStockThreshold: number | null;
   /** Volume breaks, sorted by quantity (domain/pricing.ts). */
   volumeBreaks: VolumeBreak[];
+  /** The lists in other currencies (a currency left out is not sold in); undefined leaves them as they are. */
+  prices?: PriceList[];
   /** Orders beyond the stock wait on backorder; the restock day (YYYY-MM-DD) or lead time in days. */
   backorderable?: boolean;
   restockOn?: string | null;
@@ -213,6 +215,7 @@ export async function updatePartCatalogue(
       ...toCatalogue(previous as Parameters<typeof toCatalogue>[0]),
       lowStockThreshold: previous.lowStockThreshold ?? null,
       volumeBreaks: view.volumeBreaks,
+      prices: view.prices,
       backorderable: view.backorderable,
       restockOn: view.restockOn,
       leadTimeDays: view.leadTimeDays,

@@ -36,6 +36,7 @@ const CARD_FIELDS = {
   minOrderQuantity: 1,
   availableQuantity: 1,
   volumeBreaks: 1,
+  prices: 1,
 } as const;
 
 export const CARD_DESCRIPTION_LENGTH = 110;

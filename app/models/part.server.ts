@@ -1,35 +1,14 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 import { CATEGORIES, DEFAULT_BRAND, type Category, type FitmentRow, type PartView } from "~/domain/catalogue";
 import { catalogueKeys } from "~/domain/part-search-keys";
-import { CURRENCY_CODES, HOME_CURRENCY, type Currency } from "~/domain/money";
 import type { PriceList, VolumeBreak } from "~/domain/pricing";
+import { breaksOf, priceListSchema, priceListsOf, volumeBreakSchema } from "./part-prices.server";
 import { LISTING_LEADS, listingIndex } from "./part-query-plan.server";
 import { addOeKeys, addToVocabulary, partIdsWithOeKeys } from "./search-vocabulary.server";
 
 export const DEFAULT_MIN_ORDER_QUANTITY = 100;
 
-/** The currencies a part has price lists in beside the home one. */
-export const FOREIGN_CURRENCIES = CURRENCY_CODES.filter((code) => code !== HOME_CURRENCY);
-
-const breaksOf = (breaks: readonly Partial<VolumeBreak>[] | null | undefined): VolumeBreak[] =>
-  (breaks ?? []).map((item) => ({
-    minQuantity: item.minQuantity ?? 1,
-    percentOff: item.percentOff ?? null,
-    unitPriceCents: item.unitPriceCents ?? null,
-  }));
-
-/** The stored price lists as pricing reads them (in the order of the currencies). */
-export function priceListsOf(
-  lists: readonly { currency?: string | null; priceCents?: number | null; volumeBreaks?: Partial<VolumeBreak>[] | null }[] | null | undefined,
-): PriceList[] {
-  return (lists ?? [])
-    .flatMap((list) =>
-      list.currency && list.priceCents
-        ? [{ currency: list.currency as Currency, priceCents: list.priceCents, volumeBreaks: breaksOf(list.volumeBreaks) }]
-        : [],
-    )
-    .sort((a, b) => CURRENCY_CODES.indexOf(a.currency) - CURRENCY_CODES.indexOf(b.currency));
-}
+export { priceListsOf } from "./part-prices.server";
 
 /** A vehicle the part fits: make and model as in app/content/vehicles.ts, a year range, maybe an engine. */
 const fitmentSchema = new Schema(
@@ -39,29 +18,6 @@ const fitmentSchema = new Schema(
     yearFrom: { type: Number, required: true, min: 1900, max: 2100, validate: Number.isInteger },
     yearTo: { type: Number, required: true, min: 1900, max: 2100, validate: Number.isInteger },
     engine: { type: String, trim: true, maxlength: 40, default: null },
-  },
-  { _id: false },
-);
-
-const volumeBreakSchema = new Schema(
-  {
-    minQuantity: { type: Number, required: true, min: 1, validate: Number.isInteger },
-    percentOff: { type: Number, min: 0, max: 99.99, default: null },
-    unitPriceCents: {
-      type: Number,
-      min: 1,
-      default: null,
-      validate: (v: number | null) => v === null || Number.isInteger(v),
-    },
-  },
-  { _id: false },
-);
-
-const priceListSchema = new Schema(
-  {
-    currency: { type: String, required: true, enum: FOREIGN_CURRENCIES },
-    priceCents: { type: Number, required: true, min: 1, validate: Number.isInteger },
-    volumeBreaks: { type: [volumeBreakSchema], default: undefined },
   },
   { _id: false },
 );
@@ -310,6 +266,8 @@ export type NewPart = {
   oeNumbers?: string[];
   fitment?: FitmentRow[];
   volumeBreaks?: VolumeBreak[];
+  /** The lists in other currencies (none: sold in dollars only). */
+  prices?: PriceList[];
 };
 
 function generatePartNumber() {

@@ -50,7 +50,12 @@ export function toPriceGroupView(doc: Partial<PriceGroupDoc> & { _id: Types.Obje
     stacksWithBreaks: Boolean(doc.stacksWithBreaks),
     rules: (doc.rules ?? []).map((rule): GroupRule =>
       rule.kind === "part"
-        ? { kind: "part", value: rule.value, unitPriceCents: rule.unitPriceCents ?? 1, currency: currencyOf(rule.currency) }
+        ? {
+            kind: "part",
+            value: rule.value,
+            unitPriceCents: rule.unitPriceCents ?? 1,
+            currency: currencyOf(rule.currency),
+          }
         : { kind: rule.kind as "category" | "brand", value: rule.value, percentOff: rule.percentOff ?? 0 },
     ),
   };

@@ -1,13 +1,18 @@
-/** How the API shows an order: money as integer cents with its currency, times in ISO 8601 UTC. */
-import { money } from "~/services/api.server";
+/**
+ * How the API shows an order: every amount in the minor unit of the order's currency (the currency of
+ * its sale) with that currency named beside it, times in ISO 8601 UTC.
+ */
+import { money as moneyIn } from "~/services/api.server";
 import { formatInvoiceNumber } from "./model/invoice.server";
 import type { OrderView } from "./model/view.server";
 
 export function orderJson(order: OrderView) {
+  const money = (amount: number) => moneyIn(amount, order.currency);
   return {
     id: order.id,
     number: order.number,
     state: order.state,
+    currency: order.currency,
     paymentMethod: order.paymentMethod,
     poNumber: order.poNumber,
     lines: order.lines.map((line) => ({

@@ -51,8 +51,8 @@ async function mailApprovalNeeded(order: OrderView, buyer: UserView) {
     body: createElement(ApprovalSubmittedEmail, {
       name: buyer.name,
       orderNumber: order.number,
-      total: formatCents(order.totalCents),
-      limit: formatCents(order.approval?.limitCents ?? buyer.spendingLimitCents ?? 0),
+      total: formatCents(order.totalCents, { currency: order.currency }),
+      limit: formatCents(order.approval?.limitCents ?? buyer.spendingLimitCents ?? 0, { currency: order.currency }),
       approvers: owners.length ? owners.map((owner) => owner.name).join(" or ") : "an owner of your company",
       holdUntil,
       orderUrl: shopUrl(orderPath(order.id)),
@@ -68,8 +68,8 @@ async function mailApprovalNeeded(order: OrderView, buyer: UserView) {
         ownerName: owner.name,
         buyerName: buyer.name,
         orderNumber: order.number,
-        total: formatCents(order.totalCents),
-        limit: formatCents(buyer.spendingLimitCents ?? 0),
+        total: formatCents(order.totalCents, { currency: order.currency }),
+        limit: formatCents(buyer.spendingLimitCents ?? 0, { currency: order.currency }),
         holdUntil,
         approvalsUrl: shopUrl("/dashboard/company#approvals"),
         shopUrl: shopUrl(),
@@ -106,7 +106,7 @@ export async function mailApprovalExpired(order: OrderView) {
           ownerName: owner.name,
           buyerName: order.userName,
           orderNumber: order.number,
-          total: formatCents(order.totalCents),
+          total: formatCents(order.totalCents, { currency: order.currency }),
           shopUrl: shopUrl(),
         }),
       });
@@ -142,7 +142,7 @@ async function mailInvoiceIssued(order: OrderView, ownerName: string) {
         name: member.name,
         invoiceNumber: invoice,
         orderNumber: order.number,
-        total: formatCents(order.totalCents),
+        total: formatCents(order.totalCents, { currency: order.currency }),
         buyerName: order.userName,
         ownerName,
         due: order.dueAt ? formatDate(order.dueAt) : "on its terms",
@@ -237,7 +237,7 @@ const APPROVE = defineWorkflow<Deciding, Refused>("approve-order", [
         return stop({
           ok: false as const,
           status: 409 as const,
-          message: creditMessage({ limitCents, balanceCents, orderCents: current.totalCents }),
+          message: creditMessage({ limitCents, balanceCents, orderCents: current.totalCents }, current.currency),
         });
     },
   },

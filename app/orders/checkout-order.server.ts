@@ -128,6 +128,7 @@ export function orderFields(c: Checkout, sourceNumber: number | null) {
         priceSource: line.source,
       };
     }),
+    currency: priced!.currency,
     totalCents: priced!.totalCents,
     netCents: priced!.netCents,
     taxCents: priced!.taxCents,

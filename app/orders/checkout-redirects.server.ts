@@ -1,6 +1,7 @@
 import { formatDay } from "~/domain/order-states";
 import { formatCents } from "~/format";
 import { orderPath } from "~/domain/order-lines";
+import type { Currency } from "~/domain/money";
 import { redirectWithSuccess } from "~/services/toast.server";
 
 /**
@@ -21,6 +22,8 @@ export function redirectToPay(orderId: string) {
 export function redirectAfterOrder(order: {
   id: string;
   number: string;
+  /** The currency of the sale (the credit it names is in it). */
+  currency?: Currency;
   paymentMethod: string;
   dueAt: string | null;
   status?: string;
@@ -31,7 +34,7 @@ export function redirectAfterOrder(order: {
   if (order.paidAt && order.creditAppliedCents) {
     return redirectWithSuccess(orderPath(order.id), {
       message: "Your Order is Placed",
-      description: `Order Placed Successfully! ${order.number} is paid in full from your account's credit (${formatCents(order.creditAppliedCents)}).`,
+      description: `Order Placed Successfully! ${order.number} is paid in full from your account's credit (${formatCents(order.creditAppliedCents, { currency: order.currency })}).`,
     });
   }
   // Over the buyer's limit: nothing to pay yet, the owner decides first.

@@ -10,7 +10,7 @@ import { parseLegacyAddress } from "~/domain/address";
 import { capRefusal, creditMessage, type UnpaidCaps } from "~/domain/order-caps";
 import { can } from "~/services/companies.server";
 import { expectedRestockDay, lineProblem, MAX_ORDER_LINES } from "~/domain/order-lines";
-import { priceWith, VISITOR_PRICING, type PricedOrder } from "~/domain/pricing";
+import { noPriceIn, priceWith, VISITOR_PRICING, type PricedOrder } from "~/domain/pricing";
 import { formatCents } from "~/format";
 import { placeWords } from "~/domain/tax";
 import { confirmSavedAddress, saveDeliveryToProfile } from "~/models/address-book.server";
@@ -71,8 +71,8 @@ export type Checkout = {
 /** Said when the total with tax is not the one the buyer was shown (another address, a price changed). */
 export function totalChanged(priced: PricedOrder, quotedCents: number) {
   return (
-    `For delivery to ${placeWords(priced.taxPlace)} the total with tax is ${formatCents(priced.totalCents)} ` +
-    `(${priced.taxLines.map((line) => line.label).join(", ")}), not ${formatCents(quotedCents)}. ` +
+    `For delivery to ${placeWords(priced.taxPlace)} the total with tax is ${formatCents(priced.totalCents, { currency: priced.currency })} ` +
+    `(${priced.taxLines.map((line) => line.label).join(", ")}), not ${formatCents(quotedCents, { currency: priced.currency })}. ` +
     "Nothing was ordered: check the total and place the order again."
   );
 }
@@ -90,14 +90,14 @@ const scopeOf = (c: Checkout) => ({ id: c.input.user.id, companyId: c.input.user
 
 /** Card orders are capped per customer; one on account is bounded by the credit limit instead. */
 async function overCaps(c: Checkout, except?: string) {
-  const orderCents = c.priced!.totalCents;
+  const { totalCents: orderCents, currency } = c.priced!;
   if (c.caps) {
-    const refusal = capRefusal(c.caps, await openCardOrdersOf(scopeOf(c), { except }), orderCents);
+    const refusal = capRefusal(c.caps, await openCardOrdersOf(scopeOf(c), { except, currency }), orderCents);
     return refusal ? refuse({ refusal }) : undefined;
   }
   const limitCents = c.input.onAccount?.creditLimitCents;
   if (limitCents === undefined) return undefined;
-  const balanceCents = await accountCommitmentOf(scopeOf(c), { except });
+  const balanceCents = await accountCommitmentOf(scopeOf(c), { except, currency });
   if (balanceCents + orderCents <= limitCents) return undefined;
   const message = creditMessage({ limitCents, balanceCents, orderCents });
   return refuse({ payment: { status: 409, message, credit: { limitCents, balanceCents, orderCents, message } } });
@@ -148,6 +148,17 @@ const CHECKOUT = defineWorkflow<Checkout, Refusal>("checkout", [
     name: "price-and-tax",
     run: async (c) => {
       c.priced = priceWith(c.input.pricing ?? VISITOR_PRICING, c.parts, c.lines, c.input.delivery);
+      // Sold in the buyer's currency only at a price set in it: never converted (decision record 11).
+      const unpriced = new Set(c.priced.unpriced);
+      if (unpriced.size) {
+        const failures = c.lines.flatMap((line) => {
+          const part = c.parts.get(line.partId);
+          if (!part || !unpriced.has(line.partId)) return [];
+          const message = noPriceIn(part.partNumber, c.priced!.currency);
+          return [failureOf(line, part, { reason: "no-price" as const, message })];
+        });
+        return refuse({ failures });
+      }
       // The order keeps the figures the buyer saw: any other total is shown first, never charged.
       const quoted = c.input.quotedTotalCents;
       if (quoted !== undefined && quoted !== c.priced.totalCents)

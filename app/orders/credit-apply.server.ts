@@ -143,7 +143,7 @@ export async function applyCreditTo(
   for (let round = 0; round < 20; round++) {
     const open = Math.min(openForCredit(current), (atMostCents ?? Infinity) - applied);
     if (open <= 0 || !current.companyId) break;
-    const [note] = await creditHeldBy(current.companyId);
+    const [note] = await creditHeldBy(current.companyId, current.currency);
     if (!note) break;
     const applying: Applying = {
       order: current,
@@ -207,7 +207,7 @@ export async function applyCreditByStaff(orderId: string, amountCents: number | 
   if (!order) return { ok: false as const, status: 404 as const, message: "That order does not exist." };
   if (!openForCredit(order))
     return { ok: false as const, status: 409 as const, message: `${order.number} has nothing left to pay.` };
-  if (!(await creditHeldBy(order.companyId)).length)
+  if (!(await creditHeldBy(order.companyId, order.currency)).length)
     return { ok: false as const, status: 409 as const, message: "This customer's account holds no credit." };
   const result = await applyCreditTo(order, { atMostCents: amountCents, by: options });
   return result;

@@ -82,11 +82,11 @@ function refusalOf(result: Awaited<ReturnType<typeof issueCreditNote>>): Refused
     case "refused":
       return { ok: false, status: 422, message: result.message };
     case "already": {
-      const { note } = result;
+      const { note, order } = result;
       return {
         ok: false,
         status: 409,
-        message: `These units are already credited: credit note ${note.number} of ${formatCents(note.totalCents)}${note.issuedBy ? `, issued by ${note.issuedBy}` : ""}.`,
+        message: `These units are already credited: credit note ${note.number} of ${formatCents(note.totalCents, { currency: order.currency })}${note.issuedBy ? `, issued by ${note.issuedBy}` : ""}.`,
       };
     }
     default:
@@ -128,7 +128,7 @@ const AFTER_NOTE: Step<Crediting, Refused>[] = [
           creditNote: note.number,
           reason: note.reason === "return" ? `Return ${note.returnNumber ?? ""}`.trim() : "Cancelled before shipping",
           totalCents: note.totalCents,
-          settled: settlementWords({ ...note, refundStatus: note.refund?.status ?? null }),
+          settled: settlementWords({ ...note, refundStatus: note.refund?.status ?? null }, order.currency),
           ...(note.refund?.id ? { refund: note.refund.id } : {}),
         },
       });

@@ -195,7 +195,7 @@ function creditNoteData(invoice: OrderDocumentData, order: OrderView, note: Cred
         note.reason === "return"
           ? `Parts returned${note.returnNumber ? ` (${note.returnNumber})` : ""} and received`
           : "Order cancelled before it shipped",
-      settlement: settlementWords({ ...note, refundStatus: note.refund?.status ?? null }),
+      settlement: settlementWords({ ...note, refundStatus: note.refund?.status ?? null }, order.currency),
     },
     order: {
       ...invoice.order,

@@ -16,6 +16,7 @@ import { ACCOUNT_CREDIT } from "~/domain/order-payments";
 import { facturXFixed, withBuyerOrder, withPrecedingInvoice } from "./e-invoice-fixes.server";
 import { buyerReferenceOf, claimOf, withXRechnungRules } from "./e-invoice-profile.server";
 import { taxCurrencyOf } from "./e-invoice-currency.server";
+import { bankTransferMeans } from "./e-invoice-payee.server";
 
 /** A credit note: its own number and date, and the invoice it corrects (EN 16931 BG-3). */
 export type CreditNoteOf = {
@@ -157,16 +158,8 @@ export function eInvoiceOf({ data, creditNote }: EInvoiceSource): Invoice {
     : order.paymentMethod === "account"
       ? `${termsWords(order.termsDays)} from the invoice date; quote ${order.number} with your payment.`
       : `${order.terms}.`;
-  const bankTransfer = {
-    "cbc:PaymentMeansCode": "30" as const,
-    "cbc:PaymentMeansCode@name": "Credit transfer",
-    "cbc:PaymentID": order.number,
-    "cac:PayeeFinancialAccount": {
-      "cbc:ID": company.bank.accountNumber.replace(/\s+/g, ""),
-      "cbc:Name": company.bank.accountName,
-      "cac:FinancialInstitutionBranch": { "cbc:ID": company.bank.swift },
-    },
-  };
+  // BG-16/BG-17: the account of the invoice's currency.
+  const bankTransfer = bankTransferMeans(CURRENCY, order.number);
   /** BT-81 from what happened: each way money came, then a transfer for what is still to pay. */
   const other = (code: "48" | "20" | "10" | "97", name: string) => ({
     "cbc:PaymentMeansCode": code,

@@ -34,9 +34,10 @@ export function notPlacedProblem(placed: Refusal, partNumberAt: (index: number) 
       errors: [{ field: "payment", message: placed.payment.message }],
     });
   if (placed.refusal) return problem(409, placed.refusal);
-  // The line's place in the request (merged lines keep their first place).
+  // The line's place in the request (merged lines keep their first place); a part with no price in
+  // the buyer's currency is wrong by its number, whatever the quantity.
   const errors = placed.failures.map((failure) => ({
-    field: `lines.${failure.index}.quantity`,
+    field: `lines.${failure.index}.${failure.reason === "no-price" ? "partNumber" : "quantity"}`,
     message: `${failure.partNumber ?? partNumberAt(failure.index)}: ${failure.message}`,
   }));
   const stockRace = placed.failures.some((failure) => failure.reason === "above-stock");

@@ -172,7 +172,7 @@ export async function recordPayment(
         ok: false,
         status: 422,
         field: "amount",
-        message: `That is more than the balance of ${formatCents(result.order.balanceCents)}.`,
+        message: `That is more than the balance of ${formatCents(result.order.balanceCents, { currency: result.order.currency })}.`,
       };
     case "before_order":
       return {
@@ -183,7 +183,7 @@ export async function recordPayment(
       };
     case "duplicate": {
       const { first } = result;
-      const words = `${formatCents(first.amountCents)} by ${PAYMENT_METHOD_WORDS[first.method].toLowerCase()}, received ${formatDay(first.receivedOn)}${first.reference ? `, reference ${first.reference}` : ""}`;
+      const words = `${formatCents(first.amountCents, { currency: result.order.currency })} by ${PAYMENT_METHOD_WORDS[first.method].toLowerCase()}, received ${formatDay(first.receivedOn)}${first.reference ? `, reference ${first.reference}` : ""}`;
       return {
         ok: false,
         status: 409,

@@ -7,7 +7,9 @@ import { renderToStaticMarkup } from "react-dom/server";
 // The documents' CSS, from the one component this module may import (orders/documents.server.tsx prints with it too).
 import { DOCUMENT_CSS } from "~/components/order-document";
 import { company } from "~/content/company";
-import { formatCents, formatDate } from "~/format";
+import { CURRENCIES } from "~/content/currencies";
+import { bankDetailsSentence } from "~/domain/bank-accounts";
+import { formatCents, formatCurrencyName, formatDate } from "~/format";
 import {
   AGEING_BUCKETS,
   AGEING_WORDS,
@@ -29,13 +31,15 @@ import { logFailure } from "~/services/log.server";
 
 /**
  * Everything a statement shows, for company `companyId` over `period`; null when there is no such
- * company. `fallbackName` names a customer alone (a company of one has no company name).
+ * company. `fallbackName` names a customer alone (a company of one has no company name). A statement
+ * a currency the account's ledger holds, the company's own first (never one balance across them).
  */
 export async function statementView(companyId: string, period: StatementPeriod, fallbackName?: string) {
   const found = await getCompany(companyId);
   if (!found) return null;
-  const [{ statement, orders, hasEntries }, members] = await Promise.all([
-    readStatement(companyId, period),
+  const currency = found.pricing.currency;
+  const [{ statements, orders, hasEntries }, members] = await Promise.all([
+    readStatement(companyId, period, new Date(), currency),
     found.company.companyName || fallbackName ? Promise.resolve([]) : listMembers(companyId),
   ]);
   const owner = members.find((member) => member.role === "owner") ?? members[0];
@@ -47,35 +51,127 @@ export async function statementView(companyId: string, period: StatementPeriod, 
       taxId: found.company.taxId,
     },
     terms: termsLine(found.account.termsDays, canTakeCardPayments()),
+    /** The currency the company buys in: its credit limit's. */
+    currency,
     creditLimitCents: found.account.creditLimitCents,
     period: { from: period.from ?? null, to: period.to ?? null, words: periodWords(period) },
-    statement,
+    statements,
     orders: Object.fromEntries([...orders].map(([id, order]) => [id, { number: order.number }])),
     hasEntries,
   };
 }
 
 export type StatementView = NonNullable<Awaited<ReturnType<typeof statementView>>>;
+type Statement = StatementView["statements"][number];
 
-/** The statement as printed: the invoices' layout, the seller's details, and how to pay. */
-function StatementDocument({ view }: { view: StatementView }) {
-  const { statement, customer } = view;
+/** What the account holds in one currency, printed: its entries with the running balance, its ageing, how to pay it. */
+function CurrencySection({ view, statement }: { view: StatementView; statement: Statement }) {
+  const { currency } = statement;
+  const money = (cents: number) => formatCents(cents, { currency });
   const orderNumber = (id: string) => view.orders[id]?.number ?? "";
+  return (
+    <>
+      <table>
+        <caption>Entries in {formatCurrencyName(currency)}, oldest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">Details</th>
+            <th scope="col">Order</th>
+            <th scope="col" className="pw-num">
+              Charges
+            </th>
+            <th scope="col" className="pw-num">
+              Credits
+            </th>
+            <th scope="col" className="pw-num">
+              Balance
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td colSpan={5}>Opening balance: {balanceHeadline(statement.openingCents, currency)}</td>
+            <td className="pw-num">{balanceCell(statement.openingCents, currency)}</td>
+          </tr>
+          {statement.lines.map((line) => (
+            <tr key={line.key}>
+              <td>{formatDate(line.at)}</td>
+              <td>
+                {line.description}
+                {line.kind === "credit-applied" && !line.creditCents ? "" : ` ${line.document}`}
+                {line.status ? ` (${line.status})` : ""}
+              </td>
+              <td>{orderNumber(line.orderId)}</td>
+              <td className="pw-num">{line.chargeCents ? money(line.chargeCents) : ""}</td>
+              <td className="pw-num">{line.creditCents ? money(line.creditCents) : ""}</td>
+              <td className="pw-num">{balanceCell(line.balanceCents, currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={5}>
+              Closing balance: {statement.headline}
+            </th>
+            <td className="pw-num">{balanceCell(statement.closingCents, currency)}</td>
+          </tr>
+        </tfoot>
+      </table>
+      <table className="pw-keep" style={{ marginTop: 16 }}>
+        <caption>What you owe us in {CURRENCIES[currency].plural}, by how long it is overdue</caption>
+        <thead>
+          <tr>
+            {AGEING_BUCKETS.map((bucket) => (
+              <th key={bucket} scope="col" className="pw-num">
+                {AGEING_WORDS[bucket]}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            {AGEING_BUCKETS.map((bucket) => (
+              <td key={bucket} className="pw-num">
+                {money(statement.ageing[bucket])}
+              </td>
+            ))}
+          </tr>
+        </tbody>
+      </table>
+      {statement.closingCents > 0 ? (
+        <section className="pw-bank pw-keep">
+          <h2>Pay {money(statement.closingCents)} by bank transfer</h2>
+          <p>{bankDetailsSentence(currency)}. Quote the order number (SO-…) of each invoice.</p>
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+/** The statement as printed: the invoices' layout, the seller's details, and a section a currency. */
+function StatementDocument({ view }: { view: StatementView }) {
+  const { statements, customer } = view;
   return (
     <article className="pw-doc" aria-labelledby="document-title">
       <header className="pw-head">
         <div>
           <h1 id="document-title">Statement of account</h1>
-          <p className="pw-note">{statement.headline}</p>
+          {statements.map((statement) => (
+            <p key={statement.currency} className="pw-note">
+              {statement.headline}
+              {statements.length > 1 ? ` (${statement.currency})` : ""}
+            </p>
+          ))}
           <dl className="pw-meta" style={{ marginTop: 8 }}>
             <dt>Period</dt>
             <dd>{view.period.words}</dd>
             <dt>Statement date</dt>
-            <dd>{formatDate(statement.asOf)}</dd>
+            <dd>{formatDate(statements[0].asOf)}</dd>
             <dt>Terms</dt>
             <dd>{view.terms}</dd>
             <dt>Credit limit</dt>
-            <dd>{formatCents(view.creditLimitCents)}</dd>
+            <dd>{formatCents(view.creditLimitCents, { currency: view.currency })}</dd>
           </dl>
         </div>
         <div>
@@ -101,83 +197,9 @@ function StatementDocument({ view }: { view: StatementView }) {
           {customer.billingAddress ? <p className="pw-pre">{customer.billingAddress}</p> : null}
         </section>
       </div>
-      <table>
-        <caption>Entries, oldest first (USD)</caption>
-        <thead>
-          <tr>
-            <th scope="col">Date</th>
-            <th scope="col">Details</th>
-            <th scope="col">Order</th>
-            <th scope="col" className="pw-num">
-              Charges
-            </th>
-            <th scope="col" className="pw-num">
-              Credits
-            </th>
-            <th scope="col" className="pw-num">
-              Balance
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <td colSpan={5}>Opening balance: {balanceHeadline(statement.openingCents)}</td>
-            <td className="pw-num">{balanceCell(statement.openingCents)}</td>
-          </tr>
-          {statement.lines.map((line) => (
-            <tr key={line.key}>
-              <td>{formatDate(line.at)}</td>
-              <td>
-                {line.description}
-                {line.kind === "credit-applied" && !line.creditCents ? "" : ` ${line.document}`}
-                {line.status ? ` (${line.status})` : ""}
-              </td>
-              <td>{orderNumber(line.orderId)}</td>
-              <td className="pw-num">{line.chargeCents ? formatCents(line.chargeCents) : ""}</td>
-              <td className="pw-num">{line.creditCents ? formatCents(line.creditCents) : ""}</td>
-              <td className="pw-num">{balanceCell(line.balanceCents)}</td>
-            </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row" colSpan={5}>
-              Closing balance: {statement.headline}
-            </th>
-            <td className="pw-num">{balanceCell(statement.closingCents)}</td>
-          </tr>
-        </tfoot>
-      </table>
-      <table className="pw-keep" style={{ marginTop: 16 }}>
-        <caption>What you owe us, by how long it is overdue</caption>
-        <thead>
-          <tr>
-            {AGEING_BUCKETS.map((bucket) => (
-              <th key={bucket} scope="col" className="pw-num">
-                {AGEING_WORDS[bucket]}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            {AGEING_BUCKETS.map((bucket) => (
-              <td key={bucket} className="pw-num">
-                {formatCents(statement.ageing[bucket])}
-              </td>
-            ))}
-          </tr>
-        </tbody>
-      </table>
-      {statement.closingCents > 0 ? (
-        <section className="pw-bank pw-keep">
-          <h2>Pay by bank transfer</h2>
-          <p>
-            {company.bank.accountName}, {company.bank.bankName}, routing {company.bank.routingNumber}, account{" "}
-            {company.bank.accountNumber}, SWIFT {company.bank.swift}. Quote the order number (SO-…) of each invoice.
-          </p>
-        </section>
-      ) : null}
+      {statements.map((statement) => (
+        <CurrencySection key={statement.currency} view={view} statement={statement} />
+      ))}
       <footer className="pw-foot pw-keep">
         <p>
           {company.legalName} · {company.email} · {company.phone.display}
@@ -210,37 +232,52 @@ export function statementFileName(view: StatementView, extension: "pdf" | "csv")
   return `partsworks-statement-${view.period.from ?? "start"}-to-${view.period.to ?? csvFileDay()}.${extension}`;
 }
 
-type Line = StatementView["statement"]["lines"][number];
-/** A CSV row: the opening and closing balances, or a line. */
-type Row = { at: string; details: string; line?: Line; balanceCents: number };
+type Line = Statement["lines"][number];
+/** A CSV row: the opening and closing balances of a currency, or one of its lines. */
+type Row = { at: string; details: string; line?: Line; balanceCents: number; currency: Statement["currency"] };
 
-/** Dollars as a number (a spreadsheet reads it as one, a minus included: below zero, we owe you). */
-const dollars = (cents: number) => cents / 100;
+/** An amount as a number in its currency's major unit (a spreadsheet reads it as one, a minus included: below zero, we owe you). */
+const amount = (cents: number, currency: Statement["currency"]) => cents / 10 ** CURRENCIES[currency].minorUnits;
 
+/**
+ * The statement's columns; each row's amounts are in its Currency, the last column (a currency's
+ * rows follow each other, from its opening balance to its closing one, never summed with another's).
+ */
 const CSV_COLUMNS = (view: StatementView): CsvColumn<Row>[] => [
   { header: "Date (UTC)", value: (row) => row.at.slice(0, 10) },
   { header: "Details", value: (row) => row.details },
   { header: "Document", value: (row) => (row.line ? row.line.document : "") },
   { header: "Order", value: (row) => (row.line ? (view.orders[row.line.orderId]?.number ?? "") : "") },
-  { header: "Charges (USD)", value: (row) => (row.line?.chargeCents ? dollars(row.line.chargeCents) : "") },
-  { header: "Credits (USD)", value: (row) => (row.line?.creditCents ? dollars(row.line.creditCents) : "") },
-  { header: "Balance (USD, below zero: we owe you)", value: (row) => dollars(row.balanceCents) },
+  { header: "Charges", value: (row) => (row.line?.chargeCents ? amount(row.line.chargeCents, row.currency) : "") },
+  { header: "Credits", value: (row) => (row.line?.creditCents ? amount(row.line.creditCents, row.currency) : "") },
+  { header: "Balance (below zero: we owe you)", value: (row) => amount(row.balanceCents, row.currency) },
   { header: "Status", value: (row) => row.line?.status ?? "" },
+  { header: "Currency", value: (row) => row.currency },
 ];
 
-export function statementCsv(view: StatementView) {
-  const { statement } = view;
+function csvRows(view: StatementView, statement: Statement): Row[] {
+  const { currency } = statement;
   const start = view.period.from ? `${view.period.from}T00:00:00.000Z` : (statement.lines[0]?.at ?? statement.asOf);
-  const rows: Row[] = [
-    { at: start, details: "Opening balance", balanceCents: statement.openingCents },
+  return [
+    { at: start, details: "Opening balance", balanceCents: statement.openingCents, currency },
     ...statement.lines.map((line) => ({
       at: line.at,
       details: line.description,
       line,
       balanceCents: line.balanceCents,
+      currency,
     })),
-    { at: statement.asOf, details: `Closing balance: ${statement.headline}`, balanceCents: statement.closingCents },
+    {
+      at: statement.asOf,
+      details: `Closing balance: ${statement.headline}`,
+      balanceCents: statement.closingCents,
+      currency,
+    },
   ];
+}
+
+export function statementCsv(view: StatementView) {
+  const rows = view.statements.flatMap((statement) => csvRows(view, statement));
   return csvResponse(
     statementFileName(view, "csv"),
     CSV_COLUMNS(view),

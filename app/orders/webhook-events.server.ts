@@ -71,7 +71,11 @@ export function eventIdOf(event: OrderEvent) {
   return `evt_${event.order.id}_${what}`;
 }
 
-/** What a receiver gets of an order: money in integer cents with its currency, times in ISO 8601 UTC. */
+/**
+ * What a receiver gets of an order: every `…Cents` in it (lines, credit notes, credit applied) in the
+ * minor unit of the order's `currency`, the currency of its sale, in lower case as Stripe writes it;
+ * times in ISO 8601 UTC.
+ */
 export function orderPayload(order: OrderView) {
   return {
     id: order.id,
@@ -117,6 +121,9 @@ export function orderPayload(order: OrderView) {
 }
 
 export function eventBody(event: OrderEvent, createdAt = new Date()) {
+  // The event's own credit note or credit use sits beside the order: it names the order's currency too.
+  const currency = event.order.currency.toLowerCase();
+  const withCurrency = <T extends object>(found: T | undefined) => (found ? { ...found, currency } : null);
   return JSON.stringify({
     id: eventIdOf(event),
     type: typeOf(event),
@@ -131,10 +138,10 @@ export function eventBody(event: OrderEvent, createdAt = new Date()) {
         ? { return: event.order.returns.find((entry) => entry.id === event.returnId) ?? null }
         : {}),
       ...(event.type === "creditApplied"
-        ? { creditApplied: event.order.creditUses.find((use) => use.id === event.useId) ?? null }
+        ? { creditApplied: withCurrency(event.order.creditUses.find((use) => use.id === event.useId)) }
         : {}),
       ...(event.type === "creditNoteIssued" || event.type === "refunded" || event.type === "paidOut"
-        ? { creditNote: event.order.creditNotes.find((note) => note.id === event.creditNoteId) ?? null }
+        ? { creditNote: withCurrency(event.order.creditNotes.find((note) => note.id === event.creditNoteId)) }
         : {}),
     },
   });

@@ -8,6 +8,7 @@ import { company } from "~/content/company";
 import { listPartCards } from "~/models/part-listing.server";
 import { getUser } from "~/services/guards.server";
 import { priceCards } from "~/services/pricing.server";
+import { shownCurrency } from "~/services/display-currency.server";
 import { getNewestReviews } from "~/models/review.server";
 import { publicPageHeaders, publicPageHeadersFunction } from "~/services/cache.server";
 import { truncate } from "~/domain/format";
@@ -38,7 +39,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   reviews.catch(() => undefined);
   const { parts: listed } = await listPartCards({ perPage: HOME_PART_COUNT, withTotal: false });
   // A signed-in customer sees their own price (a page with a session cookie is never shared).
-  const parts = await priceCards(await getUser(request), listed);
+  const user = await getUser(request);
+  const parts = await priceCards(user, listed, await shownCurrency(request, user));
   // Arrived in time: the list itself, rendered in the page's first HTML (single fetch would
   // otherwise stream even a settled promise after the shell, which only JavaScript can show).
   const reviewsNowOrLater = await settledWithin(reviews, REVIEWS_WAIT_MS);

@@ -42,8 +42,9 @@ export async function loader(args: LoaderFunctionArgs) {
       );
     }
     const { parts, ...rest } = searched.value;
-    // The key owner's own price (a price group), as the catalogue's cards show it.
-    return ok({ data: (await priceCards(user, parts)).map(partJson), ...rest });
+    // The key owner's own price (a price group) in their company's currency, as the catalogue's cards show it.
+    const priced = await priceCards(user, parts);
+    return ok({ data: priced.map((card, index) => partJson(card, parts[index])), ...rest });
   });
 }
 

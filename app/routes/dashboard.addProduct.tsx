@@ -7,6 +7,7 @@ import { redirectWithSuccess } from "~/services/toast.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { PartCatalogueFields, PartDescriptionFields, PartPriceFields } from "~/components/part-catalogue-fields";
+import { PriceListFields } from "~/components/price-list-fields";
 import { requireAdmin } from "~/services/guards.server";
 import { createPart } from "~/services/parts.server";
 import { DEFAULT_BRAND } from "~/domain/catalogue";
@@ -39,6 +40,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     oeNumbers,
     fitment,
     volumeBreaks,
+    prices,
   } = submission.value;
   try {
     const result = await createPart(
@@ -55,6 +57,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         oeNumbers,
         fitment,
         volumeBreaks,
+        prices,
       },
       { actor: admin, context },
     );
@@ -100,7 +103,7 @@ export default function AddProduct() {
           label="Part number (optional)"
           help="Leave empty to get one such as PW-7K3QXM."
         />
-        <PartCatalogueFields fields={fields} />
+        <PartCatalogueFields fields={fields} otherPrices={<PriceListFields fields={fields.prices} />} />
         <div className="sm:col-span-2">
           <ErrorList id={form.errorId} errors={form.errors} />
           <SubmitButton pending={isPending} pendingText="Adding…">

@@ -57,7 +57,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const slim = ({ orders, total }: Awaited<ReturnType<typeof oldestOrders>>) => ({
     total,
     orders: orders.map(
-      ({ id, number, state, dueAt, balanceCents, summary, userName, userEmail, totalCents, createdAt, paidAt }) => ({
+      ({
         id,
         number,
         state,
@@ -67,6 +67,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         userName,
         userEmail,
         totalCents,
+        currency,
+        createdAt,
+        paidAt,
+      }) => ({
+        id,
+        number,
+        state,
+        dueAt,
+        balanceCents,
+        summary,
+        userName,
+        userEmail,
+        totalCents,
+        currency,
         createdAt,
         paidAt,
       }),
@@ -199,7 +213,7 @@ export default function AdminHome() {
           title="Overdue invoices"
           list={overdue}
           when={(order) =>
-            `Due ${order.dueAt ? formatDay(order.dueAt) : ""}; ${formatCents(order.balanceCents)} still to pay`
+            `Due ${order.dueAt ? formatDay(order.dueAt) : ""}; ${formatCents(order.balanceCents, { currency: order.currency })} still to pay`
           }
           moreHref="/dashboard/manageOrders?status=overdue"
           empty="No invoice is overdue."
@@ -251,7 +265,8 @@ export default function AdminHome() {
                   {note.number} of {order.number}
                 </Link>
                 <span className="block text-sm text-slate-700">
-                  {formatCents(note.refundCents)} ({note.status}), {order.companyName ?? order.userName}
+                  {formatCents(note.refundCents, { currency: order.currency })} ({note.status}),{" "}
+                  {order.companyName ?? order.userName}
                 </span>
               </li>
             ))}

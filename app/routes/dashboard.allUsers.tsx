@@ -45,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     adminId: admin.id,
     company: company ? { id: company.id, name: company.company.companyName || "Unnamed company" } : null,
-    users: users.map(({ id, name, email, role, emailVerified, companyId, companyRole, company }) => ({
+    users: users.map(({ id, name, email, role, emailVerified, companyId, companyRole, company, pricing }) => ({
       id,
       name,
       email,
@@ -55,6 +55,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       companyRole,
       companyName: company.companyName,
       owed: role === "customer" ? (owed.get(companyId) ?? []) : null,
+      // The company's currency: an account with nothing on its ledger reads nothing owed in it.
+      currency: pricing.currency,
     })),
     page,
     pageCount: Math.max(1, Math.ceil(total / PER_PAGE)),
@@ -172,7 +174,7 @@ export default function AllUsers() {
             </td>
             <td className="px-4 py-3 text-slate-900 max-md:col-span-2" data-label="On account">
               {user.owed ? (
-                <OwedBothWays owed={user.owed} testId="user-owed" />
+                <OwedBothWays owed={user.owed} currency={user.currency} testId="user-owed" />
               ) : (
                 <span className="text-slate-600">None (admin)</span>
               )}

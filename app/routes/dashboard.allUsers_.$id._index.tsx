@@ -17,7 +17,7 @@ import { customerPricingSchema } from "~/forms/pricing-forms";
 import { setCustomerPricing, taxInWords } from "~/services/users.server";
 import { requireAdmin } from "~/services/guards.server";
 import { parseForm, readForm } from "~/services/form.server";
-import { formatCents } from "~/format";
+import { formatCents, formatCurrencyName } from "~/format";
 import { shopUnpaidCaps } from "~/models/unpaid-caps.server";
 import { formatDay, orderStateText, termsWords } from "~/domain/order-states";
 import { redirectWithSuccess } from "~/services/toast.server";
@@ -55,12 +55,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       capDefaults: shopUnpaidCaps(user.emailVerified),
       owed: owed?.get(user.companyId) ?? null,
       open: {
-        orders: open.orders.map(({ id, number, state, dueAt, balanceCents }) => ({
+        orders: open.orders.map(({ id, number, state, dueAt, balanceCents, currency }) => ({
           id,
           number,
           state,
           dueAt,
           balanceCents,
+          currency,
         })),
       },
     },
@@ -118,6 +119,9 @@ export default function CustomerPage() {
   const reply = useActionData<typeof action>();
   const pricingReply = reply && "result" in reply && reply.intent === "pricing" ? reply.result : undefined;
   const ordersHref = `/dashboard/manageOrders?q=${encodeURIComponent(customer.email)}`;
+  // Terms, credit and caps are the company's, in the currency it buys in.
+  const currency = customer.pricing.currency;
+  const money = (cents: number) => formatCents(cents, { currency });
   return (
     <div className="mx-auto max-w-3xl px-4 py-8">
       <p>
@@ -137,15 +141,21 @@ export default function CustomerPage() {
             <dd>{customer.company.companyName}</dd>
           </>
         ) : null}
+        {customer.role === "customer" ? (
+          <>
+            <dt className="font-medium text-slate-700">Currency</dt>
+            <dd data-testid="currency">{formatCurrencyName(currency)}</dd>
+          </>
+        ) : null}
         <dt className="font-medium text-slate-700">Payment terms</dt>
         <dd data-testid="terms">{termsWords(customer.account.termsDays)}</dd>
         <dt className="font-medium text-slate-700">Credit limit</dt>
-        <dd data-testid="credit-limit">{formatCents(customer.account.creditLimitCents)}</dd>
+        <dd data-testid="credit-limit">{money(customer.account.creditLimitCents)}</dd>
         {owed ? (
           <>
             <dt className="font-medium text-slate-700">Open on account</dt>
             <dd>
-              <OwedBothWays owed={owed} testId="open-balance" />
+              <OwedBothWays owed={owed} currency={currency} testId="open-balance" />
               {owed.some((row) => row.owedCents > 0) ? (
                 <Link
                   to={`/dashboard/companies/${customer.companyId}#credit-held`}
@@ -179,7 +189,7 @@ export default function CustomerPage() {
                   {order.number}
                 </Link>
                 <span>{orderStateText(order)}</span>
-                <span>{formatCents(order.balanceCents)}</span>
+                <span>{formatCents(order.balanceCents, { currency: order.currency })}</span>
               </li>
             ))}
           </ul>
@@ -206,8 +216,8 @@ export default function CustomerPage() {
             <dd>
               {customer.unpaidCaps.orders ?? `${capDefaults.orders} (shop default)`} at most,{" "}
               {customer.unpaidCaps.valueCents === null
-                ? `${formatCents(capDefaults.valueCents)} (shop default)`
-                : formatCents(customer.unpaidCaps.valueCents)}{" "}
+                ? `${money(capDefaults.valueCents)} (shop default)`
+                : money(customer.unpaidCaps.valueCents)}{" "}
               in value
             </dd>
           </dl>

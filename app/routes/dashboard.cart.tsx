@@ -19,6 +19,7 @@ import { getOwnOrder } from "~/orders/model/reads.server";
 import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/orders/service.server";
 import { can } from "~/services/companies.server";
 import { customerPricing, priceScreenLines } from "~/services/pricing.server";
+import { noPriceIn } from "~/domain/pricing";
 import { getUser, requireCustomer } from "~/services/guards.server";
 import { cartIntentFrom, signInToContinue } from "~/services/sign-in-intent.server";
 import { spendingLimitFor } from "~/services/spending-limit.server";
@@ -46,7 +47,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ),
     customerPricing(user),
   ]);
-  const cart = { ...stored, ...priced };
+  // A part without a price in the company's currency cannot be checked out in it: said on its line.
+  const unpriced = new Set(priced.unpriced);
+  const lines = priced.lines.map((line) =>
+    line.part && unpriced.has(line.partId) && !line.problem
+      ? { ...line, problem: { reason: "no-price" as const, message: noPriceIn(line.part.partNumber, priced.currency) } }
+      : line,
+  );
+  const cart = { ...stored, ...priced, lines, ok: stored.ok && unpriced.size === 0 };
   // The checkout form's one-time key: the same checkout sent twice places one order.
   return data(
     { cart, terms, buyer, taxProfile: pricing.tax, limit, mayOrder: can(user, "order"), oneTimeKey: newOneTimeKey() },
@@ -117,7 +125,7 @@ async function cartAction(request: Request, user: Awaited<ReturnType<typeof requ
 
   switch (value.intent) {
     case "add": {
-      const added = await addToCart(user.id, value.partId, value.quantity);
+      const added = await addToCart(user.id, value.partId, value.quantity, user.pricing.currency);
       if (!added.ok) return (await backToCard(added.error)) ?? refuse(added.error, 409, "quantity");
       const back = safeRedirect(value.redirectTo, CART_PATH);
       // Back to the page it came from; with JavaScript (a fetcher) in place of its history entry.

@@ -38,6 +38,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
         members: counts.get(company.id) ?? 0,
         terms: termsWords(company.account.termsDays),
         creditLimitCents: company.account.creditLimitCents,
+        // The credit limit is in the company's currency; what is owed, a line a currency it was sold in.
+        currency: company.pricing.currency,
         owed: owed.get(company.id) ?? [],
       })),
     },
@@ -83,11 +85,11 @@ export default function CompaniesPage() {
               {company.name || "Unnamed company"}
             </Link>
             <span className="block text-sm text-slate-700">
-              {company.members} {company.members === 1 ? "member" : "members"} · {company.terms} · credit limit{" "}
-              {formatCents(company.creditLimitCents)}
+              {company.members} {company.members === 1 ? "member" : "members"} · buys in {company.currency} ·{" "}
+              {company.terms} · credit limit {formatCents(company.creditLimitCents, { currency: company.currency })}
             </span>
             <span className="block text-sm text-slate-700">
-              <OwedBothWays owed={company.owed} testId="company-owed" />
+              <OwedBothWays owed={company.owed} currency={company.currency} testId="company-owed" />
             </span>
           </li>
         ))}

@@ -8,11 +8,13 @@ import {
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Approvals, InviteForm, MemberControls } from "~/components/company-owner-forms";
+import { Approvals, CompanyCurrency, InviteForm, MemberControls } from "~/components/company-owner-forms";
+import { InCurrency } from "~/components/money";
 import { ErrorList, SubmitButton } from "~/components/forms";
 import { VerifyFirstNotice } from "~/components/verify-email-banner";
 import { listMembers } from "~/models/company-member.server";
 import { getCompany } from "~/models/company.server";
+import { companyHasOrdered } from "~/models/company-currency.server";
 import { listInvitations } from "~/models/invitation.server";
 import { listAwaitingApproval } from "~/orders/model/approvals.server";
 import { approveCompanyOrder, declineCompanyOrder } from "~/orders/approvals.server";
@@ -22,6 +24,7 @@ import { COMPANY_ROLE_HELP, COMPANY_ROLE_WORDS, type CompanyRole } from "~/domai
 import {
   can,
   changeRole,
+  chooseCompanyCurrency,
   changeSpendingLimit,
   removeMember,
   withdrawInvitation,
@@ -36,6 +39,7 @@ import {
 } from "~/services/invitations.server";
 import { INVITATIONS_PER_ACCOUNT_PER_HOUR } from "~/services/mail-throttle.server";
 import { formatCents } from "~/format";
+import { HOME_CURRENCY } from "~/domain/money";
 import { termsWords } from "~/domain/order-states";
 import { formatDateTime } from "~/format";
 import { redirectWithSuccess } from "~/services/toast.server";
@@ -44,11 +48,12 @@ import { redirectWithSuccess } from "~/services/toast.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
   const owner = can(user, "manage");
-  const [company, members, invitations, awaiting] = await Promise.all([
+  const [company, members, invitations, awaiting, ordered] = await Promise.all([
     getCompany(user.companyId),
     listMembers(user.companyId),
     owner ? listInvitations(user.companyId) : Promise.resolve([]),
     owner ? listAwaitingApproval(user.companyId) : Promise.resolve([]),
+    owner ? companyHasOrdered(user.companyId) : Promise.resolve(true),
   ]);
   return data(
     {
@@ -60,6 +65,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
         name: company?.company.companyName ?? "",
         terms: owner || can(user, "finance") ? termsWords(company?.account.termsDays ?? 0) : null,
         creditLimitCents: owner || can(user, "finance") ? (company?.account.creditLimitCents ?? 0) : null,
+        // Its credit limit and buyers' limits are in it; an owner chooses it until the first order.
+        currency: company?.pricing.currency ?? HOME_CURRENCY,
+        mayChooseCurrency: owner && !ordered,
       },
       members,
       invitations: invitations.filter((invitation) => invitation.status === "pending"),
@@ -68,6 +76,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         number: order.number,
         summary: order.summary,
         totalCents: order.totalCents,
+        currency: order.currency,
         placedBy: order.userName,
         limitCents: order.approval?.limitCents ?? null,
         paymentMethod: order.paymentMethod,
@@ -112,7 +121,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
   let outcome: MemberOutcome;
-  if (value.intent === "role") outcome = await changeRole(user, value.member, value.role, context);
+  if (value.intent === "currency") outcome = await chooseCompanyCurrency(user, value.currency, context);
+  else if (value.intent === "role") outcome = await changeRole(user, value.member, value.role, context);
   else if (value.intent === "limit") {
     outcome = await changeSpendingLimit(user, value.member, value.limit ? value.limit * 100 : null, context);
   } else if (value.intent === "remove") outcome = await removeMember(user, value.member, context);
@@ -133,98 +143,106 @@ export default function CompanyPage() {
   const { me, owner, verifyFirst, inviteCaps, company, members, invitations, awaiting } =
     useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>() as Result;
-  // An approval's errors show at its own form.
-  const approving = (lastResult?.initialValue as { intent?: unknown } | undefined)?.intent === "approve";
-  const formErrors = lastResult && "error" in lastResult && !approving ? lastResult.error?.[""] : null;
+  // An approval's errors, and the currency's, show at their own forms.
+  const intent = (lastResult?.initialValue as { intent?: unknown } | undefined)?.intent;
+  const ownForm = intent === "approve" || intent === "currency";
+  const formErrors = lastResult && "error" in lastResult && !ownForm ? lastResult.error?.[""] : null;
   return (
-    <section aria-labelledby="company-page-heading">
-      <h1 id="company-page-heading" className="text-2xl font-bold text-slate-900">
-        {company.name || "Your company"}
-      </h1>
-      <p className="mt-1 text-sm text-slate-600">
-        You are {COMPANY_ROLE_WORDS[me.role as CompanyRole].toLowerCase()}: {COMPANY_ROLE_HELP[me.role as CompanyRole]}.
-        {company.terms ? ` Terms: ${company.terms}, credit limit ${formatCents(company.creditLimitCents ?? 0)}.` : ""}
-      </p>
-      <div role="alert">
-        <ErrorList errors={formErrors} />
-      </div>
+    <InCurrency currency={company.currency}>
+      <section aria-labelledby="company-page-heading">
+        <h1 id="company-page-heading" className="text-2xl font-bold text-slate-900">
+          {company.name || "Your company"}
+        </h1>
+        <p className="mt-1 text-sm text-slate-600">
+          You are {COMPANY_ROLE_WORDS[me.role as CompanyRole].toLowerCase()}:{" "}
+          {COMPANY_ROLE_HELP[me.role as CompanyRole]}.
+          {company.terms
+            ? ` Terms: ${company.terms}, credit limit ${formatCents(company.creditLimitCents ?? 0, { currency: company.currency })}.`
+            : ""}
+        </p>
+        <div role="alert">
+          <ErrorList errors={formErrors} />
+        </div>
 
-      {owner ? <Approvals awaiting={awaiting} lastResult={lastResult} /> : null}
+        <CompanyCurrency currency={company.currency} mayChoose={company.mayChooseCurrency} lastResult={lastResult} />
 
-      <h2 className="mt-4 text-lg font-semibold text-slate-900">Members</h2>
-      <ul className="mt-2 space-y-3" data-testid="members">
-        {members.map((member) => (
-          <li
-            key={member.id}
-            data-testid="member"
-            data-email={member.email}
-            className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
-          >
-            <p className="font-medium text-slate-900">
-              {member.name} {member.id === me.id ? <span className="text-sm text-slate-600">(you)</span> : null}
-            </p>
-            <p className="break-all text-sm text-slate-600">{member.email}</p>
-            <p className="text-sm text-slate-800" data-testid="member-role">
-              {COMPANY_ROLE_WORDS[member.role]}
-              {member.role === "buyer"
-                ? member.spendingLimitCents
-                  ? `, up to ${formatCents(member.spendingLimitCents)} an order`
-                  : ", no limit"
-                : ""}
-            </p>
-            {owner ? <MemberControls member={member} lastResult={lastResult} self={member.id === me.id} /> : null}
-          </li>
-        ))}
-      </ul>
+        {owner ? <Approvals awaiting={awaiting} lastResult={lastResult} /> : null}
 
-      {owner ? (
-        <>
-          {verifyFirst ? (
-            <section
-              aria-labelledby="invite-heading"
-              className="mt-6 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+        <h2 className="mt-4 text-lg font-semibold text-slate-900">Members</h2>
+        <ul className="mt-2 space-y-3" data-testid="members">
+          {members.map((member) => (
+            <li
+              key={member.id}
+              data-testid="member"
+              data-email={member.email}
+              className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
             >
-              <h2 id="invite-heading" className="text-lg font-semibold text-slate-900">
-                Invite a colleague
-              </h2>
-              <VerifyFirstNotice message={verifyFirst} />
-            </section>
-          ) : (
-            <InviteForm lastResult={lastResult} caps={inviteCaps} />
-          )}
-          <section aria-labelledby="invitations-heading" className="mt-6">
-            <h2 id="invitations-heading" className="text-lg font-semibold text-slate-900">
-              Pending invitations
-            </h2>
-            {invitations.length === 0 ? (
-              <p className="mt-1 text-sm text-slate-600">No invitations waiting for an answer.</p>
+              <p className="font-medium text-slate-900">
+                {member.name} {member.id === me.id ? <span className="text-sm text-slate-600">(you)</span> : null}
+              </p>
+              <p className="break-all text-sm text-slate-600">{member.email}</p>
+              <p className="text-sm text-slate-800" data-testid="member-role">
+                {COMPANY_ROLE_WORDS[member.role]}
+                {member.role === "buyer"
+                  ? member.spendingLimitCents
+                    ? `, up to ${formatCents(member.spendingLimitCents, { currency: company.currency })} an order`
+                    : ", no limit"
+                  : ""}
+              </p>
+              {owner ? <MemberControls member={member} lastResult={lastResult} self={member.id === me.id} /> : null}
+            </li>
+          ))}
+        </ul>
+
+        {owner ? (
+          <>
+            {verifyFirst ? (
+              <section
+                aria-labelledby="invite-heading"
+                className="mt-6 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+              >
+                <h2 id="invite-heading" className="text-lg font-semibold text-slate-900">
+                  Invite a colleague
+                </h2>
+                <VerifyFirstNotice message={verifyFirst} />
+              </section>
             ) : (
-              <ul className="mt-2 space-y-2">
-                {invitations.map((invitation) => (
-                  <li
-                    key={invitation.handle}
-                    data-testid="invitation"
-                    className="flex flex-wrap items-center justify-between gap-2 rounded border border-slate-200 bg-white p-3"
-                  >
-                    <span className="break-all text-sm text-slate-800">
-                      {invitation.email}, {COMPANY_ROLE_WORDS[invitation.role]}, until{" "}
-                      {formatDateTime(invitation.expiresAt)}
-                    </span>
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="revoke" />
-                      <input type="hidden" name="invitation" value={invitation.handle} />
-                      <SubmitButton pending={false} variant="secondary">
-                        Withdraw
-                      </SubmitButton>
-                    </Form>
-                  </li>
-                ))}
-              </ul>
+              <InviteForm lastResult={lastResult} caps={inviteCaps} />
             )}
-          </section>
-        </>
-      ) : null}
-    </section>
+            <section aria-labelledby="invitations-heading" className="mt-6">
+              <h2 id="invitations-heading" className="text-lg font-semibold text-slate-900">
+                Pending invitations
+              </h2>
+              {invitations.length === 0 ? (
+                <p className="mt-1 text-sm text-slate-600">No invitations waiting for an answer.</p>
+              ) : (
+                <ul className="mt-2 space-y-2">
+                  {invitations.map((invitation) => (
+                    <li
+                      key={invitation.handle}
+                      data-testid="invitation"
+                      className="flex flex-wrap items-center justify-between gap-2 rounded border border-slate-200 bg-white p-3"
+                    >
+                      <span className="break-all text-sm text-slate-800">
+                        {invitation.email}, {COMPANY_ROLE_WORDS[invitation.role]}, until{" "}
+                        {formatDateTime(invitation.expiresAt)}
+                      </span>
+                      <Form method="post">
+                        <input type="hidden" name="intent" value="revoke" />
+                        <input type="hidden" name="invitation" value={invitation.handle} />
+                        <SubmitButton pending={false} variant="secondary">
+                          Withdraw
+                        </SubmitButton>
+                      </Form>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+          </>
+        ) : null}
+      </section>
+    </InCurrency>
   );
 }
 

@@ -226,14 +226,16 @@ export default function ManageOrders() {
                   {formatQuantity(order.totalQuantity)}
                 </td>
                 <td className="px-3 py-2 text-right" data-label="Price">
-                  {formatCents(order.totalCents)}
+                  {formatCents(order.totalCents, { currency: order.currency })}
                 </td>
                 <td className="px-3 py-2" data-label="Status">
                   <span className="font-medium" data-testid="status">
                     {orderStateText(order)}
                   </span>
                   {order.state === "part-paid" ? (
-                    <span className="block text-xs text-slate-600">{formatCents(order.balanceCents)} left to pay</span>
+                    <span className="block text-xs text-slate-600">
+                      {formatCents(order.balanceCents, { currency: order.currency })} left to pay
+                    </span>
                   ) : null}
                   <StatusTimes order={order} />
                 </td>

@@ -22,6 +22,7 @@ import { formatCents } from "~/format";
 import { documentsOf } from "~/orders/documents.server";
 import { adminOrderSchema, applyCreditSchema, cancelPaidSchema, payoutSchema } from "~/forms/order-forms";
 import { ApplyCreditForm } from "~/components/apply-credit-form";
+import { InCurrency } from "~/components/money";
 import { applyCreditByStaff } from "~/orders/credit-apply.server";
 import { creditHeldBy, openForCredit } from "~/orders/model/credit-use.server";
 import { cancelPaidOrderWithCredit } from "~/orders/credit-notes.server";
@@ -39,16 +40,17 @@ const NOT_FOUND = "There is no order with that number.";
 
 /**
  * Any order, for admins: lines, totals, delivery, payments and who did what when; shipping it with
- * tracking, recording money received outside Stripe, and reversing a wrong entry.
+ * tracking, recording money received outside Stripe, and reversing a wrong entry. Every amount is in
+ * the order's currency, the amounts staff type too.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const id = params.id ?? "";
   const [order, actors] = await Promise.all([getOrderById(id), orderShopActors(id)]);
   if (!order) throw new Response(NOT_FOUND, { status: 404 });
-  // The account's credit that staff may take off this order (only while it has something to pay).
+  // The account's credit that staff may take off this order (only while it has something to pay), in its currency.
   const creditHeldCents = openForCredit(order)
-    ? (await creditHeldBy(order.companyId)).reduce((sum, note) => sum + note.heldCents, 0)
+    ? (await creditHeldBy(order.companyId, order.currency)).reduce((sum, note) => sum + note.heldCents, 0)
     : 0;
   return dataWithInit(
     {
@@ -122,7 +124,7 @@ async function orderAction(
     }
     return redirectWithSuccess(
       `/dashboard/manageOrders/${applied.order.id}`,
-      `${formatCents(applied.appliedCents)} of account credit taken off ${applied.order.number}`,
+      `${formatCents(applied.appliedCents, { currency: applied.order.currency })} of account credit taken off ${applied.order.number}`,
     );
   }
   if (intent === "payout") {
@@ -143,7 +145,7 @@ async function orderAction(
     }
     return redirectWithSuccess(
       `/dashboard/manageOrders/${paid.order.id}#credit-notes`,
-      `Payout of ${formatCents(paid.note.payout?.amountCents ?? 0)} recorded for credit note ${paid.note.number}`,
+      `Payout of ${formatCents(paid.note.payout?.amountCents ?? 0, { currency: paid.order.currency })} recorded for credit note ${paid.note.number}`,
     );
   }
   if (intent === "cancel-paid") {
@@ -166,7 +168,7 @@ async function orderAction(
     return redirectWithSuccess(
       `/dashboard/manageOrders/${order.id}#credit-notes`,
       note
-        ? `${order.number} is cancelled; credit note ${note.number} of ${formatCents(note.totalCents)} is issued and the customer is emailed`
+        ? `${order.number} is cancelled; credit note ${note.number} of ${formatCents(note.totalCents, { currency: order.currency })} is issued and the customer is emailed`
         : `${order.number} is cancelled; its credit note follows shortly`,
     );
   }
@@ -235,7 +237,7 @@ async function orderAction(
       `${back}#payment`,
       recorded.paidInFull
         ? `${order.number} is paid; the receipt is emailed`
-        : `Payment recorded on ${order.number}: ${formatCents(order.balanceCents)} left to pay`,
+        : `Payment recorded on ${order.number}: ${formatCents(order.balanceCents, { currency: order.currency })} left to pay`,
     );
   }
 
@@ -248,7 +250,7 @@ async function orderAction(
   }
   return redirectWithSuccess(
     `${back}#payment`,
-    `Payment reversed on ${reversed.order.number}: ${formatCents(reversed.order.balanceCents)} to pay`,
+    `Payment reversed on ${reversed.order.number}: ${formatCents(reversed.order.balanceCents, { currency: reversed.order.currency })} to pay`,
   );
 }
 
@@ -259,101 +261,103 @@ export default function AdminOrderPage() {
   const reply = useActionData<typeof action>();
   const canShip = order.status === "paid" || order.status === "account";
   return (
-    <div className="mx-auto max-w-4xl px-4 py-8">
-      <OrderHeading back={{ to: "/dashboard/manageOrders", label: "Manage Orders" }} order={order} />
-      <dl className="mt-3 grid gap-x-4 gap-y-1 sm:grid-cols-[max-content_1fr]">
-        <dt className="font-medium text-slate-700">Status</dt>
-        <dd data-testid="order-status">{orderStateText(order)}</dd>
-        {order.cancelReason ? (
-          <>
-            <dt className="font-medium text-slate-700">
-              {order.state === "removed" ? "Removed" : "Cancelled"} because
-            </dt>
-            <dd data-testid="cancel-reason">{order.cancelReason}</dd>
-          </>
-        ) : null}
-        <dt className="font-medium text-slate-700">Customer</dt>
-        <dd>
-          <Link to={`/dashboard/allUsers/${order.userId}`} className="font-medium text-brand-700 underline">
-            {order.userName}
-          </Link>{" "}
-          <span className="break-all text-slate-600">({order.userEmail})</span>
-          {order.companyName ? <span className="block">{order.companyName}</span> : null}
-        </dd>
-        <dt className="font-medium text-slate-700">Stripe transaction id</dt>
-        <dd className="break-all font-mono" data-testid="transaction-id">
-          {order.transactionId ?? "none (not paid by card)"}
-        </dd>
-        {order.poNumber ? (
-          <>
-            <dt className="font-medium text-slate-700">Customer’s PO number</dt>
-            <dd data-testid="po-number">{order.poNumber}</dd>
-          </>
-        ) : null}
-      </dl>
-      <HoldNotice holdUntil={order.holdUntil} who="customer" waiting={order.status === "approval"} />
-      <PaymentSummary order={order} />
-      <OrderDetails order={order} timeline={timeline} documents={documents} />
-      <OrderReturns returns={order.returns} viewer="admin" orderId={order.id} />
-      <OrderCreditNotes orderId={order.id} creditNotes={order.creditNotes} viewer="admin" reply={reply} />
-      {creditHeldCents > 0 ? (
-        <ApplyCreditForm
-          heldCents={creditHeldCents}
-          openCents={order.balanceCents}
-          reply={reply?.intent === "apply-credit" ? reply.result : undefined}
-        />
-      ) : null}
-      {order.holdUntil ? (
-        <section id="hold" aria-labelledby="hold-heading" className="mt-8 scroll-mt-4">
-          <h2 id="hold-heading" className="text-lg font-semibold">
-            Hold the stock longer
-          </h2>
-          <p className="text-sm text-slate-700">
-            The customer needs more time to pay: the hold runs on from its current end, and a new reminder goes out
-            before it.
-          </p>
-          <ExtendHoldForm reply={reply} />
-        </section>
-      ) : null}
-      {canShip ? (
-        <section id="ship" aria-labelledby="ship-heading" className="mt-8 scroll-mt-4">
-          <h2 id="ship-heading" className="text-lg font-semibold">
-            {order.shipments.length ? "Ship the next parcel" : "Ship this order"}
-          </h2>
-          {/* A new parcel or stock allocated changes what each line may ship: the form starts again from it. */}
-          <ShipForm key={`${order.shipments.length}-${order.backorderedUnits}`} order={order} reply={reply} />
-        </section>
-      ) : null}
-      {canShip && !order.shipments.length ? (
-        <section id="cancel-paid" aria-labelledby="cancel-paid-heading" className="mt-8 scroll-mt-4">
-          <h2 id="cancel-paid-heading" className="text-lg font-semibold">
-            Cancel before it ships
-          </h2>
-          <CancelPaidOrderForm order={order} reply={reply} />
-        </section>
-      ) : null}
-      {order.payments.length || order.balanceCents > 0 ? (
-        <section id="payment" aria-labelledby="payment-heading" className="mt-8 scroll-mt-4">
-          <h2 id="payment-heading" className="text-lg font-semibold">
-            Payments received outside Stripe
-          </h2>
-          <RecordedPayments payments={order.payments} reply={reply} />
-          {order.balanceCents > 0 ? (
-            <div className="mt-4">
-              <h3 className="font-medium">Record a payment</h3>
-              {/* A new form after each payment recorded: the fields start empty again. */}
-              <RecordPaymentForm
-                key={order.payments.length}
-                balanceCents={order.balanceCents}
-                placedOn={order.createdAt.slice(0, 10)}
-                reply={reply}
-                oneTimeKey={oneTimeKey}
-              />
-            </div>
+    <InCurrency currency={order.currency}>
+      <div className="mx-auto max-w-4xl px-4 py-8">
+        <OrderHeading back={{ to: "/dashboard/manageOrders", label: "Manage Orders" }} order={order} />
+        <dl className="mt-3 grid gap-x-4 gap-y-1 sm:grid-cols-[max-content_1fr]">
+          <dt className="font-medium text-slate-700">Status</dt>
+          <dd data-testid="order-status">{orderStateText(order)}</dd>
+          {order.cancelReason ? (
+            <>
+              <dt className="font-medium text-slate-700">
+                {order.state === "removed" ? "Removed" : "Cancelled"} because
+              </dt>
+              <dd data-testid="cancel-reason">{order.cancelReason}</dd>
+            </>
           ) : null}
-        </section>
-      ) : null}
-    </div>
+          <dt className="font-medium text-slate-700">Customer</dt>
+          <dd>
+            <Link to={`/dashboard/allUsers/${order.userId}`} className="font-medium text-brand-700 underline">
+              {order.userName}
+            </Link>{" "}
+            <span className="break-all text-slate-600">({order.userEmail})</span>
+            {order.companyName ? <span className="block">{order.companyName}</span> : null}
+          </dd>
+          <dt className="font-medium text-slate-700">Stripe transaction id</dt>
+          <dd className="break-all font-mono" data-testid="transaction-id">
+            {order.transactionId ?? "none (not paid by card)"}
+          </dd>
+          {order.poNumber ? (
+            <>
+              <dt className="font-medium text-slate-700">Customer’s PO number</dt>
+              <dd data-testid="po-number">{order.poNumber}</dd>
+            </>
+          ) : null}
+        </dl>
+        <HoldNotice holdUntil={order.holdUntil} who="customer" waiting={order.status === "approval"} />
+        <PaymentSummary order={order} />
+        <OrderDetails order={order} timeline={timeline} documents={documents} />
+        <OrderReturns returns={order.returns} viewer="admin" orderId={order.id} />
+        <OrderCreditNotes orderId={order.id} creditNotes={order.creditNotes} viewer="admin" reply={reply} />
+        {creditHeldCents > 0 ? (
+          <ApplyCreditForm
+            heldCents={creditHeldCents}
+            openCents={order.balanceCents}
+            reply={reply?.intent === "apply-credit" ? reply.result : undefined}
+          />
+        ) : null}
+        {order.holdUntil ? (
+          <section id="hold" aria-labelledby="hold-heading" className="mt-8 scroll-mt-4">
+            <h2 id="hold-heading" className="text-lg font-semibold">
+              Hold the stock longer
+            </h2>
+            <p className="text-sm text-slate-700">
+              The customer needs more time to pay: the hold runs on from its current end, and a new reminder goes out
+              before it.
+            </p>
+            <ExtendHoldForm reply={reply} />
+          </section>
+        ) : null}
+        {canShip ? (
+          <section id="ship" aria-labelledby="ship-heading" className="mt-8 scroll-mt-4">
+            <h2 id="ship-heading" className="text-lg font-semibold">
+              {order.shipments.length ? "Ship the next parcel" : "Ship this order"}
+            </h2>
+            {/* A new parcel or stock allocated changes what each line may ship: the form starts again from it. */}
+            <ShipForm key={`${order.shipments.length}-${order.backorderedUnits}`} order={order} reply={reply} />
+          </section>
+        ) : null}
+        {canShip && !order.shipments.length ? (
+          <section id="cancel-paid" aria-labelledby="cancel-paid-heading" className="mt-8 scroll-mt-4">
+            <h2 id="cancel-paid-heading" className="text-lg font-semibold">
+              Cancel before it ships
+            </h2>
+            <CancelPaidOrderForm order={order} reply={reply} />
+          </section>
+        ) : null}
+        {order.payments.length || order.balanceCents > 0 ? (
+          <section id="payment" aria-labelledby="payment-heading" className="mt-8 scroll-mt-4">
+            <h2 id="payment-heading" className="text-lg font-semibold">
+              Payments received outside Stripe
+            </h2>
+            <RecordedPayments payments={order.payments} reply={reply} />
+            {order.balanceCents > 0 ? (
+              <div className="mt-4">
+                <h3 className="font-medium">Record a payment</h3>
+                {/* A new form after each payment recorded: the fields start empty again. */}
+                <RecordPaymentForm
+                  key={order.payments.length}
+                  balanceCents={order.balanceCents}
+                  placedOn={order.createdAt.slice(0, 10)}
+                  reply={reply}
+                  oneTimeKey={oneTimeKey}
+                />
+              </div>
+            ) : null}
+          </section>
+        ) : null}
+      </div>
+    </InCurrency>
   );
 }
 

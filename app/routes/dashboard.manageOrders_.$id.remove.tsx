@@ -40,6 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         summary: order.summary,
         lineCount: order.lines.length,
         totalQuantity: order.totalQuantity,
+        currency: order.currency,
         totalCents: order.totalCents,
         userName: order.userName,
         status: order.status,
@@ -81,7 +82,7 @@ export default function RemoveOrderPage() {
     <div className="mx-auto max-w-lg px-4 py-10">
       <h1 className="text-2xl font-bold">Remove unpaid order {order.number}?</h1>
       <p className="mt-2 text-slate-700">
-        {describeOrder(order)} for {order.userName}, {formatCents(order.totalCents)}
+        {describeOrder(order)} for {order.userName}, {formatCents(order.totalCents, { currency: order.currency })}
       </p>
       <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         {removableByStaff(order.state) ? (

@@ -74,7 +74,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const note = "creditNote" in outcome ? outcome.creditNote : null;
   return redirectWithSuccess(
     `/dashboard/manageOrders/${order.id}#${note ? "credit-notes" : "returns"}`,
-    note ? `${message}; credit note ${note.number} of ${formatCents(note.totalCents)} is issued` : message,
+    note
+      ? `${message}; credit note ${note.number} of ${formatCents(note.totalCents, { currency: order.currency })} is issued`
+      : message,
   );
 }
 

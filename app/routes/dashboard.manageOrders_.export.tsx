@@ -10,6 +10,7 @@ import { formatInvoiceNumber } from "~/orders/model/invoice.server";
 import { describeShipment } from "~/domain/shipping";
 import { paymentLine } from "~/domain/order-payments";
 import type { PostalAddress } from "~/domain/address";
+import type { Currency } from "~/domain/money";
 import { parseForm } from "~/services/form.server";
 
 /**
@@ -29,19 +30,30 @@ const DELIVERY_FIELDS: [string, keyof PostalAddress][] = [
 
 type ExportRow = OrderView & { ledger: OrderLedgerFigures | null };
 
+/** What a money column's header says of its amounts: in the row's Currency. */
+const IN_CURRENCY = "(in Currency)";
+
 /** A ledger figure of the order; empty for an order never invoiced (the ledger has nothing of it). */
 const ledgerColumn = (header: string, figure: keyof OrderLedgerFigures): CsvColumn<ExportRow> => ({
   header,
-  value: (order) => (order.ledger ? csvLedgerDollars(order.ledger[figure]) : null),
+  value: (order) => (order.ledger ? csvLedgerAmount(order.ledger[figure], order.currency) : null),
 });
 
 /** A signed amount as a spreadsheet reads it: a number, not text (text starting with "-" is escaped as a formula). */
-const csvLedgerDollars = (cents: number) => (cents < 0 ? -Number(csvDollars(-cents)) : csvDollars(cents));
+const csvLedgerAmount = (cents: number, currency: Currency) =>
+  cents < 0 ? -Number(csvDollars(-cents, currency)) : csvDollars(cents, currency);
+
+/** An amount of the order, in its currency (the Currency column, the last). */
+const amountOf = (cents: (order: OrderView) => number) => (order: OrderView) =>
+  csvDollars(cents(order), order.currency);
 
 /**
- * One row per order; its lines summarised in one cell ("PW-1001 Brake Pad x 200; ..."). The ledger's
- * figures come last (spreadsheets read the columns before them where they always were): invoiced,
- * received (less payments reversed), credited (credit notes), and open (+ the customer owes, − the shop owes).
+ * One row per order; its lines summarised in one cell ("PW-1001 Brake Pad x 200; ..."). Each row's
+ * amounts are in the order's currency, named in its Currency column; the money headers say so rather
+ * than name one currency, so a sheet that totals a column by its name notices the change.
+ * Columns added later come after the ones before (spreadsheets read those where they always were): the
+ * ledger's figures (invoiced, received less payments reversed, credited, and open: + the customer
+ * owes, − the shop owes), then the currency.
  */
 const COLUMNS: CsvColumn<ExportRow>[] = [
   { header: "Order number", value: (order) => order.number },
@@ -66,12 +78,12 @@ const COLUMNS: CsvColumn<ExportRow>[] = [
       order.lines.map((line) => `${line.partNumber} ${line.productName} x ${line.quantity}`.trim()).join("; "),
   },
   { header: "Quantity", value: (order) => order.totalQuantity },
-  { header: "Net (USD)", value: (order) => csvDollars(order.netCents) },
-  { header: "Tax (USD)", value: (order) => csvDollars(order.taxCents) },
+  { header: `Net ${IN_CURRENCY}`, value: amountOf((order) => order.netCents) },
+  { header: `Tax ${IN_CURRENCY}`, value: amountOf((order) => order.taxCents) },
   { header: "Tax", value: (order) => order.taxLines.map((line) => line.label).join("; ") },
-  { header: "Total (USD)", value: (order) => csvDollars(order.totalCents) },
-  { header: "Paid (USD)", value: (order) => csvDollars(order.paidCents) },
-  { header: "Balance (USD)", value: (order) => csvDollars(order.balanceCents) },
+  { header: `Total ${IN_CURRENCY}`, value: amountOf((order) => order.totalCents) },
+  { header: `Paid ${IN_CURRENCY}`, value: amountOf((order) => order.paidCents) },
+  { header: `Balance ${IN_CURRENCY}`, value: amountOf((order) => order.balanceCents) },
   { header: "Transaction id", value: (order) => order.transactionId },
   {
     header: "Recorded payments",
@@ -79,7 +91,7 @@ const COLUMNS: CsvColumn<ExportRow>[] = [
       order.payments
         .filter((payment) => !payment.reversedAt)
         .map((p) =>
-          `${csvDollars(p.amountCents)} ${PAYMENT_METHOD_WORDS[p.method]} ${p.receivedOn.slice(0, 10)} ${p.reference}`.trim(),
+          `${csvDollars(p.amountCents, order.currency)} ${PAYMENT_METHOD_WORDS[p.method]} ${p.receivedOn.slice(0, 10)} ${p.reference}`.trim(),
         )
         .join("; "),
   },
@@ -88,10 +100,11 @@ const COLUMNS: CsvColumn<ExportRow>[] = [
     value: (order) => (order.invoiceNumber ? formatInvoiceNumber(order.invoiceNumber) : null),
   },
   { header: "Shipped with", value: (order) => describeShipment(order.shipment)?.text ?? null },
-  ledgerColumn("Invoiced (USD)", "invoicedCents"),
-  ledgerColumn("Received (USD)", "receivedCents"),
-  ledgerColumn("Credited (USD)", "creditedCents"),
-  ledgerColumn("Open (USD)", "openCents"),
+  ledgerColumn(`Invoiced ${IN_CURRENCY}`, "invoicedCents"),
+  ledgerColumn(`Received ${IN_CURRENCY}`, "receivedCents"),
+  ledgerColumn(`Credited ${IN_CURRENCY}`, "creditedCents"),
+  ledgerColumn(`Open ${IN_CURRENCY}`, "openCents"),
+  { header: "Currency", value: (order) => order.currency },
 ];
 
 /** Manage Orders as CSV: the same filters as the page (q, status, from, to), every matching order. */

@@ -8,6 +8,7 @@ import { ConfirmDialog, ConfirmFetcherForm, confirmLinkClass, replyErrors } from
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
+import { OtherCurrencyPrices } from "~/components/price-list-fields";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { getPart, listPartsForAdmin } from "~/models/part.server";
 import { removePart } from "~/services/parts.server";
@@ -92,7 +93,7 @@ const STOCK_COLUMNS = [
 const COLUMNS: Column[] = [
   { label: "Image" },
   { label: "Name" },
-  { label: "Price", align: "right" },
+  { label: "Prices", align: "right" },
   ...STOCK_COLUMNS.map(({ label }) => ({ label, align: "right" as const })),
   { label: "Minimum", align: "right" },
   { label: "Edit price and stock" },
@@ -131,6 +132,19 @@ export default function ManageProducts() {
           className="inline-flex min-h-11 items-center font-medium text-brand-700 underline"
         >
           Import stock and prices from CSV
+        </Link>
+        <a
+          href="/dashboard/manageProducts/priceLists/export"
+          download
+          className="inline-flex min-h-11 items-center font-medium text-brand-700 underline"
+        >
+          Download price lists CSV<span className="sr-only"> (every currency)</span>
+        </a>
+        <Link
+          to="/dashboard/manageProducts/priceLists/import"
+          className="inline-flex min-h-11 items-center font-medium text-brand-700 underline"
+        >
+          Import price lists from CSV
         </Link>
       </p>
       <dl className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-700" data-testid="stock-words">
@@ -202,8 +216,9 @@ function ProductRow({
           Edit details<span className="sr-only"> of {part.name}</span>
         </Link>
       </th>
-      <td className="px-3 py-2 text-right" data-testid="price" data-label="Price">
-        {formatCents(part.priceCents)}
+      <td className="px-3 py-2 text-right" data-label="Prices">
+        <span data-testid="price">{formatCents(part.priceCents)}</span>
+        <OtherCurrencyPrices lists={part.prices} />
       </td>
       {STOCK_COLUMNS.map(({ key, label, testId }) => (
         <td key={key} className="px-3 py-2 text-right" data-testid={testId} data-label={label}>

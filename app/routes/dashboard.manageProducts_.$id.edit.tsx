@@ -6,6 +6,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, Field, SubmitButton, useIsPending } from "~/components/forms";
 import { PartCatalogueFields, PartDescriptionFields, PartPriceFields } from "~/components/part-catalogue-fields";
+import { PriceListFields } from "~/components/price-list-fields";
 import { formatQuantity } from "~/format";
 import { getPartForEdit, partNumberTaken } from "~/models/part-catalogue.server";
 import { editPart } from "~/services/parts.server";
@@ -13,6 +14,7 @@ import { requireAdmin } from "~/services/guards.server";
 import { catalogueFormDefaults, editPartSchema } from "~/forms/catalogue-forms";
 import { parseForm, readForm } from "~/services/form.server";
 import { dollarsToCents, priceFieldValue } from "~/forms/shop-forms";
+import { OTHER_CURRENCIES, priceListDefaults } from "~/forms/price-list-forms";
 import { redirectWithSuccess } from "~/services/toast.server";
 
 const MISSING = "That part no longer exists.";
@@ -34,6 +36,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const stored = await getPartForEdit(id);
   if (!stored) throw new Response(MISSING, { status: 404 });
   formData.set("currentPriceCents", String(stored.priceCents));
+  for (const currency of OTHER_CURRENCIES) {
+    const list = stored.prices.find((each) => each.currency === currency);
+    if (list) formData.set(`prices.${currency}.currentPriceCents`, String(list.priceCents));
+    else formData.delete(`prices.${currency}.currentPriceCents`);
+  }
   const submission = await parseForm(formData, {
     async: true,
     schema: editPartSchema.superRefine(async ({ partNumber }, ctx) => {
@@ -54,6 +61,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     fitment,
     lowStockThreshold,
     volumeBreaks,
+    prices,
     backorderable,
     restockOn,
     leadTimeDays,
@@ -73,6 +81,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       fitment,
       lowStockThreshold: lowStockThreshold ?? null,
       volumeBreaks,
+      prices,
       backorderable: Boolean(backorderable),
       restockOn: restockOn ?? null,
       leadTimeDays: leadTimeDays ?? null,
@@ -109,6 +118,7 @@ export default function EditProduct() {
       restockOn: part.restockOn ?? "",
       leadTimeDays: part.leadTimeDays === null ? "" : String(part.leadTimeDays),
       ...catalogueFormDefaults(part),
+      prices: priceListDefaults(part.prices),
     },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: editPartSchema }),
   });
@@ -166,7 +176,10 @@ export default function EditProduct() {
             />
           </div>
         </fieldset>
-        <PartCatalogueFields fields={fields} />
+        <PartCatalogueFields
+          fields={fields}
+          otherPrices={<PriceListFields fields={fields.prices} stored={part.prices} />}
+        />
         <div className="sm:col-span-2">
           <ErrorList id={form.errorId} errors={form.errors} />
           <SubmitButton pending={isPending} pendingText="Saving…">

@@ -26,6 +26,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     lineCount: order.lines.length,
     totalQuantity: order.totalQuantity,
     totalCents: order.totalCents,
+    /** The currency of the sale: the order's amounts are in it. */
+    currency: order.currency,
     status: order.status,
     state: order.state,
     dueAt: order.dueAt,
@@ -112,14 +114,16 @@ export default function MyOrders() {
                 {formatQuantity(order.totalQuantity)}
               </td>
               <td className="px-3 py-2 text-right" data-label="Price">
-                {formatCents(order.totalCents)}
+                {formatCents(order.totalCents, { currency: order.currency })}
               </td>
               <td className="px-3 py-2 max-md:col-span-2" data-label="Status">
                 <span className="font-medium" data-testid="status">
                   {orderStateText(order)}
                 </span>
                 {order.state === "part-paid" ? (
-                  <span className="block text-xs text-slate-600">{formatCents(order.balanceCents)} left to pay</span>
+                  <span className="block text-xs text-slate-600">
+                    {formatCents(order.balanceCents, { currency: order.currency })} left to pay
+                  </span>
                 ) : null}
                 {order.transactionId ? (
                   <span className="block text-xs text-slate-600">

@@ -25,6 +25,7 @@ import { documentsOf } from "~/orders/documents.server";
 import { approversOf } from "~/services/spending-limit.server";
 import { can } from "~/services/companies.server";
 import { ApprovalNotice } from "~/components/order-approval";
+import { InCurrency } from "~/components/money";
 import { approveCompanyOrder } from "~/orders/approvals.server";
 import { approveSchema } from "~/forms/company-forms";
 import { parseForm, readForm } from "~/services/form.server";
@@ -32,7 +33,7 @@ import { redirectWithSuccess } from "~/services/toast.server";
 
 const NOT_FOUND = "We could not find that order in your account.";
 
-/** One of the customer's orders with every line, its status and its timeline. */
+/** One of the customer's orders with every line, its status and its timeline, in the currency of its sale. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireCustomerOrSignOutHome(request);
   const order = await getOwnOrder(params.id ?? "", user);
@@ -82,70 +83,73 @@ export default function OrderPage() {
     useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>() as SubmissionResult<string[]> | undefined;
   const isPending = useIsPending({ formAction: "/dashboard/cart" });
+  const money = (cents: number) => formatCents(cents, { currency: order.currency });
   return (
-    <div className="mx-auto max-w-4xl px-4 py-8">
-      <OrderHeading back={{ to: "/dashboard/orders", label: "My Orders" }} order={order} />
-      {order.poNumber ? (
-        <p className="mt-1 text-slate-800" data-testid="po-number">
-          Your PO number: <strong>{order.poNumber}</strong>
+    <InCurrency currency={order.currency}>
+      <div className="mx-auto max-w-4xl px-4 py-8">
+        <OrderHeading back={{ to: "/dashboard/orders", label: "My Orders" }} order={order} />
+        {order.poNumber ? (
+          <p className="mt-1 text-slate-800" data-testid="po-number">
+            Your PO number: <strong>{order.poNumber}</strong>
+          </p>
+        ) : null}
+        <HoldNotice holdUntil={order.holdUntil} waiting={order.status === "approval"} />
+        <p className="mt-3">
+          Status: <strong data-testid="order-status">{orderStateText(order)}</strong>
+          {order.balanceCents > 0 && order.paidCents > 0 ? (
+            <span className="block text-sm text-slate-700" data-testid="balance">
+              Paid so far {money(order.paidCents)}; {money(order.balanceCents)} left to pay.
+            </span>
+          ) : null}
+          {order.transactionId ? (
+            <span className="block text-sm text-slate-600">
+              Transaction id: <span className="font-mono">{order.transactionId}</span>
+            </span>
+          ) : null}
         </p>
-      ) : null}
-      <HoldNotice holdUntil={order.holdUntil} waiting={order.status === "approval"} />
-      <p className="mt-3">
-        Status: <strong data-testid="order-status">{orderStateText(order)}</strong>
-        {order.balanceCents > 0 && order.paidCents > 0 ? (
-          <span className="block text-sm text-slate-700" data-testid="balance">
-            Paid so far {formatCents(order.paidCents)}; {formatCents(order.balanceCents)} left to pay.
-          </span>
-        ) : null}
-        {order.transactionId ? (
-          <span className="block text-sm text-slate-600">
-            Transaction id: <span className="font-mono">{order.transactionId}</span>
-          </span>
-        ) : null}
-      </p>
-      <OrderCancelledNotice order={order} mayAskPayout={mayAskPayout} />
-      <ApprovalNotice
-        approval={approval}
-        order={{ id: order.id, number: order.number, placedBy: order.userName, mayDecide }}
-        totalCents={order.totalCents}
-        withdrawPath={cancelOrderPath(order.id)}
-        lastResult={lastResult}
-      />
-      <PaymentSummary order={order} />
-      <OrderDetails order={order} timeline={timeline} documents={documents} />
-      <OrderReturns returns={order.returns} viewer="customer" orderId={order.id} mayAsk={mayReturn} />
-      <OrderCreditNotes
-        orderId={order.id}
-        creditNotes={order.creditNotes}
-        viewer="customer"
-        customer={{ mayAskPayout, askHere: order.state !== "cancelled" }}
-      />
-      <div className="mt-6 flex flex-wrap items-center gap-3">
-        {order.state === "unpaid" ? (
-          <>
-            <Link
-              to={`/dashboard/payment/${order.id}`}
-              className="inline-flex min-h-11 items-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
-            >
-              Pay
-            </Link>
-            <Link to={cancelOrderPath(order.id)} className={`${linkClass} inline-flex min-h-11 items-center`}>
-              Cancel
-            </Link>
-          </>
-        ) : null}
-        {mayOrder ? (
-          <Form method="post" action="/dashboard/cart">
-            <input type="hidden" name="intent" value="reorder" />
-            <input type="hidden" name="orderId" value={order.id} />
-            <SubmitButton variant="secondary" pending={isPending} pendingText="Adding to the cart…">
-              Order again
-            </SubmitButton>
-          </Form>
-        ) : null}
+        <OrderCancelledNotice order={order} mayAskPayout={mayAskPayout} />
+        <ApprovalNotice
+          approval={approval}
+          order={{ id: order.id, number: order.number, placedBy: order.userName, mayDecide }}
+          totalCents={order.totalCents}
+          withdrawPath={cancelOrderPath(order.id)}
+          lastResult={lastResult}
+        />
+        <PaymentSummary order={order} />
+        <OrderDetails order={order} timeline={timeline} documents={documents} />
+        <OrderReturns returns={order.returns} viewer="customer" orderId={order.id} mayAsk={mayReturn} />
+        <OrderCreditNotes
+          orderId={order.id}
+          creditNotes={order.creditNotes}
+          viewer="customer"
+          customer={{ mayAskPayout, askHere: order.state !== "cancelled" }}
+        />
+        <div className="mt-6 flex flex-wrap items-center gap-3">
+          {order.state === "unpaid" ? (
+            <>
+              <Link
+                to={`/dashboard/payment/${order.id}`}
+                className="inline-flex min-h-11 items-center rounded bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
+              >
+                Pay
+              </Link>
+              <Link to={cancelOrderPath(order.id)} className={`${linkClass} inline-flex min-h-11 items-center`}>
+                Cancel
+              </Link>
+            </>
+          ) : null}
+          {mayOrder ? (
+            <Form method="post" action="/dashboard/cart">
+              <input type="hidden" name="intent" value="reorder" />
+              <input type="hidden" name="orderId" value={order.id} />
+              <SubmitButton variant="secondary" pending={isPending} pendingText="Adding to the cart…">
+                Order again
+              </SubmitButton>
+            </Form>
+          ) : null}
+        </div>
       </div>
-    </div>
+    </InCurrency>
   );
 }
 

@@ -38,6 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         summary: order.summary,
         lineCount: order.lines.length,
         totalQuantity: order.totalQuantity,
+        currency: order.currency,
         totalCents: order.totalCents,
         status: order.status,
         state: order.state,
@@ -78,7 +79,7 @@ export default function CancelOrderPage() {
         {order.state === "approval" ? "Withdraw" : "Cancel"} order {order.number}?
       </h1>
       <p className="mt-2 text-slate-700">
-        {describeOrder(order)}, {formatCents(order.totalCents)}
+        {describeOrder(order)}, {formatCents(order.totalCents, { currency: order.currency })}
       </p>
       <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         {order.state === "unpaid" || order.state === "approval" ? (

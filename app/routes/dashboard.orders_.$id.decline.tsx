@@ -40,6 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         id: order.id,
         number: order.number,
         summary: order.summary,
+        currency: order.currency,
         totalCents: order.totalCents,
         placedBy: order.userName,
         waiting: order.status === "approval",
@@ -69,7 +70,7 @@ export default function DeclineOrderPage() {
     <div className="mx-auto max-w-lg px-4 py-10">
       <h1 className="text-2xl font-bold">Decline {order.number}?</h1>
       <p className="mt-2 text-slate-700">
-        {order.summary}, {formatCents(order.totalCents)}, placed by {order.placedBy}
+        {order.summary}, {formatCents(order.totalCents, { currency: order.currency })}, placed by {order.placedBy}
       </p>
       <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         {order.waiting ? (

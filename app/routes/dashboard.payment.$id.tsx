@@ -20,11 +20,13 @@ import { ORDER_STATE_WORDS } from "~/domain/order-states";
 import { requireUser } from "~/services/guards.server";
 import { mayHandleOrder } from "~/services/companies.server";
 import { getEnv } from "~/services/env.server";
-import { formatCents, formatQuantity } from "~/format";
+import { formatQuantity } from "~/format";
 import { canTakeCardPayments, createOrderCheckoutSession, createOrderPaymentIntent } from "~/services/stripe.server";
 import { company } from "~/content/company";
 import { BankTransferDetails } from "~/components/bank-transfer";
 import { CreditApplied } from "~/components/credit-applied";
+import { InCurrency, useMoney } from "~/components/money";
+import { CURRENCIES } from "~/content/currencies";
 import { parseForm, readForm } from "~/services/form.server";
 import { logFailure } from "~/services/log.server";
 
@@ -84,6 +86,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       netCents: order.netCents,
       taxLines: order.taxLines,
       totalQuantity: order.totalQuantity,
+      /** The currency of the sale: every amount here, and the bank account named, are its. */
+      currency: order.currency,
       totalCents: order.totalCents,
       /** What is asked now: the total less account credit taken off it and money received. */
       dueCents: order.balanceCents,
@@ -144,8 +148,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export default function PayOrder() {
+  const { order } = useLoaderData<typeof loader>();
+  return (
+    <InCurrency currency={order.currency}>
+      <PayOrderIn />
+    </InCurrency>
+  );
+}
+
+/** The pay screen in the order's currency (its amounts, and the bank account of that currency). */
+function PayOrderIn() {
   const { order, billing, payment } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
+  const money = useMoney();
   const byTransfer = order.paymentMethod === "bank-transfer";
   const cardReady = payment.state !== "unconfigured";
   return (
@@ -184,13 +199,13 @@ export default function PayOrder() {
           <div>
             <dt className="text-sm text-slate-600">Price</dt>
             <dd className="font-semibold" data-testid="pay-price">
-              {formatCents(order.totalCents)}
+              {money(order.totalCents)}
             </dd>
           </div>
         </dl>
         {order.lines.length === 1 ? (
           <p className="mt-2 text-sm text-slate-600">
-            {formatCents(order.lines[0].unitPriceCents)} per unit, in US dollars.
+            {`${money(order.lines[0].unitPriceCents)} per unit, in ${CURRENCIES[order.currency].plural}.`}
           </p>
         ) : (
           <div className="mt-4">
@@ -201,7 +216,7 @@ export default function PayOrder() {
               taxLines={order.taxLines}
               caption="The lines of this order"
             />
-            <p className="mt-2 text-sm text-slate-600">In US dollars.</p>
+            <p className="mt-2 text-sm text-slate-600">{`In ${CURRENCIES[order.currency].plural}.`}</p>
           </div>
         )}
         <CreditApplied uses={order.creditUses} totalCents={order.totalCents} toPayCents={order.dueCents} />

@@ -73,6 +73,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         summary: order.summary,
         lineCount: order.lines.length,
         totalQuantity: order.totalQuantity,
+        currency: order.currency,
         totalCents: order.totalCents,
         status: order.status,
         transactionId: order.paid ? order.transactionId : null,
@@ -88,7 +89,7 @@ const linkClass = "text-brand-700 underline hover:text-brand-800";
 
 export default function PaymentResult() {
   const { state, order } = useLoaderData<typeof loader>();
-  const summary = `${describeOrder(order)}, ${formatCents(order.totalCents)}`;
+  const summary = `${describeOrder(order)}, ${formatCents(order.totalCents, { currency: order.currency })}`;
   return (
     <div className="mx-auto max-w-2xl px-4 py-10" data-state={state}>
       {state === "paid" ? (

@@ -74,7 +74,8 @@ export default function PriceGroups() {
       <h1 className="text-2xl font-bold">Price Groups</h1>
       <p className="mt-1 text-slate-700">
         A customer in a group pays the group&apos;s price where it is lower than the list price or the volume break;
-        both together only when the group stacks with breaks. Assign a group on the customer&apos;s record (All Users).
+        both together only when the group stacks with breaks. Discounts apply in every currency; a net price only to
+        buyers in its currency. Assign a group on the customer&apos;s record (All Users).
       </p>
       {groups.length === 0 ? (
         <p className="mt-6 rounded border border-dashed border-slate-300 p-4 text-slate-700">
@@ -180,7 +181,10 @@ function GroupForm({ editing }: { editing: ReturnType<typeof useLoaderData<typeo
           meta={fields.rules}
           label="Rules (optional)"
           help={{ id: "rules-help", text: RULES_HELP }}
-          textareaProps={{ rows: 4, placeholder: "category brakes -8%\nbrand Nordwerk -10%\npart PW-1001 11.25" }}
+          textareaProps={{
+            rows: 4,
+            placeholder: "category brakes -8%\nbrand Nordwerk -10%\npart PW-1001 = $11.25\npart PW-1001 = €10.50",
+          }}
         />
         <div className="sm:col-span-2">
           <label className="inline-flex min-h-11 items-center gap-2">

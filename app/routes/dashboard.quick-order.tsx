@@ -1,4 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { useMoney } from "~/components/money";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import {
   type ActionFunctionArgs,
@@ -25,7 +26,6 @@ import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
 import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/orders/service.server";
 import { can } from "~/services/companies.server";
 import { CART_PATH } from "~/forms/cart-forms";
-import { formatCents } from "~/format";
 import { placeWords, taxLinesFor, taxPlaceFor, taxTotal } from "~/domain/tax";
 import { customerPricing } from "~/services/pricing.server";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
@@ -222,6 +222,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const EXAMPLE = "PW-1001 150\nPW-1003\t200\nPW-1005, 100";
 
 export default function QuickOrder() {
+  const money = useMoney();
   const { buyer, terms, taxProfile, keptLines, limit, mayOrder, oneTimeKey } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
@@ -309,13 +310,13 @@ export default function QuickOrder() {
           >
             {priced ? (
               <>
-                <p>Net {formatCents(netCents)}</p>
+                <p>Net {money(netCents)}</p>
                 {taxLines.map((line, index) => (
                   <p key={index}>
-                    {line.label}: {formatCents(line.amountCents)}
+                    {line.label}: {money(line.amountCents)}
                   </p>
                 ))}
-                <p className="font-semibold">Total with tax: {formatCents(totalCents)}</p>
+                <p className="font-semibold">Total with tax: {money(totalCents)}</p>
                 <input type="hidden" name="quotedTotalCents" value={totalCents} />
               </>
             ) : (

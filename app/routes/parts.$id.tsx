@@ -32,9 +32,11 @@ import { parseForm, readForm } from "~/services/form.server";
 import { newOneTimeKey, runOnce } from "~/services/one-time-key.server";
 import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
 import { checkoutTerms, placeCustomerOrder } from "~/orders/service.server";
-import { priceTable } from "~/domain/pricing";
+import { inCurrency, noPriceIn, priceTable } from "~/domain/pricing";
+import { CURRENCIES } from "~/content/currencies";
+import { shownCurrency } from "~/services/display-currency.server";
 import { customerPricing } from "~/services/pricing.server";
-import { PriceWithList } from "~/components/prices";
+import { NotSoldIn, PriceWithList } from "~/components/prices";
 
 const NOT_FOUND = "That part is not in our catalogue (any more).";
 
@@ -48,11 +50,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     spendingLimitFor(user),
   ]);
   if (!part || !catalogue) throw new Response(NOT_FOUND, { status: 404 });
-  // This customer's price at each volume break (their group's price where it is lower).
+  // This customer's price at each volume break (their group's price where it is lower), in the
+  // currency they buy in; a part without a list there is shown, not sold in it.
   const pricing = await customerPricing(user.role === "customer" ? user : null);
   const { group } = pricing;
+  const currency = await shownCurrency(request, user);
+  const sold = inCurrency(part, currency);
   const delivery = deliveryDefaults(user, new URL(request.url).searchParams.get("deliverTo"));
-  const prices = priceTable(part, group, part.minOrderQuantity).map(
+  const prices = priceTable(sold ?? part, group, part.minOrderQuantity).map(
     ({ minQuantity, unitPriceCents, listPriceCents }) => ({
       minQuantity,
       unitPriceCents,
@@ -63,7 +68,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { refusal, setCookie } = await takeCartRefusal(request);
   return dataWithInit(
     {
-      part,
+      part: sold ?? part,
+      /** The home list price, for the page's structured data. */
+      homePriceCents: part.priceCents,
+      currency,
+      unpriced: !sold,
       prices,
       catalogue,
       /** The visitor's remembered vehicle and whether this part fits it. */
@@ -145,7 +154,7 @@ async function placePartOrder(request: Request, partId: string, user: Awaited<Re
   // One toast: the spec's two messages, and the total the order will charge.
   return redirectWithSuccess("/dashboard/orders", {
     message: "Your Order is Placed",
-    description: `Order Placed Successfully! Total: ${formatCents(placed.order.totalCents)} for ${formatQuantity(quantity)} × ${part.name}.`,
+    description: `Order Placed Successfully! Total: ${formatCents(placed.order.totalCents, { currency: placed.order.currency })} for ${formatQuantity(quantity)} × ${part.name}.`,
   });
 }
 
@@ -156,6 +165,9 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => ({
 export default function PartDetails() {
   const {
     part,
+    homePriceCents,
+    currency,
+    unpriced,
     prices,
     buyer,
     isAdmin,
@@ -217,16 +229,22 @@ export default function PartDetails() {
           <div className="rounded border border-slate-200 p-3">
             <dt className="text-sm text-slate-600">Price per unit</dt>
             <dd className="text-lg font-semibold" data-testid="unit-price">
-              <PriceWithList cents={prices[0].unitPriceCents} listCents={prices[0].listPriceCents} />
+              {unpriced ? (
+                <NotSoldIn currency={currency} />
+              ) : (
+                <PriceWithList cents={prices[0].unitPriceCents} listCents={prices[0].listPriceCents} />
+              )}
             </dd>
           </div>
         </dl>
-        <VolumePrices prices={prices} />
+        {unpriced ? null : <VolumePrices prices={prices} />}
         <PartCatalogueDetails catalogue={catalogue} />
         <script
           type="application/ld+json"
           // JSON with "<" escaped, so no text of the part can close the script element.
-          dangerouslySetInnerHTML={{ __html: partJsonLd({ part, catalogue, origin }) }}
+          dangerouslySetInnerHTML={{
+            __html: partJsonLd({ part: { ...part, priceCents: homePriceCents }, catalogue, origin }),
+          }}
         />
       </article>
 
@@ -240,6 +258,11 @@ export default function PartDetails() {
           <p className="mt-4 text-slate-700" data-testid="ask-a-buyer">
             Ask a buyer to order: your role in your company is Accounts, so a buyer or an owner places orders. You see
             and pay them under My Orders.
+          </p>
+        ) : unpriced ? (
+          <p className="mt-4 text-slate-700" data-testid="not-orderable">
+            {noPriceIn(part.partNumber, currency)} Your company buys in {CURRENCIES[currency].plural}, and we sell a
+            part in a currency only at a price set in it.
           </p>
         ) : !canMeetMinimum ? (
           <p className="mt-4 text-slate-700">
@@ -260,7 +283,7 @@ export default function PartDetails() {
             lastResult={lastResult}
           />
         )}
-        {!isAdmin && mayOrder && canMeetMinimum ? (
+        {!isAdmin && mayOrder && canMeetMinimum && !unpriced ? (
           <div id={`part-${part.id}`} className="mt-6 border-t border-slate-200 pt-4">
             <h3 className="font-semibold">Ordering several parts?</h3>
             <p className="text-sm text-slate-600">

@@ -3,6 +3,7 @@
  * payment, part search), so a rule lives once; the OpenAPI document is generated from them.
  */
 import { LEDGER_CURRENCIES, LEDGER_KINDS } from "~/domain/ledger";
+import { CURRENCY_CODES, type Currency } from "~/domain/money";
 import { AGEING_BUCKETS, AGEING_WORDS, type AgeingBucket } from "~/domain/statement";
 import { filterDay } from "~/domain/day";
 import { CREDIT_REASONS, REFUND_STATUSES } from "~/domain/credit-notes";
@@ -28,12 +29,45 @@ extendZodWithOpenApi(z);
 
 const isoTime = z.string().datetime().openapi({ description: "ISO 8601, UTC", example: "2026-01-31T09:30:00.000Z" });
 
+/**
+ * The currencies the shop sells in. Widened from USD alone when the shop began selling in the buyer's
+ * currency: a client reads each amount's currency rather than assuming dollars.
+ */
+export const CurrencyCode = z.enum(CURRENCY_CODES as [Currency, ...Currency[]]).openapi("Currency", {
+  description:
+    "ISO 4217 code. Until the shop sold in the buyer's currency every amount was USD; EUR and GBP were added then, and more may be: read it, never assume USD.",
+  example: "USD",
+});
+
 export const Money = z
   .object({
-    amount: z.number().int().openapi({ description: "Integer minor units (cents)", example: 3700 }),
-    currency: z.literal("USD"),
+    amount: z
+      .number()
+      .int()
+      .openapi({ description: "Integer minor units of currency (cents, euro cents, pence)", example: 3700 }),
+    currency: CurrencyCode,
   })
-  .openapi("Money");
+  .openapi("Money", {
+    description:
+      "An amount with its currency. An order's amounts are all in the order's currency; a part's price is in the key owner's company's currency (see Part.orderable).",
+  });
+
+const VolumeBreak = z.object({
+  minQuantity: z.number().int().openapi({ description: "From this many units in one order" }),
+  percentOff: z.number().nullable().openapi({ description: "Percent off the list price, or null" }),
+  unitPrice: Money.nullable().openapi({ description: "A price per unit in the list's currency, or null" }),
+});
+
+const PriceListJson = z
+  .object({
+    currency: CurrencyCode,
+    listPrice: Money.openapi({ description: "The list price of a unit in this currency" }),
+    volumeBreaks: z.array(VolumeBreak).openapi({ description: "Sorted by quantity; empty: none" }),
+  })
+  .openapi("PriceList", {
+    description:
+      "A part's list price and volume breaks in one currency. A price group's discount or net price applies on top (Part.price shows the key owner's).",
+  });
 
 export const Problem = z
   .object({
@@ -59,12 +93,27 @@ export const Part = z
     description: z.string(),
     brand: z.string(),
     category: z.enum(CATEGORIES),
-    price: Money,
+    price: Money.openapi({
+      description:
+        "The key owner's price of a unit at the minimum order, in their company's currency (a staff key: USD). When the part has no price list in that currency (orderable false) it is the US-dollar list price, named USD, for reference only: it is never converted.",
+    }),
     minOrderQuantity: z.number().int(),
     availableQuantity: z.number().int(),
     inStock: z.boolean(),
     listPrice: Money.optional().openapi({
-      description: "The list price of a unit, when the key owner's own price (price group) is lower; absent otherwise",
+      description:
+        "The list price of a unit in price's currency, when the key owner's own price (price group) is lower; absent otherwise",
+    }),
+    orderable: z.boolean().openapi({
+      description:
+        "false when the part has no price list in the key owner's company's currency: an order of it is refused until there is one (notOrderableReason says so). It says nothing of stock: see inStock and availableQuantity.",
+    }),
+    notOrderableReason: z.string().optional().openapi({
+      description: "Why the part cannot be ordered in your currency; present only when orderable is false",
+    }),
+    prices: z.array(PriceListJson).openapi({
+      description:
+        "The part's list prices in every currency it is sold in, USD first; a currency absent is not sold in",
     }),
   })
   .openapi("Part");
@@ -161,6 +210,10 @@ export const Order = z
     id: z.string(),
     number: z.string().openapi({ example: "SO-100042" }),
     state: z.enum(ORDER_STATES),
+    currency: CurrencyCode.openapi({
+      description:
+        "The currency of the sale (the company's when it was placed): every amount of the order, its lines, tax, payments and credit notes, is in it",
+    }),
     paymentMethod: z.enum(ORDER_PAYMENT_METHODS),
     poNumber: z.string().nullable(),
     lines: z.array(
@@ -274,7 +327,9 @@ export const Order = z
       }),
     customer: z.object({ name: z.string(), email: z.string(), companyName: z.string().nullable() }),
   })
-  .openapi("Order");
+  .openapi("Order", {
+    description: "An order; every Money in it is in the order's currency (orders before currencies: USD).",
+  });
 
 export const OrderList = z.object({ data: z.array(Order), nextCursor: z.string().nullable() }).openapi("OrderList");
 
@@ -325,13 +380,48 @@ export const DocumentParam = z.object({
   kind: z.enum(["invoice", "pro-forma", "ubl", "credit-note", "credit-note-ubl"]),
 });
 
+/** The account's figures in one currency: amounts of other currencies are never counted in. */
+const AccountFigures = {
+  balance: Money.openapi({ description: "Open invoices less the credit on the account (below zero: in credit)" }),
+  accountCredit: Money.openapi({ description: "What credit notes credited to the account" }),
+  overdue: Money.openapi({ description: "What overdue invoices still owe" }),
+  owes: Money.openapi({ description: "What you owe us at the period's end (now without to): your open invoices" }),
+  owed: Money.openapi({
+    description: "What we owe you at the period's end: credit not yet used, refunded or paid out",
+  }),
+  ageing: z
+    .object(
+      Object.fromEntries(
+        AGEING_BUCKETS.map((bucket) => [bucket, Money.openapi({ description: AGEING_WORDS[bucket] })]),
+      ) as Record<AgeingBucket, typeof Money>,
+    )
+    .openapi({
+      description:
+        "What you owe us at the period's end by days past each invoice's due date (an invoice without terms is due when invoiced)",
+    }),
+  opening: Money.openapi({
+    description: "The balance before the period: above zero you owe us, below zero we owe you",
+  }),
+  closing: Money.openapi({
+    description: "The balance at the period's end: above zero you owe us, below zero we owe you",
+  }),
+};
+
 export const Statement = z
   .object({
     termsDays: z.number().int(),
-    creditLimit: Money,
-    balance: Money.openapi({ description: "Open invoices less the credit on the account (below zero: in credit)" }),
-    accountCredit: Money.openapi({ description: "What credit notes credited to the account" }),
-    overdue: Money,
+    currency: CurrencyCode.openapi({
+      description:
+        "The account's currency (the company's). creditLimit, balance, accountCredit, overdue, owes, owed, ageing and period.opening/closing count the amounts in it only; currencies has the same figures for every currency the account has money in",
+    }),
+    creditLimit: Money.openapi({ description: "In the account's currency" }),
+    balance: AccountFigures.balance,
+    accountCredit: AccountFigures.accountCredit,
+    overdue: AccountFigures.overdue,
+    currencies: z.array(z.object({ currency: CurrencyCode, ...AccountFigures })).openapi({
+      description:
+        "The account's figures per currency, the account's currency first (always there), then each other currency the account has invoices, credit or ledger entries in. Amounts of two currencies are never added.",
+    }),
     creditNotes: z.array(
       z.object({
         number: z.string(),
@@ -384,30 +474,15 @@ export const Statement = z
         description:
           "The account's ledger, oldest first: every invoice, payment, reversal, credit note, refund and payout, with the running balance. With from or to, the entries of that period, the running balance going on from the period's opening balance",
       }),
-    owes: Money.openapi({ description: "What you owe us at the period's end (now without to): your open invoices" }),
-    owed: Money.openapi({
-      description: "What we owe you at the period's end: credit not yet used, refunded or paid out",
-    }),
-    ageing: z
-      .object(
-        Object.fromEntries(
-          AGEING_BUCKETS.map((bucket) => [bucket, Money.openapi({ description: AGEING_WORDS[bucket] })]),
-        ) as Record<AgeingBucket, typeof Money>,
-      )
-      .openapi({
-        description:
-          "What you owe us at the period's end by days past each invoice's due date (an invoice without terms is due when invoiced)",
-      }),
+    owes: AccountFigures.owes,
+    owed: AccountFigures.owed,
+    ageing: AccountFigures.ageing,
     period: z.object({
       from: z.string().nullable().openapi({ description: "The first day (UTC) asked for, or null" }),
       to: z.string().nullable().openapi({ description: "The last day (UTC, included) asked for, or null" }),
       asOf: isoTime.openapi({ description: "When owes, owed and ageing are counted: the end of to, or now if sooner" }),
-      opening: Money.openapi({
-        description: "The balance before the period: above zero you owe us, below zero we owe you",
-      }),
-      closing: Money.openapi({
-        description: "The balance at the period's end: above zero you owe us, below zero we owe you",
-      }),
+      opening: AccountFigures.opening,
+      closing: AccountFigures.closing,
     }),
   })
   .openapi("Statement");
@@ -504,7 +579,9 @@ export const PaymentBody = z
       .int("The amount is a whole number of cents")
       .min(1, "The amount must be more than 0")
       .max(MAX_AMOUNT_CENTS, "That amount is too large")
-      .openapi({ description: "Integer minor units (cents), USD" }),
+      .openapi({
+        description: "Integer minor units of the order's currency (its currency field: cents, euro cents, pence)",
+      }),
     ...paymentFields,
     secondPayment: z.boolean({ invalid_type_error: "secondPayment is true or false" }).optional().openapi({
       description:
@@ -538,7 +615,10 @@ export const StockUpdatesBody = z
               .max(MAX_PRICE_DOLLARS * 100, "That price is too large")
               .multipleOf(100, "Prices are whole dollars: give a multiple of 100 cents")
               .optional()
-              .openapi({ description: "Integer minor units (cents), USD; whole dollars" }),
+              .openapi({
+                description:
+                  "The US-dollar list price in cents, whole dollars (a part's lists in other currencies are edited on its page)",
+              }),
             backorder: z
               .object({
                 allowed: z.boolean({ required_error: "Say whether the part may be backordered" }),
@@ -572,8 +652,8 @@ export const StockUpdatesResult = z
       z.object({
         partNumber: z.string(),
         field: z.enum(["stock", "price"]),
-        before: z.number().int(),
-        after: z.number().int(),
+        before: z.number().int().openapi({ description: "Units, or for price the US-dollar list price in cents" }),
+        after: z.number().int().openapi({ description: "Units, or for price the US-dollar list price in cents" }),
       }),
     ),
   })

@@ -10,6 +10,7 @@ import { RateLimiterMongo, RateLimiterRes } from "rate-limiter-flexible";
 import type { z } from "zod";
 import { claimIdempotencyKey, releaseIdempotencyKey, storeIdempotentAnswer } from "~/models/idempotency.server";
 import type { ApiScope } from "~/domain/api-scopes";
+import type { Currency, Money } from "~/domain/money";
 import { MAX_IMPORT_LINES } from "~/forms/stock-import";
 import { authenticateToken, type KeyHolder } from "./api-keys.server";
 import { getEnv } from "./env.server";
@@ -347,6 +348,8 @@ export function decodeCursor(cursor: string | undefined, pattern: RegExp) {
 
 // --- Money and time ------------------------------------------------------------------------------
 
-export const CURRENCY = "USD";
-/** Money as integer minor units (cents) with its currency. */
-export const money = (cents: number) => ({ amount: cents, currency: CURRENCY });
+/**
+ * Money as the API writes it: an integer in the minor unit of `currency`, named beside it. The
+ * currency is the document's own (an order's, a price list's, a ledger entry's), never assumed.
+ */
+export const money = (amount: number, currency: Currency): Money => ({ amount, currency });

@@ -13,7 +13,7 @@ export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while
 export const PRIVATE_CACHE_CONTROL = "private, no-store";
 
 function hasSessionCookie(request: Request) {
-  return /(?:^|;\s*)(?:__session|__Host-session|__vehicle)=/.test(request.headers.get("Cookie") ?? "");
+  return /(?:^|;\s*)(?:__session|__Host-session|__vehicle|__currency)=/.test(request.headers.get("Cookie") ?? "");
 }
 
 /** Headers for a public page's loader answer, read by its `headers` export (documents and `.data` requests alike). */

@@ -30,6 +30,7 @@ import {
   type PartsSearch,
 } from "~/services/parts-search.server";
 import { priceCards } from "~/services/pricing.server";
+import { shownCurrency } from "~/services/display-currency.server";
 import { guardedSearch, normalizedQuery, searchRefusalMessage } from "~/services/search-guard.server";
 import { getRememberedVehicle, rememberVehicle } from "~/services/vehicle.server";
 
@@ -179,7 +180,8 @@ export async function cataloguePage(request: Request, submission: ReturnType<typ
     chosen && (!remembered || vehicleLabel(remembered) !== vehicleLabel(chosen)) ? await rememberVehicle(chosen) : null;
 
   // A signed-in customer sees their own price (a page with a session cookie is never shared).
-  const parts = await priceCards(await getUser(request), listed);
+  const user = await getUser(request);
+  const parts = await priceCards(user, listed, await shownCurrency(request, user));
   const fitting = new Set(
     chosen
       ? parts.map((part) => part.id)

@@ -4,6 +4,7 @@
  * side effects (mail through the outbox, audit entries, ending a removed member's sessions).
  */
 import { createElement } from "react";
+import type { Currency } from "~/domain/money";
 import { peppolIdWords, type PeppolId } from "~/domain/peppol";
 import { RemovedFromCompanyEmail } from "~/emails/company";
 import {
@@ -24,6 +25,7 @@ import {
   type CompanyView,
   type CompanyRole,
 } from "~/models/company.server";
+import { companyHasOrdered, setCompanyCurrency } from "~/models/company-currency.server";
 import {
   checkInvitation,
   isInvitationVoided,
@@ -38,7 +40,7 @@ import { getUserByEmail, getUserById, isDuplicateKeyError, type UserView } from 
 import { markEmailVerified } from "~/models/user-profile.server";
 import { audit, type AuditEvent } from "./audit-trail.server";
 import { queueEmail, shopUrl } from "./email.server";
-import { formatCents } from "~/format";
+import { formatCents, formatCurrencyName } from "~/format";
 import { termsWords } from "~/domain/order-states";
 import { roleLabel } from "~/domain/company-roles";
 import { memoizedForRequest } from "../../server/request-context";
@@ -344,11 +346,61 @@ export async function setTermsOfCompany(admin: Admin, company: CompanyView, term
   return true;
 }
 
+/**
+ * An admin sets the currency a company buys in (its orders keep theirs); audited when it changes.
+ * False when the company is gone.
+ */
+export async function setCurrencyOfCompany(admin: Admin, company: CompanyView, currency: Currency, context?: Context) {
+  if (!(await setCompanyCurrency(company.id, currency))) return false;
+  if (company.pricing.currency !== currency) {
+    await audit({
+      context,
+      actor: admin,
+      action: "company.set-currency",
+      target: companyTarget(company),
+      before: { currency: company.pricing.currency },
+      after: { currency },
+    });
+  }
+  return true;
+}
+
+export const CURRENCY_SET_BY_ORDERS = "Your company has ordered in its currency, so it stays: ask us to change it.";
+
+/**
+ * An owner chooses the currency their company buys in, only before its first order: after that its
+ * orders, invoices and balance are in it, and staff change it (setCurrencyOfCompany). Audited.
+ */
+export async function chooseCompanyCurrency(
+  owner: UserView,
+  currency: Currency,
+  context?: Context,
+): Promise<MemberOutcome> {
+  if (!(await stillOwner(owner))) return notOwner;
+  const company = await getCompany(owner.companyId);
+  if (!company) return { ok: false, status: 404, message: "We could not find your company." };
+  if (await companyHasOrdered(company.id)) return { ok: false, status: 409, message: CURRENCY_SET_BY_ORDERS };
+  if (!(await setCompanyCurrency(company.id, currency))) {
+    return { ok: false, status: 404, message: "We could not find your company." };
+  }
+  if (company.pricing.currency !== currency) {
+    await audit({
+      context,
+      actor: actorOf(owner),
+      action: "company.set-currency",
+      target: companyTarget(company),
+      before: { currency: company.pricing.currency },
+      after: { currency },
+    });
+  }
+  return { ok: true, message: `Your company buys in ${formatCurrencyName(currency)}` };
+}
+
 export type UnpaidCaps = { orders: number | null; valueCents: number | null };
 
-/** How caps read in the audit log and the toast. */
-export const capsWords = (caps: UnpaidCaps) =>
-  `${caps.orders ?? "default"} orders, ${caps.valueCents === null ? "default value" : formatCents(caps.valueCents)}`;
+/** How caps read in the audit log and the toast: the value in the company's currency. */
+export const capsWords = (caps: UnpaidCaps, currency?: Currency) =>
+  `${caps.orders ?? "default"} orders, ${caps.valueCents === null ? "default value" : formatCents(caps.valueCents, { currency })}`;
 
 /** An admin sets (or clears, with nulls) a company's own caps on unpaid card orders; audited. */
 export async function setCapsOfCompany(admin: Admin, company: CompanyView, caps: UnpaidCaps, context?: Context) {
@@ -358,8 +410,8 @@ export async function setCapsOfCompany(admin: Admin, company: CompanyView, caps:
     actor: admin,
     action: "company.unpaid-caps",
     target: companyTarget(company),
-    before: { caps: capsWords(company.unpaidCaps) },
-    after: { caps: capsWords(caps) },
+    before: { caps: capsWords(company.unpaidCaps, company.pricing.currency) },
+    after: { caps: capsWords(caps, company.pricing.currency) },
   });
   return true;
 }

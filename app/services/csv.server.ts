@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { stringify } from "csv-stringify";
+import type { Currency } from "~/domain/money";
 import { formatCents } from "~/format";
 
 /** One column of a CSV download: its header and how a row fills it. */
@@ -36,9 +37,12 @@ export function csvResponse<Row>(filename: string, columns: CsvColumn<Row>[], ro
   });
 }
 
-/** Cents as a number a spreadsheet reads, written by the shop's one money formatter: 3700 -> "37", 2450 -> "24.50". */
-export function csvDollars(cents: number) {
-  return formatCents(cents, { plain: true });
+/**
+ * An amount in minor units as a number a spreadsheet reads, written by the shop's one money formatter
+ * in its currency's decimals (US dollars unless named): 3700 -> "37.00", 2450 -> "24.50".
+ */
+export function csvDollars(cents: number, currency?: Currency) {
+  return formatCents(cents, { plain: true, currency });
 }
 
 /** Today's UTC day, for file names: partsworks-orders-2026-01-31.csv. */

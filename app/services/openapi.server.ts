@@ -90,7 +90,8 @@ function buildDocument(serverUrl: string) {
     operationId: "listParts",
     tags: ["Parts"],
     summary: "List and search parts (scope read or stock)",
-    description: "Search text, filters and vehicle as on /parts; cursor pagination (pass nextCursor back as cursor).",
+    description:
+      "Search text, filters and vehicle as on /parts; cursor pagination (pass nextCursor back as cursor). Prices are the key owner's, in their company's currency; a part with no price list in it is orderable false (its price the US-dollar list, named USD). prices lists the part's lists in every currency.",
     security,
     request: { query: PartListQuery },
     responses: { 200: json(PartList, "A page of parts"), ...problems(422) },
@@ -101,7 +102,8 @@ function buildDocument(serverUrl: string) {
     operationId: "getPartByNumber",
     tags: ["Parts"],
     summary: "One part by part number or OE number, with price and stock (scope read or stock)",
-    description: "Dashes, spaces and case do not matter.",
+    description:
+      "Dashes, spaces and case do not matter. The price is the key owner's, in their company's currency, as in listParts.",
     security,
     request: { params: PartNumberParam },
     responses: { 200: json(PartDetail, "The part"), ...problems(404) },
@@ -123,7 +125,7 @@ function buildDocument(serverUrl: string) {
     tags: ["Orders"],
     summary: "Place an order by part number and quantity (scope order)",
     description:
-      "By card (pay at the shop; the order holds its stock for a limited time) or on account when your account has terms. Send Idempotency-Key to retry safely.",
+      "By card (pay at the shop; the order holds its stock for a limited time) or on account when your account has terms. The order is placed in your company's currency, at its price lists there (the answer's currency says which); a part with no price in it is refused by its line. Send Idempotency-Key to retry safely.",
     security,
     request: {
       headers: idempotencyHeader,
@@ -177,6 +179,8 @@ function buildDocument(serverUrl: string) {
     operationId: "getStatement",
     tags: ["Orders"],
     summary: "Your statement of account: open invoices, balance, overdue, ageing, the ledger for a period (scope read)",
+    description:
+      "Each invoice, credit note and ledger entry in its own currency. The account's figures at the top are in the account's currency (currency); currencies has them for every currency the account has money in, never added across currencies.",
     security,
     request: { query: StatementQuery },
     responses: { 200: json(Statement, "The statement"), ...problems(400) },
@@ -271,7 +275,7 @@ function buildDocument(serverUrl: string) {
       title: "PartsWorks API",
       version: "1.0.0",
       description:
-        "Parts, prices, stock and orders for customers' systems; stock, shipping and payments for the factory's. Money is integer minor units with its currency; times are ISO 8601 UTC; errors are application/problem+json (RFC 9457).",
+        "Parts, prices, stock and orders for customers' systems; stock, shipping and payments for the factory's. Money is {amount, currency}: amount in integer minor units of currency (ISO 4217). currency was always USD until the shop sold in the buyer's currency; it is now the order's currency for an order's amounts (USD, EUR or GBP), and the company's for prices: read it, never assume USD. Times are ISO 8601 UTC; errors are application/problem+json (RFC 9457).",
     },
     servers: [{ url: serverUrl }],
   });

@@ -7,6 +7,7 @@ import { addPart, deletePart, updatePartPriceAndStock, type NewPart } from "~/mo
 import { updatePartCatalogue, type PartEdit } from "~/models/part-catalogue.server";
 import type { PartView } from "~/domain/catalogue";
 import { formatBreaks } from "~/domain/pricing";
+import { priceListValues } from "~/forms/price-list-forms";
 import { audit, type AuditEvent, type AuditValues } from "./audit-trail.server";
 import { forgetCachedSearches } from "./search-guard.server";
 
@@ -43,6 +44,7 @@ function editValues(part: PartEdit): AuditValues {
       .join("; "),
     lowStockThreshold: part.lowStockThreshold,
     volumeBreaks: formatBreaks(part.volumeBreaks),
+    ...priceListValues(part.prices ?? []),
     backorderable: part.backorderable ?? false,
     restockOn: part.restockOn ?? null,
     leadTimeDays: part.leadTimeDays ?? null,
@@ -52,7 +54,8 @@ function editValues(part: PartEdit): AuditValues {
 /** An Edit Product save as the log keeps it: only the fields that changed, before and after. */
 export function partEditChanges(before: PartEdit, after: PartEdit) {
   const was = editValues(before);
-  const now = editValues(after);
+  // An edit that leaves the lists in other currencies alone keeps them.
+  const now = editValues({ ...after, prices: after.prices ?? before.prices });
   const changed = Object.keys(now).filter((key) => was[key] !== now[key]);
   return {
     before: Object.fromEntries(changed.map((key) => [key, was[key]])) as AuditValues,
@@ -70,7 +73,7 @@ export async function createPart(fields: NewPart, { actor, context }: By) {
       actor,
       action: "part.add",
       target: partTarget(result.part),
-      after: partValues(result.part),
+      after: { ...partValues(result.part), ...priceListValues(result.part.prices ?? []) },
     });
   }
   return result;

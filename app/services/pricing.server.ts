@@ -9,6 +9,7 @@ import { getPartsByIds } from "~/models/part.server";
 import { getUserById } from "~/models/user.server";
 import {
   inCurrency,
+  noPriceIn,
   priceWith,
   unitPrice,
   VISITOR_PRICING,
@@ -84,6 +85,9 @@ export async function priceScreenLines<
   });
   return {
     lines: priced,
+    currency: order.currency,
+    /** Lines whose part has no price list in the currency: not orderable in it. */
+    unpriced: order.unpriced,
     netCents: order.netCents,
     taxLines: order.taxLines,
     taxPlace: order.taxPlace,
@@ -99,6 +103,7 @@ export async function pricePadChecks<
     problem: unknown;
     lineTotalCents: number | null;
     part: { id: string; priceCents: number } | null;
+    partNumber: string;
   },
 >(customer: Parameters<typeof customerPricing>[0], checks: C[]) {
   const pricing = await customerPricing(customer);
@@ -109,6 +114,14 @@ export async function pricePadChecks<
     if (!check.part || !part) return { ...check, listPriceCents: null };
     const quantity = check.quantity ?? part.minOrderQuantity;
     const price = priceWith(pricing, parts, [{ partId: part.id, quantity }]).lines[0];
+    // Not sold in the buyer's currency: the line says so (unless it already has a problem to fix).
+    if (!price) {
+      const problem = check.problem ?? {
+        reason: "no-price" as const,
+        message: noPriceIn(check.partNumber, pricing.currency),
+      };
+      return { ...check, problem, lineTotalCents: null, listPriceCents: null };
+    }
     return {
       ...check,
       part: { ...check.part, priceCents: price.unitPriceCents },

@@ -120,7 +120,7 @@ export async function finishSignIn(request: Request, user: UserView, requested: 
     };
   }
   const to = safeRedirect(intent.back, "") || requested || "/parts";
-  const added = await addToCart(user.id, intent.partId, intent.quantity);
+  const added = await addToCart(user.id, intent.partId, intent.quantity, user.pricing.currency);
   if (!added.ok) {
     return {
       to,

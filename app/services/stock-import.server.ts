@@ -1,24 +1,15 @@
 import { findPartsByNumbers, matchOf, normalisePartNumber } from "./part-number.server";
 import { setBackorderPolicy } from "~/models/part-catalogue.server";
-import { parse } from "csv-parse";
 import { applyImportedChange } from "~/models/part-csv.server";
 import { audit, type AuditEvent } from "./audit-trail.server";
 import { partTarget, partValues } from "./parts.server";
 import { forgetCachedSearches } from "./search-guard.server";
 import { formatCents, formatQuantity } from "~/format";
 import { MAX_PRICE_DOLLARS, MAX_STOCK } from "~/forms/shop-forms";
-import {
-  backorderWords,
-  MAX_IMPORT_LINES,
-  MAX_LEAD_TIME_DAYS,
-  type BackorderPolicy,
-  type ImportChange,
-} from "~/forms/stock-import";
+import { backorderWords, MAX_LEAD_TIME_DAYS, type BackorderPolicy, type ImportChange } from "~/forms/stock-import";
 import { isCalendarDay } from "~/forms/order-forms";
+import { columnKey, looksLikeFormula, readCsvUpload, refuse, type ImportRefusal } from "./csv-upload.server";
 import { formatBreaks, parseBreaks, type VolumeBreak } from "~/domain/pricing";
-
-/** A file refused whole (nothing listed, nothing written), with the status the answer carries. */
-export type ImportRefusal = { ok: false; status: 400 | 413 | 415 | 422; message: string };
 
 export type ImportRow = {
   line: number;
@@ -59,75 +50,11 @@ const COLUMN_KEYS = {
 } as const;
 type ColumnName = (typeof COLUMN_KEYS)[keyof typeof COLUMN_KEYS];
 
-/** "Part number", "PART_NUMBER", " part-number " all name the same column. */
-const columnKey = (header: string) => header.toLowerCase().replace(/[^a-z]/g, "");
-
-/** A cell a spreadsheet would run as a formula (the characters csv-stringify's escape_formulas watches). */
-const looksLikeFormula = (cell: string) => /^[=+\-@\t\r]/.test(cell) || /^\s*[=+@]/.test(cell);
-
-function refuse(status: ImportRefusal["status"], message: string): ImportRefusal {
-  return { ok: false, status, message };
-}
-
-/**
- * Reads an uploaded stock-and-price CSV and works out what it would change, writing nothing.
- * The body is already capped by BODY_LIMIT_BYTES; parsing stops at MAX_IMPORT_LINES + 1 records.
- * Only UTF-8 is read (Excel's "CSV UTF-8"); any other encoding is refused, never guessed.
- */
+/** Reads an uploaded stock-and-price CSV (csv-upload.server.ts) and works out what it would change, writing nothing. */
 export async function dryRunImport(file: File): Promise<DryRun | ImportRefusal> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  if (bytes.includes(0)) {
-    return refuse(415, "This is not a CSV file: it holds binary data. Choose a .csv file saved as text.");
-  }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    return refuse(
-      422,
-      "The file is not UTF-8 text (accents would be garbled). In Excel, save it as “CSV UTF-8 (Comma delimited)” and choose it again.",
-    );
-  }
-  if (text.trim() === "")
-    return refuse(400, "The file is empty: export the products, edit the file, and choose it again.");
-
-  // The first line tells the separator (a spreadsheet in a comma-decimal locale writes semicolons);
-  // reading both at once would split an unquoted cell of volume breaks ("500:-5%;1000:-10%").
-  const firstLine = text.slice(0, text.search(/\r?\n|$/));
-  const parser = parse(text, {
-    delimiter: firstLine.includes(",") || !firstLine.includes(";") ? "," : ";",
-    relax_column_count: true,
-    relax_quotes: true,
-    skip_empty_lines: true,
-    max_record_size: 10_000,
-    info: true,
-  });
-  let header: string[] | null = null;
-  const records: { line: number; cells: string[] }[] = [];
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      if (!header) {
-        header = record;
-        continue;
-      }
-      if (record.every((cell) => cell.trim() === "")) continue;
-      if (records.length >= MAX_IMPORT_LINES) {
-        parser.destroy();
-        return refuse(
-          413,
-          `The file has more than ${formatQuantity(MAX_IMPORT_LINES)} lines. Split it into files of at most ${formatQuantity(MAX_IMPORT_LINES)} lines each.`,
-        );
-      }
-      records.push({ line: info.lines, cells: record });
-    }
-  } catch (error) {
-    const line = (error as { lines?: number }).lines;
-    return refuse(
-      422,
-      `The file could not be read as CSV${line ? ` (line ${line})` : ""}: check its quotes, or export it again as CSV.`,
-    );
-  }
-  if (!header) return refuse(400, "The file is empty: export the products, edit the file, and choose it again.");
+  const read = await readCsvUpload(file);
+  if (!read.ok) return read;
+  const { header, records } = read;
 
   const columns: Partial<Record<ColumnName, number>> = {};
   for (const [index, cell] of header.entries()) {

@@ -7,6 +7,7 @@ import Stripe from "stripe";
 import type { RefundStatus } from "~/domain/credit-notes";
 import { getEnv } from "./env.server";
 import { formatCents, formatQuantity } from "~/format";
+import { currencyOf } from "~/domain/money";
 
 /** What Stripe says was paid for one of our orders (its id in the metadata). */
 export type CardEvidence = { orderId: string; transactionId: string; amountCents: number; currency: string };
@@ -83,7 +84,7 @@ function describe(order: ChargedOrder) {
 function describeUnits(order: ChargedOrder) {
   if (order.lines.length === 1) {
     const [line] = order.lines;
-    return `${line.quantity} units at ${formatCents(line.unitPriceCents)} each`;
+    return `${line.quantity} units at ${formatCents(line.unitPriceCents, { currency: currencyOf(order.currency) })} each`;
   }
   return `${order.lines.length} lines, ${formatQuantity(order.totalQuantity)} units`;
 }

@@ -62,10 +62,23 @@ test("an admin adds a part, finds it newest on the home page, restocks it and de
   await expect(page.getByRole("heading", { name: "Edit Product" })).toBeVisible();
   await expect(page.getByTestId("edited-part")).toContainText(name);
   await page.getByLabel("Description").fill("Clutch disc, pressure plate, release bearing and alignment tool.");
+  // A price list in euros: a break above its own price is refused at the field, nothing saved; then set.
+  await page.getByLabel("Euro price per unit (whole euros)").fill("17");
+  await page.getByLabel("Volume breaks in euros (optional)").fill("500:€18");
+  await page.getByRole("button", { name: "Save Product" }).click();
+  await expect(page.getByText("The price at 500 units is above the list price (€17.00)")).toBeVisible();
+  expect((await Part.findOne({ name }).lean())?.prices ?? []).toEqual([]);
+  await page.getByLabel("Volume breaks in euros (optional)").fill("500:-5%");
   await page.getByRole("button", { name: "Save Product" }).click();
   await expect(page).toHaveURL(/\/dashboard\/manageProducts$/);
   await expect(page.getByTestId("toast")).toContainText(`${name} is saved`);
-  expect((await Part.findOne({ name }).lean())?.description).toMatch(/alignment tool/);
+  expect(await Part.findOne({ name }).lean()).toMatchObject({
+    description: expect.stringMatching(/alignment tool/),
+    prices: [{ currency: "EUR", priceCents: 1700, volumeBreaks: [{ minQuantity: 500, percentOff: 5 }] }],
+  });
+  await expect(row.getByTestId("price")).toHaveText("$21.00");
+  await expect(row.getByTestId("other-prices")).toHaveText("€17.00 with breaks");
+  await expect(row.getByTestId("not-sold-in")).toHaveText("Not sold in GBP");
 
   await row.getByRole("link", { name: `Delete ${name}` }).click();
   if (javaScriptEnabled) {

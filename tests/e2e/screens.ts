@@ -55,6 +55,7 @@ export const SCREENS: Screen[] = [
   { role: "visitor", path: "/login" },
   { role: "visitor", path: "/signup" },
   { role: "visitor", path: "/forgot-password" },
+  { role: "visitor", path: "/currency" },
   { role: "visitor", path: "/reset-password?token=no-such-token", error: true },
   { role: "visitor", path: "/verify-email?token=no-such-token", error: true },
   { role: "visitor", path: "/change-email?token=no-such-token", error: true, only: "phone" },
@@ -124,6 +125,7 @@ export const SCREENS: Screen[] = [
   { role: "admin", path: (d) => `/dashboard/manageProducts/${d.partId}/edit` },
   { role: "admin", path: (d) => `/dashboard/manageProducts/${d.partId}/delete`, only: "phone" },
   { role: "admin", path: "/dashboard/manageProducts/import" },
+  { role: "admin", path: "/dashboard/manageProducts/priceLists/import", only: "accessibility" },
   { role: "admin", path: "/dashboard/manageOrders" },
   { role: "admin", path: "/dashboard/manageOrders?status=overdue", only: "accessibility" },
   ...ORDER_STATES.map((state): Screen => ({

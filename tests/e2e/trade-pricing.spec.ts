@@ -1,4 +1,6 @@
 import { Order } from "~/orders/model/schema.server";
+import { Company } from "~/models/company.server";
+import { Part } from "~/models/part.server";
 import { markOrderPaid } from "~/orders/model/card-payment.server";
 import { savePriceGroup } from "~/models/price-group.server";
 import { setPriceGroup, setTaxProfile } from "~/models/user-admin.server";
@@ -93,7 +95,7 @@ test("a distributor sees its price on the card, the part page and the cart, reac
   expect(order!.taxLines![0]).toMatchObject({ kind: "not-collected" });
 });
 
-test("an EU company with a valid VAT number sees an intra-community supply in its cart, its pro-forma until it ships, then its invoice", async ({
+test("an EU company buying in euros sees euro prices, an intra-community supply in its cart, its euro pro-forma until it ships, then its euro invoice", async ({
   page,
   login,
   createPart,
@@ -105,9 +107,20 @@ test("an EU company with a valid VAT number sees an intra-community supply in it
     vatNumber: "DE811907980",
     exemptionCertificate: null,
   });
+  await Company.updateOne({ _id: customer.companyId }, { $set: { "account.currency": "EUR" } });
   const part = await createPart({ priceCents: 1250 });
+  await Part.updateOne({ _id: part.id }, { $set: { prices: [{ currency: "EUR", priceCents: 1100 }] } });
+  const dollarsOnly = await createPart({ priceCents: 900 });
 
-  // The cart, before paying: no VAT, the intra-community supply and its reason.
+  // The catalogue in euros: the euro list, and a part with none is not sold in euros.
+  await page.goto(`/parts?q=${encodeURIComponent(part.name)}`);
+  await expect(page.getByTestId("price")).toHaveText("€11.00");
+  await expect(page.getByTestId("shown-currency")).toHaveText("Prices in euros, your company's currency.");
+  await page.goto(`/parts/${dollarsOnly.id}`);
+  await expect(page.getByTestId("not-orderable")).toContainText(`${dollarsOnly.partNumber} has no price in euros yet`);
+  await expect(page.getByRole("button", { name: /Add to cart/ })).toHaveCount(0);
+
+  // The cart, before paying: no VAT, the intra-community supply and its reason, in euros.
   await page.goto(`/parts/${part.id}`);
   await page.getByLabel("Units for the cart").fill("200");
   await page.getByRole("button", { name: /Add to cart/ }).click();
@@ -115,7 +128,7 @@ test("an EU company with a valid VAT number sees an intra-community supply in it
   await page.goto("/dashboard/cart");
   await expect(page.getByTestId("checkout-tax")).toContainText("Intra-community supply");
   await expect(page.getByTestId("checkout-tax")).toContainText("Article 138(1)");
-  await expect(page.getByTestId("cart-total")).toHaveText("$2,500.00");
+  await expect(page.getByTestId("cart-total")).toHaveText("€2,200.00");
   await page.getByLabel("Phone").fill("+49 40 555 0100");
   await fillDeliveryAddress(page, {
     ...DETROIT,
@@ -126,15 +139,15 @@ test("an EU company with a valid VAT number sees an intra-community supply in it
     postalCode: "20457",
     country: "DE",
   });
-  await page.getByRole("button", { name: "Place the order ($2,500.00)" }).click();
+  await page.getByRole("button", { name: "Place the order (€2,200.00)" }).click();
   await expect(page).toHaveURL(/\/dashboard\/payment\/[a-f0-9]{24}$/);
   const placed = await Order.findOne({ userId: customer.id }).lean();
-  expect(placed).toMatchObject({ taxCents: 0, totalCents: 250_000, buyerVatNumber: "DE811907980" });
+  expect(placed).toMatchObject({ currency: "EUR", taxCents: 0, totalCents: 220_000, buyerVatNumber: "DE811907980" });
   await markOrderPaid({
     orderId: placed!._id.toString(),
     transactionId: `pi_${placed!._id.toString()}`,
     amountCents: placed!.totalCents,
-    currency: "usd",
+    currency: "eur",
   });
   expect((await Order.findById(placed!._id).lean())?.status).toBe("paid");
 
@@ -155,7 +168,7 @@ test("an EU company with a valid VAT number sees an intra-community supply in it
   await expect(page.getByTestId("tax-note")).toContainText("DE811907980");
   await expect(page.getByTestId("tax-note")).toContainText("supplier VAT number NL859324710B01");
   await expect(page.getByTestId("buyer-vat")).toHaveText("VAT number: DE811907980");
-  await expect(page.getByTestId("document-total")).toHaveText("$2,500.00");
+  await expect(page.getByTestId("document-total")).toHaveText("€2,200.00");
 });
 
 test("a customer with no tax details is taxed by the delivery address, and the invoice says so", async ({

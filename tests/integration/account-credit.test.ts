@@ -205,8 +205,8 @@ describe("account credit comes off the next order without anyone asking", () => 
       );
     for (const [amount, message] of [
       ["ten dollars", "Enter an amount such as 1250.00"],
-      ["0", "The amount must be more than $0"],
-      ["-5", "The amount must be more than $0"],
+      ["0", "The amount must be more than 0"],
+      ["-5", "The amount must be more than 0"],
     ]) {
       await expectFieldError(await apply(amount), "amount", message);
       expect((await getOrderById(waiting.id))!.creditAppliedCents).toBe(0);

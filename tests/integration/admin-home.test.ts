@@ -1,7 +1,7 @@
 /**
  * Shop Today, the admin's home, against the real database through its loader: the orders waiting
  * for payment and for shipment oldest first, the parts below their own low-stock threshold, and the
- * sales of the last 30 days by the day they were paid.
+ * sales of the last 30 days by the day they were paid: a figure a currency, never their sum.
  */
 import { describe, expect, test } from "vitest";
 import { lowStockParts } from "~/orders/model/admin-home.server";
@@ -11,6 +11,10 @@ import { loader } from "~/routes/dashboard.admin";
 import { action as editAction } from "~/routes/dashboard.manageProducts_.$id.edit";
 import { createPart, createUser } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
+import { formatCents } from "~/format";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { SalesChart } from "~/components/sales-chart";
 import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
 import { expectFieldError, signedIn, snapshot } from "./ordering.helpers";
 
@@ -66,6 +70,7 @@ describe("what needs doing now", () => {
     expect(home.awaitingShipment.orders.find((order: { id: string }) => order.id === paid[0])).toMatchObject({
       userEmail: customer.email,
       totalCents: part.priceCents * 100,
+      currency: "USD",
     });
   });
 });
@@ -141,16 +146,24 @@ describe("low stock", () => {
   });
 });
 
+type DaySales = { day: string; totalCents: number; orders: number };
+type Home = { sales: { currency: string; totalCents: number; orders: number; days: DaySales[] }[] };
+/** The days of the dollar series (the other tests' orders are in dollars). */
+const dollarDays = (home: Home) => home.sales.find((series) => series.currency === "USD")!.days;
+
 describe("sales of the last 30 days", () => {
   test("paid and shipped orders by the UTC day they were paid, today included, nothing older", async () => {
     const { cookie } = await signedIn("admin");
     const customer = await createUser();
     const before = await load(cookie);
-    expect(before.sales).toHaveLength(30);
+    // The home currency's series comes first, whether or not anything sold in it.
+    expect(before.sales[0].currency).toBe("USD");
+    const days = dollarDays(before);
+    expect(days).toHaveLength(30);
     const today = new Date().toISOString().slice(0, 10);
-    expect(before.sales.at(-1).day).toBe(today);
+    expect(days.at(-1)?.day).toBe(today);
     for (let i = 1; i < 30; i++) {
-      expect(Date.parse(before.sales[i].day) - Date.parse(before.sales[i - 1].day)).toBe(DAY_MS);
+      expect(Date.parse(days[i].day) - Date.parse(days[i - 1].day)).toBe(DAY_MS);
     }
 
     const paidDaysAgo = async (days: number, priceCents: number, status: "paid" | "shipped" | "cancelled" = "paid") => {
@@ -174,14 +187,57 @@ describe("sales of the last 30 days", () => {
 
     const after = await load(cookie);
     const delta = (day: string) => {
-      const was = before.sales.find((entry: { day: string }) => entry.day === day);
-      const now = after.sales.find((entry: { day: string }) => entry.day === day);
+      const was = dollarDays(before).find((entry) => entry.day === day)!;
+      const now = dollarDays(after).find((entry) => entry.day === day)!;
       return { orders: now.orders - was.orders, totalCents: now.totalCents - was.totalCents };
     };
     const dayAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 10);
     expect(delta(dayAgo(3))).toEqual({ orders: 2, totalCents: 2000 });
     expect(delta(dayAgo(12))).toEqual({ orders: 1, totalCents: 5000 });
-    expect(after.sales.some((entry: { day: string }) => entry.day === dayAgo(31))).toBe(false);
+    expect(dollarDays(after).some((entry: { day: string }) => entry.day === dayAgo(31))).toBe(false);
+  });
+
+  test("a figure a currency: euro sales are their own series and total, never added to the dollars", async () => {
+    const { cookie } = await signedIn("admin");
+    const customer = await createUser();
+    const seriesOf = (home: Home, currency: string) => home.sales.find((series) => series.currency === currency);
+    const before = await load(cookie);
+    const paidTwoDaysAgo = async (priceCents: number, currency: "USD" | "EUR") => {
+      const order = await createOrder({
+        user: customer,
+        part: await createPart({ priceCents }),
+        quantity: 1,
+        status: "paid",
+      });
+      await Order.updateOne({ _id: order.id }, { $set: { currency, paidAt: new Date(Date.now() - 2 * DAY_MS) } });
+    };
+    await paidTwoDaysAgo(4_321, "EUR");
+    await paidTwoDaysAgo(1_000, "USD");
+
+    const after = await load(cookie);
+    const euros = seriesOf(after, "EUR")!;
+    const dollars = seriesOf(after, "USD")!;
+    expect(euros.totalCents - (seriesOf(before, "EUR")?.totalCents ?? 0)).toBe(4_321);
+    expect(dollars.totalCents - seriesOf(before, "USD")!.totalCents).toBe(1_000);
+    expect(euros.days).toHaveLength(30);
+    const day = new Date(Date.now() - 2 * DAY_MS).toISOString().slice(0, 10);
+    const onDay = (home: Home, currency: string) =>
+      seriesOf(home, currency)?.days.find((entry) => entry.day === day)?.totalCents ?? 0;
+    expect(onDay(after, "EUR") - onDay(before, "EUR")).toBe(4_321);
+    expect(onDay(after, "USD") - onDay(before, "USD")).toBe(1_000);
+
+    // What the page draws: each currency's total in its own sign, and no figure that adds them.
+    const page = renderToStaticMarkup(createElement(SalesChart, { sales: after.sales }))
+      .replace(/<[^>]+>/g, " ")
+      .replace(/\s+/g, " ");
+    const eur = formatCents(euros.totalCents, { currency: "EUR" });
+    const usd = formatCents(dollars.totalCents);
+    expect(page).toContain(`${usd} from ${dollars.orders} paid`);
+    expect(page).toContain(`${eur} from ${euros.orders} paid`);
+    expect(page).toContain(`In euros: ${eur}`);
+    expect(page).toContain("Sales in euros by day, last 30 days");
+    for (const currency of ["USD", "EUR"] as const)
+      expect(page).not.toContain(formatCents(euros.totalCents + dollars.totalCents, { currency }));
   });
 });
 

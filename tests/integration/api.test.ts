@@ -62,6 +62,21 @@ async function expectProblem(response: Response, status: number) {
 
 const delivery = { phone: "555-0100", deliveryAddress: DETROIT };
 
+type Money = { amount: number; currency: string };
+
+/** The currency of every {amount, currency} in an answer, however deep (an order's lines, tax, credit notes). */
+function currenciesIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(currenciesIn);
+  if (value === null || typeof value !== "object") return [];
+  const own = "amount" in value && "currency" in value ? [String(value.currency)] : [];
+  return [...own, ...Object.values(value).flatMap(currenciesIn)];
+}
+
+/** A part's price list in euros beside its dollar one (as the part's page saves it). */
+async function listInEuros(partId: string, priceCents: number, volumeBreaks: object[] = []) {
+  await Part.updateOne({ _id: partId }, { $set: { prices: [{ currency: "EUR", priceCents, volumeBreaks }] } });
+}
+
 describe("API keys screen", () => {
   test("a customer creates a key shown once, it works at once, is listed with its last use, and revoking it stops it on the next call; both audited", async () => {
     const { user, cookie } = await signedIn("customer");
@@ -280,6 +295,53 @@ describe("parts", () => {
   });
 });
 
+describe("parts in the buyer's currency", () => {
+  test("a company buying in euros sees a part's euro price; a part with no euro list is not orderable and keeps its dollar price named USD; every list beside", async () => {
+    const { user, token } = await keyFor("customer", ["read"]);
+    await updateCompanyOf(user.id, { $set: { "account.currency": "EUR" } });
+    const listed = await createPart({ priceCents: 1200, minOrderQuantity: 10 });
+    await listInEuros(listed.id, 1100, [{ minQuantity: 100, percentOff: 5, unitPriceCents: null }]);
+    const dollarsOnly = await createPart({ priceCents: 800, minOrderQuantity: 10 });
+    const lists = [
+      { currency: "USD", listPrice: { amount: 1200, currency: "USD" }, volumeBreaks: [] },
+      {
+        currency: "EUR",
+        listPrice: { amount: 1100, currency: "EUR" },
+        volumeBreaks: [{ minQuantity: 100, percentOff: 5, unitPrice: null }],
+      },
+    ];
+
+    const euro = (await (await call(token, `/parts/${listed.partNumber}`)).json()) as Record<string, unknown>;
+    expect(euro).toMatchObject({ price: { amount: 1100, currency: "EUR" }, orderable: true });
+    expect(euro.prices).toEqual(lists);
+    expect(euro).not.toHaveProperty("notOrderableReason");
+    const unpriced = (await (await call(token, `/parts/${dollarsOnly.partNumber}`)).json()) as Record<string, unknown>;
+    expect(unpriced).toMatchObject({
+      price: { amount: 800, currency: "USD" },
+      orderable: false,
+      notOrderableReason: `${dollarsOnly.partNumber} has no price in euros yet: ask us for one.`,
+    });
+    expect(unpriced.prices).toEqual([
+      { currency: "USD", listPrice: { amount: 800, currency: "USD" }, volumeBreaks: [] },
+    ]);
+
+    // The list says the same of both, in the order asked.
+    const page = (await (
+      await call(token, `/parts?q=${encodeURIComponent(`${listed.partNumber}, ${dollarsOnly.partNumber}`)}`)
+    ).json()) as { data: Record<string, unknown>[] };
+    expect(page.data.map((part) => [part.price, part.orderable])).toEqual([
+      [{ amount: 1100, currency: "EUR" }, true],
+      [{ amount: 800, currency: "USD" }, false],
+    ]);
+    expect(page.data[0].prices).toEqual(lists);
+
+    // A company buying in dollars sees the dollar price of the same part, its euro list beside.
+    const dollars = await keyFor("customer", ["read"]);
+    const seen = (await (await call(dollars.token, `/parts/${listed.partNumber}`)).json()) as Record<string, unknown>;
+    expect(seen).toMatchObject({ price: { amount: 1200, currency: "USD" }, orderable: true, prices: lists });
+  });
+});
+
 describe("orders", () => {
   test("place by part number, list, get, cancel while unpaid (stock goes back), cancel again refused", async () => {
     const { token } = await keyFor("customer", ["read", "order"]);
@@ -483,6 +545,114 @@ describe("orders", () => {
         balance: 10_600,
       },
     ]);
+  });
+});
+
+describe("orders in the buyer's currency", () => {
+  test("a company buying in euros orders in euros: every amount of the order names EUR, placed, read and listed; its statement counts euros and its earlier dollars apart", async () => {
+    const { user, token } = await keyFor("customer", ["read", "order"]);
+    await updateCompanyOf(user.id, { $set: { account: { termsDays: 30, creditLimitCents: 1_000_000 } } });
+    const part = await createPart({ priceCents: 1000, minOrderQuantity: 1, availableQuantity: 500 });
+    await listInEuros(part.id, 900);
+    const place = (quantity: number) =>
+      call(token, "/orders", {
+        method: "POST",
+        body: { lines: [{ partNumber: part.partNumber, quantity }], ...delivery, payment: "account" },
+      });
+    // Bought in dollars first; then the company buys in euros.
+    const inDollars = await place(4);
+    expect(inDollars.status).toBe(201);
+    const dollarOrder = (await inDollars.json()) as { id: string; currency: string; total: Money };
+    expect(dollarOrder).toMatchObject({ currency: "USD", total: { amount: 4_240, currency: "USD" } });
+    await updateCompanyOf(user.id, { $set: { "account.currency": "EUR" } });
+
+    const placed = await place(10);
+    expect(placed.status).toBe(201);
+    const order = (await placed.json()) as Record<string, unknown> & { id: string };
+    // €90 at the euro list and 6 % Michigan sales tax, in euro cents: never converted from dollars.
+    expect(order).toMatchObject({
+      currency: "EUR",
+      lines: [{ unitPrice: { amount: 900, currency: "EUR" }, lineTotal: { amount: 9_000, currency: "EUR" } }],
+      net: { amount: 9_000, currency: "EUR" },
+      tax: { amount: 540, currency: "EUR" },
+      total: { amount: 9_540, currency: "EUR" },
+      balance: { amount: 9_540, currency: "EUR" },
+    });
+    expect(new Set(currenciesIn(order))).toEqual(new Set(["EUR"]));
+    const read = (await (await call(token, `/orders/${order.id}`)).json()) as Record<string, unknown>;
+    expect(read).toMatchObject({ currency: "EUR", lines: order.lines, tax: order.tax, total: order.total });
+    expect(currenciesIn(read)).toEqual(currenciesIn(order));
+    const list = (await (await call(token, "/orders")).json()) as { data: { id: string; currency: string }[] };
+    for (const each of list.data) expect(new Set(currenciesIn(each)), each.id).toEqual(new Set([each.currency]));
+    expect(list.data.map((each) => [each.id, each.currency])).toEqual([
+      [order.id, "EUR"],
+      [dollarOrder.id, "USD"],
+    ]);
+
+    const statement = (await (await call(token, "/statement")).json()) as Record<string, unknown> & {
+      invoices: { orderId: string; total: Money; balance: Money }[];
+      currencies: { currency: string; balance: Money; owes: Money }[];
+      ledger: { balances: { currency: string; balance: number }[]; entries: { currency: string; amount: number }[] };
+    };
+    // The account's figures are in its currency, euros: the dollars owed are never added in.
+    expect(statement).toMatchObject({
+      currency: "EUR",
+      creditLimit: { amount: 1_000_000, currency: "EUR" },
+      balance: { amount: 9_540, currency: "EUR" },
+      owes: { amount: 9_540, currency: "EUR" },
+      period: { opening: { amount: 0, currency: "EUR" }, closing: { amount: 9_540, currency: "EUR" } },
+    });
+    expect(statement.currencies.map((each) => [each.currency, each.balance, each.owes])).toEqual([
+      ["EUR", { amount: 9_540, currency: "EUR" }, { amount: 9_540, currency: "EUR" }],
+      ["USD", { amount: 4_240, currency: "USD" }, { amount: 4_240, currency: "USD" }],
+    ]);
+    expect(new Set(currenciesIn(statement.currencies[1]))).toEqual(new Set(["USD"]));
+    expect(
+      Object.fromEntries(statement.invoices.map((invoice) => [invoice.orderId, [invoice.total, invoice.balance]])),
+    ).toEqual({
+      [order.id]: [
+        { amount: 9_540, currency: "EUR" },
+        { amount: 9_540, currency: "EUR" },
+      ],
+      [dollarOrder.id]: [
+        { amount: 4_240, currency: "USD" },
+        { amount: 4_240, currency: "USD" },
+      ],
+    });
+    expect(statement.ledger.balances).toEqual(
+      expect.arrayContaining([
+        { currency: "EUR", balance: 9_540 },
+        { currency: "USD", balance: 4_240 },
+      ]),
+    );
+  });
+
+  test("a company buying in euros cannot order a part with no euro price, nor name another currency: 422 by the field, nothing written", async () => {
+    const { user, token } = await keyFor("customer", ["read", "order"]);
+    await updateCompanyOf(user.id, { $set: { "account.currency": "EUR" } });
+    const listed = await createPart({ priceCents: 1000, minOrderQuantity: 1 });
+    await listInEuros(listed.id, 900);
+    const dollarsOnly = await createPart({ priceCents: 1000, minOrderQuantity: 1 });
+    const before = await snapshot({ partIds: [listed.id, dollarsOnly.id] });
+    const lines = [
+      { partNumber: listed.partNumber, quantity: 5 },
+      { partNumber: dollarsOnly.partNumber, quantity: 5 },
+    ];
+    const unpriced = await expectProblem(
+      await call(token, "/orders", { method: "POST", body: { lines, ...delivery } }),
+      422,
+    );
+    expect(unpriced.errors).toEqual([
+      { field: "lines.1.partNumber", message: expect.stringContaining("has no price in euros yet") },
+    ]);
+    // The currency is the company's: a request naming one is refused, not obeyed.
+    const named = await expectProblem(
+      await call(token, "/orders", { method: "POST", body: { lines: [lines[0]], ...delivery, currency: "USD" } }),
+      422,
+    );
+    expect(named.errors?.map((error) => error.field)).toEqual(["(body)"]);
+    expect(await snapshot({ partIds: [listed.id, dollarsOnly.id] })).toEqual(before);
+    expect(await Order.countDocuments({ userId: user.id })).toBe(0);
   });
 });
 

@@ -124,6 +124,8 @@ describe("paging through /parts", () => {
         "name",
         "partNumber",
         "priceCents",
+        // A card is priced from the list of the currency shown (a customer's, or the visitor's choice).
+        "prices",
         // A signed-in customer's card price may be a volume break's at the minimum order.
         "volumeBreaks",
       ].sort(),

@@ -9,8 +9,12 @@ import { describe, expect, test } from "vitest";
 import { loader as ordersCsv } from "~/routes/dashboard.manageOrders_.export";
 import { loader as productsCsv } from "~/routes/dashboard.manageProducts_.export";
 import { action as importAction } from "~/routes/dashboard.manageProducts_.import";
+import { loader as priceListsCsv } from "~/routes/dashboard.manageProducts_.priceLists.export";
+import { action as priceListsImport } from "~/routes/dashboard.manageProducts_.priceLists.import";
 import { Audit } from "~/models/audit.server";
+import { checkPriceListFile, importPriceLists } from "~/services/price-list-import.server";
 import { Part } from "~/models/part.server";
+import { Order } from "~/orders/model/schema.server";
 import { createPart, createUser } from "../setup/factories";
 import { createOrder } from "../setup/order-factories";
 import { actionArgs, getRequest, loaderArgs, settle } from "../setup/requests";
@@ -18,7 +22,11 @@ import { signedIn, snapshot, toastOf } from "./ordering.helpers";
 
 const BOM = "\uFEFF";
 
-async function download(fn: typeof ordersCsv | typeof productsCsv, path: string, cookie: string) {
+async function download(
+  fn: typeof ordersCsv | typeof productsCsv | typeof priceListsCsv,
+  path: string,
+  cookie: string,
+) {
   return settle(fn(loaderArgs(getRequest(path, { cookie }))));
 }
 
@@ -67,9 +75,10 @@ describe("CSV export", () => {
       "Customer name": `'=HYPERLINK("http://evil") Zoë`,
       "Customer email": `csv-${tag}@example.com`,
       Quantity: "200",
-      "Total (USD)": "2500.00",
-      "Paid (USD)": "2500.00",
-      "Balance (USD)": "0.00",
+      "Total (in Currency)": "2500.00",
+      "Paid (in Currency)": "2500.00",
+      "Balance (in Currency)": "0.00",
+      Currency: "USD",
       Payment: "Paid by card",
       "Transaction id": "pi_csv_1",
       "PO number": "PO-4500/17",
@@ -94,7 +103,7 @@ describe("CSV export", () => {
       "Delivery country": "",
       "PO number": "",
       Status: "Unpaid",
-      "Balance (USD)": "1250.00",
+      "Balance (in Currency)": "1250.00",
     });
     expect(row.Lines).toContain("@SUM(A1) Brake Pad Façade x 200");
 
@@ -106,6 +115,28 @@ describe("CSV export", () => {
     const bad = await download(ordersCsv, "/dashboard/manageOrders/export?status=lost", cookie);
     expect(bad.status).toBe(400);
     expect(await bad.text()).toMatch(/Choose a status from the list/);
+  });
+
+  test("orders: each row's amounts in its order's currency, named in the last column", async () => {
+    const { cookie } = await signedIn("admin");
+    const tag = Math.random().toString(36).slice(2, 8);
+    const customer = await createUser({ email: `csv-currency-${tag}@example.com` });
+    const part = await createPart({ priceCents: 1_250 });
+    const dollars = await createOrder({ user: customer, part, quantity: 100 });
+    const euros = await createOrder({ user: customer, part, quantity: 200 });
+    await Order.updateOne({ _id: euros.id }, { $set: { currency: "EUR" } });
+
+    const rows = await rowsOf(
+      await download(ordersCsv, `/dashboard/manageOrders/export?q=csv-currency-${tag}`, cookie),
+    );
+    const header = Object.keys(rows[0]);
+    // Added last: the columns before keep their places.
+    expect(header.at(-1)).toBe("Currency");
+    expect(header.indexOf("Order number")).toBe(0);
+    expect(header.filter((name) => /USD/.test(name))).toEqual([]);
+    const byNumber = new Map(rows.map((row) => [row["Order number"], row]));
+    expect(byNumber.get(dollars.number)).toMatchObject({ "Total (in Currency)": "1250.00", Currency: "USD" });
+    expect(byNumber.get(euros.number)).toMatchObject({ "Total (in Currency)": "2500.00", Currency: "EUR" });
   });
 
   test("orders: more orders than a page, all in the file", async () => {
@@ -599,5 +630,183 @@ describe("volume breaks in the products CSV", () => {
       [500, 5, null],
       [1000, null, 1500],
     ]);
+  });
+});
+
+describe("price lists CSV (part_number, currency, price, breaks)", () => {
+  const PATH = "/dashboard/manageProducts/priceLists/import";
+
+  function postPriceLists(cookie: string, content: string) {
+    const body = new FormData();
+    body.append("file", csvFile(content, "price-lists.csv"));
+    const request = new Request(new URL(PATH, SHOP), { method: "POST", body, headers: { Cookie: cookie } });
+    return settle(priceListsImport(actionArgs(request)));
+  }
+
+  const toCsv = (rows: Record<string, string>[]) => {
+    const header = ["part_number", "currency", "price", "breaks"];
+    const quote = (cell: string) => `"${cell.replace(/"/g, '""')}"`;
+    return [header, ...rows.map((row) => header.map((key) => row[key]))]
+      .map((cells) => cells.map(quote).join(","))
+      .join("\r\n");
+  };
+
+  test("round trip: a line per part and currency; edited in a spreadsheet and uploaded, every list is set, audited", async () => {
+    const { user: admin, cookie } = await signedIn("admin");
+    const part = await createPart({
+      priceCents: 2500,
+      volumeBreaks: [{ minQuantity: 500, percentOff: 5, unitPriceCents: null }],
+    });
+    await Part.updateOne(
+      { _id: part.id },
+      {
+        $set: {
+          prices: [
+            {
+              currency: "GBP",
+              priceCents: 2100,
+              volumeBreaks: [{ minQuantity: 500, percentOff: null, unitPriceCents: 2000 }],
+            },
+          ],
+        },
+      },
+    );
+    const response = await download(priceListsCsv, "/dashboard/manageProducts/priceLists/export", cookie);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Disposition")).toMatch(
+      /attachment; filename="partsworks-price-lists-.*\.csv"/,
+    );
+    const exported = await rowsOf(response);
+    expect(Object.keys(exported[0])).toEqual(["part_number", "currency", "price", "breaks"]);
+    expect(exported.filter((row) => row.part_number === part.partNumber)).toEqual([
+      { part_number: part.partNumber, currency: "USD", price: "25.00", breaks: "500:-5%" },
+      { part_number: part.partNumber, currency: "EUR", price: "", breaks: "" },
+      { part_number: part.partNumber, currency: "GBP", price: "21.00", breaks: "500:20.00" },
+    ]);
+
+    // The file as exported changes nothing.
+    const same = await postPriceLists(cookie, `\uFEFF${toCsv(exported)}`);
+    expect(same.status).toBe(200);
+    expect(((await same.json()) as { kind: string }).kind).toBe("unchanged");
+
+    // Euros added with breaks, pounds taken away, the dollar price raised.
+    const edited = exported.map((row) =>
+      row.part_number !== part.partNumber
+        ? row
+        : row.currency === "EUR"
+          ? { ...row, price: "23", breaks: "500:-5%;1000:€20.50" }
+          : row.currency === "GBP"
+            ? { ...row, price: "", breaks: "" }
+            : { ...row, price: "26" },
+    );
+    const applied = await postPriceLists(cookie, toCsv(edited));
+    expect(applied.status).toBe(302);
+    expect(applied.headers.get("Location")).toBe("/dashboard/manageProducts");
+    expect((await toastOf(applied))?.message).toMatch(/^Price lists imported: 1 part changed/);
+    const saved = await Part.findById(part.id).lean();
+    expect(saved).toMatchObject({ priceCents: 2600, volumeBreaks: [{ minQuantity: 500, percentOff: 5 }] });
+    expect(saved?.prices).toMatchObject([
+      {
+        currency: "EUR",
+        priceCents: 2300,
+        volumeBreaks: [
+          { minQuantity: 500, percentOff: 5, unitPriceCents: null },
+          { minQuantity: 1000, percentOff: null, unitPriceCents: 2050 },
+        ],
+      },
+    ]);
+    expect(saved?.prices).toHaveLength(1);
+    expect(await Audit.find({ targetId: part.id }).lean()).toMatchObject([
+      {
+        action: "part.update",
+        actorEmail: admin.email,
+        before: { priceCents: 2500, pricesEUR: null, pricesGBP: "£21.00, breaks 500:20.00" },
+        after: { priceCents: 2600, pricesEUR: "€23.00, breaks 500:-5%;1000:20.50", pricesGBP: null },
+      },
+    ]);
+    const again = await rowsOf(await download(priceListsCsv, "/dashboard/manageProducts/priceLists/export", cookie));
+    expect(again.filter((row) => row.part_number === part.partNumber).map((row) => row.price)).toEqual([
+      "26.00",
+      "23.00",
+      "",
+    ]);
+  });
+
+  test("one bad line refuses the whole file: every bad line named with its number and reason, nothing written", async () => {
+    const { cookie } = await signedIn("admin");
+    const good = await createPart({ priceCents: 2000 });
+    const other = await createPart({ priceCents: 3000 });
+    const lines = [
+      "part_number;currency;price;breaks",
+      `${good.partNumber};EUR;19;500:-5%`,
+      `${other.partNumber};EUR;22.50;`,
+      `${other.partNumber};GBP;20;500:€19`,
+      `${other.partNumber};USD;;`,
+      `${good.partNumber};CHF;20;`,
+      "NOPE-404;EUR;10;",
+      `${good.partNumber};GBP;;500:-5%`,
+      `${other.partNumber};GBP;21;500:£22`,
+      `=HYPERLINK("x");EUR;1;`,
+    ];
+    const before = await snapshot({ partIds: [good.id, other.id] });
+    const auditsBefore = await Audit.countDocuments({ targetId: { $in: [good.id, other.id] } });
+    const response = await postPriceLists(cookie, lines.join("\n"));
+    expect(response.status).toBe(422);
+    const body = (await response.json()) as { problems: { line: number; reasons: string[] }[] };
+    const reasons = Object.fromEntries(body.problems.map((p) => [p.line, p.reasons.join("; ")]));
+    expect(Object.keys(reasons).map(Number)).toEqual([3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(reasons[3]).toMatch(/price “22.50” is not whole euros/);
+    expect(reasons[4]).toMatch(/nor a price \(£12.50\)/);
+    expect(reasons[4]).toMatch(/appears more than once \(lines 4, 9\)/);
+    expect(reasons[5]).toMatch(/a part always has a price in US dollars/);
+    expect(reasons[6]).toMatch(/currency “CHF” is not one the shop sells in/);
+    expect(reasons[7]).toMatch(/unknown part number “NOPE-404”/);
+    expect(reasons[8]).toMatch(/breaks in pounds sterling need a price in pounds sterling/);
+    expect(reasons[9]).toMatch(/above the list price \(£21.00\)/);
+    expect(reasons[10]).toMatch(/looks like a formula/);
+    // Line 2 was good, and is not written either.
+    expect(await snapshot({ partIds: [good.id, other.id] })).toEqual(before);
+    expect((await Part.findById(good.id).lean())?.prices ?? []).toEqual([]);
+    expect(await Audit.countDocuments({ targetId: { $in: [good.id, other.id] } })).toBe(auditsBefore);
+  });
+
+  test("a part changed by someone else after the check stops the import: the parts already written are put back", async () => {
+    const { user: admin } = await signedIn("admin");
+    const first = await createPart({ priceCents: 2000 });
+    const second = await createPart({ priceCents: 3000 });
+    const file = csvFile(`part_number,currency,price\n${first.partNumber},EUR,18\n${second.partNumber},EUR,27\n`);
+    const checked = await checkPriceListFile(file);
+    if (!checked.ok) throw new Error("the file is good");
+    expect(checked.changes.map((change) => change.partNumber)).toEqual([first.partNumber, second.partNumber]);
+    // Another admin sets the second part's euro price between the check and the write.
+    await Part.updateOne({ _id: second.id }, { $set: { prices: [{ currency: "EUR", priceCents: 2900 }] } });
+    const outcome = await importPriceLists(checked.changes, { actor: { id: admin.id, email: admin.email } });
+    expect(outcome).toEqual({ ok: false, conflict: { line: 3, partNumber: second.partNumber, reason: "changed" } });
+    expect((await Part.findById(first.id).lean())?.prices ?? []).toEqual([]);
+    expect((await Part.findById(second.id).lean())?.prices).toMatchObject([{ currency: "EUR", priceCents: 2900 }]);
+    expect(await Audit.countDocuments({ targetId: { $in: [first.id, second.id] } })).toBe(0);
+  });
+
+  test("a file without the required columns, or not a CSV, is refused whole", async () => {
+    const { cookie } = await signedIn("admin");
+    const noCurrency = await postPriceLists(cookie, "part_number,price\nPW-1001,12\n");
+    expect(noCurrency.status).toBe(422);
+    expect(JSON.stringify(await noCurrency.json())).toMatch(/must name the columns part_number, currency and price/);
+    const binary = await postPriceLists(cookie, "part_number,currency,price\u0000\n");
+    expect(binary.status).toBe(415);
+  });
+
+  test("a customer posting price lists is signed out and nothing changes", async () => {
+    const { cookie } = await signedIn();
+    const part = await createPart({ priceCents: 2000 });
+    const response = await postPriceLists(cookie, `part_number,currency,price\n${part.partNumber},EUR,18\n`);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/login");
+    expect((await Part.findById(part.id).lean())?.prices ?? []).toEqual([]);
+    // Signed out by that post: another customer asks for the file.
+    const other = await signedIn();
+    const csv = await download(priceListsCsv, "/dashboard/manageProducts/priceLists/export", other.cookie);
+    expect(csv.status).toBe(302);
+    expect(csv.headers.get("Location")).toBe("/login");
   });
 });

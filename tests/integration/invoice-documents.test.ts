@@ -2,8 +2,15 @@
  * Invoices, pro-formas and packing slips, as the shop serves them (its production build, over
  * HTTP, against the real database): who may see which, what each shows, and the PDF.
  */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { afterAll, describe, expect, test } from "vitest";
+import { company } from "~/content/company";
+import type { Currency } from "~/domain/money";
+import { Outbox } from "~/models/outbox.server";
+import { mailOrderPlaced } from "~/orders/mail.server";
 import { formatInvoiceNumber } from "~/orders/model/invoice.server";
+import { getOrderById } from "~/orders/model/reads.server";
 import { Order } from "~/orders/model/schema.server";
 import { recordShipment } from "~/orders/model/shipments.server";
 import { loader as documentLoader } from "~/routes/documents.$id.$kind";
@@ -271,5 +278,162 @@ describe("documents of an order", () => {
       ),
     );
     expect((await data.json()).data.invoiceNumber).toBe(formatInvoiceNumber(number!));
+  });
+});
+
+/**
+ * An order in `currency` (its `currency` field, as checkout writes it): unpaid by bank transfer against
+ * its pro-forma, or confirmed on account with its invoice open (30 days).
+ */
+async function orderIn(
+  currency: Currency,
+  customer: { id: string; email: string; name: string },
+  how: "bank-transfer" | "account",
+) {
+  const part = { ...(await createPart({ priceCents: 1250, name: "Brake Caliper Bracket" })), partNumber: "BC-2201" };
+  const order = await createOrder({ user: customer, part, quantity: 100 });
+  await Order.updateOne(
+    { _id: order.id },
+    {
+      $set: {
+        currency,
+        paymentMethod: how,
+        ...(how === "account"
+          ? {
+              status: "account",
+              termsDays: 30,
+              invoicedAt: new Date(),
+              dueAt: new Date(Date.now() + 30 * 86_400_000),
+            }
+          : {}),
+      },
+      ...(how === "account" ? { $unset: { holdUntil: 1 } } : {}),
+    },
+  );
+  return order;
+}
+
+/** The page's text from `from` to `to`: the screen's own content, without the shop's header and footer. */
+function between(page: string, from: string, to: string) {
+  const start = page.indexOf(from);
+  expect(start, `"${from}" on the page`).toBeGreaterThanOrEqual(0);
+  const end = page.indexOf(to, start);
+  return page.slice(start, end < 0 ? undefined : end);
+}
+
+/** A document's own text: from its title to its footer line, without the shop's header and footer. */
+const documentText = async (path: string, cookie: string) =>
+  between(await pageText(await fetchPage(path, cookie)), "Download PDF (A4)", `· ${company.phone.display}`);
+
+/** The text of a PDF the shop serves, as poppler's `pdftotext` reads it, whitespace folded. */
+async function pdfText(path: string, cookie: string) {
+  const response = await fetchPage(path, cookie);
+  const pdf = Buffer.from(await response.arrayBuffer());
+  expect(response.status, path).toBe(200);
+  const child = promisify(execFile)("pdftotext", ["-enc", "UTF-8", "-", "-"], { maxBuffer: 16 * 1024 * 1024 });
+  child.child.stdin!.end(pdf);
+  return (await child).stdout.replace(/\s+/g, " ");
+}
+
+const NO_DOLLARS = /\$\s?\d|US dollars|\(USD\)|Routing number|4401 2231 9087/;
+
+describe("an order in euros or pounds", () => {
+  test("euros: the pro-forma, the invoice and its e-invoice, the pay screen and the order page show € and the IBAN", async () => {
+    const { user: customer, cookie } = await signedIn("customer", "Emma Euro");
+    const unpaid = await orderIn("EUR", customer, "bank-transfer");
+
+    const proForma = await documentText(`/documents/${unpaid.id}/pro-forma`, cookie);
+    expect(proForma).toContain("Payable before dispatch: €1,250.00 due.");
+    expect(proForma).toContain("€12.50");
+    expect(proForma).toContain("Total due (EUR)");
+    expect(proForma).toContain("IBAN DE29 5004 0000 0614 7283 00");
+    expect(proForma).toContain("BIC COBADEFFXXX");
+    expect(proForma).toContain(`Payment reference ${unpaid.number}`);
+    expect(proForma).not.toMatch(NO_DOLLARS);
+    // Its PDF prints the same.
+    const printed = await pdfText(`/documents/${unpaid.id}/pro-forma/pdf`, cookie);
+    expect(printed).toContain("€1,250.00");
+    expect(printed).toContain("IBAN DE29 5004 0000 0614 7283 00");
+    expect(printed).not.toMatch(NO_DOLLARS);
+
+    const pay = await pageText(await fetchPage(`/dashboard/payment/${unpaid.id}`, cookie));
+    const payScreen = between(pay, "Pay for your order", "Back to My Orders");
+    expect(payScreen).toContain("€1,250.00");
+    expect(payScreen).toContain("€12.50 per unit, in euros.");
+    expect(payScreen).toContain("Send €1,250.00 to our account");
+    expect(payScreen).toContain("Amount €1,250.00 (euros)");
+    expect(payScreen).toContain("IBAN DE29 5004 0000 0614 7283 00");
+    expect(payScreen).toContain("Commerzbank AG");
+    expect(payScreen).not.toMatch(NO_DOLLARS);
+
+    const orderPage = await pageText(await fetchPage(`/dashboard/orders/${unpaid.id}`, cookie));
+    const ownOrder = between(orderPage, `Order ${unpaid.number}`, "Order again");
+    expect(ownOrder).toContain("Total €1,250.00");
+    expect(ownOrder).toContain("Balance €1,250.00");
+    expect(ownOrder).not.toMatch(NO_DOLLARS);
+
+    // The mail of the order placed: its amounts and the bank account in euros.
+    expect(await mailOrderPlaced((await getOrderById(unpaid.id))!, [])).toBe(true);
+    const mail = await Outbox.findById(`order:${unpaid.id}:placed`).lean();
+    expect(mail?.text).toContain("at €12.50 each: €1,250.00");
+    expect(mail?.text).toContain("Amount: €1,250.00 (euros)");
+    expect(mail?.text).toContain("IBAN: DE29 5004 0000 0614 7283 00; BIC: COBADEFFXXX");
+    expect(mail?.text).not.toMatch(NO_DOLLARS);
+
+    // On account: the invoice asks for the open amount, paid into the euro account.
+    const invoiced = await orderIn("EUR", customer, "account");
+    const invoice = await documentText(`/documents/${invoiced.id}/invoice`, cookie);
+    expect(invoice).toContain("On account: €1,250.00 still due");
+    expect(invoice).toContain("Total due (EUR)");
+    expect(invoice).toContain("IBAN DE29 5004 0000 0614 7283 00");
+    expect(invoice).not.toMatch(NO_DOLLARS);
+    // Its e-invoice: a SEPA credit transfer to the same IBAN, with the bank's BIC (BG-16, BG-17).
+    const ubl = await (await fetchPage(`/documents/${invoiced.id}/invoice/ubl`, cookie)).text();
+    expect(ubl).toMatch(/<cbc:PaymentMeansCode[^>]*>58<\/cbc:PaymentMeansCode>/);
+    expect(ubl).toContain("<cbc:ID>DE29500400000614728300</cbc:ID>");
+    expect(ubl).toContain("COBADEFFXXX");
+    expect(ubl).toContain('currencyID="EUR"');
+    expect(ubl).not.toContain("440122319087");
+  });
+
+  test("pounds: the pro-forma, the invoice and the pay screen show £ and the sort code and account number", async () => {
+    const { user: customer, cookie } = await signedIn("customer", "Gareth Pound");
+    const unpaid = await orderIn("GBP", customer, "bank-transfer");
+
+    const proForma = await documentText(`/documents/${unpaid.id}/pro-forma`, cookie);
+    expect(proForma).toContain("Payable before dispatch: £1,250.00 due.");
+    expect(proForma).toContain("Total due (GBP)");
+    expect(proForma).toContain("Sort code 20-32-53");
+    expect(proForma).toContain("Account number 73849215");
+    expect(proForma).toContain("IBAN (from abroad) GB12 BARC 2032 5373 8492 15");
+    expect(proForma).not.toMatch(NO_DOLLARS);
+    expect(proForma).not.toContain("€");
+
+    const pay = between(
+      await pageText(await fetchPage(`/dashboard/payment/${unpaid.id}`, cookie)),
+      "Pay for your order",
+      "Back to My Orders",
+    );
+    expect(pay).toContain("£12.50 per unit, in pounds sterling.");
+    expect(pay).toContain("Amount £1,250.00 (pounds sterling)");
+    expect(pay).toContain("Sort code 20-32-53");
+    expect(pay).toContain("Account number 73849215");
+    expect(pay).not.toMatch(NO_DOLLARS);
+
+    const invoiced = await orderIn("GBP", customer, "account");
+    const invoice = await documentText(`/documents/${invoiced.id}/invoice`, cookie);
+    expect(invoice).toContain("On account: £1,250.00 still due");
+    expect(invoice).toContain("£12.50");
+    expect(invoice).toContain("Sort code 20-32-53");
+    expect(invoice).not.toMatch(NO_DOLLARS);
+
+    // Staff's page of the order: its amounts, and the amount they type, in pounds.
+    const { cookie: admin } = await signedIn("admin");
+    const staffPage = await (await fetchPage(`/dashboard/manageOrders/${invoiced.id}`, admin)).text();
+    expect(staffPage).toContain("Amount received (GBP)");
+    const staff = between(await pageText(new Response(staffPage)), `Order ${invoiced.number}`, "Record payment");
+    expect(staff).toContain("Total £1,250.00");
+    expect(staff).toContain("At most the balance, £1,250.00.");
+    expect(staff).not.toMatch(NO_DOLLARS);
   });
 });

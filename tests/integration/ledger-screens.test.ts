@@ -3,7 +3,8 @@
  * running shop: the customer's and the company's records, All Users and Companies say what the
  * account owes and what the shop owes it; Shop Today and the company's record list the credit notes
  * holding credit, each paid out with its bank reference (required: refused at the field, nothing
- * written); the orders' CSV ends with each order's invoiced, received, credited and open amounts.
+ * written); the orders' CSV ends with each order's invoiced, received, credited and open amounts. An
+ * account in two currencies shows a figure a currency on every screen, never their sum.
  */
 import { parse } from "csv-parse/sync";
 import { describe, expect, test } from "vitest";
@@ -18,7 +19,9 @@ import { action as homeAction, loader as homeLoader } from "~/routes/dashboard.a
 import { action as companyAction, loader as companyLoader } from "~/routes/dashboard.companies_.$id/route";
 import { loader as ordersCsv } from "~/routes/dashboard.manageOrders_.export";
 import { DETROIT } from "../fixtures/addresses";
-import { createPart, createUser, updateCompanyOf } from "../setup/factories";
+import { Part } from "~/models/part.server";
+import type { Currency } from "~/domain/money";
+import { createPart, createUser, sessionCookieHeader, updateCompanyOf } from "../setup/factories";
 import { paidOrder, staff } from "../setup/paid-orders";
 import { actionArgs, fetchPage, getRequest, loaderArgs, pageText, postRequest, settle } from "../setup/requests";
 import { expectFieldError, signedIn, toastOf } from "./ordering.helpers";
@@ -75,7 +78,11 @@ describe("what an account owes and is owed, from the ledger", () => {
     const record = await pageText(await fetchPage(`/dashboard/allUsers/${customer.id}`, cookie));
     expect(record).toContain(`Open on account ${both(placed.order.totalCents, 0)}`);
     expect(record).not.toContain("Pay out their credit");
-    const company = await pageText(await fetchPage(`/dashboard/companies/${customer.companyId}`, cookie));
+    // React's markers between text parts read as spaces: " ," is ",".
+    const company = (await pageText(await fetchPage(`/dashboard/companies/${customer.companyId}`, cookie))).replace(
+      / ,/g,
+      ",",
+    );
     expect(company).toContain("No credit note holds credit: nothing to pay out.");
   });
 });
@@ -212,25 +219,104 @@ describe("the orders' CSV", () => {
     // The columns before stay where they were: the ledger's come after the last of them.
     expect(header.slice(header.indexOf("Shipped with"))).toEqual([
       "Shipped with",
-      "Invoiced (USD)",
-      "Received (USD)",
-      "Credited (USD)",
-      "Open (USD)",
+      "Invoiced (in Currency)",
+      "Received (in Currency)",
+      "Credited (in Currency)",
+      "Open (in Currency)",
+      "Currency",
     ]);
     expect(header.slice(0, 3)).toEqual(["Order number", "Placed (UTC)", "Status"]);
     const dollars = (cents: number) => formatCents(cents, { plain: true });
     expect(rows.find((row) => row["Order number"] === order.number)).toMatchObject({
-      "Invoiced (USD)": dollars(order.totalCents),
-      "Received (USD)": dollars(order.totalCents),
-      "Credited (USD)": dollars(order.totalCents),
+      "Invoiced (in Currency)": dollars(order.totalCents),
+      "Received (in Currency)": dollars(order.totalCents),
+      "Credited (in Currency)": dollars(order.totalCents),
       // The shop owes the customer the order's total: a negative number, not text.
-      "Open (USD)": String(-order.totalCents / 100),
+      "Open (in Currency)": String(-order.totalCents / 100),
     });
     expect(rows.find((row) => row["Order number"] === unpaid.order.number)).toMatchObject({
-      "Invoiced (USD)": "",
-      "Received (USD)": "",
-      "Credited (USD)": "",
-      "Open (USD)": "",
+      "Invoiced (in Currency)": "",
+      "Received (in Currency)": "",
+      "Credited (in Currency)": "",
+      "Open (in Currency)": "",
     });
+  });
+});
+
+/** An order of 10 parts on account of `customer`'s company, sold in `currency` (a part with a price in it), in the ledger. */
+async function onAccountIn(customer: Awaited<ReturnType<typeof createUser>>, currency: Currency) {
+  const part = await createPart({ priceCents: 1_000, availableQuantity: 1_000, minOrderQuantity: 1 });
+  if (currency !== "USD") await Part.updateOne({ _id: part.id }, { $set: { prices: [{ currency, priceCents: 870 }] } });
+  const placed = await placeOrder({
+    lines: [{ partId: part.id, quantity: 10 }],
+    phone: "+1 555 0100",
+    delivery: { ...DETROIT, line1: "4 Ledger Row" },
+    user: customer,
+    onAccount: { termsDays: 30 },
+    payment: "account",
+    pricing: { group: null, tax: null, currency },
+  });
+  if (!placed.ok) throw new Error(`not placed in ${currency}`);
+  const order = (await getOrderById(placed.order.id))!;
+  await postOrderToLedger(order);
+  expect(order.currency).toBe(currency);
+  return order;
+}
+
+describe("an account in two currencies", () => {
+  test("a company's dollar and euro orders: a figure a currency on its record, the lists and its orders, never a sum", async () => {
+    const { cookie } = await signedIn("admin");
+    const customer = await createUser({ name: "Tess Twocurrency" });
+    const name = `Two Currencies ${tag()}`;
+    await updateCompanyOf(customer.id, {
+      $set: {
+        companyName: name,
+        nameKey: name.toLowerCase(),
+        account: { termsDays: 30, creditLimitCents: 10_000_000, currency: "EUR" },
+      },
+    });
+    const dollars = await onAccountIn(customer, "USD");
+    const euros = await onAccountIn(customer, "EUR");
+    const usd = formatCents(dollars.totalCents);
+    const eur = formatCents(euros.totalCents, { currency: "EUR" });
+    const sums = ["USD", "EUR"].map((currency) =>
+      formatCents(dollars.totalCents + euros.totalCents, { currency: currency as Currency }),
+    );
+    const bothLines = [`Owes us ${usd} · We owe them $0.00`, `Owes us ${eur} · We owe them €0.00`];
+    const expectApart = (text: string) => {
+      for (const line of bothLines) expect(text).toContain(line);
+      for (const sum of sums) expect(text).not.toContain(sum);
+    };
+
+    // React's markers between text parts read as spaces: " ," is ",".
+    const company = (await pageText(await fetchPage(`/dashboard/companies/${customer.companyId}`, cookie))).replace(
+      / ,/g,
+      ",",
+    );
+    expectApart(company);
+    expect(company).toContain("Currency euros (EUR)");
+    expect(company).toContain("Credit limit €100,000.00");
+    expect(company).toContain(`${dollars.number} ${dollars.summary}, ${usd}`);
+    expect(company).toContain(`${euros.number} ${euros.summary}, ${eur}`);
+    expectApart(await pageText(await fetchPage(`/dashboard/companies?q=${encodeURIComponent(name)}`, cookie)));
+    expectApart(await pageText(await fetchPage(`/dashboard/allUsers?company=${customer.companyId}`, cookie)));
+    const record = await pageText(await fetchPage(`/dashboard/allUsers/${customer.id}`, cookie));
+    expectApart(record);
+    expect(record).toContain("Currency euros (EUR)");
+    expect(record).toContain("Credit limit €100,000.00");
+
+    // Each order's total in its own currency, in Manage Orders and in the customer's My Orders.
+    const manage = await pageText(await fetchPage(`/dashboard/manageOrders?company=${customer.companyId}`, cookie));
+    const mine = await pageText(await fetchPage("/dashboard/orders", await sessionCookieHeader(customer.id)));
+    for (const list of [manage, mine]) {
+      expect(list).toContain(usd);
+      expect(list).toContain(eur);
+      expect(list).not.toContain(formatCents(euros.totalCents));
+    }
+
+    // The owner, after the first order: the currency is said, with the way to have it changed, not offered.
+    const own = await pageText(await fetchPage("/dashboard/company", await sessionCookieHeader(customer.id)));
+    expect(own).toContain("Your company buys in euros (EUR). Ask us to change it");
+    expect(own).not.toContain("Save currency");
   });
 });

@@ -57,6 +57,8 @@ describe("the pay screen /dashboard/payment/{id}", () => {
       summary: order.summary,
       lines: order.lines,
       totalQuantity: 150,
+      // The currency of the sale: the amounts and the bank account shown are its.
+      currency: "USD",
       totalCents: order.lines[0].unitPriceCents * 150,
       // No account credit came off it: the whole total is asked.
       dueCents: order.lines[0].unitPriceCents * 150,
@@ -80,6 +82,24 @@ describe("the pay screen /dashboard/payment/{id}", () => {
     // A reload asks Stripe with the same idempotency key, so Stripe hands back the same intent.
     await payPage(order.id, cookie);
     expect(create.mock.calls[1][1]).toEqual(create.mock.calls[0][1]);
+  });
+
+  test("an order in euros is charged in euros: the PaymentIntent stripe-mock creates is in eur, for the order's euro cents", async () => {
+    const { user, cookie } = await signedInCustomer();
+    const order = await createOrder({ user, quantity: 120 });
+    await Order.updateOne({ _id: order.id }, { $set: { currency: "EUR" } });
+    const create = vi.spyOn(stripe().paymentIntents, "create");
+
+    const data = await (await payPage(order.id, cookie)).json();
+    expect(data.order.currency).toBe("EUR");
+    expect(data.payment.state).toBe("ready");
+    expect(create).toHaveBeenCalledWith(
+      expect.objectContaining({ amount: order.totalCents, currency: "eur", metadata: { orderId: order.id } }),
+      expect.anything(),
+    );
+    // What stripe-mock answered is a real PaymentIntent object of the library: in the currency asked.
+    const intent = await create.mock.results[0].value;
+    expect(intent.object).toBe("payment_intent");
   });
 
   test("someone else's order, a missing one and a malformed id are a 404", async () => {

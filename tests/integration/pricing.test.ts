@@ -9,7 +9,9 @@ import { Part } from "~/models/part.server";
 import { savePriceGroup, type PriceGroupInput } from "~/models/price-group.server";
 import { setPriceGroup, setTaxProfile } from "~/models/user-admin.server";
 import { placeCustomerOrder } from "~/orders/service.server";
-import { parseBreaks, formatBreaks, nextBreakHint } from "~/domain/pricing";
+import { parseBreaks, formatBreaks, nextBreakHint, priceWith } from "~/domain/pricing";
+import { parseRules } from "~/forms/pricing-forms";
+import { getPart } from "~/models/part.server";
 import { priceLines } from "~/services/pricing.server";
 import { seller } from "~/content/tax-rates";
 import { rateTableSchema, sellerIdentitySchema, taxLinesFor, taxPlaceFor, type TaxProfile } from "~/domain/tax";
@@ -130,6 +132,35 @@ describe("the pricing function", () => {
     ]);
     // Taxed in the seller's own state (the address names no other): 6 % of the net.
     expect(placed.ok && placed.order.taxCents).toBe(Math.round(1188 * 600 * 0.06));
+  });
+
+  test("a net price in euros applies to a buyer in euros, on the part's euro list, and not to a buyer in dollars", async () => {
+    const part = await createPart({ priceCents: 1250, availableQuantity: 5000 });
+    await Part.updateOne({ _id: part.id }, { $set: { prices: [{ currency: "EUR", priceCents: 1150 }] } });
+    const rules = parseRules(`part ${part.partNumber.toLowerCase()} = €9.80`);
+    if (!rules.ok) throw new Error(rules.message);
+    const group = await savePriceGroup({
+      name: `Euro net ${part.id}`,
+      percentOff: 0,
+      rules: rules.rules,
+      stacksWithBreaks: false,
+    });
+    const parts = new Map([[part.id, (await getPart(part.id))!]]);
+    const lines = [{ partId: part.id, quantity: 100 }];
+    expect(priceWith({ group, tax: null, currency: "EUR" }, parts, lines)).toMatchObject({
+      currency: "EUR",
+      lines: [{ unitPriceCents: 980, listPriceCents: 1150, source: "group", lineTotalCents: 98_000 }],
+      unpriced: [],
+    });
+    expect(priceWith({ group, tax: null, currency: "USD" }, parts, lines)).toMatchObject({
+      currency: "USD",
+      lines: [{ unitPriceCents: 1250, listPriceCents: 1250, source: "list" }],
+    });
+    // No list in pounds: not sold in pounds, whatever the group says in euros.
+    expect(priceWith({ group, tax: null, currency: "GBP" }, parts, lines)).toMatchObject({
+      lines: [],
+      unpriced: [part.id],
+    });
   });
 
   test("the part page's hint names the units to the next lower price", () => {

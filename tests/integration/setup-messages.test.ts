@@ -78,6 +78,14 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
     visitor: () => ["/auth/google", { path: "/auth/google", method: "POST", form: { redirectTo: "/" } }],
   },
   "auth.google.callback": { visitor: () => ["/auth/google/callback?code=x&state=y"] },
+  currency: {
+    visitor: () => [
+      "/currency",
+      // Remembered, and back to the catalogue (the redirect is followed).
+      { path: "/currency", method: "POST", form: { currency: "EUR", redirectTo: "/parts" } },
+      { path: "/currency", method: "POST", form: { currency: "XYZ", redirectTo: "/" }, status: 400 },
+    ],
+  },
   "forgot-password": {
     visitor: () => [
       "/forgot-password",
@@ -202,6 +210,8 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
   "dashboard.manageProducts_.$id.edit": { adminOnly: ({ partId }) => [`/dashboard/manageProducts/${partId}/edit`] },
   "dashboard.manageProducts_.export": { adminOnly: () => ["/dashboard/manageProducts/export"] },
   "dashboard.manageProducts_.import": { adminOnly: () => ["/dashboard/manageProducts/import"] },
+  "dashboard.manageProducts_.priceLists.export": { adminOnly: () => ["/dashboard/manageProducts/priceLists/export"] },
+  "dashboard.manageProducts_.priceLists.import": { adminOnly: () => ["/dashboard/manageProducts/priceLists/import"] },
   "dashboard.reviews": { adminOnly: () => ["/dashboard/reviews"] },
   "dashboard.reviews_.$id.delete": { adminOnly: () => [`/dashboard/reviews/${"a".repeat(24)}/delete`] },
 };

@@ -10,6 +10,7 @@ import { formatCents } from "~/format";
 import { Audit } from "~/models/audit.server";
 import { createApiKey } from "~/models/api-key.server";
 import { Outbox } from "~/models/outbox.server";
+import { Part } from "~/models/part.server";
 import { getUserById } from "~/models/user.server";
 import { placeOrder } from "~/orders/checkout.server";
 import { cancelPaidOrderWithCredit } from "~/orders/credit-notes.server";
@@ -17,6 +18,7 @@ import { postOrderToLedger } from "~/orders/ledger.server";
 import { LedgerEntry } from "~/orders/model/ledger.server";
 import { getOrderById } from "~/orders/model/reads.server";
 import { Order } from "~/orders/model/schema.server";
+import { renderStatementHtml, statementView } from "~/orders/statement-document.server";
 import { loader as apiStatement } from "~/routes/api.v1.statement";
 import { loader as staffStatement } from "~/routes/dashboard.companies_.$id_.statement";
 import { loader as staffDownload } from "~/routes/dashboard.companies_.$id_.statement_.$format";
@@ -26,27 +28,33 @@ import { loader as download } from "~/routes/dashboard.statement_.$format";
 import { DETROIT } from "../fixtures/addresses";
 import { createPart, createUser, sessionCookieHeader, updateCompanyOf } from "../setup/factories";
 import { paidOrder, staff } from "../setup/paid-orders";
-import { actionArgs, getRequest, loaderArgs, postRequest, settle } from "../setup/requests";
+import { actionArgs, fetchPage, getRequest, loaderArgs, pageText, postRequest, settle } from "../setup/requests";
 
 const DAY_MS = 86_400_000;
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
+type StatementShown = {
+  currency: string;
+  headline: string;
+  openingCents: number;
+  closingCents: number;
+  owesCents: number;
+  owedCents: number;
+  ageing: Record<string, number>;
+  lines: { description: string; document: string; status: string | null; balanceCents: number }[];
+  openInvoices: { document: string; daysOverdue: number }[];
+};
+
 type Screen = {
-  view: {
-    statement: {
-      headline: string;
-      openingCents: number;
-      closingCents: number;
-      owesCents: number;
-      owedCents: number;
-      ageing: Record<string, number>;
-      lines: { description: string; document: string; status: string | null; balanceCents: number }[];
-      openInvoices: { document: string; daysOverdue: number }[];
-    };
-    terms: string;
-  } | null;
+  view: { statements: StatementShown[]; terms: string; currency: string; creditLimitCents: number } | null;
   mayAskPayout: boolean;
   result: { error?: Record<string, string[]> };
+};
+
+/** The statement of an account that holds one currency. */
+const only = (view: Screen["view"]) => {
+  expect(view!.statements).toHaveLength(1);
+  return view!.statements[0];
 };
 
 async function statementOf(cookie: string, query = "") {
@@ -71,6 +79,23 @@ async function orderOnAccount(termsDays: number) {
   return { user, order: (await getOrderById(placed.order.id))!, cookie: await sessionCookieHeader(user.id) };
 }
 
+/** An order on account of `user`'s company in euros: a part with a euro price, the buyer buying in euros. */
+async function euroOrderOnAccount(user: { id: string }, quantity = 50) {
+  const part = await createPart({ priceCents: 1_000, availableQuantity: 1_000, minOrderQuantity: 1 });
+  await Part.updateOne({ _id: part.id }, { $set: { prices: [{ currency: "EUR", priceCents: 900 }] } });
+  const placed = await placeOrder({
+    lines: [{ partId: part.id, quantity }],
+    phone: "+1 555 0171",
+    delivery: { ...DETROIT, line1: "8 Statement Street" },
+    user: (await getUserById(user.id))!,
+    onAccount: { termsDays: 30 },
+    payment: "account",
+    pricing: { group: null, tax: null, currency: "EUR" },
+  });
+  if (!placed.ok) throw new Error("not placed in euros");
+  return (await getOrderById(placed.order.id))!;
+}
+
 describe("the statement of account", () => {
   test("a customer alone with a card order reads it: paid, nothing owed, no 'card only' and no Pending", async () => {
     const { user, order } = await paidOrder(40, "card");
@@ -81,7 +106,8 @@ describe("the statement of account", () => {
 
     const { status, body } = await statementOf(cookie);
     expect(status).toBe(200);
-    const { statement, terms } = body.view!;
+    const statement = only(body.view);
+    const { terms } = body.view!;
     expect(statement.headline).toBe("Nothing is owed either way");
     expect(statement.lines.map((line) => line.description)).toEqual(["Invoice", "Card payment"]);
     expect(statement.lines[0]).toMatchObject({ document: expect.stringMatching(/^INV-\d{6}$/), status: "Paid" });
@@ -99,7 +125,7 @@ describe("the statement of account", () => {
     await LedgerEntry.updateOne({ _id: `invoice:${order.id}` }, { $set: { at: invoicedAt } });
 
     const { body } = await statementOf(cookie);
-    const { statement } = body.view!;
+    const statement = only(body.view);
     expect(statement.headline).toBe(`You owe us ${formatCents(order.totalCents)}`);
     expect(statement.ageing).toMatchObject({ current: 0, days31To60: order.totalCents, over90Days: 0 });
     expect(statement.openInvoices).toEqual([expect.objectContaining({ daysOverdue: 50 })]);
@@ -108,11 +134,11 @@ describe("the statement of account", () => {
     // From after the invoice: it is the opening balance, and nothing happened since.
     const later = await statementOf(cookie, `?from=${day(new Date(Date.now() - 10 * DAY_MS))}`);
     expect(later.status).toBe(200);
-    expect(later.body.view!.statement).toMatchObject({ openingCents: order.totalCents, lines: [] });
-    expect(later.body.view!.statement.closingCents).toBe(order.totalCents);
+    expect(only(later.body.view)).toMatchObject({ openingCents: order.totalCents, lines: [] });
+    expect(only(later.body.view).closingCents).toBe(order.totalCents);
     // Up to the day before it was invoiced: nothing owed then.
     const before = await statementOf(cookie, `?to=${day(new Date(Date.now() - 81 * DAY_MS))}`);
-    expect(before.body.view!.statement).toMatchObject({ headline: "Nothing is owed either way", closingCents: 0 });
+    expect(only(before.body.view)).toMatchObject({ headline: "Nothing is owed either way", closingCents: 0 });
   });
 
   test("bad dates: a 400 with the message next to the field, for the screen and the downloads", async () => {
@@ -147,8 +173,8 @@ describe("the statement of account", () => {
       expect.stringMatching(/^Closing balance: You owe us \$/),
     ]);
     expect(rows[1]["Order"]).toBe(order.number);
-    expect(Number(rows[1]["Charges (USD)"])).toBe(order.totalCents / 100);
-    expect(Number(rows[2]["Balance (USD, below zero: we owe you)"])).toBe(order.totalCents / 100);
+    expect(Number(rows[1]["Charges"])).toBe(order.totalCents / 100);
+    expect(Number(rows[2]["Balance (below zero: we owe you)"])).toBe(order.totalCents / 100);
   });
 
   test("in credit: 'We owe you', the customer asks us to pay it out, staff are told once a day", async () => {
@@ -159,8 +185,8 @@ describe("the statement of account", () => {
     const amount = formatCents(order.totalCents);
 
     const { body } = await statementOf(cookie);
-    expect(body.view!.statement.headline).toBe(`We owe you ${amount}`);
-    expect(body.view!.statement.owedCents).toBe(order.totalCents);
+    expect(only(body.view).headline).toBe(`We owe you ${amount}`);
+    expect(only(body.view).owedCents).toBe(order.totalCents);
     expect(JSON.stringify(body.view)).not.toMatch(/[−-]\s?\$/);
     expect(body.mayAskPayout).toBe(true);
 
@@ -217,8 +243,8 @@ describe("the statement of account", () => {
     expect(page.status).toBe(200);
     const seen = (await page.json()) as Screen;
     const mine = await statementOf(await sessionCookieHeader(user.id));
-    expect(seen.view!.statement.headline).toBe(mine.body.view!.statement.headline);
-    expect(seen.view!.statement.lines).toEqual(mine.body.view!.statement.lines);
+    expect(only(seen.view).headline).toBe(only(mine.body.view).headline);
+    expect(only(seen.view).lines).toEqual(only(mine.body.view).lines);
 
     const csv = await settle(
       staffDownload(
@@ -282,5 +308,65 @@ describe("the statement of account", () => {
     expect(bad.status).toBe(400);
     expect(bad.headers.get("Content-Type")).toBe("application/problem+json");
     expect((await bad.json()).errors).toEqual([{ field: "from", message: "Enter a date such as 2026-01-31" }]);
+  });
+
+  test("a dollar and a euro order: a statement a currency, each with its own balance and ageing, never a sum", async () => {
+    const { user, order, cookie } = await orderOnAccount(30);
+    const euro = await euroOrderOnAccount(user);
+    expect(euro.currency).toBe("EUR");
+    const dollars = formatCents(order.totalCents);
+    const euros = formatCents(euro.totalCents, { currency: "EUR" });
+    // Figures a sum across the currencies would show, in either's sign.
+    const sums = [
+      formatCents(order.totalCents + euro.totalCents),
+      formatCents(order.totalCents + euro.totalCents, { currency: "EUR" }),
+    ];
+
+    const { status, body } = await statementOf(cookie);
+    expect(status).toBe(200);
+    const [usd, eur] = body.view!.statements;
+    expect(body.view!.statements.map((statement) => statement.currency)).toEqual(["USD", "EUR"]);
+    expect(usd).toMatchObject({ headline: `You owe us ${dollars}`, closingCents: order.totalCents });
+    expect(eur).toMatchObject({ headline: `You owe us ${euros}`, closingCents: euro.totalCents });
+    expect(eur.lines.map((line) => [line.description, line.balanceCents])).toEqual([["Invoice", euro.totalCents]]);
+    expect(eur.lines[0].status).toMatch(new RegExp(`^${euros.replace(/[.$]/g, "\\$&")} open, due `));
+    expect(eur.ageing.current).toBe(euro.totalCents);
+    expect(usd.ageing.current).toBe(order.totalCents);
+
+    // The screen: a section a currency, each with its headline and balance.
+    const page = await pageText(await fetchPage("/dashboard/statement", cookie));
+    expect(page).toContain(`You owe us ${dollars}`);
+    expect(page).toContain(`You owe us ${euros}`);
+    expect(page).toContain("In US dollars (USD)");
+    expect(page).toContain("In euros (EUR)");
+    expect(page).toContain(`Closing balance ${euros}`);
+    for (const sum of sums) expect(page).not.toContain(sum);
+
+    // The CSV: each currency from its opening to its closing balance, its rows naming it.
+    const csv = await settle(
+      download(loaderArgs(getRequest("/dashboard/statement/csv", { cookie }), { format: "csv" })),
+    );
+    const rows = parse(new TextDecoder().decode(await csv.arrayBuffer()).replace(/^\uFEFF/, ""), {
+      columns: true,
+    }) as Record<string, string>[];
+    expect(rows.map((row) => [row.Details.replace(/:.*/, ""), row.Currency])).toEqual([
+      ["Opening balance", "USD"],
+      ["Invoice", "USD"],
+      ["Closing balance", "USD"],
+      ["Opening balance", "EUR"],
+      ["Invoice", "EUR"],
+      ["Closing balance", "EUR"],
+    ]);
+    expect(Number(rows[4].Charges)).toBe(euro.totalCents / 100);
+    expect(rows[5].Details).toBe(`Closing balance: You owe us ${euros}`);
+    expect(Number(rows[5]["Balance (below zero: we owe you)"])).toBe(euro.totalCents / 100);
+
+    // The PDF's page: the same sections, and the euro account to pay the euros into.
+    const html = renderStatementHtml((await statementView(user.companyId, {}))!);
+    expect(html).toContain("Entries in US dollars (USD), oldest first");
+    expect(html).toContain("Entries in euros (EUR), oldest first");
+    expect(html).toContain(`Pay ${euros} by bank transfer`);
+    expect(html).toMatch(/IBAN: DE\d\d/);
+    for (const sum of sums) expect(html).not.toContain(sum);
   });
 });

@@ -101,6 +101,7 @@ describe("listPartCards", () => {
         "name",
         "partNumber",
         "priceCents",
+        "prices",
         "restockOn",
         "volumeBreaks",
       ].sort(),

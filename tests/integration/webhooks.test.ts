@@ -11,6 +11,7 @@ import { Order } from "~/orders/model/schema.server";
 import { WebhookDelivery, WebhookEndpoint } from "~/models/webhook.server";
 import { action as webhooksAction, loader as webhooksLoader } from "~/routes/dashboard.webhooks/route";
 import { raiseOrderEvent } from "~/orders/events.server";
+import { eventBody } from "~/orders/webhook-events.server";
 import { placeCustomerOrder } from "~/orders/service.server";
 import { endpointUrlProblem, signatureHeader } from "~/services/webhooks.server";
 import { createPart } from "../setup/factories";
@@ -155,6 +156,31 @@ describe("the order-event subscriber", () => {
     ).toEqual([alice.user.id]);
     // The order's pending note is off once every subscriber wrote its entries.
     expect((await Order.findById(order.id).lean())?.eventsPending ?? []).not.toContain("placed");
+  });
+
+  test("an order sold in euros tells receivers so: the order's currency, and again beside the credit an event names", async () => {
+    const { user } = await signedIn("customer");
+    const part = await createPart({ minOrderQuantity: 1 });
+    const placed = await placeCustomerOrder({
+      user: { id: user.id },
+      lines: [{ partId: part.id, quantity: 2 }],
+      phone: "555-0100",
+      delivery: DETROIT,
+    });
+    if (!placed.ok) throw new Error("not placed");
+    const use = {
+      id: "use1",
+      noteId: "n1",
+      noteOrderId: "o1",
+      noteNumber: "CN-000001",
+      amountCents: 300,
+      at: "",
+      by: null,
+    };
+    const order = { ...placed.order, currency: "EUR" as const, creditUses: [use] };
+    const body = JSON.parse(eventBody({ type: "creditApplied", order, useId: use.id }));
+    expect(body.data.order).toMatchObject({ currency: "eur", totalCents: order.totalCents });
+    expect(body.data.creditApplied).toMatchObject({ currency: "eur", amountCents: 300 });
   });
 
   test("the signature is HMAC-SHA256 of '<t>.<body>' with the endpoint's secret", () => {

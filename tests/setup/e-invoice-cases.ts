@@ -164,12 +164,14 @@ export async function invoiceCases() {
       "account",
     )
   ).id;
-  // Goods to an EU business in another member state, on account: an intra-community supply, invoiced when it shipped.
+  // Goods to an EU business in another member state, on account: an intra-community supply, invoiced when it
+  // shipped, sold in euros (BT-5 EUR; its amounts are euro cents, its bank account the euro one).
   cases["intra-community"] = (
     await invoicedOrder(
       await customer("Katharina Vogel"),
       GERMAN,
       {
+        currency: "EUR",
         totalCents: NET,
         taxCents: 0,
         buyerVatNumber: "DE811907980",

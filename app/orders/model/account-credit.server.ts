@@ -4,6 +4,7 @@
  */
 import mongoose from "mongoose";
 import { creditHeldCents, settlementWords, type CreditNoteView, type RefundStatus } from "~/domain/credit-notes";
+import { currencyOf, money, totalsByCurrency, type Money } from "~/domain/money";
 import { isObjectId } from "~/models/part.server";
 import { Order } from "./schema.server";
 import { toOrderView, type OrderView } from "./view.server";
@@ -15,7 +16,7 @@ import { type CustomerScope, scopeFilter } from "./reads.server";
  */
 export async function accountCredits(scope: CustomerScope, limit = 50) {
   const owner = scopeFilter(scope);
-  if (!owner) return { accountCreditCents: 0, notes: [] };
+  if (!owner) return { accountCreditCents: 0, accountCreditByCurrency: [] as Money[], notes: [] };
   const [docs, total] = await Promise.all([
     Order.find({ ...owner, "creditNotes.0": { $exists: true } })
       .sort({ updatedAt: -1 })
@@ -24,6 +25,7 @@ export async function accountCredits(scope: CustomerScope, limit = 50) {
     Order.find(
       { ...owner, "creditNotes.0": { $exists: true } },
       {
+        currency: 1,
         "creditNotes.accountCreditCents": 1,
         "creditNotes.refundCents": 1,
         "creditNotes.refund.status": 1,
@@ -32,6 +34,7 @@ export async function accountCredits(scope: CustomerScope, limit = 50) {
       },
     ).lean<
       {
+        currency?: string | null;
         creditNotes?: {
           accountCreditCents?: number;
           refundCents?: number;
@@ -43,23 +46,22 @@ export async function accountCredits(scope: CustomerScope, limit = 50) {
     >(),
   ]);
   // Credit paid out to the bank is no longer on the account.
-  const accountCreditCents = total.reduce(
-    (sum, doc) =>
-      sum +
-      (doc.creditNotes ?? []).reduce(
-        (cents, note) =>
-          cents +
-          creditHeldCents({
-            accountCreditCents: note.accountCreditCents ?? 0,
-            refundCents: note.refundCents ?? 0,
-            refund: note.refund ?? null,
-            usedCents: note.usedCents ?? 0,
-            payout: note.payout,
-          }),
-        0,
-      ),
-    0,
-  );
+  const heldOn = (doc: (typeof total)[number]) =>
+    (doc.creditNotes ?? []).reduce(
+      (cents, note) =>
+        cents +
+        creditHeldCents({
+          accountCreditCents: note.accountCreditCents ?? 0,
+          refundCents: note.refundCents ?? 0,
+          refund: note.refund ?? null,
+          usedCents: note.usedCents ?? 0,
+          payout: note.payout,
+        }),
+      0,
+    );
+  // Each credit note's credit is in its order's currency: totalled per currency, never across them.
+  const accountCreditByCurrency = totalsByCurrency(total.map((doc) => money(heldOn(doc), currencyOf(doc.currency))));
+  const accountCreditCents = total.reduce((sum, doc) => sum + heldOn(doc), 0);
   const notes = docs
     .flatMap((doc) => {
       const order = toOrderView(doc);
@@ -69,14 +71,15 @@ export async function accountCredits(scope: CustomerScope, limit = 50) {
         issuedAt: note.issuedAt,
         orderId: order.id,
         orderNumber: order.number,
+        currency: order.currency,
         totalCents: note.totalCents,
         accountCreditCents: creditHeldCents(note),
-        settled: settlementWords({ ...note, refundStatus: note.refund?.status ?? null }),
+        settled: settlementWords({ ...note, refundStatus: note.refund?.status ?? null }, order.currency),
       }));
     })
     .sort((a, b) => b.issuedAt.localeCompare(a.issuedAt))
     .slice(0, limit);
-  return { accountCreditCents, notes };
+  return { accountCreditCents, accountCreditByCurrency, notes };
 }
 
 export type PayoutOutcome =

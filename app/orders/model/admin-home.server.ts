@@ -2,6 +2,15 @@ import { Order } from "./schema.server";
 import { toOrderView } from "./view.server";
 import { accountsToPayOut } from "./ledger-reads.server";
 import { Part } from "~/models/part.server";
+import {
+  CURRENCY_CODES,
+  HOME_CURRENCY,
+  currencyOf,
+  money,
+  totalsByCurrency,
+  type Currency,
+  type Money,
+} from "~/domain/money";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -48,29 +57,54 @@ export async function lowStockParts(limit = 20) {
 
 export type DaySales = { day: string; totalCents: number; orders: number };
 
+/** One currency's sales: its figure for each day, and the period's total in it. */
+export type CurrencySales = { currency: Currency; days: DaySales[]; totalCents: number; orders: number };
+
 /**
  * Sales of the last `days` UTC days, today included: paid and shipped orders by the day they were
- * paid. Grouped here over a bounded range read through the `paidAt` index.
+ * paid, a series a currency they were sold in (never one sum across currencies), the home currency
+ * always, first. Grouped here over a bounded range read through the `paidAt` index.
  */
-export async function salesByDay(days = 30, now = new Date()): Promise<DaySales[]> {
+export async function salesByDay(days = 30, now = new Date()): Promise<CurrencySales[]> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const since = new Date(today - (days - 1) * DAY_MS);
   const docs = await Order.find(
     { paidAt: { $gte: since }, status: { $in: ["paid", "shipped"] } },
-    { paidAt: 1, totalCents: 1 },
+    { paidAt: 1, totalCents: 1, currency: 1 },
   ).lean();
-  const byDay = new Map<string, DaySales>();
-  for (let i = 0; i < days; i++) {
-    const day = new Date(since.getTime() + i * DAY_MS).toISOString().slice(0, 10);
-    byDay.set(day, { day, totalCents: 0, orders: 0 });
-  }
+  const dayKeys = Array.from({ length: days }, (_, i) =>
+    new Date(since.getTime() + i * DAY_MS).toISOString().slice(0, 10),
+  );
+  const series = new Map<Currency, Map<string, DaySales>>();
+  const seriesOf = (currency: Currency) => {
+    const found = series.get(currency);
+    if (found) return found;
+    const made = new Map(dayKeys.map((day) => [day, { day, totalCents: 0, orders: 0 }]));
+    series.set(currency, made);
+    return made;
+  };
+  seriesOf(HOME_CURRENCY);
+  const counted: Money[] = [];
   for (const doc of docs) {
-    const entry = doc.paidAt && byDay.get(doc.paidAt.toISOString().slice(0, 10));
+    const currency = currencyOf(doc.currency);
+    const entry = doc.paidAt && seriesOf(currency).get(doc.paidAt.toISOString().slice(0, 10));
     if (!entry) continue;
     entry.totalCents += doc.totalCents;
     entry.orders += 1;
+    counted.push(money(doc.totalCents, currency));
   }
-  return [...byDay.values()];
+  const totals = new Map(totalsByCurrency(counted).map((total) => [total.currency, total.amount]));
+  return CURRENCY_CODES.filter((currency) => series.has(currency))
+    .sort((a, b) => Number(b === HOME_CURRENCY) - Number(a === HOME_CURRENCY))
+    .map((currency) => {
+      const list = [...series.get(currency)!.values()];
+      return {
+        currency,
+        days: list,
+        totalCents: totals.get(currency) ?? 0,
+        orders: list.reduce((sum, day) => sum + day.orders, 0),
+      };
+    });
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import mongoose from "mongoose";
 import { creditHeldCents } from "~/domain/credit-notes";
+import { HOME_CURRENCY, type Currency } from "~/domain/money";
 import { isObjectId } from "~/models/part.server";
 import { Order } from "./schema.server";
 import { toOrderView, type OrderView } from "./view.server";
@@ -25,10 +26,19 @@ export type HeldCredit = {
   refundStatus: string | null;
 };
 
-/** The company's credit notes that hold credit, oldest first: the credit that comes off its invoices. */
-export async function creditHeldBy(companyId: string): Promise<HeldCredit[]> {
+/**
+ * The company's credit notes that hold credit, oldest first: the credit that comes off its invoices.
+ * With `currency`, only the notes of orders in it: credit comes off an invoice of its own currency only.
+ */
+export async function creditHeldBy(companyId: string, currency?: Currency): Promise<HeldCredit[]> {
   if (!isObjectId(companyId)) return [];
-  const docs = await Order.find({ companyId: oid(companyId), "creditNotes.0": { $exists: true } }).lean();
+  // Orders kept before currencies were data are dollar orders.
+  const inCurrency = currency ? { currency: currency === HOME_CURRENCY ? { $in: [currency, null] } : currency } : {};
+  const docs = await Order.find({
+    companyId: oid(companyId),
+    "creditNotes.0": { $exists: true },
+    ...inCurrency,
+  }).lean();
   return docs
     .flatMap((doc) =>
       toOrderView(doc).creditNotes.map((note, noteIndex) => ({

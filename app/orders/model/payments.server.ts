@@ -8,7 +8,8 @@ import { isObjectId } from "~/models/part.server";
 import { DAY_MS, Order } from "./schema.server";
 import type { RecordedPaymentView } from "./subdocs/payments.server";
 import { type OrderView, toOrderView } from "./view.server";
-import { type CustomerScope, scopeFilter } from "./reads.server";
+import { HOME_CURRENCY, type Currency } from "~/domain/money";
+import { type CustomerScope, inCurrencyFilter, scopeFilter } from "./reads.server";
 
 // --- Money recorded by staff (bank transfer, cheque, cash) ----------------------------------------
 // Each change reads the order, checks it, and writes with one update conditional on what it read
@@ -190,7 +191,10 @@ export async function openAccountOrders(scope: CustomerScope) {
  * being placed or awaiting an owner's approval (they become invoices once approved). The credit
  * limit bounds this, so buyers waiting for approval at once cannot together pass it.
  */
-export async function accountCommitmentOf(scope: CustomerScope, { except }: { except?: string } = {}) {
+export async function accountCommitmentOf(
+  scope: CustomerScope,
+  { except, currency = HOME_CURRENCY }: { except?: string; currency?: Currency } = {},
+) {
   const owner = scopeFilter(scope);
   if (!owner) return 0;
   const [open, waiting] = await Promise.all([
@@ -200,12 +204,16 @@ export async function accountCommitmentOf(scope: CustomerScope, { except }: { ex
         ...owner,
         paymentMethod: "account",
         status: { $in: ["reserving", "approval"] },
+        ...inCurrencyFilter(currency),
         ...(except ? { _id: { $ne: except } } : {}),
       },
       { totalCents: 1 },
     ).lean(),
   ]);
-  const openCents = open.orders.filter((order) => order.id !== except).reduce((sum, o) => sum + o.balanceCents, 0);
+  // The credit limit is in the company's currency: only orders in that currency count against it.
+  const openCents = open.orders
+    .filter((order) => order.id !== except && order.currency === currency)
+    .reduce((sum, o) => sum + o.balanceCents, 0);
   return openCents + waiting.reduce((sum, doc) => sum + (doc.totalCents ?? 0), 0);
 }
 

@@ -7,7 +7,8 @@ import mongoose from "mongoose";
 import { releaseHolds } from "~/models/stock-holds.server";
 import { Order, stockSettings } from "./schema.server";
 import { toOrderView } from "./view.server";
-import { type CustomerScope, scopeFilter } from "./reads.server";
+import { HOME_CURRENCY, type Currency } from "~/domain/money";
+import { type CustomerScope, inCurrencyFilter, scopeFilter } from "./reads.server";
 
 // Every change of status is one conditional update on the current status, so a double submit or a
 // race with the stock sweep can never apply a change twice (nor give stock back twice).
@@ -19,12 +20,17 @@ export const newOrderId = () => new mongoose.Types.ObjectId().toString();
 export const checkoutClaimMs = () => stockSettings().reserveMs;
 
 /** The customer's (company's) orders awaiting card payment or approval: how many and their total. */
-export async function openCardOrdersOf(scope: CustomerScope, { except }: { except?: string } = {}) {
+export async function openCardOrdersOf(
+  scope: CustomerScope,
+  { except, currency = HOME_CURRENCY }: { except?: string; currency?: Currency } = {},
+) {
   const docs = await Order.find(
     {
       ...(scopeFilter(scope) ?? { _id: null }),
       status: { $in: ["reserving", "unpaid", "approval"] },
       paymentMethod: { $ne: "account" },
+      // The value cap is in the currency of the order placed: orders in another are not added to it.
+      ...inCurrencyFilter(currency),
       ...(except ? { _id: { $ne: except } } : {}),
     },
     { totalCents: 1 },

@@ -4,7 +4,13 @@
 import type { Types } from "mongoose";
 import { isObjectId } from "~/models/part.server";
 import { Order, type OrderDoc } from "./schema.server";
+import { HOME_CURRENCY, type Currency } from "~/domain/money";
 import { type OrderView, toOrderView } from "./view.server";
+
+/** Orders in `currency` (orders kept before currencies were data are in the home currency). */
+export function inCurrencyFilter(currency: Currency) {
+  return { currency: currency === HOME_CURRENCY ? { $in: [currency, null] } : currency };
+}
 
 /** Whose orders a customer sees: their company's (every order records it), else their own. */
 export type CustomerScope = { id: string; companyId?: string | null };

@@ -89,7 +89,13 @@ export async function listFailedRefunds(limit = 10) {
     return order.creditNotes
       .filter((note) => (note.refund?.status === "failed" || note.refund?.status === "canceled") && !note.payout)
       .map((note) => ({
-        order: { id: order.id, number: order.number, companyName: order.companyName, userName: order.userName },
+        order: {
+          id: order.id,
+          number: order.number,
+          companyName: order.companyName,
+          userName: order.userName,
+          currency: order.currency,
+        },
         note: { id: note.id, number: note.number, refundCents: note.refundCents, status: note.refund!.status },
       }));
   });

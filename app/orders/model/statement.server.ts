@@ -3,7 +3,8 @@
  * orders they belong to the number people quote and the due date the ageing counts from.
  */
 import { formatOrderNumber } from "~/domain/order-number";
-import { buildStatement, type StatementPeriod } from "~/domain/statement";
+import { HOME_CURRENCY, type Currency } from "~/domain/money";
+import { buildStatements, type StatementPeriod } from "~/domain/statement";
 import { isObjectId } from "~/models/part.server";
 import { accountEntries } from "./ledger.server";
 import { Order } from "./schema.server";
@@ -32,10 +33,22 @@ export async function statementOrders(ids: string[]) {
   );
 }
 
-/** The statement of account `accountId` (a company's id) for `period`, in US dollars. */
-export async function readStatement(accountId: string, period: StatementPeriod = {}, now = new Date()) {
+/**
+ * The statement of account `accountId` (a company's id) for `period`: one a currency its ledger
+ * holds, each on its own (`currency`, the one the company buys in, first).
+ */
+export async function readStatement(
+  accountId: string,
+  period: StatementPeriod = {},
+  now = new Date(),
+  currency: Currency = HOME_CURRENCY,
+) {
   const entries = accountId ? await accountEntries(accountId) : [];
   const orders = await statementOrders(entries.map((entry) => entry.orderId));
   const dueAt = new Map([...orders].map(([id, order]) => [id, order.dueAt]));
-  return { statement: buildStatement({ entries, period, dueAt, now }), orders, hasEntries: entries.length > 0 };
+  return {
+    statements: buildStatements({ entries, currency, period, dueAt, now }),
+    orders,
+    hasEntries: entries.length > 0,
+  };
 }

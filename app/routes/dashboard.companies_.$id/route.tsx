@@ -1,5 +1,4 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { SubmissionResult } from "@conform-to/react";
 import {
   type ActionFunctionArgs,
   type HeadersFunction,
@@ -7,17 +6,18 @@ import {
   type MetaFunction,
   data,
 } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList, Field, SelectField, SubmitButton } from "~/components/forms";
 import { UnpaidCapsForm } from "~/components/hold-forms";
+import { InCurrency } from "~/components/money";
 import { listMembers } from "~/models/company-member.server";
 import { getCompany } from "~/models/company.server";
 import { listOrdersOfUser } from "~/orders/model/reads.server";
 import { accountLedger } from "~/orders/model/ledger-reads.server";
 import { OwedBothWays } from "~/components/account-owed";
 import { HeldCredits, type PayoutReply } from "~/components/credit-payout";
-import { accountTermsSchema, companyPeppolSchema } from "./forms";
+import { accountTermsSchema, companyCurrencySchema, companyPeppolSchema } from "./forms";
+import { CurrencyForm, TermsForm } from "./account-forms";
 import { PeppolIdForm } from "~/components/peppol-id-form";
 import { LeitwegIdForm } from "~/components/leitweg-id-form";
 import { setLeitwegFromForm, type LeitwegReply } from "./leitweg.server";
@@ -25,12 +25,19 @@ import { peppolIdWords } from "~/domain/peppol";
 import { payOutFromForm } from "./payout.server";
 import { requireAdmin } from "~/services/guards.server";
 import { COMPANY_ROLE_WORDS } from "~/domain/company-roles";
-import { capsWords, setCapsOfCompany, setPeppolOfCompany, setTermsOfCompany } from "~/services/companies.server";
+import {
+  capsWords,
+  setCapsOfCompany,
+  setCurrencyOfCompany,
+  setPeppolOfCompany,
+  setTermsOfCompany,
+} from "~/services/companies.server";
 import { parseForm, readForm } from "~/services/form.server";
 import { unpaidCapsSchema } from "~/forms/hold-forms";
-import { formatCents } from "~/format";
+import { formatCents, formatCurrencyName } from "~/format";
 import { shopUnpaidCaps } from "~/models/unpaid-caps.server";
-import { orderStateText, PAYMENT_TERMS, termsWords } from "~/domain/order-states";
+import { orderStateText, termsWords } from "~/domain/order-states";
+import { CURRENCIES } from "~/content/currencies";
 import { redirectWithSuccess } from "~/services/toast.server";
 
 const NOT_FOUND = "There is no company with that id.";
@@ -64,6 +71,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         terms: termsWords(company.account.termsDays),
         termsDays: company.account.termsDays,
         creditLimitCents: company.account.creditLimitCents,
+        // The credit limit, caps and buyers' limits are in it; each order is in its own.
+        currency: company.pricing.currency,
         unpaidCaps: company.unpaidCaps,
       },
       // A company's members may or may not have verified their email: the form names the verified default.
@@ -76,6 +85,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         number: order.number,
         summary: order.summary,
         totalCents: order.totalCents,
+        currency: order.currency,
         placedBy: order.userName,
         state: order.state,
         dueAt: order.dueAt,
@@ -87,7 +97,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 type Reply =
-  { intent: "terms" | "unpaid-caps" | "peppol"; result: SubmissionResult<string[]> } | PayoutReply | LeitwegReply;
+  | { intent: "terms" | "currency" | "unpaid-caps" | "peppol"; result: SubmissionResult<string[]> }
+  | PayoutReply
+  | LeitwegReply;
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
@@ -120,83 +132,50 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         : `${label} has no Peppol id now`,
     );
   }
+  if (formData.get("intent") === "currency") {
+    const intent = "currency" as const;
+    const submission = parseForm(formData, { schema: companyCurrencySchema });
+    if (submission.status !== "success") return data<Reply>({ intent, result: submission.reply() }, { status: 400 });
+    const { currency } = submission.value;
+    if (!(await setCurrencyOfCompany(admin, company, currency, context)))
+      return data<Reply>({ intent, result: submission.reply({ formErrors: changed }) }, { status: 409 });
+    return redirectWithSuccess(path, `${label} buys in ${formatCurrencyName(currency)}`);
+  }
   if (formData.get("intent") === "unpaid-caps") {
     const submission = parseForm(formData, { schema: unpaidCapsSchema });
     const intent = "unpaid-caps" as const;
     if (submission.status !== "success") return data<Reply>({ intent, result: submission.reply() }, { status: 400 });
+    const minor = 10 ** CURRENCIES[company.pricing.currency].minorUnits;
     const caps = {
       orders: submission.value.orders ?? null,
-      valueCents: submission.value.value === undefined ? null : submission.value.value * 100,
+      valueCents: submission.value.value === undefined ? null : submission.value.value * minor,
     };
     if (!(await setCapsOfCompany(admin, company, caps, context))) {
       return data<Reply>({ intent, result: submission.reply({ formErrors: changed }) }, { status: 409 });
     }
-    return redirectWithSuccess(path, `${label} may hold unpaid: ${capsWords(caps)}`);
+    return redirectWithSuccess(path, `${label} may hold unpaid: ${capsWords(caps, company.pricing.currency)}`);
   }
-  const submission = parseForm(formData, { schema: accountTermsSchema });
+  const currency = company.pricing.currency;
+  const submission = parseForm(formData, { schema: accountTermsSchema(currency) });
   const intent = "terms" as const;
   if (submission.status !== "success") return data<Reply>({ intent, result: submission.reply() }, { status: 400 });
-  const terms = { termsDays: submission.value.termsDays, creditLimitCents: submission.value.creditLimit * 100 };
+  const creditLimitCents = submission.value.creditLimit * 10 ** CURRENCIES[currency].minorUnits;
+  const terms = { termsDays: submission.value.termsDays, creditLimitCents };
   if (!(await setTermsOfCompany(admin, company, terms, context))) {
     return data<Reply>({ intent, result: submission.reply({ formErrors: changed }) }, { status: 409 });
   }
   return redirectWithSuccess(
     path,
-    `${label}: ${termsWords(terms.termsDays)}, credit limit ${formatCents(terms.creditLimitCents)}`,
+    `${label}: ${termsWords(terms.termsDays)}, credit limit ${formatCents(terms.creditLimitCents, { currency })}`,
   );
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
-function TermsForm({
-  reply,
-  termsDays,
-  creditLimitCents,
-}: {
-  reply: Reply | undefined;
-  termsDays: number;
-  creditLimitCents: number;
-}) {
-  const navigation = useNavigation();
-  const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === "terms";
-  const [form, fields] = useForm({
-    id: "company-terms",
-    lastResult: reply?.intent === "terms" ? reply.result : null,
-    constraint: getZodConstraint(accountTermsSchema),
-    defaultValue: { termsDays: String(termsDays), creditLimit: String(creditLimitCents / 100) },
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: accountTermsSchema }),
-  });
-  return (
-    <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-x-4 sm:grid-cols-2">
-      <input type="hidden" name="intent" value="terms" />
-      <SelectField meta={fields.termsDays} label="Terms" alwaysChosen>
-        {PAYMENT_TERMS.map((days) => (
-          <option key={days} value={String(days)}>
-            {termsWords(days)}
-          </option>
-        ))}
-      </SelectField>
-      <Field
-        meta={fields.creditLimit}
-        label="Credit limit (whole dollars)"
-        type="number"
-        inputProps={{ min: 0, step: 1, inputMode: "numeric" }}
-      />
-      <div className="sm:col-span-2">
-        <ErrorList id={form.errorId} errors={form.errors} />
-        <SubmitButton pending={pending} pendingText="Saving…">
-          Save terms
-        </SubmitButton>
-      </div>
-    </Form>
-  );
-}
-
 export default function CompanyRecord() {
   const { company, members, owed, credits, orders, orderCount, capDefaults } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as Reply | undefined;
+  const money = (cents: number) => formatCents(cents, { currency: company.currency });
   return (
     <section aria-labelledby="company-record-heading">
       <p className="text-sm">
@@ -208,13 +187,15 @@ export default function CompanyRecord() {
         {company.name || "Unnamed company"}
       </h1>
       <dl className="mt-3 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+        <dt className="font-medium text-slate-700">Currency</dt>
+        <dd data-testid="company-currency">{formatCurrencyName(company.currency)}</dd>
         <dt className="font-medium text-slate-700">Terms</dt>
         <dd data-testid="company-terms">{company.terms}</dd>
         <dt className="font-medium text-slate-700">Credit limit</dt>
-        <dd data-testid="company-credit-limit">{formatCents(company.creditLimitCents)}</dd>
+        <dd data-testid="company-credit-limit">{money(company.creditLimitCents)}</dd>
         <dt className="font-medium text-slate-700">Open on account</dt>
         <dd>
-          <OwedBothWays owed={owed} testId="company-balance" />
+          <OwedBothWays owed={owed} currency={company.currency} testId="company-balance" />
         </dd>
         {company.taxId ? (
           <>
@@ -253,7 +234,26 @@ export default function CompanyRecord() {
           With terms, the company&apos;s owners and buyers may order on account: confirmed at once, invoiced, due after
           the net days, while what is open (and what waits for approval on account) stays within the credit limit.
         </p>
-        <TermsForm reply={reply} termsDays={company.termsDays} creditLimitCents={company.creditLimitCents} />
+        <TermsForm
+          lastResult={reply?.intent === "terms" ? reply.result : null}
+          termsDays={company.termsDays}
+          creditLimitCents={company.creditLimitCents}
+          currency={company.currency}
+        />
+      </section>
+
+      <section
+        aria-labelledby="currency-heading"
+        className="mt-6 rounded-lg border border-slate-200 bg-white p-4 sm:p-6"
+      >
+        <h2 id="currency-heading" className="text-lg font-semibold text-slate-900">
+          Currency
+        </h2>
+        <p className="text-sm text-slate-600">
+          What the company buys in: its prices, new orders, credit limit, caps and buyers&apos; limits (the amounts stay
+          as they are, so check them after a change). Orders already placed keep the currency they were placed in.
+        </p>
+        <CurrencyForm lastResult={reply?.intent === "currency" ? reply.result : null} currency={company.currency} />
       </section>
 
       <section aria-labelledby="peppol-heading" className="mt-6 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
@@ -285,11 +285,13 @@ export default function CompanyRecord() {
           How much the company may hold unpaid at once, all its members together: each unpaid card order keeps its stock
           from other buyers until it is paid or its hold runs out.
         </p>
-        <UnpaidCapsForm
-          reply={reply?.intent === "unpaid-caps" ? reply : undefined}
-          caps={company.unpaidCaps}
-          defaults={capDefaults}
-        />
+        <InCurrency currency={company.currency}>
+          <UnpaidCapsForm
+            reply={reply?.intent === "unpaid-caps" ? reply : undefined}
+            caps={company.unpaidCaps}
+            defaults={capDefaults}
+          />
+        </InCurrency>
       </section>
 
       <h2 className="mt-6 text-lg font-semibold text-slate-900">Members</h2>
@@ -304,7 +306,7 @@ export default function CompanyRecord() {
               {COMPANY_ROLE_WORDS[member.role]}
               {member.role === "buyer"
                 ? member.spendingLimitCents
-                  ? `, limit ${formatCents(member.spendingLimitCents)} an order`
+                  ? `, limit ${money(member.spendingLimitCents)} an order`
                   : ", no limit"
                 : ""}
             </span>
@@ -319,7 +321,7 @@ export default function CompanyRecord() {
             <Link to={`/dashboard/manageOrders/${order.id}`} className="font-medium text-brand-700 underline">
               {order.number}
             </Link>{" "}
-            {order.summary}, {formatCents(order.totalCents)}
+            {order.summary}, {formatCents(order.totalCents, { currency: order.currency })}
             <span className="block text-slate-600">
               {orderStateText(order)} · placed by {order.placedBy}
             </span>

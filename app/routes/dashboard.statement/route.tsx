@@ -11,7 +11,8 @@ import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, SubmitButton } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { company } from "~/content/company";
+import { CURRENCIES } from "~/content/currencies";
+import { bankDetailsSentence } from "~/domain/bank-accounts";
 import { creditNotePath } from "~/domain/credit-notes";
 import { orderPath } from "~/domain/order-lines";
 import { DAY_MS, statementPeriodSchema } from "~/domain/statement";
@@ -52,26 +53,32 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const view = await statementView(user.companyId, submission.value, user.company.companyName || user.name);
   if (!view) throw new Response("We could not find your company's account.", { status: 404 });
-  const { statement } = view;
+  // The statement in the currency the company buys in (the first): what the figures below name.
+  const [statement] = view.statements;
   const upToNow = !submission.value.to || Date.parse(`${submission.value.to}T00:00:00Z`) + DAY_MS > Date.now();
   return data(
     {
       result: submission.reply(),
       view,
       creditNotes: credits.notes,
-      // The balance now, in credit: the customer may ask for it by bank.
-      mayAskPayout: upToNow && statement.closingCents < 0,
-      // As the statement said before it was read from the ledger (the API's and older readers' names).
+      // The balance now, in credit in any currency: the customer may ask for it by bank.
+      mayAskPayout: upToNow && view.statements.some((each) => each.closingCents < 0),
+      // As the statement said before it was read from the ledger (the API's and older readers' names),
+      // in `currency`; `view.statements` has every currency's.
+      currency: statement.currency,
       balanceCents: statement.closingCents,
       overdueCents: statement.overdueCents,
       accountCreditCents: statement.owedCents,
-      orders: statement.openInvoices.map((invoice) => ({
-        id: invoice.orderId,
-        number: view.orders[invoice.orderId]?.number ?? invoice.document,
-        invoicedAt: invoice.invoicedAt,
-        dueAt: invoice.dueAt,
-        balanceCents: invoice.openCents,
-      })),
+      orders: view.statements.flatMap((each) =>
+        each.openInvoices.map((invoice) => ({
+          id: invoice.orderId,
+          number: view.orders[invoice.orderId]?.number ?? invoice.document,
+          invoicedAt: invoice.invoicedAt,
+          dueAt: invoice.dueAt,
+          balanceCents: invoice.openCents,
+          currency: each.currency,
+        })),
+      ),
     },
     { headers },
   );
@@ -86,7 +93,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!asked.ok) return data({ result: submission.reply({ formErrors: [asked.message] }) }, { status: 409 });
   return redirectWithSuccess(
     "/dashboard/statement",
-    `We have your request: we will pay the ${formatCents(asked.amountCents)} we owe you to your bank and email you when it is sent.`,
+    `We have your request: we will pay the ${formatCents(asked.amountCents, { currency: asked.currency })} we owe you to your bank and email you when it is sent.`,
   );
 }
 
@@ -170,7 +177,7 @@ export default function Statement() {
                 {note.settled}
               </td>
               <td className="px-3 py-2 text-right font-medium" data-label="Credited">
-                {formatCents(note.totalCents)}
+                {formatCents(note.totalCents, { currency: note.currency })}
               </td>
             </tr>
           ))}
@@ -180,10 +187,13 @@ export default function Statement() {
         <h2 id="pay-heading" className="font-semibold text-slate-900">
           How to pay
         </h2>
-        <p>
-          By bank transfer to {company.bank.accountName}, {company.bank.bankName}, routing {company.bank.routingNumber},
-          account {company.bank.accountNumber}. Quote the order number (SO-…) as the reference.
-        </p>
+        {(view?.statements ?? []).map((statement) => (
+          <p key={statement.currency} data-testid="statement-pay-to" data-currency={statement.currency}>
+            {view && view.statements.length > 1 ? `In ${CURRENCIES[statement.currency].plural}, by` : "By"} bank
+            transfer to our {statement.currency} account: {bankDetailsSentence(statement.currency)}.
+          </p>
+        ))}
+        <p>Quote the order number (SO-…) as the reference.</p>
       </section>
     </div>
   );

@@ -18,14 +18,19 @@ import {
   statementPeriodSchema,
   type Statement,
 } from "~/domain/statement";
-import { formatCents, formatDate } from "~/format";
+import { CURRENCIES } from "~/content/currencies";
+import type { Currency } from "~/domain/money";
+import { formatCents, formatCurrencyName, formatDate } from "~/format";
 
 export type StatementScreenData = {
   customer: { name: string };
   terms: string;
+  /** The currency the company buys in: its credit limit's. */
+  currency: Currency;
   creditLimitCents: number;
   period: { from: string | null; to: string | null; words: string };
-  statement: Statement;
+  /** One a currency the account holds, each on its own: never one balance across currencies. */
+  statements: Statement[];
   orders: Record<string, { number: string }>;
   hasEntries: boolean;
 };
@@ -83,7 +88,7 @@ export function PeriodForm({ result }: { result: SubmissionResult<string[]> | un
   );
 }
 
-/** The statement: who owes whom, the terms, the downloads, the entries, and the ageing. */
+/** The statement: who owes whom in each currency, the terms, the downloads, and a section a currency. */
 export function StatementBody({
   data,
   downloadPath,
@@ -97,49 +102,48 @@ export function StatementBody({
   /** What goes under the headline (the customer's payout request). */
   children?: ReactNode;
 }) {
-  const { statement, orders } = data;
+  const { statements } = data;
   const query = new URLSearchParams(
     Object.entries({ from: data.period.from ?? "", to: data.period.to ?? "" }).filter(([, value]) => value),
   ).toString();
   const download = (format: "pdf" | "csv") => `${downloadPath}/${format}${query ? `?${query}` : ""}`;
-  const orderLink = (orderId: string) =>
-    orders[orderId] ? (
-      <Link to={orderHref(orderId)} className={linkClass}>
-        {orders[orderId].number}
-      </Link>
-    ) : null;
+  const headlineId = (statement: Statement) => `statement-headline-${statement.currency}`;
   return (
     <>
-      <section aria-labelledby="statement-headline" className="mt-4 rounded-lg border border-slate-200 bg-white p-4">
-        <h2 id="statement-headline" className="text-xl font-bold text-slate-900" data-testid="statement-headline">
-          {statement.headline}
-        </h2>
+      <section
+        aria-labelledby={statements.map(headlineId).join(" ")}
+        className="mt-4 rounded-lg border border-slate-200 bg-white p-4"
+      >
+        {statements.map((statement) => (
+          <h2
+            key={statement.currency}
+            id={headlineId(statement)}
+            className="text-xl font-bold text-slate-900"
+            data-testid="statement-headline"
+            data-currency={statement.currency}
+          >
+            {statement.headline}
+          </h2>
+        ))}
         <p className="text-sm text-slate-700">
-          {data.period.words}; as at {formatDate(statement.asOf)}.
+          {data.period.words}; as at {formatDate(statements[0].asOf)}.
+          {statements.length > 1 ? " Each currency is its own account: one is never set off against another." : ""}
         </p>
-        {statement.owesCents && statement.owedCents ? (
-          <p className="mt-1 text-sm text-slate-700" data-testid="statement-both-ways">
-            Open on account: you owe us {formatCents(statement.owesCents)} on invoices, and we owe you{" "}
-            {formatCents(statement.owedCents)} in credit.
-          </p>
-        ) : null}
+        {statements.map((statement) =>
+          statement.owesCents && statement.owedCents ? (
+            <p key={statement.currency} className="mt-1 text-sm text-slate-700" data-testid="statement-both-ways">
+              Open on account: you owe us {formatCents(statement.owesCents, { currency: statement.currency })} on
+              invoices, and we owe you {formatCents(statement.owedCents, { currency: statement.currency })} in credit.
+            </p>
+          ) : null,
+        )}
         {children}
       </section>
       <dl className="mt-3 grid gap-x-4 gap-y-1 sm:grid-cols-[max-content_1fr]">
         <dt className="font-medium text-slate-700">Payment terms</dt>
         <dd data-testid="statement-terms">{data.terms}</dd>
         <dt className="font-medium text-slate-700">Credit limit</dt>
-        <dd>{formatCents(data.creditLimitCents)}</dd>
-        <dt className="font-medium text-slate-700">Opening balance</dt>
-        <dd data-testid="statement-opening">{balanceHeadline(statement.openingCents)}</dd>
-        <dt className="font-medium text-slate-700">Closing balance</dt>
-        <dd className="font-semibold" data-testid="statement-balance">
-          {balanceCell(statement.closingCents)}
-        </dd>
-        <dt className="font-medium text-slate-700">Overdue</dt>
-        <dd className={statement.overdueCents ? "font-semibold text-red-800" : ""} data-testid="statement-overdue">
-          {formatCents(statement.overdueCents)}
-        </dd>
+        <dd data-testid="statement-credit-limit">{formatCents(data.creditLimitCents, { currency: data.currency })}</dd>
       </dl>
       <p className="mt-3 flex flex-wrap gap-x-4 text-sm">
         <a href={download("pdf")} className={linkClass} data-testid="statement-pdf">
@@ -149,13 +153,76 @@ export function StatementBody({
           Download the statement (CSV)
         </a>
       </p>
+      {statements.map((statement) => (
+        <CurrencyStatement
+          key={statement.currency}
+          statement={statement}
+          data={data}
+          orderHref={orderHref}
+          titled={statements.length > 1}
+        />
+      ))}
+    </>
+  );
+}
+
+/**
+ * What the account holds in one currency: its opening and closing balances, its entries with the
+ * running balance, and the ageing of what is owed in it. `titled`: one of several, under its name.
+ */
+function CurrencyStatement({
+  statement,
+  data,
+  orderHref,
+  titled,
+}: {
+  statement: Statement;
+  data: StatementScreenData;
+  orderHref: (orderId: string) => string;
+  titled: boolean;
+}) {
+  const { currency } = statement;
+  const money = (cents: number) => formatCents(cents, { currency });
+  const Heading = titled ? "h3" : "h2";
+  const headingId = `statement-${currency}`;
+  const orderLink = (orderId: string) =>
+    data.orders[orderId] ? (
+      <Link to={orderHref(orderId)} className={linkClass}>
+        {data.orders[orderId].number}
+      </Link>
+    ) : null;
+  return (
+    <section
+      aria-labelledby={titled ? headingId : undefined}
+      aria-label={titled ? undefined : `Statement in ${CURRENCIES[currency].plural}`}
+      className={titled ? "mt-8 border-t border-slate-200 pt-4" : "mt-3"}
+      data-testid="statement-section"
+      data-currency={currency}
+    >
+      {titled ? (
+        <h2 id={headingId} className="text-xl font-semibold text-slate-900">
+          In {formatCurrencyName(currency)}
+        </h2>
+      ) : null}
+      <dl className="mt-3 grid gap-x-4 gap-y-1 sm:grid-cols-[max-content_1fr]">
+        <dt className="font-medium text-slate-700">Opening balance</dt>
+        <dd data-testid="statement-opening">{balanceHeadline(statement.openingCents, currency)}</dd>
+        <dt className="font-medium text-slate-700">Closing balance</dt>
+        <dd className="font-semibold" data-testid="statement-balance">
+          {balanceCell(statement.closingCents, currency)}
+        </dd>
+        <dt className="font-medium text-slate-700">Overdue</dt>
+        <dd className={statement.overdueCents ? "font-semibold text-red-800" : ""} data-testid="statement-overdue">
+          {money(statement.overdueCents)}
+        </dd>
+      </dl>
       {statement.lines.length === 0 ? (
         <p className="mt-6 text-slate-700" data-testid="statement-no-entries">
           {data.hasEntries ? "No entries in this period." : "Nothing has been invoiced to your account yet."}
         </p>
       ) : (
         <DataTable
-          caption="Entries, oldest first, with the balance after each"
+          caption={`Entries${titled ? ` in ${CURRENCIES[currency].plural}` : ""}, oldest first, with the balance after each`}
           className="mt-6"
           columns={LINE_COLUMNS}
           footer={
@@ -163,7 +230,7 @@ export function StatementBody({
               <th scope="row" colSpan={5} className="px-3 py-2 text-left">
                 Closing balance
               </th>
-              <td className="px-3 py-2 text-right font-semibold">{balanceCell(statement.closingCents)}</td>
+              <td className="px-3 py-2 text-right font-semibold">{balanceCell(statement.closingCents, currency)}</td>
             </tr>
           }
         >
@@ -191,25 +258,27 @@ export function StatementBody({
                 {orderLink(line.orderId)}
               </td>
               <td className="px-3 py-2 text-right" data-label="Charges">
-                {line.chargeCents ? formatCents(line.chargeCents) : ""}
+                {line.chargeCents ? money(line.chargeCents) : ""}
               </td>
               <td className="px-3 py-2 text-right" data-label="Credits">
-                {line.creditCents ? formatCents(line.creditCents) : ""}
+                {line.creditCents ? money(line.creditCents) : ""}
               </td>
               <td className="px-3 py-2 text-right font-medium" data-label="Balance">
-                {balanceCell(line.balanceCents)}
+                {balanceCell(line.balanceCents, currency)}
               </td>
             </tr>
           ))}
         </DataTable>
       )}
-      <h2 className="mt-8 text-lg font-semibold text-slate-900">What you owe us, by how long it is overdue</h2>
+      <Heading className="mt-8 text-lg font-semibold text-slate-900">
+        What you owe us{titled ? ` in ${CURRENCIES[currency].plural}` : ""}, by how long it is overdue
+      </Heading>
       <dl className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-5" data-testid="statement-ageing">
         {AGEING_BUCKETS.map((bucket) => (
           <div key={bucket} className="rounded border border-slate-200 bg-white p-2">
             <dt className="text-xs font-medium text-slate-700">{AGEING_WORDS[bucket]}</dt>
             <dd className="font-semibold" data-testid={`ageing-${bucket}`}>
-              {formatCents(statement.ageing[bucket])}
+              {money(statement.ageing[bucket])}
             </dd>
           </div>
         ))}
@@ -239,12 +308,12 @@ export function StatementBody({
                 </span>
               </td>
               <td className="px-3 py-2 text-right font-medium" data-label="Open">
-                {formatCents(invoice.openCents)}
+                {money(invoice.openCents)}
               </td>
             </tr>
           ))}
         </DataTable>
       )}
-    </>
+    </section>
   );
 }
