@@ -151,7 +151,7 @@ export default function InvitationPage() {
             {invitation.role === "buyer" ? (
               <p className="mt-2 text-slate-800" data-testid="invitation-limit">
                 {invitation.spendingLimitCents
-                  ? `Your orders up to ${formatCents(invitation.spendingLimitCents)} are placed at once; above that, ${invitation.invitedByName ?? "an owner"} approves them.`
+                  ? `Your orders up to ${formatCents(invitation.spendingLimitCents, { currency: invitation.currency })} are placed at once; above that, ${invitation.invitedByName ?? "an owner"} approves them.`
                   : "Your orders are placed at once, with no limit per order."}
               </p>
             ) : null}

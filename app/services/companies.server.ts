@@ -97,6 +97,8 @@ export type InvitationPage =
       hasAccount: boolean;
       /** A buyer's limit per order, and who invited them (who approves above it). */
       spendingLimitCents: number | null;
+      /** The company's currency: the limit's. */
+      currency: Currency;
       invitedByName: string | null;
     };
 
@@ -113,6 +115,7 @@ export async function describeInvitation(token: string): Promise<InvitationPage>
     companyName: company.company.companyName || "a company",
     hasAccount: Boolean(await getUserByEmail(invitation.email)),
     spendingLimitCents: invitation.spendingLimitCents,
+    currency: company.pricing.currency,
     invitedByName: invitation.invitedByName,
   };
 }
