@@ -7,8 +7,8 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { inputAttributes, ErrorList, SubmitButton } from "~/components/forms";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { requireAdmin } from "~/services/guards.server";
-import { getEnv } from "~/services/env.server";
-import { parseForm, readForm } from "~/services/form.server";
+import { parseForm } from "~/services/form.server";
+import { readUploadForm } from "~/services/csv-upload.server";
 import { formatCents, formatQuantity } from "~/format";
 import { dryRunImport, type DryRun, type ImportConflict } from "~/services/stock-import.server";
 import { applyStockChanges } from "~/orders/restock.server";
@@ -39,18 +39,14 @@ const filledWords = (row: { line: number; partNumber: string; words: string }) =
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  let formData: FormData;
-  try {
-    formData = await readForm(request);
-  } catch (thrown) {
-    if (!(thrown instanceof Response) || thrown.status !== 413) throw thrown;
-    const limit = `${formatQuantity(Math.floor(getEnv().BODY_LIMIT_BYTES / 1024))} KB`;
-    const message = `The file is larger than ${limit}. Split it into smaller files (at most ${formatQuantity(MAX_IMPORT_LINES)} lines each).`;
+  const upload = await readUploadForm(request);
+  if ("tooLarge" in upload) {
     return dataWithInit<ActionData>(
-      { kind: "form", result: { status: "error", error: { file: [message] } } },
+      { kind: "form", result: { status: "error", error: { file: [upload.tooLarge] } } },
       { status: 413 },
     );
   }
+  const formData = upload.form;
   const submission = parseForm(formData, { schema: importSchema });
   if (submission.status !== "success") {
     return dataWithInit<ActionData>({ kind: "form", result: submission.reply() }, { status: 400 });

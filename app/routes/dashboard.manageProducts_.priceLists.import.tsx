@@ -10,8 +10,8 @@ import { CURRENCY_CODES, HOME_CURRENCY } from "~/domain/money";
 import { formatQuantity } from "~/format";
 import { priceListUploadSchema } from "~/forms/price-list-forms";
 import { MAX_IMPORT_LINES } from "~/forms/stock-import";
-import { getEnv } from "~/services/env.server";
-import { parseForm, readForm } from "~/services/form.server";
+import { parseForm } from "~/services/form.server";
+import { readUploadForm } from "~/services/csv-upload.server";
 import { requireAdmin } from "~/services/guards.server";
 import {
   checkPriceListFile,
@@ -38,18 +38,14 @@ type ActionData =
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  let formData: FormData;
-  try {
-    formData = await readForm(request);
-  } catch (thrown) {
-    if (!(thrown instanceof Response) || thrown.status !== 413) throw thrown;
-    const limit = `${formatQuantity(Math.floor(getEnv().BODY_LIMIT_BYTES / 1024))} KB`;
-    const message = `The file is larger than ${limit}. Split it into smaller files (at most ${formatQuantity(MAX_IMPORT_LINES)} lines each).`;
+  const upload = await readUploadForm(request);
+  if ("tooLarge" in upload) {
     return dataWithInit<ActionData>(
-      { kind: "form", result: { status: "error", error: { file: [message] } } },
+      { kind: "form", result: { status: "error", error: { file: [upload.tooLarge] } } },
       { status: 413 },
     );
   }
+  const formData = upload.form;
   const submission = parseForm(formData, { schema: priceListUploadSchema });
   if (submission.status !== "success") {
     return dataWithInit<ActionData>({ kind: "form", result: submission.reply() }, { status: 400 });

@@ -7,6 +7,8 @@
 import { parse } from "csv-parse";
 import { formatQuantity } from "~/format";
 import { MAX_IMPORT_LINES } from "~/forms/stock-import";
+import { getEnv } from "./env.server";
+import { readForm } from "./form.server";
 
 /** A file refused whole (nothing listed, nothing written), with the status the answer carries. */
 export type ImportRefusal = { ok: false; status: 400 | 413 | 415 | 422; message: string };
@@ -87,4 +89,20 @@ export async function readCsvUpload(
   }
   if (!header) return refuse(400, empty);
   return { ok: true, header, records };
+}
+
+/**
+ * The form of an import's upload, or, for a file over the body limit, the words its file field
+ * shows (the limit, and to split the file): both imports answer that with a 413.
+ */
+export async function readUploadForm(request: Request): Promise<{ form: FormData } | { tooLarge: string }> {
+  try {
+    return { form: await readForm(request) };
+  } catch (thrown) {
+    if (!(thrown instanceof Response) || thrown.status !== 413) throw thrown;
+    const limit = `${formatQuantity(Math.floor(getEnv().BODY_LIMIT_BYTES / 1024))} KB`;
+    return {
+      tooLarge: `The file is larger than ${limit}. Split it into smaller files (at most ${formatQuantity(MAX_IMPORT_LINES)} lines each).`,
+    };
+  }
 }
