@@ -8,7 +8,7 @@ import { EMPTY_ADDRESS, formatAddress, type PostalAddress } from "~/domain/addre
 import { Part, toPartView } from "~/models/part.server";
 import { Company } from "~/models/company.server";
 import { accountPricingOf, User } from "~/models/user.server";
-import { priceWith, type PricedLine } from "~/domain/pricing";
+import { priceWith, type PricedLine, type PricedOrder } from "~/domain/pricing";
 import { taxLinesFor, taxPlaceFor, taxTotal } from "~/domain/tax";
 import { assignInvoiceNumber } from "~/orders/model/invoice.server";
 import { Order } from "~/orders/model/schema.server";
@@ -41,23 +41,12 @@ export async function ensureEuDemoOrder(now: number) {
     const placedAt = new Date(now - placedDaysAgo * DAY_MS);
     const order = await Order.create({
       lines: [{ ...orderLine(part, line.quantity, line), ...(shippedDaysAgo ? { shippedQuantity: quantity } : {}) }],
-      currency: priced.currency,
-      netCents: priced.netCents,
-      taxCents: priced.taxCents,
-      taxLines: priced.taxLines,
-      totalCents: priced.totalCents,
+      ...pricedMoney(priced),
       buyerVatNumber: pricing.tax?.vatNumber ?? undefined,
       phone: "+49 40 5550 1200",
       address: formatAddress(BECKER_HAMBURG),
       deliveryAddress: BECKER_HAMBURG,
-      poNumber,
-      userId: buyer._id,
-      userEmail: buyer.email,
-      userName: buyer.name,
-      companyId: buyer.companyId,
-      placedBy: buyer._id,
-      companyName: company?.companyName,
-      searchKeys: orderSearchKeys({ poNumber, companyName: company?.companyName, placerName: buyer.name }),
+      ...placedBy(buyer, company?.companyName, poNumber),
       paymentMethod: "card",
       paidCents: priced.totalCents,
       paidAt: new Date(placedAt.getTime() + HOUR_MS),
@@ -87,6 +76,30 @@ export async function ensureEuDemoOrder(now: number) {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
+
+/** A demo order's money as checkout freezes it: the currency of the sale, net, tax lines and total. */
+export function pricedMoney(priced: PricedOrder) {
+  const { currency, netCents, taxCents, taxLines, totalCents } = priced;
+  return { currency, netCents, taxCents, taxLines, totalCents };
+}
+
+/** Who placed a demo order, for which company, under which PO number (and the keys staff find it by). */
+export function placedBy(
+  buyer: { _id: Types.ObjectId; email: string; name: string; companyId?: Types.ObjectId | null },
+  companyName: string | null | undefined,
+  poNumber: string,
+) {
+  return {
+    poNumber,
+    userId: buyer._id,
+    userEmail: buyer.email,
+    userName: buyer.name,
+    companyId: buyer.companyId,
+    placedBy: buyer._id,
+    companyName: companyName ?? undefined,
+    searchKeys: orderSearchKeys({ poNumber, companyName, placerName: buyer.name }),
+  };
+}
 
 /**
  * A demo order's line as a placed order keeps it: the part's number and name when ordered, at the

@@ -11,10 +11,9 @@ import { Part, toPartView } from "~/models/part.server";
 import { User } from "~/models/user.server";
 import { assignInvoiceNumber } from "~/orders/model/invoice.server";
 import { Order } from "~/orders/model/schema.server";
-import { orderSearchKeys } from "~/orders/model/search-keys.server";
 import { getEnv } from "~/services/env.server";
 import { UK_DISTRIBUTOR_ADDRESS } from "./content.server";
-import { orderLine } from "./orders.server";
+import { orderLine, placedBy, pricedMoney } from "./orders.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
@@ -49,23 +48,12 @@ export async function ensureSterlingDemoOrders(now: number, staffEmail: string) 
         ),
         ...(shippedDaysAgo ? { shippedQuantity: line.quantity } : {}),
       })),
-      currency: priced.currency,
-      netCents: priced.netCents,
-      taxCents: priced.taxCents,
-      taxLines: priced.taxLines,
-      totalCents: priced.totalCents,
+      ...pricedMoney(priced),
       buyerVatNumber: tax?.vatNumber ?? undefined,
       phone: "+44 121 496 0500",
       address: formatAddress(UK_DISTRIBUTOR_ADDRESS),
       deliveryAddress: UK_DISTRIBUTOR_ADDRESS,
-      poNumber,
-      userId: buyer._id,
-      userEmail: buyer.email,
-      userName: buyer.name,
-      companyId: buyer.companyId,
-      placedBy: buyer._id,
-      companyName: company?.companyName,
-      searchKeys: orderSearchKeys({ poNumber, companyName: company?.companyName, placerName: buyer.name }),
+      ...placedBy(buyer, company?.companyName, poNumber),
       paymentMethod: "bank-transfer",
       createdAt: placedAt,
       ...(shippedDaysAgo
