@@ -12,7 +12,9 @@ import { layoutProblems } from "./layout";
  * its next order at checkout without anyone asking, in both projects (JavaScript on and off): an
  * order the credit covers is paid at once and its invoice names the credit note that paid it; an
  * order bigger than the credit shows the credit on the pay screen and asks the card, or the bank
- * transfer, for the rest only.
+ * transfer, for the rest only. The last, amounts the server writes on the pay screen, runs without
+ * JavaScript only (tagged @js-off): the card test before it is the same checkout and pay screen with
+ * JavaScript, and bank-transfer.spec.ts the bank transfer's choice and block in both projects.
  */
 
 const ORDER_PATH = /\/dashboard\/orders\/([a-f0-9]{24})$/;
@@ -157,27 +159,25 @@ test("a customer with less credit than the order sees it come off on the pay scr
   expect(await layoutProblems(page)).toEqual([]);
 });
 
-test("a bank transfer order bigger than the credit asks the transfer for the rest only", async ({
-  page,
-  login,
-  createPart,
-  javaScriptEnabled,
-}) => {
-  test.slow(); // a checkout on a small shared machine
-  const customer = await login({ name: "Bea Balance" });
-  const { creditCents, noteNumber } = await creditFor(customer, 10);
-  const part = await createPart({ priceCents: 1_000, minOrderQuantity: 10, availableQuantity: 500 });
-  if (javaScriptEnabled) await blockStripeJs(page);
-  await addToCart(page, part, 100);
-  await checkOut(page, { bankTransfer: true });
+test(
+  "a bank transfer order bigger than the credit asks the transfer for the rest only",
+  { tag: "@js-off" },
+  async ({ page, login, createPart }) => {
+    test.slow(); // a checkout on a small shared machine
+    const customer = await login({ name: "Bea Balance" });
+    const { creditCents, noteNumber } = await creditFor(customer, 10);
+    const part = await createPart({ priceCents: 1_000, minOrderQuantity: 10, availableQuantity: 500 });
+    await addToCart(page, part, 100);
+    await checkOut(page, { bankTransfer: true });
 
-  await expect(page).toHaveURL(PAY_PATH);
-  const order = await orderOf(page, PAY_PATH);
-  const rest = formatCents(order.totalCents - creditCents);
-  expect(order).toMatchObject({ status: "unpaid", paymentMethod: "bank-transfer", creditAppliedCents: creditCents });
-  await expect(page.getByTestId("credit-applied")).toContainText(`Credit applied ${noteNumber}`);
-  await expect(page.getByTestId("to-pay")).toHaveText(rest);
-  const transfer = page.getByTestId("bank-transfer");
-  await expect(transfer.getByTestId("transfer-amount")).toHaveText(`${rest} (US dollars)`);
-  await expect(transfer).toContainText(`Send ${rest} to our account`);
-});
+    await expect(page).toHaveURL(PAY_PATH);
+    const order = await orderOf(page, PAY_PATH);
+    const rest = formatCents(order.totalCents - creditCents);
+    expect(order).toMatchObject({ status: "unpaid", paymentMethod: "bank-transfer", creditAppliedCents: creditCents });
+    await expect(page.getByTestId("credit-applied")).toContainText(`Credit applied ${noteNumber}`);
+    await expect(page.getByTestId("to-pay")).toHaveText(rest);
+    const transfer = page.getByTestId("bank-transfer");
+    await expect(transfer.getByTestId("transfer-amount")).toHaveText(`${rest} (US dollars)`);
+    await expect(transfer).toContainText(`Send ${rest} to our account`);
+  },
+);

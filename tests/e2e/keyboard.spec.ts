@@ -12,11 +12,14 @@ import { expect, test } from "./fixtures";
  * Without JavaScript a submit loads a new page, which starts at its top as any page does.
  */
 
-/** What has the focus, and whether it shows it (an outline or a ring). */
-function focusStop(page: Page) {
-  return page.evaluate(() => {
+/**
+ * What has the focus, whether it shows it (an outline or a ring), and whether it is `target`: one
+ * call into the page per key press (a press and this are all a Tab costs the test).
+ */
+function focusStop(target: Locator) {
+  return target.evaluate((target) => {
     const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body) return { name: "the page itself", visible: false, body: true };
+    if (!el || el === document.body) return { name: "the page itself", visible: false, body: true, reached: false };
     const style = getComputedStyle(el);
     const outline = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0;
     const ring = style.boxShadow !== "none";
@@ -30,7 +33,7 @@ function focusStop(page: Page) {
     const name = `${el.tagName.toLowerCase()} "${words.trim().replace(/\s+/g, " ").slice(0, 50)}"`;
     // A date field's parts (day, month, year, the calendar button) show their focus inside the control.
     const dateParts = el.matches("input[type=date]");
-    return { name, visible: outline || ring || labelShows || dateParts, body: false };
+    return { name, visible: outline || ring || labelShows || dateParts, body: false, reached: el === target };
   });
 }
 
@@ -38,16 +41,15 @@ function focusStop(page: Page) {
 async function tabTo(page: Page, target: Locator, { back = false, max = 80 } = {}) {
   for (let press = 0; press < max; press++) {
     await page.keyboard.press(back ? "Shift+Tab" : "Tab");
-    const stop = await focusStop(page);
+    const stop = await focusStop(target);
     if (!stop.body) expect(stop.visible, `the focus shows on ${stop.name}`).toBe(true);
-    if (await target.evaluate((el) => el === document.activeElement)) return;
+    if (stop.reached) return;
   }
   throw new Error(`${target} is not reached with ${back ? "Shift+Tab" : "Tab"} in ${max} presses`);
 }
 
 test("a buyer orders from the cart, the owner approves and staff record the payment, by keyboard alone", async ({
   page,
-  browser,
   baseURL,
   javaScriptEnabled,
   login,
@@ -71,66 +73,65 @@ test("a buyer orders from the cart, the owner approves and staff record the paym
     spendingLimitCents: 10_000,
   });
   const part = await createPart({ name: `Keyboard Kit ${randomUUID().slice(0, 6)}`, priceCents: 500 });
-  const as = async (userId: string) => {
-    const context = await browser.newContext({ baseURL, javaScriptEnabled });
+  // One browser, passed from person to person: each signs in (a session of their own) where the last left off.
+  const signInAs = async (userId: string) => {
     const { value } = await sessionCookieValue(userId);
-    await context.addCookies([{ name: "__session", value, url: baseURL! }]);
-    return context.newPage();
+    await page.context().addCookies([{ name: "__session", value, url: baseURL! }]);
   };
 
   let orderPath = "";
   await test.step("the buyer puts the part in the cart and places the order", async () => {
-    const buyerPage = await as(buyer.id);
-    await buyerPage.goto(`/parts/${part.id}`);
-    await tabTo(buyerPage, buyerPage.getByRole("button", { name: `Add to cart ${part.name}` }));
-    await buyerPage.keyboard.press("Enter");
-    await expect(buyerPage.getByTestId("toast")).toContainText(`100 × ${part.name} added to your cart`);
+    await signInAs(buyer.id);
+    await page.goto(`/parts/${part.id}`);
+    await tabTo(page, page.getByRole("button", { name: `Add to cart ${part.name}` }));
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("toast")).toContainText(`100 × ${part.name} added to your cart`);
 
-    await buyerPage.goto("/dashboard/cart");
-    const phone = buyerPage.getByLabel("Phone");
-    const place = buyerPage.getByRole("button", { name: /^Place the order/ });
+    await page.goto("/dashboard/cart");
+    const phone = page.getByLabel("Phone");
+    const place = page.getByRole("button", { name: /^Place the order/ });
     // Submitted with the phone left empty: the focus goes to it, with its message.
     await phone.fill("");
-    await tabTo(buyerPage, place);
-    await buyerPage.keyboard.press("Enter");
+    await tabTo(page, place);
+    await page.keyboard.press("Enter");
     await expect(phone).toBeFocused();
     await expect(phone).toHaveAttribute("aria-invalid", "true");
-    await buyerPage.keyboard.type("+1 313 555 0144");
+    await page.keyboard.type("+1 313 555 0144");
     // The delivery address field by field; a list takes the typed start of its option's name.
-    const delivery = buyerPage.getByRole("group", { name: "Delivery address" });
+    const delivery = page.getByRole("group", { name: "Delivery address" });
     for (const [label, text] of [
       ["Street address", "9 Key Street"],
       ["City", "Detroit"],
       [/^(ZIP|Postal) code$/, "48209"],
     ] as const) {
-      await tabTo(buyerPage, delivery.getByLabel(label));
-      await buyerPage.keyboard.press("ControlOrMeta+A");
-      await buyerPage.keyboard.type(text);
+      await tabTo(page, delivery.getByLabel(label));
+      await page.keyboard.press("ControlOrMeta+A");
+      await page.keyboard.type(text);
     }
-    await tabTo(buyerPage, delivery.getByLabel("Country"));
-    await buyerPage.keyboard.type("United States");
+    await tabTo(page, delivery.getByLabel("Country"));
+    await page.keyboard.type("United States");
     await expect(delivery.getByLabel("Country")).toHaveValue("US");
-    await tabTo(buyerPage, delivery.getByLabel("State"));
-    await buyerPage.keyboard.type("Michigan");
+    await tabTo(page, delivery.getByLabel("State"));
+    await page.keyboard.type("Michigan");
     await expect(delivery.getByLabel("State")).toHaveValue("MI");
     // The payment choice is a radio group: Tab reaches the chosen one, an arrow key moves the choice.
-    const onAccount = buyerPage.getByLabel(/On account \(net 30 days\)/);
-    await tabTo(buyerPage, buyerPage.getByRole("radio", { checked: true }));
+    const onAccount = page.getByLabel(/On account \(net 30 days\)/);
+    await tabTo(page, page.getByRole("radio", { checked: true }));
     for (let press = 0; press < 3 && !(await onAccount.isChecked()); press++) {
-      await buyerPage.keyboard.press("ArrowDown");
+      await page.keyboard.press("ArrowDown");
     }
     await expect(onAccount).toBeChecked();
-    await tabTo(buyerPage, place);
-    await buyerPage.keyboard.press("Enter");
-    await expect(buyerPage.getByTestId("toast")).toContainText("waits for an owner's approval");
-    await expect(buyerPage).toHaveURL(/\/dashboard\/orders\/[0-9a-f]{24}/);
-    orderPath = new URL(buyerPage.url()).pathname;
-    if (javaScriptEnabled) await expect(buyerPage.getByRole("heading", { level: 1 })).toBeFocused();
-    await buyerPage.context().close();
+    await tabTo(page, place);
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("toast")).toContainText("waits for an owner's approval");
+    await expect(page).toHaveURL(/\/dashboard\/orders\/[0-9a-f]{24}/);
+    orderPath = new URL(page.url()).pathname;
+    if (javaScriptEnabled) await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
   });
   const orderId = orderPath.split("/").pop()!;
 
   await test.step("the owner approves it from the company page", async () => {
+    await signInAs(owner.id);
     await page.goto("/dashboard/company");
     const waiting = page.getByTestId("awaiting-approval").filter({ hasText: "Kofi Buyer" });
     const number = (await waiting.getByRole("link").first().textContent())!.trim();

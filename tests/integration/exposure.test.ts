@@ -2,7 +2,9 @@
  * What a stranger on the network could reach in a demo or a production-like start: the caught
  * mail (reset links) only from this machine, never on a production shop with a public address;
  * the client address from X-Forwarded-For only when the peer is a listed proxy. Each shop here is
- * its own process, started with the setting under test.
+ * its own process, started with the setting under test, and stopped once its tests are done (a shop
+ * left idle still polls its jobs). Two settings that answer separate questions share a shop: which
+ * interface it listens on and whether it shows the caught mail; an idle timeout and a count of proxies.
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -43,10 +45,22 @@ async function shopWith(extraEnv: Record<string, string>, onLog?: (chunk: string
   return shop;
 }
 
+const stopping: Promise<void>[] = [];
+
 afterAll(async () => {
-  await Promise.all(shops.map((shop) => shop.stop()));
+  await Promise.all([...shops.map((shop) => shop.stop()), ...stopping]);
   rmSync(work, { recursive: true, force: true });
 });
+
+/**
+ * Stops a shop whose tests are done, without waiting for its graceful exit (about 3 s, most of it
+ * the drain delay): afterAll waits for those, and stops any shop a failure left running.
+ */
+function stopShop(shop: Shop | undefined) {
+  if (!shop || !shops.includes(shop)) return;
+  shops.splice(shops.indexOf(shop), 1);
+  stopping.push(shop.stop());
+}
 
 /** A raw GET whose answer headers come back as sent (repeated headers kept apart). */
 function rawGet(host: string, port: number, pathname: string, headers: Record<string, string> = {}) {
@@ -96,6 +110,7 @@ describe("the caught mail of a shop without SMTP_URL", () => {
     // shop's mail worker could send the message through its own catcher).
     shop = await shopWith({ NODE_ENV: "test", SMTP_URL: "", MONGODB_URI: "", AVATAR_DIR: path.join(work, "avatars") });
   }, 120_000);
+  afterAll(() => stopShop(shop));
 
   test("a stranger cannot read a reset link: /dev/mail answers only to this machine's loopback", async () => {
     expect(outsideAddress, "this machine needs a non-loopback address for this test").toBeTruthy();
@@ -190,23 +205,30 @@ describe("the caught mail of a shop without SMTP_URL", () => {
 });
 
 describe("a production demo (local database, no SMTP_URL)", () => {
-  test("with a public PUBLIC_URL shows no caught mail at all, not even to this machine", async () => {
-    const shop = await shopWith({
+  // Started as `npm run demo` starts it (HOST=127.0.0.1), given a public PUBLIC_URL: where it listens
+  // and whether it shows the caught mail are separate settings (server.ts), so one shop answers both.
+  let shop: Shop;
+  beforeAll(async () => {
+    shop = await shopWith({
       NODE_ENV: "production",
       SMTP_URL: "",
       MONGODB_URI: "",
+      HOST: "127.0.0.1",
       PUBLIC_URL: "https://shop.example.com",
     });
+  }, 120_000);
+  afterAll(() => stopShop(shop));
+
+  test("with a public PUBLIC_URL shows no caught mail at all, not even to this machine", async () => {
     for (const pathname of ["/dev/mail.json", "/dev/mail"]) {
       expect((await rawGet("127.0.0.1", shop.port, pathname)).status, pathname).toBe(404);
     }
-  }, 120_000);
+  });
 
   test("started as npm run demo starts it (HOST=127.0.0.1), nothing but this machine can connect", async () => {
-    const shop = await shopWith({ NODE_ENV: "production", SMTP_URL: "", MONGODB_URI: "", HOST: "127.0.0.1" });
     expect((await rawGet("127.0.0.1", shop.port, "/healthz")).status).toBe(200);
     await expect(rawGet(outsideAddress!, shop.port, "/dev/mail.json")).rejects.toThrow(/ECONNREFUSED/);
-  }, 120_000);
+  });
 });
 
 describe("a demo that is not only on this machine (local database, no SMTP_URL)", () => {
@@ -220,6 +242,7 @@ describe("a demo that is not only on this machine (local database, no SMTP_URL)"
     for (const pathname of ["/dev/mail.json", "/dev/mail"]) {
       expect((await rawGet("127.0.0.1", shop.port, pathname)).status, pathname).toBe(404);
     }
+    stopShop(shop);
   }, 120_000);
 
   test("with a proxy configured (TRUST_PROXY) shows no caught mail and no health details, not even to this machine", async () => {
@@ -230,6 +253,7 @@ describe("a demo that is not only on this machine (local database, no SMTP_URL)"
     const health = await rawGet("127.0.0.1", shop.port, "/healthz");
     expect(health.status).toBe(200);
     expect(JSON.parse(health.body)).toEqual({ status: "ok" });
+    stopShop(shop);
   }, 120_000);
 });
 
@@ -266,12 +290,26 @@ describe("a shop served over HTTPS", () => {
       redirect: "manual",
     });
     expect(planted.status).toBe(302);
+    stopShop(shop);
   }, 120_000);
 });
 
+/**
+ * One shop for a one-minute idle timeout and for TRUST_PROXY as a count of proxies: neither setting
+ * enters the other's answer (the idle test sends no proxy header), so a second start would prove nothing more.
+ */
+let idleAndCountedProxy: Promise<{ shop: Shop; log: () => string }> | undefined;
+function idleAndCountedProxyShop() {
+  let log = "";
+  idleAndCountedProxy ??= shopWith({ SESSION_IDLE_MINUTES: "1", TRUST_PROXY: "1" }, (chunk) => (log += chunk)).then(
+    (shop) => ({ shop, log: () => log }),
+  );
+  return idleAndCountedProxy;
+}
+
 describe("SESSION_IDLE_MINUTES", () => {
   test("a shop set to a one-minute idle timeout signs out a session left alone for just over a minute", async () => {
-    const shop = await shopWith({ SESSION_IDLE_MINUTES: "1" });
+    const { shop } = await idleAndCountedProxyShop();
     const user = await createUser();
     const fresh = await sessionCookieValue(user.id);
     const idle = await sessionCookieValue(user.id);
@@ -300,6 +338,7 @@ describe("TRUST_PROXY", () => {
     for (let i = 1; i <= 5; i++) statuses.push((await signInFails(shop, email, `198.51.100.${i}`)).status);
     // Three failures from this socket address, then it waits: a new forged address each time walks past nothing.
     expect(statuses).toEqual([401, 401, 429, 429, 429]);
+    stopShop(shop);
   }, 120_000);
 
   test("a request from a listed proxy (loopback) gives its client's address", async () => {
@@ -313,12 +352,12 @@ describe("TRUST_PROXY", () => {
       "x-request-id",
     );
     expect(id).toBe("from-the-proxy-1");
+    stopShop(shop);
   }, 120_000);
 
   test("a count of proxies still works, with a warning at start", async () => {
-    let log = "";
-    const shop = await shopWith({ TRUST_PROXY: "1" }, (chunk) => (log += chunk));
-    expect(log).toContain("TRUST_PROXY is a count of proxies");
+    const { shop, log } = await idleAndCountedProxyShop();
+    expect(log()).toContain("TRUST_PROXY is a count of proxies");
     expect((await fetch(`${shop.url}/healthz`)).status).toBe(200);
   }, 120_000);
 });

@@ -188,7 +188,7 @@ describe("an unpaid card order holds its stock for a limited time", () => {
 });
 
 describe("caps on what one account holds unpaid", () => {
-  test("an unverified account may hold 2 unpaid card orders; the third is refused before anything is reserved, saying how to lift it", async () => {
+  test("an unverified account may hold 2 unpaid card orders, a verified one 5; the next is refused before anything is reserved, saying how to lift it", async () => {
     const part = await createPart({ availableQuantity: 5000, priceCents: 100 });
     const { user, cookie } = await customer({ verified: false });
     for (let i = 0; i < 2; i++) {
@@ -209,9 +209,24 @@ describe("caps on what one account holds unpaid", () => {
     expect((await Cart.findOne({ userId: user.id }).lean())?.lines).toHaveLength(1);
     expect(await Order.countDocuments({ userId: user.id })).toBe(2);
 
-    // Verified, the same account may hold more (5 by default).
+    // Verified, the same account may hold more (5 by default): the cart kept above is ordered, then two more.
     await User.updateOne({ _id: user.id }, { $set: { emailVerifiedAt: new Date() } });
     expect((await checkout(cookie)).status).toBe(302);
+    for (let i = 4; i <= 5; i++) {
+      await fillCart(user.id, [{ partId: part.id, quantity: 100 }]);
+      expect((await checkout(cookie)).status).toBe(302);
+    }
+    // The sixth is refused with the verified account's words (nothing about verifying), nothing reserved.
+    await fillCart(user.id, [{ partId: part.id, quantity: 100 }]);
+    const sixth = await checkout(cookie);
+    expect(sixth.status).toBe(409);
+    expect((await sixth.json()).result.error[""][0]).toBe(
+      "You already have 5 orders awaiting card payment, the most an account may hold unpaid (5). " +
+        "To go on, pay or cancel an open order in My Orders, or ask the shop to raise your account's limit.",
+    );
+    expect(await Order.countDocuments({ userId: user.id })).toBe(5);
+    expect(await stockOf(part.id)).toBe(4500);
+    expect((await Cart.findOne({ userId: user.id }).lean())?.lines).toHaveLength(1);
   });
 
   test("the value cap: $5,000 unverified, $50,000 verified", async () => {
