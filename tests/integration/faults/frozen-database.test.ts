@@ -109,13 +109,16 @@ describe("a database frozen by SIGSTOP", () => {
     expect(frozenOrder.body).toContain('href="/dashboard/orders"');
 
     // Pages that need no database (the blog, the sign-in form) may still be served.
+    const timings = JSON.stringify([burst.map((a) => a.ms), steady.map((a) => a.ms)]);
     for (const answer of [...burst, ...steady]) {
       expect([200, 503]).toContain(answer.status);
-      // No pile-up: each answer of the burst comes within the deadline's reach (a pile-up grows without
-      // bound); 0.5 s over the 2 s for the loaded two-core machine the burst shares with the browsers.
-      expect(answer.ms, JSON.stringify([burst.map((a) => a.ms), steady.map((a) => a.ms)])).toBeLessThan(2500);
       if (answer.status === 503) expect(answer.retryAfter).toMatch(/^\d+$/);
     }
+    // No pile-up: a request that waited behind another would take two deadlines (4 s) or more, and a
+    // pile-up grows without bound. Forty answered at once on the loaded two-core machine the burst
+    // shares with the browsers each come within one deadline and half; one at a time, within 2.5 s.
+    for (const answer of burst) expect(answer.ms, timings).toBeLessThan(3000);
+    for (const answer of steady) expect(answer.ms, timings).toBeLessThan(2500);
     expect(burst.filter((answer, i) => i % 4 < 2).every((answer) => answer.status === 503)).toBe(true);
     expect(steady.length).toBeGreaterThan(10);
     const page = steady.find((answer) => answer.body.includes("<html"))!;
