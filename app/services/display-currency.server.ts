@@ -1,5 +1,5 @@
 import { createCookie } from "@remix-run/node";
-import { currencyOf, HOME_CURRENCY, isCurrency, type Currency } from "~/domain/money";
+import { HOME_CURRENCY, isCurrency, type Currency } from "~/domain/money";
 import { getEnv } from "./env.server";
 
 const env = getEnv();
@@ -32,7 +32,7 @@ export async function shownCurrency(
   request: Request,
   user: { role: string; pricing: { currency: Currency } } | null,
 ): Promise<Currency> {
-  if (user?.role === "customer") return currencyOf(user.pricing.currency);
+  if (user?.role === "customer") return user.pricing.currency;
   return displayCurrency(request);
 }
 
