@@ -66,7 +66,8 @@ export function noPriceIn(partNumber: string, currency: Currency) {
   return `${partNumber} has no price in ${CURRENCIES[currency].plural} yet: ask us for one.`;
 }
 
-export type PriceSource = "list" | "break" | "group" | "group+break";
+/** What gave a unit its price: the list, a break, a price group (with a break), or a quote accepted. */
+export type PriceSource = "list" | "break" | "group" | "group+break" | "quote";
 
 export type UnitPrice = {
   unitPriceCents: number;
@@ -251,6 +252,31 @@ export function priceWith(
   const taxCents = taxTotal(taxLines);
   const currency = pricing.currency;
   return { currency, lines: priced, unpriced, netCents, taxLines, taxPlace, taxCents, totalCents: netCents + taxCents };
+}
+
+/**
+ * Lines at unit prices agreed beforehand (an accepted quote's) in `pricing.currency`, with the tax for
+ * `delivery`: the lists, breaks and groups play no part. `listPriceCents` is the list price when quoted.
+ */
+export function priceAgreed(
+  pricing: CustomerPricing,
+  lines: readonly { partId: string; quantity: number; unitPriceCents: number; listPriceCents: number }[],
+  delivery?: DeliveryPlace | null,
+): PricedOrder {
+  const priced = lines.map((line) => ({
+    partId: line.partId,
+    quantity: line.quantity,
+    unitPriceCents: line.unitPriceCents,
+    listPriceCents: line.listPriceCents,
+    source: "quote" as const,
+    lineTotalCents: line.unitPriceCents * line.quantity,
+  }));
+  const netCents = priced.reduce((sum, line) => sum + line.lineTotalCents, 0);
+  const taxPlace = taxPlaceFor(pricing.tax, delivery);
+  const taxLines = taxLinesFor(pricing.tax, netCents, taxPlace);
+  const taxCents = taxTotal(taxLines);
+  const currency = pricing.currency;
+  return { currency, lines: priced, unpriced: [], netCents, taxLines, taxPlace, taxCents, totalCents: netCents + taxCents };
 }
 
 // --- The compact syntax of breaks (forms and CSV) ----------------------------------------------

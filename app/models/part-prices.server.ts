@@ -54,3 +54,27 @@ export const priceListSchema = new Schema(
   },
   { _id: false },
 );
+
+export const quoteFloorSchema = new Schema(
+  {
+    currency: { type: String, required: true, enum: CURRENCY_CODES },
+    priceCents: { type: Number, required: true, min: 1, validate: Number.isInteger },
+  },
+  { _id: false },
+);
+
+/** The floors staff set for quotes, in `currency`, by part id (a part without one is absent). */
+export function floorsIn(
+  docs: readonly {
+    _id: { toString(): string };
+    quoteFloors?: readonly { currency?: string | null; priceCents?: number | null }[] | null;
+  }[],
+  currency: Currency,
+) {
+  return new Map(
+    docs.flatMap((doc) => {
+      const floor = doc.quoteFloors?.find((each) => each.currency === currency)?.priceCents;
+      return floor ? [[doc._id.toString(), floor] as const] : [];
+    }),
+  );
+}

@@ -2,7 +2,15 @@ import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 import { CATEGORIES, DEFAULT_BRAND, type Category, type FitmentRow, type PartView } from "~/domain/catalogue";
 import { catalogueKeys } from "~/domain/part-search-keys";
 import type { PriceList, VolumeBreak } from "~/domain/pricing";
-import { breaksOf, priceListSchema, priceListsOf, volumeBreakSchema } from "./part-prices.server";
+import type { Currency } from "~/domain/money";
+import {
+  breaksOf,
+  floorsIn,
+  priceListSchema,
+  priceListsOf,
+  quoteFloorSchema,
+  volumeBreakSchema,
+} from "./part-prices.server";
 import { LISTING_LEADS, listingIndex } from "./part-query-plan.server";
 import { addOeKeys, addToVocabulary, partIdsWithOeKeys } from "./search-vocabulary.server";
 
@@ -63,6 +71,8 @@ const partSchema = new Schema(
      * above), one a currency, in its minor unit: a part is sold in a currency only from its list there.
      */
     prices: { type: [priceListSchema], default: undefined },
+    /** The lowest unit price staff may quote without an override, per currency: never shown to buyers. */
+    quoteFloors: { type: [quoteFloorSchema], default: undefined },
     /**
      * The units the shop has and has not shipped: available plus every hold below. Only a restock
      * (an admin's edit, an import) and shipping change it, each in the same update that changes the
@@ -213,6 +223,13 @@ export async function getPart(id: string) {
 export async function getNewestParts(limit: number) {
   const docs = await Part.find({}, NO_HOLDS).sort({ createdAt: -1, _id: -1 }).limit(limit).lean();
   return docs.map(toPartView);
+}
+
+/** The quote floors staff set for these parts in `currency`, by part id (staff screens only). */
+export async function getQuoteFloors(ids: string[], currency: Currency) {
+  const valid = [...new Set(ids.filter(isObjectId))];
+  const docs = valid.length ? await Part.find({ _id: { $in: valid } }, { quoteFloors: 1 }).lean() : [];
+  return floorsIn(docs, currency);
 }
 
 /** The parts with these ids that still exist, by id (malformed ids are skipped). */

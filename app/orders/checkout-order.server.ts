@@ -6,7 +6,9 @@ import { formatAddress, type PostalAddress } from "~/domain/address";
 import type { LineProblem } from "~/domain/order-lines";
 import type { CreditRefusal } from "~/domain/order-caps";
 import type { OrderPaymentMethod } from "~/domain/order-payments";
-import type { CustomerPricing } from "~/domain/pricing";
+import type { CustomerPricing, PricedOrder } from "~/domain/pricing";
+import { formatCents } from "~/format";
+import { placeWords } from "~/domain/tax";
 import type { PartView } from "~/domain/catalogue";
 import { isObjectId } from "~/models/part.server";
 import type { UserView } from "~/models/user.server";
@@ -47,7 +49,24 @@ export type PlaceOrderInput = {
   spendingLimitCents?: number | null;
   /** The buyer as the screens read them (for the approval mail); read when absent. */
   placer?: UserView;
+  /** The quote (and its version) this order accepts: placed at its prices (checkout-quote.server.ts). */
+  quote?: { id: string; version: number };
 };
+
+/** Said when the total with tax is not the one the buyer was shown (another address, a price changed). */
+export function totalChanged(priced: PricedOrder, quotedCents: number) {
+  return (
+    `For delivery to ${placeWords(priced.taxPlace)} the total with tax is ${formatCents(priced.totalCents, { currency: priced.currency })} ` +
+    `(${priced.taxLines.map((line) => line.label).join(", ")}), not ${formatCents(quotedCents, { currency: priced.currency })}. ` +
+    "Nothing was ordered: check the total and place the order again."
+  );
+}
+
+export const TOOK_TOO_LONG = "Placing your order took too long; nothing was ordered, please try again";
+export const CART_CHANGED = "Your cart changed just now, or its order is being placed; check it and try again";
+export const ACCOUNTS_CANNOT_ORDER =
+  "Your role in the company is accounts: you see and pay its orders, and a buyer or an owner places them.";
+export const NO_TERMS = "Your account has no payment terms: pay by card, or ask us about an account.";
 
 /** A line that could not be ordered: which one (its place in the request) and why. */
 export type LineFailure = LineProblem & {
@@ -139,6 +158,7 @@ export function orderFields(c: Checkout, sourceNumber: number | null) {
     deliveryAddress: input.delivery,
     ...(poNumber ? { poNumber } : {}),
     ...(reorderedFrom ? { reorderedFrom, ...(sourceNumber ? { reorderedFromNumber: sourceNumber } : {}) } : {}),
+    ...(c.quote ? { quoteId: c.quote.id, quoteNumber: c.quote.number, quoteVersion: c.quote.version } : {}),
     userId: user.id,
     ...(user.companyId ? { companyId: user.companyId } : {}),
     placedBy: user.id,

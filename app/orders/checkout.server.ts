@@ -10,9 +10,7 @@ import { parseLegacyAddress } from "~/domain/address";
 import { capRefusal, creditMessage, type UnpaidCaps } from "~/domain/order-caps";
 import { can } from "~/services/companies.server";
 import { expectedRestockDay, lineProblem, MAX_ORDER_LINES } from "~/domain/order-lines";
-import { noPriceIn, priceWith, VISITOR_PRICING, type PricedOrder } from "~/domain/pricing";
-import { formatCents } from "~/format";
-import { placeWords } from "~/domain/tax";
+import { noPriceIn, priceWith, VISITOR_PRICING } from "~/domain/pricing";
 import { confirmSavedAddress, saveDeliveryToProfile } from "~/models/address-book.server";
 import { cartClaimedFor, claimCartForCheckout, dropCheckoutClaim, emptyCheckedOutCart } from "~/models/cart.server";
 import type { PartView } from "~/domain/catalogue";
@@ -50,7 +48,13 @@ import {
   reorderedFromNumber,
   orderFields,
   orderWaitsForApproval,
+  totalChanged,
+  TOOK_TOO_LONG,
+  CART_CHANGED,
+  ACCOUNTS_CANNOT_ORDER,
+  NO_TERMS,
 } from "./checkout-order.server";
+import { claimQuote, markQuoteAccepted, priceAtQuote, type QuoteTerms } from "./checkout-quote.server";
 
 /** What the steps share: the request, then what each step found or wrote. */
 export type Checkout = {
@@ -66,22 +70,9 @@ export type Checkout = {
   reorderedFrom: string | null;
   /** A line took less than its quantity from the shelf: the rest waits on backorder. */
   backordered: boolean;
+  /** The quote this order accepts, claimed for it: its prices replace the lists'. */
+  quote: QuoteTerms | null;
 };
-
-/** Said when the total with tax is not the one the buyer was shown (another address, a price changed). */
-export function totalChanged(priced: PricedOrder, quotedCents: number) {
-  return (
-    `For delivery to ${placeWords(priced.taxPlace)} the total with tax is ${formatCents(priced.totalCents, { currency: priced.currency })} ` +
-    `(${priced.taxLines.map((line) => line.label).join(", ")}), not ${formatCents(quotedCents, { currency: priced.currency })}. ` +
-    "Nothing was ordered: check the total and place the order again."
-  );
-}
-
-const TOOK_TOO_LONG = "Placing your order took too long; nothing was ordered, please try again";
-const CART_CHANGED = "Your cart changed just now, or its order is being placed; check it and try again";
-export const ACCOUNTS_CANNOT_ORDER =
-  "Your role in the company is accounts: you see and pay its orders, and a buyer or an owner places them.";
-const NO_TERMS = "Your account has no payment terms: pay by card, or ask us about an account.";
 
 const refuse = (fields: Omit<Refusal, "ok" | "failures"> & { failures?: LineFailure[] }, receipt?: unknown) =>
   stop<Refusal>({ ok: false, failures: [], ...fields }, receipt);
@@ -120,6 +111,7 @@ const CHECKOUT = defineWorkflow<Checkout, Refusal>("checkout", [
       if (receipt?.claimed !== false) await dropCheckoutClaim(c.input.user.id, c.id);
     },
   }),
+  claimQuote,
   {
     // An accounts member sees and pays orders but places none; on account needs terms.
     name: "check-payment-terms",
@@ -147,7 +139,8 @@ const CHECKOUT = defineWorkflow<Checkout, Refusal>("checkout", [
     // Priced here, from the parts just read: the prices and the tax are frozen on the order.
     name: "price-and-tax",
     run: async (c) => {
-      c.priced = priceWith(c.input.pricing ?? VISITOR_PRICING, c.parts, c.lines, c.input.delivery);
+      const pricing = c.input.pricing ?? VISITOR_PRICING;
+      c.priced = c.quote ? priceAtQuote(c, pricing) : priceWith(pricing, c.parts, c.lines, c.input.delivery);
       // Sold in the buyer's currency only at a price set in it: never converted (decision record 11).
       const unpriced = new Set(c.priced.unpriced);
       if (unpriced.size) {
@@ -259,6 +252,7 @@ const CHECKOUT = defineWorkflow<Checkout, Refusal>("checkout", [
     // From here the order stands (noted with its event, its cart claimed for it, on account invoice-pending).
     commits: true,
   }),
+  markQuoteAccepted,
   {
     // The account's credit comes off the new order without anyone asking (paid at once when it
     // covers it); an order waiting for approval takes it once approved, as an invoice on account.
@@ -355,6 +349,7 @@ export async function placeOrder(
     order: null,
     reorderedFrom: input.reorderedFrom ?? null,
     backordered: false,
+    quote: null,
   };
   const result = await CHECKOUT.run(checkout, options);
   if (!result.ok) return result.stop;
@@ -387,6 +382,7 @@ export async function finishLeftReserving({ now = new Date(), limit = 200 } = {}
       order,
       reorderedFrom: null,
       backordered: false,
+      quote: null,
     };
     const result = await CHECKOUT.run(checkout, { resumeAt: "hold-stock" });
     if (result.ok) confirmed++;

@@ -19,8 +19,13 @@ import { getUserById } from "~/models/user.server";
 import { audit, type AuditEvent } from "~/services/audit-trail.server";
 import { customerPricing } from "~/services/pricing.server";
 import type { WorkflowOptions } from "~/services/workflow.server";
-import { ACCOUNTS_CANNOT_ORDER, placeOrder } from "./checkout.server";
-import type { PaymentRefusal, PlaceOrderInput, PlaceOrderResult } from "./checkout-order.server";
+import { placeOrder } from "./checkout.server";
+import {
+  ACCOUNTS_CANNOT_ORDER,
+  type PaymentRefusal,
+  type PlaceOrderInput,
+  type PlaceOrderResult,
+} from "./checkout-order.server";
 import { formatCents } from "~/format";
 import { raiseOrderEvent } from "./events.server";
 import { postToLedger } from "./ledger.server";

@@ -21,6 +21,7 @@ import { sweepCreditsLeft } from "./credit-notes.server";
 import { numberInvoicesLeft } from "./model/invoice.server";
 import { sweepCreditClaims } from "./credit-apply.server";
 import { postLedgerLeft } from "./ledger.server";
+import { startQuoteJobs } from "./quote-jobs.server";
 import { allocateArrivedStock, allocateLeftBackorders, ordersAllocated } from "./warehouse.server";
 
 /**
@@ -145,4 +146,5 @@ export async function startStockJobs(agenda: Agenda, logger: Logger) {
   });
   await agenda.every(`${env.STOCK_SWEEP_SECONDS} seconds`, STOCK_SWEEP_JOB);
   await agenda.every("10 minutes", STOCK_CHECK_JOB);
+  await startQuoteJobs(agenda, logger);
 }

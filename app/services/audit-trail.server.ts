@@ -15,7 +15,7 @@ export type AuditEvent = {
   /** The admin who acted; for a security event, the email the attempt named. */
   actor?: { id?: string | null; email?: string | null } | null;
   target?: {
-    type: "user" | "part" | "order" | "review" | "mail" | "webhook" | "api-key" | "price-group" | "company";
+    type: "user" | "part" | "order" | "quote" | "review" | "mail" | "webhook" | "api-key" | "price-group" | "company";
     id: string;
     label?: string | null;
   } | null;

@@ -200,6 +200,10 @@ const orderSchema = new Schema(
     /** The customer's past order this one was reordered from (My Orders' "Order again"). */
     reorderedFrom: { type: Schema.Types.ObjectId },
     reorderedFromNumber: { type: Number },
+    /** The quote whose acceptance placed this order, its number and the version accepted. */
+    quoteId: { type: Schema.Types.ObjectId },
+    quoteNumber: { type: Number },
+    quoteVersion: { type: Number },
     /**
      * The events not yet handed to their subscribers (mail, webhooks). Each change adds its event in
      * the same atomic update that makes it; the service raises it and takes it off once every

@@ -9,6 +9,7 @@ import type { CreditNoteView } from "~/domain/credit-notes";
 import { orderSummary } from "~/domain/order-lines";
 import type { OrderPaymentMethod } from "~/domain/order-payments";
 import { formatOrderNumber } from "~/domain/order-number";
+import { formatQuoteNumber } from "~/domain/quotes";
 import { orderState, type OrderState } from "~/domain/order-states";
 import type { PriceSource } from "~/domain/pricing";
 import type { TaxKind, TaxLine } from "~/domain/tax";
@@ -123,6 +124,8 @@ export type OrderView = {
   reorderedFrom: string | null;
   /** The number of the order this one was reordered from, or null. */
   reorderedFromNumber: string | null;
+  /** The quote accepted to place it ("Q-100012-2" is its version), or null. */
+  quote: { id: string; label: string } | null;
 };
 
 type LineDoc = Partial<Omit<OrderLineView, "partId" | "backorderExpectedOn">> & {
@@ -246,5 +249,9 @@ export function toOrderView(doc: Partial<OrderDoc> & { _id: Types.ObjectId }): O
     invoicedAt: iso(doc.invoicedAt),
     reorderedFrom: doc.reorderedFrom ? doc.reorderedFrom.toString() : null,
     reorderedFromNumber: doc.reorderedFromNumber ? formatOrderNumber(doc.reorderedFromNumber) : null,
+    quote:
+      doc.quoteId && doc.quoteNumber
+        ? { id: doc.quoteId.toString(), label: formatQuoteNumber(doc.quoteNumber, doc.quoteVersion) }
+        : null,
   };
 }

@@ -14,7 +14,7 @@ export const orderLineSchema = new Schema(
     lineTotalCents: { type: Number, required: true, min: 1 },
     /** The list price of a unit when ordered, and what gave the unit price (domain/pricing.ts). */
     listUnitPriceCents: { type: Number, min: 1 },
-    priceSource: { type: String, enum: ["list", "break", "group", "group+break"] },
+    priceSource: { type: String, enum: ["list", "break", "group", "group+break", "quote"] },
     /**
      * Units still waiting for stock (only ever goes down: stock allocated to the part's hold is
      * copied here with $min), the day they were expected when ordered, and the units shipped.
