@@ -86,6 +86,7 @@ describe("checkout as a workflow", () => {
   test("its steps, in the order they run", () => {
     expect(CHECKOUT_STEPS).toEqual([
       "claim-cart",
+      "claim-quote",
       "check-payment-terms",
       "validate-lines",
       "price-and-tax",
@@ -93,6 +94,7 @@ describe("checkout as a workflow", () => {
       "write-reserving-order",
       "hold-stock",
       "confirm-or-send-for-approval",
+      "mark-quote-accepted",
       "apply-account-credit",
       "raise-events",
       "post-to-ledger",

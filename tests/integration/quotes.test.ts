@@ -280,4 +280,31 @@ describe("a quote from request to order", () => {
     expect(await Outbox.countDocuments({ _id: `quote:${other.quote.id}:declined` })).toBe(1);
     expect(await declineQuote(admin, other.quote.id, "again")).toMatchObject({ ok: false, status: 409 });
   });
+
+  test("the buyer is reminded once before a version runs out; staff once of a request waiting more than a day", async () => {
+    const { buyer, admin, pads } = await setup();
+    const asked = await requestQuote(buyer, {
+      intent: "request",
+      lines: [{ partNumber: pads.partNumber, quantity: 100 }],
+    });
+    const waiting = await requestQuote(buyer, {
+      intent: "request",
+      lines: [{ partNumber: pads.partNumber, quantity: 200 }],
+    });
+    if (!asked.ok || !waiting.ok) throw new Error("not asked");
+    const id = asked.quote.id;
+    await sendQuoteVersion(
+      admin,
+      id,
+      priced([{ partId: pads.id, unitPrice: "12.00" }], { expectedVersions: 0, validUntil: day(2) }),
+    );
+    const tomorrow = new Date(Date.now() + 25 * 3_600_000);
+    await sweepQuotes(tomorrow);
+    await sweepQuotes(tomorrow);
+    expect(await Outbox.countDocuments({ _id: `quote:${id}:expiring:1` })).toBe(1);
+    const staffMails = await Outbox.find({ _id: /^quotes:waiting:/, text: new RegExp(waiting.quote.label) }).lean();
+    expect(staffMails).toHaveLength(1);
+    expect((await Quote.findById(waiting.quote.id).lean())!.staffRemindedAt).toBeInstanceOf(Date);
+    expect((await Quote.findById(id).lean())!.staffRemindedAt).toBeUndefined();
+  });
 });
