@@ -171,10 +171,10 @@ export default tseslint.config(
                 "Services never import a route or a component: routes call services, and components take their data from loaders.",
             },
             {
-              // The document renderers (orders/documents.server.tsx, orders/rma-document.server.tsx) render the printed papers: those components.
+              // The document renderers (orders/documents.server.tsx, rma-document.server.tsx, quote-document.server.tsx) render the printed papers: those components.
               target: "./app/orders",
               from: "./app/components",
-              except: ["./order-document.tsx", "./rma-document.tsx"],
+              except: ["./order-document.tsx", "./rma-document.tsx", "./quote-document.tsx"],
               message:
                 "Services never import a route or a component: routes call services, and components take their data from loaders.",
             },
@@ -233,6 +233,7 @@ export default tseslint.config(
                 "./emails",
                 "./components/order-document.tsx",
                 "./components/rma-document.tsx",
+                "./components/quote-document.tsx",
               ],
               message:
                 "The order module imports only itself, services, models, app/domain, app/format, app/content, form schemas, mail templates and the order document it renders.",

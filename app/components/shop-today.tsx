@@ -1,9 +1,11 @@
-/** Shop Today's lists: the orders waiting for the shop, and the parts to look at. */
+/** Shop Today's lists: the orders and quotes waiting for the shop, and the parts to look at. */
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { DataTable } from "~/components/ui/data-table";
 import type { Currency } from "~/domain/money";
-import { formatCents, formatQuantity } from "~/format";
+import { staffQuotePath } from "~/domain/quotes";
+import { STAFF_QUOTES_PATH } from "~/forms/quote-forms";
+import { formatCents, formatDateTime, formatQuantity } from "~/format";
 
 type PartColumn<Part> = { label: string; align?: "right"; cell: (part: Part) => ReactNode };
 
@@ -125,6 +127,55 @@ export function OrdersToHandle<Order extends OrderToHandle>({
           className="mt-1 inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline"
         >
           All {formatQuantity(list.total)} in Manage Orders
+        </Link>
+      ) : null}
+    </section>
+  );
+}
+
+type QuoteToAnswer = {
+  id: string;
+  label: string;
+  statusLabel: string;
+  userName: string;
+  companyName: string | null;
+  lineCount: number;
+  waitingSince: string | null;
+};
+
+/** Quote requests (and revisions asked) waiting for the shop's price, oldest first. */
+export function QuotesToAnswer({ list }: { list: { total: number; quotes: QuoteToAnswer[] } }) {
+  return (
+    <section aria-labelledby="quotes-to-answer" data-testid="quotes-to-answer" className="min-w-0">
+      <h2 id="quotes-to-answer" className="text-xl font-semibold">
+        Quotes to answer ({formatQuantity(list.total)})
+      </h2>
+      <p className="text-sm text-slate-600">Oldest first.</p>
+      {list.quotes.length === 0 ? (
+        <p className="mt-2 text-slate-700">No quote requests wait for an answer.</p>
+      ) : (
+        <ol className="mt-2 divide-y divide-slate-200 rounded border border-slate-200 bg-white">
+          {list.quotes.map((quote) => (
+            <li key={quote.id} className="break-words px-3 py-2 text-sm" data-testid="todo-quote">
+              <Link to={staffQuotePath(quote.id)} className="font-medium text-brand-700 underline">
+                {quote.label}
+              </Link>{" "}
+              {quote.statusLabel}: {formatQuantity(quote.lineCount)} {quote.lineCount === 1 ? "line" : "lines"} for{" "}
+              {quote.userName}
+              {quote.companyName ? ` (${quote.companyName})` : ""}
+              {quote.waitingSince ? (
+                <span className="block text-xs text-slate-600">Waiting since {formatDateTime(quote.waitingSince)}</span>
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      )}
+      {list.total > list.quotes.length ? (
+        <Link
+          to={`${STAFF_QUOTES_PATH}?status=waiting`}
+          className="mt-1 inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline"
+        >
+          All {formatQuantity(list.total)} in Quotes
         </Link>
       ) : null}
     </section>

@@ -169,6 +169,20 @@ export const DEMO_PRICE_LISTS: Record<string, Partial<Record<"EUR" | "GBP", { pr
   "PW-1012": { EUR: { price: 17.9 }, GBP: { price: 15.3 } },
 };
 
+/**
+ * The lowest unit prices staff quote a few demo parts at without the audited override, by currency
+ * (minor units): below the deepest volume break (a part without a floor is quoted down to that break
+ * only), so a quote for a large quantity has room.
+ */
+export const DEMO_QUOTE_FLOORS: Record<string, Partial<Record<"USD" | "EUR" | "GBP", number>>> = {
+  "PW-1001": { USD: 1950, EUR: 1850, GBP: 1600 },
+  "PW-1003": { USD: 560, EUR: 530, GBP: 450 },
+  "PW-1004": { USD: 950, EUR: 900, GBP: 770 },
+  "PW-1005": { USD: 720, EUR: 680, GBP: 580 },
+  "PW-1011": { USD: 1000, EUR: 940, GBP: 800 },
+  "PW-1012": { USD: 1600, EUR: 1500, GBP: 1280 },
+};
+
 /** Volume breaks of demo parts, in the compact syntax of Edit Product. */
 export const DEMO_BREAKS: Record<string, string> = {
   "PW-1003": "1000:-5%;5000:-10%",

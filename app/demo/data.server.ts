@@ -2,7 +2,7 @@
  * The demo data, added on first start on the local database (and by `npm run seed`): what is missing
  * is written from content.server.ts, then the demo's orders (orders.server.ts), its
  * warehouse (backorders, returns, credit notes: warehouse.server.ts; a restock that fills a backorder:
- * restock.server.ts), webhooks and failed mail.
+ * restock.server.ts), quotes (quotes.server.ts), webhooks and failed mail.
  */
 import { ensureDemoAccountMoney } from "./credit.server";
 import { postLedgerLeft } from "~/orders/ledger.server";
@@ -25,6 +25,8 @@ import { toOrderView } from "~/orders/model/view.server";
 import { hashPassword } from "~/services/password.server";
 import { ensureDemoReturns, ensureDemoWarehouse } from "./warehouse.server";
 import { ensureDemoRestock } from "./restock.server";
+import { ensureDemoSavedLists } from "./saved-lists.server";
+import { ensureDemoQuotes } from "./quotes.server";
 import {
   DEMO_ACCOUNTS,
   DEMO_PRICE_LISTS,
@@ -195,6 +197,7 @@ export async function ensureDemoData() {
   await ensureDemoPublicBuyer(now);
   // Before the trade company's webhook endpoint exists: the demo's deliveries stay the two it shows.
   await ensureDemoApproved();
+  await ensureDemoQuotes();
 
   // API keys shows a key on first start: the trade customer's purchasing system (its token is
   // never shown; a new key is made on the screen).
@@ -225,6 +228,7 @@ export async function ensureDemoData() {
   await ensureDemoWarehouse(now, DEMO_USERS[1].email, DEMO_USERS[0].email);
   await ensureDemoReturns(now, DEMO_USERS[1].email, DEMO_USERS[0].email);
   await ensureDemoRestock(now, DEMO_USERS[1].email, DEMO_USERS[0].email);
+  await ensureDemoSavedLists();
   await ensureDemoAccountMoney(now, DEMO_USERS[1].email, DEMO_USERS[2].email, DEMO_USERS[0].email);
   // The money of every demo order in the ledger now (the statement reads it on first start).
   await postLedgerLeft();

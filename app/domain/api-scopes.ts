@@ -5,8 +5,8 @@ export const API_SCOPES = [...CUSTOMER_SCOPES, ...STAFF_SCOPES] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
 export const SCOPE_WORDS: Record<ApiScope, string> = {
-  read: "Read parts, prices, stock, your orders, documents and statement",
-  order: "Place and cancel orders",
+  read: "Read parts, prices, stock, your orders, quotes, documents and statement",
+  order: "Place and cancel orders, ask for quotes and accept them",
   stock: "Update stock and prices",
   orders: "List orders to ship and mark them shipped",
   payments: "Record payments",

@@ -276,7 +276,16 @@ export function priceAgreed(
   const taxLines = taxLinesFor(pricing.tax, netCents, taxPlace);
   const taxCents = taxTotal(taxLines);
   const currency = pricing.currency;
-  return { currency, lines: priced, unpriced: [], netCents, taxLines, taxPlace, taxCents, totalCents: netCents + taxCents };
+  return {
+    currency,
+    lines: priced,
+    unpriced: [],
+    netCents,
+    taxLines,
+    taxPlace,
+    taxCents,
+    totalCents: netCents + taxCents,
+  };
 }
 
 // --- The compact syntax of breaks (forms and CSV) ----------------------------------------------

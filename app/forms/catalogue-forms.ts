@@ -16,6 +16,7 @@ import {
   type FitmentRow,
 } from "~/domain/catalogue";
 import { dayField } from "./order-forms";
+import { checkQuoteFloors, quoteFloorsField } from "./quote-floor-forms";
 import { addPartSchema, dollarsToCents, editablePriceFields, wholeDollarsOrUnchanged } from "./shop-forms";
 import { formatBreaks, parseBreaks, type VolumeBreak } from "~/domain/pricing";
 import { isPlainText, plainTextMessage } from "~/domain/plain-text";
@@ -157,10 +158,14 @@ export const backorderFields = {
     .optional(),
 };
 
-export const editPartSchema = editPartObject.extend(backorderFields).superRefine((value, ctx) => {
-  wholeDollarsOrUnchanged(value, ctx);
-  breaksBelowList(value, ctx);
-});
+export const editPartSchema = editPartObject
+  .extend(backorderFields)
+  .extend({ quoteFloors: quoteFloorsField })
+  .superRefine((value, ctx) => {
+    wholeDollarsOrUnchanged(value, ctx);
+    breaksBelowList(value, ctx);
+    checkQuoteFloors(value, ctx);
+  });
 
 /** The text-area forms of a part's lists, for an edit form's default values. */
 export function catalogueFormDefaults(part: {

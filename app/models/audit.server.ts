@@ -50,7 +50,8 @@ export type NewAuditEntry = {
   actorId?: string | null;
   actorEmail?: string | null;
   ip: string;
-  targetType?: "user" | "part" | "order" | "quote" | "review" | "mail" | "webhook" | "api-key" | "price-group" | "company" | null;
+  targetType?:
+    "user" | "part" | "order" | "quote" | "review" | "mail" | "webhook" | "api-key" | "price-group" | "company" | null;
   targetId?: string | null;
   targetLabel?: string | null;
   before?: AuditValues | null;

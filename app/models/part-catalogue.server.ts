@@ -4,6 +4,7 @@
  * sitemap. The Part schema itself and the card listing are in part.server.ts and part-listing.server.ts.
  */
 import type { PriceList, VolumeBreak } from "~/domain/pricing";
+import { currencyOf, type Currency } from "~/domain/money";
 import mongoose from "mongoose";
 import { coalesce } from "./coalesce.server";
 import {
@@ -144,7 +145,15 @@ export async function getPartForEdit(id: string) {
     ...toPartView(doc),
     ...toCatalogue(doc as Parameters<typeof toCatalogue>[0]),
     lowStockThreshold: doc.lowStockThreshold ?? null,
+    quoteFloors: floorsOf(doc),
   };
+}
+
+/** The floors staff set for quotes (Edit Product only: never in a PartView). */
+function floorsOf(doc: { quoteFloors?: readonly { currency?: string | null; priceCents?: number | null }[] | null }) {
+  return (doc.quoteFloors ?? []).flatMap((floor) =>
+    floor.currency && floor.priceCents ? [{ currency: currencyOf(floor.currency), priceCents: floor.priceCents }] : [],
+  );
 }
 
 export type PartEdit = {
@@ -168,6 +177,8 @@ export type PartEdit = {
   backorderable?: boolean;
   restockOn?: string | null;
   leadTimeDays?: number | null;
+  /** The lowest prices quoted without an override, per currency; undefined leaves them as they are. */
+  quoteFloors?: { currency: Currency; priceCents: number }[];
 };
 
 function isDuplicateKey(error: unknown) {
@@ -219,6 +230,7 @@ export async function updatePartCatalogue(
       backorderable: view.backorderable,
       restockOn: view.restockOn,
       leadTimeDays: view.leadTimeDays,
+      quoteFloors: floorsOf(previous),
     };
     return { ok: true, before, after: { ...fields, partNumber } };
   } catch (error) {

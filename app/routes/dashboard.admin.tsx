@@ -8,7 +8,7 @@ import {
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SalesChart } from "~/components/sales-chart";
-import { OrdersToHandle, PartsSection } from "~/components/shop-today";
+import { OrdersToHandle, PartsSection, QuotesToAnswer } from "~/components/shop-today";
 import { FailedMailList, toFailedMailItems } from "~/components/failed-mail";
 import { creditToPayOut, lowStockParts, oldestOrders, salesByDay } from "~/orders/model/admin-home.server";
 import { CreditToPayOut } from "~/components/credit-payout";
@@ -18,6 +18,8 @@ import { listOverdue } from "~/orders/model/payments.server";
 import { getLatestStockCheck } from "~/orders/model/stock-check.server";
 import { listBackorderedParts } from "~/models/stock-holds.server";
 import { listOpenReturns } from "~/orders/model/returns.server";
+import { quotesToAnswer } from "~/orders/model/quotes.server";
+import { QUOTE_STATUS_WORDS } from "~/domain/quotes";
 import { listFailedRefunds } from "~/orders/model/refunds.server";
 import { RETURN_REASON_WORDS } from "~/domain/returns";
 import { formatDay, orderStateText } from "~/domain/order-states";
@@ -46,6 +48,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     returns,
     failedRefunds,
     credit,
+    quotes,
   ] = await Promise.all([
     oldestOrders("unpaid"),
     oldestOrders("paid"),
@@ -58,6 +61,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     listOpenReturns(10),
     listFailedRefunds(10),
     creditToPayOut(),
+    quotesToAnswer(10),
   ]);
   // What a row of Shop Today's lists shows of an order (the browser gets nothing more).
   const SHOWN = [
@@ -89,6 +93,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       failedRefunds,
       credit,
       sales,
+      quotes: {
+        total: quotes.total,
+        quotes: quotes.quotes.map((quote) => ({
+          id: quote.id,
+          label: quote.label,
+          statusLabel: QUOTE_STATUS_WORDS[quote.status].label,
+          userName: quote.userName,
+          companyName: quote.companyName,
+          lineCount: quote.lines.length,
+          waitingSince: quote.waitingSince,
+        })),
+      },
       // Said only when the last stock check (every 10 minutes, or npm run stock:check) found a difference.
       stockCheck: stockCheck?.problemCount ? stockCheck : null,
       failedMail: { total: failedMail.total, items: toFailedMailItems(failedMail.items) },
@@ -121,6 +137,7 @@ export default function AdminHome() {
     stockCheck,
     failedMail,
     diskFull,
+    quotes,
   } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
@@ -211,6 +228,7 @@ export default function AdminHome() {
           empty="No invoice is overdue."
           oldest="Oldest due first."
         />
+        <QuotesToAnswer list={quotes} />
       </div>
       <section aria-labelledby="returns-open" className="mt-8">
         <h2 id="returns-open" className="text-xl font-semibold">

@@ -20,6 +20,7 @@ import { requireAdmin } from "~/services/guards.server";
 import { formatDateTime, formatQuantity } from "~/format";
 import { parsePage } from "~/forms/shop-forms";
 import { parseForm } from "~/services/form.server";
+import { staffQuotePath } from "~/domain/quotes";
 
 const PER_PAGE = 50;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -168,7 +169,13 @@ export default function AuditLog() {
                 {AUDIT_ACTION_LABELS[entry.action]}
                 {entry.targetLabel || entry.targetId ? (
                   <span className="block text-xs font-normal text-slate-600">
-                    {entry.targetLabel ?? `${entry.targetType} ${entry.targetId}`}
+                    {entry.targetType === "quote" && entry.targetId ? (
+                      <Link to={staffQuotePath(entry.targetId)} className="text-brand-700 underline">
+                        {entry.targetLabel ?? "The quote"}
+                      </Link>
+                    ) : (
+                      (entry.targetLabel ?? `${entry.targetType} ${entry.targetId}`)
+                    )}
                   </span>
                 ) : null}
               </th>

@@ -24,9 +24,12 @@ import { getUser, requireCustomer } from "~/services/guards.server";
 import { cartIntentFrom, signInToContinue } from "~/services/sign-in-intent.server";
 import { spendingLimitFor } from "~/services/spending-limit.server";
 import { SpendingLimitNotice } from "~/components/spending-limit";
+import { SaveToListForm } from "~/components/saved-list-save";
+import { listChoicesFor } from "~/services/saved-lists.server";
 import { NotForYourRole } from "~/components/role-refusal";
 import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
 import { CART_PATH, cartSchema, type CartReply } from "~/forms/cart-forms";
+import { NEW_QUOTE_PATH } from "~/forms/quote-forms";
 import { formatQuantity } from "~/format";
 import { safeRedirect } from "~/domain/safe-redirect";
 import { parseForm, readForm } from "~/services/form.server";
@@ -57,7 +60,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const cart = { ...stored, ...priced, lines, ok: stored.ok && unpriced.size === 0 };
   // The checkout form's one-time key: the same checkout sent twice places one order.
   return data(
-    { cart, terms, buyer, taxProfile: pricing.tax, limit, mayOrder: can(user, "order"), oneTimeKey: newOneTimeKey() },
+    {
+      cart,
+      terms,
+      buyer,
+      taxProfile: pricing.tax,
+      limit,
+      mayOrder: can(user, "order"),
+      oneTimeKey: newOneTimeKey(),
+      saveLists: await listChoicesFor(user),
+    },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -200,7 +212,7 @@ const NOTICE_HEADINGS: Record<NoticeSource | "earlier", string> = {
 };
 
 export default function CartPage() {
-  const { cart, buyer, terms, taxProfile, limit, mayOrder, oneTimeKey } = useLoaderData<typeof loader>();
+  const { cart, buyer, terms, taxProfile, limit, mayOrder, oneTimeKey, saveLists } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as CartReply | undefined;
   if (!mayOrder && !actionData) return <NotForYourRole what="The cart" />;
   return (
@@ -248,7 +260,15 @@ export default function CartPage() {
       ) : (
         <>
           <CartTable cart={cart} actionData={actionData} />
+          <SaveToListForm source={{ intent: "save-cart" }} lists={saveLists} redirectTo={CART_PATH} />
           <SpendingLimitNotice limit={limit} totalCents={cart.totalCents} />
+          <p className="mt-4 text-slate-700">
+            Larger quantities, or a price to agree first?{" "}
+            <Link to={`${NEW_QUOTE_PATH}?from=cart`} className="font-medium text-brand-700 underline">
+              Request a quote
+            </Link>{" "}
+            for these lines: we answer within a working day.
+          </p>
           <CartCheckoutForm
             terms={terms}
             key={buyer.addressId ?? "profile"}

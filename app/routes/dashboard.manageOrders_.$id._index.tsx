@@ -35,6 +35,7 @@ import { shipOrder } from "~/orders/warehouse.server";
 import { formatDateTime } from "~/format";
 import { extendHold } from "~/orders/stock-jobs.server";
 import { redirectWithSuccess } from "~/services/toast.server";
+import { staffQuotePath } from "~/domain/quotes";
 
 const NOT_FOUND = "There is no order with that number.";
 
@@ -291,6 +292,16 @@ export default function AdminOrderPage() {
             <>
               <dt className="font-medium text-slate-700">Customer’s PO number</dt>
               <dd data-testid="po-number">{order.poNumber}</dd>
+            </>
+          ) : null}
+          {order.quote ? (
+            <>
+              <dt className="font-medium text-slate-700">Quote</dt>
+              <dd data-testid="order-quote">
+                <Link to={staffQuotePath(order.quote.id)} className="font-medium text-brand-700 underline">
+                  From quote {order.quote.label}
+                </Link>
+              </dd>
             </>
           ) : null}
         </dl>

@@ -16,6 +16,9 @@ import { parseForm, readForm } from "~/services/form.server";
 import { dollarsToCents, priceFieldValue } from "~/forms/shop-forms";
 import { OTHER_CURRENCIES, priceListDefaults } from "~/forms/price-list-forms";
 import { redirectWithSuccess } from "~/services/toast.server";
+import { QuoteFloorFields } from "~/components/quote-floor-fields";
+import { HOME_CURRENCY } from "~/domain/money";
+import { quoteFloorDefaults, quoteFloorsOf } from "~/forms/quote-floor-forms";
 
 const MISSING = "That part no longer exists.";
 const TAKEN = "That part number is already in use";
@@ -65,6 +68,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     backorderable,
     restockOn,
     leadTimeDays,
+    quoteFloors,
   } = submission.value;
   const result = await editPart(
     id,
@@ -85,6 +89,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       backorderable: Boolean(backorderable),
       restockOn: restockOn ?? null,
       leadTimeDays: leadTimeDays ?? null,
+      quoteFloors: quoteFloorsOf(quoteFloors),
     },
     { actor: admin, context },
   );
@@ -119,6 +124,7 @@ export default function EditProduct() {
       leadTimeDays: part.leadTimeDays === null ? "" : String(part.leadTimeDays),
       ...catalogueFormDefaults(part),
       prices: priceListDefaults(part.prices),
+      quoteFloors: quoteFloorDefaults(part.quoteFloors),
     },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: editPartSchema }),
   });
@@ -179,6 +185,10 @@ export default function EditProduct() {
         <PartCatalogueFields
           fields={fields}
           otherPrices={<PriceListFields fields={fields.prices} stored={part.prices} />}
+        />
+        <QuoteFloorFields
+          meta={fields.quoteFloors}
+          currencies={[HOME_CURRENCY, ...part.prices.map((list) => list.currency)]}
         />
         <div className="sm:col-span-2">
           <ErrorList id={form.errorId} errors={form.errors} />

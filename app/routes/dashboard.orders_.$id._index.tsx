@@ -26,10 +26,13 @@ import { approversOf } from "~/services/spending-limit.server";
 import { can } from "~/services/companies.server";
 import { ApprovalNotice } from "~/components/order-approval";
 import { InCurrency } from "~/components/money";
+import { quotePath } from "~/domain/quotes";
 import { approveCompanyOrder } from "~/orders/approvals.server";
 import { approveSchema } from "~/forms/company-forms";
 import { parseForm, readForm } from "~/services/form.server";
 import { redirectWithSuccess } from "~/services/toast.server";
+import { SaveToListForm } from "~/components/saved-list-save";
+import { listChoicesFor } from "~/services/saved-lists.server";
 
 const NOT_FOUND = "We could not find that order in your account.";
 
@@ -56,6 +59,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       mayDecide: order.state === "approval" && can(user, "manage"),
       timeline: orderTimeline(order, order.userId === user.id ? "customer" : "colleague"),
       documents: documentsOf(order, "customer"),
+      saveLists: await listChoicesFor(user),
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -79,7 +83,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 const linkClass = "font-medium text-brand-700 underline hover:text-brand-800";
 
 export default function OrderPage() {
-  const { order, approval, mayOrder, mayAskPayout, mayReturn, mayDecide, timeline, documents } =
+  const { order, approval, mayOrder, mayAskPayout, mayReturn, mayDecide, timeline, documents, saveLists } =
     useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>() as SubmissionResult<string[]> | undefined;
   const isPending = useIsPending({ formAction: "/dashboard/cart" });
@@ -91,6 +95,14 @@ export default function OrderPage() {
         {order.poNumber ? (
           <p className="mt-1 text-slate-800" data-testid="po-number">
             Your PO number: <strong>{order.poNumber}</strong>
+          </p>
+        ) : null}
+        {order.quote ? (
+          <p className="mt-1 text-slate-800" data-testid="order-quote">
+            Ordered from quote{" "}
+            <Link to={quotePath(order.quote.id)} className={linkClass}>
+              {order.quote.label}
+            </Link>
           </p>
         ) : null}
         <HoldNotice holdUntil={order.holdUntil} waiting={order.status === "approval"} />
@@ -148,6 +160,11 @@ export default function OrderPage() {
             </Form>
           ) : null}
         </div>
+        <SaveToListForm
+          source={{ intent: "save-order", orderId: order.id }}
+          lists={saveLists}
+          redirectTo={`/dashboard/orders/${order.id}`}
+        />
       </div>
     </InCurrency>
   );

@@ -26,6 +26,7 @@ import { redirectAfterOrder } from "~/orders/checkout-redirects.server";
 import { ACCOUNTS_CANNOT_ORDER, checkoutTerms, placeCustomerOrder } from "~/orders/service.server";
 import { can } from "~/services/companies.server";
 import { CART_PATH } from "~/forms/cart-forms";
+import { NEW_QUOTE_PATH } from "~/forms/quote-forms";
 import { placeWords, taxLinesFor, taxPlaceFor, taxTotal } from "~/domain/tax";
 import { customerPricing } from "~/services/pricing.server";
 import { MAX_ORDER_LINES } from "~/domain/order-lines";
@@ -286,6 +287,16 @@ export default function QuickOrder() {
             </SubmitButton>
             <SubmitButton name="intent" value="cart" pending={pendingIntent === "cart"} pendingText="Adding…">
               Add the valid lines to the cart
+            </SubmitButton>
+            {/* The pad's lines open the quote request form, filled with them (checked as "check" is, nothing written). */}
+            <SubmitButton
+              name="intent"
+              value="check"
+              formAction={`${NEW_QUOTE_PATH}?from=pad`}
+              variant="secondary"
+              pending={false}
+            >
+              Request a quote
             </SubmitButton>
           </div>
         </div>

@@ -37,6 +37,8 @@ import { CURRENCIES } from "~/content/currencies";
 import { shownCurrency } from "~/services/display-currency.server";
 import { customerPricing } from "~/services/pricing.server";
 import { NotSoldIn, PriceWithList } from "~/components/prices";
+import { SaveToListForm } from "~/components/saved-list-save";
+import { listChoicesFor } from "~/services/saved-lists.server";
 
 const NOT_FOUND = "That part is not in our catalogue (any more).";
 
@@ -89,6 +91,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       limit,
       /** Accounts members see price and stock, and who orders. */
       mayOrder: user.role === "admin" || can(user, "order"),
+      /** The lists "Save to a list" offers (a customer's own, and shared ones they may change). */
+      saveLists: await listChoicesFor(user),
     },
     {
       headers: {
@@ -180,6 +184,7 @@ export default function PartDetails() {
     limit,
     mayOrder,
     oneTimeKey,
+    saveLists,
   } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const canMeetMinimum = part.backorderable || part.availableQuantity >= part.minOrderQuantity;
@@ -296,6 +301,13 @@ export default function PartDetails() {
             <AddToCartForm part={part} refusal={refusal} />
           </div>
         ) : null}
+        {isAdmin ? null : (
+          <SaveToListForm
+            source={{ intent: "save-part", partId: part.id, minimum: part.minOrderQuantity }}
+            lists={saveLists}
+            redirectTo={`/parts/${part.id}`}
+          />
+        )}
       </section>
     </div>
   );

@@ -27,6 +27,15 @@ import {
   StockUpdatesResult,
   ToShipQuery,
 } from "./api-schemas.server";
+import { CreateListBody, ListCartResult, ListIdParam, SavedList, SavedListPage } from "./api-list-schemas.server";
+import {
+  AcceptQuoteBody,
+  Quote,
+  QuoteIdParam,
+  QuoteList,
+  QuoteListQuery,
+  RequestQuoteBody,
+} from "./api-quote-schemas.server";
 
 type Status = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
 
@@ -185,6 +194,8 @@ function buildDocument(serverUrl: string) {
     request: { query: StatementQuery },
     responses: { 200: json(Statement, "The statement"), ...problems(400) },
   });
+  registerListPaths(registry, security);
+  registerQuotePaths(registry, security);
   registry.registerPath({
     method: "post",
     path: "/staff/stock",
@@ -278,6 +289,108 @@ function buildDocument(serverUrl: string) {
         "Parts, prices, stock and orders for customers' systems; stock, shipping and payments for the factory's. Money is {amount, currency}: amount in integer minor units of currency (ISO 4217). currency was always USD until the shop sold in the buyer's currency; it is now the order's currency for an order's amounts (USD, EUR or GBP), and the company's for prices: read it, never assume USD. Times are ISO 8601 UTC; errors are application/problem+json (RFC 9457).",
     },
     servers: [{ url: serverUrl }],
+  });
+}
+
+/** The saved lists: the key owner's and their company's shared ones, and filling the cart from one. */
+function registerListPaths(registry: OpenAPIRegistry, security: { [name: string]: string[] }[]) {
+  registry.registerPath({
+    method: "get",
+    path: "/lists",
+    operationId: "listSavedLists",
+    tags: ["Lists"],
+    summary: "Your saved lists and those your company shares, last changed first (scope read)",
+    security,
+    responses: { 200: json(SavedListPage, "The lists"), ...problems() },
+  });
+  registry.registerPath({
+    method: "post",
+    path: "/lists",
+    operationId: "createSavedList",
+    tags: ["Lists"],
+    summary: "Create a saved list with lines by part number and quantity (scope order)",
+    description:
+      "A name unique among your lists (any case); each quantity at least the part's minimum order, at most 100,000; the same part twice is one line. One bad line and nothing is saved.",
+    security,
+    request: { body: { required: true, content: { "application/json": { schema: CreateListBody } } } },
+    responses: { 201: json(SavedList, "The list"), ...problems(400, 409, 413, 415, 422) },
+  });
+  registry.registerPath({
+    method: "get",
+    path: "/lists/{id}",
+    operationId: "getSavedList",
+    tags: ["Lists"],
+    summary: "One saved list, yours or shared with your company (scope read)",
+    security,
+    request: { params: ListIdParam },
+    responses: { 200: json(SavedList, "The list"), ...problems(404) },
+  });
+  registry.registerPath({
+    method: "post",
+    path: "/lists/{id}/cart",
+    operationId: "addSavedListToCart",
+    tags: ["Lists"],
+    summary: "Put every line of a saved list into your cart (scope order)",
+    description:
+      "Each line is checked as the cart checks it (still sold, sold in your currency, minimum, stock counting what the cart holds): the lines that pass go in, the others come back in refused with the reason.",
+    security,
+    request: { params: ListIdParam },
+    responses: { 200: json(ListCartResult, "What went into the cart"), ...problems(404, 409) },
+  });
+}
+
+/** Quotes: asking for one, reading them, and accepting a version (which places its order). */
+function registerQuotePaths(registry: OpenAPIRegistry, security: { [name: string]: string[] }[]) {
+  registry.registerPath({
+    method: "get",
+    path: "/quotes",
+    operationId: "listQuotes",
+    tags: ["Quotes"],
+    summary: "Your quotes (an owner's or accounts': the company's), newest first, 25 a page (scope read)",
+    security,
+    request: { query: QuoteListQuery },
+    responses: { 200: json(QuoteList, "A page of quotes"), ...problems(422) },
+  });
+  registry.registerPath({
+    method: "post",
+    path: "/quotes",
+    operationId: "requestQuote",
+    tags: ["Quotes"],
+    summary: "Ask for a quote of lines by part number and quantity (scope order)",
+    description:
+      "Each quantity at least the part's minimum order; a part with no price list in your currency may be asked for. The quote is in your company's currency. A bad line is a 422 at its field and nothing is written. Send Idempotency-Key to retry safely.",
+    security,
+    request: {
+      headers: idempotencyHeader,
+      body: { required: true, content: { "application/json": { schema: RequestQuoteBody } } },
+    },
+    responses: { 201: json(Quote, "The quote asked for"), ...problems(400, 409, 413, 415, 422) },
+  });
+  registry.registerPath({
+    method: "get",
+    path: "/quotes/{id}",
+    operationId: "getQuote",
+    tags: ["Quotes"],
+    summary: "One of your quotes, with every version sent (scope read)",
+    security,
+    request: { params: QuoteIdParam },
+    responses: { 200: json(Quote, "The quote"), ...problems(404) },
+  });
+  registry.registerPath({
+    method: "post",
+    path: "/quotes/{id}/accept",
+    operationId: "acceptQuote",
+    tags: ["Quotes"],
+    summary: "Accept the latest version of a quote: its order is placed at the quoted prices (scope order)",
+    description:
+      "Delivered and paid as POST /orders takes it, within the same limits. A version replaced, expired or already accepted is a 409; checkout's refusals are as POST /orders says them (lines.N: the N-th line ordered of the version). Send Idempotency-Key to retry safely.",
+    security,
+    request: {
+      params: QuoteIdParam,
+      headers: idempotencyHeader,
+      body: { required: true, content: { "application/json": { schema: AcceptQuoteBody } } },
+    },
+    responses: { 201: json(Order, "The order placed"), ...problems(400, 404, 409, 413, 415, 422) },
   });
 }
 

@@ -8,6 +8,7 @@ import { updatePartCatalogue, type PartEdit } from "~/models/part-catalogue.serv
 import type { PartView } from "~/domain/catalogue";
 import { formatBreaks } from "~/domain/pricing";
 import { priceListValues } from "~/forms/price-list-forms";
+import { quoteFloorValues } from "~/forms/quote-floor-forms";
 import { audit, type AuditEvent, type AuditValues } from "./audit-trail.server";
 import { forgetCachedSearches } from "./search-guard.server";
 
@@ -48,6 +49,7 @@ function editValues(part: PartEdit): AuditValues {
     backorderable: part.backorderable ?? false,
     restockOn: part.restockOn ?? null,
     leadTimeDays: part.leadTimeDays ?? null,
+    ...quoteFloorValues(part.quoteFloors ?? []),
   };
 }
 
@@ -55,7 +57,11 @@ function editValues(part: PartEdit): AuditValues {
 export function partEditChanges(before: PartEdit, after: PartEdit) {
   const was = editValues(before);
   // An edit that leaves the lists in other currencies alone keeps them.
-  const now = editValues({ ...after, prices: after.prices ?? before.prices });
+  const now = editValues({
+    ...after,
+    prices: after.prices ?? before.prices,
+    quoteFloors: after.quoteFloors ?? before.quoteFloors,
+  });
   const changed = Object.keys(now).filter((key) => was[key] !== now[key]);
   return {
     before: Object.fromEntries(changed.map((key) => [key, was[key]])) as AuditValues,

@@ -110,6 +110,14 @@ async function demoData() {
     companyId: String(owner!.companyId),
     partId: String(part!._id),
     invitationToken,
+    listId: String((await db.collection("saved_lists").findOne({ name: "Monthly workshop restock" }))?._id),
+    quoteId: await db
+      .collection("quotes")
+      .findOne({ status: { $in: ["requested", "revision", "quoted"] } }, { sort: { _id: 1 } })
+      .then((quote) => (quote ? String(quote._id) : undefined)),
+    acceptedQuoteId: String(
+      (await db.collection("quotes").findOne({ userEmail: "trade@partsworks.test", status: "accepted" }))?._id,
+    ),
     orders: {
       approval: await orderId({ poNumber: "NFG-4450" }),
       // The demo's unpaid order, or one like it when a file before this one paid or ended it.

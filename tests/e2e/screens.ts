@@ -26,6 +26,12 @@ export type ScreenData = {
   /** A numbered return (the demo's received one) and its order, for the RMA document. */
   rmaOrderId: string;
   rmaNumber: string;
+  /** The trade company's shared list (the demo's monthly restock). */
+  listId: string;
+  /** A quote of the demo still open (waiting for the shop or quoted), for the staff's quote screens. */
+  quoteId: string;
+  /** The trade company's accepted quote (the demo's), for its quotation. */
+  acceptedQuoteId: string;
   /** An order in each state; "unpaid" and "pending" (paid, nothing shipped) in both walks. */
   orders: Record<OrderState, string>;
 };
@@ -85,6 +91,9 @@ export const SCREENS: Screen[] = [
   },
   { role: "customer", path: "/dashboard/cart" },
   { role: "customer", path: "/dashboard/quick-order" },
+  { role: "customer", path: "/dashboard/lists" },
+  { role: "customer", path: "/dashboard/quotes" },
+  { role: "customer", path: "/dashboard/quotes/new" },
   { role: "customer", path: "/dashboard/review" },
   { role: "customer", path: "/dashboard/sessions" },
 
@@ -97,13 +106,20 @@ export const SCREENS: Screen[] = [
   { role: "owner", path: (d) => `/dashboard/orders/${d.orders.approval}/decline` },
   { role: "owner", path: "/dashboard/statement" },
   { role: "owner", path: (d) => `/documents/${d.orders.overdue}/invoice` },
+  { role: "owner", path: (d) => `/documents/quotes/${d.acceptedQuoteId}/1`, only: "accessibility" },
   { role: "owner", path: "/dashboard/company" },
+  { role: "owner", path: "/dashboard/lists" },
+  { role: "owner", path: "/dashboard/quotes" },
+  { role: "owner", path: (d) => `/dashboard/quotes/${d.quoteId}`, only: "accessibility" },
+  { role: "owner", path: (d) => `/dashboard/lists/${d.listId}`, only: "accessibility" },
+  { role: "owner", path: (d) => `/dashboard/lists/${d.listId}/delete`, only: "accessibility" },
   { role: "owner", path: "/dashboard/apiKeys" },
   { role: "owner", path: "/dashboard/webhooks" },
 
   { role: "buyer", path: "/dashboard/orders" },
   { role: "buyer", path: (d) => `/dashboard/orders/${d.orders.approval}` },
   { role: "buyer", path: "/dashboard/company" },
+  { role: "buyer", path: (d) => `/dashboard/lists/${d.listId}`, only: "accessibility" },
   { role: "buyer", path: "/dashboard/apiKeys" },
   { role: "buyer", path: "/dashboard/webhooks" },
 
@@ -134,6 +150,9 @@ export const SCREENS: Screen[] = [
     ...(BOTH_WALKS_ORDERS.includes(state) ? {} : { only: "accessibility" }),
   })),
   { role: "admin", path: (d) => `/dashboard/manageOrders/${d.orders.unpaid}/remove` },
+  { role: "admin", path: "/dashboard/manageQuotes" },
+  { role: "admin", path: (d) => `/dashboard/manageQuotes/${d.quoteId}`, only: "accessibility" },
+  { role: "admin", path: (d) => `/dashboard/manageQuotes/${d.quoteId}/decline`, only: "accessibility" },
   { role: "admin", path: (d) => `/documents/${d.orders.unpaid}/pro-forma`, only: "phone" },
   { role: "admin", path: (d) => `/documents/${d.orders.pending}/invoice`, only: "phone" },
   { role: "admin", path: (d) => `/documents/${d.orders.pending}/packing-slip` },
@@ -182,6 +201,9 @@ const RECORDS: readonly string[] = [
   "reviewId",
   "rmaOrderId",
   "rmaNumber",
+  "listId",
+  "quoteId",
+  "acceptedQuoteId",
 ];
 
 /**

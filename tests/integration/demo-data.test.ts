@@ -17,6 +17,8 @@ import { DEMO_PUBLIC_BUYER } from "~/demo/public-buyer.server";
 import { getCompany } from "~/models/company.server";
 import { Audit } from "~/models/audit.server";
 import { orderTimeline } from "~/domain/order-timeline";
+import { listsOf } from "~/services/saved-lists.server";
+import { acceptNotes, quotesForCustomer } from "~/orders/quotes.server";
 
 let logins: Awaited<ReturnType<typeof ensureDemoData>>;
 beforeAll(async () => {
@@ -124,6 +126,44 @@ describe("the demo data", () => {
     expect((await checkStock({ settleMs: 0 })).problems).toEqual([]);
     await ensureDemoData();
     expect(await Order.countDocuments({ "lines.partId": part._id })).toBe(1);
+  });
+
+  test("the trade company shares a monthly restock list its buyer sees, made once however often the demo starts", async () => {
+    await ensureDemoData();
+    const [owner, buyer] = await Promise.all([
+      getUserByEmail("trade@partsworks.test"),
+      getUserByEmail("buyer@partsworks.test"),
+    ]);
+    const seen = await listsOf(buyer!);
+    const restock = seen.filter((list) => list.name === "Monthly workshop restock");
+    expect(restock).toEqual([
+      expect.objectContaining({ shared: true, mine: false, ownerName: owner!.name, lineCount: 6 }),
+    ]);
+  });
+
+  test("the trade company has a quote in each state, through the services, made once however often the demo starts", async () => {
+    await ensureDemoData();
+    const owner = (await getUserByEmail("trade@partsworks.test"))!;
+    const { quotes } = await quotesForCustomer(owner);
+    const inState = (status: string) => quotes.filter((quote) => quote.status === status);
+    expect(quotes).toHaveLength(4);
+    // Accepted, with the order it placed at the quoted price.
+    const [accepted] = inState("accepted");
+    const order = await Order.findById(accepted.orderId).lean();
+    expect(order?.lines[0]).toMatchObject({
+      partNumber: "PW-1003",
+      unitPriceCents: accepted.current!.lines[0].unitPriceCents,
+    });
+    expect(order).toMatchObject({ quoteNumber: accepted.number, quoteVersion: 1 });
+    // Waiting for the shop's answer, no version yet.
+    expect(inState("requested")).toEqual([expect.objectContaining({ versions: [] })]);
+    // Expired: its one version was valid until a day now past.
+    expect(inState("expired")).toEqual([expect.objectContaining({ versions: [expect.anything()] })]);
+    // Quoted in a second version, still valid: the owner can accept it now.
+    const [open] = inState("quoted");
+    expect(open.versions).toHaveLength(2);
+    expect(new Date(open.current!.validUntil).getTime()).toBeGreaterThan(Date.now());
+    expect(await acceptNotes(open)).toEqual(open.current!.lines.map(() => expect.objectContaining({ kind: "stock" })));
   });
 
   test("the trade company's API keys screen lists its keys with who made them, once however often the demo starts", async () => {

@@ -8,6 +8,7 @@
 import { formatCreditNoteNumber } from "~/domain/credit-notes";
 import { formatRmaNumber } from "~/domain/returns";
 import { renderRmaHtml, rmaDocumentFor } from "~/orders/rma-document.server";
+import { quoteDocumentFor, renderQuoteHtml } from "~/orders/quote-document.server";
 import { readFileSync } from "node:fs";
 import mongoose from "mongoose";
 import { beforeAll, describe, expect, test } from "vitest";
@@ -132,6 +133,9 @@ async function pagesToCheck(): Promise<Page[]> {
     ttlMs: 3_600_000,
   });
 
+  const demoList = await db().collection("saved_lists").findOne({ name: "Monthly workshop restock" });
+  if (!demoList) throw new Error("the demo data has no shared list");
+  const demoQuotes = await db().collection("quotes").find({ companyId: company?._id }).toArray();
   const pages: Page[] = [
     // A visitor.
     { route: "_index", url: "/" },
@@ -190,6 +194,72 @@ async function pagesToCheck(): Promise<Page[]> {
       { route: "dashboard._index", url: "/dashboard", as },
     ]),
     { route: "dashboard.statement", url: "/dashboard/statement", as: owner },
+    // The demo's shared list: its owner changes it, a buyer of the company fills a cart from it.
+    { route: "dashboard.lists", url: "/dashboard/lists", as: owner },
+    { route: "dashboard.lists", url: "/dashboard/lists", as: customer },
+    { route: "dashboard.lists", url: "/dashboard/lists", as: owner, form: { intent: "create", name: "" } },
+    { route: "dashboard.lists_.$id", url: `/dashboard/lists/${idOf(demoList)}`, as: owner },
+    { route: "dashboard.lists_.$id", url: `/dashboard/lists/${idOf(demoList)}`, as: buyer },
+    { route: "dashboard.lists_.$id_.delete", url: `/dashboard/lists/${idOf(demoList)}/delete`, as: owner },
+    // Every version of the demo's quotes as a quotation, as the company's owner reads it; the first as staff.
+    ...demoQuotes.flatMap((quote) =>
+      ((quote.versions ?? []) as unknown[]).map((_, index) => ({
+        route: "documents.quotes.$id.$version",
+        url: `/documents/quotes/${idOf(quote)}/${index + 1}`,
+        as: owner,
+      })),
+    ),
+    ...demoQuotes
+      .filter((quote) => quote.versions?.length)
+      .slice(0, 1)
+      .map((quote) => ({
+        route: "documents.quotes.$id.$version",
+        url: `/documents/quotes/${idOf(quote)}/1`,
+        as: admin,
+      })),
+    // The buyer's side: My Quotes (empty for Casey), the request form sent with a part that does not
+    // exist, and each demo quote as the company's owner reads it (the accept form on a quoted one).
+    { route: "dashboard.quotes", url: "/dashboard/quotes", as: owner },
+    { route: "dashboard.quotes", url: "/dashboard/quotes", as: customer },
+    { route: "dashboard.quotes_.new", url: "/dashboard/quotes/new?from=cart", as: owner },
+    {
+      route: "dashboard.quotes_.new",
+      url: "/dashboard/quotes/new",
+      as: owner,
+      form: { intent: "request", "lines[0].partNumber": "NO-SUCH", "lines[0].quantity": "1", wantedBy: "2000-01-01" },
+    },
+    ...demoQuotes.map((quote) => ({
+      route: "dashboard.quotes_.$id",
+      url: `/dashboard/quotes/${idOf(quote)}`,
+      as: owner,
+    })),
+    ...demoQuotes.slice(0, 1).map((quote) => ({
+      route: "dashboard.quotes_.$id",
+      url: `/dashboard/quotes/${idOf(quote)}`,
+      as: accounts,
+    })),
+    // Each demo quote as staff read it; an open one's price form sent empty, and its Decline confirmation.
+    ...demoQuotes.map((quote) => ({
+      route: "dashboard.manageQuotes_.$id",
+      url: `/dashboard/manageQuotes/${idOf(quote)}`,
+      as: admin,
+    })),
+    ...demoQuotes
+      .filter((quote) => ["requested", "revision", "quoted"].includes(String(quote.status)))
+      .slice(0, 1)
+      .flatMap((quote) => [
+        {
+          route: "dashboard.manageQuotes_.$id",
+          url: `/dashboard/manageQuotes/${idOf(quote)}`,
+          as: admin,
+          form: { intent: "send", expectedVersions: String(quote.versions?.length ?? 0), validUntil: "2000-01-01" },
+        },
+        {
+          route: "dashboard.manageQuotes_.$id_.decline",
+          url: `/dashboard/manageQuotes/${idOf(quote)}/decline`,
+          as: admin,
+        },
+      ]),
     { route: "dashboard.statement", url: "/dashboard/statement", as: accounts },
     ...unpaidOrders.flatMap((order) => [
       {
@@ -278,6 +348,8 @@ async function pagesToCheck(): Promise<Page[]> {
       ["dashboard.manageOrders", "/dashboard/manageOrders"],
       ["dashboard.manageOrders", "/dashboard/manageOrders?status=unpaid&q=SO-"],
       ["dashboard.manageOrders", "/dashboard/manageOrders?q=no-such-order"],
+      ["dashboard.manageQuotes", "/dashboard/manageQuotes"],
+      ["dashboard.manageQuotes", "/dashboard/manageQuotes?status=waiting&customer=partsworks"],
       ["dashboard.priceGroups", "/dashboard/priceGroups"],
       ["dashboard.priceGroups", `/dashboard/priceGroups?edit=${idOf(priceGroup)}`],
       ["dashboard.exchangeRates", "/dashboard/exchangeRates"],
@@ -383,6 +455,18 @@ describe("every page a visitor, a customer, a company's members and staff open",
       const rma = await rmaDocumentFor({ id: admin, role: "admin", companyId: null }, id, number);
       rendered.push({ name: `PDF of ${one.page.url}`, html: renderRmaHtml(rma!) });
     }
+    const quotations = fetched.filter(
+      (one) => one.page.route === "documents.quotes.$id.$version" && one.status === 200,
+    );
+    const staff = (await getUserById(admin))!;
+    for (const one of quotations) {
+      const [, , , id, version] = new URL(one.page.url, BASE).pathname.split("/");
+      rendered.push({
+        name: `PDF of ${one.page.url}`,
+        html: renderQuoteHtml((await quoteDocumentFor(staff, id, version))!),
+      });
+    }
+    expect(quotations.length).toBeGreaterThan(2);
     expect(rmas.length).toBeGreaterThan(0);
     expect(rendered.length).toBeGreaterThan(5);
     expect(rendered.flatMap((doc) => byteProblems(Buffer.from(doc.html, "utf8")))).toEqual([]);

@@ -122,6 +122,24 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
   },
   "dashboard.cart": { customer: () => ["/dashboard/cart"] },
   "dashboard.quick-order": { customer: () => ["/dashboard/quick-order"] },
+  "dashboard.lists": {
+    customer: () => [
+      "/dashboard/lists",
+      { path: "/dashboard/lists", method: "POST", form: { intent: "create", name: "" }, status: 400 },
+    ],
+  },
+  "dashboard.lists_.$id": { customer: () => [{ path: "/dashboard/lists/000000000000000000000000", status: 404 }] },
+  "dashboard.lists_.$id_.delete": {
+    customer: () => [{ path: "/dashboard/lists/000000000000000000000000/delete", status: 404 }],
+  },
+  "dashboard.quotes": { customer: () => ["/dashboard/quotes"] },
+  "dashboard.quotes_.new": {
+    customer: () => [
+      "/dashboard/quotes/new",
+      { path: "/dashboard/quotes/new", method: "POST", form: { intent: "request" }, status: 400 },
+    ],
+  },
+  "dashboard.quotes_.$id": { customer: () => [{ path: "/dashboard/quotes/000000000000000000000000", status: 404 }] },
   "dashboard.orders": { customer: () => ["/dashboard/orders"] },
   "dashboard.orders_.$id._index": {
     customer: ({ orderId, paidOrderId, otherOrderId }) => [
@@ -163,6 +181,10 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
     customer: ({ otherOrderId }) => [{ path: `/documents/${otherOrderId}/rma/RMA-100001`, status: 404 }],
   },
   "documents.$id.rma.$number_.pdf": { notAPage: "the return label as PDF, checked as the page above" },
+  "documents.quotes.$id.$version": {
+    customer: () => [{ path: `/documents/quotes/${"a".repeat(24)}/1`, status: 404 }],
+  },
+  "documents.quotes.$id.$version_.pdf": { notAPage: "the quotation as PDF, checked as the page above" },
   "dashboard.apiKeys": { customer: () => ["/dashboard/apiKeys"] },
   "dashboard.webhooks": { customer: () => ["/dashboard/webhooks"] },
   "dashboard.priceGroups": { adminOnly: () => ["/dashboard/priceGroups"] },
@@ -176,6 +198,12 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
   "api.docs": { visitor: () => ["/api/docs"] },
   "api.v1.openapi[.json]": { notAPage: "the API's OpenAPI document (JSON)" },
   "api.v1.orders._index": { notAPage: "the JSON API (tests/integration/api.test.ts)" },
+  "api.v1.lists._index": { notAPage: "the JSON API (tests/integration/saved-lists.test.ts)" },
+  "api.v1.lists.$id._index": { notAPage: "the JSON API" },
+  "api.v1.lists.$id.cart": { notAPage: "the JSON API" },
+  "api.v1.quotes._index": { notAPage: "the JSON API (tests/integration/quote-documents.test.ts)" },
+  "api.v1.quotes.$id._index": { notAPage: "the JSON API" },
+  "api.v1.quotes.$id.accept": { notAPage: "the JSON API" },
   "api.v1.orders.$id._index": { notAPage: "the JSON API" },
   "api.v1.orders.$id.cancel": { notAPage: "the JSON API" },
   "api.v1.orders.$id.documents.$kind": { notAPage: "the JSON API" },
@@ -205,6 +233,9 @@ const ROUTES: Record<string, { visitor?: Pages; customer?: Pages } | { adminOnly
     adminOnly: ({ orderId }) => [`/dashboard/manageOrders/${orderId}/returns/${"0".repeat(24)}`],
   },
   "dashboard.manageOrders_.export": { adminOnly: () => ["/dashboard/manageOrders/export"] },
+  "dashboard.manageQuotes": { adminOnly: () => ["/dashboard/manageQuotes?status=waiting"] },
+  "dashboard.manageQuotes_.$id": { adminOnly: () => [`/dashboard/manageQuotes/${"a".repeat(24)}`] },
+  "dashboard.manageQuotes_.$id_.decline": { adminOnly: () => [`/dashboard/manageQuotes/${"a".repeat(24)}/decline`] },
   "dashboard.manageProducts": { adminOnly: () => ["/dashboard/manageProducts"] },
   "dashboard.manageProducts_.$id.delete": { adminOnly: ({ partId }) => [`/dashboard/manageProducts/${partId}/delete`] },
   "dashboard.manageProducts_.$id.edit": { adminOnly: ({ partId }) => [`/dashboard/manageProducts/${partId}/edit`] },
