@@ -75,12 +75,17 @@ function SaveToListBody({ source, lists, redirectTo, lastResult }: Props) {
         </SelectField>
         <Field
           meta={fields.name}
-          label="New list's name"
+          label="Or start a list called"
           help="Only when you chose a new list."
           inputProps={{ autoComplete: "off" }}
         />
         {source.intent === "save-part" ? (
-          <Field meta={fields.quantity} label="Quantity" type="number" inputProps={{ step: 1, inputMode: "numeric" }} />
+          <Field
+            meta={fields.quantity}
+            label="Units for the list"
+            type="number"
+            inputProps={{ step: 1, inputMode: "numeric" }}
+          />
         ) : null}
         <div className="flex min-h-11 items-center gap-2 sm:col-span-2">
           <input {...sharedProps} className="h-5 w-5" />

@@ -23,7 +23,7 @@ test("a buyer saves the cart as a shared list, and a colleague fills their cart 
 
   await page.goto("/dashboard/cart");
   await page.getByText("Save cart as a list").click();
-  await page.getByLabel("New list's name").fill(`${tag} restock`);
+  await page.getByLabel("Or start a list called").fill(`${tag} restock`);
   await page.getByLabel("Share a new list with my company").check();
   await page.getByRole("button", { name: "Save to the list" }).click();
   await expect(page.getByTestId("toast")).toContainText(`2 lines saved to your list “${tag} restock”`);

@@ -12,7 +12,7 @@ import { applyPaymentEvidence } from "~/orders/card-payments.server";
 import { placeOrder } from "~/orders/checkout.server";
 import { APPLY_CREDIT_STEPS, applyCreditTo, sweepCreditClaims } from "~/orders/credit-apply.server";
 import { cancelPaidOrderWithCredit } from "~/orders/credit-notes.server";
-import { checkLedger } from "~/orders/ledger.server";
+import { checkLedger, postLedgerLeft } from "~/orders/ledger.server";
 import { accountCredits } from "~/orders/model/account-credit.server";
 import { creditHeldBy } from "~/orders/model/credit-use.server";
 import { cancelOrder } from "~/orders/model/holds.server";
@@ -53,6 +53,8 @@ const heldCents = async (companyId: string) => (await accountCredits({ id: "", c
 
 /** The ledger check finds nothing wrong with this company's orders (other tests' orders are theirs). */
 async function ledgerClean(companyId: string) {
+  // The shop's own ledger sweep may have posted an order mid-change: its next pass corrects it (record 9).
+  await postLedgerLeft();
   const { problems } = await checkLedger();
   const own = new Set((await Order.find({ companyId }, { _id: 1 }).lean()).map((doc) => String(doc._id)));
   expect(problems.filter((problem) => own.has(problem.orderId)).map((p) => `${p.orderNumber} ${p.message}`)).toEqual(

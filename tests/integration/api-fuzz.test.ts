@@ -34,9 +34,9 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function fuzz(token: string) {
+function fuzz(token: string, only: string[]) {
   return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn("bash", ["scripts/api-fuzz.sh"], {
+    const child = spawn("bash", ["scripts/api-fuzz.sh", ...only], {
       env: { ...process.env, API_FUZZ_URL: shop.url, API_FUZZ_KEY: token },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -54,13 +54,14 @@ async function keyFor(role: "customer" | "admin", scopes: ApiScope[]) {
 
 describe("schemathesis against the served OpenAPI document", () => {
   test.each([
-    ["a customer's key", "customer", ["read", "order"]],
-    ["a staff key", "admin", ["stock", "orders", "payments"]],
+    // Each key on the operations its scopes open (the other side's answer 403, as api.test.ts proves).
+    ["a customer's key", "customer", ["read", "order"], ["--exclude-path-regex", "^/staff/"]],
+    ["a staff key", "admin", ["stock", "orders", "payments"], ["--include-path-regex", "^/staff/"]],
   ] as const)(
     "with %s: no 5xx and no answer that breaks the document",
-    async (_label, role, scopes) => {
+    async (_label, role, scopes, only) => {
       await createPart({ minOrderQuantity: 1 });
-      const { code, output } = await fuzz(await keyFor(role, [...scopes]));
+      const { code, output } = await fuzz(await keyFor(role, [...scopes]), [...only]);
       // The run's failures and summary, in the test output.
       console.log(output);
       expect(output).not.toMatch(/Server error/i);

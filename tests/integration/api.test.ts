@@ -993,13 +993,13 @@ describe("the API's description", () => {
     };
     expect(document.openapi).toBe("3.1.0");
     expect(Object.keys(document.paths).sort()).toEqual([
+      "/lists",
+      "/lists/{id}",
+      "/lists/{id}/cart",
       "/orders",
       "/orders/{id}",
       "/orders/{id}/cancel",
       "/orders/{id}/documents/{kind}",
-      "/lists",
-      "/lists/{id}",
-      "/lists/{id}/cart",
       "/parts",
       "/parts/{number}",
       "/quotes",
