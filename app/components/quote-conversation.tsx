@@ -15,8 +15,11 @@ const KIND_WORDS: Record<string, string> = {
   declined: "declined the request",
 };
 
-/** The messages kept on the quote, oldest first: the buyer's and the shop's, with who and when. */
-export function QuoteConversation({ messages }: { messages: Message[] }) {
+/**
+ * The messages kept on the quote, oldest first: the buyer's and the shop's, with who and when. Staff
+ * read which side wrote each; the buyer reads the shop's as PartsWorks'.
+ */
+export function QuoteConversation({ messages, forStaff = false }: { messages: Message[]; forStaff?: boolean }) {
   return (
     <section aria-labelledby="conversation-heading" className="mt-8">
       <h2 id="conversation-heading" className="text-xl font-semibold">
@@ -34,7 +37,13 @@ export function QuoteConversation({ messages }: { messages: Message[] }) {
               <p className="text-xs text-slate-700">
                 <span className="font-semibold">
                   {message.authorName}
-                  {message.fromShop ? " (PartsWorks)" : ""}
+                  {forStaff
+                    ? message.fromShop
+                      ? " (the shop)"
+                      : " (the buyer)"
+                    : message.fromShop
+                      ? " (PartsWorks)"
+                      : ""}
                 </span>{" "}
                 {KIND_WORDS[message.kind] ?? ""}, {formatDateTime(message.at)}
               </p>

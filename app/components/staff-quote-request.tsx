@@ -13,8 +13,6 @@ export type StaffQuoteRequestLine = {
   targetUnitPriceCents: number | null;
 };
 
-export type StaffQuoteMessage = { at: string; authorName: string; fromShop: boolean; text: string; kind: string };
-
 /** What ended the quote: the order it placed, the reason it was declined, or its expiry. */
 export function QuoteEnd({
   quote,
@@ -102,42 +100,6 @@ export function QuoteRequestLines({
           </tr>
         ))}
       </DataTable>
-    </section>
-  );
-}
-
-const KIND_WORDS: Record<string, string> = {
-  request: "with the request",
-  sent: "with a version",
-  revision: "asking for a revision",
-  declined: "declining",
-};
-
-/** The messages of both sides, oldest first. */
-export function QuoteConversation({ messages }: { messages: StaffQuoteMessage[] }) {
-  return (
-    <section aria-labelledby="quote-conversation-heading" className="mt-6">
-      <h2 id="quote-conversation-heading" className="text-lg font-semibold">
-        Conversation
-      </h2>
-      {messages.length === 0 ? (
-        <p className="mt-1 text-slate-700">No messages yet.</p>
-      ) : (
-        <ol className="mt-2 space-y-2" data-testid="quote-messages">
-          {messages.map((message, index) => (
-            <li
-              key={index}
-              className={`rounded border p-3 ${message.fromShop ? "border-brand-100 bg-brand-50" : "border-slate-200 bg-white"}`}
-            >
-              <p className="text-xs text-slate-600">
-                {message.authorName} {message.fromShop ? "(the shop)" : "(the buyer)"} {KIND_WORDS[message.kind] ?? ""},{" "}
-                {formatDateTime(message.at)}
-              </p>
-              <p className="mt-1 whitespace-pre-line [overflow-wrap:anywhere]">{message.text}</p>
-            </li>
-          ))}
-        </ol>
-      )}
     </section>
   );
 }

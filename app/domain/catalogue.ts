@@ -61,7 +61,7 @@ export function partNumberKey(value: string | null | undefined) {
 }
 
 /** Units written after a number, joined or apart ("10mm", "10 mm"; "40A"; "12V"; "55W"; "1/2in" as "2in"). */
-const JOINED_UNIT = /^(\d+)(mm|cm|m|in|inch|ft|a|amp|amps|ah|mah|w|kw|v|hp|nm|l|ml|psi|bar|kg|g|lb|lbs|oz)$/;
+export const JOINED_UNIT = /^(\d+)(mm|cm|m|in|inch|ft|a|amp|amps|ah|mah|w|kw|v|hp|nm|l|ml|psi|bar|kg|g|lb|lbs|oz)$/;
 
 /**
  * The words of a text, lower case, accents folded: what word-prefix search matches against. A number

@@ -149,6 +149,11 @@ describe("numbers with their units, and the trade's other names", () => {
     expect(finds("40a fuse", { name: "Blade fuse 30 A" })).toBe(false);
   });
 
+  test("the start of a part number that ends like a unit still finds the part: NM 8947A finds NM-8947ADF-7", () => {
+    expect(finds("NM 8947A", { name: "Caliper", partNumber: "NM-8947ADF-7" })).toBe(true);
+    expect(finds("NM 8947A", { name: "Caliper", partNumber: "NM-8948ADF-7" })).toBe(false);
+  });
+
   test.each([
     ["anti-roll bar", "Stabilizer bar link"],
     ["track rod end", "Tie rod end outer"],

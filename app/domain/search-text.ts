@@ -6,7 +6,7 @@
  * array, so the database answers them along the index it already has.
  */
 import { SEARCH_SYNONYMS } from "~/content/search-synonyms";
-import { SEARCH_TERM_MAX_LENGTH, searchWords } from "./catalogue";
+import { JOINED_UNIT, SEARCH_TERM_MAX_LENGTH, searchWords } from "./catalogue";
 
 /** Words this long or longer forgive one typing error; from FUZZY_TWO_ERRORS_LENGTH, two. */
 export const FUZZY_MIN_LENGTH = 5;
@@ -145,6 +145,13 @@ export function queryClauses(
     const [first, second] = [words[index], words[index + 1]];
     if (!isWord(first) || !isWord(second)) continue;
     const joined = cut(first + second);
+    clauses[index].terms.add(joined);
+    clauses[index + 1].terms.add(joined);
+  }
+  // A number and a unit read apart are also the start of a word typed whole ("8947A" of part number 8947ADF).
+  for (let index = 0; index + 1 < words.length; index++) {
+    const joined = cut(words[index] + words[index + 1]);
+    if (!JOINED_UNIT.test(joined)) continue;
     clauses[index].terms.add(joined);
     clauses[index + 1].terms.add(joined);
   }

@@ -9,7 +9,8 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DeclineQuote } from "~/components/staff-quote-decline";
 import { QuoteVersionForm, type VersionDefaults } from "~/components/staff-quote-form";
-import { QuoteConversation, QuoteEnd, QuoteRequestLines } from "~/components/staff-quote-request";
+import { QuoteConversation } from "~/components/quote-conversation";
+import { QuoteEnd, QuoteRequestLines } from "~/components/staff-quote-request";
 import { QuoteVersionsSent } from "~/components/staff-quote-versions";
 import { ENDED_QUOTE_STATUSES, QUOTE_STATUS_WORDS, type QuoteStatus } from "~/domain/quotes";
 import { quoteVersionSchema, STAFF_QUOTES_PATH } from "~/forms/quote-forms";
@@ -125,7 +126,7 @@ export default function StaffQuote() {
         wantedBy={quote.wantedBy}
         askedAt={quote.createdAt}
       />
-      <QuoteConversation messages={quote.messages} />
+      <QuoteConversation messages={quote.messages} forStaff />
       <QuoteVersionsSent quoteId={quote.id} versions={quote.versions} currency={quote.currency} />
       {ended ? null : (
         <>

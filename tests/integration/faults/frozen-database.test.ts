@@ -116,8 +116,11 @@ describe("a database frozen by SIGSTOP", () => {
     }
     // No pile-up: a request that waited behind another would take two deadlines (4 s) or more, and a
     // pile-up grows without bound. Forty answered at once on the loaded two-core machine the burst
-    // shares with the browsers each come within one deadline and half; one at a time, within 2.5 s.
-    for (const answer of burst) expect(answer.ms, timings).toBeLessThan(3000);
+    // shares with the browsers each come within two deadlines, the middle one within 2.5 s (rendering
+    // forty answers takes the CPU a while there); one at a time, within 2.5 s.
+    for (const answer of burst) expect(answer.ms, timings).toBeLessThan(4000);
+    const middle = [...burst].sort((a, b) => a.ms - b.ms)[burst.length / 2];
+    expect(middle.ms, timings).toBeLessThan(2500);
     for (const answer of steady) expect(answer.ms, timings).toBeLessThan(2500);
     expect(burst.filter((answer, i) => i % 4 < 2).every((answer) => answer.status === 503)).toBe(true);
     expect(steady.length).toBeGreaterThan(10);
