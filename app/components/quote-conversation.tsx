@@ -2,11 +2,9 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { ErrorList, SubmitButton, TextareaField } from "~/components/forms";
-import { MAX_QUOTE_MESSAGE } from "~/domain/quotes";
+import { MAX_QUOTE_MESSAGE, type QuoteMessage } from "~/domain/quotes";
 import { revisionSchema } from "~/forms/quote-forms";
 import { formatDateTime, formatQuantity } from "~/format";
-
-type Message = { at: string; authorName: string; fromShop: boolean; text: string; kind: string };
 
 const KIND_WORDS: Record<string, string> = {
   request: "with the request",
@@ -19,7 +17,7 @@ const KIND_WORDS: Record<string, string> = {
  * The messages kept on the quote, oldest first: the buyer's and the shop's, with who and when. Staff
  * read which side wrote each; the buyer reads the shop's as PartsWorks'.
  */
-export function QuoteConversation({ messages, forStaff = false }: { messages: Message[]; forStaff?: boolean }) {
+export function QuoteConversation({ messages, forStaff = false }: { messages: QuoteMessage[]; forStaff?: boolean }) {
   return (
     <section aria-labelledby="conversation-heading" className="mt-8">
       <h2 id="conversation-heading" className="text-xl font-semibold">

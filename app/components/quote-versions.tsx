@@ -1,36 +1,7 @@
 import { useMoney } from "~/components/money";
 import { DataTable } from "~/components/ui/data-table";
-import { quoteDocumentPath } from "~/domain/quotes";
+import { quoteDocumentPath, type QuoteRequestLine, type QuoteVersionView } from "~/domain/quotes";
 import { formatDate, formatQuantity } from "~/format";
-
-/** The lines asked for and each version sent, as the quote's page has them (QuoteView). */
-type QuoteRequestLine = {
-  partId: string;
-  partNumber: string;
-  productName: string;
-  quantity: number;
-  targetUnitPriceCents: number | null;
-};
-export type QuoteVersionView = {
-  version: number;
-  label: string;
-  lines: {
-    partId: string;
-    partNumber: string;
-    productName: string;
-    quantity: number;
-    unitPriceCents: number;
-    listUnitPriceCents: number;
-    leadTimeDays: number;
-  }[];
-  netCents: number;
-  validUntilDay: string;
-  terms: string;
-  note: string;
-  partialAllowed: boolean;
-  sentAt: string;
-  sentByName: string;
-};
 
 const linkClass = "font-medium text-brand-700 underline hover:text-brand-800";
 const cell = "px-3 py-2 align-top";

@@ -2,16 +2,9 @@
 import { Link } from "@remix-run/react";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import type { Currency } from "~/domain/money";
+import type { QuoteRequestLine } from "~/domain/quotes";
 import { formatDay } from "~/domain/order-states";
 import { formatCents, formatDateTime, formatQuantity } from "~/format";
-
-export type StaffQuoteRequestLine = {
-  partId: string;
-  partNumber: string;
-  productName: string;
-  quantity: number;
-  targetUnitPriceCents: number | null;
-};
 
 /** What ended the quote: the order it placed, the reason it was declined, or its expiry. */
 export function QuoteEnd({
@@ -70,7 +63,7 @@ export function QuoteRequestLines({
   wantedBy,
   askedAt,
 }: {
-  lines: StaffQuoteRequestLine[];
+  lines: QuoteRequestLine[];
   currency: Currency;
   wantedBy: string | null;
   askedAt: string;

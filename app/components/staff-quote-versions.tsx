@@ -2,30 +2,8 @@
 import { DataTable, type Column } from "~/components/ui/data-table";
 import type { Currency } from "~/domain/money";
 import { formatDay } from "~/domain/order-states";
-import { quoteDocumentPath } from "~/domain/quotes";
+import { quoteDocumentPath, type QuoteVersionView } from "~/domain/quotes";
 import { formatCents, formatDateTime, formatQuantity } from "~/format";
-
-export type StaffQuoteVersion = {
-  version: number;
-  label: string;
-  lines: {
-    partId: string;
-    partNumber: string;
-    productName: string;
-    quantity: number;
-    unitPriceCents: number;
-    listUnitPriceCents: number;
-    leadTimeDays: number;
-    belowFloor: boolean;
-  }[];
-  netCents: number;
-  validUntilDay: string;
-  terms: string;
-  note: string;
-  partialAllowed: boolean;
-  sentAt: string;
-  sentByName: string;
-};
 
 const COLUMNS: Column[] = [
   { label: "Part" },
@@ -41,7 +19,7 @@ export function QuoteVersionsSent({
   currency,
 }: {
   quoteId: string;
-  versions: StaffQuoteVersion[];
+  versions: QuoteVersionView[];
   currency: Currency;
 }) {
   const money = (cents: number) => formatCents(cents, { currency });

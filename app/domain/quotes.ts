@@ -29,6 +29,52 @@ export const QUOTE_STATUS_WORDS: Record<QuoteStatus, { label: string; buyer: str
     expired: { label: "Expired", buyer: "Expired: ask for a new quote", tone: "done" },
   };
 
+// --- What screens, mails and documents read of a quote (the model's view, app/orders/model/quote-view.server.ts)
+
+/** A line the buyer asked for, with the price a unit they hope for. */
+export type QuoteRequestLine = {
+  partId: string;
+  partNumber: string;
+  productName: string;
+  quantity: number;
+  targetUnitPriceCents: number | null;
+};
+
+/** A line of a version sent: the price a unit and lead time the shop quoted. */
+export type QuotedLine = {
+  partId: string;
+  partNumber: string;
+  productName: string;
+  quantity: number;
+  unitPriceCents: number;
+  listUnitPriceCents: number;
+  leadTimeDays: number;
+  belowFloor: boolean;
+};
+
+export type QuoteVersionView = {
+  version: number;
+  /** "Q-100012-2" */
+  label: string;
+  lines: QuotedLine[];
+  netCents: number;
+  validUntilDay: string;
+  validUntil: string;
+  terms: string;
+  note: string;
+  partialAllowed: boolean;
+  sentAt: string;
+  sentByName: string;
+};
+
+export type QuoteMessage = {
+  at: string;
+  authorName: string;
+  fromShop: boolean;
+  text: string;
+  kind: "request" | "sent" | "revision" | "declined";
+};
+
 export const QUOTE_NUMBER_PREFIX = "Q-";
 /** The first quote is Q-100001, as the first order is SO-100001. */
 export const QUOTE_NUMBER_BASE = 100_000;

@@ -2,50 +2,16 @@
 import type { Types } from "mongoose";
 import { currencyOf, type Currency } from "~/domain/money";
 import { formatOrderNumber } from "~/domain/order-number";
-import { formatQuoteNumber, type QuoteStatus } from "~/domain/quotes";
+import {
+  formatQuoteNumber,
+  type QuoteMessage,
+  type QuoteRequestLine,
+  type QuoteStatus,
+  type QuoteVersionView,
+} from "~/domain/quotes";
 import type { QuoteDoc } from "./quote-schema.server";
 
-export type QuoteRequestLine = {
-  partId: string;
-  partNumber: string;
-  productName: string;
-  quantity: number;
-  targetUnitPriceCents: number | null;
-};
-
-export type QuotedLine = {
-  partId: string;
-  partNumber: string;
-  productName: string;
-  quantity: number;
-  unitPriceCents: number;
-  listUnitPriceCents: number;
-  leadTimeDays: number;
-  belowFloor: boolean;
-};
-
-export type QuoteVersionView = {
-  version: number;
-  /** "Q-100012-2" */
-  label: string;
-  lines: QuotedLine[];
-  netCents: number;
-  validUntilDay: string;
-  validUntil: string;
-  terms: string;
-  note: string;
-  partialAllowed: boolean;
-  sentAt: string;
-  sentByName: string;
-};
-
-export type QuoteMessage = {
-  at: string;
-  authorName: string;
-  fromShop: boolean;
-  text: string;
-  kind: "request" | "sent" | "revision" | "declined";
-};
+export type { QuoteMessage, QuotedLine, QuoteRequestLine, QuoteVersionView } from "~/domain/quotes";
 
 export type QuoteView = {
   id: string;
