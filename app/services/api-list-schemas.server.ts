@@ -4,6 +4,7 @@ import { z } from "zod";
 import { formatQuantity } from "~/format";
 import { MAX_LIST_LINES, MAX_LIST_NAME, MAX_LIST_QUANTITY } from "~/forms/saved-list-forms";
 import { plainText } from "~/domain/plain-text";
+import { ApiPartNumber } from "./api-schemas.server";
 
 extendZodWithOpenApi(z);
 
@@ -46,12 +47,7 @@ export const CreateListBody = z
       .array(
         z
           .object({
-            partNumber: z
-              .string({ required_error: "Give the part number" })
-              .trim()
-              .min(1, "Give the part number")
-              .max(40, "A part number is at most 40 characters")
-              .openapi({ description: "A part number or an OE number", example: "PW-1003" }),
+            partNumber: ApiPartNumber,
             quantity: z
               .number({ required_error: "Give the quantity", invalid_type_error: "Quantity must be a whole number" })
               .int("Quantity must be a whole number")

@@ -341,18 +341,21 @@ export const CreditNoteParams = OrderIdParam.extend({
   noteId: z.string().openapi({ description: "The credit note's id (creditNotes[].id of the order)" }),
 });
 
+/** A line's part as clients send it: its number or an OE number (orders and saved lists alike). */
+export const ApiPartNumber = z
+  .string({ required_error: "Give the part number" })
+  .trim()
+  .min(1, "Give the part number")
+  .max(40, "A part number is at most 40 characters")
+  .openapi({ description: "A part number or an OE number", example: "PW-1003" });
+
 export const PlaceOrderBody = z
   .object({
     lines: z
       .array(
         z
           .object({
-            partNumber: z
-              .string({ required_error: "Give the part number" })
-              .trim()
-              .min(1, "Give the part number")
-              .max(40, "A part number is at most 40 characters")
-              .openapi({ description: "A part number or an OE number", example: "PW-1003" }),
+            partNumber: ApiPartNumber,
             quantity: z
               .number({ required_error: "Give the quantity", invalid_type_error: "Quantity must be a whole number" })
               .int("Quantity must be a whole number")
